@@ -1,0 +1,35 @@
+/** Reason codes are stable API (DESIGN §3): dotted and lowercase; renaming one is a breaking change. */
+export const reasonCodes = [
+  'input.invalid',
+  'engine.error',
+  'uri.invalid',
+  'uri.scheme-not-allowed',
+  'uri.userinfo',
+  'uri.non-public-address',
+  'uri.parser-confusion',
+  'uri.unresolved',
+  'origin.not-allowed',
+  'server.mismatch',
+  'server.not-allowed',
+  'credential.cross-origin',
+  'size.declared-too-large',
+  'type.declared-not-allowed',
+  'read.input-required',
+  'read.result-type-unknown',
+  'read.error',
+  'read.timeout',
+  'read.empty',
+  'read.uri-mismatch',
+  'content.shape',
+  'content.too-large',
+  'content.too-many-items',
+  'content.type-not-allowed',
+  'content.mime-mismatch',
+  'content.executable',
+  'content.unsafe-text',
+  'content.uninterpretable',
+  'content.image-too-large',
+] as const;
+
+/** A built-in reason code, or `rule.<id>` for a custom json-logic rule. */
+export type ReasonCode = (typeof reasonCodes)[number] | `rule.${string}`;

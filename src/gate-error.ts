@@ -1,0 +1,45 @@
+/** Every error code linkgate throws; a closed union, so callers can switch on it exhaustively. */
+export type GateErrorCode =
+  | 'POLICY_INVALID'
+  | 'POLICY_UNREADABLE'
+  | 'INPUT_INVALID'
+  | 'USAGE'
+  | 'READ_TIMEOUT'
+  | 'READ_FAILED'
+  | 'SERVER_UNREACHABLE'
+  | 'FETCH_FAILED'
+  | 'ENGINE';
+
+/** A source location: 1-based line and column in `file`. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** A single finding about an input file: message is lowercase, one line, no final period. */
+export interface Diagnostic extends SourceLocation {
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  /** dotted path of the offending field, when known (`links.maxDeclaredBytes`) */
+  path?: string;
+}
+
+/** The one error class linkgate throws; `diagnostics` carries every located finding (policy errors). */
+export class GateError extends Error {
+  readonly code: GateErrorCode;
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(code: GateErrorCode, message: string, options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GateError';
+    this.code = code;
+    this.diagnostics = options.diagnostics ?? [];
+  }
+}
+
+/** Formats a diagnostic as `file:line:col: severity code: message` (DESIGN §4d). */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.col}: ${d.severity} ${d.code}: ${d.message}`;
+}

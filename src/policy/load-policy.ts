@@ -1,15 +1,17 @@
-// PLACEHOLDER: the policy helper replaces this with located (file:line:col) diagnostics. Signatures are the contract.
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
-import { GateError } from '../gate-error.ts';
-import { buildPolicy, type Policy } from './policy.ts';
-import { policySchema } from './policy-schema.ts';
+import { formatDiagnostic, GateError } from '../gate-error.ts';
+import { checkPolicyText } from './check-policy.ts';
+import type { Policy } from './policy.ts';
 
-/** Parses and validates policy YAML text; throws GateError POLICY_INVALID listing every diagnostic. */
+/** Parses and validates policy YAML text; throws GateError POLICY_INVALID listing every diagnostic, sorted by line and column. */
 export function parsePolicy(text: string, file: string): Policy {
-  const parsed = policySchema.safeParse(parse(text));
-  if (!parsed.success) throw new GateError('POLICY_INVALID', `${file}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return buildPolicy(parsed.data, file);
+  const { policy, diagnostics } = checkPolicyText(text, file);
+  const first = diagnostics.find((d) => d.severity === 'error');
+  if (first !== undefined || policy === undefined) {
+    const message = first === undefined ? `${file}: the policy could not be loaded` : formatDiagnostic(first);
+    throw new GateError('POLICY_INVALID', message, { diagnostics });
+  }
+  return policy;
 }
 
 /** Reads, parses and validates a policy file; never returns a half-loaded policy. */

@@ -50,6 +50,10 @@ export const linksSchema = z
       .boolean()
       .optional()
       .meta({ description: 'resolve host names through the gate resolver and require every answer to be public' }),
+    allowNonPublicOrigins: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({ description: 'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns' }),
     maxDeclaredBytes: limit('bytes', 'largest size a link may declare'),
     denyDeclaredTypes: z
       .boolean()
@@ -100,10 +104,30 @@ export const contentSchema = z
   })
   .meta({ title: 'content', description: 'content settings' });
 
+/** Direct fetch settings: when the host may dereference `https` links itself instead of `resources/read`. */
+export const fetchSchema = z
+  .strictObject({
+    enabled: z.boolean().meta({ description: 'let the host fetch allowed http(s) links directly' }),
+    schemes: z
+      .array(z.enum(['https', 'http']))
+      .optional()
+      .meta({ description: 'schemes the fetcher may use (default https only); http also needs links.schemes' }),
+    maxRedirects: z.number().int().min(0).max(20).meta({ description: 'redirect hops followed, each re-decided (hops, 0 to 20)' }),
+    connectTimeoutMs: limit('milliseconds', 'deadline for resolving and connecting one hop').optional(),
+    overCap: z
+      .enum(['deny', 'partial'])
+      .optional()
+      .meta({ description: 'a body over read.maxBytes is cut and kept (partial) or denied' }),
+  })
+  .meta({ title: 'fetch', description: 'direct fetch settings' });
+
 /** A custom json-logic rule; it can only tighten a decision. */
 export const ruleSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a kebab-case rule id'),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a kebab-case rule id')
+      .meta({ description: 'kebab-case id, unique in the policy; the reason code is `rule.<id>`' }),
     stage: z.enum(['link', 'read', 'credential']).meta({ description: 'which facts the rule reads' }),
     effect: z.enum(['deny', 'partial']).meta({ description: 'the effect when `when` is truthy' }),
     message: z.string().min(1).meta({ description: 'one lowercase line shown with the reason' }),
@@ -114,15 +138,22 @@ export const ruleSchema = z
 /** The whole policy file: the single source of truth for `schemas/policy.schema.json`. */
 export const policySchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a kebab-case policy id'),
-    version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'expected a semantic version'),
-    description: z.string().optional(),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a kebab-case policy id')
+      .meta({ description: 'kebab-case policy id, shown in every decision' }),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'expected a semantic version')
+      .meta({ description: 'semantic version of this policy, shown in every decision' }),
+    description: z.string().optional().meta({ description: 'what the policy is for, in a sentence or two' }),
     review: reviewSchema,
     links: linksSchema,
     credentials: credentialsSchema,
     read: readSchema,
     content: contentSchema,
-    rules: z.array(ruleSchema).optional(),
+    fetch: fetchSchema.optional(),
+    rules: z.array(ruleSchema).optional().meta({ description: 'custom json-logic rules, run in order; they can only tighten a decision' }),
   })
   .meta({ title: 'linkgate policy', description: 'a linkgate policy file' });
 

@@ -12,6 +12,7 @@ export const reasonCodes = [
   'server.mismatch',
   'server.not-allowed',
   'credential.cross-origin',
+  'credential.forward-disabled',
   'size.declared-too-large',
   'type.declared-not-allowed',
   'read.input-required',
@@ -29,6 +30,11 @@ export const reasonCodes = [
   'content.unsafe-text',
   'content.uninterpretable',
   'content.image-too-large',
+  // direct fetch (src/fetch): the host dereferences an http(s) link itself
+  'fetch.disabled',
+  'fetch.downgrade',
+  'fetch.too-many-redirects',
+  'fetch.failed',
 ] as const;
 
 /** A built-in reason code, or `rule.<id>` for a custom json-logic rule. */

@@ -1,0 +1,145 @@
+import { lookup } from 'node:dns/promises';
+import type { Decision, Reason } from './decision/decision.ts';
+import { decideCredential } from './decision/decide-credential.ts';
+import { decideLink, linkNamesToResolve } from './decision/decide-link.ts';
+import { decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
+import {
+  credentialInputSchema,
+  linkInputSchema,
+  parseInput,
+  parseWith,
+  readInputSchema,
+  type LinkInput,
+  type ParsedInput,
+} from './decision/inputs.ts';
+import type { Policy } from './policy/policy.ts';
+
+/** Resolves a host name to its addresses; reject or `[]` means it does not resolve (fails closed). */
+export type Resolver = (name: string) => Promise<readonly string[]>;
+
+/** Options of a gate: how names are resolved. */
+export interface GateOptions {
+  /** a resolver; `system` uses the OS resolver; `none` judges names by their text (default: `system` when the policy sets `links.resolveNames`, else `none`) */
+  resolve?: Resolver | 'system' | 'none';
+  /** deadline for resolving one name, milliseconds (default 2000) */
+  resolveTimeoutMs?: number;
+}
+
+/** One policy bound to its options: every decision of the engine; methods never throw. */
+export interface Gate {
+  readonly policy: Policy;
+  /** pre-read decision, by the name's text only; synchronous */
+  decideLink(input: unknown): Decision;
+  /** credential forwarding decision; synchronous */
+  decideCredential(input: unknown): Decision;
+  /** post-read decision */
+  decideRead(input: unknown): Promise<Decision>;
+  /** post-read decision with per-item evidence for records */
+  decideReadDetailed(input: unknown): Promise<ReadVerdict>;
+  /** any stage, exactly what `eval` does for one line (names resolved when a resolver is in force) */
+  decide(line: unknown): Promise<Decision>;
+}
+
+const systemResolver: Resolver = async (name) => (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Binds a loaded policy to a gate; the policy is immutable, so a gate never mixes two policies. */
+export function createGate(policy: Policy, options: GateOptions = {}): Gate {
+  const resolver = pickResolver(policy, options.resolve);
+  const resolveTimeoutMs = options.resolveTimeoutMs ?? 2000;
+
+  const failClosed = (error: unknown): Decision => engineError(policy, error);
+  const invalid = (message: string): Decision => ({
+    effect: 'deny',
+    reasons: [{ code: 'input.invalid', rule: 'input', stage: 'input', message }],
+    policy: { ...policy.ref },
+  });
+
+  function guardSync<T>(parsed: ParsedInput<T>, decide: (input: T) => Decision): Decision {
+    if (!parsed.ok) return invalid(parsed.message);
+    try {
+      return decide(parsed.input);
+    } catch (error) {
+      return failClosed(error);
+    }
+  }
+
+  async function decideLinkResolved(input: LinkInput): Promise<Decision> {
+    if (resolver === undefined) return decideLink(policy, input);
+    const names = linkNamesToResolve(policy, input);
+    if (names.length === 0) return decideLink(policy, input);
+    const resolved = new Map<string, readonly string[]>();
+    await Promise.all(
+      names.map(async (name) => {
+        const answers = await resolveWithin(resolver, name, resolveTimeoutMs);
+        if (answers !== undefined) resolved.set(name, answers);
+      }),
+    );
+    return decideLink(policy, input, { resolved });
+  }
+
+  async function detailed(input: unknown): Promise<ReadVerdict> {
+    const parsed = parseWith(readInputSchema, input);
+    if (!parsed.ok) return { decision: invalid(parsed.message), evidence: [] };
+    try {
+      return await decideReadDetailed(policy, parsed.input);
+    } catch (error) {
+      return { decision: failClosed(error), evidence: [] };
+    }
+  }
+
+  return Object.freeze({
+    policy,
+    decideLink: (input: unknown) => guardSync(parseWith(linkInputSchema, input), (i) => decideLink(policy, i)),
+    decideCredential: (input: unknown) => guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
+    decideRead: async (input: unknown) => (await detailed(input)).decision,
+    decideReadDetailed: detailed,
+    async decide(line: unknown): Promise<Decision> {
+      const parsed = parseInput(line);
+      if (!parsed.ok) return invalid(parsed.message);
+      try {
+        const input = parsed.input;
+        if (input.stage === 'link') return await decideLinkResolved(input);
+        if (input.stage === 'credential') return decideCredential(policy, input);
+        return (await decideReadDetailed(policy, input)).decision;
+      } catch (error) {
+        return failClosed(error);
+      }
+    },
+  });
+}
+
+/** The fail-closed decision for any exception inside the engine. */
+export function engineError(policy: Policy, error: unknown): Decision {
+  const detail = error instanceof Error ? error.message : String(error);
+  const reason: Reason = {
+    code: 'engine.error',
+    rule: 'engine',
+    stage: 'engine',
+    message: `engine error: ${oneLine(detail)}`,
+  };
+  return { effect: 'deny', reasons: [reason], policy: { ...policy.ref } };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200).toLowerCase();
+}
+
+function pickResolver(policy: Policy, choice: GateOptions['resolve']): Resolver | undefined {
+  if (typeof choice === 'function') return choice;
+  if (choice === 'system') return systemResolver;
+  if (choice === 'none') return undefined;
+  return policy.document.links.resolveNames === true ? systemResolver : undefined;
+}
+
+async function resolveWithin(resolver: Resolver, name: string, timeoutMs: number): Promise<readonly string[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    const answers = await Promise.race([resolver(name).then((a) => [...a], () => undefined), deadline]);
+    return answers;
+  } finally {
+    clearTimeout(timer);
+  }
+}

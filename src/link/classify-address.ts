@@ -1,0 +1,246 @@
+import { domainToASCII } from 'node:url';
+import ipaddr from 'ipaddr.js';
+import { metadataAddresses } from './cloud-metadata.ts';
+
+/** What an IP address is, as a destination; `public` is the only class a link may reach. */
+export type AddressClass =
+  | 'public'
+  | 'cloud-metadata'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'unspecified'
+  | 'this-network'
+  | 'shared'
+  | 'multicast'
+  | 'broadcast'
+  | 'reserved'
+  | 'documentation'
+  | 'benchmarking'
+  | 'ietf-protocol'
+  | 'relay-anycast'
+  | 'unique-local'
+  | 'site-local'
+  | 'discard'
+  | 'teredo'
+  | 'orchid'
+  | 'drone-id'
+  | 'segment-routing'
+  | 'nat64-local'
+  | 'ipv4-translated'
+  | 'ipv4-compatible'
+  | 'invalid';
+
+/** The verdict on one address: `address` is canonical text (IPv4 dotted, IPv6 RFC 5952, no brackets). */
+export interface AddressVerdict {
+  readonly address: string;
+  readonly class: AddressClass;
+  readonly public: boolean;
+  /** lower-case words for messages: `loopback 127/8`, `ipv4-mapped, embeds 10.0.0.1 (private 10/8)` */
+  readonly description: string;
+}
+
+type Range = readonly [cidr: string, cls: AddressClass, label: string];
+
+// IANA IPv4 special-purpose registry (RFC 6890 and updates), most specific first. ipaddr.js lumps several of
+// these under `reserved`; this table names them. 192.31.196/24 and 192.175.48/24 (AS112) and 192.52.193/24
+// (AMT) are globally reachable anycast and stay public.
+const ipv4Ranges: readonly Range[] = [
+  ['0.0.0.0/32', 'unspecified', 'unspecified 0.0.0.0'],
+  ['0.0.0.0/8', 'this-network', '"this network" 0/8'],
+  ['10.0.0.0/8', 'private', 'private 10/8'],
+  ['100.64.0.0/10', 'shared', 'shared address space (cgnat) 100.64/10'],
+  ['127.0.0.0/8', 'loopback', 'loopback 127/8'],
+  ['169.254.0.0/16', 'link-local', 'link-local 169.254/16'],
+  ['172.16.0.0/12', 'private', 'private 172.16/12'],
+  ['192.0.0.0/24', 'ietf-protocol', 'ietf protocol assignments 192.0.0/24'],
+  ['192.0.2.0/24', 'documentation', 'documentation 192.0.2/24'],
+  ['192.88.99.0/24', 'relay-anycast', 'deprecated 6to4 relay anycast 192.88.99/24'],
+  ['192.168.0.0/16', 'private', 'private 192.168/16'],
+  ['198.18.0.0/15', 'benchmarking', 'benchmarking 198.18/15'],
+  ['198.51.100.0/24', 'documentation', 'documentation 198.51.100/24'],
+  ['203.0.113.0/24', 'documentation', 'documentation 203.0.113/24'],
+  ['224.0.0.0/4', 'multicast', 'multicast 224/4'],
+  ['255.255.255.255/32', 'broadcast', 'broadcast 255.255.255.255'],
+  ['240.0.0.0/4', 'reserved', 'reserved 240/4'],
+];
+
+// IPv6: everything outside 2000::/3 is non-public (loopback, unspecified, ula, link-local, multicast,
+// discard, reserved); inside it, these special-purpose blocks are not destinations either. ipaddr.js calls
+// the last four ordinary `unicast`, or gives them no name at all.
+const ipv6Ranges: readonly Range[] = [
+  ['::1/128', 'loopback', 'loopback ::1'],
+  ['::/128', 'unspecified', 'unspecified ::'],
+  ['::ffff:0:0:0/96', 'ipv4-translated', 'ipv4-translated ::ffff:0:0:0/96'],
+  ['::/96', 'ipv4-compatible', 'deprecated ipv4-compatible ::/96'],
+  ['64:ff9b:1::/48', 'nat64-local', 'local-use nat64 64:ff9b:1::/48'],
+  ['100::/64', 'discard', 'discard-only 100::/64'],
+  ['fc00::/7', 'unique-local', 'unique-local fc00::/7'],
+  ['fe80::/10', 'link-local', 'link-local fe80::/10'],
+  ['fec0::/10', 'site-local', 'deprecated site-local fec0::/10'],
+  ['ff00::/8', 'multicast', 'multicast ff00::/8'],
+  ['2001::/32', 'teredo', 'teredo 2001::/32'],
+  ['2001:2::/48', 'benchmarking', 'benchmarking 2001:2::/48'],
+  ['2001:10::/28', 'orchid', 'deprecated orchid 2001:10::/28'],
+  ['2001:20::/28', 'orchid', 'orchidv2 2001:20::/28'],
+  ['2001:30::/28', 'drone-id', 'drone remote id 2001:30::/28'],
+  // AMT (2001:3::/32) and AS112 (2001:4:112::/48) are globally reachable anycast: checked before the /23
+  ['2001::/23', 'ietf-protocol', 'ietf protocol assignments 2001::/23'],
+  ['2001:db8::/32', 'documentation', 'documentation 2001:db8::/32'],
+  ['3fff::/20', 'documentation', 'documentation 3fff::/20'],
+  ['5f00::/16', 'segment-routing', 'srv6 sids 5f00::/16'],
+];
+
+// Tables are parsed once at load with ipaddr.js; classification then compares integers (IPv4) and hextets (IPv6).
+interface Ipv4Range {
+  readonly base: number;
+  readonly mask: number;
+  readonly cls: AddressClass;
+  readonly label: string;
+}
+interface Ipv6Range {
+  readonly parts: readonly number[];
+  readonly bits: number;
+  readonly cls: AddressClass;
+  readonly label: string;
+}
+
+const ipv4Table: readonly Ipv4Range[] = ipv4Ranges.map(([cidr, cls, label]) => {
+  const [addr, bits] = ipaddr.IPv4.parseCIDR(cidr);
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { base: (octetsToNumber(addr.octets) & mask) >>> 0, mask, cls, label };
+});
+const ipv6Table: readonly Ipv6Range[] = ipv6Ranges.map(([cidr, cls, label]) => {
+  const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
+  return { parts: addr.parts, bits, cls, label };
+});
+const ipv6PublicExceptions = ['2001:3::/32', '2001:4:112::/48'].map(ipv6Prefix);
+const globalUnicast = ipv6Prefix('2000::/3');
+const mapped = ipv6Prefix('::ffff:0:0/96');
+const nat64 = ipv6Prefix('64:ff9b::/96');
+const sixToFour = ipv6Prefix('2002::/16');
+
+const metadataIpv4 = new Map<number, string>();
+const metadataIpv6 = new Map<string, string>();
+for (const [address, what] of metadataAddresses) {
+  if (address.includes(':')) metadataIpv6.set(address, what);
+  else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets), what);
+}
+
+const fourPartDecimal = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
+
+/**
+ * Classifies an IP address given as text: IPv4 in four-part decimal (no leading zeros), or IPv6 with or
+ * without brackets (a zone id is ignored). Addresses that embed IPv4 (mapped, NAT64 64:ff9b::/96, 6to4)
+ * are judged by the embedded address. Text that is not an address gets class `invalid`, never `public`.
+ */
+export function classifyAddress(text: string): AddressVerdict {
+  if (fourPartDecimal.test(text)) {
+    const parts = text.split('.').map(Number);
+    if (parts.every((p) => p <= 255)) return classifyIpv4(octetsToNumber(parts));
+  } else if (text.includes(':')) {
+    const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+    // the WHATWG IPv6 parser gives RFC 5952 text; ipaddr.js would read the deprecated `::a.b.c.d` as `::ffff:a.b.c.d`
+    const canonical = domainToASCII(`[${bare.split('%', 1)[0] ?? ''}]`);
+    if (canonical !== '') return classifyIpv6(canonical.slice(1, -1));
+  }
+  return { address: text, class: 'invalid', public: false, description: 'not an ip address' };
+}
+
+/**
+ * Classifies an IP literal already in canonical form (`UriHost` from `parseUri`: dotted IPv4, WHATWG
+ * IPv6 text without brackets); skips re-canonicalizing, so it is the hot-path twin of `classifyAddress`.
+ */
+export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): AddressVerdict {
+  if (kind === 'ipv6') return classifyIpv6(canonical);
+  const dot1 = canonical.indexOf('.');
+  const dot2 = canonical.indexOf('.', dot1 + 1);
+  const dot3 = canonical.indexOf('.', dot2 + 1);
+  const octets = [canonical.slice(0, dot1), canonical.slice(dot1 + 1, dot2), canonical.slice(dot2 + 1, dot3), canonical.slice(dot3 + 1)].map(Number);
+  return classifyIpv4(octetsToNumber(octets));
+}
+
+function classifyIpv4(address: number): AddressVerdict {
+  const text = numberToDotted(address);
+  const metadata = metadataIpv4.get(address);
+  if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
+  for (const range of ipv4Table) {
+    if ((address & range.mask) >>> 0 === range.base) return { address: text, class: range.cls, public: false, description: range.label };
+  }
+  return { address: text, class: 'public', public: true, description: 'public' };
+}
+
+// `address` is WHATWG-serialized IPv6 (lower-case hex, longest zero run compressed, no dotted tail)
+function classifyIpv6(address: string): AddressVerdict {
+  const metadata = metadataIpv6.get(address);
+  if (metadata !== undefined) return { address, class: 'cloud-metadata', public: false, description: metadata };
+  const parts = hextets(address);
+  const embedded = embeddedIpv4(parts);
+  if (embedded !== undefined) {
+    const inner = classifyIpv4(embedded.ipv4);
+    if (inner.public) return { address, class: 'public', public: true, description: `${embedded.kind}, embeds public ${inner.address}` };
+    return { address, class: inner.class, public: false, description: `${embedded.kind}, embeds ${inner.address} (${inner.description})` };
+  }
+  for (const range of ipv6Table) {
+    if (!inPrefix(parts, range)) continue;
+    if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
+    return { address, class: range.cls, public: false, description: range.label };
+  }
+  if (!inPrefix(parts, globalUnicast)) return { address, class: 'reserved', public: false, description: 'outside global unicast 2000::/3' };
+  return { address, class: 'public', public: true, description: 'public' };
+}
+
+function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number } | undefined {
+  const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
+  if (inPrefix(parts, mapped)) return { kind: 'ipv4-mapped ::ffff:0:0/96', ipv4: low };
+  if (inPrefix(parts, nat64)) return { kind: 'nat64 64:ff9b::/96', ipv4: low };
+  if (inPrefix(parts, sixToFour)) return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0 };
+  return undefined;
+}
+
+// WHATWG IPv6 text: 1–4 hex digits per group, at most one `::`, no dotted tail
+function hextets(address: string): number[] {
+  const head: number[] = [];
+  const tail: number[] = [];
+  let into = head;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= address.length; i++) {
+    const c = i === address.length ? 0x3a : address.charCodeAt(i);
+    if (c === 0x3a) {
+      if (digits > 0) into.push(value);
+      else if (i + 1 < address.length && address.charCodeAt(i + 1) === 0x3a) into = tail;
+      else if (i > 0 && address.charCodeAt(i - 1) === 0x3a) into = tail;
+      value = 0;
+      digits = 0;
+    } else {
+      value = value * 16 + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
+      digits++;
+    }
+  }
+  const parts = [...head];
+  for (let i = head.length + tail.length; i < 8; i++) parts.push(0);
+  return parts.concat(tail);
+}
+
+function inPrefix(parts: readonly number[], prefix: { readonly parts: readonly number[]; readonly bits: number }): boolean {
+  let bits = prefix.bits;
+  for (let i = 0; bits > 0; i++, bits -= 16) {
+    const shift = bits >= 16 ? 0 : 16 - bits;
+    if ((parts[i] ?? 0) >> shift !== (prefix.parts[i] ?? 0) >> shift) return false;
+  }
+  return true;
+}
+
+function ipv6Prefix(cidr: string): { parts: readonly number[]; bits: number } {
+  const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
+  return { parts: addr.parts, bits };
+}
+
+function octetsToNumber(octets: readonly number[]): number {
+  return (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) >>> 0;
+}
+
+function numberToDotted(address: number): string {
+  return `${address >>> 24}.${(address >>> 16) & 255}.${(address >>> 8) & 255}.${address & 255}`;
+}

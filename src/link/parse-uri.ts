@@ -1,0 +1,205 @@
+import { domainToASCII } from 'node:url';
+import { specialSchemeDefaultPorts } from './known-schemes.ts';
+
+/** Longest uri the gate parses, in UTF-16 code units; longer input is `uri.invalid` (bounds the work per link). */
+export const maxUriChars = 65_536;
+
+/** The host of a uri, canonical: IDNA ASCII and lower-case for names, dotted IPv4, RFC 5952 IPv6 without brackets. */
+export interface UriHost {
+  readonly kind: 'ipv4' | 'ipv6' | 'name';
+  /** canonical text; a trailing dot on a name is kept (`example.com.` is another host) */
+  readonly text: string;
+}
+
+/** A uri that parsed: the WHATWG reading plus what raw-text checks found. */
+export interface ParsedUri {
+  readonly ok: true;
+  /** lower-case, without `:` */
+  readonly scheme: string;
+  /** a WHATWG special scheme (http, https, ws, wss, ftp, file) */
+  readonly special: boolean;
+  /** the uri has an authority (`scheme://…`) */
+  readonly hasAuthority: boolean;
+  /** null when there is no authority or it is empty (`file:///x`, `urn:isbn:…`) */
+  readonly host: UriHost | null;
+  /** explicit port, or the scheme's default; null when neither */
+  readonly port: number | null;
+  /** canonical `scheme://host[:port]` with default ports elided; null without a host */
+  readonly origin: string | null;
+  /** the path as WHATWG serializes it */
+  readonly path: string;
+  /** the authority holds a `@` (user, password, or an empty userinfo) */
+  readonly userinfo: boolean;
+  /** one lower-case phrase per parser-confusion form found, in a fixed order; empty when none */
+  readonly confusions: readonly string[];
+  /** the WHATWG reading */
+  readonly url: URL;
+}
+
+/** A uri that did not parse, with a lower-case reason. */
+export interface UnparsedUri {
+  readonly ok: false;
+  readonly message: string;
+}
+
+/** The outcome of `parseUri`. */
+export type UriParse = ParsedUri | UnparsedUri;
+
+/**
+ * Parses a uri for the gate. Special schemes are read by WHATWG `URL` (what browsers, Node's fetch and
+ * undici connect to); other schemes follow RFC 3986 structure, with the authority host decoded the way a
+ * WHATWG host parser would (percent-decoding, IDNA, IPv4 number forms) so `guide://0x7f.1/` is seen as
+ * 127.0.0.1. Raw-text checks list the parser-confusion forms where RFC 3986 parsers, naive regexes and
+ * WHATWG disagree about the host. Never throws.
+ */
+export function parseUri(raw: string): UriParse {
+  if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
+  const colon = schemeEnd(raw);
+  if (colon === -1) return { ok: false, message: 'uri has no scheme' };
+  const scheme = raw.slice(0, colon).toLowerCase();
+  // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
+  // deletes tab/LF/CR) reads the same scheme
+  const url = URL.parse(raw);
+  if (url === null) return { ok: false, message: `\`${scheme}:\` uri does not parse` };
+
+  const defaultPort = specialSchemeDefaultPorts.get(scheme);
+  const special = defaultPort !== undefined;
+  const scan = scanAuthority(raw, colon + 1, special);
+  const confusions = findConfusions(raw, scan, special && scheme !== 'file');
+  const host = special ? specialHost(url) : customHost(url);
+  const explicitPort = url.port === '' ? null : Number(url.port);
+  const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
+  const origin = host === null ? null : `${scheme}://${host.kind === 'ipv6' ? `[${host.text}]` : host.text}${explicitPort === null ? '' : `:${explicitPort}`}`;
+  return {
+    ok: true,
+    scheme,
+    special,
+    hasAuthority: scan.slashes || (special && scheme !== 'file'),
+    host,
+    port,
+    origin,
+    path: url.pathname,
+    userinfo: scan.userinfo,
+    confusions,
+    url,
+  };
+}
+
+// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then `:`; -1 when the uri has none
+function schemeEnd(raw: string): number {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) continue;
+    const d = raw.charCodeAt(i);
+    if (i > 0 && ((d >= 0x30 && d <= 0x39) || d === 0x2b || d === 0x2d || d === 0x2e)) continue;
+    return d === 0x3a && i > 0 ? i : -1;
+  }
+  return -1;
+}
+
+/** What one pass over the text after `scheme:` finds about the authority, as each kind of reader sees it. */
+interface AuthorityScan {
+  /** `//` follows the scheme */
+  readonly slashes: boolean;
+  /** the character after `//`, when it is `/` or `\` (`http:///x`) */
+  readonly extraSlash: boolean;
+  /** the authority (WHATWG's for special schemes, RFC 3986's otherwise) holds `@` */
+  readonly userinfo: boolean;
+  /** RFC 3986's authority (after `//`, up to `/`, `?`, `#`) holds a C0 control or DEL */
+  readonly control: boolean;
+  /** RFC 3986's authority holds `\` */
+  readonly backslash: boolean;
+  /** in the text up to the first `/`, a `?` or `#` comes before a `@` */
+  readonly delimiterBeforeAt: boolean;
+}
+
+function scanAuthority(raw: string, from: number, special: boolean): AuthorityScan {
+  const slashes = raw.charCodeAt(from) === 0x2f && raw.charCodeAt(from + 1) === 0x2f;
+  const next = raw.charCodeAt(from + 2);
+  const extraSlash = slashes && (next === 0x2f || next === 0x5c);
+  let userinfo = false;
+  if (special) {
+    // WHATWG reads a special authority after any run of `/` and `\`, up to `/`, `\`, `?` or `#`
+    let i = from;
+    while (raw.charCodeAt(i) === 0x2f || raw.charCodeAt(i) === 0x5c) i++;
+    for (; i < raw.length; i++) {
+      const c = raw.charCodeAt(i);
+      if (c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23) break;
+      if (c === 0x40) userinfo = true;
+    }
+  }
+  let control = false;
+  let backslash = false;
+  let delimiter = -1;
+  let at = -1;
+  if (slashes) {
+    // one pass over the authority as a naive reader takes it (up to the first `/`); RFC 3986's ends earlier,
+    // at the first `?` or `#`
+    for (let i = from + 2; i < raw.length; i++) {
+      const c = raw.charCodeAt(i);
+      if (c === 0x2f) break;
+      if (c === 0x3f || c === 0x23) {
+        if (delimiter === -1) delimiter = i;
+      } else if (c === 0x40) {
+        at = i;
+        if (delimiter === -1 && !special) userinfo = true;
+      } else if (delimiter === -1 && (c < 0x20 || c === 0x7f)) control = true;
+      else if (delimiter === -1 && c === 0x5c) backslash = true;
+    }
+  }
+  return { slashes, extraSlash, userinfo, control, backslash, delimiterBeforeAt: delimiter !== -1 && at > delimiter };
+}
+
+function findConfusions(raw: string, scan: AuthorityScan, networkSpecial: boolean): readonly string[] {
+  let found: string[] | undefined;
+  const add = (form: string) => (found ??= []).push(form);
+  // WHATWG deletes tab, LF and CR anywhere before parsing; other readers keep them (`java\tscript:`)
+  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r')) add('a tab or line break, which url parsers drop');
+  // `http:foo.com`, `http:/foo.com`, `http:\\foo.com`, `http:///foo.com`: WHATWG finds a host, RFC 3986 none
+  if (networkSpecial && (!scan.slashes || scan.extraSlash)) add('a special scheme not followed by exactly `//`');
+  // a control character in the authority: C strings end at NUL, some readers stop at others
+  if (scan.control) add('a control character in the authority');
+  // `http://a\@b/`: WHATWG reads host `a`, RFC 3986 parsers and curl read `b`
+  if (networkSpecial && scan.backslash) add('a backslash in the authority');
+  // `https://a#@b/`: WHATWG reads host `a`, a reader that takes everything up to `/` as the authority reads `b`
+  if (scan.delimiterBeforeAt) add('`?` or `#` before `@` in the authority');
+  return found ?? noConfusions;
+}
+
+const noConfusions: readonly string[] = Object.freeze([]);
+const dottedQuad = /^\d+\.\d+\.\d+\.\d+$/;
+const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
+
+function specialHost(url: URL): UriHost | null {
+  const hostname = url.hostname;
+  if (hostname === '') return null;
+  if (hostname.startsWith('[')) return { kind: 'ipv6', text: hostname.slice(1, -1) };
+  // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
+  if (dottedQuad.test(hostname)) return { kind: 'ipv4', text: hostname };
+  return { kind: 'name', text: hostname };
+}
+
+// A custom scheme's host is opaque to WHATWG (kept percent-encoded, case kept). The server behind it may
+// still hand it to a resolver, so it is read as a special host would be: percent-decoded, IDNA-mapped
+// (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays an identifier.
+function customHost(url: URL): UriHost | null {
+  const hostname = url.hostname;
+  if (hostname === '') return null;
+  if (hostname.startsWith('[')) return { kind: 'ipv6', text: hostname.slice(1, -1) };
+  // lower-case LDH labels that start with a letter are already canonical and cannot be an IPv4 form
+  if (canonicalLdh.test(hostname)) return { kind: 'name', text: hostname };
+  // node's domainToASCII runs the WHATWG host parser: percent-decoding, UTS #46 mapping, IPv4 number forms
+  const ascii = domainToASCII(hostname);
+  if (ascii === '') return { kind: 'name', text: safeDecode(hostname).toLowerCase() };
+  if (ascii.startsWith('[')) return { kind: 'ipv6', text: ascii.slice(1, -1) };
+  if (dottedQuad.test(ascii)) return { kind: 'ipv4', text: ascii };
+  return { kind: 'name', text: ascii };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,222 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decideLink, linkNamesToResolve } from '../../src/decision/decide-link.ts';
+import type { LinkInput } from '../../src/decision/inputs.ts';
+import { createGate } from '../../src/gate.ts';
+import type { PolicyDocument } from '../../src/policy/policy-schema.ts';
+import { testPolicy } from './policy-fixture.ts';
+
+function link(uri: string, extra: Partial<LinkInput['link']> = {}, top: Partial<Omit<LinkInput, 'link'>> = {}): LinkInput {
+  return { stage: 'link', ...top, link: { type: 'resource_link', uri, name: 'n', ...extra } };
+}
+
+const base = testPolicy();
+
+describe('decideLink: allowed links', () => {
+  it.each([
+    'https://docs.example.com/guide?step=2#top',
+    'http://8.8.8.8/',
+    'https://[2606:4700:4700::1111]/',
+    'guide://manuals/packing',
+    'notes://team/2024/retro',
+    'urn:isbn:0451450523',
+    'demo://resource/dynamic/text/2',
+  ])('%s', (uri) => {
+    const decision = decideLink(base, link(uri, { mimeType: 'text/plain', size: 100 }));
+    expect(decision).toEqual({ effect: 'allow', reasons: [], policy: { ...base.ref } });
+  });
+});
+
+type Row = [label: string, links: Partial<PolicyDocument['links']>, input: LinkInput, codes: string[], rules: string[]];
+
+describe('decideLink: one row per reason code', () => {
+  it.each<Row>([
+    ['uri.invalid: no scheme', {}, link('docs.example.com/a'), ['uri.invalid'], ['links.uri']],
+    ['uri.invalid: bad host', {}, link('http://256.256.256.256/'), ['uri.invalid'], ['links.uri']],
+    ['uri.parser-confusion: backslash', {}, link('https://example.com\\@example.net/'), ['uri.parser-confusion'], ['links.uri']],
+    ['uri.parser-confusion: no //', {}, link('https:example.com/'), ['uri.parser-confusion'], ['links.uri']],
+    ['uri.userinfo', {}, link('https://user:pw@example.com/'), ['uri.userinfo'], ['links.userinfo']],
+    ['uri.userinfo: empty', {}, link('https://@example.com/'), ['uri.userinfo'], ['links.userinfo']],
+    ['uri.scheme-not-allowed: javascript', {}, link('javascript:alert(1)'), ['uri.scheme-not-allowed'], ['links.schemes']],
+    ['uri.scheme-not-allowed: file', {}, link('file:///etc/passwd'), ['uri.scheme-not-allowed'], ['links.schemes']],
+    ['uri.scheme-not-allowed: data', {}, link('data:text/plain,hi'), ['uri.scheme-not-allowed'], ['links.schemes']],
+    ['uri.scheme-not-allowed: wss not listed', {}, link('wss://example.com/'), ['uri.scheme-not-allowed'], ['links.schemes']],
+    ['uri.scheme-not-allowed: custom denied', { customSchemes: 'deny' }, link('guide://manuals/x'), ['uri.scheme-not-allowed'], ['links.customSchemes']],
+    ['file allowed when listed', { schemes: ['https', 'file'] }, link('file:///etc/passwd'), [], []],
+    ['uri.non-public-address: loopback', {}, link('http://127.0.0.1/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: octal', {}, link('http://0177.0.0.1/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: mapped', {}, link('http://[::ffff:169.254.169.254]/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: localhost', {}, link('http://LOCALHOST./'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: metadata name', {}, link('http://metadata.google.internal/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: single label', {}, link('https://intranet/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: internal tld', {}, link('https://wiki.corp/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: internalNames', { internalNames: ['*.corp.example.com'] }, link('https://git.corp.example.com/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: custom ip authority', {}, link('guide://0x7f.1/x'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['uri.non-public-address: custom localhost', {}, link('guide://localhost/x'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    ['non-public allowed when not denied', { denyNonPublicAddresses: false }, link('http://127.0.0.1/'), [], []],
+    ['origin.not-allowed', { origins: ['https://docs.example.com'] }, link('https://docs.example.net/'), ['origin.not-allowed'], ['links.origins']],
+    ['origin.not-allowed: apex of a wildcard', { origins: ['https://*.example.com'] }, link('https://example.com/'), ['origin.not-allowed'], ['links.origins']],
+    ['origin allowed: subdomain of a wildcard', { origins: ['https://*.example.com'] }, link('https://a.example.com/'), [], []],
+    ['origins do not apply to custom schemes', { origins: ['https://docs.example.com'] }, link('guide://manuals/x'), [], []],
+    ['server.not-allowed', { servers: ['docs'] }, link('guide://m/x', {}, { server: 'other', readFrom: 'other' }), ['server.not-allowed'], ['links.servers']],
+    ['server.not-allowed: default server', { servers: ['docs'] }, link('guide://m/x'), ['server.not-allowed'], ['links.servers']],
+    ['server.mismatch', {}, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), ['server.mismatch'], ['links.requireSameServer']],
+    ['server.mismatch: readFrom defaults', {}, link('guide://m/x', {}, { server: 'docs' }), ['server.mismatch'], ['links.requireSameServer']],
+    ['other server allowed without requireSameServer', { requireSameServer: false }, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), [], []],
+    ['size.declared-too-large', {}, link('guide://m/x', { size: 1025 }), ['size.declared-too-large'], ['links.maxDeclaredBytes']],
+    ['size at the cap', {}, link('guide://m/x', { size: 1024 }), [], []],
+    ['input.invalid: negative size', {}, link('guide://m/x', { size: -1 }), ['input.invalid'], ['input']],
+    ['input.invalid: fractional size', {}, link('guide://m/x', { size: 1.5 }), ['input.invalid'], ['input']],
+    ['input.invalid: infinite size', {}, link('guide://m/x', { size: Infinity }), ['input.invalid'], ['input']],
+    ['type.declared-not-allowed', {}, link('guide://m/x', { mimeType: 'text/html' }), ['type.declared-not-allowed'], ['links.denyDeclaredTypes']],
+    ['type.declared-not-allowed: unknown type', {}, link('guide://m/x', { mimeType: 'application/x-nope' }), ['type.declared-not-allowed'], ['links.denyDeclaredTypes']],
+    ['declared type with parameters', {}, link('guide://m/x', { mimeType: 'Text/Plain; charset=utf-8' }), [], []],
+    ['declared types not checked when off', { denyDeclaredTypes: false }, link('guide://m/x', { mimeType: 'text/html' }), [], []],
+  ])('%s', (_label, links, input, codes, rules) => {
+    const policy = testPolicy({ links });
+    const decision = decideLink(policy, input);
+    expect(decision.reasons.map((r) => r.code)).toEqual(codes);
+    expect(decision.reasons.map((r) => r.rule)).toEqual(rules);
+    expect(decision.effect).toBe(codes.length === 0 ? 'allow' : 'deny');
+    for (const reason of decision.reasons) {
+      expect(reason.message).toMatch(/^[^\n]+$/);
+      expect(reason.message).not.toMatch(/\.$/);
+    }
+  });
+
+  it('reports every applicable reason in a fixed order', () => {
+    const policy = testPolicy({ links: { servers: ['docs'] } });
+    const input = link('gopher://user@127.0.0.1:70/', { size: 4096, mimeType: 'application/zip' }, { server: 'docs', readFrom: 'evil' });
+    const codes = decideLink(policy, input).reasons.map((r) => r.code);
+    expect(codes).toEqual([
+      'uri.userinfo',
+      'uri.scheme-not-allowed',
+      'uri.non-public-address',
+      'server.not-allowed',
+      'server.mismatch',
+      'size.declared-too-large',
+      'type.declared-not-allowed',
+    ]);
+    expect(decideLink(policy, input)).toEqual(decideLink(policy, input));
+  });
+
+  it('does not echo userinfo into messages', () => {
+    const decision = decideLink(base, link('https://admin:hunter2@127.0.0.1/'));
+    expect(JSON.stringify(decision)).not.toContain('hunter2');
+  });
+});
+
+describe('decideLink: name resolution', () => {
+  const resolved = (entries: Record<string, string[]>) => ({ resolved: new Map(Object.entries(entries)) });
+
+  it.each<[string, string, Record<string, string[]>, string[]]>([
+    ['public answers', 'https://docs.example.com/', { 'docs.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }, []],
+    ['a loopback answer', 'https://evil.example.net/', { 'evil.example.net': ['127.0.0.1'] }, ['uri.non-public-address']],
+    ['rebinding: one answer of two is private', 'https://rebind.example.net/', { 'rebind.example.net': ['93.184.215.14', '10.0.0.1'] }, ['uri.non-public-address']],
+    ['mapped answer', 'https://a.example.net/', { 'a.example.net': ['::ffff:127.0.0.1'] }, ['uri.non-public-address']],
+    ['an answer that is not an address', 'https://a.example.net/', { 'a.example.net': ['not-an-ip'] }, ['uri.non-public-address']],
+    ['absent name', 'https://a.example.net/', {}, ['uri.unresolved']],
+    ['empty answer', 'https://a.example.net/', { 'a.example.net': [] }, ['uri.unresolved']],
+    ['trailing dot is its own name', 'https://a.example.net./', { 'a.example.net.': ['8.8.8.8'] }, []],
+  ])('%s', (_label, uri, answers, codes) => {
+    const decision = decideLink(base, link(uri), resolved(answers));
+    expect(decision.reasons.map((r) => r.code)).toEqual(codes);
+    expect(decision.effect).toBe(codes.length === 0 ? 'allow' : 'deny');
+  });
+
+  it('without `resolved` judges by text only', () => {
+    expect(decideLink(base, link('https://a.example.net/')).effect).toBe('allow');
+  });
+
+  it.each<[string, Partial<PolicyDocument['links']>, LinkInput, string[]]>([
+    ['a public name', {}, link('https://Docs.Example.com/a'), ['docs.example.com']],
+    ['an ip literal', {}, link('https://8.8.8.8/'), []],
+    ['a custom scheme', {}, link('guide://manuals/x'), []],
+    ['a text-denied name', {}, link('https://localhost/'), []],
+    ['a link denied for another reason', {}, link('https://docs.example.com/', { size: 5000 }), []],
+    ['a scheme that is not listed', {}, link('gopher://docs.example.com/'), []],
+    ['non-public addresses allowed', { denyNonPublicAddresses: false }, link('https://docs.example.com/'), []],
+    ['an invalid uri', {}, link('nope'), []],
+  ])('linkNamesToResolve: %s', (_label, links, input, names) => {
+    expect(linkNamesToResolve(testPolicy({ links }), input)).toEqual(names);
+  });
+
+  it('resolves through the gate and fails closed when the resolver throws', async () => {
+    const gate = createGate(base, {
+      resolve: async (name) => {
+        if (name === 'ok.example.com') return ['8.8.8.8'];
+        throw new Error('nxdomain');
+      },
+    });
+    const ok = await gate.decide(link('https://ok.example.com/'));
+    const missing = await gate.decide(link('https://missing.example.com/'));
+    expect(ok.effect).toBe('allow');
+    expect(missing.reasons.map((r) => r.code)).toEqual(['uri.unresolved']);
+  });
+});
+
+describe('decideLink: custom rules', () => {
+  const rules = [
+    { id: 'no-high-ports', stage: 'link' as const, effect: 'deny' as const, message: 'port over 8000', when: { '>': [{ var: 'port' }, 8000] } },
+    { id: 'custom-partial', stage: 'link' as const, effect: 'partial' as const, message: 'custom scheme', when: { '==': [{ var: 'customScheme' }, true] } },
+    { id: 'public-ip', stage: 'link' as const, effect: 'deny' as const, message: 'ip literal', when: { '==': [{ var: 'addressClass' }, 'public'] } },
+    { id: 'cred-rule', stage: 'credential' as const, effect: 'deny' as const, message: 'never', when: true },
+  ];
+  const policy = testPolicy({ rules });
+
+  it.each<[string, string, 'allow' | 'deny' | 'partial', string[]]>([
+    ['no rule fires', 'https://docs.example.com/', 'allow', []],
+    ['deny rule on port', 'https://docs.example.com:8443/', 'deny', ['rule.no-high-ports']],
+    ['partial rule on custom scheme', 'guide://manuals/x', 'partial', ['rule.custom-partial']],
+    ['deny rule on address class', 'https://8.8.8.8/', 'deny', ['rule.public-ip']],
+    ['deny beats partial', 'guide://manuals:9000/x', 'deny', ['rule.no-high-ports', 'rule.custom-partial']],
+    ['built-in reasons come first', 'https://127.0.0.1:9000/', 'deny', ['uri.non-public-address', 'rule.no-high-ports']],
+    ['rules skipped when the uri does not parse', 'nope', 'deny', ['uri.invalid']],
+  ])('%s', (_label, uri, effect, codes) => {
+    const decision = decideLink(policy, link(uri));
+    expect(decision.effect).toBe(effect);
+    expect(decision.reasons.map((r) => r.code)).toEqual(codes);
+  });
+
+  it('names the rule and stage', () => {
+    const [reason] = decideLink(policy, link('https://docs.example.com:8443/')).reasons;
+    expect(reason).toEqual({ code: 'rule.no-high-ports', rule: 'rules.no-high-ports', stage: 'link', message: 'port over 8000' });
+  });
+
+  it('a partial rule does not stop resolution', () => {
+    const names = linkNamesToResolve(testPolicy({ rules: [{ ...rules[1]!, when: true }] }), link('https://docs.example.com/'));
+    expect(names).toEqual(['docs.example.com']);
+  });
+});
+
+describe('decideLink through createGate: any string uri', () => {
+  const gate = createGate(base, { resolve: 'none' });
+  const uris = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 120 }),
+    fc
+      .tuple(
+        fc.constantFrom('http', 'https', 'HTTP', 'guide', 'file', 'data', 'ws', 'javascript', 'x-y.z'),
+        fc.constantFrom(':', '://', ':/', ':\\\\', ':///'),
+        fc.string({ unit: 'grapheme-ascii', maxLength: 12 }),
+        fc.constantFrom('', '@', '.', '%2e', '[', ']', ':', '\\', '#', '?', '\t', '。', '０'),
+        fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV4Extended(), fc.domain()),
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+      )
+      .map((parts) => parts.join('')),
+  );
+
+  it('never throws, never fails with engine.error, and is deterministic', () => {
+    fc.assert(
+      fc.property(uris, (uri) => {
+        const input = { stage: 'link', link: { type: 'resource_link', uri, name: 'n' } };
+        const first = gate.decideLink(input);
+        expect(first).toEqual(gate.decideLink(input));
+        expect(['allow', 'deny', 'partial']).toContain(first.effect);
+        expect(first.reasons.map((r) => r.code)).not.toContain('engine.error');
+        if (first.effect !== 'allow') expect(first.reasons.length).toBeGreaterThan(0);
+        expect(first.policy).toEqual(base.ref);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { classifyHostName, type NameClass } from '../../src/link/classify-host-name.ts';
+import { compileNamePatterns } from '../../src/link/name-patterns.ts';
+
+const internalNames = compileNamePatterns(['build.corp.example.com', '*.svc.example.net']);
+
+describe('classifyHostName: network authorities', () => {
+  it.each<[string, NameClass]>([
+    ['example.com', 'public'],
+    ['docs.example.com', 'public'],
+    ['example.com.', 'public'],
+    ['localhost.example.com', 'public'],
+    ['169-254-169-254.example.com', 'public'],
+    ['ssrf.localdomain.pw', 'public'],
+    ['xn--fa-hia.de', 'public'],
+    ['foo.bar', 'public'],
+    ['localhost', 'localhost'],
+    ['localhost.', 'localhost'],
+    ['example.com.localhost', 'localhost'],
+    ['ip6-localhost', 'localhost'],
+    ['ip6-loopback', 'localhost'],
+    ['localhost.localdomain', 'localhost'],
+    ['metadata', 'cloud-metadata'],
+    ['metadata.google.internal', 'cloud-metadata'],
+    ['metadata.google.internal.', 'cloud-metadata'],
+    ['instance-data', 'cloud-metadata'],
+    ['metadata.packet.net', 'cloud-metadata'],
+    ['build.corp.example.com', 'policy-internal'],
+    ['a.svc.example.net', 'policy-internal'],
+    ['svc.example.net', 'public'],
+    ['intranet', 'single-label'],
+    ['x', 'single-label'],
+    ['*', 'single-label'],
+    ['db.internal', 'internal-tld'],
+    ['printer.local', 'internal-tld'],
+    ['nas.home.arpa', 'internal-tld'],
+    ['test.invalid', 'internal-tld'],
+    ['a.test', 'internal-tld'],
+    ['wiki.corp', 'internal-tld'],
+    ['router.lan', 'internal-tld'],
+    ['host.localdomain', 'internal-tld'],
+    ['www.example', 'internal-tld'],
+    ['duck.onion', 'internal-tld'],
+    ['..', 'empty-label'],
+    ['foo.09..', 'empty-label'],
+    ['a..b', 'empty-label'],
+    ['127.0.0.1.nip.io', 'wildcard-dns'],
+    ['app-10-0-0-5.sslip.io', 'wildcard-dns'],
+    ['0a000005.nip.io', 'wildcard-dns'],
+    ['localtest.me', 'wildcard-dns'],
+    ['anything.lvh.me', 'wildcard-dns'],
+    ['8.8.8.8.nip.io', 'public'],
+    ['nip.io', 'public'],
+  ])('%s is %s', (name, cls) => {
+    const verdict = classifyHostName(name, { internalNames });
+    expect(verdict.class).toBe(cls);
+    expect(verdict.public).toBe(cls === 'public');
+  });
+});
+
+describe('classifyHostName: custom-scheme authorities', () => {
+  it.each<[string, NameClass]>([
+    ['manuals', 'public'],
+    ['team', 'public'],
+    ['test', 'public'],
+    ['a..b', 'public'],
+    ['localhost', 'localhost'],
+    ['metadata', 'cloud-metadata'],
+    ['db.internal', 'internal-tld'],
+    ['build.corp.example.com', 'policy-internal'],
+  ])('%s is %s', (name, cls) => {
+    expect(classifyHostName(name, { internalNames, opaqueAuthority: true }).class).toBe(cls);
+  });
+});

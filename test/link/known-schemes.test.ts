@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { isKnownNonCustomScheme, isSpecialScheme } from '../../src/link/known-schemes.ts';
+
+describe('known schemes', () => {
+  it.each(['file', 'data', 'javascript', 'vbscript', 'blob', 'about', 'filesystem', 'gopher', 'dict', 'ldap', 'ldaps', 'tftp', 'sftp', 'ftp', 'ftps', 'jar', 'netdoc', 'smb', 'telnet', 'ssh', 'mailto', 'view-source', 'chrome', 'http', 'https'])(
+    '%s is never custom',
+    (scheme) => {
+      expect(isKnownNonCustomScheme(scheme)).toBe(true);
+    },
+  );
+
+  it.each(['guide', 'demo', 'notes', 'urn', 'h'])('%s may be custom', (scheme) => {
+    expect(isKnownNonCustomScheme(scheme)).toBe(false);
+  });
+
+  it.each([
+    ['http', true],
+    ['wss', true],
+    ['file', true],
+    ['gopher', false],
+    ['guide', false],
+  ])('%s special: %s', (scheme, special) => {
+    expect(isSpecialScheme(scheme)).toBe(special);
+  });
+});

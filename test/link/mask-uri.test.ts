@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { maskUri, maxMaskedUriChars } from '../../src/link/mask-uri.ts';
+
+describe('maskUri', () => {
+  it.each([
+    ['https://user:pw@example.com/a?token=SECRET&x=1&flag#frag', 'https://example.com/a?token=&x=&flag'],
+    ['https://example.com/cb?access_token=SECRET', 'https://example.com/cb?access_token='],
+    ['https://example.com/a#only-fragment', 'https://example.com/a'],
+    ['https://example.com/plain', 'https://example.com/plain'],
+    ['guide://manuals/packing?step=2', 'guide://manuals/packing?step='],
+    ['guide://me:secret@manuals/x', 'guide://manuals/x'],
+    ['urn:isbn:0451450523', 'urn:isbn:0451450523'],
+    ['data:text/plain;base64,U0VDUkVU', 'data:text/plain;base64,…'],
+    ['http://u:p@exa mple.com/x?k=v#f', 'http://exa%20mple.com/x?k='],
+    ['http://a:b@[::1/x?q=1', 'http://[::1/x?q='],
+    ['not a uri?secret=1', 'not%20a%20uri?secret='],
+    ['http://u:p@host\u0000name/', 'http://host%00name/'],
+  ])('%j → %j', (uri, masked) => {
+    expect(maskUri(uri)).toBe(masked);
+  });
+
+  it('caps the length', () => {
+    const masked = maskUri(`https://example.com/${'a'.repeat(maxMaskedUriChars * 2)}`);
+    expect(masked.length).toBe(maxMaskedUriChars);
+    expect(masked.endsWith('…')).toBe(true);
+  });
+
+  it('never throws and never keeps a fragment, userinfo or query value', () => {
+    const secret = 'S3CRETvalue';
+    const uri = fc.tuple(
+      // prefixes that open an authority (`user:x@` after no scheme would be the scheme `user:`); `http://[` never parses
+      fc.constantFrom('https://', 'http:', 'http:\\\\', 'guide://', 'ws://', 'http://['),
+      fc.constantFrom('', `user:${secret}@`, `${secret}@`, `:${secret}@`),
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom('', `?k=${secret}`, `?a=1&k=${secret}`),
+      fc.constantFrom('', `#${secret}`),
+    );
+    fc.assert(
+      fc.property(uri, ([scheme, userinfo, middle, query, fragment]) => {
+        const masked = maskUri(`${scheme}${userinfo}${middle.replaceAll(secret, '')}${query}${fragment}`);
+        expect(masked).not.toContain(secret);
+        expect(masked.length).toBeLessThanOrEqual(maxMaskedUriChars);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        expect(typeof maskUri(s)).toBe('string');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

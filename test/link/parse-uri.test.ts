@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { maxUriChars, parseUri, type ParsedUri } from '../../src/link/parse-uri.ts';
+
+function parsed(uri: string): ParsedUri {
+  const result = parseUri(uri);
+  if (!result.ok) throw new Error(`expected \`${uri}\` to parse: ${result.message}`);
+  return result;
+}
+
+describe('parseUri: canonical host, port and origin', () => {
+  it.each([
+    // uri, scheme, host kind, host text, port, origin
+    ['https://API.Example.COM:443/a', 'https', 'name', 'api.example.com', 443, 'https://api.example.com'],
+    ['http://example.com:8080/', 'http', 'name', 'example.com', 8080, 'http://example.com:8080'],
+    ['HTTP://EXAMPLE.com:80/a?b#c', 'http', 'name', 'example.com', 80, 'http://example.com'],
+    ['wss://example.com/', 'wss', 'name', 'example.com', 443, 'wss://example.com'],
+    ['ws://example.com:443/', 'ws', 'name', 'example.com', 443, 'ws://example.com:443'],
+    ['https://example.com./', 'https', 'name', 'example.com.', 443, 'https://example.com.'],
+    ['http://ｅｘａｍｐｌｅ.com/', 'http', 'name', 'example.com', 80, 'http://example.com'],
+    ['http://%65xample.com/', 'http', 'name', 'example.com', 80, 'http://example.com'],
+    ['https://faß.de/', 'https', 'name', 'xn--fa-hia.de', 443, 'https://xn--fa-hia.de'],
+    ['http://[0:0::1]:80/', 'http', 'ipv6', '::1', 80, 'http://[::1]'],
+    ['http://[::ffff:127.0.0.1]/', 'http', 'ipv6', '::ffff:7f00:1', 80, 'http://[::ffff:7f00:1]'],
+    ['http://0x7f.1/', 'http', 'ipv4', '127.0.0.1', 80, 'http://127.0.0.1'],
+    ['http://2130706433/', 'http', 'ipv4', '127.0.0.1', 80, 'http://127.0.0.1'],
+    ['http://0177.0.0.01/', 'http', 'ipv4', '127.0.0.1', 80, 'http://127.0.0.1'],
+    ['http://169。254。169。254/', 'http', 'ipv4', '169.254.169.254', 80, 'http://169.254.169.254'],
+    ['guide://manuals/packing', 'guide', 'name', 'manuals', null, 'guide://manuals'],
+    ['guide://Manuals:8080/x', 'guide', 'name', 'manuals', 8080, 'guide://manuals:8080'],
+    ['guide://0x7f.1/x', 'guide', 'ipv4', '127.0.0.1', null, 'guide://127.0.0.1'],
+    ['guide://%31%32%37.0.0.1/x', 'guide', 'ipv4', '127.0.0.1', null, 'guide://127.0.0.1'],
+    ['guide://①②⑦.0.0.1/', 'guide', 'ipv4', '127.0.0.1', null, 'guide://127.0.0.1'],
+    ['guide://[0::1]/', 'guide', 'ipv6', '::1', null, 'guide://[::1]'],
+    ['guide://v1.2/x', 'guide', 'name', 'v1.2', null, 'guide://v1.2'],
+  ] as const)('%s', (uri, scheme, kind, text, port, origin) => {
+    const p = parsed(uri);
+    expect(p.scheme).toBe(scheme);
+    expect(p.host).toEqual({ kind, text });
+    expect(p.port).toBe(port);
+    expect(p.origin).toBe(origin);
+  });
+
+  it.each([
+    ['urn:isbn:0451450523', 'urn', 'isbn:0451450523'],
+    ['file:///etc/passwd', 'file', '/etc/passwd'],
+    ['javascript:alert(1)', 'javascript', 'alert(1)'],
+    ['guide:///no-host', 'guide', '/no-host'],
+  ])('%s has no host and no origin', (uri, scheme, path) => {
+    const p = parsed(uri);
+    expect(p.scheme).toBe(scheme);
+    expect(p.host).toBeNull();
+    expect(p.origin).toBeNull();
+    expect(p.port).toBeNull();
+    expect(p.path).toBe(path);
+  });
+});
+
+describe('parseUri: input that does not parse', () => {
+  it.each([
+    ['', 'uri has no scheme'],
+    ['example.com/a', 'uri has no scheme'],
+    ['//example.com', 'uri has no scheme'],
+    [' https://example.com', 'uri has no scheme'],
+    ['1http://example.com', 'uri has no scheme'],
+    ['http://', 'does not parse'],
+    ['http://256.256.256.256', 'does not parse'],
+    ['http://1.2.3.4.5', 'does not parse'],
+    ['http://[::1', 'does not parse'],
+    ['http://exa mple.com', 'does not parse'],
+    ['http://a\u0000b.com', 'does not parse'],
+    ['http://f:999999/c', 'does not parse'],
+    ['guide://a\\b/', 'does not parse'],
+    [`https://example.com/${'a'.repeat(maxUriChars)}`, 'longer than'],
+  ])('%j', (uri, message) => {
+    const result = parseUri(uri);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toContain(message);
+  });
+});
+
+describe('parseUri: parser-confusion forms', () => {
+  it.each([
+    ['http://127.1.1.1:80\\@127.2.2.2:80/', 'a backslash in the authority'],
+    ['https://evil.example.net#@trusted.example.com/', '`?` or `#` before `@` in the authority'],
+    ['https://evil.example.net?@trusted.example.com/', '`?` or `#` before `@` in the authority'],
+    ['http:example.com', 'a special scheme not followed by exactly `//`'],
+    ['http:/example.com', 'a special scheme not followed by exactly `//`'],
+    ['http:\\\\example.com', 'a special scheme not followed by exactly `//`'],
+    ['http:///example.com', 'a special scheme not followed by exactly `//`'],
+    ['http:/\\example.com', 'a special scheme not followed by exactly `//`'],
+    ['http://exa\tmple.com/', 'a tab or line break, which url parsers drop'],
+    ['https://example.com/a\nb', 'a tab or line break, which url parsers drop'],
+    ['guide://a\u0001b/x', 'a control character in the authority'],
+    ['guide://a#@b/', '`?` or `#` before `@` in the authority'],
+  ])('%j', (uri, form) => {
+    expect(parsed(uri).confusions).toContain(form);
+  });
+
+  it.each([
+    'https://medium.com/@user/post-123',
+    'http://foo.bar/baz?qux#foo\bbar',
+    'https://www.example.com/path{\u007fpath.html?query=1#frag\u007f',
+    'https://example.com/a\\b',
+    'https://example.com/?next=http://a@b/',
+    'guide://manuals/packing',
+    'file:///etc/passwd',
+    'urn:isbn:0451450523',
+  ])('%j has none', (uri) => {
+    expect(parsed(uri).confusions).toEqual([]);
+  });
+});
+
+describe('parseUri: userinfo', () => {
+  it.each([
+    ['http://user:pw@example.com/', true],
+    ['http://@example.com/', true],
+    ['http://:@example.com/', true],
+    ['http:@example.com', true],
+    ['guide://user@manuals/x', true],
+    ['https://example.com/@x', false],
+    ['https://example.com/?a=@b', false],
+    ['guide://manuals/a@b', false],
+  ])('%s → %s', (uri, userinfo) => {
+    expect(parsed(uri).userinfo).toBe(userinfo);
+  });
+});
+
+describe('parseUri: names that end in a digit are names', () => {
+  it.each([
+    ['https://host1/', 'host1'],
+    ['https://a.b-1/', 'a.b-1'],
+    ['https://web2.example.com/', 'web2.example.com'],
+    ['guide://v1.2/x', 'v1.2'],
+  ])('%s', (uri, text) => {
+    expect(parsed(uri).host).toEqual({ kind: 'name', text });
+  });
+});

@@ -1,0 +1,33 @@
+// How each executable kind is named in reason messages.
+import { familyOf } from './kinds.ts';
+
+const descriptions: Readonly<Record<string, string>> = Object.freeze({
+  pe: 'a windows pe executable',
+  elf: 'an elf executable',
+  macho: 'a mach-o executable',
+  'java-class': 'a java class file',
+  jar: 'a java archive',
+  apk: 'an android package',
+  dex: 'android dalvik bytecode',
+  wasm: 'a webassembly module',
+  msi: 'a windows installer package',
+  deb: 'an installable debian package',
+  rpm: 'an installable rpm package',
+  lnk: 'a windows shortcut (.lnk)',
+  chm: 'a compiled html help file',
+  swf: 'a flash movie',
+  reg: 'a windows registry import',
+  postscript: 'a postscript program',
+  crx: 'a chrome extension',
+  xpi: 'a browser extension',
+  hta: 'an html application (hta)',
+  'shell-script': 'a shebang script',
+  javascript: 'a javascript program',
+  python: 'a python program',
+});
+
+/** One-line description of an executable kind for reason messages; null when the kind is not executable. */
+export function describeExecutable(kind: string): string | null {
+  if (familyOf(kind) !== 'executable') return null;
+  return descriptions[kind] ?? `executable content of kind \`${kind}\``;
+}

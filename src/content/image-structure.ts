@@ -1,0 +1,199 @@
+// Raster image structure from headers and chunk walks: dimensions (for the pixel cap) and where the
+// image ends (to find data appended after it). Nothing is decoded or rendered.
+
+/** An image's header facts; `end` is the offset just past its last byte by its own structure, null when truncated. */
+export interface ImageStructure {
+  width: number | null;
+  height: number | null;
+  end: number | null;
+}
+
+/** Most chunks, segments or boxes walked in one image before giving up as uninterpretable. */
+export const maxImageParts = 1_000_000;
+
+/** Walks a PNG/APNG/JPEG/GIF/WebP/BMP/AVIF image; null for other kinds. Never throws on malformed input. */
+export function imageStructure(kind: string, bytes: Buffer): ImageStructure | null {
+  try {
+    switch (kind) {
+      case 'png':
+      case 'apng':
+        return png(bytes);
+      case 'jpeg':
+        return jpeg(bytes);
+      case 'gif':
+        return gif(bytes);
+      case 'webp':
+        return webp(bytes);
+      case 'bmp':
+        return bmp(bytes);
+      case 'avif':
+      case 'heic':
+        return isoBmff(bytes);
+      default:
+        return null;
+    }
+  } catch {
+    // a read past the end is a truncated image
+    return { width: null, height: null, end: null };
+  }
+}
+
+function png(b: Buffer): ImageStructure {
+  const width = b.length >= 24 ? b.readUInt32BE(16) : null;
+  const height = b.length >= 24 ? b.readUInt32BE(20) : null;
+  let at = 8;
+  for (let n = 0; n < maxImageParts && at + 12 <= b.length; n++) {
+    const length = b.readUInt32BE(at);
+    const type = b.toString('latin1', at + 4, at + 8);
+    const next = at + 12 + length;
+    if (next > b.length) break;
+    if (type === 'IEND') return { width, height, end: next };
+    at = next;
+  }
+  return { width, height, end: null };
+}
+
+// SOF markers carry the frame size; entropy-coded data runs until a marker other than RSTn or a stuffed 0xFF00
+function jpeg(b: Buffer): ImageStructure {
+  let width: number | null = null;
+  let height: number | null = null;
+  let at = 2;
+  for (let n = 0; n < maxImageParts && at + 2 <= b.length; n++) {
+    if (b[at] !== 0xff) return { width, height, end: null };
+    const marker = b[at + 1] ?? 0;
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    if (marker === 0xd9) return { width, height, end: at + 2 };
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    if (at + 4 > b.length) return { width, height, end: null };
+    const length = b.readUInt16BE(at + 2);
+    const segmentEnd = at + 2 + length;
+    if (segmentEnd > b.length) return { width, height, end: null };
+    const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isSof && length >= 7 && width === null) {
+      height = b.readUInt16BE(at + 5);
+      width = b.readUInt16BE(at + 7);
+    }
+    at = segmentEnd;
+    if (marker === 0xda) {
+      // scan data: find the next real marker
+      for (;;) {
+        const ff = b.indexOf(0xff, at);
+        if (ff === -1 || ff + 1 >= b.length) return { width, height, end: null };
+        const next = b[ff + 1] ?? 0;
+        if (next === 0x00 || (next >= 0xd0 && next <= 0xd7) || next === 0xff) {
+          at = ff + (next === 0xff ? 1 : 2);
+          continue;
+        }
+        at = ff;
+        break;
+      }
+    }
+  }
+  return { width, height, end: null };
+}
+
+function gif(b: Buffer): ImageStructure {
+  if (b.length < 13) return { width: null, height: null, end: null };
+  const width = b.readUInt16LE(6);
+  const height = b.readUInt16LE(8);
+  const flags = b[10] ?? 0;
+  let at = 13 + ((flags & 0x80) !== 0 ? 3 * (1 << ((flags & 0x07) + 1)) : 0);
+  const subBlocks = (): boolean => {
+    for (let n = 0; n < maxImageParts; n++) {
+      if (at >= b.length) return false;
+      const size = b[at] ?? 0;
+      at += 1 + size;
+      if (size === 0) return true;
+    }
+    return false;
+  };
+  for (let n = 0; n < maxImageParts && at < b.length; n++) {
+    const block = b[at];
+    if (block === 0x3b) return { width, height, end: at + 1 };
+    if (block === 0x21) {
+      at += 2;
+      if (!subBlocks()) break;
+    } else if (block === 0x2c) {
+      if (at + 10 > b.length) break;
+      const local = b[at + 9] ?? 0;
+      at += 10 + ((local & 0x80) !== 0 ? 3 * (1 << ((local & 0x07) + 1)) : 0);
+      at += 1; // LZW minimum code size
+      if (!subBlocks()) break;
+    } else {
+      break;
+    }
+  }
+  return { width, height, end: null };
+}
+
+function webp(b: Buffer): ImageStructure {
+  if (b.length < 12) return { width: null, height: null, end: null };
+  const riffEnd = 8 + b.readUInt32LE(4);
+  let width: number | null = null;
+  let height: number | null = null;
+  const chunk = b.toString('latin1', 12, 16);
+  const data = 20;
+  if (chunk === 'VP8X' && b.length >= data + 10) {
+    width = 1 + b.readUIntLE(data + 4, 3);
+    height = 1 + b.readUIntLE(data + 7, 3);
+  } else if (chunk === 'VP8 ' && b.length >= data + 10) {
+    width = b.readUInt16LE(data + 6) & 0x3fff;
+    height = b.readUInt16LE(data + 8) & 0x3fff;
+  } else if (chunk === 'VP8L' && b.length >= data + 5) {
+    const bits = b.readUInt32LE(data + 1);
+    width = 1 + (bits & 0x3fff);
+    height = 1 + ((bits >>> 14) & 0x3fff);
+  }
+  if (riffEnd > b.length) return { width, height, end: null };
+  // RIFF chunks are padded to even sizes
+  return { width, height, end: Math.min(b.length, riffEnd + (riffEnd % 2)) };
+}
+
+function bmp(b: Buffer): ImageStructure {
+  if (b.length < 26) return { width: null, height: null, end: null };
+  const headerSize = b.readUInt32LE(14);
+  const width = headerSize === 12 ? b.readUInt16LE(18) : Math.abs(b.readInt32LE(18));
+  const height = headerSize === 12 ? b.readUInt16LE(20) : Math.abs(b.readInt32LE(22));
+  const declared = b.readUInt32LE(2);
+  const pixelOffset = b.readUInt32LE(10);
+  if (pixelOffset > b.length) return { width, height, end: null };
+  // the file-size field is unreliable in the wild (0 or short); only a size beyond the buffer means truncation
+  const end = declared > b.length ? null : declared >= pixelOffset && declared > 0 ? declared : b.length;
+  return { width, height, end };
+}
+
+// top-level ISO-BMFF boxes (ISO/IEC 14496-12, HEIF); anything else at the top level is data after the file
+const topLevelBoxes = new Set(['ftyp', 'meta', 'mdat', 'moov', 'free', 'skip', 'uuid', 'pdin', 'moof', 'mfra', 'styp', 'sidx', 'ssix', 'prft', 'emsg', 'meco', 'idat', 'wide']);
+
+// ISO-BMFF (AVIF, HEIF): top-level boxes cover the file; `ispe` in the meta box gives the size
+function isoBmff(b: Buffer): ImageStructure {
+  let width: number | null = null;
+  let height: number | null = null;
+  const ispe = b.indexOf('ispe', 0, 'latin1');
+  if (ispe !== -1 && ispe + 16 <= b.length) {
+    width = b.readUInt32BE(ispe + 8);
+    height = b.readUInt32BE(ispe + 12);
+  }
+  let at = 0;
+  for (let n = 0; n < maxImageParts && at < b.length; n++) {
+    if (at + 8 > b.length) return { width, height, end: at };
+    if (!topLevelBoxes.has(b.toString('latin1', at + 4, at + 8))) return { width, height, end: at };
+    let size = b.readUInt32BE(at);
+    if (size === 1) {
+      if (at + 16 > b.length) return { width, height, end: null };
+      size = Number(b.readBigUInt64BE(at + 8));
+    } else if (size === 0) {
+      return { width, height, end: b.length };
+    }
+    if (size < 8) return { width, height, end: at };
+    if (at + size > b.length) return { width, height, end: null };
+    at += size;
+  }
+  return { width, height, end: at };
+}

@@ -1,0 +1,219 @@
+// Our own table of kinds: declared and real types are compared as kinds, never as raw mime strings.
+
+/** A family of kinds: what the bytes are for, which decides how they are checked. */
+export type KindFamily = 'text' | 'image' | 'document' | 'archive' | 'office' | 'media' | 'executable' | 'markup' | 'binary';
+
+/** One entry of our own table of kinds; `mimes[0]` is the canonical mime type. */
+export interface Kind {
+  readonly id: string;
+  readonly family: KindFamily;
+  readonly mimes: readonly string[];
+}
+
+/** Kind ids the sniffer reports besides table entries: no bytes, or bytes nobody can name. */
+export const EMPTY_KIND = 'empty';
+/** Real kind of binary bytes no detector recognizes. */
+export const UNKNOWN_KIND = 'unknown';
+
+const k = (id: string, family: KindFamily, ...mimes: string[]): Kind => Object.freeze({ id, family, mimes: Object.freeze(mimes) });
+
+const table: readonly Kind[] = [
+  // inert text; `text` is their safe supertype
+  k('text', 'text', 'text/plain'),
+  k('markdown', 'text', 'text/markdown', 'text/x-markdown'),
+  k('csv', 'text', 'text/csv'),
+  k('tsv', 'text', 'text/tab-separated-values'),
+  k('json', 'text', 'application/json', 'text/json'),
+  k('vtt', 'text', 'text/vtt'),
+  k('calendar', 'text', 'text/calendar'),
+  k('vcard', 'text', 'text/vcard', 'text/x-vcard'),
+  // raster images
+  k('png', 'image', 'image/png'),
+  k('apng', 'image', 'image/apng', 'image/vnd.mozilla.apng'),
+  k('jpeg', 'image', 'image/jpeg', 'image/jpg', 'image/pjpeg'),
+  k('gif', 'image', 'image/gif'),
+  k('webp', 'image', 'image/webp'),
+  k('bmp', 'image', 'image/bmp', 'image/x-ms-bmp', 'image/x-bmp'),
+  k('avif', 'image', 'image/avif'),
+  k('tiff', 'image', 'image/tiff'),
+  k('ico', 'image', 'image/x-icon', 'image/vnd.microsoft.icon'),
+  k('heic', 'image', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'),
+  k('jxl', 'image', 'image/jxl'),
+  k('psd', 'image', 'image/vnd.adobe.photoshop'),
+  // markup
+  k('svg', 'markup', 'image/svg+xml'),
+  k('html', 'markup', 'text/html', 'application/xhtml+xml'),
+  k('xml', 'markup', 'application/xml', 'text/xml'),
+  // documents
+  k('pdf', 'document', 'application/pdf', 'application/x-pdf'),
+  k('rtf', 'document', 'application/rtf', 'text/rtf'),
+  k('epub', 'document', 'application/epub+zip'),
+  // archives
+  k('zip', 'archive', 'application/zip', 'application/x-zip-compressed'),
+  k('gzip', 'archive', 'application/gzip', 'application/x-gzip'),
+  k('tar', 'archive', 'application/x-tar'),
+  k('7z', 'archive', 'application/x-7z-compressed'),
+  k('rar', 'archive', 'application/vnd.rar', 'application/x-rar-compressed'),
+  k('bzip2', 'archive', 'application/x-bzip2'),
+  k('xz', 'archive', 'application/x-xz'),
+  k('zstd', 'archive', 'application/zstd'),
+  k('cab', 'archive', 'application/vnd.ms-cab-compressed'),
+  k('dmg', 'archive', 'application/x-apple-diskimage'),
+  k('asar', 'archive', 'application/x-asar'),
+  k('ar', 'archive', 'application/x-unix-archive'),
+  k('cpio', 'archive', 'application/x-cpio'),
+  // office documents (macro-enabled formats are office too; a VBA project inside makes them executable)
+  k('docx', 'office', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+  k('xlsx', 'office', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+  k('pptx', 'office', 'application/vnd.openxmlformats-officedocument.presentationml.presentation'),
+  k('docm', 'office', 'application/vnd.ms-word.document.macroenabled.12'),
+  k('xlsm', 'office', 'application/vnd.ms-excel.sheet.macroenabled.12'),
+  k('pptm', 'office', 'application/vnd.ms-powerpoint.presentation.macroenabled.12'),
+  k('doc', 'office', 'application/msword'),
+  k('xls', 'office', 'application/vnd.ms-excel'),
+  k('ppt', 'office', 'application/vnd.ms-powerpoint'),
+  k('cfb', 'office', 'application/x-cfb', 'application/x-ole-storage'),
+  k('odt', 'office', 'application/vnd.oasis.opendocument.text'),
+  k('ods', 'office', 'application/vnd.oasis.opendocument.spreadsheet'),
+  k('odp', 'office', 'application/vnd.oasis.opendocument.presentation'),
+  k('sqlite', 'office', 'application/vnd.sqlite3', 'application/x-sqlite3'),
+  // audio and video
+  k('mp3', 'media', 'audio/mpeg'),
+  k('mp4', 'media', 'video/mp4', 'audio/mp4'),
+  k('wav', 'media', 'audio/wav', 'audio/x-wav'),
+  k('ogg', 'media', 'audio/ogg', 'video/ogg', 'application/ogg'),
+  k('webm', 'media', 'video/webm'),
+  k('quicktime', 'media', 'video/quicktime'),
+  // executable or active content: always denied by the content rules
+  k('pe', 'executable', 'application/x-msdownload', 'application/vnd.microsoft.portable-executable', 'application/x-dosexec', 'application/x-msdos-program'),
+  k('elf', 'executable', 'application/x-elf', 'application/x-executable', 'application/x-sharedlib'),
+  k('macho', 'executable', 'application/x-mach-binary', 'application/x-mach-o-executable'),
+  k('java-class', 'executable', 'application/java-vm', 'application/x-java-class'),
+  k('jar', 'executable', 'application/java-archive', 'application/x-java-archive'),
+  k('apk', 'executable', 'application/vnd.android.package-archive'),
+  k('dex', 'executable', 'application/x-dex'),
+  k('wasm', 'executable', 'application/wasm'),
+  k('msi', 'executable', 'application/x-msi', 'application/x-ms-installer'),
+  k('deb', 'executable', 'application/vnd.debian.binary-package', 'application/x-deb'),
+  k('rpm', 'executable', 'application/x-rpm'),
+  k('lnk', 'executable', 'application/x.ms.shortcut', 'application/x-ms-shortcut'),
+  k('chm', 'executable', 'application/vnd.ms-htmlhelp'),
+  k('swf', 'executable', 'application/x-shockwave-flash', 'application/vnd.adobe.flash.movie'),
+  k('reg', 'executable', 'application/x-ms-regedit', 'text/x-ms-regedit'),
+  k('postscript', 'executable', 'application/postscript', 'application/eps'),
+  k('crx', 'executable', 'application/x-google-chrome-extension', 'application/x-chrome-extension'),
+  k('xpi', 'executable', 'application/x-xpinstall'),
+  k('hta', 'executable', 'application/hta'),
+  k('shell-script', 'executable', 'application/x-sh', 'text/x-shellscript', 'application/x-shellscript', 'text/x-sh'),
+  k('javascript', 'executable', 'text/javascript', 'application/javascript', 'application/x-javascript', 'application/ecmascript'),
+  k('python', 'executable', 'text/x-python', 'application/x-python', 'text/x-script.python'),
+  // generic binary: the label of bytes nobody vouches for
+  k('octet-stream', 'binary', 'application/octet-stream'),
+];
+
+const byMime = new Map<string, Kind>();
+const byId = new Map<string, Kind>();
+for (const kind of table) {
+  byId.set(kind.id, kind);
+  for (const mime of kind.mimes) byMime.set(mime, kind);
+}
+
+// file-type 21 extensions whose kind id differs from the extension
+const fileTypeExtToKind: Readonly<Record<string, string>> = {
+  jpg: 'jpeg',
+  gz: 'gzip',
+  'tar.gz': 'gzip',
+  bz2: 'bzip2',
+  zst: 'zstd',
+  exe: 'pe',
+  class: 'java-class',
+  ps: 'postscript',
+  eps: 'postscript',
+  mov: 'quicktime',
+  tif: 'tiff',
+  cur: 'ico',
+  heic: 'heic',
+  m4a: 'mp4',
+  m4v: 'mp4',
+  oga: 'ogg',
+  ogv: 'ogg',
+  ogx: 'ogg',
+  opus: 'ogg',
+};
+
+/** Lower-cases a mime type and drops its parameters (`text/plain; charset=utf-8` → `text/plain`). */
+export function normalizeMime(mime: string): string {
+  return (mime.split(';', 1)[0] ?? '').trim().toLowerCase();
+}
+
+/** The kind a mime type names, or undefined when the table does not know it. */
+export function kindOfMime(mime: string): Kind | undefined {
+  return byMime.get(normalizeMime(mime));
+}
+
+/** True when the table knows this mime type (policy `content.allow` entries must be known). */
+export function isKnownMime(mime: string): boolean {
+  return byMime.has(normalizeMime(mime));
+}
+
+/** True when a declared mime type names a kind that the `allow` list (mime types) admits. */
+export function declaredTypeAllowed(allow: readonly string[], mimeType: string): boolean {
+  const kind = kindOfMime(mimeType);
+  if (kind === undefined) return false;
+  return allow.some((m) => kindOfMime(m)?.id === kind.id);
+}
+
+/** The table entry with this id, or undefined (`empty`, `unknown` and unlisted file-type ids have none). */
+export function kindById(id: string): Kind | undefined {
+  return byId.get(id);
+}
+
+/** The family of a kind id; `binary` for ids the table does not list (`unknown`, rare file-type formats). */
+export function familyOf(id: string): KindFamily {
+  if (id === EMPTY_KIND) return 'text';
+  return byId.get(id)?.family ?? 'binary';
+}
+
+/** Maps a file-type result (`ext`, `mime`) to a kind id: the table's id when known, else the extension itself. */
+export function kindOfFileType(ext: string, mime: string): string {
+  const mapped = fileTypeExtToKind[ext];
+  if (mapped !== undefined) return mapped;
+  if (byId.has(ext)) return ext;
+  return kindOfMime(mime)?.id ?? ext;
+}
+
+/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, or inert text under `text`. */
+export function kindCovers(label: string, real: string): boolean {
+  if (label === real) return true;
+  // application/octet-stream names no type, so no bytes contradict it (it is still only as allowed as the policy says)
+  if (label === 'octet-stream') return true;
+  // APNG is a PNG: every PNG decoder shows its first frame
+  if ((label === 'png' && real === 'apng') || (label === 'apng' && real === 'png')) return true;
+  // text/plain is the safe supertype of inert text (markdown, csv, json, …); bytes cannot tell inert text formats apart
+  if (familyOf(label) === 'text' && familyOf(real) === 'text') return true;
+  return false;
+}
+
+// policies are immutable once built, so each allow list maps to its kind ids once
+const allowedCache = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** Kind ids that an `allow` list of mime types admits (unknown mime types admit nothing); cached per list, so pass the policy's own (frozen) array. */
+export function allowedKindIds(allow: readonly string[]): ReadonlySet<string> {
+  const cached = Object.isFrozen(allow) ? allowedCache.get(allow) : undefined;
+  if (cached !== undefined) return cached;
+  const out = new Set<string>();
+  for (const mime of allow) {
+    const kind = kindOfMime(mime);
+    if (kind !== undefined) out.add(kind.id);
+  }
+  if (Object.isFrozen(allow)) allowedCache.set(allow, out);
+  return out;
+}
+
+/** True when content of kind `real` is admitted by the allowed kind ids: listed, PNG ⇄ APNG, or inert text when `text` is listed. */
+export function realKindAllowed(allowed: ReadonlySet<string>, real: string): boolean {
+  if (allowed.has(real)) return true;
+  if (real === 'apng' && allowed.has('png')) return true;
+  if (real === 'png' && allowed.has('apng')) return true;
+  return allowed.has('text') && familyOf(real) === 'text';
+}

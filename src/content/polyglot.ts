@@ -1,0 +1,56 @@
+// Polyglots: bytes that are an image (or PDF) to one reader and an archive or program to another.
+// ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
+// image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
+import { findActiveMarkup } from './active-markup.ts';
+import { binaryKind } from './binary-kind.ts';
+import { decodeText, startsWithBom } from './text-encoding.ts';
+import { classifyText } from './text-kind.ts';
+import { classifyZip } from './zip-kind.ts';
+import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
+
+/** Describes a ZIP archive that a ZIP reader would find in these bytes (directory at the end, or local headers after `from`); null when there is none. */
+export function embeddedArchive(bytes: Buffer, from = 0): string | null {
+  const listing = readZipDirectory(bytes);
+  if (listing !== null && listing.entries.length > 0) {
+    const inner = classifyZip(bytes, listing);
+    return inner.active ?? `a zip archive (${plural(listing.entries.length, 'entry', 'entries')})`;
+  }
+  if (from > 0) {
+    const local = scanLocalHeaders(bytes, from);
+    if (local.length > 0) {
+      const inner = classifyZip(bytes, { entries: local, start: from });
+      return inner.active ?? `a zip archive (${plural(local.length, 'entry', 'entries')})`;
+    }
+  }
+  return null;
+}
+
+/** Names what data after an image's end parses as (a binary format, a text format, or script markup); null for padding or unrecognizable bytes. */
+export async function trailingFormat(trailing: Buffer): Promise<string | null> {
+  if (trailing.length === 0 || isPadding(trailing)) return null;
+  // the same order as a whole item: text behind a BOM or without NULs is text, whatever its first bytes look like
+  const textFirst = startsWithBom(trailing) || trailing.indexOf(0) === -1;
+  const decodedFirst = textFirst ? decodeText(trailing) : null;
+  if (decodedFirst === null) {
+    const kind = await binaryKind(trailing);
+    if (kind !== null) return `\`${kind}\` data`;
+  }
+  const decoded = decodedFirst ?? decodeText(trailing);
+  if (decoded === null) return null;
+  const textKind = classifyText(decoded.text);
+  if (textKind !== 'text' && textKind !== 'json') return `\`${textKind}\` text`;
+  const active = findActiveMarkup(decoded.text, 'text');
+  return active === null ? null : `text with ${active}`;
+}
+
+// encoders pad with zeros or 0xFF; whitespace and newlines come from text-mode transfers
+function isPadding(bytes: Buffer): boolean {
+  for (const b of bytes) {
+    if (b !== 0x00 && b !== 0xff && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) return false;
+  }
+  return true;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,45 @@
+// Characters that are unsafe to show raw: terminals act on them (CVE-2021-25743-style escape injection,
+// OSC 52 clipboard writes, OSC 8 hyperlinks), and NULs truncate C consumers.
+
+const anyUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, C1 and other control characters except TAB, LF and CR; empty when clean. */
+export function findUnsafeText(text: string): string[] {
+  if (!anyUnsafe.test(text)) return [];
+  const found: string[] = [];
+  if (text.includes('\u0000')) found.push('text holds nul characters');
+  const esc = /\u001B([\[\]PX^_]?)/.exec(text);
+  if (esc !== null) {
+    const kind = esc[1] === '[' ? 'csi' : esc[1] === ']' ? 'osc' : esc[1] === '' ? 'esc' : 'string-control';
+    found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
+  }
+  if (/[\u0080-\u009F]/.test(text)) found.push('text holds c1 control characters');
+  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F]/.test(text)) found.push('text holds control characters other than tab, lf and cr');
+  return found;
+}
+
+// C0 controls other than TAB, LF, CR and ESC, plus DEL: single bytes in UTF-8
+const plainControls = [1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1c, 0x1d, 0x1e, 0x1f, 0x7f];
+
+/** The same findings as `findUnsafeText` for valid UTF-8 bytes, by native byte searches instead of a pass over the decoded string. */
+export function findUnsafeUtf8(bytes: Buffer): string[] {
+  const found: string[] = [];
+  if (bytes.indexOf(0) !== -1) found.push('text holds nul characters');
+  const esc = bytes.indexOf(0x1b);
+  if (esc !== -1) {
+    const next = bytes[esc + 1];
+    const kind = next === 0x5b ? 'csi' : next === 0x5d ? 'osc' : next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f ? 'string-control' : 'esc';
+    // the offset is in characters, as the string scan reports it
+    found.push(`text holds terminal escape sequences (${kind} at offset ${bytes.toString('utf8', 0, esc).length})`);
+  }
+  // C1 controls U+0080–U+009F are encoded C2 80 – C2 9F
+  for (let at = bytes.indexOf(0xc2); at !== -1; at = bytes.indexOf(0xc2, at + 1)) {
+    const next = bytes[at + 1] ?? 0;
+    if (next >= 0x80 && next <= 0x9f) {
+      found.push('text holds c1 control characters');
+      break;
+    }
+  }
+  if (plainControls.some((c) => bytes.indexOf(c) !== -1)) found.push('text holds control characters other than tab, lf and cr');
+  return found;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest';
+import { findActiveMarkup, type MarkupFlavour } from '../../src/content/active-markup.ts';
+
+describe('findActiveMarkup', () => {
+  test.each<[string, string, MarkupFlavour, RegExp]>([
+    ['script element', '<p>x</p><script>alert(1)</script>', 'html', /`<script>` element/],
+    ['namespaced svg script', '<svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>x</svg:script></svg>', 'svg', /`<script>` element/],
+    ['upper-case script', '<SCRIPT SRC=x></SCRIPT>', 'text', /`<script>` element/],
+    ['event handler without script', 'notes\n<img src=x onerror="alert(1)">', 'text', /event-handler attribute `onerror`/],
+    ['svg onload', '<svg onload="alert(1)"/>', 'svg', /`onload`/],
+    ['handler after a slash', '<svg/onload=alert(1)>', 'svg', /`onload`/],
+    ['javascript url', '<a href="javascript:alert(1)">x</a>', 'html', /`javascript:`/],
+    ['entity-encoded javascript url', '<a xlink:href="jav&#x61;script:alert(1)"/>', 'svg', /after entity decoding/],
+    ['decimal entity without semicolon', '<a href="&#106avascript:alert(1)">', 'html', /`javascript:`/],
+    ['tab inside the scheme', '<a href="java\tscript:alert(1)">', 'html', /`javascript:`/],
+    ['vbscript url', '<a href="vbscript:msgbox">', 'html', /`vbscript:`/],
+    ['html data url', '<iframe src="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;">', 'html', /`data:` url/],
+    ['svg animate to a script url', '<svg><animate attributeName="href" values="javascript:alert(1)"/></svg>', 'svg', /`javascript:`/],
+    ['srcdoc with an encoded script', '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>', 'html', /entity-encoded `<script>`/],
+    ['hta', '<html><HTA:APPLICATION ID="x"/></html>', 'html', /hta application/],
+    ['svg tiny handler element', '<svg><handler type="application/ecmascript">alert(1)</handler></svg>', 'svg', /`<handler>`/],
+    ['animation setting a handler', '<svg><set attributeName="onmouseover" to="alert(1)"/></svg>', 'svg', /animation that sets an event-handler/],
+    ['meta refresh to a data url', '<meta http-equiv="refresh" content="0;url=data:text/html;base64,PHNjcmlwdD4=">', 'html', /`data:` url/],
+    ['plugin element', '<object data="x.swf"></object>', 'html', /plugin element/],
+    ['markdown javascript link', 'see [here](javascript:alert(1))', 'text', /markdown link/],
+    ['markdown reference definition', '[x]: javascript:alert(1)\n', 'text', /markdown link/],
+    ['markdown autolink', '<javascript:alert(1)>', 'text', /`javascript:`/],
+    ['xml entity declarations', '<!DOCTYPE svg [<!ENTITY x "javascript:">]><svg/>', 'svg', /entity declarations/],
+    ['xslt', '<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg/>', 'svg', /xslt/],
+  ])('finds %s', (_, text, flavour, message) => {
+    expect(findActiveMarkup(text, flavour)).toMatch(message);
+  });
+
+  test.each<[string, string, MarkupFlavour]>([
+    ['plain svg', '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>', 'svg'],
+    ['svg with a png data url', '<svg><image href="data:image/png;base64,iVBORw0KGgo="/></svg>', 'svg'],
+    ['prose about javascript', 'JavaScript: the good parts is a book; onload = when the page loads', 'text'],
+    ['markdown with inline html', '<details><summary>more</summary>text</details>', 'text'],
+    ['comparison operators', 'if a < b and c > d then onward = 1', 'text'],
+    ['a css stylesheet instruction', '<?xml-stylesheet type="text/css" href="a.css"?><svg/>', 'svg'],
+    ['entity-encoded markup as text', 'write &lt;script&gt; to show a tag', 'text'],
+    ['unterminated tag at the end', 'a <b', 'text'],
+  ])('allows %s', (_, text, flavour) => {
+    expect(findActiveMarkup(text, flavour)).toBeNull();
+  });
+
+  // each of these took seconds with an ambiguous pattern; linear scans take milliseconds
+  test.each([
+    ['many unterminated tags', '<a '.repeat(200_000) + 'x', 'text'],
+    ['whitespace after an attribute', `<a href=${' '.repeat(60_000)}x>`, 'html'],
+    ['whitespace after a quoted attribute', `<a attributeName="${' '.repeat(60_000)}x>`, 'html'],
+    ['a chain of attribute names', `<a ${'href='.repeat(13_000)}>`, 'html'],
+    ['a long handler-like name', `<a on${'a'.repeat(60_000)}>`, 'html'],
+    ['many markdown link openers', `](${' '.repeat(61)}`.repeat(50_000), 'text'],
+    ['many markdown destinations starting like a scheme', '](j'.repeat(100_000), 'text'],
+  ] as const)('stays fast on adversarial input: %s', (_, text, flavour) => {
+    const t0 = performance.now();
+    expect(findActiveMarkup(text, flavour)).toBeNull();
+    expect(performance.now() - t0).toBeLessThan(1500);
+  });
+});

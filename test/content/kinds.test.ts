@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import { allowedKindIds, declaredTypeAllowed, familyOf, isKnownMime, kindCovers, kindOfFileType, kindOfMime, normalizeMime, realKindAllowed } from '../../src/content/kinds.ts';
+
+describe('kinds table', () => {
+  test.each([
+    ['text/plain; charset=utf-8', 'text/plain'],
+    ['  IMAGE/PNG ', 'image/png'],
+    ['', ''],
+  ])('normalizeMime(%j) = %j', (mime, normal) => {
+    expect(normalizeMime(mime)).toBe(normal);
+  });
+
+  test.each([
+    ['image/jpg', 'jpeg'],
+    ['image/x-ms-bmp', 'bmp'],
+    ['application/xhtml+xml', 'html'],
+    ['application/x-msdownload', 'pe'],
+    ['application/vnd.ms-word.document.macroEnabled.12', 'docm'],
+  ])('kindOfMime(%j) is %s', (mime, id) => {
+    expect(kindOfMime(mime)?.id).toBe(id);
+    expect(isKnownMime(mime)).toBe(true);
+  });
+
+  test('unknown mime types name no kind', () => {
+    expect(kindOfMime('application/x-made-up')).toBeUndefined();
+    expect(isKnownMime('application/x-made-up')).toBe(false);
+  });
+
+  test.each([
+    ['jpg', 'image/jpeg', 'jpeg'],
+    ['exe', 'application/x-msdownload', 'pe'],
+    ['tar.gz', 'application/gzip', 'gzip'],
+    ['class', 'application/java-vm', 'java-class'],
+    ['apng', 'image/apng', 'apng'],
+    ['nes', 'application/x-nintendo-nes-rom', 'nes'],
+  ])('kindOfFileType(%s)', (ext, mime, id) => {
+    expect(kindOfFileType(ext, mime)).toBe(id);
+  });
+
+  test.each([
+    ['text', 'markdown', true],
+    ['text', 'json', true],
+    ['csv', 'text', true],
+    ['png', 'apng', true],
+    ['apng', 'png', true],
+    ['octet-stream', 'pe', true],
+    ['png', 'jpeg', false],
+    ['text', 'html', false],
+    ['text', 'svg', false],
+    ['svg', 'xml', false],
+  ])('kindCovers(%s, %s) = %s', (label, real, expected) => {
+    expect(kindCovers(label, real)).toBe(expected);
+  });
+
+  test.each([
+    [['text/plain'], 'markdown', true],
+    [['text/plain'], 'json', true],
+    [['application/json'], 'text', false],
+    [['image/png'], 'apng', true],
+    [['image/png'], 'gif', false],
+    [['image/svg+xml'], 'xml', false],
+  ])('realKindAllowed(%j, %s) = %s', (allow, real, expected) => {
+    expect(realKindAllowed(allowedKindIds(allow), real)).toBe(expected);
+  });
+
+  test('declared types compare by kind, not by string', () => {
+    expect(declaredTypeAllowed(['image/jpeg'], 'image/pjpeg')).toBe(true);
+    expect(declaredTypeAllowed(['image/jpeg'], 'image/png')).toBe(false);
+  });
+
+  test.each([
+    ['pe', 'executable'],
+    ['shell-script', 'executable'],
+    ['svg', 'markup'],
+    ['unknown', 'binary'],
+  ])('familyOf(%s) = %s', (id, family) => {
+    expect(familyOf(id)).toBe(family);
+  });
+});

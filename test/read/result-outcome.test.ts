@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { classifyResult, describeRpcError } from '../../src/read/result-outcome.ts';
+
+describe('classifyResult', () => {
+  test.each([
+    ['absent resultType is complete', { contents: [] }, 'complete'],
+    ['complete', { resultType: 'complete', contents: [] }, 'complete'],
+    ['input_required', { resultType: 'input_required', requestState: 'x' }, 'input-required'],
+    ['task', { resultType: 'task' }, 'task'],
+    ['unknown', { resultType: 'partial' }, 'unknown-type'],
+    ['non-string resultType', { resultType: 7 }, 'unknown-type'],
+    ['json-rpc error', { error: { code: -32602, message: 'not found' } }, 'error'],
+    ['error wins over contents', { error: { code: -32603, message: 'x' }, contents: [] }, 'error'],
+  ])('%s', (_, result, kind) => {
+    expect(classifyResult(result).kind).toBe(kind);
+  });
+
+  test.each([
+    [{ error: { code: -32602, message: 'm' } }, -32602],
+    [{ error: { code: -32002, message: 'm' } }, -32002],
+    [{ error: { code: -32601, message: 'm' } }, -32601],
+    [{ error: { code: -32603, message: 'm' } }, -32603],
+    [{ error: { code: 1234, message: 'm' } }, 1234],
+    [{ error: { code: 'x' } }, null],
+    [{ error: 'boom' }, null],
+  ])('keeps the error code of %j', (result, code) => {
+    const outcome = classifyResult(result);
+    expect(outcome.kind === 'error' ? outcome.code : undefined).toBe(code);
+  });
+
+  test.each([
+    [-32602, /`-32602` \(resource not found/],
+    [-32002, /`-32002` \(resource not found \(legacy/],
+    [-32601, /method not found/],
+    [-32603, /internal error/],
+    [42, /`42`$/],
+    [null, /without a valid code/],
+  ])('describes %j', (code, message) => {
+    expect(describeRpcError(code)).toMatch(message);
+  });
+});

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { base64DecodedLength, decodeStrictBase64, isStrictBase64 } from '../../src/read/strict-base64.ts';
+
+// the reference: RFC 4648 §4 canonical form, checked character by character (slow, obviously right)
+const canonical = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const sextet = (c: string): number => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(c);
+function referenceStrict(s: string): boolean {
+  if (!canonical.test(s)) return false;
+  if (s.endsWith('==')) return (sextet(s[s.length - 3] ?? '') & 0x0f) === 0;
+  if (s.endsWith('=')) return (sextet(s[s.length - 2] ?? '') & 0x03) === 0;
+  return true;
+}
+
+describe('base64DecodedLength', () => {
+  test.each([
+    ['', 0],
+    ['QQ==', 1],
+    ['QUI=', 2],
+    ['QUJD', 3],
+    ['QUJDRA==', 4],
+    ['QUJ', null],
+    ['Q', null],
+  ])('%j → %j', (b64, expected) => {
+    expect(base64DecodedLength(b64)).toBe(expected);
+  });
+
+  test('is computed without reading the body (a 64 MiB string costs the same as a short one)', () => {
+    const huge = 'A'.repeat(64 * 1024 * 1024);
+    const short = 'AAAA';
+    // the first access may flatten V8's rope representation; that is string building, not our cost
+    expect(base64DecodedLength(huge)).toBe(48 * 1024 * 1024);
+    const time = (s: string): number => {
+      const t0 = performance.now();
+      for (let i = 0; i < 10_000; i++) base64DecodedLength(s);
+      return performance.now() - t0;
+    };
+    time(short);
+    expect(time(huge)).toBeLessThan(time(short) * 5 + 10);
+  });
+});
+
+describe('decodeStrictBase64', () => {
+  test.each([
+    ['canonical', 'aGVsbG8=', 'hello'],
+    ['no padding needed', 'aGVsbG8h', 'hello!'],
+    ['two pad characters', 'aGk=', 'hi'],
+    ['empty', '', ''],
+  ])('accepts %s', (_, b64, text) => {
+    expect(decodeStrictBase64(b64)?.toString('latin1')).toBe(text);
+  });
+
+  test.each([
+    ['missing padding', 'aGVsbG8'],
+    ['url-safe alphabet', 'a-_h'],
+    ['embedded newline', 'aGVs\nbG8='],
+    ['embedded space', 'aGVs bG8='],
+    ['padding in the middle', 'aG==bG8='],
+    ['three pad characters', 'a==='],
+    ['only padding', '===='],
+    ['punctuation Node would skip', 'aGVs!G8='],
+    ['non-zero unused bits (one pad)', 'aGVsbG9='],
+    ['non-zero unused bits (two pads)', 'aGl='],
+    ['non-ascii folding onto A', 'aGVsbG8\u0141'],
+    ['non-ascii in the body', 'QU\u3042D'],
+  ])('rejects %s', (_, b64) => {
+    expect(decodeStrictBase64(b64)).toBeNull();
+    expect(isStrictBase64(b64)).toBe(false);
+  });
+
+  test('round-trips every byte string (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const b64 = Buffer.from(bytes).toString('base64');
+        expect(decodeStrictBase64(b64)?.equals(Buffer.from(bytes))).toBe(true);
+      }),
+    );
+  });
+
+  test('agrees with the character-by-character reference on arbitrary near-base64 strings (property)', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('');
+    const noise = ['=', '-', '_', ' ', '\n', '\t', '!', '.', '\u0000', '\u00e9', '\u0141', '\u3042', '\uD800'];
+    const char = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...alphabet) }, { weight: 1, arbitrary: fc.constantFrom(...noise) });
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 24 }), (chars) => {
+        const s = chars.join('');
+        expect(decodeStrictBase64(s) !== null).toBe(referenceStrict(s));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});

@@ -98,8 +98,11 @@ class Findings {
   constructor(private readonly file: string) {}
 
   add(at: LineCol, code: PolicyDiagnosticCode, message: string, path?: readonly PropertyKey[]): void {
-    const d: Diagnostic = { file: this.file, line: at.line, col: at.col, severity: 'error', code, message };
-    if (path !== undefined && path.length > 0) d.path = path.map(String).join('.');
+    const dotted = path === undefined || path.length === 0 ? undefined : path.map(String).join('.');
+    // the message names the field, so a reader of `file:line:col: …` alone knows which setting is wrong
+    const text = dotted === undefined ? message : `\`${dotted}\`: ${message}`;
+    const d: Diagnostic = { file: this.file, line: at.line, col: at.col, severity: 'error', code, message: text };
+    if (dotted !== undefined) d.path = dotted;
     this.list.push(d);
   }
 

@@ -148,7 +148,7 @@ describe('parsePolicy', () => {
     expect(error.code).toBe('POLICY_INVALID');
     expect(error.diagnostics).toHaveLength(3);
     expect(error.message).toBe(formatDiagnostic(error.diagnostics[0]!));
-    expect(error.message).toBe('policies/sample.yaml:2:5: error schema.format: expected a kebab-case policy id, got `Sample`');
+    expect(error.message).toBe('policies/sample.yaml:2:5: error schema.format: `id`: expected a kebab-case policy id, got `Sample`');
   });
 
   test.each([
@@ -163,7 +163,8 @@ describe('parsePolicy', () => {
     const run = () => parsePolicy(edit(e), file);
     expect(run).toThrow(GateError);
     const d = checkPolicyText(edit(e), file).diagnostics[0];
-    expect(d?.message).toBe(message);
+    // the message names the field it is about
+    expect(d?.message).toBe(path === undefined ? message : `\`${path}\`: ${message}`);
     expect(d?.path).toBe(path);
   });
 

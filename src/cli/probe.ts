@@ -1,0 +1,221 @@
+import { resolve as resolvePath } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createGate } from '../gate.ts';
+import { defaultReadConcurrency, gateToolResult } from '../hook/gate-tool-result.ts';
+import { tagParams, tapTransport } from '../hook/transport-tap.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import { maskText } from '../record/build-stages.ts';
+import { formatRecordTable } from '../record/format-record-table.ts';
+import type { CliCommand, CliIo } from './cli-io.ts';
+import { reportLoadError, usageError } from './report-error.ts';
+import { writeLine } from './write-line.ts';
+
+/** Deadline for starting the server and completing `initialize`, milliseconds. */
+export const connectTimeoutMs = 15_000;
+/** Deadline for the `tools/call`, milliseconds. */
+export const toolTimeoutMs = 30_000;
+/** How long the server gets to exit after its stdin closes before it is killed, milliseconds. */
+export const exitGraceMs = 500;
+/** Tail of the server's stderr kept to explain a failed start, bytes. */
+export const stderrTailBytes = 4096;
+/** Room for JSON-RPC framing on top of the policy's base64-encoded read cap, bytes. */
+export const framingSlackBytes = 1024 * 1024;
+
+const usage = 'usage: linkgate probe --policy FILE --tool NAME [--args JSON] [--json] -- COMMAND [ARG…]';
+const permissive = z.looseObject({});
+
+/** `linkgate probe` (DESIGN §4c): starts COMMAND as a stdio MCP server, calls one tool and records every link's flow. */
+export const probeCommand: CliCommand = async (args, io) => {
+  const split = args.indexOf('--');
+  const optionArgs = split === -1 ? [...args] : args.slice(0, split);
+  const command = split === -1 ? [] : args.slice(split + 1);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: optionArgs,
+      options: {
+        policy: { type: 'string' },
+        tool: { type: 'string' },
+        args: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usageError(io, error instanceof Error ? error.message.split('\n')[0] ?? 'invalid arguments' : String(error), usage);
+  }
+  if (values.help === true) {
+    io.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
+  if (values.tool === undefined || values.tool === '') return usageError(io, 'missing `--tool NAME`', usage);
+  const [executable, ...executableArgs] = command;
+  if (executable === undefined || executable === '') return usageError(io, 'missing `-- COMMAND [ARG…]`', usage);
+  let toolArgs: Record<string, unknown> = {};
+  if (values.args !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.args);
+    } catch {
+      return usageError(io, '`--args` must be a json object', usage);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return usageError(io, '`--args` must be a json object', usage);
+    toolArgs = parsed as Record<string, unknown>;
+  }
+  let policy: Policy;
+  try {
+    policy = await loadPolicy(resolvePath(io.cwd, values.policy));
+  } catch (error) {
+    return reportLoadError(io, error);
+  }
+  return probe({ policy, tool: values.tool, toolArgs, json: values.json === true, executable, executableArgs }, io);
+};
+
+interface ProbeRun {
+  policy: Policy;
+  tool: string;
+  toolArgs: Record<string, unknown>;
+  json: boolean;
+  executable: string;
+  executableArgs: string[];
+}
+
+async function probe(run: ProbeRun, io: CliIo): Promise<number> {
+  const { maxBytes, readTimeoutMs } = run.policy.document.read;
+  const transport = new StdioClientTransport({
+    command: run.executable,
+    args: run.executableArgs,
+    // the command runs as the user asked, with the user's environment, like any command line
+    env: definedOnly(io.env),
+    cwd: io.cwd,
+    stderr: 'pipe',
+    // a message carrying a body at the cap is base64 (4/3) plus framing; anything larger closes the connection
+    maxBufferSize: Math.ceil((maxBytes * 4) / 3) + framingSlackBytes,
+  });
+  let stderrTail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);
+  });
+  const tap = tapTransport(transport);
+  const clientInfo = { name: 'linkgate-probe', version: '0.1.0' };
+  const client = new Client(clientInfo, { capabilities: {} });
+  const unreachable = (what: string, error: unknown) => {
+    const detail = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`linkgate: ${what}: ${detail.split('\n')[0] ?? ''}\n`);
+    const tail = stderrTail.trim();
+    if (tail !== '') io.stderr.write(`server stderr (last lines):\n${tail.split('\n').slice(-10).join('\n')}\n`);
+    return 2;
+  };
+  try {
+    try {
+      await client.connect(tap.transport, { timeout: connectTimeoutMs });
+    } catch (error) {
+      return unreachable(`cannot start or reach \`${run.executable}\``, error);
+    }
+    let toolResult: unknown;
+    let responseId: string | number | null;
+    try {
+      const { params, tag } = tagParams({ name: run.tool, arguments: run.toolArgs });
+      // raw result: the SDK's CallToolResult schema would drop fields the gate should see
+      toolResult = await client.request({ method: 'tools/call', params }, permissive, { timeout: toolTimeoutMs });
+      responseId = tap.takeRequestId(tag);
+    } catch (error) {
+      return unreachable(`tool \`${run.tool}\` did not answer`, error);
+    }
+    const linkCount = countLinks(toolResult);
+    if (isErrorResult(toolResult) && linkCount === 0) {
+      // an error result without links probes nothing: the tool name or its arguments are wrong
+      io.stderr.write(`linkgate: tool \`${run.tool}\` returned an error: ${firstText(toolResult)}\n`);
+      return 2;
+    }
+    const gate = createGate(run.policy);
+    // each read gets its full deadline: the budget covers every wave of concurrent reads plus one
+    const budgetMs = readTimeoutMs * (Math.ceil(linkCount / defaultReadConcurrency) + 1);
+    const { records } = await gateToolResult(client, toolResult, {
+      gate,
+      server: 'probe',
+      tool: run.tool,
+      ...(responseId === null ? {} : { responseId }),
+      tap,
+      clientInfo,
+      budgetMs,
+    });
+    if (run.json) {
+      for (const record of records) await writeLine(io.stdout, JSON.stringify(record));
+    } else {
+      const serverInfo = client.getServerVersion();
+      const title = [
+        `policy ${run.policy.ref.id} ${run.policy.ref.version}`,
+        `tool ${run.tool}`,
+        serverInfo === undefined ? null : `server ${serverInfo.name} ${serverInfo.version}`,
+        tap.protocolVersion() === null ? null : `protocol ${tap.protocolVersion()}`,
+      ].filter((s) => s !== null);
+      io.stdout.write(`linkgate probe: ${title.join(' · ')}\n\n${formatRecordTable(records, useColour(io))}`);
+    }
+    return 0;
+  } finally {
+    await shutDown(client, transport);
+  }
+}
+
+/** Closes the client and makes sure the child is gone: stdin closed, then SIGKILL after `exitGraceMs`. */
+async function shutDown(client: Client, transport: StdioClientTransport): Promise<void> {
+  const pid = transport.pid;
+  const closing = client.close().catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closing, new Promise((resolve) => (timer = setTimeout(resolve, exitGraceMs)))]);
+  clearTimeout(timer);
+  if (pid !== null && isAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // it exited between the check and the kill
+    }
+  }
+  await closing;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isErrorResult(result: unknown): boolean {
+  return (result as { isError?: unknown } | null)?.isError === true;
+}
+
+function firstText(result: unknown): string {
+  const content = (result as { content?: unknown } | null)?.content;
+  const text = Array.isArray(content) ? content.find((c) => typeof (c as { text?: unknown } | null)?.text === 'string') : undefined;
+  return text === undefined ? 'no message' : maskText(String((text as { text: string }).text));
+}
+
+function countLinks(result: unknown): number {
+  const content = (result as { content?: unknown } | null)?.content;
+  return Array.isArray(content) ? content.filter((c) => (c as { type?: unknown } | null)?.type === 'resource_link').length : 0;
+}
+
+/** Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`; `FORCE_COLOR` (not `0`) forces it. */
+export function useColour(io: Pick<CliIo, 'env' | 'stdoutIsTty'>): boolean {
+  const force = io.env['FORCE_COLOR'];
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  if (io.env['NO_COLOR'] !== undefined && io.env['NO_COLOR'] !== '') return false;
+  return io.stdoutIsTty && io.env['TERM'] !== 'dumb';
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}

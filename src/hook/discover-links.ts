@@ -1,0 +1,38 @@
+/** A `resource_link` item found in a tool result, as sent (the gate validates it), with its 0-based index in `content[]`. */
+export interface FoundLink {
+  index: number;
+  link: Readonly<Record<string, unknown>>;
+}
+
+/** An embedded `resource` item found in a tool result (checked without a read). */
+export interface FoundEmbedded {
+  index: number;
+  resource: Readonly<Record<string, unknown>>;
+}
+
+/** The links and embedded resources of a raw tool result; only `content[]` items count, never URIs inside text. */
+export function discoverLinks(result: unknown): { links: FoundLink[]; embedded: FoundEmbedded[] } {
+  const links: FoundLink[] = [];
+  const embedded: FoundEmbedded[] = [];
+  const content = isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
+  content.forEach((item: unknown, index: number) => {
+    if (!isRecord(item)) return;
+    if (item['type'] === 'resource_link') links.push({ index, link: item });
+    else if (item['type'] === 'resource' && isRecord(item['resource'])) embedded.push({ index, resource: item['resource'] });
+  });
+  return { links, embedded };
+}
+
+/** The declared parts of a link the record keeps, whatever shape the server sent. */
+export function linkFacts(link: Readonly<Record<string, unknown>>): { uri: string; mimeType?: string; size?: number } {
+  const uri = typeof link['uri'] === 'string' ? link['uri'] : '';
+  const facts: { uri: string; mimeType?: string; size?: number } = { uri };
+  if (typeof link['mimeType'] === 'string') facts.mimeType = link['mimeType'];
+  if (typeof link['size'] === 'number') facts.size = link['size'];
+  return facts;
+}
+
+/** True for a non-null, non-array object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

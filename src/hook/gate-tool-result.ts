@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import type { Decision } from '../decision/decision.ts';
+import { GateError } from '../gate-error.ts';
+import type { Gate } from '../gate.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import type { RecordSink } from '../record/record-sink.ts';
+import { discoverLinks, isRecord } from './discover-links.ts';
+import type { ReadCache } from './read-cache.ts';
+import { runLinkFlow, type InputAnswerer, type RawReader, type ReadAnswer } from './run-link-flow.ts';
+import { tagParams, type TransportTap } from './transport-tap.ts';
+
+/** Default number of link reads in flight at once per tool result. */
+export const defaultReadConcurrency = 4;
+
+/** Anything with the SDK Client's `request` (SDK 1.x `Client`, or a test double). */
+export interface RequestingClient {
+  request(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: z.ZodType,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<unknown>;
+  getServerVersion?(): { name: string; version: string } | undefined;
+}
+
+/** Options of `gateToolResult`; limits are whole numbers ≥ 1 with their unit in the name. */
+export interface GateToolResultOptions {
+  gate: Gate;
+  /** the host's id for this connection (a local label), default `default` */
+  server?: string;
+  /** the tool whose result this is */
+  tool?: string;
+  /** JSON-RPC id of the tools/call response, when known */
+  responseId?: string | number;
+  /** `observe` records every decision with `wouldDeny` and enforces none; default `enforce` */
+  mode?: 'enforce' | 'observe';
+  /** link reads in flight at once */
+  concurrency?: number;
+  /** total time for all reads of this tool result, milliseconds; default the policy's `readTimeoutMs` × 3 */
+  budgetMs?: number;
+  signal?: AbortSignal;
+  cache?: ReadCache;
+  /** opaque label of the authorization context, for `private` cache entries */
+  authContext?: string;
+  sink?: RecordSink;
+  /** a tap on the client's transport: gives records the read request ids and protocol revision */
+  tap?: TransportTap;
+  protocolVersion?: string;
+  clientInfo?: { name: string; version: string };
+  answerInput?: InputAnswerer;
+}
+
+/** What an embedded `resource` item's content check decided. */
+export interface EmbeddedCheck {
+  contentIndex: number;
+  decision: Decision;
+}
+
+/** The flow's output for one tool result: records in content order and the content a host may pass to the model. */
+export interface GatedToolResult {
+  records: LinkRecord[];
+  /** the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; denied embedded items removed */
+  content: Record<string, unknown>[];
+  embedded: EmbeddedCheck[];
+}
+
+const permissiveResult = z.looseObject({});
+
+/** A raw reader over an SDK-style client: `resources/read` through `request` with a schema that keeps every field. */
+export function clientReader(client: RequestingClient, tap?: TransportTap): RawReader {
+  return async (rawParams, signal) => {
+    const { params, tag } = tagParams(rawParams);
+    const request = { method: 'resources/read', params };
+    try {
+      // the SDK's own ReadResourceResult schema would strip `resultType` and reject `input_required`
+      const result = await client.request(request, permissiveResult, { signal, timeout: 2 ** 31 - 1 });
+      return { result: isRecord(result) ? result : {}, requestId: tap?.takeRequestId(tag) ?? null };
+    } catch (error) {
+      const requestId = tap?.takeRequestId(tag) ?? null;
+      if (signal.aborted || !isServerError(error)) throw error;
+      return { error: { code: error.code, message: error.message }, requestId } satisfies ReadAnswer;
+    }
+  };
+}
+
+/** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result; never throws for server behaviour. */
+export async function gateToolResult(client: RequestingClient, toolResult: unknown, options: GateToolResultOptions): Promise<GatedToolResult> {
+  const { gate } = options;
+  const concurrency = positive(options.concurrency ?? defaultReadConcurrency, 'concurrency');
+  const budgetMs = positive(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'budgetMs');
+  const budgetSignals = [AbortSignal.timeout(budgetMs), ...(options.signal === undefined ? [] : [options.signal])];
+  const budget = AbortSignal.any(budgetSignals);
+  const context: LinkContext = {
+    server: options.server ?? 'default',
+    tool: options.tool ?? null,
+    responseId: options.responseId ?? null,
+    protocolVersion: options.protocolVersion ?? options.tap?.protocolVersion() ?? null,
+    client: options.clientInfo ?? null,
+    serverInfo: client.getServerVersion?.() ?? null,
+  };
+  const reader = clientReader(client, options.tap);
+  const { links, embedded } = discoverLinks(toolResult);
+
+  const flows = new Array<Awaited<ReturnType<typeof runLinkFlow>>>(links.length);
+  let nextLink = 0;
+  const worker = async () => {
+    for (let i = nextLink++; i < links.length; i = nextLink++) {
+      const found = links[i];
+      if (found === undefined) continue;
+      flows[i] = await runLinkFlow(found.link, found.index, {
+        gate,
+        read: reader,
+        context,
+        mode: options.mode ?? 'enforce',
+        cache: options.cache,
+        authContext: options.authContext,
+        budget,
+        answerInput: options.answerInput,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, links.length) }, worker));
+
+  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await checkEmbedded(gate, context.server, e.resource) })));
+  const enforced = (options.mode ?? 'enforce') === 'enforce';
+  const dropIndex = new Set(checks.filter((c) => enforced && c.verdict.effect !== 'allow').map((c) => c.e.index));
+  const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
+  const content: Record<string, unknown>[] = [];
+  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
+  items.forEach((item: unknown, index: number) => {
+    if (!isRecord(item) || dropIndex.has(index)) return;
+    content.push(item);
+    for (const resource of byContentIndex.get(index)?.contents ?? []) content.push({ type: 'resource', resource });
+  });
+
+  const records = flows.map((f) => f.record);
+  if (options.sink !== undefined) for (const record of records) await options.sink.write(record);
+  return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
+}
+
+/** Content checks for an embedded resource: the same read decision, with the item as a one-item result. */
+async function checkEmbedded(gate: Gate, server: string, resource: Readonly<Record<string, unknown>>): Promise<Decision> {
+  const uri = typeof resource['uri'] === 'string' ? resource['uri'] : '';
+  const link: Record<string, unknown> = { type: 'resource_link', uri, name: uri };
+  if (typeof resource['mimeType'] === 'string') link['mimeType'] = resource['mimeType'];
+  const result = { resultType: 'complete', contents: [resource] };
+  return (await gate.decideReadDetailed({ stage: 'read', server, readFrom: server, link, result })).decision;
+}
+
+function isServerError(error: unknown): error is { code: number; message: string } {
+  if (!(error instanceof Error) || typeof (error as { code?: unknown }).code !== 'number') return false;
+  const code = (error as unknown as { code: number }).code;
+  // -32000 connection closed and -32001 request timeout are raised by the SDK itself, not by the server
+  return code !== -32000 && code !== -32001;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new GateError('USAGE', `option \`${name}\` must be a whole number ≥ 1`);
+  return value;
+}

@@ -1,0 +1,181 @@
+import type { Decision } from '../decision/decision.ts';
+import type { ItemEvidence } from '../decision/decide-read.ts';
+import { normalizeMime } from '../content/kinds.ts';
+import { maskUri } from '../link/mask-uri.ts';
+import type { DeliveredStage, DiscoveredStage, DroppedItem, ReceivedItem, ReceivedStage } from './link-record.ts';
+
+/** Longest error message kept in a record, characters (after masking). */
+export const maxRecordedMessageChars = 200;
+
+/** The received stage of a JSON-RPC error answer; the message is masked and cut to one line. */
+export function receivedFromError(error: { code: number; message: string }, elapsedMs: number, at: Date): ReceivedStage {
+  return {
+    at: at.toISOString(),
+    elapsedMs,
+    resultType: null,
+    error: { code: error.code, message: maskText(error.message) },
+    inputRequests: null,
+    itemCount: 0,
+    textItems: 0,
+    blobItems: 0,
+    bytes: 0,
+    items: [],
+    ttlMs: null,
+    cacheScope: null,
+    cache: null,
+  };
+}
+
+/** The received stage of a result: counts, bytes and hashes from the evidence; never body text or `requestState`. */
+export function receivedFromResult(
+  result: Readonly<Record<string, unknown>>,
+  evidence: readonly ItemEvidence[],
+  elapsedMs: number,
+  at: Date,
+  cache: { ageMs: number; ttlMs: number } | null = null,
+): ReceivedStage {
+  const contents = contentsOf(result);
+  const byIndex = new Map(evidence.map((e) => [e.index, e]));
+  const items: ReceivedItem[] = contents.map((item, index) => {
+    const e = byIndex.get(index);
+    if (e !== undefined) {
+      return { index, carrier: e.carrier, bytes: e.bytes, declaredMime: e.declaredMime, kind: e.kind, sha256: e.sha256 };
+    }
+    // no evidence (the engine failed): keep what the shape alone tells, decode nothing
+    return { index, carrier: carrierOf(item), bytes: estimatedBytes(item), declaredMime: declaredMimeOf(item), kind: null, sha256: null };
+  });
+  const resultType = typeof result['resultType'] === 'string' ? result['resultType'] : 'complete';
+  return {
+    at: at.toISOString(),
+    elapsedMs,
+    resultType,
+    error: null,
+    inputRequests: inputRequestMethods(result),
+    itemCount: items.length,
+    textItems: items.filter((i) => i.carrier === 'text').length,
+    blobItems: items.filter((i) => i.carrier === 'blob').length,
+    bytes: items.reduce((sum, i) => sum + i.bytes, 0),
+    items,
+    ttlMs: typeof result['ttlMs'] === 'number' ? result['ttlMs'] : null,
+    cacheScope: typeof result['cacheScope'] === 'string' ? result['cacheScope'] : null,
+    cache,
+  };
+}
+
+/** Which items may be passed on under a read decision: all on allow, the `allow` items on partial, none on deny. */
+export function deliverableIndices(read: Decision, itemCount: number): { deliver: number[]; dropped: DroppedItem[] } {
+  const deliver: number[] = [];
+  const dropped: DroppedItem[] = [];
+  const byIndex = new Map((read.items ?? []).map((i) => [i.index, i]));
+  for (let index = 0; index < itemCount; index++) {
+    const item = byIndex.get(index);
+    const effect = read.effect === 'deny' ? 'deny' : read.effect === 'allow' ? 'allow' : (item?.effect ?? 'deny');
+    if (effect === 'allow') deliver.push(index);
+    else dropped.push({ index, effect, codes: [...new Set((item?.reasons ?? read.reasons).map((r) => r.code))] });
+  }
+  return { deliver, dropped };
+}
+
+/** The delivered stage for the items passed on; null when nothing was passed on. */
+export function deliveredStage(
+  received: ReceivedStage,
+  contents: readonly unknown[],
+  deliver: readonly number[],
+  dropped: readonly DroppedItem[],
+  at: Date,
+): DeliveredStage | null {
+  if (deliver.length === 0) return null;
+  let bytes = 0;
+  let characters = 0;
+  for (const index of deliver) {
+    bytes += received.items[index]?.bytes ?? 0;
+    const item = contents[index];
+    if (isRecord(item) && typeof item['text'] === 'string') characters += item['text'].length;
+  }
+  return { at: at.toISOString(), items: [...deliver], bytes, characters, dropped: [...dropped] };
+}
+
+/** The `contents` array of a read result, or `[]` when absent or not an array. */
+export function contentsOf(result: Readonly<Record<string, unknown>>): unknown[] {
+  const contents = result['contents'];
+  return Array.isArray(contents) ? contents : [];
+}
+
+/** Masks every uri-looking token in a message and cuts it to one line of `maxRecordedMessageChars`. */
+export function maskText(text: string): string {
+  const masked = text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s`'"<>]+/gi, (token) => maskUri(token));
+  return masked.replace(/\s+/g, ' ').trim().slice(0, maxRecordedMessageChars);
+}
+
+function inputRequestMethods(result: Readonly<Record<string, unknown>>): string[] | null {
+  const requests = result['inputRequests'];
+  if (!isRecord(requests)) return null;
+  return Object.values(requests).map((r) => (isRecord(r) && typeof r['method'] === 'string' ? r['method'] : 'unknown'));
+}
+
+function carrierOf(item: unknown): ReceivedItem['carrier'] {
+  if (!isRecord(item)) return 'none';
+  const text = typeof item['text'] === 'string';
+  const blob = typeof item['blob'] === 'string';
+  if (text === blob) return 'none';
+  return text ? 'text' : 'blob';
+}
+
+function estimatedBytes(item: unknown): number {
+  if (!isRecord(item)) return 0;
+  if (typeof item['text'] === 'string') return Buffer.byteLength(item['text'], 'utf8');
+  if (typeof item['blob'] === 'string') {
+    // decoded size from the base64 length alone, without decoding
+    const b64 = item['blob'];
+    const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+    return Math.max(0, Math.floor((b64.length * 3) / 4) - padding);
+  }
+  return 0;
+}
+
+function declaredMimeOf(item: unknown): string | null {
+  return isRecord(item) && typeof item['mimeType'] === 'string' ? normalizeMime(item['mimeType']) : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** What the host knows about the connection a link came from. */
+export interface LinkContext {
+  /** the host's id for the connection (a local label) */
+  server: string;
+  tool: string | null;
+  responseId: string | number | null;
+  protocolVersion: string | null;
+  client: { name: string; version: string } | null;
+  serverInfo: { name: string; version: string } | null;
+}
+
+/** The discovered stage of a link found at `contentIndex` (null when the read did not come from a tool result). */
+export function discoveredStage(
+  link: { uri: string; mimeType?: string | undefined; size?: number | undefined },
+  contentIndex: number | null,
+  context: LinkContext,
+  at: Date,
+): DiscoveredStage {
+  return {
+    at: at.toISOString(),
+    tool: context.tool,
+    responseId: context.responseId,
+    contentIndex,
+    contentType: contentIndex === null ? null : 'resource_link',
+    uri: maskUri(link.uri),
+    mimeType: link.mimeType === undefined ? null : link.mimeType.slice(0, 100),
+    size: typeof link.size === 'number' ? link.size : null,
+    server: context.server,
+    protocolVersion: context.protocolVersion,
+    client: peer(context.client),
+    serverInfo: peer(context.serverInfo),
+  };
+}
+
+function peer(info: { name: string; version: string } | null): { name: string; version: string } | null {
+  // self-reported strings: cut so a hostile server cannot fill the record
+  return info === null ? null : { name: String(info.name).slice(0, 100), version: String(info.version).slice(0, 50) };
+}

@@ -1,0 +1,93 @@
+import type { Decision } from '../decision/decision.ts';
+import type { LinkStages, NextStep, Verdict } from './link-record.ts';
+
+/** How a read ended, as the hook saw it; `not-attempted` when no read was sent and no cache entry was used. */
+export type ReadOutcome =
+  | { kind: 'not-attempted'; why: string }
+  | { kind: 'complete' }
+  | { kind: 'error'; code: number }
+  | { kind: 'timeout'; deadlineMs: number }
+  | { kind: 'input-required' }
+  | { kind: 'result-type-unknown'; resultType: string }
+  | { kind: 'failed'; why: string };
+
+/** Everything the verdict depends on; `enforced` is false in observe mode. */
+export interface VerdictInput {
+  stages: LinkStages;
+  decisions: { link: Decision; read: Decision | null };
+  outcome: ReadOutcome;
+  enforced: boolean;
+}
+
+/** The verdict and `next` of one record, judged by what reached the model's context (DESIGN §2). */
+export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: NextStep | null } {
+  const { stages, decisions, outcome } = input;
+  if (input.enforced && decisions.link.effect === 'deny') {
+    return { verdict: 'link-only', next: { boundary: 'policy', hint: `link denied by ${describeReasons(decisions.link)}` } };
+  }
+  if (outcome.kind === 'not-attempted') {
+    return { verdict: 'link-only', next: { boundary: 'host-link-handling', hint: `no read was issued: ${outcome.why}` } };
+  }
+  const unfinished = unfinishedHint(outcome);
+  if (unfinished !== null) return { verdict: 'unverifiable', next: { boundary: 'origin-server', hint: unfinished } };
+  const read = decisions.read;
+  if (read === null || hasEngineError(read)) {
+    return { verdict: 'unverifiable', next: { boundary: 'policy', hint: 'the read decision is missing or failed: check the gate and its policy' } };
+  }
+  const delivered = stages.delivered;
+  if (delivered === null || delivered.items.length === 0) {
+    const hint = read.effect === 'deny' ? `read denied by ${describeReasons(read)}` : `nothing deliverable: ${describeReasons(read)}`;
+    return { verdict: 'link-only', next: { boundary: 'policy', hint } };
+  }
+  const received = stages.received;
+  const whole = received !== null && delivered.items.length === received.itemCount && delivered.dropped.length === 0;
+  // observe mode delivers everything, so its verdict says what reached the context; the decisions keep the deny
+  if (whole && (read.effect === 'allow' || !input.enforced)) return { verdict: 'body-obtained', next: nextForObtained(stages) };
+  if (read.effect === 'deny' && input.enforced) {
+    // unreachable when delivery follows the decision; fail closed rather than report a deny as obtained
+    return { verdict: 'link-only', next: { boundary: 'policy', hint: `read denied by ${describeReasons(read)}` } };
+  }
+  const cut = delivered.dropped.map((d) => `${d.index} (${d.codes.join(', ') || d.effect})`).join('; ');
+  const hint = cut === '' ? `delivered in part: ${describeReasons(read)}` : `items dropped: ${cut}`;
+  return { verdict: 'partially-interpreted', next: { boundary: 'context-assembly', hint } };
+}
+
+function unfinishedHint(outcome: ReadOutcome): string | null {
+  switch (outcome.kind) {
+    case 'error':
+      return `the read failed with json-rpc error \`${outcome.code}\`: check the origin server, the uri and its permissions`;
+    case 'timeout':
+      return `no answer within the \`${outcome.deadlineMs}\` ms deadline: check the origin server`;
+    case 'input-required':
+      return 'the server asked for input (`input_required`); answering it for a link read needs `read.answerInputRequired`';
+    case 'result-type-unknown':
+      return `unknown result type \`${outcome.resultType}\`: check the origin server's protocol revision`;
+    case 'failed':
+      return `the read did not complete: ${outcome.why}`;
+    default:
+      return null;
+  }
+}
+
+function nextForObtained(stages: LinkStages): NextStep | null {
+  const received = stages.received;
+  if (received === null) return null;
+  if (received.cache !== null) {
+    return { boundary: 'cache', hint: `served from cache, age \`${received.cache.ageMs}\` ms of ttlMs \`${received.cache.ttlMs}\`` };
+  }
+  if (received.itemCount > 0 && received.blobItems === received.itemCount) {
+    const kinds = [...new Set(received.items.map((i) => i.kind ?? i.declaredMime ?? 'unknown'))].join(', ');
+    return { boundary: 'mime-decoding', hint: `only \`blob\` items came back (${kinds}): check that the host decodes them for the model` };
+  }
+  return null;
+}
+
+function hasEngineError(d: Decision): boolean {
+  return d.reasons.some((r) => r.code === 'engine.error' || r.code === 'input.invalid');
+}
+
+/** `rule` (code) pairs of a decision, for hints; `no reason given` when empty. */
+export function describeReasons(d: Decision): string {
+  const parts = d.reasons.map((r) => `\`${r.rule}\` (${r.code})`);
+  return parts.length === 0 ? 'no reason given' : [...new Set(parts)].join(', ');
+}

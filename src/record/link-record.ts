@@ -1,0 +1,140 @@
+import type { Decision } from '../decision/decision.ts';
+
+/** How far a link got toward the model's context (DESIGN §2); exactly one per record. */
+export type Verdict = 'body-obtained' | 'partially-interpreted' | 'link-only' | 'unverifiable';
+
+/** Which boundary a person should check next (DESIGN §2). */
+export type NextBoundary =
+  | 'host-link-handling'
+  | 'policy'
+  | 'origin-server'
+  | 'mime-decoding'
+  | 'context-assembly'
+  | 'cache';
+
+/** Where to look next and why; `hint` is one lowercase line with no body text. */
+export interface NextStep {
+  boundary: NextBoundary;
+  hint: string;
+}
+
+/** A self-reported implementation name and version (never trusted, only recorded). */
+export interface PeerInfo {
+  name: string;
+  version: string;
+}
+
+/** Stage 1: the link was found; `uri` is masked (no userinfo, no query values). */
+export interface DiscoveredStage {
+  /** ISO 8601 time the link was found */
+  at: string;
+  /** tool that returned the link, or null when the read did not come from a tool result */
+  tool: string | null;
+  /** JSON-RPC id of the tools/call response, or null */
+  responseId: string | number | null;
+  /** 0-based index in the tool result's `content[]`, or null */
+  contentIndex: number | null;
+  /** content item type (`resource_link`), or null when the read did not come from a tool result */
+  contentType: string | null;
+  uri: string;
+  /** declared mimeType, as the server wrote it, or null */
+  mimeType: string | null;
+  /** declared size in bytes, or null */
+  size: number | null;
+  /** the host's id for the connection that returned the link (a local label, not identifying) */
+  server: string;
+  /** negotiated MCP protocol revision, or null when unknown */
+  protocolVersion: string | null;
+  client: PeerInfo | null;
+  serverInfo: PeerInfo | null;
+}
+
+/** Stage 2: a `resources/read` was sent after an allowed link decision. */
+export interface RequestedStage {
+  at: string;
+  /** JSON-RPC id of the read request, or null when the transport did not expose it */
+  requestId: string | number | null;
+  /** the connection the read went to */
+  server: string;
+  /** the read deadline, milliseconds */
+  deadlineMs: number;
+}
+
+/** What the record keeps of one received contents item: sizes and hashes, never the body. */
+export interface ReceivedItem {
+  index: number;
+  carrier: 'text' | 'blob' | 'none';
+  /** decoded bytes (utf-8 bytes for text) */
+  bytes: number;
+  /** declared mimeType of the item, normalized, or null */
+  declaredMime: string | null;
+  /** sniffed kind from the content checks, or null when no evidence was produced */
+  kind: string | null;
+  /** `sha256:<hex>` of the decoded bytes, or null when not decoded */
+  sha256: string | null;
+}
+
+/** Stage 3: a result or error came back (or a cached complete result was reused). */
+export interface ReceivedStage {
+  at: string;
+  /** milliseconds from sending the read to its answer (0 for a cache hit) */
+  elapsedMs: number;
+  /** `complete`, `input_required`, another value the server sent, or null for an error */
+  resultType: string | null;
+  /** JSON-RPC error, message masked and cut to one line */
+  error: { code: number; message: string } | null;
+  /** method names of the server's input requests (`elicitation/create`), never their text */
+  inputRequests: string[] | null;
+  itemCount: number;
+  textItems: number;
+  blobItems: number;
+  /** decoded bytes of all items together */
+  bytes: number;
+  items: ReceivedItem[];
+  /** server cache hint, milliseconds, or null when absent */
+  ttlMs: number | null;
+  cacheScope: string | null;
+  /** set when the result was served from the read cache: its age and ttl, milliseconds */
+  cache: { ageMs: number; ttlMs: number } | null;
+}
+
+/** One contents item that was not passed on, with the reason codes that cut it. */
+export interface DroppedItem {
+  index: number;
+  effect: 'deny' | 'partial';
+  codes: string[];
+}
+
+/** Stage 4: what was passed on to the model's context. */
+export interface DeliveredStage {
+  at: string;
+  /** indices of the contents items passed on */
+  items: number[];
+  /** decoded bytes passed on */
+  bytes: number;
+  /** characters of text passed on */
+  characters: number;
+  dropped: DroppedItem[];
+}
+
+/** The four stages; `null` means the stage was not reached. */
+export interface LinkStages {
+  discovered: DiscoveredStage;
+  requested: RequestedStage | null;
+  received: ReceivedStage | null;
+  delivered: DeliveredStage | null;
+}
+
+/** One record per link (DESIGN §2, §4c); never holds credentials, `requestState` or body text. */
+export interface LinkRecord {
+  /** masked uri */
+  uri: string;
+  verdict: Verdict;
+  next: NextStep | null;
+  stages: LinkStages;
+  decisions: { link: Decision; read: Decision | null };
+  /** present only in observe mode: the gate would have denied the link or the read */
+  wouldDeny?: boolean;
+  /** present only in observe mode */
+  mode?: 'observe';
+}

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { stringify } from 'yaml';
+import { probeCommand } from '../../src/cli/probe.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { repoRoot } from '../hook/fake-gate.ts';
+
+/** What one probe run printed, its exit code and how long it took, milliseconds. */
+export interface ProbeRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+/** Runs `linkgate probe` in-process with captured streams. */
+export async function runProbe(args: readonly string[], options: { env?: Record<string, string>; tty?: boolean } = {}): Promise<ProbeRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const started = performance.now();
+  const code = await probeCommand(args, {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: { ...process.env, ...options.env },
+    stdoutIsTty: options.tty ?? false,
+    cwd: repoRoot,
+  });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** The records of a `--json` run. */
+export function recordsOf(run: ProbeRun): LinkRecord[] {
+  return run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LinkRecord);
+}
+
+/** Writes the default policy with `read` overrides to a temp file and returns its path. */
+export async function policyFile(read: Record<string, unknown>): Promise<string> {
+  const { parse } = await import('yaml');
+  const doc = parse(await readFile(path.join(repoRoot, 'policies/default.yaml'), 'utf8')) as { read: Record<string, unknown> };
+  doc.read = { ...doc.read, ...read };
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-probe-'));
+  const file = path.join(dir, 'policy.yaml');
+  await writeFile(file, stringify(doc));
+  return file;
+}
+
+/** Command line to run a TypeScript server file with this Node and tsx. */
+export function tsServer(file: string, ...args: string[]): string[] {
+  return [process.execPath, '--import', 'tsx', path.join(repoRoot, file), ...args];
+}
+
+/** Pids of live processes whose command line contains `marker` (Linux /proc). */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { formatRecordTable } from '../../src/record/format-record-table.ts';
+import { deny, obtainedRecord } from './record-fixtures.ts';
+
+const denied = () => {
+  const r = obtainedRecord();
+  r.uri = 'file:///etc/passwd';
+  r.stages.discovered.uri = r.uri;
+  r.verdict = 'link-only';
+  r.next = { boundary: 'policy', hint: 'link denied by `links.schemes` (uri.scheme-not-allowed)' };
+  r.stages.requested = null;
+  r.stages.received = null;
+  r.stages.delivered = null;
+  r.decisions = { link: deny(), read: null };
+  return r;
+};
+
+describe('formatRecordTable', () => {
+  test('one row per record with uri, stages, verdict and reason codes; a next list; a summary', () => {
+    const text = formatRecordTable([obtainedRecord(), denied()], false);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^#\s+uri\s+declared\s+link\s+requested\s+received\s+delivered\s+verdict\s+reasons$/);
+    expect(lines[1]).toMatch(/guide:\/\/manuals\/packing\s+text\/plain\s+allow\s+10000 ms\s+1 text 12 B text\s+1\/1 12 B\s+body-obtained/);
+    expect(lines[2]).toMatch(/file:\/\/\/etc\/passwd .*deny\s+-\s+-\s+-\s+link-only\s+uri\.scheme-not-allowed$/);
+    expect(text).toContain('2  policy: link denied by `links.schemes`');
+    expect(text).toContain('2 links: 1 body-obtained, 1 link-only');
+  });
+
+  test.each([
+    { colour: false, escapes: false },
+    { colour: true, escapes: true },
+  ])('colour $colour → escape sequences $escapes', ({ colour, escapes }) => {
+    expect(formatRecordTable([obtainedRecord(), denied()], colour).includes('\u001b[')).toBe(escapes);
+  });
+
+  test('long uris are cut to the column width', () => {
+    const r = obtainedRecord();
+    r.uri = `guide://x/${'a'.repeat(200)}`;
+    expect(formatRecordTable([r], false).split('\n')[1]).toContain('…');
+  });
+});

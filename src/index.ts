@@ -1,0 +1,26 @@
+// The public surface of linkgate: each export by name; a test snapshots this list.
+export { createGate, engineError } from './gate.ts';
+export type { Gate, GateOptions, Resolver } from './gate.ts';
+export { GateError, formatDiagnostic } from './gate-error.ts';
+export type { Diagnostic, GateErrorCode, SourceLocation } from './gate-error.ts';
+export { loadPolicy, parsePolicy } from './policy/load-policy.ts';
+export type { Policy } from './policy/policy.ts';
+export type { PolicyDocument, RuleDocument } from './policy/policy-schema.ts';
+export { policyDigest } from './policy/policy-digest.ts';
+export type { Decision, Effect, ItemDecision, PolicyRef, Reason, ReasonStage } from './decision/decision.ts';
+export { reasonCodes } from './decision/reason-codes.ts';
+export type { ReasonCode } from './decision/reason-codes.ts';
+export type { CredentialInput, GateInput, LinkInput, ReadInput } from './decision/inputs.ts';
+export type { ItemEvidence, ReadVerdict } from './decision/decide-read.ts';
+export { holdPolicy } from './policy/reload-policy.ts';
+export type { PolicyHolder, ReloadOutcome } from './policy/reload-policy.ts';
+export { gateTransport, decisionMetaKey, gateErrorCode } from './hook/gate-transport.ts';
+export type { GateTransport, GateTransportOptions } from './hook/gate-transport.ts';
+export { gateToolResult } from './hook/gate-tool-result.ts';
+export type { GatedToolResult, GateToolResultOptions, RequestingClient } from './hook/gate-tool-result.ts';
+export { ReadCache } from './hook/read-cache.ts';
+export type { ReadCacheOptions } from './hook/read-cache.ts';
+export { callbackSink, jsonLinesSink } from './record/record-sink.ts';
+export type { RecordSink } from './record/record-sink.ts';
+export { recordViolations } from './record/record-invariants.ts';
+export type { LinkRecord, NextStep, Verdict } from './record/link-record.ts';

@@ -5,8 +5,8 @@ import { decideLink, linkNamesToResolve } from './decision/decide-link.ts';
 import { decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
 import {
   credentialInputSchema,
-  linkInputSchema,
   parseInput,
+  parseLinkInput,
   parseWith,
   readInputSchema,
   type LinkInput,
@@ -89,7 +89,16 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
 
   return Object.freeze({
     policy,
-    decideLink: (input: unknown) => guardSync(parseWith(linkInputSchema, input), (i) => decideLink(policy, i)),
+    // the per-link hot path: a hand-written check of the common shape, no closure per call
+    decideLink(input: unknown): Decision {
+      const parsed = parseLinkInput(input);
+      if (!parsed.ok) return invalid(parsed.message);
+      try {
+        return decideLink(policy, parsed.input);
+      } catch (error) {
+        return failClosed(error);
+      }
+    },
     decideCredential: (input: unknown) => guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
     decideRead: async (input: unknown) => (await detailed(input)).decision,
     decideReadDetailed: detailed,

@@ -1,5 +1,5 @@
 import { normalizeMime } from '../content/kinds.ts';
-import { classifyAddress, classifyIpLiteral, type AddressVerdict } from '../link/classify-address.ts';
+import { classifyAddress, classifyIpLiteral, type AddressClass, type AddressVerdict } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
 import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
 import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
@@ -8,10 +8,10 @@ import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
 import { quoteValue } from '../link/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts } from '../policy/rule-facts.ts';
-import { combineEffects, type Decision, type Effect, type Reason } from './decision.ts';
+import { strongerEffect, type Decision, type Effect, type Reason } from './decision.ts';
 import type { LinkInput } from './inputs.ts';
 import type { ReasonCode } from './reason-codes.ts';
-import { runRules } from './run-rules.ts';
+import { runRules, type RuleHit } from './run-rules.ts';
 
 /** Options of a link decision: resolved answers for the names `linkNamesToResolve` returned. */
 export interface LinkDecisionOptions {
@@ -26,51 +26,64 @@ interface LinkAnalysis {
   /** built-in reasons in their fixed order (all deny) */
   readonly reasons: Reason[];
   /** custom rule hits, in policy order */
-  readonly ruleHits: { effect: Exclude<Effect, 'allow'>; reason: Reason }[];
+  readonly ruleHits: readonly RuleHit[];
   /** the host name resolution must check, when the link is otherwise allowed to a network destination */
   readonly resolveName: string | null;
+  /** the canonical origin is in `links.allowNonPublicOrigins` */
+  readonly exempt: boolean;
 }
 
 /**
  * Pre-read decision for one link; synchronous, judges names by their text unless `resolved` is given.
  * Reasons come in a fixed order: input, uri syntax, parser confusion, userinfo, scheme, address, origin,
  * servers, declared size, declared type, resolution, custom rules. Deny overrides; `rule.*` hits may add
- * `partial`. A uri that does not parse skips the custom rules (their facts need a parsed uri).
+ * `partial`. A uri that does not parse skips the custom rules (their facts need a parsed uri). A link whose
+ * canonical origin is in `links.allowNonPublicOrigins` skips the address rules (its literal host and its
+ * resolver answers may be non-public) and nothing else.
  */
 export function decideLink(policy: Policy, input: LinkInput, options: LinkDecisionOptions = {}): Decision {
-  const { reasons, ruleHits, resolveName } = analyzeLink(policy, input);
-  const denied = reasons.length > 0 || ruleHits.some((h) => h.effect === 'deny');
-  if (options.resolved !== undefined && resolveName !== null && !denied) {
-    reasons.push(...resolutionReasons(resolveName, options.resolved.get(resolveName)));
+  const { reasons, ruleHits, resolveName, exempt } = analyzeLink(policy, input);
+  if (options.resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
+    const resolution = resolutionReason(resolveName, options.resolved.get(resolveName), exempt);
+    if (resolution !== undefined) reasons.push(resolution);
   }
   // every built-in reason denies; rule hits bring their own effect
   let effect: Effect = reasons.length > 0 ? 'deny' : 'allow';
-  if (ruleHits.length > 0) {
-    effect = combineEffects([effect, ...ruleHits.map((h) => h.effect)]);
-    for (const hit of ruleHits) reasons.push(hit.reason);
+  for (const hit of ruleHits) {
+    effect = strongerEffect(effect, hit.effect);
+    reasons.push(hit.reason);
   }
-  return { effect, reasons, policy: { ...policy.ref } };
+  const ref = policy.ref;
+  return { effect, reasons, policy: { id: ref.id, version: ref.version, digest: ref.digest } };
 }
 
 /** Host names of a link that resolution must check (none for ip literals, opaque uris or denied links). */
 export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
   const analysis = analyzeLink(policy, input);
-  if (analysis.resolveName === null || analysis.reasons.length > 0) return [];
-  if (analysis.ruleHits.some((h) => h.effect === 'deny')) return [];
+  if (analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits)) return [];
   return [analysis.resolveName];
 }
+
+function anyDeny(hits: readonly RuleHit[]): boolean {
+  for (const hit of hits) if (hit.effect === 'deny') return true;
+  return false;
+}
+
+const noRuleHits: readonly RuleHit[] = Object.freeze([]);
 
 function analyzeLink(policy: Policy, input: LinkInput): LinkAnalysis {
   const settings = linkSettings(policy);
   const reasons: Reason[] = [];
   const { link } = input;
   const server = input.server ?? 'default';
-  const readFrom = input.readFrom ?? 'default';
+  // a link-stage line asks whether the link may be read from the server that returned it, so `readFrom` defaults to `server`
+  const readFrom = input.readFrom ?? server;
   const uri = parseUri(link.uri);
 
   let resolveName: string | null = null;
   let addressClass: string | null = null;
   let custom = false;
+  let exempt = false;
   if (!uri.ok) {
     reasons.push(reason('uri.invalid', 'links.uri', uri.message));
   } else {
@@ -85,7 +98,8 @@ function analyzeLink(policy: Policy, input: LinkInput): LinkAnalysis {
     } else if (custom && !settings.customSchemesAllowed) {
       reasons.push(reason('uri.scheme-not-allowed', 'links.customSchemes', `custom scheme ${quoteValue(uri.scheme)} is denied by \`links.customSchemes\``));
     }
-    const address = judgeHost(settings, uri, custom);
+    exempt = uri.origin !== null && settings.exemptOrigins.size > 0 && settings.exemptOrigins.has(uri.origin);
+    const address = judgeHost(settings, uri, custom, exempt);
     addressClass = address.addressClass;
     if (address.reason !== undefined) reasons.push(address.reason);
     if (network && address.resolvable) resolveName = uri.host?.text ?? null;
@@ -123,29 +137,35 @@ function analyzeLink(policy: Policy, input: LinkInput): LinkAnalysis {
             customScheme: custom,
           }),
         )
-      : [];
-  return { reasons, ruleHits, resolveName };
+      : noRuleHits;
+  return { reasons, ruleHits, resolveName, exempt };
 }
 
 interface HostJudgement {
   readonly reason?: Reason;
   /** `public`, `loopback`, … for ip literals; null for names and uris without a host */
   readonly addressClass: string | null;
-  /** a name that passed the text checks, so resolution may judge it */
+  /** a name that passed the text checks (or is exempt), so resolution may judge it */
   readonly resolvable: boolean;
 }
 
-function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean): HostJudgement {
+// the judgements without a reason, shared so the allow path allocates nothing here
+const unjudged: HostJudgement = Object.freeze({ addressClass: null, resolvable: false });
+const resolvableName: HostJudgement = Object.freeze({ addressClass: null, resolvable: true });
+
+function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean, exempt: boolean): HostJudgement {
   const host = uri.host;
-  if (host === null) return { addressClass: null, resolvable: false };
+  if (host === null) return unjudged;
   if (host.kind !== 'name') {
     const verdict = classifyIpLiteral(host.kind, host.text);
-    if (verdict.public || !settings.denyNonPublicAddresses) return { addressClass: verdict.class, resolvable: false };
+    if (verdict.public || !settings.denyNonPublicAddresses || exempt) return literalJudgement(verdict.class);
     return { reason: nonPublicAddress(host.text, verdict), addressClass: verdict.class, resolvable: false };
   }
-  if (!settings.denyNonPublicAddresses) return { addressClass: null, resolvable: false };
-  const verdict = classifyHostName(host.text, { internalNames: settings.internalNames, opaqueAuthority: custom });
-  if (verdict.public) return { addressClass: null, resolvable: !custom };
+  if (!settings.denyNonPublicAddresses) return unjudged;
+  // an exempt origin skips the name rules; its answers must still resolve (`uri.unresolved` fails closed)
+  if (exempt) return custom ? unjudged : resolvableName;
+  const verdict = classifyHostName(host.text, custom ? settings.opaqueNameRules : settings.networkNameRules);
+  if (verdict.public) return custom ? unjudged : resolvableName;
   return {
     reason: reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(host.text)} ${verdict.description}`),
     addressClass: null,
@@ -153,35 +173,52 @@ function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean): Hos
   };
 }
 
+// at most one entry per `AddressClass`
+const literalJudgements = new Map<AddressClass, HostJudgement>();
+
+function literalJudgement(addressClass: AddressClass): HostJudgement {
+  let judgement = literalJudgements.get(addressClass);
+  if (judgement === undefined) {
+    judgement = Object.freeze({ addressClass, resolvable: false });
+    literalJudgements.set(addressClass, judgement);
+  }
+  return judgement;
+}
+
 function nonPublicAddress(host: string, verdict: AddressVerdict): Reason {
   return reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(host)} is a non-public address: ${verdict.description}`);
 }
 
 // Fail closed: a name asked for and not answered (absent, `[]`, resolver error or timeout) is `uri.unresolved`;
-// any non-public answer (DNS rebinding lists every answer) is `uri.non-public-address`.
-function resolutionReasons(name: string, answers: readonly string[] | undefined): Reason[] {
+// any non-public answer (DNS rebinding lists every answer) is `uri.non-public-address`. An exempt origin may
+// resolve to non-public addresses, never to text that is not an address.
+function resolutionReason(name: string, answers: readonly string[] | undefined, exempt: boolean): Reason | undefined {
   if (answers === undefined || answers.length === 0) {
-    return [reason('uri.unresolved', 'links.resolveNames', `host ${quoteValue(name)} does not resolve`)];
+    return reason('uri.unresolved', 'links.resolveNames', `host ${quoteValue(name)} does not resolve`);
   }
-  const bad = answers.map(classifyAddress).filter((v) => !v.public);
-  if (bad.length === 0) return [];
+  const bad = answers.map(classifyAddress).filter((v) => !v.public && !(exempt && v.class !== 'invalid'));
+  if (bad.length === 0) return undefined;
   const listed = bad
     .slice(0, maxAnswersInMessage)
     .map((v) => `${quoteValue(v.address)} (${v.description})`)
     .join(', ');
   const more = bad.length > maxAnswersInMessage ? ` and ${bad.length - maxAnswersInMessage} more` : '';
-  return [reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(name)} resolves to non-public ${listed}${more}`)];
+  return reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(name)} resolves to non-public ${listed}${more}`);
 }
 
 function serverReasons(settings: LinkSettings, server: string, readFrom: string, out: Reason[]): void {
-  if (settings.servers !== null) {
-    for (const id of server === readFrom ? [server] : [server, readFrom]) {
-      if (!settings.servers.has(id)) out.push(reason('server.not-allowed', 'links.servers', `server ${quoteValue(id)} is not in \`links.servers\``));
-    }
+  const servers = settings.servers;
+  if (servers !== null) {
+    if (!servers.has(server)) out.push(serverNotAllowed(server));
+    if (readFrom !== server && !servers.has(readFrom)) out.push(serverNotAllowed(readFrom));
   }
   if (settings.requireSameServer && readFrom !== server) {
     out.push(reason('server.mismatch', 'links.requireSameServer', `the read would go to server ${quoteValue(readFrom)}, not ${quoteValue(server)} that returned the link`));
   }
+}
+
+function serverNotAllowed(id: string): Reason {
+  return reason('server.not-allowed', 'links.servers', `server ${quoteValue(id)} is not in \`links.servers\``);
 }
 
 function sizeReason(settings: LinkSettings, size: number | undefined): Reason | undefined {

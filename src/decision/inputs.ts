@@ -71,9 +71,18 @@ export function parseInput(value: unknown): ParsedInput<GateInput> {
   if (stage !== 'link' && stage !== 'read' && stage !== 'credential') {
     return { ok: false, field: 'stage', message: 'field `stage` must be `link`, `read` or `credential`' };
   }
-  if (stage === 'link') return parseWith(linkInputSchema, value);
+  if (stage === 'link') return parseLinkInput(value);
   if (stage === 'read') return parseWith(readInputSchema, value);
   return parseWith(credentialInputSchema, value);
+}
+
+/**
+ * Validates a link-stage line like `parseWith(linkInputSchema, value)`: a hand-written check accepts plain
+ * JSON data of the right shape without zod (the per-link hot path) and returns the value itself; anything
+ * else (a bad field, an unusual prototype) goes through zod, so messages and accepted inputs never differ.
+ */
+export function parseLinkInput(value: unknown): ParsedInput<LinkInput> {
+  return isPlainLinkInput(value) ? { ok: true, input: value } : parseWith(linkInputSchema, value);
 }
 
 /** Validates a value against one stage's schema; the message names the first offending field. */
@@ -90,4 +99,46 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): ParsedInput<
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
   return issue.message.toLowerCase().replace(/\.$/, '');
+}
+
+// True only for values `linkInputSchema` accepts, as plain JSON data (own data members, plain prototype);
+// false means "ask zod". Nothing is copied: the value is the input. A caller's accessor that changes a field
+// after this check can only make the decision throw, which the gate turns into a deny (`engine.error`).
+function isPlainLinkInput(value: unknown): value is LinkInput {
+  if (!isPlainRecord(value)) return false;
+  let hasStage = false;
+  let hasLink = false;
+  // for…in, like zod's unknown-key check, also sees inherited enumerable keys
+  for (const key in value) {
+    if (key === 'stage') {
+      if (value[key] !== 'link') return false;
+      hasStage = true;
+    } else if (key === 'server' || key === 'readFrom') {
+      const id = value[key];
+      if (typeof id !== 'string' || id.length === 0) return false;
+    } else if (key === 'link') hasLink = true;
+    else return false;
+  }
+  return hasStage && hasLink && isPlainResourceLink(value['link']);
+}
+
+function isPlainResourceLink(value: unknown): boolean {
+  if (!isPlainRecord(value)) return false;
+  if (value['type'] !== 'resource_link' || typeof value['uri'] !== 'string' || typeof value['name'] !== 'string') return false;
+  // a loose object: unknown members are allowed; `__proto__` would set the prototype of zod's copy, so zod decides it
+  for (const key in value) {
+    if (key === 'title' || key === 'description' || key === 'mimeType') {
+      if (typeof value[key] !== 'string') return false;
+    } else if (key === 'size') {
+      const size = value[key];
+      if (typeof size !== 'number' || !Number.isFinite(size)) return false;
+    } else if (key === '__proto__') return false;
+  }
+  return true;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

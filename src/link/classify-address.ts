@@ -153,15 +153,21 @@ export function classifyAddress(text: string): AddressVerdict {
  */
 export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): AddressVerdict {
   if (kind === 'ipv6') return classifyIpv6(canonical);
-  const dot1 = canonical.indexOf('.');
-  const dot2 = canonical.indexOf('.', dot1 + 1);
-  const dot3 = canonical.indexOf('.', dot2 + 1);
-  const octets = [canonical.slice(0, dot1), canonical.slice(dot1 + 1, dot2), canonical.slice(dot2 + 1, dot3), canonical.slice(dot3 + 1)].map(Number);
-  return classifyIpv4(octetsToNumber(octets));
+  // dotted decimal as WHATWG serializes it: four runs of digits, each ≤ 255
+  let address = 0;
+  let octet = 0;
+  for (let i = 0; i < canonical.length; i++) {
+    const c = canonical.charCodeAt(i);
+    if (c === 0x2e) {
+      address = address * 256 + octet;
+      octet = 0;
+    } else octet = octet * 10 + (c - 0x30);
+  }
+  return classifyIpv4(address * 256 + octet, canonical);
 }
 
-function classifyIpv4(address: number): AddressVerdict {
-  const text = numberToDotted(address);
+// `text` is the canonical dotted form of `address` when the caller has it
+function classifyIpv4(address: number, text: string = numberToDotted(address)): AddressVerdict {
   const metadata = metadataIpv4.get(address);
   if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
   for (const range of ipv4Table) {
@@ -200,17 +206,17 @@ function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number } 
 
 // WHATWG IPv6 text: 1–4 hex digits per group, at most one `::`, no dotted tail
 function hextets(address: string): number[] {
-  const head: number[] = [];
-  const tail: number[] = [];
-  let into = head;
+  const parts = [0, 0, 0, 0, 0, 0, 0, 0];
+  let count = 0;
+  // index in `parts` where `::` stands; the groups after it move to the end
+  let gap = -1;
   let value = 0;
   let digits = 0;
   for (let i = 0; i <= address.length; i++) {
     const c = i === address.length ? 0x3a : address.charCodeAt(i);
     if (c === 0x3a) {
-      if (digits > 0) into.push(value);
-      else if (i + 1 < address.length && address.charCodeAt(i + 1) === 0x3a) into = tail;
-      else if (i > 0 && address.charCodeAt(i - 1) === 0x3a) into = tail;
+      if (digits > 0) parts[count++] = value;
+      else if (gap === -1 && i < address.length) gap = count;
       value = 0;
       digits = 0;
     } else {
@@ -218,9 +224,13 @@ function hextets(address: string): number[] {
       digits++;
     }
   }
-  const parts = [...head];
-  for (let i = head.length + tail.length; i < 8; i++) parts.push(0);
-  return parts.concat(tail);
+  if (gap !== -1 && count < 8) {
+    for (let from = count - 1, to = 7; from >= gap; from--, to--) {
+      parts[to] = parts[from] ?? 0;
+      parts[from] = 0;
+    }
+  }
+  return parts;
 }
 
 function inPrefix(parts: readonly number[], prefix: { readonly parts: readonly number[]; readonly bits: number }): boolean {

@@ -1,5 +1,7 @@
 import { declaredTypeAllowed } from '../content/kinds.ts';
 import type { Policy } from '../policy/policy.ts';
+import type { NameRules } from './classify-host-name.ts';
+import { compileExemptOrigins } from './exempt-origins.ts';
 import { compileNamePatterns, type NamePatterns } from './name-patterns.ts';
 import { compileOriginAllowList, type OriginAllowList } from './origin-allow-list.ts';
 
@@ -14,6 +16,12 @@ export interface LinkSettings {
   readonly requireSameServer: boolean;
   readonly denyNonPublicAddresses: boolean;
   readonly internalNames: NamePatterns;
+  /** how names of network schemes are judged (single labels are intranet names) */
+  readonly networkNameRules: NameRules;
+  /** how opaque custom-scheme authorities are judged (a single label is an identifier) */
+  readonly opaqueNameRules: NameRules;
+  /** canonical origins of `links.allowNonPublicOrigins`, exempt from the address rules only; empty when absent */
+  readonly exemptOrigins: ReadonlySet<string>;
   /** bytes */
   readonly maxDeclaredBytes: number;
   readonly denyDeclaredTypes: boolean;
@@ -37,6 +45,7 @@ export function linkSettings(policy: Policy): LinkSettings {
 
 function compile(policy: Policy): LinkSettings {
   const links = policy.document.links;
+  const internalNames = compileNamePatterns(links.internalNames ?? []);
   return Object.freeze({
     schemes: new Set(links.schemes),
     customSchemesAllowed: links.customSchemes === 'allow',
@@ -44,7 +53,10 @@ function compile(policy: Policy): LinkSettings {
     servers: links.servers === undefined ? null : new Set(links.servers),
     requireSameServer: links.requireSameServer,
     denyNonPublicAddresses: links.denyNonPublicAddresses,
-    internalNames: compileNamePatterns(links.internalNames ?? []),
+    internalNames,
+    networkNameRules: Object.freeze({ internalNames, opaqueAuthority: false }),
+    opaqueNameRules: Object.freeze({ internalNames, opaqueAuthority: true }),
+    exemptOrigins: compileExemptOrigins(links.allowNonPublicOrigins ?? []),
     maxDeclaredBytes: links.maxDeclaredBytes,
     denyDeclaredTypes: links.denyDeclaredTypes === true,
     declaredTypeAllowed: memoizeDeclaredType(policy.document.content.allow),

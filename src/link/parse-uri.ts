@@ -56,7 +56,7 @@ export function parseUri(raw: string): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
   const colon = schemeEnd(raw);
   if (colon === -1) return { ok: false, message: 'uri has no scheme' };
-  const scheme = raw.slice(0, colon).toLowerCase();
+  const scheme = commonScheme(raw, colon) ?? raw.slice(0, colon).toLowerCase();
   // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
   // deletes tab/LF/CR) reads the same scheme
   const url = URL.parse(raw);
@@ -83,6 +83,24 @@ export function parseUri(raw: string): UriParse {
     confusions,
     url,
   };
+}
+
+// The lower-case scheme as a shared constant when it is a usual network scheme: no new string, and its hash
+// is already known to the sets and maps it is looked up in
+function commonScheme(raw: string, colon: number): string | undefined {
+  const c0 = raw.charCodeAt(0) | 0x20;
+  if (c0 === 0x68) {
+    // http, https
+    if ((raw.charCodeAt(1) | 0x20) !== 0x74 || (raw.charCodeAt(2) | 0x20) !== 0x74 || (raw.charCodeAt(3) | 0x20) !== 0x70) return undefined;
+    if (colon === 4) return 'http';
+    return colon === 5 && (raw.charCodeAt(4) | 0x20) === 0x73 ? 'https' : undefined;
+  }
+  if (c0 === 0x77 && (raw.charCodeAt(1) | 0x20) === 0x73) {
+    // ws, wss
+    if (colon === 2) return 'ws';
+    return colon === 3 && (raw.charCodeAt(2) | 0x20) === 0x73 ? 'wss' : undefined;
+  }
+  return undefined;
 }
 
 // RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then `:`; -1 when the uri has none
@@ -118,8 +136,10 @@ function scanAuthority(raw: string, from: number, special: boolean): AuthoritySc
   const next = raw.charCodeAt(from + 2);
   const extraSlash = slashes && (next === 0x2f || next === 0x5c);
   let userinfo = false;
-  if (special) {
-    // WHATWG reads a special authority after any run of `/` and `\`, up to `/`, `\`, `?` or `#`
+  // WHATWG reads a special authority after any run of `/` and `\`, up to `/`, `\`, `?` or `#`; when it starts
+  // right after `//` (the common case) the pass below reads it too, so only other shapes take this loop
+  let whatwgOpen = special && slashes && !extraSlash;
+  if (special && !whatwgOpen) {
     let i = from;
     while (raw.charCodeAt(i) === 0x2f || raw.charCodeAt(i) === 0x5c) i++;
     for (; i < raw.length; i++) {
@@ -140,30 +160,39 @@ function scanAuthority(raw: string, from: number, special: boolean): AuthoritySc
       if (c === 0x2f) break;
       if (c === 0x3f || c === 0x23) {
         if (delimiter === -1) delimiter = i;
+        whatwgOpen = false;
       } else if (c === 0x40) {
         at = i;
-        if (delimiter === -1 && !special) userinfo = true;
+        if (whatwgOpen || (delimiter === -1 && !special)) userinfo = true;
+      } else if (c === 0x5c) {
+        whatwgOpen = false;
+        if (delimiter === -1) backslash = true;
       } else if (delimiter === -1 && (c < 0x20 || c === 0x7f)) control = true;
-      else if (delimiter === -1 && c === 0x5c) backslash = true;
     }
   }
   return { slashes, extraSlash, userinfo, control, backslash, delimiterBeforeAt: delimiter !== -1 && at > delimiter };
 }
 
 function findConfusions(raw: string, scan: AuthorityScan, networkSpecial: boolean): readonly string[] {
+  // no array on the common path: most uris have no confusion form
   let found: string[] | undefined;
-  const add = (form: string) => (found ??= []).push(form);
   // WHATWG deletes tab, LF and CR anywhere before parsing; other readers keep them (`java\tscript:`)
-  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r')) add('a tab or line break, which url parsers drop');
+  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r')) found = ['a tab or line break, which url parsers drop'];
   // `http:foo.com`, `http:/foo.com`, `http:\\foo.com`, `http:///foo.com`: WHATWG finds a host, RFC 3986 none
-  if (networkSpecial && (!scan.slashes || scan.extraSlash)) add('a special scheme not followed by exactly `//`');
+  if (networkSpecial && (!scan.slashes || scan.extraSlash)) found = append(found, 'a special scheme not followed by exactly `//`');
   // a control character in the authority: C strings end at NUL, some readers stop at others
-  if (scan.control) add('a control character in the authority');
+  if (scan.control) found = append(found, 'a control character in the authority');
   // `http://a\@b/`: WHATWG reads host `a`, RFC 3986 parsers and curl read `b`
-  if (networkSpecial && scan.backslash) add('a backslash in the authority');
+  if (networkSpecial && scan.backslash) found = append(found, 'a backslash in the authority');
   // `https://a#@b/`: WHATWG reads host `a`, a reader that takes everything up to `/` as the authority reads `b`
-  if (scan.delimiterBeforeAt) add('`?` or `#` before `@` in the authority');
+  if (scan.delimiterBeforeAt) found = append(found, '`?` or `#` before `@` in the authority');
   return found ?? noConfusions;
+}
+
+function append(list: string[] | undefined, form: string): string[] {
+  if (list === undefined) return [form];
+  list.push(form);
+  return list;
 }
 
 const noConfusions: readonly string[] = Object.freeze([]);

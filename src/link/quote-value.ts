@@ -1,11 +1,23 @@
 /** Longest user value quoted into a reason message, in UTF-16 code units. */
 export const maxQuotedChars = 120;
 
+const unsafe = /[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g;
+
 /** A user value for a one-line message: control characters escaped, backticks replaced, cut at `maxQuotedChars`. */
 export function quoteValue(value: string): string {
   const cut = value.length > maxQuotedChars ? `${value.slice(0, maxQuotedChars - 1)}…` : value;
-  const clean = cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g, (c) =>
-    c === '`' ? "'" : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `\`${clean}\``;
+  // most values (hosts, schemes, server ids) are clean: skip the regex replace and its callback
+  return `\`${needsEscape(cut) ? cut.replace(unsafe, escapeChar) : cut}\``;
+}
+
+function needsEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x60 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+
+function escapeChar(c: string): string {
+  return c === '`' ? "'" : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

@@ -61,7 +61,9 @@ describe('decideLink: one row per reason code', () => {
     ['server.not-allowed', { servers: ['docs'] }, link('guide://m/x', {}, { server: 'other', readFrom: 'other' }), ['server.not-allowed'], ['links.servers']],
     ['server.not-allowed: default server', { servers: ['docs'] }, link('guide://m/x'), ['server.not-allowed'], ['links.servers']],
     ['server.mismatch', {}, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), ['server.mismatch'], ['links.requireSameServer']],
-    ['server.mismatch: readFrom defaults', {}, link('guide://m/x', {}, { server: 'docs' }), ['server.mismatch'], ['links.requireSameServer']],
+    ['readFrom defaults to the server that returned the link', {}, link('guide://m/x', {}, { server: 'docs' }), [], []],
+    ['server.mismatch: an explicit readFrom', {}, link('guide://m/x', {}, { readFrom: 'other' }), ['server.mismatch'], ['links.requireSameServer']],
+    ['server.not-allowed: a defaulted readFrom is the listed server', { servers: ['docs'] }, link('guide://m/x', {}, { server: 'docs' }), [], []],
     ['other server allowed without requireSameServer', { requireSameServer: false }, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), [], []],
     ['size.declared-too-large', {}, link('guide://m/x', { size: 1025 }), ['size.declared-too-large'], ['links.maxDeclaredBytes']],
     ['size at the cap', {}, link('guide://m/x', { size: 1024 }), [], []],
@@ -189,10 +191,99 @@ describe('decideLink: custom rules', () => {
   });
 });
 
+describe('decideLink: links.allowNonPublicOrigins exempts exact origins from the address rules only', () => {
+  const exempt = ['http://127.0.0.1:40123', 'http://[::1]:40125', 'http://localhost:40126', 'guide://10.0.0.7:9'];
+  const policy = testPolicy({ links: { allowNonPublicOrigins: exempt } });
+
+  it.each<[label: string, input: LinkInput, codes: string[]]>([
+    ['the listed origin', link('http://127.0.0.1:40123/file.txt'), []],
+    ['the listed origin without a path', link('http://127.0.0.1:40123'), []],
+    ['another spelling of the same canonical origin', link('HTTP://0x7f000001:40123/a'), []],
+    ['the listed ipv6 origin', link('http://[0::1]:40125/a'), []],
+    ['the listed localhost name', link('http://LOCALHOST:40126/a'), []],
+    ['a listed custom-scheme origin', link('guide://10.0.0.7:9/x'), []],
+    ['another port stays denied', link('http://127.0.0.1:40124/'), ['uri.non-public-address']],
+    ['the default port stays denied', link('http://127.0.0.1/'), ['uri.non-public-address']],
+    ['another host spelling stays denied', link('http://localhost:40123/'), ['uri.non-public-address']],
+    ['another loopback address stays denied', link('http://127.0.0.2:40123/'), ['uri.non-public-address']],
+    ['the mapped ipv6 form is another origin', link('http://[::ffff:127.0.0.1]:40123/'), ['uri.non-public-address']],
+    ['another scheme stays denied', link('https://127.0.0.1:40123/'), ['uri.non-public-address']],
+    ['a listed name on another port stays denied', link('http://localhost:40127/'), ['uri.non-public-address']],
+    ['userinfo still denies', link('http://u:p@127.0.0.1:40123/'), ['uri.userinfo']],
+    ['parser confusion still denies', link('http://127.0.0.1:40123\\@evil.example.com/'), ['uri.parser-confusion']],
+    ['server binding still applies', link('http://127.0.0.1:40123/', {}, { server: 'docs', readFrom: 'other' }), ['server.mismatch']],
+    ['the size cap still applies', link('http://127.0.0.1:40123/', { size: 4096 }), ['size.declared-too-large']],
+    ['the declared type still applies', link('http://127.0.0.1:40123/', { mimeType: 'text/html' }), ['type.declared-not-allowed']],
+  ])('%s', (_label, input, codes) => {
+    const decision = decideLink(policy, input);
+    expect(decision.reasons.map((r) => r.code)).toEqual(codes);
+    expect(decision.effect).toBe(codes.length === 0 ? 'allow' : 'deny');
+  });
+
+  it.each<[label: string, links: Partial<PolicyDocument['links']>, uri: string, codes: string[]]>([
+    ['a scheme the policy does not list', { schemes: ['https'] }, 'http://127.0.0.1:40123/', ['uri.scheme-not-allowed']],
+    ['custom schemes denied', { customSchemes: 'deny' }, 'guide://10.0.0.7:9/x', ['uri.scheme-not-allowed']],
+    ['an origin allow-list without it', { origins: ['https://docs.example.com'] }, 'http://127.0.0.1:40123/', ['origin.not-allowed']],
+    ['an origin allow-list with it', { origins: ['http://127.0.0.1:40123'] }, 'http://127.0.0.1:40123/', []],
+    ['servers not listed', { servers: ['docs'] }, 'http://127.0.0.1:40123/', ['server.not-allowed']],
+    ['an entry with a path exempts nothing', { allowNonPublicOrigins: ['http://127.0.0.1:40123/admin'] }, 'http://127.0.0.1:40123/admin', ['uri.non-public-address']],
+    ['a pattern exempts nothing', { allowNonPublicOrigins: ['http://*.corp.example.com:80'] }, 'http://git.corp.example.com/', []],
+    ['internal names are address rules too', { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] }, 'https://git.corp.example.com/', []],
+    ['an internal name on another origin stays denied', { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] }, 'https://ci.corp.example.com/', ['uri.non-public-address']],
+  ])('other settings still apply: %s', (_label, links, uri, codes) => {
+    const decision = decideLink(testPolicy({ links: { allowNonPublicOrigins: exempt, ...links } }), link(uri));
+    expect(decision.reasons.map((r) => r.code)).toEqual(codes);
+  });
+
+  it('custom rules still apply and still see the address class', () => {
+    const rule = { id: 'loopback-rule', stage: 'link' as const, effect: 'partial' as const, message: 'loopback', when: { '==': [{ var: 'addressClass' }, 'loopback'] } };
+    const decision = decideLink(testPolicy({ links: { allowNonPublicOrigins: exempt }, rules: [rule] }), link('http://127.0.0.1:40123/'));
+    expect(decision.effect).toBe('partial');
+    expect(decision.reasons.map((r) => r.code)).toEqual(['rule.loopback-rule']);
+  });
+
+  const resolved = (answers: Record<string, string[]>) => ({ resolved: new Map(Object.entries(answers)) });
+  it.each<[label: string, uri: string, answers: Record<string, string[]>, codes: string[]]>([
+    ['a listed name may resolve to loopback', 'http://localhost:40126/', { localhost: ['127.0.0.1', '::1'] }, []],
+    ['a listed name must still resolve', 'http://localhost:40126/', {}, ['uri.unresolved']],
+    ['an answer that is not an address still denies', 'http://localhost:40126/', { localhost: ['not-an-ip'] }, ['uri.non-public-address']],
+    ['an unlisted origin still needs public answers', 'http://evil.example.net:40126/', { 'evil.example.net': ['127.0.0.1'] }, ['uri.non-public-address']],
+  ])('resolution: %s', (_label, uri, answers, codes) => {
+    expect(decideLink(policy, link(uri), resolved(answers)).reasons.map((r) => r.code)).toEqual(codes);
+  });
+
+  it.each<[uri: string, names: string[]]>([
+    ['http://localhost:40126/', ['localhost']],
+    ['http://127.0.0.1:40123/', []],
+    ['http://localhost:40127/', []],
+  ])('linkNamesToResolve(%s) → %j', (uri, names) => {
+    expect(linkNamesToResolve(policy, link(uri))).toEqual(names);
+  });
+
+  it('through the gate, with a resolver', async () => {
+    const gate = createGate(policy, { resolve: async (name) => (name === 'localhost' ? ['127.0.0.1'] : []) });
+    expect((await gate.decide(link('http://localhost:40126/'))).effect).toBe('allow');
+    expect(gate.decideLink(link('http://127.0.0.1:40123/')).effect).toBe('allow');
+    expect(gate.decideLink(link('http://127.0.0.1:40124/')).effect).toBe('deny');
+  });
+});
+
 describe('decideLink through createGate: any string uri', () => {
   const gate = createGate(base, { resolve: 'none' });
+  const controlChar = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c));
   const uris = fc.oneof(
+    // any unicode code point, lone surrogates included
     fc.string({ unit: 'binary', maxLength: 120 }),
+    fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 8 }).map((s) => `https://a${s}.com/${s}`),
+    // ASCII with its control characters, alone and inside a uri
+    fc.string({ unit: 'binary-ascii', maxLength: 120 }),
+    fc.tuple(fc.constantFrom('http://', 'https://', 'guide://', 'HTTP:', 'ws:\\'), fc.string({ unit: fc.oneof(controlChar, fc.constantFrom('a', '.', '@', ':', '/', '\\', '?', '#', '[', ']', '%', '1')), maxLength: 24 })).map(([a, b]) => a + b),
+    fc.webUrl({
+      validSchemes: ['http', 'https', 'ws', 'wss', 'guide', 'ftp', 'file'],
+      withFragments: true,
+      withQueryParameters: true,
+      authoritySettings: { withIPv4: true, withIPv6: true, withIPv4Extended: true, withUserInfo: true, withPort: true },
+    }),
     fc
       .tuple(
         fc.constantFrom('http', 'https', 'HTTP', 'guide', 'file', 'data', 'ws', 'javascript', 'x-y.z'),
@@ -217,6 +308,21 @@ describe('decideLink through createGate: any string uri', () => {
         expect(first.policy).toEqual(base.ref);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('gives the same decision through the gate as directly, under exemptions and rules too', () => {
+    const policies = [
+      base,
+      testPolicy({ links: { allowNonPublicOrigins: ['http://127.0.0.1:8080', 'https://localhost'] } }),
+      testPolicy({ rules: [{ id: 'port', stage: 'link', effect: 'partial', message: 'port', when: { '>': [{ var: 'port' }, 1000] } }] }),
+    ];
+    fc.assert(
+      fc.property(uris, fc.constantFrom(...policies), (uri, policy) => {
+        const input: LinkInput = { stage: 'link', server: 's', link: { type: 'resource_link', uri, name: 'n' } };
+        expect(createGate(policy, { resolve: 'none' }).decideLink(input)).toEqual(decideLink(policy, input));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress } from '../../src/link/classify-address.ts';
+import { classifyAddress, classifyIpLiteral } from '../../src/link/classify-address.ts';
+import { parseUri } from '../../src/link/parse-uri.ts';
 
 describe('classifyAddress', () => {
   it.each([
@@ -138,5 +140,35 @@ describe('classifyAddress: every zero-run position of WHATWG ipv6 text', () => {
     ['2002:808:808::1', 'public'],
   ])('%s is %s', (text, cls) => {
     expect(classifyAddress(text).class).toBe(cls);
+  });
+});
+
+describe('classifyIpLiteral: the hot-path twin agrees with classifyAddress', () => {
+  it.each([
+    ['ipv4', '127.0.0.1'],
+    ['ipv4', '0.0.0.0'],
+    ['ipv4', '255.255.255.255'],
+    ['ipv4', '169.254.169.254'],
+    ['ipv4', '8.8.8.8'],
+    ['ipv6', '::'],
+    ['ipv6', '::1'],
+    ['ipv6', '1::'],
+    ['ipv6', 'fd00:ec2::254'],
+    ['ipv6', '2001:db8::1:0:0:1'],
+    ['ipv6', '::ffff:a9fe:a9fe'],
+  ] as const)('%s %s', (kind, text) => {
+    expect(classifyIpLiteral(kind, text)).toEqual(classifyAddress(text));
+  });
+
+  it('for every address WHATWG canonicalizes', () => {
+    const literal = fc.oneof(fc.ipV4(), fc.ipV4Extended(), fc.ipV6().map((a) => `[${a}]`));
+    fc.assert(
+      fc.property(literal, (text) => {
+        const uri = parseUri(`http://${text}/`);
+        if (!uri.ok || uri.host === null || uri.host.kind === 'name') return;
+        expect(classifyIpLiteral(uri.host.kind, uri.host.text)).toEqual(classifyAddress(uri.host.text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

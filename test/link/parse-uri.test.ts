@@ -120,8 +120,33 @@ describe('parseUri: userinfo', () => {
     ['https://example.com/@x', false],
     ['https://example.com/?a=@b', false],
     ['guide://manuals/a@b', false],
+    // a special authority ends at `\`, `?` or `#`: an `@` after them is not userinfo
+    ['HTTPS://a\\@b/', false],
+    ['https://a?@b/', false],
+    ['https://a#@b/', false],
+    ['guide://a?@b/', false],
+    // scheme case and the shapes WHATWG reads after any run of slashes
+    ['Http://U@example.com', true],
+    ['wss://u@x/', true],
+    ['ws:\\\\u@x/', true],
+    ['http:///user@example.com/', true],
+    ['hTtPs://a/b@c', false],
   ])('%s → %s', (uri, userinfo) => {
     expect(parsed(uri).userinfo).toBe(userinfo);
+  });
+
+  it.each([
+    ['HTTP://a/', 'http'],
+    ['hTtPs://a/', 'https'],
+    ['WS://a/', 'ws'],
+    ['Wss://a/', 'wss'],
+    ['httpx://a/', 'httpx'],
+    ['htt://a/', 'htt'],
+    ['wsx://a/', 'wsx'],
+    ['W://a/', 'w'],
+    ['H.T-T+P://a/', 'h.t-t+p'],
+  ])('scheme of %s is %s', (uri, scheme) => {
+    expect(parsed(uri).scheme).toBe(scheme);
   });
 });
 

@@ -1,17 +1,36 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { maxQuotedChars, quoteValue } from '../../src/link/quote-value.ts';
 
 describe('quoteValue', () => {
   it.each([
     ['example.com', '`example.com`'],
+    ['', '``'],
     ['a\nb', '`a\\u000ab`'],
+    ['a\u0000b', '`a\\u0000b`'],
+    ['\u007f\u0085\u009f', '`\\u007f\\u0085\\u009f`'],
     ['a`b', "`a'b`"],
     ['\u2028', '`\\u2028`'],
+    ['\u2029x', '`\\u2029x`'],
+    ['faß ü \u00a0', '`faß ü \u00a0`'],
   ])('%j → %j', (value, quoted) => {
     expect(quoteValue(value)).toBe(quoted);
   });
 
   it('cuts long values', () => {
     expect(quoteValue('x'.repeat(maxQuotedChars * 2))).toBe(`\`${'x'.repeat(maxQuotedChars - 1)}…\``);
+  });
+
+  it('is one line with no inner backtick or control character, and keeps clean text as it is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 2 * maxQuotedChars }), (value) => {
+        const quoted = quoteValue(value);
+        const inner = quoted.slice(1, -1);
+        expect(quoted.startsWith('`') && quoted.endsWith('`')).toBe(true);
+        expect(inner).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/);
+        if (value.length <= maxQuotedChars && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/.test(value)) expect(inner).toBe(value);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,0 +1,77 @@
+import { Readable } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import { readCappedBody } from '../../src/fetch/body-limit.ts';
+
+/** A stream of `count` chunks of `size` bytes; `pulled()` says how many chunks were produced. */
+function chunkStream(count: number, size: number): { stream: Readable; pulled: () => number } {
+  let produced = 0;
+  const stream = new Readable({
+    read() {
+      if (produced === count) this.push(null);
+      else this.push(Buffer.alloc(size, produced++ % 251));
+    },
+  });
+  return { stream, pulled: () => produced };
+}
+
+describe('reading under a byte cap', () => {
+  test.each([
+    { count: 4, size: 100, cap: 1000, bytes: 400, truncated: false, end: 'complete' },
+    { count: 10, size: 100, cap: 1000, bytes: 1000, truncated: false, end: 'complete' },
+    { count: 11, size: 100, cap: 1000, bytes: 1000, truncated: true, end: 'cap' },
+    { count: 1, size: 5000, cap: 1000, bytes: 1000, truncated: true, end: 'cap' },
+    { count: 0, size: 100, cap: 1, bytes: 0, truncated: false, end: 'complete' },
+  ])('$count × $size bytes under a cap of $cap keeps $bytes ($end)', async ({ count, size, cap, bytes, truncated, end }) => {
+    const { stream } = chunkStream(count, size);
+    const body = await readCappedBody(stream, cap, new AbortController().signal);
+    expect(body).toMatchObject({ truncated, end });
+    expect(body.bytes.length).toBe(bytes);
+  });
+
+  test('stops pulling and destroys the stream at the first byte past the cap', async () => {
+    const { stream, pulled } = chunkStream(1_000_000, 1024);
+    const body = await readCappedBody(stream, 64 * 1024, new AbortController().signal);
+    expect(body.truncated).toBe(true);
+    expect(stream.destroyed).toBe(true);
+    // a stream's read-ahead is bounded by its high-water mark, far below the million chunks it offered
+    expect(pulled()).toBeLessThan(200);
+  });
+
+  test('keeps the bytes in order', async () => {
+    const { stream } = chunkStream(3, 4);
+    const body = await readCappedBody(stream, 10, new AbortController().signal);
+    expect([...body.bytes]).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+  });
+});
+
+describe('ending early', () => {
+  test('an abort ends the read and destroys the stream', async () => {
+    const stream = new Readable({ read() {} });
+    stream.push(Buffer.from('partial'));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const body = await readCappedBody(stream, 1000, controller.signal);
+    expect(body.end).toBe('aborted');
+    expect(body.bytes.toString()).toBe('partial');
+    expect(stream.destroyed).toBe(true);
+  });
+
+  test('an already aborted signal reads nothing', async () => {
+    const { stream } = chunkStream(2, 10);
+    const body = await readCappedBody(stream, 1000, AbortSignal.abort());
+    expect(body).toMatchObject({ end: 'aborted', truncated: false });
+    expect(body.bytes.length).toBe(0);
+  });
+
+  test.each([
+    { name: 'an error', breakIt: (s: Readable) => s.destroy(new Error('ECONNRESET')), message: /body read failed: econnreset/ },
+    { name: 'a close without end', breakIt: (s: Readable) => s.destroy(), message: /connection closed before the body ended/ },
+  ])('$name ends the read as an error', async ({ breakIt, message }) => {
+    const stream = new Readable({ read() {} });
+    stream.push(Buffer.from('abc'));
+    setTimeout(() => breakIt(stream), 10);
+    const body = await readCappedBody(stream, 1000, new AbortController().signal);
+    expect(body.end).toBe('error');
+    expect(body.error).toMatch(message);
+  });
+});

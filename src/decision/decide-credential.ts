@@ -3,7 +3,7 @@ import { linkSettings } from '../link/link-settings.ts';
 import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
 import { quoteValue } from '../link/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
-import { freezeFacts } from '../policy/rule-facts.ts';
+import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
 import { combineEffects, type Decision, type Effect, type Reason } from './decision.ts';
 import type { CredentialInput } from './inputs.ts';
 import type { ReasonCode } from './reason-codes.ts';
@@ -55,15 +55,7 @@ export function decideCredential(policy: Policy, input: CredentialInput): Decisi
 
   const effects: Effect[] = reasons.map(() => 'deny');
   if (linkSettings(policy).hasCredentialRules) {
-    const facts = freezeFacts({
-      kind: input.kind,
-      from: input.from,
-      to: input.to,
-      fromOrigin,
-      toOrigin,
-      hops: via.length,
-      sameOrigin: fromOrigin !== null && fromOrigin === toOrigin,
-    });
+    const facts = credentialFactsOf(input, fromOrigin, toOrigin);
     for (const hit of runRules(policy, 'credential', facts)) {
       reasons.push(hit.reason);
       effects.push(hit.effect);
@@ -89,4 +81,23 @@ function leftOrigin(fromOrigin: string | null, urls: readonly (readonly [string,
 
 function reason(code: ReasonCode, message: string): Reason {
   return { code, rule: 'credentials.forward', stage: 'credential', message };
+}
+
+/** The facts the credential stage's custom rules read for this input (`src/policy/rule-facts.ts`). */
+export function credentialRuleFacts(input: CredentialInput): RuleFacts {
+  const from = parseUri(input.from);
+  const to = parseUri(input.to);
+  return credentialFactsOf(input, from.ok ? credentialOrigin(from) : null, to.ok ? credentialOrigin(to) : null);
+}
+
+function credentialFactsOf(input: CredentialInput, fromOrigin: string | null, toOrigin: string | null): RuleFacts {
+  return freezeFacts({
+    kind: input.kind,
+    from: input.from,
+    to: input.to,
+    fromOrigin,
+    toOrigin,
+    hops: (input.via ?? []).length,
+    sameOrigin: fromOrigin !== null && fromOrigin === toOrigin,
+  });
 }

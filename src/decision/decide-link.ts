@@ -7,7 +7,7 @@ import { originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
 import { quoteValue } from '../link/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
-import { freezeFacts } from '../policy/rule-facts.ts';
+import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
 import { strongerEffect, type Decision, type Effect, type Reason } from './decision.ts';
 import type { LinkInput } from './inputs.ts';
 import type { ReasonCode } from './reason-codes.ts';
@@ -29,6 +29,8 @@ interface LinkAnalysis {
   readonly ruleHits: readonly RuleHit[];
   /** the host name resolution must check, when the link is otherwise allowed to a network destination */
   readonly resolveName: string | null;
+  /** the facts custom rules read, when the uri parsed and rules (or the caller) need them */
+  readonly facts: RuleFacts | null;
   /** the canonical origin is in `links.allowNonPublicOrigins` */
   readonly exempt: boolean;
 }
@@ -64,6 +66,11 @@ export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
   return [analysis.resolveName];
 }
 
+/** The facts the link stage's custom rules read for this input (`src/policy/rule-facts.ts`); null when the uri does not parse. */
+export function linkRuleFacts(policy: Policy, input: LinkInput): RuleFacts | null {
+  return analyzeLink(policy, input, true).facts;
+}
+
 function anyDeny(hits: readonly RuleHit[]): boolean {
   for (const hit of hits) if (hit.effect === 'deny') return true;
   return false;
@@ -71,7 +78,7 @@ function anyDeny(hits: readonly RuleHit[]): boolean {
 
 const noRuleHits: readonly RuleHit[] = Object.freeze([]);
 
-function analyzeLink(policy: Policy, input: LinkInput): LinkAnalysis {
+function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkAnalysis {
   const settings = linkSettings(policy);
   const reasons: Reason[] = [];
   const { link } = input;
@@ -116,29 +123,26 @@ function analyzeLink(policy: Policy, input: LinkInput): LinkAnalysis {
     reasons.push(reason('type.declared-not-allowed', 'links.denyDeclaredTypes', `declared type ${quoteValue(link.mimeType)} is not allowed by \`content.allow\``));
   }
 
-  const ruleHits =
-    uri.ok && settings.hasLinkRules
-      ? runRules(
-          policy,
-          'link',
-          freezeFacts({
-            server,
-            readFrom,
-            uri: link.uri,
-            scheme: uri.scheme,
-            host: uri.host?.text ?? null,
-            port: uri.port,
-            origin: uri.origin,
-            path: uri.path,
-            name: link.name,
-            mimeType: link.mimeType === undefined ? null : normalizeMime(link.mimeType),
-            size: link.size ?? null,
-            addressClass,
-            customScheme: custom,
-          }),
-        )
-      : noRuleHits;
-  return { reasons, ruleHits, resolveName, exempt };
+  const facts =
+    uri.ok && (settings.hasLinkRules || wantFacts)
+      ? freezeFacts({
+          server,
+          readFrom,
+          uri: link.uri,
+          scheme: uri.scheme,
+          host: uri.host?.text ?? null,
+          port: uri.port,
+          origin: uri.origin,
+          path: uri.path,
+          name: link.name,
+          mimeType: link.mimeType === undefined ? null : normalizeMime(link.mimeType),
+          size: link.size ?? null,
+          addressClass,
+          customScheme: custom,
+        })
+      : null;
+  const ruleHits = facts !== null && settings.hasLinkRules ? runRules(policy, 'link', facts) : noRuleHits;
+  return { reasons, ruleHits, resolveName, exempt, facts };
 }
 
 interface HostJudgement {

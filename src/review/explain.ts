@@ -1,15 +1,12 @@
-import { normalizeMime } from '../content/kinds.ts';
 import type { Decision, Reason } from '../decision/decision.ts';
-import { parseInput, type CredentialInput, type LinkInput, type ReadInput } from '../decision/inputs.ts';
+import { parseInput, type ReadInput } from '../decision/inputs.ts';
 import type { Gate } from '../gate.ts';
-import { credentialOrigin } from '../link/canonical-origin.ts';
-import { classifyAddress } from '../link/classify-address.ts';
-import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
+import { credentialRuleFacts } from '../decision/decide-credential.ts';
+import { linkRuleFacts } from '../decision/decide-link.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { parseUri } from '../link/parse-uri.ts';
 import { pathSegments } from '../policy/json-logic-ops.ts';
 import type { CompiledRule } from '../policy/compile-rule.ts';
-import { freezeFacts, ruleFacts, type RuleFacts, type RuleStage } from '../policy/rule-facts.ts';
+import { ruleFacts, type RuleFacts, type RuleStage } from '../policy/rule-facts.ts';
 import { buildReadFacts } from '../read/read-facts.ts';
 import { classifyResult } from '../read/result-outcome.ts';
 import { checkCatalogue, settingPresent, settingValue, type CheckInfo } from './check-catalogue.ts';
@@ -60,44 +57,6 @@ export function maskFacts(facts: RuleFacts): Record<string, ShownFact> {
 
 // Mirrors the facts decide-link builds inline for link rules (src/decision/decide-link.ts): the engine has no exported
 // builder yet. The explain test checks each rule's verdict here against the engine's decision so a drift shows up.
-function linkFacts(input: LinkInput, networkSchemes: ReadonlySet<string>): RuleFacts | null {
-  const uri = parseUri(input.link.uri);
-  if (!uri.ok) return null;
-  const scheme = uri.scheme;
-  const host = uri.host;
-  return freezeFacts({
-    server: input.server ?? 'default',
-    readFrom: input.readFrom ?? 'default',
-    uri: input.link.uri,
-    scheme,
-    host: host?.text ?? null,
-    port: uri.port,
-    origin: uri.origin,
-    path: uri.path,
-    name: input.link.name,
-    mimeType: input.link.mimeType === undefined ? null : normalizeMime(input.link.mimeType),
-    size: input.link.size ?? null,
-    addressClass: host === null || host.kind === 'name' ? null : classifyAddress(host.text).class,
-    customScheme: !networkSchemes.has(scheme) && !isKnownNonCustomScheme(scheme),
-  });
-}
-
-function credentialFacts(input: CredentialInput): RuleFacts {
-  const from = parseUri(input.from);
-  const to = parseUri(input.to);
-  const fromOrigin = from.ok ? credentialOrigin(from) : null;
-  const toOrigin = to.ok ? credentialOrigin(to) : null;
-  return freezeFacts({
-    kind: input.kind,
-    from: input.from,
-    to: input.to,
-    fromOrigin,
-    toOrigin,
-    hops: (input.via ?? []).length,
-    sameOrigin: fromOrigin !== null && fromOrigin === toOrigin,
-  });
-}
-
 const envelopeRules = new Set(['links.requireSameServer', 'read.readTimeoutMs', 'read', 'read.answerInputRequired', 'read.allowTaskResults', 'read.maxItems']);
 
 async function readFacts(gate: Gate, input: ReadInput): Promise<{ facts: RuleFacts; decision: Decision }> {
@@ -216,7 +175,7 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
   let notReached: StepContext['notReached'] = () => undefined;
   if (input.stage === 'link') {
     decision = await gate.decide(input);
-    facts = linkFacts(input, new Set(doc.links.schemes));
+    facts = linkRuleFacts(gate.policy, input);
     const denied = decision.reasons.some((r) => r.rule !== 'links.resolveNames' && !r.rule.startsWith('rules.'));
     notReached = (check) => {
       if (facts === null && ['links.userinfo', 'links.schemes', 'links.customSchemes', 'links.denyNonPublicAddresses', 'links.origins'].includes(check.rule)) return 'not reached: the uri does not parse';
@@ -229,7 +188,7 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
     };
   } else if (input.stage === 'credential') {
     decision = await gate.decide(input);
-    facts = credentialFacts(input);
+    facts = credentialRuleFacts(input);
   } else {
     const read = await readFacts(gate, input);
     decision = read.decision;

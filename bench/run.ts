@@ -1,0 +1,319 @@
+// `npm run bench`: side-by-side figures in one process, judged by ratios (DESIGN: speed issue).
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import jsonLogic from 'json-logic-js';
+import { createGate } from '../src/gate.ts';
+import { loadPolicy, parsePolicy } from '../src/policy/load-policy.ts';
+import { freezeFacts } from '../src/policy/rule-facts.ts';
+import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
+const verdicts: string[] = [];
+
+function row(label: string, series: Series, base?: Series, perOps = 1): string {
+  const s = summary(series.rounds);
+  const ratio = base === undefined ? '' : `${(s.median / summary(base.rounds).median).toFixed(2)}×`;
+  const per = perOps > 1 ? `  (${fmtMs(s.median / perOps)}/op)` : '';
+  return `  ${label.padEnd(44)} ${fmtMs(s.median).padStart(10)}  [${fmtMs(s.min)} – ${fmtMs(s.max)}]${per}  ${ratio}`;
+}
+
+function check(name: string, ok: boolean, figure: string): void {
+  verdicts.push(`  ${ok ? 'ok  ' : 'MISS'} ${name}: ${figure}`);
+}
+
+// ---------- 1. link decisions ----------
+function linkWorkload(n: number): unknown[] {
+  const uris = [
+    'https://docs.example.com/guide/packing?lang=en',
+    'http://93.184.215.14/index.html',
+    'guide://manuals/packing',
+    'demo://resource/dynamic/text/2',
+    'http://127.0.0.1:8080/admin',
+    'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    'http://0x7f000001/',
+    'https://user:pass@example.com/',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'https://metadata.google.internal/computeMetadata/v1/',
+    'https://intranet/',
+    'https://www.example.org/a/b/c.png',
+    'wss://stream.example.net/socket',
+    'http://10.0.0.5/',
+    'https://xn--fa-hia.de/',
+    'not a uri',
+    'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/',
+  ];
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const uri = (uris[i % uris.length] as string).replace('packing', `packing-${i}`);
+    out.push({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri, name: `l${i}`, mimeType: 'text/plain', size: 100 + i } });
+  }
+  return out;
+}
+
+async function benchLinks(): Promise<void> {
+  const gate = createGate(await loadPolicy('policies/web-public.yaml'), { resolve: 'none' });
+  const inputs = linkWorkload(10_000);
+  const uris = inputs.map((i) => (i as { link: { uri: string } }).link.uri);
+  let sink = 0;
+  const series = await interleave(
+    {
+      url: () => {
+        for (const u of uris) {
+          try {
+            sink += new URL(u).href.length;
+          } catch {
+            sink += 1;
+          }
+        }
+      },
+      decideLink: () => {
+        for (const i of inputs) sink += gate.decideLink(i).reasons.length;
+      },
+    },
+    rounds,
+  );
+  const [url, decide] = series as [Series, Series];
+  const perCall: number[] = [];
+  for (const i of inputs) {
+    const t0 = performance.now();
+    gate.decideLink(i);
+    perCall.push(performance.now() - t0);
+  }
+  const ratio = summary(decide.rounds).median / summary(url.rounds).median;
+  const p99 = percentile(perCall, 99);
+  console.log('\n1. link decision, web-public, 10,000 mixed inputs (one round = all 10,000)');
+  console.log(row('new URL() (floor)', url, undefined, inputs.length));
+  console.log(row('gate.decideLink (validate + decide + reasons)', decide, url, inputs.length));
+  console.log(`  per-call p50 ${fmtMs(percentile(perCall, 50))}, p99 ${fmtMs(p99)}`);
+  check('link decision ≤ 3× URL parse (median)', ratio <= 3, `${ratio.toFixed(2)}×`);
+  check('link decision p99 ≤ 10 µs', p99 <= 0.01, fmtMs(p99));
+  if (sink === -1) console.log(sink);
+}
+
+// ---------- 2. custom rules ----------
+function rulesYaml(n: number): string {
+  const shapes = [
+    (i: number) => ({ '==': [{ var: 'scheme' }, `gopher${i}`] }),
+    (i: number) => ({ in: [{ var: 'host' }, [`h${i}.example`, `k${i}.example`, `m${i}.example`]] }),
+    (i: number) => ({ and: [{ '>': [{ var: 'size' }, 1_000_000 + i] }, { '==': [{ var: 'mimeType' }, 'text/html'] }] }),
+    (i: number) => ({ in: [`admin-${i}`, { var: 'path' }] }),
+    (i: number) => ({ or: [{ '==': [{ var: 'server' }, `evil-${i}`] }, { '<': [{ var: 'port' }, 0] }] }),
+    (i: number) => ({ '!': { '!=': [{ var: 'name' }, `secret-${i}`] } }),
+  ];
+  const rules = [];
+  for (let i = 0; i < n; i += 1) {
+    rules.push({ id: `r-${i}`, stage: 'link', effect: 'deny', message: `rule ${i}`, when: (shapes[i % shapes.length] as (i: number) => unknown)(i) });
+  }
+  return JSON.stringify(rules);
+}
+
+async function policyWithRules(n: number) {
+  const base = (await import('node:fs')).readFileSync('policies/default.yaml', 'utf8');
+  return parsePolicy(`${base}\nrules: ${rulesYaml(n)}\n`, `<bench ${n} rules>`);
+}
+
+async function benchRules(): Promise<void> {
+  console.log('\n2. custom rules: compiled closures vs json-logic-js apply (one round = 1,000 fact sets × all rules)');
+  const facts = Array.from({ length: 1000 }, (_, i) =>
+    freezeFacts({
+      server: 'docs',
+      readFrom: 'docs',
+      uri: `https://docs.example.com/p/${i}`,
+      scheme: 'https',
+      host: 'docs.example.com',
+      port: 443,
+      origin: 'https://docs.example.com',
+      path: `/p/${i}`,
+      name: `n${i}`,
+      mimeType: 'text/plain',
+      size: i * 10,
+      addressClass: null,
+      customScheme: false,
+    }),
+  );
+  for (const n of [5, 50, 200]) {
+    const policy = await policyWithRules(n);
+    const raw = (JSON.parse(rulesYaml(n)) as { when: jsonLogic.RulesLogic }[]).map((r) => r.when);
+    let fired = 0;
+    const series = await interleave(
+      {
+        apply: () => {
+          for (const f of facts) for (const w of raw) if (jsonLogic.truthy(jsonLogic.apply(w, f))) fired += 1;
+        },
+        compiled: () => {
+          for (const f of facts) for (const r of policy.rules) if (r.test(f)) fired += 1;
+        },
+      },
+      rounds,
+    );
+    const [apply, compiled] = series as [Series, Series];
+    const perDecision: number[] = [];
+    for (const f of facts) {
+      const t0 = performance.now();
+      for (const r of policy.rules) if (r.test(f)) fired += 1;
+      perDecision.push(performance.now() - t0);
+    }
+    const speedup = summary(apply.rounds).median / summary(compiled.rounds).median;
+    console.log(row(`${n} rules: json-logic-js apply`, apply, undefined, facts.length));
+    console.log(row(`${n} rules: compiled`, compiled, apply, facts.length));
+    console.log(`  ${n} rules per decision: p99 ${fmtMs(percentile(perDecision, 99))}; compiled is ${speedup.toFixed(1)}× faster`);
+    if (n === 50) check('compiled ≥ 10× json-logic-js at 50 rules', speedup >= 10, `${speedup.toFixed(1)}×`);
+    if (n === 200) check('200 rules p99 ≤ 10 µs', percentile(perDecision, 99) <= 0.01, fmtMs(percentile(perDecision, 99)));
+  }
+}
+
+// ---------- 3. read decisions ----------
+/** A valid PNG of about `bytes` bytes: 1024×1024 RGBA header, random IDAT payload. */
+function pngOf(bytes: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td) >>> 0);
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1024, 0);
+  ihdr.writeUInt32BE(1024, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', randomBytes(Math.max(16, bytes - 57))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function readLine(b64: string) {
+  const uri = 'demo://resource/image';
+  return {
+    stage: 'read',
+    server: 'demo',
+    readFrom: 'demo',
+    link: { type: 'resource_link', uri, name: 'image', mimeType: 'image/png' },
+    elapsedMs: 5,
+    result: { resultType: 'complete', contents: [{ uri, mimeType: 'image/png', blob: b64 }] },
+  };
+}
+
+async function benchReads(): Promise<void> {
+  console.log('\n3. read decision vs Buffer.from(b64, "base64") of the same blob');
+  const gate = createGate(await loadPolicy('policies/default.yaml'));
+  for (const [label, size] of [
+    ['1 KiB', 1024],
+    ['1 MiB', 1024 ** 2],
+    ['8 MiB', 8 * 1024 ** 2],
+  ] as const) {
+    const b64 = pngOf(size).toString('base64');
+    const line = readLine(b64);
+    const first = await gate.decideRead(line);
+    const reps = size <= 1024 ? 2000 : 1;
+    let sink = 0;
+    const series = await interleave(
+      {
+        decode: () => {
+          for (let i = 0; i < reps; i += 1) sink += Buffer.from(b64, 'base64').length;
+        },
+        decide: async () => {
+          for (let i = 0; i < reps; i += 1) sink += (await gate.decideRead(line)).reasons.length;
+        },
+      },
+      rounds,
+    );
+    const [decode, decide] = series as [Series, Series];
+    const ratio = summary(decide.rounds).median / summary(decode.rounds).median;
+    console.log(row(`${label} png: base64 decode`, decode, undefined, reps));
+    console.log(row(`${label} png: decideRead (${first.effect})`, decide, decode, reps));
+    check(`read decision ≤ 2× decoding, ${label}`, ratio <= 2 && first.effect === 'allow', `${ratio.toFixed(2)}×, ${first.effect}`);
+  }
+  for (const [label, size] of [
+    ['16 MiB over cap', 16 * 1024 ** 2],
+    ['64 MiB over cap', 64 * 1024 ** 2],
+  ] as const) {
+    const b64 = pngOf(size).toString('base64');
+    const line = readLine(b64);
+    const first = await gate.decideRead(line);
+    let sink = 0;
+    const series = await interleave(
+      {
+        decode: () => {
+          sink += Buffer.from(b64, 'base64').length;
+        },
+        decide: async () => {
+          sink += (await gate.decideRead(line)).reasons.length;
+        },
+      },
+      Math.min(rounds, 5),
+      1,
+    );
+    const [decode, decide] = series as [Series, Series];
+    const ratio = summary(decide.rounds).median / summary(decode.rounds).median;
+    console.log(row(`${label}: base64 decode`, decode));
+    console.log(row(`${label}: decideRead (${first.effect}: ${first.reasons[0]?.code ?? ''})`, decide, decode));
+    check(`over-cap decision ≤ 0.05× decoding, ${label}`, ratio <= 0.05 && first.effect === 'deny', `${ratio.toFixed(4)}×`);
+  }
+}
+
+// ---------- 4. cold start ----------
+function benchColdStart(): void {
+  console.log('\n4. cold start in a fresh process: import, load + compile a 50-rule policy, first decision');
+  const script = `
+    const t0 = performance.now();
+    const { parsePolicy, createGate } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+    const { readFileSync } = await import('node:fs');
+    const t1 = performance.now();
+    const policy = parsePolicy(readFileSync('policies/default.yaml', 'utf8') + '\\nrules: ' + ${JSON.stringify(rulesYaml(50))} + '\\n', 'bench');
+    const t2 = performance.now();
+    const d = createGate(policy).decideLink({ stage: 'link', server: 'a', link: { type: 'resource_link', uri: 'https://docs.example.com/x', name: 'x' } });
+    const t3 = performance.now();
+    console.log(JSON.stringify({ import: t1 - t0, load: t2 - t1, first: t3 - t2, sinceProcessStart: t3, effect: d.effect }));
+  `;
+  const runs: { import: number; load: number; first: number; sinceProcessStart: number }[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.log(`  cold start failed: ${r.stderr.slice(0, 400)}`);
+      check('cold start ≤ 100 ms', false, 'did not run (build dist first: npm run build)');
+      return;
+    }
+    runs.push(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}'));
+  }
+  const total = summary(runs.map((r) => r.import + r.load + r.first));
+  const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart') => fmtMs(summary(runs.map((r) => r[k])).median);
+  console.log(`  import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(total.median)} [${fmtMs(total.min)} – ${fmtMs(total.max)}]; since node started ${s('sinceProcessStart')}`);
+  check('cold start ≤ 100 ms (import → first decision)', total.median <= 100, fmtMs(total.median));
+}
+
+// ---------- 5. memory ----------
+async function benchMemory(): Promise<void> {
+  console.log('\n5. memory: heap after 100,000 link decisions and 1,000 reads of 1 MiB');
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) {
+    console.log('  (run with --expose-gc for this figure)');
+    return;
+  }
+  const gate = createGate(await loadPolicy('policies/web-public.yaml'), { resolve: 'none' });
+  const readGate = createGate(await loadPolicy('policies/default.yaml'));
+  const inputs = linkWorkload(1000);
+  const line = readLine(pngOf(1024 ** 2).toString('base64'));
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let k = 0; k < 100; k += 1) for (const i of inputs) gate.decideLink(i);
+  gc();
+  const afterLinks = process.memoryUsage().heapUsed;
+  for (let k = 0; k < 1000; k += 1) await readGate.decideRead(line);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const mib = (b: number) => `${(b / 1024 ** 2).toFixed(2)} MiB`;
+  console.log(`  heap before ${mib(before)}, after links ${mib(afterLinks)} (Δ ${mib(afterLinks - before)}), after reads ${mib(after)} (Δ ${mib(after - before)})`);
+  check('no heap growth beyond fixed caches (Δ < 8 MiB)', after - before < 8 * 1024 ** 2, mib(after - before));
+}
+
+console.log(`linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`);
+await benchLinks();
+await benchRules();
+await benchReads();
+benchColdStart();
+await benchMemory();
+console.log('\ntargets:');
+console.log(verdicts.join('\n'));

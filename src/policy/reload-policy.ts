@@ -1,0 +1,46 @@
+import type { Diagnostic } from '../gate-error.ts';
+import { GateError } from '../gate-error.ts';
+import { createGate, type Gate, type GateOptions } from '../gate.ts';
+import type { PolicyRef } from '../decision/decision.ts';
+import { loadPolicy } from './load-policy.ts';
+
+/** The outcome of a reload: the new policy in force, or the old one kept with the reasons why. */
+export type ReloadOutcome =
+  | { ok: true; policy: PolicyRef; previous: PolicyRef }
+  | { ok: false; kept: PolicyRef; message: string; diagnostics: readonly Diagnostic[] };
+
+/** Holds the gate in force for a policy file; a failed reload keeps the old gate, so no decision mixes two policies. */
+export interface PolicyHolder {
+  /** the gate in force now: take it once per unit of work (a tool result) and use that snapshot throughout */
+  gate(): Gate;
+  /** reloads the file (or `file` when given); on any error the old policy stays in force */
+  reload(file?: string): Promise<ReloadOutcome>;
+}
+
+/** Loads `file` once (throws GateError when it does not load) and returns a holder for reloading it later. */
+export async function holdPolicy(file: string, options: GateOptions = {}): Promise<PolicyHolder> {
+  let path = file;
+  let current = createGate(await loadPolicy(path), options);
+  let pending: Promise<ReloadOutcome> = Promise.resolve({ ok: true, policy: current.policy.ref, previous: current.policy.ref });
+  return Object.freeze({
+    gate: () => current,
+    reload(next?: string): Promise<ReloadOutcome> {
+      // reloads run one after another, so the last one asked for wins
+      pending = pending.then(async (): Promise<ReloadOutcome> => {
+        const target = next ?? path;
+        try {
+          const policy = await loadPolicy(target);
+          const previous = current.policy.ref;
+          current = createGate(policy, options);
+          path = target;
+          return { ok: true, policy: policy.ref, previous };
+        } catch (error) {
+          const diagnostics = error instanceof GateError ? error.diagnostics : [];
+          const message = error instanceof Error ? error.message : String(error);
+          return { ok: false, kept: current.policy.ref, message, diagnostics };
+        }
+      });
+      return pending;
+    },
+  });
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createGate } from '../gate.ts';
+import { connectionByteCap } from '../hook/connection-byte-cap.ts';
 import { defaultReadConcurrency, gateToolResult } from '../hook/gate-tool-result.ts';
 import { tagParams, tapTransport } from '../hook/transport-tap.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
@@ -22,8 +23,6 @@ export const toolTimeoutMs = 30_000;
 export const exitGraceMs = 500;
 /** Tail of the server's stderr kept to explain a failed start, bytes. */
 export const stderrTailBytes = 4096;
-/** Room for JSON-RPC framing on top of the policy's base64-encoded read cap, bytes. */
-export const framingSlackBytes = 1024 * 1024;
 
 const usage = 'usage: linkgate probe --policy FILE --tool NAME [--args JSON] [--json] -- COMMAND [ARG…]';
 const permissive = z.looseObject({});
@@ -88,7 +87,7 @@ interface ProbeRun {
 }
 
 async function probe(run: ProbeRun, io: CliIo): Promise<number> {
-  const { maxBytes, readTimeoutMs } = run.policy.document.read;
+  const { readTimeoutMs } = run.policy.document.read;
   const transport = new StdioClientTransport({
     command: run.executable,
     args: run.executableArgs,
@@ -97,7 +96,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     cwd: io.cwd,
     stderr: 'pipe',
     // a message carrying a body at the cap is base64 (4/3) plus framing; anything larger closes the connection
-    maxBufferSize: Math.ceil((maxBytes * 4) / 3) + framingSlackBytes,
+    maxBufferSize: connectionByteCap(run.policy),
   });
   let stderrTail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -113,11 +112,15 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     if (tail !== '') io.stderr.write(`server stderr (last lines):\n${tail.split('\n').slice(-10).join('\n')}\n`);
     return 2;
   };
+  // the SDK forgets the pid when it closes the transport itself (a message over the byte cap), so keep it
+  let childPid: number | null = null;
   try {
     try {
       await client.connect(tap.transport, { timeout: connectTimeoutMs });
     } catch (error) {
       return unreachable(`cannot start or reach \`${run.executable}\``, error);
+    } finally {
+      childPid = transport.pid;
     }
     let toolResult: unknown;
     let responseId: string | number | null;
@@ -161,13 +164,12 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     }
     return 0;
   } finally {
-    await shutDown(client, transport);
+    await shutDown(client, transport.pid ?? childPid);
   }
 }
 
 /** Closes the client and makes sure the child is gone: stdin closed, then SIGKILL after `exitGraceMs`. */
-async function shutDown(client: Client, transport: StdioClientTransport): Promise<void> {
-  const pid = transport.pid;
+async function shutDown(client: Client, pid: number | null): Promise<void> {
   const closing = client.close().catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([closing, new Promise((resolve) => (timer = setTimeout(resolve, exitGraceMs)))]);

@@ -5,6 +5,7 @@ import type { Gate } from '../gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks, isRecord } from './discover-links.ts';
 import type { ReadCache } from './read-cache.ts';
 import { runLinkFlow, type InputAnswerer, type RawReader, type ReadAnswer } from './run-link-flow.ts';
@@ -88,8 +89,9 @@ export async function gateToolResult(client: RequestingClient, toolResult: unkno
   const { gate } = options;
   const concurrency = positive(options.concurrency ?? defaultReadConcurrency, 'concurrency');
   const budgetMs = positive(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'budgetMs');
-  const budgetSignals = [AbortSignal.timeout(budgetMs), ...(options.signal === undefined ? [] : [options.signal])];
-  const budget = AbortSignal.any(budgetSignals);
+  // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
+  const budgetDeadline = abortDeadline(budgetMs, options.signal, 'the tool result budget');
+  const budget = budgetDeadline.signal;
   const context: LinkContext = {
     server: options.server ?? 'default',
     tool: options.tool ?? null,
@@ -119,7 +121,11 @@ export async function gateToolResult(client: RequestingClient, toolResult: unkno
       });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, links.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, links.length) }, worker));
+  } finally {
+    budgetDeadline.release();
+  }
 
   const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await checkEmbedded(gate, context.server, e.resource) })));
   const enforced = (options.mode ?? 'enforce') === 'enforce';

@@ -14,6 +14,7 @@ import {
 } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, ReceivedStage, RequestedStage } from '../record/link-record.ts';
+import { abortDeadline } from './abort-deadline.ts';
 import { isRecord, linkFacts } from './discover-links.ts';
 import type { ReadCache } from './read-cache.ts';
 
@@ -89,19 +90,20 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
     }
     const requested: RequestedStage = { at: now().toISOString(), requestId: null, server: context.server, deadlineMs };
     stages.requested = requested;
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const signal = options.budget === undefined ? deadline : AbortSignal.any([deadline, options.budget]);
+    const deadline = abortDeadline(deadlineMs, options.budget, 'the read deadline');
     const started = performance.now();
     try {
-      answer = await readAnsweringInput(options, facts.uri, signal);
+      answer = await readAnsweringInput(options, facts.uri, deadline.signal);
     } catch (error) {
       elapsedMs = Math.round(performance.now() - started);
-      if (deadline.aborted) return finish(localDeny(gate, 'read.timeout', 'read.readTimeoutMs', `no answer within the \`${deadlineMs}\` ms deadline`), { kind: 'timeout', deadlineMs });
+      if (deadline.timedOut) return finish(localDeny(gate, 'read.timeout', 'read.readTimeoutMs', `no answer within the \`${deadlineMs}\` ms deadline`), { kind: 'timeout', deadlineMs });
       if (isAborted(options.budget)) {
         return finish(localDeny(gate, 'read.timeout', 'budgetMs', 'the tool result\'s time budget ran out during the read'), { kind: 'failed', why: 'the tool result\'s time budget ran out' });
       }
       const why = `the read failed before an answer: ${maskText(error instanceof Error ? error.message : String(error)).toLowerCase()}`;
       return finish(localDeny(gate, 'read.error', 'read', why), { kind: 'failed', why });
+    } finally {
+      deadline.release();
     }
     elapsedMs = Math.round(performance.now() - started);
     requested.requestId = answer.requestId ?? null;

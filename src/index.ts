@@ -18,9 +18,15 @@ export { gateTransport, decisionMetaKey, gateErrorCode } from './hook/gate-trans
 export type { GateTransport, GateTransportOptions } from './hook/gate-transport.ts';
 export { gateToolResult } from './hook/gate-tool-result.ts';
 export type { GatedToolResult, GateToolResultOptions, RequestingClient } from './hook/gate-tool-result.ts';
+export type { DirectFetchOptions, FetchHeaders } from './hook/fetch-link.ts';
 export { ReadCache } from './hook/read-cache.ts';
 export type { ReadCacheOptions } from './hook/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';
 export type { RecordSink } from './record/record-sink.ts';
 export { recordViolations } from './record/record-invariants.ts';
 export type { LinkRecord, NextStep, Verdict } from './record/link-record.ts';
+export { gatedFetch } from './fetch/gated-fetch.ts';
+export type { GatedFetchOptions } from './fetch/gated-fetch.ts';
+export { fetchRequestSchema } from './fetch/fetch-request.ts';
+export type { FetchRequest } from './fetch/fetch-request.ts';
+export type { FetchHop, FetchResult } from './fetch/fetch-result.ts';

@@ -56,3 +56,23 @@ export function readCappedBody(stream: Readable, maxBytes: number, signal: Abort
     stream.once('close', () => finish('error', 'connection closed before the body ended'));
   });
 }
+
+/**
+ * The longest prefix of a body cut at the cap that does not end inside a character: drops an incomplete
+ * trailing UTF-8 sequence (at most 3 bytes), or the odd last byte of UTF-16 behind a byte order mark, so a
+ * cut text body still decodes. Bytes that are not text lose at most 3 bytes they had already lost meaning for.
+ */
+export function trimCutText(bytes: Buffer): Buffer {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return bytes.length % 2 === 0 ? bytes : bytes.subarray(0, bytes.length - 1);
+  }
+  // walk back over continuation bytes (10xxxxxx) to the lead byte of the last sequence
+  let lead = bytes.length - 1;
+  while (lead >= 0 && bytes.length - lead <= 3 && ((bytes[lead] ?? 0) & 0xc0) === 0x80) lead--;
+  if (lead < 0) return bytes;
+  const first = bytes[lead] ?? 0;
+  const needed = first >= 0xf0 && first <= 0xf4 ? 4 : first >= 0xe0 ? 3 : first >= 0xc2 && first <= 0xdf ? 2 : 1;
+  // a complete sequence, plain ascii, or bytes that are not utf-8 at all stay as they are
+  if (needed === 1 || first >= 0xf5 || bytes.length - lead >= needed) return bytes;
+  return bytes.subarray(0, lead);
+}

@@ -8,7 +8,7 @@ import { linkSettings } from '../link/link-settings.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { parseUri } from '../link/parse-uri.ts';
 import type { Policy } from '../policy/policy.ts';
-import { readCappedBody } from './body-limit.ts';
+import { readCappedBody, trimCutText } from './body-limit.ts';
 import { splitHeaders, trackCredentials, type CredentialTracker } from './credential-headers.ts';
 import { fetchRequestSchema, type FetchRequest } from './fetch-request.ts';
 import type { FetchHop, FetchResult } from './fetch-result.ts';
@@ -29,7 +29,19 @@ export interface GatedFetchOptions {
 }
 
 /** Schemes the fetcher uses when the policy's `fetch.schemes` is absent. */
-const defaultFetchSchemes: readonly string[] = ['https'];
+export const defaultFetchSchemes: readonly string[] = Object.freeze(['https']);
+
+/** The `rule` of the reason a body cut at `read.maxBytes` carries (`content.too-large`); the only reason a cut body may still be delivered with. */
+export const overCapRule = 'fetch.overCap';
+
+/** True when the policy has the host fetch `uri` itself: `fetch.enabled` and the uri's scheme among `fetch.schemes` (default `https`). */
+export function fetchesDirectly(policy: Policy, uri: string): boolean {
+  const fetch = policy.document.fetch;
+  if (fetch?.enabled !== true) return false;
+  // the scheme as the WHATWG parser reads it (case-folded, leading C0/space trimmed); a uri that does not parse is never fetched
+  const url = parseUrl(uri);
+  return url !== undefined && (fetch.schemes ?? defaultFetchSchemes).includes(url.protocol.slice(0, -1));
+}
 
 /**
  * Fetches an `http(s)` link directly under the gate's policy: every hop re-decided as a link with
@@ -217,6 +229,8 @@ async function readFinal(gate: Gate, trace: Trace, response: IncomingMessage, co
     return finish(trace, deny(policy, 'content.too-large', 'read.maxBytes', 'content', `declared \`content-length\` ${declared} bytes is over the cap of ${maxBytes} bytes`));
   }
   const body = await readCappedBody(response, maxBytes, context.signal);
+  // a cut inside a character would make cut text fail the encoding checks; end it on a character boundary
+  if (body.truncated) body.bytes = trimCutText(body.bytes);
   const received = { bytes: body.bytes.length, truncated: body.truncated };
   if (body.end === 'aborted') {
     return finish(trace, failure(policy, 'aborted', 'the fetch was aborted', context.readTimeoutMs, context.callerSignal), received);
@@ -248,7 +262,7 @@ async function readFinal(gate: Gate, trace: Trace, response: IncomingMessage, co
 function withCut(decision: Decision, maxBytes: number): Decision {
   const reason: Reason = {
     code: 'content.too-large',
-    rule: 'fetch.overCap',
+    rule: overCapRule,
     stage: 'content',
     message: `body cut at the cap of ${maxBytes} bytes`,
   };

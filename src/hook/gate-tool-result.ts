@@ -7,6 +7,7 @@ import type { LinkRecord } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks, isRecord } from './discover-links.ts';
+import type { DirectFetchOptions } from './fetch-link.ts';
 import type { ReadCache } from './read-cache.ts';
 import { runLinkFlow, type InputAnswerer, type RawReader, type ReadAnswer } from './run-link-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
@@ -49,6 +50,8 @@ export interface GateToolResultOptions {
   protocolVersion?: string;
   clientInfo?: { name: string; version: string };
   answerInput?: InputAnswerer;
+  /** resolver, trust anchors, connections and credential headers for links the policy has the host fetch directly (`fetch.enabled`) */
+  fetch?: DirectFetchOptions;
 }
 
 /** What an embedded `resource` item's content check decided. */
@@ -84,7 +87,7 @@ export function clientReader(client: RequestingClient, tap?: TransportTap): RawR
   };
 }
 
-/** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result; never throws for server behaviour. */
+/** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy enables it); never throws for server behaviour. */
 export async function gateToolResult(client: RequestingClient, toolResult: unknown, options: GateToolResultOptions): Promise<GatedToolResult> {
   const { gate } = options;
   const concurrency = positive(options.concurrency ?? defaultReadConcurrency, 'concurrency');
@@ -118,6 +121,7 @@ export async function gateToolResult(client: RequestingClient, toolResult: unkno
         authContext: options.authContext,
         budget,
         answerInput: options.answerInput,
+        fetch: options.fetch,
       });
     }
   };

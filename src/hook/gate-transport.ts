@@ -151,7 +151,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       policy: { ...gate.policy.ref },
     };
     queue(async () => {
-      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs };
+      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
       await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'timeout', deadlineMs });
       deliver(denial(id, linkFacts(pending.found.link).uri, decision, 'timed out'));
     });
@@ -161,7 +161,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const f = pending.found;
     const uri = linkFacts(f.link).uri;
     const elapsedMs = cache === null ? Math.round(performance.now() - pending.started) : 0;
-    const requested = cache === null ? { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs } : null;
+    const requested = cache === null ? { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const } : null;
     const readInput = (result: Record<string, unknown>) => ({ stage: 'read', server, readFrom: server, link: f.link, elapsedMs, result });
     if (isRecord(message['error'])) {
       const error = { code: Number(message['error']['code']), message: String(message['error']['message'] ?? '') };
@@ -292,7 +292,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       clearTimeout(pending.timer);
       const why = 'the connection closed before an answer';
       const decision: Decision = { effect: 'deny', reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }], policy: { ...gate.policy.ref } };
-      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs };
+      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
       queue(() => record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'failed', why }));
     }
     reads.clear();

@@ -1,5 +1,6 @@
 import type { Decision, Reason } from '../decision/decision.ts';
 import type { ItemEvidence } from '../decision/decide-read.ts';
+import { fetchesDirectly } from '../fetch/gated-fetch.ts';
 import type { Gate } from '../gate.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
@@ -16,6 +17,7 @@ import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, ReceivedStage, RequestedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { isRecord, linkFacts } from './discover-links.ts';
+import { fetchLink, type DirectFetchOptions } from './fetch-link.ts';
 import type { ReadCache } from './read-cache.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
@@ -45,6 +47,8 @@ export interface LinkFlowOptions {
   /** the tool result's total budget; once aborted no new read starts and running reads end */
   budget?: AbortSignal | undefined;
   answerInput?: InputAnswerer | undefined;
+  /** how links are fetched directly when the policy enables it (`fetch.enabled`); default: OS resolver and trust store, no credentials */
+  fetch?: DirectFetchOptions | undefined;
   /** clock (tests pass their own) */
   now?: (() => Date) | undefined;
 }
@@ -55,7 +59,10 @@ export interface LinkFlowResult {
   contents: Record<string, unknown>[];
 }
 
-/** Runs decide link → read → decide read → deliver → record for one `resource_link` (DESIGN §1); never throws. */
+/**
+ * Runs decide link → read → decide read → deliver → record for one `resource_link` (DESIGN §1); the read is a
+ * gated direct fetch instead of `resources/read` when the policy enables it for the link's scheme. Never throws.
+ */
 export async function runLinkFlow(link: Readonly<Record<string, unknown>>, contentIndex: number | null, options: LinkFlowOptions): Promise<LinkFlowResult> {
   const now = options.now ?? (() => new Date());
   const { gate, context } = options;
@@ -74,6 +81,17 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
     // even observe mode cannot read a link that has no usable uri
     return finish(null, { kind: 'not-attempted', why: 'the link is malformed' });
   }
+  if (fetchesDirectly(gate.policy, facts.uri)) {
+    if (options.budget?.aborted === true) {
+      return finish(null, { kind: 'not-attempted', why: 'the tool result\'s time budget ran out before this fetch' });
+    }
+    // the host dereferences the link itself; the fetcher re-decides every hop, so no cache and no resources/read
+    const fetched = await fetchLink(link, facts.uri, { gate, server: context.server, fetch: options.fetch, enforced, budget: options.budget, now });
+    stages.requested = fetched.requested;
+    stages.received = fetched.received;
+    stages.delivered = fetched.delivered;
+    return finish(fetched.decision, fetched.outcome, fetched.contents);
+  }
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
   const cacheKey = { server: context.server, uri: facts.uri, ...(options.authContext === undefined ? {} : { authContext: options.authContext }) };
 
@@ -88,7 +106,7 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
     if (options.budget?.aborted === true) {
       return finish(null, { kind: 'not-attempted', why: 'the tool result\'s time budget ran out before this read' });
     }
-    const requested: RequestedStage = { at: now().toISOString(), requestId: null, server: context.server, deadlineMs };
+    const requested: RequestedStage = { at: now().toISOString(), requestId: null, server: context.server, deadlineMs, transport: 'resources/read' };
     stages.requested = requested;
     const deadline = abortDeadline(deadlineMs, options.budget, 'the read deadline');
     const started = performance.now();

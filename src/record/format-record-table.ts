@@ -22,7 +22,7 @@ export function formatRecordTable(records: readonly LinkRecord[], colour: boolea
     cut(r.uri, maxUriColumnChars),
     r.stages.discovered.mimeType ?? '-',
     r.decisions.link.effect,
-    r.stages.requested === null ? '-' : `${r.stages.requested.deadlineMs} ms`,
+    requestedCell(r),
     receivedCell(r),
     deliveredCell(r),
     r.verdict,
@@ -49,6 +49,16 @@ export function formatRecordTable(records: readonly LinkRecord[], colour: boolea
   return `${out.join('\n')}\n`;
 }
 
+function requestedCell(r: LinkRecord): string {
+  const requested = r.stages.requested;
+  if (requested === null) return '-';
+  if (requested.transport === 'https-direct') {
+    const hops = requested.hops?.length ?? 0;
+    return `fetch ${hops} hop${hops === 1 ? '' : 's'}`;
+  }
+  return `${requested.deadlineMs} ms`;
+}
+
 function receivedCell(r: LinkRecord): string {
   const received = r.stages.received;
   if (received === null) {
@@ -56,7 +66,17 @@ function receivedCell(r: LinkRecord): string {
     return '-';
   }
   if (received.error !== null) return `error ${received.error.code}`;
+  if (received.httpStatus !== undefined) {
+    // a direct fetch: the http status, then what the body was as for a read, or only its bytes when it was not checked
+    const http = `http ${received.httpStatus}`;
+    if (received.resultType !== 'complete') return received.bytes > 0 ? `${http} ${bytes(received.bytes)}` : http;
+    return `${http} ${bodyCell(received)}${received.truncated === true ? ' (cut)' : ''}`;
+  }
   if (received.resultType !== 'complete') return String(received.resultType);
+  return bodyCell(received);
+}
+
+function bodyCell(received: NonNullable<LinkRecord['stages']['received']>): string {
   const carriers = [received.textItems > 0 ? `${received.textItems} text` : '', received.blobItems > 0 ? `${received.blobItems} blob` : '']
     .filter((s) => s !== '')
     .join(' + ');

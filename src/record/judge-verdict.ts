@@ -9,7 +9,11 @@ export type ReadOutcome =
   | { kind: 'timeout'; deadlineMs: number }
   | { kind: 'input-required' }
   | { kind: 'result-type-unknown'; resultType: string }
-  | { kind: 'failed'; why: string };
+  | { kind: 'failed'; why: string }
+  /** a direct fetch stopped by the policy at `hop` (1-based) before any body: a refused redirect, downgrade or hop limit */
+  | { kind: 'refused'; hop: number }
+  /** a direct fetch's final response had a non-2xx http `status` */
+  | { kind: 'http-error'; status: number };
 
 /** Everything the verdict depends on; `enforced` is false in observe mode. */
 export interface VerdictInput {
@@ -27,6 +31,12 @@ export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: Nex
   }
   if (outcome.kind === 'not-attempted') {
     return { verdict: 'link-only', next: { boundary: 'host-link-handling', hint: `no read was issued: ${outcome.why}` } };
+  }
+  if (outcome.kind === 'refused') {
+    const read = decisions.read;
+    const by = read === null ? 'the policy' : describeReasons(read);
+    const where = outcome.hop === 1 ? 'the fetch was refused before its first request' : `redirect hop ${outcome.hop} was refused`;
+    return { verdict: 'link-only', next: { boundary: 'policy', hint: `${where} by ${by}` } };
   }
   const unfinished = unfinishedHint(outcome);
   if (unfinished !== null) return { verdict: 'unverifiable', next: { boundary: 'origin-server', hint: unfinished } };
@@ -64,6 +74,8 @@ function unfinishedHint(outcome: ReadOutcome): string | null {
       return `unknown result type \`${outcome.resultType}\`: check the origin server's protocol revision`;
     case 'failed':
       return `the read did not complete: ${outcome.why}`;
+    case 'http-error':
+      return `the fetch ended with http status \`${outcome.status}\`: check the origin server, the url and its permissions`;
     default:
       return null;
   }

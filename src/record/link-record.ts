@@ -49,15 +49,49 @@ export interface DiscoveredStage {
   serverInfo: PeerInfo | null;
 }
 
-/** Stage 2: a `resources/read` was sent after an allowed link decision. */
+/** How the body was asked for: `resources/read` on the link's server, or the host's own gated `http(s)` fetch. */
+export type ReadTransport = 'resources/read' | 'https-direct';
+
+/** What a record keeps of one credential header at one fetch hop: its name and fate, never its value. */
+export interface RequestedHopCredential {
+  /** lower-case header name */
+  header: string;
+  /** credential kind of the credential stage (`authorization`, `cookie`, …) */
+  kind: string;
+  /** true when the header went on this hop; false when it was stripped */
+  attached: boolean;
+  /** reason codes of the strip, empty when attached */
+  codes: string[];
+}
+
+/** One request of a direct fetch's redirect chain, as the record keeps it. */
+export interface RequestedHop {
+  /** masked url: no userinfo, no query values */
+  url: string;
+  method: string;
+  /** http status, or null when the hop was refused or got no response */
+  status: number | null;
+  /** the hop's own link decision; a `deny` stopped the chain here */
+  effect: 'allow' | 'deny' | 'partial';
+  /** reason codes of the hop's link decision */
+  codes: string[];
+  /** the checked ip address connected to, or null when no connection was made */
+  address: string | null;
+  credentials: RequestedHopCredential[];
+}
+
+/** Stage 2: a `resources/read` was sent, or a direct fetch started, after an allowed link decision. */
 export interface RequestedStage {
   at: string;
-  /** JSON-RPC id of the read request, or null when the transport did not expose it */
+  /** JSON-RPC id of the read request, or null when the transport did not expose it (always null for a direct fetch) */
   requestId: string | number | null;
-  /** the connection the read went to */
+  /** the connection the read went to (for a direct fetch: the connection that returned the link) */
   server: string;
   /** the read deadline, milliseconds */
   deadlineMs: number;
+  transport: ReadTransport;
+  /** the hops of a direct fetch in order (absent for `resources/read`) */
+  hops?: RequestedHop[];
 }
 
 /** What the record keeps of one received contents item: sizes and hashes, never the body. */
@@ -88,7 +122,7 @@ export interface ReceivedStage {
   itemCount: number;
   textItems: number;
   blobItems: number;
-  /** decoded bytes of all items together */
+  /** decoded bytes of all items together (direct fetch: body bytes received and kept, even when no item was checked) */
   bytes: number;
   items: ReceivedItem[];
   /** server cache hint, milliseconds, or null when absent */
@@ -96,6 +130,12 @@ export interface ReceivedStage {
   cacheScope: string | null;
   /** set when the result was served from the read cache: its age and ttl, milliseconds */
   cache: { ageMs: number; ttlMs: number } | null;
+  /** direct fetch only: masked url of the response whose body was read */
+  finalUrl?: string;
+  /** direct fetch only: http status of that response */
+  httpStatus?: number;
+  /** direct fetch only: true when the body went over `read.maxBytes` and was cut (`bytes` counts what was kept) */
+  truncated?: boolean;
 }
 
 /** One contents item that was not passed on, with the reason codes that cut it. */

@@ -28,6 +28,13 @@ export function recordViolations(record: LinkRecord): string[] {
   if (verdict === 'body-obtained' && record.next !== null && record.next.boundary === 'context-assembly') {
     out.push('`body-obtained` pointing at context assembly');
   }
+  if (verdict === 'body-obtained' && stages.received?.truncated === true) out.push('`body-obtained` with a body cut at the cap');
+  const requested = stages.requested;
+  if (requested !== null) {
+    const direct = requested.transport === 'https-direct';
+    if (direct && requested.hops === undefined) out.push('a direct fetch without `hops`');
+    if (!direct && requested.hops !== undefined) out.push(`\`hops\` on transport \`${requested.transport}\``);
+  }
   for (const d of [decisions.link, decisions.read]) {
     if (d !== null && d.effect !== 'allow' && d.reasons.length === 0) out.push(`a \`${d.effect}\` decision without reasons`);
   }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { readCappedBody } from '../../src/fetch/body-limit.ts';
+import { readCappedBody, trimCutText } from '../../src/fetch/body-limit.ts';
 
 /** A stream of `count` chunks of `size` bytes; `pulled()` says how many chunks were produced. */
 function chunkStream(count: number, size: number): { stream: Readable; pulled: () => number } {
@@ -73,5 +73,37 @@ describe('ending early', () => {
     const body = await readCappedBody(stream, 1000, new AbortController().signal);
     expect(body.end).toBe('error');
     expect(body.error).toMatch(message);
+  });
+});
+
+describe('ending a cut body on a character boundary', () => {
+  const utf8 = (text: string) => Buffer.from(text, 'utf8');
+  const cutAt = (bytes: Buffer, length: number) => bytes.subarray(0, length);
+  test.each([
+    { name: 'ascii stays whole', bytes: utf8('plain text'), kept: 10 },
+    { name: 'a complete 2-byte character stays', bytes: utf8('aé'), kept: 3 },
+    { name: 'a 2-byte character cut after its lead byte', bytes: cutAt(utf8('aé'), 2), kept: 1 },
+    { name: 'a 3-byte character cut after 2 bytes', bytes: cutAt(utf8('a€'), 3), kept: 1 },
+    { name: 'a 3-byte character cut after 1 byte', bytes: cutAt(utf8('a€'), 2), kept: 1 },
+    { name: 'a 4-byte character cut after 3 bytes', bytes: cutAt(utf8('a😀'), 4), kept: 1 },
+    { name: 'a complete 4-byte character stays', bytes: utf8('a😀'), kept: 5 },
+    { name: 'only continuation bytes are not utf-8: kept', bytes: Buffer.from([0x80, 0x80, 0x80, 0x80]), kept: 4 },
+    { name: 'an invalid lead byte is not utf-8: kept', bytes: Buffer.from([0x61, 0xff]), kept: 2 },
+    { name: 'utf-16le with a bom and an odd length loses the odd byte', bytes: Buffer.from([0xff, 0xfe, 0x61, 0x00, 0x62]), kept: 4 },
+    { name: 'utf-16be with a bom and an even length stays', bytes: Buffer.from([0xfe, 0xff, 0x00, 0x61]), kept: 4 },
+    { name: 'empty stays empty', bytes: Buffer.alloc(0), kept: 0 },
+  ])('$name', ({ bytes, kept }) => {
+    const trimmed = trimCutText(bytes);
+    expect(trimmed.length).toBe(kept);
+    expect(trimmed.equals(bytes.subarray(0, kept))).toBe(true);
+  });
+
+  test('every cut of multi-byte text decodes as valid utf-8 after trimming', () => {
+    const text = utf8('añ€😀b'.repeat(3));
+    for (let length = 0; length <= text.length; length++) {
+      const trimmed = trimCutText(text.subarray(0, length));
+      expect(new TextDecoder('utf-8', { fatal: true }).decode(trimmed)).toBe(text.subarray(0, trimmed.length).toString('utf8'));
+      expect(length - trimmed.length).toBeLessThanOrEqual(3);
+    }
   });
 });

@@ -39,3 +39,32 @@ describe('formatRecordTable', () => {
     expect(formatRecordTable([r], false).split('\n')[1]).toContain('…');
   });
 });
+
+describe('formatRecordTable for direct fetches', () => {
+  const fetchedRecord = (truncated: boolean) => {
+    const r = obtainedRecord();
+    r.stages.requested = { at: '2026-01-01T00:00:00.001Z', requestId: null, server: 'docs', deadlineMs: 3000, transport: 'https-direct', hops: [
+      { url: 'https://a.example.com/r', method: 'GET', status: 302, effect: 'allow', codes: [], address: '203.0.113.1', credentials: [] },
+      { url: 'https://a.example.com/doc', method: 'GET', status: 200, effect: 'allow', codes: [], address: '203.0.113.1', credentials: [] },
+    ] };
+    if (r.stages.received !== null) Object.assign(r.stages.received, { finalUrl: 'https://a.example.com/doc', httpStatus: 200, truncated });
+    return r;
+  };
+
+  test.each([
+    { truncated: false, received: /http 200 1 text 12 B text\s/ },
+    { truncated: true, received: /http 200 1 text 12 B text \(cut\)\s/ },
+  ])('shows the hop count and the http status (cut $truncated)', ({ truncated, received }) => {
+    const row = formatRecordTable([fetchedRecord(truncated)], false).split('\n')[1] ?? '';
+    expect(row).toMatch(/\sfetch 2 hops\s/);
+    expect(row).toMatch(received);
+  });
+
+  test('an unchecked response shows its status and the bytes that came', () => {
+    const r = fetchedRecord(false);
+    r.verdict = 'unverifiable';
+    r.stages.delivered = null;
+    if (r.stages.received !== null) Object.assign(r.stages.received, { resultType: null, itemCount: 0, textItems: 0, items: [], bytes: 1000 });
+    expect(formatRecordTable([r], false).split('\n')[1]).toMatch(/\shttp 200 1000 B\s+-\s+unverifiable/);
+  });
+});

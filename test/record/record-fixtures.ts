@@ -12,7 +12,7 @@ export function obtainedRecord(): LinkRecord {
     next: null,
     stages: {
       discovered: { at: '2026-01-01T00:00:00.000Z', tool: 'find', responseId: 2, contentIndex: 1, contentType: 'resource_link', uri: 'guide://manuals/packing', mimeType: 'text/plain', size: null, server: 'docs', protocolVersion: '2025-11-25', client: null, serverInfo: null },
-      requested: { at: '2026-01-01T00:00:00.001Z', requestId: 3, server: 'docs', deadlineMs: 10000 },
+      requested: { at: '2026-01-01T00:00:00.001Z', requestId: 3, server: 'docs', deadlineMs: 10000, transport: 'resources/read' },
       received: { at: '2026-01-01T00:00:00.010Z', elapsedMs: 9, resultType: 'complete', error: null, inputRequests: null, itemCount: 1, textItems: 1, blobItems: 0, bytes: 12, items: [{ index: 0, carrier: 'text', bytes: 12, declaredMime: 'text/plain', kind: 'text', sha256: `sha256:${'b'.repeat(64)}` }], ttlMs: null, cacheScope: null, cache: null },
       delivered: { at: '2026-01-01T00:00:00.011Z', items: [0], bytes: 12, characters: 12, dropped: [] },
     },

@@ -21,6 +21,9 @@ describe('recordViolations', () => {
     { name: 'wouldDeny outside observe mode', change: (r) => { r.wouldDeny = false; }, message: /outside observe mode/ },
     { name: 'observe mode hiding a deny', change: (r) => { r.mode = 'observe'; r.wouldDeny = false; r.decisions.link = deny(); }, message: /`wouldDeny` does not match/ },
     { name: 'uri differing from the discovered one', change: (r) => { r.uri = 'guide://other'; }, message: /differs/ },
+    { name: 'body-obtained with a cut body', change: (r) => { if (r.stages.received !== null) r.stages.received.truncated = true; }, message: /cut at the cap/ },
+    { name: 'a direct fetch without hops', change: (r) => { if (r.stages.requested !== null) r.stages.requested.transport = 'https-direct'; }, message: /without `hops`/ },
+    { name: 'hops on a resources/read', change: (r) => { if (r.stages.requested !== null) r.stages.requested.hops = []; }, message: /`hops` on transport `resources\/read`/ },
   ])('$name', ({ change, message }) => {
     const record = obtainedRecord();
     change(record);

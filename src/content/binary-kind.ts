@@ -1,53 +1,77 @@
-// Binary formats by signature: file-type 21 on the leading bytes, plus signatures it does not know.
+// Binary formats by signature: our own exact checks for the formats we see most (answered synchronously),
+// then file-type 21 on the leading bytes for everything else.
 import { fileTypeFromBuffer } from 'file-type';
 import { kindOfFileType } from './kinds.ts';
 
 /** Leading bytes handed to file-type, bytes; enough for every signature it checks on a buffer prefix. */
 export const sniffBytes = 16 * 1024;
 
-// signatures file-type 21 does not report (or reports less precisely)
-const ownSignatures: readonly { kind: string; magic: Buffer }[] = [
-  { kind: 'crx', magic: Buffer.from('Cr24', 'latin1') },
-  { kind: 'dex', magic: Buffer.from('dex\n', 'latin1') },
-  { kind: 'shell-script', magic: Buffer.from('#!', 'latin1') },
-  { kind: 'reg', magic: Buffer.from('REGEDIT', 'latin1') },
-  { kind: 'zip', magic: Buffer.from([0x50, 0x4b, 0x03, 0x04]) },
-  { kind: 'zip', magic: Buffer.from([0x50, 0x4b, 0x05, 0x06]) },
-  { kind: 'cfb', magic: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) },
-];
+/** Most PNG chunks walked to tell APNG from PNG (an `acTL` chunk must come before the first `IDAT`). */
+export const apngChunkWalk = 64;
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const at = (b: Uint8Array, offset: number, ascii: string): boolean => {
+  if (b.length < offset + ascii.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (b[offset + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+};
 
-// the allowed image formats and PDF by their full signatures, answered without file-type's async tokenizer
-// (same answers as file-type 21 for these signatures, APNG included)
-function commonKind(b: Buffer): string | null {
-  if (b.length >= 8 && b.subarray(0, 8).equals(PNG)) return pngOrApng(b);
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 6 && (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a')) return 'gif';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (b.length >= 5 && b.toString('latin1', 0, 5) === '%PDF-') return 'pdf';
-  return null;
+/**
+ * The kind named by a signature we check ourselves, or undefined when only file-type can tell.
+ * Covers signatures file-type 21 does not report (crx, dex, shebang, reg), the containers we classify
+ * further (zip, cfb), and the allowed formats whose answers equal file-type's (png/apng, jpeg, gif,
+ * webp, bmp, pdf); none of file-type's earlier detectors can claim bytes that start like these.
+ */
+export function knownSignatureKind(b: Uint8Array): string | undefined {
+  if (b.length < 2) return undefined;
+  switch (b[0]) {
+    case 0x89:
+      if (b.length >= 8 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return pngOrApng(b);
+      return undefined;
+    case 0xff:
+      return b.length >= 3 && b[1] === 0xd8 && b[2] === 0xff ? 'jpeg' : undefined;
+    case 0x47: // G
+      return at(b, 0, 'GIF87a') || at(b, 0, 'GIF89a') ? 'gif' : undefined;
+    case 0x52: // R
+      if (at(b, 0, 'RIFF') && at(b, 8, 'WEBP')) return 'webp';
+      return at(b, 0, 'REGEDIT') ? 'reg' : undefined;
+    case 0x42: // B: file-type's first confident check is `BM` at offset 0
+      return b[1] === 0x4d ? 'bmp' : undefined;
+    case 0x25: // %
+      return at(b, 0, '%PDF-') ? 'pdf' : undefined;
+    case 0x43: // C
+      return at(b, 0, 'Cr24') ? 'crx' : undefined;
+    case 0x64: // d
+      return at(b, 0, 'dex\n') ? 'dex' : undefined;
+    case 0x23: // #
+      return b[1] === 0x21 ? 'shell-script' : undefined;
+    case 0x50: // P
+      return b.length >= 4 && b[1] === 0x4b && ((b[2] === 0x03 && b[3] === 0x04) || (b[2] === 0x05 && b[3] === 0x06)) ? 'zip' : undefined;
+    case 0xd0:
+      return b.length >= 8 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0 && b[4] === 0xa1 && b[5] === 0xb1 && b[6] === 0x1a && b[7] === 0xe1 ? 'cfb' : undefined;
+    default:
+      return undefined;
+  }
 }
 
 // an acTL chunk before the first IDAT makes a PNG animated (APNG spec §2)
-function pngOrApng(b: Buffer): string {
-  let at = 8;
-  for (let n = 0; n < 64 && at + 8 <= b.length; n++) {
-    const type = b.toString('latin1', at + 4, at + 8);
-    if (type === 'acTL') return 'apng';
-    if (type === 'IDAT' || type === 'IEND') return 'png';
-    at += 12 + b.readUInt32BE(at);
+function pngOrApng(b: Uint8Array): string {
+  let offset = 8;
+  for (let n = 0; n < apngChunkWalk && offset + 8 <= b.length; n++) {
+    if (at(b, offset + 4, 'acTL')) return 'apng';
+    if (at(b, offset + 4, 'IDAT') || at(b, offset + 4, 'IEND')) return 'png';
+    const length = ((b[offset] ?? 0) * 0x1000000 + ((b[offset + 1] ?? 0) << 16) + ((b[offset + 2] ?? 0) << 8) + (b[offset + 3] ?? 0)) >>> 0;
+    offset += 12 + length;
   }
   return 'png';
 }
 
-/** The kind named by a binary signature at offset 0, or null when nothing recognizes the bytes. */
-export async function binaryKind(bytes: Buffer): Promise<string | null> {
-  for (const { kind, magic } of ownSignatures) {
-    if (bytes.length >= magic.length && bytes.subarray(0, magic.length).equals(magic)) return kind;
-  }
-  const common = commonKind(bytes);
-  if (common !== null) return common;
+/** What file-type 21 names the leading `sniffBytes` bytes as, mapped to our kind ids; null when it names nothing. */
+export async function fileTypeKind(bytes: Uint8Array): Promise<string | null> {
   const found = await fileTypeFromBuffer(bytes.subarray(0, sniffBytes));
   return found === undefined ? null : kindOfFileType(found.ext, found.mime);
+}
+
+/** The kind named by a binary signature at offset 0, or null when nothing recognizes the bytes. */
+export async function binaryKind(bytes: Uint8Array): Promise<string | null> {
+  return knownSignatureKind(bytes) ?? (await fileTypeKind(bytes));
 }

@@ -49,24 +49,26 @@ function readDirectory(bytes: Buffer): { rootClsid: string; names: string[] } | 
   const sectorCount = Math.floor((bytes.length - sectorSize) / sectorSize) + 1;
   const sectorAt = (id: number): number => (id + 1) * sectorSize;
 
-  // FAT sector ids: 109 in the header, then the DIFAT chain (each sector: ids plus a next pointer)
-  const fatSectors: number[] = [];
-  for (let i = 0; i < 109; i++) fatSectors.push(bytes.readUInt32LE(0x4c + i * 4));
+  // FAT sector ids: 109 in the header, then the DIFAT chain (each sector: ids plus a next pointer). Only the
+  // first `sectorCount` FAT entries can ever be looked up, so reading stops there: a DIFAT that names the
+  // same sector again and again would otherwise grow the table by a whole sector per id
+  const idsPerSector = sectorSize / 4;
+  const fat: number[] = [];
+  const addFatSector = (id: number): void => {
+    if (id >= sectorCount) return;
+    const base = sectorAt(id);
+    if (base + sectorSize > bytes.length) return;
+    for (let i = 0; i < idsPerSector; i++) fat.push(bytes.readUInt32LE(base + i * 4));
+  };
+  for (let i = 0; i < 109 && fat.length < sectorCount; i++) addFatSector(bytes.readUInt32LE(0x4c + i * 4));
   let difat = bytes.readUInt32LE(0x44);
   const seenDifat = new Set<number>();
-  while (difat < sectorCount && !seenDifat.has(difat)) {
+  while (difat < sectorCount && !seenDifat.has(difat) && fat.length < sectorCount) {
     seenDifat.add(difat);
     const base = sectorAt(difat);
     if (base + sectorSize > bytes.length) break;
-    for (let i = 0; i < sectorSize / 4 - 1; i++) fatSectors.push(bytes.readUInt32LE(base + i * 4));
+    for (let i = 0; i < idsPerSector - 1 && fat.length < sectorCount; i++) addFatSector(bytes.readUInt32LE(base + i * 4));
     difat = bytes.readUInt32LE(base + sectorSize - 4);
-  }
-  const fat: number[] = [];
-  for (const id of fatSectors) {
-    if (id >= sectorCount) continue;
-    const base = sectorAt(id);
-    if (base + sectorSize > bytes.length) continue;
-    for (let i = 0; i < sectorSize / 4; i++) fat.push(bytes.readUInt32LE(base + i * 4));
   }
 
   const names: string[] = [];

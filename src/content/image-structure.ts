@@ -38,16 +38,18 @@ export function imageStructure(kind: string, bytes: Buffer): ImageStructure | nu
   }
 }
 
+// chunk type `IEND` as a big-endian number: compared without making a string per chunk
+const IEND = 0x49454e44;
+
 function png(b: Buffer): ImageStructure {
   const width = b.length >= 24 ? b.readUInt32BE(16) : null;
   const height = b.length >= 24 ? b.readUInt32BE(20) : null;
   let at = 8;
   for (let n = 0; n < maxImageParts && at + 12 <= b.length; n++) {
     const length = b.readUInt32BE(at);
-    const type = b.toString('latin1', at + 4, at + 8);
     const next = at + 12 + length;
     if (next > b.length) break;
-    if (type === 'IEND') return { width, height, end: next };
+    if (b.readUInt32BE(at + 4) === IEND) return { width, height, end: next };
     at = next;
   }
   return { width, height, end: null };

@@ -143,7 +143,17 @@ const fileTypeExtToKind: Readonly<Record<string, string>> = {
 
 /** Lower-cases a mime type and drops its parameters (`text/plain; charset=utf-8` → `text/plain`). */
 export function normalizeMime(mime: string): string {
+  if (isNormalMime(mime)) return mime;
   return (mime.split(';', 1)[0] ?? '').trim().toLowerCase();
+}
+
+// most declared types are already lower-case printable ascii without parameters: nothing to cut, trim or fold
+function isNormalMime(mime: string): boolean {
+  for (let i = 0; i < mime.length; i++) {
+    const c = mime.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x3b || (c >= 0x41 && c <= 0x5a)) return false;
+  }
+  return true;
 }
 
 /** The kind a mime type names, or undefined when the table does not know it. */

@@ -1,6 +1,10 @@
 // PDF active content (DESIGN §5): the names below anywhere in the object layer, also `#xx`-escaped
 // (PDF 1.2+ name escapes, `/J#61vaScript`) and inside FlateDecode object streams (PDF 1.5+ ObjStm).
+// Every pass is linear in what it reads: names are found by one byte loop, the stream walk never goes
+// back past the previous stream, and inflating is capped in bytes and in streams (each inflate has a
+// fixed zlib set-up cost, so 100,000 tiny streams would otherwise cost as much as a large file).
 import { constants, inflateSync } from 'node:zlib';
+import { quoteValue } from './message-value.ts';
 
 /** Names that make a PDF active: script, launch actions, attachments, rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
@@ -15,58 +19,91 @@ export const activePdfNames: ReadonlySet<string> = new Set([
   'ImportData',
 ]);
 
-/** Default budget for inflating one PDF's streams, bytes (all streams together). */
+/** Default budget for inflating one PDF's streams, bytes (all streams together); past it the PDF is uninterpretable. */
 export const defaultMaxInflateBytes = 64 * 1024 * 1024;
 
-/** What a PDF scan found: the first active name, or why the file cannot be checked. */
+/** Default cap on compressed streams inflated in one PDF, streams; past it the PDF is uninterpretable. */
+export const defaultMaxInflatedStreams = 10_000;
+
+/** Work one scan did, for budgets and tests (counted, never timed). */
+export interface PdfWork {
+  /** `stream` keywords walked */
+  streams: number;
+  /** streams handed to zlib */
+  inflatedStreams: number;
+  /** bytes zlib produced, all streams together */
+  inflatedBytes: number;
+  /** bytes of the object layer and of inflated or raw object streams read for names */
+  scannedBytes: number;
+}
+
+/** What a PDF scan found: the first active name, or why the file cannot be checked, and the work it took. */
 export interface PdfScan {
   /** decoded active name (`JavaScript`) and where it was seen, or null */
   active: string | null;
-  /** why the PDF cannot be inspected (truncated, encrypted, stream over budget), or null */
+  /** why the PDF cannot be inspected (truncated, encrypted, streams over budget), or null */
   uninterpretable: string | null;
+  work: PdfWork;
 }
+
+const OVER_BUDGET = 'pdf streams inflate past the inspection budget';
+
+// bytes that end a name: PDF delimiters and the white space of the former `[^\s\/\[\]<>(){}%#]` class over
+// latin-1 (JS `\s` there is TAB, LF, VT, FF, CR, space and NBSP); `#` ends it unless two hex digits follow
+const nameEnd = new Uint8Array(256);
+for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) nameEnd[c] = 1;
+for (const c of '/[]<>(){}%') nameEnd[c.charCodeAt(0)] = 1;
+const isHex = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') isHex[c.charCodeAt(0)] = 1;
+// first byte of a name that can decode to an active name or `Encrypt` (or starts with an escape)
+const interestingFirst = new Uint8Array(256);
+for (const c of 'JLERXSI#') interestingFirst[c.charCodeAt(0)] = 1;
+/** Longest written name that can decode to an active name or `Encrypt`: `EmbeddedFiles` with every letter escaped. */
+const maxInterestingRawName = 3 * 'EmbeddedFiles'.length;
 
 const nameToken = /\/((?:[^\s\/\[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
 
-/** Scans PDF bytes for active content without rendering: object layer, then inflated non-image streams; never throws. */
-export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInflateBytes): PdfScan {
+interface ScanState {
+  work: PdfWork;
+  encrypted: boolean;
+}
+
+/** Scans PDF bytes for active content without rendering: object layer, then inflated non-image streams; never throws. Linear in the bytes plus the inflated bytes. */
+export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInflateBytes, maxInflatedStreams: number = defaultMaxInflatedStreams): PdfScan {
   const s = bytes.toString('latin1');
-  const out: PdfScan = { active: null, uninterpretable: null };
+  const state: ScanState = { work: { streams: 0, inflatedStreams: 0, inflatedBytes: 0, scannedBytes: 0 }, encrypted: false };
+  const out: PdfScan = { active: null, uninterpretable: null, work: state.work };
   let budget = maxInflateBytes;
   let pos = 0;
-  let encrypted = false;
-
-  const scanNames = (text: string, where: string): boolean => {
-    for (const m of text.matchAll(nameToken)) {
-      const name = decodeName(m[1] ?? '');
-      if (activePdfNames.has(name)) {
-        out.active = `pdf active content \`/${name}\`${m[1] !== name ? ` (written \`/${m[1]}\`)` : ''} ${where}`;
-        return true;
-      }
-      if (name === 'Encrypt') encrypted = true;
-    }
-    return false;
-  };
 
   for (;;) {
     const at = findStreamKeyword(s, pos);
-    const outside = s.slice(pos, at === -1 ? s.length : at);
-    if (scanNames(outside, 'in the object layer')) return out;
+    const found = findActiveName(bytes, pos, at === -1 ? bytes.length : at, state);
+    if (found !== null) return { ...out, active: describeName(found, 'in the object layer') };
     if (at === -1) break;
-    const dict = decodeNamesIn(dictBefore(s, at, pos));
+    state.work.streams++;
+    const rawDict = dictBefore(s, at, pos);
+    const dict = rawDict.includes('#') ? decodeNamesIn(rawDict) : rawDict;
     let dataStart = at + 6;
     if (s.charCodeAt(dataStart) === 0x0d) dataStart++;
     if (s.charCodeAt(dataStart) === 0x0a) dataStart++;
     const dataEnd = streamEnd(s, dataStart, dict);
-    const data = bytes.subarray(dataStart, dataEnd);
-    const verdict = inspectStream(dict, data, budget);
-    budget -= verdict.inflated;
+    const refuse = state.work.inflatedStreams < maxInflatedStreams ? null : `pdf has more than ${maxInflatedStreams} compressed streams to inspect`;
+    const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), budget, refuse);
+    if (verdict.inflated !== null) {
+      state.work.inflatedStreams++;
+      state.work.inflatedBytes += verdict.inflated;
+      budget -= verdict.inflated;
+    }
     if (verdict.uninterpretable !== null && out.uninterpretable === null) out.uninterpretable = verdict.uninterpretable;
-    if (verdict.text !== null && scanNames(verdict.text, 'inside a compressed stream')) return out;
+    if (verdict.data !== null) {
+      const inner = findActiveName(verdict.data, 0, verdict.data.length, state);
+      if (inner !== null) return { ...out, active: describeName(inner, 'inside a compressed stream') };
+    }
     const after = s.indexOf('endstream', dataEnd);
     pos = after === -1 ? s.length : after + 9;
   }
-  if (encrypted && out.uninterpretable === null) out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
+  if (state.encrypted && out.uninterpretable === null) out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
   const tail = s.slice(Math.max(0, s.length - 1024));
   if (!tail.includes('%%EOF') && out.uninterpretable === null) out.uninterpretable = 'truncated pdf: no `%%EOF` marker';
   return out;
@@ -77,6 +114,49 @@ export function decodeName(raw: string): string {
   return raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : raw;
 }
 
+interface FoundName {
+  name: string;
+  raw: string;
+}
+
+function describeName(found: FoundName, where: string): string {
+  return `pdf active content \`/${found.name}\`${found.raw !== found.name ? ` (written ${quoteValue(`/${found.raw}`)})` : ''} ${where}`;
+}
+
+// the first active name in bytes [from, to), as the `nameToken` pattern would find it; notes `/Encrypt` on the
+// way. One pass: every byte is looked at once, as part of a name or on the way to the next `/`
+function findActiveName(b: Buffer, from: number, to: number, state: ScanState): FoundName | null {
+  if (to > from) state.work.scannedBytes += to - from;
+  let i = from;
+  while (i < to) {
+    if (b[i] !== 0x2f) {
+      i++;
+      continue;
+    }
+    const slash = i;
+    let end = slash + 1;
+    while (end < to) {
+      const c = b[end] ?? 0;
+      if (nameEnd[c] === 1) break;
+      if (c === 0x23) {
+        if (end + 2 < to && isHex[b[end + 1] ?? 0] === 1 && isHex[b[end + 2] ?? 0] === 1) end += 3;
+        else break;
+      } else {
+        end++;
+      }
+    }
+    const length = end - slash - 1;
+    if (length > 0 && length <= maxInterestingRawName && interestingFirst[b[slash + 1] ?? 0] === 1) {
+      const raw = b.toString('latin1', slash + 1, end);
+      const name = decodeName(raw);
+      if (activePdfNames.has(name)) return { name, raw };
+      if (name === 'Encrypt') state.encrypted = true;
+    }
+    i = length > 0 ? end : slash + 1;
+  }
+  return null;
+}
+
 function decodeNamesIn(text: string): string {
   return text.replace(nameToken, (_, raw: string) => `/${decodeName(raw)}`);
 }
@@ -85,24 +165,30 @@ function decodeNamesIn(text: string): string {
 function findStreamKeyword(s: string, from: number): number {
   let i = s.indexOf('stream', from);
   while (i !== -1) {
-    const before = s.slice(Math.max(from, i - 16), i).trimEnd();
     const next = s.charCodeAt(i + 6);
-    if (before.endsWith('>>') && (next === 0x0a || next === 0x0d)) return i;
+    if ((next === 0x0a || next === 0x0d) && s.slice(Math.max(from, i - 16), i).trimEnd().endsWith('>>')) return i;
     i = s.indexOf('stream', i + 6);
   }
   return -1;
 }
 
-// the stream dictionary: from the matching `<<` back from the `>>` that precedes the keyword
+// JS `\s` over latin-1, as the former regex test was
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
+}
+
+// the stream dictionary: from the matching `<<` back from the `>>` that precedes the keyword; never below `floor`
 function dictBefore(s: string, streamAt: number, floor: number): string {
   let end = streamAt;
-  while (end > floor && /\s/.test(s[end - 1] ?? '')) end--;
+  while (end > floor && isSpace(s.charCodeAt(end - 1))) end--;
   let depth = 0;
   for (let i = end - 1; i > floor; i--) {
-    if (s[i] === '>' && s[i - 1] === '>') {
+    const c = s.charCodeAt(i);
+    const prev = s.charCodeAt(i - 1);
+    if (c === 0x3e && prev === 0x3e) {
       depth++;
       i--;
-    } else if (s[i] === '<' && s[i - 1] === '<') {
+    } else if (c === 0x3c && prev === 0x3c) {
       depth--;
       i--;
       if (depth === 0) return s.slice(i, end);
@@ -127,39 +213,67 @@ function streamEnd(s: string, dataStart: number, dict: string): number {
 }
 
 interface StreamVerdict {
-  text: string | null;
-  inflated: number;
+  /** bytes to read for names: the inflated stream, or a raw object stream; null when skipped */
+  data: Buffer | null;
+  /** bytes zlib produced; null when zlib was not asked */
+  inflated: number | null;
   uninterpretable: string | null;
 }
 
-function inspectStream(dict: string, data: Buffer, budget: number): StreamVerdict {
-  const skip: StreamVerdict = { text: null, inflated: 0, uninterpretable: null };
+const skipped: StreamVerdict = Object.freeze({ data: null, inflated: null, uninterpretable: null });
+
+// `refuse`: why no more streams may be inflated (the stream cap), or null
+function inspectStream(dict: string, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
   // pixel data and font programs are not PDF syntax; scanning them only yields chance matches
-  if (/\/Subtype\s*\/Image\b/.test(dict) || /\/Length[123]\b/.test(dict) || /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)) return skip;
-  if (/\/Type\s*\/XRef\b/.test(dict)) return skip;
+  if (/\/Subtype\s*\/Image\b/.test(dict) || /\/Length[123]\b/.test(dict) || /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)) return skipped;
+  if (/\/Type\s*\/XRef\b/.test(dict)) return skipped;
   const objectStream = /\/Type\s*\/ObjStm\b/.test(dict) || (/\/N\s+\d/.test(dict) && /\/First\s+\d/.test(dict));
   const filters = filterNames(dict);
-  if (filters.length === 0) return objectStream ? { text: data.toString('latin1'), inflated: 0, uninterpretable: null } : skip;
+  if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
   if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) {
-    return objectStream ? { ...skip, uninterpretable: `pdf object stream with filter \`${filters.join(' ')}\` cannot be inspected` } : skip;
+    return objectStream ? { ...skipped, uninterpretable: `pdf object stream with filter ${quoteValue(filters.join(' '))} cannot be inspected` } : skipped;
   }
   const predictor = /\/Predictor\s+(\d+)/.exec(dict);
   if (predictor !== null && Number(predictor[1]) > 1) {
-    return objectStream ? { ...skip, uninterpretable: 'pdf object stream with a predictor cannot be inspected' } : skip;
+    return objectStream ? { ...skipped, uninterpretable: 'pdf object stream with a predictor cannot be inspected' } : skipped;
   }
-  if (budget <= 0) return { ...skip, uninterpretable: 'pdf streams inflate past the inspection budget' };
+  if (budget <= 0) return { ...skipped, uninterpretable: OVER_BUDGET };
+  if (refuse !== null) return { ...skipped, uninterpretable: refuse };
   try {
     // Z_SYNC_FLUSH keeps what a truncated stream yields instead of throwing it away
     const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
-    return { text: inflated.toString('latin1'), inflated: inflated.length, uninterpretable: null };
+    return { data: inflated, inflated: inflated.length, uninterpretable: null };
   } catch (error) {
-    if (error instanceof RangeError) return { ...skip, uninterpretable: 'pdf streams inflate past the inspection budget' };
-    return objectStream ? { ...skip, uninterpretable: 'pdf object stream does not inflate' } : skip;
+    // zlib stops at `maxOutputLength`: the whole remaining budget is spent
+    if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
+    return objectStream ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' } : { data: null, inflated: 0, uninterpretable: null };
   }
 }
 
+// the first `/Filter` entry with a value: a name, or an array of names up to its `]`; one forward pass
 function filterNames(dict: string): string[] {
-  const m = /\/Filter\s*(\[[^\]]*\]|\/[^\s\/\[\]<>()]+)/.exec(dict);
-  if (m === null) return [];
-  return [...(m[1] ?? '').matchAll(/\/([^\s\/\[\]<>()]+)/g)].map((x) => x[1] ?? '');
+  // the first `]` at or after the last `[` seen; once there is none, no later array can close either
+  let close: number | null = null;
+  let unclosed = false;
+  for (let at = dict.indexOf('/Filter'); at !== -1; at = dict.indexOf('/Filter', at + 7)) {
+    let i = at + 7;
+    while (i < dict.length && isSpace(dict.charCodeAt(i))) i++;
+    const c = dict.charCodeAt(i);
+    if (c === 0x5b) {
+      if (unclosed) continue;
+      if (close === null || close < i) close = dict.indexOf(']', i);
+      if (close === -1) {
+        unclosed = true;
+        continue;
+      }
+      return [...dict.slice(i, close + 1).matchAll(/\/([^\s\/\[\]<>()]+)/g)].map((x) => x[1] ?? '');
+    }
+    if (c === 0x2f) {
+      const name = /\/([^\s\/\[\]<>()]+)/y;
+      name.lastIndex = i;
+      const m = name.exec(dict);
+      if (m !== null) return [m[1] ?? ''];
+    }
+  }
+  return [];
 }

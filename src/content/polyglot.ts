@@ -2,7 +2,7 @@
 // ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
 import { findActiveMarkup } from './active-markup.ts';
-import { binaryKind } from './binary-kind.ts';
+import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { decodeText, startsWithBom } from './text-encoding.ts';
 import { classifyText } from './text-kind.ts';
 import { classifyZip } from './zip-kind.ts';
@@ -27,12 +27,26 @@ export function embeddedArchive(bytes: Buffer, from = 0): string | null {
 
 /** Names what data after an image's end parses as (a binary format, a text format, or script markup); null for padding or unrecognizable bytes. */
 export async function trailingFormat(trailing: Buffer): Promise<string | null> {
+  const known = (): string | null | undefined => knownSignatureKind(trailing);
+  const quick = trailingFormatWith(trailing, known);
+  if (quick !== undefined) return quick;
+  const kind = await fileTypeKind(trailing);
+  return trailingFormatWith(trailing, () => knownSignatureKind(trailing) ?? kind) ?? null;
+}
+
+/**
+ * `trailingFormat` without waiting: `binaryKindOfTrailing` answers the binary kind of the trailing bytes
+ * synchronously (null: nothing recognizes them), or undefined when only file-type can tell, in which case
+ * this returns undefined too.
+ */
+export function trailingFormatWith(trailing: Buffer, binaryKindOfTrailing: () => string | null | undefined): string | null | undefined {
   if (trailing.length === 0 || isPadding(trailing)) return null;
   // the same order as a whole item: text behind a BOM or without NULs is text, whatever its first bytes look like
   const textFirst = startsWithBom(trailing) || trailing.indexOf(0) === -1;
   const decodedFirst = textFirst ? decodeText(trailing) : null;
   if (decodedFirst === null) {
-    const kind = await binaryKind(trailing);
+    const kind = binaryKindOfTrailing();
+    if (kind === undefined) return undefined;
     if (kind !== null) return `\`${kind}\` data`;
   }
   const decoded = decodedFirst ?? decodeText(trailing);
@@ -45,7 +59,8 @@ export async function trailingFormat(trailing: Buffer): Promise<string | null> {
 
 // encoders pad with zeros or 0xFF; whitespace and newlines come from text-mode transfers
 function isPadding(bytes: Buffer): boolean {
-  for (const b of bytes) {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
     if (b !== 0x00 && b !== 0xff && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) return false;
   }
   return true;

@@ -1,12 +1,12 @@
 // One pass over an item's decoded bytes: real kind, active content, unsafe text, structure problems, image size.
 import { findActiveMarkup } from './active-markup.ts';
-import { binaryKind } from './binary-kind.ts';
+import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
 import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
-import { embeddedArchive, trailingFormat } from './polyglot.ts';
+import { embeddedArchive, trailingFormatWith } from './polyglot.ts';
 import { decodeText, hasLoneSurrogate, startsWithBom, type DecodedText } from './text-encoding.ts';
 import { classifyText } from './text-kind.ts';
 import { findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
@@ -40,74 +40,136 @@ export interface SniffOptions {
 
 const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
 
-/** Sniffs decoded bytes once: file-type on the leading bytes for binary formats, our own detectors for text, markup, PDF, ZIP, CFB and images. Never executes, renders or writes anything. */
+// a sniff that cannot go on until file-type has named the bytes from this offset on
+interface NeedsFileType {
+  fileTypeAt: number;
+}
+
+// file-type answers gathered so far, by offset into the item's bytes (null: it named nothing)
+type FileTypeAnswers = ReadonlyMap<number, string | null>;
+/** Sniffs decoded bytes once: our own signatures and file-type on the leading bytes for binary formats, our own detectors for text, markup, PDF, ZIP, CFB and images. Never executes, renders or writes anything. */
 export async function sniffContent(bytes: Buffer, options: SniffOptions = {}): Promise<ContentSniff> {
-  const out: ContentSniff = { kind: UNKNOWN_KIND, textual: false, active: null, unsafe: [], uninterpretable: null, width: null, height: null };
-  if (bytes.length === 0) return { ...out, kind: EMPTY_KIND, textual: true };
+  const answers = new Map<number, string | null>();
+  // each round asks file-type about one more offset: the item itself, then data after an image's end
+  for (;;) {
+    const attempt = sniffWith(bytes, options, answers);
+    if (!('fileTypeAt' in attempt)) return attempt;
+    const at = attempt.fileTypeAt;
+    if (answers.has(at)) throw new Error(`sniff asked twice about offset ${at}`);
+    answers.set(at, await fileTypeKind(at === 0 ? bytes : bytes.subarray(at)));
+  }
+}
+
+/** `sniffContent` without waiting, for bytes our own signatures and detectors can judge alone; null when file-type must be asked (then call `sniffContent`). */
+export function sniffContentSync(bytes: Buffer, options: SniffOptions = {}): ContentSniff | null {
+  const attempt = sniffWith(bytes, options, new Map());
+  return 'fileTypeAt' in attempt ? null : attempt;
+}
+
+function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswers): ContentSniff | NeedsFileType {
+  if (bytes.length === 0) return sniffOf(EMPTY_KIND, true);
 
   // text without NULs is text whatever its first bytes say: `MZ-80K notes` is not a PE file
   const hasNul = bytes.indexOf(0) !== -1;
   const binaryFirst = hasNul && !startsWithBom(bytes);
-  let kind = binaryFirst ? await binaryKind(bytes) : null;
-  const decoded = kind === null ? readText(bytes, options.text) : null;
-  if (decoded === null && !binaryFirst) kind = await binaryKind(bytes);
+  let kind: string | null = null;
+  if (binaryFirst) {
+    const named = binaryAt(bytes, 0, answers);
+    if (named === undefined) return { fileTypeAt: 0 };
+    kind = named;
+  }
+  const decoded = kind === null ? readText(bytes, hasNul, options.text) : null;
+  if (decoded === null && !binaryFirst) {
+    const named = binaryAt(bytes, 0, answers);
+    if (named === undefined) return { fileTypeAt: 0 };
+    kind = named;
+  }
 
   if (decoded !== null && kind === null) {
     const utf8 = decoded.encoding === 'utf-8' || decoded.encoding === 'utf-8-bom';
-    const unsafe = [...decoded.issues, ...(utf8 ? findUnsafeUtf8(bytes) : findUnsafeText(decoded.text))];
+    const unsafe = utf8 ? findUnsafeUtf8(bytes) : findUnsafeText(decoded.text);
+    if (decoded.issues.length > 0) unsafe.unshift(...decoded.issues);
     if (options.text !== undefined && hasLoneSurrogate(options.text)) unsafe.push('text holds unpaired utf-16 surrogates');
     const textKind = classifyText(decoded.text);
-    const sniff: ContentSniff = { ...out, kind: textKind, textual: true, unsafe };
-    if (textKind === 'pdf') return { ...sniff, ...pdfFindings(bytes, options) };
+    const sniff = sniffOf(textKind, true);
+    sniff.unsafe = unsafe;
+    if (textKind === 'pdf') {
+      const pdf = pdfFindings(bytes, options);
+      sniff.active = pdf.active;
+      sniff.uninterpretable = pdf.uninterpretable;
+      return sniff;
+    }
     const executable = describeExecutable(textKind);
-    if (executable !== null) return { ...sniff, active: executable };
+    if (executable !== null) {
+      sniff.active = executable;
+      return sniff;
+    }
     if (textKind === 'svg' || textKind === 'html' || textKind === 'xml' || textKind === 'text') {
       sniff.active = findActiveMarkup(decoded.text, textKind);
     }
     return sniff;
   }
-  if (kind === null) return out;
-  return { ...out, ...(await binaryFindings(kind, bytes, options)) };
+  if (kind === null) return sniffOf(UNKNOWN_KIND, false);
+  return binaryFindings(kind, bytes, options, answers);
 }
 
-async function binaryFindings(kind: string, bytes: Buffer, options: SniffOptions): Promise<Partial<ContentSniff> & { kind: string }> {
+// the binary kind of the bytes from `at` on: our signatures, else file-type's answer if it was asked (undefined: not yet)
+function binaryAt(bytes: Buffer, at: number, answers: FileTypeAnswers): string | null | undefined {
+  return knownSignatureKind(at === 0 ? bytes : bytes.subarray(at)) ?? answers.get(at);
+}
+
+function sniffOf(kind: string, textual: boolean): ContentSniff {
+  return { kind, textual, active: null, unsafe: [], uninterpretable: null, width: null, height: null };
+}
+
+function binaryFindings(kind: string, bytes: Buffer, options: SniffOptions, answers: FileTypeAnswers): ContentSniff | NeedsFileType {
   if (kind === 'zip' || zipBased(bytes)) {
     const listing = readZipDirectory(bytes) ?? { entries: scanLocalHeaders(bytes), start: 0 };
     const zip = classifyZip(bytes, listing);
-    return { kind: zip.kind, active: zip.active ?? describeExecutable(zip.kind) };
+    const sniff = sniffOf(zip.kind, false);
+    sniff.active = zip.active ?? describeExecutable(zip.kind);
+    return sniff;
   }
   if (kind === 'cfb' || kind === 'msi') {
     const cfb = classifyCfb(bytes);
-    return { kind: cfb.kind, active: cfb.active ?? describeExecutable(cfb.kind) };
+    const sniff = sniffOf(cfb.kind, false);
+    sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+    return sniff;
   }
+  const sniff = sniffOf(kind, false);
   const executable = describeExecutable(kind);
-  if (executable !== null) return { kind, active: executable };
+  if (executable !== null) {
+    sniff.active = executable;
+    return sniff;
+  }
   if (kind === 'pdf') {
     const pdf = pdfFindings(bytes, options);
-    return { kind, ...pdf, active: pdf.active ?? polyglot(kind, bytes, 0) };
+    sniff.active = pdf.active ?? polyglot(kind, bytes, 0);
+    sniff.uninterpretable = pdf.uninterpretable;
+    return sniff;
   }
-  if (imageKinds.has(kind)) {
-    const structure = imageStructure(kind, bytes);
-    const found: Partial<ContentSniff> & { kind: string } = { kind, width: structure?.width ?? null, height: structure?.height ?? null };
-    if (structure === null || structure.end === null) {
-      found.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
-      found.active = polyglot(kind, bytes, 0);
-      return found;
-    }
-    const end = structure.end;
-    found.active = polyglot(kind, bytes, end);
-    if (found.active === null && end < bytes.length) {
-      const trailing = await trailingFormat(bytes.subarray(end));
-      if (trailing !== null) found.active = `${trailing} after the end of the ${kind} image (polyglot)`;
-    }
-    return found;
+  if (!imageKinds.has(kind)) return sniff;
+  const structure = imageStructure(kind, bytes);
+  sniff.width = structure?.width ?? null;
+  sniff.height = structure?.height ?? null;
+  if (structure === null || structure.end === null) {
+    sniff.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
+    sniff.active = polyglot(kind, bytes, 0);
+    return sniff;
   }
-  return { kind, active: null };
+  const end = structure.end;
+  sniff.active = polyglot(kind, bytes, end);
+  if (sniff.active === null && end < bytes.length) {
+    const trailing = trailingFormatWith(bytes.subarray(end), () => binaryAt(bytes, end, answers));
+    if (trailing === undefined) return { fileTypeAt: end };
+    if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
+  }
+  return sniff;
 }
 
 // a text carrier is already a string: reuse it instead of decoding its utf-8 bytes again
-function readText(bytes: Buffer, original: string | undefined): DecodedText | null {
-  if (original !== undefined && !bytes.includes(0)) {
+function readText(bytes: Buffer, hasNul: boolean, original: string | undefined): DecodedText | null {
+  if (original !== undefined && !hasNul) {
     const text = original.charCodeAt(0) === 0xfeff ? original.slice(1) : original;
     return { text, encoding: original.charCodeAt(0) === 0xfeff ? 'utf-8-bom' : 'utf-8', issues: [] };
   }

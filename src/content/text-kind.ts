@@ -1,4 +1,5 @@
 // The real kind of decoded text: formats announced by their first characters, JSON, markup roots, or inert text.
+import { isJsonText } from './json-syntax.ts';
 
 /** Leading characters looked at to find a markup root, characters. */
 export const markupHeadChars = 8192;
@@ -16,18 +17,9 @@ export function classifyText(text: string): TextKind {
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
-  if ((head.startsWith('{') || head.startsWith('[')) && parsesAsJson(text)) return 'json';
+  if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text)) return 'json';
   if (/<hta:application\b/i.test(text)) return 'hta';
   return markupRoot(head) ?? 'text';
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element

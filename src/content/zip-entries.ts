@@ -32,12 +32,14 @@ const LOC = 0x04034b50;
 /** Finds a ZIP by its end-of-central-directory record in the tail and lists its entries; null when there is none or it does not hold together. */
 export function readZipDirectory(bytes: Buffer): ZipListing | null {
   if (bytes.length < 22) return null;
+  // search only the tail: a backward search over the whole buffer costs O(size) for every image without a zip
   const floor = Math.max(0, bytes.length - eocdSearchBytes);
-  let at = bytes.lastIndexOf(EOCD, bytes.length - 22);
-  while (at !== -1 && at >= floor) {
-    const listing = listingAt(bytes, at);
+  const tail = bytes.subarray(floor);
+  let at = tail.lastIndexOf(EOCD, tail.length - 22);
+  while (at !== -1) {
+    const listing = listingAt(bytes, floor + at);
     if (listing !== null) return listing;
-    at = at === 0 ? -1 : bytes.lastIndexOf(EOCD, at - 1);
+    at = at === 0 ? -1 : tail.lastIndexOf(EOCD, at - 1);
   }
   return null;
 }

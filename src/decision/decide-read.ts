@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { judgeContent, type ContentFinding, type ContentRules } from '../content/judge-content.ts';
 import { quoteValue } from '../content/message-value.ts';
 import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
-import { sniffContent } from '../content/sniff-content.ts';
+import { sniffContent, sniffContentSync, type ContentSniff } from '../content/sniff-content.ts';
 import type { Policy } from '../policy/policy.ts';
 import { applyByteCaps } from '../read/byte-caps.ts';
 import { buildReadFacts } from '../read/read-facts.ts';
@@ -128,20 +128,12 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
 
   const states = list.map((value, index) => itemState(value, index, input));
   const decidedBefore = envelope.some((f) => f.effect === 'deny');
-  if (!decidedBefore) await judgeItems(policy, input, states);
+  if (!decidedBefore) {
+    const pending = judgeItems(policy, input, states);
+    if (pending !== undefined) await pending;
+  }
 
-  const facts = buildReadFacts({
-    server,
-    readFrom,
-    uri: input.link.uri,
-    resultType,
-    elapsedMs: input.elapsedMs ?? null,
-    itemCount: list.length,
-    totalBytes: states.reduce((sum, s) => sum + (s.inspected.ok ? s.inspected.bytes : 0), 0),
-    kinds: states.map((s) => s.kind),
-    mimeTypes: states.map((s) => s.declaredMime ?? ''),
-  });
-  const hits = runRules(policy, 'read', facts);
+  const hits = hasReadRules(policy) ? runRules(policy, 'read', readFacts(server, readFrom, input, resultType, list.length, states)) : [];
 
   const items: ItemDecision[] = states.map((s, index) => {
     // an item not looked at because the read as a whole failed shares the read's reasons
@@ -164,8 +156,7 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
   if (effect === 'partial' && items.length > 0 && items.every((i) => i.effect === 'deny')) effect = 'deny';
 
   const decision: Decision = { effect, reasons, items, policy: { ...policy.ref } };
-  const evidence = states.map((s) => evidenceOf(s));
-  return { decision, evidence };
+  return verdictOf(decision, states);
 }
 
 /** Content checks for an embedded resource (`type: "resource"` item of a tool result, or its `resource` member): same shape, caps and content rules, no read stage. */
@@ -175,14 +166,12 @@ export async function decideEmbedded(policy: Policy, resource: unknown): Promise
       ? (resource as { resource: unknown }).resource
       : resource;
   const state = itemState(inner, 0, null);
-  await judgeItems(policy, null, [state]);
+  const pending = judgeItems(policy, null, [state]);
+  if (pending !== undefined) await pending;
   const reasons = state.findings.map((f) => f.reason);
   // a single embedded resource dropped for its size leaves nothing to deliver
   const effect = combineEffects(state.findings.map((f) => f.effect));
-  return {
-    decision: { effect, reasons: reasons.map((r) => ({ ...r })), items: [{ index: 0, effect, reasons }], policy: { ...policy.ref } },
-    evidence: [evidenceOf(state)],
-  };
+  return verdictOf({ effect, reasons: reasons.map((r) => ({ ...r })), items: [{ index: 0, effect, reasons }], policy: { ...policy.ref } }, [state]);
 }
 
 function itemState(value: unknown, index: number, input: ReadInput | null): ItemState {
@@ -198,7 +187,8 @@ function itemState(value: unknown, index: number, input: ReadInput | null): Item
   return { inspected, declaredMime, findings, dropped: false, kind: UNKNOWN_KIND, decoded: null };
 }
 
-async function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]): Promise<void> {
+// synchronous for the common case; returns a promise only when some item needs file-type to be named
+function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]): Promise<void> | undefined {
   const doc = policy.document;
   if (input !== null) {
     for (const s of states) {
@@ -214,6 +204,7 @@ async function judgeItems(policy: Policy, input: ReadInput | null, states: ItemS
   );
   const overCapPartial = doc.read.overCap === 'partial';
   const rules: ContentRules = { allow: doc.content.allow, maxImagePixels: doc.content.maxImagePixels };
+  let waiting: { state: ItemState; bytes: Buffer; text: string | undefined }[] | undefined;
   for (const s of shaped) {
     const breach = breaches.get(s.inspected.index);
     if (breach !== undefined) {
@@ -227,11 +218,63 @@ async function judgeItems(policy: Policy, input: ReadInput | null, states: ItemS
       continue;
     }
     s.decoded = bytes;
-    const sniff = await sniffContent(bytes, s.inspected.carrier === 'text' ? { text: s.inspected.payload } : {});
-    s.kind = sniff.kind;
-    const judged = judgeContent(s.declaredMime, sniff, rules);
-    s.findings.push(...judged.findings);
+    const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
+    const sniff = sniffContentSync(bytes, text === undefined ? {} : { text });
+    if (sniff !== null) judgeSniffed(s, sniff, rules);
+    else (waiting ??= []).push({ state: s, bytes, text });
   }
+  if (waiting === undefined) return undefined;
+  const later = waiting;
+  return (async () => {
+    for (const { state, bytes, text } of later) judgeSniffed(state, await sniffContent(bytes, text === undefined ? {} : { text }), rules);
+  })();
+}
+
+function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {
+  s.kind = sniff.kind;
+  const judged = judgeContent(s.declaredMime, sniff, rules);
+  for (const f of judged.findings) s.findings.push(f);
+}
+
+// policies are immutable: whether one has read-stage rules is decided once per policy
+const readRulesOf = new WeakMap<Policy, boolean>();
+
+function hasReadRules(policy: Policy): boolean {
+  let known = readRulesOf.get(policy);
+  if (known === undefined) {
+    known = policy.rules.some((r) => r.stage === 'read');
+    readRulesOf.set(policy, known);
+  }
+  return known;
+}
+
+function readFacts(server: string, readFrom: string, input: ReadInput, resultType: string, itemCount: number, states: readonly ItemState[]): ReturnType<typeof buildReadFacts> {
+  return buildReadFacts({
+    server,
+    readFrom,
+    uri: input.link.uri,
+    resultType,
+    elapsedMs: input.elapsedMs ?? null,
+    itemCount,
+    totalBytes: states.reduce((sum, s) => sum + (s.inspected.ok ? s.inspected.bytes : 0), 0),
+    kinds: states.map((s) => s.kind),
+    mimeTypes: states.map((s) => s.declaredMime ?? ''),
+  });
+}
+
+// evidence is built when someone reads it: `gate.decideRead` drops it, records and reviews read it
+function verdictOf(decision: Decision, states: readonly ItemState[]): ReadVerdict {
+  let evidence: ItemEvidence[] | null = null;
+  return {
+    decision,
+    get evidence(): ItemEvidence[] {
+      evidence ??= states.map((s) => evidenceOf(s));
+      return evidence;
+    },
+    set evidence(value: ItemEvidence[]) {
+      evidence = value;
+    },
+  };
 }
 
 function evidenceOf(s: ItemState): ItemEvidence {

@@ -30,7 +30,15 @@ export function classifyResult(result: Readonly<Record<string, unknown>>): Resul
   if (resultType === undefined || resultType === 'complete') return { kind: 'complete', contents };
   if (resultType === 'input_required') return { kind: 'input-required' };
   if (resultType === 'task') return { kind: 'task', contents };
-  return { kind: 'unknown-type', resultType: typeof resultType === 'string' ? resultType : JSON.stringify(resultType) ?? String(resultType) };
+  return { kind: 'unknown-type', resultType: typeof resultType === 'string' ? resultType : describeNonString(resultType) };
+}
+
+// a non-string result type is named by its JSON type: serializing a server's object could be deep enough
+// to overflow the stack, and only its first characters would be quoted anyway
+function describeNonString(value: unknown): string {
+  if (Array.isArray(value)) return '(an array)';
+  if (value !== null && typeof value === 'object') return '(an object)';
+  return String(value);
 }
 
 /** One-line description of a JSON-RPC error code for reason messages. */

@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, test } from 'vitest';
-import { binaryKind } from '../../src/content/binary-kind.ts';
+import { binaryKind, knownSignatureKind } from '../../src/content/binary-kind.ts';
 import { kindOfFileType } from '../../src/content/kinds.ts';
 import * as make from '../fixtures/make-bytes.ts';
 
@@ -42,4 +42,31 @@ describe('binaryKind', () => {
   test('unknown bytes name nothing', async () => {
     expect(await binaryKind(make.seededBytes(300))).toBeNull();
   });
+
+  test.each([
+    ['png', make.makePng()],
+    ['apng', make.makePng({ apng: true })],
+    ['jpeg', make.makeJpeg()],
+    ['gif', make.makeGif()],
+    ['webp', make.makeWebp()],
+    ['bmp', make.makeBmp()],
+    ['pdf', make.makePdf()],
+  ])('our own check answers %s synchronously, as file-type does', async (kind, bytes) => {
+    expect(knownSignatureKind(bytes)).toBe(kind);
+    const found = await fileTypeFromBuffer(bytes);
+    expect(found === undefined ? null : kindOfFileType(found.ext, found.mime)).toBe(kind);
+  });
+
+  test.each([
+    ['pe', make.makePe()],
+    ['elf', make.makeElf()],
+    ['avif', make.makeAvif()],
+    ['gzip', make.makeGzip()],
+    ['one byte', Buffer.from([0x89])],
+    ['a png signature cut short', make.makePng().subarray(0, 7)],
+    ['unknown', make.seededBytes(64)],
+  ])('leaves %s to file-type', (_, bytes) => {
+    expect(knownSignatureKind(bytes)).toBeUndefined();
+  });
 });
+

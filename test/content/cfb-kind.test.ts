@@ -31,4 +31,19 @@ describe('classifyCfb', () => {
     bytes.writeUInt32LE(1, 512 + 4); // FAT: directory sector 1 points to itself
     expect(classifyCfb(bytes).kind).toBe('doc');
   });
+
+  test('a DIFAT that names the same FAT sector over and over reads the FAT once', () => {
+    // 12,000 DIFAT sectors × 127 ids each, all naming sector 0: read per id, the FAT would grow to 195 million
+    // entries, past what a V8 array can hold (the process aborts; no exception to catch)
+    const difatSectors = 12_000;
+    const bytes = Buffer.alloc(512 * (difatSectors + 3));
+    makeCfb({ names: ['WordDocument'] }).copy(bytes);
+    bytes.writeUInt32LE(2, 0x44); // first DIFAT sector (after the FAT and directory sectors of the fixture)
+    for (let n = 0; n < difatSectors; n++) {
+      const base = (n + 3) * 512;
+      for (let i = 0; i < 127; i++) bytes.writeUInt32LE(0, base + i * 4);
+      bytes.writeUInt32LE(n + 3, base + 508);
+    }
+    expect(classifyCfb(bytes).kind).toBe('doc');
+  });
 });

@@ -6,6 +6,12 @@ describe('kinds table', () => {
     ['text/plain; charset=utf-8', 'text/plain'],
     ['  IMAGE/PNG ', 'image/png'],
     ['', ''],
+    ['image/png', 'image/png'],
+    ['Image/Png', 'image/png'],
+    ['text/plain;charset=x', 'text/plain'],
+    ['\u00a0text/plain', 'text/plain'],
+    ['TEXT/\u00c9', 'text/\u00e9'],
+    ['application/vnd.ms-word.document.macroEnabled.12', 'application/vnd.ms-word.document.macroenabled.12'],
   ])('normalizeMime(%j) = %j', (mime, normal) => {
     expect(normalizeMime(mime)).toBe(normal);
   });

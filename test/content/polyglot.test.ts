@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { embeddedArchive, trailingFormat } from '../../src/content/polyglot.ts';
+import { embeddedArchive, trailingFormat, trailingFormatWith } from '../../src/content/polyglot.ts';
 import { makeElf, makeGif, makeJar, makePdf, makePng, makeZip, utf16 } from '../fixtures/make-bytes.ts';
 
 describe('embeddedArchive', () => {
@@ -44,3 +44,15 @@ describe('trailingFormat', () => {
     return expect(trailingFormat(bytes)).resolves.toBeNull();
   });
 });
+
+describe('trailingFormatWith', () => {
+  test.each([
+    ['binary bytes only file-type can name', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => undefined, undefined],
+    ['the same bytes once file-type named them', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => 'mp3', '`mp3` data'],
+    ['the same bytes when nothing names them', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => null, null],
+    ['text never asks', Buffer.from('<script>x</script>'), () => undefined, '`html` text'],
+  ])('%s', (_, bytes, kindOf, expected) => {
+    expect(trailingFormatWith(bytes, kindOf)).toBe(expected);
+  });
+});
+

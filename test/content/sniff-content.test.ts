@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { sniffContent } from '../../src/content/sniff-content.ts';
+import { deflateSync } from 'node:zlib';
+import { sniffContent, sniffContentSync } from '../../src/content/sniff-content.ts';
 import * as make from '../fixtures/make-bytes.ts';
 
 const text = (s: string): Buffer => Buffer.from(s, 'utf8');
@@ -113,3 +114,55 @@ describe('sniffContent: unsafe text and uninterpretable bytes', () => {
     expect([sniff.width, sniff.height]).toEqual([20_000, 10_000]);
   });
 });
+
+describe('sniffContentSync', () => {
+  test.each([
+    ['png', make.makePng()],
+    ['apng', make.makePng({ apng: true })],
+    ['jpeg with html after its end', Buffer.concat([make.makeJpeg(), text('<script>alert(1)</script>')])],
+    ['truncated gif', make.makeGif({ omitEnd: true })],
+    ['webp', make.makeWebp()],
+    ['bmp', make.makeBmp()],
+    ['pdf with javascript in an object stream', make.makePdf({ activeName: 'JS', inObjectStream: true })],
+    ['jar', make.makeJar()],
+    ['doc with macros', make.makeCfb({ names: ['WordDocument', 'Macros', 'VBA'] })],
+    ['text', text('hello')],
+    ['svg with a handler', text('<svg onload="x"/>')],
+    ['utf-16 with a bom', make.utf16('plain words')],
+    ['empty', Buffer.alloc(0)],
+  ])('answers %s without file-type, exactly as sniffContent', async (_, bytes) => {
+    const quick = sniffContentSync(bytes);
+    expect(quick).not.toBeNull();
+    expect(quick).toEqual(await sniffContent(bytes));
+  });
+
+  test.each([
+    ['pe', make.makePe()],
+    ['elf', make.makeElf()],
+    ['gzip', make.makeGzip()],
+    ['avif', make.makeAvif()],
+    ['unknown binary', make.seededBytes(512)],
+    ['png with an elf after its end', Buffer.concat([make.makePng(), make.makeElf()])],
+    ['utf-16 without a bom (it holds nuls, so binary formats are asked first)', make.utf16('plain ascii words here', { bom: false })],
+  ])('leaves %s to sniffContent (file-type must be asked)', (_, bytes) => {
+    expect(sniffContentSync(bytes)).toBeNull();
+  });
+});
+
+describe('sniffContent: hostile inputs stay bounded', () => {
+  test('deeply nested json is json, decided without building it', async () => {
+    expect((await sniffContent(text(`${'['.repeat(300_000)}${']'.repeat(300_000)}`))).kind).toBe('json');
+  });
+
+  test('a pdf with more compressed streams than the cap is uninterpretable, not inspected to the end', async () => {
+    const data = deflateSync(Buffer.from('x'));
+    const parts = [Buffer.from('%PDF-1.7\n', 'latin1')];
+    for (let i = 0; i < 10_050; i++) parts.push(Buffer.from(`<</Filter/FlateDecode>>stream\n`, 'latin1'), data, Buffer.from('\nendstream\n', 'latin1'));
+    parts.push(Buffer.from('%%EOF\n', 'latin1'));
+    const sniff = await sniffContent(Buffer.concat(parts));
+    expect(sniff.kind).toBe('pdf');
+    expect(sniff.active).toBeNull();
+    expect(sniff.uninterpretable).toMatch(/more than 10000 compressed streams/);
+  });
+});
+

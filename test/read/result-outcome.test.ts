@@ -16,6 +16,17 @@ describe('classifyResult', () => {
   });
 
   test.each([
+    [7, '7'],
+    [null, 'null'],
+    [['complete'], '(an array)'],
+    [{ kind: 'complete' }, '(an object)'],
+    [JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), '(an array)'],
+  ])('names a non-string result type %#', (resultType, named) => {
+    const outcome = classifyResult({ resultType });
+    expect(outcome.kind === 'unknown-type' ? outcome.resultType : undefined).toBe(named);
+  });
+
+  test.each([
     [{ error: { code: -32602, message: 'm' } }, -32602],
     [{ error: { code: -32002, message: 'm' } }, -32002],
     [{ error: { code: -32601, message: 'm' } }, -32601],

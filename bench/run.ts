@@ -3,9 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import jsonLogic from 'json-logic-js';
-import { createGate } from '../src/gate.ts';
-import { loadPolicy, parsePolicy } from '../src/policy/load-policy.ts';
-import { freezeFacts } from '../src/policy/rule-facts.ts';
+// the engine under test is the built one in dist/ (what users run); src/ only lends the types
+type Engine = typeof import('../src/index.ts');
+type Facts = typeof import('../src/policy/rule-facts.ts');
+const { createGate, loadPolicy, parsePolicy } = (await import(new URL('../dist/index.js', import.meta.url).href)) as Engine;
+const { freezeFacts } = (await import(new URL('../dist/policy/rule-facts.js', import.meta.url).href)) as Facts;
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);

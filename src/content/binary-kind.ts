@@ -1,6 +1,5 @@
 // Binary formats by signature: our own exact checks for the formats we see most (answered synchronously),
 // then file-type 21 on the leading bytes for everything else.
-import { fileTypeFromBuffer } from 'file-type';
 import { kindOfFileType } from './kinds.ts';
 
 /** Leading bytes handed to file-type, bytes; enough for every signature it checks on a buffer prefix. */
@@ -65,8 +64,18 @@ function pngOrApng(b: Uint8Array): string {
   return 'png';
 }
 
+let fileType: Promise<typeof import('file-type')> | undefined;
+
+// file-type (and its tokenizer and debug dependencies) is about a third of the library's import time, and most
+// decisions (every link decision, and reads of the formats recognised above) never need it: load it on first use
+function loadFileType(): Promise<typeof import('file-type')> {
+  fileType ??= import('file-type');
+  return fileType;
+}
+
 /** What file-type 21 names the leading `sniffBytes` bytes as, mapped to our kind ids; null when it names nothing. */
 export async function fileTypeKind(bytes: Uint8Array): Promise<string | null> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const found = await fileTypeFromBuffer(bytes.subarray(0, sniffBytes));
   return found === undefined ? null : kindOfFileType(found.ext, found.mime);
 }

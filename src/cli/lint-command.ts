@@ -6,10 +6,10 @@ import { displayPath } from '../review/display-path.ts';
 import { formatLintJson, formatLintText, summarizeLint } from '../review/format-lint.ts';
 import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy.ts';
 import { toSarif } from '../review/sarif.ts';
-import { isCasesPath } from '../review/policy-cases.ts';
 import { toolVersion } from '../review/tool-version.ts';
 import type { CliCommand } from './cli-io.ts';
 import { usageError } from './report-error.ts';
+import { policyFilesOnly } from './policy-files-only.ts';
 
 const usage = 'usage: linkgate lint [--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] FILE…';
 const formats = ['text', 'json', 'sarif'] as const;
@@ -33,10 +33,7 @@ export const lintCommand: CliCommand = async (args, io) => {
     return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
   }
   const { values } = parsed;
-  // `policies/*.yaml` also matches the case files beside the policies: they are not policies
-  const skipped = parsed.positionals.filter(isCasesPath);
-  const positionals = parsed.positionals.filter((p) => !isCasesPath(p));
-  for (const file of skipped) io.stderr.write(`linkgate: skipping case file \`${file}\`\n`);
+  const positionals = policyFilesOnly(parsed.positionals, io);
   if (values.help === true) {
     io.stdout.write(`${usage}\n`);
     return 0;

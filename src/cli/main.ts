@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync, realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { processIo, type CliCommand, type CliIo } from './cli-io.ts';
+import { isMainModule } from './is-main-module.ts';
 import { evalCommand } from './eval-command.ts';
 import { probeCommand } from './probe.ts';
 import { lintCommand } from './lint-command.ts';
@@ -48,18 +48,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   return command.run(rest, io);
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    // npm's bin link is a symlink: compare real paths
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isMainModule(import.meta.url)) {
   main(process.argv.slice(2), processIo()).then(
     (code) => {
       process.exitCode = code;

@@ -4,10 +4,11 @@ import { loadPolicy } from '../policy/load-policy.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatTestJson, formatTestText, testReportPassed } from '../review/format-test.ts';
 import { formatJunit, type TestEntry } from '../review/junit.ts';
-import { casesPathFor, isCasesPath, loadCases, type CasesFile } from '../review/policy-cases.ts';
+import { casesPathFor, loadCases, type CasesFile } from '../review/policy-cases.ts';
 import { runCases } from '../review/run-cases.ts';
 import type { CliCommand } from './cli-io.ts';
 import { reportLoadError, usageError } from './report-error.ts';
+import { policyFilesOnly } from './policy-files-only.ts';
 
 const usage = 'usage: linkgate test [--format text|junit|json] [--coverage-threshold PERCENT] [--cases FILE]… POLICY…';
 const formats = ['text', 'junit', 'json'] as const;
@@ -31,10 +32,7 @@ export const testCommand: CliCommand = async (args, io) => {
     return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
   }
   const { values } = parsed;
-  // `policies/*.yaml` also matches the case files beside the policies: they are not policies
-  const skipped = parsed.positionals.filter(isCasesPath);
-  const positionals = parsed.positionals.filter((p) => !isCasesPath(p));
-  for (const file of skipped) io.stderr.write(`linkgate: skipping case file \`${file}\`\n`);
+  const positionals = policyFilesOnly(parsed.positionals, io);
   if (values.help === true) {
     io.stdout.write(`${usage}\n`);
     return 0;

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GateError } from '../gate-error.ts';
 import { makeElf, makePng } from './demo-bytes.ts';
+import { isMainModule } from '../cli/is-main-module.ts';
 
 /** Default delay of the slow resource, milliseconds (below the default policy's 10 s deadline, so `npm start` stays quick). */
 export const defaultSlowMs = 1500;
@@ -127,17 +126,7 @@ async function serve(): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
+if (isMainModule(import.meta.url)) {
   serve().catch((error: unknown) => {
     process.stderr.write(`linkgate-demo: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;

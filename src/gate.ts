@@ -7,8 +7,8 @@ import {
   credentialInputSchema,
   parseInput,
   parseLinkInput,
+  parseReadInput,
   parseWith,
-  readInputSchema,
   type LinkInput,
   type ParsedInput,
 } from './decision/inputs.ts';
@@ -78,7 +78,7 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   }
 
   async function detailed(input: unknown): Promise<ReadVerdict> {
-    const parsed = parseWith(readInputSchema, input);
+    const parsed = parseReadInput(input);
     if (!parsed.ok) return { decision: invalid(parsed.message), evidence: [] };
     try {
       return await decideReadDetailed(policy, parsed.input);
@@ -146,7 +146,8 @@ async function resolveWithin(resolver: Resolver, name: string, timeoutMs: number
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
-    const answers = await Promise.race([resolver(name).then((a) => [...a], () => undefined), deadline]);
+    // a resolver that throws, even synchronously, or answers late leaves the name unresolved: fail closed
+    const answers = await Promise.race([Promise.resolve().then(() => resolver(name)).then((a) => [...a], () => undefined), deadline]);
     return answers;
   } finally {
     clearTimeout(timer);

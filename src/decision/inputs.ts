@@ -72,7 +72,7 @@ export function parseInput(value: unknown): ParsedInput<GateInput> {
     return { ok: false, field: 'stage', message: 'field `stage` must be `link`, `read` or `credential`' };
   }
   if (stage === 'link') return parseLinkInput(value);
-  if (stage === 'read') return parseWith(readInputSchema, value);
+  if (stage === 'read') return parseReadInput(value);
   return parseWith(credentialInputSchema, value);
 }
 
@@ -83,6 +83,11 @@ export function parseInput(value: unknown): ParsedInput<GateInput> {
  */
 export function parseLinkInput(value: unknown): ParsedInput<LinkInput> {
   return isPlainLinkInput(value) ? { ok: true, input: value } : parseWith(linkInputSchema, value);
+}
+
+/** Validates a read-stage line like `parseWith(readInputSchema, value)`, with the same hand-written fast path as `parseLinkInput`. */
+export function parseReadInput(value: unknown): ParsedInput<ReadInput> {
+  return isPlainReadInput(value) ? { ok: true, input: value } : parseWith(readInputSchema, value);
 }
 
 /** Validates a value against one stage's schema; the message names the first offending field. */
@@ -120,6 +125,34 @@ function isPlainLinkInput(value: unknown): value is LinkInput {
     else return false;
   }
   return hasStage && hasLink && isPlainResourceLink(value['link']);
+}
+
+// True only for values `readInputSchema` accepts, as plain JSON data; `result` is an untrusted record that the
+// read decision checks member by member, so here it only has to be a plain object
+function isPlainReadInput(value: unknown): value is ReadInput {
+  if (!isPlainRecord(value)) return false;
+  let hasStage = false;
+  let hasLink = false;
+  let hasResult = false;
+  for (const key in value) {
+    if (key === 'stage') {
+      if (value[key] !== 'read') return false;
+      hasStage = true;
+    } else if (key === 'server' || key === 'readFrom') {
+      const id = value[key];
+      if (typeof id !== 'string' || id.length === 0) return false;
+    } else if (key === 'elapsedMs') {
+      const ms = value[key];
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return false;
+    } else if (key === 'link') hasLink = true;
+    else if (key === 'result') hasResult = true;
+    else return false;
+  }
+  if (!hasStage || !hasLink || !hasResult || !isPlainResourceLink(value['link'])) return false;
+  const result = value['result'];
+  if (!isPlainRecord(result)) return false;
+  for (const key in result) if (key === '__proto__') return false;
+  return true;
 }
 
 function isPlainResourceLink(value: unknown): boolean {

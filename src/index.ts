@@ -19,6 +19,8 @@ export type { GateTransport, GateTransportOptions } from './hook/gate-transport.
 export { gateToolResult } from './hook/gate-tool-result.ts';
 export type { GatedToolResult, GateToolResultOptions, RequestingClient } from './hook/gate-tool-result.ts';
 export type { DirectFetchOptions, FetchHeaders } from './hook/fetch-link.ts';
+export { cappedFetch } from './hook/capped-fetch.ts';
+export { connectionByteCap } from './hook/connection-byte-cap.ts';
 export { ReadCache } from './hook/read-cache.ts';
 export type { ReadCacheOptions } from './hook/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';

@@ -1,6 +1,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../decision/decision.ts';
+import { GateError } from '../gate-error.ts';
 import type { Gate } from '../gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
@@ -134,7 +135,27 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const timer = setTimeout(() => onDeadline(id), deadlineMs);
     timer.unref();
     reads.set(id, { found: f, linkDecision, requestedAt: now(), started: performance.now(), timer });
-    await inner.send(message, sendOptions);
+    try {
+      await inner.send(message, sendOptions);
+    } catch (error) {
+      // an HTTP transport rejects here when the POST or its body fails (a byte cap, a refused connection): the client
+      // rejects the request with this error, so the read is recorded as failed now, not answered again at the deadline
+      const pending = reads.get(id);
+      if (pending !== undefined) {
+        reads.delete(id);
+        clearTimeout(pending.timer);
+        // only linkgate's own messages go into the record: a transport error may quote the server's response body
+        const why = error instanceof GateError ? `the request failed: ${error.message}` : 'the request failed before an answer';
+        queue(() => recordFailed(id, pending, why));
+      }
+      throw error;
+    }
+  }
+
+  function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
+    const decision: Decision = { effect: 'deny', reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }], policy: { ...gate.policy.ref } };
+    const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
+    return record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'failed', why });
   }
 
   function onDeadline(id: Id): void {
@@ -290,10 +311,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   inner.onclose = () => {
     for (const [id, pending] of reads) {
       clearTimeout(pending.timer);
-      const why = 'the connection closed before an answer';
-      const decision: Decision = { effect: 'deny', reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }], policy: { ...gate.policy.ref } };
-      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
-      queue(() => record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'failed', why }));
+      queue(() => recordFailed(id, pending, 'the connection closed before an answer'));
     }
     reads.clear();
     wrapper.onclose?.();

@@ -1,7 +1,9 @@
 // Script in markup: elements, event-handler attributes and script URLs, looked for tag by tag and after
 // character references are decoded. Every pass is linear: tags are found by `indexOf` and never overlap,
-// each tag is read by a fixed number of patterns without nested quantifiers, and markdown destinations are
+// each tag is read by a fixed number of patterns without nested quantifiers, entity-encoded documents inside
+// attributes (`srcdoc`) are scanned again at most `maxNestedMarkup` levels deep, and markdown destinations are
 // decoded only as far as they still spell a script scheme.
+import { findActiveCss } from './active-css.ts';
 import { decodeCharacterReferences, decodeReferenceAt } from './decode-entities.ts';
 
 /** Markup flavours the scan knows; `text` is prose that may hold stray HTML (markdown, notes). */
@@ -14,6 +16,12 @@ export interface MarkupWork {
 
 // SVG Tiny 1.2 `handler` and `listener` elements run script like `script` does
 const activeElement = /^<\s*(?:(hta):application\b|(?:[a-z0-9_.-]+:)?(script|handler|listener|object|embed|applet)\b)/i;
+// the same element names at any `<` inside a tag: `<a<script>` and `<scr<script>ipt>` hide one tag in another
+const gluedElement = /<\s*(?:[a-z0-9_.-]+:)?(?:script|handler|listener|object|embed|applet)\b/iy;
+const styleElement = /^<\s*(?:[a-z0-9_.-]+:)?style\b/i;
+const styleEnd = /<\/\s*(?:[a-z0-9_.-]+:)?style\b/gi;
+const styleAttribute = /style\s*=/i;
+const scriptElement = 'a `<script>` element';
 // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
 const handlerAnimation = /attributeName\s*=\s*(?:["']\s*)?on[a-z]/i;
 const handlerAttribute = /[\s"'\/](on[a-z][a-z0-9_-]*)\s*=/i;
@@ -23,17 +31,15 @@ const markupDataUrl = /(?:href|src|action|data|values|to|from|by|content|backgro
 const encodedScript = /<\s*(?:[a-z0-9_.-]+:)?script\b/i;
 const stylesheetInstruction = /<\?xml-stylesheet\b/gi;
 const xslWord = /xsl/gi;
-/** Characters after a `]` within which a markdown link destination must start (`](`, `]:`, white space, `<`). */
-export const markdownHeadChars = 64;
-/** Characters of a markdown link destination examined for a script url (room for a fully entity-encoded scheme). */
-export const markdownWindowChars = 160;
+/** Levels of entity-encoded markup inside attributes scanned as documents of their own (`srcdoc` in `srcdoc`). */
+export const maxNestedMarkup = 4;
 const scriptSchemes = ['javascript:', 'vbscript:', 'livescript:'] as const;
 
 /** The first active construct in markup or text (script element, HTA, plugin element, `on*` handler, script or markup `data:` URL, xml entity declaration, xslt), as a one-line message; null when none. Linear in the text. */
 export function findActiveMarkup(text: string, flavour: MarkupFlavour, work: MarkupWork = { chars: 0 }): string | null {
   if (flavour !== 'text' && /<!ENTITY\b/i.test(text)) return 'xml entity declarations can rewrite the document after inspection';
   if (flavour !== 'text' && hasXsltInstruction(text, work)) return 'an xslt stylesheet can generate script';
-  return scanTags(text, work) ?? scanMarkdownLinks(text, work);
+  return scanTags(text, work, 0) ?? scanMarkdownLinks(text, work);
 }
 
 // `<?xml-stylesheet … xsl … >`: each instruction needs the first `>` and the first `xsl` after it; both are
@@ -65,15 +71,16 @@ function scanMarkdownLinks(text: string, work: MarkupWork): string | null {
     // `](` and `]:` are the only places a markdown renderer turns text into a link; the destination must
     // start with a script scheme's first letter or a character reference to be worth decoding
     const start = destinationStart(text, at, work);
-    if (start !== -1 && spellsScriptScheme(text.slice(start, start + markdownWindowChars), work)) return 'a markdown link with a `javascript:` url';
+    if (start !== -1 && spellsScriptScheme(text, start, work)) return 'a markdown link with a `javascript:` url';
   }
   return null;
 }
 
 // where a link destination starts after the `]` at `at`: `]`, white space, `(` or `:`, white space, an optional
-// `<` and white space, then `j`, `v`, `l` or `&`, all within `markdownHeadChars`; -1 when there is none
+// `<` and white space, then `j`, `v`, `l` or `&`; -1 when there is none. CommonMark allows any run of spaces
+// there; the runs read for two `]` never overlap (a `]` ends a run), so the whole pass stays linear
 function destinationStart(text: string, at: number, work: MarkupWork): number {
-  const limit = Math.min(text.length, at + markdownHeadChars);
+  const limit = text.length;
   let i = at + 1;
   while (i < limit && isMarkdownSpace(text.charCodeAt(i))) i++;
   if (i >= limit) return done(work, i - at, -1);
@@ -99,12 +106,13 @@ function isMarkdownSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
-// true when the window, with character references decoded and TAB/LF/CR dropped (as URL parsers do), starts
-// with a script scheme (ascii case-insensitive); stops at the first character no scheme can continue with
-function spellsScriptScheme(window: string, work: MarkupWork): boolean {
+// true when the text from `start`, with character references decoded and TAB/LF/CR dropped (as URL parsers
+// do), starts with a script scheme (ascii case-insensitive); stops at the first character no scheme can
+// continue with, so no `]` is ever inside what it reads
+function spellsScriptScheme(window: string, start: number, work: MarkupWork): boolean {
   let alive = 0b111;
   let length = 0;
-  let i = 0;
+  let i = start;
   while (i < window.length) {
     let value: string;
     const ref = window.charCodeAt(i) === 0x26 ? decodeReferenceAt(window, i) : null;
@@ -134,7 +142,9 @@ function spellsScriptScheme(window: string, work: MarkupWork): boolean {
   return false;
 }
 
-function scanTags(text: string, work: MarkupWork): string | null {
+function scanTags(text: string, work: MarkupWork, depth: number): string | null {
+  // style element contents already checked as css: a `<style>` inside one needs no second look
+  let cssCheckedUntil = -1;
   let pos = text.indexOf('<');
   while (pos !== -1) {
     const next = text.charCodeAt(pos + 1);
@@ -143,9 +153,18 @@ function scanTags(text: string, work: MarkupWork): string | null {
       const close = tagEnd(text, pos);
       const end = close === -1 ? text.length : close + 1;
       work.chars += end - pos;
-      const found = inspectTag(text.slice(pos, end));
+      const tag = text.slice(pos, end);
+      const found = inspectTag(tag, work, depth);
       if (found !== null) return found;
       if (close === -1) return null;
+      if (end > cssCheckedUntil && styleElement.test(tag)) {
+        styleEnd.lastIndex = end;
+        const closing = styleEnd.exec(text);
+        cssCheckedUntil = closing === null ? text.length : closing.index;
+        work.chars += cssCheckedUntil - end;
+        const css = findActiveCss(text.slice(end, cssCheckedUntil));
+        if (css !== null) return `${css} in a \`<style>\` element`;
+      }
       pos = text.indexOf('<', close + 1);
     } else {
       pos = text.indexOf('<', pos + 1);
@@ -179,13 +198,18 @@ function isHtmlSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }
 
-function inspectTag(tag: string): string | null {
+function inspectTag(tag: string, work: MarkupWork, depth: number): string | null {
   const element = activeElement.exec(tag);
   if (element !== null) {
     if (element[1] !== undefined) return 'an hta application element';
     const name = element[2]?.toLowerCase() ?? '';
-    if (name === 'script') return 'a `<script>` element';
+    if (name === 'script') return scriptElement;
     return name === 'handler' || name === 'listener' ? `an svg \`<${name}>\` element` : 'a plugin element (`object`, `embed` or `applet`)';
+  }
+  // a `<` inside the tag may start an element a lenient parser (or a naive filter's output) sees
+  for (let inner = tag.indexOf('<', 1); inner !== -1; inner = tag.indexOf('<', inner + 1)) {
+    gluedElement.lastIndex = inner;
+    if (gluedElement.test(tag)) return 'a script or plugin element glued inside another tag';
   }
   // attributes need `=`; script urls need `:` or a character reference that could spell one
   const hasEquals = tag.includes('=');
@@ -195,14 +219,23 @@ function inspectTag(tag: string): string | null {
     if (handler !== null) return `an event-handler attribute \`${(handler[1] ?? '').toLowerCase()}\``;
     if (handlerAnimation.test(tag)) return 'an animation that sets an event-handler attribute';
   }
-  const decoded = stripUrlWhitespace(decodeCharacterReferences(tag));
+  const references = decodeCharacterReferences(tag);
+  const decoded = stripUrlWhitespace(references);
   // script and data urls need a `:`; an encoded element needs a second `<`
   if (decoded.includes(':')) {
     if (scriptUrl.test(decoded)) return 'a `javascript:` or `vbscript:` url in an attribute (after entity decoding)';
     if (markupDataUrl.test(decoded)) return 'a `data:` url that can carry markup';
   }
-  // srcdoc and similar attributes hold entity-encoded documents
-  if (decoded.indexOf('<', 1) !== -1 && encodedScript.test(decoded.slice(1))) return 'an entity-encoded `<script>` element in an attribute';
+  if (styleAttribute.test(decoded)) {
+    const css = findActiveCss(decoded);
+    if (css !== null) return `${css} in a \`style\` attribute`;
+  }
+  // srcdoc and similar attributes hold entity-encoded documents: scan them as documents of their own
+  if (references !== tag && references.indexOf('<', 1) !== -1) {
+    if (depth >= maxNestedMarkup) return encodedScript.test(references.slice(1)) ? 'an entity-encoded `<script>` element in an attribute' : null;
+    const inner = scanTags(references.slice(1), work, depth + 1);
+    if (inner !== null) return inner === scriptElement ? 'an entity-encoded `<script>` element in an attribute' : `entity-encoded markup in an attribute holds ${inner}`;
+  }
   return null;
 }
 

@@ -37,11 +37,11 @@ const named: Readonly<Record<string, string>> = Object.freeze({
   lowbar: '_',
 });
 
-// A reference is what `/&(?:#[xX]([0-9a-fA-F]{1,8});?|#([0-9]{1,10});?|([A-Za-z][A-Za-z0-9]{1,31});)/` matches:
+// A reference is what `/&(?:#[xX]0*([0-9a-fA-F]{1,8});?|#0*([0-9]{1,10});?|([A-Za-z][A-Za-z0-9]{1,31});)/` matches:
 // parsed by hand, because a hostile tag can hold millions of them and a replace callback per match costs
 // several times the bytes it reads
 
-/** Most hex digits of a numeric reference, decimal digits, and characters of a name (as the pattern above). */
+/** Most significant (after leading zeros) hex digits of a numeric reference, decimal digits, and characters of a name (as the pattern above). */
 const maxHexDigits = 8;
 const maxDecimalDigits = 10;
 const maxNameChars = 32;
@@ -75,23 +75,28 @@ export function decodeReferenceAt(text: string, at: number): { value: string; en
     i++;
     const x = text.charCodeAt(i);
     if (x === 0x78 || x === 0x58) {
-      const start = i + 1;
+      // HTML reads any number of leading zeros (`&#x000000006A;` is `j`); only significant digits are capped
+      let j = i + 1;
+      while (text.charCodeAt(j) === 0x30) j++;
+      const zeros = j > i + 1;
+      const start = j;
       let code = 0;
-      let j = start;
       for (let d = hexDigit(text.charCodeAt(j)); d !== -1 && j - start < maxHexDigits; d = hexDigit(text.charCodeAt(j))) {
         code = code * 16 + d;
         j++;
       }
-      if (j > start) return numeric(code, text.charCodeAt(j) === 0x3b ? j + 1 : j);
+      if (j > start || zeros) return numeric(code, text.charCodeAt(j) === 0x3b ? j + 1 : j);
     }
-    const start = i;
+    let j = i;
+    while (text.charCodeAt(j) === 0x30) j++;
+    const zeros = j > i;
+    const start = j;
     let code = 0;
-    let j = start;
     for (let c = text.charCodeAt(j); c >= 0x30 && c <= 0x39 && j - start < maxDecimalDigits; c = text.charCodeAt(j)) {
       code = code * 10 + (c - 0x30);
       j++;
     }
-    if (j > start) return numeric(code, text.charCodeAt(j) === 0x3b ? j + 1 : j);
+    if (j > start || zeros) return numeric(code, text.charCodeAt(j) === 0x3b ? j + 1 : j);
     return null;
   }
   if (!isLetter(text.charCodeAt(i))) return null;

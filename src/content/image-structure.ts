@@ -77,9 +77,15 @@ function jpeg(b: Buffer): ImageStructure {
     const segmentEnd = at + 2 + length;
     if (segmentEnd > b.length) return { width, height, end: null };
     const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isSof && length >= 7 && width === null) {
-      height = b.readUInt16BE(at + 5);
-      width = b.readUInt16BE(at + 7);
+    // a later frame header may claim more pixels than the first (a decoder that honours it allocates for it):
+    // the largest one counts against the pixel cap
+    if (isSof && length >= 7) {
+      const h = b.readUInt16BE(at + 5);
+      const w = b.readUInt16BE(at + 7);
+      if (width === null || height === null || w * h > width * height) {
+        height = h;
+        width = w;
+      }
     }
     at = segmentEnd;
     if (marker === 0xda) {

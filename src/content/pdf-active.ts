@@ -234,31 +234,49 @@ function inspectStream(dict: string, data: Buffer, budget: number, refuse: strin
     return objectStream ? { ...skipped, uninterpretable: `pdf object stream with filter ${quoteValue(filters.join(' '))} cannot be inspected` } : skipped;
   }
   const predictor = /\/Predictor\s+(\d+)/.exec(dict);
-  if (predictor !== null && Number(predictor[1]) > 1) {
+  // parameters by reference may name a predictor we cannot see
+  if ((predictor !== null && Number(predictor[1]) > 1) || /\/(?:DecodeParms|DP)\s+\d/.test(dict)) {
     return objectStream ? { ...skipped, uninterpretable: 'pdf object stream with a predictor cannot be inspected' } : skipped;
   }
   if (budget <= 0) return { ...skipped, uninterpretable: OVER_BUDGET };
   if (refuse !== null) return { ...skipped, uninterpretable: refuse };
   try {
-    // Z_SYNC_FLUSH keeps what a truncated stream yields instead of throwing it away
-    const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
+    const inflated = inflateSync(data, { maxOutputLength: budget });
     return { data: inflated, inflated: inflated.length, uninterpretable: null };
   } catch (error) {
     // zlib stops at `maxOutputLength`: the whole remaining budget is spent
+    if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
+  }
+  try {
+    // a stream cut short (a lying `/Length`, or a fake `endstream` inside the data when the length is a
+    // reference) hides the rest of its objects: Z_SYNC_FLUSH keeps what it yields, and an object stream is
+    // marked uninterpretable because its end was never seen
+    const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
+    return { data: inflated, inflated: inflated.length, uninterpretable: objectStream ? 'pdf object stream ends before its compressed data does' : null };
+  } catch (error) {
     if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
     return objectStream ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' } : { data: null, inflated: 0, uninterpretable: null };
   }
 }
 
-// the first `/Filter` entry with a value: a name, or an array of names up to its `]`; one forward pass
+/** Filter name standing for a `/Filter` given by reference (`/Filter 9 0 R`): its names cannot be seen in the dictionary. */
+export const indirectFilter = '(indirect)';
+
+// the first `/Filter` (or `/F`, the abbreviation pdf.js also honours in stream dictionaries) entry with a value:
+// a name, an array of names up to its `]`, or a reference; one forward pass
 function filterNames(dict: string): string[] {
   // the first `]` at or after the last `[` seen; once there is none, no later array can close either
   let close: number | null = null;
   let unclosed = false;
-  for (let at = dict.indexOf('/Filter'); at !== -1; at = dict.indexOf('/Filter', at + 7)) {
-    let i = at + 7;
+  for (let at = dict.indexOf('/F'); at !== -1; at = dict.indexOf('/F', at + 2)) {
+    const key = dict.startsWith('/Filter', at) ? 7 : 2;
+    // `/F` alone: the next byte must end the name (`/First`, `/FDecodeParms` are other keys)
+    if (key === 2 && !(at + 2 >= dict.length || nameEnd[dict.charCodeAt(at + 2) & 0xff] === 1)) continue;
+    if (key === 7 && at + 7 < dict.length && nameEnd[dict.charCodeAt(at + 7) & 0xff] !== 1) continue;
+    let i = at + key;
     while (i < dict.length && isSpace(dict.charCodeAt(i))) i++;
     const c = dict.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) return [indirectFilter];
     if (c === 0x5b) {
       if (unclosed) continue;
       if (close === null || close < i) close = dict.indexOf(']', i);

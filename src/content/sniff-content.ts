@@ -3,6 +3,7 @@ import { findActiveMarkup } from './active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
+import { findActiveMetadata } from './image-metadata.ts';
 import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
@@ -154,14 +155,16 @@ function binaryFindings(kind: string, bytes: Buffer, options: SniffOptions, answ
   sniff.height = structure?.height ?? null;
   if (structure === null || structure.end === null) {
     sniff.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
-    sniff.active = polyglot(kind, bytes, 0);
+    sniff.active = polyglot(kind, bytes, 0) ?? findActiveMetadata(kind, bytes);
     return sniff;
   }
   const end = structure.end;
-  sniff.active = polyglot(kind, bytes, end);
-  if (sniff.active === null && end < bytes.length) {
-    const trailing = trailingFormatWith(bytes.subarray(end), () => binaryAt(bytes, end, answers));
-    if (trailing === undefined) return { fileTypeAt: end };
+  sniff.active = polyglot(kind, bytes, end) ?? findActiveMetadata(kind, bytes);
+  // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
+  const from = end + paddingLength(bytes, end);
+  if (sniff.active === null && from < bytes.length) {
+    const trailing = trailingFormatWith(bytes.subarray(from), () => binaryAt(bytes, from, answers));
+    if (trailing === undefined) return { fileTypeAt: from };
     if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
   }
   return sniff;
@@ -184,6 +187,17 @@ function pdfFindings(bytes: Buffer, options: SniffOptions): { active: string | n
 function polyglot(kind: string, bytes: Buffer, end: number): string | null {
   const archive = embeddedArchive(bytes, end);
   return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
+}
+
+// encoders pad with zeros or 0xFF; white space comes from text-mode transfers
+function paddingLength(bytes: Buffer, from: number): number {
+  let i = from;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b !== 0x00 && b !== 0xff && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) break;
+    i++;
+  }
+  return i - from;
 }
 
 function zipBased(bytes: Buffer): boolean {

@@ -12,6 +12,9 @@ export function classifyText(text: string): TextKind {
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
   if (text.startsWith('#!')) return 'shell-script';
   const head = text.slice(0, markupHeadChars).trimStart();
+  // behind blank lines or indentation the kernel no longer honours it, but `sh file` and editors still treat a
+  // `#!/interpreter` first line as a script; the slash keeps prose such as `#! is a shebang` inert
+  if (head.startsWith('#!/')) return 'shell-script';
   if (/^(?:REGEDIT4|Windows Registry Editor Version 5\.00)\s/i.test(head) || /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head)) return 'reg';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findActiveMarkup, type MarkupFlavour, type MarkupWork } from '../../src/content/active-markup.ts';
+import { findActiveMarkup, maxNestedMarkup, type MarkupFlavour, type MarkupWork } from '../../src/content/active-markup.ts';
 
 describe('findActiveMarkup', () => {
   test.each<[string, string, MarkupFlavour, RegExp]>([
@@ -68,10 +68,37 @@ describe('findActiveMarkup', () => {
     ['stylesheet instructions without `>`', `<svg>${'<?xml-stylesheet '.repeat(40_000)}`, 'svg'],
     ['many empty tags', '<a>'.repeat(200_000), 'html'],
     ['tags full of references', '<a =&#1;&>'.repeat(50_000), 'text'],
+    ['style elements that never close', '<style>'.repeat(100_000), 'html'],
+    ['style attributes full of comment openers', `<a style="${'/*'.repeat(50_000)}">`, 'html'],
+    ['a markdown destination after a long run of spaces', `[x](${' '.repeat(200_000)}https://example.com)`, 'text'],
+    ['tags glued into one another', '<a<b'.repeat(100_000), 'text'],
+    ['entity-encoded tags inside attributes', '<a t="&lt;b&gt;">'.repeat(50_000), 'html'],
   ])('bounded work on adversarial input: %s', (_, text, flavour) => {
     const work: MarkupWork = { chars: 0 };
     expect(findActiveMarkup(text, flavour, work)).toBeNull();
     expect(work.chars).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  // each level of encoding is scanned once more as a document of its own, never more than `maxNestedMarkup` levels
+  test('entity-encoded markup nested past the depth cap costs a bounded multiple of its length', () => {
+    const encode = (s: string): string => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
+    let doc = 'x'.repeat(100_000);
+    for (let level = 0; level < maxNestedMarkup + 3; level++) doc = `<i title="${encode(doc)}">`;
+    const work: MarkupWork = { chars: 0 };
+    expect(findActiveMarkup(doc, 'html', work)).toBeNull();
+    expect(work.chars).toBeLessThanOrEqual((maxNestedMarkup + 1) * doc.length);
+  });
+
+  test.each([
+    ['a script two levels down', '<iframe srcdoc="&lt;iframe srcdoc=&quot;&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;&quot;&gt;">', /entity-encoded `<script>`/],
+    ['a handler one level down', '<iframe srcdoc="&lt;img src=x &#111;nerror=alert(1)&gt;">', /entity-encoded markup .*`onerror`/],
+    ['a script glued to a tag name', '<a<script>alert(1)</script>', /glued/],
+    ['a style element with expression()', '<style>p { width: expression(alert(1)) }</style>', /`expression\(\)` in a `<style>` element/],
+    ['a style attribute with an escaped expression()', '<p style="width: e\\xpression(alert(1))">', /`expression\(\)` in a `style` attribute/],
+    ['a markdown destination after 100 spaces', `[x](${' '.repeat(100)}javascript:alert(1))`, /markdown link/],
+    ['a markdown scheme spread over 60 tab references', `[x](j${'&Tab;'.repeat(60)}avascript:alert(1))`, /markdown link/],
+  ])('finds %s', (_, text, message) => {
+    expect(findActiveMarkup(text, 'text')).toMatch(message);
   });
 
   test('the work counter sees markdown destinations it decodes', () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeCharacterReferences, decodeReferenceAt } from '../../src/content/decode-entities.ts';
 
 // the grammar the hand-written decoder follows, as one pattern: the oracle for the property below
-const referencePattern = /&(?:#[xX]([0-9a-fA-F]{1,8});?|#([0-9]{1,10});?|([A-Za-z][A-Za-z0-9]{1,31});)/g;
+const referencePattern = /&(?:#[xX]0*([0-9a-fA-F]{1,8});?|#0*([0-9]{1,10});?|([A-Za-z][A-Za-z0-9]{1,31});)/g;
 const known: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', colon: ':', tab: '\t', newline: '\n', quot: '"' };
 function oracle(text: string): string {
   return text.replace(referencePattern, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
@@ -30,8 +30,11 @@ describe('decodeCharacterReferences', () => {
     ['&#0; &#xD800; &#x110000;', '\ufffd \ufffd \ufffd'],
     ['no references', 'no references'],
     ['&constructor; and &toString; are not references', '&constructor; and &toString; are not references'],
-    ['&#x0000006A9', 'j9'],
-    ['&#00000000106', '\u000a6'],
+    // html reads every leading zero: only significant digits count toward the caps
+    ['&#x0000006A9', '\u06a9'],
+    ['&#00000000106', 'j'],
+    ['&#x000000006A;avascript:', 'javascript:'],
+    ['&#x000', '\ufffd'],
     ['&#x; &#; &;', '&#x; &#; &;'],
     [`&${'a'.repeat(32)}; &${'a'.repeat(33)};`, `&${'a'.repeat(32)}; &${'a'.repeat(33)};`],
   ])('%j → %j', (input, output) => {

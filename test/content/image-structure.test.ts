@@ -36,6 +36,20 @@ describe('imageStructure', () => {
     expect(imageStructure(kind, appended)?.end).toBe(bytes.length);
   });
 
+  // a second frame header (progressive, or a later frame) may claim more than the first: the largest counts
+  test.each([
+    ['a larger later frame', 20_000, 20_000, 20_000, 20_000],
+    ['a smaller later frame', 4, 4, 8, 8],
+  ])('jpeg with %s', (_, w, h, width, height) => {
+    const jpeg = makeJpeg({ width: 8, height: 8 });
+    const sof = Buffer.from([0xff, 0xc2, 0, 11, 8, 0, 0, 0, 0, 1, 1, 0x11, 0]);
+    sof.writeUInt16BE(h, 5);
+    sof.writeUInt16BE(w, 7);
+    const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+    const bytes = Buffer.concat([jpeg.subarray(0, sos), sof, jpeg.subarray(sos)]);
+    expect(imageStructure('jpeg', bytes)).toEqual({ width, height, end: bytes.length });
+  });
+
   test('other kinds have no image structure', () => {
     expect(imageStructure('pdf', Buffer.from('%PDF-'))).toBeNull();
   });

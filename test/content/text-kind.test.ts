@@ -24,6 +24,10 @@ describe('classifyText', () => {
     ['{ not json', 'text'],
     ['<div align="center">readme</div>', 'text'],
     ['# title\n\nmarkdown', 'text'],
+    ['\n\n#!/bin/sh\nrm -rf ~\n', 'shell-script'],
+    ['   #!/usr/bin/env python3\n', 'shell-script'],
+    ['#! is called a shebang\n', 'shell-script'],
+    ['  #! is called a shebang\n', 'text'],
   ])('%j → %s', (text, kind) => {
     expect(classifyText(text)).toBe(kind);
   });

@@ -13,9 +13,10 @@ import { runRules } from './run-rules.ts';
  * May a credential bound to `from` be attached at `to` after the hops in `via`? Allowed only when the
  * canonical origins (WHATWG tuple origins: scheme, host after IDNA and percent-decoding, port with the
  * default elided; trailing dot kept) of `from`, every hop and `to` are all equal: once a chain leaves the
- * origin the credential never comes back. Opaque origins (custom schemes, `file:`) never match. Userinfo or a
- * parser-confusion form in any of the urls strips. `credentials.forward: never` strips every credential:
- * `from` is the one request it was issued for, and every decision here is about a later request.
+ * origin the credential never comes back. Opaque origins (custom schemes, `file:`) never match. Userinfo, a
+ * parser-confusion form or a host other parsers read differently (`1.2.3.010`) in any of the urls strips.
+ * `credentials.forward: never` strips every credential: `from` is the one request it was issued for, and
+ * every decision here is about a later request.
  * Reasons in a fixed order: uri syntax, userinfo, forwarding disabled, cross-origin, custom rules.
  */
 export function decideCredential(policy: Policy, input: CredentialInput): Decision {
@@ -35,6 +36,8 @@ export function decideCredential(policy: Policy, input: CredentialInput): Decisi
     }
     parsed.set(field, uri);
     if (uri.confusions.length > 0) confused.push(`\`${field}\` has ${uri.confusions.join(' and ')}`);
+    // a host that other parsers read as another host (`1.2.3.010`): the client may send it somewhere else
+    for (const other of uri.otherHosts) confused.push(`\`${field}\` host ${quoteValue(uri.host?.text ?? '')} is read as ${quoteValue(other.text)} by other parsers`);
     if (uri.userinfo) withUserinfo.push(`\`${field}\``);
   }
   if (invalid.length > 0) reasons.push(reason('uri.invalid', `${invalid.join(', ')} does not parse`));

@@ -4,7 +4,7 @@ import { classifyHostName } from '../link/classify-host-name.ts';
 import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
 import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
 import { originAllowed } from '../link/origin-allow-list.ts';
-import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
+import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
 import { quoteValue } from '../link/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
@@ -158,7 +158,33 @@ const unjudged: HostJudgement = Object.freeze({ addressClass: null, resolvable: 
 const resolvableName: HostJudgement = Object.freeze({ addressClass: null, resolvable: true });
 
 function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean, exempt: boolean): HostJudgement {
-  const host = uri.host;
+  const judgement = judgeOneHost(settings, uri.host, custom, exempt);
+  if (judgement.reason !== undefined || !settings.denyNonPublicAddresses || exempt) return judgement;
+  // every reading must be public: the reader that connects may not be WHATWG (CVE-2021-29923)
+  for (const other of uri.otherHosts) {
+    const verdict = hostVerdict(settings, other, custom);
+    if (verdict === undefined) continue;
+    const host = quoteValue(uri.host?.text ?? '');
+    return {
+      reason: reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${host} is read as ${quoteValue(other.text)} by other parsers, which ${verdict}`),
+      addressClass: judgement.addressClass,
+      resolvable: false,
+    };
+  }
+  return judgement;
+}
+
+// why `host` is not public, as words after "which"; undefined when it is public
+function hostVerdict(settings: LinkSettings, host: UriHost, custom: boolean): string | undefined {
+  if (host.kind !== 'name') {
+    const verdict = classifyIpLiteral(host.kind, host.text);
+    return verdict.public ? undefined : `is a non-public address: ${verdict.description}`;
+  }
+  const verdict = classifyHostName(host.text, custom ? settings.opaqueNameRules : settings.networkNameRules);
+  return verdict.public ? undefined : verdict.description;
+}
+
+function judgeOneHost(settings: LinkSettings, host: UriHost | null, custom: boolean, exempt: boolean): HostJudgement {
   if (host === null) return unjudged;
   if (host.kind !== 'name') {
     const verdict = classifyIpLiteral(host.kind, host.text);

@@ -131,7 +131,7 @@ const fourPartDecimal = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
 
 /**
  * Classifies an IP address given as text: IPv4 in four-part decimal (no leading zeros), or IPv6 with or
- * without brackets (a zone id is ignored). Addresses that embed IPv4 (mapped, NAT64 64:ff9b::/96, 6to4)
+ * without brackets (a zone id is ignored). Addresses that embed IPv4 (mapped, NAT64 64:ff9b::/96, 6to4, ISATAP)
  * are judged by the embedded address. Text that is not an address gets class `invalid`, never `public`.
  */
 export function classifyAddress(text: string): AddressVerdict {
@@ -182,11 +182,24 @@ function classifyIpv6(address: string): AddressVerdict {
   if (metadata !== undefined) return { address, class: 'cloud-metadata', public: false, description: metadata };
   const parts = hextets(address);
   const embedded = embeddedIpv4(parts);
+  if (embedded !== undefined && embedded.within !== undefined) {
+    // ISATAP's interface id embeds an IPv4 under any prefix: both the prefix and the IPv4 must be public
+    const outer = classifyIpv6Prefix(address, parts);
+    if (!outer.public) return outer;
+    const inner = classifyIpv4(embedded.ipv4);
+    if (inner.public) return outer;
+    return { address, class: inner.class, public: false, description: `${embedded.kind}, embeds ${inner.address} (${inner.description})` };
+  }
   if (embedded !== undefined) {
     const inner = classifyIpv4(embedded.ipv4);
     if (inner.public) return { address, class: 'public', public: true, description: `${embedded.kind}, embeds public ${inner.address}` };
     return { address, class: inner.class, public: false, description: `${embedded.kind}, embeds ${inner.address} (${inner.description})` };
   }
+  return classifyIpv6Prefix(address, parts);
+}
+
+// the IPv6 special-purpose table and global unicast, ignoring any embedded IPv4
+function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressVerdict {
   for (const range of ipv6Table) {
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
@@ -196,11 +209,15 @@ function classifyIpv6(address: string): AddressVerdict {
   return { address, class: 'public', public: true, description: 'public' };
 }
 
-function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number } | undefined {
+// `within` is set when the IPv4 sits in the interface id, so the prefix is judged too
+function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; within?: 'interface-id' } | undefined {
   const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
   if (inPrefix(parts, mapped)) return { kind: 'ipv4-mapped ::ffff:0:0/96', ipv4: low };
   if (inPrefix(parts, nat64)) return { kind: 'nat64 64:ff9b::/96', ipv4: low };
   if (inPrefix(parts, sixToFour)) return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0 };
+  // RFC 5214 §6.1: ISATAP interface id `0000:5efe` or `0200:5efe` (u/g bits free), then the IPv4; a host with
+  // an ISATAP tunnel sends `prefix::5efe:7f00:1` to 127.0.0.1 over IPv4
+  if (((parts[4] ?? 0) & 0xfcff) === 0 && parts[5] === 0x5efe) return { kind: 'isatap ::5efe:0:0/96', ipv4: low, within: 'interface-id' };
   return undefined;
 }
 

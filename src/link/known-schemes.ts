@@ -35,6 +35,10 @@ export const knownNonCustomSchemes: ReadonlySet<string> = new Set([
   'moz-extension', 'moz-icon', 'resource', 'safari-extension', 'ms-browser-extension', 'ms-appx', 'ms-appx-web',
   'ms-appdata', 'ms-settings', 'ms-msdt', 'search-ms', 'res', 'its', 'ms-its', 'mk', 'hcp', 'shell', 'intent',
   'android-app', 'content', 'x-apple-data-detectors', 'vnd.ms.radio',
+  // local ipc sockets, local access like `file:` (`http+unix://%2Fvar%2Frun%2Fdocker.sock/…` reaches the docker api)
+  'unix', 'http+unix', 'https+unix', 'ws+unix', 'npipe',
+  // feed readers fetch the wrapped url (`feed:http://127.0.0.1/`)
+  'feed', 'pcast', 'itpc',
   // messaging handlers: not fetchable documents
   'mailto', 'tel', 'sms', 'callto', 'facetime',
 ]);

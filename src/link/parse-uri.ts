@@ -1,5 +1,6 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { specialSchemeDefaultPorts } from './known-schemes.ts';
+import { quoteValue } from './quote-value.ts';
 
 /** Longest uri the gate parses, in UTF-16 code units; longer input is `uri.invalid` (bounds the work per link). */
 export const maxUriChars = 65_536;
@@ -32,6 +33,12 @@ export interface ParsedUri {
   readonly userinfo: boolean;
   /** one lower-case phrase per parser-confusion form found, in a fixed order; empty when none */
   readonly confusions: readonly string[];
+  /**
+   * Other hosts that common non-WHATWG readers take from the same authority, each different from `host`:
+   * the decimal reading of a zero-padded IPv4 (`010.0.0.1` is 8.0.0.1 to WHATWG, 10.0.0.1 to Java and old Go),
+   * the IDNA2003 reading that drops joiners, the decoded form of ASCII-only punycode. Empty when all agree.
+   */
+  readonly otherHosts: readonly UriHost[];
   /** the WHATWG reading */
   readonly url: URL;
 }
@@ -50,7 +57,7 @@ export type UriParse = ParsedUri | UnparsedUri;
  * undici connect to); other schemes follow RFC 3986 structure, with the authority host decoded the way a
  * WHATWG host parser would (percent-decoding, IDNA, IPv4 number forms) so `guide://0x7f.1/` is seen as
  * 127.0.0.1. Raw-text checks list the parser-confusion forms where RFC 3986 parsers, naive regexes and
- * WHATWG disagree about the host. Never throws.
+ * WHATWG disagree about the host; hosts that other readers take differently are listed in `otherHosts`. Never throws.
  */
 export function parseUri(raw: string): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
@@ -65,8 +72,11 @@ export function parseUri(raw: string): UriParse {
   const defaultPort = specialSchemeDefaultPorts.get(scheme);
   const special = defaultPort !== undefined;
   const scan = scanAuthority(raw, colon + 1, special);
-  const confusions = findConfusions(raw, scan, special && scheme !== 'file');
-  const host = special ? specialHost(url) : customHost(url);
+  const read = special ? specialHost(url, raw, colon + 1) : customHost(url);
+  if (read.invalid !== undefined) return { ok: false, message: read.invalid };
+  const found = findConfusions(raw, scan, special && scheme !== 'file');
+  const confusions = read.confusion === undefined ? found : [...found, read.confusion];
+  const host = read.host;
   const explicitPort = url.port === '' ? null : Number(url.port);
   const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
   const origin = host === null ? null : `${scheme}://${host.kind === 'ipv6' ? `[${host.text}]` : host.text}${explicitPort === null ? '' : `:${explicitPort}`}`;
@@ -81,6 +91,7 @@ export function parseUri(raw: string): UriParse {
     path: url.pathname,
     userinfo: scan.userinfo,
     confusions,
+    otherHosts: read.otherHosts,
     url,
   };
 }
@@ -199,30 +210,156 @@ const noConfusions: readonly string[] = Object.freeze([]);
 const dottedQuad = /^\d+\.\d+\.\d+\.\d+$/;
 const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
 
-function specialHost(url: URL): UriHost | null {
+/** How one reader pass took the host: the canonical host, other readings, and what makes it unusable. */
+interface HostRead {
+  readonly host: UriHost | null;
+  readonly otherHosts: readonly UriHost[];
+  /** a parser-confusion phrase the host text itself raises */
+  readonly confusion?: string;
+  /** set when the host must not be read at all (`uri.invalid`) */
+  readonly invalid?: string;
+}
+
+const noHosts: readonly UriHost[] = Object.freeze([]);
+
+function hostRead(host: UriHost | null, otherHosts: readonly UriHost[] = noHosts): HostRead {
+  return { host, otherHosts };
+}
+
+function specialHost(url: URL, raw: string, from: number): HostRead {
   const hostname = url.hostname;
-  if (hostname === '') return null;
-  if (hostname.startsWith('[')) return { kind: 'ipv6', text: hostname.slice(1, -1) };
+  if (hostname === '') return hostRead(null);
+  if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
-  if (dottedQuad.test(hostname)) return { kind: 'ipv4', text: hostname };
-  return { kind: 'name', text: hostname };
+  if (dottedQuad.test(hostname)) {
+    const host: UriHost = { kind: 'ipv4', text: hostname };
+    return hostRead(host, decimalReading(rawSpecialHost(raw, from), host));
+  }
+  const host: UriHost = { kind: 'name', text: hostname };
+  return hostRead(host, punycodeReading(host));
 }
 
 // A custom scheme's host is opaque to WHATWG (kept percent-encoded, case kept). The server behind it may
 // still hand it to a resolver, so it is read as a special host would be: percent-decoded, IDNA-mapped
-// (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays an identifier.
-function customHost(url: URL): UriHost | null {
+// (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays an identifier,
+// unless a lenient reader would still find an address or a delimiter in it.
+function customHost(url: URL): HostRead {
   const hostname = url.hostname;
-  if (hostname === '') return null;
-  if (hostname.startsWith('[')) return { kind: 'ipv6', text: hostname.slice(1, -1) };
+  if (hostname === '') return hostRead(null);
+  if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // lower-case LDH labels that start with a letter are already canonical and cannot be an IPv4 form
-  if (canonicalLdh.test(hostname)) return { kind: 'name', text: hostname };
+  if (canonicalLdh.test(hostname)) {
+    const host: UriHost = { kind: 'name', text: hostname };
+    return hostRead(host, punycodeReading(host));
+  }
   // node's domainToASCII runs the WHATWG host parser: percent-decoding, UTS #46 mapping, IPv4 number forms
   const ascii = domainToASCII(hostname);
-  if (ascii === '') return { kind: 'name', text: safeDecode(hostname).toLowerCase() };
+  if (ascii !== '') {
+    const host = asciiHost(ascii);
+    if (host.kind === 'ipv4') return hostRead(host, decimalReading(hostname, host));
+    if (host.kind === 'ipv6') return hostRead(host);
+    return hostRead(host, [...punycodeReading(host), ...compactReading(host)]);
+  }
+  const decoded = safeDecode(hostname);
+  const text = decoded.toLowerCase();
+  // `guide://127.0.0.1%00/`, `guide://%3a%3a1/`, `guide://a%40127.0.0.1/`: C strings end at NUL, inet_aton
+  // stops at a space, and a decoded `:`, `@` or `/` moves the host for any reader that splits after decoding
+  if (forbiddenHostCodePoint.test(decoded)) {
+    return { host: { kind: 'name', text }, otherHosts: noHosts, confusion: 'a percent-encoded delimiter, space or control character in the host' };
+  }
+  // `guide://256.0.0.1/`, `guide://4294967296/`, `guide://127.0.0.1.5/`: WHATWG rejects these hosts for
+  // special schemes; lenient parsers wrap overflowing parts (`425.510.425.510` is 169.254.169.254 to some)
+  const mapped = text.normalize('NFKC').replace(ideographicFullStops, '.');
+  if (numericLabels.test(mapped)) return { host: null, otherHosts: noHosts, invalid: `host ${quoteValue(decoded)} is made of numbers but is not an ipv4 address` };
+  // IDNA2003 (transitional) processing deletes ZWJ and ZWNJ, which UTS #46 with CheckJoiners rejects here
+  if (joiners.test(decoded)) {
+    const transitional = domainToASCII(decoded.replace(joinersGlobal, ''));
+    if (transitional !== '') return hostRead({ kind: 'name', text }, [asciiHost(transitional)]);
+  }
+  return hostRead({ kind: 'name', text });
+}
+
+function asciiHost(ascii: string): UriHost {
   if (ascii.startsWith('[')) return { kind: 'ipv6', text: ascii.slice(1, -1) };
   if (dottedQuad.test(ascii)) return { kind: 'ipv4', text: ascii };
   return { kind: 'name', text: ascii };
+}
+
+// WHATWG forbidden host code points (URL Standard §3.2) plus `%`, space and C0/DEL, after one percent-decoding
+const forbiddenHostCodePoint = /[\u0000-\u0020\u007f#%/:<>?@[\\\]^|]/;
+// every non-empty label is a WHATWG number (digits, or `0x` and hex digits), with any empty labels
+const numericLabels = /^\.*(?:\d+|0x[0-9a-f]*)(?:\.+(?:\d+|0x[0-9a-f]*))*\.*$/;
+const ideographicFullStops = /[\u3002\uff61]/g;
+const joiners = /[\u200c\u200d]/;
+const joinersGlobal = /[\u200c\u200d]/g;
+
+// The raw host text of a special-scheme authority: after any run of `/` and `\`, up to `/`, `\`, `?` or `#`,
+// after the last `@`, before the port
+function rawSpecialHost(raw: string, from: number): string {
+  let i = from;
+  while (raw.charCodeAt(i) === 0x2f || raw.charCodeAt(i) === 0x5c) i++;
+  let end = i;
+  while (end < raw.length && !'/\\?#'.includes(raw.charAt(end))) end++;
+  const authority = raw.slice(i, end).replace(tabOrNewline, '');
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+const tabOrNewline = /[\t\n\r]/g;
+const decimalParts = /^\d+$/;
+const zeroPadded = /^0\d/;
+const plainDotted = /^[\d.]*$/;
+const zeroPaddedPart = /(?:^|\.)0\d/;
+
+/**
+ * CVE-2021-29923 (Go < 1.17), Java's `InetAddress` and netmask's CVE-2021-28918: a zero-padded IPv4 part is
+ * decimal to these readers and octal to WHATWG and inet_aton. Returns the decimal reading (inet_aton's one to
+ * four parts) when it differs from `host`; `rawHost` may be percent-encoded or fullwidth.
+ */
+function decimalReading(rawHost: string, host: UriHost): readonly UriHost[] {
+  // the common case, plain dotted digits without a zero-padded part, reads the same everywhere
+  if (!rawHost.includes('0') || (plainDotted.test(rawHost) && !zeroPaddedPart.test(rawHost))) return noHosts;
+  // map fullwidth digits, ideographic dots and percent-escapes as WHATWG does, but stop it reading numbers:
+  // a trailing label makes the text a name
+  const mapped = domainToASCII(`${rawHost}.x`);
+  if (mapped === '') return noHosts;
+  let text = mapped.slice(0, -2);
+  if (text.endsWith('.')) text = text.slice(0, -1);
+  const parts = text.split('.');
+  if (parts.length > 4 || !parts.every((p) => decimalParts.test(p)) || !parts.some((p) => zeroPadded.test(p))) return noHosts;
+  const numbers = parts.map(Number);
+  const last = numbers.pop() ?? 0;
+  if (numbers.some((n) => n > 255) || last >= 256 ** (4 - numbers.length)) return noHosts;
+  let address = 0;
+  for (const n of numbers) address = address * 256 + n;
+  address = address * 256 ** (4 - numbers.length) + last;
+  const dotted = `${Math.floor(address / 16777216)}.${Math.floor(address / 65536) % 256}.${Math.floor(address / 256) % 256}.${address % 256}`;
+  return dotted === host.text ? noHosts : [{ kind: 'ipv4', text: dotted }];
+}
+
+/**
+ * A label `xn--…` whose decoding is plain ASCII (`xn--localhost-` is `localhost`) is invalid under UTS #46
+ * since Unicode 15.1 yet kept by node's IDNA; the decoded name is the reading a converting client may use.
+ */
+function punycodeReading(host: UriHost): readonly UriHost[] {
+  if (!host.text.includes('xn--')) return noHosts;
+  const unicode = domainToUnicode(host.text);
+  // ASCII-only after decoding, and not the same text: some label was fake punycode
+  if (unicode === host.text || !asciiOnly.test(unicode)) return noHosts;
+  const ascii = domainToASCII(unicode);
+  return ascii === '' || ascii === host.text ? noHosts : [asciiHost(ascii)];
+}
+
+const asciiOnly = /^[\u0000-\u007f]*$/;
+
+// An opaque identifier may have empty labels (`guide://127.0.0.1../`), but a resolver that drops them must not
+// find a non-public host: the reading with empty labels removed, read again as a WHATWG host
+function compactReading(host: UriHost): readonly UriHost[] {
+  if (!host.text.includes('..') && !host.text.startsWith('.') && !host.text.endsWith('.')) return noHosts;
+  const compact = host.text.split('.').filter((label) => label !== '').join('.');
+  const ascii = compact === '' ? '' : domainToASCII(compact);
+  return ascii === '' || ascii === host.text ? noHosts : [asciiHost(ascii)];
 }
 
 function safeDecode(text: string): string {

@@ -1,7 +1,9 @@
 /** Longest user value quoted into a reason message, in UTF-16 code units. */
 export const maxQuotedChars = 120;
 
-const unsafe = /[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g;
+// controls, line separators, and invisible format characters (soft hyphen, zero-width, bidi overrides as in
+// CVE-2021-42574) that would hide part of a value from the person reading the message
+const unsafe = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff`]/g;
 
 /** A user value for a one-line message: control characters escaped, backticks replaced, cut at `maxQuotedChars`. */
 export function quoteValue(value: string): string {
@@ -13,7 +15,8 @@ export function quoteValue(value: string): string {
 function needsEscape(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x60 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+    if (c < 0x20 || c === 0x60 || (c >= 0x7f && c <= 0x9f) || c === 0xad || c === 0xfeff) return true;
+    if ((c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069)) return true;
   }
   return false;
 }

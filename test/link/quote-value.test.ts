@@ -13,6 +13,11 @@ describe('quoteValue', () => {
     ['\u2028', '`\\u2028`'],
     ['\u2029x', '`\\u2029x`'],
     ['faß ü \u00a0', '`faß ü \u00a0`'],
+    // invisible format characters would hide part of a host from the reader
+    ['loc\u200dalhost', '`loc\\u200dalhost`'],
+    ['a\u00adb\ufeff', '`a\\u00adb\\ufeff`'],
+    ['evil\u202ecom', '`evil\\u202ecom`'],
+    ['x\u2066y\u2069', '`x\\u2066y\\u2069`'],
   ])('%j → %j', (value, quoted) => {
     expect(quoteValue(value)).toBe(quoted);
   });

@@ -1,3 +1,4 @@
+import { factsPredicate, isRuleFacts, type CompiledRule, type FactsPredicate } from '../policy/compile-rule.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RuleFacts, RuleStage } from '../policy/rule-facts.ts';
 import type { Effect, Reason } from './decision.ts';
@@ -8,17 +9,49 @@ export interface RuleHit {
   reason: Reason;
 }
 
-/** Runs every rule of `stage` in policy order; a rule that throws propagates (the caller fails closed with `engine.error`). */
+/** One stage's rules in policy order, with their unchecked predicates (same index). */
+interface StageRules {
+  readonly rules: readonly CompiledRule[];
+  readonly predicates: readonly FactsPredicate[];
+}
+
+/** Each policy's rules split by stage, made on first use; policies are immutable, so this never goes stale. */
+const stagesByPolicy = new WeakMap<Policy, Readonly<Record<RuleStage, StageRules>>>();
+
+function stageRules(policy: Policy, stage: RuleStage): StageRules {
+  let stages = stagesByPolicy.get(policy);
+  if (stages === undefined) {
+    const of = (s: RuleStage): StageRules => {
+      const rules = policy.rules.filter((rule) => rule.stage === s);
+      return Object.freeze({ rules: Object.freeze(rules), predicates: Object.freeze(rules.map(factsPredicate)) });
+    };
+    stages = Object.freeze({ link: of('link'), read: of('read'), credential: of('credential') });
+    stagesByPolicy.set(policy, stages);
+  }
+  return stages[stage];
+}
+
+/**
+ * Runs every rule of `stage` in policy order; a rule that throws propagates (the caller fails closed with
+ * `engine.error`). The facts are checked once (null prototype, see `isRuleFacts`), then each rule's predicate
+ * is called directly; other facts go through each rule's checked `test`.
+ */
 export function runRules(policy: Policy, stage: RuleStage, facts: RuleFacts): RuleHit[] {
   const hits: RuleHit[] = [];
-  for (const rule of policy.rules) {
-    if (rule.stage !== stage) continue;
-    if (rule.test(facts)) {
-      hits.push({
-        effect: rule.effect,
-        reason: { code: `rule.${rule.id}`, rule: `rules.${rule.id}`, stage: stage === 'read' ? 'read' : stage, message: rule.message },
-      });
+  const { rules, predicates } = stageRules(policy, stage);
+  if (isRuleFacts(facts)) {
+    for (let i = 0; i < predicates.length; i += 1) {
+      if ((predicates[i] as FactsPredicate)(facts)) hits.push(hitOf(rules[i] as CompiledRule, stage));
     }
+  } else {
+    for (const rule of rules) if (rule.test(facts)) hits.push(hitOf(rule, stage));
   }
   return hits;
+}
+
+function hitOf(rule: CompiledRule, stage: RuleStage): RuleHit {
+  return {
+    effect: rule.effect,
+    reason: { code: `rule.${rule.id}`, rule: `rules.${rule.id}`, stage: stage === 'read' ? 'read' : stage, message: rule.message },
+  };
 }

@@ -1,6 +1,6 @@
 import { GateError } from '../gate-error.ts';
 import { checkRuleLogic } from './check-rule.ts';
-import { eagerOperation, operatorSpecs, pathSegments, truthy, type EagerOperation } from './json-logic-ops.ts';
+import { customOperations, eagerOperation, operatorSpecs, pathSegments, truthy, type EagerOperation, type OperatorSpec } from './json-logic-ops.ts';
 import type { RuleDocument } from './policy-schema.ts';
 import type { RuleFacts } from './rule-facts.ts';
 
@@ -16,6 +16,12 @@ export interface CompiledRule {
 /** A compiled json-logic node: evaluates against one datum (the facts, or a list item inside `some`/`map`/…). */
 export type Evaluator = (data: unknown) => unknown;
 
+/** A compiled `when` read as a condition (its json-logic truthiness), for facts that pass `isRuleFacts`. */
+export type FactsPredicate = (facts: RuleFacts) => boolean;
+
+/** The unchecked predicate of each rule built by `compileRule`. */
+const predicates = new WeakMap<CompiledRule, FactsPredicate>();
+
 /** Compiles one validated rule; throws GateError POLICY_INVALID for an unsupported expression. */
 export function compileRule(rule: RuleDocument): CompiledRule {
   const issue = checkRuleLogic(rule.when, rule.stage)[0];
@@ -23,14 +29,30 @@ export function compileRule(rule: RuleDocument): CompiledRule {
     const at = ['rules', rule.id, 'when', ...issue.path].join('.');
     throw new GateError('POLICY_INVALID', `${at}: ${issue.message}`);
   }
-  const evaluate = compileLogic(rule.when);
-  return Object.freeze({
+  const fires = compilePredicate(rule.when);
+  const other = anyData(rule.when);
+  const compiled: CompiledRule = Object.freeze({
     id: rule.id,
     stage: rule.stage,
     effect: rule.effect,
     message: rule.message,
-    test: (facts: RuleFacts) => truthy(evaluate(facts)),
+    test: (facts: RuleFacts) => (isRuleFacts(facts) ? fires(facts) : truthy(other(facts))),
   });
+  predicates.set(compiled, fires);
+  return compiled;
+}
+
+/**
+ * `rule.test` without its facts check, for a caller that checked `isRuleFacts` once per decision (the engine's
+ * per-rule hot path); a rule not built by `compileRule` gets its own `test`.
+ */
+export function factsPredicate(rule: CompiledRule): FactsPredicate {
+  return predicates.get(rule) ?? rule.test;
+}
+
+/** True for a null-prototype object (what `freezeFacts` makes): a plain property read on it cannot reach a prototype. */
+export function isRuleFacts(data: unknown): data is RuleFacts {
+  return typeof data === 'object' && data !== null && Object.getPrototypeOf(data) === null;
 }
 
 /**
@@ -40,34 +62,33 @@ export function compileRule(rule: RuleDocument): CompiledRule {
  */
 export function compileLogic(logic: unknown): Evaluator {
   const root = compileNode(logic, false, 'facts');
-  return (data) => root(factsView(data));
+  const other = anyData(logic);
+  return (data) => (isRuleFacts(data) ? root(data) : other(data));
 }
-
-/** The last facts object found frozen with a null prototype; frozen, so its prototype can never change (a sound identity cache). */
-let verifiedFacts: object | undefined;
 
 /**
- * The top-level datum as a null-prototype object, so `var` at the top reads it directly (the hot path) and
- * still never reaches a prototype. Frozen facts from `freezeFacts` pass through untouched (checked once per
- * facts object, not once per rule); anything else is copied.
+ * The expression for a datum that is not a null-prototype object (a plain object, a primitive, null): every
+ * `var` checks own properties. Compiled on first use, since the engine only ever passes `freezeFacts` output.
  */
-function factsView(data: unknown): unknown {
-  if (data === verifiedFacts || data === null || data === undefined) return data;
-  if (typeof data === 'object' && Object.getPrototypeOf(data) === null) {
-    if (Object.isFrozen(data)) verifiedFacts = data;
-    return data;
-  }
-  const boxed = Object(data) as Record<string, unknown>;
-  const view = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.getOwnPropertyNames(boxed)) view[key] = boxed[key];
-  return view;
+function anyData(logic: unknown): Evaluator {
+  let evaluate: Evaluator | undefined;
+  return (data) => {
+    evaluate ??= compileNode(logic, false, 'item');
+    return evaluate(data);
+  };
 }
 
-/** Where a node is evaluated: on the top-level facts (null-prototype), or on a list item / `reduce` pair. */
+/** The facts as the `facts` scope reads them: a null-prototype object (checked before the root is called). */
+type Facts = Readonly<Record<string, unknown>>;
+
+/** Where a node is evaluated: on the top-level facts (a null-prototype object), or on anything else (a list item, a `reduce` pair, foreign data). */
 type Scope = 'facts' | 'item';
 
 /** Literal values of constant evaluators, so parents can inline them. */
 const constants = new WeakMap<Evaluator, { readonly value: unknown }>();
+
+/** Fact names of evaluators that are a plain `var` of one top-level fact, so parents can read the fact inline. */
+const factReads = new WeakMap<Evaluator, string>();
 
 function constant(value: unknown): Evaluator {
   const evaluate: Evaluator = () => value;
@@ -80,6 +101,27 @@ const isPrimitive = (value: unknown): boolean => value === null || typeof value 
 // Eager operations that never hand back an argument as their result; `*` with one argument does (`[x].reduce`).
 const consumingOperators = new Set(['==', '===', '!=', '!==', '>', '>=', '<', '<=', '!', '!!', '%', 'in', 'cat', 'substr', '+', '-', '/', 'min', 'max', 'merge']);
 
+/** An operator node: its name, its arguments (a lone operand wrapped in a list, as json-logic does) and its spec. */
+interface Operation {
+  readonly op: string;
+  readonly args: readonly unknown[];
+  readonly spec: OperatorSpec;
+}
+
+/** `logic` as an operator node, or undefined for a literal or a list; throws for an unknown operator or a wrong arity. */
+function parseOperation(logic: unknown): Operation | undefined {
+  if (Array.isArray(logic) || logic === null || typeof logic !== 'object' || Object.keys(logic).length !== 1) return undefined;
+  const op = Object.keys(logic)[0] as string;
+  const raw = (logic as Record<string, unknown>)[op];
+  const args: readonly unknown[] = Array.isArray(raw) ? raw : [raw];
+  const spec = operatorSpecs.get(op);
+  if (spec === undefined) throw new GateError('POLICY_INVALID', `unknown operator \`${op}\``);
+  if (args.length < spec.minArgs || args.length > spec.maxArgs) {
+    throw new GateError('POLICY_INVALID', `\`${op}\` cannot take ${args.length} arguments`);
+  }
+  return { op, args, spec };
+}
+
 /**
  * `shared`: the parent consumes this value without returning it, so a literal list of primitives may be one
  * frozen list for every evaluation; elsewhere json-logic makes a fresh list each time, and `==` could tell.
@@ -90,15 +132,9 @@ function compileNode(logic: unknown, shared: boolean, scope: Scope): Evaluator {
     const items = logic.map((item) => compileNode(item, false, scope));
     return (data) => items.map((item) => item(data));
   }
-  if (logic === null || typeof logic !== 'object' || Object.keys(logic).length !== 1) return constant(logic);
-  const op = Object.keys(logic)[0] as string;
-  const raw = (logic as Record<string, unknown>)[op];
-  const args: readonly unknown[] = Array.isArray(raw) ? raw : [raw];
-  const spec = operatorSpecs.get(op);
-  if (spec === undefined) throw new GateError('POLICY_INVALID', `unknown operator \`${op}\``);
-  if (args.length < spec.minArgs || args.length > spec.maxArgs) {
-    throw new GateError('POLICY_INVALID', `\`${op}\` cannot take ${args.length} arguments`);
-  }
+  const operation = parseOperation(logic);
+  if (operation === undefined) return constant(logic);
+  const { op, args, spec } = operation;
   const arg = (i: number, share = false): Evaluator => compileNode(args[i], share, scope);
   const all = (share = false): Evaluator[] => args.map((a) => compileNode(a, share, scope));
   const body = (i: number): Evaluator => compileNode(args[i], false, 'item');
@@ -120,11 +156,161 @@ function compileNode(logic: unknown, shared: boolean, scope: Scope): Evaluator {
     case 'reduce':
       return compileReduce(arg(0, true), body(1), args.length > 2 ? arg(2) : undefined);
     case 'eager': {
-      const operation = eagerOperation(op);
-      if (operation === undefined) throw new GateError('POLICY_INVALID', `unknown operator \`${op}\``);
+      const eager = eagerOperation(op);
+      if (eager === undefined) throw new GateError('POLICY_INVALID', `unknown operator \`${op}\``);
       const compiled = all(consumingOperators.has(op));
-      return compileComparison(op, compiled) ?? compileEager(operation, compiled);
+      return compileComparison(op, compiled) ?? compileEager(eager, compiled);
     }
+  }
+}
+
+// Operators whose result is always a boolean: as a condition they need no `truthy`.
+const booleanOperators = new Set(['==', '===', '!=', '!==', '>', '>=', '<', '<=', '!', '!!', 'in', 'some', 'all', 'none', ...Object.keys(customOperations)]);
+
+// `!` of one of these is the other, exactly (JavaScript defines `!=` as the negation of `==`).
+const negatedComparisons: Readonly<Record<string, string>> = { '==': '!=', '!=': '==', '===': '!==', '!==': '===' };
+
+/**
+ * Compiles `logic` as a condition on the facts: the same evaluation as `truthy(compileNode(logic))` (the same
+ * operands, in the same order, throwing alike), without building values only to test them: `and`/`or`/`if`
+ * and `!`/`!!` combine conditions, and `!` of an equality becomes the opposite equality.
+ */
+function compilePredicate(logic: unknown): FactsPredicate {
+  const operation = parseOperation(logic);
+  if (operation === undefined) {
+    if (Array.isArray(logic)) return asPredicate(compileNode(logic, false, 'facts'));
+    const value = truthy(logic);
+    return () => value;
+  }
+  const { op, args } = operation;
+  switch (op) {
+    case '!': {
+      const inner = parseOperation(args[0]);
+      const opposite = inner === undefined ? undefined : negatedComparisons[inner.op];
+      if (inner !== undefined && opposite !== undefined && inner.args.length === 2) return compilePredicate({ [opposite]: inner.args });
+      const test = compilePredicate(args[0]);
+      return (facts) => !test(facts);
+    }
+    case '!!':
+      return compilePredicate(args[0]);
+    case 'and':
+      return allOf(args.map(compilePredicate));
+    case 'or':
+      return anyOf(args.map(compilePredicate));
+    case 'if':
+    case '?:':
+      return ifPredicate(args.map(compilePredicate));
+    case 'var': {
+      const read = compileNode(logic, false, 'facts');
+      const name = factReads.get(read);
+      return name === undefined ? asPredicate(read) : (facts) => truthy(facts[name]);
+    }
+    default: {
+      const evaluate = compileNode(logic, false, 'facts');
+      return booleanOperators.has(op) ? (evaluate as FactsPredicate) : asPredicate(evaluate);
+    }
+  }
+}
+
+function asPredicate(evaluate: Evaluator): FactsPredicate {
+  return (facts) => truthy(evaluate(facts));
+}
+
+function allOf(tests: readonly FactsPredicate[]): FactsPredicate {
+  const [a, b] = tests;
+  if (tests.length === 1 && a !== undefined) return a;
+  if (tests.length === 2 && a !== undefined && b !== undefined) return (facts) => a(facts) && b(facts);
+  return (facts) => {
+    for (const test of tests) if (!test(facts)) return false;
+    return true;
+  };
+}
+
+function anyOf(tests: readonly FactsPredicate[]): FactsPredicate {
+  const [a, b] = tests;
+  if (tests.length === 1 && a !== undefined) return a;
+  if (tests.length === 2 && a !== undefined && b !== undefined) return (facts) => a(facts) || b(facts);
+  return (facts) => {
+    for (const test of tests) if (test(facts)) return true;
+    return false;
+  };
+}
+
+/** `if` as a condition: the chosen branch as a condition; no branch chosen and no else is `null`, false. */
+function ifPredicate(tests: readonly FactsPredicate[]): FactsPredicate {
+  return (facts) => {
+    let i = 0;
+    for (; i < tests.length - 1; i += 2) {
+      if ((tests[i] as FactsPredicate)(facts)) return (tests[i + 1] as FactsPredicate)(facts);
+    }
+    return i === tests.length - 1 ? (tests[i] as FactsPredicate)(facts) : false;
+  };
+}
+
+// A literal list longer than this is searched through a Set rather than `indexOf`.
+const maxScannedListItems = 8;
+
+/**
+ * `in` of a fact among a literal list of primitives, as `indexOf` (strict equality, so NaN is never found); a
+ * missing fact is `null`, as `var` reads it.
+ */
+function factInList(name: string, list: readonly unknown[]): Evaluator {
+  if (list.length <= maxScannedListItems) {
+    return (facts) => {
+      const value = (facts as Facts)[name];
+      return list.indexOf(value === undefined ? null : value) !== -1;
+    };
+  }
+  const items = new Set(list);
+  return (facts) => {
+    const value = (facts as Facts)[name];
+    // a Set finds NaN (SameValueZero) where indexOf does not; +0 and -0 match in both
+    return value === undefined ? items.has(null) : value === value && items.has(value);
+  };
+}
+
+/** `in` of a literal needle in a fact: on a string fact, `indexOf` inline; otherwise json-logic's `in`. */
+function literalInFact(needle: unknown, name: string): Evaluator {
+  return (facts) => {
+    const haystack = (facts as Facts)[name];
+    if (typeof haystack === 'string') return haystack !== '' && haystack.indexOf(needle as string) !== -1;
+    return isIn(needle, haystack === undefined ? null : haystack);
+  };
+}
+
+const isIn = eagerOperation('in') as EagerOperation;
+
+/** A comparison of one fact with a literal, the fact read inline (a missing fact is `null`, as `var` reads it). */
+function compareFact(op: string, name: string, v: unknown, factFirst: boolean): Evaluator | undefined {
+  const read = (facts: unknown): unknown => {
+    const value = (facts as Facts)[name];
+    return value === undefined ? null : value;
+  };
+  switch (op) {
+    // equality is symmetric; `undefined == v` exactly when `null == v`, so the loose forms need no `null`
+    case '==':
+      return (facts) => (facts as Facts)[name] == v;
+    case '!=':
+      return (facts) => (facts as Facts)[name] != v;
+    case '===':
+      return v === null ? (facts) => read(facts) === null : (facts) => (facts as Facts)[name] === v;
+    case '!==':
+      return v === null ? (facts) => read(facts) !== null : (facts) => (facts as Facts)[name] !== v;
+    // the casts only quiet the type checker; json-logic compares with JavaScript's loose coercions
+    case '>':
+      return factFirst ? (facts) => (read(facts) as number) > (v as number) : (facts) => (v as number) > (read(facts) as number);
+    case '>=':
+      return factFirst ? (facts) => (read(facts) as number) >= (v as number) : (facts) => (v as number) >= (read(facts) as number);
+    case '<':
+      return factFirst ? (facts) => (read(facts) as number) < (v as number) : (facts) => (v as number) < (read(facts) as number);
+    case '<=':
+      return factFirst ? (facts) => (read(facts) as number) <= (v as number) : (facts) => (v as number) <= (read(facts) as number);
+    case 'in':
+      if (!factFirst) return literalInFact(v, name);
+      if (Array.isArray(v)) return factInList(name, v);
+      return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -138,6 +324,17 @@ function compileComparison(op: string, args: readonly Evaluator[]): Evaluator | 
   }
   if (args.length !== 2 || a === undefined || b === undefined) return undefined;
   const k = constants.get(b);
+  const factA = factReads.get(a);
+  if (factA !== undefined && k !== undefined) {
+    const fused = compareFact(op, factA, k.value, true);
+    if (fused !== undefined) return fused;
+  }
+  const kA = constants.get(a);
+  const factB = factReads.get(b);
+  if (kA !== undefined && factB !== undefined) {
+    const fused = compareFact(op, factB, kA.value, false);
+    if (fused !== undefined) return fused;
+  }
   if (k !== undefined) {
     const v = k.value;
     switch (op) {
@@ -202,12 +399,13 @@ function compileVar(path: unknown, fallback: Evaluator | undefined, scope: Scope
   if (fallback === undefined) {
     if (segments.length === 0) return (data) => data;
     if (segments.length === 1 && only !== undefined && scope === 'facts') {
-      // the facts are a null-prototype object (see factsView): a plain read cannot reach a prototype
-      return (data) => {
-        if (data === null || data === undefined) return null;
-        const value = (data as Record<string, unknown>)[only];
+      // the facts are a null-prototype object (checked with isRuleFacts): a plain read cannot reach a prototype
+      const read: Evaluator = (data) => {
+        const value = (data as Facts)[only];
         return value === undefined ? null : value;
       };
+      factReads.set(read, only);
+      return read;
     }
     if (segments.length === 1 && only !== undefined) {
       return (data) => {

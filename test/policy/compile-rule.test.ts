@@ -1,7 +1,7 @@
 import jsonLogic from 'json-logic-js';
 import { describe, expect, test } from 'vitest';
 import { GateError } from '../../src/gate-error.ts';
-import { compileLogic, compileRule } from '../../src/policy/compile-rule.ts';
+import { compileLogic, compileRule, factsPredicate, isRuleFacts } from '../../src/policy/compile-rule.ts';
 import { freezeFacts } from '../../src/policy/rule-facts.ts';
 
 const facts = freezeFacts({
@@ -180,5 +180,80 @@ describe('compileRule', () => {
     const run = () => compileRule(rule(when));
     expect(run).toThrow(GateError);
     expect(run).toThrow(message);
+  });
+});
+
+// The engine reads a rule as a condition: these shapes get their own closures (a fact read inline, `!` of an
+// equality turned into the opposite equality, `in` on a string fact, a long list through a Set); each row is
+// checked against json-logic-js truthiness, on frozen facts and on a plain object with the same fields.
+const linkFacts = freezeFacts({ server: 'docs', scheme: 'https', host: 'docs.example.com', uri: 'https://docs.example.com:443/a', name: 'a', mimeType: null, size: 120 }); // no `port`
+const readFacts = freezeFacts({ server: 'docs', kinds: ['png', 'text', 'exe'], mimeTypes: [], totalBytes: 0 });
+const longList = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', null, 0];
+const conditionCases: [string, 'link' | 'read', unknown][] = [
+  ['fact == literal', 'link', { '==': [{ var: 'scheme' }, 'https'] }],
+  ['literal == fact', 'link', { '==': ['https', { var: 'scheme' }] }],
+  ['missing fact == null', 'link', { '==': [{ var: 'port' }, null] }],
+  ['missing fact === null', 'link', { '===': [{ var: 'port' }, null] }],
+  ['missing fact !== null', 'link', { '!==': [{ var: 'port' }, null] }],
+  ['null fact === null', 'link', { '===': [{ var: 'mimeType' }, null] }],
+  ['fact === literal of another type', 'link', { '===': [{ var: 'size' }, '120'] }],
+  ['fact == literal coerces', 'link', { '==': [{ var: 'size' }, '120'] }],
+  ['missing fact < 1 reads as null, which is 0', 'link', { '<': [{ var: 'port' }, 1] }],
+  ['literal > missing fact', 'link', { '>': [1, { var: 'port' }] }],
+  ['literal <= fact', 'link', { '<=': [120, { var: 'size' }] }],
+  ['fact >= literal string', 'link', { '>=': [{ var: 'size' }, '121'] }],
+  ['! of != is ==', 'link', { '!': { '!=': [{ var: 'name' }, 'a'] } }],
+  ['! of == is !=', 'link', { '!': [{ '==': [{ var: 'name' }, 'a'] }] }],
+  ['! of === is !==', 'link', { '!': { '===': [{ var: 'size' }, 120] } }],
+  ['! of !== is ===', 'link', { '!': { '!==': [{ var: 'port' }, null] } }],
+  ['! of a comparison', 'link', { '!': { '>': [{ var: 'size' }, 100] } }],
+  ['!! of a list fact', 'read', { '!!': { var: 'kinds' } }],
+  ['!! of an empty list fact', 'read', { '!!': { var: 'mimeTypes' } }],
+  ['literal in a string fact', 'link', { in: ['docs', { var: 'host' }] }],
+  ['empty needle in a string fact', 'link', { in: ['', { var: 'host' }] }],
+  ['literal in a missing fact', 'link', { in: ['a', { var: 'port' }] }],
+  ['literal in a list fact', 'read', { in: ['exe', { var: 'kinds' }] }],
+  ['number in a string fact coerces', 'link', { in: [443, { var: 'uri' }] }],
+  ['fact in a short list', 'link', { in: [{ var: 'scheme' }, ['http', 'https']] }],
+  ['fact in a long list', 'link', { in: [{ var: 'name' }, longList] }],
+  ['fact not in a long list', 'link', { in: [{ var: 'scheme' }, longList] }],
+  ['missing fact in a long list with null', 'link', { in: [{ var: 'port' }, longList] }],
+  ['null fact in a long list with null', 'link', { in: [{ var: 'mimeType' }, longList] }],
+  ['fact in a literal string', 'link', { in: [{ var: 'name' }, 'abc'] }],
+  ['and of conditions', 'link', { and: [{ '>': [{ var: 'size' }, 100] }, { '==': [{ var: 'scheme' }, 'https'] }, { var: 'host' }] }],
+  ['and returning a falsy value', 'read', { and: [{ var: 'server' }, { var: 'mimeTypes' }] }],
+  ['or of conditions', 'link', { or: [{ '==': [{ var: 'server' }, 'evil'] }, { '<': [{ var: 'size' }, 0] }] }],
+  ['or returning a truthy value', 'read', { or: [{ var: 'totalBytes' }, { var: 'kinds' }] }],
+  ['if as a condition', 'read', { if: [{ var: 'totalBytes' }, true, { var: 'mimeTypes' }, 1, { var: 'kinds' }] }],
+  ['if without else', 'link', { if: [false, 1] }],
+  ['var with a default', 'link', { var: ['port', 'x'] }],
+  ['a literal list', 'link', [0]],
+  ['an empty literal list', 'link', []],
+  ['a falsy literal', 'link', 0],
+];
+
+describe('rules read as conditions agree with json-logic-js truthiness', () => {
+  test.each(conditionCases)('%s', (_name, stage, when) => {
+    const compiled = compileRule({ id: 'r', stage, effect: 'deny', message: 'm', when });
+    const frozen = stage === 'link' ? linkFacts : readFacts;
+    for (const data of [frozen, Object.fromEntries(Object.entries(frozen))]) {
+      const want = jsonLogic.truthy(jsonLogic.apply(when as jsonLogic.RulesLogic, data));
+      expect(compiled.test(data)).toBe(want);
+      expect(jsonLogic.truthy(compileLogic(when)(data))).toBe(want);
+    }
+    expect(factsPredicate(compiled)(frozen)).toBe(compiled.test(frozen));
+  });
+});
+
+describe('isRuleFacts', () => {
+  test.each([
+    ['frozen facts', facts, true],
+    ['a null-prototype object', Object.create(null) as unknown, true],
+    ['a plain object', { scheme: 'https' }, false],
+    ['a list', [], false],
+    ['null', null, false],
+    ['a string', 'facts', false],
+  ])('%s: %s', (_name, data, want) => {
+    expect(isRuleFacts(data)).toBe(want);
   });
 });

@@ -141,7 +141,8 @@ describe('no allow when a check errors', () => {
         if (asked.size > 0) expect(d.effect).toBe('deny');
         if (asked.size > 0) resolved += 1;
       }),
-      { numRuns: 60 },
+      // fixed public names first, so the property is never vacuous whatever the random lines turn out to be
+      { numRuns: 60, examples: ['docs.example.com', 'cdn.example.net', 'a.b-c.de', 'xn--fa-hia.de', 'api.example.org', 'www.example.com'].map((host): [Record<string, unknown>] => [{ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: `https://${host}/a`, name: host } }]) },
     );
     expect(resolved).toBeGreaterThan(5);
   });

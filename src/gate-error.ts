@@ -1,14 +1,8 @@
-/** Every error code linkgate throws; a closed union, so callers can switch on it exhaustively. */
-export type GateErrorCode =
-  | 'POLICY_INVALID'
-  | 'POLICY_UNREADABLE'
-  | 'INPUT_INVALID'
-  | 'USAGE'
-  | 'READ_TIMEOUT'
-  | 'READ_FAILED'
-  | 'SERVER_UNREACHABLE'
-  | 'FETCH_FAILED'
-  | 'ENGINE';
+/**
+ * Every error code linkgate throws; a closed union, so callers can switch on it exhaustively. Decisions never
+ * throw (they fail closed with reason codes); these are for loading, usage and transport faults.
+ */
+export type GateErrorCode = 'POLICY_INVALID' | 'POLICY_UNREADABLE' | 'INPUT_INVALID' | 'USAGE' | 'READ_TIMEOUT' | 'READ_FAILED';
 
 /** A source location: 1-based line and column in `file`. */
 export interface SourceLocation {

@@ -49,12 +49,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 }
 
 if (isMainModule(import.meta.url)) {
+  // a reader that stops early (`| head`) closes stdout: the command still cleans up (the probe kills its server), then
+  // ends quietly, as Unix tools do
+  const closedPipe = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+  process.stdout.on('error', (error) => {
+    if (!closedPipe(error)) throw error;
+  });
   main(process.argv.slice(2), processIo()).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`linkgate: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!closedPipe(error)) process.stderr.write(`linkgate: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;
     },
   );

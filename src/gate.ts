@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import type { Decision, Reason } from './decision/decision.ts';
 import { decideCredential } from './decision/decide-credential.ts';
 import { decideLink, linkNamesToResolve } from './decision/decide-link.ts';
-import { decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
+import { decideEmbedded, decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
 import {
   credentialInputSchema,
   parseInput,
@@ -36,6 +36,8 @@ export interface Gate {
   decideRead(input: unknown): Promise<Decision>;
   /** post-read decision with per-item evidence for records */
   decideReadDetailed(input: unknown): Promise<ReadVerdict>;
+  /** content checks for an embedded `resource` item of a tool result (no read, so no read-stage checks) */
+  decideEmbedded(resource: unknown): Promise<Decision>;
   /** any stage, exactly what `eval` does for one line (names resolved when a resolver is in force) */
   decide(line: unknown): Promise<Decision>;
 }
@@ -102,6 +104,13 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
     decideCredential: (input: unknown) => guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
     decideRead: async (input: unknown) => (await detailed(input)).decision,
     decideReadDetailed: detailed,
+    async decideEmbedded(resource: unknown): Promise<Decision> {
+      try {
+        return (await decideEmbedded(policy, resource)).decision;
+      } catch (error) {
+        return failClosed(error);
+      }
+    },
     async decide(line: unknown): Promise<Decision> {
       const parsed = parseInput(line);
       if (!parsed.ok) return invalid(parsed.message);

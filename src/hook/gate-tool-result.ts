@@ -131,7 +131,7 @@ export async function gateToolResult(client: RequestingClient, toolResult: unkno
     budgetDeadline.release();
   }
 
-  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await checkEmbedded(gate, context.server, e.resource) })));
+  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await gate.decideEmbedded(e.resource) })));
   const enforced = (options.mode ?? 'enforce') === 'enforce';
   const dropIndex = new Set(checks.filter((c) => enforced && c.verdict.effect !== 'allow').map((c) => c.e.index));
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
@@ -146,15 +146,6 @@ export async function gateToolResult(client: RequestingClient, toolResult: unkno
   const records = flows.map((f) => f.record);
   if (options.sink !== undefined) for (const record of records) await options.sink.write(record);
   return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
-}
-
-/** Content checks for an embedded resource: the same read decision, with the item as a one-item result. */
-async function checkEmbedded(gate: Gate, server: string, resource: Readonly<Record<string, unknown>>): Promise<Decision> {
-  const uri = typeof resource['uri'] === 'string' ? resource['uri'] : '';
-  const link: Record<string, unknown> = { type: 'resource_link', uri, name: uri };
-  if (typeof resource['mimeType'] === 'string') link['mimeType'] = resource['mimeType'];
-  const result = { resultType: 'complete', contents: [resource] };
-  return (await gate.decideReadDetailed({ stage: 'read', server, readFrom: server, link, result })).decision;
 }
 
 function isServerError(error: unknown): error is { code: number; message: string } {

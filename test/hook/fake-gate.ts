@@ -49,6 +49,8 @@ export function fakeGate(
     decideCredential: () => decision(policy, 'deny', ['engine.error']),
     decideReadDetailed,
     decideRead: async (input) => (await decideReadDetailed(input)).decision,
+    // embedded resources reach the fake read function as a one-item result, so one function scripts both
+    decideEmbedded: async (resource) => (await decideReadDetailed({ stage: 'read', result: { contents: [resource] } })).decision,
     decide: async (line) => ((line as { stage?: string }).stage === 'link' ? decideLink(line) : (await decideReadDetailed(line)).decision),
   };
 }

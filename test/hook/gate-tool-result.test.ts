@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { createGate } from '../../src/gate.ts';
 import { gateToolResult, type RequestingClient } from '../../src/hook/gate-tool-result.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
@@ -80,6 +81,21 @@ describe('gateToolResult', () => {
     expect(stats.reads).toEqual([]);
     expect(result.records).toEqual([]);
     expect(result.embedded.map((e) => e.decision.effect)).toEqual(['allow', 'deny']);
+    expect(result.content).toEqual([toolResult.content[0]]);
+  });
+
+  test('embedded resources get the real content checks of the gate', async () => {
+    const { client, stats } = slowClient(1);
+    const toolResult = { content: [
+      { type: 'resource', resource: { uri: 'guide://ok', mimeType: 'text/plain', text: 'fine' } },
+      { type: 'resource', resource: { uri: 'guide://sh', mimeType: 'text/plain', text: '#!/bin/sh\nrm -rf /' } },
+      { type: 'resource', resource: { uri: 'guide://both', mimeType: 'text/plain', text: 'a', blob: 'YQ==' } },
+    ] };
+    const result = await gateToolResult(client, toolResult, { gate: createGate(policy) });
+    expect(stats.reads).toEqual([]);
+    expect(result.embedded.map((e) => e.decision.effect)).toEqual(['allow', 'deny', 'deny']);
+    expect(result.embedded[1]?.decision.reasons.map((r) => r.code)).toContain('content.executable');
+    expect(result.embedded[2]?.decision.reasons.map((r) => r.code)).toEqual(['content.shape']);
     expect(result.content).toEqual([toolResult.content[0]]);
   });
 

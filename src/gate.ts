@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import type { Decision, Reason } from './decision/decision.ts';
 import { decideCredential } from './decision/decide-credential.ts';
-import { decideLink, linkNamesToResolve } from './decision/decide-link.ts';
+import { decideLink, prepareLink } from './decision/decide-link.ts';
 import { decideEmbedded, decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
 import {
   credentialInputSchema,
@@ -67,16 +67,17 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
 
   async function decideLinkResolved(input: LinkInput): Promise<Decision> {
     if (resolver === undefined) return decideLink(policy, input);
-    const names = linkNamesToResolve(policy, input);
-    if (names.length === 0) return decideLink(policy, input);
+    // analysed once: the names to resolve and the decision come from the same analysis
+    const prepared = prepareLink(policy, input);
+    if (prepared.names.length === 0) return prepared.decide();
     const resolved = new Map<string, readonly string[]>();
     await Promise.all(
-      names.map(async (name) => {
+      prepared.names.map(async (name) => {
         const answers = await resolveWithin(resolver, name, resolveTimeoutMs);
         if (answers !== undefined) resolved.set(name, answers);
       }),
     );
-    return decideLink(policy, input, { resolved });
+    return prepared.decide(resolved);
   }
 
   async function detailed(input: unknown): Promise<ReadVerdict> {

@@ -44,9 +44,34 @@ interface LinkAnalysis {
  * resolver answers may be non-public) and nothing else.
  */
 export function decideLink(policy: Policy, input: LinkInput, options: LinkDecisionOptions = {}): Decision {
-  const { reasons, ruleHits, resolveName, exempt } = analyzeLink(policy, input);
-  if (options.resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
-    const resolution = resolutionReason(resolveName, options.resolved.get(resolveName), exempt);
+  return finishLink(policy, analyzeLink(policy, input), options.resolved);
+}
+
+/** A link analysed once: the host names resolution must check, and the decision once their answers are in. */
+export interface PreparedLink {
+  /** names to resolve (none for ip literals, opaque uris or links already denied) */
+  readonly names: readonly string[];
+  /** the decision, given the answers for `names` (a name absent from `resolved` did not resolve); may be called again */
+  decide(resolved?: ReadonlyMap<string, readonly string[]>): Decision;
+}
+
+/** Analyses a link once for a caller that resolves names in between (the gate's `decide`); same decisions as `decideLink`. */
+export function prepareLink(policy: Policy, input: LinkInput): PreparedLink {
+  const analysis = analyzeLink(policy, input);
+  const names = analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits) ? [] : [analysis.resolveName];
+  return { names, decide: (resolved) => finishLink(policy, { ...analysis, reasons: [...analysis.reasons] }, resolved) };
+}
+
+/** Host names of a link that resolution must check (none for ip literals, opaque uris or denied links). */
+export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
+  return [...prepareLink(policy, input).names];
+}
+
+// adds the resolution reason and the rule hits to an analysis (its `reasons` list is consumed)
+function finishLink(policy: Policy, analysis: LinkAnalysis, resolved: ReadonlyMap<string, readonly string[]> | undefined): Decision {
+  const { reasons, ruleHits, resolveName, exempt } = analysis;
+  if (resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
+    const resolution = resolutionReason(resolveName, resolved.get(resolveName), exempt);
     if (resolution !== undefined) reasons.push(resolution);
   }
   // every built-in reason denies; rule hits bring their own effect
@@ -57,13 +82,6 @@ export function decideLink(policy: Policy, input: LinkInput, options: LinkDecisi
   }
   const ref = policy.ref;
   return { effect, reasons, policy: { id: ref.id, version: ref.version, digest: ref.digest } };
-}
-
-/** Host names of a link that resolution must check (none for ip literals, opaque uris or denied links). */
-export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
-  const analysis = analyzeLink(policy, input);
-  if (analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits)) return [];
-  return [analysis.resolveName];
 }
 
 /** The facts the link stage's custom rules read for this input (`src/policy/rule-facts.ts`); null when the uri does not parse. */

@@ -2,38 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { stringify } from 'yaml';
 import { probeCommand } from '../../src/cli/probe.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { repoRoot } from '../hook/fake-gate.ts';
+import { runCommand, type CliRun } from '../helpers/run-cli.ts';
 
 /** What one probe run printed, its exit code and how long it took, milliseconds. */
-export interface ProbeRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  elapsedMs: number;
-}
+export type ProbeRun = CliRun;
 
-/** Runs `linkgate probe` in-process with captured streams. */
+/** Runs `linkgate probe` in-process with captured streams, in the repository root, with the process environment. */
 export async function runProbe(args: readonly string[], options: { env?: Record<string, string>; tty?: boolean } = {}): Promise<ProbeRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const started = performance.now();
-  const code = await probeCommand(args, {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    env: { ...process.env, ...options.env },
-    stdoutIsTty: options.tty ?? false,
-    cwd: repoRoot,
-  });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), elapsedMs: Math.round(performance.now() - started) };
+  return runCommand(probeCommand, args, { env: { ...process.env, ...options.env }, tty: options.tty ?? false, cwd: repoRoot });
 }
 
 /** The records of a `--json` run. */

@@ -1,30 +1,47 @@
 import { PassThrough, Readable } from 'node:stream';
+import type { CliCommand } from '../../src/cli/cli-io.ts';
 import { main } from '../../src/cli/main.ts';
 
-/** What a CLI run printed and returned. */
+/** What a CLI run printed and returned, and how long it took (milliseconds). */
 export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  elapsedMs: number;
 }
 
-/** Runs the CLI in-process with `stdin` text and collects its output. */
-export async function runCli(argv: readonly string[], stdin = '', env: Record<string, string | undefined> = {}): Promise<CliRun> {
+/** How to run a command: its stdin text, environment, whether stdout is a terminal, and its working directory. */
+export interface CliRunOptions {
+  stdin?: string;
+  env?: Record<string, string | undefined>;
+  tty?: boolean;
+  cwd?: string;
+}
+
+/** Runs one CLI command in-process with captured streams. */
+export async function runCommand(command: CliCommand, argv: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => err.push(c));
-  const code = await main(argv, {
-    stdin: Readable.from([Buffer.from(stdin)]),
+  const started = performance.now();
+  const code = await command(argv, {
+    stdin: Readable.from([Buffer.from(options.stdin ?? '')]),
     stdout,
     stderr,
-    env,
-    stdoutIsTty: false,
-    cwd: process.cwd(),
+    env: options.env ?? {},
+    stdoutIsTty: options.tty ?? false,
+    cwd: options.cwd ?? process.cwd(),
   });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  const elapsedMs = Math.round(performance.now() - started);
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), elapsedMs };
+}
+
+/** Runs the whole CLI (`linkgate …`) in-process with `stdin` text and collects its output. */
+export async function runCli(argv: readonly string[], stdin = '', env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  return runCommand(main, argv, { stdin, env });
 }
 
 /** Parses JSON Lines output. */

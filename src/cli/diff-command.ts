@@ -1,5 +1,4 @@
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { diffLoosens, diffPolicies } from '../review/diff-policies.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -7,33 +6,26 @@ import { formatDiffJson, formatDiffMarkdown, formatDiffText } from '../review/fo
 import { loadCases, type CasesFile } from '../review/policy-cases.ts';
 import type { CliCommand } from './cli-io.ts';
 import { reportLoadError, usageError } from './report-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const usage = 'usage: linkgate diff OLD NEW --cases FILE… [--format text|json|markdown] [--allow-loosening]';
 const formats = ['text', 'json', 'markdown'] as const;
 
 /** `linkgate diff`: replays case inputs against two policy versions; exit 1 when it loosens (unless `--allow-loosening`), 2 usage or load errors. */
 export const diffCommand: CliCommand = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        cases: { type: 'string', multiple: true },
-        format: { type: 'string', default: 'text' },
-        'allow-loosening': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
-  }
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    {
+      cases: { type: 'string', multiple: true },
+      format: { type: 'string', default: 'text' },
+      'allow-loosening': { type: 'boolean' },
+    },
+    { positionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
   const format = values.format;
   if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, json or markdown`, usage);
   const [oldFile, newFile, ...extra] = positionals;

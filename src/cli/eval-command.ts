@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { resolve as resolvePath } from 'node:path';
 import { decisionJson } from '../decision/decision-json.ts';
 import { createGate, type Resolver } from '../gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { CliCommand } from './cli-io.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { readLines } from './read-lines.ts';
 import { loadResolveFrom } from './resolve-from.ts';
 import { reportLoadError, usageError } from './report-error.ts';
@@ -17,26 +17,15 @@ const usage = 'usage: linkgate eval --policy FILE [--resolve-from FILE] [--max-l
 
 /** `linkgate eval` (DESIGN §4): one decision per JSON line of stdin, in order. */
 export const evalCommand: CliCommand = async (args, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        policy: { type: 'string' },
-        'resolve-from': { type: 'string' },
-        'max-line-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError(io, error instanceof Error ? error.message : String(error), usage);
-  }
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    { policy: { type: 'string' }, 'resolve-from': { type: 'string' }, 'max-line-bytes': { type: 'string' } },
+    { positionals: false },
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
   let maxLineBytes = defaultMaxLineBytes;
   if (values['max-line-bytes'] !== undefined) {

@@ -1,6 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createGate, type Resolver } from '../gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -11,6 +10,7 @@ import { defaultMaxLineBytes } from './eval-command.ts';
 import { readLines } from './read-lines.ts';
 import { reportLoadError, usageError } from './report-error.ts';
 import { loadResolveFrom } from './resolve-from.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const usage = 'usage: linkgate explain [--policy FILE] [--json] [--resolve-from FILE] [--line JSON] < line.json';
 /** The shipped default policy, used when `--policy` is not given. */
@@ -18,27 +18,20 @@ const defaultPolicyFile = fileURLToPath(new URL('../../policies/default.yaml', i
 
 /** `linkgate explain`: every check and rule behind one eval line's decision; exit 0 explained, 2 usage or load errors. */
 export const explainCommand: CliCommand = async (args, io) => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        policy: { type: 'string' },
-        json: { type: 'boolean' },
-        line: { type: 'string' },
-        'resolve-from': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
-  }
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    {
+      policy: { type: 'string' },
+      json: { type: 'boolean' },
+      line: { type: 'string' },
+      'resolve-from': { type: 'string' },
+    },
+    { positionals: false },
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   let text = values.line;
   if (text === undefined) {
     for await (const line of readLines(io.stdin, defaultMaxLineBytes)) {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../gate-error.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatLintJson, formatLintText, summarizeLint } from '../review/format-lint.ts';
@@ -10,34 +9,27 @@ import { toolVersion } from '../review/tool-version.ts';
 import type { CliCommand } from './cli-io.ts';
 import { usageError } from './report-error.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const usage = 'usage: linkgate lint [--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] FILE…';
 const formats = ['text', 'json', 'sarif'] as const;
 
 /** `linkgate lint` (DESIGN §4d): loader and semantic findings of policy files; exit 0 clean, 1 findings at the fail level, 2 usage or unreadable. */
 export const lintCommand: CliCommand = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        format: { type: 'string', default: 'text' },
-        'fail-level': { type: 'string', default: 'error' },
-        today: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
-  }
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    {
+      format: { type: 'string', default: 'text' },
+      'fail-level': { type: 'string', default: 'error' },
+      today: { type: 'string' },
+    },
+    { positionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const positionals = policyFilesOnly(parsed.positionals, io);
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
   const format = values.format;
   if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, json or sarif`, usage);
   const failLevel = values['fail-level'];

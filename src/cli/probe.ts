@@ -1,5 +1,4 @@
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,6 +13,7 @@ import { formatRecordTable } from '../record/format-record-table.ts';
 import type { CliCommand, CliIo } from './cli-io.ts';
 import { reportLoadError, usageError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -32,27 +32,20 @@ export const probeCommand: CliCommand = async (args, io) => {
   const split = args.indexOf('--');
   const optionArgs = split === -1 ? [...args] : args.slice(0, split);
   const command = split === -1 ? [] : args.slice(split + 1);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: optionArgs,
-      options: {
-        policy: { type: 'string' },
-        tool: { type: 'string' },
-        args: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError(io, error instanceof Error ? error.message.split('\n')[0] ?? 'invalid arguments' : String(error), usage);
-  }
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs(
+    optionArgs,
+    io,
+    usage,
+    {
+      policy: { type: 'string' },
+      tool: { type: 'string' },
+      args: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    { positionals: false },
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
   if (values.tool === undefined || values.tool === '') return usageError(io, 'missing `--tool NAME`', usage);
   const [executable, ...executableArgs] = command;

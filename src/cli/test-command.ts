@@ -1,5 +1,4 @@
 import { resolve as resolvePath } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatTestJson, formatTestText, testReportPassed } from '../review/format-test.ts';
@@ -9,34 +8,27 @@ import { runCases } from '../review/run-cases.ts';
 import type { CliCommand } from './cli-io.ts';
 import { reportLoadError, usageError } from './report-error.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const usage = 'usage: linkgate test [--format text|junit|json] [--coverage-threshold PERCENT] [--cases FILE]… POLICY…';
 const formats = ['text', 'junit', 'json'] as const;
 
 /** `linkgate test`: runs each policy's case file (`X.cases.yaml`, or `--cases`); exit 0 all pass, 1 a failing case or coverage below the threshold, 2 usage or load errors. */
 export const testCommand: CliCommand = async (args, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        format: { type: 'string', default: 'text' },
-        'coverage-threshold': { type: 'string' },
-        cases: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), usage);
-  }
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    {
+      format: { type: 'string', default: 'text' },
+      'coverage-threshold': { type: 'string' },
+      cases: { type: 'string', multiple: true },
+    },
+    { positionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const positionals = policyFilesOnly(parsed.positionals, io);
-  if (values.help === true) {
-    io.stdout.write(`${usage}\n`);
-    return 0;
-  }
   const format = values.format;
   if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, junit or json`, usage);
   let threshold: number | null = null;

@@ -24,7 +24,7 @@ export function parseCommandArgs<O extends Options>(
     const withHelp = { ...options, help: { type: 'boolean', short: 'h' } } as WithHelp<O>;
     parsed = parseArgs({ args: [...args], options: withHelp, strict: true, allowPositionals: true });
   } catch (error) {
-    return usageError(io, error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid arguments') : String(error), usage);
+    return usageError(io, argumentMessage(error), usage);
   }
   if ((parsed.values as { help?: boolean }).help === true) {
     io.stdout.write(`${usage}\n`);
@@ -33,4 +33,16 @@ export function parseCommandArgs<O extends Options>(
   const [extra] = parsed.positionals;
   if (!positionals && extra !== undefined) return usageError(io, `unexpected argument \`${extra}\``, usage);
   return parsed;
+}
+
+// node's parseArgs messages, in the house style: lowercase, one line, the option in backticks
+function argumentMessage(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const text = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const option = /'(-[^' ]+)/.exec(text)?.[1];
+  if (option !== undefined && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option \`${option}\``;
+  if (option !== undefined && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return text.includes('does not take') ? `option \`${option}\` takes no value` : `option \`${option}\` needs a value`;
+  }
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -6,10 +6,14 @@ import jsonLogic from 'json-logic-js';
 // the engine under test is the built one in dist/ (what users run); src/ only lends the types
 type Engine = typeof import('../src/index.ts');
 type Facts = typeof import('../src/policy/rule-facts.ts');
-const { createGate, loadPolicy, parsePolicy } = (await import(new URL('../dist/index.js', import.meta.url).href)) as Engine;
+const { createGate, loadPolicy, parsePolicy } = (await import(
+  new URL('../dist/index.js', import.meta.url).href
+)) as Engine;
 const { freezeFacts } = (await import(new URL('../dist/policy/rule-facts.js', import.meta.url).href)) as Facts;
 // section 2 times the entry the engine calls per decision (facts checked once, then each rule's predicate)
-const { runRules } = (await import(new URL('../dist/decision/run-rules.js', import.meta.url).href)) as typeof import('../src/decision/run-rules.ts');
+const { runRules } = (await import(
+  new URL('../dist/decision/run-rules.js', import.meta.url).href
+)) as typeof import('../src/decision/run-rules.ts');
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -51,7 +55,11 @@ function linkWorkload(n: number): unknown[] {
   const out: unknown[] = [];
   for (let i = 0; i < n; i += 1) {
     const uri = (uris[i % uris.length] as string).replace('packing', `packing-${i}`);
-    out.push({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri, name: `l${i}`, mimeType: 'text/plain', size: 100 + i } });
+    out.push({
+      stage: 'link',
+      server: 'docs',
+      link: { type: 'resource_link', uri, name: `l${i}`, mimeType: 'text/plain', size: 100 + i },
+    });
   }
   return out;
 }
@@ -108,7 +116,13 @@ function rulesYaml(n: number): string {
   ];
   const rules = [];
   for (let i = 0; i < n; i += 1) {
-    rules.push({ id: `r-${i}`, stage: 'link', effect: 'deny', message: `rule ${i}`, when: (shapes[i % shapes.length] as (i: number) => unknown)(i) });
+    rules.push({
+      id: `r-${i}`,
+      stage: 'link',
+      effect: 'deny',
+      message: `rule ${i}`,
+      when: (shapes[i % shapes.length] as (i: number) => unknown)(i),
+    });
   }
   return JSON.stringify(rules);
 }
@@ -119,7 +133,9 @@ async function policyWithRules(n: number) {
 }
 
 async function benchRules(): Promise<void> {
-  console.log('\n2. custom rules: runRules (compiled closures) vs json-logic-js apply (one round = 1,000 fact sets × all rules)');
+  console.log(
+    '\n2. custom rules: runRules (compiled closures) vs json-logic-js apply (one round = 1,000 fact sets × all rules)',
+  );
   const facts = Array.from({ length: 1000 }, (_, i) =>
     freezeFacts({
       server: 'docs',
@@ -162,9 +178,12 @@ async function benchRules(): Promise<void> {
     const speedup = summary(apply.rounds).median / summary(compiled.rounds).median;
     console.log(row(`${n} rules: json-logic-js apply`, apply, undefined, facts.length));
     console.log(row(`${n} rules: compiled`, compiled, apply, facts.length));
-    console.log(`  ${n} rules per decision: p99 ${fmtMs(percentile(perDecision, 99))}; compiled is ${speedup.toFixed(1)}× faster`);
+    console.log(
+      `  ${n} rules per decision: p99 ${fmtMs(percentile(perDecision, 99))}; compiled is ${speedup.toFixed(1)}× faster`,
+    );
     if (n === 50) check('compiled ≥ 10× json-logic-js at 50 rules', speedup >= 10, `${speedup.toFixed(1)}×`);
-    if (n === 200) check('200 rules p99 ≤ 10 µs', percentile(perDecision, 99) <= 0.01, fmtMs(percentile(perDecision, 99)));
+    if (n === 200)
+      check('200 rules p99 ≤ 10 µs', percentile(perDecision, 99) <= 0.01, fmtMs(percentile(perDecision, 99)));
   }
 }
 
@@ -185,7 +204,12 @@ function pngOf(bytes: number): Buffer {
   ihdr[8] = 8;
   ihdr[9] = 6;
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', randomBytes(Math.max(16, bytes - 57))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    sig,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', randomBytes(Math.max(16, bytes - 57))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function readLine(b64: string) {
@@ -230,7 +254,11 @@ async function benchReads(): Promise<void> {
     const ratio = summary(decide.rounds).median / summary(decode.rounds).median;
     console.log(row(`${label} png: base64 decode`, decode, undefined, reps));
     console.log(row(`${label} png: decideRead (${first.effect})`, decide, decode, reps));
-    check(`read decision ≤ 2× decoding, ${label}`, ratio <= 2 && first.effect === 'allow', `${ratio.toFixed(2)}×, ${first.effect}`);
+    check(
+      `read decision ≤ 2× decoding, ${label}`,
+      ratio <= 2 && first.effect === 'allow',
+      `${ratio.toFixed(2)}×, ${first.effect}`,
+    );
   }
   for (const [label, size] of [
     ['16 MiB over cap', 16 * 1024 ** 2],
@@ -256,9 +284,20 @@ async function benchReads(): Promise<void> {
     const [decode, decide] = series as [Series, Series];
     const ratio = summary(decide.rounds).median / overCapReps / summary(decode.rounds).median;
     console.log(row(`${label}: base64 decode`, decode));
-    console.log(row(`${label}: decideRead ×${overCapReps} (${first.effect}: ${first.reasons[0]?.code ?? ''})`, decide, undefined, overCapReps));
+    console.log(
+      row(
+        `${label}: decideRead ×${overCapReps} (${first.effect}: ${first.reasons[0]?.code ?? ''})`,
+        decide,
+        undefined,
+        overCapReps,
+      ),
+    );
     console.log(`  one over-cap decision is ${ratio.toFixed(4)}× one decode`);
-    check(`over-cap decision ≤ 0.05× decoding, ${label}`, ratio <= 0.05 && first.effect === 'deny', `${ratio.toFixed(4)}×`);
+    check(
+      `over-cap decision ≤ 0.05× decoding, ${label}`,
+      ratio <= 0.05 && first.effect === 'deny',
+      `${ratio.toFixed(4)}×`,
+    );
   }
 }
 
@@ -288,7 +327,9 @@ function benchColdStart(): void {
   }
   const total = summary(runs.map((r) => r.import + r.load + r.first));
   const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart') => fmtMs(summary(runs.map((r) => r[k])).median);
-  console.log(`  import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(total.median)} [${fmtMs(total.min)} – ${fmtMs(total.max)}]; since node started ${s('sinceProcessStart')}`);
+  console.log(
+    `  import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(total.median)} [${fmtMs(total.min)} – ${fmtMs(total.max)}]; since node started ${s('sinceProcessStart')}`,
+  );
   check('cold start ≤ 100 ms (import → first decision)', total.median <= 100, fmtMs(total.median));
 }
 
@@ -313,11 +354,15 @@ async function benchMemory(): Promise<void> {
   gc();
   const after = process.memoryUsage().heapUsed;
   const mib = (b: number) => `${(b / 1024 ** 2).toFixed(2)} MiB`;
-  console.log(`  heap before ${mib(before)}, after links ${mib(afterLinks)} (Δ ${mib(afterLinks - before)}), after reads ${mib(after)} (Δ ${mib(after - before)})`);
+  console.log(
+    `  heap before ${mib(before)}, after links ${mib(afterLinks)} (Δ ${mib(afterLinks - before)}), after reads ${mib(after)} (Δ ${mib(after - before)})`,
+  );
   check('no heap growth beyond fixed caches (Δ < 8 MiB)', after - before < 8 * 1024 ** 2, mib(after - before));
 }
 
-console.log(`linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`);
+console.log(
+  `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
+);
 await benchLinks();
 await benchRules();
 await benchReads();

@@ -2,7 +2,13 @@
  * Every error code linkgate throws; a closed union, so callers can switch on it exhaustively. Decisions never
  * throw (they fail closed with reason codes); these are for loading, usage and transport faults.
  */
-export type GateErrorCode = 'POLICY_INVALID' | 'POLICY_UNREADABLE' | 'INPUT_INVALID' | 'USAGE' | 'READ_TIMEOUT' | 'READ_FAILED';
+export type GateErrorCode =
+  | 'POLICY_INVALID'
+  | 'POLICY_UNREADABLE'
+  | 'INPUT_INVALID'
+  | 'USAGE'
+  | 'READ_TIMEOUT'
+  | 'READ_FAILED';
 
 /** A source location: 1-based line and column in `file`. */
 export interface SourceLocation {
@@ -25,7 +31,11 @@ export class GateError extends Error {
   readonly code: GateErrorCode;
   readonly diagnostics: readonly Diagnostic[];
 
-  constructor(code: GateErrorCode, message: string, options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {}) {
+  constructor(
+    code: GateErrorCode,
+    message: string,
+    options: { cause?: unknown; diagnostics?: readonly Diagnostic[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GateError';
     this.code = code;

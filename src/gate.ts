@@ -42,7 +42,8 @@ export interface Gate {
   decide(line: unknown): Promise<Decision>;
 }
 
-const systemResolver: Resolver = async (name) => (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (name) =>
+  (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Binds a loaded policy to a gate; the policy is immutable, so a gate never mixes two policies. */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
@@ -102,7 +103,8 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
         return failClosed(error);
       }
     },
-    decideCredential: (input: unknown) => guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
+    decideCredential: (input: unknown) =>
+      guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
     decideRead: async (input: unknown) => (await detailed(input)).decision,
     decideReadDetailed: detailed,
     async decideEmbedded(resource: unknown): Promise<Decision> {
@@ -150,14 +152,26 @@ function pickResolver(policy: Policy, choice: GateOptions['resolve']): Resolver 
   return policy.document.links.resolveNames === true ? systemResolver : undefined;
 }
 
-async function resolveWithin(resolver: Resolver, name: string, timeoutMs: number): Promise<readonly string[] | undefined> {
+async function resolveWithin(
+  resolver: Resolver,
+  name: string,
+  timeoutMs: number,
+): Promise<readonly string[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
     // a resolver that throws, even synchronously, or answers late leaves the name unresolved: fail closed
-    const answers = await Promise.race([Promise.resolve().then(() => resolver(name)).then((a) => [...a], () => undefined), deadline]);
+    const answers = await Promise.race([
+      Promise.resolve()
+        .then(() => resolver(name))
+        .then(
+          (a) => [...a],
+          () => undefined,
+        ),
+      deadline,
+    ]);
     return answers;
   } finally {
     clearTimeout(timer);

@@ -27,9 +27,11 @@ export const diffCommand: CliCommand = async (args, io) => {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const format = values.format;
-  if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, json or markdown`, usage);
+  if (!(formats as readonly string[]).includes(format))
+    return usageError(io, `unknown format \`${format}\`; expected text, json or markdown`, usage);
   const [oldFile, newFile, ...extra] = positionals;
-  if (oldFile === undefined || newFile === undefined) return usageError(io, 'expected two policy files, `OLD` and `NEW`', usage);
+  if (oldFile === undefined || newFile === undefined)
+    return usageError(io, 'expected two policy files, `OLD` and `NEW`', usage);
   if (extra.length > 0) return usageError(io, `unexpected argument \`${extra[0]}\``, usage);
   const casesArgs = values.cases ?? [];
   if (casesArgs.length === 0) return usageError(io, 'missing `--cases FILE`: the lines to replay', usage);

@@ -30,7 +30,8 @@ export const evalCommand: CliCommand = async (args, io) => {
   let maxLineBytes = defaultMaxLineBytes;
   if (values['max-line-bytes'] !== undefined) {
     const n = Number(values['max-line-bytes']);
-    if (!Number.isSafeInteger(n) || n < 1) return usageError(io, '`--max-line-bytes` must be a whole number ≥ 1', usage);
+    if (!Number.isSafeInteger(n) || n < 1)
+      return usageError(io, '`--max-line-bytes` must be a whole number ≥ 1', usage);
     maxLineBytes = n;
   }
 
@@ -38,7 +39,8 @@ export const evalCommand: CliCommand = async (args, io) => {
   let resolver: Resolver | undefined;
   try {
     policy = await loadPolicy(resolvePath(io.cwd, values.policy));
-    if (values['resolve-from'] !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
+    if (values['resolve-from'] !== undefined)
+      resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
   } catch (error) {
     return reportLoadError(io, error);
   }
@@ -55,7 +57,10 @@ export const evalCommand: CliCommand = async (args, io) => {
 
   for await (const line of readLines(io.stdin, maxLineBytes)) {
     if (line.kind === 'too-long') {
-      await writeLine(io.stdout, invalid(`line ${line.number} is ${line.bytes} bytes, over the limit of ${maxLineBytes}`));
+      await writeLine(
+        io.stdout,
+        invalid(`line ${line.number} is ${line.bytes} bytes, over the limit of ${maxLineBytes}`),
+      );
       continue;
     }
     let value: unknown;
@@ -69,4 +74,3 @@ export const evalCommand: CliCommand = async (args, io) => {
   }
   return 0;
 };
-

@@ -35,14 +35,16 @@ export const explainCommand: CliCommand = async (args, io) => {
   let text = values.line;
   if (text === undefined) {
     for await (const line of readLines(io.stdin, defaultMaxLineBytes)) {
-      if (line.kind === 'too-long') return usageError(io, `line ${line.number} is over ${defaultMaxLineBytes} bytes`, usage);
+      if (line.kind === 'too-long')
+        return usageError(io, `line ${line.number} is over ${defaultMaxLineBytes} bytes`, usage);
       if (line.text.trim() !== '') {
         text = line.text;
         break;
       }
     }
   }
-  if (text === undefined) return usageError(io, 'no line to explain: pass `--line JSON` or one json line on stdin', usage);
+  if (text === undefined)
+    return usageError(io, 'no line to explain: pass `--line JSON` or one json line on stdin', usage);
   let line: unknown;
   try {
     line = JSON.parse(text);
@@ -53,7 +55,8 @@ export const explainCommand: CliCommand = async (args, io) => {
   let resolver: Resolver | undefined;
   try {
     policy = await loadPolicy(values.policy === undefined ? defaultPolicyFile : resolvePath(io.cwd, values.policy));
-    if (values['resolve-from'] !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
+    if (values['resolve-from'] !== undefined)
+      resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
   } catch (error) {
     return reportLoadError(io, error);
   }

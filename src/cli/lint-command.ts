@@ -31,11 +31,14 @@ export const lintCommand: CliCommand = async (args, io) => {
   const { values } = parsed;
   const positionals = policyFilesOnly(parsed.positionals, io);
   const format = values.format;
-  if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, json or sarif`, usage);
+  if (!(formats as readonly string[]).includes(format))
+    return usageError(io, `unknown format \`${format}\`; expected text, json or sarif`, usage);
   const failLevel = values['fail-level'];
-  if (failLevel !== 'error' && failLevel !== 'warning') return usageError(io, `unknown fail level \`${failLevel}\`; expected error or warning`, usage);
+  if (failLevel !== 'error' && failLevel !== 'warning')
+    return usageError(io, `unknown fail level \`${failLevel}\`; expected error or warning`, usage);
   const today = values.today ?? utcToday();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`))) return usageError(io, `\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``, usage);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`)))
+    return usageError(io, `\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``, usage);
   if (positionals.length === 0) return usageError(io, 'missing policy `FILE`', usage);
 
   let unreadable = false;
@@ -55,7 +58,8 @@ export const lintCommand: CliCommand = async (args, io) => {
   }
   const diagnostics = sortDiagnostics(all);
   const summary = summarizeLint(diagnostics, positionals.length);
-  if (format === 'sarif') io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: toolVersion() }), null, 2)}\n`);
+  if (format === 'sarif')
+    io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: toolVersion() }), null, 2)}\n`);
   else if (format === 'json') io.stdout.write(formatLintJson(diagnostics, summary));
   else io.stdout.write(formatLintText(diagnostics));
   if (unreadable) return 2;

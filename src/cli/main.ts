@@ -60,7 +60,8 @@ if (isMainModule(import.meta.url)) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      if (!closedPipe(error)) process.stderr.write(`linkgate: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!closedPipe(error))
+        process.stderr.write(`linkgate: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 2;
     },
   );

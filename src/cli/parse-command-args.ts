@@ -6,7 +6,9 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 type WithHelp<O extends Options> = O & { help: { type: 'boolean'; short: 'h' } };
 
 /** A command's parsed options and positionals, as `util.parseArgs` types them. */
-export type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: WithHelp<O>; strict: true; allowPositionals: true }>>;
+export type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: WithHelp<O>; strict: true; allowPositionals: true }>
+>;
 
 /**
  * Parses a command's arguments strictly, with `--help`/`-h` added: returns the parsed arguments, or the exit code when
@@ -38,11 +40,13 @@ export function parseCommandArgs<O extends Options>(
 // node's parseArgs messages, in the house style: lowercase, one line, the option in backticks
 function argumentMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const text = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const text = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   const option = /'(-[^' ]+)/.exec(text)?.[1];
   if (option !== undefined && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option \`${option}\``;
   if (option !== undefined && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return text.includes('does not take') ? `option \`${option}\` takes no value` : `option \`${option}\` needs a value`;
+    return text.includes('does not take')
+      ? `option \`${option}\` takes no value`
+      : `option \`${option}\` needs a value`;
   }
   return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -58,7 +58,8 @@ export const probeCommand: CliCommand = async (args, io) => {
     } catch {
       return usageError(io, '`--args` must be a json object', usage);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return usageError(io, '`--args` must be a json object', usage);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return usageError(io, '`--args` must be a json object', usage);
     toolArgs = parsed as Record<string, unknown>;
   }
   let policy: Policy;
@@ -192,13 +193,17 @@ function isErrorResult(result: unknown): boolean {
 
 function firstText(result: unknown): string {
   const content = (result as { content?: unknown } | null)?.content;
-  const text = Array.isArray(content) ? content.find((c) => typeof (c as { text?: unknown } | null)?.text === 'string') : undefined;
+  const text = Array.isArray(content)
+    ? content.find((c) => typeof (c as { text?: unknown } | null)?.text === 'string')
+    : undefined;
   return text === undefined ? 'no message' : maskText(String((text as { text: string }).text));
 }
 
 function countLinks(result: unknown): number {
   const content = (result as { content?: unknown } | null)?.content;
-  return Array.isArray(content) ? content.filter((c) => (c as { type?: unknown } | null)?.type === 'resource_link').length : 0;
+  return Array.isArray(content)
+    ? content.filter((c) => (c as { type?: unknown } | null)?.type === 'resource_link').length
+    : 0;
 }
 
 /** Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`; `FORCE_COLOR` (not `0`) forces it. */

@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 
 /** One input line: its text, or `tooLong` when it passed `maxLineBytes` (its bytes were discarded unread). */
-export type InputLine = { kind: 'line'; text: string; number: number } | { kind: 'too-long'; bytes: number; number: number };
+export type InputLine =
+  | { kind: 'line'; text: string; number: number }
+  | { kind: 'too-long'; bytes: number; number: number };
 
 /**
  * Splits a stream into lines (LF or CRLF) without ever holding more than `maxLineBytes` of one line:

@@ -8,7 +8,11 @@ export async function loadResolveFrom(file: string): Promise<Resolver> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (cause) {
-    throw new GateError('USAGE', `cannot read resolver map \`${file}\`: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new GateError(
+      'USAGE',
+      `cannot read resolver map \`${file}\`: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   const answers = (raw as { answers?: unknown } | null)?.answers;
   if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) {

@@ -30,12 +30,17 @@ export const testCommand: CliCommand = async (args, io) => {
   const { values } = parsed;
   const positionals = policyFilesOnly(parsed.positionals, io);
   const format = values.format;
-  if (!(formats as readonly string[]).includes(format)) return usageError(io, `unknown format \`${format}\`; expected text, junit or json`, usage);
+  if (!(formats as readonly string[]).includes(format))
+    return usageError(io, `unknown format \`${format}\`; expected text, junit or json`, usage);
   let threshold: number | null = null;
   if (values['coverage-threshold'] !== undefined) {
     threshold = Number(values['coverage-threshold']);
     if (values['coverage-threshold'].trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
-      return usageError(io, `\`--coverage-threshold\` must be a percentage from 0 to 100, got \`${values['coverage-threshold']}\``, usage);
+      return usageError(
+        io,
+        `\`--coverage-threshold\` must be a percentage from 0 to 100, got \`${values['coverage-threshold']}\``,
+        usage,
+      );
     }
   }
   if (positionals.length === 0) return usageError(io, 'missing `POLICY` file', usage);
@@ -43,11 +48,24 @@ export const testCommand: CliCommand = async (args, io) => {
   const entries: TestEntry[] = [];
   try {
     const shared: CasesFile[] = [];
-    for (const file of values.cases ?? []) shared.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
+    for (const file of values.cases ?? [])
+      shared.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
     for (const policyFile of positionals) {
       const policy = await loadPolicy(resolvePath(io.cwd, policyFile));
-      const files = shared.length > 0 ? shared : [await loadCases(resolvePath(io.cwd, casesPathFor(policyFile)), displayPath(io.cwd, casesPathFor(policyFile)))];
-      entries.push({ policyFile: displayPath(io.cwd, policyFile), casesFiles: files.map((f) => f.file), run: await runCases(policy, files) });
+      const files =
+        shared.length > 0
+          ? shared
+          : [
+              await loadCases(
+                resolvePath(io.cwd, casesPathFor(policyFile)),
+                displayPath(io.cwd, casesPathFor(policyFile)),
+              ),
+            ];
+      entries.push({
+        policyFile: displayPath(io.cwd, policyFile),
+        casesFiles: files.map((f) => f.file),
+        run: await runCases(policy, files),
+      });
     }
   } catch (error) {
     return reportLoadError(io, error);

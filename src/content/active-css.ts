@@ -42,7 +42,9 @@ export function normalizeCss(css: string): string {
     if (j > i + 1) {
       const space = css.charCodeAt(j);
       if (space === 0x20 || space === 0x09 || space === 0x0a || space === 0x0c || space === 0x0d) j++;
-      out.push(code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\uFFFD');
+      out.push(
+        code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\uFFFD',
+      );
       i = j;
     } else {
       // an escaped newline is a line continuation; any other escaped character stands for itself

@@ -27,7 +27,8 @@ const handlerAnimation = /attributeName\s*=\s*(?:["']\s*)?on[a-z]/i;
 const handlerAttribute = /[\s"'\/](on[a-z][a-z0-9_-]*)\s*=/i;
 const scriptUrl = /(?:java|vb|live)script:/i;
 // data: urls may carry html or svg documents (script included); raster images are inert
-const markupDataUrl = /(?:href|src|action|data|values|to|from|by|content|background|poster)\s*=\s*(?:["']\s*)?(?:[^"'\s>;]{0,64};\s*url\s*=\s*)?data:(?!image\/(?:png|jpe?g|gif|webp|bmp|avif)[;,])/i;
+const markupDataUrl =
+  /(?:href|src|action|data|values|to|from|by|content|background|poster)\s*=\s*(?:["']\s*)?(?:[^"'\s>;]{0,64};\s*url\s*=\s*)?data:(?!image\/(?:png|jpe?g|gif|webp|bmp|avif)[;,])/i;
 const encodedScript = /<\s*(?:[a-z0-9_.-]+:)?script\b/i;
 const stylesheetInstruction = /<\?xml-stylesheet\b/gi;
 const xslWord = /xsl/gi;
@@ -37,7 +38,8 @@ const scriptSchemes = ['javascript:', 'vbscript:', 'livescript:'] as const;
 
 /** The first active construct in markup or text (script element, HTA, plugin element, `on*` handler, script or markup `data:` URL, xml entity declaration, xslt), as a one-line message; null when none. Linear in the text. */
 export function findActiveMarkup(text: string, flavour: MarkupFlavour, work: MarkupWork = { chars: 0 }): string | null {
-  if (flavour !== 'text' && /<!ENTITY\b/i.test(text)) return 'xml entity declarations can rewrite the document after inspection';
+  if (flavour !== 'text' && /<!ENTITY\b/i.test(text))
+    return 'xml entity declarations can rewrite the document after inspection';
   if (flavour !== 'text' && hasXsltInstruction(text, work)) return 'an xslt stylesheet can generate script';
   return scanTags(text, work, 0) ?? scanMarkdownLinks(text, work);
 }
@@ -94,7 +96,11 @@ function destinationStart(text: string, at: number, work: MarkupWork): number {
   }
   if (i >= limit) return done(work, i - at, -1);
   const first = text.charCodeAt(i) | 0x20;
-  return done(work, i - at + 1, first === 0x6a || first === 0x76 || first === 0x6c || text.charCodeAt(i) === 0x26 ? i : -1);
+  return done(
+    work,
+    i - at + 1,
+    first === 0x6a || first === 0x76 || first === 0x6c || text.charCodeAt(i) === 0x26 ? i : -1,
+  );
 }
 
 function done(work: MarkupWork, chars: number, result: number): number {
@@ -204,7 +210,9 @@ function inspectTag(tag: string, work: MarkupWork, depth: number): string | null
     if (element[1] !== undefined) return 'an hta application element';
     const name = element[2]?.toLowerCase() ?? '';
     if (name === 'script') return scriptElement;
-    return name === 'handler' || name === 'listener' ? `an svg \`<${name}>\` element` : 'a plugin element (`object`, `embed` or `applet`)';
+    return name === 'handler' || name === 'listener'
+      ? `an svg \`<${name}>\` element`
+      : 'a plugin element (`object`, `embed` or `applet`)';
   }
   // a `<` inside the tag may start an element a lenient parser (or a naive filter's output) sees
   for (let inner = tag.indexOf('<', 1); inner !== -1; inner = tag.indexOf('<', inner + 1)) {
@@ -232,9 +240,13 @@ function inspectTag(tag: string, work: MarkupWork, depth: number): string | null
   }
   // srcdoc and similar attributes hold entity-encoded documents: scan them as documents of their own
   if (references !== tag && references.indexOf('<', 1) !== -1) {
-    if (depth >= maxNestedMarkup) return encodedScript.test(references.slice(1)) ? 'an entity-encoded `<script>` element in an attribute' : null;
+    if (depth >= maxNestedMarkup)
+      return encodedScript.test(references.slice(1)) ? 'an entity-encoded `<script>` element in an attribute' : null;
     const inner = scanTags(references.slice(1), work, depth + 1);
-    if (inner !== null) return inner === scriptElement ? 'an entity-encoded `<script>` element in an attribute' : `entity-encoded markup in an attribute holds ${inner}`;
+    if (inner !== null)
+      return inner === scriptElement
+        ? 'an entity-encoded `<script>` element in an attribute'
+        : `entity-encoded markup in an attribute holds ${inner}`;
   }
   return null;
 }
@@ -247,7 +259,12 @@ function stripUrlWhitespace(text: string): string {
 // `on` + an ascii letter, any case: a cheap test before the handler patterns, which both need it
 function mayNameHandler(tag: string): boolean {
   for (let i = 1; i + 1 < tag.length; i++) {
-    if ((tag.charCodeAt(i) | 0x20) === 0x6e && (tag.charCodeAt(i - 1) | 0x20) === 0x6f && isAsciiLetter(tag.charCodeAt(i + 1))) return true;
+    if (
+      (tag.charCodeAt(i) | 0x20) === 0x6e &&
+      (tag.charCodeAt(i - 1) | 0x20) === 0x6f &&
+      isAsciiLetter(tag.charCodeAt(i + 1))
+    )
+      return true;
   }
   return false;
 }

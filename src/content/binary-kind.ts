@@ -24,7 +24,17 @@ export function knownSignatureKind(b: Uint8Array): string | undefined {
   if (b.length < 2) return undefined;
   switch (b[0]) {
     case 0x89:
-      if (b.length >= 8 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return pngOrApng(b);
+      if (
+        b.length >= 8 &&
+        b[1] === 0x50 &&
+        b[2] === 0x4e &&
+        b[3] === 0x47 &&
+        b[4] === 0x0d &&
+        b[5] === 0x0a &&
+        b[6] === 0x1a &&
+        b[7] === 0x0a
+      )
+        return pngOrApng(b);
       return undefined;
     case 0xff:
       return b.length >= 3 && b[1] === 0xd8 && b[2] === 0xff ? 'jpeg' : undefined;
@@ -44,9 +54,20 @@ export function knownSignatureKind(b: Uint8Array): string | undefined {
     case 0x23: // #
       return b[1] === 0x21 ? 'shell-script' : undefined;
     case 0x50: // P
-      return b.length >= 4 && b[1] === 0x4b && ((b[2] === 0x03 && b[3] === 0x04) || (b[2] === 0x05 && b[3] === 0x06)) ? 'zip' : undefined;
+      return b.length >= 4 && b[1] === 0x4b && ((b[2] === 0x03 && b[3] === 0x04) || (b[2] === 0x05 && b[3] === 0x06))
+        ? 'zip'
+        : undefined;
     case 0xd0:
-      return b.length >= 8 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0 && b[4] === 0xa1 && b[5] === 0xb1 && b[6] === 0x1a && b[7] === 0xe1 ? 'cfb' : undefined;
+      return b.length >= 8 &&
+        b[1] === 0xcf &&
+        b[2] === 0x11 &&
+        b[3] === 0xe0 &&
+        b[4] === 0xa1 &&
+        b[5] === 0xb1 &&
+        b[6] === 0x1a &&
+        b[7] === 0xe1
+        ? 'cfb'
+        : undefined;
     default:
       return undefined;
   }
@@ -58,7 +79,12 @@ function pngOrApng(b: Uint8Array): string {
   for (let n = 0; n < apngChunkWalk && offset + 8 <= b.length; n++) {
     if (at(b, offset + 4, 'acTL')) return 'apng';
     if (at(b, offset + 4, 'IDAT') || at(b, offset + 4, 'IEND')) return 'png';
-    const length = ((b[offset] ?? 0) * 0x1000000 + ((b[offset + 1] ?? 0) << 16) + ((b[offset + 2] ?? 0) << 8) + (b[offset + 3] ?? 0)) >>> 0;
+    const length =
+      ((b[offset] ?? 0) * 0x1000000 +
+        ((b[offset + 1] ?? 0) << 16) +
+        ((b[offset + 2] ?? 0) << 8) +
+        (b[offset + 3] ?? 0)) >>>
+      0;
     offset += 12 + length;
   }
   return 'png';

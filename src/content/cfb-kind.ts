@@ -12,7 +12,11 @@ export interface CfbKind {
 
 const SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 // {000C1084-…} installer package, {000C1086-…} patch, {000C1082-…} transform, mixed-endian as stored
-const msiClsids = new Set(['84100c0000000000c000000000000046', '86100c0000000000c000000000000046', '82100c0000000000c000000000000046']);
+const msiClsids = new Set([
+  '84100c0000000000c000000000000046',
+  '86100c0000000000c000000000000046',
+  '82100c0000000000c000000000000046',
+]);
 const macroStorages = new Set(['macros', 'vba', '_vba_project', '_vba_project_cur']);
 const END_OF_CHAIN = 0xfffffffe;
 
@@ -20,10 +24,17 @@ const END_OF_CHAIN = 0xfffffffe;
 export function classifyCfb(bytes: Buffer): CfbKind {
   const dir = readDirectory(bytes);
   if (dir === null) return { kind: 'cfb', active: null };
-  if (msiClsids.has(dir.rootClsid) || dir.names.some(isMsiEncodedName)) return { kind: 'msi', active: 'a windows installer package (msi)' };
+  if (msiClsids.has(dir.rootClsid) || dir.names.some(isMsiEncodedName))
+    return { kind: 'msi', active: 'a windows installer package (msi)' };
   const lower = dir.names.map((n) => n.toLowerCase());
   const macro = lower.find((n) => macroStorages.has(n));
-  const kind = lower.includes('worddocument') ? 'doc' : lower.includes('workbook') || lower.includes('book') ? 'xls' : lower.includes('powerpoint document') ? 'ppt' : 'cfb';
+  const kind = lower.includes('worddocument')
+    ? 'doc'
+    : lower.includes('workbook') || lower.includes('book')
+      ? 'xls'
+      : lower.includes('powerpoint document')
+        ? 'ppt'
+        : 'cfb';
   return { kind, active: macro !== undefined ? `an office file with a vba project (\`${macro}\` storage)` : null };
 }
 
@@ -67,7 +78,8 @@ function readDirectory(bytes: Buffer): { rootClsid: string; names: string[] } | 
     seenDifat.add(difat);
     const base = sectorAt(difat);
     if (base + sectorSize > bytes.length) break;
-    for (let i = 0; i < idsPerSector - 1 && fat.length < sectorCount; i++) addFatSector(bytes.readUInt32LE(base + i * 4));
+    for (let i = 0; i < idsPerSector - 1 && fat.length < sectorCount; i++)
+      addFatSector(bytes.readUInt32LE(base + i * 4));
     difat = bytes.readUInt32LE(base + sectorSize - 4);
   }
 

@@ -81,7 +81,11 @@ export function decodeReferenceAt(text: string, at: number): { value: string; en
       const zeros = j > i + 1;
       const start = j;
       let code = 0;
-      for (let d = hexDigit(text.charCodeAt(j)); d !== -1 && j - start < maxHexDigits; d = hexDigit(text.charCodeAt(j))) {
+      for (
+        let d = hexDigit(text.charCodeAt(j));
+        d !== -1 && j - start < maxHexDigits;
+        d = hexDigit(text.charCodeAt(j))
+      ) {
         code = code * 16 + d;
         j++;
       }

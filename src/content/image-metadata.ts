@@ -11,7 +11,14 @@ export const maxMetadataInflateBytes = 1024 * 1024;
 
 /** What the metadata of an image hides, as a one-line message; null when nothing active was found. Linear in the bytes. */
 export function findActiveMetadata(kind: string, bytes: Buffer): string | null {
-  const segments = kind === 'png' || kind === 'apng' ? pngSegments(bytes) : kind === 'jpeg' ? jpegSegments(bytes) : kind === 'gif' ? gifSegments(bytes) : [];
+  const segments =
+    kind === 'png' || kind === 'apng'
+      ? pngSegments(bytes)
+      : kind === 'jpeg'
+        ? jpegSegments(bytes)
+        : kind === 'gif'
+          ? gifSegments(bytes)
+          : [];
   for (const segment of segments) {
     const markup = findActiveMarkup(segment.data.toString(segment.utf8 ? 'utf8' : 'latin1'), 'text');
     if (markup !== null) return `${segment.where} holds ${markup}`;
@@ -61,10 +68,15 @@ function pngSegments(b: Buffer): Segment[] {
     const name = b.toString('latin1', at + 4, at + 8);
     const keywordEnd = data.indexOf(0);
     if (type === tEXt) {
-      out.push({ where: `png \`${name}\` chunk`, data: keywordEnd === -1 ? data : data.subarray(keywordEnd + 1), utf8: false });
+      out.push({
+        where: `png \`${name}\` chunk`,
+        data: keywordEnd === -1 ? data : data.subarray(keywordEnd + 1),
+        utf8: false,
+      });
     } else if (type === zTXt || type === iCCP) {
       // keyword, NUL, compression method, zlib data
-      if (keywordEnd !== -1) out.push({ where: `png \`${name}\` chunk`, data: inflate(data.subarray(keywordEnd + 2)), utf8: false });
+      if (keywordEnd !== -1)
+        out.push({ where: `png \`${name}\` chunk`, data: inflate(data.subarray(keywordEnd + 2)), utf8: false });
     } else if (type === iTXt && keywordEnd !== -1) {
       // keyword, NUL, compressed flag, method, language tag, NUL, translated keyword, NUL, text
       const compressed = data[keywordEnd + 1] === 1;

@@ -177,7 +177,26 @@ function bmp(b: Buffer): ImageStructure {
 }
 
 // top-level ISO-BMFF boxes (ISO/IEC 14496-12, HEIF); anything else at the top level is data after the file
-const topLevelBoxes = new Set(['ftyp', 'meta', 'mdat', 'moov', 'free', 'skip', 'uuid', 'pdin', 'moof', 'mfra', 'styp', 'sidx', 'ssix', 'prft', 'emsg', 'meco', 'idat', 'wide']);
+const topLevelBoxes = new Set([
+  'ftyp',
+  'meta',
+  'mdat',
+  'moov',
+  'free',
+  'skip',
+  'uuid',
+  'pdin',
+  'moof',
+  'mfra',
+  'styp',
+  'sidx',
+  'ssix',
+  'prft',
+  'emsg',
+  'meco',
+  'idat',
+  'wide',
+]);
 
 // ISO-BMFF (AVIF, HEIF): top-level boxes cover the file; `ispe` in the meta box gives the size
 function isoBmff(b: Buffer): ImageStructure {

@@ -96,7 +96,16 @@ function stringEnd(text: string, at: number): number {
     if (e === 0x75) {
       for (let k = 2; k < 6; k++) if (!isHex(text.charCodeAt(i + k))) return -1;
       i += 6;
-    } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+    } else if (
+      e === 0x22 ||
+      e === 0x5c ||
+      e === 0x2f ||
+      e === 0x62 ||
+      e === 0x66 ||
+      e === 0x6e ||
+      e === 0x72 ||
+      e === 0x74
+    ) {
       i += 2;
     } else {
       return -1;

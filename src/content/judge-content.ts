@@ -2,7 +2,15 @@
 import { combineEffects, type Effect, type Reason } from '../decision/decision.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
 import { quoteValue } from './message-value.ts';
-import { EMPTY_KIND, UNKNOWN_KIND, allowedKindIds, familyOf, kindCovers, kindOfMime, realKindAllowed } from './kinds.ts';
+import {
+  EMPTY_KIND,
+  UNKNOWN_KIND,
+  allowedKindIds,
+  familyOf,
+  kindCovers,
+  kindOfMime,
+  realKindAllowed,
+} from './kinds.ts';
 import type { ContentSniff } from './sniff-content.ts';
 
 /** The content settings a judgement needs (policy `content`). */
@@ -31,12 +39,19 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
   const allowed = allowedKindIds(rules.allow);
   const real = sniff.kind;
 
-  if (sniff.active !== null) add(found, 'deny', 'content.executable', 'content.allow', `executable or active content: ${sniff.active}`);
+  if (sniff.active !== null)
+    add(found, 'deny', 'content.executable', 'content.allow', `executable or active content: ${sniff.active}`);
 
   if (declaredMime !== null) {
     const declared = kindOfMime(declaredMime);
     if (declared === undefined || !allowed.has(declared.id)) {
-      add(found, 'deny', 'content.type-not-allowed', 'content.allow', `declared type ${quoteValue(declaredMime)} is not allowed`);
+      add(
+        found,
+        'deny',
+        'content.type-not-allowed',
+        'content.allow',
+        `declared type ${quoteValue(declaredMime)} is not allowed`,
+      );
     }
     const declaredText = declared !== undefined && familyOf(declared.id) === 'text';
     if (declared === undefined) {
@@ -44,16 +59,50 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
     } else if (!allowed.has(declared.id) && (real === EMPTY_KIND || real === UNKNOWN_KIND)) {
       // a type that is not allowed is denied whatever its bytes; no second opinion on them
     } else if (real === EMPTY_KIND) {
-      if (!declaredText) add(found, 'partial', 'content.uninterpretable', 'content.allow', `empty body under declared ${quoteValue(declaredMime)}`);
+      if (!declaredText)
+        add(
+          found,
+          'partial',
+          'content.uninterpretable',
+          'content.allow',
+          `empty body under declared ${quoteValue(declaredMime)}`,
+        );
     } else if (real === UNKNOWN_KIND) {
-      if (declaredText) add(found, 'partial', 'content.unsafe-text', 'content.allow', `declared text ${quoteValue(declaredMime)} is neither valid utf-8 nor utf-16 with a byte order mark`);
-      else add(found, 'partial', 'content.uninterpretable', 'content.allow', `unrecognized binary under declared ${quoteValue(declaredMime)}`);
+      if (declaredText)
+        add(
+          found,
+          'partial',
+          'content.unsafe-text',
+          'content.allow',
+          `declared text ${quoteValue(declaredMime)} is neither valid utf-8 nor utf-16 with a byte order mark`,
+        );
+      else
+        add(
+          found,
+          'partial',
+          'content.uninterpretable',
+          'content.allow',
+          `unrecognized binary under declared ${quoteValue(declaredMime)}`,
+        );
     } else if (!kindCovers(declared.id, real)) {
       if (sniff.textual && familyOf(real) === 'text') {
-        add(found, 'partial', 'content.uninterpretable', 'content.allow', `plain text under declared ${quoteValue(declaredMime)}`);
+        add(
+          found,
+          'partial',
+          'content.uninterpretable',
+          'content.allow',
+          `plain text under declared ${quoteValue(declaredMime)}`,
+        );
       } else {
-        add(found, 'deny', 'content.mime-mismatch', 'content.allow', `bytes are \`${real}\` but declared ${quoteValue(declaredMime)}`);
-        if (sniff.active === null && !realKindAllowed(allowed, real)) add(found, 'deny', 'content.type-not-allowed', 'content.allow', `real type \`${real}\` is not allowed`);
+        add(
+          found,
+          'deny',
+          'content.mime-mismatch',
+          'content.allow',
+          `bytes are \`${real}\` but declared ${quoteValue(declaredMime)}`,
+        );
+        if (sniff.active === null && !realKindAllowed(allowed, real))
+          add(found, 'deny', 'content.type-not-allowed', 'content.allow', `real type \`${real}\` is not allowed`);
       }
     }
   } else if (real === UNKNOWN_KIND) {
@@ -63,13 +112,31 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
   }
 
   if (sniff.unsafe.length > 0) add(found, 'partial', 'content.unsafe-text', 'content.allow', sniff.unsafe.join('; '));
-  if (sniff.uninterpretable !== null) add(found, 'partial', 'content.uninterpretable', 'content.allow', sniff.uninterpretable);
-  if (rules.maxImagePixels !== undefined && sniff.width !== null && sniff.height !== null && sniff.width * sniff.height > rules.maxImagePixels) {
-    add(found, 'deny', 'content.image-too-large', 'content.maxImagePixels', `image is ${sniff.width}×${sniff.height} pixels, over the cap of ${rules.maxImagePixels} pixels`);
+  if (sniff.uninterpretable !== null)
+    add(found, 'partial', 'content.uninterpretable', 'content.allow', sniff.uninterpretable);
+  if (
+    rules.maxImagePixels !== undefined &&
+    sniff.width !== null &&
+    sniff.height !== null &&
+    sniff.width * sniff.height > rules.maxImagePixels
+  ) {
+    add(
+      found,
+      'deny',
+      'content.image-too-large',
+      'content.maxImagePixels',
+      `image is ${sniff.width}×${sniff.height} pixels, over the cap of ${rules.maxImagePixels} pixels`,
+    );
   }
   return { effect: combineEffects(found.map((f) => f.effect)), findings: found };
 }
 
-function add(found: ContentFinding[], effect: ContentFinding['effect'], code: ReasonCode, rule: string, message: string): void {
+function add(
+  found: ContentFinding[],
+  effect: ContentFinding['effect'],
+  code: ReasonCode,
+  rule: string,
+  message: string,
+): void {
   found.push({ effect, reason: { code, rule, stage: 'content', message } });
 }

@@ -1,7 +1,16 @@
 // Our own table of kinds: declared and real types are compared as kinds, never as raw mime strings.
 
 /** A family of kinds: what the bytes are for, which decides how they are checked. */
-export type KindFamily = 'text' | 'image' | 'document' | 'archive' | 'office' | 'media' | 'executable' | 'markup' | 'binary';
+export type KindFamily =
+  | 'text'
+  | 'image'
+  | 'document'
+  | 'archive'
+  | 'office'
+  | 'media'
+  | 'executable'
+  | 'markup'
+  | 'binary';
 
 /** One entry of our own table of kinds; `mimes[0]` is the canonical mime type. */
 export interface Kind {
@@ -15,7 +24,8 @@ export const EMPTY_KIND = 'empty';
 /** Real kind of binary bytes no detector recognizes. */
 export const UNKNOWN_KIND = 'unknown';
 
-const k = (id: string, family: KindFamily, ...mimes: string[]): Kind => Object.freeze({ id, family, mimes: Object.freeze(mimes) });
+const k = (id: string, family: KindFamily, ...mimes: string[]): Kind =>
+  Object.freeze({ id, family, mimes: Object.freeze(mimes) });
 
 const table: readonly Kind[] = [
   // inert text; `text` is their safe supertype
@@ -85,7 +95,14 @@ const table: readonly Kind[] = [
   k('webm', 'media', 'video/webm'),
   k('quicktime', 'media', 'video/quicktime'),
   // executable or active content: always denied by the content rules
-  k('pe', 'executable', 'application/x-msdownload', 'application/vnd.microsoft.portable-executable', 'application/x-dosexec', 'application/x-msdos-program'),
+  k(
+    'pe',
+    'executable',
+    'application/x-msdownload',
+    'application/vnd.microsoft.portable-executable',
+    'application/x-dosexec',
+    'application/x-msdos-program',
+  ),
   k('elf', 'executable', 'application/x-elf', 'application/x-executable', 'application/x-sharedlib'),
   k('macho', 'executable', 'application/x-mach-binary', 'application/x-mach-o-executable'),
   k('java-class', 'executable', 'application/java-vm', 'application/x-java-class'),
@@ -105,7 +122,14 @@ const table: readonly Kind[] = [
   k('xpi', 'executable', 'application/x-xpinstall'),
   k('hta', 'executable', 'application/hta'),
   k('shell-script', 'executable', 'application/x-sh', 'text/x-shellscript', 'application/x-shellscript', 'text/x-sh'),
-  k('javascript', 'executable', 'text/javascript', 'application/javascript', 'application/x-javascript', 'application/ecmascript'),
+  k(
+    'javascript',
+    'executable',
+    'text/javascript',
+    'application/javascript',
+    'application/x-javascript',
+    'application/ecmascript',
+  ),
   k('python', 'executable', 'text/x-python', 'application/x-python', 'text/x-script.python'),
   // generic binary: the label of bytes nobody vouches for
   k('octet-stream', 'binary', 'application/octet-stream'),

@@ -69,9 +69,16 @@ interface ScanState {
 }
 
 /** Scans PDF bytes for active content without rendering: object layer, then inflated non-image streams; never throws. Linear in the bytes plus the inflated bytes. */
-export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInflateBytes, maxInflatedStreams: number = defaultMaxInflatedStreams): PdfScan {
+export function scanPdf(
+  bytes: Buffer,
+  maxInflateBytes: number = defaultMaxInflateBytes,
+  maxInflatedStreams: number = defaultMaxInflatedStreams,
+): PdfScan {
   const s = bytes.toString('latin1');
-  const state: ScanState = { work: { streams: 0, inflatedStreams: 0, inflatedBytes: 0, scannedBytes: 0 }, encrypted: false };
+  const state: ScanState = {
+    work: { streams: 0, inflatedStreams: 0, inflatedBytes: 0, scannedBytes: 0 },
+    encrypted: false,
+  };
   const out: PdfScan = { active: null, uninterpretable: null, work: state.work };
   let budget = maxInflateBytes;
   let pos = 0;
@@ -88,7 +95,10 @@ export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInfla
     if (s.charCodeAt(dataStart) === 0x0d) dataStart++;
     if (s.charCodeAt(dataStart) === 0x0a) dataStart++;
     const dataEnd = streamEnd(s, dataStart, dict);
-    const refuse = state.work.inflatedStreams < maxInflatedStreams ? null : `pdf has more than ${maxInflatedStreams} compressed streams to inspect`;
+    const refuse =
+      state.work.inflatedStreams < maxInflatedStreams
+        ? null
+        : `pdf has more than ${maxInflatedStreams} compressed streams to inspect`;
     const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), budget, refuse);
     if (verdict.inflated !== null) {
       state.work.inflatedStreams++;
@@ -103,7 +113,8 @@ export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInfla
     const after = s.indexOf('endstream', dataEnd);
     pos = after === -1 ? s.length : after + 9;
   }
-  if (state.encrypted && out.uninterpretable === null) out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
+  if (state.encrypted && out.uninterpretable === null)
+    out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
   const tail = s.slice(Math.max(0, s.length - 1024));
   if (!tail.includes('%%EOF') && out.uninterpretable === null) out.uninterpretable = 'truncated pdf: no `%%EOF` marker';
   return out;
@@ -111,7 +122,9 @@ export function scanPdf(bytes: Buffer, maxInflateBytes: number = defaultMaxInfla
 
 /** Decodes `#xx` escapes of a PDF name (without its slash). */
 export function decodeName(raw: string): string {
-  return raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : raw;
+  return raw.includes('#')
+    ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : raw;
 }
 
 interface FoundName {
@@ -166,7 +179,14 @@ function findStreamKeyword(s: string, from: number): number {
   let i = s.indexOf('stream', from);
   while (i !== -1) {
     const next = s.charCodeAt(i + 6);
-    if ((next === 0x0a || next === 0x0d) && s.slice(Math.max(from, i - 16), i).trimEnd().endsWith('>>')) return i;
+    if (
+      (next === 0x0a || next === 0x0d) &&
+      s
+        .slice(Math.max(from, i - 16), i)
+        .trimEnd()
+        .endsWith('>>')
+    )
+      return i;
     i = s.indexOf('stream', i + 6);
   }
   return -1;
@@ -225,18 +245,30 @@ const skipped: StreamVerdict = Object.freeze({ data: null, inflated: null, unint
 // `refuse`: why no more streams may be inflated (the stream cap), or null
 function inspectStream(dict: string, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
   // pixel data and font programs are not PDF syntax; scanning them only yields chance matches
-  if (/\/Subtype\s*\/Image\b/.test(dict) || /\/Length[123]\b/.test(dict) || /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)) return skipped;
+  if (
+    /\/Subtype\s*\/Image\b/.test(dict) ||
+    /\/Length[123]\b/.test(dict) ||
+    /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)
+  )
+    return skipped;
   if (/\/Type\s*\/XRef\b/.test(dict)) return skipped;
   const objectStream = /\/Type\s*\/ObjStm\b/.test(dict) || (/\/N\s+\d/.test(dict) && /\/First\s+\d/.test(dict));
   const filters = filterNames(dict);
   if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
   if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) {
-    return objectStream ? { ...skipped, uninterpretable: `pdf object stream with filter ${quoteValue(filters.join(' '))} cannot be inspected` } : skipped;
+    return objectStream
+      ? {
+          ...skipped,
+          uninterpretable: `pdf object stream with filter ${quoteValue(filters.join(' '))} cannot be inspected`,
+        }
+      : skipped;
   }
   const predictor = /\/Predictor\s+(\d+)/.exec(dict);
   // parameters by reference may name a predictor we cannot see
   if ((predictor !== null && Number(predictor[1]) > 1) || /\/(?:DecodeParms|DP)\s+\d/.test(dict)) {
-    return objectStream ? { ...skipped, uninterpretable: 'pdf object stream with a predictor cannot be inspected' } : skipped;
+    return objectStream
+      ? { ...skipped, uninterpretable: 'pdf object stream with a predictor cannot be inspected' }
+      : skipped;
   }
   if (budget <= 0) return { ...skipped, uninterpretable: OVER_BUDGET };
   if (refuse !== null) return { ...skipped, uninterpretable: refuse };
@@ -252,10 +284,16 @@ function inspectStream(dict: string, data: Buffer, budget: number, refuse: strin
     // reference) hides the rest of its objects: Z_SYNC_FLUSH keeps what it yields, and an object stream is
     // marked uninterpretable because its end was never seen
     const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
-    return { data: inflated, inflated: inflated.length, uninterpretable: objectStream ? 'pdf object stream ends before its compressed data does' : null };
+    return {
+      data: inflated,
+      inflated: inflated.length,
+      uninterpretable: objectStream ? 'pdf object stream ends before its compressed data does' : null,
+    };
   } catch (error) {
     if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
-    return objectStream ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' } : { data: null, inflated: 0, uninterpretable: null };
+    return objectStream
+      ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' }
+      : { data: null, inflated: 0, uninterpretable: null };
   }
 }
 

@@ -39,7 +39,10 @@ export async function trailingFormat(trailing: Buffer): Promise<string | null> {
  * synchronously (null: nothing recognizes them), or undefined when only file-type can tell, in which case
  * this returns undefined too.
  */
-export function trailingFormatWith(trailing: Buffer, binaryKindOfTrailing: () => string | null | undefined): string | null | undefined {
+export function trailingFormatWith(
+  trailing: Buffer,
+  binaryKindOfTrailing: () => string | null | undefined,
+): string | null | undefined {
   if (trailing.length === 0 || isPadding(trailing)) return null;
   // the same order as a whole item: text behind a BOM or without NULs is text, whatever its first bytes look like
   const textFirst = startsWithBom(trailing) || trailing.indexOf(0) === -1;

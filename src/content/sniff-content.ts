@@ -90,7 +90,8 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
     const utf8 = decoded.encoding === 'utf-8' || decoded.encoding === 'utf-8-bom';
     const unsafe = utf8 ? findUnsafeUtf8(bytes) : findUnsafeText(decoded.text);
     if (decoded.issues.length > 0) unsafe.unshift(...decoded.issues);
-    if (options.text !== undefined && hasLoneSurrogate(options.text)) unsafe.push('text holds unpaired utf-16 surrogates');
+    if (options.text !== undefined && hasLoneSurrogate(options.text))
+      unsafe.push('text holds unpaired utf-16 surrogates');
     const textKind = classifyText(decoded.text);
     const sniff = sniffOf(textKind, true);
     sniff.unsafe = unsafe;
@@ -123,7 +124,12 @@ function sniffOf(kind: string, textual: boolean): ContentSniff {
   return { kind, textual, active: null, unsafe: [], uninterpretable: null, width: null, height: null };
 }
 
-function binaryFindings(kind: string, bytes: Buffer, options: SniffOptions, answers: FileTypeAnswers): ContentSniff | NeedsFileType {
+function binaryFindings(
+  kind: string,
+  bytes: Buffer,
+  options: SniffOptions,
+  answers: FileTypeAnswers,
+): ContentSniff | NeedsFileType {
   if (kind === 'zip' || zipBased(bytes)) {
     const listing = readZipDirectory(bytes) ?? { entries: scanLocalHeaders(bytes), start: 0 };
     const zip = classifyZip(bytes, listing);
@@ -201,5 +207,11 @@ function paddingLength(bytes: Buffer, from: number): number {
 }
 
 function zipBased(bytes: Buffer): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05) && (bytes[3] === 0x04 || bytes[3] === 0x06);
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 0x03 || bytes[2] === 0x05) &&
+    (bytes[3] === 0x04 || bytes[3] === 0x06)
+  );
 }

@@ -2,7 +2,13 @@
 import { isUtf8 } from 'node:buffer';
 
 /** How text bytes were encoded; `*-nobom` is a guess and makes declared text unsafe. */
-export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le-bom' | 'utf-16be-bom' | 'utf-16le-nobom' | 'utf-16be-nobom';
+export type TextEncodingName =
+  | 'utf-8'
+  | 'utf-8-bom'
+  | 'utf-16le-bom'
+  | 'utf-16be-bom'
+  | 'utf-16le-nobom'
+  | 'utf-16be-nobom';
 
 /** Bytes decoded as text, with the problems of the encoding itself (odd UTF-16 length, lone surrogates, missing BOM). */
 export interface DecodedText {
@@ -15,7 +21,11 @@ export interface DecodedText {
 
 /** True when bytes start with a UTF-8, UTF-16LE or UTF-16BE byte order mark. */
 export function startsWithBom(bytes: Uint8Array): boolean {
-  return (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  return (
+    (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) ||
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff)
+  );
 }
 
 /** Leading bytes sampled to guess UTF-16 without a BOM, bytes. */

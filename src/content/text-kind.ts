@@ -5,7 +5,18 @@ import { isJsonText } from './json-syntax.ts';
 export const markupHeadChars = 8192;
 
 /** Kind ids of decoded text; `pdf`, `rtf`, `postscript`, `reg` and `shell-script` are text-encoded formats, not inert text. */
-export type TextKind = 'text' | 'json' | 'svg' | 'html' | 'xml' | 'hta' | 'shell-script' | 'reg' | 'postscript' | 'pdf' | 'rtf';
+export type TextKind =
+  | 'text'
+  | 'json'
+  | 'svg'
+  | 'html'
+  | 'xml'
+  | 'hta'
+  | 'shell-script'
+  | 'reg'
+  | 'postscript'
+  | 'pdf'
+  | 'rtf';
 
 /** Classifies decoded text (without its BOM); short binary magics (`MZ`, `BM`) are deliberately not considered: printable text stays text. */
 export function classifyText(text: string): TextKind {
@@ -15,7 +26,11 @@ export function classifyText(text: string): TextKind {
   // behind blank lines or indentation the kernel no longer honours it, but `sh file` and editors still treat a
   // `#!/interpreter` first line as a script; the slash keeps prose such as `#! is a shebang` inert
   if (head.startsWith('#!/')) return 'shell-script';
-  if (/^(?:REGEDIT4|Windows Registry Editor Version 5\.00)\s/i.test(head) || /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head)) return 'reg';
+  if (
+    /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)\s/i.test(head) ||
+    /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head)
+  )
+    return 'reg';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
@@ -56,7 +71,15 @@ function markupRoot(head: string): 'svg' | 'html' | 'xml' | null {
   if (root === null) return prolog ? (doctype.includes('svg') ? 'svg' : 'xml') : null;
   const name = (root[2] ?? '').toLowerCase();
   if (name === 'svg') return 'svg';
-  if (name === 'html' || name === 'head' || name === 'body' || name === 'frameset' || name === 'script' || name === 'iframe') return 'html';
+  if (
+    name === 'html' ||
+    name === 'head' ||
+    name === 'body' ||
+    name === 'frameset' ||
+    name === 'script' ||
+    name === 'iframe'
+  )
+    return 'html';
   return prolog ? 'xml' : null;
 }
 

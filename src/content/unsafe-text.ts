@@ -14,12 +14,16 @@ export function findUnsafeText(text: string): string[] {
     found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
   }
   if (/[\u0080-\u009F]/.test(text)) found.push('text holds c1 control characters');
-  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F]/.test(text)) found.push('text holds control characters other than tab, lf and cr');
+  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F]/.test(text))
+    found.push('text holds control characters other than tab, lf and cr');
   return found;
 }
 
 // C0 controls other than TAB, LF, CR and ESC, plus DEL: single bytes in UTF-8
-const plainControls = [1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1c, 0x1d, 0x1e, 0x1f, 0x7f];
+const plainControls = [
+  1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a,
+  0x1c, 0x1d, 0x1e, 0x1f, 0x7f,
+];
 
 /** The same findings as `findUnsafeText` for valid UTF-8 bytes, by native byte searches instead of a pass over the decoded string. */
 export function findUnsafeUtf8(bytes: Buffer): string[] {
@@ -28,7 +32,14 @@ export function findUnsafeUtf8(bytes: Buffer): string[] {
   const esc = bytes.indexOf(0x1b);
   if (esc !== -1) {
     const next = bytes[esc + 1];
-    const kind = next === 0x5b ? 'csi' : next === 0x5d ? 'osc' : next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f ? 'string-control' : 'esc';
+    const kind =
+      next === 0x5b
+        ? 'csi'
+        : next === 0x5d
+          ? 'osc'
+          : next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f
+            ? 'string-control'
+            : 'esc';
     // the offset is in characters, as the string scan reports it
     found.push(`text holds terminal escape sequences (${kind} at offset ${bytes.toString('utf8', 0, esc).length})`);
   }
@@ -40,6 +51,7 @@ export function findUnsafeUtf8(bytes: Buffer): string[] {
       break;
     }
   }
-  if (plainControls.some((c) => bytes.indexOf(c) !== -1)) found.push('text holds control characters other than tab, lf and cr');
+  if (plainControls.some((c) => bytes.indexOf(c) !== -1))
+    found.push('text holds control characters other than tab, lf and cr');
   return found;
 }

@@ -55,7 +55,12 @@ export function scanLocalHeaders(bytes: Buffer, from = 0): ZipEntry[] {
     const compressedSize = bytes.readUInt32LE(at + 18);
     const nameEnd = at + 30 + nameLength;
     if (nameEnd > bytes.length) break;
-    entries.push({ name: decodeEntryName(bytes.subarray(at + 30, nameEnd), flags), method: bytes.readUInt16LE(at + 8), compressedSize, localOffset: at });
+    entries.push({
+      name: decodeEntryName(bytes.subarray(at + 30, nameEnd), flags),
+      method: bytes.readUInt16LE(at + 8),
+      compressedSize,
+      localOffset: at,
+    });
     // with a data descriptor (bit 3) the sizes come after the data, so search for the next header instead
     const skip = (flags & 0x08) === 0 ? compressedSize : 0;
     at = bytes.indexOf('PK\u0003\u0004', Math.min(bytes.length, nameEnd + extraLength + skip), 'latin1');
@@ -108,15 +113,28 @@ function listingAt(bytes: Buffer, eocd: number): ZipListing | null {
     let compressedSize = bytes.readUInt32LE(at + 20);
     let localOffset = bytes.readUInt32LE(at + 42);
     if (compressedSize === 0xffffffff || localOffset === 0xffffffff) {
-      ({ compressedSize, localOffset } = zip64Extra(bytes.subarray(nameEnd, Math.min(cdEnd, nameEnd + extraLength)), bytes.readUInt32LE(at + 24), compressedSize, localOffset));
+      ({ compressedSize, localOffset } = zip64Extra(
+        bytes.subarray(nameEnd, Math.min(cdEnd, nameEnd + extraLength)),
+        bytes.readUInt32LE(at + 24),
+        compressedSize,
+        localOffset,
+      ));
     }
-    entries.push({ name: decodeEntryName(bytes.subarray(at + 46, nameEnd), flags), method: bytes.readUInt16LE(at + 10), compressedSize, localOffset: start + localOffset });
+    entries.push({
+      name: decodeEntryName(bytes.subarray(at + 46, nameEnd), flags),
+      method: bytes.readUInt16LE(at + 10),
+      compressedSize,
+      localOffset: start + localOffset,
+    });
     at = nameEnd + extraLength + commentLength;
   }
   return { entries, start };
 }
 
-function zip64Record(bytes: Buffer, eocd: number): { count: number; cdSize: number; cdOffset: number; cdEnd: number } | null {
+function zip64Record(
+  bytes: Buffer,
+  eocd: number,
+): { count: number; cdSize: number; cdOffset: number; cdEnd: number } | null {
   const locator = eocd - 20;
   if (locator < 0 || bytes.readUInt32LE(locator) !== 0x07064b50) return null;
   // the record sits right before its locator; its stored offset is relative to the archive start, which prepended data shifts
@@ -129,7 +147,12 @@ function zip64Record(bytes: Buffer, eocd: number): { count: number; cdSize: numb
   return { count, cdSize, cdOffset, cdEnd: record };
 }
 
-function zip64Extra(extra: Buffer, uncompressed: number, compressedSize: number, localOffset: number): { compressedSize: number; localOffset: number } {
+function zip64Extra(
+  extra: Buffer,
+  uncompressed: number,
+  compressedSize: number,
+  localOffset: number,
+): { compressedSize: number; localOffset: number } {
   let at = 0;
   while (at + 4 <= extra.length) {
     const id = extra.readUInt16LE(at);

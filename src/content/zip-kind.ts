@@ -27,18 +27,23 @@ export function classifyZip(bytes: Buffer, listing: ZipListing): ZipKind {
   const original = (lower: string): string => quoteValue(byName.get(lower)?.name ?? lower);
 
   // browser extensions: Firefox signing files, legacy install manifests, WebExtension manifest.json at the root
-  if (has('meta-inf/mozilla.rsa') || has('install.rdf') || has('chrome.manifest')) return { kind: 'xpi', active: 'a browser extension (firefox add-on markers)' };
+  if (has('meta-inf/mozilla.rsa') || has('install.rdf') || has('chrome.manifest'))
+    return { kind: 'xpi', active: 'a browser extension (firefox add-on markers)' };
   const manifestJson = read('manifest.json');
-  if (manifestJson !== null && /"manifest_version"\s*:/.test(manifestJson)) return { kind: 'xpi', active: 'a browser extension (`manifest.json` with `manifest_version`)' };
-  if (has('androidmanifest.xml') || has('classes.dex')) return { kind: 'apk', active: 'an android package (`AndroidManifest.xml` or `classes.dex`)' };
+  if (manifestJson !== null && /"manifest_version"\s*:/.test(manifestJson))
+    return { kind: 'xpi', active: 'a browser extension (`manifest.json` with `manifest_version`)' };
+  if (has('androidmanifest.xml') || has('classes.dex'))
+    return { kind: 'apk', active: 'an android package (`AndroidManifest.xml` or `classes.dex`)' };
   const classFile = names.find((n) => n.endsWith('.class'));
   const manifest = read('meta-inf/manifest.mf');
   if (classFile !== undefined || manifest !== null) {
     const main = manifest === null ? null : /^Main-Class:\s*(\S+)/im.exec(manifest);
     const what =
-      main !== null ? `a runnable java archive (${quoteValue(`Main-Class: ${main[1] ?? ''}`)})`
-      : classFile !== undefined ? `a java archive (${original(classFile)})`
-      : 'a java archive (`META-INF/MANIFEST.MF`)';
+      main !== null
+        ? `a runnable java archive (${quoteValue(`Main-Class: ${main[1] ?? ''}`)})`
+        : classFile !== undefined
+          ? `a java archive (${original(classFile)})`
+          : 'a java archive (`META-INF/MANIFEST.MF`)';
     return { kind: 'jar', active: what };
   }
   if (has('[content_types].xml')) return classifyOoxml(read('[content_types].xml') ?? '', names, original);
@@ -46,13 +51,23 @@ export function classifyZip(bytes: Buffer, listing: ZipListing): ZipKind {
   if (mimetype !== null) {
     const declared = mimetype.trim();
     const kind =
-      declared === 'application/epub+zip' ? 'epub'
-      : declared === 'application/vnd.oasis.opendocument.text' ? 'odt'
-      : declared === 'application/vnd.oasis.opendocument.spreadsheet' ? 'ods'
-      : declared === 'application/vnd.oasis.opendocument.presentation' ? 'odp'
-      : 'zip';
+      declared === 'application/epub+zip'
+        ? 'epub'
+        : declared === 'application/vnd.oasis.opendocument.text'
+          ? 'odt'
+          : declared === 'application/vnd.oasis.opendocument.spreadsheet'
+            ? 'ods'
+            : declared === 'application/vnd.oasis.opendocument.presentation'
+              ? 'odp'
+              : 'zip';
     const macro = names.find((n) => n.startsWith('basic/') || n.startsWith('scripts/'));
-    return { kind, active: macro !== undefined && kind !== 'zip' && kind !== 'epub' ? `an opendocument file with macros (${original(macro)})` : null };
+    return {
+      kind,
+      active:
+        macro !== undefined && kind !== 'zip' && kind !== 'epub'
+          ? `an opendocument file with macros (${original(macro)})`
+          : null,
+    };
   }
   return { kind: 'zip', active: null };
 }
@@ -60,8 +75,16 @@ export function classifyZip(bytes: Buffer, listing: ZipListing): ZipKind {
 function classifyOoxml(contentTypes: string, names: readonly string[], original: (lower: string) => string): ZipKind {
   const app = names.some((n) => n.startsWith('xl/')) ? 'xls' : names.some((n) => n.startsWith('ppt/')) ? 'ppt' : 'doc';
   const vbaPart = names.find((n) => n.endsWith('vbaproject.bin'));
-  const vba = vbaPart !== undefined ? original(vbaPart) : /vnd\.ms-office\.vbaProject/i.test(contentTypes) ? 'a `vbaProject` content type' : null;
+  const vba =
+    vbaPart !== undefined
+      ? original(vbaPart)
+      : /vnd\.ms-office\.vbaProject/i.test(contentTypes)
+        ? 'a `vbaProject` content type'
+        : null;
   // a macroEnabled content type without a VBA part is a macro-enabled format, not (yet) code
   const macroEnabled = /macroEnabled/i.test(contentTypes) || vba !== null;
-  return { kind: `${app}${macroEnabled ? 'm' : 'x'}`, active: vba !== null ? `an office document with a vba project (${vba})` : null };
+  return {
+    kind: `${app}${macroEnabled ? 'm' : 'x'}`,
+    active: vba !== null ? `an office document with a vba project (${vba})` : null,
+  };
 }

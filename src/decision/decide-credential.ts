@@ -21,7 +21,11 @@ import { runRules } from './run-rules.ts';
  */
 export function decideCredential(policy: Policy, input: CredentialInput): Decision {
   const via = input.via ?? [];
-  const urls: readonly (readonly [string, string])[] = [['from', input.from], ...via.map((v, i) => [`via[${i}]`, v] as const), ['to', input.to]];
+  const urls: readonly (readonly [string, string])[] = [
+    ['from', input.from],
+    ...via.map((v, i) => [`via[${i}]`, v] as const),
+    ['to', input.to],
+  ];
   const parsed = new Map<string, ParsedUri>();
   const reasons: Reason[] = [];
 
@@ -37,14 +41,19 @@ export function decideCredential(policy: Policy, input: CredentialInput): Decisi
     parsed.set(field, uri);
     if (uri.confusions.length > 0) confused.push(`\`${field}\` has ${uri.confusions.join(' and ')}`);
     // a host that other parsers read as another host (`1.2.3.010`): the client may send it somewhere else
-    for (const other of uri.otherHosts) confused.push(`\`${field}\` host ${quoteValue(uri.host?.text ?? '')} is read as ${quoteValue(other.text)} by other parsers`);
+    for (const other of uri.otherHosts)
+      confused.push(
+        `\`${field}\` host ${quoteValue(uri.host?.text ?? '')} is read as ${quoteValue(other.text)} by other parsers`,
+      );
     if (uri.userinfo) withUserinfo.push(`\`${field}\``);
   }
   if (invalid.length > 0) reasons.push(reason('uri.invalid', `${invalid.join(', ')} does not parse`));
   if (confused.length > 0) reasons.push(reason('uri.parser-confusion', confused.join('; ')));
   if (withUserinfo.length > 0) reasons.push(reason('uri.userinfo', `${withUserinfo.join(', ')} carries userinfo`));
   if (policy.document.credentials.forward === 'never') {
-    reasons.push(reason('credential.forward-disabled', 'the policy forwards no credential beyond the request it was issued for'));
+    reasons.push(
+      reason('credential.forward-disabled', 'the policy forwards no credential beyond the request it was issued for'),
+    );
   }
 
   const from = parsed.get('from');
@@ -68,8 +77,13 @@ export function decideCredential(policy: Policy, input: CredentialInput): Decisi
 }
 
 // The first url of the chain (hops, then `to`) whose origin is not `from`'s, as a message; undefined when none.
-function leftOrigin(fromOrigin: string | null, urls: readonly (readonly [string, string])[], parsed: ReadonlyMap<string, ParsedUri>): string | undefined {
-  if (fromOrigin === null) return 'the credential is bound to an opaque origin (`from` is not http, https, ws, wss or ftp)';
+function leftOrigin(
+  fromOrigin: string | null,
+  urls: readonly (readonly [string, string])[],
+  parsed: ReadonlyMap<string, ParsedUri>,
+): string | undefined {
+  if (fromOrigin === null)
+    return 'the credential is bound to an opaque origin (`from` is not http, https, ws, wss or ftp)';
   for (const [field] of urls.slice(1)) {
     const uri = parsed.get(field);
     if (uri === undefined) continue;

@@ -1,5 +1,10 @@
 import { normalizeMime } from '../content/kinds.ts';
-import { classifyAddress, classifyIpLiteral, type AddressClass, type AddressVerdict } from '../link/classify-address.ts';
+import {
+  classifyAddress,
+  classifyIpLiteral,
+  type AddressClass,
+  type AddressVerdict,
+} from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
 import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
 import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
@@ -58,7 +63,10 @@ export interface PreparedLink {
 /** Analyses a link once for a caller that resolves names in between (the gate's `decide`); same decisions as `decideLink`. */
 export function prepareLink(policy: Policy, input: LinkInput): PreparedLink {
   const analysis = analyzeLink(policy, input);
-  const names = analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits) ? [] : [analysis.resolveName];
+  const names =
+    analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits)
+      ? []
+      : [analysis.resolveName];
   return { names, decide: (resolved) => finishLink(policy, { ...analysis, reasons: [...analysis.reasons] }, resolved) };
 }
 
@@ -68,7 +76,11 @@ export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
 }
 
 // adds the resolution reason and the rule hits to an analysis (its `reasons` list is consumed)
-function finishLink(policy: Policy, analysis: LinkAnalysis, resolved: ReadonlyMap<string, readonly string[]> | undefined): Decision {
+function finishLink(
+  policy: Policy,
+  analysis: LinkAnalysis,
+  resolved: ReadonlyMap<string, readonly string[]> | undefined,
+): Decision {
   const { reasons, ruleHits, resolveName, exempt } = analysis;
   if (resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
     const resolution = resolutionReason(resolveName, resolved.get(resolveName), exempt);
@@ -115,13 +127,26 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     if (uri.confusions.length > 0) {
       reasons.push(reason('uri.parser-confusion', 'links.uri', `uri has ${uri.confusions.join(' and ')}`));
     }
-    if (uri.userinfo) reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
+    if (uri.userinfo)
+      reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
     const network = settings.schemes.has(uri.scheme);
     custom = !network && !isKnownNonCustomScheme(uri.scheme);
     if (!network && !custom) {
-      reasons.push(reason('uri.scheme-not-allowed', 'links.schemes', `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``));
+      reasons.push(
+        reason(
+          'uri.scheme-not-allowed',
+          'links.schemes',
+          `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``,
+        ),
+      );
     } else if (custom && !settings.customSchemesAllowed) {
-      reasons.push(reason('uri.scheme-not-allowed', 'links.customSchemes', `custom scheme ${quoteValue(uri.scheme)} is denied by \`links.customSchemes\``));
+      reasons.push(
+        reason(
+          'uri.scheme-not-allowed',
+          'links.customSchemes',
+          `custom scheme ${quoteValue(uri.scheme)} is denied by \`links.customSchemes\``,
+        ),
+      );
     }
     exempt = uri.origin !== null && settings.exemptOrigins.size > 0 && settings.exemptOrigins.has(uri.origin);
     const address = judgeHost(settings, uri, custom, exempt);
@@ -138,7 +163,13 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
   const size = sizeReason(settings, link.size);
   if (size !== undefined) reasons.push(size);
   if (settings.denyDeclaredTypes && link.mimeType !== undefined && !settings.declaredTypeAllowed(link.mimeType)) {
-    reasons.push(reason('type.declared-not-allowed', 'links.denyDeclaredTypes', `declared type ${quoteValue(link.mimeType)} is not allowed by \`content.allow\``));
+    reasons.push(
+      reason(
+        'type.declared-not-allowed',
+        'links.denyDeclaredTypes',
+        `declared type ${quoteValue(link.mimeType)} is not allowed by \`content.allow\``,
+      ),
+    );
   }
 
   const facts =
@@ -184,7 +215,11 @@ function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean, exem
     if (verdict === undefined) continue;
     const host = quoteValue(uri.host?.text ?? '');
     return {
-      reason: reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${host} is read as ${quoteValue(other.text)} by other parsers, which ${verdict}`),
+      reason: reason(
+        'uri.non-public-address',
+        'links.denyNonPublicAddresses',
+        `host ${host} is read as ${quoteValue(other.text)} by other parsers, which ${verdict}`,
+      ),
       addressClass: judgement.addressClass,
       resolvable: false,
     };
@@ -215,7 +250,11 @@ function judgeOneHost(settings: LinkSettings, host: UriHost | null, custom: bool
   const verdict = classifyHostName(host.text, custom ? settings.opaqueNameRules : settings.networkNameRules);
   if (verdict.public) return custom ? unjudged : resolvableName;
   return {
-    reason: reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(host.text)} ${verdict.description}`),
+    reason: reason(
+      'uri.non-public-address',
+      'links.denyNonPublicAddresses',
+      `host ${quoteValue(host.text)} ${verdict.description}`,
+    ),
     addressClass: null,
     resolvable: false,
   };
@@ -234,7 +273,11 @@ function literalJudgement(addressClass: AddressClass): HostJudgement {
 }
 
 function nonPublicAddress(host: string, verdict: AddressVerdict): Reason {
-  return reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(host)} is a non-public address: ${verdict.description}`);
+  return reason(
+    'uri.non-public-address',
+    'links.denyNonPublicAddresses',
+    `host ${quoteValue(host)} is a non-public address: ${verdict.description}`,
+  );
 }
 
 // Fail closed: a name asked for and not answered (absent, `[]`, resolver error or timeout) is `uri.unresolved`;
@@ -251,7 +294,11 @@ function resolutionReason(name: string, answers: readonly string[] | undefined, 
     .map((v) => `${quoteValue(v.address)} (${v.description})`)
     .join(', ');
   const more = bad.length > maxAnswersInMessage ? ` and ${bad.length - maxAnswersInMessage} more` : '';
-  return reason('uri.non-public-address', 'links.denyNonPublicAddresses', `host ${quoteValue(name)} resolves to non-public ${listed}${more}`);
+  return reason(
+    'uri.non-public-address',
+    'links.denyNonPublicAddresses',
+    `host ${quoteValue(name)} resolves to non-public ${listed}${more}`,
+  );
 }
 
 function serverReasons(settings: LinkSettings, server: string, readFrom: string, out: Reason[]): void {
@@ -261,7 +308,13 @@ function serverReasons(settings: LinkSettings, server: string, readFrom: string,
     if (readFrom !== server && !servers.has(readFrom)) out.push(serverNotAllowed(readFrom));
   }
   if (settings.requireSameServer && readFrom !== server) {
-    out.push(reason('server.mismatch', 'links.requireSameServer', `the read would go to server ${quoteValue(readFrom)}, not ${quoteValue(server)} that returned the link`));
+    out.push(
+      reason(
+        'server.mismatch',
+        'links.requireSameServer',
+        `the read would go to server ${quoteValue(readFrom)}, not ${quoteValue(server)} that returned the link`,
+      ),
+    );
   }
 }
 
@@ -272,10 +325,19 @@ function serverNotAllowed(id: string): Reason {
 function sizeReason(settings: LinkSettings, size: number | undefined): Reason | undefined {
   if (size === undefined) return undefined;
   if (!Number.isSafeInteger(size) || size < 0) {
-    return { code: 'input.invalid', rule: 'input', stage: 'input', message: `field \`link.size\` must be a whole number of bytes ≥ 0, got ${quoteValue(String(size))}` };
+    return {
+      code: 'input.invalid',
+      rule: 'input',
+      stage: 'input',
+      message: `field \`link.size\` must be a whole number of bytes ≥ 0, got ${quoteValue(String(size))}`,
+    };
   }
   if (size > settings.maxDeclaredBytes) {
-    return reason('size.declared-too-large', 'links.maxDeclaredBytes', `declared size ${size} bytes is over \`links.maxDeclaredBytes\` ${settings.maxDeclaredBytes}`);
+    return reason(
+      'size.declared-too-large',
+      'links.maxDeclaredBytes',
+      `declared size ${size} bytes is over \`links.maxDeclaredBytes\` ${settings.maxDeclaredBytes}`,
+    );
   }
   return undefined;
 }

@@ -20,7 +20,14 @@ import { inspectItem, type InspectedItem, type ShapedItem } from '../read/read-i
 import { classifyResult, describeRpcError } from '../read/result-outcome.ts';
 import { decodeStrictBase64 } from '../read/strict-base64.ts';
 import { uriWithinLink } from '../read/uri-scope.ts';
-import { combineEffects, strongerEffect, type Decision, type Effect, type ItemDecision, type Reason } from './decision.ts';
+import {
+  combineEffects,
+  strongerEffect,
+  type Decision,
+  type Effect,
+  type ItemDecision,
+  type Reason,
+} from './decision.ts';
 import type { ReadInput } from './inputs.ts';
 import type { ReasonCode } from './reason-codes.ts';
 import { runRules } from './run-rules.ts';
@@ -58,7 +65,13 @@ interface ItemState {
   decoded: Buffer | null;
 }
 
-const finding = (effect: Exclude<Effect, 'allow'>, code: ReasonCode, rule: string, stage: Reason['stage'], message: string): Finding => ({
+const finding = (
+  effect: Exclude<Effect, 'allow'>,
+  code: ReasonCode,
+  rule: string,
+  stage: Reason['stage'],
+  message: string,
+): Finding => ({
   effect,
   reason: { code, rule, stage, message },
 });
@@ -71,10 +84,26 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
   const envelope: Finding[] = [];
 
   if (doc.links.requireSameServer && readFrom !== server) {
-    envelope.push(finding('deny', 'server.mismatch', 'links.requireSameServer', 'read', `the read went to server ${quoteValue(readFrom)} but the link came from server ${quoteValue(server)}`));
+    envelope.push(
+      finding(
+        'deny',
+        'server.mismatch',
+        'links.requireSameServer',
+        'read',
+        `the read went to server ${quoteValue(readFrom)} but the link came from server ${quoteValue(server)}`,
+      ),
+    );
   }
   if (input.elapsedMs !== undefined && input.elapsedMs > doc.read.readTimeoutMs) {
-    envelope.push(finding('deny', 'read.timeout', 'read.readTimeoutMs', 'read', `the read took ${input.elapsedMs} ms, over the deadline of ${doc.read.readTimeoutMs} ms`));
+    envelope.push(
+      finding(
+        'deny',
+        'read.timeout',
+        'read.readTimeoutMs',
+        'read',
+        `the read took ${input.elapsedMs} ms, over the deadline of ${doc.read.readTimeoutMs} ms`,
+      ),
+    );
   }
 
   const outcome = classifyResult(input.result);
@@ -88,16 +117,40 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
       break;
     case 'input-required':
       resultType = 'input_required';
-      envelope.push(finding('deny', 'read.input-required', 'read.answerInputRequired', 'read', 'the server asked for input (`input_required`); the read is not final'));
+      envelope.push(
+        finding(
+          'deny',
+          'read.input-required',
+          'read.answerInputRequired',
+          'read',
+          'the server asked for input (`input_required`); the read is not final',
+        ),
+      );
       break;
     case 'unknown-type':
       resultType = outcome.resultType;
-      envelope.push(finding('deny', 'read.result-type-unknown', 'read', 'read', `unknown result type ${quoteValue(outcome.resultType)}`));
+      envelope.push(
+        finding(
+          'deny',
+          'read.result-type-unknown',
+          'read',
+          'read',
+          `unknown result type ${quoteValue(outcome.resultType)}`,
+        ),
+      );
       break;
     case 'task':
       resultType = 'task';
       if (doc.read.allowTaskResults !== true) {
-        envelope.push(finding('deny', 'read.result-type-unknown', 'read.allowTaskResults', 'read', 'result type `task` is not enabled by the policy'));
+        envelope.push(
+          finding(
+            'deny',
+            'read.result-type-unknown',
+            'read.allowTaskResults',
+            'read',
+            'result type `task` is not enabled by the policy',
+          ),
+        );
       } else if (outcome.contents !== undefined) {
         // a task that already carries contents is judged like a complete result; without them it goes on with
         // no items, and its final result gets its own decision
@@ -114,14 +167,23 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
   let list: readonly unknown[] = [];
   if (expectContents) {
     if (!Array.isArray(contents)) {
-      const what = contents === undefined ? 'the result has no `contents` array' : 'the result `contents` is not an array';
+      const what =
+        contents === undefined ? 'the result has no `contents` array' : 'the result `contents` is not an array';
       envelope.push(finding('deny', 'content.shape', 'read', 'read', what));
     } else if (contents.length === 0) {
       envelope.push(finding('deny', 'read.empty', 'read', 'read', 'the result has no contents'));
     } else {
       list = contents;
       if (list.length > doc.read.maxItems) {
-        envelope.push(finding('deny', 'content.too-many-items', 'read.maxItems', 'content', `the result has ${list.length} items, over the cap of ${doc.read.maxItems} items`));
+        envelope.push(
+          finding(
+            'deny',
+            'content.too-many-items',
+            'read.maxItems',
+            'content',
+            `the result has ${list.length} items, over the cap of ${doc.read.maxItems} items`,
+          ),
+        );
       }
     }
   }
@@ -133,7 +195,9 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
     if (pending !== undefined) await pending;
   }
 
-  const hits = hasReadRules(policy) ? runRules(policy, 'read', readFacts(server, readFrom, input, resultType, list.length, states)) : [];
+  const hits = hasReadRules(policy)
+    ? runRules(policy, 'read', readFacts(server, readFrom, input, resultType, list.length, states))
+    : [];
 
   const items: ItemDecision[] = states.map((s, index) => {
     // an item not looked at because the read as a whole failed shares the read's reasons
@@ -162,7 +226,10 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
 /** Content checks for an embedded resource (`type: "resource"` item of a tool result, or its `resource` member): same shape, caps and content rules, no read stage. */
 export async function decideEmbedded(policy: Policy, resource: unknown): Promise<ReadVerdict> {
   const inner =
-    resource !== null && typeof resource === 'object' && (resource as { type?: unknown }).type === 'resource' && Object.hasOwn(resource, 'resource')
+    resource !== null &&
+    typeof resource === 'object' &&
+    (resource as { type?: unknown }).type === 'resource' &&
+    Object.hasOwn(resource, 'resource')
       ? (resource as { resource: unknown }).resource
       : resource;
   const state = itemState(inner, 0, null);
@@ -171,14 +238,27 @@ export async function decideEmbedded(policy: Policy, resource: unknown): Promise
   const reasons = state.findings.map((f) => f.reason);
   // a single embedded resource dropped for its size leaves nothing to deliver
   const effect = combineEffects(state.findings.map((f) => f.effect));
-  return verdictOf({ effect, reasons: reasons.map((r) => ({ ...r })), items: [{ index: 0, effect, reasons }], policy: { ...policy.ref } }, [state]);
+  return verdictOf(
+    {
+      effect,
+      reasons: reasons.map((r) => ({ ...r })),
+      items: [{ index: 0, effect, reasons }],
+      policy: { ...policy.ref },
+    },
+    [state],
+  );
 }
 
 function itemState(value: unknown, index: number, input: ReadInput | null): ItemState {
   const inspected = inspectItem(value, index);
   let declaredMime = inspected.declaredMime;
   // an item without its own mimeType inherits the link's declaration when it is the linked resource itself
-  if (declaredMime === null && input !== null && inspected.uri === input.link.uri && input.link.mimeType !== undefined) {
+  if (
+    declaredMime === null &&
+    input !== null &&
+    inspected.uri === input.link.uri &&
+    input.link.mimeType !== undefined
+  ) {
     const fromLink = normalizeMime(input.link.mimeType);
     declaredMime = fromLink === '' ? null : fromLink;
   }
@@ -193,11 +273,21 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
   if (input !== null) {
     for (const s of states) {
       if (s.inspected.ok && !uriWithinLink(input.link.uri, s.inspected.uri)) {
-        s.findings.push(finding('deny', 'read.uri-mismatch', 'read', 'read', `item uri ${quoteValue(maskUri(s.inspected.uri))} is neither the link's uri nor below it`));
+        s.findings.push(
+          finding(
+            'deny',
+            'read.uri-mismatch',
+            'read',
+            'read',
+            `item uri ${quoteValue(maskUri(s.inspected.uri))} is neither the link's uri nor below it`,
+          ),
+        );
       }
     }
   }
-  const shaped = states.filter((s): s is ItemState & { inspected: ShapedItem } => s.inspected.ok && s.findings.length === 0);
+  const shaped = states.filter(
+    (s): s is ItemState & { inspected: ShapedItem } => s.inspected.ok && s.findings.length === 0,
+  );
   const breaches = applyByteCaps(
     shaped.map((s) => ({ index: s.inspected.index, bytes: s.inspected.bytes })),
     { maxBytes: doc.read.maxBytes, maxItemBytes: doc.read.maxItemBytes },
@@ -212,9 +302,14 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
       s.dropped = overCapPartial;
       continue;
     }
-    const bytes = s.inspected.carrier === 'blob' ? decodeStrictBase64(s.inspected.payload) : Buffer.from(s.inspected.payload, 'utf8');
+    const bytes =
+      s.inspected.carrier === 'blob'
+        ? decodeStrictBase64(s.inspected.payload)
+        : Buffer.from(s.inspected.payload, 'utf8');
     if (bytes === null) {
-      s.findings.push(finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'));
+      s.findings.push(
+        finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
+      );
       continue;
     }
     s.decoded = bytes;
@@ -226,7 +321,8 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
   if (waiting === undefined) return undefined;
   const later = waiting;
   return (async () => {
-    for (const { state, bytes, text } of later) judgeSniffed(state, await sniffContent(bytes, text === undefined ? {} : { text }), rules);
+    for (const { state, bytes, text } of later)
+      judgeSniffed(state, await sniffContent(bytes, text === undefined ? {} : { text }), rules);
   })();
 }
 
@@ -248,7 +344,14 @@ function hasReadRules(policy: Policy): boolean {
   return known;
 }
 
-function readFacts(server: string, readFrom: string, input: ReadInput, resultType: string, itemCount: number, states: readonly ItemState[]): ReturnType<typeof buildReadFacts> {
+function readFacts(
+  server: string,
+  readFrom: string,
+  input: ReadInput,
+  resultType: string,
+  itemCount: number,
+  states: readonly ItemState[],
+): ReturnType<typeof buildReadFacts> {
   return buildReadFacts({
     server,
     readFrom,

@@ -39,7 +39,13 @@ export const readInputSchema = z.strictObject({
 });
 
 /** Credential kinds the gate knows. */
-export const credentialKinds = ['authorization', 'cookie', 'proxy-authorization', 'api-key-header', 'bearer-in-query'] as const;
+export const credentialKinds = [
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'api-key-header',
+  'bearer-in-query',
+] as const;
 
 /** A credential-stage line (DESIGN §4). */
 export const credentialInputSchema = z.strictObject({
@@ -157,7 +163,8 @@ function isPlainReadInput(value: unknown): value is ReadInput {
 
 function isPlainResourceLink(value: unknown): boolean {
   if (!isPlainRecord(value)) return false;
-  if (value['type'] !== 'resource_link' || typeof value['uri'] !== 'string' || typeof value['name'] !== 'string') return false;
+  if (value['type'] !== 'resource_link' || typeof value['uri'] !== 'string' || typeof value['name'] !== 'string')
+    return false;
   // a loose object: unknown members are allowed; `__proto__` would set the prototype of zod's copy, so zod decides it
   for (const key in value) {
     if (key === 'title' || key === 'description' || key === 'mimeType') {

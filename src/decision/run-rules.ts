@@ -52,6 +52,11 @@ export function runRules(policy: Policy, stage: RuleStage, facts: RuleFacts): Ru
 function hitOf(rule: CompiledRule, stage: RuleStage): RuleHit {
   return {
     effect: rule.effect,
-    reason: { code: `rule.${rule.id}`, rule: `rules.${rule.id}`, stage: stage === 'read' ? 'read' : stage, message: rule.message },
+    reason: {
+      code: `rule.${rule.id}`,
+      rule: `rules.${rule.id}`,
+      stage: stage === 'read' ? 'read' : stage,
+      message: rule.message,
+    },
   };
 }

@@ -56,7 +56,10 @@ const fixedKinds: Readonly<Record<string, CredentialKind>> = {
 };
 
 /** Splits caller headers into plain headers and credentials (`apiKeyHeaders` from the policy, any case). */
-export function splitHeaders(headers: Readonly<Record<string, string>>, apiKeyHeaders: readonly string[]): SplitHeaders {
+export function splitHeaders(
+  headers: Readonly<Record<string, string>>,
+  apiKeyHeaders: readonly string[],
+): SplitHeaders {
   const apiKeys = new Set(apiKeyHeaders.map((h) => h.toLowerCase()));
   const plain: Array<readonly [string, string]> = [];
   const credentials: CredentialHeader[] = [];
@@ -77,7 +80,11 @@ export interface CredentialTracker {
 }
 
 /** Creates the tracker for one fetch; the first hop always carries the caller's credentials. */
-export function trackCredentials(gate: Gate, firstUrl: string, credentials: readonly CredentialHeader[]): CredentialTracker {
+export function trackCredentials(
+  gate: Gate,
+  firstUrl: string,
+  credentials: readonly CredentialHeader[],
+): CredentialTracker {
   const firstOrigin = new URL(firstUrl).origin;
   let leftOrigin = false;
   let hop = 0;

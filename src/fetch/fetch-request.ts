@@ -19,7 +19,10 @@ export const fetchRequestSchema = z
       .optional(),
     /** request headers by name; Authorization, Cookie, Proxy-Authorization and the policy's api-key headers are credentials */
     headers: z
-      .record(z.string().regex(token, 'expected an http header name'), z.string().regex(/^[^\r\n\0]*$/, 'expected a one-line header value'))
+      .record(
+        z.string().regex(token, 'expected an http header name'),
+        z.string().regex(/^[^\r\n\0]*$/, 'expected a one-line header value'),
+      )
       .optional(),
     /** request body (utf-8 when a string); not allowed with GET or HEAD */
     body: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),

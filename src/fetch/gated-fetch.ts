@@ -49,7 +49,11 @@ export function fetchesDirectly(policy: Policy, uri: string): boolean {
  * the body read under `read.maxBytes` and `read.readTimeoutMs`, then checked like a `resources/read` blob.
  * Never throws: any failure is a `deny` in the result.
  */
-export async function gatedFetch(gate: Gate, request: FetchRequest, options: GatedFetchOptions = {}): Promise<FetchResult> {
+export async function gatedFetch(
+  gate: Gate,
+  request: FetchRequest,
+  options: GatedFetchOptions = {},
+): Promise<FetchResult> {
   const started = performance.now();
   const policy = gate.policy;
   const trace: Trace = { hops: [], started, policy };
@@ -73,12 +77,24 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join('.') || '(request)';
-    return finish(trace, deny(policy, 'input.invalid', 'input', 'input', `field \`${field}\`: ${(issue?.message ?? 'invalid').toLowerCase()}`));
+    return finish(
+      trace,
+      deny(
+        policy,
+        'input.invalid',
+        'input',
+        'input',
+        `field \`${field}\`: ${(issue?.message ?? 'invalid').toLowerCase()}`,
+      ),
+    );
   }
   const request = parsed.data;
   const fetchPolicy = policy.document.fetch;
   if (fetchPolicy?.enabled !== true) {
-    return finish(trace, deny(policy, 'fetch.disabled', 'fetch.enabled', 'link', 'direct fetch is not enabled by the policy'));
+    return finish(
+      trace,
+      deny(policy, 'fetch.disabled', 'fetch.enabled', 'link', 'direct fetch is not enabled by the policy'),
+    );
   }
   const schemes = fetchPolicy.schemes ?? defaultFetchSchemes;
   const readTimeoutMs = policy.document.read.readTimeoutMs;
@@ -106,10 +122,20 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     };
     // cheap checks first: a refused hop must not even cause a DNS query (an exfiltration channel)
     if (url !== undefined && !schemes.includes(url.protocol.slice(0, -1))) {
-      return refuse(deny(policy, 'uri.scheme-not-allowed', 'fetch.schemes', 'link', `scheme \`${url.protocol.slice(0, -1)}\` is not fetched directly`));
+      return refuse(
+        deny(
+          policy,
+          'uri.scheme-not-allowed',
+          'fetch.schemes',
+          'link',
+          `scheme \`${url.protocol.slice(0, -1)}\` is not fetched directly`,
+        ),
+      );
     }
     if (url !== undefined && previous !== undefined && isDowngrade(previous, url)) {
-      return refuse(deny(policy, 'fetch.downgrade', 'fetch.schemes', 'link', `redirect from \`https\` to \`http\` is refused`));
+      return refuse(
+        deny(policy, 'fetch.downgrade', 'fetch.schemes', 'link', `redirect from \`https\` to \`http\` is refused`),
+      );
     }
 
     // the gate resolves the name through the memo; the answers it checks are the ones connected to
@@ -137,9 +163,17 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
       ...(options.ca === undefined ? {} : { ca: options.ca }),
       ...(options.createConnection === undefined ? {} : { createConnection: options.createConnection }),
     });
-    const hop: FetchHop = { url: maskUri(url.href), method, status: null, decision, address, credentials: credentials.report };
+    const hop: FetchHop = {
+      url: maskUri(url.href),
+      method,
+      status: null,
+      decision,
+      address,
+      credentials: credentials.report,
+    };
     trace.hops.push(hop);
-    if (!outcome.ok) return finish(trace, failure(policy, outcome.failure, outcome.message, readTimeoutMs, options.signal));
+    if (!outcome.ok)
+      return finish(trace, failure(policy, outcome.failure, outcome.message, readTimeoutMs, options.signal));
 
     const response = outcome.response;
     const status = response.statusCode ?? 0;
@@ -147,13 +181,30 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     const step = nextRedirect(url, status, method, response.headers.location);
     if (step.kind === 'final') {
       trace.final = { url, status, contentType: response.headers['content-type'] ?? null };
-      return await readFinal(gate, trace, response, { method, server, name, uri: request.url, signal, readTimeoutMs, callerSignal: options.signal });
+      return await readFinal(gate, trace, response, {
+        method,
+        server,
+        name,
+        uri: request.url,
+        signal,
+        readTimeoutMs,
+        callerSignal: options.signal,
+      });
     }
     // a redirect's body is never read: the connection is not reused, so drop it unread
     response.destroy();
     if (step.kind === 'invalid') return finish(trace, deny(policy, 'fetch.failed', 'fetch', 'link', step.message));
     if (index >= fetchPolicy.maxRedirects) {
-      return finish(trace, deny(policy, 'fetch.too-many-redirects', 'fetch.maxRedirects', 'link', `more than \`${fetchPolicy.maxRedirects}\` redirects`));
+      return finish(
+        trace,
+        deny(
+          policy,
+          'fetch.too-many-redirects',
+          'fetch.maxRedirects',
+          'link',
+          `more than \`${fetchPolicy.maxRedirects}\` redirects`,
+        ),
+      );
     }
     if (!step.hop.keepsBody) {
       body = undefined;
@@ -181,13 +232,25 @@ async function pinAddress(
   if (checked === undefined) {
     // the link decision did not ask for the name: only a host whose addresses the policy does not judge may skip the check
     if (linkSettings(policy).denyNonPublicAddresses && !isExemptOrigin(policy, url)) {
-      return deny(policy, 'engine.error', 'engine', 'engine', `host \`${url.hostname}\` was not resolved and checked by the link decision`);
+      return deny(
+        policy,
+        'engine.error',
+        'engine',
+        'engine',
+        `host \`${url.hostname}\` was not resolved and checked by the link decision`,
+      );
     }
     checked = await resolveWithin(resolve, url.hostname, timeoutMs, signal);
   }
   const first = checked?.[0];
   if (first === undefined || isIP(first) === 0) {
-    return deny(policy, 'uri.unresolved', 'fetch.resolve', 'link', `host \`${url.hostname}\` did not resolve to an ip address`);
+    return deny(
+      policy,
+      'uri.unresolved',
+      'fetch.resolve',
+      'link',
+      `host \`${url.hostname}\` did not resolve to an ip address`,
+    );
   }
   return first;
 }
@@ -209,7 +272,12 @@ interface FinalContext {
   callerSignal: AbortSignal | undefined;
 }
 
-async function readFinal(gate: Gate, trace: Trace, response: IncomingMessage, context: FinalContext): Promise<FetchResult> {
+async function readFinal(
+  gate: Gate,
+  trace: Trace,
+  response: IncomingMessage,
+  context: FinalContext,
+): Promise<FetchResult> {
   const { policy } = trace;
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
@@ -226,18 +294,36 @@ async function readFinal(gate: Gate, trace: Trace, response: IncomingMessage, co
   const declared = Number(response.headers['content-length']);
   if (overCap === 'deny' && Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
-    return finish(trace, deny(policy, 'content.too-large', 'read.maxBytes', 'content', `declared \`content-length\` ${declared} bytes is over the cap of ${maxBytes} bytes`));
+    return finish(
+      trace,
+      deny(
+        policy,
+        'content.too-large',
+        'read.maxBytes',
+        'content',
+        `declared \`content-length\` ${declared} bytes is over the cap of ${maxBytes} bytes`,
+      ),
+    );
   }
   const body = await readCappedBody(response, maxBytes, context.signal);
   // a cut inside a character would make cut text fail the encoding checks; end it on a character boundary
   if (body.truncated) body.bytes = trimCutText(body.bytes);
   const received = { bytes: body.bytes.length, truncated: body.truncated };
   if (body.end === 'aborted') {
-    return finish(trace, failure(policy, 'aborted', 'the fetch was aborted', context.readTimeoutMs, context.callerSignal), received);
+    return finish(
+      trace,
+      failure(policy, 'aborted', 'the fetch was aborted', context.readTimeoutMs, context.callerSignal),
+      received,
+    );
   }
-  if (body.end === 'error') return finish(trace, deny(policy, 'fetch.failed', 'fetch', 'read', body.error ?? 'body read failed'), received);
+  if (body.end === 'error')
+    return finish(trace, deny(policy, 'fetch.failed', 'fetch', 'read', body.error ?? 'body read failed'), received);
   if (body.truncated && overCap === 'deny') {
-    return finish(trace, deny(policy, 'content.too-large', 'read.maxBytes', 'content', `body is over the cap of ${maxBytes} bytes`), received);
+    return finish(
+      trace,
+      deny(policy, 'content.too-large', 'read.maxBytes', 'content', `body is over the cap of ${maxBytes} bytes`),
+      received,
+    );
   }
 
   const contentType = trace.final?.contentType ?? null;
@@ -266,10 +352,16 @@ function withCut(decision: Decision, maxBytes: number): Decision {
     stage: 'content',
     message: `body cut at the cap of ${maxBytes} bytes`,
   };
-  const out: Decision = { ...decision, effect: strongerEffect(decision.effect, 'partial'), reasons: [...decision.reasons, reason] };
+  const out: Decision = {
+    ...decision,
+    effect: strongerEffect(decision.effect, 'partial'),
+    reasons: [...decision.reasons, reason],
+  };
   if (decision.items !== undefined) {
     out.items = decision.items.map((item) =>
-      item.index === 0 ? { ...item, effect: strongerEffect(item.effect, 'partial'), reasons: [...item.reasons, reason] } : item,
+      item.index === 0
+        ? { ...item, effect: strongerEffect(item.effect, 'partial'), reasons: [...item.reasons, reason] }
+        : item,
     );
   }
   return out;
@@ -306,8 +398,16 @@ function failure(
   callerSignal: AbortSignal | undefined,
 ): Decision {
   if (kind === 'connect-timeout') return deny(policy, 'read.timeout', 'fetch.connectTimeoutMs', 'read', message);
-  if (kind === 'aborted' && callerSignal?.aborted === true) return deny(policy, 'fetch.failed', 'fetch', 'read', 'the fetch was aborted by the caller');
-  if (kind === 'aborted') return deny(policy, 'read.timeout', 'read.readTimeoutMs', 'read', `the fetch passed its deadline of ${readTimeoutMs} ms`);
+  if (kind === 'aborted' && callerSignal?.aborted === true)
+    return deny(policy, 'fetch.failed', 'fetch', 'read', 'the fetch was aborted by the caller');
+  if (kind === 'aborted')
+    return deny(
+      policy,
+      'read.timeout',
+      'read.readTimeoutMs',
+      'read',
+      `the fetch passed its deadline of ${readTimeoutMs} ms`,
+    );
   return deny(policy, 'fetch.failed', 'fetch', 'read', message);
 }
 

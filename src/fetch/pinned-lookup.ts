@@ -3,7 +3,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { Resolver } from '../gate.ts';
 
 /** The OS resolver as a gate `Resolver`: every address of a name, in the order the OS gives them. */
-export const systemResolver: Resolver = async (name) => (await dnsLookup(name, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (name) =>
+  (await dnsLookup(name, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * A `lookup` for `net`/`tls` that answers every name with one already-checked address, so the
@@ -46,12 +47,18 @@ export function memoizeResolver(resolve: Resolver): ResolutionMemo {
   };
   return {
     resolver,
-    answersFor: (name) => settled.get(name) ?? (name.endsWith('.') ? settled.get(name.slice(0, -1)) : settled.get(`${name}.`)),
+    answersFor: (name) =>
+      settled.get(name) ?? (name.endsWith('.') ? settled.get(name.slice(0, -1)) : settled.get(`${name}.`)),
   };
 }
 
 /** Resolves `name` within `timeoutMs`; undefined on failure, timeout or abort (callers fail closed). */
-export async function resolveWithin(resolve: Resolver, name: string, timeoutMs: number, signal?: AbortSignal): Promise<readonly string[] | undefined> {
+export async function resolveWithin(
+  resolve: Resolver,
+  name: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<readonly string[] | undefined> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<undefined>((done) => {
@@ -60,7 +67,13 @@ export async function resolveWithin(resolve: Resolver, name: string, timeoutMs: 
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([resolve(name).then((a) => [...a], () => undefined), deadline]);
+    return await Promise.race([
+      resolve(name).then(
+        (a) => [...a],
+        () => undefined,
+      ),
+      deadline,
+    ]);
   } finally {
     clearTimeout(timer);
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);

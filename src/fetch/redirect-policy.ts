@@ -37,7 +37,8 @@ export function isRedirectStatus(status: number): boolean {
  */
 export function nextRedirect(current: URL, status: number, method: string, location: string | undefined): RedirectStep {
   if (!isRedirectStatus(status)) return { kind: 'final' };
-  if (location === undefined || location.trim() === '') return { kind: 'invalid', message: `redirect status \`${status}\` without a \`location\`` };
+  if (location === undefined || location.trim() === '')
+    return { kind: 'invalid', message: `redirect status \`${status}\` without a \`location\`` };
   const raw = decodeLocation(location).trim();
   let url: URL;
   try {
@@ -45,7 +46,9 @@ export function nextRedirect(current: URL, status: number, method: string, locat
   } catch {
     return { kind: 'invalid', message: 'redirect `location` does not parse as a url' };
   }
-  const toGet = ((status === 301 || status === 302) && method === 'POST') || (status === 303 && method !== 'GET' && method !== 'HEAD');
+  const toGet =
+    ((status === 301 || status === 302) && method === 'POST') ||
+    (status === 303 && method !== 'GET' && method !== 'HEAD');
   return {
     kind: 'redirect',
     hop: { target: URL.canParse(raw) ? raw : url.href, url, method: toGet ? 'GET' : method, keepsBody: !toGet },

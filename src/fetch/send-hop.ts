@@ -7,7 +7,10 @@ import type { Duplex } from 'node:stream';
 import { pinnedLookup } from './pinned-lookup.ts';
 
 /** A socket factory in place of Node's agent; it gets the request options, `lookup` (pinned) included, and must honour it. */
-export type CreateConnection = (options: http.ClientRequestArgs, callback: (error: Error | null, socket: Duplex) => void) => Duplex;
+export type CreateConnection = (
+  options: http.ClientRequestArgs,
+  callback: (error: Error | null, socket: Duplex) => void,
+) => Duplex;
 
 /** One request of a redirect chain, to an address the gate already checked. */
 export interface HopRequest {
@@ -74,14 +77,19 @@ export function sendHop(hop: HopRequest): Promise<HopOutcome> {
     request.on('socket', (socket: Socket) => {
       connectTimer = setTimeout(() => {
         request.destroy(new Error(`connect timed out after \`${hop.connectTimeoutMs}\` ms`));
-        settle({ ok: false, failure: 'connect-timeout', message: `connect to \`${hop.url.host}\` timed out after \`${hop.connectTimeoutMs}\` ms` });
+        settle({
+          ok: false,
+          failure: 'connect-timeout',
+          message: `connect to \`${hop.url.host}\` timed out after \`${hop.connectTimeoutMs}\` ms`,
+        });
       }, hop.connectTimeoutMs);
       socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     request.on('response', (response) => settle({ ok: true, response }));
     request.on('error', (error) => {
       if (hop.signal.aborted) settle({ ok: false, failure: 'aborted', message: 'the fetch was aborted' });
-      else settle({ ok: false, failure: 'failed', message: `request to \`${hop.url.host}\` failed: ${describe(error)}` });
+      else
+        settle({ ok: false, failure: 'failed', message: `request to \`${hop.url.host}\` failed: ${describe(error)}` });
     });
     request.end(hop.body);
   });

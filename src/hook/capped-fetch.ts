@@ -9,7 +9,8 @@ import { maskUri } from '../link/mask-uri.ts';
  * transport's `fetch` option, with `connectionByteCap(policy)` as the cap: the HTTP counterpart of stdio `maxBufferSize`.
  */
 export function cappedFetch(maxBytes: number, fetchImpl: FetchLike = fetch): FetchLike {
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new GateError('USAGE', `byte cap \`${String(maxBytes)}\` must be a whole number ≥ 1`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new GateError('USAGE', `byte cap \`${String(maxBytes)}\` must be a whole number ≥ 1`);
   return async (url, init) => {
     const response = await fetchImpl(url, init);
     // 204, 304, HEAD and opaque responses carry no body: nothing to count, and a Response cannot be rebuilt around one
@@ -19,20 +20,35 @@ export function cappedFetch(maxBytes: number, fetchImpl: FetchLike = fetch): Fet
     if (declared > maxBytes) {
       // refuse before reading: the body is cancelled so the connection is released, not drained
       await response.body.cancel().catch(() => {});
-      throw new GateError('READ_FAILED', `response from \`${where}\` declares \`${declared}\` bytes, over the \`${maxBytes}\` byte cap`);
+      throw new GateError(
+        'READ_FAILED',
+        `response from \`${where}\` declares \`${declared}\` bytes, over the \`${maxBytes}\` byte cap`,
+      );
     }
     let seen = 0;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
         // throwing errors the readable side for the consumer and cancels the source, which aborts the connection
-        if (seen > maxBytes) throw new GateError('READ_FAILED', `response from \`${where}\` passed the \`${maxBytes}\` byte cap while streaming`);
+        if (seen > maxBytes)
+          throw new GateError(
+            'READ_FAILED',
+            `response from \`${where}\` passed the \`${maxBytes}\` byte cap while streaming`,
+          );
         controller.enqueue(chunk);
       },
     });
-    const capped = new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+    const capped = new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     // keep what the SDK reads from the original (redirect handling uses `url` and `type`)
-    Object.defineProperties(capped, { url: { value: response.url }, redirected: { value: response.redirected }, type: { value: response.type } });
+    Object.defineProperties(capped, {
+      url: { value: response.url },
+      redirected: { value: response.redirected },
+      type: { value: response.type },
+    });
     return capped;
   };
 }

@@ -18,7 +18,8 @@ export function discoverLinks(result: unknown): { links: FoundLink[]; embedded: 
   content.forEach((item: unknown, index: number) => {
     if (!isRecord(item)) return;
     if (item['type'] === 'resource_link') links.push({ index, link: item });
-    else if (item['type'] === 'resource' && isRecord(item['resource'])) embedded.push({ index, resource: item['resource'] });
+    else if (item['type'] === 'resource' && isRecord(item['resource']))
+      embedded.push({ index, resource: item['resource'] });
   });
   return { links, embedded };
 }

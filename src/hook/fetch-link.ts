@@ -11,7 +11,9 @@ import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { DeliveredStage, ReceivedStage, RequestedStage } from '../record/link-record.ts';
 
 /** Request headers for one link's url, from the host; may be async. */
-export type FetchHeaders = (uri: string) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
+export type FetchHeaders = (
+  uri: string,
+) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
 
 /**
  * How the Client helper fetches a link itself when the policy enables it (`fetch.enabled`, the link's scheme
@@ -52,28 +54,46 @@ export interface FetchLinkOptions {
  * Fetches an allowed link with `gatedFetch` (every hop re-decided) and turns the result into the record's
  * stages and the deliverable item; never throws, never records a header value, query value or body text.
  */
-export async function fetchLink(link: Readonly<Record<string, unknown>>, uri: string, options: FetchLinkOptions): Promise<FetchedLink> {
+export async function fetchLink(
+  link: Readonly<Record<string, unknown>>,
+  uri: string,
+  options: FetchLinkOptions,
+): Promise<FetchedLink> {
   const { gate, now } = options;
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
   const at = now();
   const result = await fetchWithHeaders(gate, link, uri, options);
   const requested = requestedFromFetch(result, options.server, deadlineMs, at);
   const received = receivedFromFetch(result, now());
-  const outcome = fetchOutcome(result, gate.policy.document.fetch?.connectTimeoutMs ?? deadlineMs, deadlineMs, options.budget);
+  const outcome = fetchOutcome(
+    result,
+    gate.policy.document.fetch?.connectTimeoutMs ?? deadlineMs,
+    deadlineMs,
+    options.budget,
+  );
   const base = { requested, received, decision: result.decision, outcome };
-  if (outcome.kind !== 'complete' || received === null || result.body === undefined) return { ...base, delivered: null, contents: [] };
+  if (outcome.kind !== 'complete' || received === null || result.body === undefined)
+    return { ...base, delivered: null, contents: [] };
 
   const itemEffect = result.decision.items?.[0]?.effect ?? result.decision.effect;
   const itemReasons = result.decision.items?.[0]?.reasons ?? result.decision.reasons;
   // a body cut at the cap is delivered in part; any other `partial` means it cannot be interpreted safely (as for read items)
-  const deliverable = !options.enforced || itemEffect === 'allow' || (itemEffect === 'partial' && itemReasons.every((r) => r.rule === overCapRule));
+  const deliverable =
+    !options.enforced ||
+    itemEffect === 'allow' ||
+    (itemEffect === 'partial' && itemReasons.every((r) => r.rule === overCapRule));
   // nothing delivered leaves `delivered` null; the read decision says why
   if (!deliverable) return { ...base, delivered: null, contents: [] };
   const item = deliveredItem(uri, result.body, result.contentType, result.evidence[0]?.kind ?? null);
   return { ...base, delivered: deliveredStage(received, [item], [0], [], now()), contents: [item] };
 }
 
-async function fetchWithHeaders(gate: Gate, link: Readonly<Record<string, unknown>>, uri: string, options: FetchLinkOptions): Promise<FetchResult> {
+async function fetchWithHeaders(
+  gate: Gate,
+  link: Readonly<Record<string, unknown>>,
+  uri: string,
+  options: FetchLinkOptions,
+): Promise<FetchResult> {
   const { headers: headersFor, ...network } = options.fetch ?? {};
   const request: FetchRequest = { url: uri, server: options.server };
   if (typeof link['name'] === 'string') request.name = link['name'];
@@ -82,7 +102,7 @@ async function fetchWithHeaders(gate: Gate, link: Readonly<Record<string, unknow
     headers = await headersFor?.(uri);
   } catch {
     // the host's own callback failed: nothing was sent; its error text is not recorded (it may hold a header value)
-    return refusedBeforeFetch(gate, 'the host\'s `fetch.headers` callback failed');
+    return refusedBeforeFetch(gate, "the host's `fetch.headers` callback failed");
   }
   if (headers !== undefined) request.headers = { ...headers };
   return gatedFetch(gate, request, { ...network, ...(options.budget === undefined ? {} : { signal: options.budget }) });
@@ -91,7 +111,11 @@ async function fetchWithHeaders(gate: Gate, link: Readonly<Record<string, unknow
 function refusedBeforeFetch(gate: Gate, message: string): FetchResult {
   return {
     transport: 'https-direct',
-    decision: { effect: 'deny', reasons: [{ code: 'fetch.failed', rule: 'fetch.headers', stage: 'read', message }], policy: { ...gate.policy.ref } },
+    decision: {
+      effect: 'deny',
+      reasons: [{ code: 'fetch.failed', rule: 'fetch.headers', stage: 'read', message }],
+      policy: { ...gate.policy.ref },
+    },
     hops: [],
     finalUrl: null,
     status: null,
@@ -104,28 +128,44 @@ function refusedBeforeFetch(gate: Gate, message: string): FetchResult {
 }
 
 /** How a direct fetch ended, in the record's terms (DESIGN §2): refused by the policy, failed, timed out, or a checked body. */
-export function fetchOutcome(result: FetchResult, connectTimeoutMs: number, readTimeoutMs: number, budget?: AbortSignal): ReadOutcome {
+export function fetchOutcome(
+  result: FetchResult,
+  connectTimeoutMs: number,
+  readTimeoutMs: number,
+  budget?: AbortSignal,
+): ReadOutcome {
   // the content checks ran on a body: the decision says what may be delivered
   if (result.evidence.length > 0) return { kind: 'complete' };
   const reasons = result.decision.reasons;
   const codes = new Set(reasons.map((r) => r.code));
   const first = reasons[0];
-  if (codes.has('engine.error') || codes.has('input.invalid')) return { kind: 'failed', why: first?.message ?? 'the fetch failed' };
+  if (codes.has('engine.error') || codes.has('input.invalid'))
+    return { kind: 'failed', why: first?.message ?? 'the fetch failed' };
   const last = result.hops.at(-1);
-  if (last !== undefined && last.status === null && last.address === null) return { kind: 'refused', hop: result.hops.length };
+  if (last !== undefined && last.status === null && last.address === null)
+    return { kind: 'refused', hop: result.hops.length };
   if (codes.has('fetch.too-many-redirects')) return { kind: 'refused', hop: result.hops.length + 1 };
   if (codes.has('read.timeout')) {
-    return { kind: 'timeout', deadlineMs: reasons.some((r) => r.rule === 'fetch.connectTimeoutMs') ? connectTimeoutMs : readTimeoutMs };
+    return {
+      kind: 'timeout',
+      deadlineMs: reasons.some((r) => r.rule === 'fetch.connectTimeoutMs') ? connectTimeoutMs : readTimeoutMs,
+    };
   }
-  if (budget?.aborted === true) return { kind: 'failed', why: 'the tool result\'s time budget ran out' };
-  if (result.status !== null && (result.status < 200 || result.status > 299)) return { kind: 'http-error', status: result.status };
+  if (budget?.aborted === true) return { kind: 'failed', why: "the tool result's time budget ran out" };
+  if (result.status !== null && (result.status < 200 || result.status > 299))
+    return { kind: 'http-error', status: result.status };
   // a body refused whole for its size (declared or counted) was received and denied: the decision names the cap
   if (codes.has('content.too-large')) return { kind: 'complete' };
   return { kind: 'failed', why: first?.message ?? 'the fetch failed' };
 }
 
 /** The delivered body as an embedded resource's `resource`: `text` when the checks found inert text that decodes cleanly, else `blob`. */
-function deliveredItem(uri: string, body: Uint8Array, contentType: string | null, kind: string | null): Record<string, unknown> {
+function deliveredItem(
+  uri: string,
+  body: Uint8Array,
+  contentType: string | null,
+  kind: string | null,
+): Record<string, unknown> {
   const item: Record<string, unknown> = { uri };
   if (contentType !== null) item['mimeType'] = normalizeMime(contentType);
   if (kind !== null && familyOf(kind) === 'text') {

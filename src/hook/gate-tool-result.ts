@@ -88,7 +88,11 @@ export function clientReader(client: RequestingClient, tap?: TransportTap): RawR
 }
 
 /** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy enables it); never throws for server behaviour. */
-export async function gateToolResult(client: RequestingClient, toolResult: unknown, options: GateToolResultOptions): Promise<GatedToolResult> {
+export async function gateToolResult(
+  client: RequestingClient,
+  toolResult: unknown,
+  options: GateToolResultOptions,
+): Promise<GatedToolResult> {
   const { gate } = options;
   const concurrency = positive(options.concurrency ?? defaultReadConcurrency, 'concurrency');
   const budgetMs = positive(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'budgetMs');
@@ -156,6 +160,7 @@ function isServerError(error: unknown): error is { code: number; message: string
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new GateError('USAGE', `option \`${name}\` must be a whole number ≥ 1`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new GateError('USAGE', `option \`${name}\` must be a whole number ≥ 1`);
   return value;
 }

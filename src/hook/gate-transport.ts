@@ -93,7 +93,14 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   // inbound messages are handled one after another so the host sees them in wire order
   let inbound: Promise<void> = Promise.resolve();
 
-  const context = (f: FoundLinkState): LinkContext => ({ server, tool: f.tool, responseId: f.responseId, protocolVersion, client: clientInfo, serverInfo });
+  const context = (f: FoundLinkState): LinkContext => ({
+    server,
+    tool: f.tool,
+    responseId: f.responseId,
+    protocolVersion,
+    client: clientInfo,
+    serverInfo,
+  });
   const deliver = (message: unknown, extra?: MessageExtraInfo) => wrapper.onmessage?.(message as JSONRPCMessage, extra);
   const emit = async (record: LinkRecord) => {
     try {
@@ -102,26 +109,60 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  const record = (f: FoundLinkState, stages: Omit<LinkStages, 'discovered'>, link: Decision, read: Decision | null, outcome: ReadOutcome) =>
-    emit(assembleRecord({ stages: { discovered: discoveredStage(linkFacts(f.link), f.contentIndex, context(f), f.at), ...stages }, decisions: { link, read }, outcome, enforced }));
+  const record = (
+    f: FoundLinkState,
+    stages: Omit<LinkStages, 'discovered'>,
+    link: Decision,
+    read: Decision | null,
+    outcome: ReadOutcome,
+  ) =>
+    emit(
+      assembleRecord({
+        stages: { discovered: discoveredStage(linkFacts(f.link), f.contentIndex, context(f), f.at), ...stages },
+        decisions: { link, read },
+        outcome,
+        enforced,
+      }),
+    );
   const queue = (work: () => Promise<void>) => {
-    inbound = inbound.then(work).catch((error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    inbound = inbound
+      .then(work)
+      .catch((error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error))));
   };
   const denial = (id: Id, uri: string, decision: Decision, what: string) => ({
     jsonrpc: '2.0',
     id,
-    error: { code: gateErrorCode, message: `linkgate: read of \`${maskUri(uri)}\` ${what}`, data: { [decisionMetaKey]: decision } },
+    error: {
+      code: gateErrorCode,
+      message: `linkgate: read of \`${maskUri(uri)}\` ${what}`,
+      data: { [decisionMetaKey]: decision },
+    },
   });
 
-  async function onRead(id: Id, params: Record<string, unknown>, message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
+  async function onRead(
+    id: Id,
+    params: Record<string, unknown>,
+    message: JSONRPCMessage,
+    sendOptions?: TransportSendOptions,
+  ): Promise<void> {
     const uri = typeof params['uri'] === 'string' ? params['uri'] : '';
     // a later read of the same link keeps its tool-result context; a uri never seen in a tool result gets none
-    const f = found.get(uri) ?? { link: { type: 'resource_link', uri, name: uri }, contentIndex: null, tool: null, responseId: null, at: now(), read: true };
+    const f = found.get(uri) ?? {
+      link: { type: 'resource_link', uri, name: uri },
+      contentIndex: null,
+      tool: null,
+      responseId: null,
+      at: now(),
+      read: true,
+    };
     f.read = true;
     const linkDecision = await gate.decide({ stage: 'link', server, readFrom: server, link: f.link });
     if (enforced && linkDecision.effect === 'deny') {
       queue(async () => {
-        await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, { kind: 'not-attempted', why: 'the link was denied' });
+        await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
+          kind: 'not-attempted',
+          why: 'the link was denied',
+        });
         deliver(denial(id, uri, linkDecision, 'denied by policy'));
       });
       return;
@@ -129,7 +170,9 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const hit = options.cache?.lookup(cacheKey(uri));
     if (hit !== undefined) {
       const pending: PendingRead = { found: f, linkDecision, requestedAt: now(), started: performance.now() };
-      queue(() => onReadAnswer(id, { jsonrpc: '2.0', id, result: hit.result }, pending, { ageMs: hit.ageMs, ttlMs: hit.ttlMs }));
+      queue(() =>
+        onReadAnswer(id, { jsonrpc: '2.0', id, result: hit.result }, pending, { ageMs: hit.ageMs, ttlMs: hit.ttlMs }),
+      );
       return;
     }
     const timer = setTimeout(() => onDeadline(id), deadlineMs);
@@ -145,7 +188,8 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         reads.delete(id);
         clearTimeout(pending.timer);
         // only linkgate's own messages go into the record: a transport error may quote the server's response body
-        const why = error instanceof GateError ? `the request failed: ${error.message}` : 'the request failed before an answer';
+        const why =
+          error instanceof GateError ? `the request failed: ${error.message}` : 'the request failed before an answer';
         queue(() => recordFailed(id, pending, why));
       }
       throw error;
@@ -153,9 +197,22 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   }
 
   function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
-    const decision: Decision = { effect: 'deny', reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }], policy: { ...gate.policy.ref } };
-    const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
-    return record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'failed', why });
+    const decision: Decision = {
+      effect: 'deny',
+      reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }],
+      policy: { ...gate.policy.ref },
+    };
+    const requested = {
+      at: pending.requestedAt.toISOString(),
+      requestId: id,
+      server,
+      deadlineMs,
+      transport: 'resources/read' as const,
+    };
+    return record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
+      kind: 'failed',
+      why,
+    });
   }
 
   function onDeadline(id: Id): void {
@@ -165,29 +222,79 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     expired.add(id);
     if (expired.size > maxRememberedLinks) expired.delete(expired.values().next().value as Id);
     // tell the server to stop; its late answer, if any, is dropped because the id is no longer pending
-    inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'linkgate read deadline' } }).catch(() => {});
+    inner
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'linkgate read deadline' },
+      })
+      .catch(() => {});
     const decision: Decision = {
       effect: 'deny',
-      reasons: [{ code: 'read.timeout', rule: 'read.readTimeoutMs', stage: 'read', message: `no answer within the \`${deadlineMs}\` ms deadline` }],
+      reasons: [
+        {
+          code: 'read.timeout',
+          rule: 'read.readTimeoutMs',
+          stage: 'read',
+          message: `no answer within the \`${deadlineMs}\` ms deadline`,
+        },
+      ],
       policy: { ...gate.policy.ref },
     };
     queue(async () => {
-      const requested = { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const };
-      await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, { kind: 'timeout', deadlineMs });
+      const requested = {
+        at: pending.requestedAt.toISOString(),
+        requestId: id,
+        server,
+        deadlineMs,
+        transport: 'resources/read' as const,
+      };
+      await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
+        kind: 'timeout',
+        deadlineMs,
+      });
       deliver(denial(id, linkFacts(pending.found.link).uri, decision, 'timed out'));
     });
   }
 
-  async function onReadAnswer(id: Id, message: Record<string, unknown>, pending: PendingRead, cache: { ageMs: number; ttlMs: number } | null, extra?: MessageExtraInfo): Promise<void> {
+  async function onReadAnswer(
+    id: Id,
+    message: Record<string, unknown>,
+    pending: PendingRead,
+    cache: { ageMs: number; ttlMs: number } | null,
+    extra?: MessageExtraInfo,
+  ): Promise<void> {
     const f = pending.found;
     const uri = linkFacts(f.link).uri;
     const elapsedMs = cache === null ? Math.round(performance.now() - pending.started) : 0;
-    const requested = cache === null ? { at: pending.requestedAt.toISOString(), requestId: id, server, deadlineMs, transport: 'resources/read' as const } : null;
-    const readInput = (result: Record<string, unknown>) => ({ stage: 'read', server, readFrom: server, link: f.link, elapsedMs, result });
+    const requested =
+      cache === null
+        ? {
+            at: pending.requestedAt.toISOString(),
+            requestId: id,
+            server,
+            deadlineMs,
+            transport: 'resources/read' as const,
+          }
+        : null;
+    const readInput = (result: Record<string, unknown>) => ({
+      stage: 'read',
+      server,
+      readFrom: server,
+      link: f.link,
+      elapsedMs,
+      result,
+    });
     if (isRecord(message['error'])) {
       const error = { code: Number(message['error']['code']), message: String(message['error']['message'] ?? '') };
       const { decision } = await gate.decideReadDetailed(readInput({ error }));
-      await record(f, { requested, received: receivedFromError(error, elapsedMs, now()), delivered: null }, pending.linkDecision, decision, { kind: 'error', code: error.code });
+      await record(
+        f,
+        { requested, received: receivedFromError(error, elapsedMs, now()), delivered: null },
+        pending.linkDecision,
+        decision,
+        { kind: 'error', code: error.code },
+      );
       deliver(message, extra);
       return;
     }
@@ -197,7 +304,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const resultType = result['resultType'] ?? 'complete';
     const stages = { requested, received, delivered: null };
     if (resultType !== 'complete') {
-      const outcome: ReadOutcome = resultType === 'input_required' ? { kind: 'input-required' } : { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) };
+      const outcome: ReadOutcome =
+        resultType === 'input_required'
+          ? { kind: 'input-required' }
+          : { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) };
       await record(f, stages, pending.linkDecision, decision, outcome);
       // the host may answer input itself only when the policy says so; otherwise the read ends here
       const passInput = resultType === 'input_required' && gate.policy.document.read.answerInputRequired === true;
@@ -208,7 +318,13 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const contents = contentsOf(result);
     if (!enforced) {
       const all = contents.map((_, i) => i);
-      await record(f, { ...stages, delivered: deliveredStage(received, contents, all, [], now()) }, pending.linkDecision, decision, { kind: 'complete' });
+      await record(
+        f,
+        { ...stages, delivered: deliveredStage(received, contents, all, [], now()) },
+        pending.linkDecision,
+        decision,
+        { kind: 'complete' },
+      );
       deliver(message, extra);
       return;
     }
@@ -221,7 +337,11 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       deliver(message, extra);
     } else {
       const meta = isRecord(result['_meta']) ? result['_meta'] : {};
-      const filtered = { ...result, contents: keep.map((i) => contents[i]), _meta: { ...meta, [decisionMetaKey]: decision } };
+      const filtered = {
+        ...result,
+        contents: keep.map((i) => contents[i]),
+        _meta: { ...meta, [decisionMetaKey]: decision },
+      };
       deliver({ ...message, result: filtered }, extra);
     }
   }
@@ -235,7 +355,8 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         const oldest = found.entries().next();
         if (oldest.done !== true) {
           found.delete(oldest.value[0]);
-          if (!oldest.value[1].read) queue(() => recordUnread(oldest.value[1], 'the host did not read it before more links arrived'));
+          if (!oldest.value[1].read)
+            queue(() => recordUnread(oldest.value[1], 'the host did not read it before more links arrived'));
         }
       }
     }
@@ -244,7 +365,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   async function recordUnread(f: FoundLinkState, why: string): Promise<void> {
     const linkDecision = await gate.decide({ stage: 'link', server, readFrom: server, link: f.link });
     const outcomeWhy = enforced && linkDecision.effect === 'deny' ? 'the link was denied' : why;
-    await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, { kind: 'not-attempted', why: outcomeWhy });
+    await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
+      kind: 'not-attempted',
+      why: outcomeWhy,
+    });
   }
 
   function cacheKey(uri: string) {

@@ -123,6 +123,7 @@ function scopeVariants(key: CacheKey): string[] {
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new GateError('USAGE', `cache option \`${name}\` must be a whole number ≥ 1`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new GateError('USAGE', `cache option \`${name}\` must be a whole number ≥ 1`);
   return value;
 }

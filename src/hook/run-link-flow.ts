@@ -63,7 +63,11 @@ export interface LinkFlowResult {
  * Runs decide link → read → decide read → deliver → record for one `resource_link` (DESIGN §1); the read is a
  * gated direct fetch instead of `resources/read` when the policy enables it for the link's scheme. Never throws.
  */
-export async function runLinkFlow(link: Readonly<Record<string, unknown>>, contentIndex: number | null, options: LinkFlowOptions): Promise<LinkFlowResult> {
+export async function runLinkFlow(
+  link: Readonly<Record<string, unknown>>,
+  contentIndex: number | null,
+  options: LinkFlowOptions,
+): Promise<LinkFlowResult> {
   const now = options.now ?? (() => new Date());
   const { gate, context } = options;
   const enforced = options.mode === 'enforce';
@@ -71,29 +75,45 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
   const discovered = discoveredStage(facts, contentIndex, context, now());
   const stages: LinkStages = { discovered, requested: null, received: null, delivered: null };
   const linkDecision = await gate.decide({ stage: 'link', server: context.server, readFrom: context.server, link });
-  const finish = (read: Decision | null, outcome: ReadOutcome, contents: Record<string, unknown>[] = []): LinkFlowResult => ({
+  const finish = (
+    read: Decision | null,
+    outcome: ReadOutcome,
+    contents: Record<string, unknown>[] = [],
+  ): LinkFlowResult => ({
     record: assembleRecord({ stages, decisions: { link: linkDecision, read }, outcome, enforced }),
     contents,
   });
 
-  if (enforced && linkDecision.effect === 'deny') return finish(null, { kind: 'not-attempted', why: 'the link was denied' });
+  if (enforced && linkDecision.effect === 'deny')
+    return finish(null, { kind: 'not-attempted', why: 'the link was denied' });
   if (facts.uri === '' || linkDecision.reasons.some((r) => r.code === 'input.invalid')) {
     // even observe mode cannot read a link that has no usable uri
     return finish(null, { kind: 'not-attempted', why: 'the link is malformed' });
   }
   if (fetchesDirectly(gate.policy, facts.uri)) {
     if (options.budget?.aborted === true) {
-      return finish(null, { kind: 'not-attempted', why: 'the tool result\'s time budget ran out before this fetch' });
+      return finish(null, { kind: 'not-attempted', why: "the tool result's time budget ran out before this fetch" });
     }
     // the host dereferences the link itself; the fetcher re-decides every hop, so no cache and no resources/read
-    const fetched = await fetchLink(link, facts.uri, { gate, server: context.server, fetch: options.fetch, enforced, budget: options.budget, now });
+    const fetched = await fetchLink(link, facts.uri, {
+      gate,
+      server: context.server,
+      fetch: options.fetch,
+      enforced,
+      budget: options.budget,
+      now,
+    });
     stages.requested = fetched.requested;
     stages.received = fetched.received;
     stages.delivered = fetched.delivered;
     return finish(fetched.decision, fetched.outcome, fetched.contents);
   }
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
-  const cacheKey = { server: context.server, uri: facts.uri, ...(options.authContext === undefined ? {} : { authContext: options.authContext }) };
+  const cacheKey = {
+    server: context.server,
+    uri: facts.uri,
+    ...(options.authContext === undefined ? {} : { authContext: options.authContext }),
+  };
 
   let answer: ReadAnswer;
   let elapsedMs = 0;
@@ -104,9 +124,15 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
     cacheInfo = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
   } else {
     if (options.budget?.aborted === true) {
-      return finish(null, { kind: 'not-attempted', why: 'the tool result\'s time budget ran out before this read' });
+      return finish(null, { kind: 'not-attempted', why: "the tool result's time budget ran out before this read" });
     }
-    const requested: RequestedStage = { at: now().toISOString(), requestId: null, server: context.server, deadlineMs, transport: 'resources/read' };
+    const requested: RequestedStage = {
+      at: now().toISOString(),
+      requestId: null,
+      server: context.server,
+      deadlineMs,
+      transport: 'resources/read',
+    };
     stages.requested = requested;
     const deadline = abortDeadline(deadlineMs, options.budget, 'the read deadline');
     const started = performance.now();
@@ -114,9 +140,16 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
       answer = await readAnsweringInput(options, facts.uri, deadline.signal);
     } catch (error) {
       elapsedMs = Math.round(performance.now() - started);
-      if (deadline.timedOut) return finish(localDeny(gate, 'read.timeout', 'read.readTimeoutMs', `no answer within the \`${deadlineMs}\` ms deadline`), { kind: 'timeout', deadlineMs });
+      if (deadline.timedOut)
+        return finish(
+          localDeny(gate, 'read.timeout', 'read.readTimeoutMs', `no answer within the \`${deadlineMs}\` ms deadline`),
+          { kind: 'timeout', deadlineMs },
+        );
       if (isAborted(options.budget)) {
-        return finish(localDeny(gate, 'read.timeout', 'budgetMs', 'the tool result\'s time budget ran out during the read'), { kind: 'failed', why: 'the tool result\'s time budget ran out' });
+        return finish(
+          localDeny(gate, 'read.timeout', 'budgetMs', "the tool result's time budget ran out during the read"),
+          { kind: 'failed', why: "the tool result's time budget ran out" },
+        );
       }
       const why = `the read failed before an answer: ${maskText(error instanceof Error ? error.message : String(error)).toLowerCase()}`;
       return finish(localDeny(gate, 'read.error', 'read', why), { kind: 'failed', why });
@@ -127,7 +160,14 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
     requested.requestId = answer.requestId ?? null;
   }
 
-  const readInput = (result: Record<string, unknown>) => ({ stage: 'read', server: context.server, readFrom: context.server, link, elapsedMs, result });
+  const readInput = (result: Record<string, unknown>) => ({
+    stage: 'read',
+    server: context.server,
+    readFrom: context.server,
+    link,
+    elapsedMs,
+    result,
+  });
   if ('error' in answer) {
     stages.received = receivedFromError(answer.error, elapsedMs, now());
     const verdict = await options.gate.decideReadDetailed(readInput({ error: answer.error }));
@@ -139,17 +179,23 @@ export async function runLinkFlow(link: Readonly<Record<string, unknown>>, conte
   const { decision, evidence } = await decideResult(gate, readInput(result));
   stages.received = receivedFromResult(result, evidence, elapsedMs, now(), cacheInfo);
   if (resultType === 'input_required') return finish(decision, { kind: 'input-required' });
-  if (resultType !== 'complete') return finish(decision, { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) });
+  if (resultType !== 'complete')
+    return finish(decision, { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) });
   if (hit === undefined) options.cache?.store(cacheKey, result);
 
   const contents = contentsOf(result);
-  const { deliver, dropped } = enforced ? deliverableIndices(decision, contents.length) : { deliver: contents.map((_, i) => i), dropped: [] };
+  const { deliver, dropped } = enforced
+    ? deliverableIndices(decision, contents.length)
+    : { deliver: contents.map((_, i) => i), dropped: [] };
   stages.delivered = deliveredStage(stages.received, contents, deliver, dropped, now());
   const delivered = deliver.map((i) => contents[i]).filter(isRecord);
   return finish(decision, { kind: 'complete' }, delivered);
 }
 
-async function decideResult(gate: Gate, input: unknown): Promise<{ decision: Decision; evidence: readonly ItemEvidence[] }> {
+async function decideResult(
+  gate: Gate,
+  input: unknown,
+): Promise<{ decision: Decision; evidence: readonly ItemEvidence[] }> {
   const verdict = await gate.decideReadDetailed(input);
   return { decision: verdict.decision, evidence: verdict.evidence };
 }
@@ -160,9 +206,16 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
   let params: Record<string, unknown> = { uri };
   for (let round = 0; ; round++) {
     const answer = await options.read(params, signal);
-    if (!allowed || round >= maxInputRounds || !('result' in answer) || answer.result['resultType'] !== 'input_required') return answer;
+    if (
+      !allowed ||
+      round >= maxInputRounds ||
+      !('result' in answer) ||
+      answer.result['resultType'] !== 'input_required'
+    )
+      return answer;
     const requests = answer.result['inputRequests'];
-    const responses = isRecord(requests) && options.answerInput !== undefined ? await options.answerInput(requests) : {};
+    const responses =
+      isRecord(requests) && options.answerInput !== undefined ? await options.answerInput(requests) : {};
     params = { uri, inputResponses: responses };
     // requestState is opaque server state: echoed back as received, never recorded
     if (typeof answer.result['requestState'] === 'string') params['requestState'] = answer.result['requestState'];

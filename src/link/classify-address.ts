@@ -171,7 +171,8 @@ function classifyIpv4(address: number, text: string = numberToDotted(address)): 
   const metadata = metadataIpv4.get(address);
   if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
   for (const range of ipv4Table) {
-    if ((address & range.mask) >>> 0 === range.base) return { address: text, class: range.cls, public: false, description: range.label };
+    if ((address & range.mask) >>> 0 === range.base)
+      return { address: text, class: range.cls, public: false, description: range.label };
   }
   return { address: text, class: 'public', public: true, description: 'public' };
 }
@@ -188,12 +189,28 @@ function classifyIpv6(address: string): AddressVerdict {
     if (!outer.public) return outer;
     const inner = classifyIpv4(embedded.ipv4);
     if (inner.public) return outer;
-    return { address, class: inner.class, public: false, description: `${embedded.kind}, embeds ${inner.address} (${inner.description})` };
+    return {
+      address,
+      class: inner.class,
+      public: false,
+      description: `${embedded.kind}, embeds ${inner.address} (${inner.description})`,
+    };
   }
   if (embedded !== undefined) {
     const inner = classifyIpv4(embedded.ipv4);
-    if (inner.public) return { address, class: 'public', public: true, description: `${embedded.kind}, embeds public ${inner.address}` };
-    return { address, class: inner.class, public: false, description: `${embedded.kind}, embeds ${inner.address} (${inner.description})` };
+    if (inner.public)
+      return {
+        address,
+        class: 'public',
+        public: true,
+        description: `${embedded.kind}, embeds public ${inner.address}`,
+      };
+    return {
+      address,
+      class: inner.class,
+      public: false,
+      description: `${embedded.kind}, embeds ${inner.address} (${inner.description})`,
+    };
   }
   return classifyIpv6Prefix(address, parts);
 }
@@ -205,7 +222,8 @@ function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressV
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
     return { address, class: range.cls, public: false, description: range.label };
   }
-  if (!inPrefix(parts, globalUnicast)) return { address, class: 'reserved', public: false, description: 'outside global unicast 2000::/3' };
+  if (!inPrefix(parts, globalUnicast))
+    return { address, class: 'reserved', public: false, description: 'outside global unicast 2000::/3' };
   return { address, class: 'public', public: true, description: 'public' };
 }
 
@@ -214,10 +232,12 @@ function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; w
   const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
   if (inPrefix(parts, mapped)) return { kind: 'ipv4-mapped ::ffff:0:0/96', ipv4: low };
   if (inPrefix(parts, nat64)) return { kind: 'nat64 64:ff9b::/96', ipv4: low };
-  if (inPrefix(parts, sixToFour)) return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0 };
+  if (inPrefix(parts, sixToFour))
+    return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0 };
   // RFC 5214 §6.1: ISATAP interface id `0000:5efe` or `0200:5efe` (u/g bits free), then the IPv4; a host with
   // an ISATAP tunnel sends `prefix::5efe:7f00:1` to 127.0.0.1 over IPv4
-  if (((parts[4] ?? 0) & 0xfcff) === 0 && parts[5] === 0x5efe) return { kind: 'isatap ::5efe:0:0/96', ipv4: low, within: 'interface-id' };
+  if (((parts[4] ?? 0) & 0xfcff) === 0 && parts[5] === 0x5efe)
+    return { kind: 'isatap ::5efe:0:0/96', ipv4: low, within: 'interface-id' };
   return undefined;
 }
 
@@ -250,7 +270,10 @@ function hextets(address: string): number[] {
   return parts;
 }
 
-function inPrefix(parts: readonly number[], prefix: { readonly parts: readonly number[]; readonly bits: number }): boolean {
+function inPrefix(
+  parts: readonly number[],
+  prefix: { readonly parts: readonly number[]; readonly bits: number },
+): boolean {
   let bits = prefix.bits;
   for (let i = 0; bits > 0; i++, bits -= 16) {
     const shift = bits >= 16 ? 0 : 16 - bits;

@@ -27,8 +27,22 @@ export interface NameVerdict {
  * RFC 2606 reserved names, and the ICANN-withheld or de-facto private `corp`, `home`, `lan`, `intranet`, ….
  */
 export const internalTopLevelDomains: ReadonlySet<string> = new Set([
-  'localhost', 'local', 'localdomain', 'internal', 'intranet', 'intra', 'private', 'corp', 'home', 'lan',
-  'test', 'invalid', 'example', 'onion', 'alt', 'arpa',
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'intra',
+  'private',
+  'corp',
+  'home',
+  'lan',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'alt',
+  'arpa',
 ]);
 
 /** How names are judged: network schemes treat single labels as intranet names; opaque custom schemes do not. */
@@ -57,23 +71,33 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
     return { class: 'localhost', public: false, description: 'is a localhost name' };
   }
   const metadata = metadataNames.get(name);
-  if (metadata !== undefined) return { class: 'cloud-metadata', public: false, description: `is a cloud metadata name (${metadata})` };
+  if (metadata !== undefined)
+    return { class: 'cloud-metadata', public: false, description: `is a cloud metadata name (${metadata})` };
   if (matchesNamePatterns(rules.internalNames ?? noNamePatterns, name)) {
     return { class: 'policy-internal', public: false, description: 'is marked internal by the policy' };
   }
   if (lastDot === -1) {
     if (rules.opaqueAuthority === true) return publicName;
-    return { class: 'single-label', public: false, description: 'is a single-label name, resolved by search domains or intranet dns' };
+    return {
+      class: 'single-label',
+      public: false,
+      description: 'is a single-label name, resolved by search domains or intranet dns',
+    };
   }
   if (internalTopLevelDomains.has(tld)) {
     return { class: 'internal-tld', public: false, description: `uses the internal top-level domain \`.${tld}\`` };
   }
   const wildcard = wildcardDnsTopLevelDomains.has(tld) ? wildcardDnsAnswer(name) : undefined;
-  if (wildcard === 'loopback') return { class: 'wildcard-dns', public: false, description: 'is a public dns name that answers with loopback' };
+  if (wildcard === 'loopback')
+    return { class: 'wildcard-dns', public: false, description: 'is a public dns name that answers with loopback' };
   if (wildcard !== undefined) {
     const inner = classifyAddress(wildcard);
     if (!inner.public) {
-      return { class: 'wildcard-dns', public: false, description: `is a wildcard-dns name for ${inner.address} (${inner.description})` };
+      return {
+        class: 'wildcard-dns',
+        public: false,
+        description: `is a wildcard-dns name for ${inner.address} (${inner.description})`,
+      };
     }
   }
   return publicName;

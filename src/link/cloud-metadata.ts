@@ -20,7 +20,10 @@ const metadataAddressList: readonly (readonly [string, string])[] = [
 
 /** Metadata endpoints by canonical address text (IPv4 dotted, IPv6 as WHATWG serializes it, no brackets). */
 export const metadataAddresses: ReadonlyMap<string, string> = new Map(
-  metadataAddressList.map(([address, what]) => [address.includes(':') ? domainToASCII(`[${address}]`).slice(1, -1) : address, what]),
+  metadataAddressList.map(([address, what]) => [
+    address.includes(':') ? domainToASCII(`[${address}]`).slice(1, -1) : address,
+    what,
+  ]),
 );
 
 /** Host names (lower-case, no trailing dot) that reach a metadata service from inside a cloud. */

@@ -13,7 +13,14 @@ export function compileExemptOrigins(entries: readonly string[]): ReadonlySet<st
     const parsed = parseUri(entry);
     if (!parsed.ok || parsed.origin === null || parsed.userinfo || parsed.confusions.length > 0) continue;
     const { url } = parsed;
-    if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '' || entry.endsWith('?') || entry.endsWith('#')) continue;
+    if (
+      (url.pathname !== '' && url.pathname !== '/') ||
+      url.search !== '' ||
+      url.hash !== '' ||
+      entry.endsWith('?') ||
+      entry.endsWith('#')
+    )
+      continue;
     exact.add(parsed.origin);
   }
   return exact;

@@ -59,5 +59,8 @@ function maskQuery(query: string): string {
 }
 
 function encodeControls(text: string): string {
-  return text.replace(/[\u0000-\u0020\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return text.replace(
+    /[\u0000-\u0020\u007f]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }

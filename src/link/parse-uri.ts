@@ -79,7 +79,10 @@ export function parseUri(raw: string): UriParse {
   const host = read.host;
   const explicitPort = url.port === '' ? null : Number(url.port);
   const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
-  const origin = host === null ? null : `${scheme}://${host.kind === 'ipv6' ? `[${host.text}]` : host.text}${explicitPort === null ? '' : `:${explicitPort}`}`;
+  const origin =
+    host === null
+      ? null
+      : `${scheme}://${host.kind === 'ipv6' ? `[${host.text}]` : host.text}${explicitPort === null ? '' : `:${explicitPort}`}`;
   return {
     ok: true,
     scheme,
@@ -102,7 +105,12 @@ function commonScheme(raw: string, colon: number): string | undefined {
   const c0 = raw.charCodeAt(0) | 0x20;
   if (c0 === 0x68) {
     // http, https
-    if ((raw.charCodeAt(1) | 0x20) !== 0x74 || (raw.charCodeAt(2) | 0x20) !== 0x74 || (raw.charCodeAt(3) | 0x20) !== 0x70) return undefined;
+    if (
+      (raw.charCodeAt(1) | 0x20) !== 0x74 ||
+      (raw.charCodeAt(2) | 0x20) !== 0x74 ||
+      (raw.charCodeAt(3) | 0x20) !== 0x70
+    )
+      return undefined;
     if (colon === 4) return 'http';
     return colon === 5 && (raw.charCodeAt(4) | 0x20) === 0x73 ? 'https' : undefined;
   }
@@ -188,9 +196,11 @@ function findConfusions(raw: string, scan: AuthorityScan, networkSpecial: boolea
   // no array on the common path: most uris have no confusion form
   let found: string[] | undefined;
   // WHATWG deletes tab, LF and CR anywhere before parsing; other readers keep them (`java\tscript:`)
-  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r')) found = ['a tab or line break, which url parsers drop'];
+  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r'))
+    found = ['a tab or line break, which url parsers drop'];
   // `http:foo.com`, `http:/foo.com`, `http:\\foo.com`, `http:///foo.com`: WHATWG finds a host, RFC 3986 none
-  if (networkSpecial && (!scan.slashes || scan.extraSlash)) found = append(found, 'a special scheme not followed by exactly `//`');
+  if (networkSpecial && (!scan.slashes || scan.extraSlash))
+    found = append(found, 'a special scheme not followed by exactly `//`');
   // a control character in the authority: C strings end at NUL, some readers stop at others
   if (scan.control) found = append(found, 'a control character in the authority');
   // `http://a\@b/`: WHATWG reads host `a`, RFC 3986 parsers and curl read `b`
@@ -265,12 +275,21 @@ function customHost(url: URL): HostRead {
   // `guide://127.0.0.1%00/`, `guide://%3a%3a1/`, `guide://a%40127.0.0.1/`: C strings end at NUL, inet_aton
   // stops at a space, and a decoded `:`, `@` or `/` moves the host for any reader that splits after decoding
   if (forbiddenHostCodePoint.test(decoded)) {
-    return { host: { kind: 'name', text }, otherHosts: noHosts, confusion: 'a percent-encoded delimiter, space or control character in the host' };
+    return {
+      host: { kind: 'name', text },
+      otherHosts: noHosts,
+      confusion: 'a percent-encoded delimiter, space or control character in the host',
+    };
   }
   // `guide://256.0.0.1/`, `guide://4294967296/`, `guide://127.0.0.1.5/`: WHATWG rejects these hosts for
   // special schemes; lenient parsers wrap overflowing parts (`425.510.425.510` is 169.254.169.254 to some)
   const mapped = text.normalize('NFKC').replace(ideographicFullStops, '.');
-  if (numericLabels.test(mapped)) return { host: null, otherHosts: noHosts, invalid: `host ${quoteValue(decoded)} is made of numbers but is not an ipv4 address` };
+  if (numericLabels.test(mapped))
+    return {
+      host: null,
+      otherHosts: noHosts,
+      invalid: `host ${quoteValue(decoded)} is made of numbers but is not an ipv4 address`,
+    };
   // IDNA2003 (transitional) processing deletes ZWJ and ZWNJ, which UTS #46 with CheckJoiners rejects here
   if (joiners.test(decoded)) {
     const transitional = domainToASCII(decoded.replace(joinersGlobal, ''));
@@ -327,7 +346,8 @@ function decimalReading(rawHost: string, host: UriHost): readonly UriHost[] {
   let text = mapped.slice(0, -2);
   if (text.endsWith('.')) text = text.slice(0, -1);
   const parts = text.split('.');
-  if (parts.length > 4 || !parts.every((p) => decimalParts.test(p)) || !parts.some((p) => zeroPadded.test(p))) return noHosts;
+  if (parts.length > 4 || !parts.every((p) => decimalParts.test(p)) || !parts.some((p) => zeroPadded.test(p)))
+    return noHosts;
   const numbers = parts.map(Number);
   const last = numbers.pop() ?? 0;
   if (numbers.some((n) => n > 255) || last >= 256 ** (4 - numbers.length)) return noHosts;
@@ -357,7 +377,10 @@ const asciiOnly = /^[\u0000-\u007f]*$/;
 // find a non-public host: the reading with empty labels removed, read again as a WHATWG host
 function compactReading(host: UriHost): readonly UriHost[] {
   if (!host.text.includes('..') && !host.text.startsWith('.') && !host.text.endsWith('.')) return noHosts;
-  const compact = host.text.split('.').filter((label) => label !== '').join('.');
+  const compact = host.text
+    .split('.')
+    .filter((label) => label !== '')
+    .join('.');
   const ascii = compact === '' ? '' : domainToASCII(compact);
   return ascii === '' || ascii === host.text ? noHosts : [asciiHost(ascii)];
 }

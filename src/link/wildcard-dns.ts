@@ -2,7 +2,14 @@
  * Public wildcard-DNS services whose names answer with the IPv4 address written inside them
  * (`10.0.0.5.nip.io`, `app-10-0-0-5.sslip.io`, `0a000005.nip.io`); used to judge such names by their text.
  */
-const embeddingSuffixes: readonly string[] = ['.nip.io', '.sslip.io', '.xip.io', '.traefik.me', '.nip.direct', '.local.gd'];
+const embeddingSuffixes: readonly string[] = [
+  '.nip.io',
+  '.sslip.io',
+  '.xip.io',
+  '.traefik.me',
+  '.nip.direct',
+  '.local.gd',
+];
 
 /** Names (and their subdomains) that public DNS answers with loopback: developer conveniences, SSRF favourites. */
 const loopbackDomains: readonly string[] = ['localtest.me', 'lvh.me', 'vcap.me', 'lacolhost.com', 'fuf.me'];

@@ -1,4 +1,14 @@
-import { isAlias, isMap, isScalar, LineCounter, parseAllDocuments, visit, type Document, type Node, type ParsedNode } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  LineCounter,
+  parseAllDocuments,
+  visit,
+  type Document,
+  type Node,
+  type ParsedNode,
+} from 'yaml';
 import { isKnownMime } from '../content/kinds.ts';
 import { GateError, type Diagnostic } from '../gate-error.ts';
 import { checkRuleLogic } from './check-rule.ts';
@@ -25,7 +35,11 @@ const tagErrorCodes = new Set(['TAG_RESOLVE_FAILED', 'MULTIPLE_TAGS', 'BAD_COLLE
 export function checkPolicyText(text: string, file: string): PolicyCheck {
   const out = new Findings(file);
   if (text.length > maxPolicyChars) {
-    out.add({ line: 1, col: 1 }, 'yaml.syntax', `the file has ${text.length} characters, more than the ${maxPolicyChars} a policy may have`);
+    out.add(
+      { line: 1, col: 1 },
+      'yaml.syntax',
+      `the file has ${text.length} characters, more than the ${maxPolicyChars} a policy may have`,
+    );
     return out.result();
   }
   const lineCounter = new LineCounter();
@@ -36,7 +50,11 @@ export function checkPolicyText(text: string, file: string): PolicyCheck {
     return out.result();
   }
   for (const extra of docs.slice(1)) {
-    out.add(positionOf(lineCounter, extra.range[0]), 'yaml.multiple-documents', 'a policy file holds one yaml document; found another');
+    out.add(
+      positionOf(lineCounter, extra.range[0]),
+      'yaml.multiple-documents',
+      'a policy file holds one yaml document; found another',
+    );
   }
   let broken = false;
   for (const doc of docs) {
@@ -58,12 +76,17 @@ export function checkPolicyText(text: string, file: string): PolicyCheck {
   if (broken) return out.result();
   const root = first.contents;
   if (!isMap(root)) {
-    out.add(nodePosition(lineCounter, root ?? undefined), 'yaml.not-a-mapping', `expected a policy mapping, got ${describeNode(text, root ?? undefined)}`);
+    out.add(
+      nodePosition(lineCounter, root ?? undefined),
+      'yaml.not-a-mapping',
+      `expected a policy mapping, got ${describeNode(text, root ?? undefined)}`,
+    );
     return out.result();
   }
 
   const raw: unknown = first.toJS();
-  const locate = (f: SchemaFinding): void => out.add(locatePath(root, lineCounter, f.path, f.at), f.code, f.message, f.path);
+  const locate = (f: SchemaFinding): void =>
+    out.add(locatePath(root, lineCounter, f.path, f.at), f.code, f.message, f.path);
   const parsed = policySchema.safeParse(raw);
   const view = {
     present: (path: readonly PropertyKey[]) => valueAt(raw, path) !== undefined,
@@ -87,7 +110,11 @@ export function checkPolicyText(text: string, file: string): PolicyCheck {
     return out.result(buildPolicy(parsed.data, file));
   } catch (error) {
     // checks above mirror compileRule; reaching here is a checker gap, still reported as a value
-    out.add({ line: 1, col: 1 }, 'schema.invalid', error instanceof GateError ? error.message : 'the policy could not be built');
+    out.add(
+      { line: 1, col: 1 },
+      'schema.invalid',
+      error instanceof GateError ? error.message : 'the policy could not be built',
+    );
     return out.result();
   }
 }
@@ -117,8 +144,12 @@ class Findings {
         const k = `${d.line}:${d.col}:${d.code}:${d.message}`;
         return seen.has(k) ? false : (seen.add(k), true);
       })
-      .sort((a, b) => a.line - b.line || a.col - b.col || compareText(a.code, b.code) || compareText(a.message, b.message));
-    return policy === undefined || diagnostics.some((d) => d.severity === 'error') ? { diagnostics } : { policy, diagnostics };
+      .sort(
+        (a, b) => a.line - b.line || a.col - b.col || compareText(a.code, b.code) || compareText(a.message, b.message),
+      );
+    return policy === undefined || diagnostics.some((d) => d.severity === 'error')
+      ? { diagnostics }
+      : { policy, diagnostics };
   }
 }
 
@@ -126,18 +157,30 @@ class Findings {
 function checkYamlFeatures(doc: Document.Parsed, text: string, lineCounter: LineCounter, out: Findings): void {
   visit(doc, {
     Alias(_key, node) {
-      out.add(nodePosition(lineCounter, node), 'yaml.alias', `alias \`*${node.source}\` is not allowed; write the value out`);
+      out.add(
+        nodePosition(lineCounter, node),
+        'yaml.alias',
+        `alias \`*${node.source}\` is not allowed; write the value out`,
+      );
     },
     Node(_key, node) {
       if (isAlias(node) || node.anchor === undefined) return;
       // the node's range starts after its properties; point at the `&name` itself
       const start = (node as ParsedNode).range?.[0] ?? 0;
       const anchorAt = text.lastIndexOf(`&${node.anchor}`, start);
-      out.add(positionOf(lineCounter, anchorAt >= 0 ? anchorAt : start), 'yaml.anchor', `anchor \`&${node.anchor}\` is not allowed; write the value out`);
+      out.add(
+        positionOf(lineCounter, anchorAt >= 0 ? anchorAt : start),
+        'yaml.anchor',
+        `anchor \`&${node.anchor}\` is not allowed; write the value out`,
+      );
     },
     Pair(_key, pair) {
       if (isScalar(pair.key) && pair.key.value === '<<') {
-        out.add(nodePosition(lineCounter, pair.key), 'yaml.merge-key', 'merge key `<<` is not allowed; write the keys out');
+        out.add(
+          nodePosition(lineCounter, pair.key),
+          'yaml.merge-key',
+          'merge key `<<` is not allowed; write the keys out',
+        );
       }
     },
   });
@@ -168,7 +211,12 @@ function semanticFindings(raw: unknown, describe: Describe): SchemaFinding[] {
   if (Array.isArray(allow)) {
     allow.forEach((mime, i) => {
       if (typeof mime === 'string' && !isKnownMime(mime)) {
-        findings.push({ path: ['content', 'allow', i], at: 'value', code: 'policy.unknown-mime', message: `mime type \`${mime}\` is not in the kinds table` });
+        findings.push({
+          path: ['content', 'allow', i],
+          at: 'value',
+          code: 'policy.unknown-mime',
+          message: `mime type \`${mime}\` is not in the kinds table`,
+        });
       }
     });
   }
@@ -198,11 +246,27 @@ function reviewFindings(date: unknown, expires: unknown, describe: Describe): Sc
   for (const [name, value] of dates) {
     if (typeof value === 'string' && isoDate.test(value) && !isCalendarDate(value)) {
       const path = ['review', name];
-      findings.push({ path, at: 'value', code: 'schema.format', message: `expected a calendar date, got ${describe(path)}` });
+      findings.push({
+        path,
+        at: 'value',
+        code: 'schema.format',
+        message: `expected a calendar date, got ${describe(path)}`,
+      });
     }
   }
-  if (typeof date === 'string' && typeof expires === 'string' && isCalendarDate(date) && isCalendarDate(expires) && expires < date) {
-    findings.push({ path: ['review', 'expires'], at: 'value', code: 'policy.review-dates', message: `review expires \`${expires}\` before its date \`${date}\`` });
+  if (
+    typeof date === 'string' &&
+    typeof expires === 'string' &&
+    isCalendarDate(date) &&
+    isCalendarDate(expires) &&
+    expires < date
+  ) {
+    findings.push({
+      path: ['review', 'expires'],
+      at: 'value',
+      code: 'policy.review-dates',
+      message: `review expires \`${expires}\` before its date \`${date}\``,
+    });
   }
   return findings;
 }
@@ -214,12 +278,23 @@ function ruleFindings(rules: readonly unknown[]): SchemaFinding[] {
     if (rule === null || typeof rule !== 'object') return;
     const { id, stage, when } = rule as { id?: unknown; stage?: unknown; when?: unknown };
     if (typeof id === 'string') {
-      if (ids.has(id)) findings.push({ path: ['rules', i, 'id'], at: 'value', code: 'policy.duplicate-rule-id', message: `rule id \`${id}\` is already used by an earlier rule` });
+      if (ids.has(id))
+        findings.push({
+          path: ['rules', i, 'id'],
+          at: 'value',
+          code: 'policy.duplicate-rule-id',
+          message: `rule id \`${id}\` is already used by an earlier rule`,
+        });
       ids.add(id);
     }
     if (typeof stage === 'string' && Object.hasOwn(ruleFacts, stage) && when !== undefined) {
       for (const issue of checkRuleLogic(when, stage as RuleStage)) {
-        findings.push({ path: ['rules', i, 'when', ...issue.path], at: issue.at, code: issue.code, message: issue.message });
+        findings.push({
+          path: ['rules', i, 'when', ...issue.path],
+          at: issue.at,
+          code: issue.code,
+          message: issue.message,
+        });
       }
     }
   });

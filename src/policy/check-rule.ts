@@ -22,7 +22,8 @@ const unknownShape: Shape = { t: 'unknown' };
 const indexPattern = /^(?:0|[1-9][0-9]*)$/;
 
 function factShape(name: string, type: FactType): Shape {
-  if (type === 'string[]') return { t: 'list', what: `fact \`${name}\``, of: { t: 'scalar', what: `an item of \`${name}\`` } };
+  if (type === 'string[]')
+    return { t: 'list', what: `fact \`${name}\``, of: { t: 'scalar', what: `an item of \`${name}\`` } };
   return { t: 'scalar', what: `fact \`${name}\`` };
 }
 
@@ -50,7 +51,8 @@ class Checker {
     if (node === null || typeof node === 'string' || typeof node === 'boolean') return unknownShape;
     if (typeof node === 'number') {
       // the digest hashes canonical json, where a non-finite number would read as `null`
-      if (!Number.isFinite(node)) this.report(path, 'value', 'logic.invalid-expression', `expected a finite number, got \`${node}\``);
+      if (!Number.isFinite(node))
+        this.report(path, 'value', 'logic.invalid-expression', `expected a finite number, got \`${node}\``);
       return unknownShape;
     }
     if (typeof node !== 'object') {
@@ -60,7 +62,12 @@ class Checker {
     const keys = Object.keys(node);
     const op = keys[0];
     if (keys.length !== 1 || op === undefined) {
-      this.report(path, 'value', 'logic.invalid-expression', `expected an operation with exactly one key, got ${keys.length} keys`);
+      this.report(
+        path,
+        'value',
+        'logic.invalid-expression',
+        `expected an operation with exactly one key, got ${keys.length} keys`,
+      );
       return unknownShape;
     }
     return this.operation(op, (node as Record<string, unknown>)[op], [...path, op], scope);
@@ -77,8 +84,14 @@ class Checker {
     const args: readonly unknown[] = wrapped ? [raw] : (raw as unknown[]);
     const argPath = (i: number): Path => (wrapped ? opPath : [...opPath, i]);
     if (args.length < spec.minArgs || args.length > spec.maxArgs) {
-      const want = spec.minArgs === spec.maxArgs ? `${spec.minArgs}` : spec.maxArgs === Infinity ? `at least ${spec.minArgs}` : `${spec.minArgs} to ${spec.maxArgs}`;
-      const plural = spec.maxArgs === 1 && spec.minArgs === 1 ? '' : spec.minArgs === 1 && spec.maxArgs === Infinity ? '' : 's';
+      const want =
+        spec.minArgs === spec.maxArgs
+          ? `${spec.minArgs}`
+          : spec.maxArgs === Infinity
+            ? `at least ${spec.minArgs}`
+            : `${spec.minArgs} to ${spec.maxArgs}`;
+      const plural =
+        spec.maxArgs === 1 && spec.minArgs === 1 ? '' : spec.minArgs === 1 && spec.maxArgs === Infinity ? '' : 's';
       this.report(opPath, 'key', 'logic.arity', `\`${op}\` takes ${want} argument${plural}, got ${args.length}`);
       return unknownShape;
     }
@@ -90,7 +103,8 @@ class Checker {
       case 'missing': {
         const first = args[0];
         if (Array.isArray(first)) {
-          if (args.length > 1) this.report(opPath, 'key', 'logic.arity', '`missing` takes a list of names or names, not both');
+          if (args.length > 1)
+            this.report(opPath, 'key', 'logic.arity', '`missing` takes a list of names or names, not both');
           first.forEach((name, i) => this.path(name, [...argPath(0), i], scope, 'missing'));
         } else {
           args.forEach((name, i) => this.path(name, argPath(i), scope, 'missing'));
@@ -129,9 +143,15 @@ class Checker {
 
   /** Checks a literal path (`var`, `missing`) against the scope; returns the shape it reads. */
   private path(raw: unknown, path: Path, scope: Shape, op: string): Shape {
-    const literal = typeof raw === 'string' || (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) || raw === null;
+    const literal =
+      typeof raw === 'string' || (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) || raw === null;
     if (!literal) {
-      this.report(path, 'value', 'logic.invalid-expression', `\`${op}\` needs a literal path (a string or a whole number)`);
+      this.report(
+        path,
+        'value',
+        'logic.invalid-expression',
+        `\`${op}\` needs a literal path (a string or a whole number)`,
+      );
       return unknownShape;
     }
     const segments = pathSegments(raw);
@@ -160,13 +180,19 @@ class Checker {
   private step(shape: Shape, segment: string): Shape | string {
     switch (shape.t) {
       case 'record':
-        return Object.hasOwn(shape.fields, segment) ? (shape.fields[segment] ?? unknownShape) : `${shape.what} has no fact \`${segment}\``;
+        return Object.hasOwn(shape.fields, segment)
+          ? (shape.fields[segment] ?? unknownShape)
+          : `${shape.what} has no fact \`${segment}\``;
       case 'list':
-        return indexPattern.test(segment) ? shape.of : `${shape.what} is a list: index it with a whole number, not \`${segment}\``;
+        return indexPattern.test(segment)
+          ? shape.of
+          : `${shape.what} is a list: index it with a whole number, not \`${segment}\``;
       case 'scalar':
         return `${shape.what} is a single value and has no \`${segment}\``;
       case 'unknown':
-        return indexPattern.test(segment) ? unknownShape : `only whole-number indexes can be read here, not \`${segment}\``;
+        return indexPattern.test(segment)
+          ? unknownShape
+          : `only whole-number indexes can be read here, not \`${segment}\``;
     }
   }
 }

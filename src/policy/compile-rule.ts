@@ -1,6 +1,14 @@
 import { GateError } from '../gate-error.ts';
 import { checkRuleLogic } from './check-rule.ts';
-import { customOperations, eagerOperation, operatorSpecs, pathSegments, truthy, type EagerOperation, type OperatorSpec } from './json-logic-ops.ts';
+import {
+  customOperations,
+  eagerOperation,
+  operatorSpecs,
+  pathSegments,
+  truthy,
+  type EagerOperation,
+  type OperatorSpec,
+} from './json-logic-ops.ts';
 import type { RuleDocument } from './policy-schema.ts';
 import type { RuleFacts } from './rule-facts.ts';
 
@@ -99,7 +107,28 @@ function constant(value: unknown): Evaluator {
 const isPrimitive = (value: unknown): boolean => value === null || typeof value !== 'object';
 
 // Eager operations that never hand back an argument as their result; `*` with one argument does (`[x].reduce`).
-const consumingOperators = new Set(['==', '===', '!=', '!==', '>', '>=', '<', '<=', '!', '!!', '%', 'in', 'cat', 'substr', '+', '-', '/', 'min', 'max', 'merge']);
+const consumingOperators = new Set([
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '!',
+  '!!',
+  '%',
+  'in',
+  'cat',
+  'substr',
+  '+',
+  '-',
+  '/',
+  'min',
+  'max',
+  'merge',
+]);
 
 /** An operator node: its name, its arguments (a lone operand wrapped in a list, as json-logic does) and its spec. */
 interface Operation {
@@ -110,7 +139,8 @@ interface Operation {
 
 /** `logic` as an operator node, or undefined for a literal or a list; throws for an unknown operator or a wrong arity. */
 function parseOperation(logic: unknown): Operation | undefined {
-  if (Array.isArray(logic) || logic === null || typeof logic !== 'object' || Object.keys(logic).length !== 1) return undefined;
+  if (Array.isArray(logic) || logic === null || typeof logic !== 'object' || Object.keys(logic).length !== 1)
+    return undefined;
   const op = Object.keys(logic)[0] as string;
   const raw = (logic as Record<string, unknown>)[op];
   const args: readonly unknown[] = Array.isArray(raw) ? raw : [raw];
@@ -165,7 +195,23 @@ function compileNode(logic: unknown, shared: boolean, scope: Scope): Evaluator {
 }
 
 // Operators whose result is always a boolean: as a condition they need no `truthy`.
-const booleanOperators = new Set(['==', '===', '!=', '!==', '>', '>=', '<', '<=', '!', '!!', 'in', 'some', 'all', 'none', ...Object.keys(customOperations)]);
+const booleanOperators = new Set([
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '!',
+  '!!',
+  'in',
+  'some',
+  'all',
+  'none',
+  ...Object.keys(customOperations),
+]);
 
 // `!` of one of these is the other, exactly (JavaScript defines `!=` as the negation of `==`).
 const negatedComparisons: Readonly<Record<string, string>> = { '==': '!=', '!=': '==', '===': '!==', '!==': '===' };
@@ -187,7 +233,8 @@ function compilePredicate(logic: unknown): FactsPredicate {
     case '!': {
       const inner = parseOperation(args[0]);
       const opposite = inner === undefined ? undefined : negatedComparisons[inner.op];
-      if (inner !== undefined && opposite !== undefined && inner.args.length === 2) return compilePredicate({ [opposite]: inner.args });
+      if (inner !== undefined && opposite !== undefined && inner.args.length === 2)
+        return compilePredicate({ [opposite]: inner.args });
       const test = compilePredicate(args[0]);
       return (facts) => !test(facts);
     }
@@ -298,13 +345,21 @@ function compareFact(op: string, name: string, v: unknown, factFirst: boolean): 
       return v === null ? (facts) => read(facts) !== null : (facts) => (facts as Facts)[name] !== v;
     // the casts only quiet the type checker; json-logic compares with JavaScript's loose coercions
     case '>':
-      return factFirst ? (facts) => (read(facts) as number) > (v as number) : (facts) => (v as number) > (read(facts) as number);
+      return factFirst
+        ? (facts) => (read(facts) as number) > (v as number)
+        : (facts) => (v as number) > (read(facts) as number);
     case '>=':
-      return factFirst ? (facts) => (read(facts) as number) >= (v as number) : (facts) => (v as number) >= (read(facts) as number);
+      return factFirst
+        ? (facts) => (read(facts) as number) >= (v as number)
+        : (facts) => (v as number) >= (read(facts) as number);
     case '<':
-      return factFirst ? (facts) => (read(facts) as number) < (v as number) : (facts) => (v as number) < (read(facts) as number);
+      return factFirst
+        ? (facts) => (read(facts) as number) < (v as number)
+        : (facts) => (v as number) < (read(facts) as number);
     case '<=':
-      return factFirst ? (facts) => (read(facts) as number) <= (v as number) : (facts) => (v as number) <= (read(facts) as number);
+      return factFirst
+        ? (facts) => (read(facts) as number) <= (v as number)
+        : (facts) => (v as number) <= (read(facts) as number);
     case 'in':
       if (!factFirst) return literalInFact(v, name);
       if (Array.isArray(v)) return factInList(name, v);
@@ -381,7 +436,8 @@ function compileEager(operation: EagerOperation, args: readonly Evaluator[]): Ev
   // fixed arities get straight-line closures
   if (args.length === 1 && a !== undefined) return (data) => operation(a(data));
   if (args.length === 2 && a !== undefined && b !== undefined) return (data) => operation(a(data), b(data));
-  if (args.length === 3 && a !== undefined && b !== undefined && c !== undefined) return (data) => operation(a(data), b(data), c(data));
+  if (args.length === 3 && a !== undefined && b !== undefined && c !== undefined)
+    return (data) => operation(a(data), b(data), c(data));
   return (data) => operation(...args.map((arg) => arg(data)));
 }
 

@@ -34,8 +34,10 @@ const eager: Record<string, EagerOperation> = {
   '!==': (a, b) => a !== b,
   '>': (a, b) => (a as Loose) > (b as Loose),
   '>=': (a, b) => (a as Loose) >= (b as Loose),
-  '<': (a, b, c) => (c === undefined ? (a as Loose) < (b as Loose) : (a as Loose) < (b as Loose) && (b as Loose) < (c as Loose)),
-  '<=': (a, b, c) => (c === undefined ? (a as Loose) <= (b as Loose) : (a as Loose) <= (b as Loose) && (b as Loose) <= (c as Loose)),
+  '<': (a, b, c) =>
+    c === undefined ? (a as Loose) < (b as Loose) : (a as Loose) < (b as Loose) && (b as Loose) < (c as Loose),
+  '<=': (a, b, c) =>
+    c === undefined ? (a as Loose) <= (b as Loose) : (a as Loose) <= (b as Loose) && (b as Loose) <= (c as Loose),
   '!!': (a) => truthy(a),
   '!': (a) => !truthy(a),
   '%': (a, b) => (a as Loose) % (b as Loose),
@@ -75,17 +77,22 @@ function hostForm(host: string): string {
 export const customOperations: Readonly<Record<string, EagerOperation>> = Object.freeze({
   lg_suffix: (host, suffix) => {
     if (typeof host !== 'string' || typeof suffix !== 'string') return false;
-    const want = hostForm(suffix.startsWith('*.') ? suffix.slice(2) : suffix.startsWith('.') ? suffix.slice(1) : suffix);
+    const want = hostForm(
+      suffix.startsWith('*.') ? suffix.slice(2) : suffix.startsWith('.') ? suffix.slice(1) : suffix,
+    );
     if (want === '') return false;
     const have = hostForm(host);
-    return have === want || (have.length > want.length && have.endsWith(want) && have[have.length - want.length - 1] === '.');
+    return (
+      have === want || (have.length > want.length && have.endsWith(want) && have[have.length - want.length - 1] === '.')
+    );
   },
   lg_startsWith: (text, prefix) => typeof text === 'string' && typeof prefix === 'string' && text.startsWith(prefix),
   lg_endsWith: (text, suffix) => typeof text === 'string' && typeof suffix === 'string' && text.endsWith(suffix),
 });
 
 const many = Number.POSITIVE_INFINITY;
-const spec = (kind: OperatorKind, minArgs: number, maxArgs: number): OperatorSpec => Object.freeze({ kind, minArgs, maxArgs });
+const spec = (kind: OperatorKind, minArgs: number, maxArgs: number): OperatorSpec =>
+  Object.freeze({ kind, minArgs, maxArgs });
 
 /** Every operator a rule may use, by name; anything else is rejected when the policy loads. */
 export const operatorSpecs: ReadonlyMap<string, OperatorSpec> = new Map<string, OperatorSpec>([

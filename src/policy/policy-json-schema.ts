@@ -6,7 +6,8 @@ export const policyJsonSchemaPath = 'schemas/policy.schema.json';
 
 type JsonObject = { [key: string]: unknown };
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Gives every property without a title its key as title, so editors show a heading on hover. */
 function addTitles(node: unknown): void {

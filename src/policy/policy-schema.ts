@@ -2,7 +2,12 @@ import { z } from 'zod';
 
 /** A limit: a finite whole number ≥ 1 (units are in the field's name). */
 const limit = (unit: string, description: string) =>
-  z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ description: `${description} (${unit}, whole number ≥ 1)` });
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ description: `${description} (${unit}, whole number ≥ 1)` });
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date `YYYY-MM-DD`');
 
@@ -22,26 +27,30 @@ export const reviewSchema = z
 /** Pre-read settings: which links may be read at all. */
 export const linksSchema = z
   .strictObject({
-    schemes: z
-      .array(schemeName)
-      .meta({ description: 'network schemes a link may use (allow-list), e.g. https, http' }),
+    schemes: z.array(schemeName).meta({ description: 'network schemes a link may use (allow-list), e.g. https, http' }),
     customSchemes: z
       .enum(['allow', 'deny'])
-      .meta({ description: 'opaque custom schemes (guide:, demo:) that only the returning server can resolve; known local or smuggling schemes are never custom' }),
+      .meta({
+        description:
+          'opaque custom schemes (guide:, demo:) that only the returning server can resolve; known local or smuggling schemes are never custom',
+      }),
     origins: z
       .array(z.string().min(1))
       .optional()
-      .meta({ description: 'origin allow-list: `scheme://host[:port]`, host may start with `*.`; absent means any origin that passes the address rules' }),
+      .meta({
+        description:
+          'origin allow-list: `scheme://host[:port]`, host may start with `*.`; absent means any origin that passes the address rules',
+      }),
     servers: z
       .array(z.string().min(1))
       .optional()
       .meta({ description: 'server ids whose links may be read; absent means any server' }),
-    requireSameServer: z
-      .boolean()
-      .meta({ description: 'a link must be read from the server that returned it' }),
+    requireSameServer: z.boolean().meta({ description: 'a link must be read from the server that returned it' }),
     denyNonPublicAddresses: z
       .boolean()
-      .meta({ description: 'deny loopback, private, link-local, metadata and other non-global destinations however encoded' }),
+      .meta({
+        description: 'deny loopback, private, link-local, metadata and other non-global destinations however encoded',
+      }),
     internalNames: z
       .array(z.string().min(1))
       .optional()
@@ -53,12 +62,17 @@ export const linksSchema = z
     allowNonPublicOrigins: z
       .array(z.string().min(1))
       .optional()
-      .meta({ description: 'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns' }),
+      .meta({
+        description:
+          'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns',
+      }),
     maxDeclaredBytes: limit('bytes', 'largest size a link may declare'),
     denyDeclaredTypes: z
       .boolean()
       .optional()
-      .meta({ description: 'deny before reading when the declared mimeType names a type the content rules do not allow' }),
+      .meta({
+        description: 'deny before reading when the declared mimeType names a type the content rules do not allow',
+      }),
   })
   .meta({ title: 'links', description: 'pre-read settings' });
 
@@ -67,11 +81,15 @@ export const credentialsSchema = z
   .strictObject({
     forward: z
       .enum(['same-origin', 'never'])
-      .meta({ description: 'where a credential may be attached: only its own origin, or nowhere after the first request' }),
+      .meta({
+        description: 'where a credential may be attached: only its own origin, or nowhere after the first request',
+      }),
     apiKeyHeaders: z
       .array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected an http header name'))
       .optional()
-      .meta({ description: 'header names that carry credentials besides Authorization, Cookie and Proxy-Authorization' }),
+      .meta({
+        description: 'header names that carry credentials besides Authorization, Cookie and Proxy-Authorization',
+      }),
   })
   .meta({ title: 'credentials', description: 'credential forwarding settings' });
 
@@ -85,12 +103,21 @@ export const readSchema = z
     overCap: z
       .enum(['deny', 'partial'])
       .optional()
-      .meta({ description: 'what happens when items go over the byte caps: deny the read, or drop the items over the cap (partial)' }),
-    allowTaskResults: z.boolean().optional().meta({ description: 'accept `task` results where the host supports tasks' }),
+      .meta({
+        description:
+          'what happens when items go over the byte caps: deny the read, or drop the items over the cap (partial)',
+      }),
+    allowTaskResults: z
+      .boolean()
+      .optional()
+      .meta({ description: 'accept `task` results where the host supports tasks' }),
     answerInputRequired: z
       .boolean()
       .optional()
-      .meta({ description: 'let the host answer elicitation or sampling for a link read; off means input_required ends the read' }),
+      .meta({
+        description:
+          'let the host answer elicitation or sampling for a link read; off means input_required ends the read',
+      }),
   })
   .meta({ title: 'read', description: 'read-result settings' });
 
@@ -112,7 +139,12 @@ export const fetchSchema = z
       .array(z.enum(['https', 'http']))
       .optional()
       .meta({ description: 'schemes the fetcher may use (default https only); http also needs links.schemes' }),
-    maxRedirects: z.number().int().min(0).max(20).meta({ description: 'redirect hops followed, each re-decided (hops, 0 to 20)' }),
+    maxRedirects: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .meta({ description: 'redirect hops followed, each re-decided (hops, 0 to 20)' }),
     connectTimeoutMs: limit('milliseconds', 'deadline for resolving and connecting one hop').optional(),
     overCap: z
       .enum(['deny', 'partial'])
@@ -153,7 +185,10 @@ export const policySchema = z
     read: readSchema,
     content: contentSchema,
     fetch: fetchSchema.optional(),
-    rules: z.array(ruleSchema).optional().meta({ description: 'custom json-logic rules, run in order; they can only tighten a decision' }),
+    rules: z
+      .array(ruleSchema)
+      .optional()
+      .meta({ description: 'custom json-logic rules, run in order; they can only tighten a decision' }),
   })
   .meta({ title: 'linkgate policy', description: 'a linkgate policy file' });
 

@@ -21,7 +21,11 @@ export interface PolicyHolder {
 export async function holdPolicy(file: string, options: GateOptions = {}): Promise<PolicyHolder> {
   let path = file;
   let current = createGate(await loadPolicy(path), options);
-  let pending: Promise<ReloadOutcome> = Promise.resolve({ ok: true, policy: current.policy.ref, previous: current.policy.ref });
+  let pending: Promise<ReloadOutcome> = Promise.resolve({
+    ok: true,
+    policy: current.policy.ref,
+    previous: current.policy.ref,
+  });
   return Object.freeze({
     gate: () => current,
     reload(next?: string): Promise<ReloadOutcome> {

@@ -33,11 +33,18 @@ export function describeSchemaIssue(issue: z.core.$ZodIssue, view: ValueView): S
   const got = (): string => view.describe(path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => ({ path: [...path, key], at: 'key', code: 'schema.unknown-key', message: `unknown key ${quote(key)}` }));
+      return issue.keys.map((key) => ({
+        path: [...path, key],
+        at: 'key',
+        code: 'schema.unknown-key',
+        message: `unknown key ${quote(key)}`,
+      }));
     case 'invalid_type': {
       const last = path.at(-1);
       if (!view.present(path) && last !== undefined) {
-        return [{ path, at: 'holder', code: 'schema.missing-key', message: `missing required key ${quote(String(last))}` }];
+        return [
+          { path, at: 'holder', code: 'schema.missing-key', message: `missing required key ${quote(String(last))}` },
+        ];
       }
       const received = (issue as { received?: unknown }).received;
       if (issue.expected === 'number' || issue.expected === 'int') {
@@ -49,17 +56,38 @@ export function describeSchemaIssue(issue: z.core.$ZodIssue, view: ValueView): S
         }
       }
       const want = typeNames[issue.expected] ?? issue.expected;
-      return [{ path, at: 'value', code: issue.expected === 'int' ? 'schema.range' : 'schema.type', message: `expected ${want}, got ${got()}` }];
+      return [
+        {
+          path,
+          at: 'value',
+          code: issue.expected === 'int' ? 'schema.range' : 'schema.type',
+          message: `expected ${want}, got ${got()}`,
+        },
+      ];
     }
     case 'too_small':
     case 'too_big': {
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const side = issue.code === 'too_small' ? 'at least' : 'at most';
       if (issue.origin === 'array') {
-        return [{ path, at: 'value', code: 'schema.range', message: `expected ${side} ${String(bound)} item${Number(bound) === 1 ? '' : 's'}` }];
+        return [
+          {
+            path,
+            at: 'value',
+            code: 'schema.range',
+            message: `expected ${side} ${String(bound)} item${Number(bound) === 1 ? '' : 's'}`,
+          },
+        ];
       }
       if (issue.origin === 'string') {
-        return [{ path, at: 'value', code: 'schema.range', message: `expected ${side} ${String(bound)} character${Number(bound) === 1 ? '' : 's'}` }];
+        return [
+          {
+            path,
+            at: 'value',
+            code: 'schema.range',
+            message: `expected ${side} ${String(bound)} character${Number(bound) === 1 ? '' : 's'}`,
+          },
+        ];
       }
       return [{ path, at: 'value', code: 'schema.range', message: `expected ${side} ${String(bound)}, got ${got()}` }];
     }
@@ -69,10 +97,19 @@ export function describeSchemaIssue(issue: z.core.$ZodIssue, view: ValueView): S
       return [{ path, at: 'value', code: 'schema.format', message: `${what}, got ${got()}` }];
     }
     case 'invalid_value':
-      return [{ path, at: 'value', code: 'schema.enum', message: `expected one of ${issue.values.map(quote).join(', ')}, got ${got()}` }];
+      return [
+        {
+          path,
+          at: 'value',
+          code: 'schema.enum',
+          message: `expected one of ${issue.values.map(quote).join(', ')}, got ${got()}`,
+        },
+      ];
     default: {
       const text = issue.message.replace(/\s+/g, ' ').replace(/\.$/, '');
-      return [{ path, at: 'value', code: 'schema.invalid', message: `${text.charAt(0).toLowerCase()}${text.slice(1)}` }];
+      return [
+        { path, at: 'value', code: 'schema.invalid', message: `${text.charAt(0).toLowerCase()}${text.slice(1)}` },
+      ];
     }
   }
 }

@@ -71,7 +71,12 @@ export function nodePosition(lineCounter: LineCounter, node: Node | undefined): 
  * the last pair, `holder` the mapping that should hold a missing last key. Falls back to the deepest
  * node that exists, then 1:1.
  */
-export function locatePath(root: Node | null | undefined, lineCounter: LineCounter, path: YamlPath, at: 'value' | 'key' | 'holder'): LineCol {
+export function locatePath(
+  root: Node | null | undefined,
+  lineCounter: LineCounter,
+  path: YamlPath,
+  at: 'value' | 'key' | 'holder',
+): LineCol {
   if (at === 'holder') {
     const holder = followPath(root, path.slice(0, -1));
     return nodePosition(lineCounter, pickValue(holder));

@@ -15,7 +15,10 @@ export interface CapBreach {
 }
 
 /** Applies per-item then running-total caps in item order; an item over a cap does not count toward the total, so later items that fit are kept. */
-export function applyByteCaps(items: readonly { index: number; bytes: number }[], caps: ByteCaps): Map<number, CapBreach> {
+export function applyByteCaps(
+  items: readonly { index: number; bytes: number }[],
+  caps: ByteCaps,
+): Map<number, CapBreach> {
   const breaches = new Map<number, CapBreach>();
   let total = 0;
   for (const { index, bytes } of items) {

@@ -46,19 +46,35 @@ export function inspectItem(value: unknown, index: number): InspectedItem {
   const hasBlob = Object.hasOwn(item, 'blob');
   const carrier: Carrier = hasText && !hasBlob ? 'text' : hasBlob && !hasText ? 'blob' : 'none';
   if (hasText && hasBlob) return malformed(index, carrier, uri, declaredMime, 'the item has both `text` and `blob`');
-  if (!hasText && !hasBlob) return malformed(index, carrier, uri, declaredMime, 'the item has neither `text` nor `blob`');
+  if (!hasText && !hasBlob)
+    return malformed(index, carrier, uri, declaredMime, 'the item has neither `text` nor `blob`');
   if (uri === null) return malformed(index, carrier, uri, declaredMime, 'the item has no string `uri`');
-  if (rawMime !== undefined && typeof rawMime !== 'string') return malformed(index, carrier, uri, declaredMime, 'the item has a `mimeType` that is not a string');
+  if (rawMime !== undefined && typeof rawMime !== 'string')
+    return malformed(index, carrier, uri, declaredMime, 'the item has a `mimeType` that is not a string');
   const payload = hasText ? item['text'] : item['blob'];
-  if (typeof payload !== 'string') return malformed(index, carrier, uri, declaredMime, `the item has a \`${hasText ? 'text' : 'blob'}\` that is not a string`);
+  if (typeof payload !== 'string')
+    return malformed(
+      index,
+      carrier,
+      uri,
+      declaredMime,
+      `the item has a \`${hasText ? 'text' : 'blob'}\` that is not a string`,
+    );
   if (hasText) {
     return { ok: true, index, carrier: 'text', uri, declaredMime, payload, bytes: Buffer.byteLength(payload, 'utf8') };
   }
   const bytes = base64DecodedLength(payload);
-  if (bytes === null) return malformed(index, carrier, uri, declaredMime, 'the item has a `blob` whose length is not valid base64');
+  if (bytes === null)
+    return malformed(index, carrier, uri, declaredMime, 'the item has a `blob` whose length is not valid base64');
   return { ok: true, index, carrier: 'blob', uri, declaredMime, payload, bytes };
 }
 
-function malformed(index: number, carrier: Carrier, uri: string | null, declaredMime: string | null, message: string): MalformedItem {
+function malformed(
+  index: number,
+  carrier: Carrier,
+  uri: string | null,
+  declaredMime: string | null,
+  message: string,
+): MalformedItem {
   return { ok: false, index, carrier, uri, declaredMime, message };
 }

@@ -30,7 +30,10 @@ export function classifyResult(result: Readonly<Record<string, unknown>>): Resul
   if (resultType === undefined || resultType === 'complete') return { kind: 'complete', contents };
   if (resultType === 'input_required') return { kind: 'input-required' };
   if (resultType === 'task') return { kind: 'task', contents };
-  return { kind: 'unknown-type', resultType: typeof resultType === 'string' ? resultType : describeNonString(resultType) };
+  return {
+    kind: 'unknown-type',
+    resultType: typeof resultType === 'string' ? resultType : describeNonString(resultType),
+  };
 }
 
 // a non-string result type is named by its JSON type: serializing a server's object could be deep enough

@@ -8,7 +8,8 @@ export function uriWithinLink(linkUri: string, itemUri: string): boolean {
   const item = parse(itemUri);
   if (link === null || item === null) return false;
   if (item.href === link.href) return true;
-  if (item.protocol !== link.protocol || item.username !== link.username || item.password !== link.password) return false;
+  if (item.protocol !== link.protocol || item.username !== link.username || item.password !== link.password)
+    return false;
   if (item.host !== link.host) return false;
   // a link with a query or fragment names one resource; only that exact resource may come back
   if (link.search !== '' || link.hash !== '') return false;

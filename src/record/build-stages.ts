@@ -8,7 +8,11 @@ import type { DeliveredStage, DiscoveredStage, DroppedItem, ReceivedItem, Receiv
 export const maxRecordedMessageChars = 200;
 
 /** The received stage of a JSON-RPC error answer; the message is masked and cut to one line. */
-export function receivedFromError(error: { code: number; message: string }, elapsedMs: number, at: Date): ReceivedStage {
+export function receivedFromError(
+  error: { code: number; message: string },
+  elapsedMs: number,
+  at: Date,
+): ReceivedStage {
   return {
     at: at.toISOString(),
     elapsedMs,
@@ -39,10 +43,24 @@ export function receivedFromResult(
   const items: ReceivedItem[] = contents.map((item, index) => {
     const e = byIndex.get(index);
     if (e !== undefined) {
-      return { index, carrier: e.carrier, bytes: e.bytes, declaredMime: e.declaredMime, kind: e.kind, sha256: e.sha256 };
+      return {
+        index,
+        carrier: e.carrier,
+        bytes: e.bytes,
+        declaredMime: e.declaredMime,
+        kind: e.kind,
+        sha256: e.sha256,
+      };
     }
     // no evidence (the engine failed): keep what the shape alone tells, decode nothing
-    return { index, carrier: carrierOf(item), bytes: estimatedBytes(item), declaredMime: declaredMimeOf(item), kind: null, sha256: null };
+    return {
+      index,
+      carrier: carrierOf(item),
+      bytes: estimatedBytes(item),
+      declaredMime: declaredMimeOf(item),
+      kind: null,
+      sha256: null,
+    };
   });
   const resultType = typeof result['resultType'] === 'string' ? result['resultType'] : 'complete';
   return {

@@ -3,7 +3,14 @@ import type { ReceivedItem, ReceivedStage, RequestedHop, RequestedStage } from '
 
 /** The requested stage of a direct fetch: transport `https-direct` and every hop, credentials by header name only. */
 export function requestedFromFetch(result: FetchResult, server: string, deadlineMs: number, at: Date): RequestedStage {
-  return { at: at.toISOString(), requestId: null, server, deadlineMs, transport: 'https-direct', hops: result.hops.map(hopRecord) };
+  return {
+    at: at.toISOString(),
+    requestId: null,
+    server,
+    deadlineMs,
+    transport: 'https-direct',
+    hops: result.hops.map(hopRecord),
+  };
 }
 
 /**
@@ -50,7 +57,12 @@ function hopRecord(hop: FetchHop): RequestedHop {
     codes: unique(hop.decision.reasons.map((r) => r.code)),
     address: hop.address,
     // the value is never copied: a record names the header and what happened to it
-    credentials: hop.credentials.map((c) => ({ header: c.header, kind: c.kind, attached: c.attached, codes: unique(c.reasons.map((r) => r.code)) })),
+    credentials: hop.credentials.map((c) => ({
+      header: c.header,
+      kind: c.kind,
+      attached: c.attached,
+      codes: unique(c.reasons.map((r) => r.code)),
+    })),
   };
 }
 

@@ -37,10 +37,16 @@ export function formatRecordTable(records: readonly LinkRecord[], colour: boolea
   const out = [line(header, (cell) => paint('bold', cell))];
   for (const [i, row] of rows.entries()) {
     const verdict = records[i]?.verdict ?? 'unverifiable';
-    out.push(line(row, (cell, c) => (c === 7 ? paint(verdictStyle[verdict], cell) : c === 3 || c === 8 ? paint('dim', cell) : cell)));
+    out.push(
+      line(row, (cell, c) =>
+        c === 7 ? paint(verdictStyle[verdict], cell) : c === 3 || c === 8 ? paint('dim', cell) : cell,
+      ),
+    );
   }
   const indexWidth = String(records.length).length;
-  const next = records.flatMap((r, i) => (r.next === null ? [] : [`  ${String(i + 1).padStart(indexWidth)}  ${r.next.boundary}: ${r.next.hint}`]));
+  const next = records.flatMap((r, i) =>
+    r.next === null ? [] : [`  ${String(i + 1).padStart(indexWidth)}  ${r.next.boundary}: ${r.next.hint}`],
+  );
   if (next.length > 0) out.push('', paint('bold', 'next:'), ...next);
   const counts = new Map<Verdict, number>();
   for (const r of records) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
@@ -77,7 +83,10 @@ function receivedCell(r: LinkRecord): string {
 }
 
 function bodyCell(received: NonNullable<LinkRecord['stages']['received']>): string {
-  const carriers = [received.textItems > 0 ? `${received.textItems} text` : '', received.blobItems > 0 ? `${received.blobItems} blob` : '']
+  const carriers = [
+    received.textItems > 0 ? `${received.textItems} text` : '',
+    received.blobItems > 0 ? `${received.blobItems} blob` : '',
+  ]
     .filter((s) => s !== '')
     .join(' + ');
   const kinds = [...new Set(received.items.map((i) => i.kind ?? '?'))].join(',');

@@ -27,32 +27,46 @@ export interface VerdictInput {
 export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: NextStep | null } {
   const { stages, decisions, outcome } = input;
   if (input.enforced && decisions.link.effect === 'deny') {
-    return { verdict: 'link-only', next: { boundary: 'policy', hint: `link denied by ${describeReasons(decisions.link)}` } };
+    return {
+      verdict: 'link-only',
+      next: { boundary: 'policy', hint: `link denied by ${describeReasons(decisions.link)}` },
+    };
   }
   if (outcome.kind === 'not-attempted') {
-    return { verdict: 'link-only', next: { boundary: 'host-link-handling', hint: `no read was issued: ${outcome.why}` } };
+    return {
+      verdict: 'link-only',
+      next: { boundary: 'host-link-handling', hint: `no read was issued: ${outcome.why}` },
+    };
   }
   if (outcome.kind === 'refused') {
     const read = decisions.read;
     const by = read === null ? 'the policy' : describeReasons(read);
-    const where = outcome.hop === 1 ? 'the fetch was refused before its first request' : `redirect hop ${outcome.hop} was refused`;
+    const where =
+      outcome.hop === 1 ? 'the fetch was refused before its first request' : `redirect hop ${outcome.hop} was refused`;
     return { verdict: 'link-only', next: { boundary: 'policy', hint: `${where} by ${by}` } };
   }
   const unfinished = unfinishedHint(outcome);
   if (unfinished !== null) return { verdict: 'unverifiable', next: { boundary: 'origin-server', hint: unfinished } };
   const read = decisions.read;
   if (read === null || hasEngineError(read)) {
-    return { verdict: 'unverifiable', next: { boundary: 'policy', hint: 'the read decision is missing or failed: check the gate and its policy' } };
+    return {
+      verdict: 'unverifiable',
+      next: { boundary: 'policy', hint: 'the read decision is missing or failed: check the gate and its policy' },
+    };
   }
   const delivered = stages.delivered;
   if (delivered === null || delivered.items.length === 0) {
-    const hint = read.effect === 'deny' ? `read denied by ${describeReasons(read)}` : `nothing deliverable: ${describeReasons(read)}`;
+    const hint =
+      read.effect === 'deny'
+        ? `read denied by ${describeReasons(read)}`
+        : `nothing deliverable: ${describeReasons(read)}`;
     return { verdict: 'link-only', next: { boundary: 'policy', hint } };
   }
   const received = stages.received;
   const whole = received !== null && delivered.items.length === received.itemCount && delivered.dropped.length === 0;
   // observe mode delivers everything, so its verdict says what reached the context; the decisions keep the deny
-  if (whole && (read.effect === 'allow' || !input.enforced)) return { verdict: 'body-obtained', next: nextForObtained(stages) };
+  if (whole && (read.effect === 'allow' || !input.enforced))
+    return { verdict: 'body-obtained', next: nextForObtained(stages) };
   if (read.effect === 'deny' && input.enforced) {
     // unreachable when delivery follows the decision; fail closed rather than report a deny as obtained
     return { verdict: 'link-only', next: { boundary: 'policy', hint: `read denied by ${describeReasons(read)}` } };
@@ -85,11 +99,17 @@ function nextForObtained(stages: LinkStages): NextStep | null {
   const received = stages.received;
   if (received === null) return null;
   if (received.cache !== null) {
-    return { boundary: 'cache', hint: `served from cache, age \`${received.cache.ageMs}\` ms of ttlMs \`${received.cache.ttlMs}\`` };
+    return {
+      boundary: 'cache',
+      hint: `served from cache, age \`${received.cache.ageMs}\` ms of ttlMs \`${received.cache.ttlMs}\``,
+    };
   }
   if (received.itemCount > 0 && received.blobItems === received.itemCount) {
     const kinds = [...new Set(received.items.map((i) => i.kind ?? i.declaredMime ?? 'unknown'))].join(', ');
-    return { boundary: 'mime-decoding', hint: `only \`blob\` items came back (${kinds}): check that the host decodes them for the model` };
+    return {
+      boundary: 'mime-decoding',
+      hint: `only \`blob\` items came back (${kinds}): check that the host decodes them for the model`,
+    };
   }
   return null;
 }

@@ -15,8 +15,10 @@ export function recordViolations(record: LinkRecord): string[] {
       if (stages.requested !== null) out.push('link denied but `requested` is filled');
       if (verdict !== 'link-only') out.push(`link denied but verdict is \`${verdict}\``);
     }
-    if (verdict === 'body-obtained' && decisions.read?.effect !== 'allow') out.push('`body-obtained` without a read `allow`');
-    if (verdict === 'partially-interpreted' && decisions.read?.effect !== 'partial') out.push('`partially-interpreted` without a read `partial`');
+    if (verdict === 'body-obtained' && decisions.read?.effect !== 'allow')
+      out.push('`body-obtained` without a read `allow`');
+    if (verdict === 'partially-interpreted' && decisions.read?.effect !== 'partial')
+      out.push('`partially-interpreted` without a read `partial`');
   }
   if (verdict === 'body-obtained' || verdict === 'partially-interpreted') {
     if (stages.received === null) out.push(`\`${verdict}\` without \`received\``);
@@ -28,7 +30,8 @@ export function recordViolations(record: LinkRecord): string[] {
   if (verdict === 'body-obtained' && record.next !== null && record.next.boundary === 'context-assembly') {
     out.push('`body-obtained` pointing at context assembly');
   }
-  if (verdict === 'body-obtained' && stages.received?.truncated === true) out.push('`body-obtained` with a body cut at the cap');
+  if (verdict === 'body-obtained' && stages.received?.truncated === true)
+    out.push('`body-obtained` with a body cut at the cap');
   const requested = stages.requested;
   if (requested !== null) {
     const direct = requested.transport === 'https-direct';
@@ -36,7 +39,8 @@ export function recordViolations(record: LinkRecord): string[] {
     if (!direct && requested.hops !== undefined) out.push(`\`hops\` on transport \`${requested.transport}\``);
   }
   for (const d of [decisions.link, decisions.read]) {
-    if (d !== null && d.effect !== 'allow' && d.reasons.length === 0) out.push(`a \`${d.effect}\` decision without reasons`);
+    if (d !== null && d.effect !== 'allow' && d.reasons.length === 0)
+      out.push(`a \`${d.effect}\` decision without reasons`);
   }
   return out;
 }

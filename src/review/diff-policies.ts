@@ -67,7 +67,10 @@ function multisetMinus(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** How the decision for one line moved; undefined when effect, reasons (by code and rule) and item effects are all equal. */
-export function compareDecisions(before: Decision, after: Decision): Omit<DecisionChange, 'case' | 'name' | 'old' | 'new'> | undefined {
+export function compareDecisions(
+  before: Decision,
+  after: Decision,
+): Omit<DecisionChange, 'case' | 'name' | 'old' | 'new'> | undefined {
   const oldKeys = before.reasons.map(reasonKey);
   const newKeys = after.reasons.map(reasonKey);
   const reasonsAdded = multisetMinus(newKeys, oldKeys);
@@ -79,9 +82,14 @@ export function compareDecisions(before: Decision, after: Decision): Omit<Decisi
     const b = after.items?.[index]?.effect ?? null;
     if (a !== b) items.push({ index, old: a, new: b });
   }
-  if (before.effect === after.effect && reasonsAdded.length === 0 && reasonsRemoved.length === 0 && items.length === 0) return undefined;
-  const looser = rank[after.effect] < rank[before.effect] || items.some((i) => i.old !== null && i.new !== null && rank[i.new] < rank[i.old]);
-  const tighter = rank[after.effect] > rank[before.effect] || items.some((i) => i.old !== null && i.new !== null && rank[i.new] > rank[i.old]);
+  if (before.effect === after.effect && reasonsAdded.length === 0 && reasonsRemoved.length === 0 && items.length === 0)
+    return undefined;
+  const looser =
+    rank[after.effect] < rank[before.effect] ||
+    items.some((i) => i.old !== null && i.new !== null && rank[i.new] < rank[i.old]);
+  const tighter =
+    rank[after.effect] > rank[before.effect] ||
+    items.some((i) => i.old !== null && i.new !== null && rank[i.new] > rank[i.old]);
   // a looser whole or item is loosening even if something else got tighter: a reviewer must see it
   const direction: Direction = looser ? 'loosening' : tighter ? 'tightening' : 'neutral';
   return { direction, reasonsAdded, reasonsRemoved, items };

@@ -49,7 +49,11 @@ export function maskFacts(facts: RuleFacts): Record<string, ShownFact> {
   const out: Record<string, ShownFact> = {};
   for (const [name, value] of Object.entries(facts)) {
     if (typeof value === 'string' && urlFacts.has(name)) out[name] = maskUri(value);
-    else if (Array.isArray(value)) out[name] = value.length > maxShownListItems ? [...value.slice(0, maxShownListItems), `… ${value.length - maxShownListItems} more`] : [...value];
+    else if (Array.isArray(value))
+      out[name] =
+        value.length > maxShownListItems
+          ? [...value.slice(0, maxShownListItems), `… ${value.length - maxShownListItems} more`]
+          : [...value];
     else out[name] = value as ShownFact;
   }
   return out;
@@ -57,12 +61,26 @@ export function maskFacts(facts: RuleFacts): Record<string, ShownFact> {
 
 // Mirrors the facts decide-link builds inline for link rules (src/decision/decide-link.ts): the engine has no exported
 // builder yet. The explain test checks each rule's verdict here against the engine's decision so a drift shows up.
-const envelopeRules = new Set(['links.requireSameServer', 'read.readTimeoutMs', 'read', 'read.answerInputRequired', 'read.allowTaskResults', 'read.maxItems']);
+const envelopeRules = new Set([
+  'links.requireSameServer',
+  'read.readTimeoutMs',
+  'read',
+  'read.answerInputRequired',
+  'read.allowTaskResults',
+  'read.maxItems',
+]);
 
 async function readFacts(gate: Gate, input: ReadInput): Promise<{ facts: RuleFacts; decision: Decision }> {
   const verdict = await gate.decideReadDetailed(input);
   const outcome = classifyResult(input.result);
-  const resultType = outcome.kind === 'error' ? 'error' : outcome.kind === 'input-required' ? 'input_required' : outcome.kind === 'unknown-type' ? outcome.resultType : outcome.kind;
+  const resultType =
+    outcome.kind === 'error'
+      ? 'error'
+      : outcome.kind === 'input-required'
+        ? 'input_required'
+        : outcome.kind === 'unknown-type'
+          ? outcome.resultType
+          : outcome.kind;
   const contents = outcome.kind === 'complete' || outcome.kind === 'task' ? outcome.contents : undefined;
   const facts = buildReadFacts({
     server: input.server ?? 'default',
@@ -126,12 +144,17 @@ interface StepContext {
 }
 
 function checkStep(check: CheckInfo, ctx: StepContext, doc: Parameters<CheckInfo['enabled']>[0]): ExplainStep {
-  const raised = allReasons(ctx.decision).filter((r) => r.rule === check.rule && (check.codes as readonly string[]).includes(r.code));
+  const raised = allReasons(ctx.decision).filter(
+    (r) => r.rule === check.rule && (check.codes as readonly string[]).includes(r.code),
+  );
   const base = { kind: 'check' as const, rule: check.rule, title: check.title, facts: pick(ctx.shown, check.reads) };
-  if (raised.length > 0) return { ...base, status: 'fail', reasons: raised.map((r) => ({ code: r.code, message: r.message })) };
+  if (raised.length > 0)
+    return { ...base, status: 'fail', reasons: raised.map((r) => ({ code: r.code, message: r.message })) };
   if (!check.enabled(doc)) {
     const setting = check.setting ?? check.rule;
-    const why = settingPresent(doc, setting) ? `off: \`${setting}\` is \`${JSON.stringify(settingValue(doc, setting))}\`` : `\`${setting}\` is not set`;
+    const why = settingPresent(doc, setting)
+      ? `off: \`${setting}\` is \`${JSON.stringify(settingValue(doc, setting))}\``
+      : `\`${setting}\` is not set`;
     return { ...base, status: 'skip', why, reasons: [] };
   }
   const why = ctx.notReached(check);
@@ -142,14 +165,31 @@ function checkStep(check: CheckInfo, ctx: StepContext, doc: Parameters<CheckInfo
 function ruleStep(rule: CompiledRule, when: unknown, facts: RuleFacts | null, ctx: StepContext): ExplainStep {
   const rule_ = `rules.${rule.id}`;
   const raised = allReasons(ctx.decision).filter((r) => r.rule === rule_);
-  const base = { kind: 'rule' as const, rule: rule_, title: rule.message, effect: rule.effect, facts: pick(ctx.shown, factsReadBy(when, rule.stage)) };
-  if (facts === null) return { ...base, status: 'skip', why: 'not reached: the uri does not parse, and link rules need its facts', reasons: [] };
+  const base = {
+    kind: 'rule' as const,
+    rule: rule_,
+    title: rule.message,
+    effect: rule.effect,
+    facts: pick(ctx.shown, factsReadBy(when, rule.stage)),
+  };
+  if (facts === null)
+    return {
+      ...base,
+      status: 'skip',
+      why: 'not reached: the uri does not parse, and link rules need its facts',
+      reasons: [],
+    };
   const fires = rule.test(facts);
   if (raised.length > 0 || fires) {
     const reasons = raised.map((r) => ({ code: r.code, message: r.message }));
     return fires === raised.length > 0
       ? { ...base, status: 'fail', reasons }
-      : { ...base, status: 'fail', why: 'explain evaluated this rule differently from the engine; trust the decision', reasons };
+      : {
+          ...base,
+          status: 'fail',
+          why: 'explain evaluated this rule differently from the engine; trust the decision',
+          reasons,
+        };
   }
   return { ...base, status: 'pass', reasons: [] };
 }
@@ -165,7 +205,16 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
       stage: 'input',
       decision,
       facts: {},
-      steps: [{ kind: 'check', rule: 'input', title: 'the line is a well-formed eval line', status: 'fail', reasons: decision.reasons.map((r) => ({ code: r.code, message: r.message })), facts: {} }],
+      steps: [
+        {
+          kind: 'check',
+          rule: 'input',
+          title: 'the line is a well-formed eval line',
+          status: 'fail',
+          reasons: decision.reasons.map((r) => ({ code: r.code, message: r.message })),
+          facts: {},
+        },
+      ],
     };
   }
   const input = parsed.input;
@@ -178,11 +227,27 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
     facts = linkRuleFacts(gate.policy, input);
     const denied = decision.reasons.some((r) => r.rule !== 'links.resolveNames' && !r.rule.startsWith('rules.'));
     notReached = (check) => {
-      if (facts === null && ['links.userinfo', 'links.schemes', 'links.customSchemes', 'links.denyNonPublicAddresses', 'links.origins'].includes(check.rule)) return 'not reached: the uri does not parse';
+      if (
+        facts === null &&
+        [
+          'links.userinfo',
+          'links.schemes',
+          'links.customSchemes',
+          'links.denyNonPublicAddresses',
+          'links.origins',
+        ].includes(check.rule)
+      )
+        return 'not reached: the uri does not parse';
       if (check.rule === 'links.resolveNames') {
         if (!options.resolving) return 'names are judged by their text: no resolver in force';
         if (denied) return 'not reached: the link was already denied';
-        if (facts === null || facts['host'] === null || facts['addressClass'] !== null || facts['customScheme'] === true) return 'not reached: no host name to resolve';
+        if (
+          facts === null ||
+          facts['host'] === null ||
+          facts['addressClass'] !== null ||
+          facts['customScheme'] === true
+        )
+          return 'not reached: no host name to resolve';
       }
       return undefined;
     };
@@ -196,7 +261,8 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
     // decide-read judges items only when nothing in the envelope denied the read
     const envelopeFailed = decision.reasons.some((r) => envelopeRules.has(r.rule) && r.stage !== 'content');
     notReached = (check) =>
-      envelopeFailed && ['content', 'read.maxItemBytes', 'read.maxBytes', 'content.allow', 'content.maxImagePixels'].includes(check.rule)
+      envelopeFailed &&
+      ['content', 'read.maxItemBytes', 'read.maxBytes', 'content.allow', 'content.maxImagePixels'].includes(check.rule)
         ? 'not reached: the read failed before its items were judged'
         : undefined;
   }
@@ -204,6 +270,7 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
   const ctx: StepContext = { decision, shown, notReached };
   const steps: ExplainStep[] = checkCatalogue[stage].map((c) => checkStep(c, ctx, doc));
   const documents = new Map((doc.rules ?? []).map((r) => [r.id, r.when]));
-  for (const rule of policy.rules) if (rule.stage === stage) steps.push(ruleStep(rule, documents.get(rule.id), facts, ctx));
+  for (const rule of policy.rules)
+    if (rule.stage === stage) steps.push(ruleStep(rule, documents.get(rule.id), facts, ctx));
   return { stage, decision, facts: shown, steps };
 }

@@ -69,7 +69,8 @@ class Folder {
   fold(node: unknown, path: Path, top: boolean): Abstract {
     if (Array.isArray(node)) {
       const items = node.map((item, i) => this.fold(item, [...path, i], top));
-      if (items.every((i) => i.kind === 'const')) return { kind: 'const', value: items.map((i) => (i as { value: unknown }).value) };
+      if (items.every((i) => i.kind === 'const'))
+        return { kind: 'const', value: items.map((i) => (i as { value: unknown }).value) };
       return { kind: 'dynamic', truth: node.length > 0 };
     }
     if (node === null || typeof node !== 'object') return { kind: 'const', value: node };

@@ -2,8 +2,16 @@ import type { DecisionChange, PolicyDiff } from './diff-policies.ts';
 import { diffLoosens } from './diff-policies.ts';
 import type { Direction, SettingChange } from './structural-diff.ts';
 
-const label: Readonly<Record<Direction, string>> = { loosening: 'LOOSENED', tightening: 'tightened', neutral: 'reasons' };
-const settingLabel: Readonly<Record<Direction, string>> = { loosening: 'LOOSENING', tightening: 'tightening', neutral: 'neutral' };
+const label: Readonly<Record<Direction, string>> = {
+  loosening: 'LOOSENED',
+  tightening: 'tightened',
+  neutral: 'reasons',
+};
+const settingLabel: Readonly<Record<Direction, string>> = {
+  loosening: 'LOOSENING',
+  tightening: 'tightening',
+  neutral: 'neutral',
+};
 const sign: Readonly<Record<SettingChange['kind'], string>> = { added: '+', removed: '-', changed: '~' };
 
 /** A setting value on one line: scalars as JSON, rules and mappings as compact JSON cut to `maxValueChars`. */
@@ -61,7 +69,9 @@ export function formatDiffText(diff: PolicyDiff): string {
   if (diff.changes.length > 0) {
     lines.push('', 'decisions:');
     for (const c of diff.changes) {
-      lines.push(`  ${label[c.direction].padEnd(9)} ${c.case.file}:${c.case.line}: ${c.name}: ${c.old.effect} → ${c.new.effect}`);
+      lines.push(
+        `  ${label[c.direction].padEnd(9)} ${c.case.file}:${c.case.line}: ${c.name}: ${c.old.effect} → ${c.new.effect}`,
+      );
       const reasons = reasonsText(c);
       if (reasons !== '') lines.push(`            reasons ${reasons}`);
       if (c.items.length > 0) lines.push(`            ${itemsText(c)}`);
@@ -69,9 +79,17 @@ export function formatDiffText(diff: PolicyDiff): string {
   }
   if (diff.settings.length > 0) {
     lines.push('', 'settings and rules:');
-    for (const s of diff.settings) lines.push(`  ${settingLabel[s.direction].padEnd(10)} ${sign[s.kind]} ${settingText(s)}`);
+    for (const s of diff.settings)
+      lines.push(`  ${settingLabel[s.direction].padEnd(10)} ${sign[s.kind]} ${settingText(s)}`);
   }
-  lines.push('', diffLoosens(diff) ? 'verdict: LOOSENS the policy' : diff.summary.changed + diff.summary.settingsChanged === 0 ? 'verdict: no change' : 'verdict: does not loosen the policy');
+  lines.push(
+    '',
+    diffLoosens(diff)
+      ? 'verdict: LOOSENS the policy'
+      : diff.summary.changed + diff.summary.settingsChanged === 0
+        ? 'verdict: no change'
+        : 'verdict: does not loosen the policy',
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -143,9 +161,14 @@ export function formatDiffMarkdown(diff: PolicyDiff): string {
   else {
     lines.push('| | case | old | new | reasons | items |', '|---|---|---|---|---|---|');
     for (const c of diff.changes) {
-      const mark = c.direction === 'loosening' ? '⚠️ **loosened**' : c.direction === 'tightening' ? 'tightened' : 'reasons';
-      const reasons = [...c.reasonsAdded.map((r) => `+\`${r}\``), ...c.reasonsRemoved.map((r) => `−\`${r}\``)].join('<br>');
-      lines.push(`| ${mark} | ${cell(c.name)} (\`${cell(c.case.file)}:${c.case.line}\`) | ${c.old.effect} | ${c.new.effect} | ${cell(reasons)} | ${cell(itemsText(c))} |`);
+      const mark =
+        c.direction === 'loosening' ? '⚠️ **loosened**' : c.direction === 'tightening' ? 'tightened' : 'reasons';
+      const reasons = [...c.reasonsAdded.map((r) => `+\`${r}\``), ...c.reasonsRemoved.map((r) => `−\`${r}\``)].join(
+        '<br>',
+      );
+      lines.push(
+        `| ${mark} | ${cell(c.name)} (\`${cell(c.case.file)}:${c.case.line}\`) | ${c.old.effect} | ${c.new.effect} | ${cell(reasons)} | ${cell(itemsText(c))} |`,
+      );
     }
   }
   lines.push('', '## Settings and rules', '');

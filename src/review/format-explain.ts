@@ -21,7 +21,10 @@ export function formatExplainText(e: Explanation, policy: PolicyRef): string {
     `explain: ${e.stage} line under policy ${policy.id} ${policy.version}`,
     `decision: ${e.decision.effect}${codes.length === 0 ? '' : ` [${codes.join(', ')}]`}`,
   ];
-  for (const item of e.decision.items ?? []) lines.push(`  item ${item.index}: ${item.effect}${item.reasons.length === 0 ? '' : ` [${item.reasons.map((r) => r.code).join(', ')}]`}`);
+  for (const item of e.decision.items ?? [])
+    lines.push(
+      `  item ${item.index}: ${item.effect}${item.reasons.length === 0 ? '' : ` [${item.reasons.map((r) => r.code).join(', ')}]`}`,
+    );
   if (Object.keys(e.facts).length > 0) lines.push(`facts: ${facts(e.facts)}`);
   const width = Math.max(...e.steps.map((s) => s.rule.length));
   e.steps.forEach((s, i) => {

@@ -21,7 +21,14 @@ export function formatLintText(diagnostics: readonly Diagnostic[]): string {
 /** JSON: the findings with their locations and the counts, one document, two-space indented. */
 export function formatLintJson(diagnostics: readonly Diagnostic[], summary: LintSummary): string {
   const findings = diagnostics.map((d) => {
-    const out: Record<string, unknown> = { file: d.file, line: d.line, col: d.col, severity: d.severity, code: d.code, message: d.message };
+    const out: Record<string, unknown> = {
+      file: d.file,
+      line: d.line,
+      col: d.col,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    };
     if (d.path !== undefined) out['path'] = d.path;
     return out;
   });

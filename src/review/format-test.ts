@@ -3,7 +3,9 @@ import { describeGot, describeWant } from './run-cases.ts';
 
 /** True when every case passed and every entry met the coverage threshold. */
 export function testReportPassed(report: TestReport): boolean {
-  return report.entries.every((e) => e.run.results.every((r) => r.failures.length === 0) && coverageMet(e, report.threshold));
+  return report.entries.every(
+    (e) => e.run.results.every((r) => r.failures.length === 0) && coverageMet(e, report.threshold),
+  );
 }
 
 /** Text: one summary line per policy, then each failing case with its location, want and got, then coverage gaps. */
@@ -23,7 +25,8 @@ export function formatTestText(report: TestReport): string {
       for (const f of r.failures) lines.push(`    - ${f}`);
     }
     if (coverage.missed.length > 0) lines.push(`  not covered: ${coverage.missed.join(', ')}`);
-    if (!coverageMet(entry, report.threshold)) lines.push(`  FAIL rule coverage ${coverage.percent}% is below the threshold of ${report.threshold}%`);
+    if (!coverageMet(entry, report.threshold))
+      lines.push(`  FAIL rule coverage ${coverage.percent}% is below the threshold of ${report.threshold}%`);
   }
   lines.push(testReportPassed(report) ? 'ok' : 'FAILED');
   return `${lines.join('\n')}\n`;
@@ -45,7 +48,11 @@ export function formatTestJson(report: TestReport): string {
       col: r.case.col,
       passed: r.failures.length === 0,
       want: r.case.want,
-      got: { effect: r.got.effect, reasons: r.got.reasons.map((x) => ({ code: x.code, rule: x.rule })), ...(r.got.items === undefined ? {} : { items: r.got.items.map((i) => ({ index: i.index, effect: i.effect })) }) },
+      got: {
+        effect: r.got.effect,
+        reasons: r.got.reasons.map((x) => ({ code: x.code, rule: x.rule })),
+        ...(r.got.items === undefined ? {} : { items: r.got.items.map((i) => ({ index: i.index, effect: i.effect })) }),
+      },
       failures: r.failures,
     })),
   }));

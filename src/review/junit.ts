@@ -47,7 +47,9 @@ export function formatJunit(report: TestReport): string {
       }
       suiteFailures += 1;
       const body = [`want: ${describeWant(r.case.want)}`, `got:  ${describeGot(r.got)}`, ...r.failures].join('\n');
-      cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(r.failures.join('; '))}" type="decision">${xml(body)}</failure>\n    </testcase>`);
+      cases.push(
+        `    <testcase ${attrs}>\n      <failure message="${xml(r.failures.join('; '))}" type="decision">${xml(body)}</failure>\n    </testcase>`,
+      );
     }
     if (report.threshold !== null) {
       const name = `rule coverage at least ${report.threshold}%`;
@@ -56,7 +58,9 @@ export function formatJunit(report: TestReport): string {
       else {
         suiteFailures += 1;
         const message = `coverage ${run.coverage.percent}% is below ${report.threshold}%; not covered: ${run.coverage.missed.join(', ')}`;
-        cases.push(`    <testcase ${attrs}>\n      <failure message="${xml(message)}" type="coverage">${xml(message)}</failure>\n    </testcase>`);
+        cases.push(
+          `    <testcase ${attrs}>\n      <failure message="${xml(message)}" type="coverage">${xml(message)}</failure>\n    </testcase>`,
+        );
       }
     }
     tests += cases.length;

@@ -5,15 +5,36 @@ export const lintCodes = {
   'lint.rule-never-fires': { severity: 'error', description: 'a custom rule whose condition is false for every input' },
   'lint.rule-always-fires': { severity: 'error', description: 'a custom rule whose condition is true for every input' },
   'lint.rule-type-mismatch': { severity: 'error', description: 'a rule compares a fact with a value of another type' },
-  'lint.rule-shadowed': { severity: 'warning', description: 'an earlier rule fires whenever this one does, with an equal or stronger effect' },
-  'lint.origin-too-broad': { severity: 'error', description: 'an origin entry admits every host, or every host under a top-level label' },
-  'lint.origin-invalid': { severity: 'error', description: 'an origin entry does not parse as `scheme://host[:port]` and matches nothing' },
-  'lint.dangerous-scheme': { severity: 'error', description: '`links.schemes` lists a local, script or protocol-smuggling scheme' },
-  'lint.non-public-allowed': { severity: 'warning', description: 'non-public destinations (loopback, private, metadata) are not denied' },
+  'lint.rule-shadowed': {
+    severity: 'warning',
+    description: 'an earlier rule fires whenever this one does, with an equal or stronger effect',
+  },
+  'lint.origin-too-broad': {
+    severity: 'error',
+    description: 'an origin entry admits every host, or every host under a top-level label',
+  },
+  'lint.origin-invalid': {
+    severity: 'error',
+    description: 'an origin entry does not parse as `scheme://host[:port]` and matches nothing',
+  },
+  'lint.dangerous-scheme': {
+    severity: 'error',
+    description: '`links.schemes` lists a local, script or protocol-smuggling scheme',
+  },
+  'lint.non-public-allowed': {
+    severity: 'warning',
+    description: 'non-public destinations (loopback, private, metadata) are not denied',
+  },
   'lint.non-public-exemption': { severity: 'warning', description: 'an origin is exempt from the address rules' },
-  'lint.same-server-off': { severity: 'warning', description: 'a link may be read from a server other than the one that returned it' },
+  'lint.same-server-off': {
+    severity: 'warning',
+    description: 'a link may be read from a server other than the one that returned it',
+  },
   'lint.fetch-cleartext': { severity: 'warning', description: 'direct fetch may use cleartext `http`' },
-  'lint.content-type-risky': { severity: 'warning', description: '`content.allow` lists active, opaque or container content' },
+  'lint.content-type-risky': {
+    severity: 'warning',
+    description: '`content.allow` lists active, opaque or container content',
+  },
   'lint.cap-far-above-default': { severity: 'warning', description: 'a cap is far above the default policy' },
   'lint.limit-out-of-range': { severity: 'warning', description: 'a limit is too small to work' },
   'lint.limit-inconsistent': { severity: 'warning', description: 'two limits contradict each other' },
@@ -73,10 +94,22 @@ function tagsOf(code: string): string[] {
 export function lintRuleCatalogue(): LintRuleInfo[] {
   const rules: LintRuleInfo[] = [];
   for (const [id, description] of Object.entries(policyDiagnosticCodes)) {
-    rules.push({ id, description, level: 'error', securitySeverity: securitySeverity[id] ?? loaderSeverity, tags: tagsOf(id) });
+    rules.push({
+      id,
+      description,
+      level: 'error',
+      securitySeverity: securitySeverity[id] ?? loaderSeverity,
+      tags: tagsOf(id),
+    });
   }
   for (const [id, info] of Object.entries(lintCodes)) {
-    rules.push({ id, description: info.description, level: info.severity, securitySeverity: securitySeverity[id] ?? loaderSeverity, tags: tagsOf(id) });
+    rules.push({
+      id,
+      description: info.description,
+      level: info.severity,
+      securitySeverity: securitySeverity[id] ?? loaderSeverity,
+      tags: tagsOf(id),
+    });
   }
   return rules.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -40,16 +40,29 @@ export function lintPolicyText(text: string, file: string, options: LintOptions)
   const check = checkPolicyText(text, file);
   const out: Diagnostic[] = [...check.diagnostics];
   // semantic lint needs a schema-valid document; loader findings beyond the schema (rule logic, duplicate ids) do not stop it
-  const broken = check.diagnostics.some((d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code.startsWith('schema.')));
+  const broken = check.diagnostics.some(
+    (d) => d.severity === 'error' && (d.code.startsWith('yaml.') || d.code.startsWith('schema.')),
+  );
   if (!broken) {
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { lineCounter, uniqueKeys: false });
-    const parsed = check.policy === undefined ? policySchema.safeParse(doc.toJS()) : { success: true as const, data: check.policy.document };
+    const parsed =
+      check.policy === undefined
+        ? policySchema.safeParse(doc.toJS())
+        : { success: true as const, data: check.policy.document };
     if (!parsed.success) return sortDiagnostics(out);
     const root = isMap(doc.contents) ? doc.contents : undefined;
     for (const f of lintPolicyDocument(parsed.data, options)) {
       const { line, col } = locatePath(root, lineCounter, f.path, f.at);
-      out.push({ file, line, col, severity: lintCodes[f.code].severity, code: f.code, message: f.message, path: f.path.map(String).join('.') });
+      out.push({
+        file,
+        line,
+        col,
+        severity: lintCodes[f.code].severity,
+        code: f.code,
+        message: f.message,
+        path: f.path.map(String).join('.'),
+      });
     }
   }
   return sortDiagnostics(out);
@@ -58,12 +71,21 @@ export function lintPolicyText(text: string, file: string, options: LintOptions)
 /** Sorts diagnostics by file, line, column, code and message (a stable order for every format). */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...list].sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.col - b.col || cmp(a.code, b.code) || cmp(a.message, b.message));
+  return [...list].sort(
+    (a, b) =>
+      cmp(a.file, b.file) || a.line - b.line || a.col - b.col || cmp(a.code, b.code) || cmp(a.message, b.message),
+  );
 }
 
 /** Semantic checks of a valid policy document: rules, over-broad settings, caps and review dates. */
 export function lintPolicyDocument(doc: Readonly<PolicyDocument>, options: LintOptions): LintFinding[] {
-  return [...ruleFindings(doc), ...linkFindings(doc), ...contentFindings(doc), ...limitFindings(doc), ...reviewFindings(doc, options.today)];
+  return [
+    ...ruleFindings(doc),
+    ...linkFindings(doc),
+    ...contentFindings(doc),
+    ...limitFindings(doc),
+    ...reviewFindings(doc, options.today),
+  ];
 }
 
 function ruleFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
@@ -71,13 +93,37 @@ function ruleFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
   const rules = doc.rules ?? [];
   rules.forEach((rule, i) => {
     const folded = foldRule(rule.when, rule.stage);
-    for (const m of folded.mismatches) out.push({ path: ['rules', i, 'when', ...m.path], at: 'key', code: 'lint.rule-type-mismatch', message: m.message });
+    for (const m of folded.mismatches)
+      out.push({
+        path: ['rules', i, 'when', ...m.path],
+        at: 'key',
+        code: 'lint.rule-type-mismatch',
+        message: m.message,
+      });
     if (folded.truth === false) {
-      out.push({ path: ['rules', i, 'when'], at: 'value', code: 'lint.rule-never-fires', message: `rule \`${rule.id}\` never fires: its condition is false for every input` });
+      out.push({
+        path: ['rules', i, 'when'],
+        at: 'value',
+        code: 'lint.rule-never-fires',
+        message: `rule \`${rule.id}\` never fires: its condition is false for every input`,
+      });
     } else if (folded.truth === true) {
-      out.push({ path: ['rules', i, 'when'], at: 'value', code: 'lint.rule-always-fires', message: `rule \`${rule.id}\` fires for every ${rule.stage} input: its condition is always true` });
+      out.push({
+        path: ['rules', i, 'when'],
+        at: 'value',
+        code: 'lint.rule-always-fires',
+        message: `rule \`${rule.id}\` fires for every ${rule.stage} input: its condition is always true`,
+      });
     }
-    const earlier = rules.slice(0, i).find((e) => e.stage === rule.stage && e.id !== rule.id && effectRank[e.effect] >= effectRank[rule.effect] && implies(rule.when, e.when));
+    const earlier = rules
+      .slice(0, i)
+      .find(
+        (e) =>
+          e.stage === rule.stage &&
+          e.id !== rule.id &&
+          effectRank[e.effect] >= effectRank[rule.effect] &&
+          implies(rule.when, e.when),
+      );
     if (earlier !== undefined) {
       out.push({
         path: ['rules', i, 'id'],
@@ -95,7 +141,12 @@ function linkFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
   const { links } = doc;
   links.schemes.forEach((scheme, i) => {
     if (isKnownNonCustomScheme(scheme) && !networkSchemes.has(scheme)) {
-      out.push({ path: ['links', 'schemes', i], at: 'value', code: 'lint.dangerous-scheme', message: `scheme \`${scheme}\` reaches local data, runs script or smuggles another protocol` });
+      out.push({
+        path: ['links', 'schemes', i],
+        at: 'value',
+        code: 'lint.dangerous-scheme',
+        message: `scheme \`${scheme}\` reaches local data, runs script or smuggles another protocol`,
+      });
     }
   });
   (links.origins ?? []).forEach((entry, i) => {
@@ -103,17 +154,38 @@ function linkFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
     if (finding !== undefined) out.push({ path: ['links', 'origins', i], at: 'value', ...finding });
   });
   (links.allowNonPublicOrigins ?? []).forEach((entry, i) => {
-    out.push({ path: ['links', 'allowNonPublicOrigins', i], at: 'value', code: 'lint.non-public-exemption', message: `origin \`${entry}\` is exempt from the address rules` });
+    out.push({
+      path: ['links', 'allowNonPublicOrigins', i],
+      at: 'value',
+      code: 'lint.non-public-exemption',
+      message: `origin \`${entry}\` is exempt from the address rules`,
+    });
   });
   if (!links.denyNonPublicAddresses) {
-    out.push({ path: ['links', 'denyNonPublicAddresses'], at: 'value', code: 'lint.non-public-allowed', message: 'links may reach loopback, private and cloud-metadata addresses' });
+    out.push({
+      path: ['links', 'denyNonPublicAddresses'],
+      at: 'value',
+      code: 'lint.non-public-allowed',
+      message: 'links may reach loopback, private and cloud-metadata addresses',
+    });
   }
   if (!links.requireSameServer) {
-    out.push({ path: ['links', 'requireSameServer'], at: 'value', code: 'lint.same-server-off', message: 'a link may be read from a server other than the one that returned it' });
+    out.push({
+      path: ['links', 'requireSameServer'],
+      at: 'value',
+      code: 'lint.same-server-off',
+      message: 'a link may be read from a server other than the one that returned it',
+    });
   }
   if (doc.fetch?.enabled === true) {
     (doc.fetch.schemes ?? []).forEach((scheme, i) => {
-      if (scheme === 'http') out.push({ path: ['fetch', 'schemes', i], at: 'value', code: 'lint.fetch-cleartext', message: 'direct fetch may use cleartext `http`' });
+      if (scheme === 'http')
+        out.push({
+          path: ['fetch', 'schemes', i],
+          at: 'value',
+          code: 'lint.fetch-cleartext',
+          message: 'direct fetch may use cleartext `http`',
+        });
     });
   }
   return out;
@@ -122,14 +194,22 @@ function linkFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
 function originFinding(entry: string): Pick<LintFinding, 'code' | 'message'> | undefined {
   const wildcard = entry.indexOf('://*.');
   const starElsewhere = entry.replace('://*.', '://').includes('*');
-  if (starElsewhere) return { code: 'lint.origin-too-broad', message: `origin \`${entry}\` uses \`*\` outside a leading \`*.\` label` };
+  if (starElsewhere)
+    return { code: 'lint.origin-too-broad', message: `origin \`${entry}\` uses \`*\` outside a leading \`*.\` label` };
   if (wildcard !== -1) {
-    const suffix = entry.slice(wildcard + 5).replace(/:\d+$/, '').replace(/\.$/, '');
-    if (!suffix.includes('.')) return { code: 'lint.origin-too-broad', message: `origin \`${entry}\` admits every host under \`.${suffix}\`` };
+    const suffix = entry
+      .slice(wildcard + 5)
+      .replace(/:\d+$/, '')
+      .replace(/\.$/, '');
+    if (!suffix.includes('.'))
+      return { code: 'lint.origin-too-broad', message: `origin \`${entry}\` admits every host under \`.${suffix}\`` };
   }
   const list = compileOriginAllowList([entry]);
   if (list.exact.size === 0 && list.wildcards.length === 0) {
-    return { code: 'lint.origin-invalid', message: `origin \`${entry}\` is not \`scheme://host[:port]\` and matches nothing` };
+    return {
+      code: 'lint.origin-invalid',
+      message: `origin \`${entry}\` is not \`scheme://host[:port]\` and matches nothing`,
+    };
   }
   return undefined;
 }
@@ -149,7 +229,13 @@ function contentFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
             : kind.id === 'html' || kind.id === 'xml'
               ? 'is markup that may carry script'
               : undefined;
-    if (why !== undefined) out.push({ path: ['content', 'allow', i], at: 'value', code: 'lint.content-type-risky', message: `content type \`${mime}\` ${why}` });
+    if (why !== undefined)
+      out.push({
+        path: ['content', 'allow', i],
+        at: 'value',
+        code: 'lint.content-type-risky',
+        message: `content type \`${mime}\` ${why}`,
+      });
   });
   return out;
 }
@@ -179,7 +265,12 @@ function limitFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
   for (const dotted of ['read.readTimeoutMs', 'fetch.connectTimeoutMs']) {
     const value = numberAt(doc, dotted);
     if (value !== undefined && value < minUsefulTimeoutMs) {
-      out.push({ path: dotted.split('.'), at: 'value', code: 'lint.limit-out-of-range', message: `\`${dotted}\` ${value} ms is under ${minUsefulTimeoutMs} ms: reads would time out` });
+      out.push({
+        path: dotted.split('.'),
+        at: 'value',
+        code: 'lint.limit-out-of-range',
+        message: `\`${dotted}\` ${value} ms is under ${minUsefulTimeoutMs} ms: reads would time out`,
+      });
     }
   }
   const pairs: [string, string, string][] = [
@@ -191,7 +282,12 @@ function limitFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
     const a = numberAt(doc, small);
     const b = numberAt(doc, big);
     if (a !== undefined && b !== undefined && a > b) {
-      out.push({ path: small.split('.'), at: 'value', code: 'lint.limit-inconsistent', message: `\`${small}\` ${a} is over \`${big}\` ${b}: ${why}` });
+      out.push({
+        path: small.split('.'),
+        at: 'value',
+        code: 'lint.limit-inconsistent',
+        message: `\`${small}\` ${a} is over \`${big}\` ${b}: ${why}`,
+      });
     }
   }
   return out;
@@ -203,10 +299,24 @@ function reviewFindings(doc: Readonly<PolicyDocument>, today: string): LintFindi
   if (Number.isNaN(expires) || Number.isNaN(now)) return [];
   const days = Math.round((expires - now) / dayMs);
   if (days < 0) {
-    return [{ path: ['review', 'expires'], at: 'value', code: 'lint.review-expired', message: `the review expired on \`${doc.review.expires}\`, ${-days} days ago; renew it` }];
+    return [
+      {
+        path: ['review', 'expires'],
+        at: 'value',
+        code: 'lint.review-expired',
+        message: `the review expired on \`${doc.review.expires}\`, ${-days} days ago; renew it`,
+      },
+    ];
   }
   if (days <= reviewWarningDays) {
-    return [{ path: ['review', 'expires'], at: 'value', code: 'lint.review-expiring', message: `the review expires on \`${doc.review.expires}\`, in ${days} days` }];
+    return [
+      {
+        path: ['review', 'expires'],
+        at: 'value',
+        code: 'lint.review-expiring',
+        message: `the review expires on \`${doc.review.expires}\`, in ${days} days`,
+      },
+    ];
   }
   return [];
 }

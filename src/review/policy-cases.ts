@@ -15,14 +15,22 @@ const knownCodes: ReadonlySet<string> = new Set(reasonCodes);
 const effectSchema = z.enum(['allow', 'deny', 'partial']);
 const reasonCodeSchema = z
   .string()
-  .refine((code) => knownCodes.has(code) || /^rule\.[a-z0-9][a-z0-9-]*$/.test(code), { message: 'expected a reason code (`uri.userinfo`, `rule.<id>`)' });
+  .refine((code) => knownCodes.has(code) || /^rule\.[a-z0-9][a-z0-9-]*$/.test(code), {
+    message: 'expected a reason code (`uri.userinfo`, `rule.<id>`)',
+  });
 
 /** What a case expects: the effect, reason codes that must all appear (a subset), and per-item effects. */
 export const wantSchema = z.strictObject({
   effect: effectSchema,
   reasons: z.array(reasonCodeSchema).optional(),
   items: z
-    .array(z.strictObject({ index: z.number().int().min(0), effect: effectSchema, reasons: z.array(reasonCodeSchema).optional() }))
+    .array(
+      z.strictObject({
+        index: z.number().int().min(0),
+        effect: effectSchema,
+        reasons: z.array(reasonCodeSchema).optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -80,19 +88,31 @@ export function checkCasesText(text: string, file: string): CasesCheck {
     return cases === undefined || diagnostics.length > 0 ? { diagnostics } : { cases, diagnostics };
   };
   if (text.length > maxCasesChars) {
-    add({ line: 1, col: 1 }, 'yaml.syntax', `the file has ${text.length} characters, more than the ${maxCasesChars} a case file may have`);
+    add(
+      { line: 1, col: 1 },
+      'yaml.syntax',
+      `the file has ${text.length} characters, more than the ${maxCasesChars} a case file may have`,
+    );
     return done();
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, merge: false, prettyErrors: false });
   for (const error of [...doc.errors, ...doc.warnings]) {
     const line = (error.message.split('\n', 1)[0] ?? '').replace(/\.$/, '');
-    add(positionOf(lineCounter, error.pos[0]), error.code === 'DUPLICATE_KEY' ? 'yaml.duplicate-key' : 'yaml.syntax', `${line.charAt(0).toLowerCase()}${line.slice(1)}`);
+    add(
+      positionOf(lineCounter, error.pos[0]),
+      error.code === 'DUPLICATE_KEY' ? 'yaml.duplicate-key' : 'yaml.syntax',
+      `${line.charAt(0).toLowerCase()}${line.slice(1)}`,
+    );
   }
   if (diagnostics.length > 0) return done();
   const root = doc.contents;
   if (!isMap(root)) {
-    add(nodePosition(lineCounter, root ?? undefined), 'yaml.not-a-mapping', `expected a mapping with \`cases\`, got ${describeNode(text, root ?? undefined)}`);
+    add(
+      nodePosition(lineCounter, root ?? undefined),
+      'yaml.not-a-mapping',
+      `expected a mapping with \`cases\`, got ${describeNode(text, root ?? undefined)}`,
+    );
     return done();
   }
   const raw: unknown = doc.toJS();
@@ -103,21 +123,39 @@ export function checkCasesText(text: string, file: string): CasesCheck {
       describe: (path: readonly PropertyKey[]) => describeNode(text, followPath(root, path).node),
     };
     for (const issue of parsed.error.issues) {
-      for (const f of describeSchemaIssue(issue, view)) add(locatePath(root, lineCounter, f.path, f.at), f.code, f.message, f.path);
+      for (const f of describeSchemaIssue(issue, view))
+        add(locatePath(root, lineCounter, f.path, f.at), f.code, f.message, f.path);
     }
     return done();
   }
   const list = followPath(root, ['cases']).node;
   const budget = { left: maxExpandedUnits };
   const cases = parsed.data.cases.map((c, i): PolicyCase => {
-    const at = nodePosition(lineCounter, isSeq(list) ? ((list.items[i] ?? undefined) as Parameters<typeof nodePosition>[1]) : undefined);
+    const at = nodePosition(
+      lineCounter,
+      isSeq(list) ? ((list.items[i] ?? undefined) as Parameters<typeof nodePosition>[1]) : undefined,
+    );
     const expanded = expandGenerators(c.input, ['cases', i, 'input'], budget);
-    for (const problem of expanded.problems) add(locatePath(root, lineCounter, problem.path, 'value'), 'schema.invalid', problem.message, problem.path);
-    return { note: c.note, input: expanded.value as Record<string, unknown>, want: c.want, file, line: at.line, col: at.col };
+    for (const problem of expanded.problems)
+      add(locatePath(root, lineCounter, problem.path, 'value'), 'schema.invalid', problem.message, problem.path);
+    return {
+      note: c.note,
+      input: expanded.value as Record<string, unknown>,
+      want: c.want,
+      file,
+      line: at.line,
+      col: at.col,
+    };
   });
   if (diagnostics.length > 0) return done();
   const resolve =
-    parsed.data.resolve === undefined ? null : new Map(Object.entries(parsed.data.resolve).map(([name, addrs]) => [name.toLowerCase(), Object.freeze([...addrs])] as const));
+    parsed.data.resolve === undefined
+      ? null
+      : new Map(
+          Object.entries(parsed.data.resolve).map(
+            ([name, addrs]) => [name.toLowerCase(), Object.freeze([...addrs])] as const,
+          ),
+        );
   return done({ file, resolve, cases });
 }
 
@@ -138,11 +176,16 @@ function expandGenerators(value: unknown, path: readonly PropertyKey[], budget: 
     if (v === null || typeof v !== 'object') return v;
     const keys = Object.keys(v).sort();
     const record = v as Record<string, unknown>;
-    const generator = keys.length === 2 && keys[1] === 'times' && (keys[0] === '$repeat' || keys[0] === '$items') ? keys[0] : undefined;
-    if (generator === undefined) return Object.fromEntries(Object.entries(record).map(([k, x]) => [k, walk(x, [...at, k])]));
+    const generator =
+      keys.length === 2 && keys[1] === 'times' && (keys[0] === '$repeat' || keys[0] === '$items') ? keys[0] : undefined;
+    if (generator === undefined)
+      return Object.fromEntries(Object.entries(record).map(([k, x]) => [k, walk(x, [...at, k])]));
     const times = record['times'];
     if (typeof times !== 'number' || !Number.isSafeInteger(times) || times < 0) {
-      problems.push({ path: [...at, 'times'], message: `\`times\` must be a whole number ≥ 0, got \`${String(times)}\`` });
+      problems.push({
+        path: [...at, 'times'],
+        message: `\`times\` must be a whole number ≥ 0, got \`${String(times)}\``,
+      });
       return v;
     }
     const item = record[generator];
@@ -153,14 +196,20 @@ function expandGenerators(value: unknown, path: readonly PropertyKey[], budget: 
       }
       const units = item.length * times;
       if (units > budget.left) {
-        problems.push({ path: at, message: `generators would make more than ${maxExpandedUnits} characters and items in this file` });
+        problems.push({
+          path: at,
+          message: `generators would make more than ${maxExpandedUnits} characters and items in this file`,
+        });
         return v;
       }
       budget.left -= units;
       return item.repeat(times);
     }
     if (times > budget.left) {
-      problems.push({ path: at, message: `generators would make more than ${maxExpandedUnits} characters and items in this file` });
+      problems.push({
+        path: at,
+        message: `generators would make more than ${maxExpandedUnits} characters and items in this file`,
+      });
       return v;
     }
     budget.left -= times;
@@ -181,7 +230,11 @@ export async function loadCases(path: string, shownAs: string = path): Promise<C
   const { cases, diagnostics } = checkCasesText(text, shownAs);
   if (cases === undefined) {
     const first = diagnostics[0];
-    throw new GateError('INPUT_INVALID', first === undefined ? `${shownAs}: the case file could not be loaded` : formatDiagnostic(first), { diagnostics });
+    throw new GateError(
+      'INPUT_INVALID',
+      first === undefined ? `${shownAs}: the case file could not be loaded` : formatDiagnostic(first),
+      { diagnostics },
+    );
   }
   return cases;
 }

@@ -35,7 +35,8 @@ function valueSet(node: unknown): { fact: string; values: ReadonlySet<string> } 
   if (o.op === 'in' && o.args.length === 2) {
     const [needle, list] = o.args;
     const fact = factName(needle);
-    if (fact !== undefined && Array.isArray(list) && list.every(isScalar)) return { fact, values: new Set(list.map((v) => canonicalJson(v))) };
+    if (fact !== undefined && Array.isArray(list) && list.every(isScalar))
+      return { fact, values: new Set(list.map((v) => canonicalJson(v))) };
   }
   return undefined;
 }

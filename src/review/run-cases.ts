@@ -47,7 +47,14 @@ export async function runCases(policy: Policy, files: readonly CasesFile[]): Pro
       results.push({ case: c, name: names.take(c.note), got, failures: compareDecision(c.want, got) });
     }
   }
-  return { policy, results, coverage: ruleCoverage(coverageTargets(policy.document), results.map((r) => r.got)) };
+  return {
+    policy,
+    results,
+    coverage: ruleCoverage(
+      coverageTargets(policy.document),
+      results.map((r) => r.got),
+    ),
+  };
 }
 
 /** Names made unique in order of arrival: a repeat gets ` (2)`, ` (3)`, … */
@@ -81,7 +88,8 @@ export function ruleCoverage(targets: readonly string[], decisions: readonly Dec
   return { targets: [...targets], covered, missed, percent };
 }
 
-const list = (codes: readonly string[]): string => (codes.length === 0 ? 'none' : codes.map((c) => `\`${c}\``).join(', '));
+const list = (codes: readonly string[]): string =>
+  codes.length === 0 ? 'none' : codes.map((c) => `\`${c}\``).join(', ');
 
 /** How `got` differs from `want`, one lowercase line per difference; empty when it meets it. Reasons are a subset check. */
 export function compareDecision(want: CaseWant, got: Decision): string[] {
@@ -93,21 +101,30 @@ export function compareDecision(want: CaseWant, got: Decision): string[] {
   for (const item of want.items ?? []) {
     const actual = got.items?.[item.index];
     if (actual === undefined) {
-      failures.push(`items[${item.index}]: want an item, got ${got.items === undefined ? 'no items' : `${got.items.length} items`}`);
+      failures.push(
+        `items[${item.index}]: want an item, got ${got.items === undefined ? 'no items' : `${got.items.length} items`}`,
+      );
       continue;
     }
-    if (actual.effect !== item.effect) failures.push(`items[${item.index}].effect: want \`${item.effect}\`, got \`${actual.effect}\``);
+    if (actual.effect !== item.effect)
+      failures.push(`items[${item.index}].effect: want \`${item.effect}\`, got \`${actual.effect}\``);
     const itemCodes: string[] = actual.reasons.map((r) => r.code);
     const itemMissing = (item.reasons ?? []).filter((c) => !itemCodes.includes(c));
-    if (itemMissing.length > 0) failures.push(`items[${item.index}].reasons: want ${list(itemMissing)} among them, got ${list(itemCodes)}`);
+    if (itemMissing.length > 0)
+      failures.push(`items[${item.index}].reasons: want ${list(itemMissing)} among them, got ${list(itemCodes)}`);
   }
   return failures;
 }
 
 /** What a case wants, on one line: `deny ⊇ [uri.userinfo]; items[0] allow`. */
 export function describeWant(want: CaseWant): string {
-  const parts = [`${want.effect}${want.reasons === undefined || want.reasons.length === 0 ? '' : ` ⊇ [${want.reasons.join(', ')}]`}`];
-  for (const item of want.items ?? []) parts.push(`items[${item.index}] ${item.effect}${item.reasons === undefined ? '' : ` ⊇ [${item.reasons.join(', ')}]`}`);
+  const parts = [
+    `${want.effect}${want.reasons === undefined || want.reasons.length === 0 ? '' : ` ⊇ [${want.reasons.join(', ')}]`}`,
+  ];
+  for (const item of want.items ?? [])
+    parts.push(
+      `items[${item.index}] ${item.effect}${item.reasons === undefined ? '' : ` ⊇ [${item.reasons.join(', ')}]`}`,
+    );
   return parts.join('; ');
 }
 

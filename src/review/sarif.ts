@@ -23,7 +23,9 @@ export interface SarifLog {
 }
 
 interface SarifRun {
-  tool: { driver: { name: string; version: string; semanticVersion: string; informationUri: string; rules: SarifRule[] } };
+  tool: {
+    driver: { name: string; version: string; semanticVersion: string; informationUri: string; rules: SarifRule[] };
+  };
   columnKind: 'utf16CodeUnits';
   results: SarifResult[];
 }
@@ -43,7 +45,9 @@ interface SarifResult {
   ruleIndex: number;
   level: 'error' | 'warning';
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[];
+  locations: {
+    physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+  }[];
 }
 
 /** `lint.rule-never-fires` → `LintRuleNeverFires`: the SARIF `name`, a readable identifier. */
@@ -70,7 +74,13 @@ export function toSarif(diagnostics: readonly Diagnostic[], options: SarifOption
   for (const d of diagnostics) {
     if (!known.has(d.code)) {
       known.add(d.code);
-      catalogue.push({ id: d.code, description: d.code, level: d.severity, securitySeverity: '5.0', tags: ['security', 'linkgate'] });
+      catalogue.push({
+        id: d.code,
+        description: d.code,
+        level: d.severity,
+        securitySeverity: '5.0',
+        tags: ['security', 'linkgate'],
+      });
     }
   }
   const index = new Map(catalogue.map((r, i) => [r.id, i]));
@@ -103,7 +113,15 @@ export function toSarif(diagnostics: readonly Diagnostic[], options: SarifOption
     version: sarifVersion,
     runs: [
       {
-        tool: { driver: { name: 'linkgate', version: options.toolVersion, semanticVersion: options.toolVersion, informationUri: linkgateInformationUri, rules } },
+        tool: {
+          driver: {
+            name: 'linkgate',
+            version: options.toolVersion,
+            semanticVersion: options.toolVersion,
+            informationUri: linkgateInformationUri,
+            rules,
+          },
+        },
         columnKind: 'utf16CodeUnits',
         results,
       },

@@ -14,7 +14,15 @@ export interface SettingChange {
   readonly direction: Direction;
 }
 
-type Order = 'more-is-looser' | 'more-is-tighter' | 'true-is-tighter' | 'true-is-looser' | 'allow-list' | 'deny-list' | 'enum' | 'neutral';
+type Order =
+  | 'more-is-looser'
+  | 'more-is-tighter'
+  | 'true-is-tighter'
+  | 'true-is-looser'
+  | 'allow-list'
+  | 'deny-list'
+  | 'enum'
+  | 'neutral';
 
 // how each setting orders its values; a path not listed is neutral (metadata, wording)
 const orders: Readonly<Record<string, Order>> = {
@@ -56,9 +64,21 @@ const enumRanks: Readonly<Record<string, readonly string[]>> = {
 };
 
 // settings whose absence means "no limit of this kind": adding one tightens, removing one loosens
-const absentIsOpen = new Set(['links.origins', 'links.servers', 'read.maxItemBytes', 'content.maxImagePixels', 'fetch.connectTimeoutMs']);
+const absentIsOpen = new Set([
+  'links.origins',
+  'links.servers',
+  'read.maxItemBytes',
+  'content.maxImagePixels',
+  'fetch.connectTimeoutMs',
+]);
 // optional booleans read as false when absent
-const absentIsFalse = new Set(['links.denyDeclaredTypes', 'links.resolveNames', 'read.allowTaskResults', 'read.answerInputRequired', 'fetch.enabled']);
+const absentIsFalse = new Set([
+  'links.denyDeclaredTypes',
+  'links.resolveNames',
+  'read.allowTaskResults',
+  'read.answerInputRequired',
+  'fetch.enabled',
+]);
 
 const loosenWhen = (looser: boolean): Direction => (looser ? 'loosening' : 'tightening');
 
@@ -96,7 +116,9 @@ function get(doc: unknown, path: string): unknown {
 /** Every dotted path of a document down to scalars and lists (lists are compared as a whole or as sets). */
 function leafPaths(doc: unknown, prefix = ''): string[] {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return prefix === '' ? [] : [prefix];
-  return Object.keys(doc).flatMap((key) => leafPaths((doc as Record<string, unknown>)[key], prefix === '' ? key : `${prefix}.${key}`));
+  return Object.keys(doc).flatMap((key) =>
+    leafPaths((doc as Record<string, unknown>)[key], prefix === '' ? key : `${prefix}.${key}`),
+  );
 }
 
 function settingChanges(path: string, before: unknown, after: unknown): SettingChange[] {
@@ -111,14 +133,26 @@ function settingChanges(path: string, before: unknown, after: unknown): SettingC
       // a list that is absent is empty: judge it member by member
       return settingChanges(path, before ?? [], after ?? []);
     }
-    return [{ path, kind, ...(before === undefined ? {} : { old: before }), ...(after === undefined ? {} : { new: after }), direction }];
+    return [
+      {
+        path,
+        kind,
+        ...(before === undefined ? {} : { old: before }),
+        ...(after === undefined ? {} : { new: after }),
+        direction,
+      },
+    ];
   }
   if ((order === 'allow-list' || order === 'deny-list') && Array.isArray(before) && Array.isArray(after)) {
     const b = new Set(before.map((v) => canonicalJson(v)));
     const a = new Set(after.map((v) => canonicalJson(v)));
     const out: SettingChange[] = [];
-    for (const v of after) if (!b.has(canonicalJson(v))) out.push({ path, kind: 'added', new: v, direction: order === 'allow-list' ? 'loosening' : 'tightening' });
-    for (const v of before) if (!a.has(canonicalJson(v))) out.push({ path, kind: 'removed', old: v, direction: order === 'allow-list' ? 'tightening' : 'loosening' });
+    for (const v of after)
+      if (!b.has(canonicalJson(v)))
+        out.push({ path, kind: 'added', new: v, direction: order === 'allow-list' ? 'loosening' : 'tightening' });
+    for (const v of before)
+      if (!a.has(canonicalJson(v)))
+        out.push({ path, kind: 'removed', old: v, direction: order === 'allow-list' ? 'tightening' : 'loosening' });
     return out;
   }
   if (canonicalJson(before) === canonicalJson(after)) return [];
@@ -139,14 +173,20 @@ function ruleChanges(before: Readonly<PolicyDocument>, after: Readonly<PolicyDoc
     for (const field of ['stage', 'effect', 'message', 'when'] as const) {
       if (canonicalJson(was[field]) === canonicalJson(rule[field])) continue;
       const direction: Direction =
-        field === 'effect' ? loosenWhen(was.effect === 'deny' && rule.effect === 'partial') : field === 'message' ? 'neutral' : 'neutral';
+        field === 'effect'
+          ? loosenWhen(was.effect === 'deny' && rule.effect === 'partial')
+          : field === 'message'
+            ? 'neutral'
+            : 'neutral';
       out.push({ path: `rules.${id}.${field}`, kind: 'changed', old: was[field], new: rule[field], direction });
     }
   }
-  for (const [id, rule] of oldRules) if (!newRules.has(id)) out.push({ path: `rules.${id}`, kind: 'removed', old: rule, direction: 'loosening' });
+  for (const [id, rule] of oldRules)
+    if (!newRules.has(id)) out.push({ path: `rules.${id}`, kind: 'removed', old: rule, direction: 'loosening' });
   const oldOrder = (before.rules ?? []).map((r) => r.id).filter((id) => newRules.has(id));
   const newOrder = (after.rules ?? []).map((r) => r.id).filter((id) => oldRules.has(id));
-  if (canonicalJson(oldOrder) !== canonicalJson(newOrder)) out.push({ path: 'rules', kind: 'changed', old: oldOrder, new: newOrder, direction: 'neutral' });
+  if (canonicalJson(oldOrder) !== canonicalJson(newOrder))
+    out.push({ path: 'rules', kind: 'changed', old: oldOrder, new: newOrder, direction: 'neutral' });
   return out;
 }
 

@@ -14,7 +14,12 @@ describe('linkgate eval', () => {
       link('guide://manuals/packing', { mimeType: 'text/plain', size: 120 }),
       link('http://169.254.169.254/latest/meta-data/'),
       'not json',
-      JSON.stringify({ stage: 'credential', kind: 'authorization', from: 'https://a.example.com/x', to: 'https://b.example.net/y' }),
+      JSON.stringify({
+        stage: 'credential',
+        kind: 'authorization',
+        from: 'https://a.example.com/x',
+        to: 'https://b.example.net/y',
+      }),
       '',
     ].join('\n');
     const run = await runCli(['eval', '--policy', 'policies/default.yaml'], `${input}\n`);
@@ -27,16 +32,32 @@ describe('linkgate eval', () => {
     expect(out[4]?.reasons[0]?.code).toBe('input.invalid');
     for (const d of out) {
       expect(Object.keys(d)).toEqual(['effect', 'reasons', 'policy']);
-      expect(d.policy).toEqual({ id: 'default', version: expect.any(String), digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+      expect(d.policy).toEqual({
+        id: 'default',
+        version: expect.any(String),
+        digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      });
     }
   });
 
   it.each([
     { name: 'missing link', line: { stage: 'link', server: 'docs' }, field: 'link' },
-    { name: 'uri not a string', line: { stage: 'link', link: { type: 'resource_link', uri: 5, name: 'x' } }, field: 'link.uri' },
+    {
+      name: 'uri not a string',
+      line: { stage: 'link', link: { type: 'resource_link', uri: 5, name: 'x' } },
+      field: 'link.uri',
+    },
     { name: 'unknown stage', line: { stage: 'fetch' }, field: 'stage' },
-    { name: 'unknown key', line: { stage: 'credential', kind: 'cookie', from: 'https://a/', to: 'https://a/', extra: 1 }, field: '(line)' },
-    { name: 'unknown credential kind', line: { stage: 'credential', kind: 'magic', from: 'https://a/', to: 'https://a/' }, field: 'kind' },
+    {
+      name: 'unknown key',
+      line: { stage: 'credential', kind: 'cookie', from: 'https://a/', to: 'https://a/', extra: 1 },
+      field: '(line)',
+    },
+    {
+      name: 'unknown credential kind',
+      line: { stage: 'credential', kind: 'magic', from: 'https://a/', to: 'https://a/' },
+      field: 'kind',
+    },
   ])('names the field of a malformed line: $name', async ({ line, field }) => {
     const run = await runCli(['eval', '--policy', 'policies/default.yaml'], `${JSON.stringify(line)}\n`);
     const [d] = jsonLines(run.stdout) as Decision[];
@@ -47,10 +68,16 @@ describe('linkgate eval', () => {
 
   it('refuses a line over --max-line-bytes with input.invalid and goes on', async () => {
     const big = link(`guide://x/${'a'.repeat(5000)}`);
-    const run = await runCli(['eval', '--policy', 'policies/default.yaml', '--max-line-bytes', '1000'], `${big}\n${link('guide://ok')}\n`);
+    const run = await runCli(
+      ['eval', '--policy', 'policies/default.yaml', '--max-line-bytes', '1000'],
+      `${big}\n${link('guide://ok')}\n`,
+    );
     const out = jsonLines(run.stdout) as Decision[];
     expect(out).toHaveLength(2);
-    expect(out[0]?.reasons[0]).toMatchObject({ code: 'input.invalid', message: expect.stringContaining('over the limit') });
+    expect(out[0]?.reasons[0]).toMatchObject({
+      code: 'input.invalid',
+      message: expect.stringContaining('over the limit'),
+    });
     expect(out[1]?.effect).toBe('allow');
   });
 
@@ -83,8 +110,13 @@ describe('linkgate eval', () => {
   it('resolves names only from --resolve-from, failing closed for names it does not list', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'linkgate-eval-'));
     const map = join(dir, 'dns.json');
-    writeFileSync(map, JSON.stringify({ answers: { 'public.example.com': ['93.184.215.14'], 'rebind.example.com': ['10.0.0.5'] } }));
-    const input = ['https://public.example.com/a', 'https://rebind.example.com/a', 'https://unlisted.example.com/a'].map((u) => link(u)).join('\n');
+    writeFileSync(
+      map,
+      JSON.stringify({ answers: { 'public.example.com': ['93.184.215.14'], 'rebind.example.com': ['10.0.0.5'] } }),
+    );
+    const input = ['https://public.example.com/a', 'https://rebind.example.com/a', 'https://unlisted.example.com/a']
+      .map((u) => link(u))
+      .join('\n');
     const run = await runCli(['eval', '--policy', 'policies/web-public.yaml', '--resolve-from', map], `${input}\n`);
     expect(run.code).toBe(0);
     const out = jsonLines(run.stdout) as Decision[];

@@ -12,7 +12,12 @@ const secretLink = JSON.stringify({
   stage: 'link',
   server: 'docs',
   readFrom: 'docs',
-  link: { type: 'resource_link', uri: 'https://alice:hunter2@pastebin.com/raw/x?token=s3cr3t&v=1', name: 'x', mimeType: 'text/plain' },
+  link: {
+    type: 'resource_link',
+    uri: 'https://alice:hunter2@pastebin.com/raw/x?token=s3cr3t&v=1',
+    name: 'x',
+    mimeType: 'text/plain',
+  },
 });
 
 describe('linkgate explain', () => {
@@ -53,8 +58,28 @@ describe('linkgate explain', () => {
   });
 
   it.each([
-    { name: 'credential', line: { stage: 'credential', kind: 'bearer-in-query', from: 'https://a.example.com/?access_token=zzz', to: 'https://b.example.com/' }, fail: ['credentials.forward', 'rules.no-bearer-in-query'] },
-    { name: 'read', line: { stage: 'read', server: 'docs', readFrom: 'docs', elapsedMs: 12000, link: { type: 'resource_link', uri: 'guide://a', name: 'a' }, result: { contents: [{ uri: 'guide://a', mimeType: 'text/plain', text: 'x' }] } }, fail: ['read.readTimeoutMs', 'rules.slow-reads'] },
+    {
+      name: 'credential',
+      line: {
+        stage: 'credential',
+        kind: 'bearer-in-query',
+        from: 'https://a.example.com/?access_token=zzz',
+        to: 'https://b.example.com/',
+      },
+      fail: ['credentials.forward', 'rules.no-bearer-in-query'],
+    },
+    {
+      name: 'read',
+      line: {
+        stage: 'read',
+        server: 'docs',
+        readFrom: 'docs',
+        elapsedMs: 12000,
+        link: { type: 'resource_link', uri: 'guide://a', name: 'a' },
+        result: { contents: [{ uri: 'guide://a', mimeType: 'text/plain', text: 'x' }] },
+      },
+      fail: ['read.readTimeoutMs', 'rules.slow-reads'],
+    },
     { name: 'invalid', line: { stage: 'link' }, fail: ['input'] },
   ])('explains a $name line', async ({ line, fail }) => {
     const run = await runCli(['explain', '--policy', fixture, '--json', '--line', JSON.stringify(line)]);
@@ -70,7 +95,10 @@ describe('linkgate explain', () => {
     for (const c of cases?.cases ?? []) {
       const e = await explainLine(gate, c.input, { resolving: false });
       const fired = e.decision.reasons.filter((r) => r.rule.startsWith('rules.')).map((r) => r.rule);
-      expect({ note: c.note, fired: e.steps.filter((s) => s.kind === 'rule' && s.status === 'fail').map((s) => s.rule) }).toEqual({ note: c.note, fired });
+      expect({
+        note: c.note,
+        fired: e.steps.filter((s) => s.kind === 'rule' && s.status === 'fail').map((s) => s.rule),
+      }).toEqual({ note: c.note, fired });
       expect(e.steps.every((s) => s.why === undefined || !s.why.includes('differently'))).toBe(true);
     }
   });
@@ -86,7 +114,11 @@ describe('linkgate explain', () => {
   });
 
   it('uses the shipped default policy without --policy', async () => {
-    const run = await runCli(['explain', '--line', JSON.stringify({ stage: 'link', link: { type: 'resource_link', uri: 'file:///etc/passwd', name: 'x' } })]);
+    const run = await runCli([
+      'explain',
+      '--line',
+      JSON.stringify({ stage: 'link', link: { type: 'resource_link', uri: 'file:///etc/passwd', name: 'x' } }),
+    ]);
     expect(run.stdout).toContain('under policy default ');
     expect(run.stdout).toMatch(/FAIL {2}links\.schemes/);
   });

@@ -22,7 +22,13 @@ describe('linkgate lint', () => {
   });
 
   it('lints every shipped policy clean, exit 0, no output', async () => {
-    const run = await runCli(['lint', ...today, 'policies/default.yaml', 'policies/web-public.yaml', 'policies/strict.yaml']);
+    const run = await runCli([
+      'lint',
+      ...today,
+      'policies/default.yaml',
+      'policies/web-public.yaml',
+      'policies/strict.yaml',
+    ]);
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
@@ -32,8 +38,27 @@ describe('linkgate lint', () => {
       $schema: string;
       version: string;
       runs: {
-        tool: { driver: { name: string; version: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; properties: { 'security-severity': string; tags: string[] } }[] } };
-        results: { ruleId: string; ruleIndex: number; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
+        tool: {
+          driver: {
+            name: string;
+            version: string;
+            informationUri: string;
+            rules: {
+              id: string;
+              shortDescription: { text: string };
+              properties: { 'security-severity': string; tags: string[] };
+            }[];
+          };
+        };
+        results: {
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          message: { text: string };
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+          }[];
+        }[];
       }[];
     };
     expect(log.$schema).toMatch(/sarif-2\.1\.0/);
@@ -41,7 +66,11 @@ describe('linkgate lint', () => {
     expect(log.runs).toHaveLength(1);
     const [sarifRun] = log.runs;
     const driver = sarifRun!.tool.driver;
-    expect(driver).toMatchObject({ name: 'linkgate', version: expect.stringMatching(/^\d+\.\d+\.\d+/), informationUri: expect.stringMatching(/^https:\/\//) });
+    expect(driver).toMatchObject({
+      name: 'linkgate',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      informationUri: expect.stringMatching(/^https:\/\//),
+    });
     expect(driver.rules.map((r) => r.id)).toEqual(lintRuleCatalogue().map((r) => r.id));
     expect(new Set(driver.rules.map((r) => r.id)).size).toBe(driver.rules.length);
     for (const rule of driver.rules) {
@@ -86,7 +115,11 @@ describe('linkgate lint', () => {
   it.each([
     { name: 'no file', args: [], message: 'missing policy `FILE`' },
     { name: 'unknown format', args: ['--format', 'xml', 'policies/default.yaml'], message: 'unknown format `xml`' },
-    { name: 'unknown fail level', args: ['--fail-level', 'info', 'policies/default.yaml'], message: 'unknown fail level `info`' },
+    {
+      name: 'unknown fail level',
+      args: ['--fail-level', 'info', 'policies/default.yaml'],
+      message: 'unknown fail level `info`',
+    },
     { name: 'bad today', args: ['--today', 'tomorrow', 'policies/default.yaml'], message: '`--today` must be a date' },
     { name: 'unknown option', args: ['--colour', 'policies/default.yaml'], message: '--colour' },
   ])('usage error: $name → exit 2', async ({ args, message }) => {

@@ -6,12 +6,15 @@ const fixture = 'test/review/fixtures/rules-policy.yaml';
 const failing = ['--cases', 'test/review/fixtures/failing.cases.yaml', '--coverage-threshold', '50', fixture];
 
 describe('linkgate test', () => {
-  it.each(['policies/default.yaml', 'policies/web-public.yaml', 'policies/strict.yaml'])('passes %s with 100%% rule coverage', async (policy) => {
-    const run = await runCli(['test', '--coverage-threshold', '100', policy]);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/, 0 failed; rule coverage (\d+)\/\1 \(100%\)\n/);
-  });
+  it.each(['policies/default.yaml', 'policies/web-public.yaml', 'policies/strict.yaml'])(
+    'passes %s with 100%% rule coverage',
+    async (policy) => {
+      const run = await runCli(['test', '--coverage-threshold', '100', policy]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/, 0 failed; rule coverage (\d+)\/\1 \(100%\)\n/);
+    },
+  );
 
   it('covers every custom rule of the fixture policy with its own case file', async () => {
     const run = await runCli(['test', '--format', 'json', fixture]);
@@ -46,18 +49,37 @@ describe('linkgate test', () => {
   it.each([
     { threshold: '31', code: 0 },
     { threshold: '32', code: 1 },
-  ])('fails below --coverage-threshold $threshold → exit $code (fixture coverage 31.2%)', async ({ threshold, code }) => {
-    const run = await runCli(['test', '--coverage-threshold', threshold, fixture]);
-    expect(run.code).toBe(code);
-  });
+  ])(
+    'fails below --coverage-threshold $threshold → exit $code (fixture coverage 31.2%)',
+    async ({ threshold, code }) => {
+      const run = await runCli(['test', '--coverage-threshold', threshold, fixture]);
+      expect(run.code).toBe(code);
+    },
+  );
 
   it.each([
     { name: 'no policy', args: [], message: 'missing `POLICY`' },
-    { name: 'bad threshold', args: ['--coverage-threshold', '120', fixture], message: '`--coverage-threshold` must be a percentage' },
+    {
+      name: 'bad threshold',
+      args: ['--coverage-threshold', '120', fixture],
+      message: '`--coverage-threshold` must be a percentage',
+    },
     { name: 'bad format', args: ['--format', 'tap', fixture], message: 'unknown format `tap`' },
-    { name: 'missing case file', args: ['--cases', 'nope.cases.yaml', fixture], message: 'cannot read case file `nope.cases.yaml`' },
-    { name: 'policy without cases beside it', args: ['test/fixtures/policies/fetch-loopback.yaml'], message: 'fetch-loopback.cases.yaml' },
-    { name: 'case file that is a policy', args: ['--cases', 'policies/default.yaml', fixture], message: 'policies/default.yaml:2:1: error schema.unknown-key: unknown key `id`' },
+    {
+      name: 'missing case file',
+      args: ['--cases', 'nope.cases.yaml', fixture],
+      message: 'cannot read case file `nope.cases.yaml`',
+    },
+    {
+      name: 'policy without cases beside it',
+      args: ['test/fixtures/policies/fetch-loopback.yaml'],
+      message: 'fetch-loopback.cases.yaml',
+    },
+    {
+      name: 'case file that is a policy',
+      args: ['--cases', 'policies/default.yaml', fixture],
+      message: 'policies/default.yaml:2:1: error schema.unknown-key: unknown key `id`',
+    },
   ])('exit 2: $name', async ({ args, message }) => {
     const run = await runCli(['test', ...args]);
     expect(run.code).toBe(2);

@@ -59,9 +59,15 @@ describe.skipIf(!existsSync(casesFile))('bytes corpus with policies/default.yaml
   afterAll(() => {
     const misses = outcomes.filter((o) => o.effect !== o.c.expect);
     const byKind = new Map<string, string[]>();
-    for (const m of misses) byKind.set(m.c.trueKind, [...(byKind.get(m.c.trueKind) ?? []), `${m.c.id} (want ${m.c.expect}, got ${m.effect})`]);
+    for (const m of misses)
+      byKind.set(m.c.trueKind, [
+        ...(byKind.get(m.c.trueKind) ?? []),
+        `${m.c.id} (want ${m.c.expect}, got ${m.effect})`,
+      ]);
     const exact = outcomes.length - misses.length;
-    console.log(`bytes corpus: ${exact}/${outcomes.length} exactly right (${((100 * exact) / Math.max(1, outcomes.length)).toFixed(1)}%)`);
+    console.log(
+      `bytes corpus: ${exact}/${outcomes.length} exactly right (${((100 * exact) / Math.max(1, outcomes.length)).toFixed(1)}%)`,
+    );
     for (const [kind, ids] of byKind) console.log(`  miss [${kind}]: ${ids.join(', ')}`);
     expect(exact / Math.max(1, outcomes.length)).toBeGreaterThanOrEqual(minExactShare);
   });

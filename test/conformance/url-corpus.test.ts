@@ -50,7 +50,9 @@ describe.skipIf(!hasCorpus)('url corpus: ssrf-cases.jsonl with policies/web-publ
 
   beforeAll(async () => {
     policy = await loadPolicy(path.join(repoRoot, 'policies/web-public.yaml'));
-    const dns = JSON.parse(readFileSync(path.join(corpusDir, 'fake-dns.json'), 'utf8')) as { answers: Record<string, string[]> };
+    const dns = JSON.parse(readFileSync(path.join(corpusDir, 'fake-dns.json'), 'utf8')) as {
+      answers: Record<string, string[]>;
+    };
     const answers = new Map(Object.entries(dns.answers));
     // a name not listed, or listed with [], does not resolve
     const fakeResolve: Resolver = async (name) => {
@@ -74,7 +76,9 @@ describe.skipIf(!hasCorpus)('url corpus: ssrf-cases.jsonl with policies/web-publ
 
   function report(label: string, rows: { c: SsrfCase; decision: Decision }[]): void {
     for (const { c, decision } of rows) {
-      console.log(`${label} ${c.id} expect ${c.expect} got ${summary(decision)}: ${JSON.stringify(c.input)} (${c.why.slice(0, 100)})`);
+      console.log(
+        `${label} ${c.id} expect ${c.expect} got ${summary(decision)}: ${JSON.stringify(c.input)} (${c.why.slice(0, 100)})`,
+      );
     }
   }
 
@@ -98,7 +102,10 @@ describe.skipIf(!hasCorpus)('url corpus: ssrf-cases.jsonl with policies/web-publ
 
   it('reports how many ambiguous cases agree (not gated)', () => {
     const ambiguous = results.filter((r) => r.c.ambiguous);
-    report('ambiguous-disagrees', ambiguous.filter((r) => !agrees(r)));
+    report(
+      'ambiguous-disagrees',
+      ambiguous.filter((r) => !agrees(r)),
+    );
     console.log(`ambiguous: ${ambiguous.filter(agrees).length}/${ambiguous.length} agree with their label`);
     expect(ambiguous.length).toBeGreaterThan(0);
   });
@@ -123,7 +130,13 @@ describe.skipIf(!hasCorpus)('url corpus: credential-cases.jsonl with policies/de
 
   it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
     const gate = createGate(policy, { resolve: 'none' });
-    const line = { stage: 'credential', kind: c.credential, from: c.from, to: c.to, ...(c.via === undefined ? {} : { via: c.via }) };
+    const line = {
+      stage: 'credential',
+      kind: c.credential,
+      from: c.from,
+      to: c.to,
+      ...(c.via === undefined ? {} : { via: c.via }),
+    };
     const decision = await gate.decide(line);
     const want = c.expect === 'forward' ? 'allow' : 'deny';
     if (decision.effect !== want) console.log(`miss ${c.id} expect ${c.expect} got ${summary(decision)} (${c.why})`);

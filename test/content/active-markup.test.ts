@@ -1,12 +1,27 @@
 import { describe, expect, test } from 'vitest';
-import { findActiveMarkup, maxNestedMarkup, type MarkupFlavour, type MarkupWork } from '../../src/content/active-markup.ts';
+import {
+  findActiveMarkup,
+  maxNestedMarkup,
+  type MarkupFlavour,
+  type MarkupWork,
+} from '../../src/content/active-markup.ts';
 
 describe('findActiveMarkup', () => {
   test.each<[string, string, MarkupFlavour, RegExp]>([
     ['script element', '<p>x</p><script>alert(1)</script>', 'html', /`<script>` element/],
-    ['namespaced svg script', '<svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>x</svg:script></svg>', 'svg', /`<script>` element/],
+    [
+      'namespaced svg script',
+      '<svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>x</svg:script></svg>',
+      'svg',
+      /`<script>` element/,
+    ],
     ['upper-case script', '<SCRIPT SRC=x></SCRIPT>', 'text', /`<script>` element/],
-    ['event handler without script', 'notes\n<img src=x onerror="alert(1)">', 'text', /event-handler attribute `onerror`/],
+    [
+      'event handler without script',
+      'notes\n<img src=x onerror="alert(1)">',
+      'text',
+      /event-handler attribute `onerror`/,
+    ],
     ['svg onload', '<svg onload="alert(1)"/>', 'svg', /`onload`/],
     ['handler after a slash', '<svg/onload=alert(1)>', 'svg', /`onload`/],
     ['javascript url', '<a href="javascript:alert(1)">x</a>', 'html', /`javascript:`/],
@@ -15,12 +30,37 @@ describe('findActiveMarkup', () => {
     ['tab inside the scheme', '<a href="java\tscript:alert(1)">', 'html', /`javascript:`/],
     ['vbscript url', '<a href="vbscript:msgbox">', 'html', /`vbscript:`/],
     ['html data url', '<iframe src="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;">', 'html', /`data:` url/],
-    ['svg animate to a script url', '<svg><animate attributeName="href" values="javascript:alert(1)"/></svg>', 'svg', /`javascript:`/],
-    ['srcdoc with an encoded script', '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>', 'html', /entity-encoded `<script>`/],
+    [
+      'svg animate to a script url',
+      '<svg><animate attributeName="href" values="javascript:alert(1)"/></svg>',
+      'svg',
+      /`javascript:`/,
+    ],
+    [
+      'srcdoc with an encoded script',
+      '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>',
+      'html',
+      /entity-encoded `<script>`/,
+    ],
     ['hta', '<html><HTA:APPLICATION ID="x"/></html>', 'html', /hta application/],
-    ['svg tiny handler element', '<svg><handler type="application/ecmascript">alert(1)</handler></svg>', 'svg', /`<handler>`/],
-    ['animation setting a handler', '<svg><set attributeName="onmouseover" to="alert(1)"/></svg>', 'svg', /animation that sets an event-handler/],
-    ['meta refresh to a data url', '<meta http-equiv="refresh" content="0;url=data:text/html;base64,PHNjcmlwdD4=">', 'html', /`data:` url/],
+    [
+      'svg tiny handler element',
+      '<svg><handler type="application/ecmascript">alert(1)</handler></svg>',
+      'svg',
+      /`<handler>`/,
+    ],
+    [
+      'animation setting a handler',
+      '<svg><set attributeName="onmouseover" to="alert(1)"/></svg>',
+      'svg',
+      /animation that sets an event-handler/,
+    ],
+    [
+      'meta refresh to a data url',
+      '<meta http-equiv="refresh" content="0;url=data:text/html;base64,PHNjcmlwdD4=">',
+      'html',
+      /`data:` url/,
+    ],
     ['plugin element', '<object data="x.swf"></object>', 'html', /plugin element/],
     ['markdown javascript link', 'see [here](javascript:alert(1))', 'text', /markdown link/],
     ['markdown reference definition', '[x]: javascript:alert(1)\n', 'text', /markdown link/],
@@ -47,7 +87,12 @@ describe('findActiveMarkup', () => {
   test.each<[string, string, MarkupFlavour, RegExp]>([
     ['a quoted `>` inside a tag', '<img alt=">" onerror="alert(1)" src=x>', 'html', /`onerror`/],
     ['a single-quoted `>` inside a tag', "<a title='a>b' href='javascript:alert(1)'>", 'html', /`javascript:`/],
-    ['a handler past 64 KiB of attribute space', `<img src=x${' '.repeat(70_000)}onerror=alert(1)>`, 'html', /`onerror`/],
+    [
+      'a handler past 64 KiB of attribute space',
+      `<img src=x${' '.repeat(70_000)}onerror=alert(1)>`,
+      'html',
+      /`onerror`/,
+    ],
     ['script after an unterminated quoted value', '<a title="x> <script>alert(1)</script>', 'text', /script/],
   ])('reads a tag as far as an html tokenizer does: %s', (_, text, flavour, message) => {
     expect(findActiveMarkup(text, flavour)).toMatch(message);
@@ -90,13 +135,33 @@ describe('findActiveMarkup', () => {
   });
 
   test.each([
-    ['a script two levels down', '<iframe srcdoc="&lt;iframe srcdoc=&quot;&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;&quot;&gt;">', /entity-encoded `<script>`/],
-    ['a handler one level down', '<iframe srcdoc="&lt;img src=x &#111;nerror=alert(1)&gt;">', /entity-encoded markup .*`onerror`/],
+    [
+      'a script two levels down',
+      '<iframe srcdoc="&lt;iframe srcdoc=&quot;&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;&quot;&gt;">',
+      /entity-encoded `<script>`/,
+    ],
+    [
+      'a handler one level down',
+      '<iframe srcdoc="&lt;img src=x &#111;nerror=alert(1)&gt;">',
+      /entity-encoded markup .*`onerror`/,
+    ],
     ['a script glued to a tag name', '<a<script>alert(1)</script>', /glued/],
-    ['a style element with expression()', '<style>p { width: expression(alert(1)) }</style>', /`expression\(\)` in a `<style>` element/],
-    ['a style attribute with an escaped expression()', '<p style="width: e\\xpression(alert(1))">', /`expression\(\)` in a `style` attribute/],
+    [
+      'a style element with expression()',
+      '<style>p { width: expression(alert(1)) }</style>',
+      /`expression\(\)` in a `<style>` element/,
+    ],
+    [
+      'a style attribute with an escaped expression()',
+      '<p style="width: e\\xpression(alert(1))">',
+      /`expression\(\)` in a `style` attribute/,
+    ],
     ['a markdown destination after 100 spaces', `[x](${' '.repeat(100)}javascript:alert(1))`, /markdown link/],
-    ['a markdown scheme spread over 60 tab references', `[x](j${'&Tab;'.repeat(60)}avascript:alert(1))`, /markdown link/],
+    [
+      'a markdown scheme spread over 60 tab references',
+      `[x](j${'&Tab;'.repeat(60)}avascript:alert(1))`,
+      /markdown link/,
+    ],
   ])('finds %s', (_, text, message) => {
     expect(findActiveMarkup(text, 'text')).toMatch(message);
   });

@@ -19,7 +19,11 @@ const asBlob = (b: Buffer): Body => ({ blob: b.toString('base64') });
 const utf8 = (s: string): Buffer => Buffer.from(s, 'utf8');
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 
-async function decideItem(body: Body, mimeType: string | null, extra: Record<string, unknown> = {}): Promise<{ effect: Effect; codes: string[] }> {
+async function decideItem(
+  body: Body,
+  mimeType: string | null,
+  extra: Record<string, unknown> = {},
+): Promise<{ effect: Effect; codes: string[] }> {
   const mime = mimeType === null ? {} : { mimeType };
   const decision = await gate.decideRead({
     stage: 'read',
@@ -78,8 +82,14 @@ function jpegTwoFrames(width: number, height: number): Buffer {
 
 // PDF with an object stream whose inner objects hold `/S /JavaScript`, encoded by `encode` under the `filter` entry
 function pdfObjectStream(filterEntry: string, encoded: Buffer, extraDict = ''): Buffer {
-  const head = latin1('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n');
-  const stream = Buffer.concat([latin1(`7 0 obj\n<< /Type /ObjStm /N 1 /First 4 ${filterEntry} /Length ${encoded.length}${extraDict} >>\nstream\n`), encoded, latin1('\nendstream\nendobj\n')]);
+  const head = latin1(
+    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n',
+  );
+  const stream = Buffer.concat([
+    latin1(`7 0 obj\n<< /Type /ObjStm /N 1 /First 4 ${filterEntry} /Length ${encoded.length}${extraDict} >>\nstream\n`),
+    encoded,
+    latin1('\nendstream\nendobj\n'),
+  ]);
   return Buffer.concat([head, stream, latin1('trailer\n<< /Root 1 0 R >>\n%%EOF\n')]);
 }
 
@@ -155,9 +165,21 @@ describe('html and script in declared text are never allowed', () => {
     ['nul-padded', asBlob(Buffer.concat([utf8(html), Buffer.alloc(64)])), 'text/plain'],
     ['nested <scr<script>ipt>', asText('<scr<script>ipt>alert(1)</scr</script>ipt>'), 'text/plain'],
     ['tag name glued to a parent', asText('<a<script>alert(1)</script>'), 'text/plain'],
-    ['invalid utf-8 before the script (windows-1252 fallback)', asBlob(Buffer.concat([Buffer.from([0xc3, 0x28, 0x80]), latin1(html)])), 'text/plain'],
-    ['invalid utf-8 before the script, no declared type', asBlob(Buffer.concat([Buffer.from([0x80, 0x81]), latin1(html)])), null],
-    ['overlong utf-8 `<` before script', asBlob(Buffer.concat([Buffer.from([0xc0, 0xbc]), latin1('script>alert(1)</script>'), latin1(html)])), 'text/plain'],
+    [
+      'invalid utf-8 before the script (windows-1252 fallback)',
+      asBlob(Buffer.concat([Buffer.from([0xc3, 0x28, 0x80]), latin1(html)])),
+      'text/plain',
+    ],
+    [
+      'invalid utf-8 before the script, no declared type',
+      asBlob(Buffer.concat([Buffer.from([0x80, 0x81]), latin1(html)])),
+      null,
+    ],
+    [
+      'overlong utf-8 `<` before script',
+      asBlob(Buffer.concat([Buffer.from([0xc0, 0xbc]), latin1('script>alert(1)</script>'), latin1(html)])),
+      'text/plain',
+    ],
     ['<svg/onload>', asText('<svg/onload=alert(1)>'), 'text/plain'],
     ['img onerror with tabs', asText('<img\tsrc=x\tonerror=alert(1)>'), 'text/plain'],
     ['img onerror with newlines', asText('<img\nsrc=x\nonerror\n=\nalert(1)>'), 'text/plain'],
@@ -167,27 +189,69 @@ describe('html and script in declared text are never allowed', () => {
     ['img onerror in uppercase', asText('<IMG SRC=x ONERROR=alert(1)>'), 'text/plain'],
     ['quoted `>` inside the tag', asText('<img alt=">" onerror=alert(1)>'), 'text/plain'],
     ['tag name with `="` before a script', asText('<a="><script>alert(1)</script>">'), 'text/plain'],
-    ['entity-encoded javascript: in href', asText('<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>'), 'text/plain'],
-    ['hex entities without semicolons', asText('<a href="&#x6A&#x61&#x76&#x61script&#x3A;alert(1)">x</a>'), 'text/plain'],
+    [
+      'entity-encoded javascript: in href',
+      asText('<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>'),
+      'text/plain',
+    ],
+    [
+      'hex entities without semicolons',
+      asText('<a href="&#x6A&#x61&#x76&#x61script&#x3A;alert(1)">x</a>'),
+      'text/plain',
+    ],
     ['named entities &colon; and &Tab;', asText('<a href="java&Tab;script&colon;alert(1)">x</a>'), 'text/plain'],
     ['hex entity with leading zeros', asText('<a href="&#x000000006A;avascript:alert(1)">x</a>'), 'text/plain'],
     ['decimal entity with leading zeros', asText('<a href="&#000000000106;avascript:alert(1)">x</a>'), 'text/plain'],
     ['javascript: split by a newline', asText('<a href="java\nscript:alert(1)">x</a>'), 'text/plain'],
-    ['iframe srcdoc with an encoded script', asText('<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>'), 'text/plain'],
-    ['iframe srcdoc with an encoded handler', asText('<iframe srcdoc="&lt;img src=x &#111;nerror=alert(1)&gt;"></iframe>'), 'text/plain'],
-    ['iframe srcdoc with a doubly encoded script', asText('<iframe srcdoc="&lt;iframe srcdoc=&quot;&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;&quot;&gt;"></iframe>'), 'text/plain'],
+    [
+      'iframe srcdoc with an encoded script',
+      asText('<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>'),
+      'text/plain',
+    ],
+    [
+      'iframe srcdoc with an encoded handler',
+      asText('<iframe srcdoc="&lt;img src=x &#111;nerror=alert(1)&gt;"></iframe>'),
+      'text/plain',
+    ],
+    [
+      'iframe srcdoc with a doubly encoded script',
+      asText(
+        '<iframe srcdoc="&lt;iframe srcdoc=&quot;&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;&quot;&gt;"></iframe>',
+      ),
+      'text/plain',
+    ],
     ['iframe src javascript:', asText('<iframe src="javascript:alert(1)"></iframe>'), 'text/plain'],
-    ['meta refresh to javascript:', asText('<meta http-equiv=refresh content="0;url=javascript:alert(1)">'), 'text/plain'],
-    ['meta refresh to a data: document', asText('<meta http-equiv="refresh" content="0; url=data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">'), 'text/plain'],
+    [
+      'meta refresh to javascript:',
+      asText('<meta http-equiv=refresh content="0;url=javascript:alert(1)">'),
+      'text/plain',
+    ],
+    [
+      'meta refresh to a data: document',
+      asText('<meta http-equiv="refresh" content="0; url=data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">'),
+      'text/plain',
+    ],
     ['object data', asText('<object data="x.swf"></object>'), 'text/plain'],
     ['embed', asText('<embed src="x.swf">'), 'text/plain'],
     ['base href javascript:', asText('<base href="javascript:alert(1)//">'), 'text/plain'],
     ['form action javascript:', asText('<form action=javascript:alert(1)><button>go</button></form>'), 'text/plain'],
     ['button formaction', asText('<button formaction="javascript:alert(1)">go</button>'), 'text/plain'],
-    ['css url(javascript:) in a style attribute', asText('<div style="background:url(javascript:alert(1))">x</div>'), 'text/plain'],
+    [
+      'css url(javascript:) in a style attribute',
+      asText('<div style="background:url(javascript:alert(1))">x</div>'),
+      'text/plain',
+    ],
     ['css expression() in a style attribute', asText('<div style="width: expression(alert(1))">x</div>'), 'text/plain'],
-    ['css expression() with a comment and escapes', asText('<div style="width: ex/**/pr\\65 ssion(alert(1))">x</div>'), 'text/plain'],
-    ['css url(javascript:) in a style element', asText('<style>body { background: url(javascript:alert(1)) }</style>'), 'text/plain'],
+    [
+      'css expression() with a comment and escapes',
+      asText('<div style="width: ex/**/pr\\65 ssion(alert(1))">x</div>'),
+      'text/plain',
+    ],
+    [
+      'css url(javascript:) in a style element',
+      asText('<style>body { background: url(javascript:alert(1)) }</style>'),
+      'text/plain',
+    ],
     ['css expression() in a style element', asText('<style>p { width: expression(alert(1)) }</style>'), 'text/plain'],
     ['css behavior in a style element', asText('<style>p { behavior: url(x.htc) }</style>'), 'text/plain'],
     ['css -moz-binding', asText('<style>p { -moz-binding: url(x.xml#xss) }</style>'), 'text/plain'],
@@ -223,21 +287,42 @@ describe('markdown with raw html or script links is never allowed', () => {
 });
 
 describe('svg and xml with script are never allowed', () => {
-  const svg = (inner: string): string => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:html="http://www.w3.org/1999/xhtml">${inner}</svg>`;
+  const svg = (inner: string): string =>
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:html="http://www.w3.org/1999/xhtml">${inner}</svg>`;
   test.each([
     ['xhtml script in svg', svg('<html:script>alert(1)</html:script>')],
-    ['foreignObject with a handler', svg('<foreignObject><body xmlns="http://www.w3.org/1999/xhtml" onload="alert(1)"/></foreignObject>')],
-    ['foreignObject with an iframe to a data: document', svg('<foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"/></foreignObject>')],
-    ['animate href to javascript:', svg('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>')],
+    [
+      'foreignObject with a handler',
+      svg('<foreignObject><body xmlns="http://www.w3.org/1999/xhtml" onload="alert(1)"/></foreignObject>'),
+    ],
+    [
+      'foreignObject with an iframe to a data: document',
+      svg(
+        '<foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"/></foreignObject>',
+      ),
+    ],
+    [
+      'animate href to javascript:',
+      svg('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>'),
+    ],
     ['set href to javascript:', svg('<a><set attributeName="href" to="javascript:alert(1)"/><text>x</text></a>')],
     ['set an event handler', svg('<rect><set attributeName="onmouseover" to="alert(1)"/></rect>')],
-    ['xlink:href with whitespace and entities', svg('<a xlink:href=" &#x09;jav&#x0A;ascript&#58;alert(1)"><text>x</text></a>')],
+    [
+      'xlink:href with whitespace and entities',
+      svg('<a xlink:href=" &#x09;jav&#x0A;ascript&#58;alert(1)"><text>x</text></a>'),
+    ],
     ['use of a data: svg', svg('<use href="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=#x"/>')],
     ['style element with url(javascript:)', svg('<style>rect { fill: url(javascript:alert(1)) }</style>')],
     ['svg handler element', svg('<handler type="application/ecmascript">alert(1)</handler>')],
-    ['entity declaration', `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "&#60;script&#62;alert(1)&#60;/script&#62;">]>${svg('&x;')}`],
+    [
+      'entity declaration',
+      `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "&#60;script&#62;alert(1)&#60;/script&#62;">]>${svg('&x;')}`,
+    ],
     ['xml-stylesheet with xsl', `<?xml version="1.0"?><?xml-stylesheet type="text/xsl" href="s.xsl"?><doc/>`],
-    ['xml-stylesheet of type text/xml (browsers run it as xslt)', `<?xml version="1.0"?><?xml-stylesheet type="text/xml" href="#s"?><doc/>`],
+    [
+      'xml-stylesheet of type text/xml (browsers run it as xslt)',
+      `<?xml version="1.0"?><?xml-stylesheet type="text/xml" href="#s"?><doc/>`,
+    ],
     ['xml-stylesheet without a type', `<?xml version="1.0"?><?xml-stylesheet href="s"?><doc/>`],
   ])('%s', async (_, body) => {
     expect((await decideItem(asText(body), 'image/svg+xml')).effect).not.toBe('allow');
@@ -290,7 +375,10 @@ describe('pdf active content is never allowed', () => {
     ['filter under the `/F` abbreviation', pdfObjectStream('/F /AHx', asciiHex(objStmBody))],
     ['escaped filter key', pdfObjectStream('/Fil#74er /ASCIIHexDecode', asciiHex(objStmBody))],
     ['unknown filter', pdfObjectStream('/Filter /JBIG2Decode', objStmBody)],
-    ['flate with a png predictor', pdfObjectStream('/Filter /FlateDecode', flate, ' /DecodeParms << /Predictor 12 /Columns 4 >>')],
+    [
+      'flate with a png predictor',
+      pdfObjectStream('/Filter /FlateDecode', flate, ' /DecodeParms << /Predictor 12 /Columns 4 >>'),
+    ],
     ['flate with indirect decode parameters', pdfObjectStream('/Filter /FlateDecode', flate, ' /DecodeParms 9 0 R')],
     ['escaped name in the object layer', make.makePdf({ activeName: 'JavaScript', escapeName: true })],
     ['launch action', make.makePdf({ activeName: 'Launch' })],
@@ -305,7 +393,9 @@ describe('pdf active content is never allowed', () => {
     const rest = deflateSync(Buffer.concat([latin1(' '.repeat(8)), objStmBody]));
     // splice: zlib header of `rest`, the stored block (not final), then rest's raw deflate data
     const data = Buffer.concat([rest.subarray(0, 2), stored, rest.subarray(2)]);
-    const pdf = pdfObjectStream('/Filter /FlateDecode', data).toString('latin1').replace(`/Length ${data.length}`, '/Length 9 0 R');
+    const pdf = pdfObjectStream('/Filter /FlateDecode', data)
+      .toString('latin1')
+      .replace(`/Length ${data.length}`, '/Length 9 0 R');
     expect((await decideItem(asBlob(latin1(pdf)), 'application/pdf')).effect).not.toBe('allow');
   });
 });
@@ -324,12 +414,20 @@ describe('images carrying other formats are never allowed', () => {
     ['png + pe behind padding', Buffer.concat([make.makePng(), Buffer.alloc(16), make.makePe()]), 'image/png'],
     ['png tEXt with a script', pngWith([pngChunk('tEXt', latin1(`Comment\0${script}`))]), 'image/png'],
     ['png iTXt with a script', pngWith([pngChunk('iTXt', latin1(`Comment\0\0\0\0\0${script}`))]), 'image/png'],
-    ['png zTXt with a script', pngWith([pngChunk('zTXt', Buffer.concat([latin1('Comment\0\0'), deflateSync(latin1(script))]))]), 'image/png'],
+    [
+      'png zTXt with a script',
+      pngWith([pngChunk('zTXt', Buffer.concat([latin1('Comment\0\0'), deflateSync(latin1(script))]))]),
+      'image/png',
+    ],
     ['png private chunk holding a jar', pngWith([pngChunk('prVt', make.makeJar())]), 'image/png'],
     ['png eXIf holding a pe', pngWith([pngChunk('eXIf', make.makePe())]), 'image/png'],
     ['jpeg COM with a script', jpegWith(0xfe, latin1(script)), 'image/jpeg'],
     ['jpeg APP1 holding a jar', jpegWith(0xe1, Buffer.concat([latin1('Exif\0\0'), make.makeJar()])), 'image/jpeg'],
-    ['jpeg APP2 (icc) holding a zip', jpegWith(0xe2, Buffer.concat([latin1('ICC_PROFILE\0\x01\x01'), make.makeZip([{ name: 'x', data: 'y' }])])), 'image/jpeg'],
+    [
+      'jpeg APP2 (icc) holding a zip',
+      jpegWith(0xe2, Buffer.concat([latin1('ICC_PROFILE\0\x01\x01'), make.makeZip([{ name: 'x', data: 'y' }])])),
+      'image/jpeg',
+    ],
     ['gif comment extension with a script', gifWithComment(`<html>${script}</html>`), 'image/gif'],
     ['png over 50 megapixels by ihdr', make.makePng({ claimWidth: 10_000, claimHeight: 10_000 }), 'image/png'],
     ['jpeg with a later sof over 50 megapixels', jpegTwoFrames(20_000, 20_000), 'image/jpeg'],
@@ -358,7 +456,17 @@ describe('item uris and base64 tricks are not allowed', () => {
     ['an encoded slash', { uri: 'guide://manuals/packing%2F..%2F..%2Fsecret', blob: png, mimeType: 'image/png' }],
     ['base64 with line breaks', { uri: LINK, blob: png.replace(/(.{16})/g, '$1\n'), mimeType: 'image/png' }],
     ['base64 with spaces', { uri: LINK, blob: ` ${png.slice(0, -4)}${png.slice(-4)}`, mimeType: 'image/png' }],
-    ['url-safe base64', { uri: LINK, blob: make.makePe().toString('base64url').padEnd(Math.ceil(make.makePe().toString('base64url').length / 4) * 4, '='), mimeType: 'image/png' }],
+    [
+      'url-safe base64',
+      {
+        uri: LINK,
+        blob: make
+          .makePe()
+          .toString('base64url')
+          .padEnd(Math.ceil(make.makePe().toString('base64url').length / 4) * 4, '='),
+        mimeType: 'image/png',
+      },
+    ],
     ['both text and blob', { uri: LINK, blob: png, text: 'x', mimeType: 'image/png' }],
   ])('%s', async (_, item) => {
     const decision = await gate.decideRead({
@@ -374,14 +482,26 @@ describe('item uris and base64 tricks are not allowed', () => {
 
 describe('inert text is not over-blocked', () => {
   test.each([
-    ['json string holding markup', '{"html": "<script>alert(1)</script>", "href": "javascript:void(0)"}', 'application/json'],
+    [
+      'json string holding markup',
+      '{"html": "<script>alert(1)</script>", "href": "javascript:void(0)"}',
+      'application/json',
+    ],
     ['json array of handlers', '["<img onerror=x>", "<svg/onload=y>"]', 'application/json'],
     ['text starting MZ', 'MZ-80K restoration log\nday 1: replaced the keyboard\n', 'text/plain'],
     ['text starting BM', 'BM25 ranking notes\n', 'text/plain'],
     ['prose about scripts', 'Use a script tag to load code; javascript is a language.\n', 'text/plain'],
     ['prose with a comparison', 'if a<b and c>d then on=1\n', 'text/plain'],
-    ['markdown with a normal link', '# notes\n\nsee [the guide](https://example.com/guide) and [x][r]\n\n[r]: https://example.com/r\n', 'text/markdown'],
-    ['markdown link text mentioning javascript', '[javascript: the good parts](https://example.com/book)\n', 'text/markdown'],
+    [
+      'markdown with a normal link',
+      '# notes\n\nsee [the guide](https://example.com/guide) and [x][r]\n\n[r]: https://example.com/r\n',
+      'text/markdown',
+    ],
+    [
+      'markdown link text mentioning javascript',
+      '[javascript: the good parts](https://example.com/book)\n',
+      'text/markdown',
+    ],
     ['markdown with a hash-bang in a heading', '# notes\n\n#! is called a shebang\n', 'text/markdown'],
     ['csv with angle brackets', 'a,b\n1<2,3>2\n', 'text/csv'],
     ['css-like prose', 'the expression (a + b) is fine\n', 'text/plain'],
@@ -397,8 +517,20 @@ describe('inert text is not over-blocked', () => {
     ['jpeg', make.makeJpeg(), 'image/jpeg'],
     ['gif with a plain comment', gifWithComment('made with care'), 'image/gif'],
     ['pdf without active content', make.makePdf(), 'application/pdf'],
-    ['svg without script', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><style>rect { fill: red }</style><rect width="1" height="1"/></svg>'), 'image/svg+xml'],
-    ['xml with a css stylesheet', Buffer.from('<?xml version="1.0"?><?xml-stylesheet type="text/css" href="s.css"?><svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml'],
+    [
+      'svg without script',
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg"><style>rect { fill: red }</style><rect width="1" height="1"/></svg>',
+      ),
+      'image/svg+xml',
+    ],
+    [
+      'xml with a css stylesheet',
+      Buffer.from(
+        '<?xml version="1.0"?><?xml-stylesheet type="text/css" href="s.css"?><svg xmlns="http://www.w3.org/2000/svg"/>',
+      ),
+      'image/svg+xml',
+    ],
   ])('%s', async (_, bytes, mime) => {
     expect(await decideItem(asBlob(bytes), mime)).toEqual({ effect: 'allow', codes: [] });
   });

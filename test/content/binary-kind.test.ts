@@ -69,4 +69,3 @@ describe('binaryKind', () => {
     expect(knownSignatureKind(bytes)).toBeUndefined();
   });
 });
-

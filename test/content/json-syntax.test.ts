@@ -44,10 +44,12 @@ describe('isJsonText', () => {
   });
 
   test('agrees with JSON.parse on json and on damaged json', () => {
-    const damaged = fc.tuple(fc.json(), fc.nat(), fc.constantFrom('', ' ', ',', ']', '}', '"', '\\', '0', '-', 'e', '.', '\u0000')).map(([json, at, insert]) => {
-      const i = at % (json.length + 1);
-      return json.slice(0, i) + insert + json.slice(i + (at % 2));
-    });
+    const damaged = fc
+      .tuple(fc.json(), fc.nat(), fc.constantFrom('', ' ', ',', ']', '}', '"', '\\', '0', '-', 'e', '.', '\u0000'))
+      .map(([json, at, insert]) => {
+        const i = at % (json.length + 1);
+        return json.slice(0, i) + insert + json.slice(i + (at % 2));
+      });
     fc.assert(
       fc.property(fc.oneof(fc.json(), damaged), (text) => {
         expect(isJsonText(text)).toBe(parses(text));

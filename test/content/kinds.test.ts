@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { allowedKindIds, declaredTypeAllowed, familyOf, isKnownMime, kindCovers, kindOfFileType, kindOfMime, normalizeMime, realKindAllowed } from '../../src/content/kinds.ts';
+import {
+  allowedKindIds,
+  declaredTypeAllowed,
+  familyOf,
+  isKnownMime,
+  kindCovers,
+  kindOfFileType,
+  kindOfMime,
+  normalizeMime,
+  realKindAllowed,
+} from '../../src/content/kinds.ts';
 
 describe('kinds table', () => {
   test.each([

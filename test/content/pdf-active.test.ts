@@ -23,7 +23,11 @@ describe('scanPdf', () => {
   });
 
   test.each([
-    ['an object stream with a filter it cannot undo', makePdf({ activeName: 'JavaScript', inObjectStream: true, objectStreamFilter: 'ASCIIHexDecode' }), /filter `ASCIIHexDecode`/],
+    [
+      'an object stream with a filter it cannot undo',
+      makePdf({ activeName: 'JavaScript', inObjectStream: true, objectStreamFilter: 'ASCIIHexDecode' }),
+      /filter `ASCIIHexDecode`/,
+    ],
     ['an encrypted pdf', makePdf({ encrypted: true }), /encrypted/],
     ['a truncated pdf', makePdf({ omitEof: true }), /no `%%EOF`/],
   ])('cannot interpret %s', (_, bytes, message) => {
@@ -33,7 +37,10 @@ describe('scanPdf', () => {
   test('stops inflating at the budget (a deflate bomb is uninterpretable, not a crash)', () => {
     const bomb = deflateSync(Buffer.alloc(8 * 1024 * 1024));
     const pdf = Buffer.concat([
-      Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`, 'latin1'),
+      Buffer.from(
+        `%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`,
+        'latin1',
+      ),
       bomb,
       Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
     ]);
@@ -43,7 +50,10 @@ describe('scanPdf', () => {
   test('does not read names inside image data', () => {
     const pixels = Buffer.from('/JavaScript /JS /Launch', 'latin1');
     const pdf = Buffer.concat([
-      Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /XObject /Subtype /Image /Length ${pixels.length} >>\nstream\n`, 'latin1'),
+      Buffer.from(
+        `%PDF-1.7\n1 0 obj\n<< /Type /XObject /Subtype /Image /Length ${pixels.length} >>\nstream\n`,
+        'latin1',
+      ),
       pixels,
       Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
     ]);
@@ -73,7 +83,11 @@ describe('scanPdf', () => {
   test('an unclosed `/Filter [` does not hide a later `/Filter`', () => {
     const inner = deflateSync(Buffer.from('6 0 << /S /JavaScript >>', 'latin1'));
     const dict = `<< /Type /ObjStm /N 1 /First 4 ${'/Filter [ '.repeat(2000)}/Filter /FlateDecode /Length ${inner.length} >>`;
-    const pdf = Buffer.concat([Buffer.from(`%PDF-1.7\n1 0 obj\n${dict}\nstream\n`, 'latin1'), inner, Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1')]);
+    const pdf = Buffer.concat([
+      Buffer.from(`%PDF-1.7\n1 0 obj\n${dict}\nstream\n`, 'latin1'),
+      inner,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+    ]);
     expect(scanPdf(pdf).active).toMatch(/`\/JavaScript` inside a compressed stream/);
   });
 });
@@ -82,7 +96,12 @@ describe('scanPdf: bounded work (counted, never timed)', () => {
   const streams = (n: number, body = 'BT (x) Tj ET'): Buffer => {
     const data = deflateSync(Buffer.from(body, 'latin1'));
     const parts = [Buffer.from('%PDF-1.7\n', 'latin1')];
-    for (let i = 0; i < n; i++) parts.push(Buffer.from(`${i + 1} 0 obj\n<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n', 'latin1'));
+    for (let i = 0; i < n; i++)
+      parts.push(
+        Buffer.from(`${i + 1} 0 obj\n<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, 'latin1'),
+        data,
+        Buffer.from('\nendstream\nendobj\n', 'latin1'),
+      );
     return Buffer.concat(parts);
   };
   const withEof = (...parts: Buffer[]): Buffer => Buffer.concat([...parts, Buffer.from('%%EOF\n', 'latin1')]);
@@ -100,7 +119,11 @@ describe('scanPdf: bounded work (counted, never timed)', () => {
   });
 
   test('active names in the object layer are still found past the stream cap (deny beats partial)', () => {
-    const scan = scanPdf(withEof(streams(30), Buffer.from('9 0 obj\n<< /S /Launch >>\nendobj\n', 'latin1')), 1024 * 1024, 10);
+    const scan = scanPdf(
+      withEof(streams(30), Buffer.from('9 0 obj\n<< /S /Launch >>\nendobj\n', 'latin1')),
+      1024 * 1024,
+      10,
+    );
     expect(scan.active).toMatch(/`\/Launch` in the object layer/);
     expect(scan.work.inflatedStreams).toBe(10);
   });
@@ -111,7 +134,11 @@ describe('scanPdf: bounded work (counted, never timed)', () => {
 
   test('a second deflate bomb is not inflated once the budget is spent', () => {
     const bomb = deflateSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
-    const one = Buffer.concat([Buffer.from(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`, 'latin1'), bomb, Buffer.from('\nendstream\n', 'latin1')]);
+    const one = Buffer.concat([
+      Buffer.from(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`, 'latin1'),
+      bomb,
+      Buffer.from('\nendstream\n', 'latin1'),
+    ]);
     const budget = 256 * 1024;
     const scan = scanPdf(withEof(Buffer.from('%PDF-1.7\n', 'latin1'), one, one, one), budget);
     expect(scan.uninterpretable).toMatch(/inspection budget/);
@@ -129,4 +156,3 @@ describe('scanPdf: bounded work (counted, never timed)', () => {
     expect(scan.work.scannedBytes).toBeLessThanOrEqual(pdf.length + scan.work.inflatedBytes);
   });
 });
-

@@ -5,7 +5,11 @@ import { makeElf, makeGif, makeJar, makePdf, makePng, makeZip, utf16 } from '../
 describe('embeddedArchive', () => {
   test.each([
     ['a jar appended to a png', Buffer.concat([makePng(), makeJar()]), /runnable java archive/],
-    ['a zip appended to a pdf', Buffer.concat([makePdf(), makeZip([{ name: 'a', data: 'b' }])]), /zip archive \(1 entry\)/],
+    [
+      'a zip appended to a pdf',
+      Buffer.concat([makePdf(), makeZip([{ name: 'a', data: 'b' }])]),
+      /zip archive \(1 entry\)/,
+    ],
   ])('finds %s', (_, bytes, message) => {
     expect(embeddedArchive(bytes)).toMatch(message);
   });
@@ -47,12 +51,26 @@ describe('trailingFormat', () => {
 
 describe('trailingFormatWith', () => {
   test.each([
-    ['binary bytes only file-type can name', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => undefined, undefined],
-    ['the same bytes once file-type named them', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => 'mp3', '`mp3` data'],
-    ['the same bytes when nothing names them', Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]), () => null, null],
+    [
+      'binary bytes only file-type can name',
+      Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]),
+      () => undefined,
+      undefined,
+    ],
+    [
+      'the same bytes once file-type named them',
+      Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]),
+      () => 'mp3',
+      '`mp3` data',
+    ],
+    [
+      'the same bytes when nothing names them',
+      Buffer.concat([Buffer.from([0x01, 0x00]), Buffer.alloc(8, 7)]),
+      () => null,
+      null,
+    ],
     ['text never asks', Buffer.from('<script>x</script>'), () => undefined, '`html` text'],
   ])('%s', (_, bytes, kindOf, expected) => {
     expect(trailingFormatWith(bytes, kindOf)).toBe(expected);
   });
 });
-

@@ -54,7 +54,11 @@ describe('sniffContent: executable and active content', () => {
     ['doc with macros', make.makeCfb({ names: ['WordDocument', 'Macros', 'VBA'] }), /vba project/],
     ['docm with vbaProject.bin', make.makeOoxml({ macroEnabled: true, vbaProject: true }), /vba project/],
     ['shebang script', text('#!/bin/sh\necho hi\n'), /shebang/],
-    ['shebang script with binary payload', Buffer.concat([text('#!/bin/sh\nexit 0\n'), make.seededBytes(64)]), /shebang/],
+    [
+      'shebang script with binary payload',
+      Buffer.concat([text('#!/bin/sh\nexit 0\n'), make.seededBytes(64)]),
+      /shebang/,
+    ],
     ['registry import (ascii)', text('REGEDIT4\r\n\r\n[HKEY_CURRENT_USER\\x]\r\n'), /registry/],
     ['registry import (utf-16le with bom)', make.utf16('Windows Registry Editor Version 5.00\r\n'), /registry/],
     ['postscript', text('%!PS-Adobe-3.0\n/Helvetica findfont\n'), /postscript/],
@@ -62,13 +66,25 @@ describe('sniffContent: executable and active content', () => {
     ['html with script behind a bom', make.utf8Bom('<script>alert(1)</script>'), /`<script>`/],
     ['event handler in text', text('notes\n<img src=x onerror="alert(1)">\n'), /`onerror`/],
     ['svg with script', text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), /`<script>`/],
-    ['svg with entity-encoded javascript:', text('<svg><a href="jav&#x61;script:alert(1)"><rect/></a></svg>'), /javascript/],
+    [
+      'svg with entity-encoded javascript:',
+      text('<svg><a href="jav&#x61;script:alert(1)"><rect/></a></svg>'),
+      /javascript/,
+    ],
     ['pdf with javascript', make.makePdf({ activeName: 'JavaScript' }), /`\/JavaScript`/],
     ['pdf with escaped launch', make.makePdf({ activeName: 'Launch', escapeName: true }), /`\/Launch`/],
-    ['pdf with javascript in an object stream', make.makePdf({ activeName: 'JS', inObjectStream: true }), /compressed stream/],
+    [
+      'pdf with javascript in an object stream',
+      make.makePdf({ activeName: 'JS', inObjectStream: true }),
+      /compressed stream/,
+    ],
     ['png + jar polyglot', Buffer.concat([make.makePng(), make.makeJar()]), /polyglot/],
     ['gif + zip polyglot', Buffer.concat([make.makeGif(), make.makeZip([{ name: 'a', data: 'b' }])]), /polyglot/],
-    ['jpeg + html after its end', Buffer.concat([make.makeJpeg(), text('<script>alert(1)</script>')]), /after the end of the jpeg/],
+    [
+      'jpeg + html after its end',
+      Buffer.concat([make.makeJpeg(), text('<script>alert(1)</script>')]),
+      /after the end of the jpeg/,
+    ],
     ['png + elf after its end', Buffer.concat([make.makePng(), make.makeElf()]), /`elf` data after the end/],
     ['pdf + zip', Buffer.concat([make.makePdf(), make.makeZip([{ name: 'a', data: 'b' }])]), /polyglot/],
   ])('%s', async (_, bytes, message) => {
@@ -143,7 +159,10 @@ describe('sniffContentSync', () => {
     ['avif', make.makeAvif()],
     ['unknown binary', make.seededBytes(512)],
     ['png with an elf after its end', Buffer.concat([make.makePng(), make.makeElf()])],
-    ['utf-16 without a bom (it holds nuls, so binary formats are asked first)', make.utf16('plain ascii words here', { bom: false })],
+    [
+      'utf-16 without a bom (it holds nuls, so binary formats are asked first)',
+      make.utf16('plain ascii words here', { bom: false }),
+    ],
   ])('leaves %s to sniffContent (file-type must be asked)', (_, bytes) => {
     expect(sniffContentSync(bytes)).toBeNull();
   });
@@ -157,7 +176,12 @@ describe('sniffContent: hostile inputs stay bounded', () => {
   test('a pdf with more compressed streams than the cap is uninterpretable, not inspected to the end', async () => {
     const data = deflateSync(Buffer.from('x'));
     const parts = [Buffer.from('%PDF-1.7\n', 'latin1')];
-    for (let i = 0; i < 10_050; i++) parts.push(Buffer.from(`<</Filter/FlateDecode>>stream\n`, 'latin1'), data, Buffer.from('\nendstream\n', 'latin1'));
+    for (let i = 0; i < 10_050; i++)
+      parts.push(
+        Buffer.from(`<</Filter/FlateDecode>>stream\n`, 'latin1'),
+        data,
+        Buffer.from('\nendstream\n', 'latin1'),
+      );
     parts.push(Buffer.from('%%EOF\n', 'latin1'));
     const sniff = await sniffContent(Buffer.concat(parts));
     expect(sniff.kind).toBe('pdf');
@@ -165,4 +189,3 @@ describe('sniffContent: hostile inputs stay bounded', () => {
     expect(sniff.uninterpretable).toMatch(/more than 10000 compressed streams/);
   });
 });
-

@@ -8,10 +8,34 @@ describe('decodeText', () => {
     ['utf-8 behind a bom', utf8Bom('hello'), 'utf-8-bom', 'hello', []],
     ['utf-16le behind a bom', utf16('hello'), 'utf-16le-bom', 'hello', []],
     ['utf-16be behind a bom', utf16('hello', { order: 'be' }), 'utf-16be-bom', 'hello', []],
-    ['utf-16le without a bom', utf16('hello, plain ascii text', { bom: false }), 'utf-16le-nobom', 'hello, plain ascii text', ['utf-16 text without a byte order mark']],
-    ['utf-16be without a bom', utf16('hello, plain ascii text', { order: 'be', bom: false }), 'utf-16be-nobom', 'hello, plain ascii text', ['utf-16 text without a byte order mark']],
-    ['utf-16 with an odd length', Buffer.concat([utf16('hi'), Buffer.from([0x41])]), 'utf-16le-bom', 'hi', ['utf-16 text with an odd number of bytes']],
-    ['utf-16 with a lone surrogate', Buffer.concat([utf16('a'), Buffer.from([0x00, 0xd8])]), 'utf-16le-bom', 'a\ud800', ['utf-16 text with unpaired surrogates']],
+    [
+      'utf-16le without a bom',
+      utf16('hello, plain ascii text', { bom: false }),
+      'utf-16le-nobom',
+      'hello, plain ascii text',
+      ['utf-16 text without a byte order mark'],
+    ],
+    [
+      'utf-16be without a bom',
+      utf16('hello, plain ascii text', { order: 'be', bom: false }),
+      'utf-16be-nobom',
+      'hello, plain ascii text',
+      ['utf-16 text without a byte order mark'],
+    ],
+    [
+      'utf-16 with an odd length',
+      Buffer.concat([utf16('hi'), Buffer.from([0x41])]),
+      'utf-16le-bom',
+      'hi',
+      ['utf-16 text with an odd number of bytes'],
+    ],
+    [
+      'utf-16 with a lone surrogate',
+      Buffer.concat([utf16('a'), Buffer.from([0x00, 0xd8])]),
+      'utf-16le-bom',
+      'a\ud800',
+      ['utf-16 text with unpaired surrogates'],
+    ],
   ])('%s', (_, bytes, encoding, text, issues) => {
     const decoded = decodeText(bytes);
     expect(decoded?.encoding).toBe(encoding);

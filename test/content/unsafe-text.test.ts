@@ -8,7 +8,11 @@ describe('findUnsafeText', () => {
     ['unicode text is fine', 'grüße 😀 — ok', []],
     ['nul', 'a\u0000b', [/nul/]],
     ['csi colour sequence', 'ok \u001b[31mred', [/terminal escape sequences \(csi/]],
-    ['osc 52 clipboard write', 'x\u001b]52;c;ZWNobw==\u0007', [/terminal escape sequences \(osc/, /control characters/]],
+    [
+      'osc 52 clipboard write',
+      'x\u001b]52;c;ZWNobw==\u0007',
+      [/terminal escape sequences \(osc/, /control characters/],
+    ],
     ['bare esc', 'x\u001bc', [/terminal escape sequences \(esc/]],
     ['c1 csi', 'x\u009b31m', [/c1 control/]],
     ['bell', 'ding\u0007', [/control characters other than tab/]],

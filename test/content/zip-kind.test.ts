@@ -28,7 +28,10 @@ describe('zip entries', () => {
   });
 
   test('walks local headers when the directory is gone', () => {
-    const zip = makeZip([{ name: 'one', data: '1' }, { name: 'two', data: '2' }]);
+    const zip = makeZip([
+      { name: 'one', data: '1' },
+      { name: 'two', data: '2' },
+    ]);
     const cut = zip.subarray(0, zip.indexOf('PK\u0001\u0002', 0, 'latin1'));
     expect(readZipDirectory(cut)).toBeNull();
     expect(scanLocalHeaders(cut).map((e) => e.name)).toEqual(['one', 'two']);
@@ -47,16 +50,34 @@ describe('classifyZip', () => {
     ['jar without Main-Class', makeJar({ mainClass: false }), 'jar', /java archive/],
     ['apk', makeApk(), 'apk', /android package/],
     ['webextension', makeWebExtension(), 'xpi', /manifest_version/],
-    ['firefox add-on', makeZip([{ name: 'META-INF/mozilla.rsa', data: 'sig' }, { name: 'a.js', data: '1' }]), 'xpi', /firefox/],
+    [
+      'firefox add-on',
+      makeZip([
+        { name: 'META-INF/mozilla.rsa', data: 'sig' },
+        { name: 'a.js', data: '1' },
+      ]),
+      'xpi',
+      /firefox/,
+    ],
     ['docx', makeOoxml(), 'docx', null],
     ['xlsx', makeOoxml({ app: 'xl' }), 'xlsx', null],
     ['pptx', makeOoxml({ app: 'ppt' }), 'pptx', null],
     ['docm without a vba part', makeOoxml({ macroEnabled: true }), 'docm', null],
-    ['docm with a vba project', makeOoxml({ macroEnabled: true, vbaProject: true }), 'docm', /vba project \(`word\/vbaProject.bin`\)/],
+    [
+      'docm with a vba project',
+      makeOoxml({ macroEnabled: true, vbaProject: true }),
+      'docm',
+      /vba project \(`word\/vbaProject.bin`\)/,
+    ],
     ['xlsm with a vba project', makeOoxml({ app: 'xl', macroEnabled: true, vbaProject: true }), 'xlsm', /vba project/],
     ['odt', makeOdt(), 'odt', null],
     ['odt with basic macros', makeOdt({ macros: true }), 'odt', /opendocument file with macros/],
-    ['a manifest.json that is not an extension', makeZip([{ name: 'manifest.json', data: '{"files": []}' }]), 'zip', null],
+    [
+      'a manifest.json that is not an extension',
+      makeZip([{ name: 'manifest.json', data: '{"files": []}' }]),
+      'zip',
+      null,
+    ],
   ])('%s', (_, bytes, kind, active) => {
     const listing = readZipDirectory(bytes);
     expect(listing).not.toBeNull();

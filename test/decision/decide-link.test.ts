@@ -6,7 +6,11 @@ import { createGate } from '../../src/gate.ts';
 import type { PolicyDocument } from '../../src/policy/policy-schema.ts';
 import { testPolicy } from './policy-fixture.ts';
 
-function link(uri: string, extra: Partial<LinkInput['link']> = {}, top: Partial<Omit<LinkInput, 'link'>> = {}): LinkInput {
+function link(
+  uri: string,
+  extra: Partial<LinkInput['link']> = {},
+  top: Partial<Omit<LinkInput, 'link'>> = {},
+): LinkInput {
   return { stage: 'link', ...top, link: { type: 'resource_link', uri, name: 'n', ...extra } };
 }
 
@@ -33,47 +37,215 @@ describe('decideLink: one row per reason code', () => {
   it.each<Row>([
     ['uri.invalid: no scheme', {}, link('docs.example.com/a'), ['uri.invalid'], ['links.uri']],
     ['uri.invalid: bad host', {}, link('http://256.256.256.256/'), ['uri.invalid'], ['links.uri']],
-    ['uri.parser-confusion: backslash', {}, link('https://example.com\\@example.net/'), ['uri.parser-confusion'], ['links.uri']],
+    [
+      'uri.parser-confusion: backslash',
+      {},
+      link('https://example.com\\@example.net/'),
+      ['uri.parser-confusion'],
+      ['links.uri'],
+    ],
     ['uri.parser-confusion: no //', {}, link('https:example.com/'), ['uri.parser-confusion'], ['links.uri']],
     ['uri.userinfo', {}, link('https://user:pw@example.com/'), ['uri.userinfo'], ['links.userinfo']],
     ['uri.userinfo: empty', {}, link('https://@example.com/'), ['uri.userinfo'], ['links.userinfo']],
-    ['uri.scheme-not-allowed: javascript', {}, link('javascript:alert(1)'), ['uri.scheme-not-allowed'], ['links.schemes']],
+    [
+      'uri.scheme-not-allowed: javascript',
+      {},
+      link('javascript:alert(1)'),
+      ['uri.scheme-not-allowed'],
+      ['links.schemes'],
+    ],
     ['uri.scheme-not-allowed: file', {}, link('file:///etc/passwd'), ['uri.scheme-not-allowed'], ['links.schemes']],
     ['uri.scheme-not-allowed: data', {}, link('data:text/plain,hi'), ['uri.scheme-not-allowed'], ['links.schemes']],
-    ['uri.scheme-not-allowed: wss not listed', {}, link('wss://example.com/'), ['uri.scheme-not-allowed'], ['links.schemes']],
-    ['uri.scheme-not-allowed: custom denied', { customSchemes: 'deny' }, link('guide://manuals/x'), ['uri.scheme-not-allowed'], ['links.customSchemes']],
+    [
+      'uri.scheme-not-allowed: wss not listed',
+      {},
+      link('wss://example.com/'),
+      ['uri.scheme-not-allowed'],
+      ['links.schemes'],
+    ],
+    [
+      'uri.scheme-not-allowed: custom denied',
+      { customSchemes: 'deny' },
+      link('guide://manuals/x'),
+      ['uri.scheme-not-allowed'],
+      ['links.customSchemes'],
+    ],
     ['file allowed when listed', { schemes: ['https', 'file'] }, link('file:///etc/passwd'), [], []],
-    ['uri.non-public-address: loopback', {}, link('http://127.0.0.1/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: octal', {}, link('http://0177.0.0.1/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: mapped', {}, link('http://[::ffff:169.254.169.254]/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: localhost', {}, link('http://LOCALHOST./'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: metadata name', {}, link('http://metadata.google.internal/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: single label', {}, link('https://intranet/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: internal tld', {}, link('https://wiki.corp/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: internalNames', { internalNames: ['*.corp.example.com'] }, link('https://git.corp.example.com/'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: custom ip authority', {}, link('guide://0x7f.1/x'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
-    ['uri.non-public-address: custom localhost', {}, link('guide://localhost/x'), ['uri.non-public-address'], ['links.denyNonPublicAddresses']],
+    [
+      'uri.non-public-address: loopback',
+      {},
+      link('http://127.0.0.1/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: octal',
+      {},
+      link('http://0177.0.0.1/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: mapped',
+      {},
+      link('http://[::ffff:169.254.169.254]/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: localhost',
+      {},
+      link('http://LOCALHOST./'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: metadata name',
+      {},
+      link('http://metadata.google.internal/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: single label',
+      {},
+      link('https://intranet/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: internal tld',
+      {},
+      link('https://wiki.corp/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: internalNames',
+      { internalNames: ['*.corp.example.com'] },
+      link('https://git.corp.example.com/'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: custom ip authority',
+      {},
+      link('guide://0x7f.1/x'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
+    [
+      'uri.non-public-address: custom localhost',
+      {},
+      link('guide://localhost/x'),
+      ['uri.non-public-address'],
+      ['links.denyNonPublicAddresses'],
+    ],
     ['non-public allowed when not denied', { denyNonPublicAddresses: false }, link('http://127.0.0.1/'), [], []],
-    ['origin.not-allowed', { origins: ['https://docs.example.com'] }, link('https://docs.example.net/'), ['origin.not-allowed'], ['links.origins']],
-    ['origin.not-allowed: apex of a wildcard', { origins: ['https://*.example.com'] }, link('https://example.com/'), ['origin.not-allowed'], ['links.origins']],
-    ['origin allowed: subdomain of a wildcard', { origins: ['https://*.example.com'] }, link('https://a.example.com/'), [], []],
-    ['origins do not apply to custom schemes', { origins: ['https://docs.example.com'] }, link('guide://manuals/x'), [], []],
-    ['server.not-allowed', { servers: ['docs'] }, link('guide://m/x', {}, { server: 'other', readFrom: 'other' }), ['server.not-allowed'], ['links.servers']],
-    ['server.not-allowed: default server', { servers: ['docs'] }, link('guide://m/x'), ['server.not-allowed'], ['links.servers']],
-    ['server.mismatch', {}, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), ['server.mismatch'], ['links.requireSameServer']],
+    [
+      'origin.not-allowed',
+      { origins: ['https://docs.example.com'] },
+      link('https://docs.example.net/'),
+      ['origin.not-allowed'],
+      ['links.origins'],
+    ],
+    [
+      'origin.not-allowed: apex of a wildcard',
+      { origins: ['https://*.example.com'] },
+      link('https://example.com/'),
+      ['origin.not-allowed'],
+      ['links.origins'],
+    ],
+    [
+      'origin allowed: subdomain of a wildcard',
+      { origins: ['https://*.example.com'] },
+      link('https://a.example.com/'),
+      [],
+      [],
+    ],
+    [
+      'origins do not apply to custom schemes',
+      { origins: ['https://docs.example.com'] },
+      link('guide://manuals/x'),
+      [],
+      [],
+    ],
+    [
+      'server.not-allowed',
+      { servers: ['docs'] },
+      link('guide://m/x', {}, { server: 'other', readFrom: 'other' }),
+      ['server.not-allowed'],
+      ['links.servers'],
+    ],
+    [
+      'server.not-allowed: default server',
+      { servers: ['docs'] },
+      link('guide://m/x'),
+      ['server.not-allowed'],
+      ['links.servers'],
+    ],
+    [
+      'server.mismatch',
+      {},
+      link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }),
+      ['server.mismatch'],
+      ['links.requireSameServer'],
+    ],
     ['readFrom defaults to the server that returned the link', {}, link('guide://m/x', {}, { server: 'docs' }), [], []],
-    ['server.mismatch: an explicit readFrom', {}, link('guide://m/x', {}, { readFrom: 'other' }), ['server.mismatch'], ['links.requireSameServer']],
-    ['server.not-allowed: a defaulted readFrom is the listed server', { servers: ['docs'] }, link('guide://m/x', {}, { server: 'docs' }), [], []],
-    ['other server allowed without requireSameServer', { requireSameServer: false }, link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }), [], []],
-    ['size.declared-too-large', {}, link('guide://m/x', { size: 1025 }), ['size.declared-too-large'], ['links.maxDeclaredBytes']],
+    [
+      'server.mismatch: an explicit readFrom',
+      {},
+      link('guide://m/x', {}, { readFrom: 'other' }),
+      ['server.mismatch'],
+      ['links.requireSameServer'],
+    ],
+    [
+      'server.not-allowed: a defaulted readFrom is the listed server',
+      { servers: ['docs'] },
+      link('guide://m/x', {}, { server: 'docs' }),
+      [],
+      [],
+    ],
+    [
+      'other server allowed without requireSameServer',
+      { requireSameServer: false },
+      link('guide://m/x', {}, { server: 'docs', readFrom: 'other' }),
+      [],
+      [],
+    ],
+    [
+      'size.declared-too-large',
+      {},
+      link('guide://m/x', { size: 1025 }),
+      ['size.declared-too-large'],
+      ['links.maxDeclaredBytes'],
+    ],
     ['size at the cap', {}, link('guide://m/x', { size: 1024 }), [], []],
     ['input.invalid: negative size', {}, link('guide://m/x', { size: -1 }), ['input.invalid'], ['input']],
     ['input.invalid: fractional size', {}, link('guide://m/x', { size: 1.5 }), ['input.invalid'], ['input']],
     ['input.invalid: infinite size', {}, link('guide://m/x', { size: Infinity }), ['input.invalid'], ['input']],
-    ['type.declared-not-allowed', {}, link('guide://m/x', { mimeType: 'text/html' }), ['type.declared-not-allowed'], ['links.denyDeclaredTypes']],
-    ['type.declared-not-allowed: unknown type', {}, link('guide://m/x', { mimeType: 'application/x-nope' }), ['type.declared-not-allowed'], ['links.denyDeclaredTypes']],
+    [
+      'type.declared-not-allowed',
+      {},
+      link('guide://m/x', { mimeType: 'text/html' }),
+      ['type.declared-not-allowed'],
+      ['links.denyDeclaredTypes'],
+    ],
+    [
+      'type.declared-not-allowed: unknown type',
+      {},
+      link('guide://m/x', { mimeType: 'application/x-nope' }),
+      ['type.declared-not-allowed'],
+      ['links.denyDeclaredTypes'],
+    ],
     ['declared type with parameters', {}, link('guide://m/x', { mimeType: 'Text/Plain; charset=utf-8' }), [], []],
-    ['declared types not checked when off', { denyDeclaredTypes: false }, link('guide://m/x', { mimeType: 'text/html' }), [], []],
+    [
+      'declared types not checked when off',
+      { denyDeclaredTypes: false },
+      link('guide://m/x', { mimeType: 'text/html' }),
+      [],
+      [],
+    ],
   ])('%s', (_label, links, input, codes, rules) => {
     const policy = testPolicy({ links });
     const decision = decideLink(policy, input);
@@ -88,7 +260,11 @@ describe('decideLink: one row per reason code', () => {
 
   it('reports every applicable reason in a fixed order', () => {
     const policy = testPolicy({ links: { servers: ['docs'] } });
-    const input = link('gopher://user@127.0.0.1:70/', { size: 4096, mimeType: 'application/zip' }, { server: 'docs', readFrom: 'evil' });
+    const input = link(
+      'gopher://user@127.0.0.1:70/',
+      { size: 4096, mimeType: 'application/zip' },
+      { server: 'docs', readFrom: 'evil' },
+    );
     const codes = decideLink(policy, input).reasons.map((r) => r.code);
     expect(codes).toEqual([
       'uri.userinfo',
@@ -112,11 +288,31 @@ describe('decideLink: name resolution', () => {
   const resolved = (entries: Record<string, string[]>) => ({ resolved: new Map(Object.entries(entries)) });
 
   it.each<[string, string, Record<string, string[]>, string[]]>([
-    ['public answers', 'https://docs.example.com/', { 'docs.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }, []],
-    ['a loopback answer', 'https://evil.example.net/', { 'evil.example.net': ['127.0.0.1'] }, ['uri.non-public-address']],
-    ['rebinding: one answer of two is private', 'https://rebind.example.net/', { 'rebind.example.net': ['93.184.215.14', '10.0.0.1'] }, ['uri.non-public-address']],
+    [
+      'public answers',
+      'https://docs.example.com/',
+      { 'docs.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] },
+      [],
+    ],
+    [
+      'a loopback answer',
+      'https://evil.example.net/',
+      { 'evil.example.net': ['127.0.0.1'] },
+      ['uri.non-public-address'],
+    ],
+    [
+      'rebinding: one answer of two is private',
+      'https://rebind.example.net/',
+      { 'rebind.example.net': ['93.184.215.14', '10.0.0.1'] },
+      ['uri.non-public-address'],
+    ],
     ['mapped answer', 'https://a.example.net/', { 'a.example.net': ['::ffff:127.0.0.1'] }, ['uri.non-public-address']],
-    ['an answer that is not an address', 'https://a.example.net/', { 'a.example.net': ['not-an-ip'] }, ['uri.non-public-address']],
+    [
+      'an answer that is not an address',
+      'https://a.example.net/',
+      { 'a.example.net': ['not-an-ip'] },
+      ['uri.non-public-address'],
+    ],
     ['absent name', 'https://a.example.net/', {}, ['uri.unresolved']],
     ['empty answer', 'https://a.example.net/', { 'a.example.net': [] }, ['uri.unresolved']],
     ['trailing dot is its own name', 'https://a.example.net./', { 'a.example.net.': ['8.8.8.8'] }, []],
@@ -159,9 +355,27 @@ describe('decideLink: name resolution', () => {
 
 describe('decideLink: custom rules', () => {
   const rules = [
-    { id: 'no-high-ports', stage: 'link' as const, effect: 'deny' as const, message: 'port over 8000', when: { '>': [{ var: 'port' }, 8000] } },
-    { id: 'custom-partial', stage: 'link' as const, effect: 'partial' as const, message: 'custom scheme', when: { '==': [{ var: 'customScheme' }, true] } },
-    { id: 'public-ip', stage: 'link' as const, effect: 'deny' as const, message: 'ip literal', when: { '==': [{ var: 'addressClass' }, 'public'] } },
+    {
+      id: 'no-high-ports',
+      stage: 'link' as const,
+      effect: 'deny' as const,
+      message: 'port over 8000',
+      when: { '>': [{ var: 'port' }, 8000] },
+    },
+    {
+      id: 'custom-partial',
+      stage: 'link' as const,
+      effect: 'partial' as const,
+      message: 'custom scheme',
+      when: { '==': [{ var: 'customScheme' }, true] },
+    },
+    {
+      id: 'public-ip',
+      stage: 'link' as const,
+      effect: 'deny' as const,
+      message: 'ip literal',
+      when: { '==': [{ var: 'addressClass' }, 'public'] },
+    },
     { id: 'cred-rule', stage: 'credential' as const, effect: 'deny' as const, message: 'never', when: true },
   ];
   const policy = testPolicy({ rules });
@@ -172,7 +386,12 @@ describe('decideLink: custom rules', () => {
     ['partial rule on custom scheme', 'guide://manuals/x', 'partial', ['rule.custom-partial']],
     ['deny rule on address class', 'https://8.8.8.8/', 'deny', ['rule.public-ip']],
     ['deny beats partial', 'guide://manuals:9000/x', 'deny', ['rule.no-high-ports', 'rule.custom-partial']],
-    ['built-in reasons come first', 'https://127.0.0.1:9000/', 'deny', ['uri.non-public-address', 'rule.no-high-ports']],
+    [
+      'built-in reasons come first',
+      'https://127.0.0.1:9000/',
+      'deny',
+      ['uri.non-public-address', 'rule.no-high-ports'],
+    ],
     ['rules skipped when the uri does not parse', 'nope', 'deny', ['uri.invalid']],
   ])('%s', (_label, uri, effect, codes) => {
     const decision = decideLink(policy, link(uri));
@@ -182,11 +401,19 @@ describe('decideLink: custom rules', () => {
 
   it('names the rule and stage', () => {
     const [reason] = decideLink(policy, link('https://docs.example.com:8443/')).reasons;
-    expect(reason).toEqual({ code: 'rule.no-high-ports', rule: 'rules.no-high-ports', stage: 'link', message: 'port over 8000' });
+    expect(reason).toEqual({
+      code: 'rule.no-high-ports',
+      rule: 'rules.no-high-ports',
+      stage: 'link',
+      message: 'port over 8000',
+    });
   });
 
   it('a partial rule does not stop resolution', () => {
-    const names = linkNamesToResolve(testPolicy({ rules: [{ ...rules[1]!, when: true }] }), link('https://docs.example.com/'));
+    const names = linkNamesToResolve(
+      testPolicy({ rules: [{ ...rules[1]!, when: true }] }),
+      link('https://docs.example.com/'),
+    );
     expect(names).toEqual(['docs.example.com']);
   });
 });
@@ -211,9 +438,17 @@ describe('decideLink: links.allowNonPublicOrigins exempts exact origins from the
     ['a listed name on another port stays denied', link('http://localhost:40127/'), ['uri.non-public-address']],
     ['userinfo still denies', link('http://u:p@127.0.0.1:40123/'), ['uri.userinfo']],
     ['parser confusion still denies', link('http://127.0.0.1:40123\\@evil.example.com/'), ['uri.parser-confusion']],
-    ['server binding still applies', link('http://127.0.0.1:40123/', {}, { server: 'docs', readFrom: 'other' }), ['server.mismatch']],
+    [
+      'server binding still applies',
+      link('http://127.0.0.1:40123/', {}, { server: 'docs', readFrom: 'other' }),
+      ['server.mismatch'],
+    ],
     ['the size cap still applies', link('http://127.0.0.1:40123/', { size: 4096 }), ['size.declared-too-large']],
-    ['the declared type still applies', link('http://127.0.0.1:40123/', { mimeType: 'text/html' }), ['type.declared-not-allowed']],
+    [
+      'the declared type still applies',
+      link('http://127.0.0.1:40123/', { mimeType: 'text/html' }),
+      ['type.declared-not-allowed'],
+    ],
   ])('%s', (_label, input, codes) => {
     const decision = decideLink(policy, input);
     expect(decision.reasons.map((r) => r.code)).toEqual(codes);
@@ -221,23 +456,62 @@ describe('decideLink: links.allowNonPublicOrigins exempts exact origins from the
   });
 
   it.each<[label: string, links: Partial<PolicyDocument['links']>, uri: string, codes: string[]]>([
-    ['a scheme the policy does not list', { schemes: ['https'] }, 'http://127.0.0.1:40123/', ['uri.scheme-not-allowed']],
+    [
+      'a scheme the policy does not list',
+      { schemes: ['https'] },
+      'http://127.0.0.1:40123/',
+      ['uri.scheme-not-allowed'],
+    ],
     ['custom schemes denied', { customSchemes: 'deny' }, 'guide://10.0.0.7:9/x', ['uri.scheme-not-allowed']],
-    ['an origin allow-list without it', { origins: ['https://docs.example.com'] }, 'http://127.0.0.1:40123/', ['origin.not-allowed']],
+    [
+      'an origin allow-list without it',
+      { origins: ['https://docs.example.com'] },
+      'http://127.0.0.1:40123/',
+      ['origin.not-allowed'],
+    ],
     ['an origin allow-list with it', { origins: ['http://127.0.0.1:40123'] }, 'http://127.0.0.1:40123/', []],
     ['servers not listed', { servers: ['docs'] }, 'http://127.0.0.1:40123/', ['server.not-allowed']],
-    ['an entry with a path exempts nothing', { allowNonPublicOrigins: ['http://127.0.0.1:40123/admin'] }, 'http://127.0.0.1:40123/admin', ['uri.non-public-address']],
-    ['a pattern exempts nothing', { allowNonPublicOrigins: ['http://*.corp.example.com:80'] }, 'http://git.corp.example.com/', []],
-    ['internal names are address rules too', { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] }, 'https://git.corp.example.com/', []],
-    ['an internal name on another origin stays denied', { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] }, 'https://ci.corp.example.com/', ['uri.non-public-address']],
+    [
+      'an entry with a path exempts nothing',
+      { allowNonPublicOrigins: ['http://127.0.0.1:40123/admin'] },
+      'http://127.0.0.1:40123/admin',
+      ['uri.non-public-address'],
+    ],
+    [
+      'a pattern exempts nothing',
+      { allowNonPublicOrigins: ['http://*.corp.example.com:80'] },
+      'http://git.corp.example.com/',
+      [],
+    ],
+    [
+      'internal names are address rules too',
+      { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] },
+      'https://git.corp.example.com/',
+      [],
+    ],
+    [
+      'an internal name on another origin stays denied',
+      { allowNonPublicOrigins: ['https://git.corp.example.com'], internalNames: ['*.corp.example.com'] },
+      'https://ci.corp.example.com/',
+      ['uri.non-public-address'],
+    ],
   ])('other settings still apply: %s', (_label, links, uri, codes) => {
     const decision = decideLink(testPolicy({ links: { allowNonPublicOrigins: exempt, ...links } }), link(uri));
     expect(decision.reasons.map((r) => r.code)).toEqual(codes);
   });
 
   it('custom rules still apply and still see the address class', () => {
-    const rule = { id: 'loopback-rule', stage: 'link' as const, effect: 'partial' as const, message: 'loopback', when: { '==': [{ var: 'addressClass' }, 'loopback'] } };
-    const decision = decideLink(testPolicy({ links: { allowNonPublicOrigins: exempt }, rules: [rule] }), link('http://127.0.0.1:40123/'));
+    const rule = {
+      id: 'loopback-rule',
+      stage: 'link' as const,
+      effect: 'partial' as const,
+      message: 'loopback',
+      when: { '==': [{ var: 'addressClass' }, 'loopback'] },
+    };
+    const decision = decideLink(
+      testPolicy({ links: { allowNonPublicOrigins: exempt }, rules: [rule] }),
+      link('http://127.0.0.1:40123/'),
+    );
     expect(decision.effect).toBe('partial');
     expect(decision.reasons.map((r) => r.code)).toEqual(['rule.loopback-rule']);
   });
@@ -246,8 +520,18 @@ describe('decideLink: links.allowNonPublicOrigins exempts exact origins from the
   it.each<[label: string, uri: string, answers: Record<string, string[]>, codes: string[]]>([
     ['a listed name may resolve to loopback', 'http://localhost:40126/', { localhost: ['127.0.0.1', '::1'] }, []],
     ['a listed name must still resolve', 'http://localhost:40126/', {}, ['uri.unresolved']],
-    ['an answer that is not an address still denies', 'http://localhost:40126/', { localhost: ['not-an-ip'] }, ['uri.non-public-address']],
-    ['an unlisted origin still needs public answers', 'http://evil.example.net:40126/', { 'evil.example.net': ['127.0.0.1'] }, ['uri.non-public-address']],
+    [
+      'an answer that is not an address still denies',
+      'http://localhost:40126/',
+      { localhost: ['not-an-ip'] },
+      ['uri.non-public-address'],
+    ],
+    [
+      'an unlisted origin still needs public answers',
+      'http://evil.example.net:40126/',
+      { 'evil.example.net': ['127.0.0.1'] },
+      ['uri.non-public-address'],
+    ],
   ])('resolution: %s', (_label, uri, answers, codes) => {
     expect(decideLink(policy, link(uri), resolved(answers)).reasons.map((r) => r.code)).toEqual(codes);
   });
@@ -270,14 +554,26 @@ describe('decideLink: links.allowNonPublicOrigins exempts exact origins from the
 
 describe('decideLink through createGate: any string uri', () => {
   const gate = createGate(base, { resolve: 'none' });
-  const controlChar = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c));
+  const controlChar = fc
+    .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+    .map((c) => String.fromCharCode(c));
   const uris = fc.oneof(
     // any unicode code point, lone surrogates included
     fc.string({ unit: 'binary', maxLength: 120 }),
-    fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 8 }).map((s) => `https://a${s}.com/${s}`),
+    fc
+      .string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 8 })
+      .map((s) => `https://a${s}.com/${s}`),
     // ASCII with its control characters, alone and inside a uri
     fc.string({ unit: 'binary-ascii', maxLength: 120 }),
-    fc.tuple(fc.constantFrom('http://', 'https://', 'guide://', 'HTTP:', 'ws:\\'), fc.string({ unit: fc.oneof(controlChar, fc.constantFrom('a', '.', '@', ':', '/', '\\', '?', '#', '[', ']', '%', '1')), maxLength: 24 })).map(([a, b]) => a + b),
+    fc
+      .tuple(
+        fc.constantFrom('http://', 'https://', 'guide://', 'HTTP:', 'ws:\\'),
+        fc.string({
+          unit: fc.oneof(controlChar, fc.constantFrom('a', '.', '@', ':', '/', '\\', '?', '#', '[', ']', '%', '1')),
+          maxLength: 24,
+        }),
+      )
+      .map(([a, b]) => a + b),
     fc.webUrl({
       validSchemes: ['http', 'https', 'ws', 'wss', 'guide', 'ftp', 'file'],
       withFragments: true,
@@ -315,7 +611,11 @@ describe('decideLink through createGate: any string uri', () => {
     const policies = [
       base,
       testPolicy({ links: { allowNonPublicOrigins: ['http://127.0.0.1:8080', 'https://localhost'] } }),
-      testPolicy({ rules: [{ id: 'port', stage: 'link', effect: 'partial', message: 'port', when: { '>': [{ var: 'port' }, 1000] } }] }),
+      testPolicy({
+        rules: [
+          { id: 'port', stage: 'link', effect: 'partial', message: 'port', when: { '>': [{ var: 'port' }, 1000] } },
+        ],
+      }),
     ];
     fc.assert(
       fc.property(uris, fc.constantFrom(...policies), (uri, policy) => {

@@ -25,12 +25,21 @@ function policyWith(patch: (doc: PolicyDocument) => void): Policy {
 
 const LINK = 'guide://manuals/packing';
 type Item = Record<string, unknown>;
-const blob = (bytes: Buffer, mimeType?: string, uri = LINK): Item => ({ uri, blob: bytes.toString('base64'), ...(mimeType === undefined ? {} : { mimeType }) });
-const text = (body: string, mimeType?: string, uri = LINK): Item => ({ uri, text: body, ...(mimeType === undefined ? {} : { mimeType }) });
+const blob = (bytes: Buffer, mimeType?: string, uri = LINK): Item => ({
+  uri,
+  blob: bytes.toString('base64'),
+  ...(mimeType === undefined ? {} : { mimeType }),
+});
+const text = (body: string, mimeType?: string, uri = LINK): Item => ({
+  uri,
+  text: body,
+  ...(mimeType === undefined ? {} : { mimeType }),
+});
 function line(result: Record<string, unknown>, extra: Partial<ReadInput> = {}): ReadInput {
   return { stage: 'read', link: { type: 'resource_link', uri: LINK, name: 'packing' }, result, ...extra };
 }
-const read = (contents: unknown, extra: Partial<ReadInput> = {}): ReadInput => line({ resultType: 'complete', contents }, extra);
+const read = (contents: unknown, extra: Partial<ReadInput> = {}): ReadInput =>
+  line({ resultType: 'complete', contents }, extra);
 const decide = (input: ReadInput, policy: Policy = base): Promise<ReadVerdict> => decideReadDetailed(policy, input);
 const codes = (d: Decision): string[] => d.reasons.map((r) => r.code);
 
@@ -112,7 +121,9 @@ describe('read envelope', () => {
     const loose = policyWith((d) => {
       d.links.requireSameServer = false;
     });
-    expect((await decide(read([text('hi', 'text/plain')], { server: 'a', readFrom: 'b' }), loose)).decision.effect).toBe('allow');
+    expect(
+      (await decide(read([text('hi', 'text/plain')], { server: 'a', readFrom: 'b' }), loose)).decision.effect,
+    ).toBe('allow');
   });
 });
 
@@ -120,11 +131,34 @@ describe('items', () => {
   test('one entry per contents item, with evidence but never the body', async () => {
     const png = make.makePng();
     const body = 'secret body text that must not leak';
-    const { decision, evidence } = await decide(read([text(body, 'text/plain'), blob(png, 'image/png', `${LINK}/cover`)]));
-    expect(decision).toMatchObject({ effect: 'allow', reasons: [], items: [{ index: 0, effect: 'allow', reasons: [] }, { index: 1, effect: 'allow', reasons: [] }] });
+    const { decision, evidence } = await decide(
+      read([text(body, 'text/plain'), blob(png, 'image/png', `${LINK}/cover`)]),
+    );
+    expect(decision).toMatchObject({
+      effect: 'allow',
+      reasons: [],
+      items: [
+        { index: 0, effect: 'allow', reasons: [] },
+        { index: 1, effect: 'allow', reasons: [] },
+      ],
+    });
     expect(evidence).toEqual([
-      { index: 0, carrier: 'text', bytes: Buffer.byteLength(body), declaredMime: 'text/plain', kind: 'text', sha256: `sha256:${sha256(Buffer.from(body))}` },
-      { index: 1, carrier: 'blob', bytes: png.length, declaredMime: 'image/png', kind: 'png', sha256: `sha256:${sha256(png)}` },
+      {
+        index: 0,
+        carrier: 'text',
+        bytes: Buffer.byteLength(body),
+        declaredMime: 'text/plain',
+        kind: 'text',
+        sha256: `sha256:${sha256(Buffer.from(body))}`,
+      },
+      {
+        index: 1,
+        carrier: 'blob',
+        bytes: png.length,
+        declaredMime: 'image/png',
+        kind: 'png',
+        sha256: `sha256:${sha256(png)}`,
+      },
     ]);
     expect(JSON.stringify({ decision, evidence })).not.toContain('secret body');
   });
@@ -184,7 +218,14 @@ describe('byte caps', () => {
     ['deny', 'deny'],
     ['partial', 'partial'],
   ] as const)('total over read.maxBytes with overCap %s', async (overCap, effect) => {
-    const { decision, evidence } = await decide(read([text('a'.repeat(600), 'text/plain'), text('b'.repeat(600), 'text/plain'), text('c'.repeat(300), 'text/plain')]), capped(overCap));
+    const { decision, evidence } = await decide(
+      read([
+        text('a'.repeat(600), 'text/plain'),
+        text('b'.repeat(600), 'text/plain'),
+        text('c'.repeat(300), 'text/plain'),
+      ]),
+      capped(overCap),
+    );
     expect(decision.effect).toBe(effect);
     expect(codes(decision)).toEqual(['content.too-large']);
     expect(decision.reasons[0]?.rule).toBe('read.maxBytes');
@@ -193,7 +234,10 @@ describe('byte caps', () => {
   });
 
   test('per-item read.maxItemBytes', async () => {
-    const { decision } = await decide(read([blob(make.seededBytes(300), 'image/png'), text('ok', 'text/plain')]), capped('partial', 200));
+    const { decision } = await decide(
+      read([blob(make.seededBytes(300), 'image/png'), text('ok', 'text/plain')]),
+      capped('partial', 200),
+    );
     expect(decision.effect).toBe('partial');
     expect(decision.reasons[0]).toMatchObject({ code: 'content.too-large', rule: 'read.maxItemBytes' });
     expect(decision.items?.map((i) => i.effect)).toEqual(['deny', 'allow']);
@@ -206,7 +250,10 @@ describe('byte caps', () => {
   });
 
   test('dropping an over-cap item never hides a deny elsewhere', async () => {
-    const { decision } = await decide(read([text('a'.repeat(2000), 'text/plain'), blob(make.makeElf(), 'image/png')]), capped('partial'));
+    const { decision } = await decide(
+      read([text('a'.repeat(2000), 'text/plain'), blob(make.makeElf(), 'image/png')]),
+      capped('partial'),
+    );
     expect(decision.effect).toBe('deny');
   });
 
@@ -246,21 +293,76 @@ describe('content reasons through the read', () => {
     ['json with markup in a string', text('{"c":"<script>x</script>"}', 'application/json'), 'allow', []],
     ['text as a blob', blob(Buffer.from('plain words'), 'text/plain'), 'allow', []],
     ['no declared type, png', blob(make.makePng()), 'allow', []],
-    ['content.type-not-allowed (declared)', blob(make.makeZip([{ name: 'a', data: 'b' }]), 'application/zip'), 'deny', ['content.type-not-allowed']],
+    [
+      'content.type-not-allowed (declared)',
+      blob(make.makeZip([{ name: 'a', data: 'b' }]), 'application/zip'),
+      'deny',
+      ['content.type-not-allowed'],
+    ],
     ['content.type-not-allowed (no declared type)', blob(make.makeGzip()), 'deny', ['content.type-not-allowed']],
     ['content.mime-mismatch', blob(make.makePng(), 'image/jpeg'), 'deny', ['content.mime-mismatch']],
-    ['content.executable (pe declared png)', blob(make.makePe(), 'image/png'), 'deny', ['content.executable', 'content.mime-mismatch']],
-    ['content.executable (pdf javascript)', blob(make.makePdf({ activeName: 'JavaScript', escapeName: true }), 'application/pdf'), 'deny', ['content.executable']],
-    ['content.executable (svg handler)', text('<svg onload="alert(1)"/>', 'image/svg+xml'), 'deny', ['content.executable']],
-    ['content.executable (shebang under text/plain)', text('#!/bin/sh\necho hi\n', 'text/plain'), 'deny', ['content.executable', 'content.mime-mismatch']],
-    ['content.executable (polyglot)', blob(Buffer.concat([make.makePng(), make.makeJar()]), 'image/png'), 'deny', ['content.executable']],
+    [
+      'content.executable (pe declared png)',
+      blob(make.makePe(), 'image/png'),
+      'deny',
+      ['content.executable', 'content.mime-mismatch'],
+    ],
+    [
+      'content.executable (pdf javascript)',
+      blob(make.makePdf({ activeName: 'JavaScript', escapeName: true }), 'application/pdf'),
+      'deny',
+      ['content.executable'],
+    ],
+    [
+      'content.executable (svg handler)',
+      text('<svg onload="alert(1)"/>', 'image/svg+xml'),
+      'deny',
+      ['content.executable'],
+    ],
+    [
+      'content.executable (shebang under text/plain)',
+      text('#!/bin/sh\necho hi\n', 'text/plain'),
+      'deny',
+      ['content.executable', 'content.mime-mismatch'],
+    ],
+    [
+      'content.executable (polyglot)',
+      blob(Buffer.concat([make.makePng(), make.makeJar()]), 'image/png'),
+      'deny',
+      ['content.executable'],
+    ],
     ['content.unsafe-text (escapes)', text('ok \u001b[2J cleared', 'text/plain'), 'partial', ['content.unsafe-text']],
-    ['content.unsafe-text (utf-16 without bom)', blob(make.utf16('hello there friend', { bom: false }), 'text/plain'), 'partial', ['content.unsafe-text']],
-    ['content.unsafe-text (latin-1 bytes)', blob(Buffer.from('caf\xe9 cr\xe8me', 'latin1'), 'text/plain'), 'partial', ['content.unsafe-text']],
-    ['content.uninterpretable (random under png)', blob(make.seededBytes(512), 'image/png'), 'partial', ['content.uninterpretable']],
-    ['content.uninterpretable (truncated png)', blob(make.makePng({ omitEnd: true }), 'image/png'), 'partial', ['content.uninterpretable']],
+    [
+      'content.unsafe-text (utf-16 without bom)',
+      blob(make.utf16('hello there friend', { bom: false }), 'text/plain'),
+      'partial',
+      ['content.unsafe-text'],
+    ],
+    [
+      'content.unsafe-text (latin-1 bytes)',
+      blob(Buffer.from('caf\xe9 cr\xe8me', 'latin1'), 'text/plain'),
+      'partial',
+      ['content.unsafe-text'],
+    ],
+    [
+      'content.uninterpretable (random under png)',
+      blob(make.seededBytes(512), 'image/png'),
+      'partial',
+      ['content.uninterpretable'],
+    ],
+    [
+      'content.uninterpretable (truncated png)',
+      blob(make.makePng({ omitEnd: true }), 'image/png'),
+      'partial',
+      ['content.uninterpretable'],
+    ],
     ['content.uninterpretable (empty png)', blob(Buffer.alloc(0), 'image/png'), 'partial', ['content.uninterpretable']],
-    ['content.image-too-large', blob(make.makePng({ claimWidth: 10_000, claimHeight: 6_000 }), 'image/png'), 'deny', ['content.image-too-large']],
+    [
+      'content.image-too-large',
+      blob(make.makePng({ claimWidth: 10_000, claimHeight: 6_000 }), 'image/png'),
+      'deny',
+      ['content.image-too-large'],
+    ],
   ])('%s', async (_, item, effect, expected) => {
     const { decision } = await decide(read([item]));
     expect(decision.effect).toBe(effect);
@@ -283,9 +385,27 @@ describe('content reasons through the read', () => {
 describe('read-stage custom rules', () => {
   const ruled = policyWith((d) => {
     d.rules = [
-      { id: 'no-big-reads', stage: 'read', effect: 'partial', message: 'reads over 100 bytes are trimmed', when: { '>': [{ var: 'totalBytes' }, 100] } },
-      { id: 'no-gif', stage: 'read', effect: 'deny', message: 'gif is not wanted here', when: { in: ['gif', { var: 'kinds' }] } },
-      { id: 'docs-only', stage: 'read', effect: 'deny', message: 'only the docs server', when: { '!=': [{ var: 'readFrom' }, 'default'] } },
+      {
+        id: 'no-big-reads',
+        stage: 'read',
+        effect: 'partial',
+        message: 'reads over 100 bytes are trimmed',
+        when: { '>': [{ var: 'totalBytes' }, 100] },
+      },
+      {
+        id: 'no-gif',
+        stage: 'read',
+        effect: 'deny',
+        message: 'gif is not wanted here',
+        when: { in: ['gif', { var: 'kinds' }] },
+      },
+      {
+        id: 'docs-only',
+        stage: 'read',
+        effect: 'deny',
+        message: 'only the docs server',
+        when: { '!=': [{ var: 'readFrom' }, 'default'] },
+      },
     ];
   });
 
@@ -293,12 +413,19 @@ describe('read-stage custom rules', () => {
     ['no rule fires', [text('short', 'text/plain')], {}, 'allow', []],
     ['a partial rule on facts', [text('x'.repeat(200), 'text/plain')], {}, 'partial', ['rule.no-big-reads']],
     ['a deny rule on real kinds', [blob(make.makeGif(), 'image/gif')], {}, 'deny', ['rule.no-gif']],
-    ['a deny rule on the server facts', [text('a', 'text/plain')], { server: 'x', readFrom: 'x' }, 'deny', ['rule.docs-only']],
+    [
+      'a deny rule on the server facts',
+      [text('a', 'text/plain')],
+      { server: 'x', readFrom: 'x' },
+      'deny',
+      ['rule.docs-only'],
+    ],
   ])('%s', async (_, contents, servers, effect, expected) => {
     const { decision } = await decide(read(contents, servers), ruled);
     expect(decision.effect).toBe(effect);
     expect(codes(decision)).toEqual(expected);
-    for (const r of decision.reasons) expect(r).toMatchObject({ stage: 'read', rule: expect.stringMatching(/^rules\./) });
+    for (const r of decision.reasons)
+      expect(r).toMatchObject({ stage: 'read', rule: expect.stringMatching(/^rules\./) });
   });
 });
 
@@ -321,11 +448,36 @@ describe('evidence', () => {
 
 describe('decideEmbedded', () => {
   test.each([
-    ['a wrapped text resource', { type: 'resource', resource: { uri: 'x://a', mimeType: 'text/plain', text: 'hello' } }, 'allow', []],
-    ['a bare blob resource', { uri: 'x://a', mimeType: 'image/png', blob: make.makePng().toString('base64') }, 'allow', []],
-    ['an executable resource', { type: 'resource', resource: { uri: 'x://a', mimeType: 'image/png', blob: make.makePe().toString('base64') } }, 'deny', ['content.executable', 'content.mime-mismatch']],
-    ['a malformed resource', { type: 'resource', resource: { uri: 'x://a', text: 'a', blob: 'YQ==' } }, 'deny', ['content.shape']],
-    ['unsafe text', { uri: 'x://a', mimeType: 'text/plain', text: '\u001b]8;;http://x\u0007' }, 'partial', ['content.unsafe-text']],
+    [
+      'a wrapped text resource',
+      { type: 'resource', resource: { uri: 'x://a', mimeType: 'text/plain', text: 'hello' } },
+      'allow',
+      [],
+    ],
+    [
+      'a bare blob resource',
+      { uri: 'x://a', mimeType: 'image/png', blob: make.makePng().toString('base64') },
+      'allow',
+      [],
+    ],
+    [
+      'an executable resource',
+      { type: 'resource', resource: { uri: 'x://a', mimeType: 'image/png', blob: make.makePe().toString('base64') } },
+      'deny',
+      ['content.executable', 'content.mime-mismatch'],
+    ],
+    [
+      'a malformed resource',
+      { type: 'resource', resource: { uri: 'x://a', text: 'a', blob: 'YQ==' } },
+      'deny',
+      ['content.shape'],
+    ],
+    [
+      'unsafe text',
+      { uri: 'x://a', mimeType: 'text/plain', text: '\u001b]8;;http://x\u0007' },
+      'partial',
+      ['content.unsafe-text'],
+    ],
   ])('%s', async (_, resource, effect, expected) => {
     const { decision, evidence } = await decideEmbedded(base, resource);
     expect(decision.effect).toBe(effect);
@@ -346,10 +498,25 @@ describe('decideEmbedded', () => {
 describe('properties', () => {
   const itemLike = fc.oneof(
     fc.anything(),
-    fc.record({ uri: fc.oneof(fc.constant(LINK), fc.constant(`${LINK}/a`), fc.string()), text: fc.string() }, { requiredKeys: [] }),
-    fc.record({ uri: fc.constant(LINK), blob: fc.oneof(fc.base64String(), fc.string()), mimeType: fc.constantFrom('image/png', 'text/plain', 'application/pdf', 'application/zip', 'x') }, { requiredKeys: ['uri'] }),
+    fc.record(
+      { uri: fc.oneof(fc.constant(LINK), fc.constant(`${LINK}/a`), fc.string()), text: fc.string() },
+      { requiredKeys: [] },
+    ),
+    fc.record(
+      {
+        uri: fc.constant(LINK),
+        blob: fc.oneof(fc.base64String(), fc.string()),
+        mimeType: fc.constantFrom('image/png', 'text/plain', 'application/pdf', 'application/zip', 'x'),
+      },
+      { requiredKeys: ['uri'] },
+    ),
     fc.uint8Array({ maxLength: 256 }).map((b) => blob(Buffer.from(b), 'image/png')),
-    fc.constantFrom(blob(make.makePng(), 'image/png'), text('fine', 'text/plain'), blob(make.makeJar(), 'image/png'), text('\u001b[1m', 'text/plain')),
+    fc.constantFrom(
+      blob(make.makePng(), 'image/png'),
+      text('fine', 'text/plain'),
+      blob(make.makeJar(), 'image/png'),
+      text('\u001b[1m', 'text/plain'),
+    ),
   );
 
   test('decideRead never throws on arbitrary contents and never allows when an item fails', async () => {
@@ -370,18 +537,23 @@ describe('properties', () => {
   test('decideRead never throws on arbitrary result records', async () => {
     const gate = createGate(base);
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('resultType', 'contents', 'error', 'task', '__proto__', 'x'), fc.anything()), async (result) => {
-        const d = await gate.decideRead(line(result));
-        expect(['allow', 'deny', 'partial']).toContain(d.effect);
-        if (d.effect === 'allow') expect(Array.isArray(result['contents']) || result['resultType'] === 'task').toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('resultType', 'contents', 'error', 'task', '__proto__', 'x'), fc.anything()),
+        async (result) => {
+          const d = await gate.decideRead(line(result));
+          expect(['allow', 'deny', 'partial']).toContain(d.effect);
+          if (d.effect === 'allow')
+            expect(Array.isArray(result['contents']) || result['resultType'] === 'task').toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 describe.skipIf(!existsSync(path.join(shared, 'fixtures/mcp')))('recorded MCP responses', () => {
-  const recorded = (name: string): { result?: Record<string, unknown>; error?: unknown } => JSON.parse(readFileSync(path.join(shared, 'fixtures/mcp', name), 'utf8'));
+  const recorded = (name: string): { result?: Record<string, unknown>; error?: unknown } =>
+    JSON.parse(readFileSync(path.join(shared, 'fixtures/mcp', name), 'utf8'));
   test.each([
     ['everything-read-text.json', 'demo://resource/dynamic/text/2', 'allow', []],
     ['everything-read-blob.json', 'demo://resource/dynamic/blob/1', 'allow', []],

@@ -7,13 +7,33 @@ const item = { type: 'resource_link', uri: 'https://docs.example.com/a', name: '
 describe('parseLinkInput: the hand-written check agrees with linkInputSchema', () => {
   it.each<[label: string, value: unknown]>([
     ['the minimal line', { stage: 'link', link: item }],
-    ['every field', { stage: 'link', server: 'docs', readFrom: 'docs', link: { ...item, title: 't', description: 'd', mimeType: 'text/plain', size: 0 } }],
+    [
+      'every field',
+      {
+        stage: 'link',
+        server: 'docs',
+        readFrom: 'docs',
+        link: { ...item, title: 't', description: 'd', mimeType: 'text/plain', size: 0 },
+      },
+    ],
     ['unknown link members are kept', { stage: 'link', link: { ...item, _meta: { a: 1 }, annotations: null } }],
     ['link members named like Object.prototype', { stage: 'link', link: { ...item, toString: 'x', constructor: 1 } }],
     ['a null-prototype line', Object.assign(Object.create(null) as object, { stage: 'link', link: item })],
-    ['a class instance (zod accepts it)', new (class Line { stage = 'link'; link = item })()],
-    ['an own `__proto__` link member', JSON.parse('{"stage":"link","link":{"type":"resource_link","uri":"u","name":"n","__proto__":{"x":1}}}')],
-    ['a present but undefined optional field', { stage: 'link', server: undefined, link: { ...item, title: undefined } }],
+    [
+      'a class instance (zod accepts it)',
+      new (class Line {
+        stage = 'link';
+        link = item;
+      })(),
+    ],
+    [
+      'an own `__proto__` link member',
+      JSON.parse('{"stage":"link","link":{"type":"resource_link","uri":"u","name":"n","__proto__":{"x":1}}}'),
+    ],
+    [
+      'a present but undefined optional field',
+      { stage: 'link', server: undefined, link: { ...item, title: undefined } },
+    ],
     ['negative and fractional sizes (judged by the decision)', { stage: 'link', link: { ...item, size: -1.5 } }],
     ['not an object', 'link'],
     ['null', null],
@@ -32,8 +52,14 @@ describe('parseLinkInput: the hand-written check agrees with linkInputSchema', (
     ['size NaN', { stage: 'link', link: { ...item, size: Number.NaN } }],
     ['size infinite', { stage: 'link', link: { ...item, size: Infinity } }],
     ['an unknown top-level key', { stage: 'link', link: item, extra: 1 }],
-    ['an own `__proto__` top-level key', JSON.parse('{"stage":"link","__proto__":{},"link":{"type":"resource_link","uri":"u","name":"n"}}')],
-    ['an inherited enumerable key', Object.assign(Object.create({ inherited: 1 }) as object, { stage: 'link', link: item })],
+    [
+      'an own `__proto__` top-level key',
+      JSON.parse('{"stage":"link","__proto__":{},"link":{"type":"resource_link","uri":"u","name":"n"}}'),
+    ],
+    [
+      'an inherited enumerable key',
+      Object.assign(Object.create({ inherited: 1 }) as object, { stage: 'link', link: item }),
+    ],
   ])('%s', (_label, value) => {
     const fast = parseLinkInput(value);
     const zod = parseWith(linkInputSchema, value);
@@ -51,7 +77,8 @@ describe('parseLinkInput: the hand-written check agrees with linkInputSchema', (
   ])('names the field: %s', (_label, value, field) => {
     const parsed = parseLinkInput(value);
     expect(parsed).toMatchObject({ ok: false, field });
-    if (!parsed.ok) expect(parsed.message).toMatch(new RegExp(`^field \`${field.replace(/[.()]/g, '\\$&')}\`: [^\\n]+$`));
+    if (!parsed.ok)
+      expect(parsed.message).toMatch(new RegExp(`^field \`${field.replace(/[.()]/g, '\\$&')}\`: [^\\n]+$`));
   });
 
   it('returns a plain line itself, without copying', () => {
@@ -68,7 +95,8 @@ describe('parseLinkInput: the hand-written check agrees with linkInputSchema', (
       fc.double(),
     );
     // mostly valid fields, so both the accept path and each single-field failure are well covered
-    const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: anyValue, weight: 1 });
+    const mostly = <T>(valid: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: anyValue, weight: 1 });
     const linkItem = fc.record(
       {
         type: mostly(fc.constant('resource_link')),
@@ -92,7 +120,12 @@ describe('parseLinkInput: the hand-written check agrees with linkInputSchema', (
       { arbitrary: anyValue, weight: 1 },
       // unknown `other` and missing `stage` or `link` only now and then
       { arbitrary: fc.record(lineFields, { requiredKeys: [] }), weight: 1 },
-      { arbitrary: fc.record({ ...lineFields, other: fc.constant(undefined) }, { requiredKeys: ['stage', 'link'] }).map(({ other: _, ...rest }) => rest), weight: 8 },
+      {
+        arbitrary: fc
+          .record({ ...lineFields, other: fc.constant(undefined) }, { requiredKeys: ['stage', 'link'] })
+          .map(({ other: _, ...rest }) => rest),
+        weight: 8,
+      },
     );
     fc.assert(
       fc.property(line, (value) => {

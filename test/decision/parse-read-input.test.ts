@@ -20,7 +20,10 @@ describe('parseReadInput: the hand-written check agrees with readInputSchema', (
     ['a json-rpc error result', { stage: 'read', link, result: { error: { code: -32602, message: 'nope' } } }],
     ['an empty result object (judged by the decision)', { stage: 'read', link, result: {} }],
     ['a null-prototype result', { stage: 'read', link, result: Object.assign(Object.create(null) as object, result) }],
-    ['an own `__proto__` in the result', JSON.parse(`{"stage":"read","link":${JSON.stringify(link)},"result":{"__proto__":{"contents":[]}}}`)],
+    [
+      'an own `__proto__` in the result',
+      JSON.parse(`{"stage":"read","link":${JSON.stringify(link)},"result":{"__proto__":{"contents":[]}}}`),
+    ],
     ['result is an array', { stage: 'read', link, result: [result] }],
     ['result is null', { stage: 'read', link, result: null }],
     ['no result', { stage: 'read', link }],
@@ -32,7 +35,10 @@ describe('parseReadInput: the hand-written check agrees with readInputSchema', (
     ['empty readFrom', { stage: 'read', link, result, readFrom: '' }],
     ['another stage', { stage: 'link', link, result }],
     ['an unknown key', { stage: 'read', link, result, extra: 1 }],
-    ['an inherited enumerable key', Object.assign(Object.create({ inherited: 1 }) as object, { stage: 'read', link, result })],
+    [
+      'an inherited enumerable key',
+      Object.assign(Object.create({ inherited: 1 }) as object, { stage: 'read', link, result }),
+    ],
   ])('%s', (_label, value) => agree(value));
 
   it('returns a plain line itself, without copying, and parseInput takes the same path', () => {
@@ -43,19 +49,34 @@ describe('parseReadInput: the hand-written check agrees with readInputSchema', (
   });
 
   it('agrees with zod on lines of any shape', () => {
-    const anyValue = fc.oneof(fc.constantFrom(undefined, null, '', 'read', 0, -1, 1.5, Number.NaN, Infinity, true, [], {}), fc.string({ maxLength: 6 }), fc.double());
-    const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: anyValue, weight: 1 });
+    const anyValue = fc.oneof(
+      fc.constantFrom(undefined, null, '', 'read', 0, -1, 1.5, Number.NaN, Infinity, true, [], {}),
+      fc.string({ maxLength: 6 }),
+      fc.double(),
+    );
+    const mostly = <T>(valid: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: anyValue, weight: 1 });
     const line = fc.record(
       {
         stage: mostly(fc.constant('read')),
         server: mostly(fc.constantFrom('docs', 'a')),
         readFrom: mostly(fc.constantFrom('docs', 'b')),
         elapsedMs: mostly(fc.oneof(fc.nat(), fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }))),
-        link: mostly(fc.record({ type: mostly(fc.constant('resource_link')), uri: mostly(fc.string()), name: mostly(fc.string()) }, { requiredKeys: [] })),
+        link: mostly(
+          fc.record(
+            { type: mostly(fc.constant('resource_link')), uri: mostly(fc.string()), name: mostly(fc.string()) },
+            { requiredKeys: [] },
+          ),
+        ),
         result: mostly(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }))),
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(fc.oneof({ arbitrary: line, weight: 9 }, { arbitrary: anyValue, weight: 1 }), (value) => agree(value)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof({ arbitrary: line, weight: 9 }, { arbitrary: anyValue, weight: 1 }), (value) =>
+        agree(value),
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

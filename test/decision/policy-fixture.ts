@@ -20,11 +20,13 @@ export const baseDocument: PolicyDocument = {
 };
 
 /** Builds a validated policy from the base document with some sections replaced. */
-export function testPolicy(overrides: {
-  links?: Partial<PolicyDocument['links']>;
-  credentials?: Partial<PolicyDocument['credentials']>;
-  rules?: PolicyDocument['rules'];
-} = {}): Policy {
+export function testPolicy(
+  overrides: {
+    links?: Partial<PolicyDocument['links']>;
+    credentials?: Partial<PolicyDocument['credentials']>;
+    rules?: PolicyDocument['rules'];
+  } = {},
+): Policy {
   const document = policySchema.parse({
     ...baseDocument,
     links: { ...baseDocument.links, ...overrides.links },

@@ -7,7 +7,13 @@ import { testPolicy } from './policy-fixture.ts';
 
 const policy = testPolicy({
   rules: [
-    { id: 'gopher', stage: 'link', effect: 'deny', message: 'no gopher', when: { '==': [{ var: 'scheme' }, 'gopher'] } },
+    {
+      id: 'gopher',
+      stage: 'link',
+      effect: 'deny',
+      message: 'no gopher',
+      when: { '==': [{ var: 'scheme' }, 'gopher'] },
+    },
     { id: 'big', stage: 'read', effect: 'partial', message: 'big read', when: { '>': [{ var: 'totalBytes' }, 100] } },
     { id: 'docs', stage: 'link', effect: 'partial', message: 'docs host', when: { in: ['docs', { var: 'host' }] } },
     { id: 'not-a', stage: 'link', effect: 'deny', message: 'named a', when: { '!': { '!=': [{ var: 'name' }, 'a'] } } },
@@ -15,13 +21,19 @@ const policy = testPolicy({
   ],
 });
 
-const link = (fields: Record<string, string | number | null>): RuleFacts => freezeFacts({ scheme: 'https', host: 'example.com', name: 'x', ...fields });
+const link = (fields: Record<string, string | number | null>): RuleFacts =>
+  freezeFacts({ scheme: 'https', host: 'example.com', name: 'x', ...fields });
 
 describe('runRules', () => {
   test.each<[string, RuleStage, RuleFacts, string[]]>([
     ['no rule fires', 'link', link({}), []],
     ['one link rule', 'link', link({ scheme: 'gopher' }), ['rule.gopher']],
-    ['hits keep policy order', 'link', link({ name: 'a', scheme: 'gopher', host: 'docs.example.com' }), ['rule.gopher', 'rule.docs', 'rule.not-a']],
+    [
+      'hits keep policy order',
+      'link',
+      link({ name: 'a', scheme: 'gopher', host: 'docs.example.com' }),
+      ['rule.gopher', 'rule.docs', 'rule.not-a'],
+    ],
     ['only the stage asked for', 'read', freezeFacts({ totalBytes: 1000, scheme: 'gopher' }), ['rule.big']],
     ['credential stage', 'credential', freezeFacts({ hops: 3 }), ['rule.hops']],
     ['a missing fact reads as null', 'credential', freezeFacts({}), []],

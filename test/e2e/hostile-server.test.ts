@@ -24,7 +24,12 @@ async function requestLog(): Promise<{ file: string; reads: () => Promise<string
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-hostile-')), 'requests.jsonl');
   const reads = async () => {
     const text = await readFile(file, 'utf8').catch(() => '');
-    return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { method: string; uri: string | null }).filter((r) => r.method === 'resources/read').map((r) => String(r.uri));
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { method: string; uri: string | null })
+      .filter((r) => r.method === 'resources/read')
+      .map((r) => String(r.uri));
   };
   return { file, reads };
 }
@@ -33,16 +38,26 @@ describe('a denied read never reaches the server', () => {
   test('through the transport decorator with the SDK Client over stdio', async () => {
     const log = await requestLog();
     const [command, ...args] = tsServer(serverFile);
-    const stdio = new StdioClientTransport({ command: command as string, args, env: { ...(process.env as Record<string, string>), LINKGATE_REQUEST_LOG: log.file }, stderr: 'ignore' });
+    const stdio = new StdioClientTransport({
+      command: command as string,
+      args,
+      env: { ...(process.env as Record<string, string>), LINKGATE_REQUEST_LOG: log.file },
+      stderr: 'ignore',
+    });
     const records: LinkRecord[] = [];
     const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
     const client = new Client({ name: 'test-host', version: '1.0.0' });
-    await client.connect(gateTransport(stdio, { gate, server: 'hostile', sink: callbackSink((r) => void records.push(r)) }));
+    await client.connect(
+      gateTransport(stdio, { gate, server: 'hostile', sink: callbackSink((r) => void records.push(r)) }),
+    );
     try {
       const tool = await client.callTool({ name: 'links' });
       expect(tool.content).toHaveLength(hostileLinks.length);
       for (const uri of deniedUris) {
-        const error = await client.readResource({ uri }).then(() => undefined, (e: unknown) => e as McpError & { data: Record<string, { effect: string }> });
+        const error = await client.readResource({ uri }).then(
+          () => undefined,
+          (e: unknown) => e as McpError & { data: Record<string, { effect: string }> },
+        );
         expect(error, uri).toBeInstanceOf(McpError);
         expect(error?.code).toBe(gateErrorCode);
         expect(error?.data[decisionMetaKey]?.effect).toBe('deny');
@@ -59,10 +74,19 @@ describe('a denied read never reaches the server', () => {
 
   test('through linkgate probe', async () => {
     const log = await requestLog();
-    const run = await runProbe(['--policy', 'policies/default.yaml', '--tool', 'links', '--json', '--', ...tsServer(serverFile)], { env: { LINKGATE_REQUEST_LOG: log.file } });
+    const run = await runProbe(
+      ['--policy', 'policies/default.yaml', '--tool', 'links', '--json', '--', ...tsServer(serverFile)],
+      { env: { LINKGATE_REQUEST_LOG: log.file } },
+    );
     expect(run.code).toBe(0);
     const records = recordsOf(run);
-    expect(records.map((r) => r.verdict)).toEqual(['link-only', 'link-only', 'link-only', 'body-obtained', 'body-obtained']);
+    expect(records.map((r) => r.verdict)).toEqual([
+      'link-only',
+      'link-only',
+      'link-only',
+      'body-obtained',
+      'body-obtained',
+    ]);
     expect((await log.reads()).sort()).toEqual([...allowedUris].sort());
   });
 });
@@ -73,13 +97,19 @@ describe('a server that never answers a read', () => {
     const policy = await policyFile({ readTimeoutMs });
     const log = await requestLog();
     const marker = `linkgate-marker-${randomUUID()}`;
-    const run = await runProbe(['--policy', policy, '--tool', 'links', '--json', '--', ...tsServer(serverFile, marker)], {
-      env: { LINKGATE_REQUEST_LOG: log.file, HOSTILE_MODE: 'hang' },
-    });
+    const run = await runProbe(
+      ['--policy', policy, '--tool', 'links', '--json', '--', ...tsServer(serverFile, marker)],
+      {
+        env: { LINKGATE_REQUEST_LOG: log.file, HOSTILE_MODE: 'hang' },
+      },
+    );
     expect(run.code).toBe(0);
     const records = recordsOf(run);
     for (const r of records.slice(3)) {
-      expect(r).toMatchObject({ verdict: 'unverifiable', stages: { received: null, delivered: null, requested: { deadlineMs: readTimeoutMs } } });
+      expect(r).toMatchObject({
+        verdict: 'unverifiable',
+        stages: { received: null, delivered: null, requested: { deadlineMs: readTimeoutMs } },
+      });
       expect(r.decisions.read?.reasons.map((x) => x.code)).toEqual(['read.timeout']);
     }
     expect((await log.reads()).sort()).toEqual([...allowedUris].sort());

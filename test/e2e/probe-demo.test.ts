@@ -23,13 +23,18 @@ describe('linkgate probe against the demo server', () => {
     expect(recordsOf(json).map((r) => r.uri)).toEqual(demoLinks.map((l) => maskUri(l.uri)));
   });
 
-  test.each(demoLinks.map((l, i) => ({ uri: l.uri, name: l.name, i, verdict: expected[i] })))('$name → $verdict', ({ i, verdict }) => {
-    const record = recordsOf(json)[i];
-    expect(record?.verdict).toBe(verdict);
-  });
+  test.each(demoLinks.map((l, i) => ({ uri: l.uri, name: l.name, i, verdict: expected[i] })))(
+    '$name → $verdict',
+    ({ i, verdict }) => {
+      const record = recordsOf(json)[i];
+      expect(record?.verdict).toBe(verdict);
+    },
+  );
 
   test('every verdict appears', () => {
-    expect(new Set(recordsOf(json).map((r) => r.verdict))).toEqual(new Set(['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable']));
+    expect(new Set(recordsOf(json).map((r) => r.verdict))).toEqual(
+      new Set(['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable']),
+    );
   });
 
   test('every record holds the §4c invariants and has the §4c shape', () => {
@@ -40,28 +45,48 @@ describe('linkgate probe against the demo server', () => {
       if (record.decisions.link.effect === 'deny') expect(record.stages.requested).toBeNull();
       if (record.verdict === 'body-obtained') expect(record.decisions.read?.effect).toBe('allow');
       if (record.verdict === 'partially-interpreted') expect(record.decisions.read?.effect).toBe('partial');
-      if (record.verdict === 'link-only' || record.verdict === 'unverifiable') expect(record.stages.delivered).toBeNull();
+      if (record.verdict === 'link-only' || record.verdict === 'unverifiable')
+        expect(record.stages.delivered).toBeNull();
       if (record.verdict !== 'body-obtained') expect(record.next).not.toBeNull();
     }
   });
 
   test('records carry no credentials, query values, requestState or body text', () => {
-    for (const secret of ['s3cr3t-pass', 'demo-user', 'abc123', 'c2VydmVyLXNpZGUtc3RhdGU', 'fold, then roll', 'plain notes', 'owned', 'confirm you want']) {
+    for (const secret of [
+      's3cr3t-pass',
+      'demo-user',
+      'abc123',
+      'c2VydmVyLXNpZGUtc3RhdGU',
+      'fold, then roll',
+      'plain notes',
+      'owned',
+      'confirm you want',
+    ]) {
       expect(json.stdout).not.toContain(secret);
     }
   });
 
   test('reasons name the boundary: timeout, error, input_required, executable, oversize', () => {
     const byUri = new Map(recordsOf(json).map((r) => [r.uri, r]));
-    const codes = (uri: string) => [...(byUri.get(uri)?.decisions.link.reasons ?? []), ...(byUri.get(uri)?.decisions.read?.reasons ?? [])].map((r) => r.code);
+    const codes = (uri: string) =>
+      [...(byUri.get(uri)?.decisions.link.reasons ?? []), ...(byUri.get(uri)?.decisions.read?.reasons ?? [])].map(
+        (r) => r.code,
+      );
     expect(codes('demo://linkgate/slow.txt')).toContain('read.timeout');
     expect(codes('demo://linkgate/missing.txt')).toContain('read.error');
     expect(codes('demo://linkgate/needs-input')).toContain('read.input-required');
-    expect(codes('demo://linkgate/holiday.png').some((c) => c === 'content.executable' || c === 'content.mime-mismatch')).toBe(true);
+    expect(
+      codes('demo://linkgate/holiday.png').some((c) => c === 'content.executable' || c === 'content.mime-mismatch'),
+    ).toBe(true);
     expect(codes('demo://linkgate/oversize.png')).toContain('content.too-large');
-    expect(codes('http://169.254.169.254/latest/meta-data/iam/security-credentials/')).toContain('uri.non-public-address');
+    expect(codes('http://169.254.169.254/latest/meta-data/iam/security-credentials/')).toContain(
+      'uri.non-public-address',
+    );
     expect(byUri.get('demo://linkgate/mixed')?.stages.delivered?.items).toEqual([0]);
-    expect(byUri.get('demo://linkgate/pixel.png')?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
+    expect(byUri.get('demo://linkgate/pixel.png')?.stages.received?.items[0]).toMatchObject({
+      carrier: 'blob',
+      kind: 'png',
+    });
     expect(byUri.get('demo://linkgate/guide.md')?.stages.received?.items[0]?.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
@@ -71,7 +96,10 @@ describe('linkgate probe against the demo server', () => {
     { name: 'a terminal with NO_COLOR', tty: true, env: { NO_COLOR: '1' }, colour: false },
   ])('the table on $name: colour $colour', async ({ tty, env, colour }) => {
     const fast = tsServer('src/demo/demo-server.ts', '--slow-ms', '10', '--oversize-bytes', String(100 * 1024));
-    const run = await runProbe(['--policy', policy, '--tool', 'show-links', '--', ...fast], { tty, env: { FORCE_COLOR: '', ...env } });
+    const run = await runProbe(['--policy', policy, '--tool', 'show-links', '--', ...fast], {
+      tty,
+      env: { FORCE_COLOR: '', ...env },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.includes('\u001b[')).toBe(colour);
     const plain = run.stdout.replace(/\u001b\[[0-9;]*m/g, '');

@@ -6,7 +6,17 @@ const everything = [process.execPath, 'node_modules/@modelcontextprotocol/server
 
 describe('linkgate probe against @modelcontextprotocol/server-everything', () => {
   test('get-resource-links with count 4 gives four records, all body-obtained', async () => {
-    const run = await runProbe(['--policy', 'policies/default.yaml', '--tool', 'get-resource-links', '--args', '{"count":4}', '--json', '--', ...everything]);
+    const run = await runProbe([
+      '--policy',
+      'policies/default.yaml',
+      '--tool',
+      'get-resource-links',
+      '--args',
+      '{"count":4}',
+      '--json',
+      '--',
+      ...everything,
+    ]);
     expect(run.code).toBe(0);
     const records = recordsOf(run);
     expect(records).toHaveLength(4);
@@ -16,12 +26,30 @@ describe('linkgate probe against @modelcontextprotocol/server-everything', () =>
 
   test('the gzip-file-as-resource link (declared application/gzip) is denied before reading: link-only', async () => {
     // a data: url keeps the tool off the network
-    const args = JSON.stringify({ name: 'hello.txt.gz', data: 'data:text/plain;base64,aGVsbG8gd29ybGQK', outputType: 'resourceLink' });
-    const run = await runProbe(['--policy', 'policies/default.yaml', '--tool', 'gzip-file-as-resource', '--args', args, '--json', '--', ...everything]);
+    const args = JSON.stringify({
+      name: 'hello.txt.gz',
+      data: 'data:text/plain;base64,aGVsbG8gd29ybGQK',
+      outputType: 'resourceLink',
+    });
+    const run = await runProbe([
+      '--policy',
+      'policies/default.yaml',
+      '--tool',
+      'gzip-file-as-resource',
+      '--args',
+      args,
+      '--json',
+      '--',
+      ...everything,
+    ]);
     expect(run.code).toBe(0);
     const [record, ...rest] = recordsOf(run);
     expect(rest).toEqual([]);
-    expect(record).toMatchObject({ verdict: 'link-only', stages: { requested: null, received: null, delivered: null }, decisions: { link: { effect: 'deny' }, read: null } });
+    expect(record).toMatchObject({
+      verdict: 'link-only',
+      stages: { requested: null, received: null, delivered: null },
+      decisions: { link: { effect: 'deny' }, read: null },
+    });
     expect(record?.stages.discovered.mimeType).toBe('application/gzip');
     expect(record?.decisions.link.reasons.map((r) => r.code)).toEqual(['type.declared-not-allowed']);
   });

@@ -8,13 +8,37 @@ describe('linkgate probe usage and reachability', () => {
     { name: 'no arguments', args: [], message: /missing `--policy FILE`/ },
     { name: 'no tool', args: ['--policy', 'policies/default.yaml', '--', 'x'], message: /missing `--tool NAME`/ },
     { name: 'no command', args: ['--policy', 'policies/default.yaml', '--tool', 't'], message: /missing `-- COMMAND/ },
-    { name: 'args not json', args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '{', '--', 'x'], message: /`--args` must be a json object/ },
-    { name: 'args an array', args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '[1]', '--', 'x'], message: /`--args` must be a json object/ },
-    { name: 'unknown option', args: ['--policy', 'policies/default.yaml', '--tool', 't', '--bogus', '--', 'x'], message: /bogus/ },
+    {
+      name: 'args not json',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '{', '--', 'x'],
+      message: /`--args` must be a json object/,
+    },
+    {
+      name: 'args an array',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '[1]', '--', 'x'],
+      message: /`--args` must be a json object/,
+    },
+    {
+      name: 'unknown option',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--bogus', '--', 'x'],
+      message: /bogus/,
+    },
     { name: 'policy missing', args: ['--policy', 'no-such.yaml', '--tool', 't', '--', 'x'], message: /no-such\.yaml/ },
-    { name: 'command not found', args: ['--policy', 'policies/default.yaml', '--tool', 't', '--', '/nonexistent/linkgate-server'], message: /cannot start or reach/ },
-    { name: 'command exits at once', args: ['--policy', 'policies/default.yaml', '--tool', 't', '--', process.execPath, '-e', 'process.exit(3)'], message: /cannot start or reach/ },
-    { name: 'unknown tool', args: ['--policy', 'policies/default.yaml', '--tool', 'no-such-tool', '--', ...demo], message: /tool `no-such-tool` returned an error/ },
+    {
+      name: 'command not found',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--', '/nonexistent/linkgate-server'],
+      message: /cannot start or reach/,
+    },
+    {
+      name: 'command exits at once',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--', process.execPath, '-e', 'process.exit(3)'],
+      message: /cannot start or reach/,
+    },
+    {
+      name: 'unknown tool',
+      args: ['--policy', 'policies/default.yaml', '--tool', 'no-such-tool', '--', ...demo],
+      message: /tool `no-such-tool` returned an error/,
+    },
   ])('$name → exit 2', async ({ args, message }) => {
     const run = await runProbe(args);
     expect(run.code).toBe(2);

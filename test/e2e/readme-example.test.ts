@@ -13,7 +13,10 @@ function readmeExample(recordsFile: string): string {
   if (match?.[1] === undefined) throw new Error('README has no `example:host` block');
   return match[1]
     .replace("from 'linkgate'", `from ${JSON.stringify(join(repoRoot, 'src/index.ts'))}`)
-    .replace("args: ['dist/demo/demo-server.js']", `args: ['--import', 'tsx', ${JSON.stringify(join(repoRoot, 'src/demo/demo-server.ts'))}]`)
+    .replace(
+      "args: ['dist/demo/demo-server.js']",
+      `args: ['--import', 'tsx', ${JSON.stringify(join(repoRoot, 'src/demo/demo-server.ts'))}]`,
+    )
     .replace("'linkgate-records.jsonl'", JSON.stringify(recordsFile));
 }
 
@@ -26,14 +29,23 @@ describe('README host example', () => {
     mkdirSync(scratch, { recursive: true });
     const file = join(scratch, `example-${process.pid}.mts`);
     writeFileSync(file, readmeExample(records));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', file], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const printed = run.stdout.trim().split('\n');
-    const written = readFileSync(records, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { verdict: string; uri: string });
+    const written = readFileSync(records, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { verdict: string; uri: string });
     expect(printed).toHaveLength(written.length);
     expect(written.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(written.map((r) => r.verdict))).toEqual(new Set(['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable']));
+    expect(new Set(written.map((r) => r.verdict))).toEqual(
+      new Set(['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable']),
+    );
     expect(printed[0]).toContain(written[0]?.uri);
   });
 });

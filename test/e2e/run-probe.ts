@@ -12,19 +12,31 @@ import { runCommand, type CliRun } from '../helpers/run-cli.ts';
 export type ProbeRun = CliRun;
 
 /** Runs `linkgate probe` in-process with captured streams, in the repository root, with the process environment. */
-export async function runProbe(args: readonly string[], options: { env?: Record<string, string>; tty?: boolean } = {}): Promise<ProbeRun> {
-  return runCommand(probeCommand, args, { env: { ...process.env, ...options.env }, tty: options.tty ?? false, cwd: repoRoot });
+export async function runProbe(
+  args: readonly string[],
+  options: { env?: Record<string, string>; tty?: boolean } = {},
+): Promise<ProbeRun> {
+  return runCommand(probeCommand, args, {
+    env: { ...process.env, ...options.env },
+    tty: options.tty ?? false,
+    cwd: repoRoot,
+  });
 }
 
 /** The records of a `--json` run. */
 export function recordsOf(run: ProbeRun): LinkRecord[] {
-  return run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LinkRecord);
+  return run.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as LinkRecord);
 }
 
 /** Writes the default policy with `read` overrides to a temp file and returns its path. */
 export async function policyFile(read: Record<string, unknown>): Promise<string> {
   const { parse } = await import('yaml');
-  const doc = parse(await readFile(path.join(repoRoot, 'policies/default.yaml'), 'utf8')) as { read: Record<string, unknown> };
+  const doc = parse(await readFile(path.join(repoRoot, 'policies/default.yaml'), 'utf8')) as {
+    read: Record<string, unknown>;
+  };
   doc.read = { ...doc.read, ...read };
   const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-probe-'));
   const file = path.join(dir, 'policy.yaml');

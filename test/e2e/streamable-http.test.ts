@@ -46,10 +46,36 @@ interface LinkCase {
 
 // the tool's links in content order; the text item before them makes link content indices start at 1
 const linkCases: readonly LinkCase[] = [
-  { uri: 'http-demo://docs/guide.txt', mimeType: 'text/plain', host: 'body', sent: true, verdict: 'body-obtained', code: null },
-  { uri: 'javascript:alert(document.cookie)', host: 'gate-error', sent: false, verdict: 'link-only', code: 'uri.scheme-not-allowed' },
-  { uri: 'http://169.254.169.254/latest/meta-data/', host: 'gate-error', sent: false, verdict: 'link-only', code: 'uri.non-public-address' },
-  { uri: 'http-demo://images/holiday.png', mimeType: 'image/png', host: 'gate-error', sent: true, verdict: 'link-only', code: 'content.executable' },
+  {
+    uri: 'http-demo://docs/guide.txt',
+    mimeType: 'text/plain',
+    host: 'body',
+    sent: true,
+    verdict: 'body-obtained',
+    code: null,
+  },
+  {
+    uri: 'javascript:alert(document.cookie)',
+    host: 'gate-error',
+    sent: false,
+    verdict: 'link-only',
+    code: 'uri.scheme-not-allowed',
+  },
+  {
+    uri: 'http://169.254.169.254/latest/meta-data/',
+    host: 'gate-error',
+    sent: false,
+    verdict: 'link-only',
+    code: 'uri.non-public-address',
+  },
+  {
+    uri: 'http-demo://images/holiday.png',
+    mimeType: 'image/png',
+    host: 'gate-error',
+    sent: true,
+    verdict: 'link-only',
+    code: 'content.executable',
+  },
 ];
 const guideText = 'fold, then roll; heavy items at the bottom\n';
 
@@ -79,7 +105,12 @@ async function startHttpDemo(responses: 'sse' | 'json'): Promise<HttpDemo> {
     server.registerTool('links', { description: 'resource links for the gate' }, async () => ({
       content: [
         { type: 'text', text: 'links follow' },
-        ...linkCases.map((c) => ({ type: 'resource_link' as const, uri: c.uri, name: c.uri, ...(c.mimeType === undefined ? {} : { mimeType: c.mimeType }) })),
+        ...linkCases.map((c) => ({
+          type: 'resource_link' as const,
+          uri: c.uri,
+          name: c.uri,
+          ...(c.mimeType === undefined ? {} : { mimeType: c.mimeType }),
+        })),
       ],
     }));
     server.registerResource('guide', 'http-demo://docs/guide.txt', { mimeType: 'text/plain' }, async (uri) => ({
@@ -105,10 +136,12 @@ async function startHttpDemo(responses: 'sse' | 'json'): Promise<HttpDemo> {
     const body: unknown = JSON.parse(await readBody(req));
     for (const m of Array.isArray(body) ? body : [body]) {
       const message = m as { method?: unknown; params?: { uri?: unknown } };
-      if (typeof message.method === 'string') log.push({ method: message.method, uri: typeof message.params?.uri === 'string' ? message.params.uri : null });
+      if (typeof message.method === 'string')
+        log.push({ method: message.method, uri: typeof message.params?.uri === 'string' ? message.params.uri : null });
     }
     const read = body as { id?: number; method?: string; params?: { uri?: string } };
-    if (read.method === 'resources/read' && read.params?.uri === floodUri) return sendFlood(res, responses, read.id ?? 0, flood);
+    if (read.method === 'resources/read' && read.params?.uri === floodUri)
+      return sendFlood(res, responses, read.id ?? 0, flood);
     if (existing !== undefined) return existing.transport.handleRequest(req, res, body);
     if (!isInitializeRequest(body)) return void res.writeHead(400).end();
     const transport = new StreamableHTTPServerTransport({
@@ -153,7 +186,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Answers a read with one `floodBytes` message (one SSE event or one JSON body), made while it is written, honouring backpressure. */
-async function sendFlood(res: ServerResponse, responses: 'sse' | 'json', id: number, flood: { written: number; complete: boolean }): Promise<void> {
+async function sendFlood(
+  res: ServerResponse,
+  responses: 'sse' | 'json',
+  id: number,
+  flood: { written: number; complete: boolean },
+): Promise<void> {
   res.writeHead(200, { 'content-type': responses === 'sse' ? 'text/event-stream' : 'application/json' });
   const head = `${responses === 'sse' ? 'event: message\ndata: ' : ''}{"jsonrpc":"2.0","id":${id},"result":{"contents":[{"uri":"${floodUri}","text":"`;
   const tail = `"}]}}${responses === 'sse' ? '\n\n' : ''}`;
@@ -185,14 +223,19 @@ async function connectHost(demo: HttpDemo, policy: Policy, records: LinkRecord[]
   const client = new Client({ name: 'http-host', version: '1.0.0' });
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
-  await client.connect(gateTransport(http, { gate, server: 'http-demo', sink: callbackSink((r) => void records.push(r)) }));
+  await client.connect(
+    gateTransport(http, { gate, server: 'http-demo', sink: callbackSink((r) => void records.push(r)) }),
+  );
   return { client, gate, errors };
 }
 
 const readOutcome = (client: Client, uri: string) =>
   client.readResource({ uri }).then(
     (result) => ({ result, error: undefined }),
-    (error: unknown) => ({ result: undefined, error: error as McpError & { data?: Record<string, { effect: string; reasons: { code: string }[] }> } }),
+    (error: unknown) => ({
+      result: undefined,
+      error: error as McpError & { data?: Record<string, { effect: string; reasons: { code: string }[] }> },
+    }),
   );
 
 const defaultPolicy = () => loadPolicy(path.join(repoRoot, 'policies/default.yaml'));
@@ -229,7 +272,12 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
     for (const [i, r] of records.entries()) {
       const c = linkCases[i] as LinkCase;
       expect(recordViolations(r), r.uri).toEqual([]);
-      expect(r.stages.discovered).toMatchObject({ tool: 'links', contentIndex: i + 1, client: { name: 'http-host' }, serverInfo: { name: 'http-demo' } });
+      expect(r.stages.discovered).toMatchObject({
+        tool: 'links',
+        contentIndex: i + 1,
+        client: { name: 'http-host' },
+        serverInfo: { name: 'http-demo' },
+      });
       expect(r.stages.requested === null, r.uri).toBe(!c.sent);
       const codes = [...r.decisions.link.reasons, ...(r.decisions.read?.reasons ?? [])].map((reason) => reason.code);
       if (c.code !== null) expect(codes, r.uri).toContain(c.code);
@@ -247,38 +295,65 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
   test.each([
     { client: 'plain', executable: { verdict: 'link-only', code: 'content.executable', errorCode: null } },
     { client: 'gated', executable: { verdict: 'unverifiable', code: 'read.error', errorCode: gateErrorCode } },
-  ] as const)('gateToolResult runs the whole flow over the $client HTTP client', async ({ client: kind, executable: want }) => {
-    const before = resourceCensus();
-    const demo = await startHttpDemo(responses);
-    const policy = await defaultPolicy();
-    const gate = createGate(policy);
-    const http = new StreamableHTTPClientTransport(demo.url, { fetch: cappedFetch(connectionByteCap(policy)) });
-    const transportRecords: LinkRecord[] = [];
-    const client = new Client({ name: 'http-host', version: '1.0.0' });
-    await client.connect(kind === 'plain' ? http : gateTransport(http, { gate, server: 'http-demo', sink: callbackSink((r) => void transportRecords.push(r)) }));
-    let gated: Awaited<ReturnType<typeof gateToolResult>>;
-    try {
-      const tool = await client.request({ method: 'tools/call', params: { name: 'links' } }, permissive);
-      gated = await gateToolResult(client, tool, { gate, server: 'http-demo', tool: 'links' });
-    } finally {
-      await client.close();
-    }
-    const expected = linkCases.map((c) => (c.uri === 'http-demo://images/holiday.png' ? { ...c, verdict: want.verdict, code: want.code } : c));
-    expect(gated.records.map((r) => [r.uri, r.verdict])).toEqual(expected.map((c) => [c.uri, c.verdict]));
-    for (const [i, r] of gated.records.entries()) {
-      expect(recordViolations(r), r.uri).toEqual([]);
-      const code = (expected[i] as LinkCase).code;
-      if (code !== null) expect([...r.decisions.link.reasons, ...(r.decisions.read?.reasons ?? [])].map((reason) => reason.code), r.uri).toContain(code);
-    }
-    expect(gated.records[3]?.stages.received?.error?.code ?? null).toBe(want.errorCode);
-    // the guide's body follows its link as an embedded resource; nothing of the executable reaches the content
-    expect(gated.content).toContainEqual({ type: 'resource', resource: { uri: 'http-demo://docs/guide.txt', mimeType: 'text/plain', text: guideText } });
-    expect(gated.content.filter((c) => c['type'] === 'resource')).toHaveLength(1);
-    expect(demo.log.filter((l) => l.method === 'resources/read').map((l) => l.uri)).toEqual(linkCases.filter((c) => c.sent).map((c) => c.uri));
-    if (kind === 'gated') expect(transportRecords.find((r) => r.uri === 'http-demo://images/holiday.png')?.decisions.read?.reasons.map((r) => r.code)).toContain('content.executable');
-    await demo.close();
-    expect(await leakedResources(before)).toEqual({});
-  });
+  ] as const)(
+    'gateToolResult runs the whole flow over the $client HTTP client',
+    async ({ client: kind, executable: want }) => {
+      const before = resourceCensus();
+      const demo = await startHttpDemo(responses);
+      const policy = await defaultPolicy();
+      const gate = createGate(policy);
+      const http = new StreamableHTTPClientTransport(demo.url, { fetch: cappedFetch(connectionByteCap(policy)) });
+      const transportRecords: LinkRecord[] = [];
+      const client = new Client({ name: 'http-host', version: '1.0.0' });
+      await client.connect(
+        kind === 'plain'
+          ? http
+          : gateTransport(http, {
+              gate,
+              server: 'http-demo',
+              sink: callbackSink((r) => void transportRecords.push(r)),
+            }),
+      );
+      let gated: Awaited<ReturnType<typeof gateToolResult>>;
+      try {
+        const tool = await client.request({ method: 'tools/call', params: { name: 'links' } }, permissive);
+        gated = await gateToolResult(client, tool, { gate, server: 'http-demo', tool: 'links' });
+      } finally {
+        await client.close();
+      }
+      const expected = linkCases.map((c) =>
+        c.uri === 'http-demo://images/holiday.png' ? { ...c, verdict: want.verdict, code: want.code } : c,
+      );
+      expect(gated.records.map((r) => [r.uri, r.verdict])).toEqual(expected.map((c) => [c.uri, c.verdict]));
+      for (const [i, r] of gated.records.entries()) {
+        expect(recordViolations(r), r.uri).toEqual([]);
+        const code = (expected[i] as LinkCase).code;
+        if (code !== null)
+          expect(
+            [...r.decisions.link.reasons, ...(r.decisions.read?.reasons ?? [])].map((reason) => reason.code),
+            r.uri,
+          ).toContain(code);
+      }
+      expect(gated.records[3]?.stages.received?.error?.code ?? null).toBe(want.errorCode);
+      // the guide's body follows its link as an embedded resource; nothing of the executable reaches the content
+      expect(gated.content).toContainEqual({
+        type: 'resource',
+        resource: { uri: 'http-demo://docs/guide.txt', mimeType: 'text/plain', text: guideText },
+      });
+      expect(gated.content.filter((c) => c['type'] === 'resource')).toHaveLength(1);
+      expect(demo.log.filter((l) => l.method === 'resources/read').map((l) => l.uri)).toEqual(
+        linkCases.filter((c) => c.sent).map((c) => c.uri),
+      );
+      if (kind === 'gated')
+        expect(
+          transportRecords
+            .find((r) => r.uri === 'http-demo://images/holiday.png')
+            ?.decisions.read?.reasons.map((r) => r.code),
+        ).toContain('content.executable');
+      await demo.close();
+      expect(await leakedResources(before)).toEqual({});
+    },
+  );
 
   test(`a ${floodBytes / 2 ** 20} MiB read answer is cut at the byte cap; the host stays up and memory stays bounded`, async () => {
     const before = resourceCensus();
@@ -287,7 +362,8 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
     const records: LinkRecord[] = [];
     const { client, errors } = await connectHost(demo, policy, records);
     // a JSON body fails the POST itself; an SSE stream only errors, so the gate's read deadline answers the host
-    const want = responses === 'json' ? { code: 'read.error', host: /byte cap/ } : { code: 'read.timeout', host: /timed out/ };
+    const want =
+      responses === 'json' ? { code: 'read.error', host: /byte cap/ } : { code: 'read.timeout', host: /timed out/ };
     const base = process.memoryUsage();
     let peak = 0;
     const sampler = setInterval(() => {
@@ -306,9 +382,13 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
       // the host is still connected and reads the next link
       expect((await client.readResource({ uri: 'http-demo://docs/guide.txt' })).contents).toHaveLength(1);
       // past the deadline nothing more arrives for the failed read: no stray answer, no second record
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + floodDeadlineMs + 300 - performance.now())));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, started + floodDeadlineMs + 300 - performance.now())),
+      );
       expect(records.filter((r) => r.uri === floodUri)).toHaveLength(1);
-      console.info(`[streamable-http ${responses}] flood refused after ${Math.round(elapsedMs)} ms; server wrote ${(demo.flood.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`);
+      console.info(
+        `[streamable-http ${responses}] flood refused after ${Math.round(elapsedMs)} ms; server wrote ${(demo.flood.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`,
+      );
     } finally {
       clearInterval(sampler);
       await client.close();
@@ -319,9 +399,15 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
     expect(peak).toBeLessThan(maxFloodGrowthBytes);
     const flooded = records.filter((r) => r.uri === floodUri);
     expect(flooded).toHaveLength(1);
-    expect(flooded[0]).toMatchObject({ verdict: 'unverifiable', stages: { requested: { deadlineMs: floodDeadlineMs }, received: null, delivered: null } });
+    expect(flooded[0]).toMatchObject({
+      verdict: 'unverifiable',
+      stages: { requested: { deadlineMs: floodDeadlineMs }, received: null, delivered: null },
+    });
     expect(flooded[0]?.decisions.read?.reasons.map((r) => r.code)).toEqual([want.code]);
-    if (responses === 'json') expect(flooded[0]?.decisions.read?.reasons[0]?.message).toMatch(/^the request failed: response from `http:\/\/127\.0\.0\.1:\d+\/mcp` passed the `\d+` byte cap while streaming$/);
+    if (responses === 'json')
+      expect(flooded[0]?.decisions.read?.reasons[0]?.message).toMatch(
+        /^the request failed: response from `http:\/\/127\.0\.0\.1:\d+\/mcp` passed the `\d+` byte cap while streaming$/,
+      );
     expect(recordViolations(flooded[0] as LinkRecord)).toEqual([]);
     await demo.close();
     expect(await leakedResources(before)).toEqual({});

@@ -19,7 +19,14 @@ const resolve = tableResolver({ 'files.example.com': ['127.0.0.1'] });
 const url = (path: string) => `http://files.example.com:${server.port}${path}`;
 
 function gateWith(changes: Partial<PolicyChanges> = {}) {
-  return createGate(fetchPolicy({ origins: [originOf('http', 'files.example.com', server.port)], read: { maxBytes: capBytes }, ...changes }), { resolve });
+  return createGate(
+    fetchPolicy({
+      origins: [originOf('http', 'files.example.com', server.port)],
+      read: { maxBytes: capBytes },
+      ...changes,
+    }),
+    { resolve },
+  );
 }
 
 /** Streams `total` bytes of text with backpressure, counting what the socket accepted. */
@@ -49,13 +56,21 @@ describe('a 100 MiB body under a 1 MiB cap', () => {
   test('is cut at the cap (partial), the stream cancelled and memory bounded', async () => {
     server.handle((_request, response) => flood(response, floodBytes));
     const before = process.memoryUsage();
-    const result = await gatedFetch(gateWith({ fetch: { overCap: 'partial' } }), { url: url('/flood.txt') }, { resolve });
+    const result = await gatedFetch(
+      gateWith({ fetch: { overCap: 'partial' } }),
+      { url: url('/flood.txt') },
+      { resolve },
+    );
     const after = process.memoryUsage();
     const growth = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
-    console.info(`fetch memory: heap+arrayBuffers grew ${(growth / MiB).toFixed(1)} MiB, rss grew ${((after.rss - before.rss) / MiB).toFixed(1)} MiB; server pushed ${(sentBytes / MiB).toFixed(1)} MiB of ${floodBytes / MiB} MiB`);
+    console.info(
+      `fetch memory: heap+arrayBuffers grew ${(growth / MiB).toFixed(1)} MiB, rss grew ${((after.rss - before.rss) / MiB).toFixed(1)} MiB; server pushed ${(sentBytes / MiB).toFixed(1)} MiB of ${floodBytes / MiB} MiB`,
+    );
     expect(result).toMatchObject({ bytes: capBytes, truncated: true });
     expect(result.decision.effect).toBe('partial');
-    expect(result.decision.reasons).toContainEqual(expect.objectContaining({ code: 'content.too-large', rule: 'fetch.overCap' }));
+    expect(result.decision.reasons).toContainEqual(
+      expect.objectContaining({ code: 'content.too-large', rule: 'fetch.overCap' }),
+    );
     expect(result.body?.length).toBe(capBytes);
     expect(growth).toBeLessThan(memoryBudgetBytes);
     // the server could not push the flood: the client destroyed the socket at the cap
@@ -95,7 +110,11 @@ describe('the read deadline', () => {
       // and never another byte
     });
     const started = performance.now();
-    const result = await gatedFetch(gateWith({ read: { maxBytes: capBytes, readTimeoutMs } }), { url: url('/stall.txt') }, { resolve });
+    const result = await gatedFetch(
+      gateWith({ read: { maxBytes: capBytes, readTimeoutMs } }),
+      { url: url('/stall.txt') },
+      { resolve },
+    );
     const elapsed = performance.now() - started;
     expect(result.decision.reasons[0]).toMatchObject({ code: 'read.timeout', rule: 'read.readTimeoutMs' });
     expect(result.bytes).toBe(1000);
@@ -107,7 +126,11 @@ describe('the read deadline', () => {
   test('a server that never answers the request ends at the deadline', async () => {
     server.handle(() => {});
     const started = performance.now();
-    const result = await gatedFetch(gateWith({ read: { maxBytes: capBytes, readTimeoutMs: 300 } }), { url: url('/silent') }, { resolve });
+    const result = await gatedFetch(
+      gateWith({ read: { maxBytes: capBytes, readTimeoutMs: 300 } }),
+      { url: url('/silent') },
+      { resolve },
+    );
     expect(result.decision.reasons[0]).toMatchObject({ code: 'read.timeout' });
     expect(result.status).toBeNull();
     expect(performance.now() - started).toBeLessThan(1300);

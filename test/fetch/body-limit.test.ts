@@ -21,12 +21,15 @@ describe('reading under a byte cap', () => {
     { count: 11, size: 100, cap: 1000, bytes: 1000, truncated: true, end: 'cap' },
     { count: 1, size: 5000, cap: 1000, bytes: 1000, truncated: true, end: 'cap' },
     { count: 0, size: 100, cap: 1, bytes: 0, truncated: false, end: 'complete' },
-  ])('$count × $size bytes under a cap of $cap keeps $bytes ($end)', async ({ count, size, cap, bytes, truncated, end }) => {
-    const { stream } = chunkStream(count, size);
-    const body = await readCappedBody(stream, cap, new AbortController().signal);
-    expect(body).toMatchObject({ truncated, end });
-    expect(body.bytes.length).toBe(bytes);
-  });
+  ])(
+    '$count × $size bytes under a cap of $cap keeps $bytes ($end)',
+    async ({ count, size, cap, bytes, truncated, end }) => {
+      const { stream } = chunkStream(count, size);
+      const body = await readCappedBody(stream, cap, new AbortController().signal);
+      expect(body).toMatchObject({ truncated, end });
+      expect(body.bytes.length).toBe(bytes);
+    },
+  );
 
   test('stops pulling and destroys the stream at the first byte past the cap', async () => {
     const { stream, pulled } = chunkStream(1_000_000, 1024);
@@ -64,8 +67,16 @@ describe('ending early', () => {
   });
 
   test.each([
-    { name: 'an error', breakIt: (s: Readable) => s.destroy(new Error('ECONNRESET')), message: /body read failed: econnreset/ },
-    { name: 'a close without end', breakIt: (s: Readable) => s.destroy(), message: /connection closed before the body ended/ },
+    {
+      name: 'an error',
+      breakIt: (s: Readable) => s.destroy(new Error('ECONNRESET')),
+      message: /body read failed: econnreset/,
+    },
+    {
+      name: 'a close without end',
+      breakIt: (s: Readable) => s.destroy(),
+      message: /connection closed before the body ended/,
+    },
   ])('$name ends the read as an error', async ({ breakIt, message }) => {
     const stream = new Readable({ read() {} });
     stream.push(Buffer.from('abc'));
@@ -89,7 +100,11 @@ describe('ending a cut body on a character boundary', () => {
     { name: 'a complete 4-byte character stays', bytes: utf8('a😀'), kept: 5 },
     { name: 'only continuation bytes are not utf-8: kept', bytes: Buffer.from([0x80, 0x80, 0x80, 0x80]), kept: 4 },
     { name: 'an invalid lead byte is not utf-8: kept', bytes: Buffer.from([0x61, 0xff]), kept: 2 },
-    { name: 'utf-16le with a bom and an odd length loses the odd byte', bytes: Buffer.from([0xff, 0xfe, 0x61, 0x00, 0x62]), kept: 4 },
+    {
+      name: 'utf-16le with a bom and an odd length loses the odd byte',
+      bytes: Buffer.from([0xff, 0xfe, 0x61, 0x00, 0x62]),
+      kept: 4,
+    },
     { name: 'utf-16be with a bom and an even length stays', bytes: Buffer.from([0xfe, 0xff, 0x00, 0x61]), kept: 4 },
     { name: 'empty stays empty', bytes: Buffer.alloc(0), kept: 0 },
   ])('$name', ({ bytes, kept }) => {
@@ -102,7 +117,9 @@ describe('ending a cut body on a character boundary', () => {
     const text = utf8('añ€😀b'.repeat(3));
     for (let length = 0; length <= text.length; length++) {
       const trimmed = trimCutText(text.subarray(0, length));
-      expect(new TextDecoder('utf-8', { fatal: true }).decode(trimmed)).toBe(text.subarray(0, trimmed.length).toString('utf8'));
+      expect(new TextDecoder('utf-8', { fatal: true }).decode(trimmed)).toBe(
+        text.subarray(0, trimmed.length).toString('utf8'),
+      );
       expect(length - trimmed.length).toBeLessThanOrEqual(3);
     }
   });

@@ -96,9 +96,11 @@ describe.skipIf(!haveCorpus || !hasOpenssl())('credential corpus replayed as rea
         seen.push(request);
         const route = routes.get(request.href);
         if (route === undefined) response.writeHead(404).end();
-        else if (route.location === undefined) response.writeHead(route.status, { 'content-type': 'text/plain' }).end('ok');
+        else if (route.location === undefined)
+          response.writeHead(route.status, { 'content-type': 'text/plain' }).end('ok');
         // servers send UTF-8 bytes in Location; node writes header strings as latin1
-        else response.writeHead(route.status, { location: Buffer.from(route.location, 'utf8').toString('latin1') }).end();
+        else
+          response.writeHead(route.status, { location: Buffer.from(route.location, 'utf8').toString('latin1') }).end();
       });
       servers.set(key, server);
     }
@@ -116,15 +118,32 @@ describe.skipIf(!haveCorpus || !hasOpenssl())('credential corpus replayed as rea
       const next = chain[i + 1];
       if (served(url)) routes.set(url.href, next === undefined ? { status: 200 } : { status: 302, location: next });
     });
-    const origins = [...new Set(chain.map((raw) => new URL(raw)).filter(served).map((u) => u.origin))];
+    const origins = [
+      ...new Set(
+        chain
+          .map((raw) => new URL(raw))
+          .filter(served)
+          .map((u) => u.origin),
+      ),
+    ];
     const gate = createGate(fetchPolicy({ origins }), { resolve });
 
     // the gate's own answer on the case as written agrees with the label
     const want = c.expect === 'forward' ? 'allow' : 'deny';
-    const asWritten = gate.decideCredential({ stage: 'credential', kind: c.credential, from: c.from, to: c.to, ...(c.via === undefined ? {} : { via: c.via }) });
+    const asWritten = gate.decideCredential({
+      stage: 'credential',
+      kind: c.credential,
+      from: c.from,
+      to: c.to,
+      ...(c.via === undefined ? {} : { via: c.via }),
+    });
     expect(asWritten.effect).toBe(want);
 
-    const result = await gatedFetch(gate, { url: chain[0] ?? '', headers: credentialHeaders[c.credential] }, { resolve, ca });
+    const result = await gatedFetch(
+      gate,
+      { url: chain[0] ?? '', headers: credentialHeaders[c.credential] },
+      { resolve, ca },
+    );
     const header = headerOf[c.credential];
     const first = seen[0];
     expect(first?.href).toBe(new URL(chain[0] ?? '').href);
@@ -133,8 +152,14 @@ describe.skipIf(!haveCorpus || !hasOpenssl())('credential corpus replayed as rea
     const toHref = new URL(chain.at(-1) ?? '').href;
     const atTo = seen.filter((r) => r.href === toHref && r !== first);
     const fromOrigin = new URL(chain[0] ?? '').origin;
-    const carries = (r: SeenRequest) => (header === null ? JSON.stringify(r.headers).includes(secret) : r.headers[header] !== undefined);
-    const outcome = atTo.length === 0 ? `hop refused (${result.decision.reasons.map((r) => r.code).join(', ')})` : carries(atTo[0] as SeenRequest) ? 'sent' : 'stripped';
+    const carries = (r: SeenRequest) =>
+      header === null ? JSON.stringify(r.headers).includes(secret) : r.headers[header] !== undefined;
+    const outcome =
+      atTo.length === 0
+        ? `hop refused (${result.decision.reasons.map((r) => r.code).join(', ')})`
+        : carries(atTo[0] as SeenRequest)
+          ? 'sent'
+          : 'stripped';
     console.info(`${c.id} ${c.expect}: ${outcome}`);
 
     if (c.expect === 'forward') {
@@ -144,7 +169,8 @@ describe.skipIf(!haveCorpus || !hasOpenssl())('credential corpus replayed as rea
       if (header !== null) expect(atTo[0]?.headers[header]).toBe(first?.headers[header]);
     } else {
       for (const request of seen.slice(1)) {
-        if (new URL(request.href).origin !== fromOrigin || request.href === toHref) expect(carries(request)).toBe(false);
+        if (new URL(request.href).origin !== fromOrigin || request.href === toHref)
+          expect(carries(request)).toBe(false);
       }
     }
     // a query token never travels in a header, whatever the case

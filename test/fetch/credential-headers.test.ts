@@ -22,14 +22,21 @@ describe('splitting caller headers', () => {
     expect(split.credentials).toEqual([]);
   });
 
-  test.each(['Host', 'Connection', 'Content-Length', 'Transfer-Encoding', 'Accept-Encoding', 'Referer', 'TE', 'Upgrade', 'Expect'])(
-    '`%s` is managed by the fetcher and dropped',
-    (header) => {
-      const split = splitHeaders({ [header]: 'v' }, []);
-      expect(split.plain).toEqual([]);
-      expect(split.credentials).toEqual([]);
-    },
-  );
+  test.each([
+    'Host',
+    'Connection',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Accept-Encoding',
+    'Referer',
+    'TE',
+    'Upgrade',
+    'Expect',
+  ])('`%s` is managed by the fetcher and dropped', (header) => {
+    const split = splitHeaders({ [header]: 'v' }, []);
+    expect(split.plain).toEqual([]);
+    expect(split.credentials).toEqual([]);
+  });
 
   test('an api-key header is only a credential when the policy names it', () => {
     expect(splitHeaders({ 'X-Api-Key': 'k' }, []).credentials).toEqual([]);

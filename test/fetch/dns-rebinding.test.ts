@@ -19,7 +19,8 @@ const router: CreateConnection = (options, _callback): Duplex => {
   const socket = new net.Socket();
   const lookup = options.lookup as net.LookupFunction;
   lookup(String(options.host), { family: 0 }, (error, address) => {
-    const target = error === null ? { [publicAddress]: publicStandIn.port, '127.0.0.1': internal.port }[String(address)] : undefined;
+    const target =
+      error === null ? { [publicAddress]: publicStandIn.port, '127.0.0.1': internal.port }[String(address)] : undefined;
     routed.push(String(address));
     if (target === undefined) socket.destroy(new Error(`no route to \`${String(address)}\``));
     else socket.connect(target, '127.0.0.1');
@@ -43,7 +44,9 @@ beforeAll(async () => {
   publicStandIn = await startServer();
   internal = await startServer();
   publicStandIn.handle((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('public'));
-  internal.handle((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('internal secret'));
+  internal.handle((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('internal secret'),
+  );
 });
 afterAll(async () => {
   await publicStandIn.close();
@@ -55,11 +58,16 @@ beforeEach(() => {
 
 describe('dns rebinding', () => {
   // no loopback origin is exempt here: the only way to reach the internal server is a second resolution
-  const gateFor = (resolve: (name: string) => Promise<string[]>) => createGate(fetchPolicy({ origins: [] }), { resolve });
+  const gateFor = (resolve: (name: string) => Promise<string[]>) =>
+    createGate(fetchPolicy({ origins: [] }), { resolve });
 
   test('the checked public answer is the one connected to; the loopback answer is never reached', async () => {
     const { resolve, calls } = rebindingResolver();
-    const result = await gatedFetch(gateFor(resolve), { url: 'http://rebind.example.com/doc' }, { resolve, createConnection: router });
+    const result = await gatedFetch(
+      gateFor(resolve),
+      { url: 'http://rebind.example.com/doc' },
+      { resolve, createConnection: router },
+    );
     expect(result.decision.effect).toBe('allow');
     expect(Buffer.from(result.body ?? []).toString()).toBe('public');
     expect(calls).toEqual(['rebind.example.com']);
@@ -70,16 +78,24 @@ describe('dns rebinding', () => {
 
   test('a redirect back to the same name resolves again, and the loopback answer is denied at the hop', async () => {
     const { resolve, calls } = rebindingResolver();
-    publicStandIn.handle((_request, response) => response.writeHead(302, { location: 'http://rebind.example.com/admin' }).end());
+    publicStandIn.handle((_request, response) =>
+      response.writeHead(302, { location: 'http://rebind.example.com/admin' }).end(),
+    );
     try {
-      const result = await gatedFetch(gateFor(resolve), { url: 'http://rebind.example.com/start' }, { resolve, createConnection: router });
+      const result = await gatedFetch(
+        gateFor(resolve),
+        { url: 'http://rebind.example.com/start' },
+        { resolve, createConnection: router },
+      );
       expect(result.decision.effect).toBe('deny');
       expect(result.decision.reasons.map((r) => r.code)).toContain('uri.non-public-address');
       expect(calls).toEqual(['rebind.example.com', 'rebind.example.com']);
       expect(routed).toEqual([publicAddress]);
       expect(internal.connections()).toBe(0);
     } finally {
-      publicStandIn.handle((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('public'));
+      publicStandIn.handle((_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('public'),
+      );
     }
   });
 
@@ -90,7 +106,11 @@ describe('dns rebinding', () => {
     { name: 'no answer', answers: [] },
   ])('$name is denied before any connection', async ({ answers }) => {
     const resolve = async () => answers;
-    const result = await gatedFetch(gateFor(resolve), { url: 'http://rebind.example.com/doc' }, { resolve, createConnection: router });
+    const result = await gatedFetch(
+      gateFor(resolve),
+      { url: 'http://rebind.example.com/doc' },
+      { resolve, createConnection: router },
+    );
     expect(result.decision.effect).toBe('deny');
     expect(routed).toEqual([]);
   });

@@ -19,7 +19,10 @@ const urlA = (path: string) => `http://a.example.com:${a.port}${path}`;
 const urlB = (path: string) => `http://b.example.net:${b.port}${path}`;
 
 function gateWith(changes: Partial<PolicyChanges> = {}) {
-  const origins = changes.origins ?? [originOf('http', 'a.example.com', a.port), originOf('http', 'b.example.net', b.port)];
+  const origins = changes.origins ?? [
+    originOf('http', 'a.example.com', a.port),
+    originOf('http', 'b.example.net', b.port),
+  ];
   return createGate(fetchPolicy({ ...changes, origins }), { resolve });
 }
 
@@ -59,7 +62,12 @@ describe('method and body across real redirects', () => {
     { status: 308, method: 'PUT', next: 'PUT', body: 'payload', contentType: 'text/plain' },
   ])('$status after $method arrives as $next', async ({ status, method, next, body, contentType }) => {
     route(a, { '/start': { status, location: '/target' } });
-    const result = await fetchWith({ url: urlA('/start'), method, body: 'payload', headers: { 'Content-Type': 'text/plain' } });
+    const result = await fetchWith({
+      url: urlA('/start'),
+      method,
+      body: 'payload',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(result.decision.effect).toBe('allow');
     expect(result.hops.map((h) => [h.method, h.status])).toEqual([
       [method, status],
@@ -83,7 +91,8 @@ describe('method and body across real redirects', () => {
 describe('credentials across real redirects', () => {
   const credentials = { Authorization: 'Bearer tok-1', Cookie: 'sid=abc', 'X-Api-Key': 'key-1', 'X-Request-Id': 'r-1' };
   const credentialNames = ['authorization', 'cookie', 'x-api-key'];
-  const sent = (server: LocalServer, index: number) => credentialNames.filter((h) => server.seen[index]?.headers[h] !== undefined);
+  const sent = (server: LocalServer, index: number) =>
+    credentialNames.filter((h) => server.seen[index]?.headers[h] !== undefined);
 
   test('a same-origin redirect keeps every credential', async () => {
     route(a, { '/start': { status: 302, location: '/next' } });
@@ -101,8 +110,12 @@ describe('credentials across real redirects', () => {
     expect(b.seen).toHaveLength(1);
     expect(sent(b, 0)).toEqual([]);
     expect(b.seen[0]?.headers['x-request-id']).toBe('r-1');
-    expect(result.hops[1]?.credentials.map((c) => [c.header, c.attached])).toEqual(credentialNames.map((h) => [h, false]));
-    expect(result.hops[1]?.credentials.every((c) => c.reasons.some((r) => r.code === 'credential.cross-origin'))).toBe(true);
+    expect(result.hops[1]?.credentials.map((c) => [c.header, c.attached])).toEqual(
+      credentialNames.map((h) => [h, false]),
+    );
+    expect(result.hops[1]?.credentials.every((c) => c.reasons.some((r) => r.code === 'credential.cross-origin'))).toBe(
+      true,
+    );
   });
 
   test('a chain that left the origin never brings credentials back (A → B → A)', async () => {
@@ -138,9 +151,21 @@ describe('credentials across real redirects', () => {
 describe('every hop is a link decision', () => {
   test.each([
     { name: 'a loopback literal', location: () => `http://127.0.0.1:${b.port}/x`, code: 'uri.non-public-address' },
-    { name: 'a name resolving to loopback', location: () => `http://internal.example.com:${b.port}/x`, code: 'uri.non-public-address' },
-    { name: 'a name resolving to a private address', location: () => `http://private.example.com:${b.port}/x`, code: 'uri.non-public-address' },
-    { name: 'the cloud metadata address', location: () => 'http://169.254.169.254/latest/meta-data/', code: 'uri.non-public-address' },
+    {
+      name: 'a name resolving to loopback',
+      location: () => `http://internal.example.com:${b.port}/x`,
+      code: 'uri.non-public-address',
+    },
+    {
+      name: 'a name resolving to a private address',
+      location: () => `http://private.example.com:${b.port}/x`,
+      code: 'uri.non-public-address',
+    },
+    {
+      name: 'the cloud metadata address',
+      location: () => 'http://169.254.169.254/latest/meta-data/',
+      code: 'uri.non-public-address',
+    },
     { name: 'userinfo', location: () => `http://user:pw@b.example.net:${b.port}/x`, code: 'uri.userinfo' },
     { name: 'a file url', location: () => 'file:///etc/passwd', code: 'uri.scheme-not-allowed' },
   ])('a redirect to $name is denied at the hop and nothing reaches it', async ({ location, code }) => {
@@ -188,7 +213,11 @@ describe('the first request', () => {
       calls.push(name);
       return resolve(name);
     };
-    const result = await fetchWith({ url: urlA('/doc') }, { origins: [], links: { denyNonPublicAddresses: false } }, { resolve: counting });
+    const result = await fetchWith(
+      { url: urlA('/doc') },
+      { origins: [], links: { denyNonPublicAddresses: false } },
+      { resolve: counting },
+    );
     expect(result.decision.effect).toBe('allow');
     expect(calls).toEqual(['a.example.com']);
     expect(result.hops[0]?.address).toBe('127.0.0.1');
@@ -210,7 +239,11 @@ describe('the first request', () => {
     // a socket that accepts writes and never says it connected: a SYN into the void, without the network
     const blackHole = () => new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() });
     const started = performance.now();
-    const result = await fetchWith({ url: urlA('/x') }, { fetch: { connectTimeoutMs: 150 } }, { createConnection: blackHole });
+    const result = await fetchWith(
+      { url: urlA('/x') },
+      { fetch: { connectTimeoutMs: 150 } },
+      { createConnection: blackHole },
+    );
     expect(result.decision.reasons[0]).toMatchObject({ code: 'read.timeout', rule: 'fetch.connectTimeoutMs' });
     expect(result.hops[0]).toMatchObject({ status: null, address: '127.0.0.1' });
     expect(performance.now() - started).toBeLessThan(1500);
@@ -218,7 +251,11 @@ describe('the first request', () => {
 
   test.each([
     { name: 'direct fetch off', changes: { fetch: null }, code: 'fetch.disabled' },
-    { name: 'http not among fetch schemes', changes: { fetch: { schemes: ['https' as const] } }, code: 'uri.scheme-not-allowed' },
+    {
+      name: 'http not among fetch schemes',
+      changes: { fetch: { schemes: ['https' as const] } },
+      code: 'uri.scheme-not-allowed',
+    },
   ])('$name: denied without a connection', async ({ changes, code }) => {
     const result = await fetchWith({ url: urlA('/x') }, changes);
     expect(result.decision.reasons.map((r) => r.code)).toEqual([code]);
@@ -228,7 +265,11 @@ describe('the first request', () => {
   test.each([
     { name: 'a GET with a body', request: { url: 'http://a.example.com/', body: 'x' }, field: 'body' },
     { name: 'a TRACE', request: { url: 'http://a.example.com/', method: 'TRACE' }, field: 'method' },
-    { name: 'a header value with a line break', request: { url: 'http://a.example.com/', headers: { 'X-A': 'a\r\nb' } }, field: 'headers.X-A' },
+    {
+      name: 'a header value with a line break',
+      request: { url: 'http://a.example.com/', headers: { 'X-A': 'a\r\nb' } },
+      field: 'headers.X-A',
+    },
   ])('$name is invalid input', async ({ request, field }) => {
     const result = await fetchWith(request as FetchRequest);
     expect(result.decision.reasons[0]).toMatchObject({ code: 'input.invalid' });
@@ -248,7 +289,13 @@ describe('the final response', () => {
   test('an allowed text body is returned with its evidence', async () => {
     route(a, {});
     const result = await fetchWith({ url: urlA('/doc') });
-    expect(result).toMatchObject({ transport: 'https-direct', status: 200, bytes: 2, truncated: false, contentType: 'text/plain' });
+    expect(result).toMatchObject({
+      transport: 'https-direct',
+      status: 200,
+      bytes: 2,
+      truncated: false,
+      contentType: 'text/plain',
+    });
     expect(result.decision.effect).toBe('allow');
     expect(Buffer.from(result.body ?? []).toString()).toBe('ok');
     expect(result.evidence[0]).toMatchObject({ bytes: 2, carrier: 'blob' });

@@ -11,9 +11,13 @@ describe('pinned lookup', () => {
     { address: '2001:db8::1', family: 6 },
   ])('answers any name with `$address` (family $family), single and `all` forms', async ({ address, family }) => {
     const lookup = pinnedLookup(address);
-    const single = await new Promise<unknown[]>((done) => lookup('whatever.example', { family: 0 }, (...args: unknown[]) => done(args)));
+    const single = await new Promise<unknown[]>((done) =>
+      lookup('whatever.example', { family: 0 }, (...args: unknown[]) => done(args)),
+    );
     expect(single).toEqual([null, address, family]);
-    const all = await new Promise<unknown[]>((done) => lookup('other.example', { all: true }, (...args: unknown[]) => done(args)));
+    const all = await new Promise<unknown[]>((done) =>
+      lookup('other.example', { all: true }, (...args: unknown[]) => done(args)),
+    );
     expect(all).toEqual([null, [{ address, family }]]);
   });
 
@@ -32,7 +36,13 @@ describe('pinned lookup', () => {
     test('a name the system cannot resolve reaches the pinned loopback server', async () => {
       const body = await new Promise<string>((resolve, reject) => {
         const request = http.get(
-          { host: 'never-resolved.invalid', port: server.port, path: '/p', lookup: pinnedLookup('127.0.0.1'), agent: false },
+          {
+            host: 'never-resolved.invalid',
+            port: server.port,
+            path: '/p',
+            lookup: pinnedLookup('127.0.0.1'),
+            agent: false,
+          },
           (response) => {
             let text = '';
             response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -54,7 +64,11 @@ describe('resolution memo', () => {
       calls.push(name);
       return calls.length === 1 ? ['93.184.215.14'] : ['127.0.0.1'];
     });
-    const answers = await Promise.all([memo.resolver('a.example.com'), memo.resolver('a.example.com'), memo.resolver('a.example.com')]);
+    const answers = await Promise.all([
+      memo.resolver('a.example.com'),
+      memo.resolver('a.example.com'),
+      memo.resolver('a.example.com'),
+    ]);
     expect(answers).toEqual([['93.184.215.14'], ['93.184.215.14'], ['93.184.215.14']]);
     expect(calls).toEqual(['a.example.com']);
     expect(memo.answersFor('a.example.com')).toEqual(['93.184.215.14']);
@@ -93,6 +107,8 @@ describe('resolution deadline (fail closed)', () => {
   test('an abort ends the wait', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
-    expect(await resolveWithin(() => new Promise<string[]>(() => {}), 'a.example.com', 60_000, controller.signal)).toBeUndefined();
+    expect(
+      await resolveWithin(() => new Promise<string[]>(() => {}), 'a.example.com', 60_000, controller.signal),
+    ).toBeUndefined();
   });
 });

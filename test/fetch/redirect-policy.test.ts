@@ -44,7 +44,10 @@ describe('location targets', () => {
     { location: '//cdn.example.net/x', target: 'https://cdn.example.net/x' },
     { location: '?y=2', target: 'https://api.example.com/a/b?y=2' },
     // an absolute location is judged as the server wrote it, so the gate sees parser-confusion forms
-    { location: 'https://evil.example.net\\@api.example.com/x', target: 'https://evil.example.net\\@api.example.com/x' },
+    {
+      location: 'https://evil.example.net\\@api.example.com/x',
+      target: 'https://evil.example.net\\@api.example.com/x',
+    },
     { location: '  https://b.example.net/  ', target: 'https://b.example.net/' },
   ])('`$location` → `$target`', ({ location, target }) => {
     const step = nextRedirect(here, 302, 'GET', location);

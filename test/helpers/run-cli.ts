@@ -19,7 +19,11 @@ export interface CliRunOptions {
 }
 
 /** Runs one CLI command in-process with captured streams. */
-export async function runCommand(command: CliCommand, argv: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
+export async function runCommand(
+  command: CliCommand,
+  argv: readonly string[],
+  options: CliRunOptions = {},
+): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
@@ -40,7 +44,11 @@ export async function runCommand(command: CliCommand, argv: readonly string[], o
 }
 
 /** Runs the whole CLI (`linkgate …`) in-process with `stdin` text and collects its output. */
-export async function runCli(argv: readonly string[], stdin = '', env: Record<string, string | undefined> = {}): Promise<CliRun> {
+export async function runCli(
+  argv: readonly string[],
+  stdin = '',
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
   return runCommand(main, argv, { stdin, env });
 }
 

@@ -37,7 +37,11 @@ const fakeFetch = (response: Response): FetchLike & { calls: [string | URL, Requ
   return Object.assign(async (url: string | URL, init?: RequestInit) => (calls.push([url, init]), response), { calls });
 };
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('cappedFetch', () => {
   test.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])('refuses the cap `%s`', (cap) => {
@@ -65,10 +69,16 @@ describe('cappedFetch', () => {
     { chunks: Array.from({ length: 1000 }, () => 10), cap: 25 },
   ])('errors a body of $chunks.length chunk(s) past a cap of $cap, and stops reading it', async ({ chunks, cap }) => {
     const { stream, state } = countedSource(chunks);
-    const response = await cappedFetch(cap, fakeFetch(new Response(stream)))('https://mcp.example.com/mcp?token=secret');
+    const response = await cappedFetch(
+      cap,
+      fakeFetch(new Response(stream)),
+    )('https://mcp.example.com/mcp?token=secret');
     const error = await failure(response.arrayBuffer());
     expect(error).toBeInstanceOf(GateError);
-    expect(error).toMatchObject({ code: 'READ_FAILED', message: `response from \`https://mcp.example.com/mcp?token=\` passed the \`${cap}\` byte cap while streaming` });
+    expect(error).toMatchObject({
+      code: 'READ_FAILED',
+      message: `response from \`https://mcp.example.com/mcp?token=\` passed the \`${cap}\` byte cap while streaming`,
+    });
     expect(state.cancelled).toBe(true);
     // at most a chunk or two of read-ahead past the one that crossed the cap
     expect(state.pulled).toBeLessThanOrEqual(Math.ceil(cap / (chunks[0] ?? 1)) + 3);
@@ -76,20 +86,38 @@ describe('cappedFetch', () => {
 
   test('refuses a declared content-length over the cap before reading a byte', async () => {
     const { stream, state } = countedSource([100]);
-    const error = await failure(cappedFetch(99, fakeFetch(new Response(stream, { headers: { 'content-length': '100' } })))('https://mcp.example.com/mcp'));
-    expect(error).toMatchObject({ code: 'READ_FAILED', message: 'response from `https://mcp.example.com/mcp` declares `100` bytes, over the `99` byte cap' });
+    const error = await failure(
+      cappedFetch(
+        99,
+        fakeFetch(new Response(stream, { headers: { 'content-length': '100' } })),
+      )('https://mcp.example.com/mcp'),
+    );
+    expect(error).toMatchObject({
+      code: 'READ_FAILED',
+      message: 'response from `https://mcp.example.com/mcp` declares `100` bytes, over the `99` byte cap',
+    });
     expect(state).toEqual({ pulled: 0, cancelled: true });
   });
 
   test('keeps status, headers, url and redirect facts, and passes url and init through', async () => {
-    const original = new Response(countedSource([5]).stream, { status: 307, statusText: 'Temporary Redirect', headers: { location: '/next', 'mcp-session-id': 's1' } });
+    const original = new Response(countedSource([5]).stream, {
+      status: 307,
+      statusText: 'Temporary Redirect',
+      headers: { location: '/next', 'mcp-session-id': 's1' },
+    });
     Object.defineProperties(original, { url: { value: 'https://mcp.example.com/mcp' }, redirected: { value: true } });
     const fetchImpl = fakeFetch(original);
     const init: RequestInit = { method: 'POST', body: '{}', signal: new AbortController().signal };
     const response = await cappedFetch(10, fetchImpl)(new URL('https://mcp.example.com/mcp'), init);
     expect(fetchImpl.calls).toEqual([[new URL('https://mcp.example.com/mcp'), init]]);
     expect(response).not.toBe(original);
-    expect([response.status, response.statusText, response.url, response.redirected, response.type]).toEqual([307, 'Temporary Redirect', 'https://mcp.example.com/mcp', true, original.type]);
+    expect([response.status, response.statusText, response.url, response.redirected, response.type]).toEqual([
+      307,
+      'Temporary Redirect',
+      'https://mcp.example.com/mcp',
+      true,
+      original.type,
+    ]);
     expect([response.headers.get('location'), response.headers.get('mcp-session-id')]).toEqual(['/next', 's1']);
   });
 
@@ -149,39 +177,46 @@ describe('cappedFetch against a local server sending 200 MiB', () => {
     { contentType: 'application/json', declare: false, read: 'json' },
     { contentType: 'text/event-stream', declare: false, read: 'stream' },
     { contentType: 'application/json', declare: true, read: 'json' },
-  ] as const)('$contentType (declared length: $declare) is cut at the default policy cap with memory bounded', async ({ contentType, declare, read }) => {
-    const before = resourceCensus();
-    const cap = connectionByteCap(await defaultPolicyWith());
-    const server = await startFloodServer(contentType, declare);
-    const base = process.memoryUsage();
-    let peak = 0;
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
-    }, 5);
-    let error: unknown;
-    try {
-      error = await failure(
-        (async () => {
-          const response = await cappedFetch(cap)(server.url, { method: 'POST', body: '{}' });
-          if (read === 'json') return response.json();
-          // an SSE consumer reads chunk by chunk, as the SDK's event parser does, and keeps nothing
-          const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-          for (;;) if ((await reader.read()).done) return undefined;
-        })(),
+  ] as const)(
+    '$contentType (declared length: $declare) is cut at the default policy cap with memory bounded',
+    async ({ contentType, declare, read }) => {
+      const before = resourceCensus();
+      const cap = connectionByteCap(await defaultPolicyWith());
+      const server = await startFloodServer(contentType, declare);
+      const base = process.memoryUsage();
+      let peak = 0;
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
+      }, 5);
+      let error: unknown;
+      try {
+        error = await failure(
+          (async () => {
+            const response = await cappedFetch(cap)(server.url, { method: 'POST', body: '{}' });
+            if (read === 'json') return response.json();
+            // an SSE consumer reads chunk by chunk, as the SDK's event parser does, and keeps nothing
+            const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+            for (;;) if ((await reader.read()).done) return undefined;
+          })(),
+        );
+      } finally {
+        clearInterval(sampler);
+      }
+      expect(error).toBeInstanceOf(GateError);
+      expect((error as GateError).message).toMatch(
+        declare ? /declares `209715200` bytes, over the `\d+` byte cap$/ : /passed the `\d+` byte cap while streaming$/,
       );
-    } finally {
-      clearInterval(sampler);
-    }
-    expect(error).toBeInstanceOf(GateError);
-    expect((error as GateError).message).toMatch(declare ? /declares `209715200` bytes, over the `\d+` byte cap$/ : /passed the `\d+` byte cap while streaming$/);
-    // the server sees the connection go away: it never writes the whole body
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.sent.complete).toBe(false);
-    expect(server.sent.written).toBeLessThan(cap + 16 * 1024 * 1024);
-    expect(peak).toBeLessThan(maxGrowthBytes);
-    console.info(`[capped-fetch ${contentType}${declare ? ' declared' : ''}] cap ${(cap / 2 ** 20).toFixed(1)} MiB; server wrote ${(server.sent.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`);
-    await server.close();
-    expect(await leakedResources(before)).toEqual({});
-  });
+      // the server sees the connection go away: it never writes the whole body
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.sent.complete).toBe(false);
+      expect(server.sent.written).toBeLessThan(cap + 16 * 1024 * 1024);
+      expect(peak).toBeLessThan(maxGrowthBytes);
+      console.info(
+        `[capped-fetch ${contentType}${declare ? ' declared' : ''}] cap ${(cap / 2 ** 20).toFixed(1)} MiB; server wrote ${(server.sent.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`,
+      );
+      await server.close();
+      expect(await leakedResources(before)).toEqual({});
+    },
+  );
 });

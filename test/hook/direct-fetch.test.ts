@@ -15,8 +15,18 @@ import { hasOpenssl, makeTestCertificate } from '../fetch/support/test-certifica
 
 // the Client helper with a policy that enables direct fetch: links are fetched from real loopback servers
 // under test names, each name exempted by its exact origin (`links.allowNonPublicOrigins`)
-const names = { docs: 'docs.example.com', cdn: 'cdn.example.net', secure: 'secure.example.com', private: 'private.example.com' };
-const resolve = tableResolver({ [names.docs]: ['127.0.0.1'], [names.cdn]: ['127.0.0.1'], [names.secure]: ['127.0.0.1'], [names.private]: ['10.0.0.5'] });
+const names = {
+  docs: 'docs.example.com',
+  cdn: 'cdn.example.net',
+  secure: 'secure.example.com',
+  private: 'private.example.com',
+};
+const resolve = tableResolver({
+  [names.docs]: ['127.0.0.1'],
+  [names.cdn]: ['127.0.0.1'],
+  [names.secure]: ['127.0.0.1'],
+  [names.private]: ['10.0.0.5'],
+});
 const secrets = ['Bearer s3cr3t-token-9f2c', 'session=c00kie-v4lue-77', 'k3y-v4lue-31', 'qu3ry-v4lue-08'];
 
 let docs: LocalServer;
@@ -56,21 +66,39 @@ function gateWith(changes: Partial<PolicyChanges> = {}) {
 }
 
 /** Runs the helper over a tool result holding `links`; the fetch uses the test resolver plus `fetch`. */
-async function runHelper(links: readonly Record<string, unknown>[], gate = gateWith(), fetch: DirectFetchOptions = {}, extra: Partial<GateToolResultOptions> = {}) {
+async function runHelper(
+  links: readonly Record<string, unknown>[],
+  gate = gateWith(),
+  fetch: DirectFetchOptions = {},
+  extra: Partial<GateToolResultOptions> = {},
+) {
   const { client, reads } = fakeClient();
   const toolResult = { content: [{ type: 'text', text: 'see the links' }, ...links] };
-  const result = await gateToolResult(client, toolResult, { gate, server: 'docs', tool: 'find', fetch: { resolve, ...fetch }, ...extra });
+  const result = await gateToolResult(client, toolResult, {
+    gate,
+    server: 'docs',
+    tool: 'find',
+    fetch: { resolve, ...fetch },
+    ...extra,
+  });
   for (const record of result.records) expect(recordViolations(record)).toEqual([]);
   const serialized = JSON.stringify(result.records);
   for (const secret of secrets) expect(serialized).not.toContain(secret);
   return { ...result, reads };
 }
 
-const link = (uri: string, extra: Record<string, unknown> = {}) => ({ type: 'resource_link', uri, name: 'doc', ...extra });
+const link = (uri: string, extra: Record<string, unknown> = {}) => ({
+  type: 'resource_link',
+  uri,
+  name: 'doc',
+  ...extra,
+});
 const serve = (server: LocalServer, handler: Handler) => server.handle(handler);
-const text = (body: string | Buffer, type = 'text/plain') => (_request: unknown, response: import('node:http').ServerResponse) => {
-  response.writeHead(200, { 'content-type': type }).end(body);
-};
+const text =
+  (body: string | Buffer, type = 'text/plain') =>
+  (_request: unknown, response: import('node:http').ServerResponse) => {
+    response.writeHead(200, { 'content-type': type }).end(body);
+  };
 
 describe('a link the policy has the host fetch directly', () => {
   test('an allowed text body is fetched, not read over mcp: body-obtained, delivered as text', async () => {
@@ -84,7 +112,17 @@ describe('a link the policy has the host fetch directly', () => {
       transport: 'https-direct',
       requestId: null,
       server: 'docs',
-      hops: [{ url: `http://${names.docs}:${docs.port}/guide.txt?token=`, method: 'GET', status: 200, effect: 'allow', codes: [], address: '127.0.0.1', credentials: [] }],
+      hops: [
+        {
+          url: `http://${names.docs}:${docs.port}/guide.txt?token=`,
+          method: 'GET',
+          status: 200,
+          effect: 'allow',
+          codes: [],
+          address: '127.0.0.1',
+          credentials: [],
+        },
+      ],
     });
     expect(record.stages.received).toMatchObject({
       resultType: 'complete',
@@ -99,7 +137,10 @@ describe('a link the policy has the host fetch directly', () => {
     expect(content).toEqual([
       { type: 'text', text: 'see the links' },
       link(docsUrl('/guide.txt?token=qu3ry-v4lue-08')),
-      { type: 'resource', resource: { uri: docsUrl('/guide.txt?token=qu3ry-v4lue-08'), mimeType: 'text/plain', text: 'guide text\n' } },
+      {
+        type: 'resource',
+        resource: { uri: docsUrl('/guide.txt?token=qu3ry-v4lue-08'), mimeType: 'text/plain', text: 'guide text\n' },
+      },
     ]);
     expect(JSON.stringify(record)).not.toContain('guide text');
   });
@@ -110,12 +151,25 @@ describe('a link the policy has the host fetch directly', () => {
     const { records, content } = await runHelper([link(docsUrl('/logo.png'), { mimeType: 'image/png' })]);
     expect(records[0]?.verdict).toBe('body-obtained');
     expect(records[0]?.next?.boundary).toBe('mime-decoding');
-    expect(content[2]).toEqual({ type: 'resource', resource: { uri: docsUrl('/logo.png'), mimeType: 'image/png', blob: png.toString('base64') } });
+    expect(content[2]).toEqual({
+      type: 'resource',
+      resource: { uri: docsUrl('/logo.png'), mimeType: 'image/png', blob: png.toString('base64') },
+    });
   });
 
   test.each([
-    { name: 'an executable served as an image', body: () => makePe(), type: 'image/png', code: 'content.mime-mismatch' },
-    { name: 'a shebang script served as text', body: () => Buffer.from('#!/bin/sh\nrm -rf ~\n'), type: 'text/plain', code: 'content.executable' },
+    {
+      name: 'an executable served as an image',
+      body: () => makePe(),
+      type: 'image/png',
+      code: 'content.mime-mismatch',
+    },
+    {
+      name: 'a shebang script served as text',
+      body: () => Buffer.from('#!/bin/sh\nrm -rf ~\n'),
+      type: 'text/plain',
+      code: 'content.executable',
+    },
   ])('$name is received and denied whole: link-only, nothing delivered', async ({ body, type, code }) => {
     serve(docs, text(body(), type));
     const { records, content } = await runHelper([link(docsUrl('/file'))]);
@@ -130,32 +184,45 @@ describe('a link the policy has the host fetch directly', () => {
 
   test.each([
     { name: 'a loopback literal', location: () => 'http://127.0.0.1:1/admin', code: 'uri.non-public-address' },
-    { name: 'a cloud metadata address', location: () => 'http://169.254.169.254/latest/meta-data/', code: 'uri.non-public-address' },
-    { name: 'a name that resolves to a private address', location: () => `http://${names.private}/`, code: 'uri.non-public-address' },
+    {
+      name: 'a cloud metadata address',
+      location: () => 'http://169.254.169.254/latest/meta-data/',
+      code: 'uri.non-public-address',
+    },
+    {
+      name: 'a name that resolves to a private address',
+      location: () => `http://${names.private}/`,
+      code: 'uri.non-public-address',
+    },
     { name: 'a file url', location: () => 'file:///etc/passwd', code: 'uri.scheme-not-allowed' },
-  ])('a redirect to $name is denied at the hop before any body: link-only naming the rule', async ({ location, code }) => {
-    serve(docs, (_request, response) => response.writeHead(302, { location: location() }).end());
-    const { records, content, reads } = await runHelper([link(docsUrl('/start'))]);
-    const record = records[0] as LinkRecord;
-    expect(reads).toEqual([]);
-    expect(docs.seen).toHaveLength(1);
-    expect(record.verdict).toBe('link-only');
-    expect(record.decisions.link.effect).toBe('allow');
-    expect(record.decisions.read?.effect).toBe('deny');
-    expect(record.stages.requested?.hops?.map((h) => [h.status, h.effect, h.codes.includes(code)])).toEqual([
-      [302, 'allow', false],
-      [null, 'deny', true],
-    ]);
-    expect(record.stages.requested?.hops?.[1]?.address).toBeNull();
-    expect(record.stages.received).toBeNull();
-    expect(record.next?.boundary).toBe('policy');
-    expect(record.next?.hint).toMatch(/^redirect hop 2 was refused by `[a-zA-Z.]+` \(/);
-    expect(record.next?.hint).toContain(code);
-    expect(content.filter((c) => c['type'] === 'resource')).toEqual([]);
-  });
+  ])(
+    'a redirect to $name is denied at the hop before any body: link-only naming the rule',
+    async ({ location, code }) => {
+      serve(docs, (_request, response) => response.writeHead(302, { location: location() }).end());
+      const { records, content, reads } = await runHelper([link(docsUrl('/start'))]);
+      const record = records[0] as LinkRecord;
+      expect(reads).toEqual([]);
+      expect(docs.seen).toHaveLength(1);
+      expect(record.verdict).toBe('link-only');
+      expect(record.decisions.link.effect).toBe('allow');
+      expect(record.decisions.read?.effect).toBe('deny');
+      expect(record.stages.requested?.hops?.map((h) => [h.status, h.effect, h.codes.includes(code)])).toEqual([
+        [302, 'allow', false],
+        [null, 'deny', true],
+      ]);
+      expect(record.stages.requested?.hops?.[1]?.address).toBeNull();
+      expect(record.stages.received).toBeNull();
+      expect(record.next?.boundary).toBe('policy');
+      expect(record.next?.hint).toMatch(/^redirect hop 2 was refused by `[a-zA-Z.]+` \(/);
+      expect(record.next?.hint).toContain(code);
+      expect(content.filter((c) => c['type'] === 'resource')).toEqual([]);
+    },
+  );
 
   test('more redirects than `fetch.maxRedirects` stop the chain: link-only naming the limit', async () => {
-    serve(docs, (request, response) => response.writeHead(302, { location: `${new URL(request.href).pathname}x` }).end());
+    serve(docs, (request, response) =>
+      response.writeHead(302, { location: `${new URL(request.href).pathname}x` }).end(),
+    );
     const { records } = await runHelper([link(docsUrl('/r'))], gateWith({ fetch: { maxRedirects: 2 } }));
     const record = records[0] as LinkRecord;
     expect(docs.seen).toHaveLength(3);
@@ -166,25 +233,37 @@ describe('a link the policy has the host fetch directly', () => {
   test.each([
     { name: 'ascii', unit: 'a', capBytes: 4096, keptBytes: 4096 },
     { name: 'two-byte characters cut inside one', unit: 'é', capBytes: 4097, keptBytes: 4096 },
-  ])('a body over the cap with `overCap: partial` is cut and delivered in part ($name): partially-interpreted', async ({ unit, capBytes, keptBytes }) => {
-    serve(docs, text(unit.repeat(64 * 1024)));
-    const gate = gateWith({ read: { maxBytes: capBytes }, fetch: { overCap: 'partial' } });
-    const { records, content } = await runHelper([link(docsUrl('/big.txt'))], gate);
-    const record = records[0] as LinkRecord;
-    expect(record.verdict).toBe('partially-interpreted');
-    expect(record.decisions.read?.effect).toBe('partial');
-    expect(record.decisions.read?.reasons).toContainEqual(expect.objectContaining({ code: 'content.too-large', rule: 'fetch.overCap' }));
-    expect(record.stages.received).toMatchObject({ truncated: true, bytes: keptBytes, httpStatus: 200 });
-    expect(record.stages.delivered).toMatchObject({ items: [0], bytes: keptBytes, dropped: [] });
-    expect(record.next?.boundary).toBe('context-assembly');
-    const delivered = content[2] as { resource: { text?: string } };
-    expect(delivered.resource.text).toBe(unit.repeat(keptBytes / Buffer.byteLength(unit)));
-  });
+  ])(
+    'a body over the cap with `overCap: partial` is cut and delivered in part ($name): partially-interpreted',
+    async ({ unit, capBytes, keptBytes }) => {
+      serve(docs, text(unit.repeat(64 * 1024)));
+      const gate = gateWith({ read: { maxBytes: capBytes }, fetch: { overCap: 'partial' } });
+      const { records, content } = await runHelper([link(docsUrl('/big.txt'))], gate);
+      const record = records[0] as LinkRecord;
+      expect(record.verdict).toBe('partially-interpreted');
+      expect(record.decisions.read?.effect).toBe('partial');
+      expect(record.decisions.read?.reasons).toContainEqual(
+        expect.objectContaining({ code: 'content.too-large', rule: 'fetch.overCap' }),
+      );
+      expect(record.stages.received).toMatchObject({ truncated: true, bytes: keptBytes, httpStatus: 200 });
+      expect(record.stages.delivered).toMatchObject({ items: [0], bytes: keptBytes, dropped: [] });
+      expect(record.next?.boundary).toBe('context-assembly');
+      const delivered = content[2] as { resource: { text?: string } };
+      expect(delivered.resource.text).toBe(unit.repeat(keptBytes / Buffer.byteLength(unit)));
+    },
+  );
 
   test('a body over the cap with `overCap: deny` is refused whole: link-only, nothing delivered', async () => {
     serve(docs, text('a'.repeat(64 * 1024)));
-    const { records, content } = await runHelper([link(docsUrl('/big.txt'))], gateWith({ read: { maxBytes: 4096 }, fetch: { overCap: 'deny' } }));
-    expect(records[0]).toMatchObject({ verdict: 'link-only', stages: { delivered: null }, decisions: { read: { effect: 'deny' } } });
+    const { records, content } = await runHelper(
+      [link(docsUrl('/big.txt'))],
+      gateWith({ read: { maxBytes: 4096 }, fetch: { overCap: 'deny' } }),
+    );
+    expect(records[0]).toMatchObject({
+      verdict: 'link-only',
+      stages: { delivered: null },
+      decisions: { read: { effect: 'deny' } },
+    });
     expect(records[0]?.decisions.read?.reasons.map((r) => r.code)).toEqual(['content.too-large']);
     expect(content).toHaveLength(2);
   });
@@ -199,27 +278,39 @@ describe('a link the policy has the host fetch directly', () => {
       }) as Handler,
       httpStatus: 200,
     },
-  ])('a server that stalls $name ends at the deadline: unverifiable `read.timeout`', async ({ handler, httpStatus }) => {
-    const readTimeoutMs = 300;
-    serve(docs, handler);
-    const started = performance.now();
-    const { records, content } = await runHelper([link(docsUrl('/slow'))], gateWith({ read: { readTimeoutMs } }));
-    const elapsed = performance.now() - started;
-    const record = records[0] as LinkRecord;
-    expect(record.verdict).toBe('unverifiable');
-    expect(record.decisions.read?.reasons[0]).toMatchObject({ code: 'read.timeout', rule: 'read.readTimeoutMs' });
-    expect(record.next).toMatchObject({ boundary: 'origin-server', hint: expect.stringContaining(`\`${readTimeoutMs}\` ms`) });
-    expect(record.stages.received?.httpStatus ?? null).toBe(httpStatus);
-    expect(record.stages.delivered).toBeNull();
-    expect(elapsed).toBeGreaterThanOrEqual(readTimeoutMs - 20);
-    expect(elapsed).toBeLessThan(readTimeoutMs + 1500);
-    expect(content).toHaveLength(2);
-  });
+  ])(
+    'a server that stalls $name ends at the deadline: unverifiable `read.timeout`',
+    async ({ handler, httpStatus }) => {
+      const readTimeoutMs = 300;
+      serve(docs, handler);
+      const started = performance.now();
+      const { records, content } = await runHelper([link(docsUrl('/slow'))], gateWith({ read: { readTimeoutMs } }));
+      const elapsed = performance.now() - started;
+      const record = records[0] as LinkRecord;
+      expect(record.verdict).toBe('unverifiable');
+      expect(record.decisions.read?.reasons[0]).toMatchObject({ code: 'read.timeout', rule: 'read.readTimeoutMs' });
+      expect(record.next).toMatchObject({
+        boundary: 'origin-server',
+        hint: expect.stringContaining(`\`${readTimeoutMs}\` ms`),
+      });
+      expect(record.stages.received?.httpStatus ?? null).toBe(httpStatus);
+      expect(record.stages.delivered).toBeNull();
+      expect(elapsed).toBeGreaterThanOrEqual(readTimeoutMs - 20);
+      expect(elapsed).toBeLessThan(readTimeoutMs + 1500);
+      expect(content).toHaveLength(2);
+    },
+  );
 
   test.each([404, 500])('a final http status %i is unverifiable at the origin server', async (status) => {
-    serve(docs, (_request, response) => response.writeHead(status, { 'content-type': 'text/plain' }).end('no such page'));
+    serve(docs, (_request, response) =>
+      response.writeHead(status, { 'content-type': 'text/plain' }).end('no such page'),
+    );
     const { records } = await runHelper([link(docsUrl('/gone'))]);
-    expect(records[0]).toMatchObject({ verdict: 'unverifiable', next: { boundary: 'origin-server' }, stages: { received: { httpStatus: status, resultType: null }, delivered: null } });
+    expect(records[0]).toMatchObject({
+      verdict: 'unverifiable',
+      next: { boundary: 'origin-server' },
+      stages: { received: { httpStatus: status, resultType: null }, delivered: null },
+    });
     expect(records[0]?.next?.hint).toContain(`http status \`${status}\``);
   });
 
@@ -229,13 +320,22 @@ describe('a link the policy has the host fetch directly', () => {
     await closed.close();
     const origin = originOf('http', names.docs, port);
     const { records } = await runHelper([link(`http://${names.docs}:${port}/x`)], gateWith({ origins: [origin] }));
-    expect(records[0]).toMatchObject({ verdict: 'unverifiable', next: { boundary: 'origin-server' }, stages: { received: null, delivered: null } });
+    expect(records[0]).toMatchObject({
+      verdict: 'unverifiable',
+      next: { boundary: 'origin-server' },
+      stages: { received: null, delivered: null },
+    });
     expect(records[0]?.decisions.read?.reasons[0]?.code).toBe('fetch.failed');
   });
 });
 
 describe('credentials for direct fetch', () => {
-  const hostHeaders = () => ({ Authorization: secrets[0] as string, Cookie: secrets[1] as string, 'X-Api-Key': secrets[2] as string, Accept: 'text/plain' });
+  const hostHeaders = () => ({
+    Authorization: secrets[0] as string,
+    Cookie: secrets[1] as string,
+    'X-Api-Key': secrets[2] as string,
+    Accept: 'text/plain',
+  });
 
   test('come only from the host option, go to the link origin and are stripped after a cross-origin redirect; records name headers only', async () => {
     serve(docs, (_request, response) => response.writeHead(302, { location: cdnUrl('/file.txt') }).end());
@@ -248,9 +348,19 @@ describe('credentials for direct fetch', () => {
       },
     });
     expect(asked).toEqual([docsUrl('/start')]);
-    expect(docs.seen[0]?.headers).toMatchObject({ authorization: secrets[0], cookie: secrets[1], 'x-api-key': secrets[2], accept: 'text/plain' });
+    expect(docs.seen[0]?.headers).toMatchObject({
+      authorization: secrets[0],
+      cookie: secrets[1],
+      'x-api-key': secrets[2],
+      accept: 'text/plain',
+    });
     const atCdn = cdn.seen[0]?.headers ?? {};
-    expect([atCdn.authorization, atCdn.cookie, atCdn['x-api-key'], atCdn.accept]).toEqual([undefined, undefined, undefined, 'text/plain']);
+    expect([atCdn.authorization, atCdn.cookie, atCdn['x-api-key'], atCdn.accept]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'text/plain',
+    ]);
     const record = records[0] as LinkRecord;
     expect(record.verdict).toBe('body-obtained');
     const hops = record.stages.requested?.hops ?? [];
@@ -270,7 +380,11 @@ describe('credentials for direct fetch', () => {
     serve(docs, text('public'));
     await runHelper([link(docsUrl('/public.txt'))]);
     const headers = docs.seen[0]?.headers ?? {};
-    expect([headers.authorization, headers.cookie, headers['proxy-authorization']]).toEqual([undefined, undefined, undefined]);
+    expect([headers.authorization, headers.cookie, headers['proxy-authorization']]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   test('a failing headers callback sends nothing and records no error text', async () => {
@@ -281,7 +395,10 @@ describe('credentials for direct fetch', () => {
       },
     });
     expect(docs.seen).toEqual([]);
-    expect(records[0]).toMatchObject({ verdict: 'unverifiable', stages: { requested: { transport: 'https-direct', hops: [] }, received: null } });
+    expect(records[0]).toMatchObject({
+      verdict: 'unverifiable',
+      stages: { requested: { transport: 'https-direct', hops: [] }, received: null },
+    });
   });
 });
 
@@ -315,7 +432,11 @@ describe('links the policy does not have the host fetch', () => {
   test('a link denied by the link decision is neither fetched nor read', async () => {
     const { records, reads } = await runHelper([link('http://127.0.0.1:9/admin')]);
     expect(reads).toEqual([]);
-    expect(records[0]).toMatchObject({ verdict: 'link-only', stages: { requested: null }, decisions: { link: { effect: 'deny' }, read: null } });
+    expect(records[0]).toMatchObject({
+      verdict: 'link-only',
+      stages: { requested: null },
+      decisions: { link: { effect: 'deny' }, read: null },
+    });
   });
 });
 
@@ -340,16 +461,28 @@ describe('with the real SDK Client and an in-process MCP server', () => {
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     try {
       const toolResult = await client.callTool({ name: 'find', arguments: {} });
-      const { records, content } = await gateToolResult(client, toolResult, { gate: gateWith(), server: 'links', tool: 'find', fetch: { resolve } });
+      const { records, content } = await gateToolResult(client, toolResult, {
+        gate: gateWith(),
+        server: 'links',
+        tool: 'find',
+        fetch: { resolve },
+      });
       expect(serverReads).toEqual(['guide://manuals/packing']);
       expect(docs.seen.map((r) => new URL(r.href).pathname)).toEqual(['/guide.txt']);
       expect(records.map((r) => [r.stages.requested?.transport, r.verdict])).toEqual([
         ['https-direct', 'body-obtained'],
         ['resources/read', 'body-obtained'],
       ]);
-      expect(records[0]?.stages.discovered).toMatchObject({ tool: 'find', contentIndex: 0, server: 'links', serverInfo: { name: 'links', version: '1.0.0' } });
+      expect(records[0]?.stages.discovered).toMatchObject({
+        tool: 'find',
+        contentIndex: 0,
+        server: 'links',
+        serverInfo: { name: 'links', version: '1.0.0' },
+      });
       for (const record of records) expect(recordViolations(record)).toEqual([]);
-      expect(content.filter((c) => c['type'] === 'resource').map((c) => (c['resource'] as { text: string }).text)).toEqual(['fetched by the host', 'read over mcp']);
+      expect(
+        content.filter((c) => c['type'] === 'resource').map((c) => (c['resource'] as { text: string }).text),
+      ).toEqual(['fetched by the host', 'read over mcp']);
     } finally {
       await client.close();
       await server.close();
@@ -362,11 +495,23 @@ describe('observe mode with direct fetch', () => {
     const literal = await startServer();
     try {
       serve(literal, text('must not be fetched'));
-      const { records, reads } = await runHelper([link(`http://127.0.0.1:${literal.port}/admin`)], gateWith(), {}, { mode: 'observe' });
+      const { records, reads } = await runHelper(
+        [link(`http://127.0.0.1:${literal.port}/admin`)],
+        gateWith(),
+        {},
+        { mode: 'observe' },
+      );
       expect(literal.connections()).toBe(0);
       expect(reads).toEqual([]);
-      expect(records[0]).toMatchObject({ mode: 'observe', wouldDeny: true, verdict: 'link-only', decisions: { link: { effect: 'deny' }, read: { effect: 'deny' } } });
-      expect(records[0]?.stages.requested?.hops).toEqual([expect.objectContaining({ status: null, effect: 'deny', address: null })]);
+      expect(records[0]).toMatchObject({
+        mode: 'observe',
+        wouldDeny: true,
+        verdict: 'link-only',
+        decisions: { link: { effect: 'deny' }, read: { effect: 'deny' } },
+      });
+      expect(records[0]?.stages.requested?.hops).toEqual([
+        expect.objectContaining({ status: null, effect: 'deny', address: null }),
+      ]);
     } finally {
       await literal.close();
     }
@@ -375,7 +520,12 @@ describe('observe mode with direct fetch', () => {
   test('a body the content checks deny is not released to the model even in observe mode', async () => {
     serve(docs, text(makePe(), 'image/png'));
     const { records, content } = await runHelper([link(docsUrl('/x.png'))], gateWith(), {}, { mode: 'observe' });
-    expect(records[0]).toMatchObject({ mode: 'observe', wouldDeny: true, verdict: 'link-only', stages: { delivered: null } });
+    expect(records[0]).toMatchObject({
+      mode: 'observe',
+      wouldDeny: true,
+      verdict: 'link-only',
+      stages: { delivered: null },
+    });
     expect(content.filter((c) => c['type'] === 'resource')).toEqual([]);
   });
 
@@ -401,7 +551,10 @@ describe.skipIf(!hasOpenssl())('an https link', () => {
     const uri = `https://${names.secure}:${secure.port}/doc.txt`;
     const gate = gateWith({ origins: [originOf('https', names.secure, secure.port)] });
     const { records, content } = await runHelper([link(uri)], gate, { ca: tls.cert });
-    expect(records[0]).toMatchObject({ verdict: 'body-obtained', stages: { requested: { transport: 'https-direct', hops: [{ status: 200 }] }, received: { httpStatus: 200 } } });
+    expect(records[0]).toMatchObject({
+      verdict: 'body-obtained',
+      stages: { requested: { transport: 'https-direct', hops: [{ status: 200 }] }, received: { httpStatus: 200 } },
+    });
     expect(content[2]).toEqual({ type: 'resource', resource: { uri, mimeType: 'text/plain', text: 'over tls' } });
   });
 

@@ -12,7 +12,8 @@ beforeAll(async () => {
   policy = await defaultPolicyWith({ readTimeoutMs: 300 });
 });
 
-const links = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'resource_link', uri: `guide://doc/${i}`, name: `doc ${i}` }));
+const links = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ type: 'resource_link', uri: `guide://doc/${i}`, name: `doc ${i}` }));
 
 /** A client whose reads answer after `delayMs` (or never), counting how many are in flight at once. */
 function slowClient(delayMs: number | 'never') {
@@ -38,15 +39,24 @@ function slowClient(delayMs: number | 'never') {
   return { client, stats };
 }
 
-const allowAll = () => fakeGate(policy, () => decision(policy, 'allow'), (input) => {
-  const result = input['result'] as { contents?: unknown[] };
-  return { decision: decision(policy, 'allow'), evidence: evidence(result.contents?.length ?? 0) };
-});
+const allowAll = () =>
+  fakeGate(
+    policy,
+    () => decision(policy, 'allow'),
+    (input) => {
+      const result = input['result'] as { contents?: unknown[] };
+      return { decision: decision(policy, 'allow'), evidence: evidence(result.contents?.length ?? 0) };
+    },
+  );
 
 describe('gateToolResult', () => {
   test.each([1, 2, 4])('keeps at most %i reads in flight and returns records in content order', async (concurrency) => {
     const { client, stats } = slowClient(20);
-    const { records, content } = await gateToolResult(client, { content: [{ type: 'text', text: 'intro' }, ...links(6)] }, { gate: allowAll(), concurrency, tool: 't' });
+    const { records, content } = await gateToolResult(
+      client,
+      { content: [{ type: 'text', text: 'intro' }, ...links(6)] },
+      { gate: allowAll(), concurrency, tool: 't' },
+    );
     expect(stats.maxInFlight).toBe(concurrency);
     expect(records.map((r) => r.uri)).toEqual(links(6).map((l) => l.uri));
     expect(records.map((r) => r.stages.discovered.contentIndex)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -58,10 +68,17 @@ describe('gateToolResult', () => {
   test('a hung server costs at most the budget; reads not started are link-only, running ones unverifiable', async () => {
     const { client, stats } = slowClient('never');
     const started = performance.now();
-    const { records } = await gateToolResult(client, { content: links(5) }, { gate: allowAll(), concurrency: 2, budgetMs: 450 });
+    const { records } = await gateToolResult(
+      client,
+      { content: links(5) },
+      { gate: allowAll(), concurrency: 2, budgetMs: 450 },
+    );
     const elapsed = performance.now() - started;
     expect(elapsed).toBeLessThan(5000);
-    expect(records.slice(0, 2).map((r) => r.decisions.read?.reasons[0]?.code)).toEqual(['read.timeout', 'read.timeout']);
+    expect(records.slice(0, 2).map((r) => r.decisions.read?.reasons[0]?.code)).toEqual([
+      'read.timeout',
+      'read.timeout',
+    ]);
     expect(records.map((r) => r.verdict)).toContain('unverifiable');
     expect(records.at(-1)?.verdict).toBe('link-only');
     expect(stats.reads.length).toBeLessThan(5);
@@ -69,14 +86,27 @@ describe('gateToolResult', () => {
 
   test('embedded resources go through the content checks without a read; a denied one is removed', async () => {
     const { client, stats } = slowClient(1);
-    const gate = fakeGate(policy, () => decision(policy, 'allow'), (input) => {
-      const text = ((input['result'] as { contents: { text?: string }[] }).contents[0]?.text ?? '');
-      return { decision: decision(policy, text.startsWith('#!') ? 'deny' : 'allow', text.startsWith('#!') ? ['content.executable'] : []), evidence: evidence(1) };
-    });
-    const toolResult = { content: [
-      { type: 'resource', resource: { uri: 'guide://ok', mimeType: 'text/plain', text: 'fine' } },
-      { type: 'resource', resource: { uri: 'guide://sh', mimeType: 'text/plain', text: '#!/bin/sh\nrm -rf /' } },
-    ] };
+    const gate = fakeGate(
+      policy,
+      () => decision(policy, 'allow'),
+      (input) => {
+        const text = (input['result'] as { contents: { text?: string }[] }).contents[0]?.text ?? '';
+        return {
+          decision: decision(
+            policy,
+            text.startsWith('#!') ? 'deny' : 'allow',
+            text.startsWith('#!') ? ['content.executable'] : [],
+          ),
+          evidence: evidence(1),
+        };
+      },
+    );
+    const toolResult = {
+      content: [
+        { type: 'resource', resource: { uri: 'guide://ok', mimeType: 'text/plain', text: 'fine' } },
+        { type: 'resource', resource: { uri: 'guide://sh', mimeType: 'text/plain', text: '#!/bin/sh\nrm -rf /' } },
+      ],
+    };
     const result = await gateToolResult(client, toolResult, { gate });
     expect(stats.reads).toEqual([]);
     expect(result.records).toEqual([]);
@@ -86,11 +116,13 @@ describe('gateToolResult', () => {
 
   test('embedded resources get the real content checks of the gate', async () => {
     const { client, stats } = slowClient(1);
-    const toolResult = { content: [
-      { type: 'resource', resource: { uri: 'guide://ok', mimeType: 'text/plain', text: 'fine' } },
-      { type: 'resource', resource: { uri: 'guide://sh', mimeType: 'text/plain', text: '#!/bin/sh\nrm -rf /' } },
-      { type: 'resource', resource: { uri: 'guide://both', mimeType: 'text/plain', text: 'a', blob: 'YQ==' } },
-    ] };
+    const toolResult = {
+      content: [
+        { type: 'resource', resource: { uri: 'guide://ok', mimeType: 'text/plain', text: 'fine' } },
+        { type: 'resource', resource: { uri: 'guide://sh', mimeType: 'text/plain', text: '#!/bin/sh\nrm -rf /' } },
+        { type: 'resource', resource: { uri: 'guide://both', mimeType: 'text/plain', text: 'a', blob: 'YQ==' } },
+      ],
+    };
     const result = await gateToolResult(client, toolResult, { gate: createGate(policy) });
     expect(stats.reads).toEqual([]);
     expect(result.embedded.map((e) => e.decision.effect)).toEqual(['allow', 'deny', 'deny']);
@@ -102,13 +134,19 @@ describe('gateToolResult', () => {
   test('records go to the sink in content order', async () => {
     const { client } = slowClient(1);
     const seen: LinkRecord[] = [];
-    await gateToolResult(client, { content: links(3) }, { gate: allowAll(), sink: callbackSink((r) => void seen.push(r)), server: 'docs' });
+    await gateToolResult(
+      client,
+      { content: links(3) },
+      { gate: allowAll(), sink: callbackSink((r) => void seen.push(r)), server: 'docs' },
+    );
     expect(seen.map((r) => r.uri)).toEqual(links(3).map((l) => l.uri));
     expect(seen[0]?.stages.discovered).toMatchObject({ server: 'docs', serverInfo: { name: 'fake', version: '9' } });
   });
 
   test.each([0, -1, 2.5])('rejects concurrency %s', async (concurrency) => {
     const { client } = slowClient(1);
-    await expect(gateToolResult(client, { content: [] }, { gate: allowAll(), concurrency })).rejects.toThrow(/whole number/);
+    await expect(gateToolResult(client, { content: [] }, { gate: allowAll(), concurrency })).rejects.toThrow(
+      /whole number/,
+    );
   });
 });

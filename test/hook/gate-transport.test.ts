@@ -32,12 +32,18 @@ function demoGate(policy: Policy) {
       const result = input['result'] as Record<string, unknown>;
       const count = Array.isArray(result['contents']) ? result['contents'].length : 0;
       if ('error' in result) return { decision: decision(policy, 'deny', ['read.error']), evidence: [] };
-      if (result['resultType'] === 'input_required') return { decision: decision(policy, 'deny', ['read.input-required']), evidence: [] };
-      if (uri.includes('pixel')) return { decision: decision(policy, 'deny', ['content.executable']), evidence: evidence(count, 'blob') };
+      if (result['resultType'] === 'input_required')
+        return { decision: decision(policy, 'deny', ['read.input-required']), evidence: [] };
+      if (uri.includes('pixel'))
+        return { decision: decision(policy, 'deny', ['content.executable']), evidence: evidence(count, 'blob') };
       if (uri.includes('mixed')) {
         const items = [
           { index: 0, effect: 'allow' as const, reasons: [] },
-          { index: 1, effect: 'partial' as const, reasons: decision(policy, 'partial', ['content.unsafe-text']).reasons },
+          {
+            index: 1,
+            effect: 'partial' as const,
+            reasons: decision(policy, 'partial', ['content.unsafe-text']).reasons,
+          },
         ];
         return { decision: decision(policy, 'partial', ['content.unsafe-text'], items), evidence: evidence(count) };
       }
@@ -46,7 +52,9 @@ function demoGate(policy: Policy) {
   );
 }
 
-async function connect(options: { mode?: 'enforce' | 'observe'; readTimeoutMs?: number; slowMs?: number; cache?: ReadCache } = {}) {
+async function connect(
+  options: { mode?: 'enforce' | 'observe'; readTimeoutMs?: number; slowMs?: number; cache?: ReadCache } = {},
+) {
   const policy = await defaultPolicyWith({ readTimeoutMs: options.readTimeoutMs ?? 5000 });
   const gate = demoGate(policy);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -59,12 +67,19 @@ async function connect(options: { mode?: 'enforce' | 'observe'; readTimeoutMs?: 
   const inner = serverOnMessage();
   spy.onmessage = (message, extra) => {
     const m = message as { method?: string; params?: { uri?: string } };
-    if (m.method !== undefined) received.push({ method: m.method, ...(m.params?.uri === undefined ? {} : { uri: m.params.uri }) });
+    if (m.method !== undefined)
+      received.push({ method: m.method, ...(m.params?.uri === undefined ? {} : { uri: m.params.uri }) });
     inner?.(message, extra);
   };
   const records: LinkRecord[] = [];
   const errors: Error[] = [];
-  const transport = gateTransport(clientSide, { gate, server: 'demo', sink: callbackSink((r) => void records.push(r)), mode: options.mode ?? 'enforce', ...(options.cache === undefined ? {} : { cache: options.cache }) });
+  const transport = gateTransport(clientSide, {
+    gate,
+    server: 'demo',
+    sink: callbackSink((r) => void records.push(r)),
+    mode: options.mode ?? 'enforce',
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+  });
   const client = new Client({ name: 'test-host', version: '1.0.0' });
   client.onerror = (e) => errors.push(e);
   await client.connect(transport);
@@ -77,7 +92,10 @@ async function connect(options: { mode?: 'enforce' | 'observe'; readTimeoutMs?: 
 }
 
 const gateError = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(McpError);
   return error as McpError & { data: Record<string, { effect: string; reasons: { code: string }[] }> };
 };
@@ -88,7 +106,19 @@ describe('gateTransport', () => {
     const result = await client.readResource({ uri: 'demo://linkgate/guide.md' });
     expect(result.contents).toHaveLength(1);
     const record = records.find((r) => r.uri === 'demo://linkgate/guide.md');
-    expect(record).toMatchObject({ verdict: 'body-obtained', stages: { discovered: { tool: 'show-links', contentIndex: 1, contentType: 'resource_link', protocolVersion: '2025-11-25', client: { name: 'test-host' }, serverInfo: { name: 'linkgate-demo' } } } });
+    expect(record).toMatchObject({
+      verdict: 'body-obtained',
+      stages: {
+        discovered: {
+          tool: 'show-links',
+          contentIndex: 1,
+          contentType: 'resource_link',
+          protocolVersion: '2025-11-25',
+          client: { name: 'test-host' },
+          serverInfo: { name: 'linkgate-demo' },
+        },
+      },
+    });
     expect(typeof record?.stages.requested?.requestId).toBe('number');
     expect(recordViolations(record as LinkRecord)).toEqual([]);
   });
@@ -114,18 +144,26 @@ describe('gateTransport', () => {
 
   test('a partial result keeps only the allowed items, with the decision under `_meta`', async () => {
     const { client, records } = await connect();
-    const result = await client.request({ method: 'resources/read', params: { uri: 'demo://linkgate/mixed' } }, permissive);
+    const result = await client.request(
+      { method: 'resources/read', params: { uri: 'demo://linkgate/mixed' } },
+      permissive,
+    );
     expect(result['contents']).toHaveLength(1);
     expect((result['_meta'] as Record<string, { effect: string }>)[decisionMetaKey]?.effect).toBe('partial');
     const record = records.at(-1) as LinkRecord;
     expect(record.verdict).toBe('partially-interpreted');
-    expect(record.stages.delivered).toMatchObject({ items: [0], dropped: [{ index: 1, effect: 'partial', codes: ['content.unsafe-text'] }] });
+    expect(record.stages.delivered).toMatchObject({
+      items: [0],
+      dropped: [{ index: 1, effect: 'partial', codes: ['content.unsafe-text'] }],
+    });
     expect(recordViolations(record)).toEqual([]);
   });
 
   test('input_required is never passed on for answering unless the policy allows it', async () => {
     const { client, records } = await connect();
-    const error = await gateError(client.request({ method: 'resources/read', params: { uri: 'demo://linkgate/needs-input' } }, permissive));
+    const error = await gateError(
+      client.request({ method: 'resources/read', params: { uri: 'demo://linkgate/needs-input' } }, permissive),
+    );
     expect(error.data[decisionMetaKey]?.reasons.map((r) => r.code)).toEqual(['read.input-required']);
     const record = records.at(-1) as LinkRecord;
     expect(record.verdict).toBe('unverifiable');
@@ -137,7 +175,10 @@ describe('gateTransport', () => {
     const { client, records, errors } = await connect({ readTimeoutMs: 150, slowMs: 600 });
     const error = await gateError(client.readResource({ uri: 'demo://linkgate/slow.txt' }));
     expect(error.data[decisionMetaKey]?.reasons.map((r) => r.code)).toEqual(['read.timeout']);
-    expect(records.at(-1)).toMatchObject({ verdict: 'unverifiable', stages: { received: null, requested: { deadlineMs: 150 } } });
+    expect(records.at(-1)).toMatchObject({
+      verdict: 'unverifiable',
+      stages: { received: null, requested: { deadlineMs: 150 } },
+    });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(errors).toEqual([]);
   });
@@ -166,6 +207,10 @@ describe('gateTransport', () => {
     await client.readResource({ uri: 'demo://linkgate/guide.md' });
     await client.readResource({ uri: 'demo://linkgate/guide.md' });
     expect(received.filter((r) => r.uri === 'demo://linkgate/guide.md')).toHaveLength(1);
-    expect(records.at(-1)).toMatchObject({ verdict: 'body-obtained', next: { boundary: 'cache' }, stages: { requested: null, discovered: { tool: 'show-links', contentIndex: 1 } } });
+    expect(records.at(-1)).toMatchObject({
+      verdict: 'body-obtained',
+      next: { boundary: 'cache' },
+      stages: { requested: null, discovered: { tool: 'show-links', contentIndex: 1 } },
+    });
   });
 });

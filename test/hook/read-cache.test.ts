@@ -5,7 +5,11 @@ const contents = [{ uri: 'guide://a', mimeType: 'text/plain', text: 'hello' }];
 
 describe('ReadCache.store', () => {
   test.each([
-    { name: 'positive ttl', result: { resultType: 'complete', contents, ttlMs: 1000, cacheScope: 'public' }, stored: true },
+    {
+      name: 'positive ttl',
+      result: { resultType: 'complete', contents, ttlMs: 1000, cacheScope: 'public' },
+      stored: true,
+    },
     { name: 'absent resultType (2025-11-25) with ttl', result: { contents, ttlMs: 1000 }, stored: true },
     { name: 'absent ttl', result: { resultType: 'complete', contents, cacheScope: 'public' }, stored: false },
     { name: 'zero ttl', result: { resultType: 'complete', contents, ttlMs: 0 }, stored: false },
@@ -28,7 +32,10 @@ describe('ReadCache.lookup', () => {
     { name: 'other uri', key: { server: 's', uri: 'guide://b' }, hit: false },
   ])('public entry, $name → hit $hit', ({ key, hit }) => {
     const cache = new ReadCache();
-    cache.store({ server: 's', uri: 'guide://a', authContext: 'alice' }, { contents, ttlMs: 1000, cacheScope: 'public' });
+    cache.store(
+      { server: 's', uri: 'guide://a', authContext: 'alice' },
+      { contents, ttlMs: 1000, cacheScope: 'public' },
+    );
     expect(cache.lookup({ ...key, authContext: 'bob' }) !== undefined).toBe(hit);
   });
 
@@ -38,7 +45,10 @@ describe('ReadCache.lookup', () => {
     { name: 'no scope given counts as private', scope: undefined, context: 'bob', hit: false },
   ])('private entries are reused only in their authorization context: $name', ({ scope, context, hit }) => {
     const cache = new ReadCache();
-    cache.store({ server: 's', uri: 'guide://a', authContext: 'alice' }, { contents, ttlMs: 1000, ...(scope === undefined ? {} : { cacheScope: scope }) });
+    cache.store(
+      { server: 's', uri: 'guide://a', authContext: 'alice' },
+      { contents, ttlMs: 1000, ...(scope === undefined ? {} : { cacheScope: scope }) },
+    );
     expect(cache.lookup({ server: 's', uri: 'guide://a', authContext: context }) !== undefined).toBe(hit);
   });
 
@@ -77,7 +87,12 @@ describe('ReadCache bounds', () => {
 
   test('a result larger than maxChars is not stored', () => {
     const cache = new ReadCache({ maxChars: 100 });
-    expect(cache.store({ server: 's', uri: 'guide://a' }, { contents: [{ uri: 'guide://a', text: 'x'.repeat(200) }], ttlMs: 1000 })).toBe(false);
+    expect(
+      cache.store(
+        { server: 's', uri: 'guide://a' },
+        { contents: [{ uri: 'guide://a', text: 'x'.repeat(200) }], ttlMs: 1000 },
+      ),
+    ).toBe(false);
   });
 
   test.each([0, -1, 1.5, Number.NaN])('rejects the limit %s', (limit) => {

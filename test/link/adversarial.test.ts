@@ -15,7 +15,9 @@ let gates: readonly (readonly [string, Gate])[];
 
 beforeAll(async () => {
   gates = await Promise.all(
-    policyFiles.map(async (file) => [file, createGate(await loadPolicy(path.join(repoRoot, file)), { resolve: 'none' })] as const),
+    policyFiles.map(
+      async (file) => [file, createGate(await loadPolicy(path.join(repoRoot, file)), { resolve: 'none' })] as const,
+    ),
   );
 });
 
@@ -411,7 +413,11 @@ describe('web-public with resolution: every answer must be public', () => {
     ['missing.example.com', 'deny', 'uri.unresolved'],
     ['public.example.com', 'allow', null],
   ] as const)('%s: %s', async (name, effect, code) => {
-    const decision = await webGate.decide({ stage: 'link', server: 'default', link: { type: 'resource_link', uri: `https://${name}/x`, name: 'probe' } });
+    const decision = await webGate.decide({
+      stage: 'link',
+      server: 'default',
+      link: { type: 'resource_link', uri: `https://${name}/x`, name: 'probe' },
+    });
     expect(decision.effect).toBe(effect);
     expect(codes(decision)).toEqual(code === null ? [] : [code]);
   });

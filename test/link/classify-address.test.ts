@@ -161,7 +161,11 @@ describe('classifyIpLiteral: the hot-path twin agrees with classifyAddress', () 
   });
 
   it('for every address WHATWG canonicalizes', () => {
-    const literal = fc.oneof(fc.ipV4(), fc.ipV4Extended(), fc.ipV6().map((a) => `[${a}]`));
+    const literal = fc.oneof(
+      fc.ipV4(),
+      fc.ipV4Extended(),
+      fc.ipV6().map((a) => `[${a}]`),
+    );
     fc.assert(
       fc.property(literal, (text) => {
         const uri = parseUri(`http://${text}/`);

@@ -29,7 +29,11 @@ describe('compileExemptOrigins: exact origins only', () => {
   });
 
   it('keeps one canonical origin per spelling', () => {
-    const origins = compileExemptOrigins(['http://127.0.0.1:40123', 'http://127.0.0.1:40123/', 'http://127.0.0.1:40124']);
+    const origins = compileExemptOrigins([
+      'http://127.0.0.1:40123',
+      'http://127.0.0.1:40123/',
+      'http://127.0.0.1:40124',
+    ]);
     expect([...origins].sort()).toEqual(['http://127.0.0.1:40123', 'http://127.0.0.1:40124']);
   });
 });

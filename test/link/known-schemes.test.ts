@@ -2,12 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { isKnownNonCustomScheme, isSpecialScheme } from '../../src/link/known-schemes.ts';
 
 describe('known schemes', () => {
-  it.each(['file', 'data', 'javascript', 'vbscript', 'blob', 'about', 'filesystem', 'gopher', 'dict', 'ldap', 'ldaps', 'tftp', 'sftp', 'ftp', 'ftps', 'jar', 'netdoc', 'smb', 'telnet', 'ssh', 'mailto', 'view-source', 'chrome', 'http', 'https', 'unix', 'http+unix', 'npipe', 'feed'])(
-    '%s is never custom',
-    (scheme) => {
-      expect(isKnownNonCustomScheme(scheme)).toBe(true);
-    },
-  );
+  it.each([
+    'file',
+    'data',
+    'javascript',
+    'vbscript',
+    'blob',
+    'about',
+    'filesystem',
+    'gopher',
+    'dict',
+    'ldap',
+    'ldaps',
+    'tftp',
+    'sftp',
+    'ftp',
+    'ftps',
+    'jar',
+    'netdoc',
+    'smb',
+    'telnet',
+    'ssh',
+    'mailto',
+    'view-source',
+    'chrome',
+    'http',
+    'https',
+    'unix',
+    'http+unix',
+    'npipe',
+    'feed',
+  ])('%s is never custom', (scheme) => {
+    expect(isKnownNonCustomScheme(scheme)).toBe(true);
+  });
 
   it.each(['guide', 'demo', 'notes', 'urn', 'h'])('%s may be custom', (scheme) => {
     expect(isKnownNonCustomScheme(scheme)).toBe(false);

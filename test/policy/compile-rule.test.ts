@@ -91,8 +91,16 @@ const cases: [string, unknown, unknown][] = [
   ['map', { map: [[1, 2], { '*': [{ var: '' }, 2] }] }, [2, 4]],
   ['map of a non-list is an empty list', { map: [{ var: 'size' }, 1] }, []],
   ['filter', { filter: [{ var: 'kinds' }, { '!=': [{ var: '' }, 'text'] }] }, ['png', 'exe']],
-  ['reduce with an initial value', { reduce: [[1, 2, 3], { '+': [{ var: 'current' }, { var: 'accumulator' }] }, 10] }, 16],
-  ['reduce without an initial value starts from null', { reduce: [[1, 2], { cat: [{ var: 'accumulator' }, { var: 'current' }] }] }, '12'],
+  [
+    'reduce with an initial value',
+    { reduce: [[1, 2, 3], { '+': [{ var: 'current' }, { var: 'accumulator' }] }, 10] },
+    16,
+  ],
+  [
+    'reduce without an initial value starts from null',
+    { reduce: [[1, 2], { cat: [{ var: 'accumulator' }, { var: 'current' }] }] },
+    '12',
+  ],
   ['reduce of a non-list is the initial value', { reduce: [{ var: 'size' }, 1, 'init'] }, 'init'],
   ['a literal list is evaluated item by item', [{ var: 'scheme' }, 1], ['https', 1]],
   ['a literal is itself', 'text', 'text'],
@@ -134,7 +142,12 @@ describe('facts are read without their prototype', () => {
   test.each([
     ['a plain object with an inherited fact', inherited, { var: 'host' }, null],
     ['its own fact still reads', inherited, { var: 'scheme' }, 'https'],
-    ['a list item does not leak its prototype', freezeFacts({ kinds: ['png'] }), { some: [{ var: 'kinds' }, { var: '' }] }, true],
+    [
+      'a list item does not leak its prototype',
+      freezeFacts({ kinds: ['png'] }),
+      { some: [{ var: 'kinds' }, { var: '' }] },
+      true,
+    ],
   ])('%s', (_name, data, logic, want) => {
     expect(compileLogic(logic)(data)).toEqual(want);
   });
@@ -154,7 +167,13 @@ describe('facts are read without their prototype', () => {
 });
 
 describe('compileRule', () => {
-  const rule = (when: unknown, stage: 'link' | 'read' | 'credential' = 'link') => ({ id: 'r', stage, effect: 'deny' as const, message: 'm', when });
+  const rule = (when: unknown, stage: 'link' | 'read' | 'credential' = 'link') => ({
+    id: 'r',
+    stage,
+    effect: 'deny' as const,
+    message: 'm',
+    when,
+  });
 
   test.each([
     ['truthy string', { var: 'scheme' }, true],
@@ -166,7 +185,13 @@ describe('compileRule', () => {
   });
 
   test('keeps id, stage, effect and message, and is frozen', () => {
-    const compiled = compileRule({ id: 'no-exe', stage: 'read', effect: 'partial', message: 'no executables', when: true });
+    const compiled = compileRule({
+      id: 'no-exe',
+      stage: 'read',
+      effect: 'partial',
+      message: 'no executables',
+      when: true,
+    });
     expect(compiled).toMatchObject({ id: 'no-exe', stage: 'read', effect: 'partial', message: 'no executables' });
     expect(Object.isFrozen(compiled)).toBe(true);
   });
@@ -186,7 +211,15 @@ describe('compileRule', () => {
 // The engine reads a rule as a condition: these shapes get their own closures (a fact read inline, `!` of an
 // equality turned into the opposite equality, `in` on a string fact, a long list through a Set); each row is
 // checked against json-logic-js truthiness, on frozen facts and on a plain object with the same fields.
-const linkFacts = freezeFacts({ server: 'docs', scheme: 'https', host: 'docs.example.com', uri: 'https://docs.example.com:443/a', name: 'a', mimeType: null, size: 120 }); // no `port`
+const linkFacts = freezeFacts({
+  server: 'docs',
+  scheme: 'https',
+  host: 'docs.example.com',
+  uri: 'https://docs.example.com:443/a',
+  name: 'a',
+  mimeType: null,
+  size: 120,
+}); // no `port`
 const readFacts = freezeFacts({ server: 'docs', kinds: ['png', 'text', 'exe'], mimeTypes: [], totalBytes: 0 });
 const longList = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', null, 0];
 const conditionCases: [string, 'link' | 'read', unknown][] = [
@@ -220,7 +253,11 @@ const conditionCases: [string, 'link' | 'read', unknown][] = [
   ['missing fact in a long list with null', 'link', { in: [{ var: 'port' }, longList] }],
   ['null fact in a long list with null', 'link', { in: [{ var: 'mimeType' }, longList] }],
   ['fact in a literal string', 'link', { in: [{ var: 'name' }, 'abc'] }],
-  ['and of conditions', 'link', { and: [{ '>': [{ var: 'size' }, 100] }, { '==': [{ var: 'scheme' }, 'https'] }, { var: 'host' }] }],
+  [
+    'and of conditions',
+    'link',
+    { and: [{ '>': [{ var: 'size' }, 100] }, { '==': [{ var: 'scheme' }, 'https'] }, { var: 'host' }] },
+  ],
   ['and returning a falsy value', 'read', { and: [{ var: 'server' }, { var: 'mimeTypes' }] }],
   ['or of conditions', 'link', { or: [{ '==': [{ var: 'server' }, 'evil'] }, { '<': [{ var: 'size' }, 0] }] }],
   ['or returning a truthy value', 'read', { or: [{ var: 'totalBytes' }, { var: 'kinds' }] }],

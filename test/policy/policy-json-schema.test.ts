@@ -17,7 +17,9 @@ function objectSchemas(node: unknown, at = '#'): [string, Schema][] {
 describe('schemas/policy.schema.json', () => {
   test('matches the zod source (run `npm run gen:schemas` after changing src/policy/policy-schema.ts)', async () => {
     const committed = await readFile(path.join(repoRoot, policyJsonSchemaPath), 'utf8');
-    expect(committed, 'schemas/policy.schema.json drifted from the zod schema: run `npm run gen:schemas`').toBe(policyJsonSchemaText());
+    expect(committed, 'schemas/policy.schema.json drifted from the zod schema: run `npm run gen:schemas`').toBe(
+      policyJsonSchemaText(),
+    );
   });
 
   test('is draft-07, closed, with a trailing newline', () => {

@@ -63,7 +63,11 @@ const cases: [string, Edit, string[]][] = [
   ['missing rule key points at the rule', { drop: [28] }, ['24:5 schema.missing-key']],
   ['empty value points at its key', { set: { 14: '  maxDeclaredBytes:' } }, ['14:3 schema.type']],
   ['duplicate key', { after: { 19: ['  maxBytes: 8192'] } }, ['20:3 yaml.duplicate-key']],
-  ['anchor and alias', { set: { 19: '  maxBytes: &n 4096', 20: '  maxItems: *n' } }, ['19:13 yaml.anchor', '20:13 yaml.alias']],
+  [
+    'anchor and alias',
+    { set: { 19: '  maxBytes: &n 4096', 20: '  maxItems: *n' } },
+    ['19:13 yaml.anchor', '20:13 yaml.alias'],
+  ],
   ['merge key', { after: { 17: ['  <<: {maxItems: 8}'] } }, ['18:3 schema.unknown-key', '18:3 yaml.merge-key']],
   ['limit 0', { set: { 14: '  maxDeclaredBytes: 0' } }, ['14:21 schema.range']],
   ['limit 1.5', { set: { 14: '  maxDeclaredBytes: 1.5' } }, ['14:21 schema.range']],
@@ -78,7 +82,11 @@ const cases: [string, Edit, string[]][] = [
   ['unknown mime type', { set: { 22: '  allow: [text/plain, text/x-nope]' } }, ['22:23 policy.unknown-mime']],
   ['review expires before its date', { set: { 8: '  expires: 2025-07-10' } }, ['8:12 policy.review-dates']],
   ['review date that is not a calendar day', { set: { 6: '  date: 2026-02-30' } }, ['6:9 schema.format']],
-  ['duplicate rule id', { append: ['  - id: no-exe', '    stage: link', '    effect: deny', '    message: again', '    when: true'] }, ['29:9 policy.duplicate-rule-id']],
+  [
+    'duplicate rule id',
+    { append: ['  - id: no-exe', '    stage: link', '    effect: deny', '    message: again', '    when: true'] },
+    ['29:9 policy.duplicate-rule-id'],
+  ],
   ['bad rule operator', when('{foo: [1]}'), ['28:12 logic.unknown-operator']],
   ['bad rule arity', when('{"!": [1, 2]}'), ['28:12 logic.arity']],
   ['bad var path', when('{"==": [{var: hots}, 1]}'), ['28:25 logic.unknown-fact']],
@@ -94,7 +102,11 @@ const cases: [string, Edit, string[]][] = [
   ['second document', { append: ['---', 'id: other'] }, ['29:1 yaml.multiple-documents']],
   // yaml recovers poorly from a syntax error: only the first is reported, the rest are its echoes
   ['yaml syntax error', { set: { 10: '  schemes: [https' } }, ['11:3 yaml.syntax']],
-  ['yaml syntax error keeps the structural findings before it', { set: { 3: 'version: &v 1.0.0', 27: '    message: "open' } }, ['3:10 yaml.anchor', '27:19 yaml.syntax']],
+  [
+    'yaml syntax error keeps the structural findings before it',
+    { set: { 3: 'version: &v 1.0.0', 27: '    message: "open' } },
+    ['3:10 yaml.anchor', '27:19 yaml.syntax'],
+  ],
   [
     'everything at once, sorted',
     { set: { 2: 'id: Sample', 14: '  maxDeclaredBytes: 0' }, drop: [7], after: { 20: ['  maxBites: 5'] } },
@@ -148,15 +160,32 @@ describe('parsePolicy', () => {
     expect(error.code).toBe('POLICY_INVALID');
     expect(error.diagnostics).toHaveLength(3);
     expect(error.message).toBe(formatDiagnostic(error.diagnostics[0]!));
-    expect(error.message).toBe('policies/sample.yaml:2:5: error schema.format: `id`: expected a kebab-case policy id, got `Sample`');
+    expect(error.message).toBe(
+      'policies/sample.yaml:2:5: error schema.format: `id`: expected a kebab-case policy id, got `Sample`',
+    );
   });
 
   test.each([
     ['a missing key', { drop: [7] }, 'missing required key `ticket`', 'review.ticket'],
     ['an unknown key', { after: { 20: ['  maxBites: 5'] } }, 'unknown key `maxBites`', 'read.maxBites'],
-    ['a bad limit', { set: { 14: '  maxDeclaredBytes: 1.5' } }, 'expected a whole number, got `1.5`', 'links.maxDeclaredBytes'],
-    ['a non-finite limit', { set: { 14: '  maxDeclaredBytes: .inf' } }, 'expected a finite number, got `.inf`', 'links.maxDeclaredBytes'],
-    ['a negative limit', { set: { 14: '  maxDeclaredBytes: -1' } }, 'expected at least 1, got `-1`', 'links.maxDeclaredBytes'],
+    [
+      'a bad limit',
+      { set: { 14: '  maxDeclaredBytes: 1.5' } },
+      'expected a whole number, got `1.5`',
+      'links.maxDeclaredBytes',
+    ],
+    [
+      'a non-finite limit',
+      { set: { 14: '  maxDeclaredBytes: .inf' } },
+      'expected a finite number, got `.inf`',
+      'links.maxDeclaredBytes',
+    ],
+    [
+      'a negative limit',
+      { set: { 14: '  maxDeclaredBytes: -1' } },
+      'expected at least 1, got `-1`',
+      'links.maxDeclaredBytes',
+    ],
     ['a duplicate key', { after: { 19: ['  maxBytes: 8192'] } }, 'duplicate key `maxBytes`', undefined],
     ['a bad var path', when('{"==": [{var: hots}, 1]}'), 'stage `read` has no fact `hots`', 'rules.0.when.==.0.var'],
   ] as [string, Edit, string, string | undefined][])('names the value and path for %s', (_name, e, message, path) => {

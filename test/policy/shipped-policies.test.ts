@@ -30,6 +30,9 @@ describe('loadPolicy', () => {
   test('an unreadable file is POLICY_UNREADABLE naming the file', async () => {
     const missing = path.join(repoRoot, 'policies', 'no-such-policy.yaml');
     await expect(loadPolicy(missing)).rejects.toThrow(GateError);
-    await expect(loadPolicy(missing)).rejects.toMatchObject({ code: 'POLICY_UNREADABLE', message: `cannot read policy \`${missing}\`` });
+    await expect(loadPolicy(missing)).rejects.toMatchObject({
+      code: 'POLICY_UNREADABLE',
+      message: `cannot read policy \`${missing}\``,
+    });
   });
 });

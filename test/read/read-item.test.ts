@@ -16,7 +16,9 @@ describe('inspectItem', () => {
   });
 
   test('normalizes the declared mime type', () => {
-    expect(inspectItem({ uri: 'guide://a', text: '', mimeType: 'Text/Plain; charset=UTF-8' }, 0).declaredMime).toBe('text/plain');
+    expect(inspectItem({ uri: 'guide://a', text: '', mimeType: 'Text/Plain; charset=UTF-8' }, 0).declaredMime).toBe(
+      'text/plain',
+    );
   });
 
   test.each([

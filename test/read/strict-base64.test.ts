@@ -80,7 +80,10 @@ describe('decodeStrictBase64', () => {
   test('agrees with the character-by-character reference on arbitrary near-base64 strings (property)', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('');
     const noise = ['=', '-', '_', ' ', '\n', '\t', '!', '.', '\u0000', '\u00e9', '\u0141', '\u3042', '\uD800'];
-    const char = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...alphabet) }, { weight: 1, arbitrary: fc.constantFrom(...noise) });
+    const char = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...alphabet) },
+      { weight: 1, arbitrary: fc.constantFrom(...noise) },
+    );
     fc.assert(
       fc.property(fc.array(char, { maxLength: 24 }), (chars) => {
         const s = chars.join('');

@@ -11,7 +11,12 @@ describe('uriWithinLink', () => {
     ['a sibling sharing a prefix', 'guide://manuals/packing', 'guide://manuals/packing-list', false],
     ['a parent', 'guide://manuals/packing', 'guide://manuals', false],
     ['dot segments leaving the link', 'guide://manuals/packing', 'guide://manuals/packing/../secret', false],
-    ['encoded dot segments leaving the link', 'https://example.com/a/b', 'https://example.com/a/b/%2e%2e/%2e%2e/etc', false],
+    [
+      'encoded dot segments leaving the link',
+      'https://example.com/a/b',
+      'https://example.com/a/b/%2e%2e/%2e%2e/etc',
+      false,
+    ],
     ['an encoded slash is not a boundary', 'guide://manuals/packing', 'guide://manuals/packing%2F..%2Fsecret', false],
     ['another host', 'https://example.com/a', 'https://example.net/a', false],
     ['another scheme', 'https://example.com/a', 'http://example.com/a', false],

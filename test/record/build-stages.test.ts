@@ -8,7 +8,11 @@ const at = new Date('2026-01-01T00:00:00Z');
 describe('receivedFromResult', () => {
   test('keeps counts, sizes and hashes, never body text, requestState or input request text', () => {
     const stage = receivedFromResult(
-      { resultType: 'input_required', requestState: 'c2VjcmV0', inputRequests: { a: { method: 'elicitation/create', params: { message: 'your password?' } } } },
+      {
+        resultType: 'input_required',
+        requestState: 'c2VjcmV0',
+        inputRequests: { a: { method: 'elicitation/create', params: { message: 'your password?' } } },
+      },
       [],
       5,
       at,
@@ -46,11 +50,24 @@ describe('deliverableIndices', () => {
   test.each([
     { effect: 'allow', items: undefined, deliver: [0, 1, 2] },
     { effect: 'deny', items: undefined, deliver: [] },
-    { effect: 'partial', items: [{ index: 0, effect: 'allow' }, { index: 1, effect: 'deny' }, { index: 2, effect: 'partial' }], deliver: [0] },
+    {
+      effect: 'partial',
+      items: [
+        { index: 0, effect: 'allow' },
+        { index: 1, effect: 'deny' },
+        { index: 2, effect: 'partial' },
+      ],
+      deliver: [0],
+    },
     { effect: 'partial', items: [{ index: 1, effect: 'allow' }], deliver: [1] },
     { effect: 'partial', items: undefined, deliver: [] },
   ] as const)('$effect with items $items → deliver $deliver', ({ effect, items, deliver }) => {
-    const decision = { effect, reasons: deny().reasons, policy, ...(items === undefined ? {} : { items: items.map((i) => ({ ...i, reasons: [] })) }) };
+    const decision = {
+      effect,
+      reasons: deny().reasons,
+      policy,
+      ...(items === undefined ? {} : { items: items.map((i) => ({ ...i, reasons: [] })) }),
+    };
     const out = deliverableIndices(decision, 3);
     expect(out.deliver).toEqual(deliver);
     expect(out.dropped.map((d) => d.index)).toEqual([0, 1, 2].filter((i) => !deliver.includes(i as never)));

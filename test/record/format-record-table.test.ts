@@ -20,7 +20,9 @@ describe('formatRecordTable', () => {
     const text = formatRecordTable([obtainedRecord(), denied()], false);
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^#\s+uri\s+declared\s+link\s+requested\s+received\s+delivered\s+verdict\s+reasons$/);
-    expect(lines[1]).toMatch(/guide:\/\/manuals\/packing\s+text\/plain\s+allow\s+10000 ms\s+1 text 12 B text\s+1\/1 12 B\s+body-obtained/);
+    expect(lines[1]).toMatch(
+      /guide:\/\/manuals\/packing\s+text\/plain\s+allow\s+10000 ms\s+1 text 12 B text\s+1\/1 12 B\s+body-obtained/,
+    );
     expect(lines[2]).toMatch(/file:\/\/\/etc\/passwd .*deny\s+-\s+-\s+-\s+link-only\s+uri\.scheme-not-allowed$/);
     expect(text).toContain('2  policy: link denied by `links.schemes`');
     expect(text).toContain('2 links: 1 body-obtained, 1 link-only');
@@ -43,11 +45,35 @@ describe('formatRecordTable', () => {
 describe('formatRecordTable for direct fetches', () => {
   const fetchedRecord = (truncated: boolean) => {
     const r = obtainedRecord();
-    r.stages.requested = { at: '2026-01-01T00:00:00.001Z', requestId: null, server: 'docs', deadlineMs: 3000, transport: 'https-direct', hops: [
-      { url: 'https://a.example.com/r', method: 'GET', status: 302, effect: 'allow', codes: [], address: '203.0.113.1', credentials: [] },
-      { url: 'https://a.example.com/doc', method: 'GET', status: 200, effect: 'allow', codes: [], address: '203.0.113.1', credentials: [] },
-    ] };
-    if (r.stages.received !== null) Object.assign(r.stages.received, { finalUrl: 'https://a.example.com/doc', httpStatus: 200, truncated });
+    r.stages.requested = {
+      at: '2026-01-01T00:00:00.001Z',
+      requestId: null,
+      server: 'docs',
+      deadlineMs: 3000,
+      transport: 'https-direct',
+      hops: [
+        {
+          url: 'https://a.example.com/r',
+          method: 'GET',
+          status: 302,
+          effect: 'allow',
+          codes: [],
+          address: '203.0.113.1',
+          credentials: [],
+        },
+        {
+          url: 'https://a.example.com/doc',
+          method: 'GET',
+          status: 200,
+          effect: 'allow',
+          codes: [],
+          address: '203.0.113.1',
+          credentials: [],
+        },
+      ],
+    };
+    if (r.stages.received !== null)
+      Object.assign(r.stages.received, { finalUrl: 'https://a.example.com/doc', httpStatus: 200, truncated });
     return r;
   };
 
@@ -64,7 +90,8 @@ describe('formatRecordTable for direct fetches', () => {
     const r = fetchedRecord(false);
     r.verdict = 'unverifiable';
     r.stages.delivered = null;
-    if (r.stages.received !== null) Object.assign(r.stages.received, { resultType: null, itemCount: 0, textItems: 0, items: [], bytes: 1000 });
+    if (r.stages.received !== null)
+      Object.assign(r.stages.received, { resultType: null, itemCount: 0, textItems: 0, items: [], bytes: 1000 });
     expect(formatRecordTable([r], false).split('\n')[1]).toMatch(/\shttp 200 1000 B\s+-\s+unverifiable/);
   });
 });

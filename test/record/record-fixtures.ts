@@ -11,9 +11,51 @@ export function obtainedRecord(): LinkRecord {
     verdict: 'body-obtained',
     next: null,
     stages: {
-      discovered: { at: '2026-01-01T00:00:00.000Z', tool: 'find', responseId: 2, contentIndex: 1, contentType: 'resource_link', uri: 'guide://manuals/packing', mimeType: 'text/plain', size: null, server: 'docs', protocolVersion: '2025-11-25', client: null, serverInfo: null },
-      requested: { at: '2026-01-01T00:00:00.001Z', requestId: 3, server: 'docs', deadlineMs: 10000, transport: 'resources/read' },
-      received: { at: '2026-01-01T00:00:00.010Z', elapsedMs: 9, resultType: 'complete', error: null, inputRequests: null, itemCount: 1, textItems: 1, blobItems: 0, bytes: 12, items: [{ index: 0, carrier: 'text', bytes: 12, declaredMime: 'text/plain', kind: 'text', sha256: `sha256:${'b'.repeat(64)}` }], ttlMs: null, cacheScope: null, cache: null },
+      discovered: {
+        at: '2026-01-01T00:00:00.000Z',
+        tool: 'find',
+        responseId: 2,
+        contentIndex: 1,
+        contentType: 'resource_link',
+        uri: 'guide://manuals/packing',
+        mimeType: 'text/plain',
+        size: null,
+        server: 'docs',
+        protocolVersion: '2025-11-25',
+        client: null,
+        serverInfo: null,
+      },
+      requested: {
+        at: '2026-01-01T00:00:00.001Z',
+        requestId: 3,
+        server: 'docs',
+        deadlineMs: 10000,
+        transport: 'resources/read',
+      },
+      received: {
+        at: '2026-01-01T00:00:00.010Z',
+        elapsedMs: 9,
+        resultType: 'complete',
+        error: null,
+        inputRequests: null,
+        itemCount: 1,
+        textItems: 1,
+        blobItems: 0,
+        bytes: 12,
+        items: [
+          {
+            index: 0,
+            carrier: 'text',
+            bytes: 12,
+            declaredMime: 'text/plain',
+            kind: 'text',
+            sha256: `sha256:${'b'.repeat(64)}`,
+          },
+        ],
+        ttlMs: null,
+        cacheScope: null,
+        cache: null,
+      },
       delivered: { at: '2026-01-01T00:00:00.011Z', items: [0], bytes: 12, characters: 12, dropped: [] },
     },
     decisions: { link: allow, read: { ...allow, items: [{ index: 0, effect: 'allow', reasons: [] }] } },
@@ -22,5 +64,16 @@ export function obtainedRecord(): LinkRecord {
 
 /** A deny decision with one reason. */
 export function deny(code = 'uri.scheme-not-allowed'): Decision {
-  return { effect: 'deny', reasons: [{ code: code as Decision['reasons'][number]['code'], rule: 'links.schemes', stage: 'link', message: 'scheme `file` is not allowed' }], policy };
+  return {
+    effect: 'deny',
+    reasons: [
+      {
+        code: code as Decision['reasons'][number]['code'],
+        rule: 'links.schemes',
+        stage: 'link',
+        message: 'scheme `file` is not allowed',
+      },
+    ],
+    policy,
+  };
 }

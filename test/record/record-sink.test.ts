@@ -11,21 +11,32 @@ afterEach(async () => {
 });
 
 describe('record sinks', () => {
-  test.each([1, 3, 50])('the JSON Lines sink appends %i records, one object per line, keeping earlier lines', async (count) => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-sink-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'records.jsonl');
-    const first = jsonLinesSink(file);
-    await first.write(obtainedRecord());
-    await first.close();
-    const sink = jsonLinesSink(file);
-    for (let i = 0; i < count; i++) await sink.write({ ...obtainedRecord(), uri: `guide://n/${i}` });
-    await sink.close();
-    const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '');
-    expect(lines).toHaveLength(count + 1);
-    expect(lines.map((l) => (JSON.parse(l) as { uri: string }).uri).slice(1)).toEqual(Array.from({ length: count }, (_, i) => `guide://n/${i}`));
-    expect(Object.keys(JSON.parse(lines[0] ?? '{}') as object)).toEqual(['uri', 'verdict', 'next', 'stages', 'decisions']);
-  });
+  test.each([1, 3, 50])(
+    'the JSON Lines sink appends %i records, one object per line, keeping earlier lines',
+    async (count) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-sink-'));
+      dirs.push(dir);
+      const file = path.join(dir, 'records.jsonl');
+      const first = jsonLinesSink(file);
+      await first.write(obtainedRecord());
+      await first.close();
+      const sink = jsonLinesSink(file);
+      for (let i = 0; i < count; i++) await sink.write({ ...obtainedRecord(), uri: `guide://n/${i}` });
+      await sink.close();
+      const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(count + 1);
+      expect(lines.map((l) => (JSON.parse(l) as { uri: string }).uri).slice(1)).toEqual(
+        Array.from({ length: count }, (_, i) => `guide://n/${i}`),
+      );
+      expect(Object.keys(JSON.parse(lines[0] ?? '{}') as object)).toEqual([
+        'uri',
+        'verdict',
+        'next',
+        'stages',
+        'decisions',
+      ]);
+    },
+  );
 
   test('a closed JSON Lines sink refuses writes', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-sink-'));
@@ -45,6 +56,10 @@ describe('record sinks', () => {
     const seen: string[] = [];
     await callbackSink((r) => void seen.push(r.uri)).write(obtainedRecord());
     expect(seen).toEqual(['guide://manuals/packing']);
-    await expect(callbackSink(() => { throw new Error('sink down'); }).write(obtainedRecord())).rejects.toThrow('sink down');
+    await expect(
+      callbackSink(() => {
+        throw new Error('sink down');
+      }).write(obtainedRecord()),
+    ).rejects.toThrow('sink down');
   });
 });

@@ -17,29 +17,53 @@ const leftBehind = new Map<boolean, number[]>();
 describe('linkgate probe against a hostile server', () => {
   // all four reads are in flight at once (the probe reads 4 at a time); the flood kills the connection under them
   test.each([
-    { server: 'closes its output when the probe hangs up', stubborn: false, codes: [undefined, 'read.error', undefined, 'read.error'] },
-    { server: 'ignores the hang-up and SIGTERM', stubborn: true, codes: [undefined, 'read.timeout', undefined, 'read.timeout'] },
-  ])('a flooding server that $server: records for every link, exit 0, within the deadline, no process left', async ({ stubborn, codes }) => {
-    const policy = await policyFile({ readTimeoutMs, maxBytes });
-    const marker = `linkgate-wire-${randomUUID()}`;
-    const before = resourceCensus();
-    const run = await runProbe(['--policy', policy, '--tool', 'links', '--args', JSON.stringify({ uris: links }), '--json', '--', ...tsServer(wireServerFile, marker)], {
-      env: stubborn ? { HOSTILE_STUBBORN: '1' } : {},
-    });
-    expect(run.code, run.stderr).toBe(0);
-    const records = recordsOf(run);
-    expect(records.map((r) => r.uri)).toEqual(links);
-    expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'body-obtained', 'unverifiable']);
-    expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual(codes);
-    for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
-    // server start (tsx) + one deadline + the probe's kill grace, with room for a loaded machine
-    expect(run.elapsedMs).toBeLessThan(readTimeoutMs + 4000);
-    const alive = processesWith(marker);
-    leftBehind.set(stubborn, alive);
-    // the SDK's own shutdown (stdin end, SIGTERM after 2 s, SIGKILL after 2 s more) ends it while this process lives
-    for (const pid of alive) expect(await processGone(pid, 6000)).toBe(true);
-    expect(await leakedResources(before)).toEqual({});
-  });
+    {
+      server: 'closes its output when the probe hangs up',
+      stubborn: false,
+      codes: [undefined, 'read.error', undefined, 'read.error'],
+    },
+    {
+      server: 'ignores the hang-up and SIGTERM',
+      stubborn: true,
+      codes: [undefined, 'read.timeout', undefined, 'read.timeout'],
+    },
+  ])(
+    'a flooding server that $server: records for every link, exit 0, within the deadline, no process left',
+    async ({ stubborn, codes }) => {
+      const policy = await policyFile({ readTimeoutMs, maxBytes });
+      const marker = `linkgate-wire-${randomUUID()}`;
+      const before = resourceCensus();
+      const run = await runProbe(
+        [
+          '--policy',
+          policy,
+          '--tool',
+          'links',
+          '--args',
+          JSON.stringify({ uris: links }),
+          '--json',
+          '--',
+          ...tsServer(wireServerFile, marker),
+        ],
+        {
+          env: stubborn ? { HOSTILE_STUBBORN: '1' } : {},
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const records = recordsOf(run);
+      expect(records.map((r) => r.uri)).toEqual(links);
+      expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'body-obtained', 'unverifiable']);
+      expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual(codes);
+      for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
+      // server start (tsx) + one deadline + the probe's kill grace, with room for a loaded machine
+      expect(run.elapsedMs).toBeLessThan(readTimeoutMs + 4000);
+      const alive = processesWith(marker);
+      leftBehind.set(stubborn, alive);
+      // the SDK's own shutdown (stdin end, SIGTERM after 2 s, SIGKILL after 2 s more) ends it while this process lives
+      for (const pid of alive) expect(await processGone(pid, 6000)).toBe(true);
+      expect(await leakedResources(before)).toEqual({});
+    },
+  );
 
   test('a server that closed its output leaves no process behind once the probe returns', () => {
     expect(leftBehind.get(false)).toEqual([]);

@@ -59,12 +59,18 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
     });
     const elapsedMs = performance.now() - started;
 
-    expect(records.map((r) => [r.uri, r.verdict, r.decisions.read?.reasons[0]?.code ?? null])).toEqual(mixed.map((m) => [m.uri, m.verdict, m.code]));
+    expect(records.map((r) => [r.uri, r.verdict, r.decisions.read?.reasons[0]?.code ?? null])).toEqual(
+      mixed.map((m) => [m.uri, m.verdict, m.code]),
+    );
     for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
-    for (const r of records.filter((x) => x.verdict === 'unverifiable')) expect(r.next?.boundary, r.uri).toBe('origin-server');
+    for (const r of records.filter((x) => x.verdict === 'unverifiable'))
+      expect(r.next?.boundary, r.uri).toBe('origin-server');
     // the first answer wins: a second answer for the same id, or garbage around it, changes nothing
-    for (const r of records.filter((x) => x.verdict === 'body-obtained')) expect(r.stages.received?.items[0]?.sha256, r.uri).toBe(sha256(bodyOf(r.uri)));
-    const delivered = content.filter((c) => c['type'] === 'resource').map((c) => (c['resource'] as { uri: string }).uri);
+    for (const r of records.filter((x) => x.verdict === 'body-obtained'))
+      expect(r.stages.received?.items[0]?.sha256, r.uri).toBe(sha256(bodyOf(r.uri)));
+    const delivered = content
+      .filter((c) => c['type'] === 'resource')
+      .map((c) => (c['resource'] as { uri: string }).uri);
     expect(delivered).toEqual(mixed.filter((m) => m.verdict === 'body-obtained').map((m) => m.uri));
     // the longest read is cut at its deadline; every other read runs in parallel with it
     expect(elapsedMs).toBeLessThan(readTimeoutMs + 1000);
@@ -88,43 +94,59 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
   }
   // misbehaviours that end the connection: the link after the killer is read on a dead connection
   const killers: readonly Killer[] = [
-    { name: 'a 200 MiB line (closes its output when asked)', uri: `hostile://flood/${floodMib}`, stubborn: false, code: 'read.error' },
-    { name: 'a 200 MiB line (ignores the hang-up and SIGTERM)', uri: `hostile://flood/${floodMib}`, stubborn: true, code: 'read.timeout' },
+    {
+      name: 'a 200 MiB line (closes its output when asked)',
+      uri: `hostile://flood/${floodMib}`,
+      stubborn: false,
+      code: 'read.error',
+    },
+    {
+      name: 'a 200 MiB line (ignores the hang-up and SIGTERM)',
+      uri: `hostile://flood/${floodMib}`,
+      stubborn: true,
+      code: 'read.timeout',
+    },
     { name: 'closing stdout mid-message', uri: 'hostile://close/x', stubborn: false, code: 'read.error' },
     { name: 'crashing (exit 1) mid-read', uri: 'hostile://crash/x', stubborn: false, code: 'read.error' },
   ];
 
-  test.each(killers)('$name: the host stays up, the byte cap holds, later links fail fast and the child is gone', async ({ uri, stubborn, code }) => {
-    const policy = await defaultPolicyWith({ readTimeoutMs, maxBytes });
-    const before = resourceCensus();
-    const wire = await connectWire(policy, { stubborn });
-    const baseRss = process.memoryUsage.rss();
-    let peakRss = baseRss;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
-    const started = performance.now();
-    const uris = ['hostile://ok/before', uri, 'hostile://ok/after'];
-    const { records } = await gateToolResult(wire.client, await wire.links(uris), { gate: createGate(policy), concurrency: 1 });
-    const elapsedMs = performance.now() - started;
-    clearInterval(sampler);
+  test.each(killers)(
+    '$name: the host stays up, the byte cap holds, later links fail fast and the child is gone',
+    async ({ uri, stubborn, code }) => {
+      const policy = await defaultPolicyWith({ readTimeoutMs, maxBytes });
+      const before = resourceCensus();
+      const wire = await connectWire(policy, { stubborn });
+      const baseRss = process.memoryUsage.rss();
+      let peakRss = baseRss;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
+      const started = performance.now();
+      const uris = ['hostile://ok/before', uri, 'hostile://ok/after'];
+      const { records } = await gateToolResult(wire.client, await wire.links(uris), {
+        gate: createGate(policy),
+        concurrency: 1,
+      });
+      const elapsedMs = performance.now() - started;
+      clearInterval(sampler);
 
-    expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'unverifiable']);
-    expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual([undefined, code, 'read.error']);
-    expect(records[2]?.decisions.read?.reasons[0]?.message).toMatch(/not connected|connection closed/);
-    for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
-    expect(elapsedMs).toBeLessThan(readTimeoutMs + 1000);
+      expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'unverifiable']);
+      expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual([undefined, code, 'read.error']);
+      expect(records[2]?.decisions.read?.reasons[0]?.message).toMatch(/not connected|connection closed/);
+      for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
+      expect(elapsedMs).toBeLessThan(readTimeoutMs + 1000);
 
-    const events = await wire.events();
-    const flood = events.find((e) => e.event === 'flood-stopped');
-    if (uri.includes('flood')) {
-      // a 200 MiB line must never be held whole: the host's memory grows by far less than the line
-      expect(peakRss - baseRss).toBeLessThan(120 * 1024 * 1024);
-      expect(wire.errors.some((e) => /exceeded maximum size/.test(e.message))).toBe(true);
-    }
-    await wire.close();
-    // the SDK's own shutdown ends a stubborn child with SIGKILL after 2 s + 2 s
-    expect(await processGone(wire.pid, stubborn ? 6000 : 3000)).toBe(true);
-    if (stubborn) expect((await wire.events()).some((e) => e.event === 'sigterm-ignored')).toBe(true);
-    else if (flood !== undefined) expect(flood.written).toBeLessThan(16 * 1024 * 1024);
-    expect(await leakedResources(before)).toEqual({});
-  });
+      const events = await wire.events();
+      const flood = events.find((e) => e.event === 'flood-stopped');
+      if (uri.includes('flood')) {
+        // a 200 MiB line must never be held whole: the host's memory grows by far less than the line
+        expect(peakRss - baseRss).toBeLessThan(120 * 1024 * 1024);
+        expect(wire.errors.some((e) => /exceeded maximum size/.test(e.message))).toBe(true);
+      }
+      await wire.close();
+      // the SDK's own shutdown ends a stubborn child with SIGKILL after 2 s + 2 s
+      expect(await processGone(wire.pid, stubborn ? 6000 : 3000)).toBe(true);
+      if (stubborn) expect((await wire.events()).some((e) => e.event === 'sigterm-ignored')).toBe(true);
+      else if (flood !== undefined) expect(flood.written).toBeLessThan(16 * 1024 * 1024);
+      expect(await leakedResources(before)).toEqual({});
+    },
+  );
 });

@@ -37,7 +37,9 @@ describe('gateTransport over stdio against a hostile server', () => {
     const before = resourceCensus();
     const records: LinkRecord[] = [];
     const gate = createGate(policy);
-    const wire = await connectWire(policy, { wrap: (stdio) => gateTransport(stdio, { gate, server: 'wire', sink: callbackSink((r) => void records.push(r)) }) });
+    const wire = await connectWire(policy, {
+      wrap: (stdio) => gateTransport(stdio, { gate, server: 'wire', sink: callbackSink((r) => void records.push(r)) }),
+    });
     await wire.client.callTool({ name: 'links', arguments: { uris: steps.map((s) => s.uri) } });
 
     for (const step of steps) {
@@ -52,7 +54,9 @@ describe('gateTransport over stdio against a hostile server', () => {
       } else if (step.host === 'gate-error') {
         expect(outcome.error, step.uri).toBeInstanceOf(McpError);
         expect(outcome.error?.code).toBe(gateErrorCode);
-        expect((outcome.error?.data as Record<string, { reasons: { code: string }[] }>)[decisionMetaKey]?.reasons[0]?.code).toBe(step.code);
+        expect(
+          (outcome.error?.data as Record<string, { reasons: { code: string }[] }>)[decisionMetaKey]?.reasons[0]?.code,
+        ).toBe(step.code);
         expect(elapsedMs).toBeLessThan(readTimeoutMs + 500);
       } else {
         expect(outcome.error?.code, step.uri).toBe(ErrorCode.ConnectionClosed);
@@ -60,7 +64,9 @@ describe('gateTransport over stdio against a hostile server', () => {
     }
     await wire.close();
 
-    expect(records.map((r) => [r.uri, r.verdict, r.decisions.read?.reasons[0]?.code ?? null])).toEqual(steps.map((s) => [s.uri, s.verdict, s.code]));
+    expect(records.map((r) => [r.uri, r.verdict, r.decisions.read?.reasons[0]?.code ?? null])).toEqual(
+      steps.map((s) => [s.uri, s.verdict, s.code]),
+    );
     for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
     expect(records.at(-1)?.decisions.read?.reasons[0]?.message).toBe('the connection closed before an answer');
     expect(await processGone(wire.pid)).toBe(true);

@@ -7,7 +7,9 @@ import type { Decision } from '../../src/decision/decision.ts';
 function hugeLineThenGood(totalBytes: number): Readable {
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let sent = 0;
-  const good = Buffer.from(`\n${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'guide://ok', name: 'ok' } })}\n`);
+  const good = Buffer.from(
+    `\n${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'guide://ok', name: 'ok' } })}\n`,
+  );
   return new Readable({
     read() {
       if (sent === 0) {
@@ -45,12 +47,20 @@ describe('eval on a 100 MiB line', () => {
     });
     clearInterval(sample);
     expect(code).toBe(0);
-    const decisions = Buffer.concat(out).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Decision);
+    const decisions = Buffer.concat(out)
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Decision);
     expect(decisions).toHaveLength(2);
-    expect(decisions[0]?.reasons[0]).toMatchObject({ code: 'input.invalid', message: expect.stringContaining('over the limit of 1048576') });
+    expect(decisions[0]?.reasons[0]).toMatchObject({
+      code: 'input.invalid',
+      message: expect.stringContaining('over the limit of 1048576'),
+    });
     expect(decisions[1]?.effect).toBe('allow');
     // a whole 100 MiB line would need ≥ 100 MiB (and twice that as a string); the bound is the 1 MiB cap plus stream buffers
-    if (process.env.LINKGATE_PRINT_FIGURES) console.log(`peak heap+arrayBuffers delta ${(peak / 1048576).toFixed(1)} MiB`);
+    if (process.env.LINKGATE_PRINT_FIGURES)
+      console.log(`peak heap+arrayBuffers delta ${(peak / 1048576).toFixed(1)} MiB`);
     expect(peak).toBeLessThan(48 * 1024 * 1024);
   });
 });

@@ -24,21 +24,47 @@ export interface LoadRound {
 }
 
 /** Sends one tool result with `links` slow links (`slowMs` each) through `gateToolResult` with a JSON Lines sink. */
-export async function loadRound(wire: WireConnection, policy: Policy, options: { links: number; slowMs: number; concurrency: number; budgetMs: number; round?: number }): Promise<LoadRound> {
-  const uris = Array.from({ length: options.links }, (_, i) => `hostile://slow/${options.slowMs}/r${options.round ?? 0}-${i}`);
+export async function loadRound(
+  wire: WireConnection,
+  policy: Policy,
+  options: { links: number; slowMs: number; concurrency: number; budgetMs: number; round?: number },
+): Promise<LoadRound> {
+  const uris = Array.from(
+    { length: options.links },
+    (_, i) => `hostile://slow/${options.slowMs}/r${options.round ?? 0}-${i}`,
+  );
   const toolResult = await wire.links(uris);
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-load-')), 'records.jsonl');
   const sink = jsonLinesSink(file);
   const started = performance.now();
-  const { records } = await gateToolResult(wire.client, toolResult, { gate: createGate(policy), concurrency: options.concurrency, budgetMs: options.budgetMs, sink, tool: 'links' });
+  const { records } = await gateToolResult(wire.client, toolResult, {
+    gate: createGate(policy),
+    concurrency: options.concurrency,
+    budgetMs: options.budgetMs,
+    sink,
+    tool: 'links',
+  });
   const elapsedMs = performance.now() - started;
   await sink.close();
   const sinkLines = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '').length;
-  const verdicts: Record<Verdict, number> = { 'body-obtained': 0, 'partially-interpreted': 0, 'link-only': 0, unverifiable: 0 };
+  const verdicts: Record<Verdict, number> = {
+    'body-obtained': 0,
+    'partially-interpreted': 0,
+    'link-only': 0,
+    unverifiable: 0,
+  };
   for (const r of records) verdicts[r.verdict] += 1;
   const stats = (await wire.client.callTool({ name: 'stats' })).content as { text: string }[];
   const { reads, maxInFlight } = JSON.parse(stats[0]?.text ?? '{}') as { reads: number; maxInFlight: number };
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  return { links: records.length, elapsedMs, sinkLines, verdicts, serverMaxInFlight: maxInFlight, serverReads: reads, heapUsed: process.memoryUsage().heapUsed };
+  return {
+    links: records.length,
+    elapsedMs,
+    sinkLines,
+    verdicts,
+    serverMaxInFlight: maxInFlight,
+    serverReads: reads,
+    heapUsed: process.memoryUsage().heapUsed,
+  };
 }

@@ -12,7 +12,11 @@ describe('malformed eval lines', () => {
 
   it('answers every line in order, allows none, and gives each a reason', async () => {
     // a marker line between each malformed line proves order and one-answer-per-line
-    const marker = JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'guide://marker', name: 'marker' } });
+    const marker = JSON.stringify({
+      stage: 'link',
+      server: 'docs',
+      link: { type: 'resource_link', uri: 'guide://marker', name: 'marker' },
+    });
     const text = lines.map((l) => `${l.text.replace(/\n/g, ' ')}\n${marker}`).join('\n');
     const run = await runCli(['eval', '--policy', 'policies/default.yaml'], `${text}\n`);
     expect(run.code).toBe(0);

@@ -4,7 +4,13 @@ export interface MalformedLine {
   text: string;
 }
 
-const goodLink = { type: 'resource_link', uri: 'guide://manuals/packing', name: 'packing', mimeType: 'text/plain', size: 120 };
+const goodLink = {
+  type: 'resource_link',
+  uri: 'guide://manuals/packing',
+  name: 'packing',
+  mimeType: 'text/plain',
+  size: 120,
+};
 const goodItem = { uri: 'guide://manuals/packing', mimeType: 'text/plain', text: 'hello' };
 
 function withPath(base: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
@@ -20,19 +26,51 @@ function withPath(base: Record<string, unknown>, path: string[], value: unknown)
 /** At least 200 malformed lines: missing/mistyped fields, nulls, non-json, nesting, huge strings, prototype keys, bad bodies. */
 export function malformedLines(): MalformedLine[] {
   const out: MalformedLine[] = [];
-  const add = (what: string, value: unknown) => out.push({ what, text: typeof value === 'string' ? value : JSON.stringify(value) });
+  const add = (what: string, value: unknown) =>
+    out.push({ what, text: typeof value === 'string' ? value : JSON.stringify(value) });
 
   // not json, or json that is not an object
-  for (const text of ['', ' ', 'not json', '{', '}', '{"stage":', '[1,2', 'nul', 'tru', "{'stage':'link'}", '{"a":1}{"b":2}', '\u0000', '\ufeff{"stage":"link"}x', 'NaN', 'undefined', '{"stage":"link",}'])
+  for (const text of [
+    '',
+    ' ',
+    'not json',
+    '{',
+    '}',
+    '{"stage":',
+    '[1,2',
+    'nul',
+    'tru',
+    "{'stage':'link'}",
+    '{"a":1}{"b":2}',
+    '\u0000',
+    '\ufeff{"stage":"link"}x',
+    'NaN',
+    'undefined',
+    '{"stage":"link",}',
+  ])
     add(`non-json ${JSON.stringify(text)}`, text);
-  for (const v of [null, true, false, 0, -1, 1.5, 'link', [], [{ stage: 'link' }], {}]) add(`non-object ${JSON.stringify(v)}`, JSON.stringify(v));
+  for (const v of [null, true, false, 0, -1, 1.5, 'link', [], [{ stage: 'link' }], {}])
+    add(`non-object ${JSON.stringify(v)}`, JSON.stringify(v));
 
   const link = { stage: 'link', server: 'docs', link: goodLink };
-  const read = { stage: 'read', server: 'docs', readFrom: 'docs', link: goodLink, elapsedMs: 3, result: { resultType: 'complete', contents: [goodItem] } };
-  const cred = { stage: 'credential', kind: 'authorization', from: 'https://a.example.com/', to: 'https://a.example.com/x' };
+  const read = {
+    stage: 'read',
+    server: 'docs',
+    readFrom: 'docs',
+    link: goodLink,
+    elapsedMs: 3,
+    result: { resultType: 'complete', contents: [goodItem] },
+  };
+  const cred = {
+    stage: 'credential',
+    kind: 'authorization',
+    from: 'https://a.example.com/',
+    to: 'https://a.example.com/x',
+  };
 
   // stage field
-  for (const stage of [undefined, null, 1, 'LINK', 'links', 'fetch', ['link'], { v: 'link' }, '']) add(`stage ${JSON.stringify(stage)}`, withPath(link, ['stage'], stage));
+  for (const stage of [undefined, null, 1, 'LINK', 'links', 'fetch', ['link'], { v: 'link' }, ''])
+    add(`stage ${JSON.stringify(stage)}`, withPath(link, ['stage'], stage));
 
   // every field of each stage: missing, null, and each wrong type
   const wrongTypes: unknown[] = [null, 42, -1, true, [], {}, 'x'.repeat(3)];
@@ -54,13 +92,20 @@ export function malformedLines(): MalformedLine[] {
     [cred, ['via'], [null, 'https://a/', [5], [null], {}]],
   ];
   for (const [base, path, values] of fields) {
-    for (const v of values) add(`${String(base.stage)} ${path.join('.')}=${JSON.stringify(v) ?? 'missing'}`, withPath(base, path, v));
+    for (const v of values)
+      add(`${String(base.stage)} ${path.join('.')}=${JSON.stringify(v) ?? 'missing'}`, withPath(base, path, v));
   }
 
   // unknown and prototype keys
   for (const key of ['__proto__', 'constructor', 'prototype', 'extra', 'Stage']) {
-    add(`link top-level key ${key}`, `{"stage":"link","server":"docs","link":${JSON.stringify(goodLink)},${JSON.stringify(key)}:{"polluted":true}}`);
-    add(`credential top-level key ${key}`, `{"stage":"credential","kind":"cookie","from":"https://a.example.com/","to":"https://b.example.com/",${JSON.stringify(key)}:1}`);
+    add(
+      `link top-level key ${key}`,
+      `{"stage":"link","server":"docs","link":${JSON.stringify(goodLink)},${JSON.stringify(key)}:{"polluted":true}}`,
+    );
+    add(
+      `credential top-level key ${key}`,
+      `{"stage":"credential","kind":"cookie","from":"https://a.example.com/","to":"https://b.example.com/",${JSON.stringify(key)}:1}`,
+    );
   }
   add('__proto__ as the stage object', '{"__proto__":{"stage":"link"},"server":"docs"}');
 
@@ -71,14 +116,39 @@ export function malformedLines(): MalformedLine[] {
 
   // uris that must never be allowed
   const badUris = [
-    '', ' ', 'http://', 'http://[::1', 'http://exa mple.com/', 'https://example.com\u0000.evil/', 'https://exa\tmple.com/', 'http://\u0007bell/',
-    'javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>', 'vbscript:msgbox', 'file:///etc/passwd',
-    'http://127.0.0.1/', 'http://0x7f.1/', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://user:pw@example.com/', 'http:\\\\example.com\\',
-    'http://example.com#@evil/', '//example.com/x', 'blob:https://example.com/uuid', 'gopher://127.0.0.1:25/',
-    'http://localhost/', 'http://metadata.google.internal/', 'https://10.0.0.1/', 'http://[fd00:ec2::254]/', 'https://0/',
+    '',
+    ' ',
+    'http://',
+    'http://[::1',
+    'http://exa mple.com/',
+    'https://example.com\u0000.evil/',
+    'https://exa\tmple.com/',
+    'http://\u0007bell/',
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>',
+    'vbscript:msgbox',
+    'file:///etc/passwd',
+    'http://127.0.0.1/',
+    'http://0x7f.1/',
+    'http://[::1]/',
+    'http://169.254.169.254/latest',
+    'http://user:pw@example.com/',
+    'http:\\\\example.com\\',
+    'http://example.com#@evil/',
+    '//example.com/x',
+    'blob:https://example.com/uuid',
+    'gopher://127.0.0.1:25/',
+    'http://localhost/',
+    'http://metadata.google.internal/',
+    'https://10.0.0.1/',
+    'http://[fd00:ec2::254]/',
+    'https://0/',
   ];
   for (const uri of badUris) add(`bad uri ${JSON.stringify(uri)}`, withPath(link, ['link', 'uri'], uri));
-  for (const uri of badUris.slice(0, 12)) add(`bad credential from ${JSON.stringify(uri)}`, withPath(cred, ['from'], uri));
+  for (const uri of badUris.slice(0, 12))
+    add(`bad credential from ${JSON.stringify(uri)}`, withPath(cred, ['from'], uri));
   add('huge uri', withPath(link, ['link', 'uri'], `guide://x/${'a'.repeat(2_000_000)}`));
 
   // read results that must never be allowed
@@ -116,12 +186,38 @@ export function malformedLines(): MalformedLine[] {
     ['item uri not a string', { contents: [{ ...goodItem, uri: 5 }] }],
     ['executable as text', { contents: [{ ...goodItem, text: '#!/bin/sh\nrm -rf /\n' }] }],
     ['html script as text', { contents: [{ ...goodItem, text: '<script>alert(1)</script>' }] }],
-    ['elf as png', { contents: [{ uri: goodItem.uri, mimeType: 'image/png', blob: Buffer.from('\u007fELF\u0002\u0001\u0001\u0000' + '\u0000'.repeat(56), 'latin1').toString('base64') }] }],
-    ['pe as png', { contents: [{ uri: goodItem.uri, mimeType: 'image/png', blob: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0')]).toString('base64') }] }],
+    [
+      'elf as png',
+      {
+        contents: [
+          {
+            uri: goodItem.uri,
+            mimeType: 'image/png',
+            blob: Buffer.from('\u007fELF\u0002\u0001\u0001\u0000' + '\u0000'.repeat(56), 'latin1').toString('base64'),
+          },
+        ],
+      },
+    ],
+    [
+      'pe as png',
+      {
+        contents: [
+          {
+            uri: goodItem.uri,
+            mimeType: 'image/png',
+            blob: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0')]).toString('base64'),
+          },
+        ],
+      },
+    ],
   ];
   for (const [what, result] of results) add(`read result: ${what}`, { ...read, result });
   // the same failures from a server on 2025-11-25, which sends no resultType (those rows about resultType itself excluded)
-  for (const [what, result] of results.slice(0, 17)) add(`read result on 2025-11-25 shape: ${what}`, { ...read, result: { ...(result as object), resultType: undefined } });
+  for (const [what, result] of results.slice(0, 17))
+    add(`read result on 2025-11-25 shape: ${what}`, {
+      ...read,
+      result: { ...(result as object), resultType: undefined },
+    });
   add('read elapsed over deadline', { ...read, elapsedMs: 10_000_000 });
   add('read from another server', { ...read, readFrom: 'other' });
   add('too many items', { ...read, result: { contents: Array.from({ length: 500 }, () => goodItem) } });
@@ -136,6 +232,7 @@ export function malformedLines(): MalformedLine[] {
     ['https://u:p@a.example.com/', 'https://a.example.com/'],
     ['https://a.example.com/', 'not a url'],
   ];
-  for (const [from, to, via] of strips) add(`credential ${from} → ${to}`, { ...cred, from, to, ...(via ? { via } : {}) });
+  for (const [from, to, via] of strips)
+    add(`credential ${from} → ${to}`, { ...cred, from, to, ...(via ? { via } : {}) });
   return out;
 }

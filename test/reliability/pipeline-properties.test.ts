@@ -17,7 +17,11 @@ const shipped = ['default', 'web-public', 'strict'] as const;
 const rank: Record<Effect, number> = { allow: 0, partial: 1, deny: 2 };
 
 /** Name answers for the policies that resolve (web-public): tests never ask the network; a name not listed does not resolve. */
-const localAnswers: Readonly<Record<string, readonly string[]>> = { 'example.com': ['93.184.215.14'], 'docs.example.org': ['93.184.215.15'], intranet: ['10.0.0.8'] };
+const localAnswers: Readonly<Record<string, readonly string[]>> = {
+  'example.com': ['93.184.215.14'],
+  'docs.example.org': ['93.184.215.15'],
+  intranet: ['10.0.0.8'],
+};
 const localResolver: Resolver = async (name) => localAnswers[name] ?? [];
 const gateFor = (policy: Policy): Gate => createGate(policy, { resolve: localResolver });
 
@@ -85,26 +89,35 @@ describe.each(shipped)('the whole decision pipeline under `%s`', (id) => {
 });
 
 describe('no allow when a check errors', () => {
-  const thrown = [new Error('boom'), new RangeError('Maximum call stack size exceeded'), 'a thrown string', null, { toString: () => 'weird' }];
+  const thrown = [
+    new Error('boom'),
+    new RangeError('Maximum call stack size exceeded'),
+    'a thrown string',
+    null,
+    { toString: () => 'weird' },
+  ];
 
-  test.each(['link', 'read', 'credential'] as const)('a rule that throws at stage `%s` turns every decision into a deny, with `engine.error` where it ran', async (stage) => {
-    const base = shippedPolicy('default');
-    let ran = 0;
-    await fc.assert(
-      fc.asyncProperty(stageLineArb[stage], fc.constantFrom(...thrown), async (line, error) => {
-        const plain = await gateFor(base).decide(line);
-        if (plain.effect !== 'deny') ran += 1;
-        const broken = withThrowingRule(base, stage, error);
-        const d = await gateFor(broken).decide(line);
-        expect(d.effect).toBe('deny');
-        wellFormed(d, broken);
-        // where the plain policy let the line through, only the exploding rule can have denied it
-        if (plain.effect !== 'deny') expect(d.reasons.map((r) => r.code)).toContain('engine.error');
-      }),
-      { numRuns },
-    );
-    expect(ran).toBeGreaterThan(5);
-  });
+  test.each(['link', 'read', 'credential'] as const)(
+    'a rule that throws at stage `%s` turns every decision into a deny, with `engine.error` where it ran',
+    async (stage) => {
+      const base = shippedPolicy('default');
+      let ran = 0;
+      await fc.assert(
+        fc.asyncProperty(stageLineArb[stage], fc.constantFrom(...thrown), async (line, error) => {
+          const plain = await gateFor(base).decide(line);
+          if (plain.effect !== 'deny') ran += 1;
+          const broken = withThrowingRule(base, stage, error);
+          const d = await gateFor(broken).decide(line);
+          expect(d.effect).toBe('deny');
+          wellFormed(d, broken);
+          // where the plain policy let the line through, only the exploding rule can have denied it
+          if (plain.effect !== 'deny') expect(d.reasons.map((r) => r.code)).toContain('engine.error');
+        }),
+        { numRuns },
+      );
+      expect(ran).toBeGreaterThan(5);
+    },
+  );
 
   const resolvers: Record<string, Resolver> = {
     rejects: async () => {
@@ -120,32 +133,49 @@ describe('no allow when a check errors', () => {
     'answers a non-array': async () => 42 as unknown as string[],
   };
 
-  test.each(Object.keys(resolvers))('a resolver that %s never yields an allow for a name it was asked about', async (name) => {
-    const policy = shippedPolicy('web-public');
-    const asked = new Set<string>();
-    const resolver = resolvers[name] as Resolver;
-    const gate = createGate(policy, {
-      resolveTimeoutMs: 20,
-      resolve: (host) => {
-        asked.add(host);
-        return resolver(host);
-      },
-    });
-    let resolved = 0;
-    const hostLinks = linkLineArb.filter((l) => /^https?:\/\/[a-z]/i.test(String((l['link'] as { uri?: unknown }).uri)));
-    await fc.assert(
-      fc.asyncProperty(hostLinks, async (line) => {
-        asked.clear();
-        const d = await gate.decide(line);
-        wellFormed(d, policy);
-        if (asked.size > 0) expect(d.effect).toBe('deny');
-        if (asked.size > 0) resolved += 1;
-      }),
-      // fixed public names first, so the property is never vacuous whatever the random lines turn out to be
-      { numRuns: 60, examples: ['docs.example.com', 'cdn.example.net', 'a.b-c.de', 'xn--fa-hia.de', 'api.example.org', 'www.example.com'].map((host): [Record<string, unknown>] => [{ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: `https://${host}/a`, name: host } }]) },
-    );
-    expect(resolved).toBeGreaterThan(5);
-  });
+  test.each(Object.keys(resolvers))(
+    'a resolver that %s never yields an allow for a name it was asked about',
+    async (name) => {
+      const policy = shippedPolicy('web-public');
+      const asked = new Set<string>();
+      const resolver = resolvers[name] as Resolver;
+      const gate = createGate(policy, {
+        resolveTimeoutMs: 20,
+        resolve: (host) => {
+          asked.add(host);
+          return resolver(host);
+        },
+      });
+      let resolved = 0;
+      const hostLinks = linkLineArb.filter((l) =>
+        /^https?:\/\/[a-z]/i.test(String((l['link'] as { uri?: unknown }).uri)),
+      );
+      await fc.assert(
+        fc.asyncProperty(hostLinks, async (line) => {
+          asked.clear();
+          const d = await gate.decide(line);
+          wellFormed(d, policy);
+          if (asked.size > 0) expect(d.effect).toBe('deny');
+          if (asked.size > 0) resolved += 1;
+        }),
+        // fixed public names first, so the property is never vacuous whatever the random lines turn out to be
+        {
+          numRuns: 60,
+          examples: [
+            'docs.example.com',
+            'cdn.example.net',
+            'a.b-c.de',
+            'xn--fa-hia.de',
+            'api.example.org',
+            'www.example.com',
+          ].map((host): [Record<string, unknown>] => [
+            { stage: 'link', server: 'docs', link: { type: 'resource_link', uri: `https://${host}/a`, name: host } },
+          ]),
+        },
+      );
+      expect(resolved).toBeGreaterThan(5);
+    },
+  );
 });
 
 describe('adding deny rules never loosens a decision', () => {
@@ -154,23 +184,27 @@ describe('adding deny rules never loosens a decision', () => {
     const baseGate = gateFor(base);
     let tightenedLines = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(denyRuleArb, { minLength: 1, maxLength: 4 }), fc.array(lineArb, { minLength: 1, maxLength: 6 }), async (rules, lines) => {
-        const named = rules.map((r, i) => ({ ...r, id: `generated-${i}` }));
-        // JSON is YAML: the rules go through the same loader, checker and compiler as a policy file
-        const tightened = parsePolicy(`${defaultText}\nrules: ${JSON.stringify(named)}\n`, 'tightened.yaml');
-        const gate = gateFor(tightened);
-        for (const line of lines) {
-          const before = await baseGate.decide(line);
-          const after = await gate.decide(line);
-          expect(rank[after.effect]).toBeGreaterThanOrEqual(rank[before.effect]);
-          if (rank[after.effect] > rank[before.effect]) tightenedLines += 1;
-          if (before.effect === 'deny') expect(after.effect).toBe('deny');
-          // rules add only their own reasons (a rule's deny may spare work, e.g. resolving a name, so some built-in ones can go)
-          const builtIn = after.reasons.filter((r) => !r.code.startsWith('rule.')).map((r) => r.code);
-          expect(before.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(builtIn));
-          if (after.effect === 'allow') expect({ ...after, policy: before.policy }).toEqual(before);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(denyRuleArb, { minLength: 1, maxLength: 4 }),
+        fc.array(lineArb, { minLength: 1, maxLength: 6 }),
+        async (rules, lines) => {
+          const named = rules.map((r, i) => ({ ...r, id: `generated-${i}` }));
+          // JSON is YAML: the rules go through the same loader, checker and compiler as a policy file
+          const tightened = parsePolicy(`${defaultText}\nrules: ${JSON.stringify(named)}\n`, 'tightened.yaml');
+          const gate = gateFor(tightened);
+          for (const line of lines) {
+            const before = await baseGate.decide(line);
+            const after = await gate.decide(line);
+            expect(rank[after.effect]).toBeGreaterThanOrEqual(rank[before.effect]);
+            if (rank[after.effect] > rank[before.effect]) tightenedLines += 1;
+            if (before.effect === 'deny') expect(after.effect).toBe('deny');
+            // rules add only their own reasons (a rule's deny may spare work, e.g. resolving a name, so some built-in ones can go)
+            const builtIn = after.reasons.filter((r) => !r.code.startsWith('rule.')).map((r) => r.code);
+            expect(before.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(builtIn));
+            if (after.effect === 'allow') expect({ ...after, policy: before.policy }).toEqual(before);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
     // the generated rules are not all inert: some lines really were tightened
@@ -184,7 +218,8 @@ describe('adding deny rules never loosens a decision', () => {
       fc.asyncProperty(stageLineArb.read, async (line) => {
         const d = await gate.decide(line);
         expect(d.effect).toBe('deny');
-        if (!d.reasons.some((r) => r.code === 'input.invalid')) expect(d.reasons.map((r) => r.code)).toContain('rule.always');
+        if (!d.reasons.some((r) => r.code === 'input.invalid'))
+          expect(d.reasons.map((r) => r.code)).toContain('rule.always');
       }),
       { numRuns: 50 },
     );

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holdPolicy } from '../../src/policy/reload-policy.ts';
 
-const line = { stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'http://93.184.215.14/a', name: 'a' } };
+const line = {
+  stage: 'link',
+  server: 'docs',
+  link: { type: 'resource_link', uri: 'http://93.184.215.14/a', name: 'a' },
+};
 
 describe('policy reload', () => {
   it('switches to a valid new policy and keeps the old one in force when the new file fails validation', async () => {
@@ -39,7 +43,11 @@ describe('policy reload', () => {
   it('reports an unreadable file and keeps the old policy', async () => {
     const holder = await holdPolicy('policies/default.yaml');
     const out = await holder.reload('policies/does-not-exist.yaml');
-    expect(out).toMatchObject({ ok: false, kept: { id: 'default' }, message: expect.stringContaining('does-not-exist') });
+    expect(out).toMatchObject({
+      ok: false,
+      kept: { id: 'default' },
+      message: expect.stringContaining('does-not-exist'),
+    });
     expect(holder.gate().policy.ref.id).toBe('default');
   });
 });

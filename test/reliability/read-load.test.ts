@@ -13,28 +13,33 @@ const budgetMs = 15_000;
 const maxHeapGrowthBytes = 64 * 1024 * 1024;
 
 describe('one tool result with 1,000 links against a local stdio server', () => {
-  test.each([8, 32])('concurrency %i: bounded reads in flight, a record for every link, within the budget, bounded memory', async (concurrency) => {
-    const policy = await defaultPolicyWith({ readTimeoutMs: 5000 });
-    const before = resourceCensus();
-    const wire = await connectWire(policy);
-    const heapBefore = process.memoryUsage().heapUsed;
-    const round = await loadRound(wire, policy, { links: linkCount, slowMs, concurrency, budgetMs });
+  test.each([8, 32])(
+    'concurrency %i: bounded reads in flight, a record for every link, within the budget, bounded memory',
+    async (concurrency) => {
+      const policy = await defaultPolicyWith({ readTimeoutMs: 5000 });
+      const before = resourceCensus();
+      const wire = await connectWire(policy);
+      const heapBefore = process.memoryUsage().heapUsed;
+      const round = await loadRound(wire, policy, { links: linkCount, slowMs, concurrency, budgetMs });
 
-    expect(round.serverMaxInFlight).toBeLessThanOrEqual(concurrency);
-    // the bound is reached, so the pool really runs `concurrency` reads at once
-    expect(round.serverMaxInFlight).toBe(concurrency);
-    expect(round.serverReads).toBe(linkCount);
-    expect(round.links).toBe(linkCount);
-    expect(round.sinkLines).toBe(linkCount);
-    expect(round.verdicts['body-obtained']).toBe(linkCount);
-    expect(round.elapsedMs).toBeLessThan(budgetMs);
-    expect(round.heapUsed - heapBefore).toBeLessThan(maxHeapGrowthBytes);
-    console.log(`load: ${linkCount} links at concurrency ${concurrency}: ${Math.round(round.elapsedMs)} ms, heap delta ${((round.heapUsed - heapBefore) / 1048576).toFixed(1)} MiB`);
+      expect(round.serverMaxInFlight).toBeLessThanOrEqual(concurrency);
+      // the bound is reached, so the pool really runs `concurrency` reads at once
+      expect(round.serverMaxInFlight).toBe(concurrency);
+      expect(round.serverReads).toBe(linkCount);
+      expect(round.links).toBe(linkCount);
+      expect(round.sinkLines).toBe(linkCount);
+      expect(round.verdicts['body-obtained']).toBe(linkCount);
+      expect(round.elapsedMs).toBeLessThan(budgetMs);
+      expect(round.heapUsed - heapBefore).toBeLessThan(maxHeapGrowthBytes);
+      console.log(
+        `load: ${linkCount} links at concurrency ${concurrency}: ${Math.round(round.elapsedMs)} ms, heap delta ${((round.heapUsed - heapBefore) / 1048576).toFixed(1)} MiB`,
+      );
 
-    await wire.close();
-    expect(await processGone(wire.pid)).toBe(true);
-    expect(await leakedResources(before)).toEqual({});
-  });
+      await wire.close();
+      expect(await processGone(wire.pid)).toBe(true);
+      expect(await leakedResources(before)).toEqual({});
+    },
+  );
 
   test('a budget too small for 1,000 links: every link still gets a record, and the flow ends at the budget', async () => {
     const policy = await defaultPolicyWith({ readTimeoutMs: 5000 });

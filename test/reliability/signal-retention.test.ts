@@ -33,8 +33,17 @@ describe('per-read signals and timers do not outlive the reads', () => {
     const policy = await defaultPolicyWith({ readTimeoutMs: 600_000 });
     const signals: WeakRef<AbortSignal>[] = [];
     const host = new AbortController();
-    const links = Array.from({ length: linkCount }, (_, i) => ({ type: 'resource_link', uri: `guide://doc/${i}`, name: `doc ${i}`, mimeType: 'text/plain' }));
-    const { records } = await gateToolResult(sdkLikeClient(signals), { content: links }, { gate: createGate(policy), signal: host.signal, budgetMs: 600_000 });
+    const links = Array.from({ length: linkCount }, (_, i) => ({
+      type: 'resource_link',
+      uri: `guide://doc/${i}`,
+      name: `doc ${i}`,
+      mimeType: 'text/plain',
+    }));
+    const { records } = await gateToolResult(
+      sdkLikeClient(signals),
+      { content: links },
+      { gate: createGate(policy), signal: host.signal, budgetMs: 600_000 },
+    );
     expect(records.map((r) => r.verdict)).toEqual(links.map(() => 'body-obtained'));
     expect(signals).toHaveLength(linkCount);
 

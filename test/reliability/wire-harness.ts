@@ -39,7 +39,10 @@ export interface WireConnection {
 }
 
 /** Starts the wire server with the stdio byte cap of `policy` and connects a Client. */
-export async function connectWire(policy: Policy, options: { stubborn?: boolean; wrap?: (t: Transport) => Transport; marker?: string } = {}): Promise<WireConnection> {
+export async function connectWire(
+  policy: Policy,
+  options: { stubborn?: boolean; wrap?: (t: Transport) => Transport; marker?: string } = {},
+): Promise<WireConnection> {
   const logFile = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-wire-')), 'events.jsonl');
   const [command, ...args] = tsServer(wireServerFile, ...(options.marker === undefined ? [] : [options.marker]));
   const stdio = new StdioClientTransport({
@@ -62,9 +65,13 @@ export async function connectWire(policy: Policy, options: { stubborn?: boolean;
     errors,
     async events() {
       const text = await readFile(logFile, 'utf8').catch(() => '');
-      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ServerEvent);
+      return text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as ServerEvent);
     },
-    links: (uris) => client.request({ method: 'tools/call', params: { name: 'links', arguments: { uris: [...uris] } } }, permissive),
+    links: (uris) =>
+      client.request({ method: 'tools/call', params: { name: 'links', arguments: { uris: [...uris] } } }, permissive),
     close: () => client.close(),
   };
 }
@@ -91,12 +98,16 @@ export function resourceCensus(): Record<string, number> {
 }
 
 /** The types whose count grew from `before` to now, after letting pending closes settle for up to `withinMs`. */
-export async function leakedResources(before: Record<string, number>, withinMs = 3000): Promise<Record<string, number>> {
+export async function leakedResources(
+  before: Record<string, number>,
+  withinMs = 3000,
+): Promise<Record<string, number>> {
   const until = performance.now() + withinMs;
   for (;;) {
     const now = resourceCensus();
     const grown: Record<string, number> = {};
-    for (const [type, count] of Object.entries(now)) if (count > (before[type] ?? 0)) grown[type] = count - (before[type] ?? 0);
+    for (const [type, count] of Object.entries(now))
+      if (count > (before[type] ?? 0)) grown[type] = count - (before[type] ?? 0);
     if (Object.keys(grown).length === 0 || performance.now() > until) return grown;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -9,7 +9,8 @@ export const goldenDir = join(import.meta.dirname, 'golden');
 export function expectGolden(name: string, actual: string): void {
   const file = join(goldenDir, name);
   if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(file)) {
-    if (process.env['UPDATE_GOLDEN'] !== '1') throw new Error(`golden file \`${name}\` is missing; run with UPDATE_GOLDEN=1 to write it`);
+    if (process.env['UPDATE_GOLDEN'] !== '1')
+      throw new Error(`golden file \`${name}\` is missing; run with UPDATE_GOLDEN=1 to write it`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, actual);
     return;

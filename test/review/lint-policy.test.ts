@@ -14,10 +14,16 @@ const codes = (text: string, on = today) => lint(text, on).map((d) => `${d.sever
 
 /** The default policy with `rules:` appended. */
 const withRules = (rules: string) => `${defaultText}rules:\n${rules}`;
-const rule = (stage: string, when: string, id = 'r', effect = 'deny') => `  - id: ${id}\n    stage: ${stage}\n    effect: ${effect}\n    message: m\n    when: ${when}\n`;
+const rule = (stage: string, when: string, id = 'r', effect = 'deny') =>
+  `  - id: ${id}\n    stage: ${stage}\n    effect: ${effect}\n    message: m\n    when: ${when}\n`;
 
 describe('lint: shipped policies', () => {
-  it.each(['policies/default.yaml', 'policies/web-public.yaml', 'policies/strict.yaml', 'test/review/fixtures/rules-policy.yaml'])('%s lints clean', (file) => {
+  it.each([
+    'policies/default.yaml',
+    'policies/web-public.yaml',
+    'policies/strict.yaml',
+    'test/review/fixtures/rules-policy.yaml',
+  ])('%s lints clean', (file) => {
     expect(lintPolicyText(read(file), file, { today })).toEqual([]);
   });
 
@@ -34,27 +40,132 @@ describe('lint: shipped policies', () => {
 
 describe('lint: settings', () => {
   it.each([
-    { name: 'file scheme', edit: ['schemes: [https, http]', 'schemes: [https, http, file]'], want: 'error lint.dangerous-scheme', at: '14:26' },
-    { name: 'data scheme', edit: ['schemes: [https, http]', 'schemes: [data, https]'], want: 'error lint.dangerous-scheme', at: '14:13' },
-    { name: 'javascript scheme', edit: ['schemes: [https, http]', 'schemes: [https, javascript]'], want: 'error lint.dangerous-scheme', at: '14:20' },
-    { name: 'origin *', edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["*"]'], want: 'error lint.origin-too-broad', at: '16:13' },
-    { name: 'origin https://*', edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*"]'], want: 'error lint.origin-too-broad', at: '16:13' },
-    { name: 'origin *.com', edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*.com"]'], want: 'error lint.origin-too-broad', at: '16:13' },
-    { name: 'origin *.com with port', edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*.com:8443"]'], want: 'error lint.origin-too-broad', at: '16:13' },
-    { name: 'origin that matches nothing', edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["docs.example.com"]'], want: 'error lint.origin-invalid', at: '16:13' },
-    { name: 'non-public allowed', edit: ['denyNonPublicAddresses: true', 'denyNonPublicAddresses: false'], want: 'warning lint.non-public-allowed', at: '17:27' },
-    { name: 'same server off', edit: ['requireSameServer: true', 'requireSameServer: false'], want: 'warning lint.same-server-off', at: '16:22' },
-    { name: 'non-public exemption', edit: ['  customSchemes: allow', '  customSchemes: allow\n  allowNonPublicOrigins: [http://127.0.0.1:8080]'], want: 'warning lint.non-public-exemption', at: '16:27' },
-    { name: 'html allowed', edit: ['    - text/csv', '    - text/html'], want: 'warning lint.content-type-risky', at: '31:7' },
-    { name: 'zip allowed', edit: ['    - text/csv', '    - application/zip'], want: 'warning lint.content-type-risky', at: '31:7' },
-    { name: 'executable allowed', edit: ['    - text/csv', '    - application/x-msdownload'], want: 'warning lint.content-type-risky', at: '31:7' },
-    { name: 'image pixels 11×', edit: ['maxImagePixels: 50000000', 'maxImagePixels: 550000001'], want: 'warning lint.cap-far-above-default', at: '42:19' },
-    { name: 'items 11×', edit: ['maxItems: 64', 'maxItems: 704'], want: 'warning lint.cap-far-above-default', at: '25:13' },
-    { name: 'timeout 11×', edit: ['readTimeoutMs: 10000', 'readTimeoutMs: 110000'], want: 'warning lint.cap-far-above-default', at: '23:18' },
-    { name: 'timeout too short', edit: ['readTimeoutMs: 10000', 'readTimeoutMs: 99'], want: 'warning lint.limit-out-of-range', at: '23:18' },
-    { name: 'item cap over read cap', edit: ['  maxItems: 64', '  maxItems: 64\n  maxItemBytes: 10485761'], want: 'warning lint.limit-inconsistent', at: '26:17' },
-    { name: 'declared cap over read cap', edit: ['maxBytes: 10485760', 'maxBytes: 1048576'], want: 'warning lint.limit-inconsistent', at: '18:21' },
-    { name: 'fetch over http', edit: ['content:', 'fetch:\n  enabled: true\n  schemes: [https, http]\n  maxRedirects: 3\ncontent:'], want: 'warning lint.fetch-cleartext', at: '29:20' },
+    {
+      name: 'file scheme',
+      edit: ['schemes: [https, http]', 'schemes: [https, http, file]'],
+      want: 'error lint.dangerous-scheme',
+      at: '14:26',
+    },
+    {
+      name: 'data scheme',
+      edit: ['schemes: [https, http]', 'schemes: [data, https]'],
+      want: 'error lint.dangerous-scheme',
+      at: '14:13',
+    },
+    {
+      name: 'javascript scheme',
+      edit: ['schemes: [https, http]', 'schemes: [https, javascript]'],
+      want: 'error lint.dangerous-scheme',
+      at: '14:20',
+    },
+    {
+      name: 'origin *',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["*"]'],
+      want: 'error lint.origin-too-broad',
+      at: '16:13',
+    },
+    {
+      name: 'origin https://*',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*"]'],
+      want: 'error lint.origin-too-broad',
+      at: '16:13',
+    },
+    {
+      name: 'origin *.com',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*.com"]'],
+      want: 'error lint.origin-too-broad',
+      at: '16:13',
+    },
+    {
+      name: 'origin *.com with port',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["https://*.com:8443"]'],
+      want: 'error lint.origin-too-broad',
+      at: '16:13',
+    },
+    {
+      name: 'origin that matches nothing',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  origins: ["docs.example.com"]'],
+      want: 'error lint.origin-invalid',
+      at: '16:13',
+    },
+    {
+      name: 'non-public allowed',
+      edit: ['denyNonPublicAddresses: true', 'denyNonPublicAddresses: false'],
+      want: 'warning lint.non-public-allowed',
+      at: '17:27',
+    },
+    {
+      name: 'same server off',
+      edit: ['requireSameServer: true', 'requireSameServer: false'],
+      want: 'warning lint.same-server-off',
+      at: '16:22',
+    },
+    {
+      name: 'non-public exemption',
+      edit: ['  customSchemes: allow', '  customSchemes: allow\n  allowNonPublicOrigins: [http://127.0.0.1:8080]'],
+      want: 'warning lint.non-public-exemption',
+      at: '16:27',
+    },
+    {
+      name: 'html allowed',
+      edit: ['    - text/csv', '    - text/html'],
+      want: 'warning lint.content-type-risky',
+      at: '31:7',
+    },
+    {
+      name: 'zip allowed',
+      edit: ['    - text/csv', '    - application/zip'],
+      want: 'warning lint.content-type-risky',
+      at: '31:7',
+    },
+    {
+      name: 'executable allowed',
+      edit: ['    - text/csv', '    - application/x-msdownload'],
+      want: 'warning lint.content-type-risky',
+      at: '31:7',
+    },
+    {
+      name: 'image pixels 11×',
+      edit: ['maxImagePixels: 50000000', 'maxImagePixels: 550000001'],
+      want: 'warning lint.cap-far-above-default',
+      at: '42:19',
+    },
+    {
+      name: 'items 11×',
+      edit: ['maxItems: 64', 'maxItems: 704'],
+      want: 'warning lint.cap-far-above-default',
+      at: '25:13',
+    },
+    {
+      name: 'timeout 11×',
+      edit: ['readTimeoutMs: 10000', 'readTimeoutMs: 110000'],
+      want: 'warning lint.cap-far-above-default',
+      at: '23:18',
+    },
+    {
+      name: 'timeout too short',
+      edit: ['readTimeoutMs: 10000', 'readTimeoutMs: 99'],
+      want: 'warning lint.limit-out-of-range',
+      at: '23:18',
+    },
+    {
+      name: 'item cap over read cap',
+      edit: ['  maxItems: 64', '  maxItems: 64\n  maxItemBytes: 10485761'],
+      want: 'warning lint.limit-inconsistent',
+      at: '26:17',
+    },
+    {
+      name: 'declared cap over read cap',
+      edit: ['maxBytes: 10485760', 'maxBytes: 1048576'],
+      want: 'warning lint.limit-inconsistent',
+      at: '18:21',
+    },
+    {
+      name: 'fetch over http',
+      edit: ['content:', 'fetch:\n  enabled: true\n  schemes: [https, http]\n  maxRedirects: 3\ncontent:'],
+      want: 'warning lint.fetch-cleartext',
+      at: '29:20',
+    },
   ])('$name → $want at $at', ({ edit, want, at }) => {
     const [from, to] = edit as [string, string];
     expect(defaultText).toContain(from);
@@ -89,7 +200,13 @@ describe('lint: review dates', () => {
 
   it('points at review.expires and names the date', () => {
     const [d] = lint(defaultText, '2027-07-01');
-    expect(d).toMatchObject({ line: 12, col: 12, code: 'lint.review-expired', path: 'review.expires', message: expect.stringContaining('`2027-06-02`') });
+    expect(d).toMatchObject({
+      line: 12,
+      col: 12,
+      code: 'lint.review-expired',
+      path: 'review.expires',
+      message: expect.stringContaining('`2027-06-02`'),
+    });
   });
 
   it('reports a missing review block as a located schema error', () => {
@@ -103,21 +220,69 @@ describe('lint: custom rules', () => {
     { name: 'constant true', rules: rule('link', 'true'), want: ['error lint.rule-always-fires'] },
     { name: 'constant false', rules: rule('link', 'false'), want: ['error lint.rule-never-fires'] },
     { name: 'constant arithmetic', rules: rule('read', '{"<": [2, 1]}'), want: ['error lint.rule-never-fires'] },
-    { name: 'and with false', rules: rule('link', '{and: [{var: customScheme}, false]}'), want: ['error lint.rule-never-fires'] },
-    { name: 'or with true', rules: rule('link', '{or: [{var: customScheme}, 1]}'), want: ['error lint.rule-always-fires'] },
+    {
+      name: 'and with false',
+      rules: rule('link', '{and: [{var: customScheme}, false]}'),
+      want: ['error lint.rule-never-fires'],
+    },
+    {
+      name: 'or with true',
+      rules: rule('link', '{or: [{var: customScheme}, 1]}'),
+      want: ['error lint.rule-always-fires'],
+    },
     { name: 'negated constant', rules: rule('credential', '{"!": [[]]}'), want: ['error lint.rule-always-fires'] },
-    { name: 'if with equal branches', rules: rule('link', '{if: [{var: customScheme}, true, 1]}'), want: ['error lint.rule-always-fires'] },
-    { name: 'in an empty list', rules: rule('link', '{in: [{var: scheme}, []]}'), want: ['error lint.rule-never-fires'] },
-    { name: 'number fact === string', rules: rule('link', '{"===": [{var: size}, "10"]}'), want: ['error lint.rule-never-fires', 'error lint.rule-type-mismatch'] },
-    { name: 'string fact == number', rules: rule('link', '{"==": [{var: scheme}, 443]}'), want: ['error lint.rule-type-mismatch'] },
-    { name: 'boolean fact == string', rules: rule('credential', '{"==": ["true", {var: sameOrigin}]}'), want: ['error lint.rule-type-mismatch'] },
-    { name: 'non-nullable fact == null', rules: rule('link', '{"==": [{var: scheme}, null]}'), want: ['error lint.rule-type-mismatch'] },
-    { name: 'list fact == string', rules: rule('read', '{"==": [{var: kinds}, "png"]}'), want: ['error lint.rule-type-mismatch'] },
-    { name: 'in list of numbers', rules: rule('link', '{in: [{var: scheme}, [80, https]]}'), want: ['error lint.rule-type-mismatch'] },
-    { name: 'number fact !== string', rules: rule('link', '{"!==": [{var: port}, "443"]}'), want: ['error lint.rule-always-fires', 'error lint.rule-type-mismatch'] },
+    {
+      name: 'if with equal branches',
+      rules: rule('link', '{if: [{var: customScheme}, true, 1]}'),
+      want: ['error lint.rule-always-fires'],
+    },
+    {
+      name: 'in an empty list',
+      rules: rule('link', '{in: [{var: scheme}, []]}'),
+      want: ['error lint.rule-never-fires'],
+    },
+    {
+      name: 'number fact === string',
+      rules: rule('link', '{"===": [{var: size}, "10"]}'),
+      want: ['error lint.rule-never-fires', 'error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'string fact == number',
+      rules: rule('link', '{"==": [{var: scheme}, 443]}'),
+      want: ['error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'boolean fact == string',
+      rules: rule('credential', '{"==": ["true", {var: sameOrigin}]}'),
+      want: ['error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'non-nullable fact == null',
+      rules: rule('link', '{"==": [{var: scheme}, null]}'),
+      want: ['error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'list fact == string',
+      rules: rule('read', '{"==": [{var: kinds}, "png"]}'),
+      want: ['error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'in list of numbers',
+      rules: rule('link', '{in: [{var: scheme}, [80, https]]}'),
+      want: ['error lint.rule-type-mismatch'],
+    },
+    {
+      name: 'number fact !== string',
+      rules: rule('link', '{"!==": [{var: port}, "443"]}'),
+      want: ['error lint.rule-always-fires', 'error lint.rule-type-mismatch'],
+    },
     { name: 'nullable fact == null', rules: rule('link', '{"==": [{var: host}, null]}'), want: [] },
     { name: 'fact against fact', rules: rule('credential', '{"==": [{var: fromOrigin}, {var: toOrigin}]}'), want: [] },
-    { name: 'item scope is not the stage', rules: rule('read', '{some: [{var: kinds}, {"==": [{var: ""}, 5]}]}'), want: [] },
+    {
+      name: 'item scope is not the stage',
+      rules: rule('read', '{some: [{var: kinds}, {"==": [{var: ""}, 5]}]}'),
+      want: [],
+    },
     { name: 'ordinary comparison', rules: rule('link', '{">": [{var: size}, 1000]}'), want: [] },
     {
       name: 'identical condition later',
@@ -126,17 +291,23 @@ describe('lint: custom rules', () => {
     },
     {
       name: 'narrower condition later',
-      rules: rule('link', '{in: [{var: scheme}, [http, ftp]]}', 'a') + rule('link', '{and: [{"==": [{var: scheme}, http]}, {">": [{var: size}, 5]}]}', 'b', 'partial'),
+      rules:
+        rule('link', '{in: [{var: scheme}, [http, ftp]]}', 'a') +
+        rule('link', '{and: [{"==": [{var: scheme}, http]}, {">": [{var: size}, 5]}]}', 'b', 'partial'),
       want: ['warning lint.rule-shadowed'],
     },
     {
       name: 'earlier or covers every branch',
-      rules: rule('link', '{or: [{var: customScheme}, {"==": [{var: scheme}, http]}]}', 'a') + rule('link', '{"==": [{var: scheme}, http]}', 'b'),
+      rules:
+        rule('link', '{or: [{var: customScheme}, {"==": [{var: scheme}, http]}]}', 'a') +
+        rule('link', '{"==": [{var: scheme}, http]}', 'b'),
       want: ['warning lint.rule-shadowed'],
     },
     {
       name: 'weaker effect earlier is no shadow',
-      rules: rule('link', '{"==": [{var: scheme}, http]}', 'a', 'partial') + rule('link', '{"==": [{var: scheme}, http]}', 'b'),
+      rules:
+        rule('link', '{"==": [{var: scheme}, http]}', 'a', 'partial') +
+        rule('link', '{"==": [{var: scheme}, http]}', 'b'),
       want: [],
     },
     {
@@ -146,10 +317,15 @@ describe('lint: custom rules', () => {
     },
     {
       name: 'broader condition later is no shadow',
-      rules: rule('link', '{"==": [{var: scheme}, http]}', 'a') + rule('link', '{in: [{var: scheme}, [http, ftp]]}', 'b'),
+      rules:
+        rule('link', '{"==": [{var: scheme}, http]}', 'a') + rule('link', '{in: [{var: scheme}, [http, ftp]]}', 'b'),
       want: [],
     },
-    { name: 'duplicate ids', rules: rule('link', '{var: customScheme}', 'a') + rule('read', '{">": [{var: itemCount}, 3]}', 'a'), want: ['error policy.duplicate-rule-id'] },
+    {
+      name: 'duplicate ids',
+      rules: rule('link', '{var: customScheme}', 'a') + rule('read', '{">": [{var: itemCount}, 3]}', 'a'),
+      want: ['error policy.duplicate-rule-id'],
+    },
     { name: 'unknown fact', rules: rule('link', '{var: body}'), want: ['error logic.unknown-fact'] },
   ])('$name', ({ rules, want }) => {
     expect(codes(withRules(rules))).toEqual(want);
@@ -158,7 +334,10 @@ describe('lint: custom rules', () => {
   it('locates a type mismatch at the operator and a constant rule at its when', () => {
     const found = lint(withRules(rule('link', '{"===": [{var: size}, "10"]}')));
     const line = defaultText.split('\n').length + 5;
-    expect(found.map((d) => `${d.line}:${d.col} ${d.code}`)).toEqual([`${line}:11 lint.rule-never-fires`, `${line}:12 lint.rule-type-mismatch`]);
+    expect(found.map((d) => `${d.line}:${d.col} ${d.code}`)).toEqual([
+      `${line}:11 lint.rule-never-fires`,
+      `${line}:12 lint.rule-type-mismatch`,
+    ]);
     expect(found[1]?.message).toBe('`===` compares fact `size` (a number or null) with `"10"` (a string)');
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { casesPathFor, checkCasesText, isCasesPath, maxExpandedUnits } from '../../src/review/policy-cases.ts';
 
-const one = (want: string, input = '{stage: link, link: {type: resource_link, uri: "guide://a", name: a}}') => `cases:\n  - note: n\n    input: ${input}\n    want: ${want}\n`;
+const one = (want: string, input = '{stage: link, link: {type: resource_link, uri: "guide://a", name: a}}') =>
+  `cases:\n  - note: n\n    input: ${input}\n    want: ${want}\n`;
 
 describe('case files', () => {
   it('loads cases with their 1-based positions and a resolve map', () => {
@@ -17,15 +18,31 @@ describe('case files', () => {
 
   it.each([
     { name: 'unknown effect', text: one('{effect: maybe}'), want: 'c.yaml:4:20: error schema.enum' },
-    { name: 'unknown reason code', text: one('{effect: deny, reasons: [uri.nope]}'), want: 'c.yaml:4:36: error schema.invalid' },
-    { name: 'rule code is fine but malformed', text: one('{effect: deny, reasons: [rule.Bad]}'), want: 'c.yaml:4:36: error schema.invalid' },
-    { name: 'missing want', text: 'cases:\n  - note: n\n    input: {}\n', want: 'c.yaml:2:5: error schema.missing-key' },
+    {
+      name: 'unknown reason code',
+      text: one('{effect: deny, reasons: [uri.nope]}'),
+      want: 'c.yaml:4:36: error schema.invalid',
+    },
+    {
+      name: 'rule code is fine but malformed',
+      text: one('{effect: deny, reasons: [rule.Bad]}'),
+      want: 'c.yaml:4:36: error schema.invalid',
+    },
+    {
+      name: 'missing want',
+      text: 'cases:\n  - note: n\n    input: {}\n',
+      want: 'c.yaml:2:5: error schema.missing-key',
+    },
     { name: 'unknown key', text: one('{effect: deny, why: x}'), want: 'c.yaml:4:26: error schema.unknown-key' },
     { name: 'no cases', text: 'cases: []\n', want: 'c.yaml:1:8: error schema.range' },
     { name: 'not a mapping', text: '- a\n', want: 'c.yaml:1:1: error yaml.not-a-mapping' },
     { name: 'yaml syntax', text: 'cases: [\n', want: 'c.yaml:2:1: error yaml.syntax' },
     { name: 'duplicate key', text: 'cases: []\ncases: []\n', want: 'c.yaml:2:1: error yaml.duplicate-key' },
-    { name: 'negative times', text: one('{effect: deny}', '{stage: read, x: {$repeat: a, times: -1}}'), want: 'c.yaml:3:49: error schema.invalid' },
+    {
+      name: 'negative times',
+      text: one('{effect: deny}', '{stage: read, x: {$repeat: a, times: -1}}'),
+      want: 'c.yaml:3:49: error schema.invalid',
+    },
   ])('locates $name', ({ text, want }) => {
     const { cases, diagnostics } = checkCasesText(text, 'c.yaml');
     expect(cases).toBeUndefined();
@@ -33,7 +50,10 @@ describe('case files', () => {
   });
 
   it('expands $repeat and $items generators', () => {
-    const text = one('{effect: deny}', '{stage: read, body: {$repeat: ab, times: 3}, list: {$items: {k: 1}, times: 2}, keep: {$repeat: x}}');
+    const text = one(
+      '{effect: deny}',
+      '{stage: read, body: {$repeat: ab, times: 3}, list: {$items: {k: 1}, times: 2}, keep: {$repeat: x}}',
+    );
     const input = checkCasesText(text, 'c.yaml').cases?.cases[0]?.input;
     expect(input).toEqual({ stage: 'read', body: 'ababab', list: [{ k: 1 }, { k: 1 }], keep: { $repeat: 'x' } });
   });

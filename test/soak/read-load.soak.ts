@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Policy } from '../../src/policy/policy.ts';
 import { defaultPolicyWith } from '../hook/fake-gate.ts';
 import { loadRound, type LoadRound } from '../reliability/load-run.ts';
-import { connectWire, leakedResources, processGone, resourceCensus, type WireConnection } from '../reliability/wire-harness.ts';
+import {
+  connectWire,
+  leakedResources,
+  processGone,
+  resourceCensus,
+  type WireConnection,
+} from '../reliability/wire-harness.ts';
 
 /** Links in the big tool result. */
 const bigLinks = 10_000;
@@ -60,10 +66,14 @@ describe('soak: many links, many rounds, many tool results on one stdio connecti
   test(`${parallelResults} tool results of 500 links gated at once`, async () => {
     const started = performance.now();
     const results = await Promise.all(
-      Array.from({ length: parallelResults }, (_, i) => loadRound(wire, policy, { links: 500, slowMs: 2, concurrency: 8, budgetMs: 60_000, round: 1000 + i })),
+      Array.from({ length: parallelResults }, (_, i) =>
+        loadRound(wire, policy, { links: 500, slowMs: 2, concurrency: 8, budgetMs: 60_000, round: 1000 + i }),
+      ),
     );
     const elapsedMs = performance.now() - started;
-    console.log(`${parallelResults} parallel tool results × 500 links: ${Math.round(elapsedMs)} ms, server max in flight ${Math.max(...results.map((r) => r.serverMaxInFlight))}`);
+    console.log(
+      `${parallelResults} parallel tool results × 500 links: ${Math.round(elapsedMs)} ms, server max in flight ${Math.max(...results.map((r) => r.serverMaxInFlight))}`,
+    );
     for (const r of results) expect(r.verdicts['body-obtained']).toBe(500);
     expect(Math.max(...results.map((r) => r.serverMaxInFlight))).toBeLessThanOrEqual(parallelResults * 8);
   });

@@ -20,7 +20,8 @@ export function fetchPolicy(changes: PolicyChanges): Policy {
   document.links = { ...document.links, ...changes.links, allowNonPublicOrigins: [...changes.origins] };
   document.read = { ...document.read, ...changes.read };
   if (changes.fetch === null) delete document.fetch;
-  else if (changes.fetch !== undefined && document.fetch !== undefined) document.fetch = { ...document.fetch, ...changes.fetch };
+  else if (changes.fetch !== undefined && document.fetch !== undefined)
+    document.fetch = { ...document.fetch, ...changes.fetch };
   return buildPolicy(policySchema.parse(document), fixture);
 }
 
@@ -30,7 +31,9 @@ export function originOf(scheme: 'http' | 'https', host: string, port: number): 
 }
 
 /** A resolver from a fixed table; a name not listed does not resolve. */
-export function tableResolver(table: Readonly<Record<string, readonly string[]>>): (name: string) => Promise<readonly string[]> {
+export function tableResolver(
+  table: Readonly<Record<string, readonly string[]>>,
+): (name: string) => Promise<readonly string[]> {
   return async (name) => {
     const answers = table[name.toLowerCase()] ?? table[name.toLowerCase().replace(/\.$/, '')];
     if (answers === undefined) throw new Error(`name \`${name}\` is not in the test table`);

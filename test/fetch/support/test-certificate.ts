@@ -22,8 +22,25 @@ export function makeTestCertificate(names: readonly string[], ips: readonly stri
     const san = [...names.map((n) => `DNS:${n}`), ...ips.map((ip) => `IP:${ip}`)].join(',');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', '/CN=linkgate fetch test', '-addext', `subjectAltName=${san}`, '-keyout', keyFile, '-out', certFile],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=linkgate fetch test',
+        '-addext',
+        `subjectAltName=${san}`,
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ],
       { stdio: 'ignore' },
     );
     return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };

@@ -28,29 +28,22 @@ export const reviewSchema = z
 export const linksSchema = z
   .strictObject({
     schemes: z.array(schemeName).meta({ description: 'network schemes a link may use (allow-list), e.g. https, http' }),
-    customSchemes: z
-      .enum(['allow', 'deny'])
-      .meta({
-        description:
-          'opaque custom schemes (guide:, demo:) that only the returning server can resolve; known local or smuggling schemes are never custom',
-      }),
-    origins: z
-      .array(z.string().min(1))
-      .optional()
-      .meta({
-        description:
-          'origin allow-list: `scheme://host[:port]`, host may start with `*.`; absent means any origin that passes the address rules',
-      }),
+    customSchemes: z.enum(['allow', 'deny']).meta({
+      description:
+        'opaque custom schemes (guide:, demo:) that only the returning server can resolve; known local or smuggling schemes are never custom',
+    }),
+    origins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'origin allow-list: `scheme://host[:port]`, host may start with `*.`; absent means any origin that passes the address rules',
+    }),
     servers: z
       .array(z.string().min(1))
       .optional()
       .meta({ description: 'server ids whose links may be read; absent means any server' }),
     requireSameServer: z.boolean().meta({ description: 'a link must be read from the server that returned it' }),
-    denyNonPublicAddresses: z
-      .boolean()
-      .meta({
-        description: 'deny loopback, private, link-local, metadata and other non-global destinations however encoded',
-      }),
+    denyNonPublicAddresses: z.boolean().meta({
+      description: 'deny loopback, private, link-local, metadata and other non-global destinations however encoded',
+    }),
     internalNames: z
       .array(z.string().min(1))
       .optional()
@@ -59,31 +52,23 @@ export const linksSchema = z
       .boolean()
       .optional()
       .meta({ description: 'resolve host names through the gate resolver and require every answer to be public' }),
-    allowNonPublicOrigins: z
-      .array(z.string().min(1))
-      .optional()
-      .meta({
-        description:
-          'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns',
-      }),
+    allowNonPublicOrigins: z.array(z.string().min(1)).optional().meta({
+      description:
+        'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns',
+    }),
     maxDeclaredBytes: limit('bytes', 'largest size a link may declare'),
-    denyDeclaredTypes: z
-      .boolean()
-      .optional()
-      .meta({
-        description: 'deny before reading when the declared mimeType names a type the content rules do not allow',
-      }),
+    denyDeclaredTypes: z.boolean().optional().meta({
+      description: 'deny before reading when the declared mimeType names a type the content rules do not allow',
+    }),
   })
   .meta({ title: 'links', description: 'pre-read settings' });
 
 /** Credential forwarding settings. */
 export const credentialsSchema = z
   .strictObject({
-    forward: z
-      .enum(['same-origin', 'never'])
-      .meta({
-        description: 'where a credential may be attached: only its own origin, or nowhere after the first request',
-      }),
+    forward: z.enum(['same-origin', 'never']).meta({
+      description: 'where a credential may be attached: only its own origin, or nowhere after the first request',
+    }),
     apiKeyHeaders: z
       .array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected an http header name'))
       .optional()
@@ -100,24 +85,18 @@ export const readSchema = z
     maxBytes: limit('bytes', 'decoded bytes allowed per read, all items together'),
     maxItemBytes: limit('bytes', 'decoded bytes allowed per contents item').optional(),
     maxItems: limit('items', 'contents items allowed per read'),
-    overCap: z
-      .enum(['deny', 'partial'])
-      .optional()
-      .meta({
-        description:
-          'what happens when items go over the byte caps: deny the read, or drop the items over the cap (partial)',
-      }),
+    overCap: z.enum(['deny', 'partial']).optional().meta({
+      description:
+        'what happens when items go over the byte caps: deny the read, or drop the items over the cap (partial)',
+    }),
     allowTaskResults: z
       .boolean()
       .optional()
       .meta({ description: 'accept `task` results where the host supports tasks' }),
-    answerInputRequired: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          'let the host answer elicitation or sampling for a link read; off means input_required ends the read',
-      }),
+    answerInputRequired: z.boolean().optional().meta({
+      description:
+        'let the host answer elicitation or sampling for a link read; off means input_required ends the read',
+    }),
   })
   .meta({ title: 'read', description: 'read-result settings' });
 

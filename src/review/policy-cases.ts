@@ -13,11 +13,9 @@ export const maxExpandedUnits = 64 * 1024 * 1024;
 
 const knownCodes: ReadonlySet<string> = new Set(reasonCodes);
 const effectSchema = z.enum(['allow', 'deny', 'partial']);
-const reasonCodeSchema = z
-  .string()
-  .refine((code) => knownCodes.has(code) || /^rule\.[a-z0-9][a-z0-9-]*$/.test(code), {
-    message: 'expected a reason code (`uri.userinfo`, `rule.<id>`)',
-  });
+const reasonCodeSchema = z.string().refine((code) => knownCodes.has(code) || /^rule\.[a-z0-9][a-z0-9-]*$/.test(code), {
+  message: 'expected a reason code (`uri.userinfo`, `rule.<id>`)',
+});
 
 /** What a case expects: the effect, reason codes that must all appear (a subset), and per-item effects. */
 export const wantSchema = z.strictObject({

@@ -36,8 +36,7 @@ describe('quoteValue', () => {
         const inner = quoted.slice(1, -1);
         expect(quoted.startsWith('`') && quoted.endsWith('`')).toBe(true);
         expect(inner).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`]/u);
-        if (value.length <= maxQuotedChars && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`]/u.test(value))
-          expect(inner).toBe(value);
+        if (value.length <= maxQuotedChars && !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`]/u.test(value)) expect(inner).toBe(value);
       }),
       { numRuns: 2000 },
     );

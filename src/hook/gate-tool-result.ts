@@ -4,6 +4,7 @@ import { GateError } from '../gate-error.ts';
 import type { Gate } from '../gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks, isRecord } from './discover-links.ts';
@@ -148,6 +149,7 @@ export async function gateToolResult(
   });
 
   const records = flows.map((f) => f.record);
+  for (const record of records) emitLinkTelemetry(record);
   if (options.sink !== undefined) for (const record of records) await options.sink.write(record);
   return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
 }

@@ -17,6 +17,7 @@ import {
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, PeerInfo } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import { discoverLinks, isRecord, linkFacts } from './discover-links.ts';
 import type { ReadCache } from './read-cache.ts';
 
@@ -103,6 +104,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   });
   const deliver = (message: unknown, extra?: MessageExtraInfo) => wrapper.onmessage?.(message as JSONRPCMessage, extra);
   const emit = async (record: LinkRecord) => {
+    emitLinkTelemetry(record, { sessionId: inner.sessionId });
     try {
       await options.sink?.write(record);
     } catch (error) {

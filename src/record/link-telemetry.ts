@@ -1,0 +1,210 @@
+import {
+  type Attributes,
+  type Context,
+  type Counter,
+  context,
+  createNoopMeter,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  metrics,
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import type { Decision } from '../decision/decision.ts';
+import type { LinkRecord } from './link-record.ts';
+
+/** Instrumentation scope of every span and instrument linkgate emits. */
+export const telemetryScope = 'linkgate';
+
+/** Name of the one span emitted per link, covering its flow from discovery to its record. */
+export const linkSpanName = 'linkgate.link';
+
+/** Where a link's telemetry nests and what the host knows about its MCP session. */
+export interface LinkTelemetryOptions {
+  /** parent context; default the caller's active context, so the span nests under the host's `tools/call` span */
+  parent?: Context;
+  /** the MCP session id (`Mcp-Session-Id`), when the transport has one */
+  sessionId?: string | undefined;
+  /** end time of the span, epoch milliseconds; default now */
+  endTime?: number;
+}
+
+interface Instruments {
+  decisions: Counter;
+  reasons: Counter;
+  readBytes: Histogram;
+  readDuration: Histogram;
+}
+
+// instruments are made once per registered meter provider (null for the no-op one), so a provider registered
+// after load is still used
+const instrumentsByProvider = new WeakMap<MeterProvider, Instruments | null>();
+// what the API answers when the host registered nothing: then no span or attribute is built at all
+const noopTracerProvider = new ProxyTracerProvider().getDelegate();
+const noopMeter = createNoopMeter();
+
+/**
+ * Emits one finished link record through `@opentelemetry/api`: a `linkgate.link` span with a stage event per
+ * filled stage, and the decision and read metrics. Costs a few lookups when the host registered no provider.
+ * Carries only what the record carries: masked uri, codes, sizes; never body text, credentials or query values.
+ */
+export function emitLinkTelemetry(record: LinkRecord, options: LinkTelemetryOptions = {}): void {
+  try {
+    emitSpanAndMetrics(record, options);
+  } catch {
+    // a faulty telemetry provider never changes a decision, a delivery or a record
+  }
+}
+
+function emitSpanAndMetrics(record: LinkRecord, options: LinkTelemetryOptions): void {
+  if (tracingEnabled()) emitSpan(record, options);
+  countDecisions(record);
+}
+
+function tracingEnabled(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== noopTracerProvider;
+}
+
+function emitSpan(record: LinkRecord, options: LinkTelemetryOptions): void {
+  const { discovered, requested, received, delivered } = record.stages;
+  const tracer = trace.getTracer(telemetryScope);
+  const parent = options.parent ?? context.active();
+  const span = tracer.startSpan(linkSpanName, { kind: SpanKind.INTERNAL, startTime: timeOf(discovered.at) }, parent);
+  if (span.isRecording()) {
+    span.setAttributes(spanAttributes(record, options.sessionId));
+    span.addEvent('discovered', { 'linkgate.content.index': discovered.contentIndex ?? -1 }, timeOf(discovered.at));
+    if (requested !== null)
+      span.addEvent('requested', { 'linkgate.deadline_ms': requested.deadlineMs }, timeOf(requested.at));
+    if (received !== null) {
+      span.addEvent(
+        'received',
+        { 'linkgate.items': received.itemCount, 'linkgate.bytes': received.bytes },
+        timeOf(received.at),
+      );
+    }
+    if (delivered !== null) {
+      span.addEvent(
+        'delivered',
+        { 'linkgate.items': delivered.items.length, 'linkgate.bytes': delivered.bytes },
+        timeOf(delivered.at),
+      );
+    }
+    if (record.verdict === 'unverifiable') {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: firstCode(record) ?? 'unverifiable' });
+    }
+  }
+  span.end(options.endTime);
+}
+
+function spanAttributes(record: LinkRecord, sessionId: string | undefined): Attributes {
+  const { discovered, requested, received, delivered } = record.stages;
+  const { link, read } = record.decisions;
+  const attributes: Attributes = {
+    'linkgate.verdict': record.verdict,
+    'linkgate.link.effect': link.effect,
+    'linkgate.reason_codes': reasonCodes(record),
+    'linkgate.uri': record.uri,
+    'linkgate.server.id': discovered.server,
+    'linkgate.policy.id': link.policy.id,
+    'linkgate.policy.version': link.policy.version,
+    'linkgate.policy.digest': link.policy.digest,
+    'mcp.resource.uri': record.uri,
+  };
+  if (read !== null) attributes['linkgate.read.effect'] = read.effect;
+  if (record.next !== null) attributes['linkgate.next.boundary'] = record.next.boundary;
+  if (record.wouldDeny !== undefined) attributes['linkgate.would_deny'] = record.wouldDeny;
+  if (discovered.tool !== null) attributes['gen_ai.tool.name'] = discovered.tool;
+  if (discovered.protocolVersion !== null) attributes['mcp.protocol.version'] = discovered.protocolVersion;
+  if (sessionId !== undefined) attributes['mcp.session.id'] = sessionId;
+  if (requested !== null) {
+    attributes['linkgate.read.transport'] = requested.transport;
+    if (requested.transport === 'resources/read') attributes['mcp.method.name'] = 'resources/read';
+    if (requested.requestId !== null) attributes['jsonrpc.request.id'] = String(requested.requestId);
+  }
+  if (received !== null) {
+    attributes['linkgate.bytes.received'] = received.bytes;
+    attributes['linkgate.read.elapsed_ms'] = received.elapsedMs;
+    if (received.error !== null) attributes['rpc.jsonrpc.error_code'] = received.error.code;
+  }
+  if (delivered !== null) attributes['linkgate.bytes.delivered'] = delivered.bytes;
+  return attributes;
+}
+
+function countDecisions(record: LinkRecord): void {
+  const provider = metrics.getMeterProvider();
+  let instruments = instrumentsByProvider.get(provider);
+  if (instruments === undefined) {
+    const meter = provider.getMeter(telemetryScope);
+    instruments = meter === noopMeter ? null : makeInstruments(meter);
+    instrumentsByProvider.set(provider, instruments);
+  }
+  if (instruments === null) return;
+  const server = record.stages.discovered.server;
+  countDecision(instruments, 'link', record.decisions.link, server);
+  if (record.decisions.read !== null) countDecision(instruments, 'read', record.decisions.read, server);
+  const received = record.stages.received;
+  if (received !== null) {
+    const attributes = {
+      'linkgate.server.id': server,
+      'linkgate.read.effect': record.decisions.read?.effect ?? 'none',
+    };
+    instruments.readBytes.record(received.bytes, attributes);
+    if (received.cache === null) instruments.readDuration.record(received.elapsedMs / 1000, attributes);
+  }
+}
+
+function countDecision(instruments: Instruments, stage: 'link' | 'read', decision: Decision, server: string): void {
+  instruments.decisions.add(1, {
+    'linkgate.stage': stage,
+    'linkgate.effect': decision.effect,
+    'linkgate.server.id': server,
+  });
+  for (const reason of decision.reasons) {
+    instruments.reasons.add(1, {
+      'linkgate.stage': stage,
+      'linkgate.effect': decision.effect,
+      'linkgate.reason_code': reason.code,
+    });
+  }
+}
+
+function makeInstruments(meter: Meter): Instruments {
+  return {
+    decisions: meter.createCounter('linkgate.decisions', {
+      description: 'link and read decisions, by stage and effect',
+      unit: '{decision}',
+    }),
+    reasons: meter.createCounter('linkgate.decision.reasons', {
+      description: 'reasons given by link and read decisions, by stage, effect and reason code',
+      unit: '{reason}',
+    }),
+    readBytes: meter.createHistogram('linkgate.read.bytes', {
+      description: 'decoded bytes received per link read',
+      unit: 'By',
+    }),
+    readDuration: meter.createHistogram('linkgate.read.duration', {
+      description: 'time from sending a link read to its answer',
+      unit: 's',
+    }),
+  };
+}
+
+function reasonCodes(record: LinkRecord): string[] {
+  const codes = new Set<string>();
+  for (const reason of record.decisions.link.reasons) codes.add(reason.code);
+  for (const reason of record.decisions.read?.reasons ?? []) codes.add(reason.code);
+  return [...codes];
+}
+
+function firstCode(record: LinkRecord): string | undefined {
+  return (record.decisions.read ?? record.decisions.link).reasons[0]?.code;
+}
+
+function timeOf(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : Date.now();
+}

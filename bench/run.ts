@@ -360,6 +360,63 @@ async function benchMemory(): Promise<void> {
   check('no heap growth beyond fixed caches (Δ < 8 MiB)', after - before < 8 * 1024 ** 2, mib(after - before));
 }
 
+// ---------- 6. telemetry with no provider registered ----------
+async function benchTelemetry(): Promise<void> {
+  const { emitLinkTelemetry } = (await import(
+    new URL('../dist/record/link-telemetry.js', import.meta.url).href
+  )) as typeof import('../src/record/link-telemetry.ts');
+  const gate = createGate(await loadPolicy('policies/web-public.yaml'), { resolve: 'none' });
+  const inputs = linkWorkload(10_000);
+  const at = new Date().toISOString();
+  const records = inputs.map((input) => {
+    const { link } = input as { link: { uri: string } };
+    const decision = gate.decideLink(input);
+    return {
+      uri: link.uri,
+      verdict: 'link-only' as const,
+      next: null,
+      stages: {
+        discovered: {
+          at,
+          tool: 'bench',
+          responseId: 1,
+          contentIndex: 0,
+          contentType: 'resource_link',
+          uri: link.uri,
+          mimeType: null,
+          size: null,
+          server: 'docs',
+          protocolVersion: null,
+          client: null,
+          serverInfo: null,
+        },
+        requested: null,
+        received: null,
+        delivered: null,
+      },
+      decisions: { link: decision, read: null },
+    };
+  });
+  let sink = 0;
+  const [decide, emit] = (await interleave(
+    {
+      decideLink: () => {
+        for (const i of inputs) sink += gate.decideLink(i).reasons.length;
+      },
+      emitLinkTelemetry: () => {
+        for (const r of records) emitLinkTelemetry(r);
+      },
+    },
+    rounds,
+  )) as [Series, Series];
+  const ratio = summary(emit.rounds).median / summary(decide.rounds).median;
+  console.log('\n6. OpenTelemetry with no provider registered, 10,000 finished links');
+  console.log(row('gate.decideLink', decide, undefined, inputs.length));
+  console.log(row('emitLinkTelemetry (span + metrics, no-op)', emit, decide, inputs.length));
+  check('telemetry without a provider ≤ 0.05× a link decision', ratio <= 0.05, `${ratio.toFixed(2)}×`);
+  if (sink === -1) console.log(sink);
+}
+
 console.log(
   `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
 );
@@ -368,5 +425,6 @@ await benchRules();
 await benchReads();
 benchColdStart();
 await benchMemory();
+await benchTelemetry();
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

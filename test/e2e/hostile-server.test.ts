@@ -7,13 +7,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate.ts';
-import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/hook/gate-transport.ts';
+import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { hostileLinks } from '../fixtures/servers/hostile-server.ts';
-import { repoRoot } from '../hook/fake-gate.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
 import { policyFile, processesWith, recordsOf, runProbe, tsServer } from './run-probe.ts';
 
 const serverFile = 'test/fixtures/servers/hostile-server.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { probeCommand } from '../../src/cli/probe.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { repoRoot } from '../hook/fake-gate.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
 import { runCommand, type CliRun } from '../helpers/run-cli.ts';
 
 /** What one probe run printed, its exit code and how long it took, milliseconds. */

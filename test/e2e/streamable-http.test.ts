@@ -11,16 +11,16 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { makeElf, makePng } from '../../src/demo/demo-bytes.ts';
 import { createGate } from '../../src/gate.ts';
-import { cappedFetch } from '../../src/hook/capped-fetch.ts';
-import { connectionByteCap } from '../../src/hook/connection-byte-cap.ts';
-import { gateToolResult } from '../../src/hook/gate-tool-result.ts';
-import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/hook/gate-transport.ts';
+import { cappedFetch } from '../../src/sdk/capped-fetch.ts';
+import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
+import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
+import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord, Verdict } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { defaultPolicyWith, repoRoot } from '../hook/fake-gate.ts';
+import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 
 /** Size of the hostile answer to a read of `floodUri`, bytes, generated while it is sent. */

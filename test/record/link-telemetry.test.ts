@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoLinks } from '../../src/demo/demo-server.ts';
 import { createGate } from '../../src/gate.ts';
-import { gateToolResult } from '../../src/hook/gate-tool-result.ts';
+import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { emitLinkTelemetry, linkSpanName } from '../../src/record/link-telemetry.ts';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate.ts';
-import { gateToolResult } from '../../src/hook/gate-tool-result.ts';
+import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import type { Verdict } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';
-import { defaultPolicyWith } from '../hook/fake-gate.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 
 /** Read deadline of these tests, milliseconds: long enough for a slow-but-steady answer, short enough to keep the suite quick. */

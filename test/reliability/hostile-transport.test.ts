@@ -1,12 +1,12 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate.ts';
-import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/hook/gate-transport.ts';
+import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';
 import type { LinkRecord, Verdict } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';
-import { defaultPolicyWith } from '../hook/fake-gate.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 
 /** Read deadline the decorator enforces itself, milliseconds. */

@@ -8,7 +8,7 @@ import type { CompiledRule } from '../../src/policy/compile-rule.ts';
 import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { RuleStage } from '../../src/policy/rule-facts.ts';
-import { repoRoot } from '../hook/fake-gate.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
 import { denyRuleArb, lineArb, linkLineArb, stageLineArb } from './pipeline-arbitraries.ts';
 
 /** Generated cases per property; the whole file stays within a few seconds. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defaultPolicyWith } from '../hook/fake-gate.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { loadRound } from './load-run.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 

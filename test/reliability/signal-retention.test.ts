@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate.ts';
-import { gateToolResult, type RequestingClient } from '../../src/hook/gate-tool-result.ts';
-import { defaultPolicyWith } from '../hook/fake-gate.ts';
+import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 
 // a full gc on demand, without starting the worker with --expose-gc
 setFlagsFromString('--expose-gc');

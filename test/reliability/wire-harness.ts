@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import { connectionByteCap } from '../../src/hook/connection-byte-cap.ts';
+import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import { tsServer } from '../e2e/run-probe.ts';
 

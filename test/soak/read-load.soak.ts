@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Policy } from '../../src/policy/policy.ts';
-import { defaultPolicyWith } from '../hook/fake-gate.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { loadRound, type LoadRound } from '../reliability/load-run.ts';
 import {
   connectWire,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate.ts';
-import { gateToolResult, type RequestingClient } from '../../src/hook/gate-tool-result.ts';
+import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';

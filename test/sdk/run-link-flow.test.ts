@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Decision, Effect } from '../../src/decision/decision.ts';
-import { ReadCache } from '../../src/hook/read-cache.ts';
-import { runLinkFlow, type RawReader, type ReadAnswer } from '../../src/hook/run-link-flow.ts';
+import { ReadCache } from '../../src/sdk/read-cache.ts';
+import { runLinkFlow, type RawReader, type ReadAnswer } from '../../src/sdk/run-link-flow.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkContext } from '../../src/record/build-stages.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';

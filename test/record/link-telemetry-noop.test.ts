@@ -27,7 +27,10 @@ const record: LinkRecord = {
     received: null,
     delivered: null,
   },
-  decisions: { link: { effect: 'allow', reasons: [], policy: { id: 'p', version: '1', digest: 'sha256:0' } }, read: null },
+  decisions: {
+    link: { effect: 'allow', reasons: [], policy: { id: 'p', version: '1', digest: 'sha256:0' } },
+    read: null,
+  },
 };
 
 describe('emitLinkTelemetry with no provider registered', () => {

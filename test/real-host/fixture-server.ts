@@ -1,0 +1,41 @@
+// The hostile fixture MCP server of the real-host suites (stdio; run with tsx). Tool `links` returns the
+// resource_links of fixture-resources.ts, tool `embedded` returns embedded resources, `resources/list` lists them
+// all and `resources/read` returns each body. Every request it receives is appended as one JSON line
+// `{method, uri}` to the file named by LINKGATE_REQUEST_LOG.
+import { appendFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureEmbedded, fixtureLinks, fixtureResources, resourceContents } from './fixture-resources.ts';
+
+const logFile = process.env['LINKGATE_REQUEST_LOG'];
+
+const server = new McpServer({ name: 'fixture', version: '1.0.0' }, { capabilities: { resources: {}, tools: {} } });
+server.registerTool('links', { description: 'returns links to documents and images' }, async () => ({
+  content: [
+    { type: 'text', text: `${fixtureLinks.length} links follow` },
+    ...fixtureLinks.map((r) => ({ type: 'resource_link' as const, uri: r.uri, name: r.name, mimeType: r.mimeType })),
+  ],
+}));
+server.registerTool('embedded', { description: 'returns documents inline' }, async () => ({
+  content: fixtureEmbedded.map((r) => ({ type: 'resource' as const, resource: resourceContents(r) })),
+}));
+server.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  resources: [...fixtureResources.values()].map((r) => ({ uri: r.uri, name: r.name, mimeType: r.mimeType })),
+}));
+server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const resource = fixtureResources.get(request.params.uri);
+  // -32002: resource not found (MCP spec)
+  if (resource === undefined) throw new McpError(-32002, `resource not found: ${request.params.uri}`);
+  return { contents: [resourceContents(resource)] };
+});
+
+const transport = new StdioServerTransport();
+await server.connect(transport);
+const handle = transport.onmessage;
+transport.onmessage = (message) => {
+  const m = message as { method?: string; params?: { uri?: string } };
+  if (logFile !== undefined && m.method !== undefined)
+    appendFileSync(logFile, `${JSON.stringify({ method: m.method, uri: m.params?.uri ?? null })}\n`);
+  handle?.(message);
+};

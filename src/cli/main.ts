@@ -8,6 +8,7 @@ import { lintCommand } from './lint-command.ts';
 import { testCommand } from './test-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { explainCommand } from './explain-command.ts';
+import { hookCommand } from './hook-command.ts';
 
 const commands: Readonly<Record<string, { run: CliCommand; summary: string }>> = {
   eval: { run: evalCommand, summary: 'decide JSON lines from stdin, one decision per line' },
@@ -16,6 +17,7 @@ const commands: Readonly<Record<string, { run: CliCommand; summary: string }>> =
   test: { run: testCommand, summary: "run a policy's case file: decisions, rule coverage, junit" },
   diff: { run: diffCommand, summary: 'replay case lines against two policy versions; flag loosening' },
   explain: { run: explainCommand, summary: "show every check and rule behind one line's decision" },
+  hook: { run: hookCommand, summary: 'judge one host hook event (claude code, codex): deny reads, withhold bodies' },
 };
 
 function help(): string {

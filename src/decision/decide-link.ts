@@ -43,7 +43,7 @@ interface LinkAnalysis {
 /**
  * Pre-read decision for one link; synchronous, judges names by their text unless `resolved` is given.
  * Reasons come in a fixed order: input, uri syntax, parser confusion, userinfo, scheme, address, origin,
- * servers, declared size, declared type, resolution, custom rules. Deny overrides; `rule.*` hits may add
+ * servers, discovery, declared size, declared type, resolution, custom rules. Deny overrides; `rule.*` hits may add
  * `partial`. A uri that does not parse skips the custom rules (their facts need a parsed uri). A link whose
  * canonical origin is in `links.allowNonPublicOrigins` skips the address rules (its literal host and its
  * resolver answers may be non-public) and nothing else.
@@ -160,6 +160,15 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
   }
 
   serverReasons(settings, server, readFrom, reasons);
+  if (settings.requireDiscovered && input.discovered === false) {
+    reasons.push(
+      reason(
+        'link.not-discovered',
+        'hook.requireDiscovered',
+        'the uri was not returned by a tool or listed as a resource earlier in this session',
+      ),
+    );
+  }
   const size = sizeReason(settings, link.size);
   if (size !== undefined) reasons.push(size);
   if (settings.denyDeclaredTypes && link.mimeType !== undefined && !settings.declaredTypeAllowed(link.mimeType)) {

@@ -18,6 +18,8 @@ export const linkInputSchema = z.strictObject({
   server: z.string().min(1).optional(),
   readFrom: z.string().min(1).optional(),
   link: resourceLinkSchema,
+  /** whether the front end saw the link returned (tool result, resource list) earlier in the session; absent: not known, not checked */
+  discovered: z.boolean().optional(),
 });
 
 /** A JSON-RPC error as a read may end with. */
@@ -128,7 +130,9 @@ function isPlainLinkInput(value: unknown): value is LinkInput {
       const id = value[key];
       if (typeof id !== 'string' || id.length === 0) return false;
     } else if (key === 'link') hasLink = true;
-    else return false;
+    else if (key === 'discovered') {
+      if (typeof value[key] !== 'boolean') return false;
+    } else return false;
   }
   return hasStage && hasLink && isPlainResourceLink(value['link']);
 }

@@ -11,6 +11,7 @@ export const reasonCodes = [
   'origin.not-allowed',
   'server.mismatch',
   'server.not-allowed',
+  'link.not-discovered',
   'credential.cross-origin',
   'credential.forward-disabled',
   'size.declared-too-large',

@@ -14,6 +14,8 @@ export interface LinkSettings {
   /** null when `links.servers` is absent (any server) */
   readonly servers: ReadonlySet<string> | null;
   readonly requireSameServer: boolean;
+  /** a link-stage input with `discovered: false` is denied */
+  readonly requireDiscovered: boolean;
   readonly denyNonPublicAddresses: boolean;
   readonly internalNames: NamePatterns;
   /** how names of network schemes are judged (single labels are intranet names) */
@@ -52,6 +54,7 @@ function compile(policy: Policy): LinkSettings {
     origins: links.origins === undefined ? null : compileOriginAllowList(links.origins),
     servers: links.servers === undefined ? null : new Set(links.servers),
     requireSameServer: links.requireSameServer,
+    requireDiscovered: policy.document.hook?.requireDiscovered === true,
     denyNonPublicAddresses: links.denyNonPublicAddresses,
     internalNames,
     networkNameRules: Object.freeze({ internalNames, opaqueAuthority: false }),

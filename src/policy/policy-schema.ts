@@ -132,6 +132,19 @@ export const fetchSchema = z
   })
   .meta({ title: 'fetch', description: 'direct fetch settings' });
 
+/** Host hook settings (`linkgate hook`): which of the host's own tools the gate judges. */
+export const hookSchema = z
+  .strictObject({
+    requireDiscovered: z.boolean().optional().meta({
+      description:
+        'a uri the host reads must have been returned by a tool or listed as a resource earlier in the session',
+    }),
+    webFetch: z.boolean().optional().meta({
+      description: "judge the urls of the host's own web fetch tool by the link rules (absent: on)",
+    }),
+  })
+  .meta({ title: 'hook', description: 'host hook settings' });
+
 /** A custom json-logic rule; it can only tighten a decision. */
 export const ruleSchema = z
   .strictObject({
@@ -164,6 +177,7 @@ export const policySchema = z
     read: readSchema,
     content: contentSchema,
     fetch: fetchSchema.optional(),
+    hook: hookSchema.optional(),
     rules: z
       .array(ruleSchema)
       .optional()

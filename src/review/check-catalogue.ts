@@ -105,6 +105,15 @@ export const checkCatalogue: Readonly<Record<RuleStage, readonly CheckInfo[]>> =
     ),
     check(
       'link',
+      'hook.requireDiscovered',
+      'a uri read through a host hook was returned or listed earlier in the session',
+      ['link.not-discovered'],
+      ['discovered'],
+      'hook.requireDiscovered',
+      (d) => d.hook?.requireDiscovered === true,
+    ),
+    check(
+      'link',
       'links.maxDeclaredBytes',
       'the declared size is within the cap',
       ['size.declared-too-large'],

@@ -53,6 +53,8 @@ const orders: Readonly<Record<string, Order>> = {
   'fetch.maxRedirects': 'more-is-looser',
   'fetch.connectTimeoutMs': 'more-is-looser',
   'fetch.overCap': 'enum',
+  'hook.requireDiscovered': 'true-is-tighter',
+  'hook.webFetch': 'true-is-tighter',
 };
 
 // for enums: values from tightest to loosest
@@ -74,11 +76,15 @@ const absentIsOpen = new Set([
 // optional booleans read as false when absent
 const absentIsFalse = new Set([
   'links.denyDeclaredTypes',
+  'hook.requireDiscovered',
   'links.resolveNames',
   'read.allowTaskResults',
   'read.answerInputRequired',
   'fetch.enabled',
 ]);
+
+// optional booleans read as true when absent
+const absentIsTrue = new Set(['hook.webFetch']);
 
 const loosenWhen = (looser: boolean): Direction => (looser ? 'loosening' : 'tightening');
 
@@ -128,8 +134,12 @@ function settingChanges(path: string, before: unknown, after: unknown): SettingC
     const kind = before === undefined ? 'added' : 'removed';
     let direction: Direction = 'neutral';
     if (absentIsOpen.has(path)) direction = loosenWhen(kind === 'removed');
-    else if (absentIsFalse.has(path)) direction = valueDirection(path, before ?? false, after ?? false);
-    else if (order === 'allow-list' || order === 'deny-list') {
+    else if (absentIsFalse.has(path) || absentIsTrue.has(path)) {
+      // an optional boolean written out as its own default changes nothing
+      const fallback = absentIsTrue.has(path);
+      const [was, is] = [before ?? fallback, after ?? fallback];
+      if (was !== is) direction = valueDirection(path, was, is);
+    } else if (order === 'allow-list' || order === 'deny-list') {
       // a list that is absent is empty: judge it member by member
       return settingChanges(path, before ?? [], after ?? []);
     }

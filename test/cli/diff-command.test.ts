@@ -54,7 +54,7 @@ describe('linkgate diff', () => {
     expect(run.code).toBe(0);
     const diff = JSON.parse(run.stdout) as DiffJson;
     expect(diff.loosens).toBe(false);
-    expect(diff.summary.replayed).toBe(85);
+    expect(diff.summary.replayed).toBe(86);
     expect(diff.summary.loosened).toBe(0);
     expect(diff.summary.tightened).toBeGreaterThan(15);
     expect(diff.decisions.every((d) => d.direction !== 'loosening')).toBe(true);

@@ -46,6 +46,7 @@ describe('linkgate explain', () => {
       'skip links.origins',
       'skip links.servers',
       'pass links.requireSameServer',
+      'skip hook.requireDiscovered',
       'pass links.maxDeclaredBytes',
       'pass links.denyDeclaredTypes',
       'skip links.resolveNames',

@@ -1,0 +1,113 @@
+import { appendFile } from 'node:fs/promises';
+import { join, resolve as resolvePath } from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGate } from '../gate.ts';
+import { GateError } from '../gate-error.ts';
+import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
+import { claudeCodeSettings, shellQuote } from '../hook/hook-settings.ts';
+import { runHook } from '../hook/run-hook.ts';
+import { defaultStateDir } from '../hook/session-state.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import type { CliCommand, CliIo } from './cli-io.ts';
+import { cliEntry, packageRoot } from './package-root.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
+import { usageError } from './report-error.ts';
+import type { TelemetryHandle } from './start-telemetry.ts';
+
+/** Largest hook event read from stdin, bytes (a tool result with embedded resources can be large). */
+export const maxEventBytes = 64 * 1024 * 1024;
+
+const hosts = Object.keys(hostAdapters).join('|');
+const usage = `usage: linkgate hook ${hosts} --policy FILE [--records FILE] [--state DIR] [--otel] < event.json
+       linkgate hook claude-code --print-config [--policy FILE] [--records FILE] [--state DIR]`;
+
+/**
+ * `linkgate hook HOST` (DESIGN §4f): one host hook event on stdin, the host's answer on stdout. Every failure (bad
+ * event, policy that does not load, i/o fault) exits 2 with one line on stderr: hosts let a call through on any other
+ * exit code, so 2 is the only failure that keeps the gate closed.
+ */
+export const hookCommand: CliCommand = async (args, io) => {
+  const parsed = parseCommandArgs(
+    args,
+    io,
+    usage,
+    {
+      policy: { type: 'string' },
+      records: { type: 'string' },
+      state: { type: 'string' },
+      'print-config': { type: 'boolean' },
+      otel: { type: 'boolean' },
+    },
+    { positionals: true },
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const [host, extra] = positionals;
+  if (host === undefined) return usageError(io, `missing host: one of ${hosts}`, usage);
+  if (!isHookHost(host)) return usageError(io, `unknown host \`${host}\`: one of ${hosts}`, usage);
+  if (extra !== undefined) return usageError(io, `unexpected argument \`${extra}\``, usage);
+
+  if (values['print-config'] === true) {
+    if (host !== 'claude-code') return usageError(io, '`--print-config` is for `claude-code`', usage);
+    const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
+    const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', policy];
+    if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
+    if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+    io.stdout.write(`${JSON.stringify(claudeCodeSettings(command.map(shellQuote).join(' ')), null, 2)}\n`);
+    return 0;
+  }
+  if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
+
+  let telemetry: TelemetryHandle | undefined;
+  try {
+    // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start
+    let emit: ((record: LinkRecord) => void) | undefined;
+    if (values.otel === true) {
+      telemetry = await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: true });
+      const { emitLinkTelemetry } = await import('../record/link-telemetry.ts');
+      emit = (record) => emitLinkTelemetry(record);
+    }
+    const policy = await loadPolicy(resolvePath(io.cwd, values.policy));
+    const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
+    const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
+      gate: createGate(policy),
+      stateDir: values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
+      // one write per record with O_APPEND: lines from hook processes running at once never interleave
+      record: async (record) => {
+        emit?.(record);
+        if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      },
+    });
+    if (answer !== '') io.stdout.write(`${answer}\n`);
+    return 0;
+  } catch (error) {
+    return failClosed(io, error);
+  } finally {
+    // a failing exporter never changes the answer already given
+    await telemetry?.shutdown().catch(() => undefined);
+  }
+};
+
+async function readEvent(stdin: Readable): Promise<string> {
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    bytes += buffer.length;
+    if (bytes > maxEventBytes) throw new GateError('INPUT_INVALID', `the hook event is over ${maxEventBytes} bytes`);
+    parts.push(buffer);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+// one line: the first diagnostic of a policy error (file:line:col), else the message
+function failClosed(io: CliIo, error: unknown): number {
+  let line: string;
+  if (error instanceof GateError && error.diagnostics.length > 0) {
+    const d = error.diagnostics[0];
+    line = d === undefined ? error.message : `${d.file}:${d.line}:${d.col}: ${d.message}`;
+  } else line = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`linkgate hook: ${line.replace(/\s+/g, ' ').trim()}\n`);
+  return 2;
+}

@@ -1,0 +1,23 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The folder of linkgate's own package.json, found upward from this module (source, `dist/` or the bundle). */
+export function packageRoot(from: string = import.meta.url): string {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'linkgate')
+      return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('linkgate package.json not found above the running module');
+    dir = parent;
+  }
+}
+
+/** The CLI entry the package's `bin` names, as an absolute path. */
+export function cliEntry(): string {
+  const root = packageRoot();
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: { linkgate: string } };
+  return join(root, pkg.bin.linkgate);
+}

@@ -1,0 +1,23 @@
+import type { Decision } from '../decision/decision.ts';
+import { maskUri } from '../link/mask-uri.ts';
+import type { NextStep } from '../record/link-record.ts';
+
+/** Longest notice the hook writes for the model, characters (hosts cap hook output near 10,000). */
+export const maxNoticeChars = 1500;
+
+/**
+ * One line for the model saying what the gate did and why: the masked uri, each reason code with its message, the
+ * policy, and the boundary to check next. Reason messages quote user values already (`quoteValue`).
+ */
+export function gateNotice(what: string, uri: string, decision: Decision, next: NextStep | null): string {
+  const reasons = decision.reasons.map((r) => `${r.code} (${r.message})`).join('; ');
+  const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
+  const where = next === null ? '' : `; next boundary: ${next.boundary}: ${next.hint}`;
+  const text = `linkgate ${what} \`${maskUri(uri)}\`: ${reasons === '' ? decision.effect : reasons} [${policy}]${where}`;
+  return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
+}
+
+/** The codes of a decision, deduplicated, in order. */
+export function reasonCodesOf(decision: Decision): string[] {
+  return [...new Set(decision.reasons.map((r) => r.code))];
+}

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { lstat, open, unlink } from 'node:fs/promises';
+import type { Decision, Reason } from '../decision/decision.ts';
+import type { Gate } from '../gate.ts';
+import { assembleRecord } from '../record/assemble-record.ts';
+import {
+  deliverableIndices,
+  deliveredStage,
+  discoveredStage,
+  receivedFromResult,
+  type LinkContext,
+} from '../record/build-stages.ts';
+import type { ReadOutcome } from '../record/judge-verdict.ts';
+import type { LinkRecord, LinkStages } from '../record/link-record.ts';
+import { discoverLinks, isRecord, linkFacts } from '../sdk/discover-links.ts';
+import { gateNotice } from './gate-notice.ts';
+import type { HookAnswer, HookEvent } from './hook-event.ts';
+import { SessionState, type PendingRead, type SeenLink } from './session-state.ts';
+import { listedResources, readContents, unwrapToolOutput } from './tool-output.ts';
+
+/** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
+export const webFetchServer = 'web-fetch';
+
+/** What handling one event needs: the gate, where session state lives, and where records go. */
+export interface HookContext {
+  gate: Gate;
+  /** folder of the per-session state */
+  stateDir: string;
+  /** receives each finished record */
+  record: (record: LinkRecord) => Promise<void>;
+  /** clock (tests pass their own) */
+  now?: () => Date;
+}
+
+/**
+ * Judges one host hook event (DESIGN §4f): links returned by tools go into session state, reads are decided before
+ * (link decision) and after (read decision over what the host received), the host's web fetch gets the link rules.
+ * Throws only for i/o faults, which the command turns into exit 2 (fail closed).
+ */
+export async function handleHookEvent(event: HookEvent, context: HookContext): Promise<HookAnswer> {
+  const { call } = event;
+  if (call.kind === 'other') return { kind: 'none' };
+  if (call.kind === 'web-fetch') return event.phase === 'pre' ? judgeWebFetch(call.urls, context) : { kind: 'none' };
+  if (call.kind === 'mcp' || call.kind === 'list') {
+    if (event.phase !== 'post') return { kind: 'none' };
+    return call.kind === 'mcp'
+      ? toolReturned(event, call.server, call.tool, context)
+      : resourcesListed(event, call.server, context);
+  }
+  const state = await SessionState.open(context.stateDir, event.session);
+  const callId = event.toolUseId ?? `${call.server}\n${call.uri}`;
+  if (event.phase === 'pre') return readRequested(call, callId, state, context);
+  if (event.phase === 'failure') return readFailed(event, callId, state, context);
+  return readReturned(event, call, callId, state, context);
+}
+
+function nowOf(context: HookContext): Date {
+  return context.now?.() ?? new Date();
+}
+
+function linkContext(server: string, tool: string | null): LinkContext {
+  return { server, tool, responseId: null, protocolVersion: null, client: null, serverInfo: null };
+}
+
+/** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */
+function keptLink(item: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const link: Record<string, unknown> = { type: 'resource_link', uri: item['uri'], name: item['name'] };
+  for (const key of ['title', 'mimeType', 'size'] as const) if (item[key] !== undefined) link[key] = item[key];
+  return link;
+}
+
+async function toolReturned(event: HookEvent, server: string, tool: string, context: HookContext): Promise<HookAnswer> {
+  const output = unwrapToolOutput(event.response);
+  if (output.result === null) return { kind: 'none' };
+  const { links, embedded } = discoverLinks(output.result);
+  const at = nowOf(context);
+  const seen: SeenLink[] = links
+    .filter((l) => typeof l.link['uri'] === 'string')
+    .map((l) => ({
+      server,
+      link: keptLink(l.link),
+      discovered: discoveredStage(linkFacts(l.link), l.index, linkContext(server, tool), at),
+    }));
+  if (seen.length > 0) {
+    const state = await SessionState.open(context.stateDir, event.session);
+    await state.addSeen(event.toolUseId ?? randomUUID(), seen);
+  }
+  if (embedded.length === 0) return { kind: 'none' };
+
+  const withheld = new Map<number, string>();
+  for (const e of embedded) {
+    const decision = await context.gate.decideEmbedded(e.resource);
+    if (decision.effect === 'allow') continue;
+    const uri = typeof e.resource['uri'] === 'string' ? e.resource['uri'] : '';
+    withheld.set(e.index, gateNotice('withheld the embedded resource', uri, decision, null));
+  }
+  if (withheld.size === 0) return { kind: 'none' };
+  const content = (output.result['content'] as unknown[]).map((item, index) => {
+    const notice = withheld.get(index);
+    return notice === undefined ? item : { type: 'text', text: notice };
+  });
+  return {
+    kind: 'replace',
+    output: output.wrap({ ...output.result, content }),
+    reason: [...withheld.values()].join('\n'),
+  };
+}
+
+async function resourcesListed(event: HookEvent, server: string | null, context: HookContext): Promise<HookAnswer> {
+  const at = nowOf(context);
+  const seen: SeenLink[] = [];
+  for (const entry of listedResources(event.response)) {
+    const from = typeof entry['server'] === 'string' ? entry['server'] : server;
+    if (from === null || typeof entry['uri'] !== 'string') continue;
+    const link = keptLink({ ...entry, name: typeof entry['name'] === 'string' ? entry['name'] : entry['uri'] });
+    seen.push({ server: from, link, discovered: discoveredStage(linkFacts(link), null, linkContext(from, null), at) });
+  }
+  if (seen.length > 0) {
+    const state = await SessionState.open(context.stateDir, event.session);
+    await state.addSeen(event.toolUseId ?? randomUUID(), seen);
+  }
+  return { kind: 'none' };
+}
+
+/** The link decision for reading `uri` from `server`, with what the session saw of the link. */
+async function decideReadLink(
+  server: string,
+  uri: string,
+  state: SessionState,
+  context: HookContext,
+): Promise<Omit<PendingRead, 'requested'>> {
+  const seen = await state.seen(uri);
+  // a link returned by this very server first; else the first one seen (the read then goes to another server)
+  const origin = seen.find((s) => s.server === server) ?? seen[0];
+  const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
+  const linkServer = origin?.server ?? server;
+  const discovered =
+    origin?.discovered ?? discoveredStage(linkFacts(link), null, linkContext(server, null), nowOf(context));
+  const linkDecision = await context.gate.decide({
+    stage: 'link',
+    server: linkServer,
+    readFrom: server,
+    link,
+    discovered: origin !== undefined,
+  });
+  return { linkServer, link, discovered, linkDecision };
+}
+
+async function readRequested(
+  call: { server: string; uri: string },
+  callId: string,
+  state: SessionState,
+  context: HookContext,
+): Promise<HookAnswer> {
+  const judged = await decideReadLink(call.server, call.uri, state, context);
+  if (judged.linkDecision.effect === 'deny') {
+    const record = finish(
+      { discovered: judged.discovered, requested: null, received: null, delivered: null },
+      judged.linkDecision,
+      null,
+      { kind: 'not-attempted', why: 'the link was denied' },
+    );
+    await context.record(record);
+    return { kind: 'deny', reason: gateNotice('refused to read', call.uri, judged.linkDecision, record.next) };
+  }
+  await state.putPending(callId, {
+    ...judged,
+    requested: {
+      at: nowOf(context).toISOString(),
+      requestId: null,
+      server: call.server,
+      deadlineMs: context.gate.policy.document.read.readTimeoutMs,
+      transport: 'resources/read',
+    },
+  });
+  return { kind: 'none' };
+}
+
+function finish(stages: LinkStages, link: Decision, read: Decision | null, outcome: ReadOutcome): LinkRecord {
+  return assembleRecord({ stages, decisions: { link, read }, outcome, enforced: true });
+}
+
+async function readFailed(
+  event: HookEvent,
+  callId: string,
+  state: SessionState,
+  context: HookContext,
+): Promise<HookAnswer> {
+  const pending = await state.takePending(callId);
+  if (pending === undefined) return { kind: 'none' };
+  const why =
+    typeof event.response === 'string' ? `the host's read failed: ${event.response}` : "the host's read failed";
+  const read = localDeny(context.gate, 'read.error', 'read', why.slice(0, 200).toLowerCase());
+  await context.record(
+    finish(
+      { discovered: pending.discovered, requested: pending.requested, received: null, delivered: null },
+      pending.linkDecision,
+      read,
+      { kind: 'failed', why: "the host's read failed" },
+    ),
+  );
+  return { kind: 'none' };
+}
+
+/** A saved blob file read back for the read decision: its base64 (at most the policy cap plus one byte). */
+async function savedBlob(path: string, maxBytes: number): Promise<string | null> {
+  try {
+    const info = await lstat(path);
+    if (!info.isFile()) return null;
+    const file = await open(path, 'r');
+    try {
+      // one byte over the cap is enough for the gate to deny the item as too large, without reading the rest
+      const buffer = Buffer.alloc(Math.min(info.size, maxBytes + 1));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead).toString('base64');
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function readReturned(
+  event: HookEvent,
+  call: { server: string; uri: string },
+  callId: string,
+  state: SessionState,
+  context: HookContext,
+): Promise<HookAnswer> {
+  const { gate } = context;
+  const pending = await state.takePending(callId);
+  // no pre event (lost, or the host ran only this hook): the link is judged now, and a deny withholds everything
+  const judged = pending ?? (await decideReadLink(call.server, call.uri, state, context));
+  const raw = readContents(event.response);
+  if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
+
+  const maxBytes = gate.policy.document.read.maxBytes;
+  const saved: (string | null)[] = [];
+  const contents: Record<string, unknown>[] = [];
+  for (const item of raw) {
+    const path = isRecord(item) && typeof item['blobSavedTo'] === 'string' ? item['blobSavedTo'] : null;
+    saved.push(path);
+    if (!isRecord(item)) {
+      contents.push({});
+      continue;
+    }
+    const judgedItem: Record<string, unknown> = {};
+    for (const key of ['uri', 'mimeType', 'text'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
+    if (path !== null) {
+      // a saved file that cannot be read back gives an item with no body, which the gate denies (content.shape)
+      const blob = await savedBlob(path, maxBytes);
+      if (blob !== null) judgedItem['blob'] = blob;
+    }
+    contents.push(judgedItem);
+  }
+
+  const now = nowOf(context);
+  const requestedAt = pending?.requested.at ?? now.toISOString();
+  const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requestedAt));
+  const result = { contents };
+  const verdict = await gate.decideReadDetailed({
+    stage: 'read',
+    server: judged.linkServer,
+    readFrom: call.server,
+    link: judged.link,
+    elapsedMs,
+    result,
+  });
+
+  if (judged.linkDecision.effect === 'deny') {
+    await removeSaved(saved);
+    const record = finish(
+      { discovered: judged.discovered, requested: null, received: null, delivered: null },
+      judged.linkDecision,
+      null,
+      { kind: 'not-attempted', why: 'the link was denied' },
+    );
+    await context.record(record);
+    const notice = gateNotice('withheld the body of', call.uri, judged.linkDecision, record.next);
+    return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice);
+  }
+
+  const read = verdict.decision;
+  const received = receivedFromResult(result, verdict.evidence, elapsedMs, now);
+  const { deliver, dropped } = deliverableIndices(read, contents.length);
+  const stages: LinkStages = {
+    discovered: judged.discovered,
+    requested: pending?.requested ?? {
+      at: requestedAt,
+      requestId: null,
+      server: call.server,
+      deadlineMs: gate.policy.document.read.readTimeoutMs,
+      transport: 'resources/read',
+    },
+    received,
+    delivered: deliveredStage(received, contents, deliver, dropped, now),
+  };
+  const record = finish(stages, judged.linkDecision, read, { kind: 'complete' });
+  await context.record(record);
+  if (dropped.length === 0) return { kind: 'none' };
+
+  const withheld = new Set(dropped.map((d) => d.index));
+  // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
+  await removeSaved(saved.filter((_, i) => withheld.has(i)));
+  return withholdAnswer(raw, withheld, gateNotice('withheld the body of', call.uri, read, record.next));
+}
+
+/** The read tool's output with each withheld item replaced by a text item carrying the notice. */
+function withholdAnswer(raw: readonly unknown[], withheld: ReadonlySet<number>, notice: string): HookAnswer {
+  const contents = raw.map((item, index) => {
+    if (!withheld.has(index)) return item;
+    const uri = isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
+    return { uri, mimeType: 'text/plain', text: notice };
+  });
+  return { kind: 'replace', output: { contents }, reason: notice };
+}
+
+async function removeSaved(paths: readonly (string | null)[]): Promise<void> {
+  for (const path of paths) {
+    if (path === null) continue;
+    try {
+      // only a regular file is removed; a symlink named by the event is never followed
+      if ((await lstat(path)).isFile()) await unlink(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+async function judgeWebFetch(urls: readonly string[], context: HookContext): Promise<HookAnswer> {
+  if (context.gate.policy.document.hook?.webFetch === false) return { kind: 'none' };
+  for (const url of urls) {
+    const link = { type: 'resource_link', uri: url, name: url };
+    const decision = await context.gate.decide({ stage: 'link', server: webFetchServer, link });
+    if (decision.effect !== 'deny') continue;
+    const at = nowOf(context);
+    const record = finish(
+      {
+        discovered: discoveredStage(linkFacts(link), null, linkContext(webFetchServer, 'WebFetch'), at),
+        requested: null,
+        received: null,
+        delivered: null,
+      },
+      decision,
+      null,
+      { kind: 'not-attempted', why: 'the link was denied' },
+    );
+    await context.record(record);
+    return { kind: 'deny', reason: gateNotice('refused to fetch', url, decision, record.next) };
+  }
+  return { kind: 'none' };
+}
+
+/** A deny the hook observed itself (the host's read failed), in the engine's decision shape. */
+function localDeny(gate: Gate, code: Reason['code'], rule: string, message: string): Decision {
+  return { effect: 'deny', reasons: [{ code, rule, stage: 'read', message }], policy: { ...gate.policy.ref } };
+}

@@ -1,0 +1,36 @@
+/** What a host's tool call is, as far as the gate cares. */
+export type HookCall =
+  /** the host's resource read tool (`ReadMcpResourceTool {server, uri}`) */
+  | { kind: 'read'; server: string; uri: string }
+  /** the host's resource list tool; `server` is null when the call named none */
+  | { kind: 'list'; server: string | null }
+  /** an MCP server's tool (`mcp__<server>__<tool>`) */
+  | { kind: 'mcp'; server: string; tool: string }
+  /** the host's own web fetch tool; every url it would fetch */
+  | { kind: 'web-fetch'; urls: string[] }
+  /** any other tool: the gate has nothing to say */
+  | { kind: 'other'; name: string };
+
+/** One hook event in host-neutral terms. */
+export interface HookEvent {
+  /** the host's session (conversation) id: the key of the per-session state */
+  session: string;
+  /** `pre` before the tool runs, `post` after it returned, `failure` after it failed */
+  phase: 'pre' | 'post' | 'failure';
+  /** the host's id of this tool call, pairing its pre and post events; null when the host sends none */
+  toolUseId: string | null;
+  call: HookCall;
+  /** the tool's output on `post` (host shape), its error text on `failure`; undefined on `pre` */
+  response?: unknown;
+  /** how long the tool ran, milliseconds, when the host says */
+  durationMs?: number;
+}
+
+/** What the gate answers to one event, before a host formats it. */
+export type HookAnswer =
+  /** no opinion: the host goes on as it would without the gate (never a grant) */
+  | { kind: 'none' }
+  /** refuse the call before it runs; `reason` is for the model */
+  | { kind: 'deny'; reason: string }
+  /** replace what the model receives with `output` (the tool's own output shape); `reason` says what was withheld */
+  | { kind: 'replace'; output: unknown; reason: string };

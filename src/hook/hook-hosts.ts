@@ -1,0 +1,17 @@
+import { claudeCodeHost } from './claude-code-host.ts';
+import { codexHost } from './codex-host.ts';
+import type { HostAdapter } from './host-adapter.ts';
+
+/** Each host's adapter, by the name `linkgate hook HOST` takes. */
+export const hostAdapters = {
+  'claude-code': claudeCodeHost,
+  codex: codexHost,
+} as const satisfies Readonly<Record<string, HostAdapter>>;
+
+/** A host name `linkgate hook` accepts. */
+export type HookHost = keyof typeof hostAdapters;
+
+/** True when `name` is a host `linkgate hook` speaks to. */
+export function isHookHost(name: string): name is HookHost {
+  return Object.hasOwn(hostAdapters, name);
+}

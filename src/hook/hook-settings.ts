@@ -1,0 +1,24 @@
+/** Tools whose calls the gate must see before they run (Claude Code matcher syntax). */
+export const preToolMatcher = 'ReadMcpResourceTool|WebFetch';
+/** Tools whose results the gate must see (links returned, resources listed, bodies read). */
+export const postToolMatcher = 'ReadMcpResourceTool|ListMcpResourcesTool|mcp__.*';
+
+/** Seconds a host waits for one hook event before it gives up (Claude Code then lets the call through). */
+export const hookTimeoutSeconds = 30;
+
+/** The Claude Code `hooks` settings block that runs `command` on every event the gate needs. */
+export function claudeCodeSettings(command: string): { hooks: Record<string, unknown[]> } {
+  const handler = [{ type: 'command', command, timeout: hookTimeoutSeconds }];
+  return {
+    hooks: {
+      PreToolUse: [{ matcher: preToolMatcher, hooks: handler }],
+      PostToolUse: [{ matcher: postToolMatcher, hooks: handler }],
+      PostToolUseFailure: [{ matcher: 'ReadMcpResourceTool', hooks: handler }],
+    },
+  };
+}
+
+/** Quotes one argument for a POSIX shell command line (hosts run `command` through `sh -c`). */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}

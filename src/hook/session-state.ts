@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Decision } from '../decision/decision.ts';
+import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
+
+/** A link the session saw returned: by a tool (`resource_link` item) or listed by the resource list tool. */
+export interface SeenLink {
+  /** the server that returned it */
+  server: string;
+  /** the link as the gate judges it (`type`, `uri`, `name`, declared `mimeType`/`size`) */
+  link: Record<string, unknown>;
+  discovered: DiscoveredStage;
+}
+
+/** A read the gate allowed before it ran, waiting for its result. */
+export interface PendingRead {
+  /** the server that returned the link, or the read's own server when the link was not seen */
+  linkServer: string;
+  link: Record<string, unknown>;
+  discovered: DiscoveredStage;
+  linkDecision: Decision;
+  requested: RequestedStage;
+}
+
+/** Most links kept from one tool result or resource list. */
+export const maxLinksPerEvent = 1024;
+
+/**
+ * Per-session state of the hook, safe for hook processes the host runs at the same time: each event writes its own
+ * files (named by the tool call) with write-then-rename, so no two processes write the same file and no reader sees
+ * half a file. Nothing is read-modify-written, so no lock is needed.
+ */
+export class SessionState {
+  readonly dir: string;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** The state of `session` under `stateDir` (created, mode 0700); the session id is hashed into the folder name. */
+  static async open(stateDir: string, session: string): Promise<SessionState> {
+    const dir = join(stateDir, `s-${digest(session)}`);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return new SessionState(dir);
+  }
+
+  /** Records links one tool call returned; `callId` names the call (its tool use id, or a fresh one). */
+  async addSeen(callId: string, links: readonly SeenLink[]): Promise<void> {
+    if (links.length === 0) return;
+    await this.writeAtomic(`seen-${digest(callId)}.json`, links.slice(0, maxLinksPerEvent));
+  }
+
+  /** Every link the session saw with this exact uri, oldest first. */
+  async seen(uri: string): Promise<SeenLink[]> {
+    const names = (await readdir(this.dir)).filter((n) => n.startsWith('seen-') && n.endsWith('.json'));
+    const found: SeenLink[] = [];
+    for (const name of names) {
+      const links = await this.readJson(name);
+      if (!Array.isArray(links)) continue;
+      for (const entry of links as SeenLink[]) if (entry?.link?.['uri'] === uri) found.push(entry);
+    }
+    return found.sort((a, b) => a.discovered.at.localeCompare(b.discovered.at));
+  }
+
+  /** Keeps an allowed read until its result arrives. */
+  async putPending(callId: string, pending: PendingRead): Promise<void> {
+    await this.writeAtomic(`read-${digest(callId)}.json`, pending);
+  }
+
+  /** Takes (reads and removes) the pending read of `callId`; undefined when the pre event never ran or was lost. */
+  async takePending(callId: string): Promise<PendingRead | undefined> {
+    const name = `read-${digest(callId)}.json`;
+    const value = await this.readJson(name);
+    if (value === undefined) return undefined;
+    await rm(join(this.dir, name), { force: true });
+    return value as PendingRead;
+  }
+
+  private async writeAtomic(name: string, value: unknown): Promise<void> {
+    const temp = join(this.dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    await writeFile(temp, JSON.stringify(value), { mode: 0o600 });
+    await rename(temp, join(this.dir, name));
+  }
+
+  private async readJson(name: string): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return JSON.parse(text) as unknown;
+  }
+}
+
+/** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`. */
+export function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
+  const cache = env['XDG_CACHE_HOME'];
+  return join(cache !== undefined && cache !== '' ? cache : join(homedir(), '.cache'), 'linkgate', 'hook');
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}

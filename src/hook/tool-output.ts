@@ -1,0 +1,61 @@
+import { isRecord } from '../sdk/discover-links.ts';
+
+/** A tool's output as the host gave it, unwrapped to a tool result, and how to wrap a changed result back. */
+export interface ToolOutput {
+  /** the output as an MCP tool result (`{content: [...]}`), or null when it holds none */
+  result: Record<string, unknown> | null;
+  /** the host's shape again, around a changed result */
+  wrap(result: Record<string, unknown>): unknown;
+}
+
+/**
+ * Unwraps a host's MCP tool output: a tool result object, a bare `content[]` array, or either of them serialized as a
+ * JSON string (hosts differ, and Claude Code documents `string | content-block[]`). Anything else holds no result.
+ */
+export function unwrapToolOutput(output: unknown): ToolOutput {
+  if (typeof output === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(output);
+    } catch {
+      return { result: null, wrap: () => output };
+    }
+    if (typeof parsed === 'string') return { result: null, wrap: () => output };
+    const inner = unwrapToolOutput(parsed);
+    return { result: inner.result, wrap: (result) => JSON.stringify(inner.wrap(result)) };
+  }
+  if (Array.isArray(output)) return { result: { content: output }, wrap: (result) => result['content'] };
+  if (isRecord(output) && Array.isArray(output['content'])) return { result: output, wrap: (result) => result };
+  return { result: null, wrap: () => output };
+}
+
+/** The `contents` of a resource read tool's output (`{contents: [...]}`, possibly as a JSON string); null when absent. */
+export function readContents(output: unknown): unknown[] | null {
+  let value = output;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return isRecord(value) && Array.isArray(value['contents']) ? value['contents'] : null;
+}
+
+/** The entries of a resource list tool's output: an array, `{resources: [...]}`, or either as a JSON string. */
+export function listedResources(output: unknown): Record<string, unknown>[] {
+  let value = output;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const list = Array.isArray(value)
+    ? value
+    : isRecord(value) && Array.isArray(value['resources'])
+      ? value['resources']
+      : [];
+  return list.filter(isRecord);
+}

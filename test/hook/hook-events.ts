@@ -1,0 +1,67 @@
+/** Claude Code hook events as the research note lists their fields (`session_id`, `tool_name`, `tool_input`, …). */
+export interface EventOptions {
+  session?: string;
+  toolUseId?: string;
+}
+
+const common = (name: string, options: EventOptions) => ({
+  session_id: options.session ?? 'session-1',
+  transcript_path: '/tmp/transcript.jsonl',
+  cwd: '/tmp',
+  permission_mode: 'default',
+  hook_event_name: name,
+});
+
+/** `PostToolUse` of an MCP tool `mcp__<server>__<tool>` whose result is `content`. */
+export function toolReturned(server: string, tool: string, content: unknown[], options: EventOptions = {}) {
+  return {
+    ...common('PostToolUse', options),
+    tool_name: `mcp__${server}__${tool}`,
+    tool_input: {},
+    tool_response: content,
+    tool_use_id: options.toolUseId ?? `toolu_${server}_${tool}`,
+  };
+}
+
+/** `PreToolUse` of `ReadMcpResourceTool {server, uri}`. */
+export function readRequested(server: string, uri: string, options: EventOptions = {}) {
+  return {
+    ...common('PreToolUse', options),
+    tool_name: 'ReadMcpResourceTool',
+    tool_input: { server, uri },
+    tool_use_id: options.toolUseId ?? 'toolu_read',
+  };
+}
+
+/** `PostToolUse` of `ReadMcpResourceTool` with the host's `contents` (binary items carry `blobSavedTo`). */
+export function readReturned(server: string, uri: string, contents: unknown[], options: EventOptions = {}) {
+  return {
+    ...common('PostToolUse', options),
+    tool_name: 'ReadMcpResourceTool',
+    tool_input: { server, uri },
+    tool_response: { contents },
+    tool_use_id: options.toolUseId ?? 'toolu_read',
+    duration_ms: 12,
+  };
+}
+
+/** `PostToolUse` of `ListMcpResourcesTool`. */
+export function resourcesListed(entries: unknown[], options: EventOptions = {}) {
+  return {
+    ...common('PostToolUse', options),
+    tool_name: 'ListMcpResourcesTool',
+    tool_input: {},
+    tool_response: entries,
+    tool_use_id: options.toolUseId ?? 'toolu_list',
+  };
+}
+
+/** `PreToolUse` of `WebFetch {url, prompt}`. */
+export function webFetch(url: string, options: EventOptions = {}) {
+  return {
+    ...common('PreToolUse', options),
+    tool_name: 'WebFetch',
+    tool_input: { url, prompt: 'summarise' },
+    tool_use_id: options.toolUseId ?? 'toolu_fetch',
+  };
+}

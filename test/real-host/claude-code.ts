@@ -157,10 +157,15 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
   }
 }
 
+/** The shell command of a hook that appends each event's stdin to `logFile` (our own paths, single-quoted). */
+export function recorderCommand(logFile: string): string {
+  const recorder = path.join(import.meta.dirname, 'record-hook.mjs');
+  return [process.execPath, recorder, logFile].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
 /** Settings whose PreToolUse and PostToolUse hooks (every tool) append each event's stdin to `logFile` as JSON Lines. */
 export function recordingHooks(logFile: string, events: readonly string[] = ['PreToolUse', 'PostToolUse']) {
-  const recorder = path.join(import.meta.dirname, 'record-hook.mjs');
-  const command = [process.execPath, recorder, logFile].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = recorderCommand(logFile);
   const hooks: Record<string, unknown[]> = {};
   for (const event of events) hooks[event] = [{ matcher: '.*', hooks: [{ type: 'command', command, timeout: 30 }] }];
   return { hooks };

@@ -124,8 +124,55 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** How one model API speaks: which requests are agent turns, and how a turn is answered (or `false`: not ours). */
+export interface ModelDialect {
+  /** true when the request offers tools: an agent turn answered from the script */
+  agentTurn(body: Record<string, unknown>): boolean;
+  /** writes the answer for `turn` and returns true, or returns false for a request this API does not serve */
+  answer(res: ServerResponse, request: ModelRequest, turn: AssistantTurn, nextId: () => string): boolean;
+}
+
+let messages = 0;
+
+/** The Anthropic Messages API: `POST /v1/messages`, streamed when the body says `stream: true`. */
+export const anthropicDialect: ModelDialect = {
+  agentTurn(body) {
+    const tools = body['tools'];
+    return Array.isArray(tools) && tools.length > 0;
+  },
+  answer(res, request, turn, nextId) {
+    const body = request.body;
+    if (request.method !== 'POST' || request.path !== '/v1/messages' || body === null) return false;
+    const model = typeof body['model'] === 'string' ? body['model'] : 'scripted';
+    const id = `msg_scripted_${++messages}`;
+    const blocks = contentBlocks(turn, nextId);
+    if (body['stream'] === true) {
+      streamMessage(res, model, id, blocks);
+      return true;
+    }
+    const stopReason = blocks.some((b) => b['type'] === 'tool_use') ? 'tool_use' : 'end_turn';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: blocks,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
+    return true;
+  },
+};
+
 /** Starts the scripted model API on 127.0.0.1 (a free port); agent turns take the script's steps in order. */
-export async function startModelApi(script: readonly ScriptStep[]): Promise<ModelApi> {
+export async function startModelApi(
+  script: readonly ScriptStep[],
+  dialect: ModelDialect = anthropicDialect,
+): Promise<ModelApi> {
   const requests: ModelRequest[] = [];
   let step = 0;
   let ids = 0;
@@ -142,42 +189,19 @@ export async function startModelApi(script: readonly ScriptStep[]): Promise<Mode
         body = null;
       }
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const tools = body?.['tools'];
-      const agentTurn = Array.isArray(tools) && tools.length > 0;
+      const agentTurn = body !== null && dialect.agentTurn(body);
       const request: ModelRequest = { method: req.method ?? '', path: url.pathname, body, agentTurn };
       requests.push(request);
-      if (req.method !== 'POST' || url.pathname !== '/v1/messages' || body === null) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not scripted' } }));
-        return;
-      }
       const current = agentTurn ? script[step++] : undefined;
       const turn: AssistantTurn =
         current === undefined ? { text: doneText } : typeof current === 'function' ? current(request) : current;
-      const model = typeof body['model'] === 'string' ? body['model'] : 'scripted';
-      const id = `msg_scripted_${requests.length}`;
-      const blocks = contentBlocks(turn, nextId);
-      if (body['stream'] === true) {
-        streamMessage(res, model, id, blocks);
-        return;
+      if (!dialect.answer(res, request, turn, nextId)) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 404, message: `not scripted: ${req.method} ${url.pathname}` } }));
       }
-      const stopReason = blocks.some((b) => b['type'] === 'tool_use') ? 'tool_use' : 'end_turn';
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: blocks,
-          stop_reason: stopReason,
-          stop_sequence: null,
-          usage: { input_tokens: 1, output_tokens: 1 },
-        }),
-      );
     })().catch((e: unknown) => {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(e) } }));
+      res.end(JSON.stringify({ error: { code: 500, message: String(e) } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

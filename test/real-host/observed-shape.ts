@@ -4,8 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-/** `value` with the run folder as `<run>`, uuids as `<uuid>`, blob file stamps as `<stamp>` and `duration_ms` as 0. */
+/** `value` with the run folder as `<run>`, the checkout as `<repo>`, node as `<node>`, uuids as `<uuid>`, file stamps as `<stamp>` and `duration_ms` as 0. */
 export function stableSample(value: unknown, runDir: string): unknown {
   const dashed = runDir.replace(/[/.]/g, '-');
   const text = (s: string) =>
@@ -14,7 +15,12 @@ export function stableSample(value: unknown, runDir: string): unknown {
       .join('<run>')
       .split(dashed)
       .join('<run>')
+      .split(process.execPath)
+      .join('<node>')
+      .split(repoRoot)
+      .join('<repo>')
       .replace(uuid, '<uuid>')
+      .replace(/session-\d{4}-\d\d-\d\dT\d\d-\d\d-[0-9a-f]+/g, 'session-<stamp>')
       .replace(/-\d{13}-[0-9a-z-]+\./g, '-<stamp>.');
   const walk = (v: unknown, key?: string): unknown => {
     if (typeof v === 'string') return text(v);

@@ -1,0 +1,88 @@
+// The harness with Gemini CLI and no linkgate in between: the real CLI, offline, calls the fixture server's tools
+// and reads links with its read_mcp_resource tool; the scripted Gemini API sees the bodies.
+// LINKGATE_RECORD_OBSERVED=1 rewrites observed/gemini-cli/*.json from this run; otherwise the run's hook events
+// must keep the recorded shape.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { recordedEvents } from './claude-code.ts';
+import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { type FixtureResource, fixtureEmbedded, fixtureLinks } from './fixture-resources.ts';
+import { geminiRecordingHooks, installGeminiCli, runGeminiCli } from './gemini-cli.ts';
+import { realHostSuite } from './host-suite.ts';
+import { readObserved, shapeOf, stableSample, writeObserved } from './observed-shape.ts';
+
+const host = realHostSuite('gemini cli', () => installGeminiCli());
+const record = process.env['LINKGATE_RECORD_OBSERVED'] === '1';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
+});
+
+function link(name: string): FixtureResource {
+  const found = fixtureLinks.find((l) => l.name === name);
+  if (found === undefined) throw new Error(`no fixture link \`${name}\``);
+  return found;
+}
+
+describe('gemini cli against the fixture server, no gate in between', () => {
+  test('tool links, resource reads and hook events reach the model and the server as sent', async (ctx) => {
+    host.require(ctx);
+    const readme = link('readme');
+    const logo = link('logo');
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const hookLog = path.join(logs, 'hooks.jsonl');
+    const run = await runGeminiCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: geminiRecordingHooks(hookLog),
+      prompt: 'list the links of the fixture server and read them',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
+        { toolUses: [{ id: 'call_read_text', name: 'read_mcp_resource', input: { uri: readme.uri } }] },
+        { toolUses: [{ id: 'call_read_blob', name: 'read_mcp_resource', input: { uri: logo.uri } }] },
+        { toolUses: [{ id: 'call_embedded', name: 'mcp_fixture_embedded', input: {} }] },
+        { toolUses: [{ id: 'call_list', name: 'list_mcp_resources', input: { serverName: 'fixture' } }] },
+        { text: 'all read' },
+      ],
+      timeoutMs: 120_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+
+    // the model saw every link the tool returned, then the readme's body in the request after the read
+    const links = JSON.stringify(run.toolResults['call_links']?.response);
+    for (const l of fixtureLinks) expect(links).toContain(l.uri);
+    const [, beforeRead, afterRead] = run.modelRequests.filter((r) => r.agentTurn);
+    expect(JSON.stringify(beforeRead?.body)).not.toContain(readme.marker);
+    expect(JSON.stringify(afterRead?.body)).toContain(readme.marker);
+    expect(JSON.stringify(run.toolResults['call_read_text']?.response)).toContain(readme.marker);
+    expect(JSON.stringify(run.toolResults['call_embedded']?.response)).toContain(fixtureEmbedded[0]?.marker);
+
+    // the server was asked exactly for the two reads the model made
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([readme.uri, logo.uri]);
+
+    // a recording hook saw a BeforeTool and an AfterTool for every tool call, in call order
+    const events = await recordedEvents(hookLog);
+    const seen = events.map((e) => `${String(e['hook_event_name'])} ${String(e['tool_name'])}`);
+    const calls = ['mcp_fixture_links', 'read_mcp_resource', 'read_mcp_resource', 'mcp_fixture_embedded'];
+    expect(seen.slice(0, 8)).toEqual(calls.flatMap((t) => [`BeforeTool ${t}`, `AfterTool ${t}`]));
+    const readAfter = events.find(
+      (e) => e['hook_event_name'] === 'AfterTool' && e['tool_name'] === 'read_mcp_resource',
+    );
+    expect(readAfter?.['tool_input']).toEqual({ uri: readme.uri });
+    expect(JSON.stringify(readAfter?.['tool_response'])).toContain(readme.marker);
+
+    const hookSample = stableSample(events, run.dir);
+    if (record) {
+      await writeObserved('gemini-cli', 'hook-events', hookSample);
+      await writeObserved('gemini-cli', 'tool-results', stableSample(run.toolResults, run.dir));
+      await writeObserved('gemini-cli', 'stream-json', stableSample(run.events, run.dir));
+    }
+    expect(shapeOf(hookSample)).toEqual(shapeOf(await readObserved('gemini-cli', 'hook-events')));
+  }, 180_000);
+});

@@ -9,6 +9,7 @@ import { testCommand } from './test-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { explainCommand } from './explain-command.ts';
 import { hookCommand } from './hook-command.ts';
+import { proxyCommand } from './proxy-command.ts';
 
 const commands: Readonly<Record<string, { run: CliCommand; summary: string }>> = {
   eval: { run: evalCommand, summary: 'decide JSON lines from stdin, one decision per line' },
@@ -18,6 +19,7 @@ const commands: Readonly<Record<string, { run: CliCommand; summary: string }>> =
   diff: { run: diffCommand, summary: 'replay case lines against two policy versions; flag loosening' },
   explain: { run: explainCommand, summary: "show every check and rule behind one line's decision" },
   hook: { run: hookCommand, summary: 'judge one host hook event (claude code, codex): deny reads, withhold bodies' },
+  proxy: { run: proxyCommand, summary: 'front a stdio or http mcp server, gating reads, links and embedded resources' },
 };
 
 function help(): string {

@@ -15,7 +15,7 @@ import {
   type LinkContext,
 } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
-import type { LinkRecord, LinkStages, PeerInfo } from '../record/link-record.ts';
+import type { LinkRecord, LinkStages, NextStep, PeerInfo } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import { discoverLinks, isRecord, linkFacts } from './discover-links.ts';
@@ -111,32 +111,34 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  const record = (
+  const record = async (
     f: FoundLinkState,
     stages: Omit<LinkStages, 'discovered'>,
     link: Decision,
     read: Decision | null,
     outcome: ReadOutcome,
-  ) =>
-    emit(
-      assembleRecord({
-        stages: { discovered: discoveredStage(linkFacts(f.link), f.contentIndex, context(f), f.at), ...stages },
-        decisions: { link, read },
-        outcome,
-        enforced,
-      }),
-    );
+  ): Promise<LinkRecord> => {
+    const assembled = assembleRecord({
+      stages: { discovered: discoveredStage(linkFacts(f.link), f.contentIndex, context(f), f.at), ...stages },
+      decisions: { link, read },
+      outcome,
+      enforced,
+    });
+    await emit(assembled);
+    return assembled;
+  };
   const queue = (work: () => Promise<void>) => {
     inbound = inbound
       .then(work)
       .catch((error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error))));
   };
-  const denial = (id: Id, uri: string, decision: Decision, what: string) => ({
+  // the message names the reason codes and the boundary to check next, so a person or a model can act on it
+  const denial = (id: Id, uri: string, decision: Decision, what: string, recorded: LinkRecord) => ({
     jsonrpc: '2.0',
     id,
     error: {
       code: gateErrorCode,
-      message: `linkgate: read of \`${maskUri(uri)}\` ${what}`,
+      message: denialMessage(uri, decision, what, recorded.next),
       data: { [decisionMetaKey]: decision },
     },
   });
@@ -161,11 +163,11 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const linkDecision = await gate.decide({ stage: 'link', server, readFrom: server, link: f.link });
     if (enforced && linkDecision.effect === 'deny') {
       queue(async () => {
-        await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
+        const recorded = await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
           kind: 'not-attempted',
           why: 'the link was denied',
         });
-        deliver(denial(id, uri, linkDecision, 'denied by policy'));
+        deliver(denial(id, uri, linkDecision, 'denied by policy', recorded));
       });
       return;
     }
@@ -198,7 +200,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     }
   }
 
-  function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
+  async function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
     const decision: Decision = {
       effect: 'deny',
       reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }],
@@ -211,7 +213,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       deadlineMs,
       transport: 'resources/read' as const,
     };
-    return record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
+    await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
       kind: 'failed',
       why,
     });
@@ -251,11 +253,14 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         deadlineMs,
         transport: 'resources/read' as const,
       };
-      await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
-        kind: 'timeout',
-        deadlineMs,
-      });
-      deliver(denial(id, linkFacts(pending.found.link).uri, decision, 'timed out'));
+      const recorded = await record(
+        pending.found,
+        { requested, received: null, delivered: null },
+        pending.linkDecision,
+        decision,
+        { kind: 'timeout', deadlineMs },
+      );
+      deliver(denial(id, linkFacts(pending.found.link).uri, decision, 'timed out', recorded));
     });
   }
 
@@ -310,10 +315,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         resultType === 'input_required'
           ? { kind: 'input-required' }
           : { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) };
-      await record(f, stages, pending.linkDecision, decision, outcome);
+      const recorded = await record(f, stages, pending.linkDecision, decision, outcome);
       // the host may answer input itself only when the policy says so; otherwise the read ends here
       const passInput = resultType === 'input_required' && gate.policy.document.read.answerInputRequired === true;
-      deliver(!enforced || passInput ? message : denial(id, uri, decision, 'did not complete'), extra);
+      deliver(!enforced || passInput ? message : denial(id, uri, decision, 'did not complete', recorded), extra);
       return;
     }
     if (cache === null) options.cache?.store(cacheKey(uri), result);
@@ -332,9 +337,9 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     }
     const { deliver: keep, dropped } = deliverableIndices(decision, contents.length);
     const delivered = deliveredStage(received, contents, keep, dropped, now());
-    await record(f, { ...stages, delivered }, pending.linkDecision, decision, { kind: 'complete' });
+    const recorded = await record(f, { ...stages, delivered }, pending.linkDecision, decision, { kind: 'complete' });
     if (delivered === null) {
-      deliver(denial(id, uri, decision, 'denied by policy'), extra);
+      deliver(denial(id, uri, decision, 'denied by policy', recorded), extra);
     } else if (decision.effect === 'allow') {
       deliver(message, extra);
     } else {
@@ -443,6 +448,14 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     wrapper.onclose?.();
   };
   return wrapper;
+}
+
+/** The message of a read the gate answered itself: masked uri, what happened, the reason codes and the next boundary. */
+export function denialMessage(uri: string, decision: Decision, what: string, next: NextStep | null): string {
+  const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ');
+  const why = codes === '' ? '' : ` (${codes})`;
+  const then = next === null ? '' : `; check next: ${next.boundary}: ${next.hint}`;
+  return `linkgate: read of \`${maskUri(uri)}\` ${what}${why}${then}`;
 }
 
 function peerOf(value: unknown): PeerInfo | null {

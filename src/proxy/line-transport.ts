@@ -1,0 +1,103 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { GateError } from '../gate-error.ts';
+import { lineSplitter } from './json-lines.ts';
+import { frameOf, parseLine } from './original-bytes.ts';
+import { peekId, type MessageId } from './peek-id.ts';
+
+/** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
+export const unreadableMessageCode = -32700;
+
+/** Why one line could not become a message. */
+export interface UnreadableLine {
+  /** the top-level id read from the line's start, when one could be read */
+  id: MessageId | null;
+  why: 'over-cap' | 'not-json' | 'not-a-message';
+}
+
+/** Options of a line transport; `maxLineBytes` bounds what one message may buffer, bytes (≥ 1). */
+export interface LineTransportOptions {
+  input: Readable;
+  output: Writable;
+  maxLineBytes: number;
+  /** a line that could not be parsed; the transport goes on with the next line */
+  onUnreadable(line: UnreadableLine): void;
+  /** called by `close` after the output ended (a child process to stop, say) */
+  onClose?: () => Promise<void>;
+}
+
+/** A line transport: a Transport, plus how many bytes of writes wait in the output's buffer. */
+export interface LineTransport extends Transport {
+  /** pauses reading `input` until `output` drains (a slow peer slows the other side, nothing buffers without bound) */
+  pauseUntilDrained(other: Writable): void;
+}
+
+/**
+ * A Transport over newline-delimited JSON-RPC on a pair of streams (a child's stdio, the proxy's own stdin/stdout).
+ * Messages arrive parsed with their original bytes remembered; `send` writes those bytes when it is given the same
+ * object back. One bad line (over the cap, not JSON) is reported through `onUnreadable` and never ends the stream.
+ */
+export function lineTransport(options: LineTransportOptions): LineTransport {
+  const { input, output } = options;
+  let closed = false;
+  const splitter = lineSplitter(options.maxLineBytes, {
+    onLine(line) {
+      if (line.length === 0 || (line.length === 1 && line[0] === 13)) return;
+      let message: unknown;
+      try {
+        message = parseLine(line);
+      } catch {
+        options.onUnreadable({ id: peekId(line.subarray(0, 64 * 1024).toString('utf8')), why: 'not-json' });
+        return;
+      }
+      if (message === null || typeof message !== 'object') {
+        options.onUnreadable({ id: null, why: 'not-a-message' });
+        return;
+      }
+      transport.onmessage?.(message as JSONRPCMessage);
+    },
+    onOversize(head) {
+      options.onUnreadable({ id: peekId(head.toString('utf8')), why: 'over-cap' });
+    },
+  });
+  const onData = (chunk: Buffer) => splitter.push(chunk);
+  const onEnd = () => finish();
+  const onError = (error: Error) => transport.onerror?.(error);
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    input.off('data', onData);
+    transport.onclose?.();
+  };
+
+  const transport: LineTransport = {
+    async start() {
+      input.on('data', onData);
+      input.once('end', onEnd);
+      input.once('close', onEnd);
+      input.on('error', onError);
+      output.on('error', onError);
+    },
+    async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
+      if (closed || output.writableEnded || output.destroyed)
+        throw new GateError('READ_FAILED', 'the connection is closed');
+      const frame = frameOf(message);
+      output.cork();
+      output.write(frame);
+      output.write('\n');
+      process.nextTick(() => output.uncork());
+    },
+    async close() {
+      output.end();
+      await options.onClose?.();
+      finish();
+    },
+    pauseUntilDrained(other: Writable) {
+      if (input.isPaused()) return;
+      input.pause();
+      other.once('drain', () => input.resume());
+    },
+  };
+  return transport;
+}

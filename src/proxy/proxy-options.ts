@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { GateError } from '../gate-error.ts';
+
+/** The usage line of `linkgate proxy`. */
+export const proxyUsage =
+  'usage: linkgate proxy --policy FILE [--server ID] [--records FILE] [--mode enforce|observe] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)';
+
+/** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
+export type ProxyUpstream =
+  | { kind: 'command'; command: string; args: string[] }
+  | { kind: 'url'; url: string; headers: Array<[string, string]> };
+
+/** The parsed options of `linkgate proxy`. */
+export interface ProxyOptions {
+  policy: string;
+  server: string;
+  records: string | null;
+  mode: 'enforce' | 'observe';
+  upstream: ProxyUpstream;
+}
+
+// an HTTP header name is a token (RFC 9110 §5.1)
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Parses `linkgate proxy` arguments; `env` fills `${NAME}` in header values (a host's config cannot expand them).
+ * Returns `help` for `--help`; throws GateError `USAGE` naming the bad option.
+ */
+export function parseProxyArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ProxyOptions | 'help' {
+  const split = args.indexOf('--');
+  const optionArgs = split === -1 ? [...args] : args.slice(0, split);
+  const command = split === -1 ? [] : args.slice(split + 1);
+  let values: {
+    policy?: string;
+    server?: string;
+    records?: string;
+    mode?: string;
+    url?: string;
+    header?: string[];
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: optionArgs,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        policy: { type: 'string' },
+        server: { type: 'string' },
+        records: { type: 'string' },
+        mode: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new GateError('USAGE', argumentMessage(error));
+  }
+  if (values.help === true) return 'help';
+  if (values.policy === undefined || values.policy === '') throw new GateError('USAGE', 'missing `--policy FILE`');
+  const mode = values.mode ?? 'enforce';
+  if (mode !== 'enforce' && mode !== 'observe')
+    throw new GateError('USAGE', `option \`--mode\` must be \`enforce\` or \`observe\`, not \`${mode}\``);
+  const server = values.server ?? 'default';
+  if (server === '') throw new GateError('USAGE', 'option `--server` needs a non-empty id');
+  const base = { policy: values.policy, server, records: values.records ?? null, mode } as const;
+  const headers = (values.header ?? []).map((h) => parseHeader(h, env));
+  if (values.url !== undefined) {
+    if (command.length > 0) throw new GateError('USAGE', 'give either `--url URL` or `-- COMMAND`, not both');
+    return { ...base, upstream: { kind: 'url', url: values.url, headers } };
+  }
+  if (headers.length > 0) throw new GateError('USAGE', 'option `--header` needs `--url URL`');
+  const [executable, ...rest] = command;
+  if (executable === undefined || executable === '')
+    throw new GateError('USAGE', 'missing `-- COMMAND [ARG…]` or `--url URL`');
+  return { ...base, upstream: { kind: 'command', command: executable, args: rest } };
+}
+
+function parseHeader(spec: string, env: Readonly<Record<string, string | undefined>>): [string, string] {
+  const eq = spec.indexOf('=');
+  const name = eq === -1 ? spec : spec.slice(0, eq);
+  if (eq === -1 || !headerName.test(name))
+    throw new GateError('USAGE', 'option `--header` must be `NAME=VALUE` with a header name before `=`');
+  const value = spec.slice(eq + 1).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
+    const found = env[variable];
+    if (found === undefined)
+      throw new GateError('USAGE', `option \`--header ${name}\` names \`${variable}\`, which is not set`);
+    return found;
+  });
+  // a value with a line break could smuggle a second header
+  if (/[\r\n\0]/.test(value)) throw new GateError('USAGE', `option \`--header ${name}\` has a line break in its value`);
+  return [name, value];
+}
+
+function argumentMessage(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const text = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  const option = /'(-[^' ]+)/.exec(text)?.[1];
+  if (option !== undefined && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option \`${option}\``;
+  if (option !== undefined && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return `option \`${option}\` needs a value`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return 'unexpected argument before `--`';
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { lineSplitter, oversizeHeadBytes } from '../../src/proxy/json-lines.ts';
+
+function split(chunks: readonly string[], max: number): { lines: string[]; oversize: string[] } {
+  const lines: string[] = [];
+  const oversize: string[] = [];
+  const splitter = lineSplitter(max, {
+    onLine: (l) => lines.push(l.toString()),
+    onOversize: (h) => oversize.push(h.toString()),
+  });
+  for (const c of chunks) splitter.push(Buffer.from(c));
+  return { lines, oversize };
+}
+
+describe('lineSplitter', () => {
+  test('lines split across chunks, several lines in one chunk, a trailing partial line kept', () => {
+    expect(split(['{"a"', ':1}\n{"b":2}\n{"c"', ':3}\n{"d'], 100)).toEqual({
+      lines: ['{"a":1}', '{"b":2}', '{"c":3}'],
+      oversize: [],
+    });
+  });
+
+  test('a line over the cap is reported once by its head and skipped; the next line goes on', () => {
+    const big = `{"id":4,"x":"${'A'.repeat(50)}"}`;
+    expect(split([big.slice(0, 20), big.slice(20), '\n{"ok":1}\n'], 30)).toEqual({
+      lines: ['{"ok":1}'],
+      oversize: [big],
+    });
+  });
+
+  test('a whole oversize line in one chunk is reported and the following lines kept', () => {
+    expect(split([`${'B'.repeat(40)}\nshort\n`], 10)).toEqual({ lines: ['short'], oversize: ['B'.repeat(40)] });
+  });
+
+  test('the head of an oversize line is bounded, whatever the line’s size', () => {
+    const lines: string[] = [];
+    const heads: number[] = [];
+    const splitter = lineSplitter(1024, {
+      onLine: (l) => lines.push(l.toString()),
+      onOversize: (h) => heads.push(h.length),
+    });
+    const chunk = Buffer.alloc(1024 * 1024, 65);
+    for (let i = 0; i < 8; i += 1) splitter.push(chunk);
+    splitter.push(Buffer.from('\nnext\n'));
+    expect({ lines, heads }).toEqual({ lines: ['next'], heads: [oversizeHeadBytes] });
+    expect(splitter.rest()).toBeNull();
+  });
+});

@@ -145,7 +145,160 @@ export const knownNonCustomSchemes: ReadonlySet<string> = new Set([
   'facetime',
 ]);
 
-/** True when `scheme` (lower-case) can never count as an opaque custom scheme. */
+/**
+ * Network protocols that connect to the host an authority names (IANA uri schemes, database and message-queue
+ * urls, transports), without their TLS variants: `namesNetworkProtocol` also knows `gophers`, `smbs`,
+ * `ldap+tls`, `redis-ssl` and the like from these.
+ */
+export const networkProtocols: ReadonlySet<string> = new Set([
+  // web, file transfer and remote shells
+  'http',
+  'https',
+  'ws',
+  'ftp',
+  'tftp',
+  'sftp',
+  'scp',
+  'rsync',
+  'ssh',
+  'telnet',
+  'tn3270',
+  'rlogin',
+  'vnc',
+  'rdp',
+  'spice',
+  'x11',
+  // directory, file sharing and printing
+  'gopher',
+  'dict',
+  'whois',
+  'finger',
+  'wais',
+  'prospero',
+  'ldap',
+  'smb',
+  'cifs',
+  'nfs',
+  'afp',
+  'dav',
+  'webdav',
+  'iscsi',
+  'ipp',
+  'lpd',
+  // mail, news, chat, voice and streaming
+  'imap',
+  'pop',
+  'smtp',
+  'lmtp',
+  'nntp',
+  'news',
+  'irc',
+  'xmpp',
+  'sip',
+  'rtsp',
+  'rtspu',
+  'rtmp',
+  'rtmfp',
+  'rtp',
+  'mms',
+  'stun',
+  'turn',
+  // messaging, rpc and service discovery
+  'mqtt',
+  'amqp',
+  'stomp',
+  'coap',
+  'nats',
+  'kafka',
+  'grpc',
+  'thrift',
+  'zmq',
+  'rmi',
+  'jndi',
+  'iiop',
+  'corba',
+  'netdoc',
+  'dns',
+  'ntp',
+  'snmp',
+  'syslog',
+  'radius',
+  'kerberos',
+  'krb',
+  // databases and caches
+  'redis',
+  'memcache',
+  'memcached',
+  'mongodb',
+  'mysql',
+  'mysqlx',
+  'mariadb',
+  'postgres',
+  'postgresql',
+  'mssql',
+  'sqlserver',
+  'jdbc',
+  'odbc',
+  'cassandra',
+  'couchbase',
+  'couchdb',
+  'clickhouse',
+  'neo4j',
+  'bolt',
+  'rethinkdb',
+  'zookeeper',
+  'etcd',
+  'consul',
+  // version control
+  'git',
+  'svn',
+  'cvs',
+  // transports and proxies
+  'tcp',
+  'udp',
+  'tls',
+  'ssl',
+  'dtls',
+  'quic',
+  'sctp',
+  'socks',
+  'socks4a',
+  'socks5h',
+  'unix',
+  'npipe',
+]);
+
+// what protocol names carry to say "over TLS" or a version: `gophers`, `ldaptls`, `pop3`, `socks5`, `irc6`
+const variantSuffixes: readonly string[] = ['secure', 'tls', 'ssl', 'sec', 's'];
+const trailingDigits = /\d+$/;
+
+/**
+ * True when `scheme` (lower-case) names a network protocol: one of its parts (split at `+`, `-` and `.`, as in
+ * `git+ssh`, `redis-ssl`) is a protocol of `networkProtocols`, possibly followed by a version number and a TLS
+ * suffix (`s`, `tls`, `ssl`, `sec`, `secure`). Such a scheme reaches a host, so it is never a custom scheme.
+ */
+export function namesNetworkProtocol(scheme: string): boolean {
+  for (const part of scheme.split(schemeSeparators)) {
+    if (part === '') continue;
+    if (protocolVariant(part)) return true;
+  }
+  return false;
+}
+
+const schemeSeparators = /[+.-]/;
+
+// strips TLS suffixes and version numbers one at a time (`wsss`, `ldap3s`, `pop3s`) until a protocol is left
+function protocolVariant(part: string): boolean {
+  let rest = part;
+  for (;;) {
+    if (networkProtocols.has(rest) || networkProtocols.has(rest.replace(trailingDigits, ''))) return true;
+    const suffix = variantSuffixes.find((s) => rest.length > s.length && rest.endsWith(s));
+    if (suffix === undefined) return false;
+    rest = rest.slice(0, -suffix.length);
+  }
+}
+
+/** True when `scheme` (lower-case) can never count as an opaque custom scheme: a listed one, or one that names a network protocol. */
 export function isKnownNonCustomScheme(scheme: string): boolean {
-  return knownNonCustomSchemes.has(scheme);
+  return knownNonCustomSchemes.has(scheme) || namesNetworkProtocol(scheme);
 }

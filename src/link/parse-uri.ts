@@ -36,7 +36,7 @@ export interface ParsedUri {
   /**
    * Other hosts that common non-WHATWG readers take from the same authority, each different from `host`:
    * the decimal reading of a zero-padded IPv4 (`010.0.0.1` is 8.0.0.1 to WHATWG, 10.0.0.1 to Java and old Go),
-   * the IDNA2003 reading that drops joiners, the decoded form of ASCII-only punycode. Empty when all agree.
+   * the decoded form of ASCII-only punycode, a reading without empty labels. Empty when all agree.
    */
   readonly otherHosts: readonly UriHost[];
   /** the WHATWG reading */
@@ -61,6 +61,13 @@ export type UriParse = ParsedUri | UnparsedUri;
  */
 export function parseUri(raw: string): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
+  // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
+  // `http://a/%00`), so the text a consumer sees is not the uri the parser read
+  const control = c0Control.exec(raw);
+  if (control !== null) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return { ok: false, message: `uri holds the raw control character U+${code} at offset ${control.index}` };
+  }
   const colon = schemeEnd(raw);
   if (colon === -1) return { ok: false, message: 'uri has no scheme' };
   const scheme = commonScheme(raw, colon) ?? raw.slice(0, colon).toLowerCase();
@@ -74,7 +81,7 @@ export function parseUri(raw: string): UriParse {
   const scan = scanAuthority(raw, colon + 1, special);
   const read = special ? specialHost(url, raw, colon + 1) : customHost(url);
   if (read.invalid !== undefined) return { ok: false, message: read.invalid };
-  const found = findConfusions(raw, scan, special && scheme !== 'file');
+  const found = findConfusions(scan, special && scheme !== 'file');
   const confusions = read.confusion === undefined ? found : [...found, read.confusion];
   const host = read.host;
   const explicitPort = url.port === '' ? null : Number(url.port);
@@ -186,22 +193,19 @@ function scanAuthority(raw: string, from: number, special: boolean): AuthoritySc
       } else if (c === 0x5c) {
         whatwgOpen = false;
         if (delimiter === -1) backslash = true;
-      } else if (delimiter === -1 && (c < 0x20 || c === 0x7f)) control = true;
+      } else if (delimiter === -1 && c === 0x7f) control = true;
     }
   }
   return { slashes, extraSlash, userinfo, control, backslash, delimiterBeforeAt: delimiter !== -1 && at > delimiter };
 }
 
-function findConfusions(raw: string, scan: AuthorityScan, networkSpecial: boolean): readonly string[] {
+function findConfusions(scan: AuthorityScan, networkSpecial: boolean): readonly string[] {
   // no array on the common path: most uris have no confusion form
   let found: string[] | undefined;
-  // WHATWG deletes tab, LF and CR anywhere before parsing; other readers keep them (`java\tscript:`)
-  if (raw.includes('\t') || raw.includes('\n') || raw.includes('\r'))
-    found = ['a tab or line break, which url parsers drop'];
   // `http:foo.com`, `http:/foo.com`, `http:\\foo.com`, `http:///foo.com`: WHATWG finds a host, RFC 3986 none
   if (networkSpecial && (!scan.slashes || scan.extraSlash))
     found = append(found, 'a special scheme not followed by exactly `//`');
-  // a control character in the authority: C strings end at NUL, some readers stop at others
+  // DEL in the authority (C0 controls never get here): some readers stop at it
   if (scan.control) found = append(found, 'a control character in the authority');
   // `http://a\@b/`: WHATWG reads host `a`, RFC 3986 parsers and curl read `b`
   if (networkSpecial && scan.backslash) found = append(found, 'a backslash in the authority');
@@ -217,6 +221,7 @@ function append(list: string[] | undefined, form: string): string[] {
 }
 
 const noConfusions: readonly string[] = Object.freeze([]);
+const c0Control = /[\u0000-\u001f]/;
 const dottedQuad = /^\d+\.\d+\.\d+\.\d+$/;
 const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
 
@@ -246,8 +251,17 @@ function specialHost(url: URL, raw: string, from: number): HostRead {
     return hostRead(host, decimalReading(rawSpecialHost(raw, from), host));
   }
   const host: UriHost = { kind: 'name', text: hostname };
+  // a deviation character always becomes punycode, so only `xn--` hosts need the raw text
+  if (hostname.includes('xn--') && idnaDeviation.test(safeDecode(rawSpecialHost(raw, from))))
+    return { host, otherHosts: noHosts, confusion: deviationConfusion };
   return hostRead(host, punycodeReading(host));
 }
+
+// UTS #46 deviation characters: IDNA2003 and transitional readers map `ß` to `ss`, `ς` to `σ` and delete ZWJ and
+// ZWNJ, while WHATWG (nontransitional) keeps them, so `faß.de` is xn--fa-hia.de to one reader and fass.de to another
+const idnaDeviation = /[\u00df\u03c2\u200c\u200d]/;
+const deviationConfusion =
+  'an idna deviation character (ß, ς, zwj, zwnj) in the host, which idna readers map to different names';
 
 // A custom scheme's host is opaque to WHATWG (kept percent-encoded, case kept). The server behind it may
 // still hand it to a resolver, so it is read as a special host would be: percent-decoded, IDNA-mapped
@@ -262,6 +276,9 @@ function customHost(url: URL): HostRead {
     const host: UriHost = { kind: 'name', text: hostname };
     return hostRead(host, punycodeReading(host));
   }
+  const decoded = safeDecode(hostname);
+  if (idnaDeviation.test(decoded))
+    return { host: { kind: 'name', text: decoded.toLowerCase() }, otherHosts: noHosts, confusion: deviationConfusion };
   // node's domainToASCII runs the WHATWG host parser: percent-decoding, UTS #46 mapping, IPv4 number forms
   const ascii = domainToASCII(hostname);
   if (ascii !== '') {
@@ -270,7 +287,6 @@ function customHost(url: URL): HostRead {
     if (host.kind === 'ipv6') return hostRead(host);
     return hostRead(host, [...punycodeReading(host), ...compactReading(host)]);
   }
-  const decoded = safeDecode(hostname);
   const text = decoded.toLowerCase();
   // `guide://127.0.0.1%00/`, `guide://%3a%3a1/`, `guide://a%40127.0.0.1/`: C strings end at NUL, inet_aton
   // stops at a space, and a decoded `:`, `@` or `/` moves the host for any reader that splits after decoding
@@ -290,11 +306,6 @@ function customHost(url: URL): HostRead {
       otherHosts: noHosts,
       invalid: `host ${quoteValue(decoded)} is made of numbers but is not an ipv4 address`,
     };
-  // IDNA2003 (transitional) processing deletes ZWJ and ZWNJ, which UTS #46 with CheckJoiners rejects here
-  if (joiners.test(decoded)) {
-    const transitional = domainToASCII(decoded.replace(joinersGlobal, ''));
-    if (transitional !== '') return hostRead({ kind: 'name', text }, [asciiHost(transitional)]);
-  }
   return hostRead({ kind: 'name', text });
 }
 
@@ -309,8 +320,6 @@ const forbiddenHostCodePoint = /[\u0000-\u0020\u007f#%/:<>?@[\\\]^|]/;
 // every non-empty label is a WHATWG number (digits, or `0x` and hex digits), with any empty labels
 const numericLabels = /^\.*(?:\d+|0x[0-9a-f]*)(?:\.+(?:\d+|0x[0-9a-f]*))*\.*$/;
 const ideographicFullStops = /[\u3002\uff61]/g;
-const joiners = /[\u200c\u200d]/;
-const joinersGlobal = /[\u200c\u200d]/g;
 
 // The raw host text of a special-scheme authority: after any run of `/` and `\`, up to `/`, `\`, `?` or `#`,
 // after the last `@`, before the port

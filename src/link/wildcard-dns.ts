@@ -1,6 +1,9 @@
+import { domainToASCII } from 'node:url';
+
 /**
- * Public wildcard-DNS services whose names answer with the IPv4 address written inside them
- * (`10.0.0.5.nip.io`, `app-10-0-0-5.sslip.io`, `0a000005.nip.io`); used to judge such names by their text.
+ * Public wildcard-DNS services whose names answer with the address written inside them (`10.0.0.5.nip.io`,
+ * `app-10-0-0-5.sslip.io`, `0a000005.nip.io`, IPv6 with `-` for `:` as in `fd00-ec2--254.sslip.io`); used to
+ * judge such names by their text.
  */
 const embeddingSuffixes: readonly string[] = [
   '.nip.io',
@@ -24,11 +27,12 @@ const dashedQuad = /(?:^|-)(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})$/;
 const hexQuad = /(?:^|-)([0-9a-f]{8})$/;
 
 /**
- * The IPv4 address a wildcard-DNS name encodes, in dotted decimal, or `loopback` for the fixed
- * loopback domains, or undefined when the name is not one of these services (or encodes nothing).
- * `name` is canonical: lower-case, no trailing dot.
+ * The addresses a wildcard-DNS name may answer with, as text (dotted IPv4, IPv6 with `:`), or `loopback` for
+ * the fixed loopback domains, or undefined when the name is not one of these services or encodes nothing.
+ * Every reading is listed (a label like `--1-1-1-1` is 1.1.1.1 and ::1:1:1:1), so a caller can require all to
+ * be public. `name` is canonical: lower-case, no trailing dot.
  */
-export function wildcardDnsAnswer(name: string): string | 'loopback' | undefined {
+export function wildcardDnsAnswers(name: string): readonly string[] | 'loopback' | undefined {
   for (let i = 0; i < loopbackDomains.length; i++) {
     if (name.endsWith(loopbackSuffixes[i] as string) || name === loopbackDomains[i]) return 'loopback';
   }
@@ -36,16 +40,47 @@ export function wildcardDnsAnswer(name: string): string | 'loopback' | undefined
   for (const s of embeddingSuffixes) if (name.endsWith(s)) suffix = s;
   if (suffix === undefined) return undefined;
   const labels = name.slice(0, -suffix.length).split('.');
+  const answers: string[] = [];
   const dotted = labels.slice(-4);
-  if (dotted.length === 4 && dotted.every((l) => /^\d{1,3}$/.test(l))) return octets(dotted.map(Number));
+  if (dotted.length === 4 && dotted.every((l) => /^\d{1,3}$/.test(l))) pushDefined(answers, octets(dotted.map(Number)));
   const last = labels[labels.length - 1] ?? '';
   const dashed = dashedQuad.exec(last);
-  if (dashed !== null) return octets(dashed.slice(1, 5).map(Number));
+  if (dashed !== null) pushDefined(answers, octets(dashed.slice(1, 5).map(Number)));
   const hex = hexQuad.exec(last)?.[1];
-  if (hex !== undefined) return octets([0, 2, 4, 6].map((i) => parseInt(hex.slice(i, i + 2), 16)));
-  return undefined;
+  if (hex !== undefined) pushDefined(answers, octets([0, 2, 4, 6].map((i) => parseInt(hex.slice(i, i + 2), 16))));
+  if (last.includes('-')) pushDefined(answers, dashedIpv6(last));
+  return answers.length === 0 ? undefined : answers;
+}
+
+/** The first address `wildcardDnsAnswers` lists, or `loopback`, or undefined. */
+export function wildcardDnsAnswer(name: string): string | 'loopback' | undefined {
+  const answers = wildcardDnsAnswers(name);
+  return typeof answers === 'string' ? answers : answers?.[0];
+}
+
+function pushDefined(list: string[], value: string | undefined): void {
+  if (value !== undefined && !list.includes(value)) list.push(value);
 }
 
 function octets(parts: readonly number[]): string | undefined {
   return parts.every((o) => o <= 255) ? parts.join('.') : undefined;
 }
+
+// sslip.io writes IPv6 with `-` for `:` (`--1`, `2a01-4f8-c17-b8f--2`), after an optional `prefix-`: the
+// leftmost start (label start or after a `-`) whose rest of the label is an IPv6 address, as its matcher takes it
+function dashedIpv6(label: string): string | undefined {
+  let start = 0;
+  for (;;) {
+    const text = label.slice(start).replaceAll('-', ':');
+    if (dashedIpv6Text.test(text)) {
+      // the WHATWG IPv6 parser gives the canonical text (`[fd00:ec2::254]`), or '' when it is not an address
+      const canonical = domainToASCII(`[${text}]`);
+      if (canonical !== '') return canonical.slice(1, -1);
+    }
+    const dash = label.indexOf('-', start);
+    if (dash === -1) return undefined;
+    start = dash + 1;
+  }
+}
+
+const dashedIpv6Text = /^[0-9a-f:]+$/;

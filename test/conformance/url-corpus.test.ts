@@ -14,6 +14,23 @@ const hasCorpus = existsSync(path.join(corpusDir, 'ssrf-cases.jsonl'));
 /** Share of non-ambiguous `allow` cases that must be allowed (corpus README). */
 const minAllowRate = 0.98;
 
+/**
+ * Allow labels the gate disputes (issue 14), each with the rule that denies it and why; they are reported,
+ * left out of the allow rate, and must be denied with that reason code.
+ */
+const idnaDispute = 'a raw `ß` is `ss` to IDNA2003/transitional readers and `xn--zca` to WHATWG';
+const labelDisputes = new Map<string, readonly [code: string, why: string]>([
+  [
+    'ssrf-0715',
+    ['uri.invalid', 'a raw C0 control (U+0008) is not valid in a uri (RFC 3986 §2); WHATWG percent-encodes it'],
+  ],
+  ['ssrf-0841', ['uri.parser-confusion', idnaDispute]],
+  ['ssrf-0843', ['uri.parser-confusion', idnaDispute]],
+  ['ssrf-0851', ['uri.parser-confusion', idnaDispute]],
+  ['ssrf-0859', ['uri.parser-confusion', idnaDispute]],
+  ['ssrf-0860', ['uri.parser-confusion', idnaDispute]],
+]);
+
 interface SsrfCase {
   id: string;
   input: string;
@@ -92,12 +109,22 @@ describe.skipIf(!hasCorpus)('url corpus: ssrf-cases.jsonl with policies/web-publ
   });
 
   it(`allows at least ${minAllowRate * 100}% of non-ambiguous allow cases`, () => {
-    const allow = results.filter((r) => !r.c.ambiguous && r.c.expect === 'allow');
+    const allow = results.filter((r) => !r.c.ambiguous && r.c.expect === 'allow' && !labelDisputes.has(r.c.id));
     const misses = allow.filter((r) => !agrees(r));
     report('miss', misses);
     console.log(`allow: ${allow.length - misses.length}/${allow.length} allowed`);
     expect(allow.length).toBeGreaterThan(0);
     expect((allow.length - misses.length) / allow.length).toBeGreaterThanOrEqual(minAllowRate);
+  });
+
+  it('denies each disputed allow label for the disputed reason', () => {
+    for (const [id, [code, why]] of labelDisputes) {
+      const row = results.find((r) => r.c.id === id);
+      expect(row?.c.expect, id).toBe('allow');
+      expect(row?.decision.effect, `${id}: ${why}`).toBe('deny');
+      expect(row?.decision.reasons.map((r) => r.code)).toContain(code);
+      console.log(`disputed ${id} ${JSON.stringify(row?.c.input)}: denied as ${code}, ${why}`);
+    }
   });
 
   it('reports how many ambiguous cases agree (not gated)', () => {

@@ -51,6 +51,22 @@ describe('classifyHostName: network authorities', () => {
     ['anything.lvh.me', 'wildcard-dns'],
     ['8.8.8.8.nip.io', 'public'],
     ['nip.io', 'public'],
+    ['localhost4', 'localhost'],
+    ['localhost6.localdomain6', 'localhost'],
+    ['ip6-allnodes', 'localhost'],
+    ['ipv6-loopback', 'localhost'],
+    ['api.default.svc', 'internal-tld'],
+    ['web.service.consul', 'internal-tld'],
+    ['x.svc.cluster.local', 'internal-tld'],
+    ['host.localdomain4', 'internal-tld'],
+    ['fd00-ec2--254.sslip.io', 'wildcard-dns'],
+    ['--1.nip.io', 'wildcard-dns'],
+    ['2606-4700-4700--1111.sslip.io', 'public'],
+    ['db.prod', 'public'],
+    ['db.prodvpc', 'undelegated-tld'],
+    ['printer.office', 'public'],
+    ['printer.officelan', 'undelegated-tld'],
+    ['example.xn--p1ai', 'public'],
   ])('%s is %s', (name, cls) => {
     const verdict = classifyHostName(name, { internalNames });
     expect(verdict.class).toBe(cls);
@@ -68,6 +84,11 @@ describe('classifyHostName: custom-scheme authorities', () => {
     ['metadata', 'cloud-metadata'],
     ['db.internal', 'internal-tld'],
     ['build.corp.example.com', 'policy-internal'],
+    ['localhost4.localdomain4', 'localhost'],
+    ['localhost6', 'localhost'],
+    ['kubernetes.svc', 'internal-tld'],
+    // an identifier is not a dns name: the root zone does not judge it
+    ['team.retro', 'public'],
   ])('%s is %s', (name, cls) => {
     expect(classifyHostName(name, { internalNames, opaqueAuthority: true }).class).toBe(cls);
   });

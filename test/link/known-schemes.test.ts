@@ -32,6 +32,15 @@ describe('known schemes', () => {
     'http+unix',
     'npipe',
     'feed',
+    'gophers',
+    'smbs',
+    'ldap+tls',
+    'imaps',
+    'redis-ssl',
+    'git+ssh',
+    'socks5h',
+    'pop3s',
+    'wsss',
   ])('%s is never custom', (scheme) => {
     expect(isKnownNonCustomScheme(scheme)).toBe(true);
   });

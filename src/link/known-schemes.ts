@@ -148,7 +148,7 @@ export const knownNonCustomSchemes: ReadonlySet<string> = new Set([
 /**
  * Network protocols that connect to the host an authority names (IANA uri schemes, database and message-queue
  * urls, transports), without their TLS variants: `namesNetworkProtocol` also knows `gophers`, `smbs`,
- * `ldap+tls`, `redis-ssl` and the like from these.
+ * `ldap+tls`, `redis+tls` and the like from these.
  */
 export const networkProtocols: ReadonlySet<string> = new Set([
   // web, file transfer and remote shells
@@ -273,9 +273,10 @@ const variantSuffixes: readonly string[] = ['secure', 'tls', 'ssl', 'sec', 's'];
 const trailingDigits = /\d+$/;
 
 /**
- * True when `scheme` (lower-case) names a network protocol: one of its parts (split at `+`, `-` and `.`, as in
- * `git+ssh`, `redis-ssl`) is a protocol of `networkProtocols`, possibly followed by a version number and a TLS
+ * True when `scheme` (lower-case) names a network protocol: one of its layers (split at `+`, as in `git+ssh`,
+ * `coap+tcp`, `http+unix`) is a protocol of `networkProtocols`, possibly followed by a version number and a TLS
  * suffix (`s`, `tls`, `ssl`, `sec`, `secure`). Such a scheme reaches a host, so it is never a custom scheme.
+ * A name that merely contains a protocol word (`http-demo`, `ms-settings`) is not split: it may be custom.
  */
 export function namesNetworkProtocol(scheme: string): boolean {
   for (const part of scheme.split(schemeSeparators)) {
@@ -285,7 +286,7 @@ export function namesNetworkProtocol(scheme: string): boolean {
   return false;
 }
 
-const schemeSeparators = /[+.-]/;
+const schemeSeparators = '+';
 
 // strips TLS suffixes and version numbers one at a time (`wsss`, `ldap3s`, `pop3s`) until a protocol is left
 function protocolVariant(part: string): boolean {

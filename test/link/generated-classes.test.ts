@@ -154,7 +154,7 @@ describe('schemes that name a network protocol are never custom', () => {
   const variants = (base: string) => [
     `${base}s`,
     `${base}+tls`,
-    `${base}-ssl`,
+    `${base}+ssl`,
     `${base}tls`,
     `${base}2`,
     `${base}3s`,
@@ -181,12 +181,21 @@ describe('schemes that name a network protocol are never custom', () => {
           expectDenied(webPublic, `${base}${suffix}://docs.example.com/x`, 'uri.scheme-not-allowed');
   });
 
-  it.each(['guide', 'notes', 'urn', 'demo', 'web+guide', 'com.example.app', 'h', 'docs', 'maps', 'isbn'])(
-    'custom scheme %s stays allowed',
-    (scheme) => {
-      expectAllowed(webPublic, `${scheme}://manuals/x`);
-    },
-  );
+  it.each([
+    'guide',
+    'notes',
+    'urn',
+    'demo',
+    'web+guide',
+    'com.example.app',
+    'h',
+    'docs',
+    'maps',
+    'http-demo',
+    'ssh-keys',
+  ])('custom scheme %s stays allowed', (scheme) => {
+    expectAllowed(webPublic, `${scheme}://manuals/x`);
+  });
 });
 
 describe('IDNA deviation characters are parser confusion', () => {

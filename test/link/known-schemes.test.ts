@@ -36,7 +36,7 @@ describe('known schemes', () => {
     'smbs',
     'ldap+tls',
     'imaps',
-    'redis-ssl',
+    'redis+tls',
     'git+ssh',
     'socks5h',
     'pop3s',

@@ -17,6 +17,7 @@ const descriptions: Readonly<Record<string, string>> = Object.freeze({
   chm: 'a compiled html help file',
   swf: 'a flash movie',
   reg: 'a windows registry import',
+  'url-shortcut': 'a windows internet shortcut (.url)',
   postscript: 'a postscript program',
   crx: 'a chrome extension',
   xpi: 'a browser extension',

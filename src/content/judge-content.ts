@@ -41,6 +41,14 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
 
   if (sniff.active !== null)
     add(found, 'deny', 'content.executable', 'content.allow', `executable or active content: ${sniff.active}`);
+  if (sniff.activeUnlessJson !== null && (declaredMime === null || kindOfMime(declaredMime)?.id !== 'json'))
+    add(
+      found,
+      'deny',
+      'content.executable',
+      'content.allow',
+      `executable or active content: json text read as text holds ${sniff.activeUnlessJson}`,
+    );
 
   if (declaredMime !== null) {
     const declared = kindOfMime(declaredMime);

@@ -117,6 +117,7 @@ const table: readonly Kind[] = [
   k('chm', 'executable', 'application/vnd.ms-htmlhelp'),
   k('swf', 'executable', 'application/x-shockwave-flash', 'application/vnd.adobe.flash.movie'),
   k('reg', 'executable', 'application/x-ms-regedit', 'text/x-ms-regedit'),
+  k('url-shortcut', 'executable', 'application/x-mswinurl', 'application/internet-shortcut'),
   k('postscript', 'executable', 'application/postscript', 'application/eps'),
   k('crx', 'executable', 'application/x-google-chrome-extension', 'application/x-chrome-extension'),
   k('xpi', 'executable', 'application/x-xpinstall'),
@@ -225,6 +226,8 @@ export function kindCovers(label: string, real: string): boolean {
   if ((label === 'png' && real === 'apng') || (label === 'apng' && real === 'png')) return true;
   // text/plain is the safe supertype of inert text (markdown, csv, json, …); bytes cannot tell inert text formats apart
   if (familyOf(label) === 'text' && familyOf(real) === 'text') return true;
+  // xml under a text label is shown as text; its markup is still read for script (which is denied by itself)
+  if (familyOf(label) === 'text' && real === 'xml') return true;
   return false;
 }
 

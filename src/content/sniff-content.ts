@@ -1,5 +1,5 @@
 // One pass over an item's decoded bytes: real kind, active content, unsafe text, structure problems, image size.
-import { findActiveMarkup } from './active-markup.ts';
+import { findActiveMarkup, readMarkup } from './active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
@@ -22,6 +22,8 @@ export interface ContentSniff {
   textual: boolean;
   /** why the bytes are executable or active, or null */
   active: string | null;
+  /** script in JSON text read as text or markdown rather than as JSON data (declared other than JSON, it is active), or null */
+  activeUnlessJson: string | null;
   /** unsafe characters or encodings in text (NUL, terminal escapes, UTF-16 without BOM); empty when clean */
   unsafe: readonly string[];
   /** why the bytes cannot be interpreted safely (truncated, encrypted, uninspectable), or null */
@@ -106,8 +108,18 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
       sniff.active = executable;
       return sniff;
     }
-    if (textKind === 'svg' || textKind === 'html' || textKind === 'xml' || textKind === 'text') {
+    if (textKind === 'svg' || textKind === 'xml') {
+      const markup = readMarkup(decoded.text, textKind);
+      sniff.active = markup.active;
+      // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
+      if (textKind === 'svg' && markup.malformed !== null)
+        sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
+    } else if (textKind === 'html' || textKind === 'text') {
       sniff.active = findActiveMarkup(decoded.text, textKind);
+    } else if (textKind === 'json') {
+      // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
+      // text/markdown renders the script (judgeContent decides by the declared type)
+      sniff.activeUnlessJson = findActiveMarkup(decoded.text, 'text');
     }
     return sniff;
   }
@@ -121,7 +133,16 @@ function binaryAt(bytes: Buffer, at: number, answers: FileTypeAnswers): string |
 }
 
 function sniffOf(kind: string, textual: boolean): ContentSniff {
-  return { kind, textual, active: null, unsafe: [], uninterpretable: null, width: null, height: null };
+  return {
+    kind,
+    textual,
+    active: null,
+    activeUnlessJson: null,
+    unsafe: [],
+    uninterpretable: null,
+    width: null,
+    height: null,
+  };
 }
 
 function binaryFindings(

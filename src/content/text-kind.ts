@@ -4,6 +4,8 @@ import { isJsonText } from './json-syntax.ts';
 /** Leading characters looked at to find a markup root, characters. */
 export const markupHeadChars = 8192;
 
+const internetShortcut = /^[ \t]*\[InternetShortcut\][ \t]*\r?$/im;
+
 /** Kind ids of decoded text; `pdf`, `rtf`, `postscript`, `reg` and `shell-script` are text-encoded formats, not inert text. */
 export type TextKind =
   | 'text'
@@ -14,6 +16,7 @@ export type TextKind =
   | 'hta'
   | 'shell-script'
   | 'reg'
+  | 'url-shortcut'
   | 'postscript'
   | 'pdf'
   | 'rtf';
@@ -31,6 +34,8 @@ export function classifyText(text: string): TextKind {
     /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head)
   )
     return 'reg';
+  // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
+  if (internetShortcut.test(text)) return 'url-shortcut';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';

@@ -3,9 +3,34 @@
 
 const anyUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
-/** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, C1 and other control characters except TAB, LF and CR; empty when clean. */
+/** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, C1 and other control characters except TAB, LF and CR, Unicode TAG characters outside an emoji flag; empty when clean. */
 export function findUnsafeText(text: string): string[] {
-  if (!anyUnsafe.test(text)) return [];
+  const tags = findTagCharacters(text);
+  if (!anyUnsafe.test(text)) return tags === null ? [] : [tags];
+  const found = unsafeControls(text);
+  if (tags !== null) found.push(tags);
+  return found;
+}
+
+// Unicode TAG characters (U+E0000–U+E007F) are invisible to a reader but spell ASCII to a language model
+// ("ASCII smuggling" of hidden instructions); their one legitimate use is an emoji subdivision flag: U+1F3F4,
+// a short tag spec of digits and lower-case letters, and CANCEL TAG (🏴 + `gbsct` + cancel)
+const tagCharacter = /[\u{E0000}-\u{E007F}]/u;
+const tagRun = /[\u{E0000}-\u{E007F}]+/gu;
+const emojiFlag = /^[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,7}\u{E007F}$/u;
+
+/** A one-line finding when text holds Unicode TAG characters other than emoji subdivision flags; null when none. */
+export function findTagCharacters(text: string): string | null {
+  if (!tagCharacter.test(text)) return null;
+  tagRun.lastIndex = 0;
+  for (let m = tagRun.exec(text); m !== null; m = tagRun.exec(text)) {
+    const flagBase = text.codePointAt(m.index - 2) === 0x1f3f4;
+    if (!flagBase || !emojiFlag.test(m[0])) return 'text holds invisible unicode tag characters';
+  }
+  return null;
+}
+
+function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
   const esc = /\u001B([\[\]PX^_]?)/.exec(text);
@@ -24,6 +49,8 @@ const plainControls = [
   1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a,
   0x1c, 0x1d, 0x1e, 0x1f, 0x7f,
 ];
+
+const tagLead = Buffer.from([0xf3, 0xa0]);
 
 /** The same findings as `findUnsafeText` for valid UTF-8 bytes, by native byte searches instead of a pass over the decoded string. */
 export function findUnsafeUtf8(bytes: Buffer): string[] {
@@ -53,5 +80,10 @@ export function findUnsafeUtf8(bytes: Buffer): string[] {
   }
   if (plainControls.some((c) => bytes.indexOf(c) !== -1))
     found.push('text holds control characters other than tab, lf and cr');
+  // TAG characters are F3 A0 80 80 – F3 A0 81 BF in UTF-8: decode only when their lead bytes are there
+  if (bytes.indexOf(tagLead) !== -1) {
+    const tags = findTagCharacters(bytes.toString('utf8'));
+    if (tags !== null) found.push(tags);
+  }
   return found;
 }

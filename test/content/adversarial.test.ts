@@ -183,7 +183,7 @@ describe('html and script in declared text are never allowed', () => {
     ['<svg/onload>', asText('<svg/onload=alert(1)>'), 'text/plain'],
     ['img onerror with tabs', asText('<img\tsrc=x\tonerror=alert(1)>'), 'text/plain'],
     ['img onerror with newlines', asText('<img\nsrc=x\nonerror\n=\nalert(1)>'), 'text/plain'],
-    ['img onerror with a slash', asText('<img/src=x/onerror=alert(1)>'), 'text/plain'],
+    ['img onerror with a slash', asText('<img/src="x"/onerror=alert(1)>'), 'text/plain'],
     ['img onerror with a form feed', asText('<img src=x\fonerror=alert(1)>'), 'text/plain'],
     ['img onerror after a quoted value', asText('<img src="x"onerror="alert(1)">'), 'text/plain'],
     ['img onerror in uppercase', asText('<IMG SRC=x ONERROR=alert(1)>'), 'text/plain'],

@@ -18,6 +18,7 @@ const sniff = (kind: string, more: Partial<ContentSniff> = {}): ContentSniff => 
   kind,
   textual: ['text', 'json', 'svg', 'html', 'xml', 'empty'].includes(kind),
   active: null,
+  activeUnlessJson: null,
   unsafe: [],
   uninterpretable: null,
   width: null,

@@ -1,0 +1,119 @@
+// Script in SVG and other XML, judged from what a strict namespace-aware XML parser (saxes) reads: element and
+// attribute names resolved to their namespaces (a prefix is any name, `<x:script>` is a script element when
+// `x` names the SVG namespace), character and entity references decoded. SVG elements and attributes must be
+// on an allow-list; any DOCTYPE internal subset is denied (entities and attribute defaults rewrite the document
+// after inspection); an `xml-stylesheet` instruction may only name CSS (XSLT generates script).
+import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
+import { findActiveCss } from './active-css.ts';
+import { inspectAttribute } from './active-html.ts';
+import { xmlParser } from './lazy-parsers.ts';
+import { activeUrl } from './markup-url.ts';
+import { svgAttributes, svgElements } from './svg-allow-list.ts';
+
+/** What the XML reading found: the first active construct, and the first well-formedness error (null: none). */
+export interface XmlFindings {
+  active: string | null;
+  malformed: string | null;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+const XML_EVENTS_NS = 'http://www.w3.org/2001/xml-events';
+const pluginElements: ReadonlySet<string> = new Set(['object', 'embed', 'applet']);
+
+// thrown by a handler to stop the parser at the first finding
+const stop = Symbol('stop');
+
+/** Reads SVG (`svg`: elements without a namespace count as SVG) or other XML once and reports the first active construct and the first well-formedness error. */
+export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings {
+  const { SaxesParser } = xmlParser();
+  const parser = new SaxesParser({ xmlns: true });
+  const findings: XmlFindings = { active: null, malformed: null };
+  const found = (message: string): never => {
+    findings.active = message;
+    throw stop;
+  };
+  let styleDepth = 0;
+  let css = '';
+  parser.on('error', (error) => {
+    findings.malformed ??= error.message.split('\n', 1)[0] ?? 'not well-formed';
+  });
+  parser.on('doctype', (doctype) => {
+    if (doctype.includes('[')) found('a dtd internal subset can declare entities or attribute defaults');
+  });
+  parser.on('processinginstruction', ({ target, body }) => {
+    if (target.toLowerCase() !== 'xml-stylesheet') return;
+    const type = pseudoAttribute(body, 'type')?.trim().toLowerCase() ?? null;
+    if (type !== 'text/css') found('an `xml-stylesheet` instruction that is not css (xslt can generate script)');
+    const href = pseudoAttribute(body, 'href');
+    const url = href === null ? null : activeUrl(href);
+    if (url !== null) found(`${url} in an \`xml-stylesheet\` instruction`);
+  });
+  parser.on('opentag', (tag) => {
+    const message = inspectElement(tag, flavour);
+    if (message !== null) found(message);
+    if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') styleDepth++;
+  });
+  parser.on('closetag', () => {
+    if (styleDepth === 0) return;
+    styleDepth--;
+    if (styleDepth === 0) {
+      const active = findActiveCss(css);
+      if (active !== null) found(`${active} in a \`<style>\` element`);
+      css = '';
+    }
+  });
+  const collect = (data: string): void => {
+    if (styleDepth > 0) css += data;
+  };
+  parser.on('text', collect);
+  parser.on('cdata', collect);
+  try {
+    parser.write(text).close();
+    // an unclosed `<style>` is still a stylesheet to a lenient reader
+    if (styleDepth > 0) {
+      const active = findActiveCss(css);
+      if (active !== null) found(`${active} in a \`<style>\` element`);
+    }
+  } catch (error) {
+    if (error !== stop) throw error;
+  }
+  return findings;
+}
+
+function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml'): string | null {
+  const local = (tag.local ?? tag.name).toLowerCase();
+  const uri = tag.uri ?? '';
+  if (local === 'script') return 'a `<script>` element';
+  if (uri === XML_EVENTS_NS) return 'an xml events element';
+  if (uri === XHTML_NS && pluginElements.has(local)) return `an xhtml \`<${local}>\` element`;
+  const svg = uri === SVG_NS || (uri === '' && flavour === 'svg');
+  if (svg && !svgElements.has(local)) {
+    return local === 'handler' || local === 'listener'
+      ? `an svg \`<${local}>\` element`
+      : `an svg element \`<${local}>\` outside the allow-list`;
+  }
+  for (const attribute of Object.values(tag.attributes)) {
+    const message = inspectXmlAttribute(attribute, svg);
+    if (message !== null) return message;
+  }
+  return null;
+}
+
+function inspectXmlAttribute(attribute: SaxesAttributeNS, svg: boolean): string | null {
+  if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') return null;
+  if (attribute.uri === XML_EVENTS_NS) return 'an xml events attribute';
+  const local = attribute.local.toLowerCase();
+  const found = inspectAttribute(local, attribute.value, 0);
+  if (found !== null) return found;
+  if (svg && attribute.uri === '' && !svgAttributes.has(local) && !/^(?:data|aria)-/.test(local))
+    return `an svg attribute \`${local}\` outside the allow-list`;
+  return null;
+}
+
+// `name="value"` or `name='value'` in a processing instruction's body (XML Stylesheet PI §2)
+function pseudoAttribute(body: string, name: string): string | null {
+  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(body);
+  return match === null ? null : (match[1] ?? match[2] ?? '');
+}

@@ -1,0 +1,72 @@
+// A URL in markup read the way the URL parser reads it (WHATWG URL §4.4 basic URL parser): leading and trailing
+// C0 controls and spaces dropped, ASCII tab and newline removed anywhere, the scheme ASCII case-insensitive.
+// The markup parser has already decoded character references (and CommonMark backslash escapes), so a value
+// reaches here exactly as the consumer hands it to its URL parser.
+
+const scriptSchemes: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'livescript']);
+// `data:` documents run script (html, svg, xml); only raster images are inert
+const inertDataTypes: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/apng',
+  'image/jpeg',
+  'image/jpg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/avif',
+]);
+
+/** Why a URL in markup is active (a script scheme, or a `data:` url that is not a raster image), as a one-line message; null when it is not. */
+export function activeUrl(value: string): string | null {
+  const url = urlAsParsed(value);
+  const colon = url.indexOf(':');
+  if (colon < 1 || !/^[a-z][a-z0-9+.-]*$/i.test(url.slice(0, colon))) return null;
+  const scheme = url.slice(0, colon).toLowerCase();
+  if (scriptSchemes.has(scheme)) return `a \`${scheme}:\` url`;
+  if (scheme !== 'data') return null;
+  // fetch's data: URL processor: the type runs to `,` or `;`, white space around it trimmed
+  const rest = url.slice(colon + 1);
+  const end = rest.search(/[;,]/);
+  const type = (end === -1 ? rest : rest.slice(0, end)).trim().toLowerCase();
+  return inertDataTypes.has(type) ? null : 'a `data:` url that can carry markup';
+}
+
+// attributes whose value lists several URLs or wraps one: SMIL `values`/`to`/`from`/`by`, `srcset`, `ping`,
+// `archive`, and meta refresh `content="0;url=…"`
+const listAttributes: ReadonlySet<string> = new Set([
+  'values',
+  'to',
+  'from',
+  'by',
+  'srcset',
+  'imagesrcset',
+  'ping',
+  'archive',
+  'content',
+]);
+
+/** `activeUrl` for an attribute's value (lower-case local name): the whole value, and each URL of a list attribute. */
+export function activeAttributeUrl(name: string, value: string): string | null {
+  if (!value.includes(':')) return null;
+  const whole = activeUrl(value);
+  if (whole !== null || !listAttributes.has(name)) return whole;
+  for (const part of value.split(/[;,\s]+/)) {
+    const piece = part.replace(/^url\s*=\s*/i, '').replace(/^['"]|['"]$/g, '');
+    if (piece.length === 0) continue;
+    const found = activeUrl(piece);
+    if (found !== null) return found;
+  }
+  // `content="0; url = javascript:…"`: the refresh URL may follow `url=` with spaces around `=`
+  const refresh = /url\s*=\s*['"]?/i.exec(value);
+  return refresh === null ? null : activeUrl(value.slice(refresh.index + refresh[0].length));
+}
+
+// leading/trailing C0 control or space stripped, tab and newline removed
+function urlAsParsed(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && value.charCodeAt(start) <= 0x20) start++;
+  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
+  const trimmed = value.slice(start, end);
+  return /[\t\n\r]/.test(trimmed) ? trimmed.replace(/[\t\n\r]/g, '') : trimmed;
+}

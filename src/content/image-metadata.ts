@@ -1,5 +1,7 @@
-// Payloads hidden in image metadata: PNG text and profile chunks (tEXt, iTXt, zTXt, eXIf, iCCP), JPEG comment
-// and APPn segments (EXIF, XMP, ICC), GIF comment and application extensions. A viewer never runs them, but a
+// Payloads hidden in image metadata: PNG text and profile chunks (tEXt, iTXt, zTXt, eXIf, iCCP) and every chunk
+// outside the allow-list of chunks whose data is numbers (private, rare and unknown chunks are read as raw
+// bytes), JPEG comment and APPn segments (EXIF, XMP, ICC), and every GIF extension but graphic control
+// (comment, application, plain text, unknown labels). A viewer never runs them, but a
 // host that sniffs the file as HTML (the classic image-with-script upload) or a carver that extracts them does.
 // Walks are bounded by `maxImageParts`, reads by the item's size, inflating by `maxMetadataInflateBytes`.
 import { inflateSync } from 'node:zlib';
@@ -41,6 +43,31 @@ const zTXt = 0x7a545874;
 const eXIf = 0x65584966;
 const iCCP = 0x69434350;
 const IEND = 0x49454e44;
+
+// chunks whose data is numbers or pixels (PNG 3rd edition, APNG): nothing in them is ever shown as text
+const numericChunks: ReadonlySet<string> = new Set([
+  'IHDR',
+  'PLTE',
+  'IDAT',
+  'IEND',
+  'tRNS',
+  'cHRM',
+  'gAMA',
+  'sBIT',
+  'sRGB',
+  'cICP',
+  'mDCv',
+  'cLLi',
+  'bKGD',
+  'hIST',
+  'pHYs',
+  'tIME',
+  'acTL',
+  'fcTL',
+  'fdAT',
+  'oFFs',
+  'sTER',
+]);
 
 function pngSegments(b: Buffer): Segment[] {
   const out: Segment[] = [];
@@ -86,7 +113,8 @@ function pngSegments(b: Buffer): Segment[] {
         const text = data.subarray(translated + 1);
         out.push({ where: `png \`${name}\` chunk`, data: compressed ? inflate(text) : text, utf8: true });
       }
-    } else if (type === eXIf) {
+    } else if (type === eXIf || !numericChunks.has(name)) {
+      // private (`prVt`), rare (`pCAL`, `sPLT`, `gIFx`) and unknown chunks: their raw bytes
       out.push({ where: `png \`${name}\` chunk`, data, utf8: false });
     }
     at = dataEnd + 4;
@@ -144,11 +172,12 @@ function gifSegments(b: Buffer): Segment[] {
     if (block === 0x21) {
       const label = b[at + 1];
       at += 2;
-      // comment (0xFE) and application (0xFF, where XMP lives) extensions carry free data
-      const collect = label === 0xfe || label === 0xff;
+      // only graphic control (0xF9) is numbers; comment (0xFE), application (0xFF, where XMP lives), plain
+      // text (0x01) and unknown extensions carry free data
+      const collect = label !== 0xf9;
       const data = subBlocks(collect);
       if (data === null) break;
-      if (collect) out.push({ where: `gif ${label === 0xfe ? 'comment' : 'application'} extension`, data, utf8: true });
+      if (collect) out.push({ where: `gif ${gifExtensionName(label)} extension`, data, utf8: true });
     } else if (block === 0x2c) {
       if (at + 10 > b.length) break;
       const local = b[at + 9] ?? 0;
@@ -159,6 +188,13 @@ function gifSegments(b: Buffer): Segment[] {
     }
   }
   return out;
+}
+
+function gifExtensionName(label: number | undefined): string {
+  if (label === 0xfe) return 'comment';
+  if (label === 0xff) return 'application';
+  if (label === 0x01) return 'plain text';
+  return `0x${(label ?? 0).toString(16).padStart(2, '0')}`;
 }
 
 // native programs by their headers anywhere in a metadata payload: pe (`MZ` whose `e_lfanew` points at

@@ -41,18 +41,39 @@ export function imageStructure(kind: string, bytes: Buffer): ImageStructure | nu
 // chunk type `IEND` as a big-endian number: compared without making a string per chunk
 const IEND = 0x49454e44;
 
+const fcTL = 0x6663544c;
+
+// an APNG frame (`fcTL`: sequence, width, height, x offset, y offset) is drawn on a canvas of its own extent
 function png(b: Buffer): ImageStructure {
-  const width = b.length >= 24 ? b.readUInt32BE(16) : null;
-  const height = b.length >= 24 ? b.readUInt32BE(20) : null;
+  const size = new LargestFrame();
+  if (b.length >= 24) size.frame(b.readUInt32BE(16), b.readUInt32BE(20));
   let at = 8;
   for (let n = 0; n < maxImageParts && at + 12 <= b.length; n++) {
     const length = b.readUInt32BE(at);
     const next = at + 12 + length;
     if (next > b.length) break;
-    if (b.readUInt32BE(at + 4) === IEND) return { width, height, end: next };
+    const type = b.readUInt32BE(at + 4);
+    if (type === IEND) return size.structure(next);
+    if (type === fcTL && length >= 20)
+      size.frame(b.readUInt32BE(at + 12) + b.readUInt32BE(at + 20), b.readUInt32BE(at + 16) + b.readUInt32BE(at + 24));
     at = next;
   }
-  return { width, height, end: null };
+  return size.structure(null);
+}
+
+// the largest of an image's frames by pixel count: a decoder allocates for each frame it draws
+class LargestFrame {
+  width: number | null = null;
+  height: number | null = null;
+  frame(width: number, height: number): void {
+    if (this.width === null || this.height === null || width * height > this.width * this.height) {
+      this.width = width;
+      this.height = height;
+    }
+  }
+  structure(end: number | null): ImageStructure {
+    return { width: this.width, height: this.height, end };
+  }
 }
 
 // SOF markers carry the frame size; entropy-coded data runs until a marker other than RSTn or a stuffed 0xFF00
@@ -106,10 +127,11 @@ function jpeg(b: Buffer): ImageStructure {
   return { width, height, end: null };
 }
 
+// each image descriptor (left, top, width, height) is a frame with its own size, which may exceed the logical screen
 function gif(b: Buffer): ImageStructure {
   if (b.length < 13) return { width: null, height: null, end: null };
-  const width = b.readUInt16LE(6);
-  const height = b.readUInt16LE(8);
+  const size = new LargestFrame();
+  size.frame(b.readUInt16LE(6), b.readUInt16LE(8));
   const flags = b[10] ?? 0;
   let at = 13 + ((flags & 0x80) !== 0 ? 3 * (1 << ((flags & 0x07) + 1)) : 0);
   const subBlocks = (): boolean => {
@@ -123,12 +145,13 @@ function gif(b: Buffer): ImageStructure {
   };
   for (let n = 0; n < maxImageParts && at < b.length; n++) {
     const block = b[at];
-    if (block === 0x3b) return { width, height, end: at + 1 };
+    if (block === 0x3b) return size.structure(at + 1);
     if (block === 0x21) {
       at += 2;
       if (!subBlocks()) break;
     } else if (block === 0x2c) {
       if (at + 10 > b.length) break;
+      size.frame(b.readUInt16LE(at + 1) + b.readUInt16LE(at + 5), b.readUInt16LE(at + 3) + b.readUInt16LE(at + 7));
       const local = b[at + 9] ?? 0;
       at += 10 + ((local & 0x80) !== 0 ? 3 * (1 << ((local & 0x07) + 1)) : 0);
       at += 1; // LZW minimum code size
@@ -137,30 +160,37 @@ function gif(b: Buffer): ImageStructure {
       break;
     }
   }
-  return { width, height, end: null };
+  return size.structure(null);
 }
 
 function webp(b: Buffer): ImageStructure {
   if (b.length < 12) return { width: null, height: null, end: null };
   const riffEnd = 8 + b.readUInt32LE(4);
-  let width: number | null = null;
-  let height: number | null = null;
+  const size = new LargestFrame();
   const chunk = b.toString('latin1', 12, 16);
   const data = 20;
   if (chunk === 'VP8X' && b.length >= data + 10) {
-    width = 1 + b.readUIntLE(data + 4, 3);
-    height = 1 + b.readUIntLE(data + 7, 3);
+    size.frame(1 + b.readUIntLE(data + 4, 3), 1 + b.readUIntLE(data + 7, 3));
   } else if (chunk === 'VP8 ' && b.length >= data + 10) {
-    width = b.readUInt16LE(data + 6) & 0x3fff;
-    height = b.readUInt16LE(data + 8) & 0x3fff;
+    size.frame(b.readUInt16LE(data + 6) & 0x3fff, b.readUInt16LE(data + 8) & 0x3fff);
   } else if (chunk === 'VP8L' && b.length >= data + 5) {
     const bits = b.readUInt32LE(data + 1);
-    width = 1 + (bits & 0x3fff);
-    height = 1 + ((bits >>> 14) & 0x3fff);
+    size.frame(1 + (bits & 0x3fff), 1 + ((bits >>> 14) & 0x3fff));
   }
-  if (riffEnd > b.length) return { width, height, end: null };
+  // animation frames (`ANMF`: x/2, y/2, width-1, height-1, 24 bits each) have sizes of their own
+  let at = 12;
+  for (let n = 0; n < maxImageParts && at + 8 <= Math.min(b.length, riffEnd); n++) {
+    const length = b.readUInt32LE(at + 4);
+    if (b.toString('latin1', at, at + 4) === 'ANMF' && at + 20 <= b.length)
+      size.frame(
+        2 * b.readUIntLE(at + 8, 3) + 1 + b.readUIntLE(at + 14, 3),
+        2 * b.readUIntLE(at + 11, 3) + 1 + b.readUIntLE(at + 17, 3),
+      );
+    at += 8 + length + (length % 2);
+  }
+  if (riffEnd > b.length) return size.structure(null);
   // RIFF chunks are padded to even sizes
-  return { width, height, end: Math.min(b.length, riffEnd + (riffEnd % 2)) };
+  return size.structure(Math.min(b.length, riffEnd + (riffEnd % 2)));
 }
 
 function bmp(b: Buffer): ImageStructure {

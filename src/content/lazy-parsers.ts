@@ -2,6 +2,7 @@
 // plain prose) never need them, so the CLI's cold start does not pay for them. `require` of these ESM packages
 // is synchronous on Node ≥ 20.19, which keeps the sniff synchronous.
 import { createRequire } from 'node:module';
+import type * as Acorn from 'acorn';
 import type { default as MarkdownIt, Options as MarkdownOptions } from 'markdown-it';
 import type * as Parse5 from 'parse5';
 import type * as Saxes from 'saxes';
@@ -44,4 +45,12 @@ export function commonMark(): MarkdownIt {
 export function xmlParser(): typeof Saxes {
   saxes ??= load('saxes') as typeof Saxes;
   return saxes;
+}
+
+let acorn: typeof Acorn | undefined;
+
+/** acorn, an ECMAScript parser. */
+export function ecmaScript(): typeof Acorn {
+  acorn ??= load('acorn') as typeof Acorn;
+  return acorn;
 }

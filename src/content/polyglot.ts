@@ -3,6 +3,7 @@
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
 import { findActiveMarkup } from './active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
+import { ecmaScript } from './lazy-parsers.ts';
 import { decodeText, startsWithBom } from './text-encoding.ts';
 import { classifyText } from './text-kind.ts';
 import { classifyZip } from './zip-kind.ts';
@@ -58,6 +59,42 @@ export function trailingFormatWith(
   if (textKind !== 'text' && textKind !== 'json') return `\`${textKind}\` text`;
   const active = findActiveMarkup(decoded.text, 'text');
   return active === null ? null : `text with ${active}`;
+}
+
+/** Characters of a file parsed first as script; a syntax error well inside them ends the check without decoding the rest. */
+export const scriptProbeChars = 4096;
+
+/**
+ * True when the whole file parses as a JavaScript program (`GIF89a/*…*\/=alert(1)//`): a page that loads it with
+ * `<script src>` runs it. Browsers decode a script as UTF-8 (or the page's legacy encoding), so both UTF-8
+ * and Latin-1 readings are tried. Real images fail within their first bytes; only the first
+ * `scriptProbeChars` characters are parsed unless the error lies near their end.
+ */
+export function parsesAsScript(bytes: Buffer): boolean {
+  return (['latin1', 'utf8'] as const).some((encoding) => {
+    const head = bytes.toString(encoding, 0, scriptProbeChars);
+    const headError = scriptError(head);
+    if (bytes.length <= scriptProbeChars) return headError === null;
+    // an error caused by the cut (near its end, or a comment, string or template the cut leaves open) says
+    // nothing about the whole file
+    if (headError !== null && !headError.unterminated && headError.pos < head.length - 256) return false;
+    return scriptError(bytes.toString(encoding)) === null;
+  });
+}
+
+// where the text stops parsing as a classic script (acorn's error position, and whether something was left
+// open), or null when it parses
+function scriptError(text: string): { pos: number; unterminated: boolean } | null {
+  try {
+    ecmaScript().parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });
+    return null;
+  } catch (error) {
+    const { pos, message } = error as { pos?: unknown; message?: unknown };
+    return {
+      pos: typeof pos === 'number' ? pos : 0,
+      unterminated: typeof message === 'string' && /unterminated/i.test(message),
+    };
+  }
 }
 
 // encoders pad with zeros or 0xFF; whitespace and newlines come from text-mode transfers

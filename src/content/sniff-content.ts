@@ -7,7 +7,7 @@ import { findActiveMetadata } from './image-metadata.ts';
 import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
-import { embeddedArchive, trailingFormatWith } from './polyglot.ts';
+import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
 import { decodeText, hasLoneSurrogate, startsWithBom, type DecodedText } from './text-encoding.ts';
 import { classifyText } from './text-kind.ts';
 import { findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
@@ -182,11 +182,11 @@ function binaryFindings(
   sniff.height = structure?.height ?? null;
   if (structure === null || structure.end === null) {
     sniff.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
-    sniff.active = polyglot(kind, bytes, 0) ?? findActiveMetadata(kind, bytes);
+    sniff.active = polyglot(kind, bytes, 0) ?? findActiveMetadata(kind, bytes) ?? scriptPolyglot(kind, bytes);
     return sniff;
   }
   const end = structure.end;
-  sniff.active = polyglot(kind, bytes, end) ?? findActiveMetadata(kind, bytes);
+  sniff.active = polyglot(kind, bytes, end) ?? findActiveMetadata(kind, bytes) ?? scriptPolyglot(kind, bytes);
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {
@@ -214,6 +214,11 @@ function pdfFindings(bytes: Buffer, options: SniffOptions): { active: string | n
 function polyglot(kind: string, bytes: Buffer, end: number): string | null {
   const archive = embeddedArchive(bytes, end);
   return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
+}
+
+// a header that opens a script comment (`GIF89a/*`) and script after the image's end marker
+function scriptPolyglot(kind: string, bytes: Buffer): string | null {
+  return parsesAsScript(bytes) ? `the ${kind} is also a javascript program (polyglot)` : null;
 }
 
 // encoders pad with zeros or 0xFF; white space comes from text-mode transfers

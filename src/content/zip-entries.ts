@@ -98,11 +98,13 @@ function listingAt(bytes: Buffer, eocd: number): ZipListing | null {
   const cdStart = cdEnd - cdSize;
   const start = cdStart - cdOffset;
   if (cdStart < 0 || start < 0) return null;
-  if (count === 0) return cdSize === 0 ? { entries: [], start } : null;
+  if (count === 0 && cdSize === 0) return { entries: [], start };
   if (cdStart + 46 > bytes.length || bytes.readUInt32LE(cdStart) !== CEN) return null;
   const entries: ZipEntry[] = [];
   let at = cdStart;
-  for (let i = 0; i < count && i < maxZipEntries; i++) {
+  // the entry count may lie (0, or fewer than there are) while readers such as `java -jar` walk the whole
+  // directory: every header up to the directory's end is listed, whatever the count says
+  while (entries.length < maxZipEntries) {
     if (at + 46 > cdEnd || bytes.readUInt32LE(at) !== CEN) break;
     const flags = bytes.readUInt16LE(at + 8);
     const nameLength = bytes.readUInt16LE(at + 28);

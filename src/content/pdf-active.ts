@@ -6,13 +6,15 @@
 import { constants, inflateSync } from 'node:zlib';
 import { quoteValue } from './message-value.ts';
 
-/** Names that make a PDF active: script, launch actions, attachments, rich media, XFA forms, form submission and data import. */
+/** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
   'JavaScript',
   'JS',
   'Launch',
   'EmbeddedFile',
   'EmbeddedFiles',
+  'EF',
+  'FileAttachment',
   'RichMedia',
   'XFA',
   'SubmitForm',
@@ -48,20 +50,20 @@ export interface PdfScan {
 
 const OVER_BUDGET = 'pdf streams inflate past the inspection budget';
 
-// bytes that end a name: PDF delimiters and the white space of the former `[^\s\/\[\]<>(){}%#]` class over
-// latin-1 (JS `\s` there is TAB, LF, VT, FF, CR, space and NBSP); `#` ends it unless two hex digits follow
+// bytes that end a name: PDF delimiters and white space (PDF 32000 §7.2.3: NUL, TAB, LF, FF, CR, space; VT and
+// NBSP too, as the former `\s` class had them); `#` ends it unless two hex digits follow
 const nameEnd = new Uint8Array(256);
-for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) nameEnd[c] = 1;
+for (const c of [0x00, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) nameEnd[c] = 1;
 for (const c of '/[]<>(){}%') nameEnd[c.charCodeAt(0)] = 1;
 const isHex = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') isHex[c.charCodeAt(0)] = 1;
 // first byte of a name that can decode to an active name or `Encrypt` (or starts with an escape)
 const interestingFirst = new Uint8Array(256);
-for (const c of 'JLERXSI#') interestingFirst[c.charCodeAt(0)] = 1;
+for (const c of 'JLERXSIF#') interestingFirst[c.charCodeAt(0)] = 1;
 /** Longest written name that can decode to an active name or `Encrypt`: `EmbeddedFiles` with every letter escaped. */
 const maxInterestingRawName = 3 * 'EmbeddedFiles'.length;
 
-const nameToken = /\/((?:[^\s\/\[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
+const nameToken = /\/((?:[^\0\s\/\[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
 
 interface ScanState {
   work: PdfWork;
@@ -91,9 +93,7 @@ export function scanPdf(
     state.work.streams++;
     const rawDict = dictBefore(s, at, pos);
     const dict = rawDict.includes('#') ? decodeNamesIn(rawDict) : rawDict;
-    let dataStart = at + 6;
-    if (s.charCodeAt(dataStart) === 0x0d) dataStart++;
-    if (s.charCodeAt(dataStart) === 0x0a) dataStart++;
+    const dataStart = streamDataStart(s, at + 6);
     const dataEnd = streamEnd(s, dataStart, dict);
     const refuse =
       state.work.inflatedStreams < maxInflatedStreams
@@ -174,22 +174,53 @@ function decodeNamesIn(text: string): string {
   return text.replace(nameToken, (_, raw: string) => `/${decodeName(raw)}`);
 }
 
-// `stream` as a keyword: after the dictionary's `>>` and followed by an end of line (PDF 32000 §7.3.8.1)
+// `stream` as a keyword: after the dictionary's `>>` (white space and comments may come between) and
+// followed by an end of line, which readers such as pdf.js also find after trailing spaces (PDF 32000 §7.3.8.1)
 function findStreamKeyword(s: string, from: number): number {
   let i = s.indexOf('stream', from);
   while (i !== -1) {
-    const next = s.charCodeAt(i + 6);
-    if (
-      (next === 0x0a || next === 0x0d) &&
-      s
-        .slice(Math.max(from, i - 16), i)
-        .trimEnd()
-        .endsWith('>>')
-    )
-      return i;
+    if (endsLine(s, i + 6) && afterDictionary(s, i, from)) return i;
     i = s.indexOf('stream', i + 6);
   }
   return -1;
+}
+
+// spaces or tabs, then CR or LF
+function endsLine(s: string, at: number): boolean {
+  let i = at;
+  while (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x09) i++;
+  const c = s.charCodeAt(i);
+  return c === 0x0a || c === 0x0d;
+}
+
+// the end of the stream's first line, where its data starts
+function streamDataStart(s: string, keywordEnd: number): number {
+  let i = keywordEnd;
+  while (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x09) i++;
+  if (s.charCodeAt(i) === 0x0d) i++;
+  if (s.charCodeAt(i) === 0x0a) i++;
+  return i;
+}
+
+// `>>` before `at`, past white space and comments; a `%` may also sit in a string (`(100%)`), so a line is
+// read both with and without its comment. Walks back only over white space and comment lines.
+function afterDictionary(s: string, at: number, floor: number): boolean {
+  let i = at;
+  for (let guard = 0; guard < 1024; guard++) {
+    while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
+    if (s.charCodeAt(i - 1) === 0x3e && s.charCodeAt(i - 2) === 0x3e) return true;
+    // the line holding i-1: a `%` on it may open a comment that runs to i
+    let lineStart = i - 1;
+    while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d) lineStart--;
+    const percent = s.indexOf('%', lineStart);
+    if (percent === -1 || percent >= i) return false;
+    i = percent;
+  }
+  return false;
+}
+
+function isPdfSpace(c: number): boolean {
+  return c === 0x00 || isSpace(c);
 }
 
 // JS `\s` over latin-1, as the former regex test was
@@ -197,10 +228,11 @@ function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
 }
 
-// the stream dictionary: from the matching `<<` back from the `>>` that precedes the keyword; never below `floor`
+// the stream dictionary: from the matching `<<` back from the `>>` that precedes the keyword (past white space
+// and comments); never below `floor`
 function dictBefore(s: string, streamAt: number, floor: number): string {
   let end = streamAt;
-  while (end > floor && isSpace(s.charCodeAt(end - 1))) end--;
+  while (end > floor && !(s.charCodeAt(end - 1) === 0x3e && s.charCodeAt(end - 2) === 0x3e)) end--;
   let depth = 0;
   for (let i = end - 1; i > floor; i--) {
     const c = s.charCodeAt(i);
@@ -244,15 +276,20 @@ const skipped: StreamVerdict = Object.freeze({ data: null, inflated: null, unint
 
 // `refuse`: why no more streams may be inflated (the stream cap), or null
 function inspectStream(dict: string, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
+  // an object stream is read whatever other keys claim (`/Subtype /Image` on an ObjStm hides nothing from a
+  // reader); `/N` and `/First` may be written signed (`+1`)
+  const objectStream =
+    /\/Type\s*\/ObjStm\b/.test(dict) || (/\/N\s*[+-]?\d/.test(dict) && /\/First\s*[+-]?\d/.test(dict));
   // pixel data and font programs are not PDF syntax; scanning them only yields chance matches
   if (
-    /\/Subtype\s*\/Image\b/.test(dict) ||
+    objectStream
+      ? false
+      : /\/Subtype\s*\/Image\b/.test(dict) ||
     /\/Length[123]\b/.test(dict) ||
     /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)
   )
     return skipped;
-  if (/\/Type\s*\/XRef\b/.test(dict)) return skipped;
-  const objectStream = /\/Type\s*\/ObjStm\b/.test(dict) || (/\/N\s+\d/.test(dict) && /\/First\s+\d/.test(dict));
+  if (!objectStream && /\/Type\s*\/XRef\b/.test(dict)) return skipped;
   const filters = filterNames(dict);
   if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
   if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) {

@@ -182,11 +182,19 @@ function binaryFindings(
   sniff.height = structure?.height ?? null;
   if (structure === null || structure.end === null) {
     sniff.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
-    sniff.active = polyglot(kind, bytes, 0) ?? findActiveMetadata(kind, bytes) ?? scriptPolyglot(kind, bytes);
+    sniff.active =
+      polyglot(kind, bytes, 0) ??
+      findActiveMetadata(kind, bytes) ??
+      scriptPolyglot(kind, bytes) ??
+      pdfInside(kind, bytes, options);
     return sniff;
   }
   const end = structure.end;
-  sniff.active = polyglot(kind, bytes, end) ?? findActiveMetadata(kind, bytes) ?? scriptPolyglot(kind, bytes);
+  sniff.active =
+    polyglot(kind, bytes, end) ??
+    findActiveMetadata(kind, bytes) ??
+    scriptPolyglot(kind, bytes) ??
+    pdfInside(kind, bytes, options);
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {
@@ -214,6 +222,15 @@ function pdfFindings(bytes: Buffer, options: SniffOptions): { active: string | n
 function polyglot(kind: string, bytes: Buffer, end: number): string | null {
   const archive = embeddedArchive(bytes, end);
   return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
+}
+
+// PDF readers look for `%PDF-` past the first byte (Acrobat within the first KiB, pdf.js anywhere), so a PDF
+// carried inside an image (a chunk, a comment) opens as one
+function pdfInside(kind: string, bytes: Buffer, options: SniffOptions): string | null {
+  const at = bytes.indexOf('%PDF-', 0, 'latin1');
+  if (at === -1) return null;
+  const pdf = pdfFindings(bytes.subarray(at), options);
+  return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
 }
 
 // a header that opens a script comment (`GIF89a/*`) and script after the image's end marker

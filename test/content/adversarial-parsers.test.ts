@@ -3,7 +3,7 @@
 // judged under policies/default.yaml (DESIGN §5); inert look-alikes stay allowed. The fuzz targets check each
 // parser boundary: however a destination or attribute is re-encoded, the verdict and its reason stay the same.
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Effect } from '../../src/decision/decision.ts';
@@ -497,5 +497,89 @@ describe('pixel caps count every frame, not only the logical screen', () => {
 
   test('a frame within its screen keeps the image allowed', async () => {
     expect((await decideItem(asBlob(gifFrame(0, 0, 1, 1)), 'image/gif')).effect).toBe('allow');
+  });
+});
+
+// ---------------------------------------------------------------- pdf: streams and names the locator missed
+
+// a PDF whose object stream (written by `streamHead`) holds a JavaScript action the catalog opens
+function pdfWithObjectStream(dictEntries: string, streamHead = '\nstream\n', deflate = true): Buffer {
+  const inner = latin1('6 0 << /Type /Action /S /JavaScript /JS (app.alert\\(1\\)) >>');
+  const data = deflate ? deflateSync(inner) : inner;
+  const filter = deflate ? ' /Filter /FlateDecode' : '';
+  return Buffer.concat([
+    latin1(
+      '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n',
+    ),
+    latin1(`7 0 obj\n<< ${dictEntries}${filter} /Length ${data.length} >>${streamHead}`),
+    data,
+    latin1('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+  ]);
+}
+
+describe('pdf object streams are found however the stream is written', () => {
+  const heads: [string, string][] = [
+    ['much white space before `stream`', `\n${' '.repeat(40)}\n\n\t\nstream\n`],
+    ['a comment before `stream`', '\n% written by a tool\nstream\n'],
+    ['a comment on the dictionary line', ' % note\r\nstream\r\n'],
+    ['NULs before `stream`', '\0\0\0\nstream\n'],
+    ['spaces after `stream`', '\nstream   \n'],
+  ];
+  const dicts: [string, string][] = [
+    ['/Type /ObjStm', '/Type /ObjStm /N 1 /First 4'],
+    ['signed /N and /First without /Type', '/N +1 /First +4'],
+    ['an object stream claiming to be an image', '/Type /ObjStm /Subtype /Image /Width 1 /Height 1 /N 1 /First 4'],
+    ['NUL-ended names', '/Type/ObjStm\0/N 1/First 4'],
+  ];
+  test.each(product(heads, dicts).map(([[h, head], [d, dict]]) => [h, d, head, dict] as const))(
+    '%s, %s',
+    async (_, __, head, dict) => {
+      const { effect, messages } = await decideItem(asBlob(pdfWithObjectStream(dict, head)), 'application/pdf');
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(/`\/JavaScript`|`\/JS`/);
+    },
+  );
+});
+
+describe('pdf names and attachments the locator missed', () => {
+  const pdf = (objects: string): Buffer =>
+    latin1(
+      `%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n${objects}trailer\n<< /Root 1 0 R >>\n%%EOF\n`,
+    );
+  test.each([
+    ['a NUL-ended /JavaScript', '3 0 obj\n<< /S/JavaScript\0/JS (x) >>\nendobj\n', /JavaScript|JS/],
+    ['a NUL-ended /Launch', '3 0 obj\n<< /S /Launch\0/F (calc.exe) >>\nendobj\n', /Launch/],
+    [
+      'a file specification with /EF and an untyped stream',
+      '3 0 obj\n<< /Type /Filespec /F (a.exe) /EF << /F 4 0 R >> >>\nendobj\n4 0 obj\n<< /Length 2 >>\nstream\nMZ\nendstream\nendobj\n',
+      /`\/EF`/,
+    ],
+    [
+      'a file attachment annotation',
+      '3 0 obj\n<< /Type /Annot /Subtype /FileAttachment /FS 5 0 R /Rect [0 0 1 1] >>\nendobj\n',
+      /FileAttachment/,
+    ],
+    ['an escaped /EF', '3 0 obj\n<< /Type /Filespec /#45F << /F 4 0 R >> >>\nendobj\n', /`\/EF`/],
+  ])('denies %s', async (_, objects, reason) => {
+    const { effect, messages } = await decideItem(asBlob(pdf(objects)), 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(reason);
+  });
+
+  test('a plain pdf with a font file stream stays allowed', async () => {
+    const bytes = pdf('3 0 obj\n<< /Length 4 /Length1 4 >>\nstream\nabcd\nendstream\nendobj\n');
+    expect((await decideItem(asBlob(bytes), 'application/pdf')).effect).toBe('allow');
+  });
+});
+
+describe('a pdf with active content carried inside an image is denied', () => {
+  const active = pdfWithObjectStream('/Type /ObjStm /N 1 /First 4');
+  test.each([
+    ['a png private chunk', () => pngWith(pngChunk('prVt', active)), 'image/png'],
+    ['a png text chunk', () => pngWith(pngChunk('tEXt', Buffer.concat([latin1('Comment\0'), active]))), 'image/png'],
+    ['the tail of a gif', () => Buffer.concat([make.makeGif(), active]), 'image/gif'],
+    ['the tail of a jpeg', () => Buffer.concat([make.makeJpeg(), active]), 'image/jpeg'],
+  ])('in %s', async (_, build, mime) => {
+    expect((await decideItem(asBlob(build()), mime)).effect).toBe('deny');
   });
 });

@@ -73,7 +73,7 @@ describe('scanPdf', () => {
     ['an escape cut by a delimiter', '/J#6', null],
     ['a name longer than any active name', `/${'#4A'.repeat(14)}`, null],
     ['a name right after another', '/Type/JS', /`\/JS`/],
-    ['NUL does not end a name', '/JS\u0000x', null],
+    ['NUL ends a name (white space in PDF 32000 §7.2.3)', '/JS\u0000x', /`\/JS`/],
   ])('names: %s', (_, body, found) => {
     const active = scanPdf(Buffer.from(`%PDF-1.7\n1 0 obj\n<< ${body} >>\nendobj\n%%EOF\n`, 'latin1')).active;
     if (found === null) expect(active).toBeNull();

@@ -1,7 +1,15 @@
 // Script in markup and text, judged from the structure the consumer's parser builds: parse5 for HTML (and for
 // HTML a renderer may find in text or markdown), a CommonMark parser for markdown destinations, a strict
-// namespace-aware XML parser for SVG and XML. Cheap tests in front keep prose without markup off the parsers:
-// HTML needs a `<` before a letter, `/`, `!` or `?`; a markdown link needs a `]` or an autolink's `<`.
+// namespace-aware XML parser for SVG and XML.
+//
+// The parsers cost far more than the bytes take to decode, so text passes a screen first: a test for what
+// every active construct the parsers can report needs to be spelled in the text at all. A `<script`,
+// `<object`, `<embed`, `<applet`, `<handler`, `<listener` or `<hta:` tag; an attribute name starting `on`
+// with a value; `style`, `srcdoc` or `attributeName`; or a script or `data:` scheme, which the parsers decode
+// from character references (only numeric ones, `&Tab;` and `&NewLine;` can put letters, tabs or newlines in
+// it; no named reference spells a letter), backslash escapes (markdown) and tabs and newlines (dropped by
+// the URL parser). Text that spells none of them has nothing for the parsers to find; the screen never
+// decides that anything is active.
 import { findActiveHtml } from './active-html.ts';
 import { findActiveXml } from './active-xml.ts';
 import { findActiveMarkdown } from './markdown-links.ts';
@@ -15,7 +23,23 @@ export interface MarkupFindings {
   malformed: string | null;
 }
 
-const tagOpener = /<[a-z!/?]/i;
+const gap = '[\\t\\n\\r]*';
+const spelled = (word: string): string => [...word].join(gap);
+/** The screen in front of the HTML and markdown parsers: true when the text may hold something they report. */
+export const mayHoldActiveMarkup = new RegExp(
+  [
+    '<(?:script|object|embed|applet|handler|listener|hta:)',
+    `(?:${spelled('script')}|${spelled('data')})${gap}[:&\\\\]`,
+    '&#',
+    '&tab;',
+    '&newline;',
+    'style',
+    'srcdoc',
+    'attributename',
+    'on[^\\s/>=]*\\s*=',
+  ].join('|'),
+  'i',
+);
 
 /** The first active construct in markup or text (script element, HTA, plugin element, `on*` handler, script or markup `data:` URL, DTD internal subset, XSLT, an SVG name off the allow-list), as a one-line message; null when none. */
 export function findActiveMarkup(text: string, flavour: MarkupFlavour): string | null {
@@ -26,14 +50,14 @@ export function findActiveMarkup(text: string, flavour: MarkupFlavour): string |
 export function readMarkup(text: string, flavour: MarkupFlavour): MarkupFindings {
   if (flavour === 'svg' || flavour === 'xml') {
     const xml = findActiveXml(text, flavour);
-    // a lenient reader (an HTML page inlining the SVG, a sniffing browser) reads the same bytes as HTML
-    if (xml.active === null && tagOpener.test(text)) xml.active = findActiveHtml(text);
+    // the XML reading is what an image/svg+xml consumer builds; a document it rejects may still reach a
+    // lenient reader (an HTML page inlining it, a sniffing browser), which reads the bytes as HTML
+    if (xml.active === null && xml.malformed !== null && mayHoldActiveMarkup.test(text))
+      xml.active = findActiveHtml(text);
     return xml;
   }
-  const hasTags = tagOpener.test(text);
-  if (flavour === 'html') return { active: hasTags ? findActiveHtml(text) : null, malformed: null };
-  const html = hasTags ? findActiveHtml(text) : null;
-  if (html !== null) return { active: html, malformed: null };
-  const mayLink = hasTags || text.includes(']');
-  return { active: mayLink ? findActiveMarkdown(text) : null, malformed: null };
+  if (!mayHoldActiveMarkup.test(text)) return { active: null, malformed: null };
+  const html = findActiveHtml(text);
+  if (html !== null || flavour === 'html') return { active: html, malformed: null };
+  return { active: findActiveMarkdown(text), malformed: null };
 }

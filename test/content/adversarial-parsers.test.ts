@@ -6,6 +6,9 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { findActiveHtml } from '../../src/content/active-html.ts';
+import { mayHoldActiveMarkup } from '../../src/content/active-markup.ts';
+import { findActiveMarkdown } from '../../src/content/markdown-links.ts';
 import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
@@ -109,13 +112,24 @@ describe('markdown link and image destinations are read as CommonMark reads them
     expect((await decideItem(asText(markdown), 'text/markdown')).effect).toBe('allow');
   });
 
-  test('markdown nested past the cap fails closed', async () => {
-    const { effect, messages } = await decideItem(
-      asText(`${'>'.repeat(40)} [x](https://example.com)`),
-      'text/markdown',
-    );
+  // markdown-it stops reading past its nesting limit: a link down there is never seen, so the cap denies
+  test.each([
+    ['block quotes', (link: string) => `${'>'.repeat(40)} ${link}`],
+    [
+      'lists',
+      (link: string) => `${Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n')} ${link}`,
+    ],
+    ['emphasis', (link: string) => `${'*'.repeat(80)}${link}${'*'.repeat(80)}`],
+  ])('markdown nested past the cap in %s fails closed', async (_, nest) => {
+    const { effect, messages } = await decideItem(asText(nest('[x](javascript:alert(1))')), 'text/markdown');
     expect(effect).toBe('deny');
-    expect(messages).toMatch(/nested deeper than/);
+    expect(messages).toMatch(/nested deeper than|`javascript:` url/);
+  });
+
+  test('deeply nested markdown that spells nothing active is not read and stays allowed', async () => {
+    expect((await decideItem(asText(`${'>'.repeat(40)} [x](https://example.com)`), 'text/markdown')).effect).toBe(
+      'allow',
+    );
   });
 
   test('raw html in markdown is read as the rendered page reads it', async () => {
@@ -581,5 +595,74 @@ describe('a pdf with active content carried inside an image is denied', () => {
     ['the tail of a jpeg', () => Buffer.concat([make.makeJpeg(), active]), 'image/jpeg'],
   ])('in %s', async (_, build, mime) => {
     expect((await decideItem(asBlob(build()), mime)).effect).toBe('deny');
+  });
+});
+
+// ---------------------------------------------------------------- fuzz: the screen never hides a finding
+
+describe('fuzz: the screen in front of the parsers is an over-approximation', () => {
+  const pieces = [
+    '<',
+    '>',
+    '/',
+    ' ',
+    '\t',
+    '\n',
+    '=',
+    '"',
+    "'",
+    '[',
+    ']',
+    '(',
+    ')',
+    ':',
+    ';',
+    ',',
+    '\\',
+    '&#',
+    '&Tab;',
+    '&NewLine;',
+    '106;',
+    'x6A;',
+    'a',
+    'img',
+    'src',
+    'href',
+    'on',
+    'error',
+    'load',
+    'script',
+    'SCRIPT',
+    'scr',
+    'ipt',
+    'java',
+    'vb',
+    'data',
+    'da',
+    'ta',
+    'text/html',
+    'image/png',
+    'style',
+    'srcdoc',
+    'object',
+    'embed',
+    'svg',
+    'set',
+    'attributeName',
+    'expression(',
+    '*',
+    '>',
+    '-',
+    '`',
+  ];
+  test('whatever the html or markdown parser reports, the screen let through', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        const found = findActiveHtml(text) ?? findActiveMarkdown(text);
+        if (found !== null) expect(mayHoldActiveMarkup.test(text), `${JSON.stringify(text)}: ${found}`).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -211,7 +211,8 @@ function afterDictionary(s: string, at: number, floor: number): boolean {
     if (s.charCodeAt(i - 1) === 0x3e && s.charCodeAt(i - 2) === 0x3e) return true;
     // the line holding i-1: a `%` on it may open a comment that runs to i
     let lineStart = i - 1;
-    while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d) lineStart--;
+    while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
+      lineStart--;
     const percent = s.indexOf('%', lineStart);
     if (percent === -1 || percent >= i) return false;
     i = percent;
@@ -285,8 +286,8 @@ function inspectStream(dict: string, data: Buffer, budget: number, refuse: strin
     objectStream
       ? false
       : /\/Subtype\s*\/Image\b/.test(dict) ||
-    /\/Length[123]\b/.test(dict) ||
-    /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)
+        /\/Length[123]\b/.test(dict) ||
+        /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)
   )
     return skipped;
   if (!objectStream && /\/Type\s*\/XRef\b/.test(dict)) return skipped;

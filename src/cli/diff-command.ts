@@ -4,50 +4,79 @@ import { diffLoosens, diffPolicies } from '../review/diff-policies.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatDiffJson, formatDiffMarkdown, formatDiffText } from '../review/format-diff.ts';
 import { loadCases, type CasesFile } from '../review/policy-cases.ts';
-import type { CliCommand } from './cli-io.ts';
-import { reportLoadError, usageError } from './report-error.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
+import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
+import { reportLoadError } from './report-error.ts';
 
-const usage = 'usage: linkgate diff OLD NEW --cases FILE… [--format text|json|markdown] [--allow-loosening]';
 const formats = ['text', 'json', 'markdown'] as const;
 
 /** `linkgate diff`: replays case inputs against two policy versions; exit 1 when it loosens (unless `--allow-loosening`), 2 usage or load errors. */
-export const diffCommand: CliCommand = async (args, io) => {
-  const parsed = parseCommandArgs(
-    args,
-    io,
-    usage,
-    {
-      cases: { type: 'string', multiple: true },
-      format: { type: 'string', default: 'text' },
-      'allow-loosening': { type: 'boolean' },
+export const diffDefinition = defineCommand({
+  name: 'diff',
+  summary: 'replay case lines against two policy versions; flag loosening',
+  synopsis: 'OLD NEW --cases FILE… [--format text|json|markdown] [--allow-loosening]',
+  description: [
+    'decides every input of the case files (docs/case-files.md) under both policies and lists the lines whose decision changed, with the settings that changed; a change from deny to allow (or partial to allow) is a loosening.',
+  ],
+  options: {
+    cases: {
+      type: 'string',
+      value: 'FILE',
+      multiple: true,
+      required: true,
+      description: 'case files whose inputs are replayed',
     },
-    { positionals: true },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const format = values.format;
-  if (!(formats as readonly string[]).includes(format))
-    return usageError(io, `unknown format \`${format}\`; expected text, json or markdown`, usage);
-  const [oldFile, newFile, ...extra] = positionals;
-  if (oldFile === undefined || newFile === undefined)
-    return usageError(io, 'expected two policy files, `OLD` and `NEW`', usage);
-  if (extra.length > 0) return usageError(io, `unexpected argument \`${extra[0]}\``, usage);
-  const casesArgs = values.cases ?? [];
-  if (casesArgs.length === 0) return usageError(io, 'missing `--cases FILE`: the lines to replay', usage);
+    format: {
+      type: 'string',
+      value: 'FORMAT',
+      default: 'text',
+      description: 'text, json or markdown (for a pull-request comment)',
+    },
+    'allow-loosening': { type: 'boolean', description: 'exit 0 even when the new policy loosens a decision' },
+  },
+  positionals: [
+    { name: 'OLD', description: 'the policy file before the change' },
+    { name: 'NEW', description: 'the policy file after the change' },
+  ],
+  example: 'linkgate diff policies/default.yaml policies/strict.yaml --cases policies/default.cases.yaml',
+  exitCodes: {
+    0: 'no loosening (or `--allow-loosening`)',
+    1: 'the new policy loosens a decision',
+    2: 'usage error, or a policy or case file cannot be loaded',
+  },
+  run: async (parsed, io) => {
+    const { values, positionals, usageError } = parsed;
+    const format = values.format;
+    if (!(formats as readonly string[]).includes(format))
+      return usageError(
+        `unknown format \`${format}\`; expected text, json or markdown${didYouMeanText(format, formats)}`,
+      );
+    const [oldFile, newFile, ...extra] = positionals;
+    if (oldFile === undefined || newFile === undefined) return usageError('expected two policy files, `OLD` and `NEW`');
+    if (extra.length > 0) return usageError(`unexpected argument \`${extra[0]}\``);
+    const casesArgs = values.cases ?? [];
 
-  let diff;
-  try {
-    const files: CasesFile[] = [];
-    for (const file of casesArgs) files.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
-    const before = { file: displayPath(io.cwd, oldFile), policy: await loadPolicy(resolvePath(io.cwd, oldFile)) };
-    const after = { file: displayPath(io.cwd, newFile), policy: await loadPolicy(resolvePath(io.cwd, newFile)) };
-    diff = await diffPolicies(before, after, files);
-  } catch (error) {
-    return reportLoadError(io, error);
-  }
-  if (format === 'json') io.stdout.write(formatDiffJson(diff));
-  else if (format === 'markdown') io.stdout.write(formatDiffMarkdown(diff));
-  else io.stdout.write(formatDiffText(diff));
-  return diffLoosens(diff) && values['allow-loosening'] !== true ? 1 : 0;
-};
+    let diff;
+    try {
+      const files: CasesFile[] = [];
+      for (const file of casesArgs) files.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
+      const before = {
+        file: displayPath(io.cwd, oldFile),
+        policy: await loadPolicy(resolvePath(io.cwd, oldFile), displayPath(io.cwd, oldFile)),
+      };
+      const after = {
+        file: displayPath(io.cwd, newFile),
+        policy: await loadPolicy(resolvePath(io.cwd, newFile), displayPath(io.cwd, newFile)),
+      };
+      diff = await diffPolicies(before, after, files);
+    } catch (error) {
+      return reportLoadError(io, error);
+    }
+    if (format === 'json') io.stdout.write(formatDiffJson(diff));
+    else if (format === 'markdown') io.stdout.write(formatDiffMarkdown(diff));
+    else io.stdout.write(formatDiffText(diff));
+    return diffLoosens(diff) && values['allow-loosening'] !== true ? 1 : 0;
+  },
+});
+
+/** `linkgate diff` as a runnable command. */
+export const diffCommand = commandRunner(diffDefinition);

@@ -3,74 +3,95 @@ import { decisionJson } from '../decision/decision-json.ts';
 import { createGate, type Resolver } from '../gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
-import type { CliCommand } from './cli-io.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
+import { displayPath } from '../review/display-path.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
 import { readLines } from './read-lines.ts';
 import { loadResolveFrom } from './resolve-from.ts';
-import { reportLoadError, usageError } from './report-error.ts';
+import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
 
-const usage = 'usage: linkgate eval --policy FILE [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl';
+/** `linkgate eval` (docs/eval-lines.md): one decision per JSON line of stdin, in order. */
+export const evalDefinition = defineCommand({
+  name: 'eval',
+  summary: 'decide JSON lines from stdin, one decision per line',
+  synopsis: '--policy FILE [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl',
+  description: [
+    'each line of stdin is one json object with a `stage` (`link`, `read`, `credential`; see docs/eval-lines.md); each gets one decision line on stdout, in order. blank lines are skipped; a line that is not json, or is over the cap, gets a deny with `input.invalid`.',
+    'names in uris are judged by their text: nothing is resolved and the network is never touched, unless `--resolve-from` gives the answers.',
+  ],
+  options: {
+    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    'resolve-from': {
+      type: 'string',
+      value: 'FILE',
+      description: 'json map of dns answers, `{"answers": {"name": ["address", …]}}` (docs/resolve-from.md)',
+    },
+    'max-line-bytes': {
+      type: 'string',
+      value: 'N',
+      default: String(defaultMaxLineBytes),
+      description: 'cap on one input line, bytes',
+    },
+  },
+  example: `echo '{"stage":"link","server":"docs","readFrom":"docs","link":{"type":"resource_link","uri":"https://docs.example.com/guide.md","name":"guide"}}' | linkgate eval --policy policies/default.yaml`,
+  exitCodes: {
+    0: 'every line was answered (denies included)',
+    2: 'usage error, or the policy or resolver map cannot be loaded',
+  },
+  run: async ({ values, usageError }, io) => {
+    const maxLineBytes = Number(values['max-line-bytes']);
+    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+      return usageError('`--max-line-bytes` must be a whole number ≥ 1');
 
-/** `linkgate eval` (DESIGN §4): one decision per JSON line of stdin, in order. */
-export const evalCommand: CliCommand = async (args, io) => {
-  const parsed = parseCommandArgs(
-    args,
-    io,
-    usage,
-    { policy: { type: 'string' }, 'resolve-from': { type: 'string' }, 'max-line-bytes': { type: 'string' } },
-    { positionals: false },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values } = parsed;
-  if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
-  let maxLineBytes = defaultMaxLineBytes;
-  if (values['max-line-bytes'] !== undefined) {
-    const n = Number(values['max-line-bytes']);
-    if (!Number.isSafeInteger(n) || n < 1)
-      return usageError(io, '`--max-line-bytes` must be a whole number ≥ 1', usage);
-    maxLineBytes = n;
-  }
-
-  let policy: Policy;
-  let resolver: Resolver | undefined;
-  try {
-    policy = await loadPolicy(resolvePath(io.cwd, values.policy));
-    if (values['resolve-from'] !== undefined)
-      resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
-  } catch (error) {
-    return reportLoadError(io, error);
-  }
-  // without --resolve-from, eval never touches the network: names are judged by their text
-  const gate = createGate(policy, { resolve: resolver ?? 'none' });
-  const invalid = (message: string) =>
-    JSON.stringify(
-      decisionJson({
-        effect: 'deny',
-        reasons: [{ code: 'input.invalid', rule: 'input', stage: 'input', message }],
-        policy: policy.ref,
-      }),
-    );
-
-  for await (const line of readLines(io.stdin, maxLineBytes)) {
-    if (line.kind === 'too-long') {
-      await writeLine(
-        io.stdout,
-        invalid(`line ${line.number} is ${line.bytes} bytes, over the limit of ${maxLineBytes}`),
-      );
-      continue;
-    }
-    let value: unknown;
+    let policy: Policy;
+    let resolver: Resolver | undefined;
     try {
-      value = JSON.parse(line.text);
-    } catch {
-      await writeLine(io.stdout, invalid(`line ${line.number} is not valid json`));
-      continue;
+      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), displayPath(io.cwd, values.policy ?? ''));
+      const from = values['resolve-from'];
+      if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
+    } catch (error) {
+      return reportLoadError(io, error);
     }
-    await writeLine(io.stdout, JSON.stringify(decisionJson(await gate.decide(value))));
-  }
-  return 0;
-};
+    // without --resolve-from, eval never touches the network: names are judged by their text
+    const gate = createGate(policy, { resolve: resolver ?? 'none' });
+    const invalid = (message: string) =>
+      JSON.stringify(
+        decisionJson({
+          effect: 'deny',
+          reasons: [{ code: 'input.invalid', rule: 'input', stage: 'input', message }],
+          policy: policy.ref,
+        }),
+      );
+
+    let answered = 0;
+    for await (const line of readLines(io.stdin, maxLineBytes)) {
+      if (line.kind === 'too-long') {
+        answered += 1;
+        await writeLine(
+          io.stdout,
+          invalid(`line ${line.number} is ${line.bytes} bytes, over the limit of ${maxLineBytes}`),
+        );
+        continue;
+      }
+      // a blank line is spacing, not a question: it gets no answer
+      if (line.text.trim() === '') continue;
+      answered += 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch {
+        await writeLine(io.stdout, invalid(`line ${line.number} is not valid json`));
+        continue;
+      }
+      await writeLine(io.stdout, JSON.stringify(decisionJson(await gate.decide(value))));
+    }
+    if (answered === 0) io.stderr.write('linkgate: no lines on stdin; nothing to decide\n');
+    return 0;
+  },
+});
+
+/** `linkgate eval` as a runnable command. */
+export const evalCommand = commandRunner(evalDefinition);

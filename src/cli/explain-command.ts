@@ -3,66 +3,86 @@ import { fileURLToPath } from 'node:url';
 import { createGate, type Resolver } from '../gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
+import { displayPath } from '../review/display-path.ts';
 import { explainLine } from '../review/explain.ts';
 import { formatExplainJson, formatExplainText } from '../review/format-explain.ts';
-import type { CliCommand } from './cli-io.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
 import { defaultMaxLineBytes } from './eval-command.ts';
 import { readLines } from './read-lines.ts';
-import { reportLoadError, usageError } from './report-error.ts';
+import { reportLoadError } from './report-error.ts';
 import { loadResolveFrom } from './resolve-from.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
 
-const usage = 'usage: linkgate explain [--policy FILE] [--json] [--resolve-from FILE] [--line JSON] < line.json';
 /** The shipped default policy, used when `--policy` is not given. */
 const defaultPolicyFile = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
 
 /** `linkgate explain`: every check and rule behind one eval line's decision; exit 0 explained, 2 usage or load errors. */
-export const explainCommand: CliCommand = async (args, io) => {
-  const parsed = parseCommandArgs(
-    args,
-    io,
-    usage,
-    {
-      policy: { type: 'string' },
-      json: { type: 'boolean' },
-      line: { type: 'string' },
-      'resolve-from': { type: 'string' },
+export const explainDefinition = defineCommand({
+  name: 'explain',
+  summary: "show every check and rule behind one line's decision",
+  synopsis: '[--policy FILE] [--json] [--resolve-from FILE] [--line JSON | < line.json]',
+  description: [
+    'takes one eval line (docs/eval-lines.md), from `--line` or as the only line on stdin, and prints its decision (the same `eval` gives), the facts of its stage, and each built-in check and custom rule in engine order: pass, FAIL, skip (the setting is off or the check was not reached) or n/a (the setting does not apply to this line, as origins for a custom-scheme uri).',
+    'without `--policy` it uses the shipped policies/default.yaml and says so on stderr.',
+  ],
+  options: {
+    policy: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the policy file (default: the shipped policies/default.yaml)',
     },
-    { positionals: false },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values } = parsed;
-  let text = values.line;
-  if (text === undefined) {
-    for await (const line of readLines(io.stdin, defaultMaxLineBytes)) {
-      if (line.kind === 'too-long')
-        return usageError(io, `line ${line.number} is over ${defaultMaxLineBytes} bytes`, usage);
-      if (line.text.trim() !== '') {
+    json: { type: 'boolean', description: 'print the explanation as one json document' },
+    line: { type: 'string', value: 'JSON', description: 'the eval line to explain, instead of stdin' },
+    'resolve-from': {
+      type: 'string',
+      value: 'FILE',
+      description: 'json map of dns answers (docs/resolve-from.md); without it names are judged by their text',
+    },
+  },
+  example: `linkgate explain --policy policies/default.yaml --line '{"stage":"link","server":"docs","readFrom":"docs","link":{"type":"resource_link","uri":"guide://manuals/packing","name":"packing"}}'`,
+  exitCodes: {
+    0: 'explained (whatever the decision)',
+    2: 'usage error, no line or more than one, or the policy cannot be loaded',
+  },
+  run: async ({ values, usageError }, io) => {
+    let text = values.line;
+    if (text === undefined) {
+      for await (const line of readLines(io.stdin, defaultMaxLineBytes)) {
+        if (line.kind === 'too-long') return usageError(`line ${line.number} is over ${defaultMaxLineBytes} bytes`);
+        if (line.text.trim() === '') continue;
+        // explain answers one line; a second would be silently ignored, so it is refused
+        if (text !== undefined)
+          return usageError(`stdin has a second line (line ${line.number}); explain takes one line, eval takes many`);
         text = line.text;
-        break;
       }
     }
-  }
-  if (text === undefined)
-    return usageError(io, 'no line to explain: pass `--line JSON` or one json line on stdin', usage);
-  let line: unknown;
-  try {
-    line = JSON.parse(text);
-  } catch {
-    return usageError(io, 'the line is not valid json', usage);
-  }
-  let policy: Policy;
-  let resolver: Resolver | undefined;
-  try {
-    policy = await loadPolicy(values.policy === undefined ? defaultPolicyFile : resolvePath(io.cwd, values.policy));
-    if (values['resolve-from'] !== undefined)
-      resolver = await loadResolveFrom(resolvePath(io.cwd, values['resolve-from']));
-  } catch (error) {
-    return reportLoadError(io, error);
-  }
-  // as eval: without --resolve-from, names are judged by their text and the network is never touched
-  const gate = createGate(policy, { resolve: resolver ?? 'none' });
-  const explanation = await explainLine(gate, line, { resolving: resolver !== undefined });
-  io.stdout.write(values.json === true ? formatExplainJson(explanation) : formatExplainText(explanation, policy.ref));
-  return 0;
-};
+    if (text === undefined) return usageError('no line to explain: pass `--line JSON` or one json line on stdin');
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch {
+      return usageError('the line is not valid json');
+    }
+    let policy: Policy;
+    let resolver: Resolver | undefined;
+    try {
+      if (values.policy === undefined) {
+        io.stderr.write('linkgate: no `--policy`; using the shipped policies/default.yaml\n');
+        policy = await loadPolicy(defaultPolicyFile, 'policies/default.yaml');
+      } else {
+        policy = await loadPolicy(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy));
+      }
+      const from = values['resolve-from'];
+      if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
+    } catch (error) {
+      return reportLoadError(io, error);
+    }
+    // as eval: without --resolve-from, names are judged by their text and the network is never touched
+    const gate = createGate(policy, { resolve: resolver ?? 'none' });
+    const explanation = await explainLine(gate, line, { resolving: resolver !== undefined });
+    io.stdout.write(values.json === true ? formatExplainJson(explanation) : formatExplainText(explanation, policy.ref));
+    return 0;
+  },
+});
+
+/** `linkgate explain` as a runnable command. */
+export const explainCommand = commandRunner(explainDefinition);

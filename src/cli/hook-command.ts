@@ -9,85 +9,104 @@ import { runHook } from '../hook/run-hook.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { LinkRecord } from '../record/link-record.ts';
-import type { CliCommand, CliIo } from './cli-io.ts';
+import { displayPath } from '../review/display-path.ts';
+import type { CliIo } from './cli-io.ts';
+import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { cliEntry, packageRoot } from './package-root.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
-import { usageError } from './report-error.ts';
 import type { TelemetryHandle } from './start-telemetry.ts';
 
 /** Largest hook event read from stdin, bytes (a tool result with embedded resources can be large). */
 export const maxEventBytes = 64 * 1024 * 1024;
 
 const hosts = Object.keys(hostAdapters).join('|');
-const usage = `usage: linkgate hook ${hosts} --policy FILE [--records FILE] [--state DIR] [--otel] < event.json
-       linkgate hook claude-code --print-config [--policy FILE] [--records FILE] [--state DIR]`;
 
 /**
  * `linkgate hook HOST` (DESIGN §4f): one host hook event on stdin, the host's answer on stdout. Every failure (bad
  * event, policy that does not load, i/o fault) exits 2 with one line on stderr: hosts let a call through on any other
  * exit code, so 2 is the only failure that keeps the gate closed.
  */
-export const hookCommand: CliCommand = async (args, io) => {
-  const parsed = parseCommandArgs(
-    args,
-    io,
-    usage,
-    {
-      policy: { type: 'string' },
-      records: { type: 'string' },
-      state: { type: 'string' },
-      'print-config': { type: 'boolean' },
-      otel: { type: 'boolean' },
+export const hookDefinition = defineCommand({
+  name: 'hook',
+  summary: 'judge one host hook event (claude code, codex): deny reads, withhold bodies',
+  synopsis: `${hosts} --policy FILE [--records FILE] [--state DIR] [--otel] < event.json`,
+  description: [
+    "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model. every failure exits 2, the only exit code hosts treat as a block.",
+    '`linkgate hook claude-code --print-config [--policy FILE] [--records FILE] [--state DIR]` prints the settings.json hooks block that runs this command.',
+  ],
+  options: {
+    policy: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the policy file (yaml); required unless `--print-config` (which defaults to the shipped default)',
     },
-    { positionals: true },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const [host, extra] = positionals;
-  if (host === undefined) return usageError(io, `missing host: one of ${hosts}`, usage);
-  if (!isHookHost(host)) return usageError(io, `unknown host \`${host}\`: one of ${hosts}`, usage);
-  if (extra !== undefined) return usageError(io, `unexpected argument \`${extra}\``, usage);
+    records: { type: 'string', value: 'FILE', description: 'append one json record per judged link to this file' },
+    state: {
+      type: 'string',
+      value: 'DIR',
+      description: 'folder for per-session state (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
+    },
+    'print-config': { type: 'boolean', description: 'print the claude code hooks settings for this command and exit' },
+    otel: { type: 'boolean', description: 'send spans and metrics through the optional @opentelemetry/sdk-node peer' },
+  },
+  positionals: [
+    { name: 'HOST', description: `the host whose event format is on stdin: ${Object.keys(hostAdapters).join(', ')}` },
+  ],
+  example: 'linkgate hook claude-code --print-config --policy policies/default.yaml',
+  exitCodes: {
+    0: "the host's answer is on stdout (an allow or a block)",
+    2: 'usage error, bad event, or a policy or i/o fault: the host blocks the call',
+  },
+  run: async ({ values, positionals, usageError }, io) => {
+    const [host, extra] = positionals;
+    if (host === undefined) return usageError(`missing host: one of ${hosts}`);
+    if (!isHookHost(host))
+      return usageError(`unknown host \`${host}\`: one of ${hosts}${didYouMeanText(host, Object.keys(hostAdapters))}`);
+    if (extra !== undefined) return usageError(`unexpected argument \`${extra}\``);
 
-  if (values['print-config'] === true) {
-    if (host !== 'claude-code') return usageError(io, '`--print-config` is for `claude-code`', usage);
-    const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
-    const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', policy];
-    if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
-    if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
-    io.stdout.write(`${JSON.stringify(claudeCodeSettings(command.map(shellQuote).join(' ')), null, 2)}\n`);
-    return 0;
-  }
-  if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
-
-  let telemetry: TelemetryHandle | undefined;
-  try {
-    // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start
-    let emit: ((record: LinkRecord) => void) | undefined;
-    if (values.otel === true) {
-      telemetry = await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: true });
-      const { emitLinkTelemetry } = await import('../record/link-telemetry.ts');
-      emit = (record) => emitLinkTelemetry(record);
+    if (values['print-config'] === true) {
+      if (host !== 'claude-code') return usageError('`--print-config` is for `claude-code`');
+      const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
+      const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', policy];
+      if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
+      if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+      io.stdout.write(`${JSON.stringify(claudeCodeSettings(command.map(shellQuote).join(' ')), null, 2)}\n`);
+      return 0;
     }
-    const policy = await loadPolicy(resolvePath(io.cwd, values.policy));
-    const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
-    const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
-      gate: createGate(policy),
-      stateDir: values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
-      // one write per record with O_APPEND: lines from hook processes running at once never interleave
-      record: async (record) => {
-        emit?.(record);
-        if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-      },
-    });
-    if (answer !== '') io.stdout.write(`${answer}\n`);
-    return 0;
-  } catch (error) {
-    return failClosed(io, error);
-  } finally {
-    // a failing exporter never changes the answer already given
-    await telemetry?.shutdown().catch(() => undefined);
-  }
-};
+    if (values.policy === undefined) return usageError('missing `--policy FILE`');
+
+    let telemetry: TelemetryHandle | undefined;
+    try {
+      // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start
+      let emit: ((record: LinkRecord) => void) | undefined;
+      if (values.otel === true) {
+        telemetry = await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: true });
+        const { emitLinkTelemetry } = await import('../record/link-telemetry.ts');
+        emit = (record) => emitLinkTelemetry(record);
+      }
+      const policy = await loadPolicy(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy));
+      const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
+      const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
+        gate: createGate(policy),
+        stateDir: values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
+        // one write per record with O_APPEND: lines from hook processes running at once never interleave
+        record: async (record) => {
+          emit?.(record);
+          if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+        },
+      });
+      if (answer !== '') io.stdout.write(`${answer}\n`);
+      return 0;
+    } catch (error) {
+      return failClosed(io, error);
+    } finally {
+      // a failing exporter never changes the answer already given
+      await telemetry?.shutdown().catch(() => undefined);
+    }
+  },
+});
+
+/** `linkgate hook` as a runnable command. */
+export const hookCommand = commandRunner(hookDefinition);
 
 async function readEvent(stdin: Readable): Promise<string> {
   const parts: Buffer[] = [];

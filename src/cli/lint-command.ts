@@ -6,63 +6,87 @@ import { formatLintJson, formatLintText, summarizeLint } from '../review/format-
 import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy.ts';
 import { toSarif } from '../review/sarif.ts';
 import { toolVersion } from '../review/tool-version.ts';
-import type { CliCommand } from './cli-io.ts';
-import { usageError } from './report-error.ts';
+import { fileReadError } from '../file-read-error.ts';
+import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
 
-const usage = 'usage: linkgate lint [--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] FILE…';
 const formats = ['text', 'json', 'sarif'] as const;
 
-/** `linkgate lint` (DESIGN §4d): loader and semantic findings of policy files; exit 0 clean, 1 findings at the fail level, 2 usage or unreadable. */
-export const lintCommand: CliCommand = async (args, io) => {
-  const parsed = parseCommandArgs(
-    args,
-    io,
-    usage,
-    {
-      format: { type: 'string', default: 'text' },
-      'fail-level': { type: 'string', default: 'error' },
-      today: { type: 'string' },
+/** `linkgate lint` (docs/cli.md): loader and semantic findings of policy files; exit 0 clean, 1 findings at the fail level, 2 usage or unreadable. */
+export const lintDefinition = defineCommand({
+  name: 'lint',
+  summary: 'check policy files: schema, rules, over-broad settings, review dates',
+  synopsis: '[--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] FILE…',
+  description: [
+    'reports every finding of each policy file with its `file:line:col`, a stable code (docs/policy-reference.md) and a severity; case files named among the files (`X.cases.yaml`) are skipped with a note.',
+  ],
+  options: {
+    format: {
+      type: 'string',
+      value: 'FORMAT',
+      default: 'text',
+      description: 'text, json or sarif (for code-scanning uploads)',
     },
-    { positionals: true },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values } = parsed;
-  const positionals = policyFilesOnly(parsed.positionals, io);
-  const format = values.format;
-  if (!(formats as readonly string[]).includes(format))
-    return usageError(io, `unknown format \`${format}\`; expected text, json or sarif`, usage);
-  const failLevel = values['fail-level'];
-  if (failLevel !== 'error' && failLevel !== 'warning')
-    return usageError(io, `unknown fail level \`${failLevel}\`; expected error or warning`, usage);
-  const today = values.today ?? utcToday();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`)))
-    return usageError(io, `\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``, usage);
-  if (positionals.length === 0) return usageError(io, 'missing policy `FILE`', usage);
+    'fail-level': {
+      type: 'string',
+      value: 'LEVEL',
+      default: 'error',
+      description: 'lowest severity that fails the run: error or warning',
+    },
+    today: {
+      type: 'string',
+      value: 'YYYY-MM-DD',
+      description: 'the date review and expiry dates are checked against (default: today, utc)',
+    },
+  },
+  positionals: [{ name: 'FILE…', description: 'policy files (yaml)' }],
+  example: 'linkgate lint policies/default.yaml policies/strict.yaml',
+  exitCodes: {
+    0: 'no finding at the fail level',
+    1: 'a finding at the fail level',
+    2: 'usage error or an unreadable file',
+  },
+  run: async (parsed, io) => {
+    const { values, usageError } = parsed;
+    const positionals = policyFilesOnly(parsed.positionals, io);
+    const format = values.format;
+    if (!(formats as readonly string[]).includes(format))
+      return usageError(`unknown format \`${format}\`; expected text, json or sarif${didYouMeanText(format, formats)}`);
+    const failLevel = values['fail-level'];
+    if (failLevel !== 'error' && failLevel !== 'warning')
+      return usageError(
+        `unknown fail level \`${failLevel}\`; expected error or warning${didYouMeanText(failLevel, ['error', 'warning'])}`,
+      );
+    const today = values.today ?? utcToday();
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`)))
+      return usageError(`\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``);
+    if (positionals.length === 0) return usageError('missing policy `FILE`');
 
-  let unreadable = false;
-  const all: Diagnostic[] = [];
-  for (const file of positionals) {
-    const shown = displayPath(io.cwd, file);
-    let text: string;
-    try {
-      text = await readFile(resolvePath(io.cwd, file), 'utf8');
-    } catch (error) {
-      unreadable = true;
-      const why = (error as NodeJS.ErrnoException).code ?? 'read error';
-      io.stderr.write(`linkgate: cannot read \`${shown}\` (${why})\n`);
-      continue;
+    let unreadable = false;
+    const all: Diagnostic[] = [];
+    for (const file of positionals) {
+      const shown = displayPath(io.cwd, file);
+      let text: string;
+      try {
+        text = await readFile(resolvePath(io.cwd, file), 'utf8');
+      } catch (error) {
+        unreadable = true;
+        io.stderr.write(`linkgate: ${fileReadError('POLICY_UNREADABLE', 'policy', shown, error).message}\n`);
+        continue;
+      }
+      all.push(...lintPolicyText(text, shown, { today }));
     }
-    all.push(...lintPolicyText(text, shown, { today }));
-  }
-  const diagnostics = sortDiagnostics(all);
-  const summary = summarizeLint(diagnostics, positionals.length);
-  if (format === 'sarif')
-    io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: toolVersion() }), null, 2)}\n`);
-  else if (format === 'json') io.stdout.write(formatLintJson(diagnostics, summary));
-  else io.stdout.write(formatLintText(diagnostics));
-  if (unreadable) return 2;
-  const failing = failLevel === 'warning' ? summary.errors + summary.warnings : summary.errors;
-  return failing > 0 ? 1 : 0;
-};
+    const diagnostics = sortDiagnostics(all);
+    const summary = summarizeLint(diagnostics, positionals.length);
+    if (format === 'sarif')
+      io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: toolVersion() }), null, 2)}\n`);
+    else if (format === 'json') io.stdout.write(formatLintJson(diagnostics, summary));
+    else io.stdout.write(formatLintText(diagnostics));
+    if (unreadable) return 2;
+    const failing = failLevel === 'warning' ? summary.errors + summary.warnings : summary.errors;
+    return failing > 0 ? 1 : 0;
+  },
+});
+
+/** `linkgate lint` as a runnable command. */
+export const lintCommand = commandRunner(lintDefinition);

@@ -1,31 +1,16 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { processIo, type CliCommand, type CliIo } from './cli-io.ts';
+import { processIo, type CliIo } from './cli-io.ts';
+import { commandRunner } from './command-definition.ts';
+import { commands } from './commands.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { isMainModule } from './is-main-module.ts';
-import { evalCommand } from './eval-command.ts';
-import { probeCommand } from './probe.ts';
-import { lintCommand } from './lint-command.ts';
-import { testCommand } from './test-command.ts';
-import { diffCommand } from './diff-command.ts';
-import { explainCommand } from './explain-command.ts';
-import { hookCommand } from './hook-command.ts';
-import { proxyCommand } from './proxy-command.ts';
 
-const commands: Readonly<Record<string, { run: CliCommand; summary: string }>> = {
-  eval: { run: evalCommand, summary: 'decide JSON lines from stdin, one decision per line' },
-  probe: { run: probeCommand, summary: 'start a stdio mcp server, call one tool, gate and record every link' },
-  lint: { run: lintCommand, summary: 'check policy files: schema, rules, over-broad settings, review dates' },
-  test: { run: testCommand, summary: "run a policy's case file: decisions, rule coverage, junit" },
-  diff: { run: diffCommand, summary: 'replay case lines against two policy versions; flag loosening' },
-  explain: { run: explainCommand, summary: "show every check and rule behind one line's decision" },
-  hook: { run: hookCommand, summary: 'judge one host hook event (claude code, codex): deny reads, withhold bodies' },
-  proxy: { run: proxyCommand, summary: 'front a stdio or http mcp server, gating reads, links and embedded resources' },
-};
-
-function help(): string {
-  const width = Math.max(...Object.keys(commands).map((k) => k.length));
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: linkgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nrun \`linkgate <command> --help\` for a command's options\n`;
+/** The text of `linkgate --help`: the command list. */
+export function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `usage: linkgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nrun \`linkgate <command> --help\` for a command's options and an example\n`;
 }
 
 function version(): string {
@@ -37,19 +22,25 @@ function version(): string {
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(help());
+    io.stdout.write(mainHelp());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === 'version') {
     io.stdout.write(`${version()}\n`);
     return 0;
   }
-  const command = commands[name];
+  const command = commands.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr.write(`linkgate: unknown command \`${name}\`\n${help()}`);
+    const best = didYouMean(
+      name,
+      commands.map((c) => c.name),
+    );
+    io.stderr.write(
+      `linkgate: unknown command \`${name}\`${best === null ? '' : `; did you mean \`${best}\`?`}\n${mainHelp()}`,
+    );
     return 2;
   }
-  return command.run(rest, io);
+  return commandRunner(command)(rest, io);
 }
 
 if (isMainModule(import.meta.url)) {

@@ -10,10 +10,11 @@ import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { maskText } from '../record/build-stages.ts';
 import { formatRecordTable } from '../record/format-record-table.ts';
-import type { CliCommand, CliIo } from './cli-io.ts';
-import { reportLoadError, usageError } from './report-error.ts';
+import type { CliIo } from './cli-io.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
+import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
+import { displayPath } from '../review/display-path.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -24,57 +25,78 @@ export const exitGraceMs = 500;
 /** Tail of the server's stderr kept to explain a failed start, bytes. */
 export const stderrTailBytes = 4096;
 
-const usage = 'usage: linkgate probe --policy FILE --tool NAME [--args JSON] [--json] -- COMMAND [ARG…]';
 const permissive = z.looseObject({});
 
-/** `linkgate probe` (DESIGN §4c): starts COMMAND as a stdio MCP server, calls one tool and records every link's flow. */
-export const probeCommand: CliCommand = async (args, io) => {
-  const split = args.indexOf('--');
-  const optionArgs = split === -1 ? [...args] : args.slice(0, split);
-  const command = split === -1 ? [] : args.slice(split + 1);
-  const parsed = parseCommandArgs(
-    optionArgs,
-    io,
-    usage,
-    {
-      policy: { type: 'string' },
-      tool: { type: 'string' },
-      args: { type: 'string' },
-      json: { type: 'boolean' },
+/** `linkgate probe` (docs/cli.md, docs/records.md): starts COMMAND as a stdio MCP server, calls one tool and records every link's flow. */
+export const probeDefinition = defineCommand({
+  name: 'probe',
+  summary: 'start a stdio mcp server, call one tool, gate and record every link',
+  synopsis: '--policy FILE --tool NAME [--args JSON] [--server ID] [--json] -- COMMAND [ARG…]',
+  description: [
+    'starts COMMAND as an mcp server over stdio, calls one tool, and sends every `resource_link` in its result through the gate (decide the link, read it, decide the read) and every embedded resource through the read decision; prints one record per link or embedded resource: a table on a terminal, json lines with `--json` (docs/records.md).',
+  ],
+  options: {
+    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    tool: { type: 'string', value: 'NAME', required: true, description: 'the tool to call' },
+    args: { type: 'string', value: 'JSON', default: '{}', description: "the tool's arguments, a json object" },
+    server: {
+      type: 'string',
+      value: 'ID',
+      default: 'probe',
+      description: 'the server id the policy sees (`links.servers`, `server` and `readFrom` facts)',
     },
-    { positionals: false },
-  );
-  if (typeof parsed === 'number') return parsed;
-  const { values } = parsed;
-  if (values.policy === undefined) return usageError(io, 'missing `--policy FILE`', usage);
-  if (values.tool === undefined || values.tool === '') return usageError(io, 'missing `--tool NAME`', usage);
-  const [executable, ...executableArgs] = command;
-  if (executable === undefined || executable === '') return usageError(io, 'missing `-- COMMAND [ARG…]`', usage);
-  let toolArgs: Record<string, unknown> = {};
-  if (values.args !== undefined) {
-    let parsed: unknown;
+    json: { type: 'boolean', description: 'print one json record per line, then a summary line, instead of the table' },
+  },
+  afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the server' },
+  example: 'linkgate probe --policy policies/default.yaml --tool show-links -- node dist/demo/demo-server.js',
+  exitCodes: {
+    0: 'the tool answered and every link was recorded (whatever the verdicts)',
+    2: 'usage error, the policy cannot be loaded, or the server or tool failed',
+  },
+  run: async ({ values, rest, usageError }, io) => {
+    const [executable, ...executableArgs] = rest;
+    if (executable === undefined || executable === '') return usageError('missing `-- COMMAND [ARG…]`');
+    let toolArgs: unknown;
     try {
-      parsed = JSON.parse(values.args);
-    } catch {
-      return usageError(io, '`--args` must be a json object', usage);
+      toolArgs = JSON.parse(values.args);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.charAt(0).toLowerCase() + error.message.slice(1) : '';
+      return usageError(`\`--args\` is not json (${detail}); pass a json object such as '{"count":4}'`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      return usageError(io, '`--args` must be a json object', usage);
-    toolArgs = parsed as Record<string, unknown>;
-  }
-  let policy: Policy;
-  try {
-    policy = await loadPolicy(resolvePath(io.cwd, values.policy));
-  } catch (error) {
-    return reportLoadError(io, error);
-  }
-  return probe({ policy, tool: values.tool, toolArgs, json: values.json === true, executable, executableArgs }, io);
-};
+    if (toolArgs === null || typeof toolArgs !== 'object' || Array.isArray(toolArgs))
+      return usageError(
+        `\`--args\` must be a json object, got ${toolArgs === null ? 'null' : Array.isArray(toolArgs) ? 'an array' : `a ${typeof toolArgs}`}`,
+      );
+    if (values.server === '') return usageError('`--server` must not be empty');
+    let policy: Policy;
+    try {
+      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), displayPath(io.cwd, values.policy ?? ''));
+    } catch (error) {
+      return reportLoadError(io, error);
+    }
+    return probe(
+      {
+        policy,
+        tool: values.tool ?? '',
+        toolArgs: toolArgs as Record<string, unknown>,
+        server: values.server,
+        json: values.json === true,
+        executable,
+        executableArgs,
+      },
+      io,
+    );
+  },
+});
+
+/** `linkgate probe` as a runnable command. */
+export const probeCommand = commandRunner(probeDefinition);
 
 interface ProbeRun {
   policy: Policy;
   tool: string;
   toolArgs: Record<string, unknown>;
+  server: string;
   json: boolean;
   executable: string;
   executableArgs: string[];
@@ -137,7 +159,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     const budgetMs = readTimeoutMs * (Math.ceil(linkCount / defaultReadConcurrency) + 1);
     const { records } = await gateToolResult(client, toolResult, {
       gate,
-      server: 'probe',
+      server: run.server,
       tool: run.tool,
       ...(responseId === null ? {} : { responseId }),
       tap,

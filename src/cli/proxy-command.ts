@@ -3,51 +3,93 @@ import { GateError } from '../gate-error.ts';
 import { createGate } from '../gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
-import { parseProxyArgs, proxyUsage } from '../proxy/proxy-options.ts';
+import { type ProxyOptions, proxyOptionsFrom } from '../proxy/proxy-options.ts';
 import { runProxy } from '../proxy/run-proxy.ts';
 import { jsonLinesSink } from '../record/record-sink.ts';
-import type { CliCommand } from './cli-io.ts';
-import { reportLoadError, usageError } from './report-error.ts';
+import { displayPath } from '../review/display-path.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
+import { reportLoadError } from './report-error.ts';
+
+const initialize =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
 
 /** `linkgate proxy` (DESIGN §4e): a stdio MCP server in front of the real one, gating reads, links and embedded resources. */
-export const proxyCommand: CliCommand = async (args, io) => {
-  let options: ReturnType<typeof parseProxyArgs>;
-  try {
-    options = parseProxyArgs(args, io.env);
-  } catch (error) {
-    if (error instanceof GateError) return usageError(io, error.message, proxyUsage);
-    throw error;
-  }
-  if (options === 'help') {
-    io.stdout.write(`${proxyUsage}\n`);
-    return 0;
-  }
-  let policy: Policy;
-  try {
-    policy = await loadPolicy(resolvePath(io.cwd, options.policy));
-  } catch (error) {
-    return reportLoadError(io, error);
-  }
-  const sink = options.records === null ? undefined : jsonLinesSink(resolvePath(io.cwd, options.records));
-  try {
-    return await runProxy({
-      gate: createGate(policy),
-      server: options.server,
-      mode: options.mode,
-      ...(sink === undefined ? {} : { sink }),
-      upstream: options.upstream,
-      stdin: io.stdin,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      cwd: io.cwd,
-      signals: process,
-    });
-  } catch (error) {
-    if (!(error instanceof GateError) || error.code !== 'USAGE') throw error;
-    io.stderr.write(`linkgate: ${error.message}\n`);
-    return 2;
-  } finally {
-    await sink?.close();
-  }
-};
+export const proxyDefinition = defineCommand({
+  name: 'proxy',
+  summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',
+  synopsis:
+    '--policy FILE [--server ID] [--records FILE] [--mode enforce|observe] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
+  description: [
+    'runs as a stdio mcp server for a host and forwards to the real server (started from COMMAND, or a streamable http endpoint at `--url`): reads the policy denies are refused, links and embedded resources in tool results are judged, and every judged link can be recorded (docs/records.md).',
+  ],
+  options: {
+    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    server: {
+      type: 'string',
+      value: 'ID',
+      default: 'default',
+      description: 'the server id the policy sees (`links.servers`, `server` and `readFrom` facts)',
+    },
+    records: { type: 'string', value: 'FILE', description: 'append one json record per judged link to this file' },
+    mode: {
+      type: 'string',
+      value: 'MODE',
+      default: 'enforce',
+      description: 'enforce (block what the policy denies) or observe (record only)',
+    },
+    url: {
+      type: 'string',
+      value: 'URL',
+      description: 'a streamable http mcp endpoint to front, instead of `-- COMMAND`',
+    },
+    header: {
+      type: 'string',
+      value: 'NAME=VALUE',
+      multiple: true,
+      description: 'a header for `--url` requests; `${NAME}` in the value is read from the environment',
+    },
+  },
+  afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the real server' },
+  example: `echo '${initialize}' | linkgate proxy --policy policies/default.yaml -- node dist/demo/demo-server.js`,
+  exitCodes: { 0: 'the host closed stdin and the proxy stopped', 2: 'usage error, or the policy cannot be loaded' },
+  run: async ({ values, rest, usageError }, io) => {
+    let options: ProxyOptions;
+    try {
+      options = proxyOptionsFrom(values, rest, io.env);
+    } catch (error) {
+      if (error instanceof GateError) return usageError(error.message);
+      throw error;
+    }
+    let policy: Policy;
+    try {
+      policy = await loadPolicy(resolvePath(io.cwd, options.policy), displayPath(io.cwd, options.policy));
+    } catch (error) {
+      return reportLoadError(io, error);
+    }
+    const sink = options.records === null ? undefined : jsonLinesSink(resolvePath(io.cwd, options.records));
+    try {
+      return await runProxy({
+        gate: createGate(policy),
+        server: options.server,
+        mode: options.mode,
+        ...(sink === undefined ? {} : { sink }),
+        upstream: options.upstream,
+        stdin: io.stdin,
+        stdout: io.stdout,
+        stderr: io.stderr,
+        env: io.env,
+        cwd: io.cwd,
+        signals: process,
+      });
+    } catch (error) {
+      if (!(error instanceof GateError) || error.code !== 'USAGE') throw error;
+      io.stderr.write(`linkgate: ${error.message}\n`);
+      return 2;
+    } finally {
+      await sink?.close();
+    }
+  },
+});
+
+/** `linkgate proxy` as a runnable command. */
+export const proxyCommand = commandRunner(proxyDefinition);

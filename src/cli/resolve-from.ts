@@ -1,27 +1,33 @@
 import { readFile } from 'node:fs/promises';
+import { fileReadError } from '../file-read-error.ts';
 import { GateError } from '../gate-error.ts';
 import type { Resolver } from '../gate.ts';
 
 /** Loads a `{"answers": {"name": ["addr", …]}}` map as a resolver; names absent or mapped to `[]` do not resolve. */
-export async function loadResolveFrom(file: string): Promise<Resolver> {
+export async function loadResolveFrom(file: string, shownAs: string = file): Promise<Resolver> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw fileReadError('USAGE', 'resolver map', shownAs, cause);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (cause) {
-    throw new GateError(
-      'USAGE',
-      `cannot read resolver map \`${file}\`: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    throw new GateError('USAGE', `resolver map \`${shownAs}\` is not json`, { cause });
   }
   const answers = (raw as { answers?: unknown } | null)?.answers;
   if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) {
-    throw new GateError('USAGE', `resolver map \`${file}\`: field \`answers\` must be an object`);
+    throw new GateError('USAGE', `resolver map \`${shownAs}\`: field \`answers\` must be an object`);
   }
   const table = new Map<string, readonly string[]>();
   for (const [name, list] of Object.entries(answers)) {
     if (!Array.isArray(list) || !list.every((a) => typeof a === 'string')) {
-      throw new GateError('USAGE', `resolver map \`${file}\`: field \`answers.${name}\` must be an array of strings`);
+      throw new GateError(
+        'USAGE',
+        `resolver map \`${shownAs}\`: field \`answers.${name}\` must be an array of strings`,
+      );
     }
     table.set(name.toLowerCase(), Object.freeze([...list]));
   }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { fileReadError } from '../file-read-error.ts';
 import { formatDiagnostic, GateError } from '../gate-error.ts';
 import { checkPolicyText } from './check-policy.ts';
 import type { Policy } from './policy.ts';
@@ -14,13 +15,13 @@ export function parsePolicy(text: string, file: string): Policy {
   return policy;
 }
 
-/** Reads, parses and validates a policy file; never returns a half-loaded policy. */
-export async function loadPolicy(file: string): Promise<Policy> {
+/** Reads, parses and validates a policy file (named `shownAs` in a read error); never returns a half-loaded policy. */
+export async function loadPolicy(file: string, shownAs: string = file): Promise<Policy> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new GateError('POLICY_UNREADABLE', `cannot read policy \`${file}\``, { cause });
+    throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
   }
   return parsePolicy(text, file);
 }

@@ -61,6 +61,25 @@ export function parseProxyArgs(
     throw new GateError('USAGE', argumentMessage(error));
   }
   if (values.help === true) return 'help';
+  return proxyOptionsFrom(values, command, env);
+}
+
+/** The raw values of `linkgate proxy`'s options, as the argument parser gives them. */
+export interface ProxyOptionValues {
+  readonly policy?: string | undefined;
+  readonly server?: string | undefined;
+  readonly records?: string | undefined;
+  readonly mode?: string | undefined;
+  readonly url?: string | undefined;
+  readonly header?: readonly string[] | undefined;
+}
+
+/** Checks parsed option values and the words after `--` into proxy options; throws GateError `USAGE` naming the bad option. */
+export function proxyOptionsFrom(
+  values: ProxyOptionValues,
+  command: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ProxyOptions {
   if (values.policy === undefined || values.policy === '') throw new GateError('USAGE', 'missing `--policy FILE`');
   const mode = values.mode ?? 'enforce';
   if (mode !== 'enforce' && mode !== 'observe')

@@ -20,8 +20,9 @@ export interface ExplainStep {
   /** `reason.rule`: the setting (`links.schemes`), a built-in check (`links.uri`) or `rules.<id>` */
   readonly rule: string;
   readonly title: string;
-  readonly status: 'pass' | 'fail' | 'skip';
-  /** why a step was skipped */
+  /** `n/a`: the check does not apply to this line (origins for a custom-scheme uri) */
+  readonly status: 'pass' | 'fail' | 'skip' | 'n/a';
+  /** why a step was skipped or does not apply */
   readonly why?: string;
   /** custom rules: the effect it asks for when it fires */
   readonly effect?: 'deny' | 'partial';
@@ -141,6 +142,8 @@ interface StepContext {
   readonly shown: Readonly<Record<string, ShownFact>>;
   /** why a check that is on was not reached, by rule; absent: reached */
   readonly notReached: (check: CheckInfo) => string | undefined;
+  /** why a check does not apply to this line, by rule; absent: it applies */
+  readonly notApplicable: (check: CheckInfo) => string | undefined;
 }
 
 function checkStep(check: CheckInfo, ctx: StepContext, doc: Parameters<CheckInfo['enabled']>[0]): ExplainStep {
@@ -150,6 +153,8 @@ function checkStep(check: CheckInfo, ctx: StepContext, doc: Parameters<CheckInfo
   const base = { kind: 'check' as const, rule: check.rule, title: check.title, facts: pick(ctx.shown, check.reads) };
   if (raised.length > 0)
     return { ...base, status: 'fail', reasons: raised.map((r) => ({ code: r.code, message: r.message })) };
+  const notApplicable = ctx.notApplicable(check);
+  if (notApplicable !== undefined) return { ...base, status: 'n/a', why: notApplicable, reasons: [] };
   if (!check.enabled(doc)) {
     const setting = check.setting ?? check.rule;
     const why = settingPresent(doc, setting)
@@ -222,9 +227,23 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
   let decision: Decision;
   let facts: RuleFacts | null;
   let notReached: StepContext['notReached'] = () => undefined;
+  let notApplicable: StepContext['notApplicable'] = () => undefined;
   if (input.stage === 'link') {
     decision = await gate.decide(input);
     facts = linkRuleFacts(gate.policy, input);
+    const linkFacts = facts;
+    notApplicable = (check) => {
+      if (linkFacts === null) return undefined;
+      const scheme = String(linkFacts['scheme']);
+      const custom = linkFacts['customScheme'] === true;
+      if (check.rule === 'links.origins' && !doc.links.schemes.includes(scheme))
+        return custom
+          ? `not applicable: \`${scheme}:\` is a custom scheme; origins apply to the schemes in \`links.schemes\``
+          : `not applicable: origins apply to the schemes in \`links.schemes\`, not \`${scheme}:\``;
+      if (check.rule === 'links.customSchemes' && !custom)
+        return `not applicable: \`${scheme}:\` is not a custom scheme`;
+      return undefined;
+    };
     const denied = decision.reasons.some((r) => r.rule !== 'links.resolveNames' && !r.rule.startsWith('rules.'));
     notReached = (check) => {
       if (
@@ -267,7 +286,7 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
         : undefined;
   }
   const shown = facts === null ? {} : maskFacts(facts);
-  const ctx: StepContext = { decision, shown, notReached };
+  const ctx: StepContext = { decision, shown, notReached, notApplicable };
   const steps: ExplainStep[] = checkCatalogue[stage].map((c) => checkStep(c, ctx, doc));
   const documents = new Map((doc.rules ?? []).map((r) => [r.id, r.when]));
   for (const rule of policy.rules)

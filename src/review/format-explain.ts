@@ -1,7 +1,7 @@
 import type { PolicyRef } from '../decision/decision.ts';
 import type { Explanation, ShownFact } from './explain.ts';
 
-const statusText = { pass: 'pass', fail: 'FAIL', skip: 'skip' } as const;
+const statusText = { pass: 'pass', fail: 'FAIL', skip: 'skip', 'n/a': 'n/a ' } as const;
 
 function fact(value: ShownFact): string {
   if (Array.isArray(value)) return `[${value.join(', ')}]`;
@@ -14,7 +14,7 @@ function facts(record: Readonly<Record<string, ShownFact>>): string {
     .join(' ');
 }
 
-/** Text: the decision, the stage's facts, then one numbered line per check and rule with pass/FAIL/skip and what it read. */
+/** Text: the decision, the stage's facts, then one numbered line per check and rule with pass/FAIL/skip/n/a and what it read. */
 export function formatExplainText(e: Explanation, policy: PolicyRef): string {
   const codes = e.decision.reasons.map((r) => r.code);
   const lines = [

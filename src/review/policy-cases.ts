@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { reasonCodes } from '../decision/reason-codes.ts';
 import { z } from 'zod';
+import { fileReadError } from '../file-read-error.ts';
 import { formatDiagnostic, GateError, type Diagnostic } from '../gate-error.ts';
 import { describeSchemaIssue } from '../policy/schema-issues.ts';
 import { describeNode, followPath, locatePath, nodePosition, positionOf } from '../policy/yaml-locate.ts';
@@ -223,7 +224,7 @@ export async function loadCases(path: string, shownAs: string = path): Promise<C
   try {
     text = await readFile(path, 'utf8');
   } catch (cause) {
-    throw new GateError('USAGE', `cannot read case file \`${shownAs}\``, { cause });
+    throw fileReadError('USAGE', 'case file', shownAs, cause);
   }
   const { cases, diagnostics } = checkCasesText(text, shownAs);
   if (cases === undefined) {

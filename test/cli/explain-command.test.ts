@@ -41,7 +41,7 @@ describe('linkgate explain', () => {
       'pass links.uri',
       'fail links.userinfo',
       'pass links.schemes',
-      'skip links.customSchemes',
+      'n/a links.customSchemes',
       'pass links.denyNonPublicAddresses',
       'skip links.origins',
       'skip links.servers',
@@ -122,5 +122,36 @@ describe('linkgate explain', () => {
     ]);
     expect(run.stdout).toContain('under policy default ');
     expect(run.stdout).toMatch(/FAIL {2}links\.schemes/);
+    expect(run.stderr).toBe('linkgate: no `--policy`; using the shipped policies/default.yaml\n');
+  });
+
+  it('refuses a second line on stdin instead of ignoring it', async () => {
+    const line = JSON.stringify({
+      stage: 'link',
+      link: { type: 'resource_link', uri: 'https://a.example.com/', name: 'x' },
+    });
+    const run = await runCli(['explain', '--policy', 'policies/default.yaml'], `${line}\n\n${line}\n`);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')[0]).toBe(
+      'linkgate: stdin has a second line (line 3); explain takes one line, eval takes many',
+    );
+  });
+
+  it('says the origin list does not apply to a custom-scheme uri', async () => {
+    const line = {
+      stage: 'link',
+      server: 'docs',
+      readFrom: 'docs',
+      link: { type: 'resource_link', uri: 'guide://manuals/packing', name: 'packing' },
+    };
+    const run = await runCli(['explain', '--policy', 'policies/strict.yaml', '--json', '--line', JSON.stringify(line)]);
+    const e = JSON.parse(run.stdout) as Explanation;
+    const origins = e.steps.find((s) => s.rule === 'links.origins');
+    expect(origins).toMatchObject({ status: 'n/a' });
+    expect(origins?.why).toContain('`guide:` is a custom scheme');
+    const text = await runCli(['explain', '--policy', 'policies/strict.yaml', '--line', JSON.stringify(line)]);
+    expect(text.stdout).toMatch(/n\/a +links\.origins/);
+    expect(text.stdout).not.toMatch(/pass +links\.origins/);
   });
 });

@@ -132,7 +132,7 @@ describe('linkgate lint', () => {
   it('exits 2 for an unreadable file and still lints the others', async () => {
     const run = await runCli(['lint', ...today, 'policies/nope.yaml', broad]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('linkgate: cannot read `policies/nope.yaml` (ENOENT)\n');
+    expect(run.stderr).toBe('linkgate: cannot read policy `policies/nope.yaml`: no such file\n');
     expect(run.stdout).toContain(`${broad}:`);
   });
 });

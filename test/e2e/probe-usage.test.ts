@@ -11,12 +11,17 @@ describe('linkgate probe usage and reachability', () => {
     {
       name: 'args not json',
       args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '{', '--', 'x'],
-      message: /`--args` must be a json object/,
+      message: /`--args` is not json \(.*\); pass a json object such as/,
     },
     {
-      name: 'args an array',
+      name: 'args not an object',
       args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '[1]', '--', 'x'],
-      message: /`--args` must be a json object/,
+      message: /`--args` must be a json object, got an array/,
+    },
+    {
+      name: 'args in javascript notation',
+      args: ['--policy', 'policies/default.yaml', '--tool', 't', '--args', '{message:1}', '--', 'x'],
+      message: /`--args` is not json \(.*\); pass a json object such as/,
     },
     {
       name: 'unknown option',

@@ -32,7 +32,7 @@ describe('loadPolicy', () => {
     await expect(loadPolicy(missing)).rejects.toThrow(GateError);
     await expect(loadPolicy(missing)).rejects.toMatchObject({
       code: 'POLICY_UNREADABLE',
-      message: `cannot read policy \`${missing}\``,
+      message: `cannot read policy \`${missing}\`: no such file`,
     });
   });
 });

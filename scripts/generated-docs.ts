@@ -1,0 +1,9 @@
+// The docs generated from code: path under the repository → text. `npm run gen:docs` writes them; a test fails when they drift.
+import { cliReferenceMarkdown } from '../src/cli/cli-reference.ts';
+
+/** Every generated doc, by its path from the repository root. */
+export function generatedDocs(): Record<string, string> {
+  return {
+    'docs/cli.md': cliReferenceMarkdown(),
+  };
+}

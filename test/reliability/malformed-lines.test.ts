@@ -10,7 +10,7 @@ describe('malformed eval lines', () => {
     expect(lines.length).toBeGreaterThanOrEqual(200);
   });
 
-  it('answers every line in order, allows none, and gives each a reason', async () => {
+  it('answers every non-blank line in order, allows none, and gives each a reason', async () => {
     // a marker line between each malformed line proves order and one-answer-per-line
     const marker = JSON.stringify({
       stage: 'link',
@@ -21,11 +21,15 @@ describe('malformed eval lines', () => {
     const run = await runCli(['eval', '--policy', 'policies/default.yaml'], `${text}\n`);
     expect(run.code).toBe(0);
     const out = jsonLines(run.stdout) as Decision[];
-    expect(out).toHaveLength(lines.length * 2);
+    // a blank line is spacing and gets no answer; only its marker is answered
+    const blank = lines.filter((l) => l.text.trim() === '');
+    expect(blank.length).toBeGreaterThan(0);
+    const answered = lines.filter((l) => l.text.trim() !== '');
+    expect(out).toHaveLength(answered.length * 2 + blank.length);
+    const paired = pairUp(lines, out);
     const allowed: string[] = [];
-    lines.forEach((line, i) => {
-      const d = out[i * 2] as Decision;
-      const m = out[i * 2 + 1] as Decision;
+    answered.forEach((line, i) => {
+      const [d, m] = paired[i] as [Decision, Decision];
       expect(m.effect, `marker after ${line.what}`).toBe('allow');
       if (d.effect === 'allow') allowed.push(line.what);
       else expect(d.reasons.length, line.what).toBeGreaterThan(0);
@@ -34,3 +38,19 @@ describe('malformed eval lines', () => {
     expect(allowed).toEqual([]);
   });
 });
+
+// the decisions of each non-blank line and its marker, skipping the lone marker answers of blank lines
+function pairUp(lines: readonly { text: string }[], out: readonly Decision[]): [Decision, Decision][] {
+  const pairs: [Decision, Decision][] = [];
+  let at = 0;
+  for (const line of lines) {
+    if (line.text.trim() === '') {
+      expect(out[at]?.effect, 'marker after a blank line').toBe('allow');
+      at += 1;
+    } else {
+      pairs.push([out[at] as Decision, out[at + 1] as Decision]);
+      at += 2;
+    }
+  }
+  return pairs;
+}

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
+  answeringCommand,
   type ClaudeCodeResult,
+  claudeCodeHooks,
   installClaudeCode,
   recordedEvents,
   recordingHooks,
@@ -107,5 +109,78 @@ describe('claude code against the fixture server, no gate in between', () => {
       await writeObserved('claude-code', 'stream-json', stableSample(run.events, run.dir));
     }
     expect(shapeOf(hookSample)).toEqual(shapeOf(await readObserved('claude-code', 'hook-events')));
+  }, 180_000);
+
+  test('hook answers: a PreToolUse deny and an exit 2 keep the read from the server, updatedToolOutput replaces the body', async (ctx) => {
+    host.require(ctx);
+    const metadata = link('metadata');
+    const banner = link('banner');
+    const photo = link('photo');
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const withheld = 'withheld by the scripted hook';
+    const answers = {
+      'PreToolUse toolu_read_metadata': {
+        stdout: {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'refused by the scripted hook: a metadata address',
+          },
+        },
+      },
+      'PostToolUse toolu_read_banner': {
+        stdout: {
+          hookSpecificOutput: {
+            hookEventName: 'PostToolUse',
+            updatedToolOutput: { contents: [{ uri: banner.uri, mimeType: 'text/plain', text: withheld }] },
+          },
+        },
+      },
+      'PreToolUse toolu_read_photo': { stderr: 'blocked by the scripted hook with exit 2', exitCode: 2 },
+    };
+    const command = await answeringCommand(path.join(logs, 'answers.json'), answers, path.join(logs, 'hooks.jsonl'));
+    const read = (id: string, uri: string) => ({
+      toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri } }],
+    });
+    const run = await runClaudeCode({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: claudeCodeHooks(command),
+      prompt: 'read the links of the fixture server',
+      script: [
+        { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
+        read('toolu_read_metadata', metadata.uri),
+        read('toolu_read_banner', banner.uri),
+        read('toolu_read_photo', photo.uri),
+        { text: 'done reading' },
+      ],
+      allowedTools: ['mcp__fixture__links', 'ReadMcpResourceTool'],
+      timeoutMs: 120_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.exitCode, run.stderr).toBe(0);
+
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([banner.uri]);
+    const denied = run.toolResults['toolu_read_metadata'];
+    expect(denied?.is_error).toBe(true);
+    expect(JSON.stringify(denied?.content)).toContain('refused by the scripted hook: a metadata address');
+    expect(JSON.stringify(run.toolResults['toolu_read_banner']?.content)).toContain(withheld);
+    expect(JSON.stringify(run.modelRequests.map((r) => r.body))).not.toContain(banner.marker);
+    const blocked = run.toolResults['toolu_read_photo'];
+    expect(blocked?.is_error).toBe(true);
+    expect(JSON.stringify(blocked?.content)).toContain('blocked by the scripted hook with exit 2');
+
+    const sample = stableSample(
+      Object.fromEntries(
+        ['toolu_read_metadata', 'toolu_read_banner', 'toolu_read_photo'].map((id) => [id, run.toolResults[id]]),
+      ),
+      run.dir,
+    );
+    if (record) await writeObserved('claude-code', 'hook-answers', { answers, toolResults: sample });
+    expect(shapeOf(sample)).toEqual(
+      shapeOf(((await readObserved('claude-code', 'hook-answers')) as { toolResults: unknown }).toolResults),
+    );
   }, 180_000);
 });

@@ -157,18 +157,42 @@ export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeC
   }
 }
 
+function shellCommand(args: readonly string[]): string {
+  return args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
 /** The shell command of a hook that appends each event's stdin to `logFile` (our own paths, single-quoted). */
 export function recorderCommand(logFile: string): string {
-  const recorder = path.join(import.meta.dirname, 'record-hook.mjs');
-  return [process.execPath, recorder, logFile].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return shellCommand([process.execPath, path.join(import.meta.dirname, 'record-hook.mjs'), logFile]);
+}
+
+/** A scripted hook answer: JSON printed on stdout, text on stderr, exit code (default 0). */
+export interface HookAnswer {
+  stdout?: Record<string, unknown>;
+  stderr?: string;
+  exitCode?: number;
+}
+
+/** Writes `answers` (keyed `<event> <tool_use_id>`, `<event> <tool_name> <uri>` or `<event> <tool_name>`) to `answersFile` and returns the shell command of a hook that answers from them and records each event to `logFile`. */
+export async function answeringCommand(
+  answersFile: string,
+  answers: Record<string, HookAnswer>,
+  logFile: string,
+): Promise<string> {
+  await writeFile(answersFile, JSON.stringify(answers));
+  return shellCommand([process.execPath, path.join(import.meta.dirname, 'answer-hook.mjs'), answersFile, logFile]);
+}
+
+/** Settings whose hooks for `events` (every tool) run `command`. */
+export function claudeCodeHooks(command: string, events: readonly string[] = ['PreToolUse', 'PostToolUse']) {
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of events) hooks[event] = [{ matcher: '.*', hooks: [{ type: 'command', command, timeout: 30 }] }];
+  return { hooks };
 }
 
 /** Settings whose PreToolUse and PostToolUse hooks (every tool) append each event's stdin to `logFile` as JSON Lines. */
 export function recordingHooks(logFile: string, events: readonly string[] = ['PreToolUse', 'PostToolUse']) {
-  const command = recorderCommand(logFile);
-  const hooks: Record<string, unknown[]> = {};
-  for (const event of events) hooks[event] = [{ matcher: '.*', hooks: [{ type: 'command', command, timeout: 30 }] }];
-  return { hooks };
+  return claudeCodeHooks(recorderCommand(logFile), events);
 }
 
 /** The events a recording hook wrote, in order. */

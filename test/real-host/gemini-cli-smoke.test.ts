@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { recordedEvents } from './claude-code.ts';
+import { answeringCommand, recordedEvents } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
 import { type FixtureResource, fixtureEmbedded, fixtureLinks } from './fixture-resources.ts';
-import { geminiRecordingHooks, installGeminiCli, runGeminiCli } from './gemini-cli.ts';
+import { geminiCliHooks, geminiRecordingHooks, installGeminiCli, runGeminiCli } from './gemini-cli.ts';
 import { realHostSuite } from './host-suite.ts';
 import { readObserved, shapeOf, stableSample, writeObserved } from './observed-shape.ts';
 
@@ -84,5 +84,64 @@ describe('gemini cli against the fixture server, no gate in between', () => {
       await writeObserved('gemini-cli', 'stream-json', stableSample(run.events, run.dir));
     }
     expect(shapeOf(hookSample)).toEqual(shapeOf(await readObserved('gemini-cli', 'hook-events')));
+  }, 180_000);
+
+  test('hook answers: a BeforeTool deny and an exit 2 keep the read from the server, an AfterTool deny replaces the body', async (ctx) => {
+    host.require(ctx);
+    const metadata = link('metadata');
+    const banner = link('banner');
+    const photo = link('photo');
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const withheld = 'withheld by the scripted hook';
+    const answers = {
+      [`BeforeTool read_mcp_resource ${metadata.uri}`]: {
+        stdout: { decision: 'deny', reason: 'refused by the scripted hook: a metadata address' },
+      },
+      [`AfterTool read_mcp_resource ${banner.uri}`]: { stdout: { decision: 'deny', reason: withheld } },
+      [`BeforeTool read_mcp_resource ${photo.uri}`]: {
+        stderr: 'blocked by the scripted hook with exit 2',
+        exitCode: 2,
+      },
+    };
+    const command = await answeringCommand(path.join(logs, 'answers.json'), answers, path.join(logs, 'hooks.jsonl'));
+    const read = (id: string, uri: string) => ({ toolUses: [{ id, name: 'read_mcp_resource', input: { uri } }] });
+    const run = await runGeminiCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: geminiCliHooks(command),
+      prompt: 'read the links of the fixture server',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
+        read('call_read_metadata', metadata.uri),
+        read('call_read_banner', banner.uri),
+        read('call_read_photo', photo.uri),
+        { text: 'done reading' },
+      ],
+      timeoutMs: 120_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.exitCode, run.stderr).toBe(0);
+
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([banner.uri]);
+    expect(JSON.stringify(run.toolResults['call_read_metadata']?.response)).toContain(
+      'refused by the scripted hook: a metadata address',
+    );
+    expect(JSON.stringify(run.toolResults['call_read_banner']?.response)).toContain(withheld);
+    expect(JSON.stringify(run.modelRequests.map((r) => r.body))).not.toContain(banner.marker);
+    expect(JSON.stringify(run.toolResults['call_read_photo']?.response)).toContain(
+      'blocked by the scripted hook with exit 2',
+    );
+
+    const sample = stableSample(
+      Object.fromEntries(
+        ['call_read_metadata', 'call_read_banner', 'call_read_photo'].map((id) => [id, run.toolResults[id]]),
+      ),
+      run.dir,
+    );
+    if (record) await writeObserved('gemini-cli', 'hook-answers', { answers, toolResults: sample });
+    const observed = (await readObserved('gemini-cli', 'hook-answers')) as { toolResults: unknown };
+    expect(shapeOf(sample)).toEqual(shapeOf(observed.toolResults));
   }, 180_000);
 });

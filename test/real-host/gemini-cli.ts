@@ -129,11 +129,15 @@ export async function runGeminiCli(options: GeminiCliOptions): Promise<GeminiCli
   }
 }
 
-/** Settings whose BeforeTool and AfterTool hooks (every tool) append each event's stdin to `logFile` as JSON Lines. */
-export function geminiRecordingHooks(logFile: string, events: readonly string[] = ['BeforeTool', 'AfterTool']) {
-  const command = recorderCommand(logFile);
+/** Settings whose hooks for `events` (every tool) run `command`. */
+export function geminiCliHooks(command: string, events: readonly string[] = ['BeforeTool', 'AfterTool']) {
   const hooks: Record<string, unknown[]> = {};
   for (const event of events)
-    hooks[event] = [{ matcher: '.*', hooks: [{ type: 'command', name: 'record', command, timeout: 30_000 }] }];
+    hooks[event] = [{ matcher: '.*', hooks: [{ type: 'command', name: 'scripted', command, timeout: 30_000 }] }];
   return { hooks };
+}
+
+/** Settings whose BeforeTool and AfterTool hooks (every tool) append each event's stdin to `logFile` as JSON Lines. */
+export function geminiRecordingHooks(logFile: string, events: readonly string[] = ['BeforeTool', 'AfterTool']) {
+  return geminiCliHooks(recorderCommand(logFile), events);
 }

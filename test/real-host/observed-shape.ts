@@ -6,7 +6,7 @@ import path from 'node:path';
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-/** `value` with the run folder as `<run>`, the checkout as `<repo>`, node as `<node>`, uuids as `<uuid>`, file stamps as `<stamp>` and `duration_ms` as 0. */
+/** `value` with the run folder as `<run>`, the checkout as `<repo>`, node as `<node>`, uuids as `<uuid>`, file stamps as `<stamp>`, `duration_ms` as 0 and no `cache_control`. */
 export function stableSample(value: unknown, runDir: string): unknown {
   const dashed = runDir.replace(/[/.]/g, '-');
   const text = (s: string) =>
@@ -19,6 +19,7 @@ export function stableSample(value: unknown, runDir: string): unknown {
       .join('<node>')
       .split(repoRoot)
       .join('<repo>')
+      .replace(/[^'"\s]*linkgate-smoke-[A-Za-z0-9]{6}/g, '<logs>')
       .replace(uuid, '<uuid>')
       .replace(/session-\d{4}-\d\d-\d\dT\d\d-\d\d-[0-9a-f]+/g, 'session-<stamp>')
       .replace(/-\d{13}-[0-9a-z-]+\./g, '-<stamp>.');
@@ -26,8 +27,13 @@ export function stableSample(value: unknown, runDir: string): unknown {
     if (typeof v === 'string') return text(v);
     if (typeof v === 'number' && key === 'duration_ms') return 0;
     if (Array.isArray(v)) return v.map((x) => walk(x));
+    // cache_control marks whichever block is last in a request: where the run stopped, not what a host sends
     if (v !== null && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => k !== 'cache_control')
+          .map(([k, x]) => [k, walk(x, k)]),
+      );
     return v;
   };
   return walk(value);

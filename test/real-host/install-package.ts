@@ -4,8 +4,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir, hostname } from 'node:os';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir, hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** A host binary ready to run, or why it is not (a one-line reason for the skip message). */
@@ -68,7 +68,11 @@ async function verify(spec: PackageSpec, dir: string): Promise<HostInstall> {
   const [file, args] = spec.viaNode
     ? [process.execPath, [bin, ...spec.versionCheck.args]]
     : [bin, spec.versionCheck.args];
-  const out = await run(file, args, 30_000, { ...process.env, HOME: dir, DISABLE_AUTOUPDATER: '1' });
+  // a throwaway HOME: hosts write their settings folders there, never into the shared install
+  const home = await mkdtemp(path.join(tmpdir(), 'linkgate-version-'));
+  const out = await run(file, args, 30_000, { ...process.env, HOME: home, DISABLE_AUTOUPDATER: '1' }).finally(() =>
+    rm(home, { recursive: true, force: true }),
+  );
   if (out.code !== 0 || !out.stdout.includes(spec.versionCheck.expect))
     return {
       ok: false,

@@ -7,6 +7,8 @@ const realHost = ['test/real-host/**/*.test.ts', 'test/**/*.real-host.test.ts'];
 export default defineConfig({
   test: {
     pool: 'forks',
+    // every fast-check property prints a replayable seed; FC_SEED replays it
+    setupFiles: ['test/setup/fast-check.ts'],
     // the json report feeds .ci/run's closing `N passed, N failed` line
     reporters: ['default', ['json', { outputFile: '.vitest-result.json' }]],
     projects: [

@@ -1,7 +1,6 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createGate } from '../gate.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { defaultReadConcurrency, gateToolResult } from '../sdk/gate-tool-result.ts';
@@ -102,8 +101,29 @@ interface ProbeRun {
   executableArgs: string[];
 }
 
+/**
+ * The MCP SDK 1.x, an optional peer dependency (hosts bring their own, 1.x or 2.x): loaded when the probe runs, so
+ * every other command works without it, and named when it is missing.
+ */
+async function loadSdk() {
+  try {
+    const [{ Client: SdkClient }, { StdioClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+    ]);
+    return { Client: SdkClient, StdioClientTransport };
+  } catch (error) {
+    const missing = error as NodeJS.ErrnoException | null;
+    if (missing?.code !== 'ERR_MODULE_NOT_FOUND' || !missing.message.includes('@modelcontextprotocol/sdk')) throw error;
+    throw new Error(
+      '`probe` needs the `@modelcontextprotocol/sdk` package (1.x): run `npm install @modelcontextprotocol/sdk`',
+    );
+  }
+}
+
 async function probe(run: ProbeRun, io: CliIo): Promise<number> {
   const { readTimeoutMs } = run.policy.document.read;
+  const { Client, StdioClientTransport } = await loadSdk();
   const transport = new StdioClientTransport({
     command: run.executable,
     args: run.executableArgs,

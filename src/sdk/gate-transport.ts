@@ -18,7 +18,8 @@ import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, NextStep, PeerInfo } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
-import { discoverLinks, isRecord, linkFacts } from './discover-links.ts';
+import { discoverLinks, linkFacts } from './discover-links.ts';
+import { isRecord, jsonText } from '../json-value.ts';
 import type { ReadCache } from './read-cache.ts';
 
 /** The `_meta` key (and `error.data` key) under which the gate's decision travels to the host. */
@@ -46,12 +47,18 @@ export interface GateTransportOptions {
 }
 
 /** A gated transport: a Transport, plus `flush` to record links that were found but never read. */
-export interface GateTransport extends Transport {
+export interface GateTransport extends Transport, Transport2x {
   /** records every remembered, unread link as `link-only` and forgets it */
   flush(): Promise<void>;
 }
 
 type Id = string | number;
+
+/** Optional members a 2.x Transport adds to the 1.x shape. */
+interface Transport2x {
+  setSupportedProtocolVersions?: ((versions: string[]) => void) | undefined;
+  readonly hasPerRequestStream?: boolean;
+}
 
 interface FoundLinkState {
   link: Readonly<Record<string, unknown>>;
@@ -293,7 +300,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       result,
     });
     if (isRecord(message['error'])) {
-      const error = { code: Number(message['error']['code']), message: String(message['error']['message'] ?? '') };
+      const error = { code: Number(message['error']['code']), message: jsonText(message['error']['message']) };
       const { decision } = await gate.decideReadDetailed(readInput({ error }));
       await record(
         f,
@@ -314,7 +321,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       const outcome: ReadOutcome =
         resultType === 'input_required'
           ? { kind: 'input-required' }
-          : { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) };
+          : { kind: 'result-type-unknown', resultType: jsonText(resultType).slice(0, 40) };
       const recorded = await record(f, stages, pending.linkDecision, decision, outcome);
       // the host may answer input itself only when the policy says so; otherwise the read ends here
       const passInput = resultType === 'input_required' && gate.policy.document.read.answerInputRequired === true;
@@ -416,7 +423,13 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       protocolVersion = version;
       inner.setProtocolVersion?.(version);
     },
+    // members a 2.x Transport may have (`@modelcontextprotocol/client`): the client reads or calls them on the wrapper
+    setSupportedProtocolVersions(versions: string[]) {
+      (inner as Transport2x).setSupportedProtocolVersions?.(versions);
+    },
   };
+  if ('hasPerRequestStream' in inner)
+    Object.defineProperty(wrapper, 'hasPerRequestStream', { get: () => (inner as Transport2x).hasPerRequestStream });
 
   inner.onmessage = (message, extra) => {
     const m = message as Record<string, unknown>;

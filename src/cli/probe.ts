@@ -236,7 +236,7 @@ function isErrorResult(result: unknown): boolean {
 function firstText(result: unknown): string {
   const content = (result as { content?: unknown } | null)?.content;
   const text = Array.isArray(content)
-    ? content.find((c) => typeof (c as { text?: unknown } | null)?.text === 'string')
+    ? (content as unknown[]).find((c) => typeof (c as { text?: unknown } | null)?.text === 'string')
     : undefined;
   return text === undefined ? 'no message' : maskText(String((text as { text: string }).text));
 }

@@ -33,7 +33,7 @@ export function findTagCharacters(text: string): string | null {
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
-  const esc = /\u001B([\[\]PX^_]?)/.exec(text);
+  const esc = /\u001B([[\]PX^_]?)/.exec(text);
   if (esc !== null) {
     const kind = esc[1] === '[' ? 'csi' : esc[1] === ']' ? 'osc' : esc[1] === '' ? 'esc' : 'string-control';
     found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);

@@ -153,7 +153,7 @@ export function createDemoServer(options: DemoOptions): McpServer {
     const read = resources[request.params.uri];
     if (read === undefined) throw new McpError(resourceNotFoundCode, `resource \`${request.params.uri}\` not found`);
     // the low-level handler returns raw 2026-07-28 shapes (resultType, input_required) the high-level API would not
-    return (await read()) as never;
+    return await read();
   });
   return server;
 }

@@ -18,7 +18,7 @@ export function pinnedLookup(address: string): LookupFunction {
     const all = typeof options === 'object' && options !== null && (options as { all?: unknown }).all === true;
     process.nextTick(() => (all ? done(null, [{ address, family }]) : done(null, address, family)));
   };
-  return lookup as LookupFunction;
+  return lookup;
 }
 
 /** A resolver that asks the real one at most once per name and remembers what it answered. */

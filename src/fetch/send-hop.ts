@@ -56,7 +56,7 @@ export function sendHop(hop: HopRequest): Promise<HopOutcome> {
   }
   // no pooling: a pooled socket was connected under an earlier hop's decision
   if (hop.createConnection === undefined) options.agent = false;
-  else options.createConnection = hop.createConnection as NonNullable<http.RequestOptions['createConnection']>;
+  else options.createConnection = hop.createConnection;
 
   return new Promise<HopOutcome>((resolve) => {
     let settled = false;

@@ -158,7 +158,7 @@ function parseOperation(logic: unknown): Operation | undefined {
  */
 function compileNode(logic: unknown, shared: boolean, scope: Scope): Evaluator {
   if (Array.isArray(logic)) {
-    if (shared && logic.every(isPrimitive)) return constant(Object.freeze([...logic]));
+    if (shared && logic.every(isPrimitive)) return constant(Object.freeze([...(logic as unknown[])]));
     const items = logic.map((item) => compileNode(item, false, scope));
     return (data) => items.map((item) => item(data));
   }
@@ -557,12 +557,12 @@ function compileScoped(op: string, list: Evaluator, body: Evaluator): Evaluator 
     case 'filter':
       return (data) => {
         const items = list(data);
-        return Array.isArray(items) ? items.filter((item) => truthy(body(item))) : [];
+        return Array.isArray(items) ? (items as unknown[]).filter((item) => truthy(body(item))) : [];
       };
     case 'map':
       return (data) => {
         const items = list(data);
-        return Array.isArray(items) ? items.map((item) => body(item)) : [];
+        return Array.isArray(items) ? (items as unknown[]).map((item) => body(item)) : [];
       };
     case 'all':
       return (data) => {
@@ -595,6 +595,6 @@ function compileReduce(list: Evaluator, body: Evaluator, initial: Evaluator | un
     const items = list(data);
     const start = initial === undefined ? null : initial(data);
     if (!Array.isArray(items)) return start;
-    return items.reduce<unknown>((accumulator, current) => body({ current, accumulator }), start);
+    return (items as unknown[]).reduce<unknown>((accumulator, current) => body({ current, accumulator }), start);
   };
 }

@@ -146,5 +146,7 @@ export const forbiddenSegments: ReadonlySet<string> = new Set(['__proto__', 'con
 /** Splits a `var` path as json-logic-js does: `""`/null mean the whole datum (no segments), otherwise `String(path).split('.')`. */
 export function pathSegments(path: unknown): string[] {
   if (path === undefined || path === '' || path === null) return [];
+  // json-logic-js stringifies whatever path it is given, objects included, and the compiled rules must agree
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return String(path).split('.');
 }

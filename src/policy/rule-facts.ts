@@ -52,7 +52,7 @@ export function freezeFacts(facts: Record<string, string | number | boolean | nu
   for (const key of Object.keys(facts)) {
     const value = facts[key];
     if (value === undefined) continue;
-    out[key] = Array.isArray(value) ? Object.freeze([...value]) : value;
+    out[key] = Array.isArray(value) ? Object.freeze([...(value as readonly string[])]) : value;
   }
   return Object.freeze(out);
 }

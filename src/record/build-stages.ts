@@ -2,6 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import type { ItemEvidence } from '../decision/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { isRecord } from '../json-value.ts';
 import type { DeliveredStage, DiscoveredStage, DroppedItem, ReceivedItem, ReceivedStage } from './link-record.ts';
 
 /** Longest error message kept in a record, characters (after masking). */
@@ -153,10 +154,6 @@ function estimatedBytes(item: unknown): number {
 
 function declaredMimeOf(item: unknown): string | null {
   return isRecord(item) && typeof item['mimeType'] === 'string' ? normalizeMime(item['mimeType']) : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** What the host knows about the connection a link came from. */

@@ -53,9 +53,9 @@ export function maskFacts(facts: RuleFacts): Record<string, ShownFact> {
     else if (Array.isArray(value))
       out[name] =
         value.length > maxShownListItems
-          ? [...value.slice(0, maxShownListItems), `… ${value.length - maxShownListItems} more`]
-          : [...value];
-    else out[name] = value as ShownFact;
+          ? [...(value as readonly string[]).slice(0, maxShownListItems), `… ${value.length - maxShownListItems} more`]
+          : [...(value as readonly string[])];
+    else out[name] = value;
   }
   return out;
 }
@@ -106,7 +106,7 @@ export function factsReadBy(when: unknown, stage: RuleStage): string[] {
     if (node === null || typeof node !== 'object') return;
     for (const [op, arg] of Object.entries(node)) {
       if (op === 'var') {
-        const path = Array.isArray(arg) ? arg[0] : arg;
+        const path: unknown = Array.isArray(arg) ? (arg as unknown[])[0] : arg;
         const [first] = pathSegments(path);
         if (first !== undefined && Object.hasOwn(facts, first)) names.add(first);
       }

@@ -1,3 +1,4 @@
+import { isRecord } from '../json-value.ts';
 /** A `resource_link` item found in a tool result, as sent (the gate validates it), with its 0-based index in `content[]`. */
 export interface FoundLink {
   index: number;
@@ -31,9 +32,4 @@ export function linkFacts(link: Readonly<Record<string, unknown>>): { uri: strin
   if (typeof link['mimeType'] === 'string') facts.mimeType = link['mimeType'];
   if (typeof link['size'] === 'number') facts.size = link['size'];
   return facts;
-}
-
-/** True for a non-null, non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -16,7 +16,8 @@ import {
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, ReceivedStage, RequestedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
-import { isRecord, linkFacts } from './discover-links.ts';
+import { linkFacts } from './discover-links.ts';
+import { isRecord, jsonText } from '../json-value.ts';
 import { fetchLink, type DirectFetchOptions } from './fetch-link.ts';
 import type { ReadCache } from './read-cache.ts';
 
@@ -180,7 +181,7 @@ export async function runLinkFlow(
   stages.received = receivedFromResult(result, evidence, elapsedMs, now(), cacheInfo);
   if (resultType === 'input_required') return finish(decision, { kind: 'input-required' });
   if (resultType !== 'complete')
-    return finish(decision, { kind: 'result-type-unknown', resultType: String(resultType).slice(0, 40) });
+    return finish(decision, { kind: 'result-type-unknown', resultType: jsonText(resultType).slice(0, 40) });
   if (hit === undefined) options.cache?.store(cacheKey, result);
 
   const contents = contentsOf(result);

@@ -62,7 +62,7 @@ describe('runRules', () => {
 
   test.each([
     ['frozen facts', link({})],
-    ['a plain object', { scheme: 'https' } as RuleFacts],
+    ['a plain object', { scheme: 'https' }],
   ])('a rule not built by compileRule runs through its own test, and its throw propagates (%s)', (_name, facts) => {
     const explodes: CompiledRule = Object.freeze({
       id: 'explodes',

@@ -271,7 +271,7 @@ describe('the first request', () => {
       field: 'headers.X-A',
     },
   ])('$name is invalid input', async ({ request, field }) => {
-    const result = await fetchWith(request as FetchRequest);
+    const result = await fetchWith(request);
     expect(result.decision.reasons[0]).toMatchObject({ code: 'input.invalid' });
     expect(result.decision.reasons[0]?.message).toContain(`\`${field}\``);
   });

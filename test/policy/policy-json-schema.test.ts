@@ -10,7 +10,7 @@ type Schema = { [key: string]: unknown };
 /** Every schema with `properties`, with its path, found anywhere in the document. */
 function objectSchemas(node: unknown, at = '#'): [string, Schema][] {
   if (node === null || typeof node !== 'object') return [];
-  const here: [string, Schema][] = 'properties' in node ? [[at, node as Schema]] : [];
+  const here: [string, Schema][] = 'properties' in node ? [[at, node]] : [];
   return [...here, ...Object.entries(node).flatMap(([k, v]) => objectSchemas(v, `${at}/${k}`))];
 }
 

@@ -268,6 +268,8 @@ describe('a link the policy has the host fetch directly', () => {
     expect(content).toHaveLength(2);
   });
 
+  // the assertions give both rows one handler type, so test.each infers a single row shape
+  /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion */
   test.each([
     { name: 'before the response head', handler: (() => {}) as Handler, httpStatus: null },
     {

@@ -11,10 +11,7 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** The shipped default policy with `read` settings overridden (e.g. a short deadline). */
 export async function defaultPolicyWith(read: Partial<Policy['document']['read']> = {}): Promise<Policy> {
   const base = await loadPolicy(path.join(repoRoot, 'policies/default.yaml'));
-  return buildPolicy(
-    { ...structuredClone(base.document), read: { ...base.document.read, ...read } } as Policy['document'],
-    '<test>',
-  );
+  return buildPolicy({ ...structuredClone(base.document), read: { ...base.document.read, ...read } }, '<test>');
 }
 
 /** A decision with one reason per code (none for a silent allow). */

@@ -160,7 +160,7 @@ describe('runLinkFlow verdicts', () => {
     );
     const { record, contents } = await runLinkFlow(link, 3, {
       gate,
-      read: answerWith(row.answer as ReadAnswer),
+      read: answerWith(row.answer),
       context,
       mode: 'enforce',
     });

@@ -12,7 +12,8 @@ import {
 } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages } from '../record/link-record.ts';
-import { discoverLinks, isRecord, linkFacts } from '../sdk/discover-links.ts';
+import { discoverLinks, linkFacts } from '../sdk/discover-links.ts';
+import { isRecord } from '../json-value.ts';
 import { gateNotice } from './gate-notice.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { SessionState, type PendingRead, type SeenLink } from './session-state.ts';

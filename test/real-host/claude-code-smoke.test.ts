@@ -66,7 +66,7 @@ describe('claude code against the fixture server, no gate in between', () => {
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool', 'ListMcpResourcesTool'],
       timeoutMs: 120_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 

@@ -53,7 +53,7 @@ export function wildcardDnsAnswers(name: string): readonly string[] | 'loopback'
 }
 
 /** The first address `wildcardDnsAnswers` lists, or `loopback`, or undefined. */
-export function wildcardDnsAnswer(name: string): string | 'loopback' | undefined {
+export function wildcardDnsAnswer(name: string): string | undefined {
   const answers = wildcardDnsAnswers(name);
   return typeof answers === 'string' ? answers : answers?.[0];
 }

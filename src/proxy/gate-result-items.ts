@@ -2,7 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import type { Gate } from '../gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { describeReasons } from '../record/judge-verdict.ts';
-import { isRecord } from '../sdk/discover-links.ts';
+import { isRecord } from '../json-value.ts';
 import { decisionMetaKey } from '../sdk/gate-transport.ts';
 
 /** Results whose content items the proxy judges: tool results and prompts (both may carry links and embedded resources). */

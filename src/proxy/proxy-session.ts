@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Gate } from '../gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
-import { isRecord } from '../sdk/discover-links.ts';
+import { isRecord } from '../json-value.ts';
 import { gateErrorCode, gateTransport } from '../sdk/gate-transport.ts';
 import { gateResultItems } from './gate-result-items.ts';
 import type { MessageId } from './peek-id.ts';
@@ -190,7 +190,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     closed,
     failUpstream(id, message) {
       if (!pending.has(id)) return false;
-      unbatched.onmessage?.({ jsonrpc: '2.0', id, error: { code: gateErrorCode, message } } as JSONRPCMessage);
+      unbatched.onmessage?.({ jsonrpc: '2.0', id, error: { code: gateErrorCode, message } });
       return true;
     },
     refuseHost: answerError,

@@ -43,7 +43,12 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
     child.once('error', () => resolve(2));
   });
   try {
-    await Promise.race([once(child, 'spawn'), once(child, 'error').then(([error]) => Promise.reject(error))]);
+    await Promise.race([
+      once(child, 'spawn'),
+      once(child, 'error').then(([error]: unknown[]) =>
+        Promise.reject(error instanceof Error ? error : new Error(String(error))),
+      ),
+    ]);
   } catch (error) {
     const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new GateError('USAGE', `cannot start \`${options.command}\`: ${detail}`, { cause: error });
@@ -68,7 +73,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
     input: child.stdout,
     output: child.stdin,
     maxLineBytes: options.maxLineBytes,
-    onUnreadable: options.onUnreadable,
+    onUnreadable: (line) => options.onUnreadable(line),
     async onClose() {
       await stop();
     },

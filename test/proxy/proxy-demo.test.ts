@@ -5,7 +5,6 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, test } from 'vitest';
 import { demoLinks } from '../../src/demo/demo-server.ts';
 import { createGate } from '../../src/gate.ts';
@@ -59,7 +58,7 @@ async function viaDecorator(useV2: boolean): Promise<{ reads: ReadOutcome[]; rec
     maxBufferSize: connectionByteCap(policy),
   };
   const stdio = useV2 ? new StdioClientTransportV2(params) : new StdioClientTransport(params);
-  const gated = gateTransport(stdio as Transport, {
+  const gated = gateTransport(stdio, {
     gate,
     server: 'demo',
     sink: callbackSink((r) => void records.push(r)),
@@ -67,8 +66,8 @@ async function viaDecorator(useV2: boolean): Promise<{ reads: ReadOutcome[]; rec
   const client: ReadingClient = useV2
     ? new ClientV2({ name: 'decorator-host-v2', version: '1.0.0' })
     : new Client({ name: 'decorator-host', version: '1.0.0' });
-  if (useV2) await (client as ClientV2).connect(gated as never);
-  else await (client as Client).connect(gated as Transport);
+  if (useV2) await (client as ClientV2).connect(gated);
+  else await (client as Client).connect(gated);
   const reads = await readAll(client);
   await client.close();
   return { reads, records };

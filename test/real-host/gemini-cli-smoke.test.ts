@@ -49,7 +49,7 @@ describe('gemini cli against the fixture server, no gate in between', () => {
       ],
       timeoutMs: 120_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 

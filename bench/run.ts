@@ -12,8 +12,8 @@ const { createGate, loadPolicy, parsePolicy } = (await import(
 const { freezeFacts } = (await import(new URL('../dist/policy/rule-facts.js', import.meta.url).href)) as Facts;
 // section 2 times the entry the engine calls per decision (facts checked once, then each rule's predicate)
 const { runRules } = (await import(
-  new URL('../dist/decision/run-rules.js', import.meta.url).href
-)) as typeof import('../src/decision/run-rules.ts');
+  new URL('../dist/gate/run-rules.js', import.meta.url).href
+)) as typeof import('../src/gate/run-rules.ts');
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);

@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { decisionJson } from '../decision/decision-json.ts';
-import { createGate, type Resolver } from '../gate.ts';
+import { createGate, type Resolver } from '../gate/create-gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -9,6 +9,7 @@ import { readLines } from './read-lines.ts';
 import { loadResolveFrom } from './resolve-from.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
+import { inputInvalid } from '../decision/deny.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -57,14 +58,7 @@ export const evalDefinition = defineCommand({
     }
     // without --resolve-from, eval never touches the network: names are judged by their text
     const gate = createGate(policy, { resolve: resolver ?? 'none' });
-    const invalid = (message: string) =>
-      JSON.stringify(
-        decisionJson({
-          effect: 'deny',
-          reasons: [{ code: 'input.invalid', rule: 'input', stage: 'input', message }],
-          policy: policy.ref,
-        }),
-      );
+    const invalid = (message: string) => JSON.stringify(decisionJson(inputInvalid(policy, message)));
 
     let answered = 0;
     for await (const line of readLines(io.stdin, maxLineBytes)) {

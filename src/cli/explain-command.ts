@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGate, type Resolver } from '../gate.ts';
+import { createGate, type Resolver } from '../gate/create-gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { displayPath } from '../review/display-path.ts';

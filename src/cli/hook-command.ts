@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createGate } from '../gate.ts';
+import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../gate-error.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { claudeCodeSettings, shellQuote } from '../hook/hook-settings.ts';

@@ -5,7 +5,7 @@ import { displayPath } from '../review/display-path.ts';
 import { formatLintJson, formatLintText, summarizeLint } from '../review/format-lint.ts';
 import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy.ts';
 import { toSarif } from '../review/sarif.ts';
-import { toolVersion } from '../review/tool-version.ts';
+import { packageVersion } from '../package-version.ts';
 import { fileReadError } from '../file-read-error.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
@@ -79,7 +79,7 @@ export const lintDefinition = defineCommand({
     const diagnostics = sortDiagnostics(all);
     const summary = summarizeLint(diagnostics, positionals.length);
     if (format === 'sarif')
-      io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: toolVersion() }), null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(toSarif(diagnostics, { toolVersion: packageVersion() }), null, 2)}\n`);
     else if (format === 'json') io.stdout.write(formatLintJson(diagnostics, summary));
     else io.stdout.write(formatLintText(diagnostics));
     if (unreadable) return 2;

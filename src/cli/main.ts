@@ -1,21 +1,16 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { processIo, type CliIo } from './cli-io.ts';
 import { commandRunner } from './command-definition.ts';
 import { commands } from './commands.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { isMainModule } from './is-main-module.ts';
+import { packageVersion } from '../package-version.ts';
 
 /** The text of `linkgate --help`: the command list. */
 export function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `usage: linkgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nrun \`linkgate <command> --help\` for a command's options and an example\n`;
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
@@ -26,7 +21,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === 'version') {
-    io.stdout.write(`${version()}\n`);
+    io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const command = commands.find((c) => c.name === name);

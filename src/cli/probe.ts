@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { createGate } from '../gate.ts';
+import { createGate } from '../gate/create-gate.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { defaultReadConcurrency, gateToolResult } from '../sdk/gate-tool-result.ts';
 import { tagParams, tapTransport } from '../sdk/transport-tap.ts';
@@ -14,6 +14,8 @@ import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { displayPath } from '../review/display-path.ts';
+import { packageVersion } from '../package-version.ts';
+import { discoverLinks } from '../flow/discover-links.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -139,7 +141,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);
   });
   const tap = tapTransport(transport);
-  const clientInfo = { name: 'linkgate-probe', version: '0.1.0' };
+  const clientInfo = { name: 'linkgate-probe', version: packageVersion() };
   const client = new Client(clientInfo, { capabilities: {} });
   const unreachable = (what: string, error: unknown) => {
     const detail = error instanceof Error ? error.message : String(error);
@@ -168,7 +170,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     } catch (error) {
       return unreachable(`tool \`${run.tool}\` did not answer`, error);
     }
-    const linkCount = countLinks(toolResult);
+    const linkCount = discoverLinks(toolResult).links.length;
     if (isErrorResult(toolResult) && linkCount === 0) {
       // an error result without links probes nothing: the tool name or its arguments are wrong
       io.stderr.write(`linkgate: tool \`${run.tool}\` returned an error: ${firstText(toolResult)}\n`);
@@ -239,13 +241,6 @@ function firstText(result: unknown): string {
     ? (content as unknown[]).find((c) => typeof (c as { text?: unknown } | null)?.text === 'string')
     : undefined;
   return text === undefined ? 'no message' : maskText(String((text as { text: string }).text));
-}
-
-function countLinks(result: unknown): number {
-  const content = (result as { content?: unknown } | null)?.content;
-  return Array.isArray(content)
-    ? content.filter((c) => (c as { type?: unknown } | null)?.type === 'resource_link').length
-    : 0;
 }
 
 /** Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`; `FORCE_COLOR` (not `0`) forces it. */

@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { GateError } from '../gate-error.ts';
-import { createGate } from '../gate.ts';
+import { createGate } from '../gate/create-gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { type ProxyOptions, proxyOptionsFrom } from '../proxy/proxy-options.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileReadError } from '../file-read-error.ts';
 import { GateError } from '../gate-error.ts';
-import type { Resolver } from '../gate.ts';
+import type { Resolver } from '../gate/create-gate.ts';
 
 /** Loads a `{"answers": {"name": ["addr", …]}}` map as a resolver; names absent or mapped to `[]` do not resolve. */
 export async function loadResolveFrom(file: string, shownAs: string = file): Promise<Resolver> {

@@ -1,7 +1,7 @@
 // Declared type, real kind and findings → the effect for one item (DESIGN §5, content rules of default.yaml).
 import { combineEffects, type Effect, type Reason } from '../decision/decision.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
-import { quoteValue } from './message-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import {
   EMPTY_KIND,
   UNKNOWN_KIND,

@@ -1,6 +1,6 @@
 import type { Reason } from '../decision/decision.ts';
-import type { CredentialInput } from '../decision/inputs.ts';
-import type { Gate } from '../gate.ts';
+import type { CredentialInput } from '../gate/inputs.ts';
+import type { Gate } from '../gate/create-gate.ts';
 
 /** A credential kind of the credential stage (DESIGN §4). */
 export type CredentialKind = CredentialInput['kind'];

@@ -1,5 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
-import type { ItemEvidence } from '../decision/decide-read.ts';
+import type { ItemEvidence } from '../gate/decide-read.ts';
 import type { HopCredential } from './credential-headers.ts';
 
 /** One request of a redirect chain (the record's `requested` stage lists them in order). */

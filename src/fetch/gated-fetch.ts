@@ -1,9 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import type { ItemEvidence } from '../decision/decide-read.ts';
+import type { ItemEvidence } from '../gate/decide-read.ts';
 import { strongerEffect, type Decision, type Reason, type ReasonStage } from '../decision/decision.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
-import { createGate, engineError, type Gate, type Resolver } from '../gate.ts';
+import { createGate, type Gate, type Resolver } from '../gate/create-gate.ts';
+import { deny, engineError, reason } from '../decision/deny.ts';
 import { linkSettings } from '../link/link-settings.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { parseUri } from '../link/parse-uri.ts';
@@ -12,7 +13,8 @@ import { readCappedBody, trimCutText } from './body-limit.ts';
 import { splitHeaders, trackCredentials, type CredentialTracker } from './credential-headers.ts';
 import { fetchRequestSchema, type FetchRequest } from './fetch-request.ts';
 import type { FetchHop, FetchResult } from './fetch-result.ts';
-import { memoizeResolver, resolveWithin, systemResolver } from './pinned-lookup.ts';
+import { memoizeResolver } from './pinned-lookup.ts';
+import { resolveWithin, systemResolver } from '../link/resolve-name.ts';
 import { isDowngrade, nextRedirect, requestBodyHeaders } from './redirect-policy.ts';
 import { sendHop, type CreateConnection } from './send-hop.ts';
 
@@ -79,7 +81,7 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     const field = issue?.path.map(String).join('.') || '(request)';
     return finish(
       trace,
-      deny(
+      denied(
         policy,
         'input.invalid',
         'input',
@@ -93,7 +95,7 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
   if (fetchPolicy?.enabled !== true) {
     return finish(
       trace,
-      deny(policy, 'fetch.disabled', 'fetch.enabled', 'link', 'direct fetch is not enabled by the policy'),
+      denied(policy, 'fetch.disabled', 'fetch.enabled', 'link', 'direct fetch is not enabled by the policy'),
     );
   }
   const schemes = fetchPolicy.schemes ?? defaultFetchSchemes;
@@ -123,7 +125,7 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     // cheap checks first: a refused hop must not even cause a DNS query (an exfiltration channel)
     if (url !== undefined && !schemes.includes(url.protocol.slice(0, -1))) {
       return refuse(
-        deny(
+        denied(
           policy,
           'uri.scheme-not-allowed',
           'fetch.schemes',
@@ -134,7 +136,7 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     }
     if (url !== undefined && previous !== undefined && isDowngrade(previous, url)) {
       return refuse(
-        deny(policy, 'fetch.downgrade', 'fetch.schemes', 'link', `redirect from \`https\` to \`http\` is refused`),
+        denied(policy, 'fetch.downgrade', 'fetch.schemes', 'link', `redirect from \`https\` to \`http\` is refused`),
       );
     }
 
@@ -144,7 +146,7 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     const link = { type: 'resource_link' as const, uri: target, name };
     const decision = await hopGate.decide({ stage: 'link', server, readFrom: server, link });
     if (decision.effect !== 'allow') return refuse(asDeny(decision));
-    if (url === undefined) return refuse(deny(policy, 'uri.invalid', 'fetch', 'link', 'the url does not parse'));
+    if (url === undefined) return refuse(denied(policy, 'uri.invalid', 'fetch', 'link', 'the url does not parse'));
 
     const address = await pinAddress(policy, url, memo.answersFor(url.hostname), resolve, connectTimeoutMs, signal);
     if (typeof address !== 'string') return refuse(address);
@@ -193,11 +195,11 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
     }
     // a redirect's body is never read: the connection is not reused, so drop it unread
     response.destroy();
-    if (step.kind === 'invalid') return finish(trace, deny(policy, 'fetch.failed', 'fetch', 'link', step.message));
+    if (step.kind === 'invalid') return finish(trace, denied(policy, 'fetch.failed', 'fetch', 'link', step.message));
     if (index >= fetchPolicy.maxRedirects) {
       return finish(
         trace,
-        deny(
+        denied(
           policy,
           'fetch.too-many-redirects',
           'fetch.maxRedirects',
@@ -232,7 +234,7 @@ async function pinAddress(
   if (checked === undefined) {
     // the link decision did not ask for the name: only a host whose addresses the policy does not judge may skip the check
     if (linkSettings(policy).denyNonPublicAddresses && !isExemptOrigin(policy, url)) {
-      return deny(
+      return denied(
         policy,
         'engine.error',
         'engine',
@@ -244,7 +246,7 @@ async function pinAddress(
   }
   const first = checked?.[0];
   if (first === undefined || isIP(first) === 0) {
-    return deny(
+    return denied(
       policy,
       'uri.unresolved',
       'fetch.resolve',
@@ -282,7 +284,7 @@ async function readFinal(
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
     response.destroy();
-    return finish(trace, deny(policy, 'read.error', 'fetch', 'read', `server answered http status \`${status}\``));
+    return finish(trace, denied(policy, 'read.error', 'fetch', 'read', `server answered http status \`${status}\``));
   }
   if (context.method === 'HEAD') {
     response.destroy();
@@ -296,7 +298,7 @@ async function readFinal(
     response.destroy();
     return finish(
       trace,
-      deny(
+      denied(
         policy,
         'content.too-large',
         'read.maxBytes',
@@ -317,11 +319,11 @@ async function readFinal(
     );
   }
   if (body.end === 'error')
-    return finish(trace, deny(policy, 'fetch.failed', 'fetch', 'read', body.error ?? 'body read failed'), received);
+    return finish(trace, denied(policy, 'fetch.failed', 'fetch', 'read', body.error ?? 'body read failed'), received);
   if (body.truncated && overCap === 'deny') {
     return finish(
       trace,
-      deny(policy, 'content.too-large', 'read.maxBytes', 'content', `body is over the cap of ${maxBytes} bytes`),
+      denied(policy, 'content.too-large', 'read.maxBytes', 'content', `body is over the cap of ${maxBytes} bytes`),
       received,
     );
   }
@@ -397,18 +399,18 @@ function failure(
   readTimeoutMs: number,
   callerSignal: AbortSignal | undefined,
 ): Decision {
-  if (kind === 'connect-timeout') return deny(policy, 'read.timeout', 'fetch.connectTimeoutMs', 'read', message);
+  if (kind === 'connect-timeout') return denied(policy, 'read.timeout', 'fetch.connectTimeoutMs', 'read', message);
   if (kind === 'aborted' && callerSignal?.aborted === true)
-    return deny(policy, 'fetch.failed', 'fetch', 'read', 'the fetch was aborted by the caller');
+    return denied(policy, 'fetch.failed', 'fetch', 'read', 'the fetch was aborted by the caller');
   if (kind === 'aborted')
-    return deny(
+    return denied(
       policy,
       'read.timeout',
       'read.readTimeoutMs',
       'read',
       `the fetch passed its deadline of ${readTimeoutMs} ms`,
     );
-  return deny(policy, 'fetch.failed', 'fetch', 'read', message);
+  return denied(policy, 'fetch.failed', 'fetch', 'read', message);
 }
 
 /** A link decision that stops the chain; a `partial` link decision cannot be fetched in part, so it stops it too. */
@@ -416,8 +418,8 @@ function asDeny(decision: Decision): Decision {
   return decision.effect === 'deny' ? decision : { ...decision, effect: 'deny' };
 }
 
-function deny(policy: Policy, code: ReasonCode, rule: string, stage: ReasonStage, message: string): Decision {
-  return { effect: 'deny', reasons: [{ code, rule, stage, message }], policy: { ...policy.ref } };
+function denied(policy: Policy, code: ReasonCode, rule: string, stage: ReasonStage, message: string): Decision {
+  return deny(policy, reason(code, rule, stage, message));
 }
 
 function parseUrl(text: string): URL | undefined {

@@ -1,10 +1,5 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import type { Resolver } from '../gate.ts';
-
-/** The OS resolver as a gate `Resolver`: every address of a name, in the order the OS gives them. */
-export const systemResolver: Resolver = async (name) =>
-  (await dnsLookup(name, { all: true, verbatim: true })).map((a) => a.address);
+import type { Resolver } from '../link/resolve-name.ts';
 
 /**
  * A `lookup` for `net`/`tls` that answers every name with one already-checked address, so the
@@ -50,32 +45,4 @@ export function memoizeResolver(resolve: Resolver): ResolutionMemo {
     answersFor: (name) =>
       settled.get(name) ?? (name.endsWith('.') ? settled.get(name.slice(0, -1)) : settled.get(`${name}.`)),
   };
-}
-
-/** Resolves `name` within `timeoutMs`; undefined on failure, timeout or abort (callers fail closed). */
-export async function resolveWithin(
-  resolve: Resolver,
-  name: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<readonly string[] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const deadline = new Promise<undefined>((done) => {
-    timer = setTimeout(() => done(undefined), timeoutMs);
-    onAbort = () => done(undefined);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([
-      resolve(name).then(
-        (a) => [...a],
-        () => undefined,
-      ),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-  }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, open, unlink } from 'node:fs/promises';
 import type { Decision, Reason } from '../decision/decision.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
   deliverableIndices,
@@ -12,12 +12,13 @@ import {
 } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages } from '../record/link-record.ts';
-import { discoverLinks, linkFacts } from '../sdk/discover-links.ts';
+import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
 import { isRecord } from '../json-value.ts';
 import { gateNotice } from './gate-notice.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { SessionState, type PendingRead, type SeenLink } from './session-state.ts';
 import { listedResources, readContents, unwrapToolOutput } from './tool-output.ts';
+import { deny, reason } from '../decision/deny.ts';
 
 /** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
 export const webFetchServer = 'web-fetch';
@@ -355,5 +356,5 @@ async function judgeWebFetch(urls: readonly string[], context: HookContext): Pro
 
 /** A deny the hook observed itself (the host's read failed), in the engine's decision shape. */
 function localDeny(gate: Gate, code: Reason['code'], rule: string, message: string): Decision {
-  return { effect: 'deny', reasons: [{ code, rule, stage: 'read', message }], policy: { ...gate.policy.ref } };
+  return deny(gate.policy, reason(code, rule, 'read', message));
 }

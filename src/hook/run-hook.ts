@@ -1,4 +1,4 @@
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
 import { eventObject } from './host-event-fields.ts';

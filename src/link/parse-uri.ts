@@ -1,6 +1,6 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { specialSchemeDefaultPorts } from './known-schemes.ts';
-import { quoteValue } from './quote-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 
 /** Longest uri the gate parses, in UTF-16 code units; longer input is `uri.invalid` (bounds the work per link). */
 export const maxUriChars = 65_536;

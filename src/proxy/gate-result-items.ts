@@ -1,5 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { describeReasons } from '../record/judge-verdict.ts';
 import { isRecord } from '../json-value.ts';

@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GateError } from '../gate-error.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { cappedFetch } from '../sdk/capped-fetch.ts';
+import { cappedFetch } from '../fetch/capped-fetch.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
 export const maxUpstreamRedirects = 5;

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../json-value.ts';
 import { gateErrorCode, gateTransport } from '../sdk/gate-transport.ts';

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GateError } from '../gate-error.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';

@@ -1,5 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
-import type { ItemEvidence } from '../decision/decide-read.ts';
+import type { ItemEvidence } from '../gate/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { isRecord } from '../json-value.ts';

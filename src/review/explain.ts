@@ -1,8 +1,8 @@
 import type { Decision, Reason } from '../decision/decision.ts';
-import { parseInput, type ReadInput } from '../decision/inputs.ts';
-import type { Gate } from '../gate.ts';
-import { credentialRuleFacts } from '../decision/decide-credential.ts';
-import { linkRuleFacts } from '../decision/decide-link.ts';
+import { parseInput, type ReadInput } from '../gate/inputs.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import { credentialRuleFacts } from '../gate/decide-credential.ts';
+import { linkRuleFacts } from '../gate/decide-link.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { pathSegments } from '../policy/json-logic-ops.ts';
 import type { CompiledRule } from '../policy/compile-rule.ts';
@@ -60,7 +60,7 @@ export function maskFacts(facts: RuleFacts): Record<string, ShownFact> {
   return out;
 }
 
-// Mirrors the facts decide-link builds inline for link rules (src/decision/decide-link.ts): the engine has no exported
+// Mirrors the facts decide-link builds inline for link rules (src/gate/decide-link.ts): the engine has no exported
 // builder yet. The explain test checks each rule's verdict here against the engine's decision so a drift shows up.
 const envelopeRules = new Set([
   'links.requireSameServer',

@@ -1,5 +1,5 @@
 import type { Decision, Reason } from '../decision/decision.ts';
-import { createGate, type Gate } from '../gate.ts';
+import { createGate, type Gate } from '../gate/create-gate.ts';
 import type { Policy } from '../policy/policy.ts';
 import { coverageTargets } from './check-catalogue.ts';
 import type { CasesFile, CaseWant, PolicyCase } from './policy-cases.ts';

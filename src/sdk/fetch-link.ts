@@ -4,11 +4,12 @@ import type { Decision } from '../decision/decision.ts';
 import type { FetchRequest } from '../fetch/fetch-request.ts';
 import type { FetchResult } from '../fetch/fetch-result.ts';
 import { gatedFetch, overCapRule, type GatedFetchOptions } from '../fetch/gated-fetch.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { deliveredStage } from '../record/build-stages.ts';
-import { receivedFromFetch, requestedFromFetch } from '../record/fetch-stages.ts';
+import { receivedFromFetch, requestedFromFetch } from '../fetch/fetch-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { DeliveredStage, ReceivedStage, RequestedStage } from '../record/link-record.ts';
+import { deny, reason } from '../decision/deny.ts';
 
 /** Request headers for one link's url, from the host; may be async. */
 export type FetchHeaders = (
@@ -111,11 +112,7 @@ async function fetchWithHeaders(
 function refusedBeforeFetch(gate: Gate, message: string): FetchResult {
   return {
     transport: 'https-direct',
-    decision: {
-      effect: 'deny',
-      reasons: [{ code: 'fetch.failed', rule: 'fetch.headers', stage: 'read', message }],
-      policy: { ...gate.policy.ref },
-    },
+    decision: deny(gate.policy, reason('fetch.failed', 'fetch.headers', 'read', message)),
     hops: [],
     finalUrl: null,
     status: null,

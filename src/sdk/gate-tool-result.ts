@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import type { Decision } from '../decision/decision.ts';
-import { GateError } from '../gate-error.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
-import { discoverLinks } from './discover-links.ts';
+import { discoverLinks } from '../flow/discover-links.ts';
 import { isRecord } from '../json-value.ts';
 import type { DirectFetchOptions } from './fetch-link.ts';
 import type { ReadCache } from './read-cache.ts';
 import { runLinkFlow, type InputAnswerer, type RawReader, type ReadAnswer } from './run-link-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
+import { positiveOption } from '../positive-option.ts';
 
 /** Default number of link reads in flight at once per tool result. */
 export const defaultReadConcurrency = 4;
@@ -96,8 +96,8 @@ export async function gateToolResult(
   options: GateToolResultOptions,
 ): Promise<GatedToolResult> {
   const { gate } = options;
-  const concurrency = positive(options.concurrency ?? defaultReadConcurrency, 'concurrency');
-  const budgetMs = positive(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'budgetMs');
+  const concurrency = positiveOption(options.concurrency ?? defaultReadConcurrency, 'option `concurrency`');
+  const budgetMs = positiveOption(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'option `budgetMs`');
   // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
   const budgetDeadline = abortDeadline(budgetMs, options.signal, 'the tool result budget');
   const budget = budgetDeadline.signal;
@@ -160,10 +160,4 @@ function isServerError(error: unknown): error is { code: number; message: string
   const code = (error as unknown as { code: number }).code;
   // -32000 connection closed and -32001 request timeout are raised by the SDK itself, not by the server
   return code !== -32000 && code !== -32001;
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new GateError('USAGE', `option \`${name}\` must be a whole number ≥ 1`);
-  return value;
 }

@@ -2,7 +2,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../decision/decision.ts';
 import { GateError } from '../gate-error.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
@@ -18,9 +18,10 @@ import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, NextStep, PeerInfo } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
-import { discoverLinks, linkFacts } from './discover-links.ts';
+import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
 import { isRecord, jsonText } from '../json-value.ts';
 import type { ReadCache } from './read-cache.ts';
+import { deny, reason } from '../decision/deny.ts';
 
 /** The `_meta` key (and `error.data` key) under which the gate's decision travels to the host. */
 export const decisionMetaKey = 'io.linkgate/decision';
@@ -208,11 +209,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   }
 
   async function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
-    const decision: Decision = {
-      effect: 'deny',
-      reasons: [{ code: 'read.error', rule: 'read', stage: 'read', message: why }],
-      policy: { ...gate.policy.ref },
-    };
+    const decision = deny(gate.policy, reason('read.error', 'read', 'read', why));
     const requested = {
       at: pending.requestedAt.toISOString(),
       requestId: id,
@@ -240,18 +237,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         params: { requestId: id, reason: 'linkgate read deadline' },
       })
       .catch(() => {});
-    const decision: Decision = {
-      effect: 'deny',
-      reasons: [
-        {
-          code: 'read.timeout',
-          rule: 'read.readTimeoutMs',
-          stage: 'read',
-          message: `no answer within the \`${deadlineMs}\` ms deadline`,
-        },
-      ],
-      policy: { ...gate.policy.ref },
-    };
+    const decision = deny(
+      gate.policy,
+      reason('read.timeout', 'read.readTimeoutMs', 'read', `no answer within the \`${deadlineMs}\` ms deadline`),
+    );
     queue(async () => {
       const requested = {
         at: pending.requestedAt.toISOString(),

@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { positiveOption } from '../positive-option.ts';
 
 /** Default bound on cached read results, entries. */
 export const defaultCacheMaxEntries = 256;
@@ -48,8 +48,8 @@ export class ReadCache {
   #chars = 0;
 
   constructor(options: ReadCacheOptions = {}) {
-    this.#maxEntries = positive(options.maxEntries ?? defaultCacheMaxEntries, 'maxEntries');
-    this.#maxChars = positive(options.maxChars ?? defaultCacheMaxChars, 'maxChars');
+    this.#maxEntries = positiveOption(options.maxEntries ?? defaultCacheMaxEntries, 'cache option `maxEntries`');
+    this.#maxChars = positiveOption(options.maxChars ?? defaultCacheMaxChars, 'cache option `maxChars`');
     this.#now = options.now ?? Date.now;
   }
 
@@ -120,10 +120,4 @@ function keyOf(key: CacheKey, cacheScope: unknown): string {
 
 function scopeVariants(key: CacheKey): string[] {
   return [keyOf(key, 'private'), keyOf(key, 'public')];
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new GateError('USAGE', `cache option \`${name}\` must be a whole number ≥ 1`);
-  return value;
 }

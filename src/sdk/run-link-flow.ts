@@ -1,7 +1,7 @@
 import type { Decision, Reason } from '../decision/decision.ts';
-import type { ItemEvidence } from '../decision/decide-read.ts';
+import type { ItemEvidence } from '../gate/decide-read.ts';
 import { fetchesDirectly } from '../fetch/gated-fetch.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
   contentsOf,
@@ -16,10 +16,11 @@ import {
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages, ReceivedStage, RequestedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
-import { linkFacts } from './discover-links.ts';
+import { linkFacts } from '../flow/discover-links.ts';
 import { isRecord, jsonText } from '../json-value.ts';
 import { fetchLink, type DirectFetchOptions } from './fetch-link.ts';
 import type { ReadCache } from './read-cache.ts';
+import { deny, reason } from '../decision/deny.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
 export const maxInputRounds = 3;
@@ -225,7 +226,7 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
 
 /** A deny the hook observed itself (deadline, broken connection), in the engine's decision shape. */
 function localDeny(gate: Gate, code: Reason['code'], rule: string, message: string): Decision {
-  return { effect: 'deny', reasons: [{ code, rule, stage: 'read', message }], policy: { ...gate.policy.ref } };
+  return deny(gate.policy, reason(code, rule, 'read', message));
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {

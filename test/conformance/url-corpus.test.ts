@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
-import { createGate, type Resolver } from '../../src/gate.ts';
+import { createGate, type Resolver } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 

@@ -10,7 +10,7 @@ import { findActiveHtml } from '../../src/content/active-html.ts';
 import { mayHoldActiveMarkup } from '../../src/content/active-markup.ts';
 import { findActiveMarkdown } from '../../src/content/markdown-links.ts';
 import type { Effect } from '../../src/decision/decision.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import * as make from '../fixtures/make-bytes.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { Effect } from '../../src/decision/decision.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import * as make from '../fixtures/make-bytes.ts';
 

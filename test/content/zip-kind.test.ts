@@ -87,3 +87,15 @@ describe('classifyZip', () => {
     else expect(found.active).toMatch(active);
   });
 });
+
+describe('entry names quoted into messages', () => {
+  test('a right-to-left override in a class file name is escaped, so the message reads as the bytes are', () => {
+    // `\u202e` would display `Hello.class` written as `evil\u202essalc.olleH` reversed to the reader
+    const zip = makeZip([{ name: 'evil\u202essalc.olleH.class', data: 'x' }]);
+    const listing = readZipDirectory(zip);
+    expect(listing).not.toBeNull();
+    const kind = classifyZip(zip, listing as NonNullable<typeof listing>);
+    expect(kind.active).toBe('a java archive (`evil\\u202essalc.olleH.class`)');
+    expect(kind.active).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+});

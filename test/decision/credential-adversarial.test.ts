@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../../src/gate.ts';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 
 // An attacker controls redirect targets (`via`, `to`) and wants a credential issued for `from` sent elsewhere.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decideCredential } from '../../src/decision/decide-credential.ts';
-import type { CredentialInput } from '../../src/decision/inputs.ts';
-import { createGate } from '../../src/gate.ts';
+import { decideCredential } from '../../src/gate/decide-credential.ts';
+import type { CredentialInput } from '../../src/gate/inputs.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { testPolicy } from './policy-fixture.ts';
 
 function cred(

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideLink, linkNamesToResolve } from '../../src/decision/decide-link.ts';
-import type { LinkInput } from '../../src/decision/inputs.ts';
-import { createGate } from '../../src/gate.ts';
+import { decideLink, linkNamesToResolve } from '../../src/gate/decide-link.ts';
+import type { LinkInput } from '../../src/gate/inputs.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import type { PolicyDocument } from '../../src/policy/policy-schema.ts';
 import { testPolicy } from './policy-fixture.ts';
 

@@ -3,11 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { decideEmbedded, decideReadDetailed, type ReadVerdict } from '../../src/decision/decide-read.ts';
+import { decideEmbedded, decideReadDetailed, type ReadVerdict } from '../../src/gate/decide-read.ts';
 import type { Decision } from '../../src/decision/decision.ts';
-import type { ReadInput } from '../../src/decision/inputs.ts';
+import type { ReadInput } from '../../src/gate/inputs.ts';
 import { reasonCodes } from '../../src/decision/reason-codes.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { buildPolicy, type Policy } from '../../src/policy/policy.ts';
 import type { PolicyDocument } from '../../src/policy/policy-schema.ts';
@@ -108,7 +108,9 @@ describe('read envelope', () => {
 
   test.each([
     ['another server', { server: 'docs', readFrom: 'other' }, 'deny'],
-    ['the default server on one side', { server: 'docs' }, 'deny'],
+    ['the default server on one side', { server: 'docs', readFrom: 'default' }, 'deny'],
+    // DESIGN §4: a read line without `readFrom` was read from `server`, as at the link stage
+    ['no readFrom: read from the server that returned the link', { server: 'docs' }, 'allow'],
     ['the same server', { server: 'docs', readFrom: 'docs' }, 'allow'],
     ['both defaults', {}, 'allow'],
   ])('server.mismatch: %s', async (_, servers, effect) => {

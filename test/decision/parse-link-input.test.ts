@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linkInputSchema, parseInput, parseLinkInput, parseWith } from '../../src/decision/inputs.ts';
+import { linkInputSchema, parseInput, parseLinkInput, parseWith } from '../../src/gate/inputs.ts';
 
 const item = { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' };
 

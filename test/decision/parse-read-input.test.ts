@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseInput, parseReadInput, parseWith, readInputSchema } from '../../src/decision/inputs.ts';
+import { parseInput, parseReadInput, parseWith, readInputSchema } from '../../src/gate/inputs.ts';
 
 const link = { type: 'resource_link', uri: 'guide://manuals/packing', name: 'packing' };
 const result = { resultType: 'complete', contents: [{ uri: link.uri, text: 'hi' }] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { buildPolicy } from '../../src/policy/policy.ts';
 import { policySchema } from '../../src/policy/policy-schema.ts';
 import { baseDocument } from './policy-fixture.ts';

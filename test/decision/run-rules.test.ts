@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { runRules } from '../../src/decision/run-rules.ts';
+import { runRules } from '../../src/gate/run-rules.ts';
 import type { CompiledRule } from '../../src/policy/compile-rule.ts';
 import { freezeFacts, type RuleFacts, type RuleStage } from '../../src/policy/rule-facts.ts';
 import type { Policy } from '../../src/policy/policy.ts';

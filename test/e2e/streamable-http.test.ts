@@ -10,8 +10,8 @@ import { isInitializeRequest, McpError } from '@modelcontextprotocol/sdk/types.j
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { makeElf, makePng } from '../../src/demo/demo-bytes.ts';
-import { createGate } from '../../src/gate.ts';
-import { cappedFetch } from '../../src/sdk/capped-fetch.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { cappedFetch } from '../../src/fetch/capped-fetch.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';

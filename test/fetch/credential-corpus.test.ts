@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gatedFetch } from '../../src/fetch/gated-fetch.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { fetchPolicy, tableResolver } from './support/fetch-policy.ts';
 import { startServer, type LocalServer, type SeenRequest } from './support/local-server.ts';
 import { hasOpenssl, makeTestCertificate } from './support/test-certificate.ts';

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { gatedFetch } from '../../src/fetch/gated-fetch.ts';
 import type { CreateConnection } from '../../src/fetch/send-hop.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { fetchPolicy } from './support/fetch-policy.ts';
 import { startServer, type LocalServer } from './support/local-server.ts';
 

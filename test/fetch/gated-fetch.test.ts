@@ -2,7 +2,7 @@ import { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { gatedFetch, type GatedFetchOptions } from '../../src/fetch/gated-fetch.ts';
 import type { FetchRequest } from '../../src/fetch/fetch-request.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { fetchPolicy, originOf, tableResolver, type PolicyChanges } from './support/fetch-policy.ts';
 import { startServer, type LocalServer } from './support/local-server.ts';
 

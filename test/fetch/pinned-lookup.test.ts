@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { memoizeResolver, pinnedLookup, resolveWithin } from '../../src/fetch/pinned-lookup.ts';
+import { memoizeResolver, pinnedLookup } from '../../src/fetch/pinned-lookup.ts';
+import { resolveWithin } from '../../src/link/resolve-name.ts';
 import { startServer, type LocalServer } from './support/local-server.ts';
 
 describe('pinned lookup', () => {

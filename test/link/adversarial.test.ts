@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
-import { createGate, type Gate } from '../../src/gate.ts';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { classifyAddress } from '../../src/link/classify-address.ts';
 import { parseUri } from '../../src/link/parse-uri.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
-import { createGate, type Gate } from '../../src/gate.ts';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { isKnownNonCustomScheme, networkProtocols } from '../../src/link/known-schemes.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { demoLinks } from '../../src/demo/demo-server.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';

@@ -7,7 +7,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { decisionMetaKey, gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { everythingServer, processEnv, proxyCommandLine, shippedPolicy } from './proxy-helpers.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
 import type { FetchResult } from '../../src/fetch/fetch-result.ts';
-import { receivedFromFetch, requestedFromFetch } from '../../src/record/fetch-stages.ts';
+import { receivedFromFetch, requestedFromFetch } from '../../src/fetch/fetch-stages.ts';
 
 const policy = { id: 'p', version: '1.0.0', digest: `sha256:${'e'.repeat(64)}` };
 const allow: Decision = { effect: 'allow', reasons: [], policy };

@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoLinks } from '../../src/demo/demo-server.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';

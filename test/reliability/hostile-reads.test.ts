@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import type { Verdict } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';

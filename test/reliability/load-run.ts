@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { Verdict } from '../../src/record/link-record.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { credentialKinds } from '../../src/decision/inputs.ts';
+import { credentialKinds } from '../../src/gate/inputs.ts';
 import { ruleFacts, type FactType, type RuleStage } from '../../src/policy/rule-facts.ts';
 
 // Generated eval lines (DESIGN §4) for property tests over the whole decision pipeline: mostly well-formed, so the

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Decision, Effect } from '../../src/decision/decision.ts';
-import { createGate, type Gate, type Resolver } from '../../src/gate.ts';
+import { createGate, type Gate, type Resolver } from '../../src/gate/create-gate.ts';
 import type { CompiledRule } from '../../src/policy/compile-rule.ts';
 import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
 import type { Policy } from '../../src/policy/policy.ts';

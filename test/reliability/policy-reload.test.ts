@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdPolicy } from '../../src/policy/reload-policy.ts';
+import { holdPolicy } from '../../src/gate/reload-policy.ts';
 
 const line = {
   stage: 'link',

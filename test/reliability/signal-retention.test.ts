@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 

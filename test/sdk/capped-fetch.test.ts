@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, test } from 'vitest';
 import { GateError } from '../../src/gate-error.ts';
-import { cappedFetch } from '../../src/sdk/capped-fetch.ts';
+import { cappedFetch } from '../../src/fetch/capped-fetch.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 import { defaultPolicyWith } from './fake-gate.ts';

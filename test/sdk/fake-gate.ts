@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Decision, Effect, Reason } from '../../src/decision/decision.ts';
-import type { ItemEvidence, ReadVerdict } from '../../src/decision/decide-read.ts';
-import type { Gate } from '../../src/gate.ts';
+import type { ItemEvidence, ReadVerdict } from '../../src/gate/decide-read.ts';
+import type { Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { buildPolicy, type Policy } from '../../src/policy/policy.ts';
 

@@ -3,7 +3,7 @@ import type { Decision, Reason } from '../../src/decision/decision.ts';
 import type { FetchHop, FetchResult } from '../../src/fetch/fetch-result.ts';
 import { fetchOutcome } from '../../src/sdk/fetch-link.ts';
 import { assembleRecord } from '../../src/record/assemble-record.ts';
-import { receivedFromFetch, requestedFromFetch } from '../../src/record/fetch-stages.ts';
+import { receivedFromFetch, requestedFromFetch } from '../../src/fetch/fetch-stages.ts';
 import type { LinkStages } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 

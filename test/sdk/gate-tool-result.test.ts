@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';

@@ -10,12 +10,12 @@ import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
 import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
 import { originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
-import { quoteValue } from '../link/quote-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
-import { strongerEffect, type Decision, type Effect, type Reason } from './decision.ts';
+import { strongerEffect, type Decision, type Effect, type Reason } from '../decision/decision.ts';
 import type { LinkInput } from './inputs.ts';
-import type { ReasonCode } from './reason-codes.ts';
+import type { ReasonCode } from '../decision/reason-codes.ts';
 import { runRules, type RuleHit } from './run-rules.ts';
 
 /** Options of a link decision: resolved answers for the names `linkNamesToResolve` returned. */

@@ -1,7 +1,7 @@
 import { factsPredicate, isRuleFacts, type CompiledRule, type FactsPredicate } from '../policy/compile-rule.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RuleFacts, RuleStage } from '../policy/rule-facts.ts';
-import type { Effect, Reason } from './decision.ts';
+import type { Effect, Reason } from '../decision/decision.ts';
 
 /** A reason raised by a custom rule, with the effect it asks for. */
 export interface RuleHit {

@@ -1,8 +1,8 @@
-import { lookup } from 'node:dns/promises';
-import type { Decision, Reason } from './decision/decision.ts';
-import { decideCredential } from './decision/decide-credential.ts';
-import { decideLink, prepareLink } from './decision/decide-link.ts';
-import { decideEmbedded, decideReadDetailed, type ReadVerdict } from './decision/decide-read.ts';
+import type { Decision } from '../decision/decision.ts';
+import { engineError, inputInvalid } from '../decision/deny.ts';
+import { decideCredential } from './decide-credential.ts';
+import { decideLink, prepareLink } from './decide-link.ts';
+import { decideEmbedded, decideReadDetailed, type ReadVerdict } from './decide-read.ts';
 import {
   credentialInputSchema,
   parseInput,
@@ -11,11 +11,11 @@ import {
   parseWith,
   type LinkInput,
   type ParsedInput,
-} from './decision/inputs.ts';
-import type { Policy } from './policy/policy.ts';
+} from './inputs.ts';
+import type { Policy } from '../policy/policy.ts';
+import { resolveWithin, systemResolver, type Resolver } from '../link/resolve-name.ts';
 
-/** Resolves a host name to its addresses; reject or `[]` means it does not resolve (fails closed). */
-export type Resolver = (name: string) => Promise<readonly string[]>;
+export type { Resolver } from '../link/resolve-name.ts';
 
 /** Options of a gate: how names are resolved. */
 export interface GateOptions {
@@ -42,20 +42,13 @@ export interface Gate {
   decide(line: unknown): Promise<Decision>;
 }
 
-const systemResolver: Resolver = async (name) =>
-  (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
-
 /** Binds a loaded policy to a gate; the policy is immutable, so a gate never mixes two policies. */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   const resolver = pickResolver(policy, options.resolve);
   const resolveTimeoutMs = options.resolveTimeoutMs ?? 2000;
 
   const failClosed = (error: unknown): Decision => engineError(policy, error);
-  const invalid = (message: string): Decision => ({
-    effect: 'deny',
-    reasons: [{ code: 'input.invalid', rule: 'input', stage: 'input', message }],
-    policy: { ...policy.ref },
-  });
+  const invalid = (message: string): Decision => inputInvalid(policy, message);
 
   function guardSync<T>(parsed: ParsedInput<T>, decide: (input: T) => Decision): Decision {
     if (!parsed.ok) return invalid(parsed.message);
@@ -129,51 +122,9 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   });
 }
 
-/** The fail-closed decision for any exception inside the engine. */
-export function engineError(policy: Policy, error: unknown): Decision {
-  const detail = error instanceof Error ? error.message : String(error);
-  const reason: Reason = {
-    code: 'engine.error',
-    rule: 'engine',
-    stage: 'engine',
-    message: `engine error: ${oneLine(detail)}`,
-  };
-  return { effect: 'deny', reasons: [reason], policy: { ...policy.ref } };
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200).toLowerCase();
-}
-
 function pickResolver(policy: Policy, choice: GateOptions['resolve']): Resolver | undefined {
   if (typeof choice === 'function') return choice;
   if (choice === 'system') return systemResolver;
   if (choice === 'none') return undefined;
   return policy.document.links.resolveNames === true ? systemResolver : undefined;
-}
-
-async function resolveWithin(
-  resolver: Resolver,
-  name: string,
-  timeoutMs: number,
-): Promise<readonly string[] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), timeoutMs);
-  });
-  try {
-    // a resolver that throws, even synchronously, or answers late leaves the name unresolved: fail closed
-    const answers = await Promise.race([
-      Promise.resolve()
-        .then(() => resolver(name))
-        .then(
-          (a) => [...a],
-          () => undefined,
-        ),
-      deadline,
-    ]);
-    return answers;
-  } finally {
-    clearTimeout(timer);
-  }
 }

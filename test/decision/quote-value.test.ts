@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxQuotedChars, quoteValue } from '../../src/link/quote-value.ts';
+import { maxQuotedChars, quoteValue } from '../../src/decision/quote-value.ts';
 
 describe('quoteValue', () => {
   it.each([

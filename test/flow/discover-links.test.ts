@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { discoverLinks } from '../../src/sdk/discover-links.ts';
+import { discoverLinks } from '../../src/flow/discover-links.ts';
 
 describe('discoverLinks', () => {
   test.each([

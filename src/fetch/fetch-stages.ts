@@ -1,5 +1,5 @@
-import type { FetchHop, FetchResult } from '../fetch/fetch-result.ts';
-import type { ReceivedItem, ReceivedStage, RequestedHop, RequestedStage } from './link-record.ts';
+import type { FetchHop, FetchResult } from './fetch-result.ts';
+import type { ReceivedItem, ReceivedStage, RequestedHop, RequestedStage } from '../record/link-record.ts';
 
 /** The requested stage of a direct fetch: transport `https-direct` and every hop, credentials by header name only. */
 export function requestedFromFetch(result: FetchResult, server: string, deadlineMs: number, at: Date): RequestedStage {

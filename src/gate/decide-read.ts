@@ -10,7 +10,8 @@
 //   partial, unless nothing deliverable is left, which is a deny.
 import { createHash } from 'node:crypto';
 import { judgeContent, type ContentFinding, type ContentRules } from '../content/judge-content.ts';
-import { quoteValue } from '../content/message-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
+import { maskUri } from '../link/mask-uri.ts';
 import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
 import { sniffContent, sniffContentSync, type ContentSniff } from '../content/sniff-content.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -27,9 +28,9 @@ import {
   type Effect,
   type ItemDecision,
   type Reason,
-} from './decision.ts';
+} from '../decision/decision.ts';
 import type { ReadInput } from './inputs.ts';
-import type { ReasonCode } from './reason-codes.ts';
+import type { ReasonCode } from '../decision/reason-codes.ts';
 import { runRules } from './run-rules.ts';
 
 /** What the read decision saw of one contents item; never the body itself. */
@@ -80,7 +81,8 @@ const finding = (
 export async function decideReadDetailed(policy: Policy, input: ReadInput): Promise<ReadVerdict> {
   const doc = policy.document;
   const server = input.server ?? 'default';
-  const readFrom = input.readFrom ?? 'default';
+  // like a link line, a read line without `readFrom` was read from the server that returned the link (DESIGN §4)
+  const readFrom = input.readFrom ?? server;
   const envelope: Finding[] = [];
 
   if (doc.links.requireSameServer && readFrom !== server) {
@@ -413,18 +415,4 @@ function hashOnFirstRead(evidence: ItemEvidence, bytes: Buffer): void {
       digest = value;
     },
   });
-}
-
-// reason messages never carry credentials: drop userinfo, query and fragment
-function maskUri(uri: string): string {
-  try {
-    const url = new URL(uri);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.href;
-  } catch {
-    return uri;
-  }
 }

@@ -1,12 +1,12 @@
 import { credentialOrigin } from '../link/canonical-origin.ts';
 import { linkSettings } from '../link/link-settings.ts';
 import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
-import { quoteValue } from '../link/quote-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
-import { combineEffects, type Decision, type Effect, type Reason } from './decision.ts';
+import { combineEffects, type Decision, type Effect, type Reason } from '../decision/decision.ts';
 import type { CredentialInput } from './inputs.ts';
-import type { ReasonCode } from './reason-codes.ts';
+import type { ReasonCode } from '../decision/reason-codes.ts';
 import { runRules } from './run-rules.ts';
 
 /**

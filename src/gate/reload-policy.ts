@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../gate-error.ts';
 import { GateError } from '../gate-error.ts';
-import { createGate, type Gate, type GateOptions } from '../gate.ts';
+import { createGate, type Gate, type GateOptions } from './create-gate.ts';
 import type { PolicyRef } from '../decision/decision.ts';
-import { loadPolicy } from './load-policy.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
 
 /** The outcome of a reload: the new policy in force, or the old one kept with the reasons why. */
 export type ReloadOutcome =

@@ -1,0 +1,82 @@
+// The layer check behind `npm run lint`: src/ folders only import folders below them (ARCHITECTURE.md).
+// Bottom first; a layer may import its own folder and every layer below it, never one above or beside it.
+export const layers = [
+  // files at the root of src/, beside the folders: errors and tiny helpers everything may use
+  { name: 'base', paths: ['src/(?!index\\.ts$)[^/]+\\.ts$'] },
+  { name: 'decision', paths: ['src/decision/'] },
+  { name: 'content', paths: ['src/content/'] },
+  { name: 'policy', paths: ['src/policy/'] },
+  { name: 'link', paths: ['src/link/'] },
+  { name: 'read', paths: ['src/read/'] },
+  { name: 'gate', paths: ['src/gate/'] },
+  { name: 'record', paths: ['src/record/'] },
+  { name: 'fetch', paths: ['src/fetch/'] },
+  { name: 'flow', paths: ['src/flow/'] },
+  { name: 'sdk, review', paths: ['src/sdk/', 'src/review/'] },
+  { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
+  { name: 'cli', paths: ['src/cli/'] },
+  { name: 'demo', paths: ['src/demo/'] },
+  { name: 'public surface', paths: ['src/index\\.ts$'] },
+];
+
+const folderOf = (path) => `^(${path})`;
+const rules = [];
+layers.forEach((layer, i) => {
+  const above = layers.slice(i + 1).flatMap((l) => l.paths);
+  if (above.length > 0)
+    rules.push({
+      name: `layer-${layer.name.replace(/\W+/g, '-')}-imports-up`,
+      comment: `${layer.name} is below ${layers
+        .slice(i + 1)
+        .map((l) => l.name)
+        .join(', ')}: it may not import them`,
+      severity: 'error',
+      from: { path: layer.paths.map(folderOf).join('|') },
+      to: { path: above.map(folderOf).join('|') },
+    });
+  // folders that share a layer do not import each other
+  for (const from of layer.paths)
+    for (const to of layer.paths)
+      if (from !== to)
+        rules.push({
+          name: `layer-${layer.name.replace(/\W+/g, '-')}-imports-beside`,
+          comment: `${from} and ${to} share a layer: neither imports the other`,
+          severity: 'error',
+          from: { path: folderOf(from) },
+          to: { path: folderOf(to) },
+        });
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    ...rules,
+    {
+      name: 'no-circular',
+      comment: 'no module imports itself through others',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-in-layers',
+      comment: 'every module of src/ belongs to a layer: add a new folder to `layers` above',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: layers
+          .flatMap((l) => l.paths)
+          .map(folderOf)
+          .join('|'),
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

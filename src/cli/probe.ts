@@ -119,6 +119,7 @@ async function loadSdk() {
     if (missing?.code !== 'ERR_MODULE_NOT_FOUND' || !missing.message.includes('@modelcontextprotocol/sdk')) throw error;
     throw new Error(
       '`probe` needs the `@modelcontextprotocol/sdk` package (1.x): run `npm install @modelcontextprotocol/sdk`',
+      { cause: error },
     );
   }
 }

@@ -43,7 +43,7 @@ function scanDocument(text: string, depth: number): string | null {
     const found = inspectElement(node, depth);
     if (found !== null) return found;
     pushChildren(stack, node);
-    if (node.tagName === 'template' && 'content' in node) pushChildren(stack, node.content as ParentNode);
+    if (node.tagName === 'template' && 'content' in node) pushChildren(stack, node.content);
   }
   return null;
 }
@@ -59,10 +59,12 @@ function pushChildren(stack: ChildNode[], parent: ParentNode): void {
 function inspectElement(element: Element, depth: number): string | null {
   const name = element.tagName.toLowerCase();
   if (name === 'script') return 'a `<script>` element';
-  if (element.namespaceURI === HTML_NS) {
+  // parse5 types the namespace as its own enum; compare the uri text
+  const namespace: string = element.namespaceURI;
+  if (namespace === HTML_NS) {
     if (pluginElements.has(name)) return 'a plugin element (`object`, `embed` or `applet`)';
     if (name === 'hta:application') return 'an hta application element';
-  } else if (element.namespaceURI === SVG_NS && svgScriptElements.has(name)) {
+  } else if (namespace === SVG_NS && svgScriptElements.has(name)) {
     return `an svg \`<${name}>\` element`;
   }
   for (const attribute of element.attrs) {

@@ -23,7 +23,7 @@ const XML_EVENTS_NS = 'http://www.w3.org/2001/xml-events';
 const pluginElements: ReadonlySet<string> = new Set(['object', 'embed', 'applet']);
 
 // thrown by a handler to stop the parser at the first finding
-const stop = Symbol('stop');
+const stop = new Error('stop at the first finding');
 
 /** Reads SVG (`svg`: elements without a namespace count as SVG) or other XML once and reports the first active construct and the first well-formedness error. */
 export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings {

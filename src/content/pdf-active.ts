@@ -63,7 +63,7 @@ for (const c of 'JLERXSIF#') interestingFirst[c.charCodeAt(0)] = 1;
 /** Longest written name that can decode to an active name or `Encrypt`: `EmbeddedFiles` with every letter escaped. */
 const maxInterestingRawName = 3 * 'EmbeddedFiles'.length;
 
-const nameToken = /\/((?:[^\0\s\/\[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
+const nameToken = /\/((?:[^\0\s/[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
 
 interface ScanState {
   work: PdfWork;
@@ -360,10 +360,10 @@ function filterNames(dict: string): string[] {
         unclosed = true;
         continue;
       }
-      return [...dict.slice(i, close + 1).matchAll(/\/([^\s\/\[\]<>()]+)/g)].map((x) => x[1] ?? '');
+      return [...dict.slice(i, close + 1).matchAll(/\/([^\s/[\]<>()]+)/g)].map((x) => x[1] ?? '');
     }
     if (c === 0x2f) {
-      const name = /\/([^\s\/\[\]<>()]+)/y;
+      const name = /\/([^\s/[\]<>()]+)/y;
       name.lastIndex = i;
       const m = name.exec(dict);
       if (m !== null) return [m[1] ?? ''];

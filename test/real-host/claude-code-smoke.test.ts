@@ -158,7 +158,7 @@ describe('claude code against the fixture server, no gate in between', () => {
       allowedTools: ['mcp__fixture__links', 'ReadMcpResourceTool'],
       timeoutMs: 120_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.exitCode, run.stderr).toBe(0);
 
     const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);

@@ -120,7 +120,7 @@ describe('gemini cli against the fixture server, no gate in between', () => {
       ],
       timeoutMs: 120_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.exitCode, run.stderr).toBe(0);
 
     const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);

@@ -9,6 +9,7 @@ import { jsonLinesSink } from '../record/record-sink.ts';
 import { displayPath } from '../review/display-path.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
+import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
 
 const initialize =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
@@ -18,7 +19,7 @@ export const proxyDefinition = defineCommand({
   name: 'proxy',
   summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',
   synopsis:
-    '--policy FILE [--server ID] [--records FILE] [--mode enforce|observe] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
+    '--policy FILE [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
   description: [
     'runs as a stdio mcp server for a host and forwards to the real server (started from COMMAND, or a streamable http endpoint at `--url`): reads the policy denies are refused, links and embedded resources in tool results are judged, and every judged link can be recorded (docs/records.md).',
   ],
@@ -48,6 +49,10 @@ export const proxyDefinition = defineCommand({
       multiple: true,
       description: 'a header for `--url` requests; `${NAME}` in the value is read from the environment',
     },
+    otel: {
+      type: 'boolean',
+      description: 'start the optional @opentelemetry/sdk-node peer: each link record also goes out as a span and metrics',
+    },
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the real server' },
   // the pause keeps stdin open until the answer is back: a host keeps the pipe open for the whole session
@@ -68,7 +73,10 @@ export const proxyDefinition = defineCommand({
       return reportLoadError(io, error);
     }
     const sink = options.records === null ? undefined : jsonLinesSink(resolvePath(io.cwd, options.records));
+    let telemetry: TelemetryHandle | undefined;
     try {
+      // the proxy's records already go to @opentelemetry/api; --otel starts an SDK that exports them (never to stdout)
+      if (options.otel) telemetry = await startTelemetry({ stdoutReserved: true });
       return await runProxy({
         gate: createGate(policy),
         server: options.server,
@@ -88,6 +96,7 @@ export const proxyDefinition = defineCommand({
       return 2;
     } finally {
       await sink?.close();
+      await telemetry?.shutdown().catch(() => undefined);
     }
   },
 });

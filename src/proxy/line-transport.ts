@@ -68,6 +68,8 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
     if (closed) return;
     closed = true;
     input.off('data', onData);
+    // a paused stream holds the event loop no longer: the proxy can exit while its host keeps the pipe open
+    input.pause();
     transport.onclose?.();
   };
 

@@ -3,7 +3,7 @@ import { GateError } from '../gate-error.ts';
 
 /** The usage line of `linkgate proxy`. */
 export const proxyUsage =
-  'usage: linkgate proxy --policy FILE [--server ID] [--records FILE] [--mode enforce|observe] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)';
+  'usage: linkgate proxy --policy FILE [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)';
 
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =
@@ -16,6 +16,8 @@ export interface ProxyOptions {
   server: string;
   records: string | null;
   mode: 'enforce' | 'observe';
+  /** start the optional OpenTelemetry SDK (spans and metrics per link record) */
+  otel: boolean;
   upstream: ProxyUpstream;
 }
 
@@ -40,6 +42,7 @@ export function parseProxyArgs(
     mode?: string;
     url?: string;
     header?: string[];
+    otel?: boolean;
     help?: boolean;
   };
   try {
@@ -54,6 +57,7 @@ export function parseProxyArgs(
         mode: { type: 'string' },
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
+        otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -72,6 +76,7 @@ export interface ProxyOptionValues {
   readonly mode?: string | undefined;
   readonly url?: string | undefined;
   readonly header?: readonly string[] | undefined;
+  readonly otel?: boolean | undefined;
 }
 
 /** Checks parsed option values and the words after `--` into proxy options; throws GateError `USAGE` naming the bad option. */
@@ -86,7 +91,13 @@ export function proxyOptionsFrom(
     throw new GateError('USAGE', `option \`--mode\` must be \`enforce\` or \`observe\`, not \`${mode}\``);
   const server = values.server ?? 'default';
   if (server === '') throw new GateError('USAGE', 'option `--server` needs a non-empty id');
-  const base = { policy: values.policy, server, records: values.records ?? null, mode } as const;
+  const base = {
+    policy: values.policy,
+    server,
+    records: values.records ?? null,
+    mode,
+    otel: values.otel === true,
+  } as const;
   const headers = (values.header ?? []).map((h) => parseHeader(h, env));
   if (values.url !== undefined) {
     if (command.length > 0) throw new GateError('USAGE', 'give either `--url URL` or `-- COMMAND`, not both');

@@ -11,6 +11,7 @@ describe('parseProxyArgs', () => {
       server: 'default',
       records: null,
       mode: 'enforce',
+      otel: false,
       upstream: { kind: 'command', command: 'npx', args: ['-y', 'server', '--flag'] },
     });
   });
@@ -22,6 +23,7 @@ describe('parseProxyArgs', () => {
         'p.yaml',
         '--mode',
         'observe',
+        '--otel',
         '--server',
         'docs',
         '--records',
@@ -40,6 +42,7 @@ describe('parseProxyArgs', () => {
       server: 'docs',
       records: 'r.jsonl',
       mode: 'observe',
+      otel: true,
       upstream: {
         kind: 'url',
         url: 'https://mcp.example.com/mcp',

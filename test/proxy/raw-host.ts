@@ -1,0 +1,116 @@
+import { PassThrough } from 'node:stream';
+import type { Gate } from '../../src/gate.ts';
+import type { ProxyUpstream } from '../../src/proxy/proxy-options.ts';
+import { runProxy } from '../../src/proxy/run-proxy.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
+
+type Json = Record<string, unknown>;
+
+/** A host that speaks raw JSON-RPC lines to an in-process `runProxy`, so tests can send what no SDK would. */
+export interface RawHost {
+  /** writes one message as a JSON line */
+  send(message: unknown): void;
+  /** writes text as it is, followed by a newline */
+  sendLine(text: string): void;
+  /** sends a request with a fresh numeric id and waits for its answer */
+  request(method: string, params?: Json): Promise<Json>;
+  /** every line the proxy wrote, in order */
+  readonly lines: string[];
+  /** the first message (already received or still to come) that matches, or a rejection after `timeoutMs` */
+  waitFor(match: (m: Json) => boolean, timeoutMs?: number): Promise<Json>;
+  /** closes the proxy's stdin, as a host that quits does */
+  end(): void;
+  /** the proxy's exit status, once it is done */
+  readonly exit: Promise<number>;
+  readonly records: LinkRecord[];
+  stderr(): string;
+}
+
+/** Starts `runProxy` in this process over in-memory streams, with `upstream` as the real server. */
+export function startRawHost(gate: Gate, upstream: ProxyUpstream, mode: 'enforce' | 'observe' = 'enforce'): RawHost {
+  const toProxy = new PassThrough();
+  const fromProxy = new PassThrough();
+  const errors = new PassThrough();
+  let stderrText = '';
+  errors.on('data', (c: Buffer) => {
+    stderrText += c.toString();
+  });
+  const lines: string[] = [];
+  const messages: Json[] = [];
+  const waiters: Array<{ match: (m: Json) => boolean; resolve: (m: Json) => void }> = [];
+  let buffered = '';
+  // decoded as a stream: a character split across two chunks stays whole
+  fromProxy.setEncoding('utf8');
+  fromProxy.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      lines.push(line);
+      const message = JSON.parse(line) as Json;
+      messages.push(message);
+      for (const w of [...waiters])
+        if (w.match(message)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(message);
+        }
+    }
+  });
+  const records: LinkRecord[] = [];
+  const exit = runProxy({
+    gate,
+    server: 'hostile',
+    mode,
+    sink: callbackSink((r) => void records.push(r)),
+    upstream,
+    stdin: toProxy,
+    stdout: fromProxy,
+    stderr: errors,
+    env: process.env,
+    cwd: repoRoot,
+  });
+  let nextId = 1000;
+  const waitFor = (match: (m: Json) => boolean, timeoutMs = 20_000) => {
+    const seen = messages.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise<Json>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
+      waiters.push({
+        match,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  };
+  const host: RawHost = {
+    send: (message) => toProxy.write(`${JSON.stringify(message)}\n`),
+    sendLine: (text) => toProxy.write(`${text}\n`),
+    request(method, params) {
+      const id = nextId++;
+      host.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      return waitFor((m) => m['id'] === id && m['method'] === undefined);
+    },
+    lines,
+    waitFor,
+    end: () => toProxy.end(),
+    exit,
+    records,
+    stderr: () => stderrText,
+  };
+  return host;
+}
+
+/** The initialize handshake a host sends first. */
+export async function initialize(host: RawHost): Promise<Json> {
+  const answer = await host.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw-host', version: '1.0.0' },
+  });
+  host.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return answer;
+}

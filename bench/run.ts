@@ -15,6 +15,7 @@ const { runRules } = (await import(
   new URL('../dist/gate/run-rules.js', import.meta.url).href
 )) as typeof import('../src/gate/run-rules.ts');
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
+import { benchProxy } from './proxy.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const verdicts: string[] = [];
@@ -429,5 +430,6 @@ await benchReads();
 benchColdStart();
 await benchMemory();
 await benchTelemetry();
+await benchProxy(rounds, row, check);
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

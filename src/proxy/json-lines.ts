@@ -1,7 +1,7 @@
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;
 
-/** What a line splitter reports: each complete line (without its newline), and the head of each line over the cap. */
+/** What a line splitter reports: each complete line (with its newline, so it can be written on as one buffer), and the head of each line over the cap. */
 export interface LineHandlers {
   onLine(line: Buffer): void;
   /** a line passed `maxLineBytes`: its first `oversizeHeadBytes`; the rest of the line is discarded as it arrives */
@@ -40,13 +40,14 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           size += tail.length;
           return;
         }
-        const piece = chunk.subarray(start, end);
+        // the newline stays on the line: JSON.parse skips it, and the line is forwarded in one write
+        const piece = chunk.subarray(start, end + 1);
         start = end + 1;
         if (discarding) {
           discarding = false;
           continue;
         }
-        if (size + piece.length > maxLineBytes) {
+        if (size + piece.length - 1 > maxLineBytes) {
           overflow(piece);
           discarding = false;
           continue;

@@ -43,7 +43,8 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
   let closed = false;
   const splitter = lineSplitter(options.maxLineBytes, {
     onLine(line) {
-      if (line.length === 0 || (line.length === 1 && line[0] === 13)) return;
+      // a blank line (LF or CRLF alone) is framing, not a message
+      if (line.length <= 2 && line.every((b) => b === 10 || b === 13)) return;
       let message: unknown;
       try {
         message = parseLine(line);
@@ -84,11 +85,7 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
     async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
       if (closed || output.writableEnded || output.destroyed)
         throw new GateError('READ_FAILED', 'the connection is closed');
-      const frame = frameOf(message);
-      output.cork();
-      output.write(frame);
-      output.write('\n');
-      process.nextTick(() => output.uncork());
+      output.write(frameOf(message));
     },
     async close() {
       output.end();

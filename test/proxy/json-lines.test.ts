@@ -5,7 +5,7 @@ function split(chunks: readonly string[], max: number): { lines: string[]; overs
   const lines: string[] = [];
   const oversize: string[] = [];
   const splitter = lineSplitter(max, {
-    onLine: (l) => lines.push(l.toString()),
+    onLine: (l) => lines.push(l.toString().replace(/\n$/, '')),
     onOversize: (h) => oversize.push(h.toString()),
   });
   for (const c of chunks) splitter.push(Buffer.from(c));
@@ -29,14 +29,14 @@ describe('lineSplitter', () => {
   });
 
   test('a whole oversize line in one chunk is reported and the following lines kept', () => {
-    expect(split([`${'B'.repeat(40)}\nshort\n`], 10)).toEqual({ lines: ['short'], oversize: ['B'.repeat(40)] });
+    expect(split([`${'B'.repeat(40)}\nshort\n`], 10)).toEqual({ lines: ['short'], oversize: [`${'B'.repeat(40)}\n`] });
   });
 
   test('the head of an oversize line is bounded, whatever the line’s size', () => {
     const lines: string[] = [];
     const heads: number[] = [];
     const splitter = lineSplitter(1024, {
-      onLine: (l) => lines.push(l.toString()),
+      onLine: (l) => lines.push(l.toString().replace(/\n$/, '')),
       onOversize: (h) => heads.push(h.length),
     });
     const chunk = Buffer.alloc(1024 * 1024, 65);

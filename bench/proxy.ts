@@ -1,0 +1,112 @@
+// Section 7 of `npm run bench`: the stdio proxy against a byte relay (its floor) and a direct connection.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { interleave, summary, type Series } from './measure.ts';
+
+const server = ['node', fileURLToPath(new URL('./proxy-bench-server.mjs', import.meta.url))];
+const relay = ['node', fileURLToPath(new URL('./byte-relay.mjs', import.meta.url))];
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
+
+/** A connection that sends one JSON-RPC request at a time and waits for its answer line (parsed, as a host does). */
+interface Peer {
+  call(method: string, params: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function connect(argv: readonly string[]): Peer {
+  const [command, ...args] = argv;
+  const child: ChildProcessWithoutNullStreams = spawn(command as string, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.resume();
+  let parts: Buffer[] = [];
+  let waiting: ((line: string) => void) | null = null;
+  child.stdout.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, end));
+      const line = Buffer.concat(parts).toString('utf8');
+      parts = [];
+      start = end + 1;
+      waiting?.(line);
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  });
+  let id = 0;
+  return {
+    call(method, params) {
+      id += 1;
+      const answer = new Promise<unknown>((resolve) => {
+        waiting = (line) => resolve(JSON.parse(line));
+      });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      return answer;
+    },
+    async close() {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+type Row = (label: string, series: Series, base?: Series, perOps?: number) => string;
+type Check = (name: string, ok: boolean, figure: string) => void;
+
+/** The three ways to reach the bench server: directly, through the byte relay, through `linkgate proxy`. */
+function peers(): { direct: Peer; relay: Peer; proxy: Peer } {
+  return {
+    direct: connect(server),
+    relay: connect([...relay, ...server]),
+    proxy: connect(['node', cli, 'proxy', '--policy', policy, '--', ...server]),
+  };
+}
+
+async function compare(
+  title: string,
+  work: (peer: Peer) => Promise<void>,
+  ops: number,
+  rounds: number,
+  row: Row,
+  check: Check,
+  target: number,
+): Promise<void> {
+  const p = peers();
+  // the first call of each starts its processes and warms their code paths
+  await Promise.all([work(p.direct), work(p.relay), work(p.proxy)]);
+  const [direct, byteRelay, proxy] = (await interleave(
+    { direct: () => work(p.direct), relay: () => work(p.relay), proxy: () => work(p.proxy) },
+    rounds,
+  )) as [Series, Series, Series];
+  await Promise.all([p.direct.close(), p.relay.close(), p.proxy.close()]);
+  const median = (s: Series) => summary(s.rounds).median;
+  const toRelay = median(proxy) / median(byteRelay);
+  // per-round ratios give the spread: each round ran the three back to back
+  const perRound = proxy.rounds.map((ms, i) => ms / (byteRelay.rounds[i] ?? ms));
+  const spread = summary(perRound);
+  console.log(`\n${title}`);
+  console.log(row('direct (no process in between)', direct, undefined, ops));
+  console.log(row('byte relay (copies bytes, parses nothing)', byteRelay, direct, ops));
+  console.log(row('linkgate proxy', proxy, byteRelay, ops));
+  console.log(
+    `  proxy ÷ relay ${toRelay.toFixed(2)}× [${spread.min.toFixed(2)} – ${spread.max.toFixed(2)}], proxy ÷ direct ${(median(proxy) / median(direct)).toFixed(2)}×`,
+  );
+  check(
+    `${title} ≤ ${target}× a byte relay`,
+    toRelay <= target,
+    `${toRelay.toFixed(2)}× (min–max ${spread.min.toFixed(2)}–${spread.max.toFixed(2)})`,
+  );
+}
+
+/** Times the proxy's three workloads; ratios against the relay, with the ratio to a direct connection beside them. */
+export async function benchProxy(rounds: number, row: Row, check: Check): Promise<void> {
+  console.log('\n7. linkgate proxy, a round trip over stdio (each row: median [min – max] per round)');
+  const reads = (uri: string, n: number) => async (peer: Peer) => {
+    for (let i = 0; i < n; i += 1) await peer.call('resources/read', { uri });
+  };
+  await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
+  await compare('8 MiB resources/read', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
+  const links = async (peer: Peer) => {
+    for (let i = 0; i < 5; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
+  };
+  await compare('tools/call returning 500 links', links, 5, rounds, row, check, 1.5);
+}

@@ -1,0 +1,130 @@
+// The real Claude Code binary, offline, with `linkgate proxy -- <fixture server>` as its MCP server: what the
+// server is asked (its request log) and what reaches the model (the scripted model API's requests) show the gate
+// working in a real host, with no hook and no SDK on the host side.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
+import { installClaudeCode, runClaudeCode } from './claude-code.ts';
+import { readRequestLog, tsServerCommand } from './fixture-process.ts';
+import { fixtureEmbedded, fixtureLinks, type FixtureResource } from './fixture-resources.ts';
+import { realHostSuite } from './host-suite.ts';
+
+const host = realHostSuite('claude code', () => installClaudeCode());
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
+});
+
+// the host starts servers in its own cwd, where `--import tsx` would not resolve: name tsx's loader by URL
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+function resource(list: readonly FixtureResource[], name: string): FixtureResource {
+  const found = list.find((l) => l.name === name);
+  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
+  return found;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+describe('claude code with linkgate proxy in front of the fixture server', () => {
+  test('denied links are never read, denied bodies never reach the model, allowed ones do, the model is told why', async (ctx) => {
+    host.require(ctx);
+    const readme = resource(fixtureLinks, 'readme');
+    const metadata = resource(fixtureLinks, 'metadata');
+    const photo = resource(fixtureLinks, 'photo');
+    const banner = resource(fixtureLinks, 'banner');
+    const note = resource(fixtureEmbedded, 'note');
+    const tool = resource(fixtureEmbedded, 'tool');
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-cc-proxy-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const recordsFile = path.join(logs, 'records.jsonl');
+    const proxy = [
+      '--import',
+      tsxLoader,
+      path.join(repoRoot, 'src/cli/main.ts'),
+      'proxy',
+      '--policy',
+      path.join(repoRoot, 'policies/default.yaml'),
+      '--server',
+      'fixture',
+      '--records',
+      recordsFile,
+      '--',
+      ...tsServerCommand(),
+    ];
+    const read = (id: string, uri: string) => ({
+      toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri } }],
+    });
+    const run = await runClaudeCode({
+      mcpServers: { fixture: { command: process.execPath, args: proxy, env: { LINKGATE_REQUEST_LOG: requestLog } } },
+      prompt: 'list the links of the fixture server and read them',
+      script: [
+        { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
+        read('toolu_read_readme', readme.uri),
+        read('toolu_read_metadata', metadata.uri),
+        read('toolu_read_photo', photo.uri),
+        read('toolu_read_banner', banner.uri),
+        { toolUses: [{ id: 'toolu_embedded', name: 'mcp__fixture__embedded', input: {} }] },
+        { text: 'all read' },
+      ],
+      allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
+      timeoutMs: 150_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+
+    // the link rules stopped the metadata read in the proxy: the server never saw it; the others were read
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([readme.uri, photo.uri, banner.uri]);
+
+    // nothing of a denied body reached any request to the model; the allowed bodies did
+    const toModel = JSON.stringify(run.modelRequests.map((r) => r.body));
+    for (const denied of [metadata, photo, banner, tool]) expect(toModel).not.toContain(denied.marker);
+    expect(toModel).toContain(readme.marker);
+    expect(toModel).toContain(note.marker);
+
+    // the model is told why, in the words of the proxy's -32080 error
+    const results = run.toolResults;
+    const why = (id: string) => text(results[id]?.content);
+    expect(why('toolu_read_readme')).toContain(readme.marker);
+    expect(why('toolu_read_metadata')).toContain(
+      `linkgate: read of \`${metadata.uri}\` denied by policy (uri.non-public-address)`,
+    );
+    expect(why('toolu_read_metadata')).toContain('check next: policy');
+    expect(why('toolu_read_photo')).toMatch(/denied by policy \(.*content\.(executable|mime-mismatch)/);
+    expect(why('toolu_read_banner')).toMatch(/denied by policy \(.*content\.unsafe-text/);
+    expect(why('toolu_embedded')).toMatch(/linkgate: embedded resource `fixture:\/\/embedded\/tool\.png` withheld/);
+    for (const id of ['toolu_read_metadata', 'toolu_read_photo', 'toolu_read_banner'])
+      expect(results[id]?.is_error, id).toBe(true);
+    // kept for the record: what the model received for one allowed and one denied read
+    console.log(`model received (allowed read): ${why('toolu_read_readme')}`);
+    console.log(`model received (denied read): ${why('toolu_read_metadata')}`);
+
+    // one record per link, written by the time the proxy has closed
+    const deadline = Date.now() + 15_000;
+    let records: LinkRecord[] = [];
+    while (Date.now() < deadline) {
+      records = (await readFile(recordsFile, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as LinkRecord);
+      if (records.length >= fixtureLinks.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const verdicts = Object.fromEntries(records.map((r) => [r.uri, r.verdict]));
+    expect(verdicts).toEqual({
+      [readme.uri]: 'body-obtained',
+      'http://169.254.169.254/latest/meta-data/iam/security-credentials/': 'link-only',
+      [photo.uri]: 'link-only',
+      [banner.uri]: 'link-only',
+      [resource(fixtureLinks, 'logo').uri]: 'link-only',
+    });
+  }, 200_000);
+});

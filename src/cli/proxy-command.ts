@@ -51,7 +51,8 @@ export const proxyDefinition = defineCommand({
     },
     otel: {
       type: 'boolean',
-      description: 'start the optional @opentelemetry/sdk-node peer: each link record also goes out as a span and metrics',
+      description:
+        'start the optional @opentelemetry/sdk-node peer: each link record also goes out as a span and metrics',
     },
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the real server' },

@@ -83,8 +83,8 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       output.on('error', onError);
     },
     async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
-      if (closed || output.writableEnded || output.destroyed)
-        throw new GateError('READ_FAILED', 'the connection is closed');
+      // the input ending (a host that closed its stdin) does not close the output: answers still in flight go out
+      if (output.writableEnded || output.destroyed) throw new GateError('READ_FAILED', 'the connection is closed');
       output.write(frameOf(message));
     },
     async close() {

@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../gate-error.ts';
 
-/** The usage line of `linkgate proxy`. */
-export const proxyUsage =
-  'usage: linkgate proxy --policy FILE [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)';
-
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =
   | { kind: 'command'; command: string; args: string[] }

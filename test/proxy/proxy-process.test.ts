@@ -65,6 +65,16 @@ describe('the proxy process', () => {
     expect(processesWith(marker)).toEqual([]);
   }, 30_000);
 
+  test('a host that sends its last request and closes stdin at once still gets the answer', async () => {
+    const marker = `proxy-last-${randomUUID()}`;
+    const proxy = startProxy(tsServer(wireServerFile, marker));
+    proxy.send(initialize);
+    proxy.child.stdin.end();
+    expect((await proxy.exited)[0]).toBe(0);
+    await proxy.answered(1);
+    expect(proxy.stderr()).not.toContain('cannot write to the host');
+  }, 30_000);
+
   test('a command that cannot be started is a usage error (exit 2) naming it', async () => {
     const proxy = startProxy(['/nonexistent/linkgate-no-such-server']);
     expect((await proxy.exited)[0]).toBe(2);

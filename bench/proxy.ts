@@ -33,16 +33,21 @@ function connect(argv: readonly string[]): Peer {
     if (start < chunk.length) parts.push(chunk.subarray(start));
   });
   let id = 0;
+  let failed: ((error: Error) => void) | null = null;
+  // a peer that dies mid-call fails the bench loudly instead of leaving a promise no event will settle
+  child.on('exit', (code) => failed?.(new Error(`\`${argv.join(' ')}\` exited with ${String(code)}`)));
   return {
     call(method, params) {
       id += 1;
-      const answer = new Promise<unknown>((resolve) => {
+      const answer = new Promise<unknown>((resolve, reject) => {
         waiting = (line) => resolve(JSON.parse(line));
+        failed = reject;
       });
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       return answer;
     },
     async close() {
+      failed = null;
       child.stdin.end();
       if (child.exitCode === null) await once(child, 'exit');
     },

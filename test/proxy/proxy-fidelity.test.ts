@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { gatedMethods } from '../../src/proxy/proxy-session.ts';
 import { tsServer } from '../e2e/run-probe.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { Gate } from '../../src/gate.ts';
+import type { Gate } from '../../src/gate/create-gate.ts';
 import type { ProxyUpstream } from '../../src/proxy/proxy-options.ts';
 import { runProxy } from '../../src/proxy/run-proxy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';

@@ -76,7 +76,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
       timeoutMs: 150_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 

@@ -22,6 +22,8 @@ export type { GatedToolResult, GateToolResultOptions, RequestingClient } from '.
 export type { DirectFetchOptions, FetchHeaders } from './sdk/fetch-link.ts';
 export { cappedFetch } from './fetch/capped-fetch.ts';
 export { connectionByteCap } from './sdk/connection-byte-cap.ts';
+export { cappedStdioTransport } from './sdk/capped-stdio-transport.ts';
+export type { StdioTransportClass } from './sdk/capped-stdio-transport.ts';
 export { ReadCache } from './sdk/read-cache.ts';
 export type { ReadCacheOptions } from './sdk/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { createGate } from '../gate/create-gate.ts';
-import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
+import { cappedStdioTransport } from '../sdk/capped-stdio-transport.ts';
 import { defaultReadConcurrency, gateToolResult } from '../sdk/gate-tool-result.ts';
 import { tagParams, tapTransport } from '../sdk/transport-tap.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
@@ -127,16 +127,19 @@ async function loadSdk() {
 async function probe(run: ProbeRun, io: CliIo): Promise<number> {
   const { readTimeoutMs } = run.policy.document.read;
   const { Client, StdioClientTransport } = await loadSdk();
-  const transport = new StdioClientTransport({
-    command: run.executable,
-    args: run.executableArgs,
-    // the command runs as the user asked, with the user's environment, like any command line
-    env: definedOnly(io.env),
-    cwd: io.cwd,
-    stderr: 'pipe',
-    // a message carrying a body at the cap is base64 (4/3) plus framing; anything larger closes the connection
-    maxBufferSize: connectionByteCap(run.policy),
-  });
+  // a message carrying a body at the cap is base64 (4/3) plus framing; anything larger closes the connection
+  const transport = cappedStdioTransport(
+    StdioClientTransport,
+    {
+      command: run.executable,
+      args: run.executableArgs,
+      // the command runs as the user asked, with the user's environment, like any command line
+      env: definedOnly(io.env),
+      cwd: io.cwd,
+      stderr: 'pipe',
+    },
+    run,
+  );
   let stderrTail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { Decision } from '../decision/decision.ts';
 import type { Gate } from '../gate/create-gate.ts';
@@ -22,7 +23,7 @@ export interface RequestingClient {
   request(
     request: { method: string; params?: Record<string, unknown> },
     resultSchema: z.ZodType,
-    options?: { signal?: AbortSignal; timeout?: number },
+    options?: { signal?: AbortSignal; timeout?: number; allowInputRequired?: boolean },
   ): Promise<unknown>;
   getServerVersion?(): { name: string; version: string } | undefined;
 }
@@ -78,15 +79,34 @@ export function clientReader(client: RequestingClient, tap?: TransportTap): RawR
     const { params, tag } = tagParams(rawParams);
     const request = { method: 'resources/read', params };
     try {
-      // the SDK's own ReadResourceResult schema would strip `resultType` and reject `input_required`
-      const result = await client.request(request, permissiveResult, { signal, timeout: 2 ** 31 - 1 });
-      return { result: isRecord(result) ? result : {}, requestId: tap?.takeRequestId(tag) ?? null };
+      // the SDK's own ReadResourceResult schema would strip `resultType` and reject `input_required`; SDK 2.x
+      // fulfils or raises an `input_required` itself unless asked to hand it back (1.x ignores the option)
+      const result = await client.request(request, permissiveResult, {
+        signal,
+        timeout: 2 ** 31 - 1,
+        allowInputRequired: true,
+      });
+      return { result: restoreResultType(result), requestId: tap?.takeRequestId(tag) ?? null };
     } catch (error) {
       const requestId = tap?.takeRequestId(tag) ?? null;
       if (signal.aborted || !isServerError(error)) throw error;
       return { error: { code: error.code, message: error.message }, requestId } satisfies ReadAnswer;
     }
   };
+}
+
+/**
+ * The result as the server sent it. SDK 2.x consumes the `resultType` discriminator before the caller sees a
+ * result: on a 2025-11-25 connection it deletes it and hands `{inputRequests, requestState}` back as if complete,
+ * which would read as an empty body. Only an `input_required` result carries `inputRequests` or `requestState`
+ * (MCP 2026-07-28), so such a result without `contents` gets its `resultType` back.
+ */
+export function restoreResultType(result: unknown): Record<string, unknown> {
+  if (!isRecord(result)) return {};
+  if (Object.hasOwn(result, 'resultType') || Object.hasOwn(result, 'contents')) return result;
+  if (Object.hasOwn(result, 'inputRequests') || Object.hasOwn(result, 'requestState'))
+    return { ...result, resultType: 'input_required' };
+  return result;
 }
 
 /** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy enables it); never throws for server behaviour. */
@@ -101,6 +121,9 @@ export async function gateToolResult(
   // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
   const budgetDeadline = abortDeadline(budgetMs, options.signal, 'the tool result budget');
   const budget = budgetDeadline.signal;
+  // each running read or fetch listens on the budget until it ends: at most `concurrency` listeners, which Node would
+  // otherwise report as a leak (MaxListenersExceededWarning) past its default of 10
+  setMaxListeners(concurrency, budget);
   const context: LinkContext = {
     server: options.server ?? 'default',
     tool: options.tool ?? null,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -11,13 +12,22 @@ function readmeExample(recordsFile: string): string {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const match = /<!-- example:host[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme);
   if (match?.[1] === undefined) throw new Error('README has no `example:host` block');
-  return match[1]
+  const example = match[1]
     .replace("from 'linkgate'", `from ${JSON.stringify(join(repoRoot, 'src/index.ts'))}`)
     .replace(
-      "args: ['dist/demo/demo-server.js']",
-      `args: ['--import', 'tsx', ${JSON.stringify(join(repoRoot, 'src/demo/demo-server.ts'))}]`,
+      "import.meta.resolve('linkgate/policies/default.yaml')",
+      JSON.stringify(pathToFileURL(join(repoRoot, 'policies/default.yaml')).href),
     )
+    .replace(
+      "fileURLToPath(import.meta.resolve('linkgate/demo-server'))",
+      JSON.stringify(join(repoRoot, 'src/demo/demo-server.ts')),
+    )
+    .replace("{ command: 'node', args: [demoServer] }", "{ command: 'node', args: ['--import', 'tsx', demoServer] }")
     .replace("'linkgate-records.jsonl'", JSON.stringify(recordsFile));
+  // every replacement must have matched: the example is run, not a paraphrase of it
+  expect(example).not.toContain("'linkgate");
+  expect(example).toContain('--import');
+  return example;
 }
 
 describe('README host example', () => {
@@ -32,7 +42,7 @@ describe('README host example', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', file], {
       cwd: repoRoot,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 110_000,
     });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -40,12 +50,26 @@ describe('README host example', () => {
     const written = readFileSync(records, 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { verdict: string; uri: string });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            verdict: string;
+            uri: string;
+            decisions: { read: { reasons: { code: string }[] } | null };
+          },
+      );
     expect(printed).toHaveLength(written.length);
     expect(written.length).toBeGreaterThanOrEqual(10);
     expect(new Set(written.map((r) => r.verdict))).toEqual(
       new Set(['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable']),
     );
     expect(printed[0]).toContain(written[0]?.uri);
-  });
+    // the byte cap follows the policy: the oversize answer is judged, and the links after it are still read
+    const oversize = written.findIndex((r) => r.uri === 'demo://linkgate/oversize.png');
+    expect(written[oversize]?.verdict).toBe('link-only');
+    expect(written[oversize]?.decisions.read?.reasons.map((r) => r.code)).toContain('content.too-large');
+    const later = written.slice(oversize + 1);
+    expect(later.length).toBeGreaterThan(0);
+    for (const r of later) expect(r.decisions.read, r.uri).not.toBeNull();
+  }, 120_000);
 });

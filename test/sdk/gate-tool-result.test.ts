@@ -150,3 +150,31 @@ describe('gateToolResult', () => {
     );
   });
 });
+
+describe('many reads at once', () => {
+  test('a budget shared by 32 concurrent reads raises no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const { client, stats } = slowClient(20);
+      const { records } = await gateToolResult(
+        client,
+        { content: links(64) },
+        {
+          gate: createGate(policy),
+          server: 'docs',
+          concurrency: 32,
+          budgetMs: 10_000,
+        },
+      );
+      expect(records).toHaveLength(64);
+      expect(stats.maxInFlight).toBe(32);
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});

@@ -8,9 +8,10 @@ import { tagParams, tapTransport } from '../sdk/transport-tap.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { maskText } from '../record/build-stages.ts';
+import { embeddedRecord } from '../record/embedded-record.ts';
 import { formatRecordTable } from '../record/format-record-table.ts';
 import type { CliIo } from './cli-io.ts';
-import { commandRunner, defineCommand } from './command-definition.ts';
+import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -178,12 +179,18 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     if (isErrorResult(toolResult) && linkCount === 0) {
       // an error result without links probes nothing: the tool name or its arguments are wrong
       io.stderr.write(`linkgate: tool \`${run.tool}\` returned an error: ${firstText(toolResult)}\n`);
+      const tools = await toolNames(client);
+      if (tools !== null && !tools.includes(run.tool)) {
+        io.stderr.write(
+          `linkgate: the server has no tool \`${run.tool}\`; its tools: ${tools.join(', ') || '(none)'}${didYouMeanText(run.tool, tools)}\n`,
+        );
+      }
       return 2;
     }
     const gate = createGate(run.policy);
     // each read gets its full deadline: the budget covers every wave of concurrent reads plus one
     const budgetMs = readTimeoutMs * (Math.ceil(linkCount / defaultReadConcurrency) + 1);
-    const { records } = await gateToolResult(client, toolResult, {
+    const { records, embedded } = await gateToolResult(client, toolResult, {
       gate,
       server: run.server,
       tool: run.tool,
@@ -192,8 +199,26 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
       clientInfo,
       budgetMs,
     });
+    const resources = new Map(discoverLinks(toolResult).embedded.map((e) => [e.index, e.resource]));
+    const embeddedRecords = embedded.map((e) =>
+      embeddedRecord(e.contentIndex, resources.get(e.contentIndex), e.decision),
+    );
     if (run.json) {
       for (const record of records) await writeLine(io.stdout, JSON.stringify(record));
+      for (const record of embeddedRecords) await writeLine(io.stdout, JSON.stringify(record));
+      // always a last line, so a run with nothing to gate still says what it saw
+      await writeLine(
+        io.stdout,
+        JSON.stringify({
+          kind: 'summary',
+          tool: run.tool,
+          server: run.server,
+          policy: run.policy.ref,
+          links: records.length,
+          embedded: embeddedRecords.length,
+          verdicts: countVerdicts([...records, ...embeddedRecords]),
+        }),
+      );
     } else {
       const serverInfo = client.getServerVersion();
       const title = [
@@ -202,7 +227,9 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
         serverInfo === undefined ? null : `server ${serverInfo.name} ${serverInfo.version}`,
         tap.protocolVersion() === null ? null : `protocol ${tap.protocolVersion()}`,
       ].filter((s) => s !== null);
-      io.stdout.write(`linkgate probe: ${title.join(' · ')}\n\n${formatRecordTable(records, useColour(io))}`);
+      io.stdout.write(
+        `linkgate probe: ${title.join(' · ')}\n\n${formatRecordTable(records, useColour(io), embeddedRecords)}`,
+      );
     }
     return 0;
   } finally {
@@ -245,6 +272,22 @@ function firstText(result: unknown): string {
     ? (content as unknown[]).find((c) => typeof (c as { text?: unknown } | null)?.text === 'string')
     : undefined;
   return text === undefined ? 'no message' : maskText(String((text as { text: string }).text));
+}
+
+// the tool names the server lists, or null when it cannot list them
+async function toolNames(client: Client): Promise<string[] | null> {
+  try {
+    const { tools } = await client.listTools(undefined, { timeout: toolTimeoutMs });
+    return tools.map((t) => t.name);
+  } catch {
+    return null;
+  }
+}
+
+function countVerdicts(records: readonly { verdict: string }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) out[r.verdict] = (out[r.verdict] ?? 0) + 1;
+  return out;
 }
 
 /** Colour only on a terminal, never with `NO_COLOR` set or `TERM=dumb`; `FORCE_COLOR` (not `0`) forces it. */

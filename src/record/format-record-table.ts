@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import type { EmbeddedRecord, EmbeddedVerdict } from './embedded-record.ts';
 import type { LinkRecord, Verdict } from './link-record.ts';
 
 /** Widest uri column of the table, characters; longer masked uris are cut with `…`. */
@@ -6,28 +7,77 @@ export const maxUriColumnChars = 48;
 
 type Style = Parameters<typeof styleText>[0];
 
-const verdictStyle: Record<Verdict, Style> = {
+const verdictStyle: Record<Verdict | EmbeddedVerdict, Style> = {
   'body-obtained': 'green',
   'partially-interpreted': 'yellow',
   'link-only': 'red',
   unverifiable: 'magenta',
+  'embedded-delivered': 'green',
+  'embedded-partial': 'yellow',
+  'embedded-withheld': 'red',
 };
 
-/** A people-readable table of records (uri, the four stages, verdict, reasons) and a `next` list; colour only when `colour`. */
-export function formatRecordTable(records: readonly LinkRecord[], colour: boolean): string {
+/** What each verdict means, printed under the table. */
+export const verdictLegend: Readonly<Record<Verdict | EmbeddedVerdict, string>> = {
+  'body-obtained': 'read, judged and delivered whole',
+  'partially-interpreted': 'read; only the items the policy allows were delivered',
+  'link-only': 'not read, or read and not delivered: the policy or a cap stopped it',
+  unverifiable: 'the read failed, timed out or gave no final answer: nothing is known of the body',
+  'embedded-delivered': 'a body the tool result carried itself (no read), delivered whole',
+  'embedded-partial': 'an embedded body (no read), only its allowed part delivered',
+  'embedded-withheld': 'an embedded body (no read), withheld by the content checks',
+};
+
+/**
+ * A people-readable table of records (uri, the four stages, verdict, reasons), embedded resources after the links,
+ * a `next` list and a legend of the verdicts shown; colour only when `colour`.
+ */
+export function formatRecordTable(
+  records: readonly LinkRecord[],
+  colour: boolean,
+  embedded: readonly EmbeddedRecord[] = [],
+): string {
   const paint = (style: Style, text: string) => (colour ? styleText(style, text, { validateStream: false }) : text);
-  const header = ['#', 'uri', 'declared', 'link', 'requested', 'received', 'delivered', 'verdict', 'reasons'];
+  const header = [
+    '#',
+    'uri',
+    'declared type',
+    'link',
+    'requested',
+    'received',
+    'detected type',
+    'delivered',
+    'verdict',
+    'reasons',
+  ];
   const rows = records.map((r, i) => [
     String(i + 1),
-    cut(r.uri, maxUriColumnChars),
+    cut(shownUri(r), maxUriColumnChars),
     r.stages.discovered.mimeType ?? '-',
     r.decisions.link.effect,
     requestedCell(r),
     receivedCell(r),
+    detectedCell(r),
     deliveredCell(r),
     r.verdict,
     reasonCodes(r),
   ]);
+  const verdicts: (Verdict | EmbeddedVerdict)[] = records.map((r) => r.verdict);
+  for (const [j, e] of embedded.entries()) {
+    rows.push([
+      `e${j + 1}`,
+      cut(e.uri ?? '(no uri)', maxUriColumnChars),
+      e.mimeType ?? '-',
+      'embedded',
+      'no read',
+      `1 ${e.carrier}`,
+      '-',
+      e.decision.effect === 'deny' ? 'withheld' : e.decision.effect === 'partial' ? 'part' : 'whole',
+      e.verdict,
+      [...new Set(e.decision.reasons.map((x) => x.code))].join(', '),
+    ]);
+    verdicts.push(e.verdict);
+  }
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (cells: string[], styled: (cell: string, c: number) => string) =>
     cells
@@ -36,23 +86,49 @@ export function formatRecordTable(records: readonly LinkRecord[], colour: boolea
       .trimEnd();
   const out = [line(header, (cell) => paint('bold', cell))];
   for (const [i, row] of rows.entries()) {
-    const verdict = records[i]?.verdict ?? 'unverifiable';
+    const verdict = verdicts[i] ?? 'unverifiable';
     out.push(
       line(row, (cell, c) =>
-        c === 7 ? paint(verdictStyle[verdict], cell) : c === 3 || c === 8 ? paint('dim', cell) : cell,
+        c === 8 ? paint(verdictStyle[verdict], cell) : c === 3 || c === 9 ? paint('dim', cell) : cell,
       ),
     );
   }
-  const indexWidth = String(records.length).length;
-  const next = records.flatMap((r, i) =>
-    r.next === null ? [] : [`  ${String(i + 1).padStart(indexWidth)}  ${r.next.boundary}: ${r.next.hint}`],
-  );
+  const indexWidth = Math.max(String(records.length).length, embedded.length === 0 ? 0 : `e${embedded.length}`.length);
+  const next = [
+    ...records.flatMap((r, i) =>
+      r.next === null ? [] : [`  ${String(i + 1).padStart(indexWidth)}  ${r.next.boundary}: ${r.next.hint}`],
+    ),
+    ...embedded.flatMap((e, j) =>
+      e.next === null ? [] : [`  ${`e${j + 1}`.padStart(indexWidth)}  ${e.next.boundary}: ${e.next.hint}`],
+    ),
+  ];
   if (next.length > 0) out.push('', paint('bold', 'next:'), ...next);
-  const counts = new Map<Verdict, number>();
-  for (const r of records) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
+  const counts = new Map<Verdict | EmbeddedVerdict, number>();
+  for (const v of verdicts) counts.set(v, (counts.get(v) ?? 0) + 1);
   const summary = [...counts].map(([v, n]) => `${n} ${paint(verdictStyle[v], v)}`).join(', ');
-  out.push('', `${records.length} link${records.length === 1 ? '' : 's'}${summary === '' ? '' : `: ${summary}`}`);
+  const what = [
+    `${records.length} link${records.length === 1 ? '' : 's'}`,
+    embedded.length === 0 ? null : `${embedded.length} embedded resource${embedded.length === 1 ? '' : 's'}`,
+  ]
+    .filter((s) => s !== null)
+    .join(' and ');
+  out.push('', `${what}${summary === '' ? '' : `: ${summary}`}`);
+  if (counts.size > 0) {
+    const width = Math.max(...[...counts.keys()].map((v) => v.length));
+    out.push(
+      '',
+      paint('bold', 'verdicts:'),
+      ...[...counts.keys()].map((v) => `  ${paint(verdictStyle[v], v.padEnd(width))}  ${verdictLegend[v]}`),
+      "requested: the read's deadline (the policy's `read.readTimeoutMs`), or the hops of a direct fetch; detected type: what the bytes are",
+    );
+  }
   return `${out.join('\n')}\n`;
+}
+
+// the uri as recorded (userinfo dropped), with `***@` where the link carried userinfo, so the table shows it was there
+function shownUri(r: LinkRecord): string {
+  const hadUserinfo = r.decisions.link.reasons.some((x) => x.code === 'uri.userinfo');
+  return hadUserinfo ? r.uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)/i, '$1***@') : r.uri;
 }
 
 function requestedCell(r: LinkRecord): string {
@@ -62,7 +138,7 @@ function requestedCell(r: LinkRecord): string {
     const hops = requested.hops?.length ?? 0;
     return `fetch ${hops} hop${hops === 1 ? '' : 's'}`;
   }
-  return `${requested.deadlineMs} ms`;
+  return `deadline ${requested.deadlineMs} ms`;
 }
 
 function receivedCell(r: LinkRecord): string {
@@ -89,9 +165,14 @@ function bodyCell(received: NonNullable<LinkRecord['stages']['received']>): stri
   ]
     .filter((s) => s !== '')
     .join(' + ');
-  const kinds = [...new Set(received.items.map((i) => i.kind ?? '?'))].join(',');
   const cached = received.cache === null ? '' : ' (cache)';
-  return `${carriers || '0 items'} ${bytes(received.bytes)} ${kinds}${cached}`.replace(/\s+/g, ' ').trim();
+  return `${carriers || '0 items'} ${bytes(received.bytes)}${cached}`.replace(/\s+/g, ' ').trim();
+}
+
+function detectedCell(r: LinkRecord): string {
+  const items = r.stages.received?.items ?? [];
+  if (items.length === 0) return '-';
+  return [...new Set(items.map((i) => i.kind ?? '?'))].join(',');
 }
 
 function deliveredCell(r: LinkRecord): string {

@@ -103,7 +103,15 @@ describe('linkgate probe against the demo server', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.includes('\u001b[')).toBe(colour);
     const plain = run.stdout.replace(/\u001b\[[0-9;]*m/g, '');
-    for (const l of demoLinks) expect(plain).toContain(maskUri(l.uri).slice(0, 40));
+    // a link that carried userinfo shows `***@` where it was
+    const shown = (uri: string) =>
+      uri.includes('@') ? maskUri(uri).replace('https://', 'https://***@') : maskUri(uri);
+    for (const l of demoLinks) expect(plain).toContain(shown(l.uri).slice(0, 40));
     expect(plain).toMatch(/14 links: .*body-obtained/);
+    expect(plain).toMatch(/^#\s+uri\s+declared type\s+link\s+requested\s+received\s+detected type\s/m);
+    expect(plain).toMatch(/\ndeadline \d+ ms|\sdeadline \d+ ms\s/);
+    expect(plain).toContain('\nverdicts:\n');
+    for (const v of ['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable'])
+      expect(plain).toMatch(new RegExp(`\\n {2}${v} +\\S`));
   });
 });

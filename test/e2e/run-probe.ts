@@ -23,12 +23,17 @@ export async function runProbe(
   });
 }
 
-/** The records of a `--json` run. */
+/** The link records of a `--json` run (embedded records and the summary line carry a `kind`; link records do not). */
 export function recordsOf(run: ProbeRun): LinkRecord[] {
+  return jsonLinesOf(run).filter((l) => !Object.hasOwn(l, 'kind')) as unknown as LinkRecord[];
+}
+
+/** Every line of a `--json` run: link records, then embedded records, then the summary. */
+export function jsonLinesOf(run: ProbeRun): Record<string, unknown>[] {
   return run.stdout
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as LinkRecord);
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Writes the default policy with `read` overrides to a temp file and returns its path. */

@@ -19,13 +19,18 @@ describe('formatRecordTable', () => {
   test('one row per record with uri, stages, verdict and reason codes; a next list; a summary', () => {
     const text = formatRecordTable([obtainedRecord(), denied()], false);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^#\s+uri\s+declared\s+link\s+requested\s+received\s+delivered\s+verdict\s+reasons$/);
-    expect(lines[1]).toMatch(
-      /guide:\/\/manuals\/packing\s+text\/plain\s+allow\s+10000 ms\s+1 text 12 B text\s+1\/1 12 B\s+body-obtained/,
+    expect(lines[0]).toMatch(
+      /^#\s+uri\s+declared type\s+link\s+requested\s+received\s+detected type\s+delivered\s+verdict\s+reasons$/,
     );
-    expect(lines[2]).toMatch(/file:\/\/\/etc\/passwd .*deny\s+-\s+-\s+-\s+link-only\s+uri\.scheme-not-allowed$/);
+    expect(lines[1]).toMatch(
+      /guide:\/\/manuals\/packing\s+text\/plain\s+allow\s+deadline 10000 ms\s+1 text 12 B\s+text\s+1\/1 12 B\s+body-obtained/,
+    );
+    expect(lines[2]).toMatch(/file:\/\/\/etc\/passwd .*deny\s+-\s+-\s+-\s+-\s+link-only\s+uri\.scheme-not-allowed$/);
     expect(text).toContain('2  policy: link denied by `links.schemes`');
     expect(text).toContain('2 links: 1 body-obtained, 1 link-only');
+    // a legend for the verdicts shown, and what the requested column holds
+    expect(text).toMatch(/verdicts:\n {2}body-obtained {2}read, judged and delivered whole\n {2}link-only {6}not read/);
+    expect(text).toContain("requested: the read's deadline");
   });
 
   test.each([
@@ -78,8 +83,8 @@ describe('formatRecordTable for direct fetches', () => {
   };
 
   test.each([
-    { truncated: false, received: /http 200 1 text 12 B text\s/ },
-    { truncated: true, received: /http 200 1 text 12 B text \(cut\)\s/ },
+    { truncated: false, received: /http 200 1 text 12 B\s+text\s/ },
+    { truncated: true, received: /http 200 1 text 12 B \(cut\)\s+text\s/ },
   ])('shows the hop count and the http status (cut $truncated)', ({ truncated, received }) => {
     const row = formatRecordTable([fetchedRecord(truncated)], false).split('\n')[1] ?? '';
     expect(row).toMatch(/\sfetch 2 hops\s/);
@@ -92,6 +97,6 @@ describe('formatRecordTable for direct fetches', () => {
     r.stages.delivered = null;
     if (r.stages.received !== null)
       Object.assign(r.stages.received, { resultType: null, itemCount: 0, textItems: 0, items: [], bytes: 1000 });
-    expect(formatRecordTable([r], false).split('\n')[1]).toMatch(/\shttp 200 1000 B\s+-\s+unverifiable/);
+    expect(formatRecordTable([r], false).split('\n')[1]).toMatch(/\shttp 200 1000 B\s+-\s+-\s+unverifiable/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { recordsOf, runProbe } from './run-probe.ts';
+import { jsonLinesOf, recordsOf, runProbe } from './run-probe.ts';
 
 const everything = [process.execPath, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'];
 
@@ -52,5 +52,71 @@ describe('linkgate probe against @modelcontextprotocol/server-everything', () =>
     });
     expect(record?.stages.discovered.mimeType).toBe('application/gzip');
     expect(record?.decisions.link.reasons.map((r) => r.code)).toEqual(['type.declared-not-allowed']);
+  });
+
+  test('get-resource-reference: its embedded resource is a record of its own, then a summary line', async () => {
+    const run = await runProbe([
+      '--policy',
+      'policies/default.yaml',
+      '--tool',
+      'get-resource-reference',
+      '--json',
+      '--',
+      ...everything,
+    ]);
+    expect(run.code).toBe(0);
+    const lines = jsonLinesOf(run);
+    expect(recordsOf(run)).toEqual([]);
+    const embedded = lines.filter((l) => l['kind'] === 'embedded');
+    expect(embedded).toHaveLength(1);
+    expect(embedded[0]).toMatchObject({
+      uri: expect.stringMatching(/^demo:\/\/resource\//),
+      carrier: 'text',
+      verdict: 'embedded-delivered',
+      next: null,
+      decision: { effect: 'allow' },
+    });
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'summary',
+      tool: 'get-resource-reference',
+      server: 'probe',
+      links: 0,
+      embedded: 1,
+      verdicts: { 'embedded-delivered': 1 },
+    });
+  });
+
+  test('a tool with nothing to gate still prints the summary; --server names the server', async () => {
+    const run = await runProbe([
+      '--policy',
+      'policies/default.yaml',
+      '--tool',
+      'echo',
+      '--args',
+      '{"message":"hi"}',
+      '--server',
+      'everything',
+      '--json',
+      '--',
+      ...everything,
+    ]);
+    expect(run.code).toBe(0);
+    expect(jsonLinesOf(run)).toEqual([
+      expect.objectContaining({ kind: 'summary', server: 'everything', links: 0, embedded: 0, verdicts: {} }),
+    ]);
+  });
+
+  test('an unknown tool lists the tools there are and suggests the closest', async () => {
+    const run = await runProbe([
+      '--policy',
+      'policies/default.yaml',
+      '--tool',
+      'get-resource-refrence',
+      '--',
+      ...everything,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the server has no tool `get-resource-refrence`; its tools: .*get-resource-links/);
+    expect(run.stderr).toContain('did you mean `get-resource-reference`?');
   });
 });

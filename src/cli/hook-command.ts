@@ -21,7 +21,7 @@ export const maxEventBytes = 64 * 1024 * 1024;
 const hosts = Object.keys(hostAdapters).join('|');
 
 /**
- * `linkgate hook HOST` (DESIGN §4f): one host hook event on stdin, the host's answer on stdout. Every failure (bad
+ * `linkgate hook HOST` (docs/hosts.md): one host hook event on stdin, the host's answer on stdout. Every failure (bad
  * event, policy that does not load, i/o fault) exits 2 with one line on stderr: hosts let a call through on any other
  * exit code, so 2 is the only failure that keeps the gate closed.
  */

@@ -14,7 +14,7 @@ import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
 const initialize =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
 
-/** `linkgate proxy` (DESIGN §4e): a stdio MCP server in front of the real one, gating reads, links and embedded resources. */
+/** `linkgate proxy` (docs/hosts.md): a stdio MCP server in front of the real one, gating reads, links and embedded resources. */
 export const proxyDefinition = defineCommand({
   name: 'proxy',
   summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',

@@ -37,7 +37,8 @@ function typeText(schema: JsonObject): string {
     const items = schema['items'] as JsonObject | undefined;
     return `list of ${items === undefined ? 'values' : typeText(items)}`;
   }
-  if (type === 'integer' && schema['minimum'] !== undefined) return `integer ≥ ${String(schema['minimum'])}`;
+  const minimum = schema['minimum'];
+  if (type === 'integer' && typeof minimum === 'number') return `integer ≥ ${minimum}`;
   return typeof type === 'string' ? type : 'value';
 }
 
@@ -60,7 +61,7 @@ function settingRows(schema: JsonObject, prefix: string, required: readonly stri
 
 /** docs/policy-reference.md: every policy setting with its type, meaning and default, from the policy's json schema. */
 export function policyReferenceMarkdown(): string {
-  const schema = policyJsonSchema() as JsonObject;
+  const schema: JsonObject = policyJsonSchema();
   const rows: string[] = [];
   settingRows(schema, '', (schema['required'] ?? []) as string[], rows);
   return `${generated('the zod policy schema (src/policy/policy-schema.ts) through schemas/policy.schema.json')}# Policy reference

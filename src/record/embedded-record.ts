@@ -50,6 +50,6 @@ export function embeddedRecord(contentIndex: number, resource: unknown, decision
         : verdict === 'embedded-partial'
           ? { boundary: 'context-assembly', hint: `embedded body only partly delivered: ${by}` }
           : { boundary: 'policy', hint: `embedded body withheld by ${by}` },
-    decision: decisionJson(decision) as Decision,
+    decision: decisionJson(decision),
   };
 }

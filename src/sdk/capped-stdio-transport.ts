@@ -2,8 +2,8 @@ import type { Gate } from '../gate/create-gate.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 
 /** A stdio client transport class: SDK 1.x or 2.x `StdioClientTransport`, whose parameters take `maxBufferSize` (bytes of one message). */
-// biome-ignore lint/suspicious/noExplicitAny: any constructor whose one parameter object takes `maxBufferSize`
-export type StdioTransportClass = new (params: any) => unknown;
+// `never`: any constructor of one parameter object fits (parameters are contravariant)
+export type StdioTransportClass = new (params: never) => unknown;
 
 /**
  * A stdio client transport (SDK 1.x or 2.x `StdioClientTransport`) whose byte cap follows the gate's policy:
@@ -15,5 +15,6 @@ export function cappedStdioTransport<C extends StdioTransportClass>(
   params: Omit<ConstructorParameters<C>[0], 'maxBufferSize'>,
   gate: Pick<Gate, 'policy'>,
 ): InstanceType<C> {
-  return new Transport({ ...params, maxBufferSize: connectionByteCap(gate.policy) }) as InstanceType<C>;
+  const withCap = { ...params, maxBufferSize: connectionByteCap(gate.policy) } as never;
+  return new Transport(withCap) as InstanceType<C>;
 }

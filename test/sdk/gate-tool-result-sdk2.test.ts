@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { cappedStdioTransport } from '../../src/sdk/capped-stdio-transport.ts';
-import { gateToolResult, type RequestingClient, restoreResultType } from '../../src/sdk/gate-tool-result.ts';
+import { gateToolResult, restoreResultType } from '../../src/sdk/gate-tool-result.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -19,7 +19,7 @@ describe('gateToolResult with SDK 2.x (@modelcontextprotocol/client)', () => {
     );
     try {
       const result = await client.callTool({ name: 'show-links', arguments: {} });
-      const { records } = await gateToolResult(client as unknown as RequestingClient, result, {
+      const { records } = await gateToolResult(client, result, {
         gate,
         server: 'demo',
         tool: 'show-links',

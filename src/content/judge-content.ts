@@ -19,6 +19,8 @@ export interface ContentRules {
   allow: readonly string[];
   /** largest image by its header, pixels (width × height) */
   maxImagePixels?: number | undefined;
+  /** text holding bidi controls or zero-width characters is partial */
+  flagInvisibleText?: boolean | undefined;
 }
 
 /** One reason with the effect it asks for. */
@@ -120,6 +122,8 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
   }
 
   if (sniff.unsafe.length > 0) add(found, 'partial', 'content.unsafe-text', 'content.allow', sniff.unsafe.join('; '));
+  if (rules.flagInvisibleText === true && sniff.invisible !== null)
+    add(found, 'partial', 'content.unsafe-text', 'content.flagInvisibleText', sniff.invisible);
   if (sniff.uninterpretable !== null)
     add(found, 'partial', 'content.uninterpretable', 'content.allow', sniff.uninterpretable);
   if (

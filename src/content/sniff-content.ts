@@ -10,7 +10,7 @@ import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
 import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
 import { decodeText, hasLoneSurrogate, startsWithBom, type DecodedText } from './text-encoding.ts';
 import { classifyText } from './text-kind.ts';
-import { findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
+import { findInvisibleText, findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
 
@@ -24,6 +24,8 @@ export interface ContentSniff {
   active: string | null;
   /** script in JSON text read as text or markdown rather than as JSON data (declared other than JSON, it is active), or null */
   activeUnlessJson: string | null;
+  /** bidi controls or zero-width characters in text (a policy may withhold them), or null */
+  invisible: string | null;
   /** unsafe characters or encodings in text (NUL, terminal escapes, UTF-16 without BOM); empty when clean */
   unsafe: readonly string[];
   /** why the bytes cannot be interpreted safely (truncated, encrypted, uninspectable), or null */
@@ -97,6 +99,7 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
     const textKind = classifyText(decoded.text);
     const sniff = sniffOf(textKind, true);
     sniff.unsafe = unsafe;
+    sniff.invisible = findInvisibleText(decoded.text);
     if (textKind === 'pdf') {
       const pdf = pdfFindings(bytes, options);
       sniff.active = pdf.active;
@@ -138,6 +141,7 @@ function sniffOf(kind: string, textual: boolean): ContentSniff {
     textual,
     active: null,
     activeUnlessJson: null,
+    invisible: null,
     unsafe: [],
     uninterpretable: null,
     width: null,

@@ -30,6 +30,19 @@ export function findTagCharacters(text: string): string | null {
   return null;
 }
 
+// bidi embeddings, overrides and isolates reorder what a reader sees (Trojan Source, CVE-2021-42574), and
+// zero-width characters hide text inside words; both have honest uses (Arabic and Hebrew text, emoji
+// sequences, Persian), so a policy chooses whether to withhold them
+const invisible = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u180E]|(?!^)\uFEFF/;
+
+/** A one-line finding when text holds bidi controls or zero-width characters (a byte order mark counts past the start); null when none. */
+export function findInvisibleText(text: string): string | null {
+  const found = invisible.exec(text);
+  if (found === null) return null;
+  const code = (found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `text holds bidi controls or zero-width characters (u+${code} at offset ${found.index})`;
+}
+
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');

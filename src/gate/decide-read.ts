@@ -295,7 +295,11 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
     { maxBytes: doc.read.maxBytes, maxItemBytes: doc.read.maxItemBytes },
   );
   const overCapPartial = doc.read.overCap === 'partial';
-  const rules: ContentRules = { allow: doc.content.allow, maxImagePixels: doc.content.maxImagePixels };
+  const rules: ContentRules = {
+    allow: doc.content.allow,
+    maxImagePixels: doc.content.maxImagePixels,
+    flagInvisibleText: doc.content.flagInvisibleText,
+  };
   let waiting: { state: ItemState; bytes: Buffer; text: string | undefined }[] | undefined;
   for (const s of shaped) {
     const breach = breaches.get(s.inspected.index);

@@ -107,6 +107,10 @@ export const contentSchema = z
       .array(z.string().regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/, 'expected a lower-case mime type'))
       .meta({ description: 'mime types whose real content may be delivered (allow-list); see the kinds table' }),
     maxImagePixels: limit('pixels', 'largest image by its header (width × height)').optional(),
+    flagInvisibleText: z.boolean().optional().meta({
+      description:
+        'text holding bidi controls or zero-width characters is partial, like terminal escapes (absent: allowed)',
+    }),
   })
   .meta({ title: 'content', description: 'content settings' });
 

@@ -248,6 +248,15 @@ export const checkCatalogue: Readonly<Record<RuleStage, readonly CheckInfo[]>> =
       'content.maxImagePixels',
       (d) => d.content.maxImagePixels !== undefined,
     ),
+    check(
+      'read',
+      'content.flagInvisibleText',
+      'text with bidi controls or zero-width characters is withheld as partial',
+      ['content.unsafe-text'],
+      ['kinds'],
+      'content.flagInvisibleText',
+      (d) => d.content.flagInvisibleText === true,
+    ),
   ],
 };
 

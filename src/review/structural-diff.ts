@@ -48,6 +48,7 @@ const orders: Readonly<Record<string, Order>> = {
   'read.answerInputRequired': 'true-is-looser',
   'content.allow': 'allow-list',
   'content.maxImagePixels': 'more-is-looser',
+  'content.flagInvisibleText': 'true-is-tighter',
   'fetch.enabled': 'true-is-looser',
   'fetch.schemes': 'allow-list',
   'fetch.maxRedirects': 'more-is-looser',
@@ -75,6 +76,7 @@ const absentIsOpen = new Set([
 ]);
 // optional booleans read as false when absent
 const absentIsFalse = new Set([
+  'content.flagInvisibleText',
   'links.denyDeclaredTypes',
   'hook.requireDiscovered',
   'links.resolveNames',

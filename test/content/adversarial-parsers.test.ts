@@ -2,6 +2,7 @@
 // its own patterns while the consumer parses structure. Every probe is generated here in several variants and
 // judged under policies/default.yaml (DESIGN §5); inert look-alikes stay allowed. The fuzz targets check each
 // parser boundary: however a destination or attribute is re-encoded, the verdict and its reason stay the same.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -11,7 +12,7 @@ import { mayHoldActiveMarkup } from '../../src/content/active-markup.ts';
 import { findActiveMarkdown } from '../../src/content/markdown-links.ts';
 import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
 import * as make from '../fixtures/make-bytes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -188,6 +189,41 @@ describe('unicode tag characters are partial like terminal escapes', () => {
     ['wales', 'gbwls'],
   ])('allows the %s flag', async (_, code) => {
     expect((await decideItem(asText(`flag: \u{1F3F4}${tags(code)}\u{E007F}`), 'text/plain')).effect).toBe('allow');
+  });
+});
+
+describe('bidi controls and zero-width characters follow the policy setting', () => {
+  const defaultText = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
+  const flagging = createGate(
+    parsePolicy(
+      defaultText.replace('maxImagePixels: 50000000', 'maxImagePixels: 50000000\n  flagInvisibleText: true'),
+      'flagging.yaml',
+    ),
+  );
+  const decideWith = async (text: string): Promise<Effect> =>
+    (
+      await flagging.decideRead({
+        stage: 'read',
+        link: { type: 'resource_link', uri: LINK, name: 'packing' },
+        result: { resultType: 'complete', contents: [{ uri: LINK, mimeType: 'text/plain', text }] },
+      })
+    ).effect;
+  test.each([
+    ['a right-to-left override (Trojan Source)', 'if (isAdmin) {\u202E } \u2066// check later\u2069 \u2066{'],
+    ['a left-to-right embedding', 'a\u202Ab\u202C'],
+    ['first strong isolate', 'x\u2068y\u2069'],
+    ['a zero-width space inside a word', 'pass\u200Bword'],
+    ['a zero-width joiner', 'a\u200Db'],
+    ['a word joiner', 'a\u2060b'],
+    ['an arabic letter mark', 'a\u061Cb'],
+    ['a byte order mark past the start', 'ab\uFEFFc'],
+  ])('%s: allowed by default, partial when the policy flags it', async (_, text) => {
+    expect((await decideItem(asText(text), 'text/plain')).effect).toBe('allow');
+    expect(await decideWith(text)).toBe('partial');
+  });
+
+  test('plain right-to-left text without controls stays allowed when flagged', async () => {
+    expect(await decideWith('שלום עולם — مرحبا بالعالم')).toBe('allow');
   });
 });
 

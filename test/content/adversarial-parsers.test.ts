@@ -702,3 +702,126 @@ describe('fuzz: the screen in front of the parsers is an over-approximation', ()
     );
   });
 });
+
+// ---------------------------------------------------------------- svg: names as the xml parser resolves them
+
+const SVG = 'http://www.w3.org/2000/svg';
+describe('svg is judged by its namespaces and an allow-list', () => {
+  test.each([
+    [
+      'a prefix starting with an underscore',
+      `<svg xmlns="${SVG}" xmlns:_x="${SVG}"><_x:script>alert(1)</_x:script></svg>`,
+    ],
+    ['a non-ascii prefix', `<svg xmlns="${SVG}" xmlns:é="${SVG}"><é:script>alert(1)</é:script></svg>`],
+    [
+      'a prefix with a dot and digits',
+      `<svg xmlns="${SVG}" xmlns:a.1="${SVG}"><a.1:script>alert(1)</a.1:script></svg>`,
+    ],
+    ['a default namespace on the script', `<svg xmlns="${SVG}"><script xmlns="${SVG}">alert(1)</script></svg>`],
+    [
+      'an xhtml script in foreignObject',
+      `<svg xmlns="${SVG}"><foreignObject><h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script></foreignObject></svg>`,
+    ],
+    ['an ATTLIST default onload', `<!DOCTYPE svg [<!ATTLIST svg onload CDATA "alert(1)">]><svg xmlns="${SVG}"/>`],
+    [
+      'an ATTLIST default href',
+      `<!DOCTYPE svg [<!ATTLIST a href CDATA "javascript:alert(1)">]><svg xmlns="${SVG}"><a><text>x</text></a></svg>`,
+    ],
+    ['an entity declaration', `<!DOCTYPE svg [<!ENTITY e "x">]><svg xmlns="${SVG}"><text>&e;</text></svg>`],
+    ['an xslt instruction typed text/xml', `<?xml-stylesheet type="text/xml" href="#x"?><svg xmlns="${SVG}"/>`],
+    [
+      'an xslt instruction typed application/xslt+xml',
+      `<?xml-stylesheet type="application/xslt+xml" href="x.xsl"?><svg xmlns="${SVG}"/>`,
+    ],
+    ['an xml-stylesheet without a type', `<?xml-stylesheet href="x.xsl"?><svg xmlns="${SVG}"/>`],
+    ['an element off the allow-list', `<svg xmlns="${SVG}"><iframe src="https://x.example/"/></svg>`],
+    ['an attribute off the allow-list', `<svg xmlns="${SVG}"><rect formaction="x" width="1" height="1"/></svg>`],
+    [
+      'an xml events listener',
+      `<svg xmlns="${SVG}" xmlns:ev="http://www.w3.org/2001/xml-events"><rect ev:event="click"/></svg>`,
+    ],
+    [
+      'a character-referenced javascript href',
+      `<svg xmlns="${SVG}" xmlns:xl="http://www.w3.org/1999/xlink"><a xl:href="&#x6A;avascript:alert(1)"><text>x</text></a></svg>`,
+    ],
+    ['a handler set by animation', `<svg xmlns="${SVG}"><set attributeName="onmouseover" to="alert(1)"/></svg>`],
+  ])('denies %s', async (_, svg) => {
+    expect((await decideItem(asText(svg), 'image/svg+xml')).effect).toBe('deny');
+  });
+
+  test.each([
+    [
+      'an inkscape drawing',
+      `<svg xmlns="${SVG}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" width="10" height="10" viewBox="0 0 10 10"><sodipodi:namedview pagecolor="#fff"/><g inkscape:label="Layer 1" inkscape:groupmode="layer"><path d="M0 0h10v10z" style="fill:#f00"/></g></svg>`,
+    ],
+    [
+      'metadata in rdf',
+      `<svg xmlns="${SVG}"><metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description about="x"/></rdf:RDF></metadata><circle cx="1" cy="1" r="1"/></svg>`,
+    ],
+    [
+      'an external doctype',
+      `<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="${SVG}"><rect width="1" height="1"/></svg>`,
+    ],
+    [
+      'a css stylesheet instruction',
+      `<?xml-stylesheet type="text/css" href="a.css"?><svg xmlns="${SVG}"><text class="t">x</text></svg>`,
+    ],
+    [
+      'gradients and filters',
+      `<svg xmlns="${SVG}"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient><filter id="f"><feGaussianBlur stdDeviation="2"/></filter></defs><rect fill="url(#g)" filter="url(#f)" width="1" height="1" data-name="r"/></svg>`,
+    ],
+  ])('allows %s', async (_, svg) => {
+    expect((await decideItem(asText(svg), 'image/svg+xml')).effect).toBe('allow');
+  });
+});
+
+// one XML spelling of an attribute value: characters as themselves or as decimal or hex references
+const xmlSpell = (s: string): fc.Arbitrary<string> =>
+  fc
+    .tuple(...[...s].map((c) => fc.constantFrom(c, `&#${c.charCodeAt(0)};`, `&#x${c.charCodeAt(0).toString(16)};`)))
+    .map((p) => p.join(''));
+const xmlName = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,6}$/).filter((p) => !/^xml/i.test(p));
+
+describe('fuzz: svg keeps its verdict however names and values are spelled', () => {
+  test('a script element under any prefix bound to the svg namespace is denied', async () => {
+    await fc.assert(
+      fc.asyncProperty(xmlName, async (prefix) => {
+        const svg = `<svg xmlns="${SVG}" xmlns:${prefix}="${SVG}"><${prefix}:script>alert(1)</${prefix}:script></svg>`;
+        const { effect, messages } = await decideItem(asText(svg), 'image/svg+xml');
+        expect(effect).toBe('deny');
+        expect(messages).toMatch(/`<script>` element/);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  test('an allowed drawing with its values spelled by references stays allowed', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        xmlSpell('#ff0000'),
+        xmlSpell('https://example.com/a.png'),
+        xmlName,
+        async (fill, href, prefix) => {
+          const svg = `<svg xmlns="${SVG}" xmlns:${prefix}="http://www.w3.org/1999/xlink"><rect fill="${fill}" width="1" height="1"/><image ${prefix}:href="${href}" width="1" height="1"/></svg>`;
+          expect((await decideItem(asText(svg), 'image/svg+xml')).effect).toBe('allow');
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('fuzz: a pdf object stream is found however its stream keyword is set off', () => {
+  const separator = fc
+    .array(fc.constantFrom(' ', '\t', '\r\n', '\n', '\0', '\f', '% note\n', '%%\r'), { minLength: 1, maxLength: 8 })
+    .map((a) => a.join(''));
+  test('denied whatever white space and comments sit between the dictionary and `stream`', async () => {
+    await fc.assert(
+      fc.asyncProperty(separator, fc.constantFrom('\n', '\r\n', '  \n', '\t\r\n'), async (between, eol) => {
+        const bytes = pdfWithObjectStream('/Type /ObjStm /N 1 /First 4', `${between}stream${eol}`);
+        expect((await decideItem(asBlob(bytes), 'application/pdf')).effect).toBe('deny');
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -13,9 +13,15 @@ export const maxMetadataInflateBytes = 1024 * 1024;
 
 /** What the metadata of an image hides, as a one-line message; null when nothing active was found. Linear in the bytes. */
 export function findActiveMetadata(kind: string, bytes: Buffer): string | null {
+  return readMetadata(kind, bytes).active;
+}
+
+/** `findActiveMetadata`, and why part of the metadata could not be inspected (compressed metadata past `maxMetadataInflateBytes`), or null. */
+export function readMetadata(kind: string, bytes: Buffer): { active: string | null; uninterpretable: string | null } {
+  const over = { exceeded: false };
   const segments =
     kind === 'png' || kind === 'apng'
-      ? pngSegments(bytes)
+      ? pngSegments(bytes, over)
       : kind === 'jpeg'
         ? jpegSegments(bytes)
         : kind === 'gif'
@@ -23,11 +29,15 @@ export function findActiveMetadata(kind: string, bytes: Buffer): string | null {
           : [];
   for (const segment of segments) {
     const markup = findActiveMarkup(segment.data.toString(segment.utf8 ? 'utf8' : 'latin1'), 'text');
-    if (markup !== null) return `${segment.where} holds ${markup}`;
+    if (markup !== null) return { active: `${segment.where} holds ${markup}`, uninterpretable: null };
     const program = executableInside(segment.data);
-    if (program !== null) return `${segment.where} holds ${program}`;
+    if (program !== null) return { active: `${segment.where} holds ${program}`, uninterpretable: null };
   }
-  return null;
+  // the cap fails closed: metadata left compressed was never looked at
+  const uninterpretable = over.exceeded
+    ? `${kind} compressed metadata inflates past the ${maxMetadataInflateBytes} byte inspection budget`
+    : null;
+  return { active: null, uninterpretable };
 }
 
 interface Segment {
@@ -69,17 +79,21 @@ const numericChunks: ReadonlySet<string> = new Set([
   'sTER',
 ]);
 
-function pngSegments(b: Buffer): Segment[] {
+function pngSegments(b: Buffer, over: { exceeded: boolean }): Segment[] {
   const out: Segment[] = [];
   let budget = maxMetadataInflateBytes;
   const inflate = (data: Buffer): Buffer => {
-    if (budget <= 0) return Buffer.alloc(0);
+    if (budget <= 0) {
+      over.exceeded = true;
+      return Buffer.alloc(0);
+    }
     try {
       const inflated = inflateSync(data, { maxOutputLength: budget });
       budget -= inflated.length;
       return inflated;
-    } catch {
-      // over budget or damaged: what cannot be inflated cannot be shown either
+    } catch (error) {
+      // past the budget the rest is unread (reported); damaged data cannot be shown by a viewer either
+      if (error instanceof RangeError) over.exceeded = true;
       budget = 0;
       return Buffer.alloc(0);
     }

@@ -217,7 +217,8 @@ function afterDictionary(s: string, at: number, floor: number): boolean {
     if (percent === -1 || percent >= i) return false;
     i = percent;
   }
-  return false;
+  // past the guard the keyword is taken for a stream: its data is then read as one, not skipped as object text
+  return true;
 }
 
 function isPdfSpace(c: number): boolean {

@@ -3,7 +3,7 @@ import { findActiveMarkup, readMarkup } from './active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
-import { findActiveMetadata } from './image-metadata.ts';
+import { readMetadata } from './image-metadata.ts';
 import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
@@ -184,21 +184,15 @@ function binaryFindings(
   const structure = imageStructure(kind, bytes);
   sniff.width = structure?.width ?? null;
   sniff.height = structure?.height ?? null;
-  if (structure === null || structure.end === null) {
-    sniff.uninterpretable = `truncated ${kind} image: its structure ends before the data does`;
-    sniff.active =
-      polyglot(kind, bytes, 0) ??
-      findActiveMetadata(kind, bytes) ??
-      scriptPolyglot(kind, bytes) ??
-      pdfInside(kind, bytes, options);
-    return sniff;
-  }
-  const end = structure.end;
+  const metadata = readMetadata(kind, bytes);
+  const truncated = structure === null || structure.end === null;
+  const end = structure?.end ?? 0;
+  sniff.uninterpretable = truncated
+    ? `truncated ${kind} image: its structure ends before the data does`
+    : metadata.uninterpretable;
   sniff.active =
-    polyglot(kind, bytes, end) ??
-    findActiveMetadata(kind, bytes) ??
-    scriptPolyglot(kind, bytes) ??
-    pdfInside(kind, bytes, options);
+    polyglot(kind, bytes, end) ?? metadata.active ?? scriptPolyglot(kind, bytes) ?? pdfInside(kind, bytes, options);
+  if (truncated) return sniff;
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {

@@ -825,3 +825,24 @@ describe('fuzz: a pdf object stream is found however its stream keyword is set o
     );
   });
 });
+
+// ---------------------------------------------------------------- caps fail closed
+
+describe('inspection caps fail closed', () => {
+  test('png metadata that inflates past the budget is partial, not skipped', async () => {
+    const zeros = deflateSync(Buffer.alloc(2 * 1024 * 1024));
+    const later = deflateSync(latin1('<script>alert(1)</script>'));
+    const bytes = pngWith(
+      pngChunk('zTXt', Buffer.concat([latin1('Comment\0\0'), zeros])),
+      pngChunk('zTXt', Buffer.concat([latin1('Comment\0\0'), later])),
+    );
+    const { effect, messages } = await decideItem(asBlob(bytes), 'image/png');
+    expect(effect).not.toBe('allow');
+    expect(messages).toMatch(/inspection budget/);
+  });
+
+  test('a stream keyword behind more comment lines than the walk reads is still taken for a stream', async () => {
+    const bytes = pdfWithObjectStream('/Type /ObjStm /N 1 /First 4', `\n${'% c\n'.repeat(1500)}stream\n`);
+    expect((await decideItem(asBlob(bytes), 'application/pdf')).effect).toBe('deny');
+  });
+});

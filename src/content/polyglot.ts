@@ -72,6 +72,7 @@ export const scriptProbeChars = 4096;
  */
 export function parsesAsScript(bytes: Buffer): boolean {
   return (['latin1', 'utf8'] as const).some((encoding) => {
+    if (!mayStartScript(bytes.toString(encoding, 0, 256))) return false;
     const head = bytes.toString(encoding, 0, scriptProbeChars);
     const headError = scriptError(head);
     if (bytes.length <= scriptProbeChars) return headError === null;
@@ -80,6 +81,19 @@ export function parsesAsScript(bytes: Buffer): boolean {
     if (headError !== null && !headError.unterminated && headError.pos < head.length - 256) return false;
     return scriptError(bytes.toString(encoding)) === null;
   });
+}
+
+// a script's text before its first comment, string, template or regular expression can only hold printable
+// characters and white space (identifiers, punctuators, numbers): a control character there, or an invalid
+// byte decoded as U+FFFD, is a syntax error, so the parser need not be asked (every real image's magic
+// bytes have one within their first few bytes)
+function mayStartScript(head: string): boolean {
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0x2f || c === 0x22 || c === 0x27 || c === 0x60) return true;
+    if (c < 0x20 ? c < 0x09 || c > 0x0d : (c >= 0x7f && c < 0xa0) || c === 0xfffd) return false;
+  }
+  return true;
 }
 
 // where the text stops parsing as a classic script (acorn's error position, and whether something was left

@@ -222,10 +222,13 @@ function polyglot(kind: string, bytes: Buffer, end: number): string | null {
   return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
 }
 
-// PDF readers look for `%PDF-` past the first byte (Acrobat within the first KiB, pdf.js anywhere), so a PDF
-// carried inside an image (a chunk, a comment) opens as one
+// PDF readers look for `%PDF-` anywhere in the first KiB (Acrobat, pdf.js), so a PDF carried inside an image
+// (a chunk, a comment) there opens as one; later in the file it is data to them
+/** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
+const pdfHeaderSearchBytes = 1024;
+
 function pdfInside(kind: string, bytes: Buffer, options: SniffOptions): string | null {
-  const at = bytes.indexOf('%PDF-', 0, 'latin1');
+  const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
   if (at === -1) return null;
   const pdf = pdfFindings(bytes.subarray(at), options);
   return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;

@@ -1,4 +1,5 @@
 import type { HostAdapter } from './host-adapter.ts';
+import { SavedFiles } from './saved-files.ts';
 import type { HookCall, HookEvent } from './hook-event.ts';
 import { durationOf, mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
 
@@ -41,6 +42,7 @@ export function parseClaudeShaped(event: Record<string, unknown>): HookEvent | n
     phase,
     toolUseId: optionalString(event['tool_use_id'], 'tool_use_id') ?? null,
     call,
+    savedDir: SavedFiles.forTranscript(optionalString(event['transcript_path'], 'transcript_path')).dir,
   };
   if (phase === 'post') parsed.response = event['tool_response'];
   if (phase === 'failure') parsed.response = typeof event['error'] === 'string' ? event['error'] : undefined;

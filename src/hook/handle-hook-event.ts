@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, open, unlink } from 'node:fs/promises';
 import type { Decision, Reason } from '../decision/decision.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
@@ -12,9 +11,11 @@ import {
 } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 import type { LinkRecord, LinkStages } from '../record/link-record.ts';
-import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
+import { linkFacts } from '../flow/discover-links.ts';
 import { isRecord } from '../json-value.ts';
 import { gateNotice } from './gate-notice.ts';
+import { headerUri, renderedItem } from './rendered-item.ts';
+import { SavedFiles } from './saved-files.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { SessionState, type PendingRead, type SeenLink } from './session-state.ts';
 import { listedResources, readContents, unwrapToolOutput } from './tool-output.ts';
@@ -74,30 +75,43 @@ function keptLink(item: Readonly<Record<string, unknown>>): Record<string, unkno
 async function toolReturned(event: HookEvent, server: string, tool: string, context: HookContext): Promise<HookAnswer> {
   const output = unwrapToolOutput(event.response);
   if (output.result === null) return { kind: 'none' };
-  const { links, embedded } = discoverLinks(output.result);
+  const items = output.result['content'] as unknown[];
   const at = nowOf(context);
-  const seen: SeenLink[] = links
-    .filter((l) => typeof l.link['uri'] === 'string')
-    .map((l) => ({
-      server,
-      link: keptLink(l.link),
-      discovered: discoveredStage(linkFacts(l.link), l.index, linkContext(server, tool), at),
-    }));
+  const saved = new SavedFiles(event.savedDir);
+  const maxBytes = context.gate.policy.document.read.maxBytes;
+  const seen: SeenLink[] = [];
+  const withheld = new Map<number, string>();
+  let lastUri = '';
+  for (const [index, item] of items.entries()) {
+    lastUri = headerUri(item) ?? lastUri;
+    const rendered = renderedItem(item, lastUri);
+    if (rendered.kind === 'link') {
+      if (typeof rendered.link['uri'] !== 'string') continue;
+      const discovered = discoveredStage(linkFacts(rendered.link), index, linkContext(server, tool), at);
+      seen.push({ server, link: keptLink(rendered.link), discovered });
+      continue;
+    }
+    let resource: Record<string, unknown>;
+    if (rendered.kind === 'embedded') resource = rendered.resource;
+    else if (rendered.kind === 'saved-file') {
+      // a path the host did not save for this session is text from the server: not read, not judged
+      if (!(await saved.owns(rendered.path))) continue;
+      const blob = await saved.readBase64(rendered.path, maxBytes);
+      resource = blob === null ? { uri: rendered.uri } : { uri: rendered.uri, blob };
+    } else continue;
+    const decision = await context.gate.decideEmbedded(resource);
+    if (decision.effect === 'allow') continue;
+    const uri = typeof resource['uri'] === 'string' ? resource['uri'] : '';
+    withheld.set(index, gateNotice('withheld the embedded resource', uri, decision, null));
+    // the model is never pointed at a withheld saved file
+    if (rendered.kind === 'saved-file') await saved.remove(rendered.path);
+  }
   if (seen.length > 0) {
     const state = await SessionState.open(context.stateDir, event.session);
     await state.addSeen(event.toolUseId ?? randomUUID(), seen);
   }
-  if (embedded.length === 0) return { kind: 'none' };
-
-  const withheld = new Map<number, string>();
-  for (const e of embedded) {
-    const decision = await context.gate.decideEmbedded(e.resource);
-    if (decision.effect === 'allow') continue;
-    const uri = typeof e.resource['uri'] === 'string' ? e.resource['uri'] : '';
-    withheld.set(e.index, gateNotice('withheld the embedded resource', uri, decision, null));
-  }
   if (withheld.size === 0) return { kind: 'none' };
-  const content = (output.result['content'] as unknown[]).map((item, index) => {
+  const content = items.map((item, index) => {
     const notice = withheld.get(index);
     return notice === undefined ? item : { type: 'text', text: notice };
   });
@@ -204,25 +218,6 @@ async function readFailed(
   return { kind: 'none' };
 }
 
-/** A saved blob file read back for the read decision: its base64 (at most the policy cap plus one byte). */
-async function savedBlob(path: string, maxBytes: number): Promise<string | null> {
-  try {
-    const info = await lstat(path);
-    if (!info.isFile()) return null;
-    const file = await open(path, 'r');
-    try {
-      // one byte over the cap is enough for the gate to deny the item as too large, without reading the rest
-      const buffer = Buffer.alloc(Math.min(info.size, maxBytes + 1));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      return buffer.subarray(0, bytesRead).toString('base64');
-    } finally {
-      await file.close();
-    }
-  } catch {
-    return null;
-  }
-}
-
 async function readReturned(
   event: HookEvent,
   call: { server: string; uri: string },
@@ -238,6 +233,7 @@ async function readReturned(
   if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
 
   const maxBytes = gate.policy.document.read.maxBytes;
+  const files = new SavedFiles(event.savedDir);
   const saved: (string | null)[] = [];
   const contents: Record<string, unknown>[] = [];
   for (const item of raw) {
@@ -248,10 +244,13 @@ async function readReturned(
       continue;
     }
     const judgedItem: Record<string, unknown> = {};
-    for (const key of ['uri', 'mimeType', 'text'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
-    if (path !== null) {
-      // a saved file that cannot be read back gives an item with no body, which the gate denies (content.shape)
-      const blob = await savedBlob(path, maxBytes);
+    for (const key of ['uri', 'mimeType'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
+    if (path === null) {
+      if (item['text'] !== undefined) judgedItem['text'] = item['text'];
+    } else {
+      // the body is the saved file (the item's `text` is the host's note about it); a file that cannot be read back,
+      // or lies outside the host's folder, gives an item with no body, which the gate denies (content.shape)
+      const blob = await files.readBase64(path, maxBytes);
       if (blob !== null) judgedItem['blob'] = blob;
     }
     contents.push(judgedItem);
@@ -271,7 +270,7 @@ async function readReturned(
   });
 
   if (judged.linkDecision.effect === 'deny') {
-    await removeSaved(saved);
+    for (const path of saved) if (path !== null) await files.remove(path);
     const record = finish(
       { discovered: judged.discovered, requested: null, received: null, delivered: null },
       judged.linkDecision,
@@ -304,7 +303,7 @@ async function readReturned(
 
   const withheld = new Set(dropped.map((d) => d.index));
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
-  await removeSaved(saved.filter((_, i) => withheld.has(i)));
+  for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
   return withholdAnswer(raw, withheld, gateNotice('withheld the body of', call.uri, read, record.next));
 }
 
@@ -316,18 +315,6 @@ function withholdAnswer(raw: readonly unknown[], withheld: ReadonlySet<number>, 
     return { uri, mimeType: 'text/plain', text: notice };
   });
   return { kind: 'replace', output: { contents }, reason: notice };
-}
-
-async function removeSaved(paths: readonly (string | null)[]): Promise<void> {
-  for (const path of paths) {
-    if (path === null) continue;
-    try {
-      // only a regular file is removed; a symlink named by the event is never followed
-      if ((await lstat(path)).isFile()) await unlink(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
 }
 
 async function judgeWebFetch(urls: readonly string[], context: HookContext): Promise<HookAnswer> {

@@ -24,6 +24,8 @@ export interface HookEvent {
   response?: unknown;
   /** how long the tool ran, milliseconds, when the host says */
   durationMs?: number;
+  /** the folder where the host saves binary bodies for this session; null when the host names none */
+  savedDir: string | null;
 }
 
 /** What the gate answers to one event, before a host formats it. */

@@ -2,11 +2,13 @@
 export interface EventOptions {
   session?: string;
   toolUseId?: string;
+  /** the session transcript; the host saves binary bodies under `<transcript without .jsonl>/tool-results/` */
+  transcript?: string;
 }
 
 const common = (name: string, options: EventOptions) => ({
   session_id: options.session ?? 'session-1',
-  transcript_path: '/tmp/transcript.jsonl',
+  transcript_path: options.transcript ?? '/tmp/linkgate-no-such-session.jsonl',
   cwd: '/tmp',
   permission_mode: 'default',
   hook_event_name: name,

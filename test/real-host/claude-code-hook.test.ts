@@ -1,0 +1,117 @@
+// linkgate as Claude Code's hook: the real binary, offline, with the settings block `linkgate hook claude-code
+// --print-config` prints (unchanged), the hostile fixture server, and a scripted model. What the server was asked,
+// what the model received next, which saved files remain and what the records say are all checked.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliEntry } from '../../src/cli/package-root.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { installClaudeCode, runClaudeCode } from './claude-code.ts';
+import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureEmbedded, fixtureLinks, type FixtureResource } from './fixture-resources.ts';
+import { realHostSuite } from './host-suite.ts';
+
+const host = realHostSuite('claude code', () => installClaudeCode());
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
+});
+
+// the settings run the built CLI, as an installed package would
+beforeAll(() => {
+  if (!existsSync(cliEntry())) execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
+}, 180_000);
+
+const byName = (name: string): FixtureResource => {
+  const found = [...fixtureLinks, ...fixtureEmbedded].find((l) => l.name === name);
+  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
+  return found;
+};
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('linkgate hook claude-code inside a real Claude Code', () => {
+  test('refused links are never read, withheld bodies never reach the model, allowed ones do', { timeout: 240_000 }, async (ctx) => {
+    host.require(ctx);
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-hook-e2e-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const recordsFile = path.join(logs, 'records.jsonl');
+    const printed = await runCli(['hook', 'claude-code', '--print-config', '--records', recordsFile]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
+
+    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(byName) as FixtureResource[];
+    const [note, tool] = ['note', 'tool'].map(byName) as FixtureResource[];
+    const read = (id: string, r: FixtureResource) => ({
+      toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
+    });
+    const run = await runClaudeCode({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings,
+      prompt: 'read every link of the fixture server',
+      script: [
+        { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
+        read('toolu_metadata', metadata as FixtureResource),
+        read('toolu_readme', readme as FixtureResource),
+        read('toolu_photo', photo as FixtureResource),
+        read('toolu_banner', banner as FixtureResource),
+        read('toolu_logo', logo as FixtureResource),
+        { toolUses: [{ id: 'toolu_embedded', name: 'mcp__fixture__embedded', input: {} }] },
+        { text: 'all read' },
+      ],
+      allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
+      timeoutMs: 180_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
+    if (process.env['LINKGATE_SHOW_MODEL_TEXT'] === '1') {
+      for (const id of ['toolu_metadata', 'toolu_photo', 'toolu_readme', 'toolu_embedded']) console.log(id, text(id));
+    }
+
+    // refused before the read: the server was never asked, the model got the reason as a tool error
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).not.toContain(metadata?.uri);
+    expect(reads).toEqual([readme, photo, banner, logo].map((r) => r?.uri));
+    expect(run.toolResults['toolu_metadata']?.is_error).toBe(true);
+    expect(text('toolu_metadata')).toContain('uri.non-public-address');
+
+    // what the model received next: allowed bodies in, withheld bodies out of every later request
+    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+    expect(everything).toContain(readme?.marker);
+    expect(everything).toContain(note?.marker);
+    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    expect(text('toolu_photo')).toContain('content.executable');
+    expect(text('toolu_banner')).toMatch(/linkgate withheld/);
+    expect(text('toolu_embedded')).toContain('content.executable');
+    expect(text('toolu_embedded')).not.toContain('[Image source:');
+
+    // executables the host saved are gone; the allowed image is still there, where the model was told
+    const saved = await Promise.all((await filesUnder(path.join(run.dir, 'home'))).map(async (f) => [f, await readFile(f)] as const));
+    for (const exe of [photo, tool]) expect(saved.filter(([, bytes]) => bytes.equals(exe?.bytes as Buffer))).toEqual([]);
+    const logoFile = saved.find(([, bytes]) => bytes.equals(logo?.bytes as Buffer))?.[0];
+    expect(logoFile).toBeDefined();
+    expect(text('toolu_logo')).toContain(String(logoFile));
+
+    // one record per read, with the verdict of what reached the model
+    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata?.uri, 'link-only'],
+      [readme?.uri, 'body-obtained'],
+      [photo?.uri, 'link-only'],
+      [banner?.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
+      [logo?.uri, 'body-obtained'],
+    ]);
+    expect(records[0]?.stages.requested).toBeNull();
+    expect(records[1]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture' });
+  });
+});

@@ -14,6 +14,7 @@ const { freezeFacts } = (await import(new URL('../dist/policy/rule-facts.js', im
 const { runRules } = (await import(
   new URL('../dist/gate/run-rules.js', import.meta.url).href
 )) as typeof import('../src/gate/run-rules.ts');
+import { benchHook } from './hook.ts';
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
 import { benchProxy } from './proxy.ts';
 
@@ -431,5 +432,6 @@ benchColdStart();
 await benchMemory();
 await benchTelemetry();
 await benchProxy(rounds, row, check);
+for (const v of await benchHook(rounds)) check(v.name, v.ok, v.figure);
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

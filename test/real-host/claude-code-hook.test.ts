@@ -38,7 +38,9 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe('linkgate hook claude-code inside a real Claude Code', () => {
-  test('refused links are never read, withheld bodies never reach the model, allowed ones do', { timeout: 240_000 }, async (ctx) => {
+  test('refused links are never read, withheld bodies never reach the model, allowed ones do', {
+    timeout: 240_000,
+  }, async (ctx) => {
     host.require(ctx);
     const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-hook-e2e-'));
     cleanups.push(() => rm(logs, { recursive: true, force: true }));
@@ -48,7 +50,9 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(byName) as FixtureResource[];
+    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(
+      byName,
+    ) as FixtureResource[];
     const [note, tool] = ['note', 'tool'].map(byName) as FixtureResource[];
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
@@ -96,8 +100,11 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(text('toolu_embedded')).not.toContain('[Image source:');
 
     // executables the host saved are gone; the allowed image is still there, where the model was told
-    const saved = await Promise.all((await filesUnder(path.join(run.dir, 'home'))).map(async (f) => [f, await readFile(f)] as const));
-    for (const exe of [photo, tool]) expect(saved.filter(([, bytes]) => bytes.equals(exe?.bytes as Buffer))).toEqual([]);
+    const saved = await Promise.all(
+      (await filesUnder(path.join(run.dir, 'home'))).map(async (f) => [f, await readFile(f)] as const),
+    );
+    for (const exe of [photo, tool])
+      expect(saved.filter(([, bytes]) => bytes.equals(exe?.bytes as Buffer))).toEqual([]);
     const logoFile = saved.find(([, bytes]) => bytes.equals(logo?.bytes as Buffer))?.[0];
     expect(logoFile).toBeDefined();
     expect(text('toolu_logo')).toContain(String(logoFile));

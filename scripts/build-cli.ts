@@ -1,0 +1,12 @@
+// Bundles the CLI entry into dist/bin/ (`npm run build`, after tsc): code-split, so starting `linkgate hook` loads
+// the hook's modules and what they import, not the probe's SDK client or the reviewer's reporters. The library stays
+// plain tsc output in dist/ for hosts that bundle themselves.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { cliBuildOptions, repoRoot } from './cli-build-options.ts';
+
+const outdir = path.join(repoRoot, 'dist', 'bin');
+await rm(outdir, { recursive: true, force: true });
+await build(cliBuildOptions(outdir));
+process.stdout.write('bundled dist/bin/linkgate.js\n');

@@ -1,0 +1,53 @@
+// The esbuild options of the CLI bundle, shared by `scripts/build-cli.ts` and the bench (which also builds variants).
+import path from 'node:path';
+import type { BuildOptions, Plugin } from 'esbuild';
+
+/** The repository root. */
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+
+// zod's namespace re-exports every locale (~300 KB of source that each process start would compile); linkgate's
+// messages are English, which zod configures itself, so the bundle's locale table holds English only
+const englishOnlyZodLocales: Plugin = {
+  name: 'english-only-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/** Options for bundling the CLI entry into `outdir`; the variants exist for the bench's comparison only. */
+export function cliBuildOptions(
+  outdir: string,
+  variant: { splitting?: boolean; englishOnly?: boolean; minify?: boolean } = {},
+): BuildOptions {
+  return {
+    absWorkingDir: repoRoot,
+    entryPoints: { linkgate: 'src/cli/main.ts' },
+    outdir,
+    bundle: true,
+    // one chunk per command's modules: a command loads only what it imports
+    splitting: variant.splitting ?? true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    chunkNames: 'chunk-[hash]',
+    // `import(telemetrySdkPackage)` stays a runtime import: the optional peer is the user's to install
+    external: ['@opentelemetry/sdk-node'],
+    // CommonJS dependencies (json-logic-js) call require(); an ES module has none of its own
+    banner: {
+      js: "import { createRequire as __linkgateRequire } from 'node:module';\nconst require = __linkgateRequire(import.meta.url);",
+    },
+    // less source to parse at each start
+    minify: variant.minify ?? true,
+    plugins: (variant.englishOnly ?? true) ? [englishOnlyZodLocales] : [],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  };
+}

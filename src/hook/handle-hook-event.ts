@@ -51,7 +51,7 @@ export async function handleHookEvent(event: HookEvent, context: HookContext): P
       : resourcesListed(event, call.server, context);
   }
   const state = await SessionState.open(context.stateDir, event.session);
-  const callId = event.toolUseId ?? `${call.server}\n${call.uri}`;
+  const callId = event.toolUseId ?? `${call.server ?? ''}\n${call.uri}`;
   if (event.phase === 'pre') return readRequested(call, callId, state, context);
   if (event.phase === 'failure') return readFailed(event, callId, state, context);
   return readReturned(event, call, callId, state, context);
@@ -140,14 +140,16 @@ async function resourcesListed(event: HookEvent, server: string | null, context:
 
 /** The link decision for reading `uri` from `server`, with what the session saw of the link. */
 async function decideReadLink(
-  server: string,
+  readServer: string | null,
   uri: string,
   state: SessionState,
   context: HookContext,
 ): Promise<Omit<PendingRead, 'requested'>> {
   const seen = await state.seen(uri);
   // a link returned by this very server first; else the first one seen (the read then goes to another server)
-  const origin = seen.find((s) => s.server === server) ?? seen[0];
+  const origin = seen.find((s) => s.server === readServer) ?? seen[0];
+  // a host that finds the server by the uri reads from the server that returned or listed it
+  const server = readServer ?? origin?.server ?? 'default';
   const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
   const linkServer = origin?.server ?? server;
   const discovered =
@@ -159,11 +161,11 @@ async function decideReadLink(
     link,
     discovered: origin !== undefined,
   });
-  return { linkServer, link, discovered, linkDecision };
+  return { linkServer, readFrom: server, link, discovered, linkDecision };
 }
 
 async function readRequested(
-  call: { server: string; uri: string },
+  call: { server: string | null; uri: string },
   callId: string,
   state: SessionState,
   context: HookContext,
@@ -184,7 +186,7 @@ async function readRequested(
     requested: {
       at: nowOf(context).toISOString(),
       requestId: null,
-      server: call.server,
+      server: judged.readFrom,
       deadlineMs: context.gate.policy.document.read.readTimeoutMs,
       transport: 'resources/read',
     },
@@ -220,7 +222,7 @@ async function readFailed(
 
 async function readReturned(
   event: HookEvent,
-  call: { server: string; uri: string },
+  call: { server: string | null; uri: string },
   callId: string,
   state: SessionState,
   context: HookContext,
@@ -263,7 +265,7 @@ async function readReturned(
   const verdict = await gate.decideReadDetailed({
     stage: 'read',
     server: judged.linkServer,
-    readFrom: call.server,
+    readFrom: judged.readFrom,
     link: judged.link,
     elapsedMs,
     result,
@@ -290,7 +292,7 @@ async function readReturned(
     requested: pending?.requested ?? {
       at: requestedAt,
       requestId: null,
-      server: call.server,
+      server: judged.readFrom,
       deadlineMs: gate.policy.document.read.readTimeoutMs,
       transport: 'resources/read',
     },

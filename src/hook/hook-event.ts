@@ -1,7 +1,7 @@
 /** What a host's tool call is, as far as the gate cares. */
 export type HookCall =
-  /** the host's resource read tool (`ReadMcpResourceTool {server, uri}`) */
-  | { kind: 'read'; server: string; uri: string }
+  /** the host's resource read tool (`ReadMcpResourceTool {server, uri}`); `server` null when the host finds it by the uri */
+  | { kind: 'read'; server: string | null; uri: string }
   /** the host's resource list tool; `server` is null when the call named none */
   | { kind: 'list'; server: string | null }
   /** an MCP server's tool (`mcp__<server>__<tool>`) */

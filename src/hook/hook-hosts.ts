@@ -1,11 +1,15 @@
 import { claudeCodeHost } from './claude-code-host.ts';
 import { codexHost } from './codex-host.ts';
+import { cursorHost } from './cursor-host.ts';
+import { geminiCliHost } from './gemini-cli-host.ts';
 import type { HostAdapter } from './host-adapter.ts';
 
 /** Each host's adapter, by the name `linkgate hook HOST` takes. */
 export const hostAdapters = {
   'claude-code': claudeCodeHost,
   codex: codexHost,
+  'gemini-cli': geminiCliHost,
+  cursor: cursorHost,
 } as const satisfies Readonly<Record<string, HostAdapter>>;
 
 /** A host name `linkgate hook` accepts. */

@@ -14,6 +14,8 @@ export type RenderedItem =
 const renderedLink = /^\[Resource link: ([^\]\n]*)\] (\S+)$/;
 const renderedResource = /^\[Resource from (.+?) at (\S+)\] ([\s\S]*)$/;
 const renderedSavedFile = /^\[Image source: ([^\]\n]+)\]$/;
+// Gemini CLI (0.61, observed) renders a `resource_link` as `Resource Link: <name> at <uri>`
+const geminiLink = /^Resource Link: (.*) at (\S+)$/;
 
 /**
  * Classifies one content item, native (`resource_link`, `resource`, `image`/`audio` with base64 `data`) or as a host
@@ -33,6 +35,8 @@ export function renderedItem(item: unknown, lastUri: string): RenderedItem {
   const text = item['text'];
   const link = renderedLink.exec(text);
   if (link !== null) return { kind: 'link', link: { type: 'resource_link', name: link[1], uri: link[2] } };
+  const gemini = geminiLink.exec(text);
+  if (gemini !== null) return { kind: 'link', link: { type: 'resource_link', name: gemini[1], uri: gemini[2] } };
   const resource = renderedResource.exec(text);
   // an empty body is the header of a binary resource whose bytes follow as a saved file
   if (resource !== null && resource[3] !== '') {

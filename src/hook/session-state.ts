@@ -18,6 +18,8 @@ export interface SeenLink {
 export interface PendingRead {
   /** the server that returned the link, or the read's own server when the link was not seen */
   linkServer: string;
+  /** the server the read goes to */
+  readFrom: string;
   link: Record<string, unknown>;
   discovered: DiscoveredStage;
   linkDecision: Decision;

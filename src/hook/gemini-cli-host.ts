@@ -1,0 +1,100 @@
+import { isRecord } from '../sdk/discover-links.ts';
+import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
+import type { HostAdapter } from './host-adapter.ts';
+import { mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
+
+const phases: Readonly<Record<string, HookEvent['phase']>> = { BeforeTool: 'pre', AfterTool: 'post' };
+
+// Gemini CLI 0.61 (observed): `read_mcp_resource {uri}` reads only a uri some server listed and passes the model a
+// text body, or `[Binary Data (<type>)]` instead of any bytes; `list_mcp_resources` answers lines
+// `- <server>:<uri> | <name>`; an MCP tool's result is `llmContent` parts (`{text}`, `{inlineData}`)
+const binaryPlaceholder = /^\[Binary Data \(([^)\n]*)\)\]\s*$/;
+const listedLine = /^- ([^:\n]+):(\S+) \| (.*)$/gm;
+// web_fetch takes a prompt holding the urls it will fetch (as Gemini CLI itself finds them)
+const promptUrl = /https?:\/\/[^\s<>"'`]+/gi;
+
+function call(name: string, input: Record<string, unknown>, event: Record<string, unknown>): HookCall {
+  if (name === 'read_mcp_resource') {
+    const server = optionalString(input['serverName'], 'tool_input.serverName') ?? null;
+    return { kind: 'read', server, uri: requiredString(input['uri'], 'tool_input.uri') };
+  }
+  if (name === 'list_mcp_resources') {
+    return { kind: 'list', server: optionalString(input['serverName'], 'tool_input.serverName') ?? null };
+  }
+  if (name === 'web_fetch') {
+    const url = optionalString(input['url'], 'tool_input.url');
+    const prompt = optionalString(input['prompt'], 'tool_input.prompt') ?? '';
+    return { kind: 'web-fetch', urls: url === undefined ? [...prompt.matchAll(promptUrl)].map((m) => m[0]) : [url] };
+  }
+  const context = isRecord(event['mcp_context']) ? event['mcp_context'] : undefined;
+  if (context !== undefined) {
+    return {
+      kind: 'mcp',
+      server: requiredString(context['server_name'], 'mcp_context.server_name'),
+      tool: requiredString(context['tool_name'], 'mcp_context.tool_name'),
+    };
+  }
+  const mcp = mcpToolName(name);
+  return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
+}
+
+/** The tool's `llmContent` in the MCP shapes the gate reads: read contents, listed resources, or content items. */
+function response(parsed: HookCall, raw: unknown): unknown {
+  const content = isRecord(raw) ? raw['llmContent'] : undefined;
+  if (parsed.kind === 'read') {
+    if (typeof content !== 'string') return { contents: [] };
+    const binary = binaryPlaceholder.exec(content);
+    // the host passes no bytes of a binary body: the gate cannot judge it, so it is withheld (content.shape)
+    if (binary !== null) return { contents: [{ uri: parsed.uri, mimeType: binary[1] }] };
+    return { contents: [{ uri: parsed.uri, text: content }] };
+  }
+  if (parsed.kind === 'list') {
+    const text = typeof content === 'string' ? content : '';
+    return [...text.matchAll(listedLine)].map((m) => ({ server: m[1], uri: m[2], name: m[3] }));
+  }
+  const parts = typeof content === 'string' ? [{ text: content }] : Array.isArray(content) ? content : [];
+  return parts.map((part: unknown) => {
+    if (isRecord(part) && typeof part['text'] === 'string') return { type: 'text', text: part['text'] };
+    const inline = isRecord(part) && isRecord(part['inlineData']) ? part['inlineData'] : undefined;
+    if (inline !== undefined) return { type: 'image', data: inline['data'], mimeType: inline['mimeType'] };
+    return { type: 'unknown' };
+  });
+}
+
+/** What the model gets instead of a withheld result: the kept text, with notices where items were withheld. */
+function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>): string {
+  const output = answer.output;
+  const items = Array.isArray(output)
+    ? output
+    : isRecord(output) && Array.isArray(output['contents'])
+      ? output['contents']
+      : [];
+  const texts = items.map((item: unknown) =>
+    isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '[a part the gate passed unchanged]',
+  );
+  return texts.length > 0 ? texts.join('\n') : answer.reason;
+}
+
+/**
+ * Gemini CLI: `BeforeTool`/`AfterTool`. A deny is `decision: "deny"` (the reason goes to the model as the tool's
+ * error); a withheld result is replaced by the reason of an `AfterTool` deny, which holds the kept text and notices.
+ */
+export const geminiCliHost: HostAdapter = {
+  parse(event) {
+    const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+    if (phase === undefined) return null;
+    const session = requiredString(event['session_id'], 'session_id');
+    const input = event['tool_input'] === undefined ? {} : requiredObject(event['tool_input'], 'tool_input');
+    const parsed = call(requiredString(event['tool_name'], 'tool_name'), input, event);
+    const hookEvent: HookEvent = { session, phase, toolUseId: null, call: parsed, savedDir: null };
+    if (phase === 'post') {
+      hookEvent.response = response(parsed, requiredObject(event['tool_response'], 'tool_response'));
+    }
+    return hookEvent;
+  },
+  format(answer) {
+    if (answer.kind === 'deny') return JSON.stringify({ decision: 'deny', reason: answer.reason });
+    if (answer.kind === 'replace') return JSON.stringify({ decision: 'deny', reason: replacementText(answer) });
+    return '';
+  },
+};

@@ -6,6 +6,10 @@ export const postToolMatcher = 'ReadMcpResourceTool|ListMcpResourcesTool|mcp__.*
 /** Seconds a host waits for one hook event before it gives up (Claude Code then lets the call through). */
 export const hookTimeoutSeconds = 30;
 
+/** The command the packaged Claude Code plugin (`hooks/hooks.json`) runs, from the plugin's own folder. */
+export const pluginHookCommand =
+  'node "${CLAUDE_PLUGIN_ROOT}/dist/bin/linkgate.js" hook claude-code --policy "${CLAUDE_PLUGIN_ROOT}/policies/default.yaml"';
+
 /** The Claude Code `hooks` settings block that runs `command` on every event the gate needs. */
 export function claudeCodeSettings(command: string): { hooks: Record<string, unknown[]> } {
   const handler = [{ type: 'command', command, timeout: hookTimeoutSeconds }];

@@ -1,0 +1,106 @@
+// linkgate as Gemini CLI's BeforeTool/AfterTool hook: the real CLI, offline, the hostile fixture server and a
+// scripted model; checks what the server was asked, what the model received next and what the records say.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliEntry } from '../../src/cli/package-root.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { jsonLines } from '../helpers/run-cli.ts';
+import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { type FixtureResource, fixtureEmbedded, fixtureLinks } from './fixture-resources.ts';
+import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
+import { realHostSuite } from './host-suite.ts';
+
+const host = realHostSuite('gemini cli', () => installGeminiCli());
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
+});
+beforeAll(() => {
+  if (!existsSync(cliEntry())) execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
+}, 180_000);
+
+const byName = (name: string): FixtureResource => {
+  const found = [...fixtureLinks, ...fixtureEmbedded].find((l) => l.name === name);
+  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
+  return found;
+};
+
+describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
+  test('refused links are never read, withheld bodies never reach the model, allowed ones do', {
+    timeout: 240_000,
+  }, async (ctx) => {
+    host.require(ctx);
+    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-gemini-e2e-'));
+    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const recordsFile = path.join(logs, 'records.jsonl');
+    const command = [
+      process.execPath,
+      cliEntry(),
+      'hook',
+      'gemini-cli',
+      '--policy',
+      path.resolve('policies/default.yaml'),
+      '--records',
+      recordsFile,
+    ]
+      .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+      .join(' ');
+    const handler = [{ type: 'command', name: 'linkgate', command, timeout: 30_000 }];
+    const settings = {
+      hooks: {
+        BeforeTool: [{ matcher: 'read_mcp_resource|web_fetch', hooks: handler }],
+        AfterTool: [{ matcher: 'read_mcp_resource|list_mcp_resources|mcp_.*', hooks: handler }],
+      },
+    };
+    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map(
+      byName,
+    ) as FixtureResource[];
+    const read = (id: string, r: FixtureResource) => ({
+      toolUses: [{ id, name: 'read_mcp_resource', input: { uri: r.uri } }],
+    });
+    const run = await runGeminiCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings,
+      prompt: 'read every link of the fixture server',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
+        read('call_metadata', metadata as FixtureResource),
+        read('call_readme', readme as FixtureResource),
+        read('call_banner', banner as FixtureResource),
+        { toolUses: [{ id: 'call_embedded', name: 'mcp_fixture_embedded', input: {} }] },
+        { text: 'all read' },
+      ],
+      timeoutMs: 180_000,
+    });
+    cleanups.push(run.cleanup);
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
+    if (process.env['LINKGATE_SHOW_MODEL_TEXT'] === '1') {
+      for (const id of ['call_metadata', 'call_readme', 'call_banner', 'call_embedded']) console.log(id, text(id));
+    }
+
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).not.toContain(metadata?.uri);
+    expect(reads).toContain(readme?.uri);
+    expect(text('call_metadata')).toContain('uri.non-public-address');
+
+    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+    expect(everything).toContain(readme?.marker);
+    expect(everything).toContain(note?.marker);
+    for (const withheld of [metadata, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    expect(text('call_banner')).toMatch(/linkgate withheld/);
+
+    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata?.uri, 'link-only'],
+      [readme?.uri, 'body-obtained'],
+      [banner?.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
+    ]);
+  });
+});

@@ -50,10 +50,8 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(
-      byName,
-    ) as FixtureResource[];
-    const [note, tool] = ['note', 'tool'].map(byName) as FixtureResource[];
+    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(byName);
+    const [note, tool] = ['note', 'tool'].map(byName);
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
     });
@@ -74,7 +72,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
       timeoutMs: 180_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);

@@ -57,9 +57,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
         AfterTool: [{ matcher: 'read_mcp_resource|list_mcp_resources|mcp_.*', hooks: handler }],
       },
     };
-    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map(
-      byName,
-    ) as FixtureResource[];
+    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map(byName);
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { uri: r.uri } }],
     });
@@ -77,7 +75,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
       ],
       timeoutMs: 180_000,
     });
-    cleanups.push(run.cleanup);
+    cleanups.push(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);

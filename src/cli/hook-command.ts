@@ -27,7 +27,7 @@ const hosts = Object.keys(hostAdapters).join('|');
  */
 export const hookDefinition = defineCommand({
   name: 'hook',
-  summary: 'judge one host hook event (claude code, codex): deny reads, withhold bodies',
+  summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
   synopsis: `${hosts} --policy FILE [--records FILE] [--state DIR] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model. every failure exits 2, the only exit code hosts treat as a block.",

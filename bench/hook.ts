@@ -1,7 +1,7 @@
 // One hook event is one process start (issue 13), and so is `linkgate eval` of one line (issue 15): wall time of
-// the built CLI beside `node -e 0`, interleaved, with min–max. Two other builds of the same code show what bundling
-// and loading only the command's modules each give: the tsc output (lazy imports, ~100 files through the ESM
-// loader) and one eager bundle (every command loaded at start).
+// the built CLI beside `node -e 0`, interleaved, with min–max. Other builds of the same code show what bundling and
+// loading only the command's modules each give: the tsc output (every module through the ESM loader), one bundle
+// without code splitting (every command loaded at start), and the bundle with every zod locale.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,11 +69,11 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
     const tasks: Record<string, () => void> = {
       'node -e 0': () => runOnce(['-e', '0'], '', /^$/),
       'hook event, bundle (shipped)': () => runOnce(hookArgs(entries.bundle), event, /^$/),
-      'hook event, tsc output, lazy imports': () => runOnce(hookArgs(entries.tsc), event, /^$/),
-      'hook event, one eager bundle': () => runOnce(hookArgs(entries.eager), event, /^$/),
+      'hook event, tsc output (unbundled)': () => runOnce(hookArgs(entries.tsc), event, /^$/),
+      'hook event, bundle without splitting': () => runOnce(hookArgs(entries.eager), event, /^$/),
       'hook event, bundle with all zod locales': () => runOnce(hookArgs(entries.locales), event, /^$/),
       'eval one line, bundle (shipped)': () => runOnce(evalArgs(entries.bundle), evalLine, /"effect":"allow"/),
-      'eval one line, tsc output, lazy imports': () => runOnce(evalArgs(entries.tsc), evalLine, /"effect":"allow"/),
+      'eval one line, tsc output (unbundled)': () => runOnce(evalArgs(entries.tsc), evalLine, /"effect":"allow"/),
     };
     const series = await interleave(tasks, rounds, 2);
     const byName = new Map(series.map((s) => [s.name, s]));

@@ -1,13 +1,28 @@
 #!/usr/bin/env node
 import { processIo, type CliIo } from './cli-io.ts';
-import { commandRunner } from './command-definition.ts';
-import { commands } from './commands.ts';
+import { commandRunner, type CommandDefinition, type OptionDefinitions } from './command-definition.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { isMainModule } from './is-main-module.ts';
 import { packageVersion } from '../package-version.ts';
 
+type AnyCommand = CommandDefinition<OptionDefinitions>;
+
+/**
+ * The commands a host starts once per event or per line load only their own module: loading every command's
+ * definition (and so its imports: the probe's SDK client, the reviewer's reporters) would double their start-up.
+ * They are the same definitions `commands.ts` lists (a test holds them equal).
+ */
+export const perEventCommands: Readonly<Record<string, () => Promise<AnyCommand>>> = {
+  hook: async () => (await import('./hook-command.ts')).hookDefinition as unknown as AnyCommand,
+  eval: async () => (await import('./eval-command.ts')).evalDefinition as unknown as AnyCommand,
+};
+
+async function allCommands(): Promise<readonly AnyCommand[]> {
+  return (await import('./commands.ts')).commands;
+}
+
 /** The text of `linkgate --help`: the command list. */
-export function mainHelp(): string {
+export function mainHelp(commands: readonly AnyCommand[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `usage: linkgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nrun \`linkgate <command> --help\` for a command's options and an example\n`;
@@ -16,8 +31,11 @@ export function mainHelp(): string {
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  const direct = name !== undefined && Object.hasOwn(perEventCommands, name) ? perEventCommands[name] : undefined;
+  if (direct !== undefined) return commandRunner(await direct())(rest, io);
+  const commands = await allCommands();
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(mainHelp());
+    io.stdout.write(mainHelp(commands));
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === 'version') {
@@ -31,7 +49,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       commands.map((c) => c.name),
     );
     io.stderr.write(
-      `linkgate: unknown command \`${name}\`${best === null ? '' : `; did you mean \`${best}\`?`}\n${mainHelp()}`,
+      `linkgate: unknown command \`${name}\`${best === null ? '' : `; did you mean \`${best}\`?`}\n${mainHelp(commands)}`,
     );
     return 2;
   }

@@ -9,4 +9,4 @@ import { cliBuildOptions, repoRoot } from './cli-build-options.ts';
 const outdir = path.join(repoRoot, 'dist', 'bin');
 await rm(outdir, { recursive: true, force: true });
 await build(cliBuildOptions(outdir));
-process.stdout.write('bundled dist/bin/linkgate.js\n');
+process.stderr.write('bundled dist/bin/linkgate.js\n');

@@ -77,7 +77,7 @@ async function runScript(command: readonly string[]): Promise<Map<string, Outcom
     content: { name: 'ada', age: 36, color: 'blue', pets: ['cats'] },
   }));
   client.setRequestHandler(ListRootsRequestSchema, async () => ({
-    roots: [{ uri: 'file:///work/project', name: 'project' }],
+    roots: [{ uri: 'file:///srv/example-project', name: 'project' }],
   }));
   const notifications: string[] = [];
   client.fallbackNotificationHandler = async (n) => {

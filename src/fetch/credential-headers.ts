@@ -12,9 +12,9 @@ export interface CredentialHeader {
   readonly kind: CredentialKind;
 }
 
-/** What happened to one credential header at one hop; never holds the value. */
+/** What happened to one credential (a header, or a query parameter of the first url) at one hop; never holds the value. */
 export interface HopCredential {
-  /** lower-case header name */
+  /** lower-case header name, or `?name` for a query parameter (`?access_token`) */
   header: string;
   kind: CredentialKind;
   attached: boolean;

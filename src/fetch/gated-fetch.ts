@@ -10,8 +10,9 @@ import { maskUri } from '../link/mask-uri.ts';
 import { parseUri } from '../link/parse-uri.ts';
 import type { Policy } from '../policy/policy.ts';
 import { readCappedBody, trimCutText } from './body-limit.ts';
-import { splitHeaders, trackCredentials, type CredentialTracker } from './credential-headers.ts';
+import { splitHeaders, trackCredentials, type CredentialTracker, type HopCredential } from './credential-headers.ts';
 import { fetchRequestSchema, type FetchRequest } from './fetch-request.ts';
+import { findQueryCredentials, queryCredentialsForHop, redactQueryCredentials } from './query-credentials.ts';
 import type { FetchHop, FetchResult } from './fetch-result.ts';
 import { memoizeResolver } from './pinned-lookup.ts';
 import { resolveWithin, systemResolver } from '../link/resolve-name.ts';
@@ -58,7 +59,7 @@ export async function gatedFetch(
 ): Promise<FetchResult> {
   const started = performance.now();
   const policy = gate.policy;
-  const trace: Trace = { hops: [], started, policy };
+  const trace: Trace = { hops: [], started, policy, mask: maskUri };
   try {
     return await run(gate, request, options, trace);
   } catch (error) {
@@ -68,6 +69,8 @@ export async function gatedFetch(
 
 interface Trace {
   hops: FetchHop[];
+  /** masks a url for the result: no userinfo, no query values, no query credential of the first url anywhere */
+  mask: (url: string) => string;
   started: number;
   policy: Policy;
   final?: { url: URL; status: number; contentType: string | null };
@@ -106,7 +109,11 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
   const resolve = options.resolve ?? systemResolver;
   const server = request.server ?? 'default';
   const name = request.name ?? 'direct-fetch';
-  const split = splitHeaders(request.headers ?? {}, policy.document.credentials.apiKeyHeaders ?? []);
+  const apiKeyNames = policy.document.credentials.apiKeyHeaders ?? [];
+  const split = splitHeaders(request.headers ?? {}, apiKeyNames);
+  const firstUrl = parseUrl(request.url);
+  const queryCredentials = firstUrl === undefined ? [] : findQueryCredentials(firstUrl, apiKeyNames);
+  if (queryCredentials.length > 0) trace.mask = (url) => maskUri(redactQueryCredentials(url, queryCredentials));
 
   let plain = split.plain;
   let method = (request.method ?? 'GET').toUpperCase();
@@ -117,9 +124,17 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
   const via: string[] = [];
 
   for (let index = 0; ; index++) {
-    const url = parseUrl(target);
+    let url = parseUrl(target);
+    let queryReport: HopCredential[] = [];
     const refuse = (decision: Decision): FetchResult => {
-      trace.hops.push({ url: maskUri(target), method, status: null, decision, address: null, credentials: [] });
+      trace.hops.push({
+        url: trace.mask(target),
+        method,
+        status: null,
+        decision,
+        address: null,
+        credentials: queryReport,
+      });
       return finish(trace, decision);
     };
     // cheap checks first: a refused hop must not even cause a DNS query (an exfiltration channel)
@@ -138,6 +153,25 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
       return refuse(
         denied(policy, 'fetch.downgrade', 'fetch.schemes', 'link', `redirect from \`https\` to \`http\` is refused`),
       );
+    }
+
+    // a credential in the first url's query gets the same per-hop decision as a header; a denied one is taken
+    // out of the redirect target (or the hop refused) before the target is judged or resolved
+    if (url !== undefined && queryCredentials.length > 0) {
+      if (index === 0) {
+        queryReport = queryCredentials.map((c) => ({
+          header: `?${c.name}`,
+          kind: 'bearer-in-query',
+          attached: true,
+          reasons: [],
+        }));
+      } else {
+        const query = queryCredentialsForHop(gate, request.url, queryCredentials, url, via);
+        queryReport = query.report;
+        if (query.refused) return refuse({ effect: 'deny', reasons: query.reasons, policy: { ...policy.ref } });
+        url = query.url;
+        target = url.href;
+      }
     }
 
     // the gate resolves the name through the memo; the answers it checks are the ones connected to
@@ -166,12 +200,12 @@ async function run(gate: Gate, input: FetchRequest, options: GatedFetchOptions, 
       ...(options.createConnection === undefined ? {} : { createConnection: options.createConnection }),
     });
     const hop: FetchHop = {
-      url: maskUri(url.href),
+      url: trace.mask(url.href),
       method,
       status: null,
       decision,
       address,
-      credentials: credentials.report,
+      credentials: [...credentials.report, ...queryReport],
     };
     trace.hops.push(hop);
     if (!outcome.ok)
@@ -380,7 +414,7 @@ function finish(
     transport: 'https-direct',
     decision,
     hops: trace.hops,
-    finalUrl: trace.final === undefined ? null : maskUri(trace.final.url.href),
+    finalUrl: trace.final === undefined ? null : trace.mask(trace.final.url.href),
     status: trace.final?.status ?? null,
     contentType: trace.final?.contentType ?? null,
     bytes: received.bytes,

@@ -52,9 +52,9 @@ export interface DiscoveredStage {
 /** How the body was asked for: `resources/read` on the link's server, or the host's own gated `http(s)` fetch. */
 export type ReadTransport = 'resources/read' | 'https-direct';
 
-/** What a record keeps of one credential header at one fetch hop: its name and fate, never its value. */
+/** What a record keeps of one credential at one fetch hop: its name and fate, never its value. */
 export interface RequestedHopCredential {
-  /** lower-case header name */
+  /** lower-case header name, or `?name` for a query parameter of the first url (`?access_token`) */
   header: string;
   /** credential kind of the credential stage (`authorization`, `cookie`, …) */
   kind: string;

@@ -11,6 +11,7 @@ export interface PolicyChanges {
   origins: readonly string[];
   links?: Partial<PolicyDocument['links']>;
   read?: Partial<PolicyDocument['read']>;
+  credentials?: Partial<PolicyDocument['credentials']>;
   fetch?: Partial<NonNullable<PolicyDocument['fetch']>> | null;
 }
 
@@ -19,6 +20,7 @@ export function fetchPolicy(changes: PolicyChanges): Policy {
   const document = parse(readFileSync(fixture, 'utf8')) as PolicyDocument;
   document.links = { ...document.links, ...changes.links, allowNonPublicOrigins: [...changes.origins] };
   document.read = { ...document.read, ...changes.read };
+  document.credentials = { ...document.credentials, ...changes.credentials };
   if (changes.fetch === null) delete document.fetch;
   else if (changes.fetch !== undefined && document.fetch !== undefined)
     document.fetch = { ...document.fetch, ...changes.fetch };

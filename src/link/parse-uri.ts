@@ -246,8 +246,12 @@ function specialHost(url: URL, raw: string, from: number): HostRead {
   if (hostname === '') return hostRead(null);
   if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
-  if (dottedQuad.test(hostname)) {
+  const last = hostname.charCodeAt(hostname.length - 1);
+  if (last >= 0x30 && last <= 0x39 && dottedQuad.test(hostname)) {
     const host: UriHost = { kind: 'ipv4', text: hostname };
+    // written as WHATWG writes it (right after `//`, no userinfo): no zero-padded part, one reading
+    if (raw.startsWith(hostname, from + 2) && hostEnds(raw.charCodeAt(from + 2 + hostname.length)))
+      return hostRead(host);
     return hostRead(host, decimalReading(rawSpecialHost(raw, from), host));
   }
   const host: UriHost = { kind: 'name', text: hostname };
@@ -255,6 +259,11 @@ function specialHost(url: URL, raw: string, from: number): HostRead {
   if (hostname.includes('xn--') && idnaDeviation.test(safeDecode(rawSpecialHost(raw, from))))
     return { host, otherHosts: noHosts, confusion: deviationConfusion };
   return hostRead(host, punycodeReading(host));
+}
+
+// the character after a host: `:`, `/`, `\`, `?`, `#` or the end (NaN)
+function hostEnds(c: number): boolean {
+  return Number.isNaN(c) || c === 0x3a || c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23;
 }
 
 // UTS #46 deviation characters: IDNA2003 and transitional readers map `ß` to `ss`, `ς` to `σ` and delete ZWJ and
@@ -326,18 +335,23 @@ const ideographicFullStops = /[\u3002\uff61]/g;
 function rawSpecialHost(raw: string, from: number): string {
   let i = from;
   while (raw.charCodeAt(i) === 0x2f || raw.charCodeAt(i) === 0x5c) i++;
+  // one pass by char code (no tab or line break is left: `parseUri` refuses raw C0 controls)
   let end = i;
-  while (end < raw.length && !'/\\?#'.includes(raw.charAt(end))) end++;
-  const authority = raw.slice(i, end).replace(tabOrNewline, '');
-  const host = authority.slice(authority.lastIndexOf('@') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
+  let at = -1;
+  for (; end < raw.length; end++) {
+    const c = raw.charCodeAt(end);
+    if (c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23) break;
+    if (c === 0x40) at = end;
+  }
+  const start = at === -1 ? i : at + 1;
+  for (let k = end - 1; k >= start; k--) if (raw.charCodeAt(k) === 0x3a) return raw.slice(start, k);
+  return raw.slice(start, end);
 }
 
-const tabOrNewline = /[\t\n\r]/g;
 const decimalParts = /^\d+$/;
 const zeroPadded = /^0\d/;
 const plainDotted = /^[\d.]*$/;
+const needsMapping = /[^\x21-\x7e]|%/;
 const zeroPaddedPart = /(?:^|\.)0\d/;
 
 /**
@@ -348,11 +362,18 @@ const zeroPaddedPart = /(?:^|\.)0\d/;
 function decimalReading(rawHost: string, host: UriHost): readonly UriHost[] {
   // the common case, plain dotted digits without a zero-padded part, reads the same everywhere
   if (!rawHost.includes('0') || (plainDotted.test(rawHost) && !zeroPaddedPart.test(rawHost))) return noHosts;
-  // map fullwidth digits, ideographic dots and percent-escapes as WHATWG does, but stop it reading numbers:
-  // a trailing label makes the text a name
-  const mapped = domainToASCII(`${rawHost}.x`);
-  if (mapped === '') return noHosts;
-  let text = mapped.slice(0, -2);
+  let text: string;
+  if (!needsMapping.test(rawHost)) {
+    // printable ASCII without `%`: mapping would only lower-case it, and a letter (`0x7f`) is not a decimal part
+    if (!plainDotted.test(rawHost)) return noHosts;
+    text = rawHost;
+  } else {
+    // map fullwidth digits, ideographic dots and percent-escapes as WHATWG does, but stop it reading numbers:
+    // a trailing label makes the text a name
+    const mapped = domainToASCII(`${rawHost}.x`);
+    if (mapped === '') return noHosts;
+    text = mapped.slice(0, -2);
+  }
   if (text.endsWith('.')) text = text.slice(0, -1);
   const parts = text.split('.');
   if (parts.length > 4 || !parts.every((p) => decimalParts.test(p)) || !parts.some((p) => zeroPadded.test(p)))

@@ -120,7 +120,8 @@ describe('a link the policy has the host fetch directly', () => {
           effect: 'allow',
           codes: [],
           address: '127.0.0.1',
-          credentials: [],
+          // the query token went to its own origin: named, never its value
+          credentials: [{ header: '?token', kind: 'bearer-in-query', attached: true, codes: [] }],
         },
       ],
     });

@@ -1,5 +1,5 @@
 import type { Reason } from '../decision/decision.ts';
-import type { Gate } from '../gate.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import type { HopCredential } from './credential-headers.ts';
 
 /** One credential the caller put in the first url's query string; `name` is lower-case. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { gatedFetch } from '../../src/fetch/gated-fetch.ts';
 import { findQueryCredentials, queryCredentialNames } from '../../src/fetch/query-credentials.ts';
-import { createGate } from '../../src/gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { fetchPolicy, originOf, tableResolver, type PolicyChanges } from './support/fetch-policy.ts';
 import { startServer, type LocalServer } from './support/local-server.ts';
 

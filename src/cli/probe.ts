@@ -249,8 +249,15 @@ async function shutDown(client: Client, pid: number | null): Promise<void> {
     } catch {
       // it exited between the check and the kill
     }
+    await gone(pid, exitGraceMs);
   }
   await closing;
+}
+
+/** Waits until `pid` no longer exists (a killed child ends asynchronously), at most `withinMs` milliseconds. */
+async function gone(pid: number, withinMs: number): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (isAlive(pid) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function isAlive(pid: number): boolean {

@@ -1,36 +1,19 @@
 // linkgate as Claude Code's hook: the real binary, offline, with the settings block `linkgate hook claude-code
 // --print-config` prints (unchanged), the hostile fixture server, and a scripted model. What the server was asked,
 // what the model received next, which saved files remain and what the records say are all checked.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cliEntry } from '../../src/cli/package-root.ts';
+import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { fixtureEmbedded, fixtureLinks, type FixtureResource } from './fixture-resources.ts';
-import { realHostSuite } from './host-suite.ts';
+import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
+import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
 
-// the settings run the built CLI, as an installed package would
-beforeAll(() => {
-  if (!existsSync(cliEntry())) execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
-}, 180_000);
-
-const byName = (name: string): FixtureResource => {
-  const found = [...fixtureLinks, ...fixtureEmbedded].find((l) => l.name === name);
-  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
-  return found;
-};
+builtCli();
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -42,16 +25,17 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     timeout: 240_000,
   }, async (ctx) => {
     host.require(ctx);
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-hook-e2e-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-hook-e2e-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
     const printed = await runCli(['hook', 'claude-code', '--print-config', '--records', recordsFile]);
     expect(printed.code, printed.stderr).toBe(0);
     const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map(byName);
-    const [note, tool] = ['note', 'tool'].map(byName);
+    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map((name) =>
+      fixtureResource(name),
+    );
+    const [note, tool] = ['note', 'tool'].map((name) => fixtureResource(name));
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
     });
@@ -72,7 +56,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
       timeoutMs: 180_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);

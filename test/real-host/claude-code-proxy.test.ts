@@ -1,47 +1,35 @@
 // The real Claude Code binary, offline, with `linkgate proxy -- <fixture server>` as its MCP server: what the
 // server is asked (its request log) and what reaches the model (the scripted model API's requests) show the gate
 // working in a real host, with no hook and no SDK on the host side.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { readRequestLog, tsServerCommand } from './fixture-process.ts';
-import { fixtureEmbedded, fixtureLinks, type FixtureResource } from './fixture-resources.ts';
+import { fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
 
 // the host starts servers in its own cwd, where `--import tsx` would not resolve: name tsx's loader by URL
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-function resource(list: readonly FixtureResource[], name: string): FixtureResource {
-  const found = list.find((l) => l.name === name);
-  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
-  return found;
-}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 describe('claude code with linkgate proxy in front of the fixture server', () => {
   test('denied links are never read, denied bodies never reach the model, allowed ones do, the model is told why', async (ctx) => {
     host.require(ctx);
-    const readme = resource(fixtureLinks, 'readme');
-    const metadata = resource(fixtureLinks, 'metadata');
-    const photo = resource(fixtureLinks, 'photo');
-    const banner = resource(fixtureLinks, 'banner');
-    const note = resource(fixtureEmbedded, 'note');
-    const tool = resource(fixtureEmbedded, 'tool');
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-cc-proxy-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const readme = fixtureResource('readme', fixtureLinks);
+    const metadata = fixtureResource('metadata', fixtureLinks);
+    const photo = fixtureResource('photo', fixtureLinks);
+    const banner = fixtureResource('banner', fixtureLinks);
+    const note = fixtureResource('note', fixtureEmbedded);
+    const tool = fixtureResource('tool', fixtureEmbedded);
+    const logs = await host.scratch('linkgate-cc-proxy-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
     const proxy = [
@@ -76,7 +64,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool'],
       timeoutMs: 150_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 
@@ -124,7 +112,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
       'http://169.254.169.254/latest/meta-data/iam/security-credentials/': 'link-only',
       [photo.uri]: 'link-only',
       [banner.uri]: 'link-only',
-      [resource(fixtureLinks, 'logo').uri]: 'link-only',
+      [fixtureResource('logo', fixtureLinks).uri]: 'link-only',
     });
   }, 200_000);
 });

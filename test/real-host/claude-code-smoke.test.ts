@@ -2,10 +2,9 @@
 // server's tools, reads links with ReadMcpResourceTool, and the scripted model API sees the bodies.
 // LINKGATE_RECORD_OBSERVED=1 rewrites observed/claude-code/*.json from this run; otherwise the run's hook events
 // must keep the recorded shape (a new pinned version that changes them fails here first).
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   answeringCommand,
   type ClaudeCodeResult,
@@ -16,30 +15,21 @@ import {
   runClaudeCode,
 } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { fixtureLinks, type FixtureResource } from './fixture-resources.ts';
+import { type FixtureResource, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 import { readObserved, shapeOf, stableSample, writeObserved } from './observed-shape.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
 const record = process.env['LINKGATE_RECORD_OBSERVED'] === '1';
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
 
-function link(name: string): FixtureResource {
-  const found = fixtureLinks.find((l) => l.name === name);
-  if (found === undefined) throw new Error(`no fixture link \`${name}\``);
-  return found;
-}
+const link = (name: string): FixtureResource => fixtureResource(name, fixtureLinks);
 
 describe('claude code against the fixture server, no gate in between', () => {
   test('tool links, resource reads and hook events reach the model and the server as sent', async (ctx) => {
     host.require(ctx);
     const readme = link('readme');
     const logo = link('logo');
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-smoke-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const hookLog = path.join(logs, 'hooks.jsonl');
     const run: ClaudeCodeResult = await runClaudeCode({
@@ -66,7 +56,7 @@ describe('claude code against the fixture server, no gate in between', () => {
       allowedTools: ['mcp__fixture__links', 'mcp__fixture__embedded', 'ReadMcpResourceTool', 'ListMcpResourcesTool'],
       timeoutMs: 120_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 
@@ -116,8 +106,7 @@ describe('claude code against the fixture server, no gate in between', () => {
     const metadata = link('metadata');
     const banner = link('banner');
     const photo = link('photo');
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-smoke-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const withheld = 'withheld by the scripted hook';
     const answers = {
@@ -158,7 +147,7 @@ describe('claude code against the fixture server, no gate in between', () => {
       allowedTools: ['mcp__fixture__links', 'ReadMcpResourceTool'],
       timeoutMs: 120_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.exitCode, run.stderr).toBe(0);
 
     const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);

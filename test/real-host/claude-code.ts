@@ -1,11 +1,10 @@
 // The real Claude Code binary, installed on demand and run offline against the scripted model API
 // (research note §5): fresh HOME per run, no traffic but to 127.0.0.1, a hard timeout on the process tree.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { type HostRunResult, parseJsonLines, runHost } from './host-run.ts';
 import { type HostInstall, installPackage, type PackageSpec } from './install-package.ts';
-import { type ModelRequest, type ScriptStep, startModelApi, type ToolResultBlock, toolResultsOf } from './model-api.ts';
-import { runProcess } from './run-process.ts';
+import { type ScriptStep, type ToolResultBlock, toolResultsOf } from './model-api.ts';
 
 /** The Claude Code version the harness pins (verified to run here offline). */
 export const claudeCodeVersion = '2.1.332';
@@ -33,24 +32,8 @@ export interface ClaudeCodeOptions {
   env?: Record<string, string>;
 }
 
-/** What a run produced: the stream-json events, what reached the model, and how the host ended. */
-export interface ClaudeCodeResult {
-  /** `--output-format stream-json` lines, parsed (unparsable lines as `{ unparsable }`) */
-  events: Record<string, unknown>[];
-  /** every request the host made to the model API, bodies parsed */
-  modelRequests: ModelRequest[];
-  /** what the model received for each `tool_use` id */
-  toolResults: Record<string, ToolResultBlock>;
-  exitCode: number | null;
-  stderr: string;
-  timedOut: boolean;
-  /** wall time of the host process (milliseconds) */
-  elapsedMs: number;
-  /** the run's folder: `home/` (HOME), `work/` (cwd), `tmp/` (TMPDIR) and the config files */
-  dir: string;
-  /** removes `dir` */
-  cleanup(): Promise<void>;
-}
+/** What a Claude Code run produced; `dir` also holds `mcp.json` and `settings.json`. */
+export type ClaudeCodeResult = HostRunResult<ToolResultBlock>;
 
 function platformPackage(): string | undefined {
   if (process.platform === 'darwin') return `@anthropic-ai/claude-code-darwin-${process.arch}`;
@@ -91,70 +74,25 @@ export function claudeCodeEnv(modelUrl: string, home: string, tmp: string): Reco
   };
 }
 
-function parseLines(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => {
-      try {
-        return JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        return { unparsable: l };
-      }
-    });
-}
-
 /** Runs `claude -p` once, offline, with a fresh HOME, and returns what it did and what the model received. */
 export async function runClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeResult> {
   const install = await installClaudeCode();
   if (!install.ok) throw new Error(`claude code is not installed: ${install.reason}`);
-  const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-claude-'));
-  const home = path.join(dir, 'home');
-  const work = path.join(dir, 'work');
-  const tmp = path.join(dir, 'tmp');
-  await Promise.all([home, work, tmp].map((d) => mkdir(d, { recursive: true })));
-  const mcpFile = path.join(dir, 'mcp.json');
-  const settingsFile = path.join(dir, 'settings.json');
-  await writeFile(mcpFile, JSON.stringify({ mcpServers: options.mcpServers }, null, 2));
-  await writeFile(settingsFile, JSON.stringify(options.settings ?? {}, null, 2));
-  const model = await startModelApi(options.script);
-  try {
-    const run = await runProcess(
-      install.bin,
-      [
-        '-p',
-        options.prompt,
-        '--mcp-config',
-        mcpFile,
-        '--strict-mcp-config',
-        '--settings',
-        settingsFile,
-        '--allowedTools',
-        options.allowedTools.join(','),
-        '--output-format',
-        'stream-json',
-        '--verbose',
-      ],
-      {
-        env: { ...claudeCodeEnv(model.url, home, tmp), ...options.env },
-        cwd: work,
-        timeoutMs: options.timeoutMs ?? 120_000,
-      },
-    );
-    return {
-      events: parseLines(run.stdout),
-      modelRequests: model.requests,
-      toolResults: toolResultsOf(model.requests),
-      exitCode: run.exitCode,
-      stderr: run.timedOut ? `${run.stderr}\nkilled after ${options.timeoutMs ?? 120_000} ms` : run.stderr,
-      timedOut: run.timedOut,
-      elapsedMs: run.elapsedMs,
-      dir,
-      cleanup: () => rm(dir, { recursive: true, force: true }),
-    };
-  } finally {
-    await model.close();
-  }
+  return runHost({
+    prefix: 'linkgate-claude-',
+    script: options.script,
+    toolResultsOf,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    async prepare({ dir, home, tmp }, modelUrl) {
+      const mcpFile = path.join(dir, 'mcp.json');
+      const settingsFile = path.join(dir, 'settings.json');
+      await writeFile(mcpFile, JSON.stringify({ mcpServers: options.mcpServers }, null, 2));
+      await writeFile(settingsFile, JSON.stringify(options.settings ?? {}, null, 2));
+      const args = ['-p', options.prompt, '--mcp-config', mcpFile, '--strict-mcp-config', '--settings', settingsFile];
+      args.push('--allowedTools', options.allowedTools.join(','), '--output-format', 'stream-json', '--verbose');
+      return { file: install.bin, args, env: { ...claudeCodeEnv(modelUrl, home, tmp), ...options.env } };
+    },
+  });
 }
 
 function shellCommand(args: readonly string[]): string {
@@ -197,5 +135,5 @@ export function recordingHooks(logFile: string, events: readonly string[] = ['Pr
 
 /** The events a recording hook wrote, in order. */
 export async function recordedEvents(logFile: string): Promise<Record<string, unknown>[]> {
-  return parseLines(await readFile(logFile, 'utf8').catch(() => ''));
+  return parseJsonLines(await readFile(logFile, 'utf8').catch(() => ''));
 }

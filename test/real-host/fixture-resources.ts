@@ -92,6 +92,16 @@ export const fixtureResources: ReadonlyMap<string, FixtureResource> = new Map(
   [...fixtureLinks, ...fixtureEmbedded].map((r) => [r.uri, r]),
 );
 
+/** The fixture resource named `name` in `list` (default: every link and embedded resource); throws when there is none. */
+export function fixtureResource(
+  name: string,
+  list: readonly FixtureResource[] = [...fixtureLinks, ...fixtureEmbedded],
+): FixtureResource {
+  const found = list.find((r) => r.name === name);
+  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
+  return found;
+}
+
 /** The content item a read (or an embedded resource) carries for `r`. */
 export function resourceContents(r: FixtureResource):
   | { uri: string; mimeType: string; text: string }

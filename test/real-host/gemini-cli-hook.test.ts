@@ -1,41 +1,25 @@
 // linkgate as Gemini CLI's BeforeTool/AfterTool hook: the real CLI, offline, the hostile fixture server and a
 // scripted model; checks what the server was asked, what the model received next and what the records say.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLines } from '../helpers/run-cli.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { type FixtureResource, fixtureEmbedded, fixtureLinks } from './fixture-resources.ts';
+import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
-import { realHostSuite } from './host-suite.ts';
+import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('gemini cli', () => installGeminiCli());
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
-beforeAll(() => {
-  if (!existsSync(cliEntry())) execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
-}, 180_000);
-
-const byName = (name: string): FixtureResource => {
-  const found = [...fixtureLinks, ...fixtureEmbedded].find((l) => l.name === name);
-  if (found === undefined) throw new Error(`no fixture resource \`${name}\``);
-  return found;
-};
+builtCli();
 
 describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
   test('refused links are never read, withheld bodies never reach the model, allowed ones do', {
     timeout: 240_000,
   }, async (ctx) => {
     host.require(ctx);
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-gemini-e2e-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-gemini-e2e-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
     const command = [
@@ -57,7 +41,9 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
         AfterTool: [{ matcher: 'read_mcp_resource|list_mcp_resources|mcp_.*', hooks: handler }],
       },
     };
-    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map(byName);
+    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map((name) =>
+      fixtureResource(name),
+    );
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { uri: r.uri } }],
     });
@@ -75,7 +61,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
       ],
       timeoutMs: 180_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);

@@ -2,37 +2,26 @@
 // and reads links with its read_mcp_resource tool; the scripted Gemini API sees the bodies.
 // LINKGATE_RECORD_OBSERVED=1 rewrites observed/gemini-cli/*.json from this run; otherwise the run's hook events
 // must keep the recorded shape.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { answeringCommand, recordedEvents } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { type FixtureResource, fixtureEmbedded, fixtureLinks } from './fixture-resources.ts';
+import { type FixtureResource, fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import { geminiCliHooks, geminiRecordingHooks, installGeminiCli, runGeminiCli } from './gemini-cli.ts';
 import { realHostSuite } from './host-suite.ts';
 import { readObserved, shapeOf, stableSample, writeObserved } from './observed-shape.ts';
 
 const host = realHostSuite('gemini cli', () => installGeminiCli());
 const record = process.env['LINKGATE_RECORD_OBSERVED'] === '1';
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.map((c) => c()));
-});
 
-function link(name: string): FixtureResource {
-  const found = fixtureLinks.find((l) => l.name === name);
-  if (found === undefined) throw new Error(`no fixture link \`${name}\``);
-  return found;
-}
+const link = (name: string): FixtureResource => fixtureResource(name, fixtureLinks);
 
 describe('gemini cli against the fixture server, no gate in between', () => {
   test('tool links, resource reads and hook events reach the model and the server as sent', async (ctx) => {
     host.require(ctx);
     const readme = link('readme');
     const logo = link('logo');
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-smoke-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const hookLog = path.join(logs, 'hooks.jsonl');
     const run = await runGeminiCli({
@@ -49,7 +38,7 @@ describe('gemini cli against the fixture server, no gate in between', () => {
       ],
       timeoutMs: 120_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
 
@@ -91,8 +80,7 @@ describe('gemini cli against the fixture server, no gate in between', () => {
     const metadata = link('metadata');
     const banner = link('banner');
     const photo = link('photo');
-    const logs = await mkdtemp(path.join(tmpdir(), 'linkgate-smoke-'));
-    cleanups.push(() => rm(logs, { recursive: true, force: true }));
+    const logs = await host.scratch('linkgate-smoke-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const withheld = 'withheld by the scripted hook';
     const answers = {
@@ -120,7 +108,7 @@ describe('gemini cli against the fixture server, no gate in between', () => {
       ],
       timeoutMs: 120_000,
     });
-    cleanups.push(() => run.cleanup());
+    host.defer(() => run.cleanup());
     expect(run.exitCode, run.stderr).toBe(0);
 
     const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);

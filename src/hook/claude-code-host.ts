@@ -51,19 +51,18 @@ export function parseClaudeShaped(event: Record<string, unknown>): HookEvent | n
   return parsed;
 }
 
+/** A Claude-shaped PreToolUse refusal (Claude Code, Codex): `permissionDecision: "deny"` with the reason, in JSON. */
+export function preToolUseDeny(reason: string): string {
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+  });
+}
+
 /** Claude Code: deny with `permissionDecision`, replace with `updatedToolOutput`; allow is silence, never a grant. */
 export const claudeCodeHost: HostAdapter = {
   parse: parseClaudeShaped,
   format(answer) {
-    if (answer.kind === 'deny') {
-      return JSON.stringify({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'deny',
-          permissionDecisionReason: answer.reason,
-        },
-      });
-    }
+    if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
     if (answer.kind === 'replace') {
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: answer.output } });
     }

@@ -1,4 +1,4 @@
-import { parseClaudeShaped } from './claude-code-host.ts';
+import { parseClaudeShaped, preToolUseDeny } from './claude-code-host.ts';
 import type { HostAdapter } from './host-adapter.ts';
 
 /**
@@ -9,15 +9,7 @@ import type { HostAdapter } from './host-adapter.ts';
 export const codexHost: HostAdapter = {
   parse: parseClaudeShaped,
   format(answer) {
-    if (answer.kind === 'deny') {
-      return JSON.stringify({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'deny',
-          permissionDecisionReason: answer.reason,
-        },
-      });
-    }
+    if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
     if (answer.kind === 'replace') {
       const text = typeof answer.output === 'string' ? answer.output : JSON.stringify(answer.output);
       return JSON.stringify({ decision: 'block', reason: text });

@@ -3,9 +3,13 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import { GateError } from '../gate-error.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
+import type { MessageId } from './peek-id.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
 export const maxUpstreamRedirects = 5;
+
+/** Told which requests lost their answer: the event stream of the POST that carried them broke (the byte cap, a reset). */
+export type BrokenAnswers = (ids: readonly MessageId[], why: string) => void;
 
 /**
  * A fetch that only ever talks to `origin` (scheme + host + port): a request or redirect to any other origin is
@@ -16,7 +20,7 @@ export function sameOriginFetch(origin: string, fetchImpl: FetchLike = fetch): F
   return async (input, init) => {
     let target = new URL(String(input));
     for (let hop = 0; ; hop += 1) {
-      if (originOf(target) !== origin)
+      if (target.origin !== origin)
         throw new GateError(
           'READ_FAILED',
           `refused a request to \`${maskUri(target.href)}\`: not the origin \`${origin}\``,
@@ -35,16 +39,74 @@ export function sameOriginFetch(origin: string, fetchImpl: FetchLike = fetch): F
   };
 }
 
-/** The Streamable HTTP transport to `url`: every response capped at `maxBytes`, `headers` sent to its origin only. */
-export function httpUpstream(url: URL, headers: ReadonlyArray<readonly [string, string]>, maxBytes: number): Transport {
-  const origin = originOf(url);
+/**
+ * A fetch that reports the requests of a POST whose event-stream answer breaks before it ends. The SDK transport has
+ * already resolved `send` for them and, without a resumable stream, would wait for their answers forever.
+ */
+export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (init?.method !== 'POST' || response.body === null || !type.startsWith('text/event-stream')) return response;
+    const ids = requestIds(init.body);
+    if (ids.length === 0) return response;
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+    const watched = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          onBroken(ids, error instanceof GateError ? error.message : 'the answer stream broke');
+          controller.error(error);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    const rebuilt = new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    Object.defineProperties(rebuilt, {
+      url: { value: response.url },
+      redirected: { value: response.redirected },
+      type: { value: response.type },
+    });
+    return rebuilt;
+  };
+}
+
+/**
+ * The Streamable HTTP transport to `url`: every response capped at `maxBytes`, `headers` sent to its origin only;
+ * `onBroken` hears of requests whose streamed answer broke (so they can fail instead of waiting).
+ */
+export function httpUpstream(
+  url: URL,
+  headers: ReadonlyArray<readonly [string, string]>,
+  maxBytes: number,
+  onBroken: BrokenAnswers,
+): Transport {
   return new StreamableHTTPClientTransport(url, {
-    fetch: cappedFetch(maxBytes, sameOriginFetch(origin)),
+    fetch: brokenStreamFetch(onBroken, cappedFetch(maxBytes, sameOriginFetch(url.origin))),
     requestInit: { headers: Object.fromEntries(headers) },
   });
 }
 
-// WHATWG origin: scheme, host and port, lower-cased, default port elided
-function originOf(url: URL): string {
-  return url.origin;
+// the ids of the requests in a JSON-RPC body the SDK wrote (one message or a batch)
+function requestIds(body: unknown): MessageId[] {
+  if (typeof body !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: MessageId[] = [];
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
 }

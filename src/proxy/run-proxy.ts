@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GateError } from '../gate-error.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { describeReasons } from '../record/judge-verdict.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { httpUpstream } from './http-upstream.ts';
@@ -63,7 +64,10 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     });
     upstream = child.transport;
   } else {
-    upstream = httpUpstream(await allowedUrl(gate, server, options.upstream.url), options.upstream.headers, cap);
+    const url = await allowedUrl(gate, server, options.upstream.url);
+    upstream = httpUpstream(url, options.upstream.headers, cap, (ids, why) => {
+      for (const id of ids) session?.failUpstream(id, `linkgate: ${why}`);
+    });
   }
 
   const host = lineTransport({
@@ -120,9 +124,10 @@ async function allowedUrl(gate: Gate, server: string, url: string): Promise<URL>
     readFrom: server,
     link: { type: 'resource_link', uri: url, name: 'upstream' },
   });
-  if (decision.effect === 'deny') {
-    const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ');
-    throw new GateError('USAGE', `option \`--url\` \`${maskUri(url)}\` is denied by the policy (${codes})`);
-  }
+  if (decision.effect === 'deny')
+    throw new GateError(
+      'USAGE',
+      `option \`--url\` \`${maskUri(url)}\` is denied by the policy: ${describeReasons(decision)}`,
+    );
   return parsed;
 }

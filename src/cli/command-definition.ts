@@ -14,6 +14,8 @@ export interface OptionDefinition {
   readonly value?: string;
   /** true when the command refuses to run without it (shown as "required") */
   readonly required?: boolean;
+  /** the only values a string option takes; any other is a usage error naming them (with a did-you-mean) */
+  readonly choices?: readonly string[];
   /** one lowercase line: what it does, with units */
   readonly description: string;
 }
@@ -37,9 +39,13 @@ export type OptionValues<O extends OptionDefinitions> = {
     ? boolean | undefined
     : O[K]['multiple'] extends true
       ? string[] | undefined
-      : O[K]['default'] extends string
-        ? string
-        : string | undefined;
+      : O[K]['choices'] extends readonly (infer C extends string)[]
+        ? O[K]['default'] extends string
+          ? C
+          : C | undefined
+        : O[K]['default'] extends string
+          ? string
+          : string | undefined;
 };
 
 /**
@@ -149,12 +155,27 @@ export function commandRunner<O extends OptionDefinitions>(definition: CommandDe
       if (option.required === true && (parsed.values[name] === undefined || parsed.values[name] === ''))
         return fail(`missing \`--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}\``);
     }
+    for (const [name, option] of Object.entries(loose.options)) {
+      const given = parsed.values[name];
+      if (option.choices === undefined || given === undefined) continue;
+      for (const value of Array.isArray(given) ? (given as string[]) : [given as string]) {
+        if (!option.choices.includes(value))
+          return fail(
+            `unknown ${name.replaceAll('-', ' ')} \`${value}\`; expected ${alternatives(option.choices)}${didYouMeanText(value, option.choices)}`,
+          );
+      }
+    }
     const { help: _help, ...values } = parsed.values;
     return definition.run(
       { values: values as OptionValues<O>, positionals: parsed.positionals, rest, usageError: fail },
       io,
     );
   };
+}
+
+/** `a, b or c` */
+function alternatives(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1) ?? ''}`;
 }
 
 /** `; did you mean \`X\`?` for the closest candidate, or an empty string. */

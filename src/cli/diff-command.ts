@@ -4,7 +4,7 @@ import { diffLoosens, diffPolicies } from '../review/diff-policies.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatDiffJson, formatDiffMarkdown, formatDiffText } from '../review/format-diff.ts';
 import { loadCases, type CasesFile } from '../review/policy-cases.ts';
-import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 
 const formats = ['text', 'json', 'markdown'] as const;
@@ -29,6 +29,7 @@ export const diffDefinition = defineCommand({
       type: 'string',
       value: 'FORMAT',
       default: 'text',
+      choices: formats,
       description: 'text, json or markdown (for a pull-request comment)',
     },
     'allow-loosening': { type: 'boolean', description: 'exit 0 even when the new policy loosens a decision' },
@@ -46,10 +47,6 @@ export const diffDefinition = defineCommand({
   run: async (parsed, io) => {
     const { values, positionals, usageError } = parsed;
     const format = values.format;
-    if (!(formats as readonly string[]).includes(format))
-      return usageError(
-        `unknown format \`${format}\`; expected text, json or markdown${didYouMeanText(format, formats)}`,
-      );
     const [oldFile, newFile, ...extra] = positionals;
     if (oldFile === undefined || newFile === undefined) return usageError('expected two policy files, `OLD` and `NEW`');
     if (extra.length > 0) return usageError(`unexpected argument \`${extra[0]}\``);

@@ -7,7 +7,7 @@ import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy
 import { toSarif } from '../review/sarif.ts';
 import { packageVersion } from '../package-version.ts';
 import { fileReadError } from '../file-read-error.ts';
-import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
 
 const formats = ['text', 'json', 'sarif'] as const;
@@ -25,12 +25,14 @@ export const lintDefinition = defineCommand({
       type: 'string',
       value: 'FORMAT',
       default: 'text',
+      choices: formats,
       description: 'text, json or sarif (for code-scanning uploads)',
     },
     'fail-level': {
       type: 'string',
       value: 'LEVEL',
       default: 'error',
+      choices: ['error', 'warning'],
       description: 'lowest severity that fails the run: error or warning',
     },
     today: {
@@ -50,13 +52,7 @@ export const lintDefinition = defineCommand({
     const { values, usageError } = parsed;
     const positionals = policyFilesOnly(parsed.positionals, io);
     const format = values.format;
-    if (!(formats as readonly string[]).includes(format))
-      return usageError(`unknown format \`${format}\`; expected text, json or sarif${didYouMeanText(format, formats)}`);
     const failLevel = values['fail-level'];
-    if (failLevel !== 'error' && failLevel !== 'warning')
-      return usageError(
-        `unknown fail level \`${failLevel}\`; expected error or warning${didYouMeanText(failLevel, ['error', 'warning'])}`,
-      );
     const today = values.today ?? utcToday();
     if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`)))
       return usageError(`\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``);

@@ -5,7 +5,7 @@ import { formatTestJson, formatTestText, testReportPassed } from '../review/form
 import { formatJunit, type TestEntry } from '../review/junit.ts';
 import { casesPathFor, loadCases, type CasesFile } from '../review/policy-cases.ts';
 import { runCases } from '../review/run-cases.ts';
-import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
+import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
 
@@ -20,7 +20,7 @@ export const testDefinition = defineCommand({
     'each policy `X.yaml` is tested against the case file beside it, `X.cases.yaml` (docs/case-files.md), or against the `--cases` files: every case is decided and compared with what it wants; the report also gives the share of settings and rules the cases exercised.',
   ],
   options: {
-    format: { type: 'string', value: 'FORMAT', default: 'text', description: 'text, junit or json' },
+    format: { type: 'string', value: 'FORMAT', default: 'text', choices: formats, description: 'text, junit or json' },
     'coverage-threshold': {
       type: 'string',
       value: 'PERCENT',
@@ -44,8 +44,6 @@ export const testDefinition = defineCommand({
     const { values, usageError } = parsed;
     const positionals = policyFilesOnly(parsed.positionals, io);
     const format = values.format;
-    if (!(formats as readonly string[]).includes(format))
-      return usageError(`unknown format \`${format}\`; expected text, junit or json${didYouMeanText(format, formats)}`);
     let threshold: number | null = null;
     if (values['coverage-threshold'] !== undefined) {
       threshold = Number(values['coverage-threshold']);

@@ -29,6 +29,18 @@ describe('command arguments', () => {
       message: 'linkgate: unknown format `sarf`; expected text, json or sarif; did you mean `sarif`?',
     },
     {
+      args: ['lint', '--fail-level', 'eror', 'policies/default.yaml'],
+      message: 'linkgate: unknown fail level `eror`; expected error or warning; did you mean `error`?',
+    },
+    {
+      args: ['test', '--format', 'xml', 'policies/default.yaml'],
+      message: 'linkgate: unknown format `xml`; expected text, junit or json',
+    },
+    {
+      args: ['diff', '--format', 'markdwn', '--cases', 'c.yaml', 'policies/default.yaml', 'policies/strict.yaml'],
+      message: 'linkgate: unknown format `markdwn`; expected text, json or markdown; did you mean `markdown`?',
+    },
+    {
       args: ['test', '--coverage-treshold', '90', 'policies/default.yaml'],
       message: 'linkgate: unknown option `--coverage-treshold`; did you mean `--coverage-threshold`?',
     },

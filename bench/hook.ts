@@ -1,10 +1,11 @@
 // One hook event is one process start (issue 13), and so is `linkgate eval` of one line (issue 15): wall time of
 // the built CLI beside `node -e 0`, interleaved, with min–max. Other builds of the same code show what bundling and
 // loading only the command's modules each give: the tsc output (every module through the ESM loader), one bundle
-// without code splitting (every command loaded at start), and the bundle with every zod locale.
+// without code splitting (every command loaded at start), and the bundle with every zod locale. The hook keeps the
+// validated policy in its state folder, so every event after a session's first skips the YAML parser and the
+// schema; the row with a fresh state folder per event shows what an event costs without that.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { cliBuildOptions } from '../scripts/cli-build-options.ts';
@@ -41,7 +42,10 @@ function runOnce(args: readonly string[], input: string, wantStdout: RegExp): vo
 /** Times one PreToolUse event and one eval line in fresh processes; returns the verdicts against the targets. */
 export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
   console.log('\n5. one process per event: `linkgate hook claude-code` (PreToolUse) and `linkgate eval` (one line)');
-  const scratch = mkdtempSync(path.join(tmpdir(), 'linkgate-bench-hook-'));
+  // inside the package, as an installed bundle is: the CLI finds its version and schema above its own folder
+  const cacheRoot = path.join(repoRoot, 'node_modules', '.cache');
+  mkdirSync(cacheRoot, { recursive: true });
+  const scratch = mkdtempSync(path.join(cacheRoot, 'linkgate-bench-hook-'));
   try {
     // the same entry built other ways: without code splitting (every command loads at start), and with zod's
     // every locale (what the bundle leaves out)
@@ -56,19 +60,22 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       locales: path.join(locales, 'linkgate.js'),
     };
     const state = path.join(scratch, 'state');
-    const hookArgs = (entry: string) => [
+    const hookArgs = (entry: string, stateDir = state) => [
       entry,
       'hook',
       'claude-code',
       '--policy',
       'policies/default.yaml',
       '--state',
-      state,
+      stateDir,
     ];
+    let fresh = 0;
     const evalArgs = (entry: string) => [entry, 'eval', '--policy', 'policies/default.yaml'];
     const tasks: Record<string, () => void> = {
       'node -e 0': () => runOnce(['-e', '0'], '', /^$/),
       'hook event, bundle (shipped)': () => runOnce(hookArgs(entries.bundle), event, /^$/),
+      'hook event, bundle, policy not yet cached': () =>
+        runOnce(hookArgs(entries.bundle, path.join(scratch, `fresh-${(fresh += 1)}`)), event, /^$/),
       'hook event, tsc output (unbundled)': () => runOnce(hookArgs(entries.tsc), event, /^$/),
       'hook event, bundle without splitting': () => runOnce(hookArgs(entries.eager), event, /^$/),
       'hook event, bundle with all zod locales': () => runOnce(hookArgs(entries.locales), event, /^$/),

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -6,8 +8,9 @@ import { GateError } from '../gate-error.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { claudeCodeSettings, shellQuote } from '../hook/hook-settings.ts';
 import { runHook } from '../hook/run-hook.ts';
+import { loadPolicyCached } from '../hook/policy-cache.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
+import { packageVersion } from '../package-version.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
@@ -43,7 +46,8 @@ export const hookDefinition = defineCommand({
     state: {
       type: 'string',
       value: 'DIR',
-      description: 'folder for per-session state (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
+      description:
+        'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
     },
     'print-config': { type: 'boolean', description: 'print the claude code hooks settings for this command and exit' },
     otel: { type: 'boolean', description: 'send spans and metrics through the optional @opentelemetry/sdk-node peer' },
@@ -83,11 +87,16 @@ export const hookDefinition = defineCommand({
         const { emitLinkTelemetry } = await import('../record/link-telemetry.ts');
         emit = (record) => emitLinkTelemetry(record);
       }
-      const policy = await loadPolicy(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy));
+      const stateDir = values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state);
+      // one event is one process start: a policy that did not change is read validated from the state folder
+      const policy = await loadPolicyCached(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy), {
+        dir: stateDir,
+        buildKey: policyBuildKey(),
+      });
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
         gate: createGate(policy),
-        stateDir: values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
+        stateDir,
         // one write per record with O_APPEND: lines from hook processes running at once never interleave
         record: async (record) => {
           emit?.(record);
@@ -107,6 +116,12 @@ export const hookDefinition = defineCommand({
 
 /** `linkgate hook` as a runnable command. */
 export const hookCommand = commandRunner(hookDefinition);
+
+/** What a validated policy depends on besides its bytes: linkgate's version and the digest of its policy schema. */
+export function policyBuildKey(): string {
+  const schema = readFileSync(join(packageRoot(), 'schemas', 'policy.schema.json'));
+  return `${packageVersion()} ${createHash('sha256').update(schema).digest('hex')}`;
+}
 
 async function readEvent(stdin: Readable): Promise<string> {
   const parts: Buffer[] = [];

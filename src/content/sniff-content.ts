@@ -1,5 +1,5 @@
 // One pass over an item's decoded bytes: real kind, active content, unsafe text, structure problems, image size.
-import { findActiveMarkup, readMarkup } from './active-markup.ts';
+import { findActiveMarkupUtf8, readMarkup } from './active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
@@ -8,9 +8,9 @@ import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
 import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
-import { decodeText, hasLoneSurrogate, startsWithBom, type DecodedText } from './text-encoding.ts';
-import { classifyText } from './text-kind.ts';
-import { findInvisibleText, findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
+import { decodeText, hasLoneSurrogate, startsWithBom, utf8TextStart } from './text-encoding.ts';
+import { classifyUtf8 } from './text-kind.ts';
+import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
 
@@ -24,7 +24,7 @@ export interface ContentSniff {
   active: string | null;
   /** script in JSON text read as text or markdown rather than as JSON data (declared other than JSON, it is active), or null */
   activeUnlessJson: string | null;
-  /** bidi controls or zero-width characters in text (a policy may withhold them), or null */
+  /** bidi controls or zero-width characters in text (a policy may withhold them), or null (also when `findInvisible` is false) */
   invisible: string | null;
   /** unsafe characters or encodings in text (NUL, terminal escapes, UTF-16 without BOM); empty when clean */
   unsafe: readonly string[];
@@ -41,6 +41,8 @@ export interface SniffOptions {
   text?: string;
   /** budget for inflating compressed PDF streams, bytes */
   maxInflateBytes?: number;
+  /** look for bidi controls and zero-width characters (default true); a policy that does not flag them skips the search */
+  findInvisible?: boolean;
 }
 
 const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
@@ -83,49 +85,13 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
     if (named === undefined) return { fileTypeAt: 0 };
     kind = named;
   }
-  const decoded = kind === null ? readText(bytes, hasNul, options.text) : null;
-  if (decoded === null && !binaryFirst) {
+  const text = kind === null ? readText(bytes, hasNul, options.text) : null;
+  if (text === null && !binaryFirst) {
     const named = binaryAt(bytes, 0, answers);
     if (named === undefined) return { fileTypeAt: 0 };
     kind = named;
   }
-
-  if (decoded !== null && kind === null) {
-    const utf8 = decoded.encoding === 'utf-8' || decoded.encoding === 'utf-8-bom';
-    const unsafe = utf8 ? findUnsafeUtf8(bytes) : findUnsafeText(decoded.text);
-    if (decoded.issues.length > 0) unsafe.unshift(...decoded.issues);
-    if (options.text !== undefined && hasLoneSurrogate(options.text))
-      unsafe.push('text holds unpaired utf-16 surrogates');
-    const textKind = classifyText(decoded.text);
-    const sniff = sniffOf(textKind, true);
-    sniff.unsafe = unsafe;
-    sniff.invisible = findInvisibleText(decoded.text);
-    if (textKind === 'pdf') {
-      const pdf = pdfFindings(bytes, options);
-      sniff.active = pdf.active;
-      sniff.uninterpretable = pdf.uninterpretable;
-      return sniff;
-    }
-    const executable = describeExecutable(textKind);
-    if (executable !== null) {
-      sniff.active = executable;
-      return sniff;
-    }
-    if (textKind === 'svg' || textKind === 'xml') {
-      const markup = readMarkup(decoded.text, textKind);
-      sniff.active = markup.active;
-      // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
-      if (textKind === 'svg' && markup.malformed !== null)
-        sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
-    } else if (textKind === 'html' || textKind === 'text') {
-      sniff.active = findActiveMarkup(decoded.text, textKind);
-    } else if (textKind === 'json') {
-      // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
-      // text/markdown renders the script (judgeContent decides by the declared type)
-      sniff.activeUnlessJson = findActiveMarkup(decoded.text, 'text');
-    }
-    return sniff;
-  }
+  if (text !== null && kind === null) return textFindings(bytes, text, options);
   if (kind === null) return sniffOf(UNKNOWN_KIND, false);
   return binaryFindings(kind, bytes, options, answers);
 }
@@ -203,13 +169,77 @@ function binaryFindings(
   return sniff;
 }
 
-// a text carrier is already a string: reuse it instead of decoding its utf-8 bytes again
-function readText(bytes: Buffer, hasNul: boolean, original: string | undefined): DecodedText | null {
+// Text as the checks read it: its UTF-8 bytes (past any byte order mark), searched natively, and the decoded
+// string, made only when a parser or the JSON check must read it
+interface TextView {
+  utf8: Buffer;
+  text: () => string;
+  /** findings of the string scan (UTF-16), or null when the UTF-8 bytes are scanned */
+  unsafe: string[] | null;
+  issues: readonly string[];
+}
+
+// UTF-8 stays bytes (a text carrier is already a string: it is reused, not decoded again); UTF-16 is decoded
+function readText(bytes: Buffer, hasNul: boolean, original: string | undefined): TextView | null {
   if (original !== undefined && !hasNul) {
-    const text = original.charCodeAt(0) === 0xfeff ? original.slice(1) : original;
-    return { text, encoding: original.charCodeAt(0) === 0xfeff ? 'utf-8-bom' : 'utf-8', issues: [] };
+    const bom = original.charCodeAt(0) === 0xfeff;
+    return {
+      utf8: bom ? bytes.subarray(3) : bytes,
+      text: () => (bom ? original.slice(1) : original),
+      unsafe: null,
+      issues: [],
+    };
   }
-  return decodeText(bytes);
+  const from = utf8TextStart(bytes);
+  if (from !== -1) {
+    const utf8 = bytes.subarray(from);
+    let decoded: string | undefined;
+    return { utf8, text: () => (decoded ??= utf8.toString('utf8')), unsafe: null, issues: [] };
+  }
+  const decoded = decodeText(bytes);
+  if (decoded === null) return null;
+  return {
+    utf8: Buffer.from(decoded.text, 'utf8'),
+    text: () => decoded.text,
+    unsafe: findUnsafeText(decoded.text),
+    issues: decoded.issues,
+  };
+}
+
+function textFindings(bytes: Buffer, view: TextView, options: SniffOptions): ContentSniff {
+  const unsafe = view.unsafe ?? findUnsafeUtf8(bytes);
+  if (view.issues.length > 0) unsafe.unshift(...view.issues);
+  if (options.text !== undefined && hasLoneSurrogate(options.text))
+    unsafe.push('text holds unpaired utf-16 surrogates');
+  const textKind = classifyUtf8(view.utf8, 0, view.text);
+  const sniff = sniffOf(textKind, true);
+  sniff.unsafe = unsafe;
+  sniff.invisible = options.findInvisible === false ? null : findInvisibleUtf8(view.utf8);
+  if (textKind === 'pdf') {
+    const pdf = pdfFindings(bytes, options);
+    sniff.active = pdf.active;
+    sniff.uninterpretable = pdf.uninterpretable;
+    return sniff;
+  }
+  const executable = describeExecutable(textKind);
+  if (executable !== null) {
+    sniff.active = executable;
+    return sniff;
+  }
+  if (textKind === 'svg' || textKind === 'xml') {
+    const markup = readMarkup(view.text(), textKind);
+    sniff.active = markup.active;
+    // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
+    if (textKind === 'svg' && markup.malformed !== null)
+      sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
+  } else if (textKind === 'html' || textKind === 'text') {
+    sniff.active = findActiveMarkupUtf8(view.utf8, textKind, view.text);
+  } else if (textKind === 'json') {
+    // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
+    // text/markdown renders the script (judgeContent decides by the declared type)
+    sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, 'text', view.text);
+  }
+  return sniff;
 }
 
 function pdfFindings(bytes: Buffer, options: SniffOptions): { active: string | null; uninterpretable: string | null } {

@@ -31,24 +31,30 @@ export function startsWithBom(bytes: Uint8Array): boolean {
 /** Leading bytes sampled to guess UTF-16 without a BOM, bytes. */
 export const utf16GuessSampleBytes = 4096;
 
+/** Where `decodeText` finds UTF-8 text in bytes, without decoding it: 3 past a UTF-8 byte order mark, 0 for valid UTF-8 that does not look like UTF-16, -1 when the bytes are not read as UTF-8. */
+export function utf8TextStart(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return isUtf8(buf.subarray(3)) ? 3 : -1;
+  if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) return -1;
+  // UTF-16 of ASCII text is also valid UTF-8 (NUL is a valid code point), so the zero pattern is checked first
+  if (guessUtf16(buf) !== null) return -1;
+  return isUtf8(buf) ? 0 : -1;
+}
+
 /** Decodes bytes that are text (UTF-8, UTF-16 with a BOM, UTF-16 without a BOM by a zero-byte pattern); null for bytes that are not text. */
 export function decodeText(bytes: Uint8Array): DecodedText | null {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
-    const rest = buf.subarray(3);
-    return isUtf8(rest) ? { text: rest.toString('utf8'), encoding: 'utf-8-bom', issues: [] } : null;
-  }
+  const utf8 = utf8TextStart(buf);
+  if (utf8 !== -1)
+    return { text: buf.toString('utf8', utf8), encoding: utf8 === 3 ? 'utf-8-bom' : 'utf-8', issues: [] };
+  if (startsWithBom(buf) && buf[0] === 0xef) return null;
   if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return decodeUtf16(buf.subarray(2), 'le', 'utf-16le-bom');
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return decodeUtf16(buf.subarray(2), 'be', 'utf-16be-bom');
-  // UTF-16 of ASCII text is also valid UTF-8 (NUL is a valid code point), so the zero pattern is checked first
   const guess = guessUtf16(buf);
-  if (guess !== null) {
-    const decoded = decodeUtf16(buf, guess, guess === 'le' ? 'utf-16le-nobom' : 'utf-16be-nobom');
-    decoded.issues.unshift('utf-16 text without a byte order mark');
-    return decoded;
-  }
-  if (isUtf8(buf)) return { text: buf.toString('utf8'), encoding: 'utf-8', issues: [] };
-  return null;
+  if (guess === null) return null;
+  const decoded = decodeUtf16(buf, guess, guess === 'le' ? 'utf-16le-nobom' : 'utf-16be-nobom');
+  decoded.issues.unshift('utf-16 text without a byte order mark');
+  return decoded;
 }
 
 /** True when a string holds a lone UTF-16 surrogate (not representable as UTF-8). */

@@ -1,10 +1,9 @@
 // The real kind of decoded text: formats announced by their first characters, JSON, markup roots, or inert text.
+import { spellsAt } from './ascii-bytes.ts';
 import { isJsonText } from './json-syntax.ts';
 
 /** Leading characters looked at to find a markup root, characters. */
 export const markupHeadChars = 8192;
-
-const internetShortcut = /^[ \t]*\[InternetShortcut\][ \t]*\r?$/im;
 
 /** Kind ids of decoded text; `pdf`, `rtf`, `postscript`, `reg` and `shell-script` are text-encoded formats, not inert text. */
 export type TextKind =
@@ -23,9 +22,14 @@ export type TextKind =
 
 /** Classifies decoded text (without its BOM); short binary magics (`MZ`, `BM`) are deliberately not considered: printable text stays text. */
 export function classifyText(text: string): TextKind {
+  return classifyUtf8(Buffer.from(text, 'utf8'), 0, () => text);
+}
+
+/** `classifyText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark): the head is decoded, the rest is searched as bytes; `text` decodes the whole text, asked only for text that starts like JSON. */
+export function classifyUtf8(bytes: Buffer, from: number, text: () => string): TextKind {
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
-  if (text.startsWith('#!')) return 'shell-script';
-  const head = text.slice(0, markupHeadChars).trimStart();
+  if (bytes[from] === 0x23 && bytes[from + 1] === 0x21) return 'shell-script';
+  const head = headOf(bytes, from).trimStart();
   // behind blank lines or indentation the kernel no longer honours it, but `sh file` and editors still treat a
   // `#!/interpreter` first line as a script; the slash keeps prose such as `#! is a shebang` inert
   if (head.startsWith('#!/')) return 'shell-script';
@@ -35,14 +39,68 @@ export function classifyText(text: string): TextKind {
   )
     return 'reg';
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
-  if (internetShortcut.test(text)) return 'url-shortcut';
+  if (hasShortcutSection(bytes, from)) return 'url-shortcut';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
-  if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text)) return 'json';
-  if (/<hta:application\b/i.test(text)) return 'hta';
+  if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text())) return 'json';
+  if (hasHtaApplication(bytes, from)) return 'hta';
   return markupRoot(head) ?? 'text';
+}
+
+// the first `markupHeadChars` UTF-16 code units of the text: every code unit takes at most three UTF-8 bytes, so
+// four times as many bytes, cut back to a character boundary, hold them all
+function headOf(bytes: Buffer, from: number): string {
+  let end = Math.min(bytes.length, from + 4 * markupHeadChars);
+  while (end < bytes.length && end > from && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return bytes.toString('utf8', from, end).slice(0, markupHeadChars);
+}
+
+const shortcutSection = Buffer.from('[internetshortcut]', 'latin1');
+
+// `^[ \t]*\[InternetShortcut\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is
+// ended by LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it
+function hasShortcutSection(bytes: Buffer, from: number): boolean {
+  for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1)) {
+    if (!spellsAt(bytes, at, shortcutSection)) continue;
+    let before = at - 1;
+    while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
+    if (before >= from && !endsLineBreak(bytes, before, from)) continue;
+    let after = at + shortcutSection.length;
+    while (bytes[after] === 0x20 || bytes[after] === 0x09) after++;
+    if (after >= bytes.length || startsLineBreak(bytes, after)) return true;
+  }
+  return false;
+}
+
+// a line break ends at byte `at` (LF, CR, or the last byte of U+2028 or U+2029)
+function endsLineBreak(bytes: Buffer, at: number, from: number): boolean {
+  const b = bytes[at];
+  if (b === 0x0a || b === 0x0d) return true;
+  return at - 2 >= from && bytes[at - 2] === 0xe2 && bytes[at - 1] === 0x80 && (b === 0xa8 || b === 0xa9);
+}
+
+function startsLineBreak(bytes: Buffer, at: number): boolean {
+  const b = bytes[at];
+  if (b === 0x0a || b === 0x0d) return true;
+  return b === 0xe2 && bytes[at + 1] === 0x80 && (bytes[at + 2] === 0xa8 || bytes[at + 2] === 0xa9);
+}
+
+const htaApplication = Buffer.from('<hta:application', 'latin1');
+
+// `<hta:application\b`, ASCII case-insensitive, anywhere in the bytes
+function hasHtaApplication(bytes: Buffer, from: number): boolean {
+  for (let at = bytes.indexOf(0x3a, from); at !== -1; at = bytes.indexOf(0x3a, at + 1)) {
+    const start = at - 4;
+    if (start < from || !spellsAt(bytes, start, htaApplication)) continue;
+    if (!isWordByte(bytes[start + htaApplication.length] ?? 0x20)) return true;
+  }
+  return false;
+}
+
+function isWordByte(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 }
 
 // skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element

@@ -43,6 +43,45 @@ export function findInvisibleText(text: string): string | null {
   return `text holds bidi controls or zero-width characters (u+${code} at offset ${found.index})`;
 }
 
+// the same characters as `invisible`, by their UTF-8 bytes: U+061C is D8 9C, U+180E is E1 A0 8E, U+FEFF is EF BB BF,
+// and U+200B–U+2069 are E2 80 xx or E2 81 xx, whose third bytes the two tables below mark
+const invisibleAfterE280 = new Uint8Array(256);
+const invisibleAfterE281 = new Uint8Array(256);
+for (let c = 0x200b; c <= 0x2069; c++) {
+  if ((c >= 0x2010 && c <= 0x2029) || (c >= 0x202f && c <= 0x205f) || c === 0x2065) continue;
+  const table = c < 0x2040 ? invisibleAfterE280 : invisibleAfterE281;
+  table[0x80 | (c & 0x3f)] = 1;
+}
+
+/** `findInvisibleText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark), by native byte searches: the same finding, or null. */
+export function findInvisibleUtf8(bytes: Buffer, from = 0): string | null {
+  let first = -1;
+  const earlier = (at: number): void => {
+    if (at !== -1 && (first === -1 || at < first)) first = at;
+  };
+  earlier(findSequence(bytes, from, 0xd8, (at) => bytes[at + 1] === 0x9c));
+  earlier(findSequence(bytes, from, 0xe1, (at) => bytes[at + 1] === 0xa0 && bytes[at + 2] === 0x8e));
+  // a byte order mark right at the start of the text is not reported (the string scan's `(?!^)`)
+  earlier(findSequence(bytes, from + 1, 0xef, (at) => bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf));
+  earlier(
+    findSequence(bytes, from, 0xe2, (at) => {
+      const second = bytes[at + 1];
+      const third = bytes[at + 2] ?? 0;
+      return second === 0x80 ? invisibleAfterE280[third] === 1 : second === 0x81 && invisibleAfterE281[third] === 1;
+    }),
+  );
+  if (first === -1) return null;
+  const code = bytes.toString('utf8', first, first + 3).codePointAt(0) ?? 0;
+  const offset = bytes.toString('utf8', from, first).length;
+  return `text holds bidi controls or zero-width characters (u+${code.toString(16).toUpperCase().padStart(4, '0')} at offset ${offset})`;
+}
+
+// the first offset from `from` on where `lead` starts a sequence `rest` accepts; -1 when none
+function findSequence(bytes: Buffer, from: number, lead: number, rest: (at: number) => boolean): number {
+  for (let at = bytes.indexOf(lead, from); at !== -1; at = bytes.indexOf(lead, at + 1)) if (rest(at)) return at;
+  return -1;
+}
+
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');

@@ -13,7 +13,7 @@ import { judgeContent, type ContentFinding, type ContentRules } from '../content
 import { quoteValue } from '../decision/quote-value.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
-import { sniffContent, sniffContentSync, type ContentSniff } from '../content/sniff-content.ts';
+import { sniffContent, sniffContentSync, type ContentSniff, type SniffOptions } from '../content/sniff-content.ts';
 import type { Policy } from '../policy/policy.ts';
 import { applyByteCaps } from '../read/byte-caps.ts';
 import { buildReadFacts } from '../read/read-facts.ts';
@@ -320,7 +320,7 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
     }
     s.decoded = bytes;
     const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
-    const sniff = sniffContentSync(bytes, text === undefined ? {} : { text });
+    const sniff = sniffContentSync(bytes, sniffOptions(text, rules));
     if (sniff !== null) judgeSniffed(s, sniff, rules);
     else (waiting ??= []).push({ state: s, bytes, text });
   }
@@ -328,8 +328,14 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
   const later = waiting;
   return (async () => {
     for (const { state, bytes, text } of later)
-      judgeSniffed(state, await sniffContent(bytes, text === undefined ? {} : { text }), rules);
+      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, rules)), rules);
   })();
+}
+
+// invisible characters are looked for only when the policy withholds them
+function sniffOptions(text: string | undefined, rules: ContentRules): SniffOptions {
+  const findInvisible = rules.flagInvisibleText === true;
+  return text === undefined ? { findInvisible } : { text, findInvisible };
 }
 
 function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {

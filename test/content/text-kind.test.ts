@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { classifyText } from '../../src/content/text-kind.ts';
 
@@ -30,5 +31,50 @@ describe('classifyText', () => {
     ['  #! is called a shebang\n', 'text'],
   ])('%j → %s', (text, kind) => {
     expect(classifyText(text)).toBe(kind);
+  });
+});
+
+describe('classifyText searches the whole text as bytes', () => {
+  const piece = fc.constantFrom(
+    '[InternetShortcut]',
+    '[internetshortcut]',
+    '[INTERNETSHORTCUT]',
+    '[Internet Shortcut]',
+    '<hta:application',
+    '<HTA:Application',
+    '<hta:applications',
+    'hta:application',
+    '[',
+    ']',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\r\n',
+    '\u2028',
+    '\u2029',
+    '\u2027',
+    'x',
+    'é',
+    '行',
+    '_',
+    '>',
+    '=',
+  );
+  test('a shortcut section on its own line, or an hta element, wherever it lies (property)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        // a leading letter keeps the head from starting a format of its own
+        const text = `x${parts.join('')}`;
+        const expected = /^[ \t]*\[InternetShortcut\][ \t]*\r?$/im.test(text)
+          ? 'url-shortcut'
+          : /<hta:application\b/i.test(text)
+            ? 'hta'
+            : 'text';
+        expect(classifyText(text)).toBe(expected);
+        expect(classifyText(`${'y'.repeat(40_000)}\n${text}`)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

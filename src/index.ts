@@ -19,13 +19,13 @@ export { gateTransport, decisionMetaKey, gateErrorCode } from './sdk/gate-transp
 export type { GateTransport, GateTransportOptions } from './sdk/gate-transport.ts';
 export { gateToolResult } from './sdk/gate-tool-result.ts';
 export type { GatedToolResult, GateToolResultOptions, RequestingClient } from './sdk/gate-tool-result.ts';
-export type { DirectFetchOptions, FetchHeaders } from './sdk/fetch-link.ts';
+export type { DirectFetchOptions, FetchHeaders } from './fetch/direct-fetcher.ts';
 export { cappedFetch } from './fetch/capped-fetch.ts';
 export { connectionByteCap } from './sdk/connection-byte-cap.ts';
 export { cappedStdioTransport } from './sdk/capped-stdio-transport.ts';
 export type { StdioTransportClass } from './sdk/capped-stdio-transport.ts';
-export { ReadCache } from './sdk/read-cache.ts';
-export type { ReadCacheOptions } from './sdk/read-cache.ts';
+export { ReadCache } from './flow/read-cache.ts';
+export type { ReadCacheOptions } from './flow/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';
 export type { RecordSink } from './record/record-sink.ts';
 export { recordViolations } from './record/record-invariants.ts';

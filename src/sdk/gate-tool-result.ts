@@ -6,12 +6,13 @@ import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
-import { abortDeadline } from './abort-deadline.ts';
+import { abortDeadline } from '../flow/abort-deadline.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { isRecord } from '../json-value.ts';
-import type { DirectFetchOptions } from './fetch-link.ts';
-import type { ReadCache } from './read-cache.ts';
-import { runLinkFlow, type InputAnswerer, type RawReader, type ReadAnswer } from './run-link-flow.ts';
+import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
+import type { ReadCache } from '../flow/read-cache.ts';
+import type { InputAnswerer, LinkReader, ReadAnswer } from '../flow/link-reader.ts';
+import { runLinkFlow } from '../flow/run-link-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
 import { positiveOption } from '../positive-option.ts';
 
@@ -74,7 +75,7 @@ export interface GatedToolResult {
 const permissiveResult = z.looseObject({});
 
 /** A raw reader over an SDK-style client: `resources/read` through `request` with a schema that keeps every field. */
-export function clientReader(client: RequestingClient, tap?: TransportTap): RawReader {
+export function clientReader(client: RequestingClient, tap?: TransportTap): LinkReader {
   return async (rawParams, signal) => {
     const { params, tag } = tagParams(rawParams);
     const request = { method: 'resources/read', params };

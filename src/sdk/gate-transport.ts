@@ -1,27 +1,28 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../decision/decision.ts';
+import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
+import { answerOf } from '../flow/link-reader.ts';
+import {
+  discoverLink,
+  judgeRead,
+  type LinkStep,
+  linkRefused,
+  type ReadJudgement,
+  readFailed,
+  sendRead,
+  skipRead,
+  startLink,
+} from '../flow/link-steps.ts';
+import type { ReadCache } from '../flow/read-cache.ts';
 import { GateError } from '../gate-error.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import { isRecord } from '../json-value.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { assembleRecord } from '../record/assemble-record.ts';
-import {
-  contentsOf,
-  deliverableIndices,
-  deliveredStage,
-  discoveredStage,
-  receivedFromError,
-  receivedFromResult,
-  type LinkContext,
-} from '../record/build-stages.ts';
-import type { ReadOutcome } from '../record/judge-verdict.ts';
-import type { LinkRecord, LinkStages, NextStep, PeerInfo } from '../record/link-record.ts';
-import type { RecordSink } from '../record/record-sink.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord, NextStep, PeerInfo, RequestedStage } from '../record/link-record.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
-import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
-import { isRecord, jsonText } from '../json-value.ts';
-import type { ReadCache } from './read-cache.ts';
-import { deny, reason } from '../decision/deny.ts';
+import type { RecordSink } from '../record/record-sink.ts';
 
 /** The `_meta` key (and `error.data` key) under which the gate's decision travels to the host. */
 export const decisionMetaKey = 'io.linkgate/decision';
@@ -72,22 +73,22 @@ interface FoundLinkState {
 }
 
 interface PendingRead {
-  found: FoundLinkState;
-  linkDecision: Decision;
-  requestedAt: Date;
+  step: LinkStep;
+  requested: RequestedStage;
   started: number;
-  timer?: NodeJS.Timeout;
+  timer: NodeJS.Timeout;
 }
 
 /**
  * Wraps a client Transport (stdio, Streamable HTTP, any with the same interface) so the gate sees raw JSON-RPC both ways:
  * links in `tools/call` results are remembered, a denied `resources/read` is answered locally (never sent), a denied
- * result becomes an error and a partial one keeps only the allowed items, with the decision under `_meta`.
+ * result becomes an error and a partial one keeps only the allowed items, with the decision under `_meta`. The
+ * decisions and records are the flow's steps (`src/flow/link-steps.ts`); this file only routes messages to them.
  */
 export function gateTransport(inner: Transport, options: GateTransportOptions): GateTransport {
   const { gate } = options;
   const server = options.server ?? 'default';
-  const enforced = (options.mode ?? 'enforce') === 'enforce';
+  const mode = options.mode ?? 'enforce';
   const now = options.now ?? (() => new Date());
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
   const toolCalls = new Map<Id, string | null>();
@@ -119,34 +120,25 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  const record = async (
-    f: FoundLinkState,
-    stages: Omit<LinkStages, 'discovered'>,
-    link: Decision,
-    read: Decision | null,
-    outcome: ReadOutcome,
-  ): Promise<LinkRecord> => {
-    const assembled = assembleRecord({
-      stages: { discovered: discoveredStage(linkFacts(f.link), f.contentIndex, context(f), f.at), ...stages },
-      decisions: { link, read },
-      outcome,
-      enforced,
+  const startStep = (f: FoundLinkState): Promise<LinkStep> =>
+    startLink(gate, {
+      link: f.link,
+      discovered: discoverLink(f.link, f.contentIndex, context(f), f.at),
+      linkServer: server,
+      mode,
     });
-    await emit(assembled);
-    return assembled;
-  };
   const queue = (work: () => Promise<void>) => {
     inbound = inbound
       .then(work)
       .catch((error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error))));
   };
   // the message names the reason codes and the boundary to check next, so a person or a model can act on it
-  const denial = (id: Id, uri: string, decision: Decision, what: string, recorded: LinkRecord) => ({
+  const denial = (id: Id, step: LinkStep, decision: Decision, what: string, recorded: LinkRecord) => ({
     jsonrpc: '2.0',
     id,
     error: {
       code: gateErrorCode,
-      message: denialMessage(uri, decision, what, recorded.next),
+      message: denialMessage(linkFacts(step.link).uri, decision, what, recorded.next),
       data: { [decisionMetaKey]: decision },
     },
   });
@@ -168,28 +160,33 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       read: true,
     };
     f.read = true;
-    const linkDecision = await gate.decide({ stage: 'link', server, readFrom: server, link: f.link });
-    if (enforced && linkDecision.effect === 'deny') {
+    const step = await startStep(f);
+    if (linkRefused(step)) {
       queue(async () => {
-        const recorded = await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
-          kind: 'not-attempted',
-          why: 'the link was denied',
-        });
-        deliver(denial(id, uri, linkDecision, 'denied by policy', recorded));
+        const recorded = skipRead(step, 'the link was denied');
+        await emit(recorded);
+        deliver(denial(id, step, step.linkDecision, 'denied by policy', recorded));
       });
       return;
     }
     const hit = options.cache?.lookup(cacheKey(uri));
     if (hit !== undefined) {
-      const pending: PendingRead = { found: f, linkDecision, requestedAt: now(), started: performance.now() };
-      queue(() =>
-        onReadAnswer(id, { jsonrpc: '2.0', id, result: hit.result }, pending, { ageMs: hit.ageMs, ttlMs: hit.ttlMs }),
-      );
+      const cache = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
+      queue(async () => {
+        const judged = await judgeRead(
+          gate,
+          step,
+          { result: hit.result },
+          { requested: null, elapsedMs: 0, cache, now },
+        );
+        await emit(judged.record);
+        answerHost(id, { jsonrpc: '2.0', id, result: hit.result }, step, judged);
+      });
       return;
     }
     const timer = setTimeout(() => onDeadline(id), deadlineMs);
     timer.unref();
-    reads.set(id, { found: f, linkDecision, requestedAt: now(), started: performance.now(), timer });
+    reads.set(id, { step, requested: sendRead(gate, step, now(), id), started: performance.now(), timer });
     try {
       await inner.send(message, sendOptions);
     } catch (error) {
@@ -202,25 +199,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         // only linkgate's own messages go into the record: a transport error may quote the server's response body
         const why =
           error instanceof GateError ? `the request failed: ${error.message}` : 'the request failed before an answer';
-        queue(() => recordFailed(id, pending, why));
+        queue(() => emit(readFailed(gate, pending.step, pending.requested, { kind: 'failed', why }).record));
       }
       throw error;
     }
-  }
-
-  async function recordFailed(id: Id, pending: PendingRead, why: string): Promise<void> {
-    const decision = deny(gate.policy, reason('read.error', 'read', 'read', why));
-    const requested = {
-      at: pending.requestedAt.toISOString(),
-      requestId: id,
-      server,
-      deadlineMs,
-      transport: 'resources/read' as const,
-    };
-    await record(pending.found, { requested, received: null, delivered: null }, pending.linkDecision, decision, {
-      kind: 'failed',
-      why,
-    });
   }
 
   function onDeadline(id: Id): void {
@@ -237,26 +219,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
         params: { requestId: id, reason: 'linkgate read deadline' },
       })
       .catch(() => {});
-    const decision = deny(
-      gate.policy,
-      reason('read.timeout', 'read.readTimeoutMs', 'read', `no answer within the \`${deadlineMs}\` ms deadline`),
-    );
     queue(async () => {
-      const requested = {
-        at: pending.requestedAt.toISOString(),
-        requestId: id,
-        server,
-        deadlineMs,
-        transport: 'resources/read' as const,
-      };
-      const recorded = await record(
-        pending.found,
-        { requested, received: null, delivered: null },
-        pending.linkDecision,
-        decision,
-        { kind: 'timeout', deadlineMs },
-      );
-      deliver(denial(id, linkFacts(pending.found.link).uri, decision, 'timed out', recorded));
+      const failed = readFailed(gate, pending.step, pending.requested, { kind: 'timeout', deadlineMs });
+      await emit(failed.record);
+      deliver(denial(id, pending.step, failed.decision, 'timed out', failed.record));
     });
   }
 
@@ -264,89 +230,42 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     id: Id,
     message: Record<string, unknown>,
     pending: PendingRead,
-    cache: { ageMs: number; ttlMs: number } | null,
     extra?: MessageExtraInfo,
   ): Promise<void> {
-    const f = pending.found;
-    const uri = linkFacts(f.link).uri;
-    const elapsedMs = cache === null ? Math.round(performance.now() - pending.started) : 0;
-    const requested =
-      cache === null
-        ? {
-            at: pending.requestedAt.toISOString(),
-            requestId: id,
-            server,
-            deadlineMs,
-            transport: 'resources/read' as const,
-          }
-        : null;
-    const readInput = (result: Record<string, unknown>) => ({
-      stage: 'read',
-      server,
-      readFrom: server,
-      link: f.link,
-      elapsedMs,
-      result,
-    });
-    if (isRecord(message['error'])) {
-      const error = { code: Number(message['error']['code']), message: jsonText(message['error']['message']) };
-      const { decision } = await gate.decideReadDetailed(readInput({ error }));
-      await record(
-        f,
-        { requested, received: receivedFromError(error, elapsedMs, now()), delivered: null },
-        pending.linkDecision,
-        decision,
-        { kind: 'error', code: error.code },
-      );
+    const answer = answerOf(message);
+    const elapsedMs = Math.round(performance.now() - pending.started);
+    const judged = await judgeRead(gate, pending.step, answer, { requested: pending.requested, elapsedMs, now });
+    if (judged.complete && 'result' in answer)
+      options.cache?.store(cacheKey(linkFacts(pending.step.link).uri), answer.result);
+    await emit(judged.record);
+    answerHost(id, message, pending.step, judged, extra);
+  }
+
+  /** Passes the read's answer on as the flow decided: as it came, with only the allowed items, or as a denial. */
+  function answerHost(
+    id: Id,
+    message: Record<string, unknown>,
+    step: LinkStep,
+    judged: ReadJudgement,
+    extra?: MessageExtraInfo,
+  ): void {
+    if (judged.delivery === 'whole') {
       deliver(message, extra);
+      return;
+    }
+    if (judged.delivery === 'none') {
+      const what = judged.complete ? 'denied by policy' : 'did not complete';
+      deliver(denial(id, step, judged.decision, what, judged.record), extra);
       return;
     }
     const result = isRecord(message['result']) ? message['result'] : {};
-    const { decision, evidence } = await gate.decideReadDetailed(readInput(result));
-    const received = receivedFromResult(result, evidence, elapsedMs, now(), cache);
-    const resultType = result['resultType'] ?? 'complete';
-    const stages = { requested, received, delivered: null };
-    if (resultType !== 'complete') {
-      const outcome: ReadOutcome =
-        resultType === 'input_required'
-          ? { kind: 'input-required' }
-          : { kind: 'result-type-unknown', resultType: jsonText(resultType).slice(0, 40) };
-      const recorded = await record(f, stages, pending.linkDecision, decision, outcome);
-      // the host may answer input itself only when the policy says so; otherwise the read ends here
-      const passInput = resultType === 'input_required' && gate.policy.document.read.answerInputRequired === true;
-      deliver(!enforced || passInput ? message : denial(id, uri, decision, 'did not complete', recorded), extra);
-      return;
-    }
-    if (cache === null) options.cache?.store(cacheKey(uri), result);
-    const contents = contentsOf(result);
-    if (!enforced) {
-      const all = contents.map((_, i) => i);
-      await record(
-        f,
-        { ...stages, delivered: deliveredStage(received, contents, all, [], now()) },
-        pending.linkDecision,
-        decision,
-        { kind: 'complete' },
-      );
-      deliver(message, extra);
-      return;
-    }
-    const { deliver: keep, dropped } = deliverableIndices(decision, contents.length);
-    const delivered = deliveredStage(received, contents, keep, dropped, now());
-    const recorded = await record(f, { ...stages, delivered }, pending.linkDecision, decision, { kind: 'complete' });
-    if (delivered === null) {
-      deliver(denial(id, uri, decision, 'denied by policy', recorded), extra);
-    } else if (decision.effect === 'allow') {
-      deliver(message, extra);
-    } else {
-      const meta = isRecord(result['_meta']) ? result['_meta'] : {};
-      const filtered = {
-        ...result,
-        contents: keep.map((i) => contents[i]),
-        _meta: { ...meta, [decisionMetaKey]: decision },
-      };
-      deliver({ ...message, result: filtered }, extra);
-    }
+    const meta = isRecord(result['_meta']) ? result['_meta'] : {};
+    const filtered = {
+      ...result,
+      contents: judged.deliver.map((i) => judged.contents[i]),
+      _meta: { ...meta, [decisionMetaKey]: judged.decision },
+    };
+    deliver({ ...message, result: filtered }, extra);
   }
 
   function onToolResult(id: Id, tool: string | null, result: unknown): void {
@@ -366,12 +285,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   }
 
   async function recordUnread(f: FoundLinkState, why: string): Promise<void> {
-    const linkDecision = await gate.decide({ stage: 'link', server, readFrom: server, link: f.link });
-    const outcomeWhy = enforced && linkDecision.effect === 'deny' ? 'the link was denied' : why;
-    await record(f, { requested: null, received: null, delivered: null }, linkDecision, null, {
-      kind: 'not-attempted',
-      why: outcomeWhy,
-    });
+    await emit(skipRead(await startStep(f), why));
   }
 
   function cacheKey(uri: string) {
@@ -428,7 +342,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       const pending = reads.get(id) as PendingRead;
       reads.delete(id);
       clearTimeout(pending.timer);
-      queue(() => onReadAnswer(id, m, pending, null, extra));
+      queue(() => onReadAnswer(id, m, pending, extra));
       return;
     }
     if (isResponse && expired.delete(id)) return;
@@ -442,9 +356,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   };
   inner.onerror = (error) => wrapper.onerror?.(error);
   inner.onclose = () => {
-    for (const [id, pending] of reads) {
+    for (const pending of reads.values()) {
       clearTimeout(pending.timer);
-      queue(() => recordFailed(id, pending, 'the connection closed before an answer'));
+      const why = 'the connection closed before an answer';
+      queue(() => emit(readFailed(gate, pending.step, pending.requested, { kind: 'failed', why }).record));
     }
     reads.clear();
     wrapper.onclose?.();

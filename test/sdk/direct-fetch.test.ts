@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
-import type { DirectFetchOptions } from '../../src/sdk/fetch-link.ts';
+import type { DirectFetchOptions } from '../../src/fetch/direct-fetcher.ts';
 import { gateToolResult, type GateToolResultOptions, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createDemoServer } from '../../src/demo/demo-server.ts';
 import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';
-import { ReadCache } from '../../src/sdk/read-cache.ts';
+import { ReadCache } from '../../src/flow/read-cache.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';

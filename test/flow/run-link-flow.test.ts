@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Decision, Effect } from '../../src/decision/decision.ts';
-import { ReadCache } from '../../src/sdk/read-cache.ts';
-import { runLinkFlow, type RawReader, type ReadAnswer } from '../../src/sdk/run-link-flow.ts';
+import { ReadCache } from '../../src/flow/read-cache.ts';
+import type { LinkReader, ReadAnswer } from '../../src/flow/link-reader.ts';
+import { runLinkFlow } from '../../src/flow/run-link-flow.ts';
 import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkContext } from '../../src/record/build-stages.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { decision, defaultPolicyWith, evidence, fakeGate } from './fake-gate.ts';
+import { decision, defaultPolicyWith, evidence, fakeGate } from '../sdk/fake-gate.ts';
 
 const context: LinkContext = {
   server: 'docs',
@@ -34,10 +35,10 @@ beforeAll(async () => {
 });
 
 const answerWith =
-  (answer: ReadAnswer): RawReader =>
+  (answer: ReadAnswer): LinkReader =>
   async () =>
     answer;
-const never: RawReader = (_params, signal) =>
+const never: LinkReader = (_params, signal) =>
   new Promise((_resolve, reject) =>
     signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
   );
@@ -238,7 +239,7 @@ describe('runLinkFlow verdicts', () => {
 
   test('input_required is answered only when the policy allows it and the host gave an answerer', async () => {
     const seen: Record<string, unknown>[] = [];
-    const reader: RawReader = async (params) => {
+    const reader: LinkReader = async (params) => {
       seen.push(params);
       if (params['inputResponses'] === undefined)
         return {
@@ -282,7 +283,7 @@ describe('runLinkFlow verdicts', () => {
       () => ({ decision: decision(policy, 'allow'), evidence: evidence(1) }),
     );
     let reads = 0;
-    const read: RawReader = async () => (
+    const read: LinkReader = async () => (
       (reads += 1), { result: { resultType: 'complete', contents: [text(0)], ttlMs: 60_000, cacheScope: 'public' } }
     );
     await runLinkFlow(link, 0, { gate, read, context, mode: 'enforce', cache });
@@ -333,7 +334,7 @@ describe('runLinkFlow properties', () => {
             () => decision(policy, linkEffect, linkEffect === 'allow' ? [] : ['uri.invalid']),
             () => ({ decision: readDecision, evidence: evidence(count) }),
           );
-          const read: RawReader = async () => {
+          const read: LinkReader = async () => {
             if (a.kind === 'throw') throw new Error('connection closed');
             if (a.kind === 'error') return { error: { code: a.code, message: 'nope' } };
             const result: Record<string, unknown> = { contents: Array.from({ length: a.count }, (_, i) => text(i)) };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Decision, Reason } from '../../src/decision/decision.ts';
 import type { FetchHop, FetchResult } from '../../src/fetch/fetch-result.ts';
-import { fetchOutcome } from '../../src/sdk/fetch-link.ts';
+import { fetchOutcome } from '../../src/flow/fetched-read.ts';
 import { assembleRecord } from '../../src/record/assemble-record.ts';
 import { receivedFromFetch, requestedFromFetch } from '../../src/fetch/fetch-stages.ts';
 import type { LinkStages } from '../../src/record/link-record.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ReadCache } from '../../src/sdk/read-cache.ts';
+import { ReadCache } from '../../src/flow/read-cache.ts';
 
 const contents = [{ uri: 'guide://a', mimeType: 'text/plain', text: 'hello' }];
 

@@ -1,0 +1,27 @@
+import { isRecord, jsonText } from '../json-value.ts';
+
+/** A read's answer as it came over the wire: the raw result, or the JSON-RPC error. */
+export type ReadAnswer =
+  | { result: Record<string, unknown>; requestId?: string | number | null }
+  | { error: { code: number; message: string }; requestId?: string | number | null };
+
+/**
+ * The flow's reader: sends one `resources/read` (params `uri`, and `inputResponses`/`requestState` when answering
+ * input) to the server that returned the link and resolves with its answer; must reject promptly once `signal`
+ * aborts. A client, a transport, a proxy's upstream or a test double all fit; a front end that only sees the
+ * answer afterwards (a hook) hands it to `judgeReadAnswer` instead. Direct fetch has its own reader, `DirectFetcher`.
+ */
+export type LinkReader = (params: Record<string, unknown>, signal: AbortSignal) => Promise<ReadAnswer>;
+
+/** Answers a server's `inputRequests` (used only when the policy sets `read.answerInputRequired`). */
+export type InputAnswerer = (inputRequests: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** The answer in a raw JSON-RPC response (as a transport or proxy sees it); a result that is not an object reads as `{}`. */
+export function answerOf(message: Readonly<Record<string, unknown>>): ReadAnswer {
+  const id = message['id'];
+  const requestId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  const error = message['error'];
+  if (isRecord(error))
+    return { error: { code: Number(error['code']), message: jsonText(error['message']) }, requestId };
+  return { result: isRecord(message['result']) ? message['result'] : {}, requestId };
+}

@@ -1,0 +1,270 @@
+import type { Decision } from '../decision/decision.ts';
+import { deny, reason } from '../decision/deny.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import { isRecord, jsonText } from '../json-value.ts';
+import { assembleRecord } from '../record/assemble-record.ts';
+import {
+  contentsOf,
+  deliverableIndices,
+  deliveredStage,
+  discoveredStage,
+  type LinkContext,
+  receivedFromError,
+  receivedFromResult,
+} from '../record/build-stages.ts';
+import type { ReadOutcome } from '../record/judge-verdict.ts';
+import type {
+  DeliveredStage,
+  DiscoveredStage,
+  DroppedItem,
+  LinkRecord,
+  ReceivedStage,
+  RequestedStage,
+} from '../record/link-record.ts';
+import { linkFacts } from './discover-links.ts';
+import type { ReadAnswer } from './link-reader.ts';
+
+// The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
+// readFailed (read, decide read, deliver, record). A front end that sees the read happen in pieces (the Transport
+// decorator, the proxy built on it, the hook across host events) calls these in order; `runLinkFlow` is the same steps
+// in one call. Every step returns the finished record; writing it to a sink is the front end's job.
+
+/** `observe` computes and records every decision but enforces none. */
+export type FlowMode = 'enforce' | 'observe';
+
+/** One link after its link decision: plain JSON, so a front end may keep it between events (the hook does). */
+export interface LinkStep {
+  /** the link as the gate judged it */
+  link: Readonly<Record<string, unknown>>;
+  /** the server that returned the link */
+  linkServer: string;
+  /** the server the read goes to; null for a link judged for the host's own fetcher (no MCP server reads it) */
+  readFrom: string | null;
+  discovered: DiscoveredStage;
+  linkDecision: Decision;
+  /** absent means `enforce`, so a step kept by an older version fails closed */
+  mode?: FlowMode;
+}
+
+/** What `startLink` needs: the link, where it came from and where it would be read. */
+export interface StartLinkInput {
+  link: Readonly<Record<string, unknown>>;
+  /** the discovered stage, from `discoverLink` (or kept from when a host event saw the link) */
+  discovered: DiscoveredStage;
+  /** the server that returned the link */
+  linkServer: string;
+  /** the server the read goes to (default `linkServer`); null: the host's own fetcher, no `readFrom` in the decision input */
+  readFrom?: string | null;
+  /** whether the link was seen in a tool result before this read, for `links.requireDiscovered` (omitted: not judged) */
+  seen?: boolean;
+  mode?: FlowMode;
+}
+
+/** A read that ended without an answer: the deadline, the tool result's budget, or a failure (`why` is recorded). */
+export type ReadFailure =
+  | { kind: 'timeout'; deadlineMs: number }
+  | { kind: 'budget' }
+  /** `message` (default `why`) goes into the read decision's reason, `why` into the record's outcome */
+  | { kind: 'failed'; why: string; message?: string };
+
+/** What the flow decided about a read: the read decision, the record, and what the front end may pass on. */
+export interface ReadJudgement {
+  decision: Decision;
+  record: LinkRecord;
+  /** true when a `complete` result was received and its items judged */
+  complete: boolean;
+  /** the result's `contents` as received (empty for an error answer) */
+  contents: readonly unknown[];
+  /** indices into `contents` that may reach the model (all of them in observe mode) */
+  deliver: number[];
+  dropped: DroppedItem[];
+  /** the items that may reach the model, in order: `contents` at `deliver`, or a direct fetch's body as a `resource` */
+  delivered: Record<string, unknown>[];
+  /**
+   * How a front end that forwards the answer passes it on: `whole` as it came (allowed, observe mode, an error
+   * answer, an `input_required` the host may answer), `some` with only the `deliver` items and the decision under
+   * `_meta`, `none` replaced by an error naming the decision.
+   */
+  delivery: 'whole' | 'some' | 'none';
+}
+
+/** The discovered stage of `link`, found at `contentIndex` of a tool result (null when the read came without one). */
+export function discoverLink(
+  link: Readonly<Record<string, unknown>>,
+  contentIndex: number | null,
+  context: LinkContext,
+  at: Date,
+): DiscoveredStage {
+  return discoveredStage(linkFacts(link), contentIndex, context, at);
+}
+
+/** Decides the link before any read; never throws (the gate fails closed). */
+export async function startLink(gate: Gate, input: StartLinkInput): Promise<LinkStep> {
+  const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
+  const linkDecision = await gate.decide({
+    stage: 'link',
+    server: input.linkServer,
+    ...(readFrom === null ? {} : { readFrom }),
+    link: input.link,
+    ...(input.seen === undefined ? {} : { discovered: input.seen }),
+  });
+  return {
+    link: input.link,
+    linkServer: input.linkServer,
+    readFrom,
+    discovered: input.discovered,
+    linkDecision,
+    ...(input.mode === undefined ? {} : { mode: input.mode }),
+  };
+}
+
+/** Whether decisions of this step are enforced (not observe mode). */
+export function isEnforced(step: LinkStep): boolean {
+  return step.mode !== 'observe';
+}
+
+/** Whether the link decision stops the read: `deny` in enforce mode. */
+export function linkRefused(step: LinkStep): boolean {
+  return isEnforced(step) && step.linkDecision.effect === 'deny';
+}
+
+/** The record of a link that was not read: refused by its link decision, or `why` (never asked for, out of budget). */
+export function skipRead(step: LinkStep, why: string): LinkRecord {
+  const outcome: ReadOutcome = { kind: 'not-attempted', why: linkRefused(step) ? 'the link was denied' : why };
+  return finish(step, { requested: null, received: null, delivered: null }, null, outcome);
+}
+
+/** The requested stage of a `resources/read` sent at `at` to the step's read server, with the policy's deadline. */
+export function sendRead(
+  gate: Gate,
+  step: LinkStep,
+  at: Date,
+  requestId: string | number | null = null,
+): RequestedStage {
+  return {
+    at: at.toISOString(),
+    requestId,
+    server: step.readFrom ?? step.linkServer,
+    deadlineMs: gate.policy.document.read.readTimeoutMs,
+    transport: 'resources/read',
+  };
+}
+
+/** The read decision (deny, fail closed) and record of a read that was sent and ended without an answer. */
+export function readFailed(
+  gate: Gate,
+  step: LinkStep,
+  requested: RequestedStage,
+  failure: ReadFailure,
+): { decision: Decision; record: LinkRecord } {
+  let decision: Decision;
+  let outcome: ReadOutcome;
+  if (failure.kind === 'timeout') {
+    const message = `no answer within the \`${failure.deadlineMs}\` ms deadline`;
+    decision = deny(gate.policy, reason('read.timeout', 'read.readTimeoutMs', 'read', message));
+    outcome = { kind: 'timeout', deadlineMs: failure.deadlineMs };
+  } else if (failure.kind === 'budget') {
+    const message = "the tool result's time budget ran out during the read";
+    decision = deny(gate.policy, reason('read.timeout', 'budgetMs', 'read', message));
+    outcome = { kind: 'failed', why: "the tool result's time budget ran out" };
+  } else {
+    decision = deny(gate.policy, reason('read.error', 'read', 'read', failure.message ?? failure.why));
+    outcome = { kind: 'failed', why: failure.why };
+  }
+  const record = finish(step, { requested, received: null, delivered: null }, decision, outcome);
+  return { decision, record };
+}
+
+/** When and how an answer was received: `requested` is null for an answer served from the cache (`cache` set). */
+export interface AnswerTiming {
+  requested: RequestedStage | null;
+  elapsedMs: number;
+  cache?: { ageMs: number; ttlMs: number } | null;
+  /** clock for the received and delivered stages */
+  now: () => Date;
+}
+
+/**
+ * Decides a read's answer (a JSON-RPC error or a result of any `resultType`), picks what may be delivered and
+ * records all four stages; never throws (the gate fails closed).
+ */
+export async function judgeRead(
+  gate: Gate,
+  step: LinkStep,
+  answer: ReadAnswer,
+  timing: AnswerTiming,
+): Promise<ReadJudgement> {
+  const enforced = isEnforced(step);
+  const readInput = (result: Record<string, unknown>) => ({
+    stage: 'read',
+    server: step.linkServer,
+    readFrom: step.readFrom ?? step.linkServer,
+    link: step.link,
+    elapsedMs: timing.elapsedMs,
+    result,
+  });
+  const { requested } = timing;
+  if ('error' in answer) {
+    const received = receivedFromError(answer.error, timing.elapsedMs, timing.now());
+    const { decision } = await gate.decideReadDetailed(readInput({ error: answer.error }));
+    const record = finish(step, { requested, received, delivered: null }, decision, {
+      kind: 'error',
+      code: answer.error.code,
+    });
+    // an error answer holds no body: it reaches the host as it came
+    return { ...nothingDelivered(decision, record), delivery: 'whole' };
+  }
+
+  const { result } = answer;
+  const { decision, evidence } = await gate.decideReadDetailed(readInput(result));
+  const received = receivedFromResult(result, evidence, timing.elapsedMs, timing.now(), timing.cache ?? null);
+  const resultType = result['resultType'] ?? 'complete';
+  if (resultType !== 'complete') {
+    const outcome: ReadOutcome =
+      resultType === 'input_required'
+        ? { kind: 'input-required' }
+        : { kind: 'result-type-unknown', resultType: jsonText(resultType).slice(0, 40) };
+    const record = finish(step, { requested, received, delivered: null }, decision, outcome);
+    // the host may answer input itself only when the policy says so; otherwise the read ends here
+    const passInput = resultType === 'input_required' && gate.policy.document.read.answerInputRequired === true;
+    return { ...nothingDelivered(decision, record), delivery: !enforced || passInput ? 'whole' : 'none' };
+  }
+
+  const contents = contentsOf(result);
+  const { deliver, dropped } = enforced
+    ? deliverableIndices(decision, contents.length)
+    : { deliver: contents.map((_, i) => i), dropped: [] };
+  const delivered = deliveredStage(received, contents, deliver, dropped, timing.now());
+  const record = finish(step, { requested, received, delivered }, decision, { kind: 'complete' });
+  const delivery =
+    !enforced || (delivered !== null && decision.effect === 'allow') ? 'whole' : delivered === null ? 'none' : 'some';
+  return {
+    decision,
+    record,
+    complete: true,
+    contents,
+    deliver,
+    dropped,
+    delivered: deliver.map((i) => contents[i]).filter(isRecord),
+    delivery,
+  };
+}
+
+/** The record of a step whose later stages are known; `read` is null when no read decision was made. */
+export function finish(
+  step: LinkStep,
+  stages: { requested: RequestedStage | null; received: ReceivedStage | null; delivered: DeliveredStage | null },
+  read: Decision | null,
+  outcome: ReadOutcome,
+): LinkRecord {
+  return assembleRecord({
+    stages: { discovered: step.discovered, ...stages },
+    decisions: { link: step.linkDecision, read },
+    outcome,
+    enforced: isEnforced(step),
+  });
+}
+
+function nothingDelivered(decision: Decision, record: LinkRecord): Omit<ReadJudgement, 'delivery'> {
+  return { decision, record, complete: false, contents: [], deliver: [], dropped: [], delivered: [] };
+}

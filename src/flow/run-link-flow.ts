@@ -1,0 +1,154 @@
+import { directFetcher, type DirectFetcher, type DirectFetchOptions } from '../fetch/direct-fetcher.ts';
+import { fetchesDirectly } from '../fetch/gated-fetch.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import { isRecord } from '../json-value.ts';
+import { maskText, type LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord, ReceivedStage } from '../record/link-record.ts';
+import { abortDeadline } from './abort-deadline.ts';
+import { linkFacts } from './discover-links.ts';
+import { judgeFetched } from './fetched-read.ts';
+import type { InputAnswerer, LinkReader, ReadAnswer } from './link-reader.ts';
+import {
+  discoverLink,
+  type FlowMode,
+  judgeRead,
+  linkRefused,
+  readFailed,
+  type ReadFailure,
+  sendRead,
+  skipRead,
+  startLink,
+} from './link-steps.ts';
+import type { ReadCache } from './read-cache.ts';
+
+/** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
+export const maxInputRounds = 3;
+
+/** Everything one link's flow needs. */
+export interface LinkFlowOptions {
+  gate: Gate;
+  /** `resources/read` on the server that returned the link */
+  read: LinkReader;
+  context: LinkContext;
+  mode: FlowMode;
+  cache?: ReadCache | undefined;
+  /** opaque label of the authorization context, for `private` cache entries */
+  authContext?: string | undefined;
+  /** the tool result's total budget; once aborted no new read starts and running reads end */
+  budget?: AbortSignal | undefined;
+  answerInput?: InputAnswerer | undefined;
+  /** how links are fetched directly when the policy enables it (`fetch.enabled`); default: OS resolver and trust store, no credentials */
+  fetch?: DirectFetchOptions | undefined;
+  /** the direct fetcher itself (default: `directFetcher` with `fetch`); tests pass their own */
+  fetcher?: DirectFetcher | undefined;
+  /** clock (tests pass their own) */
+  now?: (() => Date) | undefined;
+}
+
+/** One link's record and the contents items delivered for it (raw items, in order). */
+export interface LinkFlowResult {
+  record: LinkRecord;
+  contents: Record<string, unknown>[];
+}
+
+/**
+ * The whole flow in one call for one `resource_link` (DESIGN §1), built from the steps of `link-steps.ts`: decide
+ * link → read (`resources/read` through `read`, with the policy's deadline, the budget and the cache; or a gated direct
+ * fetch when the policy enables it for the link's scheme) → decide read → deliver → record. Never throws.
+ */
+export async function runLinkFlow(
+  link: Readonly<Record<string, unknown>>,
+  contentIndex: number | null,
+  options: LinkFlowOptions,
+): Promise<LinkFlowResult> {
+  const now = options.now ?? (() => new Date());
+  const { gate, context } = options;
+  const uri = linkFacts(link).uri;
+  const discovered = discoverLink(link, contentIndex, context, now());
+  const step = await startLink(gate, { link, discovered, linkServer: context.server, mode: options.mode });
+  const unread = (why: string): LinkFlowResult => ({ record: skipRead(step, why), contents: [] });
+
+  if (linkRefused(step)) return unread('the link was denied');
+  // even observe mode cannot read a link that has no usable uri
+  if (uri === '' || step.linkDecision.reasons.some((r) => r.code === 'input.invalid'))
+    return unread('the link is malformed');
+  if (fetchesDirectly(gate.policy, uri)) {
+    if (options.budget?.aborted === true) return unread("the tool result's time budget ran out before this fetch");
+    // the host dereferences the link itself; the fetcher re-decides every hop, so no cache and no resources/read
+    const fetch = options.fetcher ?? directFetcher(gate, context.server, options.fetch);
+    const requestedAt = now();
+    const result = await fetch(link, uri, options.budget);
+    const judged = judgeFetched(gate, step, result, { requestedAt, now, budget: options.budget });
+    return { record: judged.record, contents: judged.delivered };
+  }
+
+  const cacheKey = {
+    server: context.server,
+    uri,
+    ...(options.authContext === undefined ? {} : { authContext: options.authContext }),
+  };
+  const hit = options.cache?.lookup(cacheKey);
+  if (hit !== undefined) {
+    const cache: ReceivedStage['cache'] = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
+    const judged = await judgeRead(
+      gate,
+      step,
+      { result: { ...hit.result } },
+      { requested: null, elapsedMs: 0, cache, now },
+    );
+    return { record: judged.record, contents: judged.delivered };
+  }
+  if (options.budget?.aborted === true) return unread("the tool result's time budget ran out before this read");
+
+  const requested = sendRead(gate, step, now());
+  const deadlineMs = requested.deadlineMs;
+  const deadline = abortDeadline(deadlineMs, options.budget, 'the read deadline');
+  const started = performance.now();
+  let answer: ReadAnswer;
+  try {
+    answer = await readAnsweringInput(options, uri, deadline.signal);
+  } catch (error) {
+    let failure: ReadFailure;
+    if (deadline.timedOut) failure = { kind: 'timeout', deadlineMs };
+    else if (isAborted(options.budget)) failure = { kind: 'budget' };
+    else {
+      const message = maskText(error instanceof Error ? error.message : String(error)).toLowerCase();
+      failure = { kind: 'failed', why: `the read failed before an answer: ${message}` };
+    }
+    return { record: readFailed(gate, step, requested, failure).record, contents: [] };
+  } finally {
+    deadline.release();
+  }
+  const elapsedMs = Math.round(performance.now() - started);
+  requested.requestId = answer.requestId ?? null;
+  const judged = await judgeRead(gate, step, answer, { requested, elapsedMs, now });
+  if (judged.complete && 'result' in answer) options.cache?.store(cacheKey, answer.result);
+  return { record: judged.record, contents: judged.delivered };
+}
+
+/** Reads once; answers `input_required` only when the policy allows it and the host gave an answerer. */
+async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal: AbortSignal): Promise<ReadAnswer> {
+  const allowed = options.gate.policy.document.read.answerInputRequired === true && options.answerInput !== undefined;
+  let params: Record<string, unknown> = { uri };
+  for (let round = 0; ; round++) {
+    const answer = await options.read(params, signal);
+    if (
+      !allowed ||
+      round >= maxInputRounds ||
+      !('result' in answer) ||
+      answer.result['resultType'] !== 'input_required'
+    )
+      return answer;
+    const requests = answer.result['inputRequests'];
+    const responses =
+      isRecord(requests) && options.answerInput !== undefined ? await options.answerInput(requests) : {};
+    params = { uri, inputResponses: responses };
+    // requestState is opaque server state: echoed back as received, never recorded
+    if (typeof answer.result['requestState'] === 'string') params['requestState'] = answer.result['requestState'];
+  }
+}
+
+// a function, so the compiler does not narrow `aborted` from an earlier check: the budget aborts while the read runs
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}

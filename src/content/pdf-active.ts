@@ -82,42 +82,147 @@ export function scanPdf(
     encrypted: false,
   };
   const out: PdfScan = { active: null, uninterpretable: null, work: state.work };
-  let budget = maxInflateBytes;
-  let pos = 0;
-
-  for (;;) {
-    const at = findStreamKeyword(s, pos);
-    const found = findActiveName(bytes, pos, at === -1 ? bytes.length : at, state);
-    if (found !== null) return { ...out, active: describeName(found, 'in the object layer') };
-    if (at === -1) break;
-    state.work.streams++;
-    const rawDict = dictBefore(s, at, pos);
-    const dict = rawDict.includes('#') ? decodeNamesIn(rawDict) : rawDict;
-    const dataStart = streamDataStart(s, at + 6);
-    const dataEnd = streamEnd(s, dataStart, dict);
-    const refuse =
-      state.work.inflatedStreams < maxInflatedStreams
-        ? null
-        : `pdf has more than ${maxInflatedStreams} compressed streams to inspect`;
-    const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), budget, refuse);
-    if (verdict.inflated !== null) {
-      state.work.inflatedStreams++;
-      state.work.inflatedBytes += verdict.inflated;
-      budget -= verdict.inflated;
-    }
-    if (verdict.uninterpretable !== null && out.uninterpretable === null) out.uninterpretable = verdict.uninterpretable;
-    if (verdict.data !== null) {
-      const inner = findActiveName(verdict.data, 0, verdict.data.length, state);
-      if (inner !== null) return { ...out, active: describeName(inner, 'inside a compressed stream') };
-    }
-    const after = s.indexOf('endstream', dataEnd);
-    pos = after === -1 ? s.length : after + 9;
-  }
+  const walk: Walk = { s, bytes, state, out, budget: maxInflateBytes, maxInflatedStreams };
+  const found = walkObjects(walk, 0, bytes.length, 0);
+  if (found !== null) return { ...out, active: found };
   if (state.encrypted && out.uninterpretable === null)
     out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
   const tail = s.slice(Math.max(0, s.length - 1024));
   if (!tail.includes('%%EOF') && out.uninterpretable === null) out.uninterpretable = 'truncated pdf: no `%%EOF` marker';
   return out;
+}
+
+/** Deepest nesting of objects stored inside another stream's data that is followed; deeper is uninterpretable. */
+export const maxHiddenObjectDepth = 4;
+
+interface Walk {
+  s: string;
+  bytes: Buffer;
+  state: ScanState;
+  out: PdfScan;
+  /** inflate bytes left */
+  budget: number;
+  maxInflatedStreams: number;
+}
+
+// the object layer in [from, to) and every stream starting there (a stream's data may run past `to`). A reader
+// finds an object wherever its xref offset points, or, rebuilding a broken xref, wherever `N G obj` stands:
+// also inside another stream's raw data (an image's pixels, a font program, an unfiltered content stream).
+// Raw stream data holding an object header is therefore walked as objects too, `depth` levels deep.
+function walkObjects(w: Walk, from: number, to: number, depth: number): string | null {
+  const { s, bytes, state, out } = w;
+  let pos = from;
+  for (;;) {
+    const at = findStreamKeyword(s, pos);
+    const inside = at !== -1 && at < to;
+    const found = findActiveName(bytes, pos, inside ? at : to, state);
+    if (found !== null)
+      return describeName(
+        found,
+        depth === 0 ? 'in the object layer' : "in an object stored inside another stream's data",
+      );
+    if (!inside) return null;
+    state.work.streams++;
+    const rawDict = dictBefore(s, at, pos);
+    const dict = readableDict(rawDict);
+    const dataStart = streamDataStart(s, at + 6);
+    const dataEnd = streamEnd(s, dataStart, dict);
+    const refuse =
+      state.work.inflatedStreams < w.maxInflatedStreams
+        ? null
+        : `pdf has more than ${w.maxInflatedStreams} compressed streams to inspect`;
+    const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), w.budget, refuse);
+    if (verdict.inflated !== null) {
+      state.work.inflatedStreams++;
+      state.work.inflatedBytes += verdict.inflated;
+      w.budget -= verdict.inflated;
+    }
+    if (verdict.uninterpretable !== null && out.uninterpretable === null) out.uninterpretable = verdict.uninterpretable;
+    if (verdict.data !== null) {
+      const inner = findActiveName(verdict.data, 0, verdict.data.length, state);
+      if (inner !== null) return describeName(inner, 'inside a compressed stream');
+    }
+    const hidden = findObjectHeader(s, dataStart, dataEnd);
+    if (hidden !== -1) {
+      if (depth >= maxHiddenObjectDepth) {
+        if (out.uninterpretable === null)
+          out.uninterpretable = `pdf nests objects inside stream data more than ${maxHiddenObjectDepth} deep`;
+      } else {
+        const inner = walkObjects(w, hidden, dataEnd, depth + 1);
+        if (inner !== null) return inner;
+      }
+    }
+    const after = s.indexOf('endstream', dataEnd);
+    pos = after === -1 ? s.length : after + 9;
+  }
+}
+
+// the first `obj` keyword in [from, to) that a reader would take for an object header: a delimiter after it and
+// `N G` before it (white space and comments between), or -1
+function findObjectHeader(s: string, from: number, to: number): number {
+  for (let i = s.indexOf('obj', from); i !== -1 && i + 3 <= to; i = s.indexOf('obj', i + 3)) {
+    if (i + 3 < s.length && nameEnd[s.charCodeAt(i + 3) & 0xff] !== 1) continue;
+    let j = backOverSpace(s, i, from);
+    const genEnd = j;
+    while (j > from && isDigit(s.charCodeAt(j - 1))) j--;
+    if (j === genEnd) continue;
+    const afterNum = backOverSpace(s, j, from);
+    if (afterNum === j || !isDigit(s.charCodeAt(afterNum - 1))) continue;
+    return i;
+  }
+  return -1;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+// back from `at` over white space and comment lines (as `afterDictionary` reads them), never below `floor`
+function backOverSpace(s: string, at: number, floor: number): number {
+  let i = at;
+  for (let guard = 0; guard < 64; guard++) {
+    while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
+    if (i <= floor || isDigit(s.charCodeAt(i - 1))) return i;
+    let lineStart = i - 1;
+    while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
+      lineStart--;
+    const percent = s.indexOf('%', lineStart);
+    if (percent === -1 || percent >= i) return i;
+    i = percent;
+  }
+  return i;
+}
+
+// the stream dictionary as a reader sees its keys: `#xx` escapes decoded, comments (outside strings) and NULs
+// read as the white space they are
+function readableDict(raw: string): string {
+  let dict = raw.includes('#') ? decodeNamesIn(raw) : raw;
+  if (dict.includes('%')) dict = withoutComments(dict);
+  return dict.includes('\0') ? dict.replaceAll('\0', ' ') : dict;
+}
+
+// comments replaced by a space; a `%` inside a literal string `(…)` is text
+function withoutComments(text: string): string {
+  let out = '';
+  let depth = 0;
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (depth > 0) {
+      if (c === 0x5c) i++;
+      else if (c === 0x28) depth++;
+      else if (c === 0x29) depth--;
+    } else if (c === 0x28) {
+      depth = 1;
+    } else if (c === 0x25) {
+      let end = i;
+      while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
+      out += `${text.slice(last, i)} `;
+      last = end;
+      i = end - 1;
+    }
+  }
+  return out + text.slice(last);
 }
 
 /** Decodes `#xx` escapes of a PDF name (without its slash). */
@@ -279,9 +384,9 @@ const skipped: StreamVerdict = Object.freeze({ data: null, inflated: null, unint
 // `refuse`: why no more streams may be inflated (the stream cap), or null
 function inspectStream(dict: string, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
   // an object stream is read whatever other keys claim (`/Subtype /Image` on an ObjStm hides nothing from a
-  // reader); `/N` and `/First` may be written signed (`+1`)
-  const objectStream =
-    /\/Type\s*\/ObjStm\b/.test(dict) || (/\/N\s*[+-]?\d/.test(dict) && /\/First\s*[+-]?\d/.test(dict));
+  // reader), and so is any stream with a `/First` key: pdf.js reads `/N` and `/First` (signed, or by reference)
+  // from whichever stream an xref entry names as the holder of compressed objects, whatever its `/Type`
+  const objectStream = /\/Type\s*\/ObjStm\b/.test(dict) || /\/First(?![^\0\s/[\]<>(){}%])/.test(dict);
   // pixel data and font programs are not PDF syntax; scanning them only yields chance matches
   if (
     objectStream

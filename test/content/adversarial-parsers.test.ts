@@ -644,6 +644,122 @@ describe('pdf names and attachments the locator missed', () => {
   });
 });
 
+// a PDF with a classic xref whose catalog opens object 6, written (by `header`) inside the raw data of stream
+// object 5 (dictionary `streamDict`): pdf.js reads object 6 wherever its xref offset points
+function pdfWithHiddenObject(streamDict: string, hidden: string, header = '6 0 obj', xref = true): Buffer {
+  let s = '%PDF-1.7\n';
+  const off: number[] = [];
+  off[1] = s.length;
+  s += '1 0 obj\n<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R >>\nendobj\n';
+  off[2] = s.length;
+  s += '2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n';
+  off[3] = s.length;
+  s += '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 5 0 R >>\nendobj\n';
+  off[4] = s.length;
+  s += '4 0 obj\nnull\nendobj\n';
+  const data = `q Q\n${header}\n${hidden}\nendobj\n`;
+  off[5] = s.length;
+  s += `5 0 obj\n<< ${streamDict} /Length ${data.length} >>\nstream\n`;
+  off[6] = s.length + 4;
+  s += `${data}\nendstream\nendobj\n`;
+  const at = s.length;
+  if (xref) {
+    s += 'xref\n0 7\n0000000000 65535 f \n';
+    for (let i = 1; i <= 6; i++) s += `${String(off[i]).padStart(10, '0')} 00000 n \n`;
+  }
+  s += `trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`;
+  return latin1(s);
+}
+
+describe("pdf objects stored inside another stream's data are read where a reader finds them", () => {
+  const holders: [string, string][] = [
+    ['an unfiltered content stream', ''],
+    ['an image', '/Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray'],
+    ['a font program', '/Length1 5'],
+    ['a jpeg-filtered image', '/Subtype /Image /Filter /DCTDecode'],
+    ['an xref-typed stream', '/Type /XRef /W [1 2 1]'],
+    ['a stream with an unknown filter', '/Filter /LZWDecode'],
+  ];
+  const payloads: [string, string, RegExp][] = [
+    ['a javascript action', '<< /S /JavaScript /JS (app.alert\\(1\\)) >>', /JavaScript/],
+    ['a launch action', '<< /S /Launch /F (calc.exe) >>', /Launch/],
+    ['an escaped javascript name', '<< /S /J#61vaScript /JS (x) >>', /JavaScript/],
+  ];
+  const headers = ['6 0 obj', '6 0obj', '6\r\n0\r\nobj', '6 0 % a comment\nobj', '6\x000\x00obj'];
+  const cases = product(product(holders, payloads), headers).map(
+    ([[[h, dict], [p, payload, reason]], header]) =>
+      [h, p, JSON.stringify(header), dict, payload, reason, header] as const,
+  );
+  test.each(cases)('%s holding %s behind %s', async (_, __, ___, dict, payload, reason, header) => {
+    for (const xref of [true, false]) {
+      const { effect, messages } = await decideItem(
+        asBlob(pdfWithHiddenObject(dict, payload, header, xref)),
+        'application/pdf',
+      );
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(reason);
+    }
+  });
+
+  test('an object stream hidden inside an image is inflated and read', async () => {
+    const inner = deflateSync(latin1('7 0 << /S /JavaScript /JS (x) >>'));
+    const hidden = `<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${inner.length} >>\nstream\n${inner.toString('latin1')}\nendstream`;
+    const bytes = pdfWithHiddenObject('/Subtype /Image /Width 1 /Height 1', hidden);
+    expect((await decideItem(asBlob(bytes), 'application/pdf')).messages).toMatch(/JavaScript/);
+  });
+
+  test('an inert object inside an image and an image holding the letters `obj` stay allowed', async () => {
+    const inert = pdfWithHiddenObject('/Subtype /Image /Width 1 /Height 1', '<< /Title (plain) >>');
+    expect((await decideItem(asBlob(inert), 'application/pdf')).effect).toBe('allow');
+    const pixels = pdfWithHiddenObject('/Subtype /Image', '/JS /JavaScript', 'objects', true);
+    expect((await decideItem(asBlob(pixels), 'application/pdf')).effect).toBe('allow');
+  });
+});
+
+describe("pdf object streams are recognised by a reader's keys however the keys are set off", () => {
+  // a comment or a NUL between a key and its value is white space to a reader
+  const spellings: [string, string][] = [
+    ['comments after the keys', '/Type%c\n/ObjStm /N%c\n1 /First%c\n4'],
+    ['comments after the keys, no /Type', '/N%c\n1 /First%c\n4'],
+    ['NULs after the keys, no /Type', '/N\x001 /First\x004'],
+    ['a carriage-return comment', '/N% x\r1 /First% y\r4'],
+    ['an escaped key', '/N 1 /Fir#73t 4'],
+  ];
+  const extras: [string, string][] = [
+    ['', ''],
+    ['claiming to be an image', ' /Subtype /Image'],
+    ['claiming to be a font program', ' /Length1 5'],
+    ['typed as an xref stream', ' /Type /XRef'],
+  ];
+  test.each(product(spellings, extras).map(([[s, dict], [e, extra]]) => [s, e, dict + extra] as const))(
+    'flate, %s %s: denied',
+    async (_, __, dict) => {
+      const { effect, messages } = await decideItem(asBlob(pdfWithObjectStream(dict)), 'application/pdf');
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(/JavaScript|JS/);
+    },
+  );
+  const encodings: [string, string, (b: Buffer) => Buffer][] = [
+    ['ascii hex', '/ASCIIHexDecode', (b) => latin1(`${b.toString('hex')}>`)],
+    ['ascii hex then flate', '[/AHx /Fl]', (b) => latin1(`${deflateSync(b).toString('hex')}>`)],
+    ['run length', '/RunLengthDecode', (b) => Buffer.concat([Buffer.from([b.length - 1]), b, Buffer.from([128])])],
+  ];
+  test.each(
+    product(spellings, encodings).map(([[s, dict], [e, filter, encode]]) => [s, e, dict, filter, encode] as const),
+  )('%s, %s filter: never allowed', async (_, __, dict, filter, encode) => {
+    const inner = encode(latin1('6 0 << /S /JavaScript /JS (x) >>'));
+    const bytes = Buffer.concat([
+      latin1('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /OpenAction 6 0 R >>\nendobj\n'),
+      latin1(`7 0 obj\n<< ${dict} /Filter%c\n${filter} /Length ${inner.length} >>\nstream\n`),
+      inner,
+      latin1('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+    ]);
+    const { effect, messages } = await decideItem(asBlob(bytes), 'application/pdf');
+    expect(effect).not.toBe('allow');
+    expect(messages).toMatch(/object stream|JavaScript/);
+  });
+});
+
 describe('a pdf with active content carried inside an image is denied', () => {
   const active = pdfWithObjectStream('/Type /ObjStm /N 1 /First 4');
   test.each([

@@ -1,42 +1,49 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { type $ZodIssue, globalConfig } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
+
+// The input schemas use zod's mini build: the same core, checks and issues as the policy schema's classic zod, but
+// a hook event or an eval line that never meets a bad input loads ~25 KB of it instead of ~190 KB (issue 15). Mini
+// leaves messages to the locale; English, as classic zod sets it, unless the process chose another one.
+if (globalConfig.localeError === undefined) z.config(en());
 
 /** A `resource_link` content item as a tool result carries it; unknown members are kept and ignored. */
 export const resourceLinkSchema = z.looseObject({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
   /** declared size in bytes, as the server claims it */
-  size: z.number().optional(),
+  size: z.optional(z.number()),
 });
 
 /** A link-stage line (DESIGN §4). */
 export const linkInputSchema = z.strictObject({
   stage: z.literal('link'),
-  server: z.string().min(1).optional(),
-  readFrom: z.string().min(1).optional(),
+  server: z.optional(z.string().check(z.minLength(1))),
+  readFrom: z.optional(z.string().check(z.minLength(1))),
   link: resourceLinkSchema,
   /** whether the front end saw the link returned (tool result, resource list) earlier in the session; absent: not known, not checked */
-  discovered: z.boolean().optional(),
+  discovered: z.optional(z.boolean()),
 });
 
 /** A JSON-RPC error as a read may end with. */
 export const rpcErrorSchema = z.looseObject({
-  code: z.number().int(),
+  code: z.number().check(z.int()),
   message: z.string(),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 });
 
 /** A read-stage line (DESIGN §4); `result` is checked item by item by the read decision, not here. */
 export const readInputSchema = z.strictObject({
   stage: z.literal('read'),
-  server: z.string().min(1).optional(),
-  readFrom: z.string().min(1).optional(),
+  server: z.optional(z.string().check(z.minLength(1))),
+  readFrom: z.optional(z.string().check(z.minLength(1))),
   link: resourceLinkSchema,
   /** how long the read took, milliseconds */
-  elapsedMs: z.number().min(0).optional(),
+  elapsedMs: z.optional(z.number().check(z.gte(0))),
   result: z.record(z.string(), z.unknown()),
 });
 
@@ -55,7 +62,7 @@ export const credentialInputSchema = z.strictObject({
   kind: z.enum(credentialKinds),
   from: z.string(),
   to: z.string(),
-  via: z.array(z.string()).optional(),
+  via: z.optional(z.array(z.string())),
 });
 
 /** A link-stage input. */
@@ -99,7 +106,7 @@ export function parseReadInput(value: unknown): ParsedInput<ReadInput> {
 }
 
 /** Validates a value against one stage's schema; the message names the first offending field. */
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown): ParsedInput<T> {
+export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown): ParsedInput<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, input: parsed.data };
   const issue = parsed.error.issues[0];
@@ -109,7 +116,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): ParsedInput<
   return { ok: false, field, message: `field \`${field}\`: ${what}` };
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: $ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
   return issue.message.toLowerCase().replace(/\.$/, '');
 }

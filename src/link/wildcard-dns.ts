@@ -23,6 +23,17 @@ export const wildcardDnsTopLevelDomains: ReadonlySet<string> = new Set(
   [...embeddingSuffixes, ...loopbackDomains].map((d) => d.slice(d.lastIndexOf('.') + 1)),
 );
 
+// every service is a name of two labels: a name whose last two labels are none of them is none of their names
+// (`.com`, `.io` and `.me` hold far more names than these services)
+const serviceDomains: ReadonlySet<string> = new Set([...embeddingSuffixes.map((s) => s.slice(1)), ...loopbackDomains]);
+for (const domain of serviceDomains) if (domain.split('.').length !== 2) throw new Error(`${domain}: not two labels`);
+
+// the last two labels of a name (the whole name when it has fewer)
+function lastTwoLabels(name: string): string {
+  const last = name.lastIndexOf('.');
+  return last <= 0 ? name : name.slice(name.lastIndexOf('.', last - 1) + 1);
+}
+
 const dashedQuad = /(?:^|-)(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})$/;
 const hexQuad = /(?:^|-)([0-9a-f]{8})$/;
 
@@ -33,6 +44,7 @@ const hexQuad = /(?:^|-)([0-9a-f]{8})$/;
  * be public. `name` is canonical: lower-case, no trailing dot.
  */
 export function wildcardDnsAnswers(name: string): readonly string[] | 'loopback' | undefined {
+  if (!serviceDomains.has(lastTwoLabels(name))) return undefined;
   for (let i = 0; i < loopbackDomains.length; i++) {
     if (name.endsWith(loopbackSuffixes[i] as string) || name === loopbackDomains[i]) return 'loopback';
   }

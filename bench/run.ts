@@ -31,6 +31,13 @@ function row(label: string, series: Series, base?: Series, perOps = 1): string {
   return `  ${label.padEnd(44)} ${fmtMs(s.median).padStart(10)}  [${fmtMs(s.min)} – ${fmtMs(s.max)}]${per}  ${ratio}`;
 }
 
+/** `series` over `base` round by round (interleaved rounds share the machine's state): median [min – max]. */
+function ratioPerRound(series: Series, base: Series, digits: number): string {
+  const ratios = summary(series.rounds.map((d, r) => d / (base.rounds[r] ?? d)));
+  const f = (x: number) => `${x.toFixed(digits)}×`;
+  return `ratio per round ${f(ratios.median)} [${f(ratios.min)} – ${f(ratios.max)}]`;
+}
+
 function check(name: string, ok: boolean, figure: string): void {
   verdicts.push(`  ${ok ? 'ok  ' : 'MISS'} ${name}: ${figure}`);
 }
@@ -273,6 +280,7 @@ async function benchReads(): Promise<void> {
     const ratio = summary(decide.rounds).median / summary(decode.rounds).median;
     console.log(row(`${label} png: base64 decode`, decode, undefined, reps));
     console.log(row(`${label} png: decideRead (${first.effect})`, decide, decode, reps));
+    console.log(`  ${ratioPerRound(decide, decode, 2)}`);
     // a 1 KiB decision is judged against the stdio round trip it guards (below), not against decoding
     if (size > 1024)
       check(
@@ -381,11 +389,10 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
     },
     rounds,
   )) as [Series, Series];
-  const ratios = summary(decide.rounds.map((d, r) => d / (decode.rounds[r] ?? d)));
   const ratio = summary(decide.rounds).median / summary(decode.rounds).median;
   console.log(row('8 MiB text: base64 decode', decode));
   console.log(row(`8 MiB text: decideRead (${first.effect})`, decide, decode));
-  console.log(`  ratio per round ${ratios.median.toFixed(2)}× [${ratios.min.toFixed(2)}× – ${ratios.max.toFixed(2)}×]`);
+  console.log(`  ${ratioPerRound(decide, decode, 2)}`);
   check(
     'read decision ≤ 2× decoding, 8 MiB text',
     ratio <= 2 && first.effect === 'allow',
@@ -431,13 +438,10 @@ async function benchStdioRoundTrip(gate: ReturnType<typeof createGate>): Promise
       },
       rounds,
     )) as [Series, Series];
-    const ratios = summary(decide.rounds.map((d, r) => d / (roundTrip.rounds[r] ?? d)));
     const ratio = summary(decide.rounds).median / summary(roundTrip.rounds).median;
     console.log(row('1 KiB stdio resources/read round trip (sdk Client)', roundTrip, undefined, roundTripReps));
     console.log(row(`1 KiB read decision (${first.effect})`, decide, roundTrip, roundTripReps));
-    console.log(
-      `  ratio per round ${ratios.median.toFixed(3)}× [${ratios.min.toFixed(3)}× – ${ratios.max.toFixed(3)}×]`,
-    );
+    console.log(`  ${ratioPerRound(decide, roundTrip, 3)}`);
     check(
       '1 KiB read decision ≤ 0.1× a 1 KiB stdio read round trip',
       ratio <= 0.1 && first.effect === 'allow',
@@ -474,7 +478,10 @@ function benchColdStart(): void {
     runs.push(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}'));
   }
   const total = summary(runs.map((r) => r.import + r.load + r.first));
-  const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart') => fmtMs(summary(runs.map((r) => r[k])).median);
+  const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart') => {
+    const figure = summary(runs.map((r) => r[k]));
+    return `${fmtMs(figure.median)} [${fmtMs(figure.min)} – ${fmtMs(figure.max)}]`;
+  };
   console.log(
     `  import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(total.median)} [${fmtMs(total.min)} – ${fmtMs(total.max)}]; since node started ${s('sinceProcessStart')}`,
   );

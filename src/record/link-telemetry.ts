@@ -1,18 +1,8 @@
-import {
-  type Attributes,
-  type Context,
-  type Counter,
-  context,
-  createNoopMeter,
-  type Histogram,
-  type Meter,
-  type MeterProvider,
-  metrics,
-  ProxyTracerProvider,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+// `@opentelemetry/api` is loaded on the first record emitted, not when the library is imported: a process that
+// only decides (`linkgate eval`, a hook event, an embedding that never records) does not pay for it
+import { createRequire } from 'node:module';
+import type { Attributes, Context, Counter, Histogram, Meter, MeterProvider, TracerProvider } from '@opentelemetry/api';
+import type * as OpenTelemetry from '@opentelemetry/api';
 import type { Decision } from '../decision/decision.ts';
 import type { LinkRecord } from './link-record.ts';
 
@@ -42,9 +32,28 @@ interface Instruments {
 // instruments are made once per registered meter provider (null for the no-op one), so a provider registered
 // after load is still used
 const instrumentsByProvider = new WeakMap<MeterProvider, Instruments | null>();
-// what the API answers when the host registered nothing: then no span or attribute is built at all
-const noopTracerProvider = new ProxyTracerProvider().getDelegate();
-const noopMeter = createNoopMeter();
+
+interface Api {
+  otel: typeof OpenTelemetry;
+  /** what the API answers when the host registered nothing: then no span or attribute is built at all */
+  noopTracerProvider: TracerProvider;
+  noopMeter: Meter;
+}
+
+const load = createRequire(import.meta.url);
+let loaded: Api | undefined;
+
+function api(): Api {
+  if (loaded === undefined) {
+    const otel = load('@opentelemetry/api') as typeof OpenTelemetry;
+    loaded = {
+      otel,
+      noopTracerProvider: new otel.ProxyTracerProvider().getDelegate(),
+      noopMeter: otel.createNoopMeter(),
+    };
+  }
+  return loaded;
+}
 
 /**
  * Emits one finished link record through `@opentelemetry/api`: a `linkgate.link` span with a stage event per
@@ -65,11 +74,13 @@ function emitSpanAndMetrics(record: LinkRecord, options: LinkTelemetryOptions): 
 }
 
 function tracingEnabled(): boolean {
-  const provider = trace.getTracerProvider();
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== noopTracerProvider;
+  const { otel, noopTracerProvider } = api();
+  const provider = otel.trace.getTracerProvider();
+  return !(provider instanceof otel.ProxyTracerProvider) || provider.getDelegate() !== noopTracerProvider;
 }
 
 function emitSpan(record: LinkRecord, options: LinkTelemetryOptions): void {
+  const { SpanKind, SpanStatusCode, context, trace } = api().otel;
   const { discovered, requested, received, delivered } = record.stages;
   const tracer = trace.getTracer(telemetryScope);
   const parent = options.parent ?? context.active();
@@ -135,7 +146,8 @@ function spanAttributes(record: LinkRecord, sessionId: string | undefined): Attr
 }
 
 function countDecisions(record: LinkRecord): void {
-  const provider = metrics.getMeterProvider();
+  const { otel, noopMeter } = api();
+  const provider = otel.metrics.getMeterProvider();
   let instruments = instrumentsByProvider.get(provider);
   if (instruments === undefined) {
     const meter = provider.getMeter(telemetryScope);

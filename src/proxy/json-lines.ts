@@ -1,9 +1,21 @@
+import { StringDecoder } from 'node:string_decoder';
+
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;
 
-/** What a line splitter reports: each complete line (with its newline, so it can be written on as one buffer), and the head of each line over the cap. */
+/** One complete line: its bytes as they arrived (newline included, never copied into one buffer) and its text. */
+export interface Line {
+  /** the line's bytes in arrival order; written on as they are, they are the line */
+  readonly parts: readonly Buffer[];
+  /** total bytes of `parts` */
+  readonly size: number;
+  /** the line decoded as UTF-8, newline included (a long line is decoded part by part while it arrives) */
+  readonly text: string;
+}
+
+/** What a line splitter reports: each complete line, and the head of each line over the cap. */
 export interface LineHandlers {
-  onLine(line: Buffer): void;
+  onLine(line: Line): void;
   /** a line passed `maxLineBytes`: its first `oversizeHeadBytes`; the rest of the line is discarded as it arrives */
   onOversize(head: Buffer): void;
 }
@@ -15,15 +27,26 @@ export interface LineSplitter {
   rest(): Buffer | null;
 }
 
-/** A splitter for stdio JSON-RPC framing: lines end at LF; a line over the cap is reported once and skipped, never buffered. */
+/**
+ * A splitter for stdio JSON-RPC framing: lines end at LF; a line over the cap is reported once and skipped, never
+ * buffered. A line that spans chunks is kept as its chunks (no copy) and decoded as each arrives, so a large
+ * message costs no concatenation and little decoding once its last byte is in.
+ */
 export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): LineSplitter {
   let parts: Buffer[] = [];
+  let texts: string[] = [];
   let size = 0;
   let discarding = false;
+  const decoder = new StringDecoder('utf8');
+  const reset = () => {
+    parts = [];
+    texts = [];
+    size = 0;
+    decoder.end();
+  };
   const overflow = (tail: Buffer) => {
     const head = Buffer.concat([...parts, tail.subarray(0, oversizeHeadBytes)]).subarray(0, oversizeHeadBytes);
-    parts = [];
-    size = 0;
+    reset();
     discarding = true;
     handlers.onOversize(head);
   };
@@ -37,10 +60,11 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           if (discarding || tail.length === 0) return;
           if (size + tail.length > maxLineBytes) return overflow(tail);
           parts.push(tail);
+          texts.push(decoder.write(tail));
           size += tail.length;
           return;
         }
-        // the newline stays on the line: JSON.parse skips it, and the line is forwarded in one write
+        // the newline stays on the line: JSON.parse skips it, and the line is forwarded as it came
         const piece = chunk.subarray(start, end + 1);
         start = end + 1;
         if (discarding) {
@@ -52,9 +76,16 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           discarding = false;
           continue;
         }
-        const line = parts.length === 0 ? piece : Buffer.concat([...parts, piece], size + piece.length);
-        parts = [];
-        size = 0;
+        let line: Line;
+        if (parts.length === 0) line = { parts: [piece], size: piece.length, text: piece.toString('utf8') };
+        else {
+          parts.push(piece);
+          texts.push(decoder.write(piece), decoder.end());
+          line = { parts, size: size + piece.length, text: texts.join('') };
+          parts = [];
+          texts = [];
+          size = 0;
+        }
         handlers.onLine(line);
       }
     },

@@ -44,12 +44,12 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
   const splitter = lineSplitter(options.maxLineBytes, {
     onLine(line) {
       // a blank line (LF or CRLF alone) is framing, not a message
-      if (line.length <= 2 && line.every((b) => b === 10 || b === 13)) return;
+      if (line.size <= 2 && (line.text === '\n' || line.text === '\r\n')) return;
       let message: unknown;
       try {
         message = parseLine(line);
       } catch {
-        options.onUnreadable({ id: peekId(line.subarray(0, 64 * 1024).toString('utf8')), why: 'not-json' });
+        options.onUnreadable({ id: peekId(line.text.slice(0, 64 * 1024)), why: 'not-json' });
         return;
       }
       if (message === null || typeof message !== 'object') {
@@ -85,7 +85,14 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
     async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
       // the input ending (a host that closed its stdin) does not close the output: answers still in flight go out
       if (output.writableEnded || output.destroyed) throw new GateError('READ_FAILED', 'the connection is closed');
-      output.write(frameOf(message));
+      const frame = frameOf(message);
+      if (typeof frame === 'string' || frame.length === 1) output.write(typeof frame === 'string' ? frame : frame[0]);
+      else {
+        // a line that arrived in parts goes out in one writev, as the bytes it came as
+        output.cork();
+        for (const part of frame) output.write(part);
+        output.uncork();
+      }
     },
     async close() {
       output.end();

@@ -5,7 +5,7 @@ function split(chunks: readonly string[], max: number): { lines: string[]; overs
   const lines: string[] = [];
   const oversize: string[] = [];
   const splitter = lineSplitter(max, {
-    onLine: (l) => lines.push(l.toString().replace(/\n$/, '')),
+    onLine: (l) => lines.push(l.text.replace(/\n$/, '')),
     onOversize: (h) => oversize.push(h.toString()),
   });
   for (const c of chunks) splitter.push(Buffer.from(c));
@@ -18,6 +18,19 @@ describe('lineSplitter', () => {
       lines: ['{"a":1}', '{"b":2}', '{"c":3}'],
       oversize: [],
     });
+  });
+
+  test('a line in many parts keeps its bytes as they came and decodes characters split between chunks', () => {
+    const text = '{"t":"añ€😀 end"}\n';
+    const bytes = Buffer.from(text);
+    const got: Array<{ text: string; bytes: Buffer; parts: number }> = [];
+    const splitter = lineSplitter(100, {
+      onLine: (l) => got.push({ text: l.text, bytes: Buffer.concat(l.parts), parts: l.parts.length }),
+      onOversize: () => {},
+    });
+    // one byte at a time: every multi-byte character is cut
+    for (let i = 0; i < bytes.length; i += 1) splitter.push(bytes.subarray(i, i + 1));
+    expect(got).toEqual([{ text, bytes, parts: bytes.length }]);
   });
 
   test('a line over the cap is reported once by its head and skipped; the next line goes on', () => {
@@ -36,7 +49,7 @@ describe('lineSplitter', () => {
     const lines: string[] = [];
     const heads: number[] = [];
     const splitter = lineSplitter(1024, {
-      onLine: (l) => lines.push(l.toString().replace(/\n$/, '')),
+      onLine: (l) => lines.push(l.text.replace(/\n$/, '')),
       onOversize: (h) => heads.push(h.length),
     });
     const chunk = Buffer.alloc(1024 * 1024, 65);

@@ -4,7 +4,8 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../json-value.ts';
 import { gateErrorCode, gateTransport } from '../sdk/gate-transport.ts';
-import { gateResultItems } from './gate-result-items.ts';
+import { itemJudge } from './gate-result-items.ts';
+import { originalText, rememberFrame } from './original-bytes.ts';
 import type { MessageId } from './peek-id.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
@@ -53,6 +54,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const server = options.server ?? 'default';
   const enforced = (options.mode ?? 'enforce') === 'enforce';
   const warn = options.warn ?? (() => {});
+  const items = itemJudge(gate, server);
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
   const pending = new Map<MessageId, string>();
   let fromHostChain: Promise<void> = Promise.resolve();
@@ -145,8 +147,12 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     if (method === 'initialize' && isRecord(result) && typeof result['protocolVersion'] === 'string')
       gated.setProtocolVersion?.(result['protocolVersion']);
     if (enforced && (method === 'tools/call' || method === 'prompts/get') && isRecord(result)) {
-      const judged = await gateResultItems(gate, server, method, result);
-      if (judged !== null) return toHost({ ...message, result: judged });
+      const judged = await items.judge(method, result, originalText(message));
+      if (judged !== null) {
+        const changed = { ...message, result: judged.result };
+        if (judged.frame !== null) rememberFrame(changed, judged.frame);
+        return toHost(changed);
+      }
     }
     toHost(message);
   }

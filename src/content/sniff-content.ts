@@ -228,7 +228,10 @@ function textFindings(bytes: Buffer, view: TextView, options: SniffOptions): Con
   }
   if (textKind === 'svg' || textKind === 'xml') {
     const markup = readMarkup(view.text(), textKind);
-    sniff.active = markup.active;
+    // XML also reaches readers that never parse it as XML: XML declared as text reaches markdown renderers and
+    // HTML parsers, and SVG is inlined into HTML pages; both read comments, CDATA sections and processing
+    // instructions the HTML way (`<!--><img onerror=…>-->` holds a live element), so they judge it too
+    sniff.active = markup.active ?? findActiveMarkupUtf8(view.utf8, textKind === 'svg' ? 'html' : 'text', view.text);
     // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
     if (textKind === 'svg' && markup.malformed !== null)
       sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;

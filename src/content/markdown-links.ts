@@ -28,12 +28,22 @@ export function findActiveMarkdown(text: string): string | null {
   }
   // a definition nobody uses renders nothing here, but another renderer or a later edit links it
   for (const reference of Object.values(env.references ?? {})) {
-    const url = activeUrl(reference.href);
+    const url = activeUrl(asAnyRendererReads(reference.href));
     if (url !== null) return `a markdown link reference definition with ${url}`;
   }
   if (!rawHtml) return null;
   const page = findActiveHtml(md.renderer.render(tokens, md.options, env));
   return page === null ? null : `markdown renders to html with ${page}`;
+}
+
+// white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every
+// Unicode space separator, U+FEFF, U+2028/2029), which CommonMark keeps as part of the destination; the zero-width
+// characters and U+180E (once a space separator) are taken off too, in case a renderer still trims them
+const rendererTrim = /^[\s\u180e\u200b-\u200d\u2060]+|[\s\u180e\u200b-\u200d\u2060]+$/g;
+
+// a destination as the most lenient renderer hands it to the URL parser
+function asAnyRendererReads(destination: string): string {
+  return destination.replace(rendererTrim, '');
 }
 
 const nestedTooDeep = `markdown nested deeper than ${maxMarkdownNesting} levels`;
@@ -42,6 +52,6 @@ function inspectInline(token: Token): string | null {
   const destination =
     token.type === 'link_open' ? token.attrGet('href') : token.type === 'image' ? token.attrGet('src') : null;
   if (destination === null) return null;
-  const url = activeUrl(destination);
+  const url = activeUrl(asAnyRendererReads(destination));
   return url === null ? null : `a markdown ${token.type === 'image' ? 'image' : 'link'} with ${url}`;
 }

@@ -162,6 +162,49 @@ describe('markdown link and image destinations are read as CommonMark reads them
   });
 });
 
+describe('markdown destinations are judged after any renderer trims unicode white space from their ends', () => {
+  // marked trims a destination with String.prototype.trim; CommonMark keeps these characters in it
+  const spaces: [string, string][] = [
+    ['NBSP', '\u00a0'],
+    ['NBSP as a reference', '&nbsp;'],
+    ['NBSP as a numeric reference', '&#160;'],
+    ['ideographic space', '\u3000'],
+    ['em space', '\u2003'],
+    ['line separator', '\u2028'],
+    ['paragraph separator', '\u2029'],
+    ['byte order mark', '\ufeff'],
+    ['narrow no-break space', '\u202f'],
+    ['zero-width space', '\u200b'],
+    ['two of them', '\u00a0\u3000'],
+  ];
+  const forms: [string, (d: string) => string][] = [
+    ['a link', (d) => `[x](${d})`],
+    ['an image', (d) => `![x](${d})`],
+    ['an angle-bracket link', (d) => `[x](<${d}>)`],
+    ['a reference definition', (d) => `[x]\n\n[x]: ${d}`],
+  ];
+  const urls = ['javascript:alert(1)', 'vbscript:msgbox(1)', 'data:text/html;base64,PHNjcmlwdD4='];
+  test.each(
+    product(product(spaces, forms), urls).flatMap(([[[sp, space], [f, form]], url]) =>
+      ['leading', 'trailing'].map(
+        (where) => [sp, where, f, url, form(where === 'leading' ? space + url : url + space)] as const,
+      ),
+    ),
+  )('%s %s in %s to %s: denied', async (_, __, ___, ____, markdown) => {
+    for (const mime of ['text/markdown', 'text/plain']) {
+      const { effect, messages } = await decideItem(asText(`intro\n\n${markdown}\n`), mime);
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(/markdown (?:link|image|link reference)/);
+    }
+  });
+
+  test.each(spaces)('%s around an https destination stays allowed', async (_, space) => {
+    expect((await decideItem(asText(`[x](${space}https://example.com/a${space})`), 'text/markdown')).effect).toBe(
+      'allow',
+    );
+  });
+});
+
 // ---------------------------------------------------------------- html attributes as the html parser decodes them
 
 describe('html attributes are decoded as the html parser decodes them', () => {
@@ -304,6 +347,61 @@ describe('inert xml declared text/plain is allowed', () => {
     ],
   ])('denies %s', async (_, xml) => {
     expect((await decideItem(asText(xml), 'text/plain')).effect).toBe('deny');
+  });
+});
+
+describe('xml read as text or inlined as svg is also judged the html way', () => {
+  // well-formed XML whose comments, CDATA sections and processing instructions hold markup the HTML tokenizer
+  // (a markdown renderer's raw HTML, a page inlining the SVG) reads as live elements
+  const carriers: [string, (m: string) => string][] = [
+    ['a cdata section', (m) => `<![CDATA[>${m}]]>`],
+    ['a comment opened `<!-->`', (m) => `<!-->${m}-->`],
+    ['a comment opened `<!--->`', (m) => `<!--->${m}-->`],
+    ['a processing instruction', (m) => `<?x >${m}?>`],
+  ];
+  const markup: [string, string, RegExp][] = [
+    ['an event handler', '<img src=x onerror=alert(1)>', /onerror/],
+    ['a script element', '<script>alert(1)</script>', /script/],
+    ['a javascript: link', '<a href="javascript:alert(1)">x</a>', /javascript/],
+  ];
+  const prologs = ['<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'];
+  test.each(
+    product(product(carriers, markup), prologs).flatMap(([[[c, carry], [m, payload, reason]], prolog]) =>
+      ['text/plain', 'text/markdown', null].map(
+        (mime) => [c, m, mime, `${prolog}<r>${carry(payload)}</r>`, reason] as const,
+      ),
+    ),
+  )('xml with %s holding %s, declared %s: denied', async (_, __, mime, xml, reason) => {
+    const { effect, messages } = await decideItem(asText(xml), mime);
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(reason);
+  });
+
+  const svgCarriers = carriers.filter(([c]) => !c.startsWith('a cdata'));
+  test.each(
+    product(svgCarriers, markup).map(([[c, carry], [m, payload, reason]]) => [c, m, carry(payload), reason] as const),
+  )('svg with %s holding %s, declared image/svg+xml: denied', async (_, __, inner, reason) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg">\n${inner}\n<rect width="1" height="1"/></svg>`;
+    const { effect, messages } = await decideItem(asText(svg), 'image/svg+xml');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(reason);
+  });
+
+  test.each([
+    ['a cdata section with a comparison', '<?xml version="1.0"?><r><![CDATA[a < b && c > d]]></r>', 'text/plain'],
+    ['a comment', '<?xml version="1.0"?><r><!-- note: <b>bold</b> --><x/></r>', 'text/plain'],
+    [
+      'svg text in a cdata section, which html reads as cdata inside svg',
+      '<svg xmlns="http://www.w3.org/2000/svg"><text><![CDATA[</text><img src=x onerror=alert(1)>]]></text></svg>',
+      'image/svg+xml',
+    ],
+    [
+      'an svg comment',
+      '<svg xmlns="http://www.w3.org/2000/svg"><!-- drawn by hand --><rect width="1" height="1"/></svg>',
+      'image/svg+xml',
+    ],
+  ])('inert: %s stays allowed', async (_, text, mime) => {
+    expect((await decideItem(asText(text), mime)).effect).toBe('allow');
   });
 });
 

@@ -9,7 +9,100 @@ import { readRequested, readReturned, webFetch } from './hook-events.ts';
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-hook-prop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const hosts = ['claude-code', 'codex'] as const;
+// each host's pre-read and web fetch events (fields from the research note and the recorded events), and how its
+// answer says "refused"
+interface HostShape {
+  sessionKey: string;
+  read: (server: string, uri: string) => Record<string, unknown>;
+  fetch: (uri: string) => Record<string, unknown>;
+  /** whether a denied uri can ride in this host's fetch event at all (Gemini CLI finds only http(s) urls in its prompt) */
+  fetches: (uri: string) => boolean;
+  refused: (answer: Record<string, unknown>) => boolean;
+  /** the event that hands the gate `body` after a read (or, for Cursor, an MCP call's embedded resource) */
+  body: (text: string, mimeType: string | undefined) => Record<string, unknown>;
+}
+const item = (text: string, mimeType: string | undefined) =>
+  mimeType === undefined ? { uri: 'guide://a', text } : { uri: 'guide://a', mimeType, text };
+const claudeBody = (text: string, mimeType: string | undefined) =>
+  readReturned('docs', 'guide://a', [item(text, mimeType)], { toolUseId: 'toolu_prop' });
+const claudeRefusal = (answer: Record<string, unknown>) =>
+  (answer['hookSpecificOutput'] as Record<string, unknown> | undefined)?.['permissionDecision'] === 'deny';
+const cursorCommon = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: ['/tmp'], cursor_version: '1.7.0' };
+const geminiCommon = {
+  session_id: 'g1',
+  transcript_path: '/tmp/g1.json',
+  cwd: '/tmp',
+  timestamp: '2026-12-03T00:00:00Z',
+};
+const shapes: Record<string, HostShape> = {
+  'claude-code': {
+    sessionKey: 'session_id',
+    read: readRequested,
+    fetch: webFetch,
+    fetches: () => true,
+    refused: claudeRefusal,
+    body: claudeBody,
+  },
+  codex: {
+    sessionKey: 'session_id',
+    read: readRequested,
+    fetch: webFetch,
+    fetches: () => true,
+    refused: claudeRefusal,
+    body: claudeBody,
+  },
+  'gemini-cli': {
+    sessionKey: 'session_id',
+    read: (server, uri) => ({
+      ...geminiCommon,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'read_mcp_resource',
+      tool_input: { serverName: server, uri },
+    }),
+    fetch: (uri) => ({
+      ...geminiCommon,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'web_fetch',
+      tool_input: { prompt: `summarise ${uri} please` },
+    }),
+    fetches: (uri) => /^https?:/.test(uri),
+    refused: (answer) => answer['decision'] === 'deny',
+    // Gemini CLI hands the model a read's text as `llmContent`; the mime type is not passed on
+    body: (text) => ({
+      ...geminiCommon,
+      hook_event_name: 'AfterTool',
+      tool_name: 'read_mcp_resource',
+      tool_input: { serverName: 'docs', uri: 'guide://a' },
+      tool_response: { llmContent: text },
+    }),
+  },
+  cursor: {
+    sessionKey: 'conversation_id',
+    read: (server, uri) => ({
+      ...cursorCommon,
+      hook_event_name: 'preToolUse',
+      tool_name: 'ReadMcpResourceTool',
+      tool_input: { server, uri },
+    }),
+    fetch: (uri) => ({
+      ...cursorCommon,
+      hook_event_name: 'preToolUse',
+      tool_name: 'WebFetch',
+      tool_input: { url: uri },
+    }),
+    fetches: () => true,
+    refused: (answer) => answer['permission'] === 'deny',
+    body: (text, mimeType) => ({
+      ...cursorCommon,
+      hook_event_name: 'afterMCPExecution',
+      tool_name: 'get',
+      tool_input: '{}',
+      command: 'npx docs-server',
+      result_json: JSON.stringify({ content: [{ type: 'resource', resource: item(text, mimeType) }] }),
+    }),
+  },
+};
+const hosts = Object.keys(shapes);
 
 async function hook(host: string, stdin: string) {
   return runCli(['hook', host, '--policy', 'policies/default.yaml', '--state', join(dir, 'state')], stdin);
@@ -47,19 +140,23 @@ describe('linkgate hook: properties', () => {
         extras,
         extras,
         fc.option(fc.string({ minLength: 1, maxLength: 20 }), { nil: undefined }),
-        async (host, uri, server, fetch, top, input, session) => {
-          const base = fetch ? webFetch(uri) : readRequested(server, uri);
-          const event = { ...top, ...base, tool_input: { ...input, ...base.tool_input } } as Record<string, unknown>;
-          if (session !== undefined) event['session_id'] = session;
+        fc.boolean(),
+        async (host, uri, server, fetch, top, input, session, inputAsText) => {
+          const shape = shapes[host] as HostShape;
+          fc.pre(!fetch || shape.fetches(uri));
+          const base = fetch ? shape.fetch(uri) : shape.read(server, uri);
+          const merged = { ...input, ...(base['tool_input'] as Record<string, unknown>) };
+          // Cursor passes tool_input as a JSON string in some versions
+          const toolInput = host === 'cursor' && inputAsText ? JSON.stringify(merged) : merged;
+          const event = { ...top, ...base, tool_input: toolInput } as Record<string, unknown>;
+          if (session !== undefined) event[shape.sessionKey] = session;
           const run = await hook(host, JSON.stringify(event));
-          if (run.code === 0) {
-            const answer = JSON.parse(run.stdout) as { hookSpecificOutput: Record<string, unknown> };
-            expect(answer.hookSpecificOutput['permissionDecision']).toBe('deny');
-          } else expect(run.code).toBe(2);
+          if (run.code === 0) expect(shape.refused(JSON.parse(run.stdout) as Record<string, unknown>)).toBe(true);
+          else expect(run.code).toBe(2);
           expect(run.stdout).not.toContain('"allow"');
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 120 },
     );
   });
 
@@ -71,9 +168,7 @@ describe('linkgate hook: properties', () => {
         extras,
         fc.constantFrom('text/plain', 'text/markdown', undefined),
         async (host, top, mimeType) => {
-          const item =
-            mimeType === undefined ? { uri: 'guide://a', text: body } : { uri: 'guide://a', mimeType, text: body };
-          const event = { ...top, ...readReturned('docs', 'guide://a', [item], { toolUseId: 'toolu_prop' }) };
+          const event = { ...top, ...(shapes[host] as HostShape).body(body, mimeType) };
           const run = await hook(host, JSON.stringify(event));
           if (run.code === 0) {
             expect(run.stdout).not.toBe('');
@@ -85,15 +180,16 @@ describe('linkgate hook: properties', () => {
     );
   });
 
-  it('garbage on stdin exits 2 with one line on stderr', async () => {
+  it('garbage on stdin exits 2 with one line on stderr, for every host', async () => {
     await fc.assert(
       fc.asyncProperty(
+        fc.constantFrom(...hosts),
         fc.oneof(
           fc.string(),
           fc.jsonValue().map((v) => JSON.stringify(v)),
           fc.uint8Array().map((b) => Buffer.from(b).toString('latin1')),
         ),
-        async (text) => {
+        async (host, text) => {
           let parsed: unknown;
           try {
             parsed = JSON.parse(text);
@@ -102,7 +198,7 @@ describe('linkgate hook: properties', () => {
           }
           // a json object without the hook fields is a bad event too; only a well-formed event may exit 0
           fc.pre(!(parsed !== null && typeof parsed === 'object' && 'hook_event_name' in parsed));
-          const run = await hook('claude-code', text);
+          const run = await hook(host, text);
           expect(run.code).toBe(2);
           expect(run.stdout).toBe('');
           expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -131,7 +131,7 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
   const allowed = options.gate.policy.document.read.answerInputRequired === true && options.answerInput !== undefined;
   let params: Record<string, unknown> = { uri };
   for (let round = 0; ; round++) {
-    const answer = await options.read(params, signal);
+    const answer = readAnswerOf(await options.read(params, signal));
     if (
       !allowed ||
       round >= maxInputRounds ||
@@ -146,6 +146,17 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
     // requestState is opaque server state: echoed back as received, never recorded
     if (typeof answer.result['requestState'] === 'string') params['requestState'] = answer.result['requestState'];
   }
+}
+
+/** The reader's value when it is a read answer; anything else fails the read (a reader is host code, not trusted to be right). */
+function readAnswerOf(value: unknown): ReadAnswer {
+  if (isRecord(value)) {
+    if (isRecord(value['result'])) return value as ReadAnswer;
+    const error = value['error'];
+    if (isRecord(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string')
+      return value as ReadAnswer;
+  }
+  throw new Error('the reader gave no read answer');
 }
 
 // a function, so the compiler does not narrow `aborted` from an earlier check: the budget aborts while the read runs

@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { Decision, Reason } from '../decision/decision.ts';
-import type { Gate } from '../gate/create-gate.ts';
-import { assembleRecord } from '../record/assemble-record.ts';
 import {
-  deliverableIndices,
-  deliveredStage,
-  discoveredStage,
-  receivedFromResult,
-  type LinkContext,
-} from '../record/build-stages.ts';
-import type { ReadOutcome } from '../record/judge-verdict.ts';
-import type { LinkRecord, LinkStages } from '../record/link-record.ts';
-import { linkFacts } from '../flow/discover-links.ts';
+  discoverLink,
+  judgeRead,
+  type LinkStep,
+  linkRefused,
+  readFailed as failedRead,
+  sendRead,
+  skipRead,
+  startLink,
+} from '../flow/link-steps.ts';
+import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../json-value.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord } from '../record/link-record.ts';
 import { gateNotice } from './gate-notice.ts';
 import { headerUri, renderedItem } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
-import { SessionState, type PendingRead, type SeenLink } from './session-state.ts';
+import { SessionState, type SeenLink } from './session-state.ts';
 import { listedResources, readContents, unwrapToolOutput } from './tool-output.ts';
-import { deny, reason } from '../decision/deny.ts';
 
 /** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
 export const webFetchServer = 'web-fetch';
@@ -87,7 +86,7 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
     const rendered = renderedItem(item, lastUri);
     if (rendered.kind === 'link') {
       if (typeof rendered.link['uri'] !== 'string') continue;
-      const discovered = discoveredStage(linkFacts(rendered.link), index, linkContext(server, tool), at);
+      const discovered = discoverLink(rendered.link, index, linkContext(server, tool), at);
       seen.push({ server, link: keptLink(rendered.link), discovered });
       continue;
     }
@@ -129,7 +128,7 @@ async function resourcesListed(event: HookEvent, server: string | null, context:
     const from = typeof entry['server'] === 'string' ? entry['server'] : server;
     if (from === null || typeof entry['uri'] !== 'string') continue;
     const link = keptLink({ ...entry, name: typeof entry['name'] === 'string' ? entry['name'] : entry['uri'] });
-    seen.push({ server: from, link, discovered: discoveredStage(linkFacts(link), null, linkContext(from, null), at) });
+    seen.push({ server: from, link, discovered: discoverLink(link, null, linkContext(from, null), at) });
   }
   if (seen.length > 0) {
     const state = await SessionState.open(context.stateDir, event.session);
@@ -138,30 +137,26 @@ async function resourcesListed(event: HookEvent, server: string | null, context:
   return { kind: 'none' };
 }
 
-/** The link decision for reading `uri` from `server`, with what the session saw of the link. */
+/** The flow's first step for reading `uri` from `server`, with what the session saw of the link. */
 async function decideReadLink(
   readServer: string | null,
   uri: string,
   state: SessionState,
   context: HookContext,
-): Promise<Omit<PendingRead, 'requested'>> {
+): Promise<LinkStep> {
   const seen = await state.seen(uri);
   // a link returned by this very server first; else the first one seen (the read then goes to another server)
   const origin = seen.find((s) => s.server === readServer) ?? seen[0];
   // a host that finds the server by the uri reads from the server that returned or listed it
   const server = readServer ?? origin?.server ?? 'default';
   const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
-  const linkServer = origin?.server ?? server;
-  const discovered =
-    origin?.discovered ?? discoveredStage(linkFacts(link), null, linkContext(server, null), nowOf(context));
-  const linkDecision = await context.gate.decide({
-    stage: 'link',
-    server: linkServer,
-    readFrom: server,
+  return startLink(context.gate, {
     link,
-    discovered: origin !== undefined,
+    discovered: origin?.discovered ?? discoverLink(link, null, linkContext(server, null), nowOf(context)),
+    linkServer: origin?.server ?? server,
+    readFrom: server,
+    seen: origin !== undefined,
   });
-  return { linkServer, readFrom: server, link, discovered, linkDecision };
 }
 
 async function readRequested(
@@ -170,32 +165,14 @@ async function readRequested(
   state: SessionState,
   context: HookContext,
 ): Promise<HookAnswer> {
-  const judged = await decideReadLink(call.server, call.uri, state, context);
-  if (judged.linkDecision.effect === 'deny') {
-    const record = finish(
-      { discovered: judged.discovered, requested: null, received: null, delivered: null },
-      judged.linkDecision,
-      null,
-      { kind: 'not-attempted', why: 'the link was denied' },
-    );
+  const step = await decideReadLink(call.server, call.uri, state, context);
+  if (linkRefused(step)) {
+    const record = skipRead(step, 'the link was denied');
     await context.record(record);
-    return { kind: 'deny', reason: gateNotice('refused to read', call.uri, judged.linkDecision, record.next) };
+    return { kind: 'deny', reason: gateNotice('refused to read', call.uri, step.linkDecision, record.next) };
   }
-  await state.putPending(callId, {
-    ...judged,
-    requested: {
-      at: nowOf(context).toISOString(),
-      requestId: null,
-      server: judged.readFrom,
-      deadlineMs: context.gate.policy.document.read.readTimeoutMs,
-      transport: 'resources/read',
-    },
-  });
+  await state.putPending(callId, { ...step, requested: sendRead(context.gate, step, nowOf(context)) });
   return { kind: 'none' };
-}
-
-function finish(stages: LinkStages, link: Decision, read: Decision | null, outcome: ReadOutcome): LinkRecord {
-  return assembleRecord({ stages, decisions: { link, read }, outcome, enforced: true });
 }
 
 async function readFailed(
@@ -206,17 +183,14 @@ async function readFailed(
 ): Promise<HookAnswer> {
   const pending = await state.takePending(callId);
   if (pending === undefined) return { kind: 'none' };
-  const why =
+  const message =
     typeof event.response === 'string' ? `the host's read failed: ${event.response}` : "the host's read failed";
-  const read = localDeny(context.gate, 'read.error', 'read', why.slice(0, 200).toLowerCase());
-  await context.record(
-    finish(
-      { discovered: pending.discovered, requested: pending.requested, received: null, delivered: null },
-      pending.linkDecision,
-      read,
-      { kind: 'failed', why: "the host's read failed" },
-    ),
-  );
+  const failure = {
+    kind: 'failed',
+    why: "the host's read failed",
+    message: message.slice(0, 200).toLowerCase(),
+  } as const;
+  await context.record(failedRead(context.gate, pending, pending.requested, failure).record);
   return { kind: 'none' };
 }
 
@@ -230,7 +204,7 @@ async function readReturned(
   const { gate } = context;
   const pending = await state.takePending(callId);
   // no pre event (lost, or the host ran only this hook): the link is judged now, and a deny withholds everything
-  const judged = pending ?? (await decideReadLink(call.server, call.uri, state, context));
+  const step = pending ?? (await decideReadLink(call.server, call.uri, state, context));
   const raw = readContents(event.response);
   if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
 
@@ -258,55 +232,30 @@ async function readReturned(
     contents.push(judgedItem);
   }
 
-  const now = nowOf(context);
-  const requestedAt = pending?.requested.at ?? now.toISOString();
-  const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requestedAt));
-  const result = { contents };
-  const verdict = await gate.decideReadDetailed({
-    stage: 'read',
-    server: judged.linkServer,
-    readFrom: judged.readFrom,
-    link: judged.link,
-    elapsedMs,
-    result,
-  });
-
-  if (judged.linkDecision.effect === 'deny') {
+  if (linkRefused(step)) {
     for (const path of saved) if (path !== null) await files.remove(path);
-    const record = finish(
-      { discovered: judged.discovered, requested: null, received: null, delivered: null },
-      judged.linkDecision,
-      null,
-      { kind: 'not-attempted', why: 'the link was denied' },
-    );
+    const record = skipRead(step, 'the link was denied');
     await context.record(record);
-    const notice = gateNotice('withheld the body of', call.uri, judged.linkDecision, record.next);
+    const notice = gateNotice('withheld the body of', call.uri, step.linkDecision, record.next);
     return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice);
   }
 
-  const read = verdict.decision;
-  const received = receivedFromResult(result, verdict.evidence, elapsedMs, now);
-  const { deliver, dropped } = deliverableIndices(read, contents.length);
-  const stages: LinkStages = {
-    discovered: judged.discovered,
-    requested: pending?.requested ?? {
-      at: requestedAt,
-      requestId: null,
-      server: judged.readFrom,
-      deadlineMs: gate.policy.document.read.readTimeoutMs,
-      transport: 'resources/read',
-    },
-    received,
-    delivered: deliveredStage(received, contents, deliver, dropped, now),
-  };
-  const record = finish(stages, judged.linkDecision, read, { kind: 'complete' });
-  await context.record(record);
-  if (dropped.length === 0) return { kind: 'none' };
+  // the host did the read: the flow judges its result afterwards
+  const now = nowOf(context);
+  const requested = pending?.requested ?? sendRead(gate, step, now);
+  const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
+  const judged = await judgeRead(gate, step, { result: { contents } }, { requested, elapsedMs, now: () => now });
+  await context.record(judged.record);
+  if (judged.dropped.length === 0) return { kind: 'none' };
 
-  const withheld = new Set(dropped.map((d) => d.index));
+  const withheld = new Set(judged.dropped.map((d) => d.index));
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
-  return withholdAnswer(raw, withheld, gateNotice('withheld the body of', call.uri, read, record.next));
+  return withholdAnswer(
+    raw,
+    withheld,
+    gateNotice('withheld the body of', call.uri, judged.decision, judged.record.next),
+  );
 }
 
 /** The read tool's output with each withheld item replaced by a text item carrying the notice. */
@@ -323,27 +272,17 @@ async function judgeWebFetch(urls: readonly string[], context: HookContext): Pro
   if (context.gate.policy.document.hook?.webFetch === false) return { kind: 'none' };
   for (const url of urls) {
     const link = { type: 'resource_link', uri: url, name: url };
-    const decision = await context.gate.decide({ stage: 'link', server: webFetchServer, link });
-    if (decision.effect !== 'deny') continue;
-    const at = nowOf(context);
-    const record = finish(
-      {
-        discovered: discoveredStage(linkFacts(link), null, linkContext(webFetchServer, 'WebFetch'), at),
-        requested: null,
-        received: null,
-        delivered: null,
-      },
-      decision,
-      null,
-      { kind: 'not-attempted', why: 'the link was denied' },
-    );
+    // the host's own fetcher reads it, not an MCP server: no `readFrom`
+    const step = await startLink(context.gate, {
+      link,
+      discovered: discoverLink(link, null, linkContext(webFetchServer, 'WebFetch'), nowOf(context)),
+      linkServer: webFetchServer,
+      readFrom: null,
+    });
+    if (!linkRefused(step)) continue;
+    const record = skipRead(step, 'the link was denied');
     await context.record(record);
-    return { kind: 'deny', reason: gateNotice('refused to fetch', url, decision, record.next) };
+    return { kind: 'deny', reason: gateNotice('refused to fetch', url, step.linkDecision, record.next) };
   }
   return { kind: 'none' };
-}
-
-/** A deny the hook observed itself (the host's read failed), in the engine's decision shape. */
-function localDeny(gate: Gate, code: Reason['code'], rule: string, message: string): Decision {
-  return deny(gate.policy, reason(code, rule, 'read', message));
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Decision } from '../decision/decision.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 
 /** A link the session saw returned: by a tool (`resource_link` item) or listed by the resource list tool. */
@@ -14,15 +14,8 @@ export interface SeenLink {
   discovered: DiscoveredStage;
 }
 
-/** A read the gate allowed before it ran, waiting for its result. */
-export interface PendingRead {
-  /** the server that returned the link, or the read's own server when the link was not seen */
-  linkServer: string;
-  /** the server the read goes to */
-  readFrom: string;
-  link: Record<string, unknown>;
-  discovered: DiscoveredStage;
-  linkDecision: Decision;
+/** A read the gate allowed before it ran, waiting for its result: the flow's step and when the read was asked for. */
+export interface PendingRead extends LinkStep {
   requested: RequestedStage;
 }
 

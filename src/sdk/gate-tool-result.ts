@@ -1,18 +1,13 @@
-import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
-import type { Decision } from '../decision/decision.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
-import type { LinkRecord } from '../record/link-record.ts';
 import { emitLinkTelemetry } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
-import { abortDeadline } from '../flow/abort-deadline.ts';
-import { discoverLinks } from '../flow/discover-links.ts';
 import { isRecord } from '../json-value.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
 import type { InputAnswerer, LinkReader, ReadAnswer } from '../flow/link-reader.ts';
-import { runLinkFlow } from '../flow/run-link-flow.ts';
+import { type GatedToolResult, runToolResultFlow } from '../flow/run-tool-result-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
 import { positiveOption } from '../positive-option.ts';
 
@@ -58,20 +53,6 @@ export interface GateToolResultOptions {
   fetch?: DirectFetchOptions;
 }
 
-/** What an embedded `resource` item's content check decided. */
-export interface EmbeddedCheck {
-  contentIndex: number;
-  decision: Decision;
-}
-
-/** The flow's output for one tool result: records in content order and the content a host may pass to the model. */
-export interface GatedToolResult {
-  records: LinkRecord[];
-  /** the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; denied embedded items removed */
-  content: Record<string, unknown>[];
-  embedded: EmbeddedCheck[];
-}
-
 const permissiveResult = z.looseObject({});
 
 /** A raw reader over an SDK-style client: `resources/read` through `request` with a schema that keeps every field. */
@@ -110,7 +91,11 @@ export function restoreResultType(result: unknown): Record<string, unknown> {
   return result;
 }
 
-/** Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy enables it); never throws for server behaviour. */
+/**
+ * Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy
+ * enables it), reading through the client; never throws for server behaviour. The flow is `runToolResultFlow`; this
+ * adapter checks the options, builds the reader and the connection's context, and writes the records.
+ */
 export async function gateToolResult(
   client: RequestingClient,
   toolResult: unknown,
@@ -119,12 +104,6 @@ export async function gateToolResult(
   const { gate } = options;
   const concurrency = positiveOption(options.concurrency ?? defaultReadConcurrency, 'option `concurrency`');
   const budgetMs = positiveOption(options.budgetMs ?? gate.policy.document.read.readTimeoutMs * 3, 'option `budgetMs`');
-  // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
-  const budgetDeadline = abortDeadline(budgetMs, options.signal, 'the tool result budget');
-  const budget = budgetDeadline.signal;
-  // each running read or fetch listens on the budget until it ends: at most `concurrency` listeners, which Node would
-  // otherwise report as a leak (MaxListenersExceededWarning) past its default of 10
-  setMaxListeners(concurrency, budget);
   const context: LinkContext = {
     server: options.server ?? 'default',
     tool: options.tool ?? null,
@@ -133,50 +112,22 @@ export async function gateToolResult(
     client: options.clientInfo ?? null,
     serverInfo: client.getServerVersion?.() ?? null,
   };
-  const reader = clientReader(client, options.tap);
-  const { links, embedded } = discoverLinks(toolResult);
-
-  const flows = new Array<Awaited<ReturnType<typeof runLinkFlow>>>(links.length);
-  let nextLink = 0;
-  const worker = async () => {
-    for (let i = nextLink++; i < links.length; i = nextLink++) {
-      const found = links[i];
-      if (found === undefined) continue;
-      flows[i] = await runLinkFlow(found.link, found.index, {
-        gate,
-        read: reader,
-        context,
-        mode: options.mode ?? 'enforce',
-        cache: options.cache,
-        authContext: options.authContext,
-        budget,
-        answerInput: options.answerInput,
-        fetch: options.fetch,
-      });
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, links.length) }, worker));
-  } finally {
-    budgetDeadline.release();
-  }
-
-  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await gate.decideEmbedded(e.resource) })));
-  const enforced = (options.mode ?? 'enforce') === 'enforce';
-  const dropIndex = new Set(checks.filter((c) => enforced && c.verdict.effect !== 'allow').map((c) => c.e.index));
-  const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
-  const content: Record<string, unknown>[] = [];
-  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
-  items.forEach((item: unknown, index: number) => {
-    if (!isRecord(item) || dropIndex.has(index)) return;
-    content.push(item);
-    for (const resource of byContentIndex.get(index)?.contents ?? []) content.push({ type: 'resource', resource });
+  const gated = await runToolResultFlow(toolResult, {
+    gate,
+    read: clientReader(client, options.tap),
+    context,
+    mode: options.mode ?? 'enforce',
+    concurrency,
+    budgetMs,
+    signal: options.signal,
+    cache: options.cache,
+    authContext: options.authContext,
+    answerInput: options.answerInput,
+    fetch: options.fetch,
   });
-
-  const records = flows.map((f) => f.record);
-  for (const record of records) emitLinkTelemetry(record);
-  if (options.sink !== undefined) for (const record of records) await options.sink.write(record);
-  return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
+  for (const record of gated.records) emitLinkTelemetry(record);
+  if (options.sink !== undefined) for (const record of gated.records) await options.sink.write(record);
+  return gated;
 }
 
 function isServerError(error: unknown): error is { code: number; message: string } {

@@ -1,0 +1,99 @@
+import { setMaxListeners } from 'node:events';
+import type { Decision } from '../decision/decision.ts';
+import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import { isRecord } from '../json-value.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import { abortDeadline } from './abort-deadline.ts';
+import { discoverLinks } from './discover-links.ts';
+import type { InputAnswerer, LinkReader } from './link-reader.ts';
+import type { FlowMode } from './link-steps.ts';
+import type { ReadCache } from './read-cache.ts';
+import { type LinkFlowResult, runLinkFlow } from './run-link-flow.ts';
+
+/** Everything the flow needs for one tool result; limits are whole numbers ≥ 1, checked by the caller. */
+export interface ToolResultFlowOptions {
+  gate: Gate;
+  read: LinkReader;
+  context: LinkContext;
+  mode: FlowMode;
+  /** link reads in flight at once */
+  concurrency: number;
+  /** total time for all reads of this tool result, milliseconds */
+  budgetMs: number;
+  signal?: AbortSignal | undefined;
+  cache?: ReadCache | undefined;
+  authContext?: string | undefined;
+  answerInput?: InputAnswerer | undefined;
+  fetch?: DirectFetchOptions | undefined;
+}
+
+/** What an embedded `resource` item's content check decided. */
+export interface EmbeddedCheck {
+  contentIndex: number;
+  decision: Decision;
+}
+
+/** The flow's output for one tool result: records in content order and the content a host may pass to the model. */
+export interface GatedToolResult {
+  records: LinkRecord[];
+  /** the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; denied embedded items removed */
+  content: Record<string, unknown>[];
+  embedded: EmbeddedCheck[];
+}
+
+/**
+ * Runs `runLinkFlow` for every `resource_link` of a raw tool result, at most `concurrency` at once within one
+ * budget, judges its embedded `resource` items, and assembles the content a host may pass on; never throws for
+ * server behaviour.
+ */
+export async function runToolResultFlow(toolResult: unknown, options: ToolResultFlowOptions): Promise<GatedToolResult> {
+  const { gate, concurrency } = options;
+  // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
+  const budgetDeadline = abortDeadline(options.budgetMs, options.signal, 'the tool result budget');
+  const budget = budgetDeadline.signal;
+  // each running read or fetch listens on the budget until it ends: at most `concurrency` listeners, which Node would
+  // otherwise report as a leak (MaxListenersExceededWarning) past its default of 10
+  setMaxListeners(concurrency, budget);
+  const { links, embedded } = discoverLinks(toolResult);
+
+  const flows = new Array<LinkFlowResult>(links.length);
+  let nextLink = 0;
+  const worker = async () => {
+    for (let i = nextLink++; i < links.length; i = nextLink++) {
+      const found = links[i];
+      if (found === undefined) continue;
+      flows[i] = await runLinkFlow(found.link, found.index, {
+        gate,
+        read: options.read,
+        context: options.context,
+        mode: options.mode,
+        cache: options.cache,
+        authContext: options.authContext,
+        budget,
+        answerInput: options.answerInput,
+        fetch: options.fetch,
+      });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, links.length) }, worker));
+  } finally {
+    budgetDeadline.release();
+  }
+
+  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await gate.decideEmbedded(e.resource) })));
+  const enforced = options.mode === 'enforce';
+  const dropIndex = new Set(checks.filter((c) => enforced && c.verdict.effect !== 'allow').map((c) => c.e.index));
+  const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
+  const content: Record<string, unknown>[] = [];
+  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
+  items.forEach((item: unknown, index: number) => {
+    if (!isRecord(item) || dropIndex.has(index)) return;
+    content.push(item);
+    for (const resource of byContentIndex.get(index)?.contents ?? []) content.push({ type: 'resource', resource });
+  });
+  const records = flows.map((f) => f.record);
+  return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
+}

@@ -31,7 +31,7 @@ import {
 } from '../decision/decision.ts';
 import type { ReadInput } from './inputs.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
-import { runRules } from './run-rules.ts';
+import { hasStageRules, runRules } from './run-rules.ts';
 
 /** What the read decision saw of one contents item; never the body itself. */
 export interface ItemEvidence {
@@ -197,7 +197,7 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
     if (pending !== undefined) await pending;
   }
 
-  const hits = hasReadRules(policy)
+  const hits = hasStageRules(policy, 'read')
     ? runRules(policy, 'read', readFacts(server, readFrom, input, resultType, list.length, states))
     : [];
 
@@ -342,18 +342,6 @@ function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): v
   s.kind = sniff.kind;
   const judged = judgeContent(s.declaredMime, sniff, rules);
   for (const f of judged.findings) s.findings.push(f);
-}
-
-// policies are immutable: whether one has read-stage rules is decided once per policy
-const readRulesOf = new WeakMap<Policy, boolean>();
-
-function hasReadRules(policy: Policy): boolean {
-  let known = readRulesOf.get(policy);
-  if (known === undefined) {
-    known = policy.rules.some((r) => r.stage === 'read');
-    readRulesOf.set(policy, known);
-  }
-  return known;
 }
 
 function readFacts(

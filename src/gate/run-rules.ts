@@ -31,6 +31,11 @@ function stageRules(policy: Policy, stage: RuleStage): StageRules {
   return stages[stage];
 }
 
+/** Whether the policy has any rule of `stage` (so the caller can skip building its facts). */
+export function hasStageRules(policy: Policy, stage: RuleStage): boolean {
+  return stageRules(policy, stage).rules.length > 0;
+}
+
 /**
  * Runs every rule of `stage` in policy order; a rule that throws propagates (the caller fails closed with
  * `engine.error`). The facts are checked once (null prototype, see `isRuleFacts`), then each rule's predicate

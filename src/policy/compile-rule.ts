@@ -19,6 +19,8 @@ export interface CompiledRule {
   readonly effect: RuleDocument['effect'];
   readonly message: string;
   readonly test: (facts: RuleFacts) => boolean;
+  /** `test` without its facts check, for facts that passed `isRuleFacts`; set by `compileRule` (a hand-built rule has none) */
+  readonly predicate?: FactsPredicate;
 }
 
 /** A compiled json-logic node: evaluates against one datum (the facts, or a list item inside `some`/`map`/…). */
@@ -26,9 +28,6 @@ export type Evaluator = (data: unknown) => unknown;
 
 /** A compiled `when` read as a condition (its json-logic truthiness), for facts that pass `isRuleFacts`. */
 export type FactsPredicate = (facts: RuleFacts) => boolean;
-
-/** The unchecked predicate of each rule built by `compileRule`. */
-const predicates = new WeakMap<CompiledRule, FactsPredicate>();
 
 /** Compiles one validated rule; throws GateError POLICY_INVALID for an unsupported expression. */
 export function compileRule(rule: RuleDocument): CompiledRule {
@@ -45,8 +44,8 @@ export function compileRule(rule: RuleDocument): CompiledRule {
     effect: rule.effect,
     message: rule.message,
     test: (facts: RuleFacts) => (isRuleFacts(facts) ? fires(facts) : truthy(other(facts))),
+    predicate: fires,
   });
-  predicates.set(compiled, fires);
   return compiled;
 }
 
@@ -55,7 +54,7 @@ export function compileRule(rule: RuleDocument): CompiledRule {
  * per-rule hot path); a rule not built by `compileRule` gets its own `test`.
  */
 export function factsPredicate(rule: CompiledRule): FactsPredicate {
-  return predicates.get(rule) ?? rule.test;
+  return rule.predicate ?? rule.test;
 }
 
 /** True for a null-prototype object (what `freezeFacts` makes): a plain property read on it cannot reach a prototype. */

@@ -50,14 +50,46 @@ export const queryCredentialNames: ReadonlySet<string> = new Set([
 /** Shortest credential value looked for anywhere in a later url; shorter ones are matched as whole parameter values only. */
 const minSearchedChars = 8;
 
-/** The credentials in `url`'s query string: parameters named in `queryCredentialNames` or `extraNames`, with a value. */
+// Parts of a parameter name that mark a credential whatever surrounds them (`api_token`, `access_key`,
+// `sessionToken`, `client_secret`, `X-Amz-Signature`, `password`): a name is read lower-case with its `[…]`
+// suffix and every separator taken off, so `access_token[]`, `Access-Key` and `accessKey` read alike. A name
+// wrongly taken for one only loses the parameter on a hop the policy refuses credentials for.
+const credentialNameParts = [
+  'token',
+  'key',
+  'secret',
+  'auth',
+  'pass',
+  'pwd',
+  'sig',
+  'session',
+  'cred',
+  'jwt',
+  'bearer',
+];
+// whole names too short or too common to look for inside others: OAuth's authorization `code`, one-time codes
+const credentialShortNames: ReadonlySet<string> = new Set(['code', 'sid', 'otp', 'pin', 'pw', 'ticket', 'nonce']);
+
+/** Shortest value taken for a credential by its look alone (letters and digits mixed, no white space), characters. */
+export const minCredentialLikeChars = 16;
+
+/** True when a query parameter may carry a credential: a listed name (or one of `extraNames`, lower-case), a name holding a credential word, or a value that looks like a token (≥ 16 characters of letters and digits mixed, no white space). */
+export function looksLikeQueryCredential(rawName: string, value: string, extraNames: ReadonlySet<string>): boolean {
+  if (value === '') return false;
+  const name = rawName.toLowerCase();
+  if (queryCredentialNames.has(name) || extraNames.has(name)) return true;
+  const bare = name.replace(/\[.*$/, '').replace(/[^a-z0-9]/g, '');
+  if (credentialShortNames.has(bare) || credentialNameParts.some((part) => bare.includes(part))) return true;
+  return value.length >= minCredentialLikeChars && !/\s/.test(value) && /[a-z]/i.test(value) && /\d/.test(value);
+}
+
+/** The credentials in `url`'s query string: parameters `looksLikeQueryCredential` takes for one (the policy's `extraNames` count too), with a value. */
 export function findQueryCredentials(url: URL, extraNames: readonly string[]): QueryCredential[] {
   const extra = new Set(extraNames.map((n) => n.toLowerCase()));
   const found: QueryCredential[] = [];
   for (const [rawName, value] of url.searchParams) {
-    const name = rawName.toLowerCase();
-    if (value === '' || !(queryCredentialNames.has(name) || extra.has(name))) continue;
-    if (!found.some((c) => c.value === value)) found.push({ name, value });
+    if (!looksLikeQueryCredential(rawName, value, extra)) continue;
+    if (!found.some((c) => c.value === value)) found.push({ name: rawName.toLowerCase(), value });
   }
   return found;
 }

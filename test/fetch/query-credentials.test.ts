@@ -129,6 +129,52 @@ describe('query credentials across real redirects', () => {
   });
 });
 
+describe('query credentials are found by a broad rule, not a closed list of names', () => {
+  // names built from credential words, separators and spellings: every one is taken out on a cross-origin hop
+  const words = ['api_token', 'access_key', 'session_token', 'client_token', 'auth', 'passphrase', 'sig', 'jwt'];
+  const spell: [string, (w: string) => string][] = [
+    ['as written', (w) => w],
+    ['camel case', (w) => w.replace(/_(.)/g, (_, c: string) => c.toUpperCase())],
+    ['kebab upper case', (w) => w.replaceAll('_', '-').toUpperCase()],
+    ['with an array suffix', (w) => `${w}[]`],
+    ['with an index suffix', (w) => `${w}[0]`],
+    ['prefixed', (w) => `x_${w}`],
+  ];
+  test.each(words.flatMap((w) => spell.map(([how, f]) => [f(w), how] as const)))(
+    '%s (%s) carried to another origin is taken out; page=2 stays',
+    async (name) => {
+      redirect(a, '/go', (url) => urlB(`/land${url.search}`));
+      okServer(b);
+      const result = await fetchWith(urlA(`/go?${encodeURIComponent(name)}=${secret}&page=2`));
+      expect(result.decision.effect).toBe('allow');
+      expect(seenHrefs(b)).toEqual([new URL(urlB('/land?page=2')).href]);
+    },
+  );
+
+  test.each(['code', 'sid', 'otp', 'Ticket'])('the short name %s is a credential', (name) => {
+    expect(findQueryCredentials(new URL(`https://x/?${name}=abc&page=2`), [])).toEqual([
+      { name: name.toLowerCase(), value: 'abc' },
+    ]);
+  });
+
+  test.each([
+    ['a token-shaped value under any name', 'x', 'ghp_16Chars0123456789abcdef'],
+    ['a jwt under any name', 'state', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln'],
+    ['a uuid', 'ref', '550e8400-e29b-41d4-a716-446655440000'],
+  ])('%s is a credential', (_, name, value) => {
+    expect(findQueryCredentials(new URL(`https://x/?${name}=${value}`), [])).toEqual([{ name, value }]);
+  });
+
+  test.each([
+    ['a page number', 'page', '2'],
+    ['a search phrase', 'q', 'packing list for 2 weeks'],
+    ['a long word', 'sort', 'descendingbydate'],
+    ['a short id', 'id', 'a1b2c3'],
+  ])('%s is not a credential', (_, name, value) => {
+    expect(findQueryCredentials(new URL(`https://x/?${name}=${encodeURIComponent(value)}`), [])).toEqual([]);
+  });
+});
+
 describe('findQueryCredentials', () => {
   test.each([
     ['https://x/?access_token=abc&page=2', [], [{ name: 'access_token', value: 'abc' }]],

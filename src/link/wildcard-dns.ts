@@ -34,8 +34,19 @@ function lastTwoLabels(name: string): string {
   return last <= 0 ? name : name.slice(name.lastIndexOf('.', last - 1) + 1);
 }
 
-const dashedQuad = /(?:^|-)(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})$/;
-const hexQuad = /(?:^|-)([0-9a-f]{8})$/;
+// sslip.io (and nip.io) take an address anywhere in the name, bounded by the name's start or end, `.` or `-`:
+// four decimal octets with `.` or `-` between them (mixed too), or eight hex digits
+const quadAnywhere = /(?<=^|[.-])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})(?=$|[.-])/g;
+const hexAnywhere = /(?<=^|[.-])([0-9a-f]{8})(?=$|[.-])/g;
+
+// every match of a global pattern, overlapping ones too (`1-2-3-4-5` holds 1.2.3.4 and 2.3.4.5)
+function* everyMatch(pattern: RegExp, text: string): Generator<RegExpExecArray> {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    yield m;
+    pattern.lastIndex = m.index + 1;
+  }
+}
 
 /**
  * The addresses a wildcard-DNS name may answer with, as text (dotted IPv4, IPv6 with `:`), or `loopback` for
@@ -51,16 +62,16 @@ export function wildcardDnsAnswers(name: string): readonly string[] | 'loopback'
   let suffix: string | undefined;
   for (const s of embeddingSuffixes) if (name.endsWith(s)) suffix = s;
   if (suffix === undefined) return undefined;
-  const labels = name.slice(0, -suffix.length).split('.');
+  // every reading anywhere in the name, not only in its last labels (`127-0-0-1.app.sslip.io`,
+  // `x-127-0-0-1-y.sslip.io`, `7f000001-app.nip.io`, `--1.app.sslip.io`): the caller requires all to be public
+  const embedded = name.slice(0, -suffix.length);
   const answers: string[] = [];
-  const dotted = labels.slice(-4);
-  if (dotted.length === 4 && dotted.every((l) => /^\d{1,3}$/.test(l))) pushDefined(answers, octets(dotted.map(Number)));
-  const last = labels[labels.length - 1] ?? '';
-  const dashed = dashedQuad.exec(last);
-  if (dashed !== null) pushDefined(answers, octets(dashed.slice(1, 5).map(Number)));
-  const hex = hexQuad.exec(last)?.[1];
-  if (hex !== undefined) pushDefined(answers, octets([0, 2, 4, 6].map((i) => parseInt(hex.slice(i, i + 2), 16))));
-  if (last.includes('-')) pushDefined(answers, dashedIpv6(last));
+  for (const m of everyMatch(quadAnywhere, embedded)) pushDefined(answers, octets(m.slice(1, 5).map(Number)));
+  for (const m of everyMatch(hexAnywhere, embedded)) {
+    const hex = m[1] ?? '';
+    pushDefined(answers, octets([0, 2, 4, 6].map((i) => parseInt(hex.slice(i, i + 2), 16))));
+  }
+  for (const label of embedded.split('.')) if (label.includes('-')) pushDefined(answers, dashedIpv6(label));
   return answers.length === 0 ? undefined : answers;
 }
 
@@ -78,21 +89,22 @@ function octets(parts: readonly number[]): string | undefined {
   return parts.every((o) => o <= 255) ? parts.join('.') : undefined;
 }
 
-// sslip.io writes IPv6 with `-` for `:` (`--1`, `2a01-4f8-c17-b8f--2`), after an optional `prefix-`: the
-// leftmost start (label start or after a `-`) whose rest of the label is an IPv6 address, as its matcher takes it
+// sslip.io writes IPv6 with `-` for `:` (`--1`, `2a01-4f8-c17-b8f--2`), anywhere in a label bounded by its
+// ends or a `-`: as its matcher takes it, the leftmost start (label start, a `-` that may open `::`, or after a
+// `-`) with the longest end (label end or before a `-`) whose text is an IPv6 address
 function dashedIpv6(label: string): string | undefined {
-  let start = 0;
-  for (;;) {
-    const text = label.slice(start).replaceAll('-', ':');
-    if (dashedIpv6Text.test(text)) {
-      // the WHATWG IPv6 parser gives the canonical text (`[fd00:ec2::254]`), or '' when it is not an address
-      const canonical = domainToASCII(`[${text}]`);
-      if (canonical !== '') return canonical.slice(1, -1);
+  for (let start = 0; start < label.length; start++) {
+    if (start > 0 && label[start] !== '-' && label[start - 1] !== '-') continue;
+    for (let end = label.length; end > start; end = label.lastIndexOf('-', end - 1)) {
+      const text = label.slice(start, end).replaceAll('-', ':');
+      if (text.includes(':') && dashedIpv6Text.test(text)) {
+        // the WHATWG IPv6 parser gives the canonical text (`[fd00:ec2::254]`), or '' when it is not an address
+        const canonical = domainToASCII(`[${text}]`);
+        if (canonical !== '') return canonical.slice(1, -1);
+      }
     }
-    const dash = label.indexOf('-', start);
-    if (dash === -1) return undefined;
-    start = dash + 1;
   }
+  return undefined;
 }
 
 const dashedIpv6Text = /^[0-9a-f:]+$/;

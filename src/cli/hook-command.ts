@@ -117,10 +117,18 @@ export const hookDefinition = defineCommand({
 /** `linkgate hook` as a runnable command. */
 export const hookCommand = commandRunner(hookDefinition);
 
-/** What a validated policy depends on besides its bytes: linkgate's version and the digest of its policy schema. */
-export function policyBuildKey(): string {
-  const schema = readFileSync(join(packageRoot(), 'schemas', 'policy.schema.json'));
-  return `${packageVersion()} ${createHash('sha256').update(schema).digest('hex')}`;
+/**
+ * What a validated policy depends on besides its bytes: linkgate's version and the digest of its policy schema;
+ * undefined when the package's schema file cannot be read (a bundle copied out of its package), and then the hook
+ * loads the policy in full at every event.
+ */
+export function policyBuildKey(): string | undefined {
+  try {
+    const schema = readFileSync(join(packageRoot(), 'schemas', 'policy.schema.json'));
+    return `${packageVersion()} ${createHash('sha256').update(schema).digest('hex')}`;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readEvent(stdin: Readable): Promise<string> {

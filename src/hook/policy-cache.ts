@@ -13,8 +13,8 @@ export const policyCacheFormat = 1;
 export interface PolicyCacheOptions {
   /** folder of the entries (the hook's state folder); created mode 0700, used only when no other user can write it */
   dir: string;
-  /** everything else the validated document depends on (linkgate's version, the policy schema's digest) */
-  buildKey: string;
+  /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
+  buildKey: string | undefined;
 }
 
 /** What one cache entry holds: the validated document of exactly the bytes its key names. */
@@ -42,11 +42,11 @@ export async function loadPolicyCached(file: string, shownAs: string, options: P
     throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
   }
   const key = createHash('sha256')
-    .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey}\n`)
+    .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
     .update(bytes)
     .digest('hex');
   const entryFile = join(options.dir, `policy-${key}.json`);
-  const trusted = await ownedByUs(options.dir, true);
+  const trusted = options.buildKey !== undefined && (await ownedByUs(options.dir, true));
   if (trusted) {
     const hit = await readEntry(entryFile, key, file);
     if (hit !== undefined) return hit;

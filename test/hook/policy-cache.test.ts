@@ -144,6 +144,14 @@ describe('loadPolicyCached', () => {
     });
   });
 
+  it('without a build key (the schema of this build is not known) nothing is read or written', async () => {
+    await loadPolicyCached(policyFile, 'policy.yaml', options());
+    plantLoopbackEntry();
+    const policy = await loadPolicyCached(policyFile, 'policy.yaml', { dir: cacheDir, buildKey: undefined });
+    expect(createGate(policy).decideLink(loopbackLink).effect).toBe('deny');
+    expect(entries()).toHaveLength(1);
+  });
+
   it('a cache folder that cannot be made still loads the policy', async () => {
     writeFileSync(cacheDir, 'a file where the folder would be');
     const policy = await loadPolicyCached(policyFile, 'policy.yaml', options());

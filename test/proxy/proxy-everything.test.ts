@@ -183,6 +183,29 @@ function withoutDecisions(value: unknown): unknown {
   return out;
 }
 
+// a short account of one answer for the comparison table: the content item types, or the error code
+function brief(o: Outcome | undefined): string {
+  if (o === undefined) return 'no answer';
+  if ('error' in o) return `error ${o.error.code}`;
+  if (Array.isArray(o.ok)) return o.ok.join(', ');
+  const value = o.ok as Json | null;
+  const content = value !== null && typeof value === 'object' ? value['content'] : undefined;
+  if (Array.isArray(content)) {
+    const types = (content as Json[]).map((i) => String(i['type']));
+    const counted = [...new Set(types)].map((t) => {
+      const n = types.filter((x) => x === t).length;
+      return n === 1 ? t : `${t}×${n}`;
+    });
+    return `${counted.join(', ') || 'no content'}${value?.['structuredContent'] === undefined ? '' : ' + structured'}${value?.['isError'] === true ? ' (isError)' : ''}`;
+  }
+  if (value !== null && typeof value === 'object' && Array.isArray(value['contents']))
+    return `contents×${(value['contents'] as unknown[]).length}`;
+  return value !== null && typeof value === 'object' ? `{${Object.keys(value).slice(0, 3).join(', ')}}` : String(value);
+}
+
+/** Set `LINKGATE_PROXY_TABLE=1` to print the comparison of every step, directly and through the proxy. */
+const printTable = process.env['LINKGATE_PROXY_TABLE'] === '1';
+
 describe('server-everything through the proxy answers as it does directly (SDK 1.x Client)', () => {
   let direct: Map<string, Outcome>;
   let proxied: Map<string, Outcome>;
@@ -200,8 +223,13 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
   test('every tool, prompt, resource and notification answers the same, except what the gate withholds', async () => {
     const gate = createGate(await loadPolicy(shippedPolicy('default')));
     const withheld: string[] = [];
+    const table: string[] = ['| step | direct | through the proxy |', '|---|---|---|'];
     for (const [label, want] of direct) {
       const got = proxied.get(label);
+      const shown = label.replace(gzipSource, 'DATA');
+      table.push(
+        `| ${shown} | ${brief(want)} | ${withoutClock(withoutDecisions(got)) !== null && JSON.stringify(withoutClock(withoutDecisions(got))) === JSON.stringify(withoutClock(want)) ? 'same' : brief(got)} |`,
+      );
       // a read the policy denies is answered by the proxy with -32080; the direct read shows what was withheld
       if (label.startsWith('resources/read ') && 'ok' in want) {
         const uri = label.slice('resources/read '.length);
@@ -240,6 +268,7 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
         got: withoutClock(withoutDecisions(wantValue)),
       });
     }
+    if (printTable) process.stdout.write(`${table.join('\n')}\nwithheld: ${withheld.join('; ')}\n`);
     // gzip is not a type the default policy lets reach a model, embedded or read
     expect(withheld.map((l) => l.replace(gzipSource, 'DATA'))).toEqual([
       'tools/call gzip-file-as-resource {"name":"note2.txt.gz","data":"DATA","outputType":"resource"} #0',

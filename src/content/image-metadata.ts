@@ -1,7 +1,8 @@
 // Payloads hidden in image metadata: PNG text and profile chunks (tEXt, iTXt, zTXt, eXIf, iCCP) and every chunk
 // outside the allow-list of chunks whose data is numbers (private, rare and unknown chunks are read as raw
-// bytes), JPEG comment and APPn segments (EXIF, XMP, ICC), and every GIF extension but graphic control
-// (comment, application, plain text, unknown labels). A viewer never runs them, but a
+// bytes), JPEG comment and APPn segments (EXIF, XMP, ICC) before, between and after the scans, every GIF
+// extension but graphic control (comment, application, plain text, unknown labels), and every WebP chunk but
+// pixels and frames (XMP, EXIF, ICCP, private); each segment alone and all of them joined. A viewer never runs them, but a
 // host that sniffs the file as HTML (the classic image-with-script upload) or a carver that extracts them does.
 // Walks are bounded by `maxImageParts`, reads by the item's size, inflating by `maxMetadataInflateBytes`.
 import { inflateSync } from 'node:zlib';
@@ -26,12 +27,22 @@ export function readMetadata(kind: string, bytes: Buffer): { active: string | nu
         ? jpegSegments(bytes)
         : kind === 'gif'
           ? gifSegments(bytes)
-          : [];
+          : kind === 'webp'
+            ? webpSegments(bytes)
+            : [];
   for (const segment of segments) {
     const markup = findActiveMarkup(segment.data.toString(segment.utf8 ? 'utf8' : 'latin1'), 'text');
     if (markup !== null) return { active: `${segment.where} holds ${markup}`, uninterpretable: null };
     const program = executableInside(segment.data);
     if (program !== null) return { active: `${segment.where} holds ${program}`, uninterpretable: null };
+  }
+  // markup split across segments (`<img onerror="/*` in one chunk, `*/alert(1)//">` in the next) is whole to a
+  // carver that joins them and to a sniffer reading the file as HTML, which skips the bytes between as text
+  if (segments.length > 1) {
+    const joined = segments.map((x) => x.data.toString(x.utf8 ? 'utf8' : 'latin1')).join('');
+    const markup = findActiveMarkup(joined, 'text');
+    if (markup !== null)
+      return { active: `${kind} metadata segments read together hold ${markup}`, uninterpretable: null };
   }
   // the cap fails closed: metadata left compressed was never looked at
   const uninterpretable = over.exceeded
@@ -146,8 +157,7 @@ function jpegSegments(b: Buffer): Segment[] {
       at++;
       continue;
     }
-    // metadata comes before the first scan; entropy-coded data is not walked here
-    if (marker === 0xda || marker === 0xd9) break;
+    if (marker === 0xd9) break;
     if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
       at += 2;
       continue;
@@ -158,7 +168,36 @@ function jpegSegments(b: Buffer): Segment[] {
       const name = marker === 0xfe ? 'COM' : `APP${marker - 0xe0}`;
       out.push({ where: `jpeg \`${name}\` segment`, data: b.subarray(at + 4, end), utf8: true });
     }
-    at = end;
+    // a scan's entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart
+    // marker; segments (a comment, APPn) may follow between scans and after the last one, up to EOI
+    at = marker === 0xda ? nextMarker(b, end) : end;
+  }
+  return out;
+}
+
+// the first marker at or after `from` outside entropy-coded data (0xFF followed by neither 0x00, 0xFF nor RSTn)
+function nextMarker(b: Buffer, from: number): number {
+  for (let at = b.indexOf(0xff, from); at !== -1 && at + 1 < b.length; at = b.indexOf(0xff, at + 1)) {
+    const next = b[at + 1] ?? 0;
+    if (next !== 0x00 && next !== 0xff && !(next >= 0xd0 && next <= 0xd7)) return at;
+  }
+  return b.length;
+}
+
+// WebP (RIFF) chunks whose data is pixels, animation or frame parameters; every other chunk (`XMP `, `EXIF`,
+// `ICCP`, private and unknown ones) is read as raw bytes
+const webpPixelChunks: ReadonlySet<string> = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ANIM', 'ANMF']);
+
+function webpSegments(b: Buffer): Segment[] {
+  const out: Segment[] = [];
+  let at = 12;
+  for (let n = 0; n < maxImageParts && at + 8 <= b.length; n++) {
+    const name = b.toString('latin1', at, at + 4);
+    const size = b.readUInt32LE(at + 4);
+    const dataEnd = Math.min(b.length, at + 8 + size);
+    if (!webpPixelChunks.has(name))
+      out.push({ where: `webp \`${name}\` chunk`, data: b.subarray(at + 8, dataEnd), utf8: name === 'XMP ' });
+    at = at + 8 + size + (size % 2);
   }
   return out;
 }

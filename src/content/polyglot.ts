@@ -66,22 +66,40 @@ export const scriptProbeChars = 4096;
 
 /**
  * True when the whole file parses as a JavaScript program (`GIF89a/*…*\/=alert(1)//`): a page that loads it with
- * `<script src>` runs it. Browsers decode a script as UTF-8 (or the page's legacy encoding), so both UTF-8
- * and Latin-1 readings are tried. Real images fail within their first bytes; only the first
- * `scriptProbeChars` characters are parsed unless the error lies near their end.
+ * `<script src>` runs it. Browsers decode a script as UTF-8 or as the page's legacy encoding, so it is read as
+ * UTF-8, Latin-1, windows-1252 (the legacy default: `0x8A` is `Š`, a letter) and as any single-byte legacy
+ * encoding that makes every byte past ASCII a letter. Real images fail within their first bytes; only the
+ * first `scriptProbeChars` characters are parsed unless the error lies near their end.
  */
 export function parsesAsScript(bytes: Buffer): boolean {
-  return (['latin1', 'utf8'] as const).some((encoding) => {
-    if (!mayStartScript(bytes.toString(encoding, 0, 256))) return false;
-    const head = bytes.toString(encoding, 0, scriptProbeChars);
+  return scriptReadings.some((read) => {
+    if (!mayStartScript(read(bytes, 256))) return false;
+    const head = read(bytes, scriptProbeChars);
     const headError = scriptError(head);
     if (bytes.length <= scriptProbeChars) return headError === null;
     // an error caused by the cut (near its end, or a comment, string or template the cut leaves open) says
     // nothing about the whole file
     if (headError !== null && !headError.unterminated && headError.pos < head.length - 256) return false;
-    return scriptError(bytes.toString(encoding)) === null;
+    return scriptError(read(bytes, bytes.length)) === null;
   });
 }
+
+// windows-1252 for 0x80–0x9F (WHATWG Encoding index; the five unassigned bytes stay C1 controls), Latin-1 above.
+// Node's TextDecoder('windows-1252') decodes as Latin-1, so the table is written out here
+const cp1252High =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function windows1252(bytes: Buffer, chars: number): string {
+  return bytes.toString('latin1', 0, chars).replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80] ?? c);
+}
+
+const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)[] = [
+  (b, n) => b.toString('latin1', 0, n),
+  (b, n) => b.toString('utf8', 0, n),
+  windows1252,
+  (b, n) => b.toString('latin1', 0, n).replace(/[\u0080-\u00ff]/g, 'a'),
+];
 
 // a script's text before its first comment, string, template or regular expression can only hold printable
 // characters and white space (identifiers, punctuators, numbers): a control character there, or an invalid

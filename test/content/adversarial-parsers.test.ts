@@ -593,6 +593,21 @@ describe('an image that is also a javascript program is denied', () => {
     expect(messages).toMatch(/javascript program \(polyglot\)|after the end/);
   });
 
+  // GIF89a + a width whose low byte a legacy decoder reads as a letter and whose high byte is `/`, then `*`
+  // opening a comment (the height's low byte): windows-1252 reads 0x8A as `Š`, other single-byte encodings
+  // read any byte past ASCII as some letter
+  const highBytes = [0x8a, 0x8c, 0x8e, 0x9a, 0x9c, 0x9e, 0x9f, 0x83, 0xc0, 0xe9, 0xff];
+  test.each(product(highBytes, scripts))(
+    'a gif whose header reads as a comment opener after byte 0x%s in a legacy encoding, then %j',
+    async (high, script) => {
+      const gif = make.makeGif({ width: 0x2f00 | high, height: 0x002a });
+      const bytes = Buffer.concat([gif, latin1(`*/${script}`)]);
+      const { effect, messages } = await decideItem(asBlob(bytes), 'image/gif');
+      expect(effect).toBe('deny');
+      expect(messages).toMatch(/javascript program \(polyglot\)|after the end/);
+    },
+  );
+
   test('an image with a comment opener but no script after it is allowed', async () => {
     expect((await decideItem(asBlob(make.makeGif({ width: 0x2a2f, height: 1 })), 'image/gif')).effect).toBe('allow');
   });
@@ -667,6 +682,100 @@ describe('pixel caps count every frame, not only the logical screen', () => {
 
   test('a frame within its screen keeps the image allowed', async () => {
     expect((await decideItem(asBlob(gifFrame(0, 0, 1, 1)), 'image/gif')).effect).toBe('allow');
+  });
+});
+
+// ---------------------------------------------------------------- image metadata: split, after the scan, webp chunks
+
+describe('image metadata is read whole: split across chunks, after a jpeg scan, in webp chunks', () => {
+  const textChunk = (type: string, text: string): Buffer => {
+    if (type === 'tEXt') return pngChunk('tEXt', Buffer.concat([latin1('Comment\0'), latin1(text)]));
+    if (type === 'iTXt') return pngChunk('iTXt', Buffer.concat([latin1('Comment\0\0\0\0\0'), Buffer.from(text)]));
+    if (type === 'zTXt') return pngChunk('zTXt', Buffer.concat([latin1('Comment\0\0'), deflateSync(latin1(text))]));
+    return pngChunk(type, latin1(text));
+  };
+  const payloads = ['<img src=x onerror="alert(1)">', '<script>alert(1)</script>', '<svg onload=alert(1)>'];
+  const pairs = [
+    ['tEXt', 'tEXt'],
+    ['tEXt', 'iTXt'],
+    ['zTXt', 'tEXt'],
+    ['tEXt', 'prVt'],
+  ] as const;
+  // every cut inside the payload that splits its markup opener or its handler
+  const cuts = (p: string) => [2, 5, p.indexOf('on') + 1, p.indexOf('=') + 1, p.length - 2].filter((c) => c > 0);
+  test.each(
+    product(payloads, pairs).flatMap(([p, pair]) => cuts(p).map((cut) => [pair.join('+'), cut, p, pair] as const)),
+  )('png %s cut at %i: %s', async (_, cut, payload, [first, second]) => {
+    const png = pngWith(textChunk(first, payload.slice(0, cut)), textChunk(second, payload.slice(cut)));
+    const { effect, messages } = await decideItem(asBlob(png), 'image/png');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/segments read together|chunk holds/);
+  });
+
+  // a segment set into a jpeg after its first scan: between two scans, or just before EOI
+  const jpegSegment = (marker: number, data: Buffer): Buffer =>
+    Buffer.concat([Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff]), data]);
+  const jpegAfterScan = (segment: Buffer, where: 'before EOI' | 'between scans'): Buffer => {
+    const jpeg = make.makeJpeg();
+    const eoi = jpeg.length - 2;
+    if (where === 'before EOI') return Buffer.concat([jpeg.subarray(0, eoi), segment, jpeg.subarray(eoi)]);
+    // a second scan after the segment: its own SOS header and a little entropy-coded data with stuffed bytes
+    const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+    const header = jpeg.subarray(sos, sos + 2 + jpeg.readUInt16BE(sos + 2));
+    const scan = Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56]);
+    return Buffer.concat([jpeg.subarray(0, eoi), segment, header, scan, jpeg.subarray(eoi)]);
+  };
+  const jpegPayloads: [string, Buffer, RegExp][] = [
+    ['a script', latin1('<script>alert(1)</script>'), /script/],
+    ['a pe program', make.makePe(), /pe executable/],
+    ['an elf program', make.makeElf(), /elf/],
+  ];
+  test.each(
+    product(product([0xfe, 0xe1, 0xef], jpegPayloads), ['before EOI', 'between scans'] as const).map(
+      ([[marker, [what, data, reason]], where]) => [marker.toString(16), what, where, marker, data, reason] as const,
+    ),
+  )('jpeg 0xff%s segment holding %s %s', async (_, __, where, marker, data, reason) => {
+    const { effect, messages } = await decideItem(
+      asBlob(jpegAfterScan(jpegSegment(marker, data), where)),
+      'image/jpeg',
+    );
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(reason);
+  });
+
+  const webpWith = (type: string, data: Buffer): Buffer => {
+    const webp = make.makeWebp();
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(data.length);
+    const out = Buffer.concat([webp, latin1(type), size, data, Buffer.alloc(data.length % 2)]);
+    out.writeUInt32LE(out.length - 8, 4);
+    return out;
+  };
+  test.each(
+    product(['XMP ', 'EXIF', 'ICCP', 'prVt', 'zzzz'], jpegPayloads).map(([type, [what, data, reason]]) => [
+      type,
+      what,
+      data,
+      reason,
+    ]),
+  )('webp %j chunk holding %s', async (type, _, data, reason) => {
+    const { effect, messages } = await decideItem(asBlob(webpWith(type as string, data as Buffer)), 'image/webp');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(reason as RegExp);
+  });
+
+  test.each([
+    [
+      'png text chunks of prose',
+      () => pngWith(textChunk('tEXt', 'made with a <b> camera'), textChunk('tEXt', 'x > y')),
+    ],
+    ['a jpeg comment after the scan', () => jpegAfterScan(jpegSegment(0xfe, latin1('shot on a phone')), 'before EOI')],
+    ['a second jpeg scan', () => jpegAfterScan(jpegSegment(0xfe, latin1('ok')), 'between scans')],
+    ['webp xmp metadata', () => webpWith('XMP ', latin1('<x:xmpmeta xmlns:x="adobe:ns:meta/"><r/></x:xmpmeta>'))],
+  ])('inert: %s stays allowed', async (_, build) => {
+    const bytes = build();
+    const mime = bytes[0] === 0x89 ? 'image/png' : bytes[0] === 0xff ? 'image/jpeg' : 'image/webp';
+    expect((await decideItem(asBlob(bytes), mime)).effect).toBe('allow');
   });
 });
 

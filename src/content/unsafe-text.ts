@@ -14,10 +14,12 @@ export function findUnsafeText(text: string): string[] {
 
 // Unicode TAG characters (U+E0000–U+E007F) are invisible to a reader but spell ASCII to a language model
 // ("ASCII smuggling" of hidden instructions); their one legitimate use is an emoji subdivision flag: U+1F3F4,
-// a short tag spec of digits and lower-case letters, and CANCEL TAG (🏴 + `gbsct` + cancel)
+// then one tag run spelling a subdivision id (CLDR: a two-letter region and a suffix of one to three lower-case
+// letters or digits) ended by CANCEL TAG (🏴 + `gbsct` + cancel). Any other run, a longer one, or a second run
+// after the same flag spells words a model reads (🏴 + `ignore` + cancel …)
 const tagCharacter = /[\u{E0000}-\u{E007F}]/u;
 const tagRun = /[\u{E0000}-\u{E007F}]+/gu;
-const emojiFlag = /^[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,7}\u{E007F}$/u;
+const emojiFlag = /^[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,3}\u{E007F}$/u;
 
 /** A one-line finding when text holds Unicode TAG characters other than emoji subdivision flags; null when none. */
 export function findTagCharacters(text: string): string | null {

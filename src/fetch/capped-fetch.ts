@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GateError } from '../gate-error.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { responseWithBody } from './response-with-body.ts';
 
 /**
  * A fetch (the SDK's `FetchLike`) that counts each response body's bytes as they stream, JSON and SSE alike, and errors
@@ -38,17 +39,6 @@ export function cappedFetch(maxBytes: number, fetchImpl: FetchLike = fetch): Fet
         controller.enqueue(chunk);
       },
     });
-    const capped = new Response(response.body.pipeThrough(counter), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    // keep what the SDK reads from the original (redirect handling uses `url` and `type`)
-    Object.defineProperties(capped, {
-      url: { value: response.url },
-      redirected: { value: response.redirected },
-      type: { value: response.type },
-    });
-    return capped;
+    return responseWithBody(response, response.body.pipeThrough(counter));
   };
 }

@@ -3,6 +3,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import { GateError } from '../gate-error.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
+import { responseWithBody } from '../fetch/response-with-body.ts';
 import type { MessageId } from './peek-id.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
@@ -64,17 +65,7 @@ export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike)
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    const rebuilt = new Response(watched, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperties(rebuilt, {
-      url: { value: response.url },
-      redirected: { value: response.redirected },
-      type: { value: response.type },
-    });
-    return rebuilt;
+    return responseWithBody(response, watched);
   };
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,13 +19,13 @@ import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord, Verdict } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
+import { closeSessions, listenOnLoopback, readRequestBody } from '../helpers/loopback-http.ts';
 import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 
 /** Size of the hostile answer to a read of `floodUri`, bytes, generated while it is sent. */
 const floodBytes = 200 * 1024 * 1024;
 /** Largest JSON request body the test server reads, bytes (requests are small; this is the test server's own cap). */
-const maxRequestBytes = 1024 * 1024;
 /** Growth of heap + array buffers the host may show while refusing the flood, bytes. */
 const maxFloodGrowthBytes = 96 * 1024 * 1024;
 /** Read deadline in the flood test, milliseconds: an SSE flood is answered by the gate at this deadline. */
@@ -133,7 +132,7 @@ async function startHttpDemo(responses: 'sse' | 'json'): Promise<HttpDemo> {
       if (existing === undefined) return void res.writeHead(400).end();
       return existing.transport.handleRequest(req, res);
     }
-    const body: unknown = JSON.parse(await readBody(req));
+    const body: unknown = JSON.parse(await readRequestBody(req));
     for (const m of Array.isArray(body) ? body : [body]) {
       const message = m as { method?: unknown; params?: { uri?: unknown } };
       if (typeof message.method === 'string')
@@ -154,35 +153,8 @@ async function startHttpDemo(responses: 'sse' | 'json'): Promise<HttpDemo> {
     return transport.handleRequest(req, res, body);
   };
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    log,
-    flood,
-    async close() {
-      for (const { transport, server } of sessions.values()) {
-        await transport.close();
-        await server.close();
-      }
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxRequestBytes) throw new Error('request body too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const http = await listenOnLoopback(handle, () => closeSessions(sessions));
+  return { url: new URL(`${http.origin}/mcp`), log, flood, close: () => http.close() };
 }
 
 /** Answers a read with one `floodBytes` message (one SSE event or one JSON body), made while it is written, honouring backpressure. */

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { closeSessions, listenOnLoopback, readRequestBody } from '../helpers/loopback-http.ts';
 
 /** Largest request body the test servers read, bytes (the proxy's requests are small). */
-const maxRequestBytes = 1024 * 1024;
 
 /** One HTTP request a test server received. */
 export interface LoggedRequest {
@@ -82,7 +81,7 @@ export async function startMcpHttpServer(
       if (existing === undefined) return void res.writeHead(400).end();
       return existing.transport.handleRequest(req, res);
     }
-    const body: unknown = JSON.parse(await readBody(req));
+    const body: unknown = JSON.parse(await readRequestBody(req));
     for (const m of Array.isArray(body) ? body : [body]) {
       const method = (m as { method?: unknown }).method;
       if (typeof method === 'string') entry.rpc.push(method);
@@ -98,12 +97,7 @@ export async function startMcpHttpServer(
     await server.connect(transport);
     return transport.handleRequest(req, res, body);
   };
-  return listen(handle, async () => {
-    for (const { transport, server } of sessions.values()) {
-      await transport.close();
-      await server.close();
-    }
-  });
+  return listen(handle, () => closeSessions(sessions));
 }
 
 /** A plain server that answers every request with 200 `secret` and logs it: the "other origin" of the tests. */
@@ -113,40 +107,18 @@ export function startOtherServer(): Promise<LoggingServer> {
 
 async function listen(
   handle: (req: IncomingMessage, res: ServerResponse, entry: LoggedRequest) => Promise<void>,
-  beforeClose: () => Promise<void> = async () => {},
+  beforeClose?: () => Promise<void>,
 ): Promise<LoggingServer> {
   const log: LoggedRequest[] = [];
-  const http: Server = createServer((req, res) => {
-    const auth = req.headers.authorization;
+  const server = await listenOnLoopback((req, res) => {
     const entry: LoggedRequest = {
       method: req.method ?? '',
       path: new URL(req.url ?? '/', 'http://x').pathname,
-      authorization: auth ?? null,
+      authorization: req.headers.authorization ?? null,
       rpc: [],
     };
     log.push(entry);
-    handle(req, res, entry).catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    log,
-    async close() {
-      await beforeClose();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxRequestBytes) throw new Error('request body too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    return handle(req, res, entry);
+  }, beforeClose);
+  return { ...server, log };
 }

@@ -139,6 +139,16 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
     means: 'an image is over `content.maxImagePixels` by its header',
     checkNext: '`content.maxImagePixels`',
   },
+  'content.too-complex': {
+    means:
+      'checking the body took more work than its size allows (deep nesting, comment walks, re-parsed tails); it was withheld',
+    checkNext: 'the server that produced the body: ordinary files stay far inside the work budget',
+  },
+  'policy.unreviewed': {
+    means:
+      'the policy is not used: its review signatures do not verify against the allowed signers, or the review expired',
+    checkNext: '`linkgate review verify --allowed-signers FILE POLICY`, then a new review signature (docs/reviews.md)',
+  },
   'fetch.disabled': {
     means: 'the link would need a direct fetch, which the policy does not enable',
     checkNext: '`fetch` in the policy (README: fetching links directly)',

@@ -31,6 +31,9 @@ export const reasonCodes = [
   'content.unsafe-text',
   'content.uninterpretable',
   'content.image-too-large',
+  'content.too-complex',
+  // reviewed policies (DESIGN §9): the loaded policy's signatures did not verify
+  'policy.unreviewed',
   // direct fetch (src/fetch): the host dereferences an http(s) link itself
   'fetch.disabled',
   'fetch.downgrade',

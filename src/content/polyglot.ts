@@ -1,11 +1,11 @@
 // Polyglots: bytes that are an image (or PDF) to one reader and an archive or program to another.
 // ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
-import { findActiveMarkup } from './active-markup.ts';
+import { findActiveMarkup } from './svg-html/active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { ecmaScript } from './lazy-parsers.ts';
-import { decodeText, startsWithBom } from './text-encoding.ts';
-import { classifyText } from './text-kind.ts';
+import { decodeText, startsWithBom } from './text/text-encoding.ts';
+import { classifyText } from './text/text-kind.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
 

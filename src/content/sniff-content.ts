@@ -1,5 +1,5 @@
 // One pass over an item's decoded bytes: real kind, active content, unsafe text, structure problems, image size.
-import { findActiveMarkupUtf8, readMarkup } from './active-markup.ts';
+import { findActiveMarkupUtf8, readMarkup } from './svg-html/active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { classifyCfb } from './cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
@@ -8,9 +8,9 @@ import { imageStructure } from './image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
 import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
-import { decodeText, hasLoneSurrogate, startsWithBom, utf8TextStart } from './text-encoding.ts';
-import { classifyUtf8 } from './text-kind.ts';
-import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './unsafe-text.ts';
+import { decodeText, hasLoneSurrogate, startsWithBom, utf8TextStart } from './text/text-encoding.ts';
+import { classifyUtf8 } from './text/text-kind.ts';
+import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
 

@@ -1,5 +1,5 @@
 import { familyOf, normalizeMime } from '../content/kinds.ts';
-import { decodeText } from '../content/text-encoding.ts';
+import { decodeText } from '../content/text/text-encoding.ts';
 import type { FetchResult } from '../fetch/fetch-result.ts';
 import { receivedFromFetch, requestedFromFetch } from '../fetch/fetch-stages.ts';
 import { overCapRule } from '../fetch/gated-fetch.ts';

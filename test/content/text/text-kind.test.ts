@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { classifyText } from '../../src/content/text-kind.ts';
+import { classifyText } from '../../../src/content/text/text-kind.ts';
 
 describe('classifyText', () => {
   test.each([

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { findActiveMarkup, type MarkupFlavour } from '../../src/content/active-markup.ts';
-import { maxNestedMarkup } from '../../src/content/active-html.ts';
+import { findActiveMarkup, type MarkupFlavour } from '../../../src/content/svg-html/active-markup.ts';
+import { maxNestedMarkup } from '../../../src/content/svg-html/active-html.ts';
 
 describe('findActiveMarkup', () => {
   test.each<[string, string, MarkupFlavour, RegExp]>([

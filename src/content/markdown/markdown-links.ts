@@ -5,9 +5,9 @@
 // (`<a title="x> <script>` is one unfinished tag as HTML, but escaped text and a live `<script>` in markdown):
 // when the markdown holds raw HTML, the rendered page is read by the HTML parser too.
 import type Token from 'markdown-it/lib/token.mjs';
-import { findActiveHtml } from './active-html.ts';
-import { commonMark, maxMarkdownNesting } from './lazy-parsers.ts';
-import { activeUrl } from './markup-url.ts';
+import { findActiveHtml } from '../svg-html/active-html.ts';
+import { commonMark, maxMarkdownNesting } from '../lazy-parsers.ts';
+import { activeUrl } from '../svg-html/markup-url.ts';
 
 /** The first markdown link or image whose destination is active (a script scheme, a markup `data:` url), script in the page the markdown renders to, or markdown nested past the cap, as a one-line message; null when none. */
 export function findActiveMarkdown(text: string): string | null {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { findInvisibleText, findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from '../../src/content/unsafe-text.ts';
+import {
+  findInvisibleText,
+  findInvisibleUtf8,
+  findUnsafeText,
+  findUnsafeUtf8,
+} from '../../../src/content/text/unsafe-text.ts';
 
 describe('findUnsafeText', () => {
   test.each([

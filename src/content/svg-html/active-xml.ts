@@ -6,7 +6,7 @@
 import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
 import { findActiveCss } from './active-css.ts';
 import { inspectAttribute } from './active-html.ts';
-import { xmlParser } from './lazy-parsers.ts';
+import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 

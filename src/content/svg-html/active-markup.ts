@@ -11,9 +11,9 @@
 // URL parser) and markdown's container marks at the start of a line (taken off before HTML is rendered). Text that spells none of them has nothing for the parsers to find; the screen never
 // decides that anything is active.
 import { findActiveHtml } from './active-html.ts';
-import { spellsAt } from './ascii-bytes.ts';
+import { spellsAt } from '../ascii-bytes.ts';
 import { findActiveXml } from './active-xml.ts';
-import { findActiveMarkdown } from './markdown-links.ts';
+import { findActiveMarkdown } from '../markdown/markdown-links.ts';
 
 /** Markup flavours the scan knows; `text` is prose that may hold stray HTML or markdown (notes, README files). */
 export type MarkupFlavour = 'html' | 'svg' | 'xml' | 'text';

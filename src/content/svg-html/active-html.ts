@@ -4,7 +4,7 @@
 // their own down to `maxNestedMarkup` levels; deeper nesting fails closed.
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { findActiveCss } from './active-css.ts';
-import { html5 } from './lazy-parsers.ts';
+import { html5 } from '../lazy-parsers.ts';
 import { activeAttributeUrl } from './markup-url.ts';
 
 /** Levels of `srcdoc` documents inside `srcdoc` documents read; a deeper one is denied unread. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findActiveCss, normalizeCss } from '../../src/content/active-css.ts';
+import { findActiveCss, normalizeCss } from '../../../src/content/svg-html/active-css.ts';
 
 describe('findActiveCss', () => {
   test.each([

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isJsonText } from '../../src/content/json-syntax.ts';
+import { isJsonText } from '../../../src/content/text/json-syntax.ts';
 
 const parses = (text: string): boolean => {
   try {

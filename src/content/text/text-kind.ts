@@ -1,5 +1,5 @@
 // The real kind of decoded text: formats announced by their first characters, JSON, markup roots, or inert text.
-import { spellsAt } from './ascii-bytes.ts';
+import { spellsAt } from '../ascii-bytes.ts';
 import { isJsonText } from './json-syntax.ts';
 
 /** Leading characters looked at to find a markup root, characters. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { decodeText, hasLoneSurrogate } from '../../src/content/text-encoding.ts';
-import { seededBytes, utf16, utf8Bom } from '../fixtures/make-bytes.ts';
+import { decodeText, hasLoneSurrogate } from '../../../src/content/text/text-encoding.ts';
+import { seededBytes, utf16, utf8Bom } from '../../fixtures/make-bytes.ts';
 
 describe('decodeText', () => {
   test.each([

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { hasShared } from '../helpers/shared-dir.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus/bytes');
@@ -25,7 +26,7 @@ interface ByteCase {
 /** Minimum share of cases decided exactly as labelled (corpus/README.md). */
 const minExactShare = 0.97;
 
-describe.skipIf(!existsSync(casesFile))('bytes corpus with policies/default.yaml', async () => {
+describe.skipIf(!hasShared('corpus/bytes/cases.jsonl'))('bytes corpus with policies/default.yaml', async () => {
   const cases: ByteCase[] = existsSync(casesFile)
     ? readFileSync(casesFile, 'utf8')
         .split('\n')

@@ -1,15 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
 import { createGate, type Resolver } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { Policy } from '../../src/policy/policy.ts';
+import { hasShared } from '../helpers/shared-dir.ts';
 
 // Conformance against ../shared/corpus/url (DESIGN §5, corpus README): runs only where the corpus exists.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/url');
-const hasCorpus = existsSync(path.join(corpusDir, 'ssrf-cases.jsonl'));
+const hasCorpus = hasShared('corpus/url/ssrf-cases.jsonl');
 
 /** Share of non-ambiguous `allow` cases that must be allowed (corpus README). */
 const minAllowRate = 0.98;

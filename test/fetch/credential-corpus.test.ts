@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -7,6 +7,7 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { fetchPolicy, tableResolver } from './support/fetch-policy.ts';
 import { startServer, type LocalServer, type SeenRequest } from './support/local-server.ts';
 import { hasOpenssl, makeTestCertificate } from './support/test-certificate.ts';
+import { hasShared } from '../helpers/shared-dir.ts';
 
 // Replays ../shared/corpus/url/credential-cases.jsonl as real redirect chains: every host of a case
 // resolves to 127.0.0.1 (test resolver), every (scheme, port) of the case maps to one local server
@@ -14,7 +15,7 @@ import { hasOpenssl, makeTestCertificate } from './support/test-certificate.ts';
 // exempts exactly those loopback origins from the address rules.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const casesFile = path.resolve(repoRoot, '../shared/corpus/url/credential-cases.jsonl');
-const haveCorpus = existsSync(casesFile);
+const haveCorpus = hasShared('corpus/url/credential-cases.jsonl');
 
 interface CredentialCase {
   id: string;

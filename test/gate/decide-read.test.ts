@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
@@ -12,6 +12,7 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { buildPolicy, type Policy } from '../../src/policy/policy.ts';
 import type { PolicyDocument } from '../../src/policy/policy-schema.ts';
 import * as make from '../fixtures/make-bytes.ts';
+import { hasShared } from '../helpers/shared-dir.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const shared = path.resolve(repoRoot, '../shared');
@@ -553,7 +554,7 @@ describe('properties', () => {
   });
 });
 
-describe.skipIf(!existsSync(path.join(shared, 'fixtures/mcp')))('recorded MCP responses', () => {
+describe.skipIf(!hasShared('fixtures/mcp'))('recorded MCP responses', () => {
   const recorded = (name: string): { result?: Record<string, unknown>; error?: unknown } =>
     JSON.parse(readFileSync(path.join(shared, 'fixtures/mcp', name), 'utf8'));
   test.each([

@@ -19,6 +19,11 @@ export function claudeShapedCall(name: string, input: unknown): HookCall {
       uri: requiredString(fields['uri'], 'tool_input.uri'),
     };
   }
+  if (name === 'ReadMcpResourceDirTool') {
+    // lists the children of a directory resource (`{resources: [{uri, name, mimeType?}]}`): discovery, no body
+    const fields = requiredObject(input, 'tool_input');
+    return { kind: 'list', server: requiredString(fields['server'], 'tool_input.server') };
+  }
   if (name === 'ListMcpResourcesTool') {
     const fields = input === undefined || input === null ? {} : requiredObject(input, 'tool_input');
     return { kind: 'list', server: optionalString(fields['server'], 'tool_input.server') ?? null };

@@ -14,11 +14,11 @@ import { isRecord } from '../json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { gateNotice } from './gate-notice.ts';
-import { headerUri, renderedItem } from './rendered-item.ts';
+import { renderedItem } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { SessionState, type SeenLink } from './session-state.ts';
-import { listedResources, readContents, unwrapToolOutput } from './tool-output.ts';
+import { listedResources, readContents, readError, unwrapToolOutput } from './tool-output.ts';
 
 /** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
 export const webFetchServer = 'web-fetch';
@@ -67,7 +67,8 @@ function linkContext(server: string, tool: string | null): LinkContext {
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */
 function keptLink(item: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const link: Record<string, unknown> = { type: 'resource_link', uri: item['uri'], name: item['name'] };
-  for (const key of ['title', 'mimeType', 'size'] as const) if (item[key] !== undefined) link[key] = item[key];
+  for (const key of ['title', 'description', 'mimeType', 'size'] as const)
+    if (item[key] !== undefined) link[key] = item[key];
   return link;
 }
 
@@ -82,12 +83,15 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
   const withheld = new Map<number, string>();
   let lastUri = '';
   for (const [index, item] of items.entries()) {
-    lastUri = headerUri(item) ?? lastUri;
-    const rendered = renderedItem(item, lastUri);
+    const rendered = renderedItem(item, lastUri, server);
+    if (rendered.kind === 'header') lastUri = rendered.uri;
+    if (rendered.kind === 'header' || rendered.kind === 'text') continue;
     if (rendered.kind === 'link') {
       if (typeof rendered.link['uri'] !== 'string') continue;
       const discovered = discoverLink(rendered.link, index, linkContext(server, tool), at);
-      seen.push({ server, link: keptLink(rendered.link), discovered });
+      const entry: SeenLink = { server, link: keptLink(rendered.link), discovered };
+      if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
+      seen.push(entry);
       continue;
     }
     let resource: Record<string, unknown>;
@@ -96,8 +100,12 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
       // a path the host did not save for this session is text from the server: not read, not judged
       if (!(await saved.owns(rendered.path))) continue;
       const blob = await saved.readBase64(rendered.path, maxBytes);
-      resource = blob === null ? { uri: rendered.uri } : { uri: rendered.uri, blob };
-    } else continue;
+      resource = { uri: rendered.uri };
+      if (rendered.mimeType !== undefined) resource['mimeType'] = rendered.mimeType;
+      if (blob !== null) resource['blob'] = blob;
+    }
+    // an item the hook cannot recognise carries no body it can judge: the gate withholds it (content.shape)
+    else resource = { uri: lastUri };
     const decision = await context.gate.decideEmbedded(resource);
     if (decision.effect === 'allow') continue;
     const uri = typeof resource['uri'] === 'string' ? resource['uri'] : '';
@@ -207,6 +215,18 @@ async function readReturned(
   const step = pending ?? (await decideReadLink(call.server, call.uri, state, context));
   const raw = readContents(event.response);
   if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
+  const error = readError(event.response);
+  if (error !== null && raw.length === 0 && !linkRefused(step)) {
+    // the server answered an error (Claude Code: `{contents: [], error}`): nothing reached the model to judge
+    const requested = pending?.requested ?? sendRead(gate, step, nowOf(context));
+    const failure = {
+      kind: 'failed',
+      why: 'the server answered an error',
+      message: `the server answered an error: ${error}`.slice(0, 200).toLowerCase(),
+    } as const;
+    await context.record(failedRead(gate, step, requested, failure).record);
+    return { kind: 'none' };
+  }
 
   const maxBytes = gate.policy.document.read.maxBytes;
   const files = new SavedFiles(event.savedDir);

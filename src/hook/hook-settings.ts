@@ -1,7 +1,7 @@
 /** Tools whose calls the gate must see before they run (Claude Code matcher syntax). */
 export const preToolMatcher = 'ReadMcpResourceTool|WebFetch';
 /** Tools whose results the gate must see (links returned, resources listed, bodies read). */
-export const postToolMatcher = 'ReadMcpResourceTool|ListMcpResourcesTool|mcp__.*';
+export const postToolMatcher = 'ReadMcpResourceTool|ListMcpResourcesTool|ReadMcpResourceDirTool|mcp__.*';
 
 /** Seconds a host waits for one hook event before it gives up (Claude Code then lets the call through). */
 export const hookTimeoutSeconds = 30;

@@ -3,7 +3,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
+import { maskUri } from '../link/mask-uri.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
+import { renderedLinkFor } from './rendered-item.ts';
 
 /** A link the session saw returned: by a tool (`resource_link` item) or listed by the resource list tool. */
 export interface SeenLink {
@@ -12,6 +14,8 @@ export interface SeenLink {
   /** the link as the gate judges it (`type`, `uri`, `name`, declared `mimeType`/`size`) */
   link: Record<string, unknown>;
   discovered: DiscoveredStage;
+  /** the host's text line for the link when its uri could not be split off for sure; matched against a read's uri */
+  rendered?: string;
 }
 
 /** A read the gate allowed before it ran, waiting for its result: the flow's step and when the read was asked for. */
@@ -54,7 +58,17 @@ export class SessionState {
     for (const name of names) {
       const links = await this.readJson(name);
       if (!Array.isArray(links)) continue;
-      for (const entry of links as SeenLink[]) if (entry?.link?.['uri'] === uri) found.push(entry);
+      for (const entry of links as SeenLink[]) {
+        if (entry?.link?.['uri'] === uri) found.push(entry);
+        else if (typeof entry?.rendered === 'string') {
+          // the line renders a link to exactly this uri: that link, with the name and description the split gives
+          const match = renderedLinkFor(entry.rendered, uri);
+          if (match === null) continue;
+          const link = { ...entry.link, ...match };
+          if (match.description === undefined) delete link['description'];
+          found.push({ ...entry, link, discovered: { ...entry.discovered, uri: maskUri(uri) } });
+        }
+      }
     }
     return found.sort((a, b) => a.discovered.at.localeCompare(b.discovered.at));
   }

@@ -42,6 +42,19 @@ export function readContents(output: unknown): unknown[] | null {
   return isRecord(value) && Array.isArray(value['contents']) ? value['contents'] : null;
 }
 
+/** The `error` text a read tool's output carries beside its contents (Claude Code: the server's error); null when none. */
+export function readError(output: unknown): string | null {
+  let value = output;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return isRecord(value) && typeof value['error'] === 'string' && value['error'] !== '' ? value['error'] : null;
+}
+
 /** The entries of a resource list tool's output: an array, `{resources: [...]}`, or either as a JSON string. */
 export function listedResources(output: unknown): Record<string, unknown>[] {
   let value = output;

@@ -6,7 +6,14 @@ import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { fixtureEmbedded, fixtureLinks, fixtureResources, resourceContents } from './fixture-resources.ts';
+import {
+  fixtureDescribedLinks,
+  fixtureEmbedded,
+  fixtureLinks,
+  fixtureRenderings,
+  fixtureResources,
+  resourceContents,
+} from './fixture-resources.ts';
 
 const logFile = process.env['LINKGATE_REQUEST_LOG'];
 
@@ -20,11 +27,36 @@ server.registerTool('links', { description: 'returns links to documents and imag
 server.registerTool('embedded', { description: 'returns documents inline' }, async () => ({
   content: fixtureEmbedded.map((r) => ({ type: 'resource' as const, resource: resourceContents(r) })),
 }));
+server.registerTool('described', { description: 'returns links with descriptions and titles' }, async () => ({
+  content: [
+    { type: 'text', text: `${fixtureDescribedLinks.length} described links follow` },
+    ...fixtureDescribedLinks.map((r) => ({
+      type: 'resource_link' as const,
+      uri: r.uri,
+      name: r.name,
+      mimeType: r.mimeType,
+      ...(r.title === undefined ? {} : { title: r.title }),
+      ...(r.description === undefined ? {} : { description: r.description }),
+    })),
+  ],
+}));
+server.registerTool('renderings', { description: 'returns documents inline, of every kind' }, async () => ({
+  content: fixtureRenderings.map((r) =>
+    r.item === 'audio'
+      ? { type: 'audio' as const, data: r.bytes?.toString('base64') ?? '', mimeType: r.mimeType }
+      : { type: 'resource' as const, resource: resourceContents(r) },
+  ),
+}));
+// every resource the server reads, listed or not (the described links and embedded renderings are read, not listed)
+const readable = new Map([
+  ...fixtureResources,
+  ...[...fixtureDescribedLinks, ...fixtureRenderings].map((r) => [r.uri, r] as const),
+]);
 server.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
   resources: [...fixtureResources.values()].map((r) => ({ uri: r.uri, name: r.name, mimeType: r.mimeType })),
 }));
 server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-  const resource = fixtureResources.get(request.params.uri);
+  const resource = readable.get(request.params.uri);
   // -32002: resource not found (MCP spec)
   if (resource === undefined) throw new McpError(-32002, `resource not found: ${request.params.uri}`);
   return { contents: [resourceContents(resource)] };

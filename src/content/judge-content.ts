@@ -126,6 +126,7 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
     add(found, 'partial', 'content.unsafe-text', 'content.flagInvisibleText', sniff.invisible);
   if (sniff.uninterpretable !== null)
     add(found, 'partial', 'content.uninterpretable', 'content.allow', sniff.uninterpretable);
+  if (sniff.tooComplex !== null) add(found, 'partial', 'content.too-complex', 'content.allow', sniff.tooComplex);
   if (
     rules.maxImagePixels !== undefined &&
     sniff.width !== null &&

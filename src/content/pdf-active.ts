@@ -5,6 +5,7 @@
 // fixed zlib set-up cost, so 100,000 tiny streams would otherwise cost as much as a large file).
 import { constants, inflateSync } from 'node:zlib';
 import { quoteValue } from '../decision/quote-value.ts';
+import { WorkBudget } from './work-budget.ts';
 
 /** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
@@ -68,18 +69,22 @@ const nameToken = /\/((?:[^\0\s/[\]<>(){}%#]|#[0-9A-Fa-f]{2})+)/g;
 interface ScanState {
   work: PdfWork;
   encrypted: boolean;
+  budget: WorkBudget;
 }
 
-/** Scans PDF bytes for active content without rendering: object layer, then inflated non-image streams; never throws. Linear in the bytes plus the inflated bytes. */
+/** Scans PDF bytes for active content without rendering: object layer, then inflated non-image streams. Linear in the bytes plus the inflated bytes; every step is spent from `budget` (throws `WorkExhausted` when it runs out, nothing else). */
 export function scanPdf(
   bytes: Buffer,
   maxInflateBytes: number = defaultMaxInflateBytes,
   maxInflatedStreams: number = defaultMaxInflatedStreams,
+  budget: WorkBudget = WorkBudget.unlimited(),
 ): PdfScan {
+  budget.spend('pdf', bytes.length);
   const s = bytes.toString('latin1');
   const state: ScanState = {
     work: { streams: 0, inflatedStreams: 0, inflatedBytes: 0, scannedBytes: 0 },
     encrypted: false,
+    budget,
   };
   const out: PdfScan = { active: null, uninterpretable: null, work: state.work };
   const walk: Walk = { s, bytes, state, out, budget: maxInflateBytes, maxInflatedStreams };
@@ -113,7 +118,7 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
   const { s, bytes, state, out } = w;
   let pos = from;
   for (;;) {
-    const at = findStreamKeyword(s, pos);
+    const at = findStreamKeyword(s, pos, state.budget);
     const inside = at !== -1 && at < to;
     const found = findActiveName(bytes, pos, inside ? at : to, state);
     if (found !== null)
@@ -123,7 +128,8 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
       );
     if (!inside) return null;
     state.work.streams++;
-    const rawDict = dictBefore(s, at, pos);
+    state.budget.spend('pdf', 64);
+    const rawDict = dictBefore(s, at, pos, state.budget);
     const dict = readableDict(rawDict);
     const dataStart = streamDataStart(s, at + 6);
     const dataEnd = streamEnd(s, dataStart, dict);
@@ -132,7 +138,9 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
         ? null
         : `pdf has more than ${w.maxInflatedStreams} compressed streams to inspect`;
     const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), w.budget, refuse);
+    state.budget.spend('pdf', dataEnd - dataStart);
     if (verdict.inflated !== null) {
+      state.budget.spend('pdf', verdict.inflated);
       state.work.inflatedStreams++;
       state.work.inflatedBytes += verdict.inflated;
       w.budget -= verdict.inflated;
@@ -142,7 +150,7 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
       const inner = findActiveName(verdict.data, 0, verdict.data.length, state);
       if (inner !== null) return describeName(inner, 'inside a compressed stream');
     }
-    const hidden = findObjectHeader(s, dataStart, dataEnd);
+    const hidden = findObjectHeader(s, dataStart, dataEnd, state.budget);
     if (hidden !== -1) {
       if (depth >= maxHiddenObjectDepth) {
         if (out.uninterpretable === null)
@@ -159,14 +167,16 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
 
 // the first `obj` keyword in [from, to) that a reader would take for an object header: a delimiter after it and
 // `N G` before it (white space and comments between), or -1
-function findObjectHeader(s: string, from: number, to: number): number {
+function findObjectHeader(s: string, from: number, to: number, budget: WorkBudget): number {
   for (let i = s.indexOf('obj', from); i !== -1 && i + 3 <= to; i = s.indexOf('obj', i + 3)) {
+    budget.spend('pdf', 8);
     if (i + 3 < s.length && nameEnd[s.charCodeAt(i + 3) & 0xff] !== 1) continue;
-    let j = backOverSpace(s, i, from);
+    let j = backOverSpace(s, i, from, budget);
     const genEnd = j;
     while (j > from && isDigit(s.charCodeAt(j - 1))) j--;
+    budget.spend('pdf', genEnd - j);
     if (j === genEnd) continue;
-    const afterNum = backOverSpace(s, j, from);
+    const afterNum = backOverSpace(s, j, from, budget);
     if (afterNum === j || !isDigit(s.charCodeAt(afterNum - 1))) continue;
     return i;
   }
@@ -178,14 +188,16 @@ function isDigit(c: number): boolean {
 }
 
 // back from `at` over white space and comment lines (as `afterDictionary` reads them), never below `floor`
-function backOverSpace(s: string, at: number, floor: number): number {
+function backOverSpace(s: string, at: number, floor: number, budget: WorkBudget): number {
   let i = at;
   for (let guard = 0; guard < 64; guard++) {
+    const top = i;
     while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
     if (i <= floor || isDigit(s.charCodeAt(i - 1))) return i;
     let lineStart = i - 1;
     while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
       lineStart--;
+    budget.spend('pdf', top - lineStart);
     const percent = s.indexOf('%', lineStart);
     if (percent === -1 || percent >= i) return i;
     i = percent;
@@ -244,7 +256,10 @@ function describeName(found: FoundName, where: string): string {
 // the first active name in bytes [from, to), as the `nameToken` pattern would find it; notes `/Encrypt` on the
 // way. One pass: every byte is looked at once, as part of a name or on the way to the next `/`
 function findActiveName(b: Buffer, from: number, to: number, state: ScanState): FoundName | null {
-  if (to > from) state.work.scannedBytes += to - from;
+  if (to > from) {
+    state.work.scannedBytes += to - from;
+    state.budget.spend('pdf', to - from);
+  }
   let i = from;
   while (i < to) {
     if (b[i] !== 0x2f) {
@@ -281,10 +296,11 @@ function decodeNamesIn(text: string): string {
 
 // `stream` as a keyword: after the dictionary's `>>` (white space and comments may come between) and
 // followed by an end of line, which readers such as pdf.js also find after trailing spaces (PDF 32000 §7.3.8.1)
-function findStreamKeyword(s: string, from: number): number {
+function findStreamKeyword(s: string, from: number, budget: WorkBudget): number {
   let i = s.indexOf('stream', from);
   while (i !== -1) {
-    if (endsLine(s, i + 6) && afterDictionary(s, i, from)) return i;
+    budget.spend('pdf', 8);
+    if (endsLine(s, i + 6) && afterDictionary(s, i, from, budget)) return i;
     i = s.indexOf('stream', i + 6);
   }
   return -1;
@@ -309,15 +325,17 @@ function streamDataStart(s: string, keywordEnd: number): number {
 
 // `>>` before `at`, past white space and comments; a `%` may also sit in a string (`(100%)`), so a line is
 // read both with and without its comment. Walks back only over white space and comment lines.
-function afterDictionary(s: string, at: number, floor: number): boolean {
+function afterDictionary(s: string, at: number, floor: number, budget: WorkBudget): boolean {
   let i = at;
   for (let guard = 0; guard < 1024; guard++) {
+    const top = i;
     while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
     if (s.charCodeAt(i - 1) === 0x3e && s.charCodeAt(i - 2) === 0x3e) return true;
     // the line holding i-1: a `%` on it may open a comment that runs to i
     let lineStart = i - 1;
     while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
       lineStart--;
+    budget.spend('pdf', top - lineStart + 1);
     const percent = s.indexOf('%', lineStart);
     if (percent === -1 || percent >= i) return false;
     i = percent;
@@ -337,11 +355,13 @@ function isSpace(c: number): boolean {
 
 // the stream dictionary: from the matching `<<` back from the `>>` that precedes the keyword (past white space
 // and comments); never below `floor`
-function dictBefore(s: string, streamAt: number, floor: number): string {
+function dictBefore(s: string, streamAt: number, floor: number, budget: WorkBudget): string {
   let end = streamAt;
   while (end > floor && !(s.charCodeAt(end - 1) === 0x3e && s.charCodeAt(end - 2) === 0x3e)) end--;
+  budget.spend('pdf', streamAt - end);
   let depth = 0;
   for (let i = end - 1; i > floor; i--) {
+    budget.spend('pdf', 1);
     const c = s.charCodeAt(i);
     const prev = s.charCodeAt(i - 1);
     if (c === 0x3e && prev === 0x3e) {

@@ -8,16 +8,17 @@ import { decodeText, startsWithBom } from './text/text-encoding.ts';
 import { classifyText } from './text/text-kind.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
+import { WorkBudget } from './work-budget.ts';
 
 /** Describes a ZIP archive that a ZIP reader would find in these bytes (directory at the end, or local headers after `from`); null when there is none. */
-export function embeddedArchive(bytes: Buffer, from = 0): string | null {
-  const listing = readZipDirectory(bytes);
+export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+  const listing = readZipDirectory(bytes, budget);
   if (listing !== null && listing.entries.length > 0) {
     const inner = classifyZip(bytes, listing);
     return inner.active ?? `a zip archive (${plural(listing.entries.length, 'entry', 'entries')})`;
   }
   if (from > 0) {
-    const local = scanLocalHeaders(bytes, from);
+    const local = scanLocalHeaders(bytes, from, budget);
     if (local.length > 0) {
       const inner = classifyZip(bytes, { entries: local, start: from });
       return inner.active ?? `a zip archive (${plural(local.length, 'entry', 'entries')})`;
@@ -43,7 +44,9 @@ export async function trailingFormat(trailing: Buffer): Promise<string | null> {
 export function trailingFormatWith(
   trailing: Buffer,
   binaryKindOfTrailing: () => string | null | undefined,
+  budget: WorkBudget = WorkBudget.unlimited(),
 ): string | null | undefined {
+  budget.spend('polyglot', trailing.length);
   if (trailing.length === 0 || isPadding(trailing)) return null;
   // the same order as a whole item: text behind a BOM or without NULs is text, whatever its first bytes look like
   const textFirst = startsWithBom(trailing) || trailing.indexOf(0) === -1;
@@ -57,9 +60,16 @@ export function trailingFormatWith(
   if (decoded === null) return null;
   const textKind = classifyText(decoded.text);
   if (textKind !== 'text' && textKind !== 'json') return `\`${textKind}\` text`;
-  const active = findActiveMarkup(decoded.text, 'text');
+  const active = findActiveMarkup(decoded.text, 'text', budget);
   return active === null ? null : `text with ${active}`;
 }
+
+/**
+ * Steps one character of a whole-file script parse costs, steps: acorn builds a tree, about as much work as all
+ * the other checks of a byte together, so a file whose probe parses is read whole only while its budget allows
+ * (up to about a MiB); a larger one is withheld as too complex rather than parsed once per reading.
+ */
+export const scriptStepsPerChar = 64;
 
 /** Characters of a file parsed first as script; a syntax error well inside them ends the check without decoding the rest. */
 export const scriptProbeChars = 4096;
@@ -71,15 +81,18 @@ export const scriptProbeChars = 4096;
  * encoding that makes every byte past ASCII a letter. Real images fail within their first bytes; only the
  * first `scriptProbeChars` characters are parsed unless the error lies near their end.
  */
-export function parsesAsScript(bytes: Buffer): boolean {
+export function parsesAsScript(bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): boolean {
   return scriptReadings.some((read) => {
     if (!mayStartScript(read(bytes, 256))) return false;
     const head = read(bytes, scriptProbeChars);
+    // the probe is a fixed cost, covered by the budget's base
+    budget.spend('script', head.length);
     const headError = scriptError(head);
     if (bytes.length <= scriptProbeChars) return headError === null;
     // an error caused by the cut (near its end, or a comment, string or template the cut leaves open) says
     // nothing about the whole file
     if (headError !== null && !headError.unterminated && headError.pos < head.length - 256) return false;
+    budget.spend('script', bytes.length * scriptStepsPerChar);
     return scriptError(read(bytes, bytes.length)) === null;
   });
 }

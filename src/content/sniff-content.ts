@@ -11,6 +11,7 @@ import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.
 import { decodeText, hasLoneSurrogate, startsWithBom, utf8TextStart } from './text/text-encoding.ts';
 import { classifyUtf8 } from './text/text-kind.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
+import { WorkBudget, WorkExhausted } from './work-budget.ts';
 import { classifyZip } from './zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
 
@@ -33,6 +34,8 @@ export interface ContentSniff {
   /** image size from its header, pixels; null when not an image or not stated */
   width: number | null;
   height: number | null;
+  /** why checking the bytes ran out of its work budget (the item is withheld), or null */
+  tooComplex: string | null;
 }
 
 /** Options of a sniff. */
@@ -43,6 +46,8 @@ export interface SniffOptions {
   maxInflateBytes?: number;
   /** look for bidi controls and zero-width characters (default true); a policy that does not flag them skips the search */
   findInvisible?: boolean;
+  /** the item's work budget, shared by every check (default: `WorkBudget.forBytes` of the item, fresh for each attempt) */
+  budget?: WorkBudget;
 }
 
 const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
@@ -73,7 +78,42 @@ export function sniffContentSync(bytes: Buffer, options: SniffOptions = {}): Con
   return 'fileTypeAt' in attempt ? null : attempt;
 }
 
+// one attempt at the whole item within its work budget: a check that runs out (or, as a last line, overflows the
+// stack) withholds the item as too complex, under the kind found so far
 function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswers): ContentSniff | NeedsFileType {
+  const budget = options.budget ?? WorkBudget.forBytes(bytes.length);
+  const seen: SeenKind = { kind: UNKNOWN_KIND, textual: false };
+  try {
+    return sniffWithin(bytes, options, answers, budget, seen);
+  } catch (error) {
+    const why = tooComplex(error);
+    if (why === null) throw error;
+    const sniff = sniffOf(seen.kind, seen.textual);
+    sniff.tooComplex = why;
+    return sniff;
+  }
+}
+
+interface SeenKind {
+  kind: string;
+  textual: boolean;
+}
+
+function tooComplex(error: unknown): string | null {
+  if (error instanceof WorkExhausted) return error.message;
+  // the engine's own limit: deep recursion in a parser is the same too-much-work, caught rather than crashing
+  if (error instanceof RangeError && /call stack/i.test(error.message))
+    return 'checking the body nested deeper than the stack allows';
+  return null;
+}
+
+function sniffWithin(
+  bytes: Buffer,
+  options: SniffOptions,
+  answers: FileTypeAnswers,
+  budget: WorkBudget,
+  seen: SeenKind,
+): ContentSniff | NeedsFileType {
   if (bytes.length === 0) return sniffOf(EMPTY_KIND, true);
 
   // text without NULs is text whatever its first bytes say: `MZ-80K notes` is not a PE file
@@ -91,9 +131,10 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
     if (named === undefined) return { fileTypeAt: 0 };
     kind = named;
   }
-  if (text !== null && kind === null) return textFindings(bytes, text, options);
+  if (text !== null && kind === null) return textFindings(bytes, text, options, budget, seen);
   if (kind === null) return sniffOf(UNKNOWN_KIND, false);
-  return binaryFindings(kind, bytes, options, answers);
+  seen.kind = kind;
+  return binaryFindings(kind, bytes, options, answers, budget);
 }
 
 // the binary kind of the bytes from `at` on: our signatures, else file-type's answer if it was asked (undefined: not yet)
@@ -112,6 +153,7 @@ function sniffOf(kind: string, textual: boolean): ContentSniff {
     uninterpretable: null,
     width: null,
     height: null,
+    tooComplex: null,
   };
 }
 
@@ -120,9 +162,10 @@ function binaryFindings(
   bytes: Buffer,
   options: SniffOptions,
   answers: FileTypeAnswers,
+  budget: WorkBudget,
 ): ContentSniff | NeedsFileType {
   if (kind === 'zip' || zipBased(bytes)) {
-    const listing = readZipDirectory(bytes) ?? { entries: scanLocalHeaders(bytes), start: 0 };
+    const listing = readZipDirectory(bytes, budget) ?? { entries: scanLocalHeaders(bytes, 0, budget), start: 0 };
     const zip = classifyZip(bytes, listing);
     const sniff = sniffOf(zip.kind, false);
     sniff.active = zip.active ?? describeExecutable(zip.kind);
@@ -141,12 +184,13 @@ function binaryFindings(
     return sniff;
   }
   if (kind === 'pdf') {
-    const pdf = pdfFindings(bytes, options);
-    sniff.active = pdf.active ?? polyglot(kind, bytes, 0);
+    const pdf = pdfFindings(bytes, options, budget);
+    sniff.active = pdf.active ?? polyglot(kind, bytes, 0, budget);
     sniff.uninterpretable = pdf.uninterpretable;
     return sniff;
   }
   if (!imageKinds.has(kind)) return sniff;
+  budget.spend('image', bytes.length);
   const structure = imageStructure(kind, bytes);
   sniff.width = structure?.width ?? null;
   sniff.height = structure?.height ?? null;
@@ -157,12 +201,15 @@ function binaryFindings(
     ? `truncated ${kind} image: its structure ends before the data does`
     : metadata.uninterpretable;
   sniff.active =
-    polyglot(kind, bytes, end) ?? metadata.active ?? scriptPolyglot(kind, bytes) ?? pdfInside(kind, bytes, options);
+    polyglot(kind, bytes, end, budget) ??
+    metadata.active ??
+    scriptPolyglot(kind, bytes, budget) ??
+    pdfInside(kind, bytes, options, budget);
   if (truncated) return sniff;
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {
-    const trailing = trailingFormatWith(bytes.subarray(from), () => binaryAt(bytes, from, answers));
+    const trailing = trailingFormatWith(bytes.subarray(from), () => binaryAt(bytes, from, answers), budget);
     if (trailing === undefined) return { fileTypeAt: from };
     if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
   }
@@ -206,17 +253,26 @@ function readText(bytes: Buffer, hasNul: boolean, original: string | undefined):
   };
 }
 
-function textFindings(bytes: Buffer, view: TextView, options: SniffOptions): ContentSniff {
+function textFindings(
+  bytes: Buffer,
+  view: TextView,
+  options: SniffOptions,
+  budget: WorkBudget,
+  seen: SeenKind,
+): ContentSniff {
+  budget.spend('text', bytes.length);
   const unsafe = view.unsafe ?? findUnsafeUtf8(bytes);
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
   if (options.text !== undefined && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
   const textKind = classifyUtf8(view.utf8, 0, view.text);
+  seen.kind = textKind;
+  seen.textual = true;
   const sniff = sniffOf(textKind, true);
   sniff.unsafe = unsafe;
   sniff.invisible = options.findInvisible === false ? null : findInvisibleUtf8(view.utf8);
   if (textKind === 'pdf') {
-    const pdf = pdfFindings(bytes, options);
+    const pdf = pdfFindings(bytes, options, budget);
     sniff.active = pdf.active;
     sniff.uninterpretable = pdf.uninterpretable;
     return sniff;
@@ -227,31 +283,36 @@ function textFindings(bytes: Buffer, view: TextView, options: SniffOptions): Con
     return sniff;
   }
   if (textKind === 'svg' || textKind === 'xml') {
-    const markup = readMarkup(view.text(), textKind);
+    const markup = readMarkup(view.text(), textKind, budget);
     // XML also reaches readers that never parse it as XML: XML declared as text reaches markdown renderers and
     // HTML parsers, and SVG is inlined into HTML pages; both read comments, CDATA sections and processing
     // instructions the HTML way (`<!--><img onerror=…>-->` holds a live element), so they judge it too
-    sniff.active = markup.active ?? findActiveMarkupUtf8(view.utf8, textKind === 'svg' ? 'html' : 'text', view.text);
+    sniff.active =
+      markup.active ?? findActiveMarkupUtf8(view.utf8, textKind === 'svg' ? 'html' : 'text', view.text, budget);
     // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
     if (textKind === 'svg' && markup.malformed !== null)
       sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
   } else if (textKind === 'html' || textKind === 'text') {
-    sniff.active = findActiveMarkupUtf8(view.utf8, textKind, view.text);
+    sniff.active = findActiveMarkupUtf8(view.utf8, textKind, view.text, budget);
   } else if (textKind === 'json') {
     // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
     // text/markdown renders the script (judgeContent decides by the declared type)
-    sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, 'text', view.text);
+    sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, 'text', view.text, budget);
   }
   return sniff;
 }
 
-function pdfFindings(bytes: Buffer, options: SniffOptions): { active: string | null; uninterpretable: string | null } {
-  const scan = scanPdf(bytes, options.maxInflateBytes ?? defaultMaxInflateBytes);
+function pdfFindings(
+  bytes: Buffer,
+  options: SniffOptions,
+  budget: WorkBudget,
+): { active: string | null; uninterpretable: string | null } {
+  const scan = scanPdf(bytes, options.maxInflateBytes ?? defaultMaxInflateBytes, undefined, budget);
   return { active: scan.active, uninterpretable: scan.uninterpretable };
 }
 
-function polyglot(kind: string, bytes: Buffer, end: number): string | null {
-  const archive = embeddedArchive(bytes, end);
+function polyglot(kind: string, bytes: Buffer, end: number, budget: WorkBudget): string | null {
+  const archive = embeddedArchive(bytes, end, budget);
   return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
 }
 
@@ -260,16 +321,16 @@ function polyglot(kind: string, bytes: Buffer, end: number): string | null {
 /** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
 const pdfHeaderSearchBytes = 1024;
 
-function pdfInside(kind: string, bytes: Buffer, options: SniffOptions): string | null {
+function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, budget: WorkBudget): string | null {
   const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
   if (at === -1) return null;
-  const pdf = pdfFindings(bytes.subarray(at), options);
+  const pdf = pdfFindings(bytes.subarray(at), options, budget);
   return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
 }
 
 // a header that opens a script comment (`GIF89a/*`) and script after the image's end marker
-function scriptPolyglot(kind: string, bytes: Buffer): string | null {
-  return parsesAsScript(bytes) ? `the ${kind} is also a javascript program (polyglot)` : null;
+function scriptPolyglot(kind: string, bytes: Buffer, budget: WorkBudget): string | null {
+  return parsesAsScript(bytes, budget) ? `the ${kind} is also a javascript program (polyglot)` : null;
 }
 
 // encoders pad with zeros or 0xFF; white space comes from text-mode transfers

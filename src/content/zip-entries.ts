@@ -1,6 +1,7 @@
 // A bounded ZIP directory reader (APPNOTE 6.3.10): entry names and sizes, and small entries on demand.
 // Offsets are corrected for data prepended to the archive, which is how image + ZIP polyglots are built.
 import { inflateRawSync } from 'node:zlib';
+import { WorkBudget } from './work-budget.ts';
 
 /** Most entries listed from one archive; further entries are ignored. */
 export const maxZipEntries = 65_536;
@@ -30,14 +31,15 @@ const CEN = 0x02014b50;
 const LOC = 0x04034b50;
 
 /** Finds a ZIP by its end-of-central-directory record in the tail and lists its entries; null when there is none or it does not hold together. */
-export function readZipDirectory(bytes: Buffer): ZipListing | null {
+export function readZipDirectory(bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): ZipListing | null {
   if (bytes.length < 22) return null;
   // search only the tail: a backward search over the whole buffer costs O(size) for every image without a zip
   const floor = Math.max(0, bytes.length - eocdSearchBytes);
   const tail = bytes.subarray(floor);
   let at = tail.lastIndexOf(EOCD, tail.length - 22);
   while (at !== -1) {
-    const listing = listingAt(bytes, floor + at);
+    budget.spend('zip', 22);
+    const listing = listingAt(bytes, floor + at, budget);
     if (listing !== null) return listing;
     at = at === 0 ? -1 : tail.lastIndexOf(EOCD, at - 1);
   }
@@ -45,7 +47,7 @@ export function readZipDirectory(bytes: Buffer): ZipListing | null {
 }
 
 /** Lists entries by walking local file headers from `from`; for archives whose central directory is missing or damaged. */
-export function scanLocalHeaders(bytes: Buffer, from = 0): ZipEntry[] {
+export function scanLocalHeaders(bytes: Buffer, from = 0, budget: WorkBudget = WorkBudget.unlimited()): ZipEntry[] {
   const entries: ZipEntry[] = [];
   let at = bytes.indexOf('PK\u0003\u0004', from, 'latin1');
   while (at !== -1 && at + 30 <= bytes.length && entries.length < maxZipEntries) {
@@ -55,6 +57,7 @@ export function scanLocalHeaders(bytes: Buffer, from = 0): ZipEntry[] {
     const compressedSize = bytes.readUInt32LE(at + 18);
     const nameEnd = at + 30 + nameLength;
     if (nameEnd > bytes.length) break;
+    budget.spend('zip', 30 + nameLength);
     entries.push({
       name: decodeEntryName(bytes.subarray(at + 30, nameEnd), flags),
       method: bytes.readUInt16LE(at + 8),
@@ -85,7 +88,7 @@ export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): 
   }
 }
 
-function listingAt(bytes: Buffer, eocd: number): ZipListing | null {
+function listingAt(bytes: Buffer, eocd: number, budget: WorkBudget): ZipListing | null {
   let count = bytes.readUInt16LE(eocd + 10);
   let cdSize = bytes.readUInt32LE(eocd + 12);
   let cdOffset = bytes.readUInt32LE(eocd + 16);
@@ -112,6 +115,7 @@ function listingAt(bytes: Buffer, eocd: number): ZipListing | null {
     const commentLength = bytes.readUInt16LE(at + 32);
     const nameEnd = at + 46 + nameLength;
     if (nameEnd > cdEnd) break;
+    budget.spend('zip', 46 + nameLength);
     let compressedSize = bytes.readUInt32LE(at + 20);
     let localOffset = bytes.readUInt32LE(at + 42);
     if (compressedSize === 0xffffffff || localOffset === 0xffffffff) {

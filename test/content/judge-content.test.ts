@@ -24,6 +24,7 @@ const sniff = (kind: string, more: Partial<ContentSniff> = {}): ContentSniff => 
   uninterpretable: null,
   width: null,
   height: null,
+  tooComplex: null,
   ...more,
 });
 

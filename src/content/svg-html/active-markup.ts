@@ -14,6 +14,7 @@ import { findActiveHtml } from './active-html.ts';
 import { spellsAt } from '../ascii-bytes.ts';
 import { findActiveXml } from './active-xml.ts';
 import { findActiveMarkdown } from '../markdown/markdown-links.ts';
+import { WorkBudget } from '../work-budget.ts';
 
 /** Markup flavours the scan knows; `text` is prose that may hold stray HTML or markdown (notes, README files). */
 export type MarkupFlavour = 'html' | 'svg' | 'xml' | 'text';
@@ -107,13 +108,22 @@ function isDroppedBetweenLetters(c: number): boolean {
 }
 
 /** The first active construct in markup or text (script element, HTA, plugin element, `on*` handler, script or markup `data:` URL, DTD internal subset, XSLT, an SVG name off the allow-list), as a one-line message; null when none. */
-export function findActiveMarkup(text: string, flavour: MarkupFlavour): string | null {
-  return readMarkup(text, flavour).active;
+export function findActiveMarkup(
+  text: string,
+  flavour: MarkupFlavour,
+  budget: WorkBudget = WorkBudget.unlimited(),
+): string | null {
+  return readMarkup(text, flavour, budget).active;
 }
 
-/** `findActiveMarkup` with the XML well-formedness verdict besides (SVG and XML only). */
-export function readMarkup(text: string, flavour: MarkupFlavour): MarkupFindings {
+/** `findActiveMarkup` with the XML well-formedness verdict besides (SVG and XML only); the parsers spend from the item's `budget`. */
+export function readMarkup(
+  text: string,
+  flavour: MarkupFlavour,
+  budget: WorkBudget = WorkBudget.unlimited(),
+): MarkupFindings {
   if (flavour === 'svg' || flavour === 'xml') {
+    budget.spend('xml', text.length);
     const xml = findActiveXml(text, flavour);
     // the XML reading is what an image/svg+xml consumer builds; a document it rejects may still reach a
     // lenient reader (an HTML page inlining it, a sniffing browser), which reads the bytes as HTML
@@ -121,16 +131,22 @@ export function readMarkup(text: string, flavour: MarkupFlavour): MarkupFindings
     return xml;
   }
   if (!mayHoldActiveMarkup(text)) return { active: null, malformed: null };
-  return { active: parseMarkup(text, flavour), malformed: null };
+  return { active: parseMarkup(text, flavour, budget), malformed: null };
 }
 
 /** `findActiveMarkup` of HTML or text held as UTF-8 `bytes`: the screen reads the bytes, and `text` decodes them only when the parsers must read them. */
-export function findActiveMarkupUtf8(bytes: Buffer, flavour: 'html' | 'text', text: () => string): string | null {
-  return mayHoldActiveMarkupUtf8(bytes) ? parseMarkup(text(), flavour) : null;
+export function findActiveMarkupUtf8(
+  bytes: Buffer,
+  flavour: 'html' | 'text',
+  text: () => string,
+  budget: WorkBudget = WorkBudget.unlimited(),
+): string | null {
+  return mayHoldActiveMarkupUtf8(bytes) ? parseMarkup(text(), flavour, budget) : null;
 }
 
-// HTML, then (for text) markdown, read by their parsers
-function parseMarkup(text: string, flavour: 'html' | 'text'): string | null {
+// HTML, then (for text) markdown, read by their parsers, each spending from the item's budget
+function parseMarkup(text: string, flavour: 'html' | 'text', budget: WorkBudget): string | null {
+  budget.spend('html', text.length);
   const html = findActiveHtml(text);
   if (html !== null || flavour === 'html') return html;
   return findActiveMarkdown(text);

@@ -2,7 +2,32 @@ import { readFile } from 'node:fs/promises';
 import { fileReadError } from '../file-read-error.ts';
 import { formatDiagnostic, GateError } from '../gate-error.ts';
 import { checkPolicyText } from './check-policy.ts';
-import type { Policy } from './policy.ts';
+import { type Policy, withReviewCheck } from './policy.ts';
+import { type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
+
+/** How `loadPolicy` reads a policy: its name in messages, and the review check to apply. */
+export interface LoadPolicyOptions {
+  /** the file's name in messages (default: the path) */
+  shownAs?: string;
+  /**
+   * the allowed-signers file: when set (or `LINKGATE_ALLOWED_SIGNERS` is), the policy's review signatures
+   * (`POLICY.sig`) are checked and a policy that does not verify denies every decision (`policy.unreviewed`)
+   */
+  allowedSigners?: string;
+  /** the allowed-signers file's name in messages (default: its path) */
+  allowedSignersShownAs?: string;
+  /** distinct allowed signers required (default 1) */
+  minSigners?: number;
+  /** the signature file (default: the policy file with `.sig` appended) */
+  signatureFile?: string;
+  /** the time the review is judged at, ms since the epoch (default: now) */
+  nowMs?: number;
+  /** where `LINKGATE_ALLOWED_SIGNERS` is read (default: `process.env`) */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The environment variable that names the allowed-signers file when no option does. */
+export const allowedSignersEnv = 'LINKGATE_ALLOWED_SIGNERS';
 
 /** Parses and validates policy YAML text; throws GateError POLICY_INVALID listing every diagnostic, sorted by line and column. */
 export function parsePolicy(text: string, file: string): Policy {
@@ -15,13 +40,56 @@ export function parsePolicy(text: string, file: string): Policy {
   return policy;
 }
 
-/** Reads, parses and validates a policy file (named `shownAs` in a read error); never returns a half-loaded policy. */
-export async function loadPolicy(file: string, shownAs: string = file): Promise<Policy> {
-  let text: string;
+/** The review check `options` ask for (the option, else `LINKGATE_ALLOWED_SIGNERS`), or undefined for none. */
+export function reviewOptionsOf(options: LoadPolicyOptions): ReviewOptions | undefined {
+  const env = options.env ?? process.env;
+  const fromEnv = env[allowedSignersEnv];
+  const allowedSigners = options.allowedSigners ?? (fromEnv === '' ? undefined : fromEnv);
+  if (allowedSigners === undefined) return undefined;
+  const minSigners = options.minSigners ?? 1;
+  if (!Number.isSafeInteger(minSigners) || minSigners < 1)
+    throw new GateError('USAGE', 'the minimum number of signers must be a whole number ≥ 1');
+  return {
+    allowedSigners,
+    minSigners,
+    ...(options.signatureFile === undefined ? {} : { signatureFile: options.signatureFile }),
+    ...(options.allowedSignersShownAs === undefined || options.allowedSigners === undefined
+      ? {}
+      : { allowedSignersShownAs: options.allowedSignersShownAs }),
+    ...(options.nowMs === undefined ? {} : { nowMs: options.nowMs }),
+  };
+}
+
+/**
+ * Checks the review of an already parsed policy against the exact `bytes` it was parsed from, when `options` ask
+ * for one; returns the policy carrying the outcome (a gate over an unverified policy denies everything).
+ */
+export async function reviewLoadedPolicy(
+  policy: Policy,
+  file: string,
+  bytes: Uint8Array,
+  options: LoadPolicyOptions,
+): Promise<Policy> {
+  const review = reviewOptionsOf(options);
+  if (review === undefined) return policy;
+  const check = await reviewPolicyBytes(file, options.shownAs ?? file, bytes, policy.document, review);
+  return withReviewCheck(policy, check);
+}
+
+/**
+ * Reads, parses and validates a policy file; never returns a half-loaded policy. With `allowedSigners` (or
+ * `LINKGATE_ALLOWED_SIGNERS`) the review signatures over the file's exact bytes are checked too: a policy that does
+ * not verify loads, but every decision of a gate over it is `deny` with `policy.unreviewed` (see `reviewCheck`).
+ * A string as the second argument is `shownAs` (the file's name in a read error).
+ */
+export async function loadPolicy(file: string, options: string | LoadPolicyOptions = {}): Promise<Policy> {
+  const opts = typeof options === 'string' ? { shownAs: options } : options;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (cause) {
-    throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
+    throw fileReadError('POLICY_UNREADABLE', 'policy', opts.shownAs ?? file, cause);
   }
-  return parsePolicy(text, file);
+  // the bytes checked against the signatures are the bytes parsed
+  return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, opts);
 }

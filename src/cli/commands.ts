@@ -6,6 +6,7 @@ import { hookDefinition } from './hook-command.ts';
 import { lintDefinition } from './lint-command.ts';
 import { probeDefinition } from './probe.ts';
 import { proxyDefinition } from './proxy-command.ts';
+import { reviewDefinition } from './review-command.ts';
 import { testDefinition } from './test-command.ts';
 
 /**
@@ -19,6 +20,7 @@ export const commands: readonly CommandDefinition<OptionDefinitions>[] = [
   lintDefinition,
   testDefinition,
   diffDefinition,
+  reviewDefinition,
   proxyDefinition,
   hookDefinition,
 ] as unknown as readonly CommandDefinition<OptionDefinitions>[];

@@ -10,6 +10,7 @@ import { loadResolveFrom } from './resolve-from.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { inputInvalid } from '../decision/deny.ts';
+import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -18,7 +19,8 @@ export const defaultMaxLineBytes = 32 * 1024 * 1024;
 export const evalDefinition = defineCommand({
   name: 'eval',
   summary: 'decide JSON lines from stdin, one decision per line',
-  synopsis: '--policy FILE [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl',
+  synopsis:
+    '--policy FILE [--allowed-signers FILE [--min-signers N]] [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl',
   description: [
     'each line of stdin is one json object with a `stage` (`link`, `read`, `credential`; see docs/eval-lines.md); each gets one decision line on stdout, in order. blank lines are skipped; a line that is not json, or is over the cap, gets a deny with `input.invalid`.',
     'names in uris are judged by their text: nothing is resolved and the network is never touched, unless `--resolve-from` gives the answers.',
@@ -36,6 +38,7 @@ export const evalDefinition = defineCommand({
       default: String(defaultMaxLineBytes),
       description: 'cap on one input line, bytes',
     },
+    ...reviewOptions,
   },
   example: `echo '{"stage":"link","server":"docs","readFrom":"docs","link":{"type":"resource_link","uri":"https://docs.example.com/guide.md","name":"guide"}}' | linkgate eval --policy policies/default.yaml`,
   exitCodes: {
@@ -46,11 +49,17 @@ export const evalDefinition = defineCommand({
     const maxLineBytes = Number(values['max-line-bytes']);
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
       return usageError('`--max-line-bytes` must be a whole number ≥ 1');
+    const review = reviewLoadOptions(values, io);
+    if (typeof review === 'string') return usageError(review);
 
     let policy: Policy;
     let resolver: Resolver | undefined;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), displayPath(io.cwd, values.policy ?? ''));
+      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), {
+        ...review,
+        shownAs: displayPath(io.cwd, values.policy ?? ''),
+      });
+      warnUnreviewed(io, policy);
       const from = values['resolve-from'];
       if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
     } catch (error) {

@@ -11,6 +11,7 @@ import { defaultMaxLineBytes } from './eval-command.ts';
 import { readLines } from './read-lines.ts';
 import { reportLoadError } from './report-error.ts';
 import { loadResolveFrom } from './resolve-from.ts';
+import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
 
 /** The shipped default policy, used when `--policy` is not given. */
 const defaultPolicyFile = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
@@ -19,7 +20,8 @@ const defaultPolicyFile = fileURLToPath(new URL('../../policies/default.yaml', i
 export const explainDefinition = defineCommand({
   name: 'explain',
   summary: "show every check and rule behind one line's decision",
-  synopsis: '[--policy FILE] [--json] [--resolve-from FILE] [--line JSON | < line.json]',
+  synopsis:
+    '[--policy FILE [--allowed-signers FILE [--min-signers N]]] [--json] [--resolve-from FILE] [--line JSON | < line.json]',
   description: [
     'takes one eval line (docs/eval-lines.md), from `--line` or as the only line on stdin, and prints its decision (the same `eval` gives), the facts of its stage, and each built-in check and custom rule in engine order: pass, FAIL, skip (the setting is off or the check was not reached) or n/a (the setting does not apply to this line, as origins for a custom-scheme uri).',
     'without `--policy` it uses the shipped policies/default.yaml and says so on stderr.',
@@ -37,6 +39,7 @@ export const explainDefinition = defineCommand({
       value: 'FILE',
       description: 'json map of dns answers (docs/resolve-from.md); without it names are judged by their text',
     },
+    ...reviewOptions,
   },
   example: `linkgate explain --policy policies/default.yaml --line '{"stage":"link","server":"docs","readFrom":"docs","link":{"type":"resource_link","uri":"guide://manuals/packing","name":"packing"}}'`,
   exitCodes: {
@@ -44,6 +47,8 @@ export const explainDefinition = defineCommand({
     2: 'usage error, no line or more than one, or the policy cannot be loaded',
   },
   run: async ({ values, usageError }, io) => {
+    const review = reviewLoadOptions(values, io);
+    if (typeof review === 'string') return usageError(review);
     let text = values.line;
     if (text === undefined) {
       for await (const line of readLines(io.stdin, defaultMaxLineBytes)) {
@@ -67,10 +72,14 @@ export const explainDefinition = defineCommand({
     try {
       if (values.policy === undefined) {
         io.stderr.write('linkgate: no `--policy`; using the shipped policies/default.yaml\n');
-        policy = await loadPolicy(defaultPolicyFile, 'policies/default.yaml');
+        policy = await loadPolicy(defaultPolicyFile, { ...review, shownAs: 'policies/default.yaml' });
       } else {
-        policy = await loadPolicy(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy));
+        policy = await loadPolicy(resolvePath(io.cwd, values.policy), {
+          ...review,
+          shownAs: displayPath(io.cwd, values.policy),
+        });
       }
+      warnUnreviewed(io, policy);
       const from = values['resolve-from'];
       if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
     } catch (error) {

@@ -17,6 +17,7 @@ import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { cliEntry, packageRoot } from './package-root.ts';
 import type { TelemetryHandle } from './start-telemetry.ts';
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 /** Largest hook event read from stdin, bytes (a tool result with embedded resources can be large). */
 export const maxEventBytes = 64 * 1024 * 1024;
@@ -31,7 +32,7 @@ const hosts = Object.keys(hostAdapters).join('|');
 export const hookDefinition = defineCommand({
   name: 'hook',
   summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
-  synopsis: `${hosts} --policy FILE [--records FILE] [--state DIR] [--otel] < event.json`,
+  synopsis: `${hosts} --policy FILE [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model. every failure exits 2, the only exit code hosts treat as a block.",
     '`linkgate hook claude-code --print-config [--policy FILE] [--records FILE] [--state DIR]` prints the settings.json hooks block that runs this command.',
@@ -51,6 +52,7 @@ export const hookDefinition = defineCommand({
     },
     'print-config': { type: 'boolean', description: 'print the claude code hooks settings for this command and exit' },
     otel: { type: 'boolean', description: 'send spans and metrics through the optional @opentelemetry/sdk-node peer' },
+    ...reviewOptions,
   },
   positionals: [
     { name: 'HOST', description: `the host whose event format is on stdin: ${Object.keys(hostAdapters).join(', ')}` },
@@ -66,6 +68,8 @@ export const hookDefinition = defineCommand({
     if (!isHookHost(host))
       return usageError(`unknown host \`${host}\`: one of ${hosts}${didYouMeanText(host, Object.keys(hostAdapters))}`);
     if (extra !== undefined) return usageError(`unexpected argument \`${extra}\``);
+    const review = reviewLoadOptions(values, io);
+    if (typeof review === 'string') return usageError(review);
 
     if (values['print-config'] === true) {
       if (host !== 'claude-code') return usageError('`--print-config` is for `claude-code`');
@@ -73,6 +77,8 @@ export const hookDefinition = defineCommand({
       const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', policy];
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+      if (review.allowedSigners !== undefined)
+        command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
       io.stdout.write(`${JSON.stringify(claudeCodeSettings(command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;
     }
@@ -92,6 +98,7 @@ export const hookDefinition = defineCommand({
       const policy = await loadPolicyCached(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy), {
         dir: stateDir,
         buildKey: policyBuildKey(),
+        review,
       });
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {

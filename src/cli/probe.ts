@@ -17,6 +17,7 @@ import { writeLine } from './write-line.ts';
 import { displayPath } from '../review/display-path.ts';
 import { packageVersion } from '../package-version.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
+import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -33,7 +34,8 @@ const permissive = z.looseObject({});
 export const probeDefinition = defineCommand({
   name: 'probe',
   summary: 'start a stdio mcp server, call one tool, gate and record every link',
-  synopsis: '--policy FILE --tool NAME [--args JSON] [--server ID] [--json] -- COMMAND [ARG…]',
+  synopsis:
+    '--policy FILE [--allowed-signers FILE [--min-signers N]] --tool NAME [--args JSON] [--server ID] [--json] -- COMMAND [ARG…]',
   description: [
     'starts COMMAND as an mcp server over stdio, calls one tool, and sends every `resource_link` in its result through the gate (decide the link, read it, decide the read) and every embedded resource through the read decision; prints one record per link or embedded resource: a table on a terminal, json lines with `--json` (docs/records.md).',
   ],
@@ -48,6 +50,7 @@ export const probeDefinition = defineCommand({
       description: 'the server id the policy sees (`links.servers`, `server` and `readFrom` facts)',
     },
     json: { type: 'boolean', description: 'print one json record per line, then a summary line, instead of the table' },
+    ...reviewOptions,
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the server' },
   example: 'linkgate probe --policy policies/default.yaml --tool show-links -- node dist/demo/demo-server.js',
@@ -70,9 +73,15 @@ export const probeDefinition = defineCommand({
         `\`--args\` must be a json object, got ${toolArgs === null ? 'null' : Array.isArray(toolArgs) ? 'an array' : `a ${typeof toolArgs}`}`,
       );
     if (values.server === '') return usageError('`--server` must not be empty');
+    const review = reviewLoadOptions(values, io);
+    if (typeof review === 'string') return usageError(review);
     let policy: Policy;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), displayPath(io.cwd, values.policy ?? ''));
+      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), {
+        ...review,
+        shownAs: displayPath(io.cwd, values.policy ?? ''),
+      });
+      warnUnreviewed(io, policy);
     } catch (error) {
       return reportLoadError(io, error);
     }

@@ -10,6 +10,7 @@ import { displayPath } from '../review/display-path.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
+import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
 
 const initialize =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
@@ -19,7 +20,7 @@ export const proxyDefinition = defineCommand({
   name: 'proxy',
   summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',
   synopsis:
-    '--policy FILE [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
+    '--policy FILE [--allowed-signers FILE [--min-signers N]] [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
   description: [
     'runs as a stdio mcp server for a host and forwards to the real server (started from COMMAND, or a streamable http endpoint at `--url`): reads the policy denies are refused, links and embedded resources in tool results are judged, and every judged link can be recorded (docs/records.md).',
   ],
@@ -54,6 +55,7 @@ export const proxyDefinition = defineCommand({
       description:
         'start the optional @opentelemetry/sdk-node peer: each link record also goes out as a span and metrics',
     },
+    ...reviewOptions,
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the real server' },
   // the pause keeps stdin open until the answer is back: a host keeps the pipe open for the whole session
@@ -67,9 +69,16 @@ export const proxyDefinition = defineCommand({
       if (error instanceof GateError) return usageError(error.message);
       throw error;
     }
+    const review = reviewLoadOptions(values, io);
+    if (typeof review === 'string') return usageError(review);
     let policy: Policy;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, options.policy), displayPath(io.cwd, options.policy));
+      policy = await loadPolicy(resolvePath(io.cwd, options.policy), {
+        ...review,
+        shownAs: displayPath(io.cwd, options.policy),
+      });
+      // an unreviewed policy denies every read and link; everything else is still forwarded
+      warnUnreviewed(io, policy);
     } catch (error) {
       return reportLoadError(io, error);
     }

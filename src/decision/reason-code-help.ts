@@ -146,7 +146,7 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
   },
   'policy.unreviewed': {
     means:
-      'the policy is not used: its review signatures do not verify against the allowed signers, or the review expired',
+      'the policy is not used (`--allowed-signers`): no signature, a signature over other bytes or in another namespace, a key not allowed, a signer not in `review.reviewers`, too few signers, or the review expired; the message says which',
     checkNext: '`linkgate review verify --allowed-signers FILE POLICY`, then a new review signature (docs/reviews.md)',
   },
   'fetch.disabled': {

@@ -14,6 +14,7 @@ import {
 } from './inputs.ts';
 import type { Policy } from '../policy/policy.ts';
 import { resolveWithin, systemResolver, type Resolver } from '../link/resolve-name.ts';
+import { unreviewedDecision } from './unreviewed-decision.ts';
 
 export type { Resolver } from '../link/resolve-name.ts';
 
@@ -42,8 +43,36 @@ export interface Gate {
   decide(line: unknown): Promise<Decision>;
 }
 
-/** Binds a loaded policy to a gate; the policy is immutable, so a gate never mixes two policies. */
+/**
+ * Binds a loaded policy to a gate; the policy is immutable, so a gate never mixes two policies. A policy whose review
+ * was checked and did not verify (or has expired since) gets a gate that denies every decision with `policy.unreviewed`.
+ */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
+  const gate = bindGate(policy, options);
+  return policy.reviewCheck === undefined ? gate : reviewedGate(gate);
+}
+
+function reviewedGate(gate: Gate): Gate {
+  const { policy } = gate;
+  const stageOf = (line: unknown): 'link' | 'read' | 'credential' | 'input' => {
+    const stage = (line as { stage?: unknown } | null)?.stage;
+    return stage === 'link' || stage === 'read' || stage === 'credential' ? stage : 'input';
+  };
+  return Object.freeze({
+    policy,
+    decideLink: (input: unknown) => unreviewedDecision(policy, 'link') ?? gate.decideLink(input),
+    decideCredential: (input: unknown) => unreviewedDecision(policy, 'credential') ?? gate.decideCredential(input),
+    decideRead: async (input: unknown) => unreviewedDecision(policy, 'read') ?? gate.decideRead(input),
+    async decideReadDetailed(input: unknown): Promise<ReadVerdict> {
+      const denied = unreviewedDecision(policy, 'read');
+      return denied === undefined ? gate.decideReadDetailed(input) : { decision: denied, evidence: [] };
+    },
+    decideEmbedded: async (resource: unknown) => unreviewedDecision(policy, 'content') ?? gate.decideEmbedded(resource),
+    decide: async (line: unknown) => unreviewedDecision(policy, stageOf(line)) ?? gate.decide(line),
+  });
+}
+
+function bindGate(policy: Policy, options: GateOptions): Gate {
   const resolver = pickResolver(policy, options.resolve);
   const resolveTimeoutMs = options.resolveTimeoutMs ?? 2000;
 

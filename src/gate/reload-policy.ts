@@ -2,11 +2,17 @@ import type { Diagnostic } from '../gate-error.ts';
 import { GateError } from '../gate-error.ts';
 import { createGate, type Gate, type GateOptions } from './create-gate.ts';
 import type { PolicyRef } from '../decision/decision.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
+import { type LoadPolicyOptions, loadPolicy } from '../policy/load-policy.ts';
 
 /** The outcome of a reload: the new policy in force, or the old one kept with the reasons why. */
 export type ReloadOutcome =
-  | { ok: true; policy: PolicyRef; previous: PolicyRef }
+  | {
+      ok: true;
+      policy: PolicyRef;
+      previous: PolicyRef;
+      /** set when the review check is on and the new policy did not verify: it is in force and denies everything */
+      unreviewed?: string;
+    }
   | { ok: false; kept: PolicyRef; message: string; diagnostics: readonly Diagnostic[] };
 
 /** Holds the gate in force for a policy file; a failed reload keeps the old gate, so no decision mixes two policies. */
@@ -17,10 +23,18 @@ export interface PolicyHolder {
   reload(file?: string): Promise<ReloadOutcome>;
 }
 
-/** Loads `file` once (throws GateError when it does not load) and returns a holder for reloading it later. */
-export async function holdPolicy(file: string, options: GateOptions = {}): Promise<PolicyHolder> {
+/** Options of `holdPolicy`: the gate's, and how each load checks the review (`allowedSigners`, `minSigners`). */
+export type HoldPolicyOptions = GateOptions & Omit<LoadPolicyOptions, 'shownAs' | 'signatureFile'>;
+
+/**
+ * Loads `file` once (throws GateError when it does not load) and returns a holder for reloading it later. With a
+ * review check (`allowedSigners`, or `LINKGATE_ALLOWED_SIGNERS`), every load and reload checks the signatures: a
+ * reload that does not verify is put in force all the same and denies everything (`policy.unreviewed`), so a
+ * revoked key or a changed file never leaves the old policy deciding; a file that does not load keeps the old one.
+ */
+export async function holdPolicy(file: string, options: HoldPolicyOptions = {}): Promise<PolicyHolder> {
   let path = file;
-  let current = createGate(await loadPolicy(path), options);
+  let current = createGate(await loadPolicy(path, options), options);
   let pending: Promise<ReloadOutcome> = Promise.resolve({
     ok: true,
     policy: current.policy.ref,
@@ -33,11 +47,14 @@ export async function holdPolicy(file: string, options: GateOptions = {}): Promi
       pending = pending.then(async (): Promise<ReloadOutcome> => {
         const target = next ?? path;
         try {
-          const policy = await loadPolicy(target);
+          const policy = await loadPolicy(target, options);
           const previous = current.policy.ref;
           current = createGate(policy, options);
           path = target;
-          return { ok: true, policy: policy.ref, previous };
+          const check = policy.reviewCheck;
+          return check === undefined || check.verified
+            ? { ok: true, policy: policy.ref, previous }
+            : { ok: true, policy: policy.ref, previous, unreviewed: check.message };
         } catch (error) {
           const diagnostics = error instanceof GateError ? error.diagnostics : [];
           const message = error instanceof Error ? error.message : String(error);

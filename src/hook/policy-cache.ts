@@ -5,6 +5,7 @@ import { fileReadError } from '../file-read-error.ts';
 import { policyDigest } from '../policy/policy-digest.ts';
 import type { PolicyDocument } from '../policy/policy-schema.ts';
 import { buildPolicy, type Policy } from '../policy/policy.ts';
+import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 
 /** Layout version of a cache entry; changing it turns every older entry into a miss. */
 export const policyCacheFormat = 1;
@@ -15,6 +16,12 @@ export interface PolicyCacheOptions {
   dir: string;
   /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
   buildKey: string | undefined;
+  /**
+   * the review check (`allowedSigners`); when set, the cache is neither read nor written: an entry is a file the
+   * gated agent (same user) can write, so a reviewed policy is always parsed from the very bytes whose signatures
+   * were checked, at every event
+   */
+  review?: LoadPolicyOptions;
 }
 
 /** What one cache entry holds: the validated document of exactly the bytes its key names. */
@@ -45,6 +52,10 @@ export async function loadPolicyCached(file: string, shownAs: string, options: P
     .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
     .update(bytes)
     .digest('hex');
+  if (options.review?.allowedSigners !== undefined) {
+    const { parsePolicy, reviewLoadedPolicy } = await import('../policy/load-policy.ts');
+    return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, { ...options.review, shownAs });
+  }
   const entryFile = join(options.dir, `policy-${key}.json`);
   const trusted = options.buildKey !== undefined && (await ownedByUs(options.dir, true));
   if (trusted) {

@@ -204,6 +204,27 @@ export async function explainLine(gate: Gate, line: unknown, options: { resolvin
   const policy = gate.policy;
   const doc = policy.document;
   const parsed = parseInput(line);
+  if (policy.reviewCheck !== undefined) {
+    // a policy that is not used explains nothing but why: no check of it ran
+    const decision = await gate.decide(line);
+    const refused = decision.reasons.filter((r) => r.code === 'policy.unreviewed');
+    if (refused.length > 0)
+      return {
+        stage: parsed.ok ? parsed.input.stage : 'input',
+        decision,
+        facts: {},
+        steps: [
+          {
+            kind: 'check',
+            rule: 'review',
+            title: "the policy's review signatures verify (--allowed-signers)",
+            status: 'fail',
+            reasons: refused.map((r) => ({ code: r.code, message: r.message })),
+            facts: {},
+          },
+        ],
+      };
+  }
   if (!parsed.ok) {
     const decision = await gate.decide(line);
     return {

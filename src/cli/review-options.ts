@@ -1,0 +1,54 @@
+import { resolve as resolvePath } from 'node:path';
+import { allowedSignersEnv, type LoadPolicyOptions } from '../policy/load-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import { displayPath } from '../review/display-path.ts';
+import type { CliIo } from './cli-io.ts';
+
+/** `--allowed-signers FILE [--min-signers N]`: the review check every command that loads a policy takes (docs/reviews.md). */
+export const reviewOptions = {
+  'allowed-signers': {
+    type: 'string',
+    value: 'FILE',
+    description: `check the policy's review signatures (POLICY.sig) against this allowed-signers file (also $${allowedSignersEnv}); a policy that does not verify denies every decision (docs/reviews.md)`,
+  },
+  'min-signers': {
+    type: 'string',
+    value: 'N',
+    description: 'distinct allowed signers the review needs (default 1; with `--allowed-signers`)',
+  },
+} as const;
+
+/**
+ * The review part of `loadPolicy`'s options from `--allowed-signers` (else `LINKGATE_ALLOWED_SIGNERS`, relative to
+ * the working directory) and `--min-signers`; a string is a usage error.
+ */
+export function reviewLoadOptions(
+  values: { readonly 'allowed-signers'?: string | undefined; readonly 'min-signers'?: string | undefined },
+  io: CliIo,
+): LoadPolicyOptions | string {
+  const fromEnv = io.env[allowedSignersEnv];
+  const given = values['allowed-signers'] ?? (fromEnv === '' ? undefined : fromEnv);
+  const min = values['min-signers'];
+  // the environment is read here, once, against the command's working directory
+  if (given === undefined)
+    return min === undefined
+      ? { env: {} }
+      : `\`--min-signers\` needs \`--allowed-signers FILE\` (or $${allowedSignersEnv})`;
+  if (given === '') return '`--allowed-signers` must not be empty';
+  const minSigners = min === undefined ? 1 : Number(min);
+  if (!/^\d+$/.test(min ?? '1') || !Number.isSafeInteger(minSigners) || minSigners < 1)
+    return '`--min-signers` must be a whole number ≥ 1';
+  return {
+    env: {},
+    allowedSigners: resolvePath(io.cwd, given),
+    allowedSignersShownAs: displayPath(io.cwd, given),
+    minSigners,
+  };
+}
+
+/** One stderr line when the policy's review did not verify: every decision will be a deny, and why. */
+export function warnUnreviewed(io: CliIo, policy: Policy): void {
+  const check = policy.reviewCheck;
+  if (check === undefined || check.verified) return;
+  io.stderr.write(`linkgate: policy.unreviewed: ${check.message}; every decision is deny\n`);
+}

@@ -350,7 +350,6 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
       clearInterval(sampler);
       expect(result).toBeUndefined();
       expect(error?.message).toMatch(want.host);
-      expect(elapsedMs).toBeLessThan(floodDeadlineMs + 1000);
       // the host is still connected and reads the next link
       expect((await client.readResource({ uri: 'http-demo://docs/guide.txt' })).contents).toHaveLength(1);
       // past the deadline nothing more arrives for the failed read: no stray answer, no second record

@@ -55,9 +55,6 @@ describe('linkgate probe against a hostile server', () => {
       expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'body-obtained', 'unverifiable']);
       expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual(codes);
       for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
-      // the probe ends at its read deadline instead of hanging on the flood: server start (tsx) + one deadline + the
-      // kill grace, with generous room for a loaded machine (this checks that it ends, not how fast)
-      expect(run.elapsedMs).toBeLessThan(readTimeoutMs + 12_000);
       const alive = processesWith(marker);
       leftBehind.set(stubborn, alive);
       // the SDK's own shutdown (stdin end, SIGTERM after 2 s, SIGKILL after 2 s more) ends it while this process lives

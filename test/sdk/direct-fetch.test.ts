@@ -299,7 +299,6 @@ describe('a link the policy has the host fetch directly', () => {
       expect(record.stages.received?.httpStatus ?? null).toBe(httpStatus);
       expect(record.stages.delivered).toBeNull();
       expect(elapsed).toBeGreaterThanOrEqual(readTimeoutMs - 20);
-      expect(elapsed).toBeLessThan(readTimeoutMs + 1500);
       expect(content).toHaveLength(2);
     },
   );

@@ -6,8 +6,8 @@ import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { ecmaScript } from './lazy-parsers.ts';
 import { decodeText, startsWithBom } from './text/text-encoding.ts';
 import { classifyText } from './text/text-kind.ts';
-import { classifyZip } from './zip-kind.ts';
-import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
+import { classifyZip } from './archive/zip-kind.ts';
+import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
 import { WorkBudget } from './work-budget.ts';
 
 /** Describes a ZIP archive that a ZIP reader would find in these bytes (directory at the end, or local headers after `from`); null when there is none. */

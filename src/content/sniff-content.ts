@@ -1,19 +1,19 @@
 // One pass over an item's decoded bytes: real kind, active content, unsafe text, structure problems, image size.
 import { findActiveMarkupUtf8, readMarkup } from './svg-html/active-markup.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
-import { classifyCfb } from './cfb-kind.ts';
+import { classifyCfb } from './archive/cfb-kind.ts';
 import { describeExecutable } from './executable-kinds.ts';
-import { readMetadata } from './image-metadata.ts';
-import { imageStructure } from './image-structure.ts';
+import { readMetadata } from './image/image-metadata.ts';
+import { imageStructure } from './image/image-structure.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
-import { defaultMaxInflateBytes, scanPdf } from './pdf-active.ts';
+import { defaultMaxInflateBytes, scanPdf } from './pdf/pdf-active.ts';
 import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
 import { decodeText, hasLoneSurrogate, startsWithBom, utf8TextStart } from './text/text-encoding.ts';
 import { classifyUtf8 } from './text/text-kind.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import { WorkBudget, WorkExhausted } from './work-budget.ts';
-import { classifyZip } from './zip-kind.ts';
-import { readZipDirectory, scanLocalHeaders } from './zip-entries.ts';
+import { classifyZip } from './archive/zip-kind.ts';
+import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
 
 /** What the bytes of one item really are; findings are one-line messages, never body text. */
 export interface ContentSniff {

@@ -4,8 +4,8 @@
 // back past the previous stream, and inflating is capped in bytes and in streams (each inflate has a
 // fixed zlib set-up cost, so 100,000 tiny streams would otherwise cost as much as a large file).
 import { constants, inflateSync } from 'node:zlib';
-import { quoteValue } from '../decision/quote-value.ts';
-import { WorkBudget } from './work-budget.ts';
+import { quoteValue } from '../../decision/quote-value.ts';
+import { WorkBudget } from '../work-budget.ts';
 
 /** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { activePdfNames, decodeName, defaultMaxInflatedStreams, scanPdf } from '../../src/content/pdf-active.ts';
-import { makePdf } from '../fixtures/make-bytes.ts';
+import { activePdfNames, decodeName, defaultMaxInflatedStreams, scanPdf } from '../../../src/content/pdf/pdf-active.ts';
+import { makePdf } from '../../fixtures/make-bytes.ts';
 
 describe('scanPdf', () => {
   test('a clean pdf has no findings', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { classifyCfb, isCfb } from '../../src/content/cfb-kind.ts';
-import { makeCfb, msiClsid } from '../fixtures/make-bytes.ts';
+import { classifyCfb, isCfb } from '../../../src/content/archive/cfb-kind.ts';
+import { makeCfb, msiClsid } from '../../fixtures/make-bytes.ts';
 
 describe('classifyCfb', () => {
   test.each([

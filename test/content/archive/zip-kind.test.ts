@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { readZipDirectory, readZipEntry, scanLocalHeaders } from '../../src/content/zip-entries.ts';
-import { classifyZip } from '../../src/content/zip-kind.ts';
-import { makeApk, makeJar, makeOdt, makeOoxml, makePng, makeWebExtension, makeZip } from '../fixtures/make-bytes.ts';
+import { readZipDirectory, readZipEntry, scanLocalHeaders } from '../../../src/content/archive/zip-entries.ts';
+import { classifyZip } from '../../../src/content/archive/zip-kind.ts';
+import { makeApk, makeJar, makeOdt, makeOoxml, makePng, makeWebExtension, makeZip } from '../../fixtures/make-bytes.ts';
 
 describe('zip entries', () => {
   test('lists the central directory and reads stored and deflated entries', () => {

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { findActiveMetadata } from '../../src/content/image-metadata.ts';
-import * as make from '../fixtures/make-bytes.ts';
+import { findActiveMetadata } from '../../../src/content/image/image-metadata.ts';
+import * as make from '../../fixtures/make-bytes.ts';
 
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 function chunk(type: string, data: Buffer): Buffer {

@@ -1,5 +1,5 @@
 // What a ZIP really is: browser extension, APK, JAR, OOXML (with or without macros), OpenDocument, EPUB, or a plain archive.
-import { quoteValue } from '../decision/quote-value.ts';
+import { quoteValue } from '../../decision/quote-value.ts';
 import { readZipEntry, type ZipListing } from './zip-entries.ts';
 
 /** Largest entry read to classify an archive (manifests, content types), bytes after inflating. */

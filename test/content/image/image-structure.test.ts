@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { imageStructure } from '../../src/content/image-structure.ts';
-import { makeAvif, makeBmp, makeGif, makeJpeg, makePng, makeWebp } from '../fixtures/make-bytes.ts';
+import { imageStructure } from '../../../src/content/image/image-structure.ts';
+import { makeAvif, makeBmp, makeGif, makeJpeg, makePng, makeWebp } from '../../fixtures/make-bytes.ts';
 
 describe('imageStructure', () => {
   test.each([

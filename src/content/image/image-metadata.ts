@@ -6,7 +6,7 @@
 // host that sniffs the file as HTML (the classic image-with-script upload) or a carver that extracts them does.
 // Walks are bounded by `maxImageParts`, reads by the item's size, inflating by `maxMetadataInflateBytes`.
 import { inflateSync } from 'node:zlib';
-import { findActiveMarkup } from './svg-html/active-markup.ts';
+import { findActiveMarkup } from '../svg-html/active-markup.ts';
 import { maxImageParts } from './image-structure.ts';
 
 /** Budget for inflating compressed metadata (zTXt, compressed iTXt, iCCP) of one image, bytes (all chunks together). */

@@ -1,7 +1,7 @@
 // A bounded ZIP directory reader (APPNOTE 6.3.10): entry names and sizes, and small entries on demand.
 // Offsets are corrected for data prepended to the archive, which is how image + ZIP polyglots are built.
 import { inflateRawSync } from 'node:zlib';
-import { WorkBudget } from './work-budget.ts';
+import { WorkBudget } from '../work-budget.ts';
 
 /** Most entries listed from one archive; further entries are ignored. */
 export const maxZipEntries = 65_536;

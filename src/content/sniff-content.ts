@@ -191,7 +191,7 @@ function binaryFindings(
   }
   if (!imageKinds.has(kind)) return sniff;
   budget.spend('image', bytes.length);
-  const structure = imageStructure(kind, bytes);
+  const structure = imageStructure(kind, bytes, budget);
   sniff.width = structure?.width ?? null;
   sniff.height = structure?.height ?? null;
   const metadata = readMetadata(kind, bytes);
@@ -199,7 +199,7 @@ function binaryFindings(
   const end = structure?.end ?? 0;
   sniff.uninterpretable = truncated
     ? `truncated ${kind} image: its structure ends before the data does`
-    : metadata.uninterpretable;
+    : (structure.malformed ?? metadata.uninterpretable);
   sniff.active =
     polyglot(kind, bytes, end, budget) ??
     metadata.active ??

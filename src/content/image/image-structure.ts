@@ -1,18 +1,26 @@
 // Raster image structure from headers and chunk walks: dimensions (for the pixel cap) and where the
 // image ends (to find data appended after it). Nothing is decoded or rendered.
+import { WorkBudget } from '../work-budget.ts';
+import { heifPrimaryExtents } from './heif-boxes.ts';
 
 /** An image's header facts; `end` is the offset just past its last byte by its own structure, null when truncated. */
 export interface ImageStructure {
   width: number | null;
   height: number | null;
   end: number | null;
+  /** why the structure a decoder reads the size from does not parse (the image is uninterpretable) */
+  malformed?: string;
 }
 
 /** Most chunks, segments or boxes walked in one image before giving up as uninterpretable. */
 export const maxImageParts = 1_000_000;
 
 /** Walks a PNG/APNG/JPEG/GIF/WebP/BMP/AVIF image; null for other kinds. Never throws on malformed input. */
-export function imageStructure(kind: string, bytes: Buffer): ImageStructure | null {
+export function imageStructure(
+  kind: string,
+  bytes: Buffer,
+  budget: WorkBudget = WorkBudget.unlimited(),
+): ImageStructure | null {
   try {
     switch (kind) {
       case 'png':
@@ -28,7 +36,7 @@ export function imageStructure(kind: string, bytes: Buffer): ImageStructure | nu
         return bmp(bytes);
       case 'avif':
       case 'heic':
-        return isoBmff(bytes);
+        return isoBmff(bytes, budget);
       default:
         return null;
     }
@@ -228,29 +236,31 @@ const topLevelBoxes = new Set([
   'wide',
 ]);
 
-// ISO-BMFF (AVIF, HEIF): top-level boxes cover the file; `ispe` in the meta box gives the size
-function isoBmff(b: Buffer): ImageStructure {
-  let width: number | null = null;
-  let height: number | null = null;
-  const ispe = b.indexOf('ispe', 0, 'latin1');
-  if (ispe !== -1 && ispe + 16 <= b.length) {
-    width = b.readUInt32BE(ispe + 8);
-    height = b.readUInt32BE(ispe + 12);
-  }
+// ISO-BMFF (AVIF, HEIF): top-level boxes cover the file; the size is the primary item's `ispe` (heif-boxes.ts)
+function isoBmff(b: Buffer, budget: WorkBudget): ImageStructure {
+  const end = topLevelEnd(b);
+  if (end === null) return { width: null, height: null, end };
+  const primary = heifPrimaryExtents(b, end, budget);
+  if (!primary.ok) return { width: null, height: null, end, malformed: `avif/heif box structure: ${primary.why}` };
+  return { width: primary.width, height: primary.height, end };
+}
+
+// where the top-level boxes end (data after it is another format's), or null when the last one is cut short
+function topLevelEnd(b: Buffer): number | null {
   let at = 0;
   for (let n = 0; n < maxImageParts && at < b.length; n++) {
-    if (at + 8 > b.length) return { width, height, end: at };
-    if (!topLevelBoxes.has(b.toString('latin1', at + 4, at + 8))) return { width, height, end: at };
+    if (at + 8 > b.length) return at;
+    if (!topLevelBoxes.has(b.toString('latin1', at + 4, at + 8))) return at;
     let size = b.readUInt32BE(at);
     if (size === 1) {
-      if (at + 16 > b.length) return { width, height, end: null };
+      if (at + 16 > b.length) return null;
       size = Number(b.readBigUInt64BE(at + 8));
     } else if (size === 0) {
-      return { width, height, end: b.length };
+      return b.length;
     }
-    if (size < 8) return { width, height, end: at };
-    if (at + size > b.length) return { width, height, end: null };
+    if (size < 8) return at;
+    if (at + size > b.length) return null;
     at += size;
   }
-  return { width, height, end: at };
+  return at;
 }

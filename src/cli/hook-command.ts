@@ -11,7 +11,9 @@ import { runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { packageVersion } from '../package-version.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import { callbackSink, type RecordSink } from '../record/record-sink.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
@@ -86,12 +88,16 @@ export const hookDefinition = defineCommand({
 
     let telemetry: TelemetryHandle | undefined;
     try {
+      const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
+      // one write per record with O_APPEND: lines from hook processes running at once never interleave
+      const append = async (record: LinkRecord | EmbeddedRecord) => {
+        if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      };
+      let sink: RecordSink = callbackSink(append, append);
       // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start
-      let emit: ((record: LinkRecord) => void) | undefined;
       if (values.otel === true) {
         telemetry = await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: true });
-        const { emitLinkTelemetry } = await import('../record/link-telemetry.ts');
-        emit = (record) => emitLinkTelemetry(record);
+        sink = (await import('../record/link-telemetry.ts')).telemetrySink(sink);
       }
       const stateDir = values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state);
       // one event is one process start: a policy that did not change is read validated from the state folder
@@ -100,15 +106,11 @@ export const hookDefinition = defineCommand({
         buildKey: policyBuildKey(),
         review,
       });
-      const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
         gate: createGate(policy),
         stateDir,
-        // one write per record with O_APPEND: lines from hook processes running at once never interleave
-        record: async (record) => {
-          emit?.(record);
-          if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-        },
+        record: (record) => sink.write(record),
+        recordEmbedded: async (record) => sink.writeEmbedded?.(record),
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);
       return 0;

@@ -8,7 +8,6 @@ import { tagParams, tapTransport } from '../sdk/transport-tap.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { maskText } from '../record/build-stages.ts';
-import { embeddedRecord } from '../record/embedded-record.ts';
 import { formatRecordTable } from '../record/format-record-table.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
@@ -199,7 +198,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
     const gate = createGate(run.policy);
     // each read gets its full deadline: the budget covers every wave of concurrent reads plus one
     const budgetMs = readTimeoutMs * (Math.ceil(linkCount / defaultReadConcurrency) + 1);
-    const { records, embedded } = await gateToolResult(client, toolResult, {
+    const { records, embeddedRecords } = await gateToolResult(client, toolResult, {
       gate,
       server: run.server,
       tool: run.tool,
@@ -208,10 +207,6 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
       clientInfo,
       budgetMs,
     });
-    const resources = new Map(discoverLinks(toolResult).embedded.map((e) => [e.index, e.resource]));
-    const embeddedRecords = embedded.map((e) =>
-      embeddedRecord(e.contentIndex, resources.get(e.contentIndex), e.decision),
-    );
     if (run.json) {
       for (const record of records) await writeLine(io.stdout, JSON.stringify(record));
       for (const record of embeddedRecords) await writeLine(io.stdout, JSON.stringify(record));

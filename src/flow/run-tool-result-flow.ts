@@ -4,9 +4,12 @@ import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
+import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -27,6 +30,8 @@ export interface ToolResultFlowOptions {
   authContext?: string | undefined;
   answerInput?: InputAnswerer | undefined;
   fetch?: DirectFetchOptions | undefined;
+  /** receives every record, links in content order, then embedded resources */
+  sink?: RecordSink | undefined;
 }
 
 /** What an embedded `resource` item's content check decided. */
@@ -38,15 +43,20 @@ export interface EmbeddedCheck {
 /** The flow's output for one tool result: records in content order and the content a host may pass to the model. */
 export interface GatedToolResult {
   records: LinkRecord[];
-  /** the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; denied embedded items removed */
+  /**
+   * the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; each withheld
+   * embedded item replaced by a text item with the notice (`withheldItem`)
+   */
   content: Record<string, unknown>[];
   embedded: EmbeddedCheck[];
+  /** the record of each embedded resource, in content order */
+  embeddedRecords: EmbeddedRecord[];
 }
 
 /**
  * Runs `runLinkFlow` for every `resource_link` of a raw tool result, at most `concurrency` at once within one
- * budget, judges its embedded `resource` items, and assembles the content a host may pass on; never throws for
- * server behaviour.
+ * budget, judges its embedded `resource` items, assembles the content a host may pass on and writes every record to
+ * the sink; never throws for server behaviour (a failing sink rejects, after the flow's decisions are made).
  */
 export async function runToolResultFlow(toolResult: unknown, options: ToolResultFlowOptions): Promise<GatedToolResult> {
   const { gate, concurrency } = options;
@@ -56,7 +66,7 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   // each running read or fetch listens on the budget until it ends: at most `concurrency` listeners, which Node would
   // otherwise report as a leak (MaxListenersExceededWarning) past its default of 10
   setMaxListeners(concurrency, budget);
-  const { links, embedded } = discoverLinks(toolResult);
+  const { links } = discoverLinks(toolResult);
 
   const flows = new Array<LinkFlowResult>(links.length);
   let nextLink = 0;
@@ -83,17 +93,21 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
     budgetDeadline.release();
   }
 
-  const checks = await Promise.all(embedded.map(async (e) => ({ e, verdict: await gate.decideEmbedded(e.resource) })));
-  const enforced = options.mode === 'enforce';
-  const dropIndex = new Set(checks.filter((c) => enforced && c.verdict.effect !== 'allow').map((c) => c.e.index));
+  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
+  const judged = await judgeEmbeddedItems(gate, items, options.mode);
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
   const content: Record<string, unknown>[] = [];
-  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
   items.forEach((item: unknown, index: number) => {
-    if (!isRecord(item) || dropIndex.has(index)) return;
-    content.push(item);
+    if (!isRecord(item)) return;
+    content.push(judged.changed.get(index) ?? item);
     for (const resource of byContentIndex.get(index)?.contents ?? []) content.push({ type: 'resource', resource });
   });
   const records = flows.map((f) => f.record);
-  return { records, content, embedded: checks.map((c) => ({ contentIndex: c.e.index, decision: c.verdict })) };
+  if (options.sink !== undefined) {
+    for (const record of records) await options.sink.write(record);
+    if (options.sink.writeEmbedded !== undefined)
+      for (const record of judged.records) await options.sink.writeEmbedded(record);
+  }
+  const embeddedChecks = judged.records.map((r) => ({ contentIndex: r.contentIndex, decision: r.decision }));
+  return { records, content, embedded: embeddedChecks, embeddedRecords: judged.records };
 }

@@ -13,7 +13,9 @@ import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
-import { gateNotice } from './gate-notice.ts';
+import { gateNotice } from '../flow/gate-notice.ts';
+import { judgeEmbedded } from '../flow/judge-embedded.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import { renderedItem } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
@@ -30,6 +32,8 @@ export interface HookContext {
   stateDir: string;
   /** receives each finished record */
   record: (record: LinkRecord) => Promise<void>;
+  /** receives the record of each embedded resource judged (absent: not kept) */
+  recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
   /** clock (tests pass their own) */
   now?: () => Date;
 }
@@ -106,10 +110,10 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
     }
     // an item the hook cannot recognise carries no body it can judge: the gate withholds it (content.shape)
     else resource = { uri: lastUri };
-    const decision = await context.gate.decideEmbedded(resource);
-    if (decision.effect === 'allow') continue;
-    const uri = typeof resource['uri'] === 'string' ? resource['uri'] : '';
-    withheld.set(index, gateNotice('withheld the embedded resource', uri, decision, null));
+    const judged = await judgeEmbedded(context.gate, resource, index, 'enforce');
+    await context.recordEmbedded?.(judged.record);
+    if (judged.notice === null) continue;
+    withheld.set(index, judged.notice);
     // the model is never pointed at a withheld saved file
     if (rendered.kind === 'saved-file') await saved.remove(rendered.path);
   }

@@ -1,4 +1,5 @@
 import type { Gate } from '../gate/create-gate.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
 import { eventObject } from './host-event-fields.ts';
@@ -9,6 +10,8 @@ export interface RunHookOptions {
   gate: Gate;
   stateDir: string;
   record: (record: LinkRecord) => Promise<void>;
+  /** receives the record of each embedded resource judged (absent: not kept) */
+  recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
   now?: () => Date;
 }
 

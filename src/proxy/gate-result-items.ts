@@ -1,9 +1,9 @@
 import type { Decision } from '../decision/decision.ts';
+import { decisionMetaKey } from '../flow/decision-meta.ts';
+import { judgeEmbedded, judgeMessages, withheldItem } from '../flow/judge-embedded.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { maskUri } from '../link/mask-uri.ts';
-import { describeReasons } from '../record/judge-verdict.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import { isRecord } from '../json-value.ts';
-import { decisionMetaKey } from '../sdk/gate-transport.ts';
 import { applyEdits, arrayAt, type ElementEdit } from './json-spans.ts';
 
 /** Results whose content items the proxy judges: tool results and prompts (both may carry links and embedded resources). */
@@ -31,14 +31,20 @@ export interface ItemJudge {
     /** the message's original line, when known: a tool result's items are then spliced into it, not re-serialized */
     originalText: string | null,
   ): Promise<JudgedResult | null>;
+  /** the params of a server→host request (`sampling/createMessage`, …) with withheld embedded resources replaced; null: unchanged */
+  judgeRequest(params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | null>;
 }
 
 /**
- * An item judge over `gate` for links returned by `server`. When the policy resolves no names, link decisions depend
- * on the link item alone, so they are remembered by the item's exact JSON text (a tool called again returns the same
- * links) and taken synchronously.
+ * An item judge over `gate` for links returned by `server`; the record of each embedded resource goes to `onEmbedded`.
+ * When the policy resolves no names, link decisions depend on the link item alone, so they are remembered by the item's
+ * exact JSON text (a tool called again returns the same links) and taken synchronously.
  */
-export function itemJudge(gate: Gate, server: string): ItemJudge {
+export function itemJudge(
+  gate: Gate,
+  server: string,
+  onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
+): ItemJudge {
   const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
   const decisionJson = new WeakMap<Decision, string>();
   const metaMember = (decision: Decision) => {
@@ -77,10 +83,12 @@ export function itemJudge(gate: Gate, server: string): ItemJudge {
         // an item with `_meta` of its own is rebuilt (its member has to be merged, not added)
         const edit = meta === null && !Object.hasOwn(item, '_meta') ? { addMember: metaMember(decision) } : null;
         changed.set(index, { item: { ...item, _meta: { ...meta, [decisionMetaKey]: decision } }, edit });
-      } else if (item['type'] === 'resource') {
-        const decision = await gate.decideEmbedded(item['resource']);
-        if (decision.effect === 'allow') continue;
-        const withheld = withheldItem(item['resource'], decision);
+      } else if (item['type'] === 'resource' && isRecord(item['resource'])) {
+        // the flow's step: the same decision, record and notice as every other front end
+        const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
+        await onEmbedded(judged.record);
+        if (!judged.withheld) continue;
+        const withheld = withheldItem(judged);
         changed.set(index, { item: withheld, edit: { replace: JSON.stringify(withheld) } });
       }
     }
@@ -105,40 +113,16 @@ export function itemJudge(gate: Gate, server: string): ItemJudge {
         usable === null || edits.size !== changed.size ? null : applyEdits(originalText as string, usable, edits);
       return { result: judged, frame };
     },
+    async judgeRequest(params) {
+      const judged = await judgeMessages(gate, params['messages'], 'enforce');
+      for (const record of judged.records) await onEmbedded(record);
+      return judged.messages === null ? null : { ...params, messages: judged.messages };
+    },
   };
 
   async function judgePrompt(result: Readonly<Record<string, unknown>>): Promise<JudgedResult | null> {
-    const messages = result['messages'];
-    if (!Array.isArray(messages)) return null;
-    let any = false;
-    const judged: unknown[] = [];
-    for (const message of messages) {
-      if (!isRecord(message)) {
-        judged.push(message);
-        continue;
-      }
-      // a prompt message holds one content block (2025-06-18) or a list of them (later revisions)
-      const content = message['content'];
-      const list = Array.isArray(content) ? content : [content];
-      const changed = await judgeItems(list, null);
-      if (changed === null) {
-        judged.push(message);
-        continue;
-      }
-      any = true;
-      const items = list.map((item: unknown, i) => changed.get(i)?.item ?? item);
-      judged.push({ ...message, content: Array.isArray(content) ? items : items[0] });
-    }
-    return any ? { result: { ...result, messages: judged }, frame: null } : null;
+    const judged = await judgeMessages(gate, result['messages'], 'enforce');
+    for (const record of judged.records) await onEmbedded(record);
+    return judged.messages === null ? null : { result: { ...result, messages: judged.messages }, frame: null };
   }
-}
-
-function withheldItem(resource: unknown, decision: Decision): Record<string, unknown> {
-  const uri = isRecord(resource) && typeof resource['uri'] === 'string' ? resource['uri'] : '';
-  const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ');
-  return {
-    type: 'text',
-    text: `linkgate: embedded resource \`${maskUri(uri)}\` withheld (${codes}); check next: policy: ${decision.effect} by ${describeReasons(decision)}`,
-    _meta: { [decisionMetaKey]: decision },
-  };
 }

@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../json-value.ts';
-import { gateErrorCode, gateTransport } from '../sdk/gate-transport.ts';
+import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { itemJudge } from './gate-result-items.ts';
 import { originalText, rememberFrame } from './original-bytes.ts';
 import type { MessageId } from './peek-id.ts';
@@ -54,7 +54,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const server = options.server ?? 'default';
   const enforced = (options.mode ?? 'enforce') === 'enforce';
   const warn = options.warn ?? (() => {});
-  const items = itemJudge(gate, server);
+  // embedded resources are judged here, not in the decorator, so the judged items are spliced into the original bytes
+  const items = itemJudge(gate, server, async (record) => {
+    await options.sink?.writeEmbedded?.(record)?.catch((error: unknown) => warn(text(error)));
+  });
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
   const pending = new Map<MessageId, string>();
   let fromHostChain: Promise<void> = Promise.resolve();
@@ -83,7 +86,13 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   };
   upstream.onerror = (error) => unbatched.onerror?.(error);
   upstream.onclose = () => unbatched.onclose?.();
-  const gated = gateTransport(unbatched, { gate, server, mode: options.mode ?? 'enforce', ...optionalSink(options) });
+  const gated = gateTransport(unbatched, {
+    gate,
+    server,
+    mode: options.mode ?? 'enforce',
+    judgeEmbedded: false,
+    ...optionalSink(options),
+  });
 
   const toHost = (message: unknown) => {
     if (!hostOpen) return;
@@ -135,7 +144,15 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   }
 
   async function fromServer(message: unknown): Promise<void> {
-    if (!isResponse(message)) return toHost(message);
+    if (!isResponse(message)) {
+      const request = isRecord(message) ? message : {};
+      const params = request['params'];
+      if (enforced && judgedServerRequests.has(String(request['method'])) && isRecord(params)) {
+        const judged = await items.judgeRequest(params);
+        if (judged !== null) return toHost({ ...request, params: judged });
+      }
+      return toHost(message);
+    }
     const id = message['id'];
     const method = validId(id) ? pending.get(id) : undefined;
     if (method === undefined || !validId(id)) {

@@ -5,6 +5,7 @@ import type { Attributes, Context, Counter, Histogram, Meter, MeterProvider, Tra
 import type * as OpenTelemetry from '@opentelemetry/api';
 import type { Decision } from '../decision/decision.ts';
 import type { LinkRecord } from './link-record.ts';
+import type { RecordSink } from './record-sink.ts';
 
 /** Instrumentation scope of every span and instrument linkgate emits. */
 export const telemetryScope = 'linkgate';
@@ -66,6 +67,28 @@ export function emitLinkTelemetry(record: LinkRecord, options: LinkTelemetryOpti
   } catch {
     // a faulty telemetry provider never changes a decision, a delivery or a record
   }
+}
+
+/**
+ * A sink that emits each link record's telemetry (`emitLinkTelemetry`) and then hands it to `sink` (absent: telemetry
+ * only): the one place a front end's records meet OpenTelemetry. `sessionId` is read per record (a transport learns it late).
+ */
+export function telemetrySink(
+  sink: RecordSink | undefined,
+  options: { sessionId?: () => string | undefined } = {},
+): RecordSink {
+  const wrapped: RecordSink = {
+    async write(record) {
+      emitLinkTelemetry(record, { sessionId: options.sessionId?.() });
+      await sink?.write(record);
+    },
+    async close() {
+      await sink?.close();
+    },
+  };
+  const embedded = sink?.writeEmbedded?.bind(sink);
+  if (embedded !== undefined) wrapped.writeEmbedded = embedded;
+  return wrapped;
 }
 
 function emitSpanAndMetrics(record: LinkRecord, options: LinkTelemetryOptions): void {

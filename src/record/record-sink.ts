@@ -1,25 +1,41 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { GateError } from '../gate-error.ts';
+import type { EmbeddedRecord } from './embedded-record.ts';
 import type { LinkRecord } from './link-record.ts';
 
-/** Where records go; `write` resolves when the record is accepted, `close` flushes and releases. */
+/**
+ * Where records go; `write` resolves when the record is accepted, `close` flushes and releases. `writeEmbedded`, when
+ * present, receives the record of each embedded resource judged (a sink without it keeps link records only).
+ */
 export interface RecordSink {
   write(record: LinkRecord): Promise<void>;
+  writeEmbedded?(record: EmbeddedRecord): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A sink that hands every record to `onRecord`; a throwing callback rejects `write`, never the flow's decision. */
-export function callbackSink(onRecord: (record: LinkRecord) => void | Promise<void>): RecordSink {
-  return {
+/**
+ * A sink that hands every link record to `onRecord` and every embedded record to `onEmbedded` (when given); a throwing
+ * callback rejects the write, never the flow's decision.
+ */
+export function callbackSink(
+  onRecord: (record: LinkRecord) => void | Promise<void>,
+  onEmbedded?: (record: EmbeddedRecord) => void | Promise<void>,
+): RecordSink {
+  const sink: RecordSink = {
     async write(record) {
       await onRecord(record);
     },
     async close() {},
   };
+  if (onEmbedded !== undefined)
+    sink.writeEmbedded = async (record) => {
+      await onEmbedded(record);
+    };
+  return sink;
 }
 
-/** A sink that appends one JSON object per line to `file` (created when absent, never truncated). */
+/** A sink that appends one JSON object per line to `file` (created when absent, never truncated), link and embedded records alike. */
 export function jsonLinesSink(file: string): RecordSink {
   const stream = createWriteStream(file, { flags: 'a', encoding: 'utf8' });
   let failure: Error | undefined;
@@ -27,13 +43,15 @@ export function jsonLinesSink(file: string): RecordSink {
     failure = error;
   });
   let closed = false;
+  const writeLine = async (record: LinkRecord | EmbeddedRecord) => {
+    // an i/o fault is rethrown as node raised it (it names the file and errno)
+    if (failure !== undefined) throw failure;
+    if (closed) throw new GateError('USAGE', `record sink \`${file}\` is closed`);
+    if (!stream.write(`${JSON.stringify(record)}\n`)) await once(stream, 'drain');
+  };
   return {
-    async write(record) {
-      // an i/o fault is rethrown as node raised it (it names the file and errno)
-      if (failure !== undefined) throw failure;
-      if (closed) throw new GateError('USAGE', `record sink \`${file}\` is closed`);
-      if (!stream.write(`${JSON.stringify(record)}\n`)) await once(stream, 'drain');
-    },
+    write: writeLine,
+    writeEmbedded: writeLine,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
-import { emitLinkTelemetry } from '../record/link-telemetry.ts';
+import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../json-value.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
@@ -94,7 +94,7 @@ export function restoreResultType(result: unknown): Record<string, unknown> {
 /**
  * Runs the whole flow (DESIGN §1) for every `resource_link` of a raw tool result (direct fetch where the policy
  * enables it), reading through the client; never throws for server behaviour. The flow is `runToolResultFlow`; this
- * adapter checks the options, builds the reader and the connection's context, and writes the records.
+ * adapter checks the options and builds the reader and the connection's context; the flow writes the records.
  */
 export async function gateToolResult(
   client: RequestingClient,
@@ -112,7 +112,7 @@ export async function gateToolResult(
     client: options.clientInfo ?? null,
     serverInfo: client.getServerVersion?.() ?? null,
   };
-  const gated = await runToolResultFlow(toolResult, {
+  return runToolResultFlow(toolResult, {
     gate,
     read: clientReader(client, options.tap),
     context,
@@ -124,10 +124,8 @@ export async function gateToolResult(
     authContext: options.authContext,
     answerInput: options.answerInput,
     fetch: options.fetch,
+    sink: telemetrySink(options.sink),
   });
-  for (const record of gated.records) emitLinkTelemetry(record);
-  if (options.sink !== undefined) for (const record of gated.records) await options.sink.write(record);
-  return gated;
 }
 
 function isServerError(error: unknown): error is { code: number; message: string } {

@@ -1,7 +1,10 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Decision } from '../decision/decision.ts';
+import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { discoverLinks, linkFacts } from '../flow/discover-links.ts';
+import { reasonCodesOf } from '../flow/gate-notice.ts';
+import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
 import { answerOf } from '../flow/link-reader.ts';
 import {
   discoverLink,
@@ -20,12 +23,15 @@ import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../json-value.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import type { LinkContext } from '../record/build-stages.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord, NextStep, PeerInfo, RequestedStage } from '../record/link-record.ts';
-import { emitLinkTelemetry } from '../record/link-telemetry.ts';
+import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 
-/** The `_meta` key (and `error.data` key) under which the gate's decision travels to the host. */
-export const decisionMetaKey = 'io.linkgate/decision';
+export { decisionMetaKey } from '../flow/decision-meta.ts';
+
+/** Server→host requests whose messages may carry embedded resources, judged before the host sees them. */
+export const judgedServerRequests: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
 
 /** JSON-RPC error code of an answer the gate made itself (denied, timed out); implementation-defined range. */
 export const gateErrorCode = -32080;
@@ -46,6 +52,11 @@ export interface GateTransportOptions {
   authContext?: string;
   /** clock (tests pass their own) */
   now?: () => Date;
+  /**
+   * whether this transport judges the embedded resources of tool results, prompt results and server requests (default
+   * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
+   */
+  judgeEmbedded?: boolean;
 }
 
 /** A gated transport: a Transport, plus `flush` to record links that were found but never read. */
@@ -92,6 +103,9 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   const now = options.now ?? (() => new Date());
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
   const toolCalls = new Map<Id, string | null>();
+  const promptCalls = new Set<Id>();
+  const judgeItems = options.judgeEmbedded !== false;
+  const sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });
   const reads = new Map<Id, PendingRead>();
   const found = new Map<string, FoundLinkState>();
   // ids answered locally at their deadline: a late answer from the server is dropped, not passed to the host
@@ -113,9 +127,15 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   });
   const deliver = (message: unknown, extra?: MessageExtraInfo) => wrapper.onmessage?.(message as JSONRPCMessage, extra);
   const emit = async (record: LinkRecord) => {
-    emitLinkTelemetry(record, { sessionId: inner.sessionId });
     try {
-      await options.sink?.write(record);
+      await sink.write(record);
+    } catch (error) {
+      wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  const emitEmbedded = async (records: readonly EmbeddedRecord[]) => {
+    try {
+      for (const record of records) await sink.writeEmbedded?.(record);
     } catch (error) {
       wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
@@ -268,6 +288,26 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     deliver({ ...message, result: filtered }, extra);
   }
 
+  /** A tool result's message with each withheld embedded resource replaced by its notice (the same message when none is). */
+  async function judgedToolResult(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const result = message['result'];
+    if (!isRecord(result) || !Array.isArray(result['content'])) return message;
+    const content: unknown[] = result['content'];
+    const judged = await judgeEmbeddedItems(gate, content, mode);
+    await emitEmbedded(judged.records);
+    if (judged.changed.size === 0) return message;
+    return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };
+  }
+
+  /** A message whose `key` (`result` of `prompts/get`, `params` of a server request) holds `messages`, judged the same way. */
+  async function judgedMessages(message: Record<string, unknown>, key: 'result' | 'params') {
+    const holder = message[key];
+    if (!isRecord(holder)) return message;
+    const judged = await judgeMessages(gate, holder['messages'], mode);
+    await emitEmbedded(judged.records);
+    return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
+  }
+
   function onToolResult(id: Id, tool: string | null, result: unknown): void {
     for (const { index, link } of discoverLinks(result).links) {
       const uri = linkFacts(link).uri;
@@ -306,6 +346,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       if (typeof m['method'] === 'string' && (typeof id === 'string' || typeof id === 'number')) {
         if (m['method'] === 'resources/read') return onRead(id, params, message, sendOptions);
         if (m['method'] === 'tools/call') toolCalls.set(id, typeof params['name'] === 'string' ? params['name'] : null);
+        if (m['method'] === 'prompts/get') promptCalls.add(id);
         if (m['method'] === 'initialize') {
           initializeId = id;
           clientInfo = peerOf(params['clientInfo']);
@@ -350,7 +391,12 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       const tool = toolCalls.get(id) ?? null;
       toolCalls.delete(id);
       onToolResult(id, tool, m['result']);
+      if (judgeItems) return queue(async () => deliver(await judgedToolResult(m), extra));
     }
+    if (isResponse && promptCalls.delete(id) && judgeItems)
+      return queue(async () => deliver(await judgedMessages(m, 'result'), extra));
+    if (!isResponse && judgeItems && typeof m['method'] === 'string' && judgedServerRequests.has(m['method']))
+      return queue(async () => deliver(await judgedMessages(m, 'params'), extra));
     if (isResponse && id === initializeId && isRecord(m['result'])) serverInfo = peerOf(m['result']['serverInfo']);
     queue(async () => deliver(message, extra));
   };
@@ -369,7 +415,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
 
 /** The message of a read the gate answered itself: masked uri, what happened, the reason codes and the next boundary. */
 export function denialMessage(uri: string, decision: Decision, what: string, next: NextStep | null): string {
-  const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ');
+  const codes = reasonCodesOf(decision).join(', ');
   const why = codes === '' ? '' : ` (${codes})`;
   const then = next === null ? '' : `; check next: ${next.boundary}: ${next.hint}`;
   return `linkgate: read of \`${maskUri(uri)}\` ${what}${why}${then}`;

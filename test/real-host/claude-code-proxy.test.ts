@@ -88,7 +88,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     expect(why('toolu_read_metadata')).toContain('check next: policy');
     expect(why('toolu_read_photo')).toMatch(/denied by policy \(.*content\.(executable|mime-mismatch)/);
     expect(why('toolu_read_banner')).toMatch(/denied by policy \(.*content\.unsafe-text/);
-    expect(why('toolu_embedded')).toMatch(/linkgate: embedded resource `fixture:\/\/embedded\/tool\.png` withheld/);
+    expect(why('toolu_embedded')).toMatch(/linkgate withheld the embedded resource `fixture:\/\/embedded\/tool\.png`/);
     for (const id of ['toolu_read_metadata', 'toolu_read_photo', 'toolu_read_banner'])
       expect(results[id]?.is_error, id).toBe(true);
     // kept for the record: what the model received for one allowed and one denied read

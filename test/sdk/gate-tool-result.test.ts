@@ -1,3 +1,4 @@
+import { decisionMetaKey } from '../../src/flow/decision-meta.ts';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
@@ -81,7 +82,7 @@ describe('gateToolResult', () => {
     expect(stats.reads.length).toBeLessThan(5);
   });
 
-  test('embedded resources go through the content checks without a read; a denied one is removed', async () => {
+  test('embedded resources go through the content checks without a read; a denied one is replaced by the notice', async () => {
     const { client, stats } = slowClient(1);
     const gate = fakeGate(
       policy,
@@ -108,7 +109,12 @@ describe('gateToolResult', () => {
     expect(stats.reads).toEqual([]);
     expect(result.records).toEqual([]);
     expect(result.embedded.map((e) => e.decision.effect)).toEqual(['allow', 'deny']);
-    expect(result.content).toEqual([toolResult.content[0]]);
+    expect(result.content[0]).toEqual(toolResult.content[0]);
+    expect(result.content[1]).toMatchObject({ type: 'text', _meta: { [decisionMetaKey]: { effect: 'deny' } } });
+    expect(String(result.content[1]?.['text'])).toMatch(
+      /^linkgate withheld the embedded resource `guide:\/\/sh`: content\.executable/,
+    );
+    expect(result.embeddedRecords.map((r) => r.verdict)).toEqual(['embedded-delivered', 'embedded-withheld']);
   });
 
   test('embedded resources get the real content checks of the gate', async () => {
@@ -125,7 +131,8 @@ describe('gateToolResult', () => {
     expect(result.embedded.map((e) => e.decision.effect)).toEqual(['allow', 'deny', 'deny']);
     expect(result.embedded[1]?.decision.reasons.map((r) => r.code)).toContain('content.executable');
     expect(result.embedded[2]?.decision.reasons.map((r) => r.code)).toEqual(['content.shape']);
-    expect(result.content).toEqual([toolResult.content[0]]);
+    expect(result.content[0]).toEqual(toolResult.content[0]);
+    expect(result.content.slice(1).map((item) => item['type'])).toEqual(['text', 'text']);
   });
 
   test('records go to the sink in content order', async () => {

@@ -2,12 +2,13 @@ import type { Decision } from '../decision/decision.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 
-/** Longest notice the hook writes for the model, characters (hosts cap hook output near 10,000). */
+/** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
 export const maxNoticeChars = 1500;
 
 /**
  * One line for the model saying what the gate did and why: the masked uri, each reason code with its message, the
- * policy, and the boundary to check next. Reason messages quote user values already (`quoteValue`).
+ * policy, and the boundary to check next; every front end words what it withheld or refused with it. Reason messages
+ * quote user values already (`quoteValue`).
  */
 export function gateNotice(what: string, uri: string, decision: Decision, next: NextStep | null): string {
   const reasons = decision.reasons.map((r) => `${r.code} (${r.message})`).join('; ');

@@ -9,6 +9,7 @@ const phases: Readonly<Record<string, HookEvent['phase']>> = { BeforeTool: 'pre'
 // text body, or `[Binary Data (<type>)]` instead of any bytes; `list_mcp_resources` answers lines
 // `- <server>:<uri> | <name>`; an MCP tool's result is `llmContent` parts (`{text}`, `{inlineData}`)
 const binaryPlaceholder = /^\[Binary Data \(([^)\n]*)\)\]\s*$/;
+const noContent = 'No content returned from resource.';
 const listedLine = /^- ([^:\n]+):(\S+) \| (.*)$/gm;
 // web_fetch takes a prompt holding the urls it will fetch (as Gemini CLI itself finds them)
 const promptUrl = /https?:\/\/[^\s<>"'`]+/gi;
@@ -42,7 +43,12 @@ function call(name: string, input: Record<string, unknown>, event: Record<string
 function response(parsed: HookCall, raw: unknown): unknown {
   const content = isRecord(raw) ? raw['llmContent'] : undefined;
   if (parsed.kind === 'read') {
-    if (typeof content !== 'string') return { contents: [] };
+    // a failed read is `Error: …` text with `error` beside it: the server's (or the host's) error, never a body
+    const error = isRecord(raw) && isRecord(raw['error']) ? raw['error']['message'] : undefined;
+    if (error !== undefined)
+      return { contents: [], error: typeof error === 'string' && error !== '' ? error : 'the read failed' };
+    // the host's own words for a result with no text or blob (no contents, an unknown result type): no body
+    if (typeof content !== 'string' || content === noContent) return { contents: [] };
     const binary = binaryPlaceholder.exec(content);
     // the host passes no bytes of a binary body: the gate cannot judge it, so it is withheld (content.shape)
     if (binary !== null) return { contents: [{ uri: parsed.uri, mimeType: binary[1] }] };

@@ -9,6 +9,10 @@ import { packageVersion } from '../package-version.ts';
 import { fileReadError } from '../file-read-error.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
+import { lintReviewSignatures } from '../review/lint-review.ts';
+import { checkPolicyText } from '../policy/check-policy.ts';
+import { reviewOptionsOf } from '../policy/load-policy.ts';
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 const formats = ['text', 'json', 'sarif'] as const;
 
@@ -16,9 +20,11 @@ const formats = ['text', 'json', 'sarif'] as const;
 export const lintDefinition = defineCommand({
   name: 'lint',
   summary: 'check policy files: schema, rules, over-broad settings, review dates',
-  synopsis: '[--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] FILE…',
+  synopsis:
+    '[--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] [--allowed-signers FILE [--min-signers N]] FILE…',
   description: [
     'reports every finding of each policy file with its `file:line:col`, a stable code (docs/policy-reference.md) and a severity; case files named among the files (`X.cases.yaml`) are skipped with a note.',
+    'review signatures (POLICY.sig, docs/reviews.md): any that are there are checked against the bytes; with `--allowed-signers` a policy without one is a warning and one whose review does not hold an error.',
   ],
   options: {
     format: {
@@ -40,6 +46,7 @@ export const lintDefinition = defineCommand({
       value: 'YYYY-MM-DD',
       description: 'the date review and expiry dates are checked against (default: today, utc)',
     },
+    ...reviewOptions,
   },
   positionals: [{ name: 'FILE…', description: 'policy files (yaml)' }],
   example: 'linkgate lint policies/default.yaml policies/strict.yaml',
@@ -57,20 +64,30 @@ export const lintDefinition = defineCommand({
     if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(`${today}T00:00:00Z`)))
       return usageError(`\`--today\` must be a date \`YYYY-MM-DD\`, got \`${today}\``);
     if (positionals.length === 0) return usageError('missing policy `FILE`');
+    const loadOptions = reviewLoadOptions(values, io);
+    if (typeof loadOptions === 'string') return usageError(loadOptions);
+    const review = reviewOptionsOf(
+      values.today === undefined ? loadOptions : { ...loadOptions, nowMs: Date.parse(`${today}T00:00:00Z`) },
+    );
 
     let unreadable = false;
     const all: Diagnostic[] = [];
     for (const file of positionals) {
       const shown = displayPath(io.cwd, file);
       let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(resolvePath(io.cwd, file), 'utf8');
+        bytes = await readFile(resolvePath(io.cwd, file));
+        text = bytes.toString('utf8');
       } catch (error) {
         unreadable = true;
         io.stderr.write(`linkgate: ${fileReadError('POLICY_UNREADABLE', 'policy', shown, error).message}\n`);
         continue;
       }
       all.push(...lintPolicyText(text, shown, { today }));
+      const loaded = checkPolicyText(text, shown).policy;
+      if (loaded !== undefined)
+        all.push(...(await lintReviewSignatures(bytes, loaded.document, resolvePath(io.cwd, file), shown, review)));
     }
     const diagnostics = sortDiagnostics(all);
     const summary = summarizeLint(diagnostics, positionals.length);

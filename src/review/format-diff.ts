@@ -85,7 +85,7 @@ export function formatDiffText(diff: PolicyDiff): string {
   lines.push(
     '',
     diffLoosens(diff)
-      ? 'verdict: LOOSENS the policy'
+      ? 'verdict: LOOSENS the policy: it needs a new review (signatures of the new file, docs/reviews.md)'
       : diff.summary.changed + diff.summary.settingsChanged === 0
         ? 'verdict: no change'
         : 'verdict: does not loosen the policy',
@@ -106,6 +106,7 @@ export function formatDiffJson(diff: PolicyDiff): string {
     new: side(diff.new),
     cases: diff.casesFiles,
     loosens: diffLoosens(diff),
+    needsReview: diffLoosens(diff),
     summary: diff.summary,
     decisions: diff.changes.map((c) => ({
       name: c.name,
@@ -137,7 +138,7 @@ export function formatDiffMarkdown(diff: PolicyDiff): string {
     `# Policy change: \`${diff.old.policy.ref.id}\` ${diff.old.policy.ref.version} → \`${diff.new.policy.ref.id}\` ${diff.new.policy.ref.version}`,
     '',
     loosens
-      ? `> **This change loosens the policy**: ${s.loosened} replayed decision(s) and ${s.settingsLoosening} setting or rule change(s) let more through. Each needs a reviewer's sign-off.`
+      ? `> **This change loosens the policy**: ${s.loosened} replayed decision(s) and ${s.settingsLoosening} setting or rule change(s) let more through. Each needs a reviewer's sign-off: a new review signature of the new file (docs/reviews.md).`
       : '> This change does not loosen the policy on the replayed lines or in its settings.',
     '',
     '| | old | new |',

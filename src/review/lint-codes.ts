@@ -40,6 +40,14 @@ export const lintCodes = {
   'lint.limit-inconsistent': { severity: 'warning', description: 'two limits contradict each other' },
   'lint.review-expired': { severity: 'error', description: 'the security review has expired' },
   'lint.review-expiring': { severity: 'warning', description: 'the security review expires within the warning window' },
+  'lint.review-unsigned': {
+    severity: 'warning',
+    description: 'the policy has no review signature (`POLICY.sig`) while allowed signers are given',
+  },
+  'lint.review-signature-invalid': {
+    severity: 'error',
+    description: 'a review signature is there but does not hold (bytes changed, namespace, signer, expiry)',
+  },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; description: string }>;
 
 /** A semantic lint code (`lint.*`). */
@@ -77,6 +85,8 @@ const securitySeverity: Readonly<Record<string, string>> = {
   'lint.limit-inconsistent': '3.0',
   'lint.review-expired': '5.0',
   'lint.review-expiring': '2.0',
+  'lint.review-unsigned': '4.0',
+  'lint.review-signature-invalid': '7.0',
   'logic.forbidden-path': '8.0',
 };
 

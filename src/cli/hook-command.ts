@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../gate-error.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
-import { claudeCodeSettings, shellQuote } from '../hook/hook-settings.ts';
+import { codexHooksConfig } from '../hook/codex-host.ts';
+import { claudeCodeSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
 import { runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
@@ -37,7 +38,7 @@ export const hookDefinition = defineCommand({
   synopsis: `${hosts} --policy FILE [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model. every failure exits 2, the only exit code hosts treat as a block.",
-    '`linkgate hook claude-code --print-config [--policy FILE] [--records FILE] [--state DIR]` prints the settings.json hooks block that runs this command.',
+    '`linkgate hook claude-code|codex --print-config [--policy FILE] [--records FILE] [--state DIR]` prints the hooks block that runs this command (claude code settings.json, codex hooks.json).',
   ],
   options: {
     policy: {
@@ -52,7 +53,11 @@ export const hookDefinition = defineCommand({
       description:
         'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
     },
-    'print-config': { type: 'boolean', description: 'print the claude code hooks settings for this command and exit' },
+    'print-config': {
+      type: 'boolean',
+      description:
+        'print the hooks configuration for this command (claude code settings.json, codex hooks.json) and exit',
+    },
     otel: { type: 'boolean', description: 'send spans and metrics through the optional @opentelemetry/sdk-node peer' },
     ...reviewOptions,
   },
@@ -74,14 +79,17 @@ export const hookDefinition = defineCommand({
     if (typeof review === 'string') return usageError(review);
 
     if (values['print-config'] === true) {
-      if (host !== 'claude-code') return usageError('`--print-config` is for `claude-code`');
+      if (host !== 'claude-code' && host !== 'codex')
+        return usageError('`--print-config` is for `claude-code` and `codex`');
       const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
-      const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', policy];
+      const command = ['node', cliEntry(), 'hook', host, '--policy', policy];
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       if (review.allowedSigners !== undefined)
         command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
-      io.stdout.write(`${JSON.stringify(claudeCodeSettings(command.map(shellQuote).join(' ')), null, 2)}\n`);
+      const line = command.map(shellQuote).join(' ');
+      const config = host === 'codex' ? codexHooksConfig(line, hookTimeoutSeconds) : claudeCodeSettings(line);
+      io.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
       return 0;
     }
     if (values.policy === undefined) return usageError('missing `--policy FILE`');

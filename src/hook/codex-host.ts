@@ -1,19 +1,150 @@
-import { parseClaudeShaped, preToolUseDeny } from './claude-code-host.ts';
+import { isRecord } from '../json-value.ts';
+import { preToolUseDeny } from './claude-code-host.ts';
+import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
+import { durationOf, mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
+
+// Codex CLI 0.171 (observed, test/real-host/observed/codex/): `PreToolUse`/`PostToolUse` only (a failed call gets no
+// post event); its read tool is `read_mcp_resource {server, uri}`, its list tool `list_mcp_resources {server?}`,
+// an MCP tool `mcp__<server>__<tool_snake_case>`
+const phases: Readonly<Record<string, HookEvent['phase']>> = { PreToolUse: 'pre', PostToolUse: 'post' };
+
+/** Codex's tool names, as its hooks see them. */
+export const codexTools = { read: 'read_mcp_resource', list: 'list_mcp_resources' } as const;
+
+function call(name: string, input: unknown): HookCall {
+  if (name === codexTools.read) {
+    const fields = requiredObject(input, 'tool_input');
+    return {
+      kind: 'read',
+      server: requiredString(fields['server'], 'tool_input.server'),
+      uri: requiredString(fields['uri'], 'tool_input.uri'),
+    };
+  }
+  if (name === codexTools.list) {
+    const fields = input === undefined || input === null ? {} : requiredObject(input, 'tool_input');
+    return { kind: 'list', server: optionalString(fields['server'], 'tool_input.server') ?? null };
+  }
+  const mcp = mcpToolName(name);
+  return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
+}
+
+/** A JSON string parsed, or the value itself; a string that is not JSON stays a string. */
+function parsedJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+// the items an MCP tool result holds, as the model reads them (Codex passes each on: text as text, the rest as JSON)
+function knownItem(item: unknown): boolean {
+  if (!isRecord(item)) return false;
+  switch (item['type']) {
+    case 'text':
+      return typeof item['text'] === 'string';
+    case 'resource_link':
+      return typeof item['uri'] === 'string';
+    case 'resource':
+      return isRecord(item['resource']);
+    case 'image':
+    case 'audio':
+      return typeof item['data'] === 'string';
+    default:
+      return false;
+  }
+}
 
 /**
- * Codex CLI: Claude-shaped events; a deny uses `permissionDecision`. Codex cannot edit a tool result
- * (`updatedMCPToolOutput` fails open), so a withheld result is replaced as a whole by `decision: "block"`, whose
- * reason becomes what the model receives: the output with its withheld items swapped for notices.
+ * An MCP tool's `tool_response` (`{content: [...]}`, or the same as a JSON string) with every item the gate cannot
+ * recognise standing as an embedded resource with no body, which the gate withholds (`content.shape`): Codex shows
+ * the model each item as JSON, so an unknown item is never passed as harmless text.
+ */
+function toolResponse(raw: unknown): unknown {
+  const value = parsedJson(raw);
+  if (!isRecord(value) || !Array.isArray(value['content'])) return raw;
+  const content = value['content'].map((item: unknown) => {
+    if (knownItem(item)) return item;
+    const uri = isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
+    return { type: 'resource', resource: { uri } };
+  });
+  return { ...value, content };
+}
+
+/**
+ * A read's `tool_response`: a JSON string `{server, uri, contents}` with blobs inline as base64; an object is taken as
+ * it is. Anything else has no `contents`, which the hook treats as a failure after the read (fail closed).
+ */
+function readResponse(raw: unknown): unknown {
+  const value = parsedJson(raw);
+  return isRecord(value) ? value : {};
+}
+
+// what the model reads in place of a replaced result: a read as Codex itself renders it (`{server, uri, contents}`),
+// an MCP tool result as its items (text as text, the rest as JSON), one per line
+function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>, event: HookEvent): string {
+  const output = answer.output;
+  if (event.call.kind === 'read' && isRecord(output) && Array.isArray(output['contents'])) {
+    return JSON.stringify({ server: event.call.server, uri: event.call.uri, contents: output['contents'] });
+  }
+  const result = parsedJson(output);
+  if (isRecord(result) && Array.isArray(result['content'])) {
+    return result['content']
+      .map((item: unknown) => (isRecord(item) && item['type'] === 'text' ? String(item['text']) : JSON.stringify(item)))
+      .join('\n');
+  }
+  return answer.reason;
+}
+
+/**
+ * Codex CLI: a deny before the read is `permissionDecision: "deny"` (Codex never calls the server and hands the model
+ * `Tool call blocked by PreToolUse hook: <reason>`). Codex cannot edit a tool result (`updatedMCPToolOutput` fails
+ * open), so a result with anything withheld is replaced as a whole by `decision: "block"`, whose reason is what the
+ * model then reads: the result with each withheld item swapped for its notice.
  */
 export const codexHost: HostAdapter = {
-  parse: parseClaudeShaped,
-  format(answer) {
-    if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
-    if (answer.kind === 'replace') {
-      const text = typeof answer.output === 'string' ? answer.output : JSON.stringify(answer.output);
-      return JSON.stringify({ decision: 'block', reason: text });
+  parse(event) {
+    const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+    if (phase === undefined) return null;
+    const session = requiredString(event['session_id'], 'session_id');
+    const parsed: HookEvent = {
+      session,
+      phase,
+      toolUseId: optionalString(event['tool_use_id'], 'tool_use_id') ?? null,
+      call: call(requiredString(event['tool_name'], 'tool_name'), event['tool_input']),
+      // Codex passes blobs inline and saves no files for the model
+      savedDir: null,
+    };
+    if (phase === 'post') {
+      const raw = event['tool_response'];
+      parsed.response =
+        parsed.call.kind === 'read' ? readResponse(raw) : parsed.call.kind === 'mcp' ? toolResponse(raw) : raw;
     }
+    const duration = durationOf(event['duration_ms']);
+    if (duration !== undefined) parsed.durationMs = duration;
+    return parsed;
+  },
+  format(answer, event) {
+    if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
+    if (answer.kind === 'replace') return JSON.stringify({ decision: 'block', reason: replacementText(answer, event) });
     return '';
   },
 };
+
+/** Tools whose calls the gate must see before they run in Codex (hooks.json matcher, a regex). */
+export const codexPreToolMatcher = `^${codexTools.read}$`;
+/** Tools whose results the gate must see in Codex: bodies read, resources listed, links returned by MCP tools. */
+export const codexPostToolMatcher = `^(${codexTools.read}|${codexTools.list}|mcp__.+)$`;
+
+/** The Codex `hooks.json` that runs `command` on every event the gate needs (`timeout` in seconds). */
+export function codexHooksConfig(command: string, timeoutSeconds: number): { hooks: Record<string, unknown[]> } {
+  const handler = [{ type: 'command', command, timeout: timeoutSeconds }];
+  return {
+    hooks: {
+      PreToolUse: [{ matcher: codexPreToolMatcher, hooks: handler }],
+      PostToolUse: [{ matcher: codexPostToolMatcher, hooks: handler }],
+    },
+  };
+}

@@ -246,7 +246,8 @@ async function readReturned(
     const judgedItem: Record<string, unknown> = {};
     for (const key of ['uri', 'mimeType'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
     if (path === null) {
-      if (item['text'] !== undefined) judgedItem['text'] = item['text'];
+      // the body as the host passed it: text, or a blob inline as base64 (Codex)
+      for (const key of ['text', 'blob'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
     } else {
       // the body is the saved file (the item's `text` is the host's note about it); a file that cannot be read back,
       // or lies outside the host's folder, gives an item with no body, which the gate denies (content.shape)

@@ -1,9 +1,33 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.ts';
-import { readRequested, readReturned, toolReturned } from './hook-events.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { makeElf } from '../fixtures/make-bytes.ts';
+import { jsonLines, runCli } from '../helpers/run-cli.ts';
+
+// the hook events a real Codex CLI (0.171.0) sent for the fixture server, recorded by the real-host harness
+// (test/real-host/codex-cli-smoke.test.ts); run folders and uuids are placeholders there
+type Event = Record<string, unknown> & { hook_event_name: string; tool_name: string; tool_use_id: string };
+const observed = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../real-host/observed/codex/hook-events.json'), 'utf8')
+    .replaceAll('<run>', '/tmp/linkgate-codex-run')
+    .replaceAll('<uuid>', 'u1'),
+) as Event[];
+const recorded = (name: string, id: string): Event => {
+  const event = observed.find((e) => e.hook_event_name === name && e.tool_use_id === id);
+  if (event === undefined) throw new Error(`no recorded ${name} ${id}`);
+  return structuredClone(event);
+};
+
+/** The recorded read of `call_read_text`, with another uri (and, after the read, Codex's string result for it). */
+function readEvent(phase: 'PreToolUse' | 'PostToolUse', uri: string, contents?: unknown[]): Event {
+  const event = recorded(phase, 'call_read_text');
+  event.tool_input = { server: 'fixture', uri };
+  event.tool_use_id = `call_${uri}`;
+  if (contents !== undefined) event['tool_response'] = JSON.stringify({ server: 'fixture', uri, contents });
+  return event;
+}
 
 let dir: string;
 beforeEach(() => {
@@ -11,44 +35,131 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-// Codex sends Claude-shaped events (plus `model`, `turn_id`); research note §1.2
-const codexEvent = <T extends object>(event: T) => ({ ...event, model: 'gpt-5-codex', turn_id: 'turn-1' });
-
-async function hook(event: unknown) {
-  const args = ['hook', 'codex', '--policy', 'policies/default.yaml', '--state', join(dir, 'state')];
-  return runCli(args, JSON.stringify(event));
+async function hook(event: unknown, policy = 'policies/default.yaml') {
+  const args = ['hook', 'codex', '--policy', policy, '--state', join(dir, 'state'), '--records', join(dir, 'r.jsonl')];
+  return runCli(args, typeof event === 'string' ? event : JSON.stringify(event));
 }
+const records = () => jsonLines(readFileSync(join(dir, 'r.jsonl'), 'utf8')) as LinkRecord[];
+const answerOf = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
-describe('linkgate hook codex', () => {
-  it('denies a read before it runs with permissionDecision', async () => {
-    const run = await hook(codexEvent(readRequested('docs', 'http://169.254.169.254/')));
-    const answer = JSON.parse(run.stdout) as { hookSpecificOutput: Record<string, unknown> };
-    expect(answer.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+describe('linkgate hook codex on the events a real Codex CLI sent', () => {
+  it('refuses read_mcp_resource of a denied link before the read, with a deny Codex honours', async () => {
+    for (const [uri, code] of [
+      ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'uri.non-public-address'],
+      ['file:///etc/passwd', 'uri.scheme-not-allowed'],
+    ] as const) {
+      const run = await hook(readEvent('PreToolUse', uri));
+      expect(run.code, run.stderr).toBe(0);
+      const answer = answerOf(run.stdout) as { hookSpecificOutput: Record<string, unknown> };
+      expect(answer.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+      expect(answer.hookSpecificOutput['permissionDecisionReason']).toContain(code);
+    }
+    expect(records().map((r) => [r.verdict, r.stages.requested])).toEqual([
+      ['link-only', null],
+      ['link-only', null],
+    ]);
   });
 
-  it('withholds a denied body by blocking, which replaces the whole result with the reason', async () => {
-    const run = await hook(
-      codexEvent(readReturned('docs', 'guide://a', [{ uri: 'guide://a', text: '#!/bin/sh\nrm -rf ~' }])),
-    );
-    const answer = JSON.parse(run.stdout) as { decision: string; reason: string };
-    expect(answer.decision).toBe('block');
-    expect(answer.reason).toContain('content.executable');
-    expect(answer.reason).not.toContain('rm -rf');
+  it('says nothing for an allowed read and its text body, and records it with where it was discovered', async () => {
+    expect(await hook(recorded('PostToolUse', 'call_links'))).toMatchObject({ code: 0, stdout: '' });
+    expect(await hook(recorded('PreToolUse', 'call_read_text'))).toMatchObject({ code: 0, stdout: '' });
+    expect(await hook(recorded('PostToolUse', 'call_read_text'))).toMatchObject({ code: 0, stdout: '' });
+    const [record] = records();
+    expect(record).toMatchObject({ uri: 'fixture://docs/readme.txt', verdict: 'body-obtained' });
+    expect(record?.stages.discovered).toMatchObject({ server: 'fixture', tool: 'links', contentIndex: 1 });
   });
 
-  it('blocks an MCP tool result with a denied embedded resource; the reason carries the allowed items', async () => {
-    const content = [
-      { type: 'text', text: 'kept text' },
-      { type: 'resource', resource: { uri: 'guide://x', mimeType: 'text/plain', text: '#!/bin/sh\nid' } },
-    ];
-    const run = await hook(codexEvent({ ...toolReturned('docs', 'get', []), tool_response: { content } }));
-    const answer = JSON.parse(run.stdout) as { decision: string; reason: string };
+  it('judges a blob inline in the string tool_response: a valid PNG passes whole', async () => {
+    expect(await hook(recorded('PreToolUse', 'call_read_blob'))).toMatchObject({ code: 0, stdout: '' });
+    expect(await hook(recorded('PostToolUse', 'call_read_blob'))).toMatchObject({ code: 0, stdout: '' });
+    const [record] = records();
+    expect(record?.verdict).toBe('body-obtained');
+    expect(record?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
+  });
+
+  it('blocks a read whose inline blob is an ELF declared as PNG; the reason replaces the whole result', async () => {
+    const elf = makeElf().toString('base64');
+    const uri = 'fixture://images/photo.png';
+    const run = await hook(readEvent('PostToolUse', uri, [{ uri, mimeType: 'image/png', blob: elf }]));
+    expect(run.code, run.stderr).toBe(0);
+    const answer = answerOf(run.stdout) as { decision: string; reason: string };
     expect(answer.decision).toBe('block');
-    expect(answer.reason).toContain('kept text');
+    expect(answer.reason).not.toContain(elf.slice(0, 24));
+    // what the model reads instead: Codex's own read shape, the withheld item swapped for the notice
+    const shown = JSON.parse(answer.reason) as { server: string; uri: string; contents: { text: string }[] };
+    expect(shown).toMatchObject({ server: 'fixture', uri });
+    expect(shown.contents[0]?.text).toMatch(/^linkgate withheld the body of `fixture:\/\/images\/photo\.png`: /);
+    expect(shown.contents[0]?.text).toContain('content.executable');
+    expect(records()[0]?.verdict).toBe('link-only');
+  });
+
+  it('blocks a read of HTML with script', async () => {
+    const uri = 'fixture://docs/page';
+    const contents = [{ uri, mimeType: 'text/html', text: '<p>hi</p><script>fetch("//evil.example")</script>' }];
+    const answer = answerOf((await hook(readEvent('PostToolUse', uri, contents))).stdout) as { reason: string };
+    const shown = JSON.parse(answer.reason) as { contents: { text: string }[] };
+    expect(shown.contents[0]?.text).toContain('content.executable');
+    expect(answer.reason).not.toContain('evil.example');
+  });
+
+  it('fails closed on a read result that is not Codex JSON (exit 2: Codex shows stderr instead of the result)', async () => {
+    const event = recorded('PostToolUse', 'call_read_text');
+    event['tool_response'] = 'fixture readme: not json';
+    const run = await hook(event);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+  });
+
+  it('blocks an MCP tool result with an executable embedded resource; the reason keeps the allowed items', async () => {
+    const run = await hook(recorded('PostToolUse', 'call_embedded'));
+    const answer = answerOf(run.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('block');
+    const [kept, notice] = answer.reason.split('\n');
+    expect(JSON.parse(kept ?? '')).toMatchObject({ resource: { uri: 'fixture://embedded/note.txt' } });
+    expect(notice).toMatch(/^linkgate withheld the embedded resource `fixture:\/\/embedded\/tool\.png`: /);
+    expect(answer.reason).not.toContain('TVqQ');
+  });
+
+  it('withholds an MCP tool result item it does not recognise', async () => {
+    const event = recorded('PostToolUse', 'call_links');
+    event['tool_response'] = {
+      content: [
+        { type: 'text', text: 'kept' },
+        { type: 'widget', payload: '#!/bin/sh' },
+      ],
+    };
+    const answer = answerOf((await hook(event)).stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('block');
+    expect(answer.reason).toMatch(/^kept\nlinkgate withheld the embedded resource ``: content\.shape/);
     expect(answer.reason).not.toContain('#!/bin/sh');
   });
 
-  it('says nothing when the read is allowed', async () => {
-    expect(await hook(codexEvent(readRequested('docs', 'guide://fine')))).toMatchObject({ code: 0, stdout: '' });
+  it('takes what list_mcp_resources listed as discovered, with its server (requireDiscovered)', async () => {
+    const strict = join(dir, 'discovered.yaml');
+    writeFileSync(
+      strict,
+      readFileSync('policies/default.yaml', 'utf8').replace('requireDiscovered: false', 'requireDiscovered: true'),
+    );
+    const note = readEvent('PreToolUse', 'fixture://embedded/note.txt');
+    expect(answerOf((await hook(note, strict)).stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny' },
+    });
+    expect(await hook(recorded('PostToolUse', 'call_list'), strict)).toMatchObject({ code: 0, stdout: '' });
+    expect(await hook(note, strict)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('prints the hooks.json that runs it on read_mcp_resource, list_mcp_resources and MCP tools', async () => {
+    const run = await runCli(['hook', 'codex', '--print-config', '--records', 'r.jsonl']);
+    expect(run.code, run.stderr).toBe(0);
+    const config = JSON.parse(run.stdout) as {
+      hooks: Record<string, { matcher: string; hooks: { command: string }[] }[]>;
+    };
+    const pre = new RegExp(config.hooks['PreToolUse']?.[0]?.matcher ?? '$^');
+    const post = new RegExp(config.hooks['PostToolUse']?.[0]?.matcher ?? '$^');
+    expect(['read_mcp_resource', 'mcp__fixture__links'].map((t) => pre.test(t))).toEqual([true, false]);
+    expect(
+      ['read_mcp_resource', 'list_mcp_resources', 'mcp__fixture__get_links', 'exec_command'].map((t) => post.test(t)),
+    ).toEqual([true, true, true, false]);
+    expect(config.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toMatch(/^node \S+linkgate\.js hook codex --policy /);
   });
 });

@@ -1,0 +1,111 @@
+// linkgate as Codex CLI's hook: the real binary, offline, with the hooks.json `linkgate hook codex --print-config`
+// prints (unchanged), the hostile fixture server, and a scripted model. What the server was asked, what the model
+// received next and what the records say are all checked.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { installCodexCli, runCodexCli } from './codex-cli.ts';
+import { outputText } from './codex-model-api.ts';
+import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
+import { builtCli, realHostSuite } from './host-suite.ts';
+
+const host = realHostSuite('codex cli', () => installCodexCli());
+
+builtCli();
+
+describe('linkgate hook codex inside a real Codex CLI', () => {
+  test('refused links are never read, withheld bodies never reach the model, allowed ones do', async (ctx) => {
+    host.require(ctx);
+    const logs = await host.scratch('linkgate-hook-e2e-');
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const recordsFile = path.join(logs, 'records.jsonl');
+    const printed = await runCli(['hook', 'codex', '--print-config', '--records', recordsFile]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const hooks = JSON.parse(printed.stdout) as Record<string, unknown>;
+
+    const [readme, metadata, photo, banner, logo, note, tool] = [
+      'readme',
+      'metadata',
+      'photo',
+      'banner',
+      'logo',
+      'note',
+      'tool',
+    ].map((name) => fixtureResource(name)) as FixtureResource[];
+    const passwd = 'file:///etc/passwd';
+    const read = (id: string, uri: string) => ({
+      toolUses: [{ id, name: 'read_mcp_resource', input: { server: 'fixture', uri } }],
+    });
+    const run = await runCodexCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      hooks,
+      prompt: 'read every link of the fixture server',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp__fixture__links', input: {} }] },
+        read('call_metadata', metadata?.uri as string),
+        read('call_passwd', passwd),
+        read('call_readme', readme?.uri as string),
+        read('call_photo', photo?.uri as string),
+        read('call_banner', banner?.uri as string),
+        read('call_logo', logo?.uri as string),
+        { toolUses: [{ id: 'call_embedded', name: 'mcp__fixture__embedded', input: {} }] },
+        { toolUses: [{ id: 'call_list', name: 'list_mcp_resources', input: { server: 'fixture' } }] },
+        { text: 'all read' },
+      ],
+      timeoutMs: 90_000,
+    });
+    host.defer(() => run.cleanup());
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const text = (id: string) => outputText(run.toolResults[id]);
+    if (process.env['LINKGATE_SHOW_MODEL_TEXT'] === '1') {
+      for (const id of ['call_metadata', 'call_photo', 'call_readme', 'call_logo', 'call_embedded'])
+        console.log(id, JSON.stringify(text(id)));
+    }
+
+    // refused before the read: the server was never asked, the model got the reason
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([readme, photo, banner, logo].map((r) => r?.uri));
+    expect(text('call_metadata')).toContain('Tool call blocked by PreToolUse hook: linkgate refused to read');
+    expect(text('call_metadata')).toContain('uri.non-public-address');
+    expect(text('call_passwd')).toContain('uri.scheme-not-allowed');
+
+    // what the model received next: allowed bodies whole, withheld bodies out of every later request
+    expect(JSON.parse(text('call_readme'))).toEqual({
+      server: 'fixture',
+      uri: readme?.uri,
+      contents: [{ uri: readme?.uri, mimeType: 'text/plain', text: readme?.text }],
+    });
+    expect(JSON.parse(text('call_logo'))).toMatchObject({
+      contents: [{ uri: logo?.uri, blob: logo?.bytes?.toString('base64') }],
+    });
+    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+    expect(everything).toContain(note?.marker);
+    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    expect(text('call_photo')).toMatch(
+      /linkgate withheld the body of `fixture:\/\/images\/photo\.png`: .*content\.executable/,
+    );
+    expect(text('call_banner')).toMatch(/linkgate withheld the body of/);
+    expect(text('call_embedded')).toContain('content.executable');
+    expect(text('call_embedded')).toContain(note?.marker);
+
+    // one record per read, with the verdict of what reached the model, and where each link was found
+    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata?.uri, 'link-only'],
+      [passwd, 'link-only'],
+      [readme?.uri, 'body-obtained'],
+      [photo?.uri, 'link-only'],
+      [banner?.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
+      [logo?.uri, 'body-obtained'],
+    ]);
+    expect(records[0]?.stages.requested).toBeNull();
+    expect(records[0]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 2 });
+    expect(records[1]?.stages.discovered).toMatchObject({ tool: null });
+    expect(records[2]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 1 });
+    expect(records[5]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
+  });
+});

@@ -9,7 +9,7 @@ import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
+import { fixtureResource } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -26,15 +26,13 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const hooks = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const [readme, metadata, photo, banner, logo, note, tool] = [
-      'readme',
-      'metadata',
-      'photo',
-      'banner',
-      'logo',
-      'note',
-      'tool',
-    ].map((name) => fixtureResource(name)) as FixtureResource[];
+    const readme = fixtureResource('readme');
+    const metadata = fixtureResource('metadata');
+    const photo = fixtureResource('photo');
+    const banner = fixtureResource('banner');
+    const logo = fixtureResource('logo');
+    const note = fixtureResource('note');
+    const tool = fixtureResource('tool');
     const passwd = 'file:///etc/passwd';
     const read = (id: string, uri: string) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { server: 'fixture', uri } }],
@@ -45,12 +43,12 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
       prompt: 'read every link of the fixture server',
       script: [
         { toolUses: [{ id: 'call_links', name: 'mcp__fixture__links', input: {} }] },
-        read('call_metadata', metadata?.uri as string),
+        read('call_metadata', metadata.uri),
         read('call_passwd', passwd),
-        read('call_readme', readme?.uri as string),
-        read('call_photo', photo?.uri as string),
-        read('call_banner', banner?.uri as string),
-        read('call_logo', logo?.uri as string),
+        read('call_readme', readme.uri),
+        read('call_photo', photo.uri),
+        read('call_banner', banner.uri),
+        read('call_logo', logo.uri),
         { toolUses: [{ id: 'call_embedded', name: 'mcp__fixture__embedded', input: {} }] },
         { toolUses: [{ id: 'call_list', name: 'list_mcp_resources', input: { server: 'fixture' } }] },
         { text: 'all read' },
@@ -68,7 +66,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
 
     // refused before the read: the server was never asked, the model got the reason
     const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
-    expect(reads).toEqual([readme, photo, banner, logo].map((r) => r?.uri));
+    expect(reads).toEqual([readme, photo, banner, logo].map((r) => r.uri));
     expect(text('call_metadata')).toContain('Tool call blocked by PreToolUse hook: linkgate refused to read');
     expect(text('call_metadata')).toContain('uri.non-public-address');
     expect(text('call_passwd')).toContain('uri.scheme-not-allowed');
@@ -76,31 +74,31 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     // what the model received next: allowed bodies whole, withheld bodies out of every later request
     expect(JSON.parse(text('call_readme'))).toEqual({
       server: 'fixture',
-      uri: readme?.uri,
-      contents: [{ uri: readme?.uri, mimeType: 'text/plain', text: readme?.text }],
+      uri: readme.uri,
+      contents: [{ uri: readme.uri, mimeType: 'text/plain', text: readme.text }],
     });
     expect(JSON.parse(text('call_logo'))).toMatchObject({
-      contents: [{ uri: logo?.uri, blob: logo?.bytes?.toString('base64') }],
+      contents: [{ uri: logo.uri, blob: logo.bytes?.toString('base64') }],
     });
     const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
-    expect(everything).toContain(note?.marker);
-    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    expect(everything).toContain(note.marker);
+    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld.marker);
     expect(text('call_photo')).toMatch(
       /linkgate withheld the body of `fixture:\/\/images\/photo\.png`: .*content\.executable/,
     );
     expect(text('call_banner')).toMatch(/linkgate withheld the body of/);
     expect(text('call_embedded')).toContain('content.executable');
-    expect(text('call_embedded')).toContain(note?.marker);
+    expect(text('call_embedded')).toContain(note.marker);
 
     // one record per read, with the verdict of what reached the model, and where each link was found
     const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
-      [metadata?.uri, 'link-only'],
+      [metadata.uri, 'link-only'],
       [passwd, 'link-only'],
-      [readme?.uri, 'body-obtained'],
-      [photo?.uri, 'link-only'],
-      [banner?.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
-      [logo?.uri, 'body-obtained'],
+      [readme.uri, 'body-obtained'],
+      [photo.uri, 'link-only'],
+      [banner.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
+      [logo.uri, 'body-obtained'],
     ]);
     expect(records[0]?.stages.requested).toBeNull();
     expect(records[0]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 2 });

@@ -12,7 +12,7 @@ export const layers = [
   { name: 'record', paths: ['src/record/'] },
   { name: 'fetch', paths: ['src/fetch/'] },
   { name: 'flow', paths: ['src/flow/'] },
-  { name: 'sdk, review', paths: ['src/sdk/', 'src/review/'] },
+  { name: 'sdk, review, report', paths: ['src/sdk/', 'src/review/', 'src/report/'] },
   { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
   { name: 'cli', paths: ['src/cli/'] },
   { name: 'demo', paths: ['src/demo/'] },

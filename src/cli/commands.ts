@@ -6,6 +6,7 @@ import { hookDefinition } from './hook-command.ts';
 import { lintDefinition } from './lint-command.ts';
 import { probeDefinition } from './probe.ts';
 import { proxyDefinition } from './proxy-command.ts';
+import { reportDefinition } from './report-command.ts';
 import { reviewDefinition } from './review-command.ts';
 import { testDefinition } from './test-command.ts';
 
@@ -23,4 +24,5 @@ export const commands: readonly CommandDefinition<OptionDefinitions>[] = [
   reviewDefinition,
   proxyDefinition,
   hookDefinition,
+  reportDefinition,
 ] as unknown as readonly CommandDefinition<OptionDefinitions>[];

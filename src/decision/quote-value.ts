@@ -13,6 +13,13 @@ export function quoteValue(value: string): string {
   return `\`${needsEscape(cut) ? cut.replace(unsafe, escapeChar) : cut}\``;
 }
 
+/** A user value for a terminal line, unquoted: control and format characters escaped as `\uXXXX`, nothing cut. */
+export function escapeInvisible(value: string): string {
+  return needsEscape(value) ? value.replace(unsafeInvisible, escapeChar) : value;
+}
+
+const unsafeInvisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
 function needsEscape(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

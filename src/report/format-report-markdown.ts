@@ -1,0 +1,96 @@
+import { verdictLegend } from '../record/format-record-table.ts';
+import type { BreakdownList, ReportCounts } from './report-counts.ts';
+import { reportStages, reportVerdicts } from './report-counts.ts';
+import { filtersText, percent, sourcesText } from './format-report-text.ts';
+
+/**
+ * Text from a record as markdown that renders as that text: html-significant characters as entities, markdown
+ * punctuation backslash-escaped (so `|` cannot end a table cell, `[`, `*` and backticks start nothing), line breaks
+ * and other controls as `\uXXXX`.
+ */
+export function markdownText(value: string): string {
+  return value
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`);
+}
+
+/** The report as github-flavoured markdown, to attach to a review or a pull request: every record value escaped. */
+export function formatReportMarkdown(counts: ReportCounts): string {
+  const out: string[] = [];
+  out.push(`## linkgate report: ${counts.links} link${plural(counts.links)}`, '');
+  out.push(`From ${markdownText(sourcesText(counts.sources))}.`);
+  const filters = filtersText(counts);
+  if (filters !== null)
+    out.push(`Filters: ${markdownText(filters)} (${counts.filteredOut} record${plural(counts.filteredOut)} left out).`);
+  if (counts.skipped > 0)
+    out.push(`**${counts.skipped} line${plural(counts.skipped)} skipped**: not records (each named on stderr).`);
+  out.push('', '### Funnel', '', '| stage | links | share |', '|---|---:|---:|');
+  for (const s of reportStages) out.push(`| ${s} | ${counts.stages[s]} | ${percent(counts.stages[s], counts.links)} |`);
+  out.push('', '### Verdicts', '', '| verdict | links | share | meaning |', '|---|---:|---:|---|');
+  for (const v of reportVerdicts)
+    out.push(`| ${v} | ${counts.verdicts[v]} | ${percent(counts.verdicts[v], counts.links)} | ${verdictLegend[v]} |`);
+  if (counts.observe.records > 0)
+    out.push(
+      '',
+      `Observe mode: ${counts.observe.records} record${plural(counts.observe.records)}, **${counts.observe.wouldDeny} would have been denied** (nothing was enforced).`,
+    );
+  const reasons = Object.entries(counts.reasons);
+  if (reasons.length > 0) {
+    // the hints are the project's own catalogue (markdown with code spans); only the codes come from records
+    out.push('', '### Reasons', '', '| reason code | links | check next |', '|---|---:|---|');
+    for (const [code, n] of reasons)
+      out.push(`| ${markdownText(code)} | ${n} | ${(counts.hints[code]?.checkNext ?? '').replaceAll('|', '\\|')} |`);
+  }
+  const next = Object.entries(counts.next);
+  if (next.length > 0) {
+    out.push('', '### Boundary to check next', '', '| boundary | links |', '|---|---:|');
+    for (const [boundary, n] of next) out.push(`| ${markdownText(boundary)} | ${n} |`);
+  }
+  breakdown(out, 'By server', counts.byServer);
+  breakdown(out, 'By tool', counts.byTool);
+  breakdown(out, 'By front end or host', counts.byFrontEnd);
+  breakdown(out, 'By policy', counts.byPolicy);
+  if (counts.embedded.records > 0) {
+    const parts = Object.entries(counts.embedded.verdicts)
+      .filter(([, n]) => n > 0)
+      .map(([v, n]) => `${n} ${v}`);
+    out.push(
+      '',
+      `Embedded resources (bodies the tool results carried, not links): ${counts.embedded.records} (${parts.join(', ')}).`,
+    );
+  }
+  const nd = counts.notDelivered;
+  out.push('', `### Not delivered whole: ${nd.total}`, '');
+  if (nd.listed.length < nd.total) out.push(`The first ${nd.listed.length} are listed (\`--max-links\`).`, '');
+  if (nd.listed.length > 0) {
+    out.push('| record | uri | server · tool | verdict | reasons | next |', '|---|---|---|---|---|---|');
+    for (const l of nd.listed) {
+      const who = l.tool === null ? markdownText(l.server) : `${markdownText(l.server)} · ${markdownText(l.tool)}`;
+      out.push(
+        `| ${markdownText(`${l.source}:${l.line}`)} | ${markdownText(l.uri)} | ${who} | ${l.verdict}${l.wouldDeny ? ' (would deny)' : ''} | ${markdownText(l.reasons.join(', '))} | ${l.next === null ? '' : `${markdownText(l.next.boundary)}: ${markdownText(l.next.hint)}`} |`,
+      );
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function breakdown(out: string[], title: string, list: BreakdownList): void {
+  if (list.keys.length === 0) return;
+  out.push('', `### ${title}`, '');
+  if (list.otherKeys > 0) out.push(`${list.otherKeys} more keys are counted as \`(other)\`.`, '');
+  out.push(
+    '| key | links | body-obtained | partially-interpreted | link-only | unverifiable | would deny |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const k of list.keys)
+    out.push(
+      `| ${markdownText(k.key)} | ${k.links} | ${k.verdicts['body-obtained']} | ${k.verdicts['partially-interpreted']} | ${k.verdicts['link-only']} | ${k.verdicts.unverifiable} | ${k.wouldDeny} |`,
+    );
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/** The four verdicts (DESIGN §2), in funnel order: the order every report lists them. */
+export const reportVerdicts = ['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable'] as const;
+
+/** The four stages (DESIGN §2), in the order a link reaches them. */
+export const reportStages = ['discovered', 'requested', 'received', 'delivered'] as const;
+
+/** The three verdicts of an embedded resource (a body the tool result carried itself). */
+export const embeddedVerdicts = ['embedded-delivered', 'embedded-partial', 'embedded-withheld'] as const;
+
+const count = z.number().int().min(0);
+
+const verdictCountsSchema = z
+  .object(
+    Object.fromEntries(reportVerdicts.map((v) => [v, count])) as Record<(typeof reportVerdicts)[number], typeof count>,
+  )
+  .strict()
+  .describe('records per verdict');
+
+const breakdownSchema = z
+  .object({
+    key: z.string().describe('the server id, tool name, front end or policy `id@version digest`'),
+    links: count.describe('records with this key'),
+    verdicts: verdictCountsSchema,
+    wouldDeny: count.describe('observe-mode records with this key the gate would have denied'),
+  })
+  .strict();
+
+const breakdownListSchema = z
+  .object({
+    keys: z.array(breakdownSchema).describe('the most frequent keys first, ties by key'),
+    otherKeys: count.describe(
+      'distinct keys past the per-breakdown cap, their records counted under the key `(other)`',
+    ),
+  })
+  .strict();
+
+/** One link that was not delivered whole (verdict other than `body-obtained`), as the report lists it. */
+export const listedLinkSchema = z
+  .object({
+    source: z.string().describe('the records file (`-` for stdin)'),
+    line: z.number().int().min(1).describe('1-based line of the record in `source`'),
+    at: z.string().describe('ISO 8601 time the link was discovered'),
+    uri: z.string().describe('masked uri, as recorded'),
+    server: z.string(),
+    tool: z.string().nullable(),
+    frontEnd: z.string(),
+    verdict: z.enum(reportVerdicts),
+    wouldDeny: z.boolean().describe('observe mode: the gate would have denied it'),
+    reasons: z.array(z.string()).describe('reason codes of the link and read decisions, each once'),
+    next: z
+      .object({ boundary: z.string(), hint: z.string() })
+      .strict()
+      .nullable()
+      .describe('the boundary to check next'),
+  })
+  .strict();
+
+/** One input line that was not a record: where it is and why it was skipped. */
+export const skippedLineSchema = z
+  .object({
+    source: z.string(),
+    line: z.number().int().min(1).describe('1-based'),
+    message: z.string().describe('one lowercase line: why the line is not a record'),
+  })
+  .strict();
+
+/** The `json` output of `linkgate report` (DESIGN §10): counts only, no record bodies; `schemas/report.schema.json` is generated from it. */
+export const reportCountsSchema = z
+  .object({
+    sources: z.array(z.string()).describe('the records files read, in order (`-` for stdin)'),
+    filters: z
+      .object({
+        since: z.string().nullable().describe('ISO 8601: records discovered before it are left out'),
+        servers: z.array(z.string()).describe('only records of these server ids; empty: every server'),
+        verdicts: z.array(z.enum(reportVerdicts)).describe('only records with these verdicts; empty: every verdict'),
+      })
+      .strict(),
+    lines: count.describe('non-empty input lines read'),
+    filteredOut: count.describe('records left out by the filters'),
+    links: count.describe('link records counted (after the filters)'),
+    stages: z
+      .object(
+        Object.fromEntries(reportStages.map((s) => [s, count])) as Record<(typeof reportStages)[number], typeof count>,
+      )
+      .strict()
+      .describe('records that reached each stage: the funnel'),
+    verdicts: verdictCountsSchema,
+    observe: z
+      .object({
+        records: count.describe('records written in observe mode'),
+        wouldDeny: count.describe('of them, the ones the gate would have denied (nothing was enforced)'),
+      })
+      .strict(),
+    reasons: z
+      .record(z.string(), count)
+      .describe('records per reason code (a code counts once per record, from the link and read decisions)'),
+    hints: z
+      .record(z.string(), z.object({ means: z.string(), checkNext: z.string() }).strict())
+      .describe('for each built-in reason code counted: what it means and what to check next'),
+    next: z.record(z.string(), count).describe('records per `next.boundary`: where to look next'),
+    byServer: breakdownListSchema,
+    byTool: breakdownListSchema.describe('key `(no tool)` for reads not from a tool result'),
+    byFrontEnd: breakdownListSchema.describe(
+      "the record's `host` when present, else the client name the host reported, else `(not recorded)`",
+    ),
+    byPolicy: breakdownListSchema.describe('key `id@version sha256:<hex>` of the link decision'),
+    embedded: z
+      .object({
+        records: count.describe('embedded-resource records (`kind: "embedded"`; not links, not in the funnel)'),
+        verdicts: z
+          .object(
+            Object.fromEntries(embeddedVerdicts.map((v) => [v, count])) as Record<
+              (typeof embeddedVerdicts)[number],
+              typeof count
+            >,
+          )
+          .strict(),
+      })
+      .strict(),
+    notDelivered: z
+      .object({
+        total: count.describe('records not delivered whole: every verdict but `body-obtained`'),
+        listed: z.array(listedLinkSchema).describe('the first of them, in input order, up to `limit`'),
+        limit: count.describe('the most links listed (`--max-links`); the rest are counted only'),
+      })
+      .strict(),
+    skipped: count.describe('lines that were not records, skipped'),
+    skippedLines: z.array(skippedLineSchema).describe('the first skipped lines, up to the same `limit`'),
+  })
+  .strict();
+
+/** Counts per verdict. */
+export type VerdictCounts = Record<(typeof reportVerdicts)[number], number>;
+/** One key of a breakdown with its counts. */
+export type Breakdown = z.infer<typeof breakdownSchema>;
+/** A breakdown: its keys, most frequent first, and how many keys were folded into `(other)`. */
+export type BreakdownList = z.infer<typeof breakdownListSchema>;
+/** One link not delivered whole. */
+export type ListedLink = z.infer<typeof listedLinkSchema>;
+/** One skipped input line. */
+export type SkippedLine = z.infer<typeof skippedLineSchema>;
+/** The counts of a report: the `json` output, and what every other format draws. */
+export type ReportCounts = z.infer<typeof reportCountsSchema>;

@@ -1,0 +1,149 @@
+import type { PolicyRef } from '../decision/decision.ts';
+import { isRecord } from '../json-value.ts';
+import { embeddedVerdicts, reportVerdicts } from './report-counts.ts';
+
+/** What a report reads of one link record: only the fields it counts, checked; everything else is ignored. */
+export interface ReportRecord {
+  uri: string;
+  verdict: (typeof reportVerdicts)[number];
+  next: { boundary: string; hint: string } | null;
+  at: string;
+  server: string;
+  tool: string | null;
+  frontEnd: string;
+  requested: boolean;
+  received: boolean;
+  delivered: boolean;
+  /** reason codes of the link and read decisions, each once, in order */
+  reasons: string[];
+  policy: PolicyRef;
+  observe: boolean;
+  wouldDeny: boolean;
+}
+
+/** One input line as the report reads it: a link record, an embedded-resource record, a line to pass over, or why it is bad. */
+export type ReportLine =
+  | { kind: 'link'; record: ReportRecord }
+  | { kind: 'embedded'; verdict: (typeof embeddedVerdicts)[number] }
+  | { kind: 'summary' }
+  | { kind: 'bad'; message: string };
+
+const verdictSet: ReadonlySet<string> = new Set(reportVerdicts);
+const embeddedSet: ReadonlySet<string> = new Set(embeddedVerdicts);
+
+// thrown inside readReportLine only, caught there: a bad line is a value to its caller
+class BadLine extends Error {}
+
+const bad = (message: string): never => {
+  throw new BadLine(message);
+};
+
+function object(value: unknown, field: string): Record<string, unknown> {
+  return isRecord(value) ? value : bad(`\`${field}\` is not an object`);
+}
+
+function string(value: unknown, field: string): string {
+  return typeof value === 'string' ? value : bad(`\`${field}\` is not a string`);
+}
+
+function stageFilled(value: unknown, field: string): boolean {
+  if (value === null) return false;
+  object(value, field);
+  return true;
+}
+
+function policyOf(value: unknown, field: string): PolicyRef {
+  const p = object(value, field);
+  return {
+    id: string(p['id'], `${field}.id`),
+    version: string(p['version'], `${field}.version`),
+    digest: string(p['digest'], `${field}.digest`),
+  };
+}
+
+function addCodes(decision: Record<string, unknown>, field: string, into: string[]): void {
+  const reasons = decision['reasons'];
+  if (!Array.isArray(reasons)) bad(`\`${field}.reasons\` is not a list`);
+  for (const [i, r] of (reasons as unknown[]).entries()) {
+    const code = string(object(r, `${field}.reasons[${i}]`)['code'], `${field}.reasons[${i}].code`);
+    if (!into.includes(code)) into.push(code);
+  }
+}
+
+/**
+ * Reads one non-empty input line: a link record (DESIGN §4c) with the fields a report counts checked, an embedded
+ * record or the probe's summary line (`kind`), or `bad` with a lowercase message naming the field. Never throws.
+ */
+export function readReportLine(text: string): ReportLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'bad', message: 'not json' };
+  }
+  try {
+    const r = object(value, 'line');
+    const kind = r['kind'];
+    if (kind !== undefined) {
+      if (kind === 'summary') return { kind: 'summary' };
+      if (kind !== 'embedded') return bad(`unknown record \`kind\``);
+      const verdict = string(r['verdict'], 'verdict');
+      return embeddedSet.has(verdict)
+        ? { kind: 'embedded', verdict: verdict as (typeof embeddedVerdicts)[number] }
+        : bad('`verdict` is not an embedded verdict');
+    }
+    const verdict = string(r['verdict'], 'verdict');
+    if (!verdictSet.has(verdict)) bad('`verdict` is not one of the four verdicts');
+    const nextValue = r['next'];
+    let next: ReportRecord['next'] = null;
+    if (nextValue !== null) {
+      const n = object(nextValue, 'next');
+      next = { boundary: string(n['boundary'], 'next.boundary'), hint: string(n['hint'], 'next.hint') };
+    }
+    const stages = object(r['stages'], 'stages');
+    const discovered = object(stages['discovered'], 'stages.discovered');
+    const decisions = object(r['decisions'], 'decisions');
+    const link = object(decisions['link'], 'decisions.link');
+    const reasons: string[] = [];
+    addCodes(link, 'decisions.link', reasons);
+    const read = decisions['read'];
+    if (read !== null) addCodes(object(read, 'decisions.read'), 'decisions.read', reasons);
+    const tool = discovered['tool'];
+    if (tool !== null) string(tool, 'stages.discovered.tool');
+    const wouldDeny = r['wouldDeny'];
+    if (wouldDeny !== undefined && typeof wouldDeny !== 'boolean') bad('`wouldDeny` is not a boolean');
+    return {
+      kind: 'link',
+      record: {
+        uri: string(r['uri'], 'uri'),
+        verdict: verdict as ReportRecord['verdict'],
+        next,
+        at: string(discovered['at'], 'stages.discovered.at'),
+        server: string(discovered['server'], 'stages.discovered.server'),
+        tool: tool as string | null,
+        frontEnd: frontEndOf(r, discovered),
+        requested: stageFilled(stages['requested'], 'stages.requested'),
+        received: stageFilled(stages['received'], 'stages.received'),
+        delivered: stageFilled(stages['delivered'], 'stages.delivered'),
+        reasons,
+        policy: policyOf(link['policy'], 'decisions.link.policy'),
+        observe: r['mode'] === 'observe',
+        wouldDeny: wouldDeny === true,
+      },
+    };
+  } catch (error) {
+    if (error instanceof BadLine) return { kind: 'bad', message: error.message };
+    throw error;
+  }
+}
+
+// the front end or host: the record's own `host` (hook records name their host) when present, else the client
+// name the host reported in the MCP handshake (proxy, decorator, probe), else unknown
+function frontEndOf(r: Record<string, unknown>, discovered: Record<string, unknown>): string {
+  const host = r['host'];
+  if (typeof host === 'string' && host !== '') return host;
+  if (isRecord(host) && typeof host['name'] === 'string' && host['name'] !== '') return host['name'];
+  const client = discovered['client'];
+  if (isRecord(client) && typeof client['name'] === 'string' && client['name'] !== '') return client['name'];
+  return '(not recorded)';
+}

@@ -1,0 +1,65 @@
+// Counts made directly from whole records, written apart from src/report, so a report's json can be checked
+// against them: the funnel, verdicts, reasons, and the breakdowns.
+import type { LinkRecord } from '../../src/record/link-record.ts';
+
+/** What a test expects of `report --format json` for these link records (no filters, nothing skipped). */
+export function countRecords(records: readonly LinkRecord[]) {
+  const byKey = (key: (r: LinkRecord) => string) => {
+    const out: Record<string, number> = {};
+    for (const r of records) out[key(r)] = (out[key(r)] ?? 0) + 1;
+    return out;
+  };
+  const reasons: Record<string, number> = {};
+  for (const r of records) {
+    const codes = new Set([...r.decisions.link.reasons, ...(r.decisions.read?.reasons ?? [])].map((x) => x.code));
+    for (const c of codes) reasons[c] = (reasons[c] ?? 0) + 1;
+  }
+  const verdicts = { 'body-obtained': 0, 'partially-interpreted': 0, 'link-only': 0, unverifiable: 0 };
+  for (const r of records) verdicts[r.verdict] += 1;
+  return {
+    links: records.length,
+    stages: {
+      discovered: records.length,
+      requested: records.filter((r) => r.stages.requested !== null).length,
+      received: records.filter((r) => r.stages.received !== null).length,
+      delivered: records.filter((r) => r.stages.delivered !== null).length,
+    },
+    verdicts,
+    reasons,
+    servers: byKey((r) => r.stages.discovered.server),
+    tools: byKey((r) => r.stages.discovered.tool ?? '(no tool)'),
+    policies: byKey((r) => {
+      const p = r.decisions.link.policy;
+      return `${p.id}@${p.version} ${p.digest}`;
+    }),
+    wouldDeny: records.filter((r) => r.wouldDeny === true).length,
+    notDelivered: records.filter((r) => r.verdict !== 'body-obtained').map((r) => r.uri),
+  };
+}
+
+/** The parts of a report's json that `countRecords` predicts, in the same shape. */
+export function reportedCounts(json: {
+  links: number;
+  stages: unknown;
+  verdicts: unknown;
+  reasons: Record<string, number>;
+  byServer: { keys: { key: string; links: number }[] };
+  byTool: { keys: { key: string; links: number }[] };
+  byPolicy: { keys: { key: string; links: number }[] };
+  observe: { wouldDeny: number };
+  notDelivered: { listed: { uri: string }[] };
+}) {
+  const keys = (list: { keys: { key: string; links: number }[] }) =>
+    Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
+  return {
+    links: json.links,
+    stages: json.stages,
+    verdicts: json.verdicts,
+    reasons: json.reasons,
+    servers: keys(json.byServer),
+    tools: keys(json.byTool),
+    policies: keys(json.byPolicy),
+    wouldDeny: json.observe.wouldDeny,
+    notDelivered: json.notDelivered.listed.map((l) => l.uri),
+  };
+}

@@ -3,6 +3,7 @@ import { access, constants, writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileReadError } from '../file-read-error.ts';
+import { formatReportHtml } from '../report/format-report-html.ts';
 import { formatReportMarkdown } from '../report/format-report-markdown.ts';
 import { formatReportText } from '../report/format-report-text.ts';
 import { reportVerdicts } from '../report/report-counts.ts';
@@ -13,7 +14,7 @@ import { commandRunner, defineCommand } from './command-definition.ts';
 import { useColour } from './probe.ts';
 import { readLines } from './read-lines.ts';
 
-const formats = ['text', 'markdown', 'json'] as const;
+const formats = ['text', 'markdown', 'html', 'json'] as const;
 
 /** Longest records line read, bytes; a longer line is skipped as bad without being held. */
 export const maxRecordLineBytes = 4 * 1024 * 1024;
@@ -23,11 +24,11 @@ export const reportDefinition = defineCommand({
   name: 'report',
   summary: 'report on records files: the funnel, verdicts, reasons, breakdowns, links not delivered',
   synopsis:
-    '[--format text|markdown|json] [--out FILE] [--since TIME] [--server ID] [--verdict V] [--max-links N] [RECORDS.jsonl…]',
+    '[--format text|markdown|html|json] [--out FILE] [--since TIME] [--server ID] [--verdict V] [--max-links N] [RECORDS.jsonl…]',
   description: [
     'reads link records (JSON Lines, as `proxy --records`, `hook --records` and `probe --json` write them; docs/records.md) from the files, or from stdin when none is given (`-` names stdin), one line at a time: memory stays flat however many records there are.',
     'counts how many links reached each stage (the funnel), the verdicts, the reason codes with what to check next, and the counts by server, tool, front end and policy, and lists the links not delivered whole (every verdict but `body-obtained`) with the boundary to check next: the first `--max-links` in full, the rest counted. a line that is not a record is named on stderr with its line number and skipped; the counts say how many.',
-    'formats: `text` for a terminal (100 columns, colour only on a terminal), `markdown` for a review or a pull request, `json` for machines (schemas/report.schema.json).',
+    'formats: `text` for a terminal (100 columns, colour only on a terminal), `markdown` for a review or a pull request, `html` one self-contained page that opens from a file (no script, no network: charts as inline svg, a table of links to filter), `json` for machines (schemas/report.schema.json).',
   ],
   options: {
     format: {
@@ -35,7 +36,7 @@ export const reportDefinition = defineCommand({
       value: 'FORMAT',
       default: 'text',
       choices: formats,
-      description: 'text, markdown or json',
+      description: 'text, markdown, html or json',
     },
     out: { type: 'string', value: 'FILE', description: 'write the report to FILE instead of stdout' },
     since: {
@@ -118,7 +119,9 @@ export const reportDefinition = defineCommand({
         ? `${JSON.stringify(counts, null, 2)}\n`
         : format === 'markdown'
           ? formatReportMarkdown(counts)
-          : formatReportText(counts, values.out === undefined && useColour(io));
+          : format === 'html'
+            ? formatReportHtml(counts)
+            : formatReportText(counts, values.out === undefined && useColour(io));
     if (values.out === undefined) io.stdout.write(text);
     else {
       try {

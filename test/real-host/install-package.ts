@@ -107,7 +107,7 @@ function alive(pid: number): boolean {
 
 // A lock directory: mkdir is atomic. A lock whose owner died on this host, or that is older than an install
 // may take, is stale and removed.
-async function acquireLock(lock: string, deadline: number): Promise<boolean> {
+export async function acquireLock(lock: string, deadline: number): Promise<boolean> {
   for (;;) {
     try {
       await mkdir(lock);

@@ -6,6 +6,15 @@
 import { constants, inflateSync } from 'node:zlib';
 import { quoteValue } from '../../decision/quote-value.ts';
 import { WorkBudget } from '../work-budget.ts';
+import {
+  endsToken,
+  isNumberToken,
+  isWhite,
+  nextStreamKeyword,
+  readDictionary,
+  skipWhiteAndComments,
+  streamDataStart,
+} from './pdf-lexer.ts';
 
 /** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
@@ -118,8 +127,8 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
   const { s, bytes, state, out } = w;
   let pos = from;
   for (;;) {
-    const at = findStreamKeyword(s, pos, state.budget);
-    const inside = at !== -1 && at < to;
+    const at = nextStreamKeyword(s, pos, to, state.budget);
+    const inside = at !== -1;
     const found = findActiveName(bytes, pos, inside ? at : to, state);
     if (found !== null)
       return describeName(
@@ -129,10 +138,9 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
     if (!inside) return null;
     state.work.streams++;
     state.budget.spend('pdf', 64);
-    const rawDict = dictBefore(s, at, pos, state.budget);
-    const dict = readableDict(rawDict);
+    const dict = streamDictionary(s, at, pos, state.budget);
     const dataStart = streamDataStart(s, at + 6);
-    const dataEnd = streamEnd(s, dataStart, dict);
+    const dataEnd = streamEnd(s, dataStart, dict.keys);
     const refuse =
       state.work.inflatedStreams < w.maxInflatedStreams
         ? null
@@ -165,44 +173,98 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
   }
 }
 
-// the first `obj` keyword in [from, to) that a reader would take for an object header: a delimiter after it and
-// `N G` before it (white space and comments between), or -1
-function findObjectHeader(s: string, from: number, to: number, budget: WorkBudget): number {
-  for (let i = s.indexOf('obj', from); i !== -1 && i + 3 <= to; i = s.indexOf('obj', i + 3)) {
-    budget.spend('pdf', 8);
-    if (i + 3 < s.length && nameEnd[s.charCodeAt(i + 3) & 0xff] !== 1) continue;
-    let j = backOverSpace(s, i, from, budget);
-    const genEnd = j;
-    while (j > from && isDigit(s.charCodeAt(j - 1))) j--;
-    budget.spend('pdf', genEnd - j);
-    if (j === genEnd) continue;
-    const afterNum = backOverSpace(s, j, from, budget);
-    if (afterNum === j || !isDigit(s.charCodeAt(afterNum - 1))) continue;
-    return i;
+/** A stream's dictionary in two readings: pdf.js's and a conservative one. */
+interface StreamDict {
+  /** the dictionary read forward from its object header by pdf.js's rules (strings emptied, comments blanked); else the `<<` … `>>` before the keyword */
+  keys: string;
+  /** everything from the object header (or the previous stream) to the keyword, comments blanked: keys a reader may see */
+  span: string;
+  /** true when `keys` is the dictionary pdf.js reads from the object header */
+  exact: boolean;
+}
+
+// the dictionary before the `stream` keyword at `at`: pdf.js reads an object from its header (`N G obj`, found by
+// its xref offset) forward, so the nearest header before the keyword is lexed forward to the keyword; a
+// dictionary that does not lex to it (no header, a header inside a string) falls back to the `<<` … `>>` found
+// backwards, and `span` keeps every key written since the header for the conservative reading
+function streamDictionary(s: string, at: number, floor: number, budget: WorkBudget): StreamDict {
+  const header = objectHeaderBefore(s, floor, at, budget);
+  const from = header === -1 ? floor : header;
+  budget.spend('pdf', at - from);
+  const span = readableDict(s.slice(from, at));
+  if (header !== -1) {
+    const open = skipWhiteAndComments(s, header + 3, at, budget);
+    const dict = readDictionary(s, open, at, budget);
+    if (dict !== null && skipWhiteAndComments(s, dict.end, at, budget) === at)
+      return { keys: readableDict(dict.keys), span, exact: true };
+  }
+  return { keys: readableDict(dictBefore(s, at, floor, budget)), span, exact: false };
+}
+
+/** Most `obj` keywords looked at going back from a stream keyword for its object header. */
+const maxHeaderTries = 16;
+
+// the nearest `obj` in [floor, at) that pdf.js takes for an object header, or -1 (see isObjectHeader)
+function objectHeaderBefore(s: string, floor: number, at: number, budget: WorkBudget): number {
+  const region = s.slice(floor, at);
+  let i = region.lastIndexOf('obj');
+  for (let tries = 0; i !== -1 && tries < maxHeaderTries; tries++) {
+    if (isObjectHeader(s, floor + i, floor, budget)) return floor + i;
+    i = i === 0 ? -1 : region.lastIndexOf('obj', i - 1);
   }
   return -1;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+// `obj` ending a token, after two tokens pdf.js reads as numbers (`Lexer.getNumber`: `5 -0 obj`, `5 +0 obj`,
+// `5 0.0 obj` and `5 - obj` all read as object 5, generation 0); white space and comments may stand between
+// them, and none is needed before `obj` (`5 0obj`: a number ends at the first byte that cannot continue it)
+function isObjectHeader(s: string, i: number, floor: number, budget: WorkBudget): boolean {
+  if (!endsToken(s.charCodeAt(i + 3))) return false;
+  let end = i;
+  for (let n = 0; n < 2; n++) {
+    const j = backOverSpace(s, end, floor, budget);
+    let start = j;
+    while (start > floor && isNumberChar(s.charCodeAt(start - 1))) start--;
+    budget.spend('pdf', j - start);
+    if (start === j || !isNumberToken(s, start, j)) return false;
+    end = start;
+  }
+  return true;
 }
 
-// back from `at` over white space and comment lines (as `afterDictionary` reads them), never below `floor`
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
+}
+
+// back from `at` over white space and comment lines, never below `floor`; a line whose first `%` opens a
+// comment running to `at` is stepped over (bounded: a header's tokens are near it)
 function backOverSpace(s: string, at: number, floor: number, budget: WorkBudget): number {
   let i = at;
   for (let guard = 0; guard < 64; guard++) {
     const top = i;
-    while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
-    if (i <= floor || isDigit(s.charCodeAt(i - 1))) return i;
+    while (i > floor && (isWhite(s.charCodeAt(i - 1)) || s.charCodeAt(i - 1) === 0x0b)) i--;
+    if (i <= floor || isNumberChar(s.charCodeAt(i - 1))) {
+      budget.spend('pdf', top - i);
+      return i;
+    }
     let lineStart = i - 1;
     while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
       lineStart--;
     budget.spend('pdf', top - lineStart);
-    const percent = s.indexOf('%', lineStart);
-    if (percent === -1 || percent >= i) return i;
-    i = percent;
+    const percent = s.slice(lineStart, i).indexOf('%');
+    if (percent === -1) return i;
+    i = lineStart + percent;
   }
   return i;
+}
+
+// the first `obj` keyword in [from, to) that a reader would take for an object header (isObjectHeader), or -1
+function findObjectHeader(s: string, from: number, to: number, budget: WorkBudget): number {
+  for (let i = s.indexOf('obj', from); i !== -1 && i + 3 <= to; i = s.indexOf('obj', i + 3)) {
+    budget.spend('pdf', 8);
+    if (isObjectHeader(s, i, from, budget)) return i;
+  }
+  return -1;
 }
 
 // the stream dictionary as a reader sees its keys: `#xx` escapes decoded, comments (outside strings) and NULs
@@ -294,60 +356,6 @@ function decodeNamesIn(text: string): string {
   return text.replace(nameToken, (_, raw: string) => `/${decodeName(raw)}`);
 }
 
-// `stream` as a keyword: after the dictionary's `>>` (white space and comments may come between) and
-// followed by an end of line, which readers such as pdf.js also find after trailing spaces (PDF 32000 §7.3.8.1)
-function findStreamKeyword(s: string, from: number, budget: WorkBudget): number {
-  let i = s.indexOf('stream', from);
-  while (i !== -1) {
-    budget.spend('pdf', 8);
-    if (endsLine(s, i + 6) && afterDictionary(s, i, from, budget)) return i;
-    i = s.indexOf('stream', i + 6);
-  }
-  return -1;
-}
-
-// spaces or tabs, then CR or LF
-function endsLine(s: string, at: number): boolean {
-  let i = at;
-  while (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x09) i++;
-  const c = s.charCodeAt(i);
-  return c === 0x0a || c === 0x0d;
-}
-
-// the end of the stream's first line, where its data starts
-function streamDataStart(s: string, keywordEnd: number): number {
-  let i = keywordEnd;
-  while (s.charCodeAt(i) === 0x20 || s.charCodeAt(i) === 0x09) i++;
-  if (s.charCodeAt(i) === 0x0d) i++;
-  if (s.charCodeAt(i) === 0x0a) i++;
-  return i;
-}
-
-// `>>` before `at`, past white space and comments; a `%` may also sit in a string (`(100%)`), so a line is
-// read both with and without its comment. Walks back only over white space and comment lines.
-function afterDictionary(s: string, at: number, floor: number, budget: WorkBudget): boolean {
-  let i = at;
-  for (let guard = 0; guard < 1024; guard++) {
-    const top = i;
-    while (i > floor && isPdfSpace(s.charCodeAt(i - 1))) i--;
-    if (s.charCodeAt(i - 1) === 0x3e && s.charCodeAt(i - 2) === 0x3e) return true;
-    // the line holding i-1: a `%` on it may open a comment that runs to i
-    let lineStart = i - 1;
-    while (lineStart > floor && s.charCodeAt(lineStart - 1) !== 0x0a && s.charCodeAt(lineStart - 1) !== 0x0d)
-      lineStart--;
-    budget.spend('pdf', top - lineStart + 1);
-    const percent = s.indexOf('%', lineStart);
-    if (percent === -1 || percent >= i) return false;
-    i = percent;
-  }
-  // past the guard the keyword is taken for a stream: its data is then read as one, not skipped as object text
-  return true;
-}
-
-function isPdfSpace(c: number): boolean {
-  return c === 0x00 || isSpace(c);
-}
-
 // JS `\s` over latin-1, as the former regex test was
 function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
@@ -402,22 +410,28 @@ interface StreamVerdict {
 const skipped: StreamVerdict = Object.freeze({ data: null, inflated: null, uninterpretable: null });
 
 // `refuse`: why no more streams may be inflated (the stream cap), or null
-function inspectStream(dict: string, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
+function inspectStream(stream: StreamDict, data: Buffer, budget: number, refuse: string | null): StreamVerdict {
   // an object stream is read whatever other keys claim (`/Subtype /Image` on an ObjStm hides nothing from a
   // reader), and so is any stream with a `/First` key: pdf.js reads `/N` and `/First` (signed, or by reference)
-  // from whichever stream an xref entry names as the holder of compressed objects, whatever its `/Type`
-  const objectStream = /\/Type\s*\/ObjStm\b/.test(dict) || /\/First(?![^\0\s/[\]<>(){}%])/.test(dict);
-  // pixel data and font programs are not PDF syntax; scanning them only yields chance matches
+  // from whichever stream an xref entry names as the holder of compressed objects, whatever its `/Type`; either
+  // reading of the dictionary makes it one
+  const objectStream = isObjectStream(stream.keys) || isObjectStream(stream.span);
+  // pixel data and font programs are not PDF syntax; scanning them only yields chance matches. Only the
+  // dictionary pdf.js reads may say so: a key in a string or a guessed dictionary skips nothing
+  const keys = stream.keys;
   if (
-    objectStream
+    objectStream || !stream.exact
       ? false
-      : /\/Subtype\s*\/Image\b/.test(dict) ||
-        /\/Length[123]\b/.test(dict) ||
-        /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dict)
+      : /\/Subtype\s*\/Image\b/.test(keys) ||
+        /\/Length[123]\b/.test(keys) ||
+        /\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(keys)
   )
     return skipped;
-  if (!objectStream && /\/Type\s*\/XRef\b/.test(dict)) return skipped;
-  const filters = filterNames(dict);
+  if (!objectStream && stream.exact && /\/Type\s*\/XRef\b/.test(keys)) return skipped;
+  const named = filterNames(keys);
+  // no filter in the dictionary read: any filter written since the object header is taken (conservative)
+  const dict = named.length > 0 ? keys : stream.span;
+  const filters = named.length > 0 ? named : filterNames(stream.span);
   if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
   if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) {
     return objectStream
@@ -459,6 +473,10 @@ function inspectStream(dict: string, data: Buffer, budget: number, refuse: strin
       ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' }
       : { data: null, inflated: 0, uninterpretable: null };
   }
+}
+
+function isObjectStream(dict: string): boolean {
+  return /\/Type\s*\/ObjStm\b/.test(dict) || /\/First(?![^\0\s/[\]<>(){}%])/.test(dict);
 }
 
 /** Filter name standing for a `/Filter` given by reference (`/Filter 9 0 R`): its names cannot be seen in the dictionary. */

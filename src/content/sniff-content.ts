@@ -157,6 +157,37 @@ function sniffOf(kind: string, textual: boolean): ContentSniff {
   };
 }
 
+// what one binary format's checks need besides the bytes
+interface BinaryContext {
+  options: SniffOptions;
+  answers: FileTypeAnswers;
+  budget: WorkBudget;
+}
+
+/**
+ * The binary detector table: the first row whose `matches` holds judges the bytes. A new binary format is a
+ * folder under `src/content/` (its structure walk, its active-content check) and one row here; `kinds.ts`
+ * names its kind and mime types, `binary-kind.ts` its signature.
+ */
+interface BinaryDetector {
+  /** the format, for readers of this table */
+  format: string;
+  matches: (kind: string, bytes: Buffer) => boolean;
+  judge: (kind: string, bytes: Buffer, context: BinaryContext) => ContentSniff | NeedsFileType;
+}
+
+const binaryDetectors: readonly BinaryDetector[] = [
+  {
+    format: 'zip-based archives (archive/)',
+    matches: (kind, bytes) => kind === 'zip' || zipBased(bytes),
+    judge: zipFindings,
+  },
+  { format: 'compound files (archive/)', matches: (kind) => kind === 'cfb' || kind === 'msi', judge: cfbFindings },
+  { format: 'executables', matches: (kind) => describeExecutable(kind) !== null, judge: executableFindings },
+  { format: 'pdf (pdf/)', matches: (kind) => kind === 'pdf', judge: pdfDocumentFindings },
+  { format: 'raster images (image/)', matches: (kind) => imageKinds.has(kind), judge: imageFindings },
+];
+
 function binaryFindings(
   kind: string,
   bytes: Buffer,
@@ -164,32 +195,45 @@ function binaryFindings(
   answers: FileTypeAnswers,
   budget: WorkBudget,
 ): ContentSniff | NeedsFileType {
-  if (kind === 'zip' || zipBased(bytes)) {
-    const listing = readZipDirectory(bytes, budget) ?? { entries: scanLocalHeaders(bytes, 0, budget), start: 0 };
-    const zip = classifyZip(bytes, listing);
-    const sniff = sniffOf(zip.kind, false);
-    sniff.active = zip.active ?? describeExecutable(zip.kind);
-    return sniff;
-  }
-  if (kind === 'cfb' || kind === 'msi') {
-    const cfb = classifyCfb(bytes);
-    const sniff = sniffOf(cfb.kind, false);
-    sniff.active = cfb.active ?? describeExecutable(cfb.kind);
-    return sniff;
-  }
+  const detector = binaryDetectors.find((row) => row.matches(kind, bytes));
+  return detector === undefined ? sniffOf(kind, false) : detector.judge(kind, bytes, { options, answers, budget });
+}
+
+function zipFindings(_kind: string, bytes: Buffer, { budget }: BinaryContext): ContentSniff {
+  const listing = readZipDirectory(bytes, budget) ?? { entries: scanLocalHeaders(bytes, 0, budget), start: 0 };
+  const zip = classifyZip(bytes, listing);
+  const sniff = sniffOf(zip.kind, false);
+  sniff.active = zip.active ?? describeExecutable(zip.kind);
+  return sniff;
+}
+
+function cfbFindings(_kind: string, bytes: Buffer): ContentSniff {
+  const cfb = classifyCfb(bytes);
+  const sniff = sniffOf(cfb.kind, false);
+  sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+  return sniff;
+}
+
+function executableFindings(kind: string): ContentSniff {
   const sniff = sniffOf(kind, false);
-  const executable = describeExecutable(kind);
-  if (executable !== null) {
-    sniff.active = executable;
-    return sniff;
-  }
-  if (kind === 'pdf') {
-    const pdf = pdfFindings(bytes, options, budget);
-    sniff.active = pdf.active ?? polyglot(kind, bytes, 0, budget);
-    sniff.uninterpretable = pdf.uninterpretable;
-    return sniff;
-  }
-  if (!imageKinds.has(kind)) return sniff;
+  sniff.active = describeExecutable(kind);
+  return sniff;
+}
+
+function pdfDocumentFindings(kind: string, bytes: Buffer, { options, budget }: BinaryContext): ContentSniff {
+  const sniff = sniffOf(kind, false);
+  const pdf = pdfFindings(bytes, options, budget);
+  sniff.active = pdf.active ?? polyglot(kind, bytes, 0, budget);
+  sniff.uninterpretable = pdf.uninterpretable;
+  return sniff;
+}
+
+function imageFindings(
+  kind: string,
+  bytes: Buffer,
+  { options, answers, budget }: BinaryContext,
+): ContentSniff | NeedsFileType {
+  const sniff = sniffOf(kind, false);
   budget.spend('image', bytes.length);
   const structure = imageStructure(kind, bytes, budget);
   sniff.width = structure?.width ?? null;

@@ -134,6 +134,20 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     expect(answer.reason).not.toContain('#!/bin/sh');
   });
 
+  it('applies the declared type of a link Codex passed on before the read (Codex keeps mimeType)', async () => {
+    const links = recorded('PostToolUse', 'call_links');
+    const uri = 'fixture://bin/setup';
+    links['tool_response'] = {
+      content: [{ type: 'resource_link', uri, name: 'setup', mimeType: 'application/x-msdownload' }],
+    };
+    expect(await hook(links)).toMatchObject({ code: 0, stdout: '' });
+    const answer = answerOf((await hook(readEvent('PreToolUse', uri))).stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('application/x-msdownload');
+  });
+
   it('takes what list_mcp_resources listed as discovered, with its server (requireDiscovered)', async () => {
     const strict = join(dir, 'discovered.yaml');
     writeFileSync(

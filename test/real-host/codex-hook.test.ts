@@ -99,6 +99,9 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
       [photo.uri, 'link-only'],
       [banner.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],
       [logo.uri, 'body-obtained'],
+      // embedded resources of the MCP tool result are recorded too
+      [note.uri, 'embedded-delivered'],
+      [tool.uri, 'embedded-withheld'],
     ]);
     expect(records[0]?.stages.requested).toBeNull();
     expect(records[0]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 2 });

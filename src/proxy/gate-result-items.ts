@@ -1,128 +1,165 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
-import { judgeEmbedded, judgeMessages, withheldItem } from '../flow/judge-embedded.ts';
+import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import { isRecord } from '../json-value.ts';
-import { applyEdits, arrayAt, type ElementEdit } from './json-spans.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
+import { editMessage, type JsonPath, type MessageEdit } from '../sdk/message-edits.ts';
 
 /** Results whose content items the proxy judges: tool results and prompts (both may carry links and embedded resources). */
 export type ItemResultMethod = 'tools/call' | 'prompts/get';
 
-/** Most link decisions an item judge remembers (by the link item's exact JSON text); the oldest goes first. */
+/** Most link decisions an item judge remembers (by the link item's JSON); the oldest goes first. */
 export const maxRememberedDecisions = 4096;
 
-/** A judged result: the new value, and when it could be made from the original text, that text with the edits in. */
-export interface JudgedResult {
-  result: Record<string, unknown>;
-  /** the whole message line (newline included) with only the judged items changed; null: serialize `result` */
-  frame: string | null;
+/** Most link decisions of one result that wait on name resolution at once. */
+export const maxResolvingLinks = 16;
+
+/** The link decision a `resource_link` item carries under its `_meta` (DESIGN §4e); the full decision is in the records. */
+export type CompactDecision = { effect: 'allow' } | { effect: 'deny' | 'partial'; reasons: string[] };
+
+/** The compact form of `decision`: its effect, and for anything but `allow` its reason codes (each once). */
+export function compactDecision(decision: Decision): CompactDecision {
+  if (decision.effect === 'allow') return { effect: 'allow' };
+  return { effect: decision.effect, reasons: [...new Set(decision.reasons.map((r) => r.code))] };
 }
 
 /**
  * Judges the content items of `tools/call` and `prompts/get` results for one server: each `resource_link` gets its
- * link decision under its `_meta`, each embedded `resource` is judged like a read and, unless allowed, replaced by a
- * text item naming the reasons. Returns null when nothing needed a change (forward the result as it came).
+ * compact link decision under its `_meta`, each embedded `resource` is judged like a read and, unless allowed,
+ * replaced by a text item naming the reasons.
  */
 export interface ItemJudge {
-  judge(
-    method: ItemResultMethod,
-    result: Readonly<Record<string, unknown>>,
-    /** the message's original line, when known: a tool result's items are then spliced into it, not re-serialized */
-    originalText: string | null,
-  ): Promise<JudgedResult | null>;
-  /** the params of a server→host request (`sampling/createMessage`, …) with withheld embedded resources replaced; null: unchanged */
-  judgeRequest(params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | null>;
+  /**
+   * The answer `message` with its items judged, made by `editMessage` (so the proxy writes the original bytes with
+   * only those items changed), or null when nothing needed a change (forward the answer as it came).
+   */
+  judge(method: ItemResultMethod, message: Readonly<Record<string, unknown>>): Promise<object | null>;
+  /** a server→host request (`sampling/createMessage`, …) with the embedded resources of its messages judged; null: unchanged */
+  judgeRequest(message: Readonly<Record<string, unknown>>): Promise<object | null>;
+}
+
+interface Found {
+  path: JsonPath;
+  item: Record<string, unknown>;
+  /** the item's index in its list (a record's `contentIndex`) */
+  index: number;
 }
 
 /**
- * An item judge over `gate` for links returned by `server`; the record of each embedded resource goes to `onEmbedded`.
- * When the policy resolves no names, link decisions depend on the link item alone, so they are remembered by the item's
- * exact JSON text (a tool called again returns the same links) and taken synchronously.
+ * An item judge over `gate` for links returned by `server`. When the policy resolves no names, link decisions depend
+ * on the link item alone, so they are remembered by the item's JSON (a tool called again returns the same links)
+ * and taken synchronously; when it does, up to `maxResolvingLinks` links of a result are decided at once. The record
+ * of each embedded resource goes to `onEmbedded`.
  */
 export function itemJudge(
   gate: Gate,
   server: string,
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
-  const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
-  const decisionJson = new WeakMap<Decision, string>();
-  const metaMember = (decision: Decision) => {
-    let json = decisionJson.get(decision);
-    if (json === undefined) {
-      json = `"_meta":${JSON.stringify({ [decisionMetaKey]: decision })}`;
-      decisionJson.set(decision, json);
-    }
-    return json;
-  };
+  const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, CompactDecision>();
   const linkInput = (link: unknown) => ({ stage: 'link', server, readFrom: server, link });
-  // synchronous unless names are resolved: a result with hundreds of links costs no promise per link
-  function decideLink(item: Record<string, unknown>, text: string | null): Decision | Promise<Decision> {
-    if (byText === null) return gate.decide(linkInput(item));
-    if (text === null) return gate.decideLink(linkInput(item));
-    const known = byText.get(text);
+  function knownDecision(item: Record<string, unknown>): CompactDecision | null {
+    if (byText === null) return null;
+    let key: string;
+    try {
+      key = JSON.stringify(item);
+    } catch {
+      // too deep to serialize: decided without remembering
+      return compactDecision(gate.decideLink(linkInput(item)));
+    }
+    const known = byText.get(key);
     if (known !== undefined) return known;
-    const decision = gate.decideLink(linkInput(item));
-    byText.set(text, decision);
+    const decision = compactDecision(gate.decideLink(linkInput(item)));
+    byText.set(key, decision);
     if (byText.size > maxRememberedDecisions) byText.delete(byText.keys().next().value as string);
     return decision;
   }
 
-  // the judged form of each item that changes, by index; null when none does
-  async function judgeItems(
-    items: readonly unknown[],
-    texts: readonly string[] | null,
-  ): Promise<Map<number, { item: Record<string, unknown>; edit: ElementEdit | null }> | null> {
-    const changed = new Map<number, { item: Record<string, unknown>; edit: ElementEdit | null }>();
-    for (const [index, item] of items.entries()) {
-      if (!isRecord(item)) continue;
-      if (item['type'] === 'resource_link') {
-        const decided = decideLink(item, texts?.[index] ?? null);
-        const decision = decided instanceof Promise ? await decided : decided;
-        const meta = isRecord(item['_meta']) ? item['_meta'] : null;
-        // an item with `_meta` of its own is rebuilt (its member has to be merged, not added)
-        const edit = meta === null && !Object.hasOwn(item, '_meta') ? { addMember: metaMember(decision) } : null;
-        changed.set(index, { item: { ...item, _meta: { ...meta, [decisionMetaKey]: decision } }, edit });
-      } else if (item['type'] === 'resource' && isRecord(item['resource'])) {
-        // the flow's step: the same decision, record and notice as every other front end
-        const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
-        await onEmbedded(judged.record);
-        if (!judged.withheld) continue;
-        const withheld = withheldItem(judged);
-        changed.set(index, { item: withheld, edit: { replace: JSON.stringify(withheld) } });
-      }
-    }
-    return changed.size === 0 ? null : changed;
+  const linkEdit = (path: JsonPath, item: Record<string, unknown>, decision: CompactDecision): MessageEdit =>
+    // a link with an object `_meta` of its own keeps it, with the decision beside what it holds
+    isRecord(item['_meta'])
+      ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: decision }
+      : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: decision } };
+
+  async function slowEdit({ path, item, index }: Found): Promise<MessageEdit | null> {
+    if (item['type'] === 'resource_link')
+      return linkEdit(path, item, compactDecision(await gate.decide(linkInput(item))));
+    // the flow's step: the same decision, record and notice as every other front end
+    const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
+    await onEmbedded(judged.record);
+    return judged.withheld ? { op: 'replace', path, value: withheldItem(judged) } : null;
   }
 
   return {
-    async judge(method, result, originalText) {
-      if (method === 'prompts/get') return judgePrompt(result);
-      const content = result['content'];
-      if (!Array.isArray(content)) return null;
-      const spans = originalText === null ? null : arrayAt(originalText, ['result', 'content']);
-      const usable = spans !== null && spans.length === content.length ? spans : null;
-      const texts = usable === null ? null : usable.map((s) => (originalText as string).slice(s.start, s.end));
-      const changed = await judgeItems(content, texts);
-      if (changed === null) return null;
-      const items = content.map((item: unknown, i) => changed.get(i)?.item ?? item);
-      const judged = { ...result, content: items };
-      const edits = new Map<number, ElementEdit>();
-      for (const [i, c] of changed) if (c.edit !== null) edits.set(i, c.edit);
-      const frame =
-        usable === null || edits.size !== changed.size ? null : applyEdits(originalText as string, usable, edits);
-      return { result: judged, frame };
-    },
-    async judgeRequest(params) {
-      const judged = await judgeMessages(gate, params['messages'], 'enforce');
-      for (const record of judged.records) await onEmbedded(record);
-      return judged.messages === null ? null : { ...params, messages: judged.messages };
-    },
+    judge: (method, message) =>
+      judgeFound(message, method === 'prompts/get' ? messageItems(message, 'result') : toolItems(message)),
+    judgeRequest: (message) =>
+      judgeFound(
+        message,
+        messageItems(message, 'params').filter((f) => f.item['type'] === 'resource'),
+      ),
   };
 
-  async function judgePrompt(result: Readonly<Record<string, unknown>>): Promise<JudgedResult | null> {
-    const judged = await judgeMessages(gate, result['messages'], 'enforce');
-    for (const record of judged.records) await onEmbedded(record);
-    return judged.messages === null ? null : { result: { ...result, messages: judged.messages }, frame: null };
+  async function judgeFound(message: Readonly<Record<string, unknown>>, found: Found[]): Promise<object | null> {
+    if (found.length === 0) return null;
+    // links decided from their text alone are decided here, without a promise each; the rest (embedded
+    // resources, links whose names are resolved) run side by side, a bounded number at a time
+    const made: (MessageEdit | null)[] = [];
+    const slow: number[] = [];
+    found.forEach(({ path, item }, i) => {
+      const known = item['type'] === 'resource_link' ? knownDecision(item) : null;
+      if (known === null) slow.push(i);
+      else made[i] = linkEdit(path, item, known);
+    });
+    let next = 0;
+    const worker = async () => {
+      while (next < slow.length) {
+        const at = slow[next] as number;
+        next += 1;
+        made[at] = await slowEdit(found[at] as Found);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
+    const edits = made.filter((e): e is MessageEdit => e !== null && e !== undefined);
+    return edits.length === 0 ? null : editMessage(message, edits);
   }
+}
+
+// the links and embedded resources of a tool result, by path from the top of the answer
+function toolItems(message: Readonly<Record<string, unknown>>): Found[] {
+  const result = message['result'];
+  const content = isRecord(result) ? result['content'] : undefined;
+  return Array.isArray(content) ? judgedAt(content, ['result', 'content']) : [];
+}
+
+// the items of `messages[].content` under `key` (a prompt result's, a sampling request's params): a message holds
+// one content block (2025-06-18) or a list of them (later revisions)
+function messageItems(message: Readonly<Record<string, unknown>>, key: 'result' | 'params'): Found[] {
+  const holder = message[key];
+  const messages = isRecord(holder) ? holder['messages'] : undefined;
+  if (!Array.isArray(messages)) return [];
+  const found: Found[] = [];
+  messages.forEach((m: unknown, i) => {
+    if (!isRecord(m)) return;
+    const content = m['content'];
+    const path = [key, 'messages', i, 'content'];
+    if (Array.isArray(content)) found.push(...judgedAt(content, path));
+    else if (isJudged(content)) found.push({ path, item: content, index: 0 });
+  });
+  return found;
+}
+
+function judgedAt(items: readonly unknown[], path: JsonPath): Found[] {
+  const found: Found[] = [];
+  items.forEach((item, i) => {
+    if (isJudged(item)) found.push({ path: [...path, i], item, index: i });
+  });
+  return found;
+}
+
+function isJudged(item: unknown): item is Record<string, unknown> {
+  return (
+    isRecord(item) && (item['type'] === 'resource_link' || (item['type'] === 'resource' && isRecord(item['resource'])))
+  );
 }

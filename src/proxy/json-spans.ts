@@ -1,97 +1,155 @@
+import type { JsonPath, MessageEdit } from '../sdk/message-edits.ts';
+
 /** Where one JSON value sits in a text: `[start, end)` in UTF-16 code units. */
 export interface Span {
   readonly start: number;
   readonly end: number;
 }
 
-/** An edit of one element of an array found by `arrayAt`: a member added to an object element, or the element replaced. */
-export type ElementEdit = { readonly addMember: string } | { readonly replace: string };
+/** One member of an object in a text: its name (decoded) and where its value sits. */
+interface Member extends Span {
+  readonly key: string;
+}
 
-/**
- * The spans of the elements of the array at `path` (member names, from the top-level object) in `text`, which must be
- * valid JSON (JSON.parse accepted it). A member named twice resolves to the last, as JSON.parse does. Returns null
- * when a member is missing or not where expected, or when any key on the way is written with an escape (its name
- * cannot be compared without decoding it, so the caller rebuilds the message instead).
- */
-export function arrayAt(text: string, path: readonly string[]): Span[] | null {
-  const ends = containerEnds(text, path.length + 2);
-  if (ends === null) return null;
-  let at = skipSpace(text, 0);
-  for (const name of path) {
-    if (text.charCodeAt(at) !== 123) return null;
-    const member = lastMember(text, ends, at, name);
-    if (member === null) return null;
-    at = member.start;
-  }
-  if (text.charCodeAt(at) !== 91) return null;
-  return elements(text, ends, at);
+/** A change to a text: `[start, end)` becomes `text`. */
+interface Splice extends Span {
+  readonly text: string;
 }
 
 /**
- * `text` with `edits` applied to the elements at `spans` (edits by element index, in increasing order). `addMember`
- * text goes in as the last member of an object element (`"name":value`, comma added as needed). Returns null when an
- * element to extend is not an object, or the edits are out of order.
+ * `text` (one JSON text that JSON.parse accepted, with whatever surrounds it: spaces, the newline) with `edits`
+ * made in place: only the values the edits name change, every other byte stays as written (numbers such as `1e400`
+ * or 20-digit integers, spacing, member order, duplicate members). A member named twice resolves to the last, as
+ * JSON.parse does. Work is linear in the text and needs no recursion, however deep it nests. Returns null when a
+ * path does not lead where the edit needs (the caller fails the message instead of rewriting it another way).
  */
-export function applyEdits(
-  text: string,
-  spans: readonly Span[],
-  edits: ReadonlyMap<number, ElementEdit>,
-): string | null {
+export function spliceEdits(text: string, edits: readonly MessageEdit[]): string | null {
+  const index = new TextIndex(text);
+  const splices: Splice[] = [];
+  for (const edit of edits) {
+    const at = index.locate(edit.path);
+    if (at === null) return null;
+    if (edit.op === 'replace') {
+      splices.push({ ...at, text: JSON.stringify(edit.value) });
+    } else if (edit.op === 'keep') {
+      const elements = index.elements(at.start);
+      if (elements === null) return null;
+      const kept: string[] = [];
+      for (const i of edit.indices) {
+        const element = elements[i];
+        if (element === undefined) return null;
+        kept.push(text.slice(element.start, element.end));
+      }
+      splices.push({ ...at, text: `[${kept.join(',')}]` });
+    } else {
+      const members = index.members(at.start);
+      if (members === null) return null;
+      const value = JSON.stringify(edit.value);
+      const last = members.findLast((m) => m.key === edit.key);
+      if (last !== undefined) splices.push({ start: last.start, end: last.end, text: value });
+      else {
+        // added as the last member, just before the closing brace
+        const close = at.end - 1;
+        splices.push({
+          start: close,
+          end: close,
+          text: `${members.length > 0 ? ',' : ''}${JSON.stringify(edit.key)}:${value}`,
+        });
+      }
+    }
+  }
+  splices.sort((a, b) => a.start - b.start || a.end - b.end);
   const pieces: string[] = [];
   let last = 0;
-  let previous = -1;
-  for (const [index, edit] of edits) {
-    const span = spans[index];
-    if (span === undefined || index <= previous) return null;
-    previous = index;
-    if ('replace' in edit) {
-      pieces.push(text.slice(last, span.start), edit.replace);
-      last = span.end;
-      continue;
-    }
-    const close = span.end - 1;
-    if (text.charCodeAt(span.start) !== 123 || text.charCodeAt(close) !== 125) return null;
-    pieces.push(text.slice(last, close));
-    if (text.charCodeAt(skipSpaceBack(text, close - 1)) !== 123) pieces.push(',');
-    pieces.push(edit.addMember);
-    last = close;
+  for (const s of splices) {
+    if (s.start < last) return null;
+    pieces.push(text.slice(last, s.start), s.text);
+    last = s.end;
   }
   pieces.push(text.slice(last));
   return pieces.join('');
 }
 
-// the span of the value of the last member called `name` in the object opening at `open`
-function lastMember(text: string, ends: Ends, open: number, name: string): Span | null {
-  const wanted = JSON.stringify(name);
-  let found: Span | null = null;
+/** The span of the value at `path` in `text` (a JSON text), or null; exported for tests. */
+export function spanAt(text: string, path: JsonPath): Span | null {
+  return new TextIndex(text).locate(path);
+}
+
+// what is known of a text's structure, found as it is asked for: objects' members and arrays' elements by the
+// offset where they open; each container is scanned once
+class TextIndex {
+  private readonly objects = new Map<number, Member[] | null>();
+  private readonly arrays = new Map<number, Span[] | null>();
+
+  constructor(private readonly text: string) {}
+
+  locate(path: JsonPath): Span | null {
+    const start = skipSpace(this.text, 0);
+    // the top value's end is needed only when the path is empty: each step finds its child's span
+    let at: Span = { start, end: path.length === 0 ? valueEnd(this.text, start) : start };
+    if (at.end === -1) return null;
+    for (const step of path) {
+      let next: Span | undefined;
+      if (typeof step === 'number') next = this.elements(at.start)?.[step];
+      else next = this.members(at.start)?.findLast((m) => m.key === step);
+      if (next === undefined) return null;
+      at = next;
+    }
+    return at;
+  }
+
+  members(open: number): Member[] | null {
+    if (this.text.charCodeAt(open) !== 123) return null;
+    let members = this.objects.get(open);
+    if (members === undefined) {
+      members = scanMembers(this.text, open);
+      this.objects.set(open, members);
+    }
+    return members;
+  }
+
+  elements(open: number): Span[] | null {
+    if (this.text.charCodeAt(open) !== 91) return null;
+    let elements = this.arrays.get(open);
+    if (elements === undefined) {
+      elements = scanElements(this.text, open);
+      this.arrays.set(open, elements);
+    }
+    return elements;
+  }
+}
+
+function scanMembers(text: string, open: number): Member[] | null {
+  const out: Member[] = [];
   let i = skipSpace(text, open + 1);
-  if (text.charCodeAt(i) === 125) return null;
+  if (text.charCodeAt(i) === 125) return out;
   for (;;) {
     if (text.charCodeAt(i) !== 34) return null;
     const keyEnd = stringEnd(text, i);
     if (keyEnd === -1) return null;
-    const key = text.slice(i, keyEnd);
-    if (key.includes('\\')) return null;
+    const raw = text.slice(i, keyEnd);
+    // a name written with escapes is compared decoded, as JSON.parse reads it
+    const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== 58) return null;
     const start = skipSpace(text, i + 1);
-    const end = valueEnd(text, ends, start);
+    const end = valueEnd(text, start);
     if (end === -1) return null;
-    if (key === wanted) found = { start, end };
+    out.push({ key, start, end });
     i = skipSpace(text, end);
     const c = text.charCodeAt(i);
-    if (c === 125) return found;
+    if (c === 125) return out;
     if (c !== 44) return null;
     i = skipSpace(text, i + 1);
   }
 }
 
-function elements(text: string, ends: Ends, open: number): Span[] | null {
+function scanElements(text: string, open: number): Span[] | null {
   const out: Span[] = [];
   let i = skipSpace(text, open + 1);
   if (text.charCodeAt(i) === 93) return out;
   for (;;) {
-    const end = valueEnd(text, ends, i);
+    const end = valueEnd(text, i);
     if (end === -1) return null;
     out.push({ start: i, end });
     i = skipSpace(text, end);
@@ -102,37 +160,30 @@ function elements(text: string, ends: Ends, open: number): Span[] | null {
   }
 }
 
-// where each object or array down to `depth` levels ends (the index after its closing bracket), by its start
-type Ends = ReadonlyMap<number, number>;
-
-// one pass over the text: strings are skipped whole, brackets matched on a stack; null when they do not match
-function containerEnds(text: string, depth: number): Ends | null {
-  const ends = new Map<number, number>();
-  const open: number[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(text, i);
-      if (i === -1) return null;
-      continue;
-    }
-    if (c === 123 || c === 91) open.push(i);
-    else if (c === 125 || c === 93) {
-      const start = open.pop();
-      if (start === undefined) return null;
-      if (open.length < depth) ends.set(start, i + 1);
-    }
-    i += 1;
-  }
-  return open.length === 0 ? ends : null;
-}
-
-// the end of the value starting at `i` (no leading space), or -1
-function valueEnd(text: string, ends: Ends, i: number): number {
+// the end of the value starting at `i` (no leading space), or -1; a container is matched by counting brackets
+// outside strings, so nesting costs no stack
+function valueEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === 34) return stringEnd(text, i);
-  if (c === 123 || c === 91) return ends.get(i) ?? -1;
+  if (c === 123 || c === 91) {
+    let depth = 0;
+    let j = i;
+    while (j < text.length) {
+      const d = text.charCodeAt(j);
+      if (d === 34) {
+        j = stringEnd(text, j);
+        if (j === -1) return -1;
+        continue;
+      }
+      if (d === 123 || d === 91) depth += 1;
+      else if (d === 125 || d === 93) {
+        depth -= 1;
+        if (depth === 0) return j + 1;
+      }
+      j += 1;
+    }
+    return -1;
+  }
   let j = i;
   while (j < text.length) {
     const d = text.charCodeAt(j);
@@ -161,14 +212,5 @@ function skipSpace(text: string, from: number): number {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
     i += 1;
-  }
-}
-
-function skipSpaceBack(text: string, from: number): number {
-  let i = from;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
-    i -= 1;
   }
 }

@@ -1,13 +1,15 @@
+import { GateError } from '../gate-error.ts';
+import { editsOf } from '../sdk/message-edits.ts';
 import type { Line } from './json-lines.ts';
+import { spliceEdits } from './json-spans.ts';
 
 /** What `frameOf` gives to write: a string, or the buffers a line arrived as, newline included. */
 export type Frame = string | readonly Buffer[];
 
 // The line each parsed message arrived as, keyed by the parsed object: a message that passes the gate unchanged is
-// forwarded as those bytes, never re-serialized (a rebuilt message can drop or reorder what a peer relies on)
+// forwarded as those bytes, and a message the gate changed is those bytes with only the changed values replaced,
+// never re-serialized (a rebuilt message can drop or reorder what a peer relies on, or change a number)
 const originals = new WeakMap<object, Line>();
-// lines made for messages the proxy changed, from their original text with only the changed parts edited
-const made = new WeakMap<object, string>();
 
 /** Parses one JSON line and remembers its bytes for `frameOf`; throws SyntaxError for invalid JSON. */
 export function parseLine(line: Line): unknown {
@@ -16,18 +18,27 @@ export function parseLine(line: Line): unknown {
   return value;
 }
 
-/** The text `message` arrived as (newline included), when it is an object `parseLine` returned. */
-export function originalText(message: object): string | null {
-  return originals.get(message)?.text ?? null;
-}
-
-/** Makes `frameOf(message)` send `line` (one JSON text ending in a newline, whose value is `message`'s). */
-export function rememberFrame(message: object, line: string): void {
-  made.set(message, line);
-}
-
-/** The line to send for `message`, newline included: the original bytes when it is the object `parseLine` returned, else its JSON. */
+/**
+ * The line to send for `message`, newline included: the original bytes when it is the object `parseLine` returned;
+ * for a message `editMessage` made from such an object, those bytes with the edits spliced in; else its JSON.
+ * Throws GateError `READ_FAILED` when the edits cannot be spliced into the original (the caller fails the request).
+ */
 export function frameOf(message: unknown): Frame {
   if (message === null || typeof message !== 'object') return `${JSON.stringify(message)}\n`;
-  return originals.get(message)?.parts ?? made.get(message) ?? `${JSON.stringify(message)}\n`;
+  const line = originals.get(message);
+  if (line !== undefined) return line.parts;
+  const text = editedText(message);
+  return text ?? `${JSON.stringify(message)}\n`;
+}
+
+// the original text with the edits made, for a message edited from one that arrived as a line (null: none did)
+function editedText(message: object): string | null {
+  const edited = editsOf(message);
+  if (edited === undefined) return null;
+  const from = originals.get(edited.from)?.text ?? editedText(edited.from);
+  if (from === null) return null;
+  const text = spliceEdits(from, edited.edits);
+  if (text === null)
+    throw new GateError('READ_FAILED', 'the judged answer cannot be written into the bytes it came as');
+  return text;
 }

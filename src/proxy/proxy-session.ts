@@ -4,12 +4,17 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
-import { itemJudge } from './gate-result-items.ts';
-import { originalText, rememberFrame } from './original-bytes.ts';
+import { messageShape } from '../sdk/json-rpc-shape.ts';
+import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import type { MessageId } from './peek-id.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
-export const gatedMethods: ReadonlySet<string> = new Set(['resources/read', 'tools/call', 'prompts/get']);
+export const gatedMethods: ReadonlySet<string> = new Set([
+  'resources/read',
+  'tools/call',
+  'tasks/result',
+  'prompts/get',
+]);
 
 /** JSON-RPC code for a request the proxy refused as malformed (bad id, id already in flight). */
 export const invalidRequestCode = -32600;
@@ -39,15 +44,18 @@ export interface ProxySession {
 
 type Msg = Record<string, unknown>;
 
-const validId = (id: unknown): id is MessageId =>
-  typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-const isResponse = (m: unknown): m is Msg =>
-  isRecord(m) && m['method'] === undefined && (m['result'] !== undefined || m['error'] !== undefined);
+/** Answers whose result the proxy judges item by item (tool results, also when fetched later as a task's result). */
+const itemMethods: ReadonlyMap<string, ItemResultMethod> = new Map([
+  ['tools/call', 'tools/call'],
+  ['tasks/result', 'tools/call'],
+  ['prompts/get', 'prompts/get'],
+]);
 
 /**
  * Joins the host (an MCP client on the proxy's stdio) to the real server through the transport decorator, so reads
- * are gated by the one flow: every other message passes unchanged and in order, answers reach the host only for
- * requests it is waiting on, and tool and prompt results get their items judged (enforce mode).
+ * are gated by the one flow. Answers reach the host only for requests it sent, once they were sent, and only as
+ * judged; tool and prompt results get their items judged (enforce mode). Every other message passes unchanged, in
+ * the order it came, never held behind an answer that is being judged.
  */
 export function proxySession(host: Transport, upstream: Transport, options: ProxySessionOptions): ProxySession {
   const { gate } = options;
@@ -60,33 +68,16 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   });
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
   const pending = new Map<MessageId, string>();
+  // answers being judged: the session closes only after they went out
+  const judging = new Set<Promise<void>>();
   let fromHostChain: Promise<void> = Promise.resolve();
-  let toHostChain: Promise<void> = Promise.resolve();
   let hostOpen = true;
   let upstreamOpen = true;
   let settle: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     settle = resolve;
   });
-
-  // a server batch holding answers is taken apart, so each answer meets the gate on its own
-  const unbatched: Transport = {
-    start: () => upstream.start(),
-    close: () => upstream.close(),
-    send: (message, sendOptions) => upstream.send(message, sendOptions),
-    get sessionId() {
-      return upstream.sessionId;
-    },
-    setProtocolVersion: (version) => upstream.setProtocolVersion?.(version),
-  };
-  upstream.onmessage = (message, extra) => {
-    if (Array.isArray(message) && message.some(isResponse))
-      for (const element of message) unbatched.onmessage?.(element as JSONRPCMessage, extra);
-    else unbatched.onmessage?.(message, extra);
-  };
-  upstream.onerror = (error) => unbatched.onerror?.(error);
-  upstream.onclose = () => unbatched.onclose?.();
-  const gated = gateTransport(unbatched, {
+  const gated = gateTransport(upstream, {
     gate,
     server,
     mode: options.mode ?? 'enforce',
@@ -94,44 +85,50 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     ...optionalSink(options),
   });
 
-  const toHost = (message: unknown) => {
+  // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
+  // request fails with an error the host sees instead of waiting forever
+  const toHost = (message: unknown, id: MessageId | null = null) => {
     if (!hostOpen) return;
-    host.send(message as JSONRPCMessage).catch((error: unknown) => warn(`cannot write to the host: ${text(error)}`));
+    host.send(message as JSONRPCMessage).catch((error: unknown) => {
+      if (id === null || !hostOpen) return warn(`cannot write to the host: ${text(error)}`);
+      answerError(id, gateErrorCode, `linkgate: the answer could not be passed on: ${text(error)}`);
+    });
   };
   const answerError = (id: MessageId | null, code: number, message: string) =>
     toHost({ jsonrpc: '2.0', id, error: { code, message } });
 
   async function fromHost(message: unknown): Promise<void> {
     if (Array.isArray(message)) {
-      // a batch passes whole unless it holds a gated request; then each element goes through the gate alone
-      if (!message.some((m) => isRecord(m) && gatedMethods.has(String(m['method'])))) {
-        for (const m of message)
-          if (isRecord(m) && typeof m['method'] === 'string' && validId(m['id'])) pending.set(m['id'], m['method']);
-        return sendUp(message, null);
-      }
-      for (const element of message) await fromHost(element);
-      return;
-    }
-    const m = message as Msg;
-    const method = m['method'];
-    if (typeof method === 'string' && Object.hasOwn(m, 'id')) {
-      const id = m['id'];
-      if (!validId(id)) {
-        // an answer could not be matched to the host, and a read with such an id would slip past the decorator
-        if (gatedMethods.has(method))
-          return answerError(null, invalidRequestCode, `linkgate: \`${method}\` needs a string or number id`);
-        return sendUp(m, null);
-      }
-      if (pending.has(id))
-        return answerError(
-          id,
-          invalidRequestCode,
-          `linkgate: id \`${String(id)}\` is already in use by a request in flight`,
+      // a batch passes whole when it is well formed and holds no gated request; else each element goes alone
+      const shapes = message.map(messageShape);
+      const whole =
+        shapes.length > 0 &&
+        shapes.every(
+          (s) =>
+            s.kind === 'notification' ||
+            s.kind === 'answer' ||
+            (s.kind === 'request' && !gatedMethods.has(s.method) && !pending.has(s.id)),
         );
-      pending.set(id, method);
-      return sendUp(m, id);
+      if (!whole) {
+        for (const element of message) await fromHost(element);
+        return;
+      }
+      for (const s of shapes) if (s.kind === 'request') pending.set(s.id, s.method);
+      return sendUp(message, null);
     }
-    return sendUp(m, null);
+    const shape = messageShape(message);
+    // what is not a request, notification or answer goes nowhere: the host hears why when it gave an id
+    if (shape.kind === 'invalid') return answerError(shape.id, invalidRequestCode, `linkgate: ${shape.why}`);
+    if (shape.kind !== 'request') return sendUp(message, null);
+    const { id } = shape;
+    if (pending.has(id))
+      return answerError(
+        id,
+        invalidRequestCode,
+        `linkgate: id \`${String(id)}\` is already in use by a request in flight`,
+      );
+    pending.set(id, shape.method);
+    return sendUp(message, id);
   }
 
   async function sendUp(message: unknown, id: MessageId | null): Promise<void> {
@@ -143,41 +140,44 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     }
   }
 
-  async function fromServer(message: unknown): Promise<void> {
-    if (!isResponse(message)) {
-      const request = isRecord(message) ? message : {};
-      const params = request['params'];
-      if (enforced && judgedServerRequests.has(String(request['method'])) && isRecord(params)) {
-        const judged = await items.judgeRequest(params);
-        if (judged !== null) return toHost({ ...request, params: judged });
-      }
-      return toHost(message);
-    }
-    const id = message['id'];
-    const method = validId(id) ? pending.get(id) : undefined;
-    if (method === undefined || !validId(id)) {
-      warn(`dropped an answer for id \`${String(id)}\` that no request is waiting on`);
-      return;
-    }
+  // the decorator passes on only answers to requests that were sent, each once, and never a malformed message
+  function fromServer(message: unknown): void {
+    const shape = Array.isArray(message) ? null : messageShape(message);
+    // a server→host request carrying embedded resources (sampling, elicitation) has them judged first
+    if (shape?.kind === 'request' && enforced && judgedServerRequests.has(shape.method))
+      return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null);
+    if (shape?.kind !== 'answer') return toHost(message);
+    const { id } = shape;
+    const method = pending.get(id);
+    if (method === undefined) return warn(`dropped an answer for id \`${String(id)}\` that no request is waiting on`);
     pending.delete(id);
-    const result = message['result'];
+    const m = message as Msg;
+    const result = m['result'];
     if (method === 'initialize' && isRecord(result) && typeof result['protocolVersion'] === 'string')
       gated.setProtocolVersion?.(result['protocolVersion']);
-    if (enforced && (method === 'tools/call' || method === 'prompts/get') && isRecord(result)) {
-      const judged = await items.judge(method, result, originalText(message));
-      if (judged !== null) {
-        const changed = { ...message, result: judged.result };
-        if (judged.frame !== null) rememberFrame(changed, judged.frame);
-        return toHost(changed);
-      }
-    }
-    toHost(message);
+    const judged = itemMethods.get(method);
+    if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id);
+    judgeThenSend(items.judge(judged, m), m, id);
+  }
+
+  // sends `message` as judged once judging is done; a failure fails the request `id` answers (or drops a request)
+  function judgeThenSend(judged: Promise<object | null>, message: Msg, id: MessageId | null): void {
+    const work = judged
+      .then(
+        (changed) => toHost(changed ?? message, id),
+        (error: unknown) => {
+          if (id === null) return warn(`dropped a server request that could not be judged: ${text(error)}`);
+          answerError(id, gateErrorCode, `linkgate: the answer could not be judged: ${text(error)}`);
+        },
+      )
+      .finally(() => judging.delete(work));
+    judging.add(work);
   }
 
   const finish = async () => {
     // answers the decorator still holds go out first; links never read are recorded as such
     await gated.flush().catch((error: unknown) => warn(text(error)));
-    await toHostChain;
+    while (judging.size > 0) await Promise.all(judging);
     for (const id of pending.keys()) answerError(id, gateErrorCode, 'linkgate: the server closed before answering');
     pending.clear();
     hostOpen = false;
@@ -189,7 +189,11 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     fromHostChain = fromHostChain.then(() => fromHost(message)).catch((error: unknown) => warn(text(error)));
   };
   gated.onmessage = (message) => {
-    toHostChain = toHostChain.then(() => fromServer(message)).catch((error: unknown) => warn(text(error)));
+    try {
+      fromServer(message);
+    } catch (error) {
+      warn(text(error));
+    }
   };
   gated.onerror = (error) => warn(text(error));
   host.onerror = (error) => warn(text(error));
@@ -213,7 +217,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     closed,
     failUpstream(id, message) {
       if (!pending.has(id)) return false;
-      unbatched.onmessage?.({ jsonrpc: '2.0', id, error: { code: gateErrorCode, message } });
+      // handed to the decorator as the server's answer, so a read in flight is recorded as failed
+      upstream.onmessage?.({ jsonrpc: '2.0', id, error: { code: gateErrorCode, message } });
       return true;
     },
     refuseHost: answerError,

@@ -27,6 +27,8 @@ import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord, NextStep, PeerInfo, RequestedStage } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { isJsonRpcId, messageShape } from './json-rpc-shape.ts';
+import { editMessage, type MessageEdit } from './message-edits.ts';
 
 export { decisionMetaKey } from '../flow/decision-meta.ts';
 
@@ -102,8 +104,12 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   const mode = options.mode ?? 'enforce';
   const now = options.now ?? (() => new Date());
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
+  // requests sent to the server and not yet answered, with their method: only an answer to one of these is passed
+  // on, and only once its request went out (an answer that comes first, for an id not sent yet, is dropped)
+  const outstanding = new Map<Id, string>();
+  // the tool of each `tools/call` and `tasks/result` in flight, and the tool each task was created by
   const toolCalls = new Map<Id, string | null>();
-  const promptCalls = new Set<Id>();
+  const taskTools = new Map<string, string | null>();
   const judgeItems = options.judgeEmbedded !== false;
   const sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });
   const reads = new Map<Id, PendingRead>();
@@ -114,8 +120,10 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   let clientInfo: PeerInfo | null = null;
   let serverInfo: PeerInfo | null = null;
   let protocolVersion: string | null = null;
-  // inbound messages are handled one after another so the host sees them in wire order
-  let inbound: Promise<void> = Promise.resolve();
+  // records are written one after another, so a sink sees them in order; answers never wait for other answers
+  let recordsWritten: Promise<void> = Promise.resolve();
+  // work started for messages the gate judges (and records of unread links), so `flush` can wait for all of it
+  const working = new Set<Promise<void>>();
 
   const context = (f: FoundLinkState): LinkContext => ({
     server,
@@ -126,12 +134,16 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     serverInfo,
   });
   const deliver = (message: unknown, extra?: MessageExtraInfo) => wrapper.onmessage?.(message as JSONRPCMessage, extra);
-  const emit = async (record: LinkRecord) => {
-    try {
-      await sink.write(record);
-    } catch (error) {
-      wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
+  const fail = (error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  const emit = (record: LinkRecord): Promise<void> => {
+    recordsWritten = recordsWritten.then(async () => {
+      try {
+        await sink.write(record);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    return recordsWritten;
   };
   const emitEmbedded = async (records: readonly EmbeddedRecord[]) => {
     try {
@@ -147,10 +159,12 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       linkServer: server,
       mode,
     });
+  // each judged message is its own piece of work: a message the gate does not judge never waits behind it
   const queue = (work: () => Promise<void>) => {
-    inbound = inbound
-      .then(work)
-      .catch((error: unknown) => wrapper.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    const running = work()
+      .catch(fail)
+      .finally(() => working.delete(running));
+    working.add(running);
   };
   // the message names the reason codes and the boundary to check next, so a person or a model can act on it
   const denial = (id: Id, step: LinkStep, decision: Decision, what: string, recorded: LinkRecord) => ({
@@ -207,9 +221,11 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const timer = setTimeout(() => onDeadline(id), deadlineMs);
     timer.unref();
     reads.set(id, { step, requested: sendRead(gate, step, now(), id), started: performance.now(), timer });
+    outstanding.set(id, 'resources/read');
     try {
       await inner.send(message, sendOptions);
     } catch (error) {
+      outstanding.delete(id);
       // an HTTP transport rejects here when the POST or its body fails (a byte cap, a refused connection): the client
       // rejects the request with this error, so the read is recorded as failed now, not answered again at the deadline
       const pending = reads.get(id);
@@ -229,6 +245,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     const pending = reads.get(id);
     if (pending === undefined) return;
     reads.delete(id);
+    outstanding.delete(id);
     expired.add(id);
     if (expired.size > maxRememberedLinks) expired.delete(expired.values().next().value as Id);
     // tell the server to stop; its late answer, if any, is dropped because the id is no longer pending
@@ -258,7 +275,12 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     if (judged.complete && 'result' in answer)
       options.cache?.store(cacheKey(linkFacts(pending.step.link).uri), answer.result);
     await emit(judged.record);
-    answerHost(id, message, pending.step, judged, extra);
+    try {
+      answerHost(id, message, pending.step, judged, extra);
+    } catch (error) {
+      // an answer that cannot be passed on as judged fails its request: the host is never left waiting
+      deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);
+    }
   }
 
   /** Passes the read's answer on as the flow decided: as it came, with only the allowed items, or as a denial. */
@@ -278,14 +300,13 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       deliver(denial(id, step, judged.decision, what, judged.record), extra);
       return;
     }
+    // only the contents and the decision change: a front end that kept the answer's bytes edits just those
     const result = isRecord(message['result']) ? message['result'] : {};
-    const meta = isRecord(result['_meta']) ? result['_meta'] : {};
-    const filtered = {
-      ...result,
-      contents: judged.deliver.map((i) => judged.contents[i]),
-      _meta: { ...meta, [decisionMetaKey]: judged.decision },
-    };
-    deliver({ ...message, result: filtered }, extra);
+    const edits: MessageEdit[] = [{ op: 'keep', path: ['result', 'contents'], indices: judged.deliver }];
+    if (isRecord(result['_meta']))
+      edits.push({ op: 'set', path: ['result', '_meta'], key: decisionMetaKey, value: judged.decision });
+    else edits.push({ op: 'set', path: ['result'], key: '_meta', value: { [decisionMetaKey]: judged.decision } });
+    deliver(editMessage(message, edits), extra);
   }
 
   /** A tool result's message with each withheld embedded resource replaced by its notice (the same message when none is). */
@@ -324,6 +345,91 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     }
   }
 
+  /** Routes one answer from the server: only to a request that was sent, judged when it answers a read. */
+  function onAnswer(id: Id, m: Record<string, unknown>, extra?: MessageExtraInfo): void {
+    const method = outstanding.get(id);
+    if (method === undefined) {
+      if (!expired.delete(id))
+        fail(new Error(`dropped an answer for id \`${String(id)}\` that no request is waiting on`));
+      return;
+    }
+    outstanding.delete(id);
+    const pending = reads.get(id);
+    if (pending !== undefined) {
+      reads.delete(id);
+      clearTimeout(pending.timer);
+      queue(() => onReadAnswer(id, m, pending, extra));
+      return;
+    }
+    if (id === initializeId && isRecord(m['result'])) serverInfo = peerOf(m['result']['serverInfo']);
+    if (method === 'tools/call' || method === 'tasks/result') {
+      const tool = toolCalls.get(id) ?? null;
+      toolCalls.delete(id);
+      const result = m['result'];
+      // a task-augmented call answers with the task; its result comes later through `tasks/result`
+      if (method === 'tools/call' && isRecord(result) && isRecord(result['task']))
+        remember(taskTools, String(result['task']['taskId']), tool);
+      onToolResult(id, tool, result);
+      if (judgeItems) return queue(async () => deliver(await judgedToolResult(m), extra));
+    }
+    if (method === 'prompts/get' && judgeItems)
+      return queue(async () => deliver(await judgedMessages(m, 'result'), extra));
+    deliver(m, extra);
+  }
+
+  /** One message from the server: requests and notifications pass at once; answers are matched; the rest is dropped. */
+  function onInbound(message: unknown, extra?: MessageExtraInfo): void {
+    const shape = messageShape(message);
+    if (shape.kind === 'request' && judgeItems && judgedServerRequests.has(shape.method)) {
+      const m = message as Record<string, unknown>;
+      return queue(async () => deliver(await judgedMessages(m, 'params'), extra));
+    }
+    if (shape.kind === 'request' || shape.kind === 'notification') return deliver(message, extra);
+    if (shape.kind === 'answer') return onAnswer(shape.id, message as Record<string, unknown>, extra);
+    // a malformed message never reaches the host; when it names a request in flight, that request fails
+    if (shape.id !== null && outstanding.has(shape.id))
+      return onAnswer(
+        shape.id,
+        gateError(shape.id, `linkgate: the server sent a malformed answer: ${shape.why}`),
+        extra,
+      );
+    fail(new Error(`dropped a message from the server that is not json-rpc: ${shape.why}`));
+  }
+
+  /** Notes a request before it goes out, so its answer can be matched. */
+  function noteRequest(message: unknown): void {
+    const shape = messageShape(message);
+    if (shape.kind !== 'request') return;
+    const { id, method } = shape;
+    const params = (message as { params?: unknown }).params;
+    outstanding.set(id, method);
+    if (method === 'tools/call')
+      toolCalls.set(id, isRecord(params) && typeof params['name'] === 'string' ? params['name'] : null);
+    if (method === 'tasks/result')
+      toolCalls.set(id, isRecord(params) ? (taskTools.get(String(params['taskId'])) ?? null) : null);
+    if (method === 'initialize') {
+      initializeId = id;
+      clientInfo = peerOf(isRecord(params) ? params['clientInfo'] : undefined);
+    }
+  }
+
+  async function sendNoted(message: JSONRPCMessage | JSONRPCMessage[], sendOptions?: TransportSendOptions) {
+    const list: unknown[] = Array.isArray(message) ? message : [message];
+    for (const m of list) noteRequest(m);
+    try {
+      await inner.send(message as JSONRPCMessage, sendOptions);
+    } catch (error) {
+      for (const m of list) {
+        const shape = messageShape(m);
+        if (shape.kind === 'request') {
+          outstanding.delete(shape.id);
+          toolCalls.delete(shape.id);
+        }
+      }
+      throw error;
+    }
+  }
+
   async function recordUnread(f: FoundLinkState, why: string): Promise<void> {
     await emit(skipRead(await startStep(f), why));
   }
@@ -340,25 +446,23 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       await inner.close();
     },
     async send(message: JSONRPCMessage, sendOptions?: TransportSendOptions) {
-      const m = message as Record<string, unknown>;
-      const id = m['id'];
-      const params = isRecord(m['params']) ? m['params'] : {};
-      if (typeof m['method'] === 'string' && (typeof id === 'string' || typeof id === 'number')) {
-        if (m['method'] === 'resources/read') return onRead(id, params, message, sendOptions);
-        if (m['method'] === 'tools/call') toolCalls.set(id, typeof params['name'] === 'string' ? params['name'] : null);
-        if (m['method'] === 'prompts/get') promptCalls.add(id);
-        if (m['method'] === 'initialize') {
-          initializeId = id;
-          clientInfo = peerOf(params['clientInfo']);
-        }
+      const batch: unknown = message;
+      if (Array.isArray(batch)) {
+        // a batch holding a read goes out one message at a time, so every read meets its link decision
+        if (!batch.some(isRead)) return sendNoted(batch as JSONRPCMessage[], sendOptions);
+        for (const element of batch) await wrapper.send(element as JSONRPCMessage, sendOptions);
+        return;
       }
-      return inner.send(message, sendOptions);
+      const m = message as Record<string, unknown>;
+      if (isRead(m)) return onRead(m['id'] as Id, isRecord(m['params']) ? m['params'] : {}, message, sendOptions);
+      return sendNoted(message, sendOptions);
     },
     async flush() {
       const unread = [...found.values()].filter((f) => !f.read);
       found.clear();
       for (const f of unread) queue(() => recordUnread(f, 'the host did not read it'));
-      await inbound;
+      while (working.size > 0) await Promise.all(working);
+      await recordsWritten;
     },
     get sessionId() {
       return inner.sessionId;
@@ -376,29 +480,15 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
     Object.defineProperty(wrapper, 'hasPerRequestStream', { get: () => (inner as Transport2x).hasPerRequestStream });
 
   inner.onmessage = (message, extra) => {
-    const m = message as Record<string, unknown>;
-    const id = m['id'];
-    const isResponse = (typeof id === 'string' || typeof id === 'number') && m['method'] === undefined;
-    if (isResponse && reads.has(id)) {
-      const pending = reads.get(id) as PendingRead;
-      reads.delete(id);
-      clearTimeout(pending.timer);
-      queue(() => onReadAnswer(id, m, pending, extra));
-      return;
-    }
-    if (isResponse && expired.delete(id)) return;
-    if (isResponse && toolCalls.has(id)) {
-      const tool = toolCalls.get(id) ?? null;
-      toolCalls.delete(id);
-      onToolResult(id, tool, m['result']);
-      if (judgeItems) return queue(async () => deliver(await judgedToolResult(m), extra));
-    }
-    if (isResponse && promptCalls.delete(id) && judgeItems)
-      return queue(async () => deliver(await judgedMessages(m, 'result'), extra));
-    if (!isResponse && judgeItems && typeof m['method'] === 'string' && judgedServerRequests.has(m['method']))
-      return queue(async () => deliver(await judgedMessages(m, 'params'), extra));
-    if (isResponse && id === initializeId && isRecord(m['result'])) serverInfo = peerOf(m['result']['serverInfo']);
-    queue(async () => deliver(message, extra));
+    const batch: unknown = message;
+    if (!Array.isArray(batch)) return onInbound(message, extra);
+    // a batch of notifications and requests that need no judging passes whole; one holding anything else is taken
+    // apart, so each answer meets the gate on its own and nothing malformed rides along
+    const shapes = batch.map(messageShape);
+    const whole = (s: ReturnType<typeof messageShape>) =>
+      s.kind === 'notification' || (s.kind === 'request' && !(judgeItems && judgedServerRequests.has(s.method)));
+    if (shapes.length > 0 && shapes.every(whole)) return deliver(message, extra);
+    for (const element of batch) onInbound(element, extra);
   };
   inner.onerror = (error) => wrapper.onerror?.(error);
   inner.onclose = () => {
@@ -408,6 +498,7 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
       queue(() => emit(readFailed(gate, pending.step, pending.requested, { kind: 'failed', why }).record));
     }
     reads.clear();
+    outstanding.clear();
     wrapper.onclose?.();
   };
   return wrapper;
@@ -419,6 +510,24 @@ export function denialMessage(uri: string, decision: Decision, what: string, nex
   const why = codes === '' ? '' : ` (${codes})`;
   const then = next === null ? '' : `; check next: ${next.boundary}: ${next.hint}`;
   return `linkgate: read of \`${maskUri(uri)}\` ${what}${why}${then}`;
+}
+
+/** An error answer the gate made for request `id` (code `gateErrorCode`). */
+function gateError(id: Id, message: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code: gateErrorCode, message } };
+}
+
+function isRead(message: unknown): boolean {
+  return isRecord(message) && message['method'] === 'resources/read' && isJsonRpcId(message['id']);
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.set(key, value);
+  if (map.size > maxRememberedLinks) map.delete(map.keys().next().value as K);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 function peerOf(value: unknown): PeerInfo | null {

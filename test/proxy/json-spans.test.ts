@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { applyEdits, arrayAt, type ElementEdit } from '../../src/proxy/json-spans.ts';
+import { spanAt, spliceEdits } from '../../src/proxy/json-spans.ts';
+import { editMessage, type MessageEdit } from '../../src/sdk/message-edits.ts';
 
 // writes a value the way a peer might: compact or spaced, members in their order
 function write(value: unknown, space: string): string {
@@ -12,38 +13,76 @@ function write(value: unknown, space: string): string {
   return JSON.stringify(value);
 }
 
-describe('arrayAt and applyEdits', () => {
-  test('finds the elements of result.content past strings holding quotes, backslashes and brackets', () => {
+const slice = (text: string, path: (string | number)[]) => {
+  const s = spanAt(text, path);
+  return s === null ? null : text.slice(s.start, s.end);
+};
+
+describe('spanAt and spliceEdits', () => {
+  test('finds values past strings holding quotes, backslashes and brackets', () => {
     const text = '{"id":1,"result":{"x":"a \\" ] } [ {\\\\","content":[ {"a":"}"} ,{},3,"s",[1,{"b":[]}] ]}}\n';
-    const spans = arrayAt(text, ['result', 'content']);
-    expect(spans?.map((s) => text.slice(s.start, s.end))).toEqual(['{"a":"}"}', '{}', '3', '"s"', '[1,{"b":[]}]']);
-    const edits = new Map<number, ElementEdit>([
-      [0, { addMember: '"m":1' }],
-      [1, { addMember: '"m":2' }],
-      [2, { replace: '{"r":true}' }],
+    expect([0, 1, 2, 3, 4].map((i) => slice(text, ['result', 'content', i]))).toEqual([
+      '{"a":"}"}',
+      '{}',
+      '3',
+      '"s"',
+      '[1,{"b":[]}]',
     ]);
-    expect(JSON.parse(applyEdits(text, spans ?? [], edits) ?? 'null')).toEqual({
+    const edits: MessageEdit[] = [
+      { op: 'set', path: ['result', 'content', 0], key: 'm', value: 1 },
+      { op: 'set', path: ['result', 'content', 1], key: 'm', value: 2 },
+      { op: 'replace', path: ['result', 'content', 2], value: { r: true } },
+    ];
+    expect(JSON.parse(spliceEdits(text, edits) ?? 'null')).toEqual({
       id: 1,
       result: { x: 'a " ] } [ {\\', content: [{ a: '}', m: 1 }, { m: 2 }, { r: true }, 's', [1, { b: [] }]] },
     });
   });
 
-  test('a member named twice resolves to the last, as JSON.parse does', () => {
+  test('a member named twice resolves to the last, as JSON.parse does; escaped names are read decoded', () => {
     const text = '{"result":{"content":[1]},"result":{"content":[{"k":2}]}}';
-    const spans = arrayAt(text, ['result', 'content']);
-    expect(spans?.map((s) => text.slice(s.start, s.end))).toEqual(['{"k":2}']);
+    expect(slice(text, ['result', 'content', 0])).toBe('{"k":2}');
+    expect(slice('{"\\u0072esult":{"content":[7]}}', ['result', 'content', 0])).toBe('7');
+    expect(slice('{"result":{"con\\"tent":[],"content":[8]}}', ['result', 'content', 0])).toBe('8');
   });
 
-  test('an escaped key on the way, a missing member or a non-array gives null (the caller rebuilds)', () => {
-    expect(arrayAt('{"\\u0072esult":{"content":[]}}', ['result', 'content'])).toBeNull();
-    expect(arrayAt('{"result":{"con\\"tent":[],"content":[]}}', ['result', 'content'])).toBeNull();
-    expect(arrayAt('{"result":{}}', ['result', 'content'])).toBeNull();
-    expect(arrayAt('{"result":{"content":{}}}', ['result', 'content'])).toBeNull();
-    expect(arrayAt('[]', ['result'])).toBeNull();
-    expect(applyEdits('{"c":[1]}', [{ start: 6, end: 7 }], new Map([[0, { addMember: '"m":1' }]]))).toBeNull();
+  test('a missing member, a wrong container or overlapping edits give null, never a wrong text', () => {
+    expect(spanAt('{"result":{}}', ['result', 'content'])).toBeNull();
+    expect(
+      spliceEdits('{"result":{"content":{}}}', [{ op: 'keep', path: ['result', 'content'], indices: [] }]),
+    ).toBeNull();
+    expect(spliceEdits('[]', [{ op: 'set', path: [], key: 'a', value: 1 }])).toBeNull();
+    expect(spliceEdits('{"c":[1]}', [{ op: 'set', path: ['c', 0], key: 'm', value: 1 }])).toBeNull();
+    expect(
+      spliceEdits('{"c":[{}]}', [
+        { op: 'replace', path: ['c'], value: 1 },
+        { op: 'set', path: ['c', 0], key: 'm', value: 1 },
+      ]),
+    ).toBeNull();
   });
 
-  test('property: the spliced text parses to the value rebuilt by hand', () => {
+  test('every byte outside the edited values stays as written: numbers, spacing, order, duplicates', () => {
+    const text =
+      '{ "id" : 12345678901234567890, "jsonrpc":"2.0", "result": {"n":1e400,"z":-0,"z":-0.0,"big":12345678901234567890,' +
+      '\t"contents" : [ {"uri":"a","text":"x"} , {"uri":"b","blob":"AA=="} ,{"uri":"c","text":"y"}], "k":[1E2] } }\r\n';
+    const out = spliceEdits(text, [
+      { op: 'keep', path: ['result', 'contents'], indices: [0, 2] },
+      { op: 'set', path: ['result'], key: '_meta', value: { d: 1 } },
+    ]);
+    expect(out).toBe(
+      '{ "id" : 12345678901234567890, "jsonrpc":"2.0", "result": {"n":1e400,"z":-0,"z":-0.0,"big":12345678901234567890,' +
+        '\t"contents" : [{"uri":"a","text":"x"},{"uri":"c","text":"y"}], "k":[1E2] ,"_meta":{"d":1}} }\r\n',
+    );
+  });
+
+  test('nesting 20 000 deep is walked without recursion', () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const text = `{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x"}]}}\n`;
+    const out = spliceEdits(text, [{ op: 'set', path: ['result', 'content', 0], key: '_meta', value: { d: 1 } }]);
+    expect(out).toBe(`{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x","_meta":{"d":1}}]}}\n`);
+  });
+
+  test('property: the spliced text parses to the value the same edits make of the parsed message', () => {
     const item = fc.oneof(
       fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
       fc.jsonValue({ maxDepth: 2 }),
@@ -53,32 +92,28 @@ describe('arrayAt and applyEdits', () => {
         fc.array(item, { maxLength: 6 }),
         fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
         fc.constantFrom('', ' ', '\n\t'),
-        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 6, maxLength: 6 }),
         (content, extra, space, pick) => {
           const message = { ...extra, jsonrpc: '2.0', id: 7, result: { ...extra, content } };
           const text = `${write(message, space)}\n`;
-          const spans = arrayAt(text, ['result', 'content']);
-          // a key written with an escape (fast-check's strings may need one) is a null, never a wrong answer
-          if (spans === null) return /\\/.test(text);
-          expect(spans).toHaveLength(content.length);
-          const edits = new Map<number, ElementEdit>();
-          const expected = content.map((c, i) => {
+          const edits: MessageEdit[] = [];
+          content.forEach((c, i) => {
             const isObject = c !== null && typeof c === 'object' && !Array.isArray(c);
-            if (!pick[i]) return c;
-            if (isObject && !Object.hasOwn(c, '_meta')) {
-              edits.set(i, { addMember: '"_meta":{"d":1}' });
-              return { ...c, _meta: { d: 1 } };
-            }
-            edits.set(i, { replace: '{"type":"text","text":"w"}' });
-            return { type: 'text', text: 'w' };
+            if (pick[i] === 1 && isObject)
+              edits.push({ op: 'set', path: ['result', 'content', i], key: '_meta', value: { d: i } });
+            if (pick[i] === 2)
+              edits.push({ op: 'replace', path: ['result', 'content', i], value: { type: 'text', text: 'w' } });
           });
-          const out = applyEdits(text, spans, edits);
-          // compared as JSON (the text never holds a -0, so neither may the expectation)
-          const want: unknown = JSON.parse(
-            JSON.stringify({ ...message, result: { ...message.result, content: expected } }),
-          );
-          expect(JSON.parse(out ?? 'null')).toEqual(want);
-          return true;
+          if (pick[5] === 3 && edits.length === 0)
+            edits.push({
+              op: 'keep',
+              path: ['result', 'content'],
+              indices: content.map((_, i) => i).filter((i) => i % 2 === 0),
+            });
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          const out = spliceEdits(text, edits);
+          // compared as JSON (a -0 reads back as 0 either way)
+          expect(JSON.parse(out ?? 'null')).toEqual(JSON.parse(JSON.stringify(editMessage(parsed, edits))));
         },
       ),
       { numRuns: 300 },

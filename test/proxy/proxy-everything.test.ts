@@ -287,7 +287,7 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
     const result = proxied.get('tools/call get-resource-links {"count":4}');
     const links = ((result as { ok: Json }).ok['content'] as Json[]).filter((i) => i['type'] === 'resource_link');
     expect(links).toHaveLength(4);
-    for (const link of links) expect((link['_meta'] as Json)[decisionMetaKey]).toMatchObject({ effect: 'allow' });
+    for (const link of links) expect((link['_meta'] as Json)[decisionMetaKey]).toEqual({ effect: 'allow' });
   });
 });
 

@@ -120,10 +120,7 @@ describe.each(['sse', 'json'] as const)('linkgate proxy --url (Streamable HTTP, 
     const linkTo = `${other.origin}/secret.txt`;
     const links = await host.request('tools/call', { name: 'links', arguments: { linkTo } });
     const items = (links['result'] as { content: Json[] }).content;
-    expect(items.map((i) => (i['_meta'] as Json)[decisionMetaKey])).toMatchObject([
-      { effect: 'allow' },
-      { effect: 'allow' },
-    ]);
+    expect(items.map((i) => (i['_meta'] as Json)[decisionMetaKey])).toEqual([{ effect: 'allow' }, { effect: 'allow' }]);
     const read = await host.request('resources/read', { uri: linkTo });
     // the mcp server does not know the uri: its own error passes to the host
     expect((read['error'] as Json | undefined)?.['code']).toBe(-32602);

@@ -9,9 +9,11 @@ const relay = ['node', fileURLToPath(new URL('./byte-relay.mjs', import.meta.url
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
 
-/** A connection that sends one JSON-RPC request at a time and waits for its answer line (parsed, as a host does). */
+/** A connection that sends JSON-RPC requests and waits for their answer lines (parsed, as a host does). */
 interface Peer {
   call(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** sends `count` requests at once and resolves when every answer is in */
+  callMany(method: string, params: Record<string, unknown>, count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,24 @@ function connect(argv: readonly string[]): Peer {
       });
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       return answer;
+    },
+    callMany(method, params, count) {
+      let left = count;
+      const answers = new Promise<void>((resolve, reject) => {
+        waiting = (line) => {
+          JSON.parse(line);
+          left -= 1;
+          if (left === 0) resolve();
+        };
+        failed = reject;
+      });
+      const lines: string[] = [];
+      for (let i = 0; i < count; i += 1) {
+        id += 1;
+        lines.push(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      }
+      child.stdin.write(lines.join(''));
+      return answers;
     },
     async close() {
       failed = null;
@@ -114,4 +134,6 @@ export async function benchProxy(rounds: number, row: Row, check: Check): Promis
     for (let i = 0; i < 5; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
   };
   await compare('tools/call returning 500 links', links, 5, rounds, row, check, 1.5);
+  const inFlight = (peer: Peer) => peer.callMany('resources/read', { uri: 'bench://text/1024' }, 1000);
+  await compare('1 000 resources/read in flight (1 KiB each)', inFlight, 1000, rounds, row, check, 1.5);
 }

@@ -4,6 +4,7 @@ import { GateError } from '../gate-error.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
 import { responseWithBody } from '../fetch/response-with-body.ts';
+import { messageShape } from '../sdk/json-rpc-shape.ts';
 import type { MessageId } from './peek-id.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
@@ -41,8 +42,8 @@ export function sameOriginFetch(origin: string, fetchImpl: FetchLike = fetch): F
 }
 
 /**
- * A fetch that reports the requests of a POST whose event-stream answer breaks before it ends. The SDK transport has
- * already resolved `send` for them and, without a resumable stream, would wait for their answers forever.
+ * A fetch that reports the requests of a POST whose event-stream answer breaks, or ends before it carried their
+ * answers. The SDK transport has already resolved `send` for them and would wait for those answers forever.
  */
 export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike): FetchLike {
   return async (input, init) => {
@@ -52,12 +53,20 @@ export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike)
     const ids = requestIds(init.body);
     if (ids.length === 0) return response;
     const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+    const answers = eventStreamAnswers();
     const watched = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (!done) {
+            answers.push(value);
+            controller.enqueue(value);
+            return;
+          }
+          answers.end();
+          const unanswered = ids.filter((id) => !answers.answered.has(id));
+          if (unanswered.length > 0) onBroken(unanswered, 'the event stream ended before its answer');
+          controller.close();
         } catch (error) {
           onBroken(ids, error instanceof GateError ? error.message : 'the answer stream broke');
           controller.error(error);
@@ -83,6 +92,54 @@ export function httpUpstream(
     fetch: brokenStreamFetch(onBroken, cappedFetch(maxBytes, sameOriginFetch(url.origin))),
     requestInit: { headers: Object.fromEntries(headers) },
   });
+}
+
+/**
+ * The ids of the JSON-RPC answers an event stream carries, read from its bytes as they pass (SSE: `data` lines
+ * joined, an event ends at a blank line; events named other than `message` carry no message).
+ */
+function eventStreamAnswers(): { push(chunk: Uint8Array): void; end(): void; readonly answered: Set<MessageId> } {
+  const decoder = new TextDecoder();
+  const answered = new Set<MessageId>();
+  let partial = '';
+  let data: string[] = [];
+  let event = '';
+  const dispatch = () => {
+    if (data.length > 0 && (event === '' || event === 'message')) {
+      try {
+        const parsed: unknown = JSON.parse(data.join('\n'));
+        for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+          const shape = messageShape(m);
+          if (shape.kind === 'answer') answered.add(shape.id);
+        }
+      } catch {
+        // not JSON: no answer in it (the SDK reports it)
+      }
+    }
+    data = [];
+    event = '';
+  };
+  const onLine = (line: string) => {
+    if (line === '') return dispatch();
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? '' : line.slice(colon + (line.charCodeAt(colon + 1) === 32 ? 2 : 1));
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+  };
+  return {
+    answered,
+    push(chunk) {
+      const lines = (partial + decoder.decode(chunk, { stream: true })).split(/\r\n|\r|\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    },
+    // an event the stream did not finish (no blank line after it) is not dispatched: no answer in it counts
+    end() {
+      partial = '';
+      data = [];
+    },
+  };
 }
 
 // the ids of the requests in a JSON-RPC body the SDK wrote (one message or a batch)

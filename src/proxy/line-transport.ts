@@ -27,10 +27,18 @@ export interface LineTransportOptions {
   onClose?: () => Promise<void>;
 }
 
-/** A line transport: a Transport, plus how many bytes of writes wait in the output's buffer. */
-export interface LineTransport extends Transport {
-  /** pauses reading `input` until `output` drains (a slow peer slows the other side, nothing buffers without bound) */
-  pauseUntilDrained(other: Writable): void;
+/** A line transport: a Transport whose reading can be paused while the other side cannot take more. */
+export interface LineTransport extends Transport, PacedTransport {}
+
+/** A transport that says when its peer reads slower than it is written to, and whose reading can be paused. */
+export interface PacedTransport {
+  /** true while the output holds more than its high-water mark: the peer is not keeping up */
+  readonly backedUp: boolean;
+  /** calls `then` once the output has drained (at once when it is not backed up) */
+  whenDrained(then: () => void): void;
+  /** stops reading the input; what the peer writes meanwhile waits in the pipe (and then in the peer) */
+  pauseInput(): void;
+  resumeInput(): void;
 }
 
 /**
@@ -99,10 +107,18 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       await options.onClose?.();
       finish();
     },
-    pauseUntilDrained(other: Writable) {
-      if (input.isPaused()) return;
+    get backedUp() {
+      return output.writableNeedDrain;
+    },
+    whenDrained(then) {
+      if (!output.writableNeedDrain) then();
+      else output.once('drain', then);
+    },
+    pauseInput() {
       input.pause();
-      other.once('drain', () => input.resume());
+    },
+    resumeInput() {
+      if (!closed) input.resume();
     },
   };
   return transport;

@@ -6,6 +6,7 @@ import { isRecord } from '../json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape } from '../sdk/json-rpc-shape.ts';
 import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
+import type { PacedTransport } from './line-transport.ts';
 import type { MessageId } from './peek-id.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
@@ -15,6 +16,9 @@ export const gatedMethods: ReadonlySet<string> = new Set([
   'tasks/result',
   'prompts/get',
 ]);
+
+/** Host messages queued for the server past which the proxy stops reading the host until they went out. */
+export const maxQueuedHostMessages = 8;
 
 /** JSON-RPC code for a request the proxy refused as malformed (bad id, id already in flight). */
 export const invalidRequestCode = -32600;
@@ -84,6 +88,35 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     judgeEmbedded: false,
     ...optionalSink(options),
   });
+  // backpressure: while one side does not read what the proxy writes to it, the proxy stops reading the other
+  const hostPace = paced(host);
+  const upstreamPace = paced(upstream);
+  // a side's input is paused while any reason holds it (the other side backed up, host messages still queued)
+  const holds = new Map<PacedTransport, number>();
+  const hold = (reader: PacedTransport) => {
+    const n = holds.get(reader) ?? 0;
+    holds.set(reader, n + 1);
+    if (n === 0) reader.pauseInput();
+  };
+  const letGo = (reader: PacedTransport) => {
+    const n = (holds.get(reader) ?? 1) - 1;
+    holds.set(reader, n);
+    if (n === 0) reader.resumeInput();
+  };
+  const backedUp = new Set<PacedTransport>();
+  const holdWhileBackedUp = (writer: PacedTransport | null, reader: PacedTransport | null) => {
+    if (writer === null || reader === null || !writer.backedUp || backedUp.has(writer)) return;
+    backedUp.add(writer);
+    hold(reader);
+    writer.whenDrained(() => {
+      backedUp.delete(writer);
+      letGo(reader);
+    });
+  };
+  // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,
+  // the proxy stops reading the host until the chain has caught up
+  let hostQueued = 0;
+  let hostHeld = false;
 
   // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
   // request fails with an error the host sees instead of waiting forever
@@ -93,6 +126,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       if (id === null || !hostOpen) return warn(`cannot write to the host: ${text(error)}`);
       answerError(id, gateErrorCode, `linkgate: the answer could not be passed on: ${text(error)}`);
     });
+    holdWhileBackedUp(hostPace, upstreamPace);
   };
   const answerError = (id: MessageId | null, code: number, message: string) =>
     toHost({ jsonrpc: '2.0', id, error: { code, message } });
@@ -134,6 +168,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   async function sendUp(message: unknown, id: MessageId | null): Promise<void> {
     try {
       await gated.send(message as JSONRPCMessage);
+      holdWhileBackedUp(upstreamPace, hostPace);
     } catch (error) {
       if (id === null || !pending.delete(id)) return warn(`cannot forward a message to the server: ${text(error)}`);
       answerError(id, gateErrorCode, `linkgate: the request could not be sent to the server: ${text(error)}`);
@@ -186,7 +221,21 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   };
 
   host.onmessage = (message) => {
-    fromHostChain = fromHostChain.then(() => fromHost(message)).catch((error: unknown) => warn(text(error)));
+    hostQueued += 1;
+    if (hostQueued > maxQueuedHostMessages && !hostHeld && hostPace !== null) {
+      hostHeld = true;
+      hold(hostPace);
+    }
+    fromHostChain = fromHostChain
+      .then(() => fromHost(message))
+      .catch((error: unknown) => warn(text(error)))
+      .finally(() => {
+        hostQueued -= 1;
+        if (hostQueued === 0 && hostHeld && hostPace !== null) {
+          hostHeld = false;
+          letGo(hostPace);
+        }
+      });
   };
   gated.onmessage = (message) => {
     try {
@@ -223,6 +272,11 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     },
     refuseHost: answerError,
   };
+}
+
+function paced(transport: Transport): PacedTransport | null {
+  const t = transport as Transport & Partial<PacedTransport>;
+  return typeof t.pauseInput === 'function' && typeof t.whenDrained === 'function' ? (t as PacedTransport) : null;
 }
 
 function optionalSink(options: ProxySessionOptions): { sink?: RecordSink } {

@@ -44,14 +44,19 @@ export function receivedFromResult(
   const items: ReceivedItem[] = contents.map((item, index) => {
     const e = byIndex.get(index);
     if (e !== undefined) {
-      return {
+      const received: ReceivedItem = {
         index,
         carrier: e.carrier,
         bytes: e.bytes,
         declaredMime: e.declaredMime,
         kind: e.kind,
-        sha256: e.sha256,
+        sha256: null,
       };
+      // the digest stays as lazy as the evidence's: it is computed when the record is written out (a sink), never
+      // for a record nobody reads (a proxy or decorator with no records file)
+      const digest = Object.getOwnPropertyDescriptor(e, 'sha256');
+      if (digest !== undefined) Object.defineProperty(received, 'sha256', digest);
+      return received;
     }
     // no evidence (the engine failed): keep what the shape alone tells, decode nothing
     return {

@@ -58,6 +58,10 @@ type FrontEnd = (typeof frontEnds)[number];
 /** The front end every other one is compared with. */
 const reference: FrontEnd = 'proxy';
 
+// Codex CLI 0.171 fires no post event for a read that failed (research note §6)
+const codexNoPost =
+  'Codex fires no PostToolUse for a failed read: the hook never learns how the read ended, and writes no record (the proxy does)';
+
 /**
  * Cells where a host does not show the gate what the other front ends see, so a hook cannot give the same verdict:
  * each with the cell it gives instead and why. A limit that stops applying fails the test (the cell then matches).
@@ -96,6 +100,13 @@ const hostLimits: Partial<Record<FrontEnd, Record<string, { cell: string; why: s
       cell: 'embedded-withheld · content.executable',
       why: 'Claude Code renders an embedded image as a saved file without its mimeType: no declared type to mismatch',
     },
+  },
+  'hook codex': {
+    'not-found': { cell: '—', why: codexNoPost },
+    'server-error': { cell: '—', why: codexNoPost },
+    'input-required': { cell: '—', why: codexNoPost },
+    'wrong-id': { cell: '—', why: codexNoPost },
+    'never-answers': { cell: '—', why: codexNoPost },
   },
   'hook gemini-cli': {
     'declared-exe': {
@@ -155,10 +166,14 @@ const hostLimits: Partial<Record<FrontEnd, Record<string, { cell: string; why: s
  * goes: it never hides a difference.
  */
 const codexReads =
-  'Codex reads through `read_mcp_resource {server, uri}` with a JSON string `tool_response`: not mapped by `linkgate hook codex` yet (issue 22 item 2, the Codex mapping)';
+  'Codex reads through `read_mcp_resource {server, uri}` with a JSON string `tool_response`: not mapped by `linkgate hook codex` yet (issue 22 item 2, the Codex mapping); once it is, these cells match the reference and `unknown-type` becomes a host limit, `link-only · read.empty` (Codex drops the resultType)';
 
 const awaiting: Partial<Record<FrontEnd, Record<string, { cell: string; why: string }>>> = {
-  'hook codex': Object.fromEntries(linkCases.map((c) => [c.name, { cell: '—', why: codexReads }])),
+  'hook codex': Object.fromEntries(
+    linkCases
+      .filter((c) => hostLimits['hook codex']?.[c.name] === undefined)
+      .map((c) => [c.name, { cell: '—', why: codexReads }]),
+  ),
 };
 
 /** `verdict · codes` of a record (every reason code of both decisions, once each, sorted); `—` when none was written. */

@@ -107,6 +107,10 @@ const hostLimits: Partial<Record<FrontEnd, Record<string, { cell: string; why: s
     'input-required': { cell: '—', why: codexNoPost },
     'wrong-id': { cell: '—', why: codexNoPost },
     'never-answers': { cell: '—', why: codexNoPost },
+    'unknown-type': {
+      cell: 'link-only · read.empty',
+      why: 'Codex drops the resultType and hands the hook `{contents: []}`: an empty result',
+    },
   },
   'hook gemini-cli': {
     'declared-exe': {
@@ -165,16 +169,7 @@ const hostLimits: Partial<Record<FrontEnd, Record<string, { cell: string; why: s
  * landed: each with the cell it gives now. When the mapping lands the cell changes and this test fails until the entry
  * goes: it never hides a difference.
  */
-const codexReads =
-  'Codex reads through `read_mcp_resource {server, uri}` with a JSON string `tool_response`: not mapped by `linkgate hook codex` yet (issue 22 item 2, the Codex mapping); once it is, these cells match the reference and `unknown-type` becomes a host limit, `link-only · read.empty` (Codex drops the resultType)';
-
-const awaiting: Partial<Record<FrontEnd, Record<string, { cell: string; why: string }>>> = {
-  'hook codex': Object.fromEntries(
-    linkCases
-      .filter((c) => hostLimits['hook codex']?.[c.name] === undefined)
-      .map((c) => [c.name, { cell: '—', why: codexReads }]),
-  ),
-};
+const awaiting: Partial<Record<FrontEnd, Record<string, { cell: string; why: string }>>> = {};
 
 /** `verdict · codes` of a record (every reason code of both decisions, once each, sorted); `—` when none was written. */
 function cellOf(record: LinkRecord | EmbeddedRecord | undefined): string {

@@ -6,9 +6,8 @@ import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../gate-error.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
-import { codexHooksConfig } from '../hook/codex-host.ts';
-import { claudeCodeSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
-import { runHook } from '../hook/run-hook.ts';
+import { hostSettings, shellQuote } from '../hook/hook-settings.ts';
+import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { packageVersion } from '../package-version.ts';
@@ -28,17 +27,19 @@ export const maxEventBytes = 64 * 1024 * 1024;
 const hosts = Object.keys(hostAdapters).join('|');
 
 /**
- * `linkgate hook HOST` (docs/hosts.md): one host hook event on stdin, the host's answer on stdout. Every failure (bad
- * event, policy that does not load, i/o fault) exits 2 with one line on stderr: hosts let a call through on any other
- * exit code, so 2 is the only failure that keeps the gate closed.
+ * `linkgate hook HOST` (docs/hooks.md): one host hook event on stdin, the host's answer on stdout. A failure (bad event,
+ * policy that does not load, i/o fault) after the tool ran is answered with its whole result withheld (exit 2 does not
+ * withhold a result in Claude Code); any other failure exits 2 with one line on stderr, which blocks the call.
  */
 export const hookDefinition = defineCommand({
   name: 'hook',
   summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
-  synopsis: `${hosts} --policy FILE [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--otel] < event.json`,
+  synopsis: `${hosts} --policy FILE [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--otel] < event.json`,
   description: [
-    "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model. every failure exits 2, the only exit code hosts treat as a block.",
-    '`linkgate hook claude-code|codex --print-config [--policy FILE] [--records FILE] [--state DIR]` prints the hooks block that runs this command (claude code settings.json, codex hooks.json).',
+    "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
+    'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
+    '`--mode observe` answers nothing and records what enforcing would have done (`wouldDeny`).',
+    "`linkgate hook HOST --print-config [--policy FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads and prints the host's hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle.",
   ],
   options: {
     policy: {
@@ -53,10 +54,16 @@ export const hookDefinition = defineCommand({
       description:
         'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
     },
+    mode: {
+      type: 'string',
+      value: 'MODE',
+      choices: ['enforce', 'observe'],
+      default: 'enforce',
+      description: 'enforce (block and withhold what the policy denies) or observe (answer nothing, record only)',
+    },
     'print-config': {
       type: 'boolean',
-      description:
-        'print the hooks configuration for this command (claude code settings.json, codex hooks.json) and exit',
+      description: "print the host's hooks configuration for this command (after checking the policy loads) and exit",
     },
     otel: { type: 'boolean', description: 'send spans and metrics through the optional @opentelemetry/sdk-node peer' },
     ...reviewOptions,
@@ -66,8 +73,8 @@ export const hookDefinition = defineCommand({
   ],
   example: 'linkgate hook claude-code --print-config --policy policies/default.yaml',
   exitCodes: {
-    0: "the host's answer is on stdout (an allow or a block)",
-    2: 'usage error, bad event, or a policy or i/o fault: the host blocks the call',
+    0: "the host's answer is on stdout (an allow, a block, or a result withheld because the hook failed after the tool ran)",
+    2: 'usage error, a policy that does not load for --print-config, or a failure before the tool ran (or where no answer can be written): the host blocks the call',
   },
   run: async ({ values, positionals, usageError }, io) => {
     const [host, extra] = positionals;
@@ -78,23 +85,30 @@ export const hookDefinition = defineCommand({
     const review = reviewLoadOptions(values, io);
     if (typeof review === 'string') return usageError(review);
 
+    const mode = values.mode === 'observe' ? 'observe' : 'enforce';
     if (values['print-config'] === true) {
-      if (host !== 'claude-code' && host !== 'codex')
-        return usageError('`--print-config` is for `claude-code` and `codex`');
       const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
+      try {
+        // a policy that does not load would fail every event in the host: refuse to print it (loaded here only: an
+        // event reads the validated policy from the cache without the yaml parser)
+        const { loadPolicy } = await import('../policy/load-policy.ts');
+        await loadPolicy(policy, values.policy === undefined ? policy : displayPath(io.cwd, values.policy));
+      } catch (error) {
+        return failClosed(io, error);
+      }
       const command = ['node', cliEntry(), 'hook', host, '--policy', policy];
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       if (review.allowedSigners !== undefined)
         command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
-      const line = command.map(shellQuote).join(' ');
-      const config = host === 'codex' ? codexHooksConfig(line, hookTimeoutSeconds) : claudeCodeSettings(line);
-      io.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
+      if (mode === 'observe') command.push('--mode', 'observe');
+      io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;
     }
     if (values.policy === undefined) return usageError('missing `--policy FILE`');
 
     let telemetry: TelemetryHandle | undefined;
+    let eventText: string | undefined;
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       // one write per record with O_APPEND: lines from hook processes running at once never interleave
@@ -114,16 +128,28 @@ export const hookDefinition = defineCommand({
         buildKey: policyBuildKey(),
         review,
       });
-      const answer = await runHook(hostAdapters[host], await readEvent(io.stdin), {
+      eventText = await readEvent(io.stdin);
+      const answer = await runHook(hostAdapters[host], eventText, {
         gate: createGate(policy),
         stateDir,
+        host,
+        mode,
         record: (record) => sink.write(record),
         recordEmbedded: async (record) => sink.writeEmbedded?.(record),
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);
       return 0;
     } catch (error) {
-      return failClosed(io, error);
+      const code = failClosed(io, error);
+      // observe mode enforces nothing, failures neither
+      if (mode === 'observe') return 0;
+      // after the tool ran, exit 2 withholds nothing in some hosts: the answer withholds the whole result
+      eventText ??= await readEvent(io.stdin).catch(() => undefined);
+      if (eventText === undefined) return code;
+      const answer = await failedPostAnswer(hostAdapters[host], eventText, failureLine(error));
+      if (answer === null) return code;
+      io.stdout.write(`${answer}\n`);
+      return 0;
     } finally {
       // a failing exporter never changes the answer already given
       await telemetry?.shutdown().catch(() => undefined);
@@ -161,12 +187,16 @@ async function readEvent(stdin: Readable): Promise<string> {
 }
 
 // one line: the first diagnostic of a policy error (file:line:col), else the message
-function failClosed(io: CliIo, error: unknown): number {
+function failureLine(error: unknown): string {
   let line: string;
   if (error instanceof GateError && error.diagnostics.length > 0) {
     const d = error.diagnostics[0];
     line = d === undefined ? error.message : `${d.file}:${d.line}:${d.col}: ${d.message}`;
   } else line = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`linkgate hook: ${line.replace(/\s+/g, ' ').trim()}\n`);
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+function failClosed(io: CliIo, error: unknown): number {
+  io.stderr.write(`linkgate hook: ${failureLine(error)}\n`);
   return 2;
 }

@@ -4,6 +4,7 @@ import {
   judgeRead,
   type LinkStep,
   linkRefused,
+  type FlowMode,
   readFailed as failedRead,
   sendRead,
   skipRead,
@@ -34,9 +35,16 @@ export interface HookContext {
   record: (record: LinkRecord) => Promise<void>;
   /** receives the record of each embedded resource judged (absent: not kept) */
   recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
+  /** the host's name, written into each record with the session and tool-use ids (absent: records carry no `host`) */
+  host?: string;
+  /** `observe` records what enforcing would have done and withholds or deletes nothing; default `enforce` */
+  mode?: FlowMode;
   /** clock (tests pass their own) */
   now?: () => Date;
 }
+
+/** A link step with the tool-use id of the call that returned the link (null: none, or the session never saw it). */
+type HookStep = LinkStep & { discoveredBy?: string | null };
 
 /**
  * Judges one host hook event (DESIGN §4f): links returned by tools go into session state, reads are decided before
@@ -46,7 +54,8 @@ export interface HookContext {
 export async function handleHookEvent(event: HookEvent, context: HookContext): Promise<HookAnswer> {
   const { call } = event;
   if (call.kind === 'other') return { kind: 'none' };
-  if (call.kind === 'web-fetch') return event.phase === 'pre' ? judgeWebFetch(call.urls, context) : { kind: 'none' };
+  if (call.kind === 'web-fetch')
+    return event.phase === 'pre' ? judgeWebFetch(event, call.urls, context) : { kind: 'none' };
   if (call.kind === 'mcp' || call.kind === 'list') {
     if (event.phase !== 'post') return { kind: 'none' };
     return call.kind === 'mcp'
@@ -55,9 +64,20 @@ export async function handleHookEvent(event: HookEvent, context: HookContext): P
   }
   const state = await SessionState.open(context.stateDir, event.session);
   const callId = event.toolUseId ?? `${call.server ?? ''}\n${call.uri}`;
-  if (event.phase === 'pre') return readRequested(call, callId, state, context);
+  if (event.phase === 'pre') return readRequested(event, call, callId, state, context);
   if (event.phase === 'failure') return readFailed(event, callId, state, context);
   return readReturned(event, call, callId, state, context);
+}
+
+/** Writes `record`, with the host, session and tool-use ids when the context names a host. */
+async function save(context: HookContext, event: HookEvent, step: HookStep, record: LinkRecord): Promise<void> {
+  if (context.host === undefined) return context.record(record);
+  const toolUseIds = { discovered: step.discoveredBy ?? null, requested: event.toolUseId };
+  await context.record({ ...record, host: { name: context.host, session: event.session, toolUseIds } });
+}
+
+function modeOf(context: HookContext): FlowMode {
+  return context.mode ?? 'enforce';
 }
 
 function nowOf(context: HookContext): Date {
@@ -93,7 +113,7 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
     if (rendered.kind === 'link') {
       if (typeof rendered.link['uri'] !== 'string') continue;
       const discovered = discoverLink(rendered.link, index, linkContext(server, tool), at);
-      const entry: SeenLink = { server, link: keptLink(rendered.link), discovered };
+      const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
       continue;
@@ -110,8 +130,9 @@ async function toolReturned(event: HookEvent, server: string, tool: string, cont
     }
     // an item the hook cannot recognise carries no body it can judge: the gate withholds it (content.shape)
     else resource = { uri: lastUri };
-    const judged = await judgeEmbedded(context.gate, resource, index, 'enforce');
+    const judged = await judgeEmbedded(context.gate, resource, index, modeOf(context));
     await context.recordEmbedded?.(judged.record);
+    // observe mode withholds and deletes nothing (no notice)
     if (judged.notice === null) continue;
     withheld.set(index, judged.notice);
     // the model is never pointed at a withheld saved file
@@ -140,7 +161,8 @@ async function resourcesListed(event: HookEvent, server: string | null, context:
     const from = typeof entry['server'] === 'string' ? entry['server'] : server;
     if (from === null || typeof entry['uri'] !== 'string') continue;
     const link = keptLink({ ...entry, name: typeof entry['name'] === 'string' ? entry['name'] : entry['uri'] });
-    seen.push({ server: from, link, discovered: discoverLink(link, null, linkContext(from, null), at) });
+    const discovered = discoverLink(link, null, linkContext(from, null), at);
+    seen.push({ server: from, link, discovered, toolUseId: event.toolUseId });
   }
   if (seen.length > 0) {
     const state = await SessionState.open(context.stateDir, event.session);
@@ -155,23 +177,26 @@ async function decideReadLink(
   uri: string,
   state: SessionState,
   context: HookContext,
-): Promise<LinkStep> {
+): Promise<HookStep> {
   const seen = await state.seen(uri);
   // a link returned by this very server first; else the first one seen (the read then goes to another server)
   const origin = seen.find((s) => s.server === readServer) ?? seen[0];
   // a host that finds the server by the uri reads from the server that returned or listed it
   const server = readServer ?? origin?.server ?? 'default';
   const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
-  return startLink(context.gate, {
+  const step = await startLink(context.gate, {
     link,
     discovered: origin?.discovered ?? discoverLink(link, null, linkContext(server, null), nowOf(context)),
     linkServer: origin?.server ?? server,
     readFrom: server,
     seen: origin !== undefined,
+    mode: modeOf(context),
   });
+  return { ...step, discoveredBy: origin?.toolUseId ?? null };
 }
 
 async function readRequested(
+  event: HookEvent,
   call: { server: string | null; uri: string },
   callId: string,
   state: SessionState,
@@ -180,7 +205,7 @@ async function readRequested(
   const step = await decideReadLink(call.server, call.uri, state, context);
   if (linkRefused(step)) {
     const record = skipRead(step, 'the link was denied');
-    await context.record(record);
+    await save(context, event, step, record);
     return { kind: 'deny', reason: gateNotice('refused to read', call.uri, step.linkDecision, record.next) };
   }
   await state.putPending(callId, { ...step, requested: sendRead(context.gate, step, nowOf(context)) });
@@ -202,7 +227,7 @@ async function readFailed(
     why: "the host's read failed",
     message: message.slice(0, 200).toLowerCase(),
   } as const;
-  await context.record(failedRead(context.gate, pending, pending.requested, failure).record);
+  await save(context, event, pending, failedRead(context.gate, pending, pending.requested, failure).record);
   return { kind: 'none' };
 }
 
@@ -228,7 +253,7 @@ async function readReturned(
       why: 'the server answered an error',
       message: `the server answered an error: ${error}`.slice(0, 200).toLowerCase(),
     } as const;
-    await context.record(failedRead(gate, step, requested, failure).record);
+    await save(context, event, step, failedRead(gate, step, requested, failure).record);
     return { kind: 'none' };
   }
 
@@ -260,7 +285,7 @@ async function readReturned(
   if (linkRefused(step)) {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
-    await context.record(record);
+    await save(context, event, step, record);
     const notice = gateNotice('withheld the body of', call.uri, step.linkDecision, record.next);
     return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice);
   }
@@ -270,8 +295,8 @@ async function readReturned(
   const requested = pending?.requested ?? sendRead(gate, step, now);
   const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
   const judged = await judgeRead(gate, step, { result: { contents } }, { requested, elapsedMs, now: () => now });
-  await context.record(judged.record);
-  if (judged.dropped.length === 0) return { kind: 'none' };
+  await save(context, event, step, judged.record);
+  if (judged.dropped.length === 0 || modeOf(context) === 'observe') return { kind: 'none' };
 
   const withheld = new Set(judged.dropped.map((d) => d.index));
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
@@ -293,7 +318,7 @@ function withholdAnswer(raw: readonly unknown[], withheld: ReadonlySet<number>, 
   return { kind: 'replace', output: { contents }, reason: notice };
 }
 
-async function judgeWebFetch(urls: readonly string[], context: HookContext): Promise<HookAnswer> {
+async function judgeWebFetch(event: HookEvent, urls: readonly string[], context: HookContext): Promise<HookAnswer> {
   if (context.gate.policy.document.hook?.webFetch === false) return { kind: 'none' };
   for (const url of urls) {
     const link = { type: 'resource_link', uri: url, name: url };
@@ -303,10 +328,13 @@ async function judgeWebFetch(urls: readonly string[], context: HookContext): Pro
       discovered: discoverLink(link, null, linkContext(webFetchServer, 'WebFetch'), nowOf(context)),
       linkServer: webFetchServer,
       readFrom: null,
+      mode: modeOf(context),
     });
-    if (!linkRefused(step)) continue;
+    // observe mode records the fetch it would have refused and lets it run
+    if (step.linkDecision.effect !== 'deny') continue;
     const record = skipRead(step, 'the link was denied');
-    await context.record(record);
+    await save(context, event, step, record);
+    if (!linkRefused(step)) continue;
     return { kind: 'deny', reason: gateNotice('refused to fetch', url, step.linkDecision, record.next) };
   }
   return { kind: 'none' };

@@ -1,9 +1,14 @@
+import type { FlowMode } from '../flow/link-steps.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
+import { isRecord } from '../json-value.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
-import { eventObject } from './host-event-fields.ts';
+import type { HookAnswer, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
+import { eventObject } from './host-event-fields.ts';
+import { renderedItem } from './rendered-item.ts';
+import { SavedFiles } from './saved-files.ts';
 
 /** What one hook run needs besides the event text. */
 export interface RunHookOptions {
@@ -12,6 +17,10 @@ export interface RunHookOptions {
   record: (record: LinkRecord) => Promise<void>;
   /** receives the record of each embedded resource judged (absent: not kept) */
   recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
+  /** the host's name, written into each record with its session and tool-use ids */
+  host?: string;
+  /** `observe` answers nothing and records what enforcing would have done; default `enforce` */
+  mode?: FlowMode;
   now?: () => Date;
 }
 
@@ -20,5 +29,76 @@ export async function runHook(host: HostAdapter, eventText: string, options: Run
   const event = host.parse(eventObject(eventText));
   if (event === null) return '';
   const answer = await handleHookEvent(event, options);
+  // observe mode enforces nothing: the decisions are in the records only
+  if (options.mode === 'observe') return '';
   return host.format(answer, event);
+}
+
+// the events of every host that come after a tool ran: exit 2 does not withhold its result everywhere (Claude Code shows
+// stderr beside it), so a failure there is answered by replacing the result
+const postEvents = new Set(['PostToolUse', 'AfterTool', 'afterMCPExecution', 'postToolUse']);
+// the hosts' resource read tools, whose output is `{contents: […]}` (other tools: a list of content items)
+const readTools = new Set(['ReadMcpResourceTool', 'read_mcp_resource']);
+
+/**
+ * The answer to a post-event whose handling failed (bad event, policy that does not load, i/o fault): the tool's
+ * result replaced with one notice naming the failure, every saved file the event names deleted (DESIGN §4f). Null
+ * when the text is no post-event of a tool (pre-events and garbage exit 2: the host blocks the call).
+ */
+export async function failedPostAnswer(host: HostAdapter, eventText: string, failure: string): Promise<string | null> {
+  let raw: Record<string, unknown>;
+  try {
+    raw = eventObject(eventText);
+  } catch {
+    return null;
+  }
+  const name = raw['hook_event_name'];
+  if (typeof name !== 'string' || !postEvents.has(name)) return null;
+  await removeSavedFiles(raw);
+  const tool = typeof raw['tool_name'] === 'string' ? raw['tool_name'] : '';
+  const input = isRecord(raw['tool_input']) ? raw['tool_input'] : {};
+  const uri = typeof input['uri'] === 'string' ? input['uri'] : '';
+  const notice = `linkgate withheld this tool result: the hook failed: ${failure}`;
+  const read = readTools.has(tool);
+  const answer: HookAnswer = {
+    kind: 'replace',
+    output: read ? { contents: [{ uri, mimeType: 'text/plain', text: notice }] } : [{ type: 'text', text: notice }],
+    reason: notice,
+  };
+  const event: HookEvent = {
+    session: typeof raw['session_id'] === 'string' ? raw['session_id'] : '',
+    phase: 'post',
+    toolUseId: typeof raw['tool_use_id'] === 'string' ? raw['tool_use_id'] : null,
+    call: read ? { kind: 'read', server: null, uri } : { kind: 'other', name: tool },
+    savedDir: null,
+  };
+  try {
+    const text = host.format(answer, event);
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+// every file the failed event's result points the model at, as far as the host saved it for this session
+async function removeSavedFiles(raw: Record<string, unknown>): Promise<void> {
+  const transcript = raw['transcript_path'];
+  const saved = SavedFiles.forTranscript(typeof transcript === 'string' ? transcript : undefined);
+  if (saved.dir === null) return;
+  const paths: string[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof value === 'string') {
+      const item = renderedItem({ type: 'text', text: value }, '');
+      if (item.kind === 'saved-file') paths.push(item.path);
+      return;
+    }
+    if (Array.isArray(value)) for (const v of value) walk(v, depth + 1);
+    else if (isRecord(value)) {
+      if (typeof value['blobSavedTo'] === 'string') paths.push(value['blobSavedTo']);
+      for (const v of Object.values(value)) walk(v, depth + 1);
+    }
+  };
+  walk(raw['tool_response'], 0);
+  for (const path of paths) await saved.remove(path).catch(() => undefined);
 }

@@ -14,6 +14,8 @@ export interface SeenLink {
   /** the link as the gate judges it (`type`, `uri`, `name`, declared `mimeType`/`size`) */
   link: Record<string, unknown>;
   discovered: DiscoveredStage;
+  /** the host's tool-use id of the call that returned or listed it (null when the host sent none) */
+  toolUseId?: string | null;
   /** the host's text line for the link when its uri could not be split off for sure; matched against a read's uri */
   rendered?: string;
 }

@@ -165,6 +165,16 @@ export interface LinkStages {
   delivered: DeliveredStage | null;
 }
 
+/** Where a hook saw the link (DESIGN §4f): the host, its session id, and the ids of the tool calls that returned and read it. */
+export interface HostRef {
+  /** `linkgate hook HOST` name: `claude-code`, `codex`, `gemini-cli`, `cursor` */
+  name: string;
+  /** the host's session (conversation) id */
+  session: string;
+  /** the host's tool-use id of the call that returned the link, and of the read (null when the host sent none) */
+  toolUseIds: { discovered: string | null; requested: string | null };
+}
+
 /** One record per link (DESIGN §2, §4c); never holds credentials, `requestState` or body text. */
 export interface LinkRecord {
   /** masked uri */
@@ -177,4 +187,6 @@ export interface LinkRecord {
   wouldDeny?: boolean;
   /** present only in observe mode */
   mode?: 'observe';
+  /** present only from a hook: the host, session and tool calls */
+  host?: HostRef;
 }

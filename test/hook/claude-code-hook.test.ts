@@ -322,11 +322,6 @@ describe('linkgate hook: fails closed', () => {
       JSON.stringify({ ...readRequested('docs', 'guide://a'), tool_input: { server: 'docs' } }),
       '`tool_input.uri`',
     ],
-    [
-      'no contents',
-      JSON.stringify({ ...readReturned('docs', 'guide://a', []), tool_response: {} }),
-      'tool_response.contents',
-    ],
   ])('exits 2 with one line on stderr for %s', async (_name, stdin, fragment) => {
     const run = await hook(stdin);
     expect(run.code).toBe(2);

@@ -102,12 +102,15 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     expect(answer.reason).not.toContain('evil.example');
   });
 
-  it('fails closed on a read result that is not Codex JSON (exit 2: Codex shows stderr instead of the result)', async () => {
+  it('fails closed on a read result that is not Codex JSON: the result is blocked with the failure as the reason', async () => {
     const event = recorded('PostToolUse', 'call_read_text');
     event['tool_response'] = 'fixture readme: not json';
     const run = await hook(event);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
+    expect(run.code).toBe(0);
+    const answer = answerOf(run.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('block');
+    expect(answer.reason).toContain('the hook failed');
+    expect(answer.reason).not.toContain('fixture readme');
   });
 
   it('blocks an MCP tool result with an executable embedded resource; the reason keeps the allowed items', async () => {

@@ -11,8 +11,42 @@ const phases: Readonly<Record<string, HookEvent['phase']>> = { BeforeTool: 'pre'
 const binaryPlaceholder = /^\[Binary Data \(([^)\n]*)\)\]\s*$/;
 const noContent = 'No content returned from resource.';
 const listedLine = /^- ([^:\n]+):(\S+) \| (.*)$/gm;
-// web_fetch takes a prompt holding the urls it will fetch (as Gemini CLI itself finds them)
-const promptUrl = /https?:\/\/[^\s<>"'`]+/gi;
+
+/**
+ * The urls Gemini CLI's `web_fetch` fetches for `prompt`, found exactly as Gemini CLI 0.61 does (`parsePrompt` in its
+ * web-fetch tool): the prompt split on whitespace, each token holding `://` parsed by WHATWG URL, http and https kept as
+ * the parser writes them (`href`), and a github.com `/blob/` url also as the raw.githubusercontent.com url it fetches.
+ */
+export function webFetchUrls(prompt: string): string[] {
+  const urls: string[] = [];
+  for (const token of prompt.split(/\s+/)) {
+    if (token === '' || !token.includes('://')) continue;
+    let url: URL;
+    try {
+      url = new URL(token);
+    } catch {
+      // Gemini refuses the whole call on a malformed url: nothing is fetched
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    urls.push(url.href);
+    if (url.hostname === 'github.com' && url.pathname.includes('/blob/')) {
+      url.hostname = 'raw.githubusercontent.com';
+      url.pathname = url.pathname.replace(/^\/([^/]+\/[^/]+)\/blob\//, '/$1/');
+      urls.push(url.href);
+    }
+  }
+  return urls;
+}
+
+/** The url a direct `web_fetch {url}` fetches: as WHATWG URL writes it, or the text itself when it does not parse. */
+function directUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
 
 function call(name: string, input: Record<string, unknown>, event: Record<string, unknown>): HookCall {
   if (name === 'read_mcp_resource') {
@@ -25,7 +59,7 @@ function call(name: string, input: Record<string, unknown>, event: Record<string
   if (name === 'web_fetch') {
     const url = optionalString(input['url'], 'tool_input.url');
     const prompt = optionalString(input['prompt'], 'tool_input.prompt') ?? '';
-    return { kind: 'web-fetch', urls: url === undefined ? [...prompt.matchAll(promptUrl)].map((m) => m[0]) : [url] };
+    return { kind: 'web-fetch', urls: url === undefined ? webFetchUrls(prompt) : [directUrl(url)] };
   }
   const context = isRecord(event['mcp_context']) ? event['mcp_context'] : undefined;
   if (context !== undefined) {
@@ -47,18 +81,43 @@ function response(parsed: HookCall, raw: unknown): unknown {
     const error = isRecord(raw) && isRecord(raw['error']) ? raw['error']['message'] : undefined;
     if (error !== undefined)
       return { contents: [], error: typeof error === 'string' && error !== '' ? error : 'the read failed' };
-    // the host's own words for a result with no text or blob (no contents, an unknown result type): no body
-    if (typeof content !== 'string' || content === noContent) return { contents: [] };
-    const binary = binaryPlaceholder.exec(content);
-    // the host passes no bytes of a binary body: the gate cannot judge it, so it is withheld (content.shape)
-    if (binary !== null) return { contents: [{ uri: parsed.uri, mimeType: binary[1] }] };
-    return { contents: [{ uri: parsed.uri, text: content }] };
+    if (typeof content === 'string') {
+      // the host's own words for a result with no text or blob (no contents, an unknown result type): no body
+      if (content === noContent) return { contents: [] };
+      const binary = binaryPlaceholder.exec(content);
+      // the host passes no bytes of a binary body: the gate cannot judge it, so it is withheld (content.shape)
+      if (binary !== null) return { contents: [{ uri: parsed.uri, mimeType: binary[1] }] };
+      return { contents: [{ uri: parsed.uri, text: content }] };
+    }
+    // parts, or anything else: each part judged (text as text, inline data as its bytes, other parts have no body the
+    // gate can judge and are withheld), never passed on unjudged
+    const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];
+    return {
+      contents: parts.map((part: unknown) => {
+        if (isRecord(part) && typeof part['text'] === 'string') return { uri: parsed.uri, text: part['text'] };
+        const inline = isRecord(part) && isRecord(part['inlineData']) ? part['inlineData'] : undefined;
+        if (inline !== undefined && typeof inline['data'] === 'string') {
+          const item: Record<string, unknown> = { uri: parsed.uri, blob: inline['data'] };
+          if (typeof inline['mimeType'] === 'string') item['mimeType'] = inline['mimeType'];
+          return item;
+        }
+        return { uri: parsed.uri };
+      }),
+    };
   }
   if (parsed.kind === 'list') {
     const text = typeof content === 'string' ? content : '';
     return [...text.matchAll(listedLine)].map((m) => ({ server: m[1], uri: m[2], name: m[3] }));
   }
-  const parts = typeof content === 'string' ? [{ text: content }] : Array.isArray(content) ? content : [];
+  // a string is one text part; an object that is no list is one part of unknown shape (withheld, never passed silently)
+  const parts =
+    typeof content === 'string'
+      ? [{ text: content }]
+      : Array.isArray(content)
+        ? content
+        : content === undefined || content === null
+          ? []
+          : [content];
   return parts.map((part: unknown) => {
     if (isRecord(part) && typeof part['text'] === 'string') return { type: 'text', text: part['text'] };
     const inline = isRecord(part) && isRecord(part['inlineData']) ? part['inlineData'] : undefined;

@@ -34,11 +34,18 @@ const bodilessNote =
 // text that opens like one of the host's renderings: an item stands here, so what does not parse is withheld
 const renderingStart =
   /^\[(?:Resource link: |Resource from |Image source: |Image: |Audio from |Image from |Binary content )/;
-// Gemini CLI (0.61, observed) renders a `resource_link` as `Resource Link: <name> at <uri>`
-const geminiLink = /^Resource Link: (.*) at (\S+)$/;
+// Gemini CLI (0.61, observed and read in its source) renders a `resource_link` as `Resource Link: TITLE-OR-NAME at URI`
+const geminiPrefix = 'Resource Link: ';
+const geminiLink = /^Resource Link: ([\s\S]*?) at ([\s\S]*)$/;
 
 /** A link line's name, uri and description when the line renders a link to exactly `uri`; null when it cannot. */
 export function renderedLinkFor(line: string, uri: string): { name: string; uri: string; description?: string } | null {
+  if (line.startsWith(geminiPrefix)) {
+    const tail = ` at ${uri}`;
+    return line.endsWith(tail) && line.length >= geminiPrefix.length + tail.length
+      ? { name: line.slice(geminiPrefix.length, -tail.length), uri }
+      : null;
+  }
   if (!line.startsWith(linkPrefix)) return null;
   const body = line.slice(linkPrefix.length);
   const bare = `] ${uri}`;
@@ -90,7 +97,8 @@ function textItem(text: string, lastUri: string, server: string | null): Rendere
     return link === null ? { kind: 'unknown' } : { kind: 'link', link, rendered: text };
   }
   const gemini = geminiLink.exec(text);
-  if (gemini !== null) return { kind: 'link', link: { type: 'resource_link', name: gemini[1], uri: gemini[2] } };
+  if (gemini !== null)
+    return { kind: 'link', link: { type: 'resource_link', name: gemini[1], uri: gemini[2] }, rendered: text };
   if (text.startsWith(resourcePrefix)) {
     const parts = resourceParts(text, server);
     if (parts === null) return { kind: 'unknown' };

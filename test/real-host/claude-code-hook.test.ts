@@ -1,14 +1,19 @@
 // linkgate as Claude Code's hook: the real binary, offline, with the settings block `linkgate hook claude-code
 // --print-config` prints (unchanged), the hostile fixture server, and a scripted model. What the server was asked,
 // what the model received next, which saved files remain and what the records say are all checked.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
-import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
+import {
+  type FixtureResource,
+  fixtureDescribedLinks,
+  fixtureRenderings,
+  fixtureResource,
+} from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -102,5 +107,89 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     ]);
     expect(records[0]?.stages.requested).toBeNull();
     expect(records[1]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture' });
+  });
+});
+
+describe('linkgate hook claude-code inside a real Claude Code: links with descriptions and every embedded rendering', () => {
+  test('described links are discovered where they stood; withheld renderings never reach the model', {
+    timeout: 240_000,
+  }, async (ctx) => {
+    host.require(ctx);
+    const logs = await host.scratch('linkgate-hook-e2e-');
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const recordsFile = path.join(logs, 'records.jsonl');
+    const policy = path.join(logs, 'discovered.yaml');
+    await writeFile(
+      policy,
+      (await readFile('policies/default.yaml', 'utf8')).replace('requireDiscovered: false', 'requireDiscovered: true'),
+    );
+    const printed = await runCli([
+      'hook',
+      'claude-code',
+      '--print-config',
+      '--policy',
+      policy,
+      '--records',
+      recordsFile,
+    ]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const [guide, userData, odd, tool] = fixtureDescribedLinks as [
+      FixtureResource,
+      FixtureResource,
+      FixtureResource,
+      FixtureResource,
+    ];
+    const read = (id: string, r: FixtureResource) => ({
+      toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
+    });
+    const run = await runClaudeCode({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: JSON.parse(printed.stdout) as Record<string, unknown>,
+      prompt: 'read the described links and the inline documents',
+      script: [
+        { toolUses: [{ id: 'toolu_described', name: 'mcp__fixture__described', input: {} }] },
+        read('toolu_guide', guide),
+        read('toolu_user_data', userData),
+        read('toolu_odd', odd),
+        read('toolu_tool', tool),
+        { toolUses: [{ id: 'toolu_renderings', name: 'mcp__fixture__renderings', input: {} }] },
+        { text: 'all read' },
+      ],
+      allowedTools: ['mcp__fixture__described', 'mcp__fixture__renderings', 'ReadMcpResourceTool'],
+      timeoutMs: 180_000,
+    });
+    host.defer(() => run.cleanup());
+    expect(run.exitCode, run.stderr).toBe(0);
+    const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
+
+    // the metadata address was refused before the read; the others were read
+    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    expect(reads).toEqual([guide.uri, odd.uri, tool.uri]);
+    expect(text('toolu_user_data')).toContain('uri.non-public-address');
+
+    // what the model received: allowed bodies in, withheld ones out, executables' saved files gone
+    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+    for (const r of [guide, odd, ...fixtureRenderings.filter((r) => r.expect === 'allow' && r.text !== undefined)])
+      expect(everything).toContain(r.marker);
+    for (const r of [userData, ...fixtureRenderings.filter((r) => r.expect === 'deny-body')])
+      expect(everything).not.toContain(r.marker);
+    expect(text('toolu_tool')).toContain('content.executable');
+    expect(text('toolu_renderings')).toContain('linkgate withheld the embedded resource');
+    const saved = await Promise.all(
+      (await filesUnder(path.join(run.dir, 'home'))).map(async (f) => [f, await readFile(f)] as const),
+    );
+    for (const exe of [tool, ...fixtureRenderings.filter((r) => r.expect === 'deny-body' && r.bytes !== undefined)])
+      expect(saved.filter(([, bytes]) => bytes.equals(exe.bytes as Buffer))).toEqual([]);
+
+    // every record shows where its link was discovered, and the host's session and tool calls
+    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    expect(records.map((r) => [r.verdict, r.stages.discovered.tool, r.stages.discovered.contentIndex])).toEqual([
+      ['body-obtained', 'described', 1],
+      ['link-only', 'described', 2],
+      ['body-obtained', 'described', 3],
+      ['link-only', 'described', 4],
+    ]);
+    for (const r of records)
+      expect(r.host).toMatchObject({ name: 'claude-code', toolUseIds: { discovered: 'toolu_described' } });
   });
 });

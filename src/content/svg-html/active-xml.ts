@@ -9,6 +9,14 @@ import { inspectAttribute } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
+import { WorkExhausted } from '../work-budget.ts';
+
+/**
+ * Deepest element nesting read, elements: libxml2's default limit (`xmlParserMaxDepth`), which the browsers' XML
+ * readers share; saxes resolves each element's namespace prefixes by walking every open element, so deeper
+ * nesting costs depth² and is withheld as too complex rather than walked.
+ */
+export const maxXmlDepth = 256;
 
 /** What the XML reading found: the first active construct, and the first well-formedness error (null: none). */
 export interface XmlFindings {
@@ -35,6 +43,7 @@ export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings
     throw stop;
   };
   let styleDepth = 0;
+  let depth = 0;
   let css = '';
   parser.on('error', (error) => {
     findings.malformed ??= error.message.split('\n', 1)[0] ?? 'not well-formed';
@@ -51,11 +60,13 @@ export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings
     if (url !== null) found(`${url} in an \`xml-stylesheet\` instruction`);
   });
   parser.on('opentag', (tag) => {
+    if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
     const message = inspectElement(tag, flavour);
     if (message !== null) found(message);
     if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') styleDepth++;
   });
-  parser.on('closetag', () => {
+  parser.on('closetag', (tag) => {
+    if (!tag.isSelfClosing) depth--;
     if (styleDepth === 0) return;
     styleDepth--;
     if (styleDepth === 0) {

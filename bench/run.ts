@@ -21,6 +21,7 @@ import { benchHook } from './hook.ts';
 import { fmtMs, interleave, percentile, summary, type Series } from './measure.ts';
 import { mixedLinkWorkload } from './mixed-links.ts';
 import { benchProxy } from './proxy.ts';
+import { benchReport } from './report.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const verdicts: string[] = [];
@@ -577,7 +578,7 @@ console.log(
   `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
 );
 // BENCH_ONLY=links,reads runs some sections (names: links, rules, reads, cold, memory, telemetry, proxy, hook,
-// adversarial); all by default
+// adversarial, report); all by default
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => only === undefined || only.includes(name);
 if (wanted('links')) await benchLinks();
@@ -593,5 +594,6 @@ if (wanted('adversarial')) {
   const advRounds = Number(process.env.BENCH_ADVERSARIAL_ROUNDS ?? 3);
   for (const v of await benchAdversarial(gate, advRounds, row)) check(v.name, v.ok, v.figure);
 }
+if (wanted('report')) await benchReport(row, check);
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

@@ -22,6 +22,7 @@ import { fmtMs, interleave, percentile, summary, type Series } from './measure.t
 import { mixedLinkWorkload } from './mixed-links.ts';
 import { benchProxy } from './proxy.ts';
 import { benchReport } from './report.ts';
+import { benchReview } from './review.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const verdicts: string[] = [];
@@ -578,7 +579,7 @@ console.log(
   `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
 );
 // BENCH_ONLY=links,reads runs some sections (names: links, rules, reads, cold, memory, telemetry, proxy, hook,
-// adversarial, report); all by default
+// adversarial, report, review); all by default
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => only === undefined || only.includes(name);
 if (wanted('links')) await benchLinks();
@@ -595,5 +596,6 @@ if (wanted('adversarial')) {
   for (const v of await benchAdversarial(gate, advRounds, row)) check(v.name, v.ok, v.figure);
 }
 if (wanted('report')) await benchReport(row, check);
+if (wanted('review')) for (const v of await benchReview(rounds, row)) check(v.name, v.ok, v.figure);
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

@@ -24,7 +24,7 @@ export async function benchReview(
   row: (label: string, series: Series, base?: Series) => string,
 ): Promise<ReviewBenchVerdict[]> {
   console.log(
-    '\n7. `linkgate eval` of one line in a fresh process, with and without `--allowed-signers` (a verified policy)',
+    '\n9. `linkgate eval` of one line in a fresh process, with and without `--allowed-signers` (a verified policy)',
   );
   const { parseSshPublicKey } = (await import(
     dist('policy/ssh-public-key.js')

@@ -1,7 +1,8 @@
 // Characters that are unsafe to show raw: terminals act on them (CVE-2021-25743-style escape injection,
 // OSC 52 clipboard writes, OSC 8 hyperlinks), and NULs truncate C consumers.
 
-const anyUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// DEL (U+007F) is inert: terminals and renderers ignore it
+const anyUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u0080-\u009F]/;
 
 /** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, C1 and other control characters except TAB, LF and CR, Unicode TAG characters outside an emoji flag; empty when clean. */
 export function findUnsafeText(text: string): string[] {
@@ -93,15 +94,15 @@ function unsafeControls(text: string): string[] {
     found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
   }
   if (/[\u0080-\u009F]/.test(text)) found.push('text holds c1 control characters');
-  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F\u007F]/.test(text))
+  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/.test(text))
     found.push('text holds control characters other than tab, lf and cr');
   return found;
 }
 
-// C0 controls other than TAB, LF, CR and ESC, plus DEL: single bytes in UTF-8
+// C0 controls other than TAB, LF, CR and ESC: single bytes in UTF-8 (DEL is inert)
 const plainControls = [
   1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a,
-  0x1c, 0x1d, 0x1e, 0x1f, 0x7f,
+  0x1c, 0x1d, 0x1e, 0x1f,
 ];
 
 const tagLead = Buffer.from([0xf3, 0xa0]);

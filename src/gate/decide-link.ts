@@ -6,9 +6,9 @@ import {
   type AddressVerdict,
 } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
-import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
+import { isKnownNonCustomScheme, specialSchemeDefaultPorts } from '../link/known-schemes.ts';
 import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
-import { originAllowed } from '../link/origin-allow-list.ts';
+import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -101,6 +101,15 @@ export function linkRuleFacts(policy: Policy, input: LinkInput): RuleFacts | nul
   return analyzeLink(policy, input, true).facts;
 }
 
+const emptyOrigins = compileOriginAllowList([]);
+
+// the uri as a reader that takes `host` from its authority sees it
+function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
+  const port = uri.port === null || specialSchemeDefaultPorts.get(uri.scheme) === uri.port ? '' : `:${uri.port}`;
+  const text = host.kind === 'ipv6' ? `[${host.text}]` : host.text;
+  return { ...uri, host, origin: `${uri.scheme}://${text}${port}` };
+}
+
 function anyDeny(hits: readonly RuleHit[]): boolean {
   for (const hit of hits) if (hit.effect === 'deny') return true;
   return false;
@@ -156,6 +165,17 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     if (network && settings.origins !== null && !originAllowed(settings.origins, uri)) {
       const origin = uri.origin === null ? 'uri has no origin' : `origin ${quoteValue(uri.origin)}`;
       reasons.push(reason('origin.not-allowed', 'links.origins', `${origin} is not in \`links.origins\``));
+    } else if (network && settings.origins !== null) {
+      // another reader of the same host (IDNA transitional, decimal IPv4) must get the same answer
+      const other = uri.otherHosts.find((host) => !originAllowed(settings.origins ?? emptyOrigins, readAs(uri, host)));
+      if (other !== undefined)
+        reasons.push(
+          reason(
+            'origin.not-allowed',
+            'links.origins',
+            `origin ${quoteValue(uri.origin ?? '')} is read with host ${quoteValue(other.text)} by other parsers, which is not in \`links.origins\``,
+          ),
+        );
     }
   }
 

@@ -1,4 +1,5 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { toASCII as uts46ToAscii } from 'tr46';
 import { specialSchemeDefaultPorts } from './known-schemes.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 
@@ -262,8 +263,11 @@ function specialHost(url: URL, raw: string, from: number): HostRead {
   }
   const host: UriHost = { kind: 'name', text: hostname };
   // a deviation character always becomes punycode, so only `xn--` hosts need the raw text
-  if (hostname.includes('xn--') && idnaDeviation.test(safeDecode(rawSpecialHost(raw, from))))
-    return { host, otherHosts: noHosts, confusion: deviationConfusion };
+  if (hostname.includes('xn--')) {
+    const decoded = safeDecode(rawSpecialHost(raw, from));
+    if (idnaDeviation.test(decoded))
+      return hostRead(host, [...transitionalReading(decoded, host), ...punycodeReading(host)]);
+  }
   return hostRead(host, punycodeReading(host));
 }
 
@@ -273,16 +277,39 @@ function hostEnds(c: number): boolean {
 }
 
 // UTS #46 deviation characters: IDNA2003 and transitional readers map `ß` to `ss`, `ς` to `σ` and delete ZWJ and
-// ZWNJ, while WHATWG (nontransitional) keeps them, so `faß.de` is xn--fa-hia.de to one reader and fass.de to another
+// ZWNJ, while WHATWG (nontransitional) keeps them, so `faß.de` is xn--fa-hia.de to one reader and fass.de to
+// another. Both names are judged: the transitional one is another reading of the host (`otherHosts`).
 const idnaDeviation = /[\u00df\u03c2\u200c\u200d]/;
-const deviationConfusion =
-  'an idna deviation character (ß, ς, zwj, zwnj) in the host, which idna readers map to different names';
+
+// the host as a UTS #46 transitional reader (IDNA2003 libraries, older browsers and resolvers) writes it; none
+// when it is the WHATWG reading or does not convert
+function transitionalReading(unicode: string, host: UriHost): readonly UriHost[] {
+  const ascii = uts46ToAscii(unicode, {
+    transitionalProcessing: true,
+    checkHyphens: false,
+    checkBidi: true,
+    checkJoiners: true,
+    useSTD3ASCIIRules: false,
+    verifyDNSLength: false,
+  });
+  if (ascii === null || ascii === '') return noHosts;
+  const reading = asciiHost(ascii.toLowerCase());
+  return reading.text === host.text ? noHosts : [reading];
+}
 
 // A custom scheme's host is opaque to WHATWG (kept percent-encoded, case kept). The server behind it may
 // still hand it to a resolver, so it is read as a special host would be: percent-decoded, IDNA-mapped
 // (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays an identifier,
 // unless a lenient reader would still find an address or a delimiter in it.
 function customHost(url: URL): HostRead {
+  const read = customHostOnce(url);
+  const decoded = safeDecode(url.hostname);
+  if (read.host === null || !idnaDeviation.test(decoded)) return read;
+  const transitional = transitionalReading(decoded, read.host);
+  return transitional.length === 0 ? read : { ...read, otherHosts: [...transitional, ...read.otherHosts] };
+}
+
+function customHostOnce(url: URL): HostRead {
   const hostname = url.hostname;
   if (hostname === '') return hostRead(null);
   if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
@@ -292,8 +319,6 @@ function customHost(url: URL): HostRead {
     return hostRead(host, punycodeReading(host));
   }
   const decoded = safeDecode(hostname);
-  if (idnaDeviation.test(decoded))
-    return { host: { kind: 'name', text: decoded.toLowerCase() }, otherHosts: noHosts, confusion: deviationConfusion };
   // node's domainToASCII runs the WHATWG host parser: percent-decoding, UTS #46 mapping, IPv4 number forms
   const ascii = domainToASCII(hostname);
   if (ascii !== '') {

@@ -19,17 +19,11 @@ const minAllowRate = 0.98;
  * Allow labels the gate disputes (issue 14), each with the rule that denies it and why; they are reported,
  * left out of the allow rate, and must be denied with that reason code.
  */
-const idnaDispute = 'a raw `ß` is `ss` to IDNA2003/transitional readers and `xn--zca` to WHATWG';
 const labelDisputes = new Map<string, readonly [code: string, why: string]>([
   [
     'ssrf-0715',
     ['uri.invalid', 'a raw C0 control (U+0008) is not valid in a uri (RFC 3986 §2); WHATWG percent-encodes it'],
   ],
-  ['ssrf-0841', ['uri.parser-confusion', idnaDispute]],
-  ['ssrf-0843', ['uri.parser-confusion', idnaDispute]],
-  ['ssrf-0851', ['uri.parser-confusion', idnaDispute]],
-  ['ssrf-0859', ['uri.parser-confusion', idnaDispute]],
-  ['ssrf-0860', ['uri.parser-confusion', idnaDispute]],
 ]);
 
 interface SsrfCase {

@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/decision/decision.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { isKnownNonCustomScheme, networkProtocols } from '../../src/link/known-schemes.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
 
 // The link classes of issue 14, each generated in several spellings and judged under the shipped policies that
 // admit network links. Names are judged by their text (`resolve: 'none'`).
@@ -198,7 +199,7 @@ describe('schemes that name a network protocol are never custom', () => {
   });
 });
 
-describe('IDNA deviation characters are parser confusion', () => {
+describe('IDNA deviation characters: both readings are judged (issue 23)', () => {
   const deviations = [
     ['ß', '%C3%9F'],
     ['ς', '%CF%82'],
@@ -206,24 +207,59 @@ describe('IDNA deviation characters are parser confusion', () => {
     ['\u200c', '%E2%80%8C'],
   ] as const;
 
-  it.each(deviations)('%j in any place of the host, raw or percent-encoded, is denied', (raw, encoded) => {
-    // after a virama, WHATWG accepts ZWJ/ZWNJ (CONTEXTJ); elsewhere it rejects them (`uri.invalid`, also a deny)
+  it.each(deviations)('%j in a public name, raw or percent-encoded, is allowed', (raw, encoded) => {
+    // after a virama, WHATWG accepts ZWJ/ZWNJ (CONTEXTJ); elsewhere it rejects them (`uri.invalid`)
     const stems = raw === 'ß' || raw === 'ς' ? ['fa', 'docs.exa', 'σπίτι'] : ['\u0915\u094d'];
     for (const stem of stems) {
       for (const form of [raw, encoded]) {
         for (const host of [`${stem}${form}.de`, `${stem}${form}x.example.com`, `www.${stem}${form}.org`]) {
-          for (const scheme of ['https', 'http', 'wss']) {
-            const decision = decide(webPublic, `${scheme}://${host}/x`);
-            expect(decision.effect, host).toBe('deny');
-            expect(
-              codes(decision).some((c) => c === 'uri.parser-confusion' || c === 'uri.invalid'),
-              host,
-            ).toBe(true);
-          }
-          expectDenied(webPublic, `guide://${host}/x`, 'uri.parser-confusion');
+          for (const scheme of ['https', 'http', 'wss']) expectAllowed(webPublic, `${scheme}://${host}/x`);
+          expectAllowed(webPublic, `guide://${host}/x`);
         }
       }
     }
+  });
+
+  // the transitional reading maps `ß` to `ss` and deletes ZWJ/ZWNJ: a name that becomes non-public that way is denied
+  it.each([
+    ['guide://loc%C3%9Fhost/x', 'guide://locsshost/x'],
+    ['guide://metadata%E2%80%8D.google.internal/x', 'guide://metadata.google.internal/x'],
+    ['guide://local%E2%80%8Chost/x', 'guide://localhost/x'],
+    ['guide://%E2%80%8Dlocalhost/x', 'guide://localhost/x'],
+    ['guide://10%E2%80%8C.0.0.1/x', 'guide://10.0.0.1/x'],
+  ])('%s is read as %s by a transitional reader', (uri, transitional) => {
+    const other = decide(webPublic, transitional);
+    expect(decide(webPublic, uri).effect).toBe(other.effect);
+    if (other.effect === 'deny') expectDenied(webPublic, uri, 'uri.non-public-address');
+  });
+
+  // real internationalised names with a deviation character (issue 23: all ten were denied)
+  it.each([
+    'https://faß.de/',
+    'https://www.faß.de/impressum',
+    'https://straße.example.de/',
+    'https://βόλος.com/',
+    'https://σπίτιας.gr/',
+    'https://ශ්\u200dරී.com/',
+    'https://نامه\u200cای.com/',
+    'https://می\u200cخواهم.ir/',
+    'https://docs.groß.de/',
+    'https://maß.straße.de/a',
+  ])('%s is allowed under default and web-public', (uri) => {
+    expectAllowed(defaultGate, uri);
+    expectAllowed(webPublic, uri);
+  });
+
+  // an origin allow-list must give both readings the same answer
+  it.each([
+    ['https://fass.de', 'https://faß.de/', 'deny'],
+    ['https://xn--fa-hia.de', 'https://faß.de/', 'deny'],
+    ['https://xn--fa-hia.de', 'https://xn--fa-hia.de/', 'allow'],
+    ['https://example.com', 'https://example.com/', 'allow'],
+  ])('with links.origins [%s], %s is %s', async (origin, uri, effect) => {
+    const text = readFileSync(path.join(repoRoot, 'policies/web-public.yaml'), 'utf8');
+    const policy = parsePolicy(text.replace(/^links:\n/m, `links:\n  origins: ["${origin}"]\n`), 'origins.yaml');
+    expect(decide(createGate(policy, { resolve: 'none' }), uri).effect).toBe(effect);
   });
 
   it('ß and ς spelled in punycode are one name to every reader and stay allowed', () => {

@@ -51,6 +51,14 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
       'content.allow',
       `executable or active content: json text read as text holds ${sniff.activeUnlessJson}`,
     );
+  if (sniff.activeUnlessMarkdown !== null && (declaredMime === null || kindOfMime(declaredMime)?.id !== 'markdown'))
+    add(
+      found,
+      'deny',
+      'content.executable',
+      'content.allow',
+      `executable or active content: text read as html holds ${sniff.activeUnlessMarkdown}`,
+    );
 
   if (declaredMime !== null) {
     const declared = kindOfMime(declaredMime);

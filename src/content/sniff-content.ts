@@ -25,6 +25,8 @@ export interface ContentSniff {
   active: string | null;
   /** script in JSON text read as text or markdown rather than as JSON data (declared other than JSON, it is active), or null */
   activeUnlessJson: string | null;
+  /** script that only the raw text read as HTML holds, not the pages markdown renderers make of it (declared other than markdown, it is active), or null */
+  activeUnlessMarkdown: string | null;
   /** bidi controls or zero-width characters in text (a policy may withhold them), or null (also when `findInvisible` is false) */
   invisible: string | null;
   /** unsafe characters or encodings in text (NUL, terminal escapes, UTF-16 without BOM); empty when clean */
@@ -148,6 +150,7 @@ function sniffOf(kind: string, textual: boolean): ContentSniff {
     textual,
     active: null,
     activeUnlessJson: null,
+    activeUnlessMarkdown: null,
     invisible: null,
     unsafe: [],
     uninterpretable: null,
@@ -336,8 +339,14 @@ function textFindings(
     // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
     if (textKind === 'svg' && markup.malformed !== null)
       sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
-  } else if (textKind === 'html' || textKind === 'text') {
-    sniff.active = findActiveMarkupUtf8(view.utf8, textKind, view.text, budget);
+  } else if (textKind === 'html') {
+    sniff.active = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
+  } else if (textKind === 'text') {
+    // markdown is what its renderers make of it (a `<script>` shown in a code block is text); other text may
+    // reach a reader that takes the raw text as HTML (judgeContent decides by the declared type)
+    sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
+    if (sniff.active === null)
+      sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
   } else if (textKind === 'json') {
     // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
     // text/markdown renders the script (judgeContent decides by the declared type)

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findActiveHtml } from '../../src/content/svg-html/active-html.ts';
 import { mayHoldActiveMarkup } from '../../src/content/svg-html/active-markup.ts';
-import { findActiveMarkdown } from '../../src/content/markdown/markdown-links.ts';
+import { findActiveMarkdown } from '../../src/content/markdown/active-markdown.ts';
 import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';

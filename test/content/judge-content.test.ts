@@ -19,6 +19,7 @@ const sniff = (kind: string, more: Partial<ContentSniff> = {}): ContentSniff => 
   textual: ['text', 'json', 'svg', 'html', 'xml', 'empty'].includes(kind),
   active: null,
   activeUnlessJson: null,
+  activeUnlessMarkdown: null,
   invisible: null,
   unsafe: [],
   uninterpretable: null,

@@ -1,14 +1,19 @@
 // Script in HTML, judged from the tree parse5 (the WHATWG HTML parser) builds: the elements, attribute names
 // and attribute values a browser sees, character references decoded as the browser decodes them, foreign
 // (SVG, MathML) content in its namespaces, template contents, and `srcdoc` documents parsed as documents of
-// their own down to `maxNestedMarkup` levels; deeper nesting fails closed.
+// their own down to `maxNestedMarkup` levels, as are down-level-hidden conditional comments; deeper nesting fails
+// closed. Every parse spends the length it reads from the item's budget.
 import type { DefaultTreeAdapterMap } from 'parse5';
-import { findActiveCss } from './active-css.ts';
 import { html5 } from '../lazy-parsers.ts';
+import { WorkBudget } from '../work-budget.ts';
+import { findActiveCss } from './active-css.ts';
 import { activeAttributeUrl } from './markup-url.ts';
 
-/** Levels of `srcdoc` documents inside `srcdoc` documents read; a deeper one is denied unread. */
+/** Levels of `srcdoc` documents (and of conditional comments) inside one another read; a deeper one is denied unread. */
 export const maxNestedMarkup = 4;
+
+/** Steps the HTML parser and the walk over its tree are charged per character parsed, steps. */
+export const htmlStepsPerChar = 4;
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type ChildNode = DefaultTreeAdapterMap['childNode'];
@@ -21,26 +26,44 @@ const pluginElements: ReadonlySet<string> = new Set(['object', 'embed', 'applet'
 const svgScriptElements: ReadonlySet<string> = new Set(['handler', 'listener']);
 
 /** The first active construct an HTML parser builds from the text (script, plugin or hta element, `on*` handler, script or markup `data:` URL, script in css), as a one-line message; null when none. */
-export function findActiveHtml(text: string): string | null {
-  return scanDocument(text, 0);
+export function findActiveHtml(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+  return scanDocument(text, { depth: 0, budget, rendered: false });
 }
 
-function scanDocument(text: string, depth: number): string | null {
+/** `findActiveHtml` of a page a markdown renderer produced, where frames, forms, a meta refresh and `base` count as active too (none is in a page a renderer makes of ordinary markdown). */
+export function findActiveRenderedHtml(html: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+  return scanDocument(html, { depth: 0, budget, rendered: true });
+}
+
+/** Where a document is read: how deep in `srcdoc` documents and conditional comments, the budget its parses spend, and whether a markdown renderer made it. */
+export interface MarkupScan {
+  /** `srcdoc` documents and conditional comments this document is inside */
+  depth: number;
+  budget: WorkBudget;
+  /** a page a markdown renderer made: frames, forms, refresh and `base` are active */
+  rendered: boolean;
+}
+
+function scanDocument(text: string, scan: MarkupScan): string | null {
+  scan.budget.spend('html', htmlStepsPerChar * text.length);
   const document = html5().parse(text);
   const stack: ChildNode[] = [];
   pushChildren(stack, document);
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.nodeName === '#comment') {
-      // down-level-hidden conditional comments (`<!--[if IE]>…<![endif]-->`) are markup to the engines that read them
+      // down-level-hidden conditional comments (`<!--[if IE]>…<![endif]-->`) are markup to the engines that read
+      // them; one inside another is read one level deeper, so a chain of them costs at most `maxNestedMarkup` parses
       const data = (node as DefaultTreeAdapterMap['commentNode']).data;
       if (/^\s*\[if\b/i.test(data) && data.includes('<')) {
-        const inner = scanDocument(data, depth);
+        if (scan.depth >= maxNestedMarkup)
+          return `conditional comments nested deeper than ${maxNestedMarkup} levels`;
+        const inner = scanDocument(data, { ...scan, depth: scan.depth + 1 });
         if (inner !== null) return `a conditional comment holds ${inner}`;
       }
       continue;
     }
     if (!('tagName' in node)) continue;
-    const found = inspectElement(node, depth);
+    const found = inspectElement(node, scan);
     if (found !== null) return found;
     pushChildren(stack, node);
     if (node.tagName === 'template' && 'content' in node) pushChildren(stack, node.content);
@@ -56,7 +79,17 @@ function pushChildren(stack: ChildNode[], parent: ParentNode): void {
   }
 }
 
-function inspectElement(element: Element, depth: number): string | null {
+// elements a page rendered from markdown never needs and that act on their own: frames load other documents,
+// forms submit, `base` redirects every relative link
+const renderedActiveElements: ReadonlyMap<string, string> = new Map([
+  ['iframe', 'a frame (`iframe`)'],
+  ['frame', 'a frame (`frame`)'],
+  ['frameset', 'a frameset'],
+  ['form', 'a form'],
+  ['base', 'a `base` element'],
+]);
+
+function inspectElement(element: Element, scan: MarkupScan): string | null {
   const name = element.tagName.toLowerCase();
   if (name === 'script') return 'a `<script>` element';
   // parse5 types the namespace as its own enum; compare the uri text
@@ -64,11 +97,17 @@ function inspectElement(element: Element, depth: number): string | null {
   if (namespace === HTML_NS) {
     if (pluginElements.has(name)) return 'a plugin element (`object`, `embed` or `applet`)';
     if (name === 'hta:application') return 'an hta application element';
+    if (scan.rendered) {
+      const rendered = renderedActiveElements.get(name);
+      if (rendered !== undefined) return rendered;
+      if (name === 'meta' && element.attrs.some((a) => a.name === 'http-equiv' && /^\s*refresh\s*$/i.test(a.value)))
+        return 'a meta refresh';
+    }
   } else if (namespace === SVG_NS && svgScriptElements.has(name)) {
     return `an svg \`<${name}>\` element`;
   }
   for (const attribute of element.attrs) {
-    const found = inspectAttribute(attribute.name.toLowerCase(), attribute.value, depth);
+    const found = inspectAttribute(attribute.name.toLowerCase(), attribute.value, scan);
     if (found !== null) return found;
   }
   if (name === 'style') {
@@ -78,8 +117,12 @@ function inspectElement(element: Element, depth: number): string | null {
   return null;
 }
 
-/** Why one attribute (lower-case name, decoded value) is active in HTML or SVG; null when it is not. */
-export function inspectAttribute(name: string, value: string, depth: number): string | null {
+/** Why one attribute (lower-case name, decoded value) is active in HTML or SVG; null when it is not. `scan` says how deep in `srcdoc` documents it is and what the parsers may spend. */
+export function inspectAttribute(
+  name: string,
+  value: string,
+  scan: MarkupScan = { depth: 0, budget: WorkBudget.unlimited(), rendered: false },
+): string | null {
   // an empty handler runs nothing
   if (name.length > 2 && name.startsWith('on') && value.trim() !== '') return `an event-handler attribute \`${name}\``;
   // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
@@ -91,8 +134,8 @@ export function inspectAttribute(name: string, value: string, depth: number): st
     if (css !== null) return `${css} in a \`style\` attribute`;
   }
   if (name === 'srcdoc' && value.includes('<')) {
-    if (depth >= maxNestedMarkup) return `\`srcdoc\` documents nested deeper than ${maxNestedMarkup} levels`;
-    const inner = scanDocument(value, depth + 1);
+    if (scan.depth >= maxNestedMarkup) return `\`srcdoc\` documents nested deeper than ${maxNestedMarkup} levels`;
+    const inner = scanDocument(value, { ...scan, depth: scan.depth + 1 });
     if (inner !== null) return `a \`srcdoc\` document holds ${inner}`;
   }
   return null;

@@ -1,23 +1,27 @@
-// Script in markup and text, judged from the structure the consumer's parser builds: parse5 for HTML (and for
-// HTML a renderer may find in text or markdown), a CommonMark parser for markdown destinations, a strict
-// namespace-aware XML parser for SVG and XML.
+// Script in markup and text, judged from the structure the consumer's parser builds: parse5 for HTML, the
+// markdown renderers (and parse5 over the pages they render) for text and markdown, a strict namespace-aware XML
+// parser for SVG and XML (and parse5 over XML, which lenient readers inline as HTML).
 //
 // The parsers cost far more than the bytes take to decode, so text passes a screen first: a test for what
 // every active construct the parsers can report needs to be spelled in the text at all. A `<script`,
-// `<object`, `<embed`, `<applet`, `<handler`, `<listener`, `<hta:` or `<style` tag; an attribute with a value
+// `<object`, `<embed`, `<applet`, `<handler`, `<listener`, `<hta:` or `<style` tag, or (in a rendered page)
+// `<iframe`, `<frame`, `<form`, `<meta` or `<base`; an attribute with a value
 // (`=`) whose name starts `on` or is `style`, `srcdoc` or `attributeName`; or a script or `data:` scheme, which the parsers decode
 // from character references (only numeric ones, `&Tab;` and `&NewLine;` can put letters, tabs or newlines in
 // it; no named reference spells a letter), backslash escapes (markdown), tabs and newlines (dropped by the
 // URL parser) and markdown's container marks at the start of a line (taken off before HTML is rendered). Text that spells none of them has nothing for the parsers to find; the screen never
 // decides that anything is active.
-import { findActiveHtml } from './active-html.ts';
 import { spellsAt } from '../ascii-bytes.ts';
-import { findActiveXml } from './active-xml.ts';
-import { findActiveMarkdown } from '../markdown/markdown-links.ts';
+import { findActiveMarkdown } from '../markdown/active-markdown.ts';
 import { WorkBudget } from '../work-budget.ts';
+import { findActiveHtml } from './active-html.ts';
+import { findActiveXml } from './active-xml.ts';
 
-/** Markup flavours the scan knows; `text` is prose that may hold stray HTML or markdown (notes, README files). */
-export type MarkupFlavour = 'html' | 'svg' | 'xml' | 'text';
+/** Markup flavours the scan knows; `markdown` is read by the markdown renderers only, `text` (prose that may hold stray HTML or markdown: metadata, XML read as text) both as HTML and as markdown. */
+export type MarkupFlavour = 'html' | 'svg' | 'xml' | 'text' | 'markdown';
+
+/** How text is read past the screen: as HTML, by the markdown renderers, or (`text`) both ways. */
+export type TextFlavour = 'html' | 'text' | 'markdown';
 
 /** What reading markup found: the first active construct and, for SVG and XML, why the XML is not well-formed (null: none). */
 export interface MarkupFindings {
@@ -26,9 +30,21 @@ export interface MarkupFindings {
 }
 
 // every element the parsers report starts `<name`
-const activeTags = ['script', 'object', 'embed', 'applet', 'handler', 'listener', 'hta:', 'style'].map((w) =>
-  Buffer.from(w, 'latin1'),
-);
+const activeTags = [
+  'script',
+  'object',
+  'embed',
+  'applet',
+  'handler',
+  'listener',
+  'hta:',
+  'style',
+  'iframe',
+  'frame',
+  'form',
+  'meta',
+  'base',
+].map((w) => Buffer.from(w, 'latin1'));
 const letterReferences = ['&#', '&tab;', '&newline;'].map((w) => Buffer.from(w, 'latin1'));
 // attributes the parsers report by name: `on*` handlers, and these three by their exact name
 const namedAttributes = ['style', 'srcdoc', 'attributename'].map((w) => Buffer.from(w, 'latin1'));
@@ -127,27 +143,27 @@ export function readMarkup(
     const xml = findActiveXml(text, flavour);
     // the XML reading is what an image/svg+xml consumer builds; a document it rejects may still reach a
     // lenient reader (an HTML page inlining it, a sniffing browser), which reads the bytes as HTML
-    if (xml.active === null && xml.malformed !== null && mayHoldActiveMarkup(text)) xml.active = findActiveHtml(text);
+    if (xml.active === null && xml.malformed !== null && mayHoldActiveMarkup(text))
+      xml.active = findActiveHtml(text, budget);
     return xml;
   }
   if (!mayHoldActiveMarkup(text)) return { active: null, malformed: null };
   return { active: parseMarkup(text, flavour, budget), malformed: null };
 }
 
-/** `findActiveMarkup` of HTML or text held as UTF-8 `bytes`: the screen reads the bytes, and `text` decodes them only when the parsers must read them. */
+/** `findActiveMarkup` of HTML, XML or text held as UTF-8 `bytes`: the screen reads the bytes, and `text` decodes them only when the parsers must read them. */
 export function findActiveMarkupUtf8(
   bytes: Buffer,
-  flavour: 'html' | 'text',
+  flavour: TextFlavour,
   text: () => string,
   budget: WorkBudget = WorkBudget.unlimited(),
 ): string | null {
   return mayHoldActiveMarkupUtf8(bytes) ? parseMarkup(text(), flavour, budget) : null;
 }
 
-// HTML, then (for text) markdown, read by their parsers, each spending from the item's budget
-function parseMarkup(text: string, flavour: 'html' | 'text', budget: WorkBudget): string | null {
-  budget.spend('html', text.length);
-  const html = findActiveHtml(text);
+// HTML by the HTML parser, markdown by its renderers, other text both ways
+function parseMarkup(text: string, flavour: TextFlavour, budget: WorkBudget): string | null {
+  const html = flavour === 'markdown' ? null : findActiveHtml(text, budget);
   if (html !== null || flavour === 'html') return html;
-  return findActiveMarkdown(text);
+  return findActiveMarkdown(text, budget);
 }

@@ -116,7 +116,7 @@ function inspectXmlAttribute(attribute: SaxesAttributeNS, svg: boolean): string 
   if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') return null;
   if (attribute.uri === XML_EVENTS_NS) return 'an xml events attribute';
   const local = attribute.local.toLowerCase();
-  const found = inspectAttribute(local, attribute.value, 0);
+  const found = inspectAttribute(local, attribute.value);
   if (found !== null) return found;
   if (svg && attribute.uri === '' && !svgAttributes.has(local) && !/^(?:data|aria)-/.test(local))
     return `an svg attribute \`${local}\` outside the allow-list`;

@@ -345,8 +345,7 @@ function textFindings(
     // markdown is what its renderers make of it (a `<script>` shown in a code block is text); other text may
     // reach a reader that takes the raw text as HTML (judgeContent decides by the declared type)
     sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
-    if (sniff.active === null)
-      sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
+    if (sniff.active === null) sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
   } else if (textKind === 'json') {
     // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
     // text/markdown renders the script (judgeContent decides by the declared type)

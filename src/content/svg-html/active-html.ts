@@ -55,8 +55,7 @@ function scanDocument(text: string, scan: MarkupScan): string | null {
       // them; one inside another is read one level deeper, so a chain of them costs at most `maxNestedMarkup` parses
       const data = (node as DefaultTreeAdapterMap['commentNode']).data;
       if (/^\s*\[if\b/i.test(data) && data.includes('<')) {
-        if (scan.depth >= maxNestedMarkup)
-          return `conditional comments nested deeper than ${maxNestedMarkup} levels`;
+        if (scan.depth >= maxNestedMarkup) return `conditional comments nested deeper than ${maxNestedMarkup} levels`;
         const inner = scanDocument(data, { ...scan, depth: scan.depth + 1 });
         if (inner !== null) return `a conditional comment holds ${inner}`;
       }

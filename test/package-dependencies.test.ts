@@ -23,7 +23,7 @@ function importedPackages(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const file of sourceFiles(path.join(root, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'([^']+)'/g)) {
+    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'([^'\n]+)'/g)) {
       const specifier = m[1] as string;
       if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
       const parts = specifier.split('/');

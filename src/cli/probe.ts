@@ -34,7 +34,7 @@ export const probeDefinition = defineCommand({
   name: 'probe',
   summary: 'start a stdio mcp server, call one tool, gate and record every link',
   synopsis:
-    '--policy FILE [--allowed-signers FILE [--min-signers N]] --tool NAME [--args JSON] [--server ID] [--json] -- COMMAND [ARG…]',
+    '--policy FILE --tool NAME [--args JSON] [--server ID] [--json] [--allowed-signers FILE [--min-signers N]] -- COMMAND [ARG…]',
   description: [
     'starts COMMAND as an mcp server over stdio, calls one tool, and sends every `resource_link` in its result through the gate (decide the link, read it, decide the read) and every embedded resource through the read decision; prints one record per link or embedded resource: a table on a terminal, json lines with `--json` (docs/records.md).',
   ],

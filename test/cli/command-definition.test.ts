@@ -72,7 +72,7 @@ describe('command arguments', () => {
         if (spec.default !== undefined) expect(run.stdout).toContain(`default: ${spec.default}`);
       }
       expect(run.stdout).toContain('exit codes:');
-      expect(run.stdout).toMatch(new RegExp(`\\n {2}(.*\\| )?linkgate ${name} `));
+      expect(run.stdout).toMatch(new RegExp(`\\n {2}(.*(\\| |&& ))?linkgate ${name} `));
       expect(run.stdout).toBe(definition === undefined ? '' : helpText(definition));
     },
   );

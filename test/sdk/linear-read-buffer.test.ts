@@ -1,0 +1,75 @@
+import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import fc from 'fast-check';
+import { describe, expect, test, vi } from 'vitest';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { cappedStdioTransport } from '../../src/sdk/capped-stdio-transport.ts';
+import { LinearReadBuffer } from '../../src/sdk/linear-read-buffer.ts';
+
+const messages = (bytes: Buffer, buffer: { append(c: Buffer): void; readMessage(): unknown }, cuts: number[]) => {
+  const out: unknown[] = [];
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    buffer.append(bytes.subarray(from, cut));
+    from = cut;
+    for (let m = buffer.readMessage(); m !== null; m = buffer.readMessage()) out.push(m);
+  }
+  return out;
+};
+
+describe('LinearReadBuffer', () => {
+  test('reads the same messages as the SDK buffer, however the stream is cut', () => {
+    const message = fc.record({
+      jsonrpc: fc.constant('2.0' as const),
+      id: fc.nat(),
+      result: fc.record({ text: fc.string({ unit: 'binary' }) }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (ms, raw) => {
+          const bytes = Buffer.from(ms.map((m) => `${JSON.stringify(m)}\n`).join(''));
+          const cuts = [...new Set(raw.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const linear = messages(bytes, new LinearReadBuffer(new ReadBuffer(), 1 << 20), cuts);
+          expect(linear).toEqual(messages(bytes, new ReadBuffer(), cuts));
+          expect(linear).toHaveLength(ms.length);
+        },
+      ),
+    );
+  });
+
+  test('copies each byte of a large message once, however many chunks it arrives in', () => {
+    const text = 'a'.repeat(4 * 1024 * 1024);
+    const bytes = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text } })}\n`);
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      const buffer = new LinearReadBuffer(new ReadBuffer(), 8 * 1024 * 1024);
+      const chunk = 64 * 1024;
+      const cuts = Array.from({ length: Math.floor(bytes.length / chunk) }, (_, i) => (i + 1) * chunk);
+      expect(messages(bytes, buffer, cuts)).toHaveLength(1);
+      const copied = concat.mock.calls.reduce((sum, [list]) => sum + list.reduce((n, b) => n + b.length, 0), 0);
+      expect(copied).toBeLessThanOrEqual(bytes.length);
+    } finally {
+      concat.mockRestore();
+    }
+  });
+
+  test('fails as the SDK does past its cap, and starts clean after', () => {
+    const buffer = new LinearReadBuffer(new ReadBuffer(), 16);
+    expect(() => buffer.append(Buffer.alloc(17, 0x20))).toThrow(/exceeded maximum size of 16 bytes/);
+    buffer.append(Buffer.from('{"jsonrpc":"2.0"'));
+    expect(buffer.readMessage()).toBeNull();
+  });
+
+  test.each([
+    ['sdk 1.x', StdioClientTransport],
+    ['sdk 2.x', Stdio2],
+  ])('cappedStdioTransport puts it in place for %s', async (_name, Transport) => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const transport = cappedStdioTransport(Transport, { command: 'node' }, gate);
+    expect((transport as unknown as { _readBuffer: unknown })._readBuffer).toBeInstanceOf(LinearReadBuffer);
+  });
+});

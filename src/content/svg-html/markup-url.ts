@@ -45,16 +45,22 @@ const listAttributes: ReadonlySet<string> = new Set([
   'content',
 ]);
 
+const listSeparators: readonly RegExp[] = [/;/, /,/, /\s+/, /[;,\s]+/];
+
 /** `activeUrl` for an attribute's value (lower-case local name): the whole value, and each URL of a list attribute. */
 export function activeAttributeUrl(name: string, value: string): string | null {
   if (!value.includes(':')) return null;
   const whole = activeUrl(value);
   if (whole !== null || !listAttributes.has(name)) return whole;
-  for (const part of value.split(/[;,\s]+/)) {
-    const piece = part.replace(/^url\s*=\s*/i, '').replace(/^['"]|['"]$/g, '');
-    if (piece.length === 0) continue;
-    const found = activeUrl(piece);
-    if (found !== null) return found;
+  // each consumer splits on its own separators (SMIL `values` on `;` alone, keeping a newline inside an entry that the
+  // URL parser then removes; `srcset` on `,` and white space; `ping` on white space): read every one of those splits
+  for (const separator of listSeparators) {
+    for (const part of value.split(separator)) {
+      const piece = part.replace(/^\s*url\s*=\s*/i, '').replace(/^\s*['"]|['"]\s*$/g, '');
+      if (piece.trim().length === 0) continue;
+      const found = activeUrl(piece);
+      if (found !== null) return found;
+    }
   }
   // `content="0; url = javascript:…"`: the refresh URL may follow `url=` with spaces around `=`
   const refresh = /url\s*=\s*['"]?/i.exec(value);

@@ -59,3 +59,8 @@ export function jsonLines(text: string): unknown[] {
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as unknown);
 }
+
+/** The link records of a records file's text (JSON Lines), without its embedded-resource records (`kind: "embedded"`). */
+export function linkRecordLines(text: string): unknown[] {
+  return jsonLines(text).filter((r) => (r as { kind?: unknown }).kind !== 'embedded');
+}

@@ -14,9 +14,9 @@ function blocks(text: string, lang: string): string[] {
   return [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1] as string);
 }
 
-// every linkgate command line a block configures: the arguments after `linkgate`
+// every linkgate command line a block configures: the arguments after `linkgate` or the installed bundle's path
 function linkgateArgs(args: readonly string[]): string[] {
-  const at = args.indexOf('linkgate');
+  const at = args.findIndex((a) => a === 'linkgate' || a.endsWith('/linkgate/dist/bin/linkgate.js'));
   return at === -1 ? [] : args.slice(at + 1);
 }
 

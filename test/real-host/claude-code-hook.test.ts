@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
 import {
@@ -97,7 +97,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(text('toolu_logo')).toContain(String(logoFile));
 
     // one record per read, with the verdict of what reached the model
-    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
       [metadata?.uri, 'link-only'],
       [readme?.uri, 'body-obtained'],
@@ -182,7 +182,7 @@ describe('linkgate hook claude-code inside a real Claude Code: links with descri
       expect(saved.filter(([, bytes]) => bytes.equals(exe.bytes as Buffer))).toEqual([]);
 
     // every record shows where its link was discovered, and the host's session and tool calls
-    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.verdict, r.stages.discovered.tool, r.stages.discovered.contentIndex])).toEqual([
       ['body-obtained', 'described', 1],
       ['link-only', 'described', 2],

@@ -102,7 +102,8 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
       records = (await readFile(recordsFile, 'utf8').catch(() => ''))
         .split('\n')
         .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as LinkRecord);
+        .map((l) => JSON.parse(l) as LinkRecord)
+        .filter((r) => (r as { kind?: unknown }).kind !== 'embedded');
       if (records.length >= fixtureLinks.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }

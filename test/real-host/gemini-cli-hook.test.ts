@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { jsonLines } from '../helpers/run-cli.ts';
+import { linkRecordLines } from '../helpers/run-cli.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
 import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
@@ -80,7 +80,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
     for (const withheld of [metadata, banner, tool]) expect(everything).not.toContain(withheld?.marker);
     expect(text('call_banner')).toMatch(/linkgate withheld/);
 
-    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
       [metadata?.uri, 'link-only'],
       [readme?.uri, 'body-obtained'],

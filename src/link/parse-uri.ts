@@ -1,5 +1,6 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { toASCII as uts46ToAscii } from 'tr46';
+import { createRequire } from 'node:module';
+import type * as Tr46 from 'tr46';
 import { specialSchemeDefaultPorts } from './known-schemes.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 
@@ -280,6 +281,16 @@ function hostEnds(c: number): boolean {
 // ZWNJ, while WHATWG (nontransitional) keeps them, so `faß.de` is xn--fa-hia.de to one reader and fass.de to
 // another. Both names are judged: the transitional one is another reading of the host (`otherHosts`).
 const idnaDeviation = /[\u00df\u03c2\u200c\u200d]/;
+
+const load = createRequire(import.meta.url);
+let tr46: typeof Tr46 | undefined;
+
+// tr46 carries the whole UTS #46 mapping table (a few hundred KB): it is loaded only for a host that holds a deviation
+// character, so a hook event (one process start) does not compile it
+function uts46ToAscii(...args: Parameters<typeof Tr46.toASCII>): ReturnType<typeof Tr46.toASCII> {
+  tr46 ??= load('tr46') as typeof Tr46;
+  return tr46.toASCII(...args);
+}
 
 // the host as a UTS #46 transitional reader (IDNA2003 libraries, older browsers and resolvers) writes it; none
 // when it is the WHATWG reading or does not convert

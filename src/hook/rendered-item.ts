@@ -81,9 +81,13 @@ function resourceParts(text: string, server: string | null): { uri: string; rest
     if (at >= 0) tail = text.slice(at + 4);
   }
   if (tail === null) return null;
-  // the uri ends at the first `] `: a uri holding `] ` leaves its tail in the body, judged with it (never less)
+  // the uri ends at the first `] `; when the first line holds another `] ` the split is ambiguous (a uri holding `] `
+  // would move the body's start, and checks anchored there, such as a shebang, would read it wrongly): unrecognised
   const end = tail.indexOf('] ');
   if (end < 0) return tail.endsWith(']') ? { uri: tail.slice(0, -1), rest: '' } : null;
+  const lineEnd = tail.indexOf('\n');
+  const again = tail.indexOf('] ', end + 2);
+  if (again >= 0 && (lineEnd < 0 || again < lineEnd)) return null;
   return { uri: tail.slice(0, end), rest: tail.slice(end + 2) };
 }
 

@@ -2,8 +2,8 @@
 export { createGate } from './gate/create-gate.ts';
 export { engineError } from './decision/deny.ts';
 export type { Gate, GateOptions, Resolver } from './gate/create-gate.ts';
-export { GateError, formatDiagnostic } from './gate-error.ts';
-export type { Diagnostic, GateErrorCode, SourceLocation } from './gate-error.ts';
+export { GateError, formatDiagnostic } from './errors.ts';
+export type { Diagnostic, GateErrorCode, SourceLocation } from './errors.ts';
 export { allowedSignersEnv, loadPolicy, parsePolicy } from './policy/load-policy.ts';
 export type { LoadPolicyOptions } from './policy/load-policy.ts';
 export { policySignatureNamespace } from './policy/ssh-signature.ts';

@@ -40,12 +40,12 @@ describe('the layer check', () => {
     writeFileSync(path.join(tree, 'src/link/planted-b.ts'), "import './planted-a.ts';\nexport const b = 1;\n");
     // a folder nobody placed
     mkdirSync(path.join(tree, 'src/stray'));
-    writeFileSync(path.join(tree, 'src/stray/stray.ts'), "import '../gate-error.ts';\n");
+    writeFileSync(path.join(tree, 'src/stray/stray.ts'), "import '../errors.ts';\n");
     const { code, report } = cruise(tree);
     expect(code).not.toBe(0);
     expect(report).toContain('layer-decision-imports-up: src/decision/decision.ts → src/gate/create-gate.ts');
     expect(report).toContain('layer-proxy-hook-imports-beside: src/proxy/peek-id.ts → src/hook/hook-event.ts');
     expect(report).toMatch(/no-circular: src\/link\/planted-[ab]\.ts → /);
-    expect(report).toContain('not-in-layers: src/stray/stray.ts → src/gate-error.ts');
+    expect(report).toContain('not-in-layers: src/stray/stray.ts → src/errors.ts');
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from './did-you-mean.ts';
 import type { CliCommand, CliIo } from './cli-io.ts';
 import { usageError } from './report-error.ts';
 

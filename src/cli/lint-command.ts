@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import type { Diagnostic } from '../gate-error.ts';
+import type { Diagnostic } from '../errors.ts';
 import { displayPath } from '../review/display-path.ts';
 import { formatLintJson, formatLintText, summarizeLint } from '../review/format-lint.ts';
 import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy.ts';
 import { toSarif } from '../review/sarif.ts';
-import { packageVersion } from '../package-version.ts';
-import { fileReadError } from '../file-read-error.ts';
+import { packageVersion } from './package-version.ts';
+import { fileReadError } from '../errors.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
 import { lintReviewSignatures } from '../review/lint-review.ts';

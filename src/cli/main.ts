@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { processIo, type CliIo } from './cli-io.ts';
 import { commandRunner, type CommandDefinition, type OptionDefinitions } from './command-definition.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { isMainModule } from './is-main-module.ts';
-import { packageVersion } from '../package-version.ts';
+import { packageVersion } from './package-version.ts';
 
 type AnyCommand = CommandDefinition<OptionDefinitions>;
 

@@ -14,7 +14,7 @@ import { commandRunner, defineCommand, didYouMeanText } from './command-definiti
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { displayPath } from '../review/display-path.ts';
-import { packageVersion } from '../package-version.ts';
+import { packageVersion } from './package-version.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
 

@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { createGate } from '../gate/create-gate.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';

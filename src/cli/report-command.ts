@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access, constants, writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileReadError } from '../file-read-error.ts';
+import { fileReadError } from '../errors.ts';
 import { formatReportHtml } from '../report/format-report-html.ts';
 import { formatReportMarkdown } from '../report/format-report-markdown.ts';
 import { formatReportText } from '../report/format-report-text.ts';

@@ -1,4 +1,4 @@
-import { formatDiagnostic, GateError } from '../gate-error.ts';
+import { formatDiagnostic, GateError } from '../errors.ts';
 import type { CliIo } from './cli-io.ts';
 
 /** Prints a usage error and returns exit code 2. */

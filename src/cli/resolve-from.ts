@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { fileReadError } from '../file-read-error.ts';
-import { GateError } from '../gate-error.ts';
+import { fileReadError } from '../errors.ts';
+import { GateError } from '../errors.ts';
 import type { Resolver } from '../gate/create-gate.ts';
 
 /** Loads a `{"answers": {"name": ["addr", …]}}` map as a resolver; names absent or mapped to `[]` do not resolve. */

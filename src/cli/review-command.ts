@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { fileReadError } from '../file-read-error.ts';
+import { fileReadError } from '../errors.ts';
 import { parsePolicy, reviewLoadedPolicy } from '../policy/load-policy.ts';
 import { parseSignatureFile } from '../policy/ssh-signature.ts';
 import { keyTypeLabel } from '../policy/ssh-public-key.ts';

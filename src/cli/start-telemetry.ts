@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 
 /** The optional peer that `--otel` starts; not a dependency, so a production install stays without it. */
 export const telemetrySdkPackage = '@opentelemetry/sdk-node';

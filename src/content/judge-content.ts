@@ -17,6 +17,8 @@ import type { ContentSniff } from './sniff-content.ts';
 export interface ContentRules {
   /** allowed mime types, mapped through the kinds table */
   allow: readonly string[];
+  /** `allowedKindIds(allow)` computed ahead (the policy's `allowedKinds`); absent: computed from `allow` */
+  allowedKinds?: ReadonlySet<string> | undefined;
   /** largest image by its header, pixels (width × height) */
   maxImagePixels?: number | undefined;
   /** text holding bidi controls or zero-width characters is partial */
@@ -38,7 +40,7 @@ export interface ContentJudgement {
 /** Judges sniffed bytes against their declared mime type (normalized, or null) and the content rules; deny beats partial beats allow. */
 export function judgeContent(declaredMime: string | null, sniff: ContentSniff, rules: ContentRules): ContentJudgement {
   const found: ContentFinding[] = [];
-  const allowed = allowedKindIds(rules.allow);
+  const allowed = rules.allowedKinds ?? allowedKindIds(rules.allow);
   const real = sniff.kind;
 
   if (sniff.active !== null)

@@ -231,19 +231,13 @@ export function kindCovers(label: string, real: string): boolean {
   return false;
 }
 
-// policies are immutable once built, so each allow list maps to its kind ids once
-const allowedCache = new WeakMap<readonly string[], ReadonlySet<string>>();
-
-/** Kind ids that an `allow` list of mime types admits (unknown mime types admit nothing); cached per list, so pass the policy's own (frozen) array. */
+/** Kind ids that an `allow` list of mime types admits (unknown mime types admit nothing); a policy computes it once when built (`Policy.allowedKinds`). */
 export function allowedKindIds(allow: readonly string[]): ReadonlySet<string> {
-  const cached = Object.isFrozen(allow) ? allowedCache.get(allow) : undefined;
-  if (cached !== undefined) return cached;
   const out = new Set<string>();
   for (const mime of allow) {
     const kind = kindOfMime(mime);
     if (kind !== undefined) out.add(kind.id);
   }
-  if (Object.isFrozen(allow)) allowedCache.set(allow, out);
   return out;
 }
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { makeElf, makePng } from './demo-bytes.ts';
 import { isMainModule } from '../cli/is-main-module.ts';
 

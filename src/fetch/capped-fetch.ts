@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { responseWithBody } from './response-with-body.ts';
 

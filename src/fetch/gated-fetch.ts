@@ -5,7 +5,6 @@ import { strongerEffect, type Decision, type Reason, type ReasonStage } from '..
 import type { ReasonCode } from '../decision/reason-codes.ts';
 import { createGate, type Gate, type Resolver } from '../gate/create-gate.ts';
 import { deny, engineError, reason } from '../decision/deny.ts';
-import { linkSettings } from '../link/link-settings.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { parseUri } from '../link/parse-uri.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -267,7 +266,7 @@ async function pinAddress(
   let checked = answers;
   if (checked === undefined) {
     // the link decision did not ask for the name: only a host whose addresses the policy does not judge may skip the check
-    if (linkSettings(policy).denyNonPublicAddresses && !isExemptOrigin(policy, url)) {
+    if (policy.link.denyNonPublicAddresses && !isExemptOrigin(policy, url)) {
       return denied(
         policy,
         'engine.error',
@@ -294,7 +293,7 @@ async function pinAddress(
 /** True when the engine exempts `url`'s origin from the address rules (`links.allowNonPublicOrigins`), compared as the engine compares it. */
 function isExemptOrigin(policy: Policy, url: URL): boolean {
   const parsed = parseUri(url.href);
-  return parsed.ok && parsed.origin !== null && linkSettings(policy).exemptOrigins.has(parsed.origin);
+  return parsed.ok && parsed.origin !== null && policy.link.exemptOrigins.has(parsed.origin);
 }
 
 interface FinalContext {

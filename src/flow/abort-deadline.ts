@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 
 /** An abort signal that fires at a deadline or when its parent aborts; `release` frees both once the work is done. */
 export interface AbortDeadline {

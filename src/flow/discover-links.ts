@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 /** A `resource_link` item found in a tool result, as sent (the gate validates it), with its 0-based index in `content[]`. */
 export interface FoundLink {
   index: number;

@@ -1,6 +1,6 @@
 import type { Decision } from '../decision/decision.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';

@@ -1,4 +1,4 @@
-import { isRecord, jsonText } from '../json-value.ts';
+import { isRecord, jsonText } from '../decision/json-value.ts';
 
 /** A read's answer as it came over the wire: the raw result, or the JSON-RPC error. */
 export type ReadAnswer =

@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { deny, reason } from '../decision/deny.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord, jsonText } from '../json-value.ts';
+import { isRecord, jsonText } from '../decision/json-value.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
   contentsOf,

@@ -1,4 +1,4 @@
-import { positiveOption } from '../positive-option.ts';
+import { positiveOption } from './positive-option.ts';
 
 /** Default bound on cached read results, entries. */
 export const defaultCacheMaxEntries = 256;

@@ -1,7 +1,7 @@
 import { directFetcher, type DirectFetcher, type DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import { fetchesDirectly } from '../fetch/gated-fetch.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { maskText, type LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord, ReceivedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Decision } from '../decision/decision.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';

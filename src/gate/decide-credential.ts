@@ -1,5 +1,4 @@
 import { credentialOrigin } from '../link/canonical-origin.ts';
-import { linkSettings } from '../link/link-settings.ts';
 import { parseUri, type ParsedUri } from '../link/parse-uri.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -66,7 +65,7 @@ export function decideCredential(policy: Policy, input: CredentialInput): Decisi
   }
 
   const effects: Effect[] = reasons.map(() => 'deny');
-  if (linkSettings(policy).hasCredentialRules) {
+  if (policy.link.hasCredentialRules) {
     const facts = credentialFactsOf(input, fromOrigin, toOrigin);
     for (const hit of runRules(policy, 'credential', facts)) {
       reasons.push(hit.reason);

@@ -7,7 +7,7 @@ import {
 } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
 import { isKnownNonCustomScheme, specialSchemeDefaultPorts } from '../link/known-schemes.ts';
-import { linkSettings, type LinkSettings } from '../link/link-settings.ts';
+import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
 import { quoteValue } from '../decision/quote-value.ts';
@@ -118,7 +118,7 @@ function anyDeny(hits: readonly RuleHit[]): boolean {
 const noRuleHits: readonly RuleHit[] = Object.freeze([]);
 
 function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkAnalysis {
-  const settings = linkSettings(policy);
+  const settings = policy.link;
   const reasons: Reason[] = [];
   const { link } = input;
   const server = input.server ?? 'default';

@@ -297,6 +297,7 @@ function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]
   const overCapPartial = doc.read.overCap === 'partial';
   const rules: ContentRules = {
     allow: doc.content.allow,
+    allowedKinds: policy.allowedKinds,
     maxImagePixels: doc.content.maxImagePixels,
     flagInvisibleText: doc.content.flagInvisibleText,
   };

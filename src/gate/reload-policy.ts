@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../gate-error.ts';
-import { GateError } from '../gate-error.ts';
+import type { Diagnostic } from '../errors.ts';
+import { GateError } from '../errors.ts';
 import { createGate, type Gate, type GateOptions } from './create-gate.ts';
 import type { PolicyRef } from '../decision/decision.ts';
 import { type LoadPolicyOptions, loadPolicy } from '../policy/load-policy.ts';

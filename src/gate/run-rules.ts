@@ -1,4 +1,4 @@
-import { factsPredicate, isRuleFacts, type CompiledRule, type FactsPredicate } from '../policy/compile-rule.ts';
+import { isRuleFacts, type CompiledRule, type FactsPredicate } from '../policy/compile-rule.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RuleFacts, RuleStage } from '../policy/rule-facts.ts';
 import type { Effect, Reason } from '../decision/decision.ts';
@@ -9,31 +9,9 @@ export interface RuleHit {
   reason: Reason;
 }
 
-/** One stage's rules in policy order, with their unchecked predicates (same index). */
-interface StageRules {
-  readonly rules: readonly CompiledRule[];
-  readonly predicates: readonly FactsPredicate[];
-}
-
-/** Each policy's rules split by stage, made on first use; policies are immutable, so this never goes stale. */
-const stagesByPolicy = new WeakMap<Policy, Readonly<Record<RuleStage, StageRules>>>();
-
-function stageRules(policy: Policy, stage: RuleStage): StageRules {
-  let stages = stagesByPolicy.get(policy);
-  if (stages === undefined) {
-    const of = (s: RuleStage): StageRules => {
-      const rules = policy.rules.filter((rule) => rule.stage === s);
-      return Object.freeze({ rules: Object.freeze(rules), predicates: Object.freeze(rules.map(factsPredicate)) });
-    };
-    stages = Object.freeze({ link: of('link'), read: of('read'), credential: of('credential') });
-    stagesByPolicy.set(policy, stages);
-  }
-  return stages[stage];
-}
-
 /** Whether the policy has any rule of `stage` (so the caller can skip building its facts). */
 export function hasStageRules(policy: Policy, stage: RuleStage): boolean {
-  return stageRules(policy, stage).rules.length > 0;
+  return policy.stages[stage].rules.length > 0;
 }
 
 /**
@@ -43,7 +21,7 @@ export function hasStageRules(policy: Policy, stage: RuleStage): boolean {
  */
 export function runRules(policy: Policy, stage: RuleStage, facts: RuleFacts): RuleHit[] {
   const hits: RuleHit[] = [];
-  const { rules, predicates } = stageRules(policy, stage);
+  const { rules, predicates } = policy.stages[stage];
   if (isRuleFacts(facts)) {
     for (let i = 0; i < predicates.length; i += 1) {
       if ((predicates[i] as FactsPredicate)(facts)) hits.push(hitOf(rules[i] as CompiledRule, stage));

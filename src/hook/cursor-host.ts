@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { claudeShapedCall } from './claude-code-host.ts';
 import type { HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';

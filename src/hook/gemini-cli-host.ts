@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';

@@ -11,7 +11,7 @@ import {
   startLink,
 } from '../flow/link-steps.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { gateNotice } from '../flow/gate-notice.ts';

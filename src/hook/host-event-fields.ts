@@ -1,5 +1,5 @@
-import { GateError } from '../gate-error.ts';
-import { isRecord } from '../json-value.ts';
+import { GateError } from '../errors.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** The event object of a hook's stdin, or a GateError naming what is wrong. */
 export function eventObject(text: string): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileReadError } from '../file-read-error.ts';
+import { fileReadError } from '../errors.ts';
 import { policyDigest } from '../policy/policy-digest.ts';
 import type { PolicyDocument } from '../policy/policy-schema.ts';
 import { buildPolicy, type Policy } from '../policy/policy.ts';

@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** What one item of a host's MCP tool output stands for, to the gate. */
 export type RenderedItem =

@@ -1,7 +1,7 @@
 import type { FlowMode } from '../flow/link-steps.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';

@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** A tool's output as the host gave it, unwrapped to a tool result, and how to wrap a changed result back. */
 export interface ToolOutput {

@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { parseSshPublicKeyBase64, type SshPublicKey } from './ssh-public-key.ts';
 
 /** One line of an allowed-signers file (git's `gpg.ssh.allowedSignersFile`, ssh-keygen ALLOWED SIGNERS). */

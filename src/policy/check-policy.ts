@@ -10,7 +10,7 @@ import {
   type ParsedNode,
 } from 'yaml';
 import { isKnownMime } from '../content/kinds.ts';
-import { GateError, type Diagnostic } from '../gate-error.ts';
+import { GateError, type Diagnostic } from '../errors.ts';
 import { checkRuleLogic } from './check-rule.ts';
 import type { PolicyDiagnosticCode } from './policy-diagnostic-codes.ts';
 import { policySchema } from './policy-schema.ts';

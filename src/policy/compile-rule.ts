@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { checkRuleLogic } from './check-rule.ts';
 import {
   customOperations,

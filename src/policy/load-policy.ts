@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { fileReadError } from '../file-read-error.ts';
-import { formatDiagnostic, GateError } from '../gate-error.ts';
+import { fileReadError } from '../errors.ts';
+import { formatDiagnostic, GateError } from '../errors.ts';
 import { checkPolicyText } from './check-policy.ts';
 import { type Policy, withReviewCheck } from './policy.ts';
 import { type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';

@@ -1,16 +1,28 @@
 import type { PolicyRef } from '../decision/decision.ts';
+import { allowedKindIds } from '../content/kinds.ts';
 import { compileRule, type CompiledRule } from './compile-rule.ts';
+import { compileLinkSettings, type LinkSettings } from './link-settings.ts';
 import { policyDigest } from './policy-digest.ts';
 import type { PolicyDocument } from './policy-schema.ts';
+import { compileRuleStages, type RuleStages } from './rule-stages.ts';
 import type { ReviewCheck } from './verify-review.ts';
 
-/** A loaded policy: validated document, compiled rules and identity; immutable once built. */
+/**
+ * A loaded policy: validated document, identity, and everything decisions read, compiled once when it is built
+ * (rules and rules by stage, link settings, allowed content kinds); immutable once built.
+ */
 export interface Policy {
   readonly document: Readonly<PolicyDocument>;
   readonly ref: Readonly<PolicyRef>;
   /** where it came from: a file path, or `<inline>` */
   readonly source: string;
   readonly rules: readonly CompiledRule[];
+  /** `rules` split by stage, in policy order */
+  readonly stages: RuleStages;
+  /** the link settings the link and credential decisions read */
+  readonly link: LinkSettings;
+  /** kind ids `content.allow` admits (unknown mime types admit nothing) */
+  readonly allowedKinds: ReadonlySet<string>;
   /** the review signatures checked at load (`--allowed-signers`); absent: no check was asked for */
   readonly reviewCheck?: ReviewCheck;
 }
@@ -19,7 +31,31 @@ export interface Policy {
 export function buildPolicy(document: PolicyDocument, source: string): Policy {
   const rules = (document.rules ?? []).map(compileRule);
   const ref = Object.freeze({ id: document.id, version: document.version, digest: policyDigest(document) });
-  return Object.freeze({ document: deepFreeze(structuredClone(document)), ref, source, rules: Object.freeze(rules) });
+  return assemblePolicy({ document: deepFreeze(structuredClone(document)), ref, source, rules });
+}
+
+/** The parts a policy is made of; everything else on a `Policy` is derived from them. */
+export interface PolicyParts {
+  readonly document: Readonly<PolicyDocument>;
+  readonly ref: Readonly<PolicyRef>;
+  readonly source: string;
+  readonly rules: readonly CompiledRule[];
+  readonly reviewCheck?: ReviewCheck | undefined;
+}
+
+/** Derives what decisions read from a policy's parts (the document is taken as validated and frozen). */
+export function assemblePolicy(parts: PolicyParts): Policy {
+  const rules = Object.freeze([...parts.rules]);
+  return Object.freeze({
+    document: parts.document,
+    ref: parts.ref,
+    source: parts.source,
+    rules,
+    stages: compileRuleStages(rules),
+    link: compileLinkSettings(parts.document, rules),
+    allowedKinds: Object.freeze(allowedKindIds(parts.document.content.allow)),
+    ...(parts.reviewCheck === undefined ? {} : { reviewCheck: parts.reviewCheck }),
+  });
 }
 
 /** The same policy carrying the outcome of its review check; a gate over it denies everything unless it verified. */

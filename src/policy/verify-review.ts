@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { quoteValue } from '../decision/quote-value.ts';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import {
   type AllowedSigner,
   matchPatternList,

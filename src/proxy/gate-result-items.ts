@@ -2,7 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import { editMessage, type JsonPath, type MessageEdit } from '../sdk/message-edits.ts';
 

@@ -1,6 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
 import { responseWithBody } from '../fetch/response-with-body.ts';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
 import { peekId, type MessageId } from './peek-id.ts';

@@ -1,4 +1,4 @@
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { editsOf } from '../sdk/message-edits.ts';
 import type { Line } from './json-lines.ts';
 import { spliceEdits } from './json-spans.ts';

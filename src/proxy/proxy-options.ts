@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =

@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape } from '../sdk/json-rpc-shape.ts';
 import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { describeReasons } from '../record/judge-verdict.ts';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import { lineTransport, type LineTransport, type UnreadableLine } from './line-transport.ts';
 
 /** How long the server gets to exit after its stdin closes, then after SIGTERM, before the next step, milliseconds. */

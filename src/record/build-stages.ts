@@ -2,7 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import type { ItemEvidence } from '../gate/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { DeliveredStage, DiscoveredStage, DroppedItem, ReceivedItem, ReceivedStage } from './link-record.ts';
 
 /** Longest error message kept in a record, characters (after masking). */

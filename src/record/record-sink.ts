@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import type { EmbeddedRecord } from './embedded-record.ts';
 import type { LinkRecord } from './link-record.ts';
 

@@ -1,5 +1,5 @@
 import type { PolicyRef } from '../decision/decision.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { embeddedVerdicts, reportVerdicts } from './report-counts.ts';
 
 /** What a report reads of one link record: only the fields it counts, checked; everything else is ignored. */

@@ -1,4 +1,4 @@
-import { formatDiagnostic, type Diagnostic } from '../gate-error.ts';
+import { formatDiagnostic, type Diagnostic } from '../errors.ts';
 
 /** Counts of a lint run. */
 export interface LintSummary {

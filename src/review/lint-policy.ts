@@ -1,6 +1,6 @@
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import { kindOfMime } from '../content/kinds.ts';
-import type { Diagnostic } from '../gate-error.ts';
+import type { Diagnostic } from '../errors.ts';
 import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
 import { compileOriginAllowList } from '../link/origin-allow-list.ts';
 import { checkPolicyText } from '../policy/check-policy.ts';

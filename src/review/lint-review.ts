@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isMap, LineCounter, parseDocument } from 'yaml';
-import type { Diagnostic } from '../gate-error.ts';
+import type { Diagnostic } from '../errors.ts';
 import { policySignatureNamespace, parseSignatureFile, signatureMatches } from '../policy/ssh-signature.ts';
 import { type ReviewedDocument, type ReviewOptions, reviewPolicyBytes } from '../policy/verify-review.ts';
 import { locatePath } from '../policy/yaml-locate.ts';

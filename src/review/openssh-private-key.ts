@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, sign as cryptoSign } from 'node:crypto';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import {
   ecdsaCurves,
   type EcdsaCurve,

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { reasonCodes } from '../decision/reason-codes.ts';
 import { z } from 'zod';
-import { fileReadError } from '../file-read-error.ts';
-import { formatDiagnostic, GateError, type Diagnostic } from '../gate-error.ts';
+import { fileReadError } from '../errors.ts';
+import { formatDiagnostic, GateError, type Diagnostic } from '../errors.ts';
 import { describeSchemaIssue } from '../policy/schema-issues.ts';
 import { describeNode, followPath, locatePath, nodePosition, positionOf } from '../policy/yaml-locate.ts';
 

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../gate-error.ts';
+import type { Diagnostic } from '../errors.ts';
 import { lintRuleCatalogue } from './lint-codes.ts';
 
 /** The SARIF version `lint` writes, and the schema it declares. */

@@ -3,13 +3,13 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
 import type { InputAnswerer, LinkReader, ReadAnswer } from '../flow/link-reader.ts';
 import { type GatedToolResult, runToolResultFlow } from '../flow/run-tool-result-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
-import { positiveOption } from '../positive-option.ts';
+import { positiveOption } from '../flow/positive-option.ts';
 
 /** Default number of link reads in flight at once per tool result. */
 export const defaultReadConcurrency = 4;

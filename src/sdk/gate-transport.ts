@@ -18,9 +18,9 @@ import {
   startLink,
 } from '../flow/link-steps.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
-import { GateError } from '../gate-error.ts';
+import { GateError } from '../errors.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';

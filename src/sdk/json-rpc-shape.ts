@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** A JSON-RPC id as the wire carries it: a string or a finite number. */
 export type JsonRpcId = string | number;

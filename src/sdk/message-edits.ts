@@ -1,4 +1,4 @@
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** A path into a JSON message from its top: member names and array indices. */
 export type JsonPath = readonly (string | number)[];

@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '../json-value.ts';
+import { isRecord } from '../decision/json-value.ts';
 
 /** The `_meta` key a tagged request carries so a tap can learn the JSON-RPC id the SDK gave it. */
 export const requestTagKey = 'io.linkgate/request-tag';

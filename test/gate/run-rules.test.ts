@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { runRules } from '../../src/gate/run-rules.ts';
 import type { CompiledRule } from '../../src/policy/compile-rule.ts';
 import { freezeFacts, type RuleFacts, type RuleStage } from '../../src/policy/rule-facts.ts';
-import type { Policy } from '../../src/policy/policy.ts';
+import { assemblePolicy, type Policy } from '../../src/policy/policy.ts';
 import { testPolicy } from './policy-fixture.ts';
 
 const policy = testPolicy({
@@ -73,7 +73,7 @@ describe('runRules', () => {
         throw new Error('boom');
       },
     });
-    const withRule: Policy = Object.freeze({ ...policy, rules: Object.freeze([...policy.rules, explodes]) });
+    const withRule: Policy = assemblePolicy({ ...policy, rules: [...policy.rules, explodes] });
     expect(() => runRules(withRule, 'link', facts)).toThrow('boom');
   });
 });

@@ -1,6 +1,6 @@
 import jsonLogic from 'json-logic-js';
 import { describe, expect, test } from 'vitest';
-import { GateError } from '../../src/gate-error.ts';
+import { GateError } from '../../src/errors.ts';
 import { compileLogic, compileRule, factsPredicate, isRuleFacts } from '../../src/policy/compile-rule.ts';
 import { freezeFacts } from '../../src/policy/rule-facts.ts';
 

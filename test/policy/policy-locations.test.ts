@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatDiagnostic, GateError } from '../../src/gate-error.ts';
+import { formatDiagnostic, GateError } from '../../src/errors.ts';
 import { checkPolicyText, maxPolicyChars } from '../../src/policy/check-policy.ts';
 import { parsePolicy } from '../../src/policy/load-policy.ts';
 

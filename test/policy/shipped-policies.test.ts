@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { GateError } from '../../src/gate-error.ts';
+import { GateError } from '../../src/errors.ts';
 import { checkPolicyText } from '../../src/policy/check-policy.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 

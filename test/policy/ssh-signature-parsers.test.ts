@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GateError } from '../../src/gate-error.ts';
+import { GateError } from '../../src/errors.ts';
 import { matchPatternList, parseAllowedSigners } from '../../src/policy/allowed-signers.ts';
 import { parseSshPublicKey } from '../../src/policy/ssh-public-key.ts';
 import { armorSignature, parseSignatureFile, signatureMatches } from '../../src/policy/ssh-signature.ts';

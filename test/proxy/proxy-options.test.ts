@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { GateError } from '../../src/gate-error.ts';
+import { GateError } from '../../src/errors.ts';
 import { parseProxyArgs } from '../../src/proxy/proxy-options.ts';
 
 const env = { TOKEN: 's3cret' };

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, test } from 'vitest';
-import { GateError } from '../../src/gate-error.ts';
+import { GateError } from '../../src/errors.ts';
 import { cappedFetch } from '../../src/fetch/capped-fetch.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';

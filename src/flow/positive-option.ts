@@ -1,4 +1,4 @@
-import { GateError } from './gate-error.ts';
+import { GateError } from '../errors.ts';
 
 /** `value` when it is a whole number ≥ 1, else a `USAGE` error: `what` names the option (``option `concurrency` ``). */
 export function positiveOption(value: number, what: string): number {

@@ -1,11 +1,12 @@
 import { declaredTypeAllowed } from '../content/kinds.ts';
-import type { Policy } from '../policy/policy.ts';
-import type { NameRules } from './classify-host-name.ts';
-import { compileExemptOrigins } from './exempt-origins.ts';
-import { compileNamePatterns, type NamePatterns } from './name-patterns.ts';
-import { compileOriginAllowList, type OriginAllowList } from './origin-allow-list.ts';
+import type { NameRules } from '../link/classify-host-name.ts';
+import { compileExemptOrigins } from '../link/exempt-origins.ts';
+import { compileNamePatterns, type NamePatterns } from '../link/name-patterns.ts';
+import { compileOriginAllowList, type OriginAllowList } from '../link/origin-allow-list.ts';
+import type { CompiledRule } from './compile-rule.ts';
+import type { PolicyDocument } from './policy-schema.ts';
 
-/** A policy's link settings, compiled once per policy (sets, canonical origins and names). */
+/** A policy's link settings, compiled once when the policy is built (sets, canonical origins and names). */
 export interface LinkSettings {
   readonly schemes: ReadonlySet<string>;
   readonly customSchemesAllowed: boolean;
@@ -27,26 +28,15 @@ export interface LinkSettings {
   /** bytes */
   readonly maxDeclaredBytes: number;
   readonly denyDeclaredTypes: boolean;
-  /** `declaredTypeAllowed(content.allow, mimeType)`, memoized per policy */
+  /** `declaredTypeAllowed(content.allow, mimeType)`, with the answers for recent mime types kept */
   readonly declaredTypeAllowed: (mimeType: string) => boolean;
   readonly hasLinkRules: boolean;
   readonly hasCredentialRules: boolean;
 }
 
-const compiled = new WeakMap<Policy, LinkSettings>();
-
-/** The compiled link settings of a policy; computed on first use and cached for the policy's lifetime. */
-export function linkSettings(policy: Policy): LinkSettings {
-  let settings = compiled.get(policy);
-  if (settings === undefined) {
-    settings = compile(policy);
-    compiled.set(policy, settings);
-  }
-  return settings;
-}
-
-function compile(policy: Policy): LinkSettings {
-  const links = policy.document.links;
+/** Compiles a validated document's link settings; called once, by `buildPolicy`. */
+export function compileLinkSettings(document: Readonly<PolicyDocument>, rules: readonly CompiledRule[]): LinkSettings {
+  const links = document.links;
   const internalNames = compileNamePatterns(links.internalNames ?? []);
   return Object.freeze({
     schemes: new Set(links.schemes),
@@ -54,7 +44,7 @@ function compile(policy: Policy): LinkSettings {
     origins: links.origins === undefined ? null : compileOriginAllowList(links.origins),
     servers: links.servers === undefined ? null : new Set(links.servers),
     requireSameServer: links.requireSameServer,
-    requireDiscovered: policy.document.hook?.requireDiscovered === true,
+    requireDiscovered: document.hook?.requireDiscovered === true,
     denyNonPublicAddresses: links.denyNonPublicAddresses,
     internalNames,
     networkNameRules: Object.freeze({ internalNames, opaqueAuthority: false }),
@@ -62,9 +52,9 @@ function compile(policy: Policy): LinkSettings {
     exemptOrigins: compileExemptOrigins(links.allowNonPublicOrigins ?? []),
     maxDeclaredBytes: links.maxDeclaredBytes,
     denyDeclaredTypes: links.denyDeclaredTypes === true,
-    declaredTypeAllowed: memoizeDeclaredType(policy.document.content.allow),
-    hasLinkRules: policy.rules.some((r) => r.stage === 'link'),
-    hasCredentialRules: policy.rules.some((r) => r.stage === 'credential'),
+    declaredTypeAllowed: memoizeDeclaredType(document.content.allow),
+    hasLinkRules: rules.some((r) => r.stage === 'link'),
+    hasCredentialRules: rules.some((r) => r.stage === 'credential'),
   });
 }
 

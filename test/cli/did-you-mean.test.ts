@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../src/did-you-mean.ts';
+import { didYouMean, editDistance } from '../../src/cli/did-you-mean.ts';
 
 describe('editDistance', () => {
   it.each([

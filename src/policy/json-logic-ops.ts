@@ -63,6 +63,21 @@ const eager: Record<string, EagerOperation> = {
   merge: (...args) => args.reduce<unknown[]>((a, b) => a.concat(b), []),
 };
 
+/** The standard eager operators whose result is always a boolean, whatever their operands. */
+export const booleanEagerOperators: ReadonlySet<string> = new Set([
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '!',
+  '!!',
+  'in',
+]);
+
 /** Lower-cases a host and drops one trailing dot, so `Example.COM.` and `example.com` compare equal. */
 function hostForm(host: string): string {
   const lower = host.toLowerCase();

@@ -1,4 +1,5 @@
-import { factsPredicate, type CompiledRule, type FactsPredicate } from './compile-rule.ts';
+import type { FactsPredicate } from './compile-predicate.ts';
+import { factsPredicate, type CompiledRule } from './compile-rule.ts';
 import type { RuleStage } from './rule-facts.ts';
 
 /** One stage's rules in policy order, with their unchecked predicates (same index). */

@@ -1,0 +1,64 @@
+import { linkFacts } from '../flow/discover-links.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
+import type { JsonRpcId } from './json-rpc-shape.ts';
+import { maxRememberedLinks } from './requests-in-flight.ts';
+
+/** One link the decorator saw, by where it came from; `read` is set once a read was attempted. */
+export interface FoundLink {
+  link: LinkStep['link'];
+  contentIndex: number | null;
+  tool: string | null;
+  responseId: JsonRpcId | null;
+  at: Date;
+  /** set once a read was attempted, so the link is not recorded again as unread */
+  read: boolean;
+}
+
+/** The links of tool results by uri, newest last, at most `maxRememberedLinks`; a later read keeps their context. */
+export class FoundLinks {
+  private readonly byUri = new Map<string, FoundLink>();
+
+  /** Remembers the links of one tool result; returns the unread links pushed out because the map was full. */
+  remember(
+    links: readonly { index: number; link: LinkStep['link'] }[],
+    tool: string | null,
+    responseId: JsonRpcId,
+    at: () => Date,
+  ): FoundLink[] {
+    const evicted: FoundLink[] = [];
+    for (const { index, link } of links) {
+      const uri = linkFacts(link).uri;
+      this.byUri.delete(uri);
+      this.byUri.set(uri, { link, contentIndex: index, tool, responseId, at: at(), read: false });
+      if (this.byUri.size > maxRememberedLinks) {
+        const oldest = this.byUri.entries().next();
+        if (oldest.done !== true) {
+          this.byUri.delete(oldest.value[0]);
+          if (!oldest.value[1].read) evicted.push(oldest.value[1]);
+        }
+      }
+    }
+    return evicted;
+  }
+
+  /** The link a read of `uri` is for, marked read: the remembered one, or a bare link with no tool-result context. */
+  forRead(uri: string, at: Date): FoundLink {
+    const f = this.byUri.get(uri) ?? {
+      link: { type: 'resource_link', uri, name: uri },
+      contentIndex: null,
+      tool: null,
+      responseId: null,
+      at,
+      read: true,
+    };
+    f.read = true;
+    return f;
+  }
+
+  /** Takes every remembered link that was never read, and forgets them all. */
+  takeUnread(): FoundLink[] {
+    const unread = [...this.byUri.values()].filter((f) => !f.read);
+    this.byUri.clear();
+    return unread;
+  }
+}

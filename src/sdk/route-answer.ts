@@ -1,0 +1,84 @@
+import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../decision/json-value.ts';
+import { discoverLinks } from '../flow/discover-links.ts';
+import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
+import { gateError } from './gate-answers.ts';
+import { type JsonRpcId, messageShape } from './json-rpc-shape.ts';
+import { peerOf } from './requests-in-flight.ts';
+import { onReadAnswer } from './route-read.ts';
+import type { TransportSession } from './transport-session.ts';
+
+/** Server→host requests whose messages may carry embedded resources, judged before the host sees them. */
+export const judgedServerRequests: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
+
+/** Whether a message from the server passes whole in a batch: a notification, or a request the gate does not judge. */
+export function passesWhole(s: TransportSession, shape: ReturnType<typeof messageShape>): boolean {
+  return shape.kind === 'notification' || (shape.kind === 'request' && !judgesRequest(s, shape.method));
+}
+
+/** One message from the server: requests and notifications pass at once; answers are matched; the rest is dropped. */
+export function onInbound(s: TransportSession, message: unknown, extra?: MessageExtraInfo): void {
+  const shape = messageShape(message);
+  if (shape.kind === 'request' && judgesRequest(s, shape.method)) {
+    const m = message as Record<string, unknown>;
+    return s.queue(async () => s.deliver(await judgedMessages(s, m, 'params'), extra));
+  }
+  if (shape.kind === 'request' || shape.kind === 'notification') return s.deliver(message, extra);
+  if (shape.kind === 'answer') return onAnswer(s, shape.id, message as Record<string, unknown>, extra);
+  // a malformed message never reaches the host; when it names a request in flight, that request fails
+  if (shape.id !== null && s.requests.has(shape.id)) {
+    const failed = gateError(shape.id, `linkgate: the server sent a malformed answer: ${shape.why}`);
+    return onAnswer(s, shape.id, failed, extra);
+  }
+  s.fail(new Error(`dropped a message from the server that is not json-rpc: ${shape.why}`));
+}
+
+/** Routes one answer from the server: only to a request that was sent, judged when it answers a read. */
+function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>, extra?: MessageExtraInfo): void {
+  const sent = s.requests.take(id);
+  if (sent === undefined) {
+    if (!s.requests.wasExpired(id))
+      s.fail(new Error(`dropped an answer for id \`${String(id)}\` that no request is waiting on`));
+    return;
+  }
+  const pending = s.reads.take(id);
+  if (pending !== undefined) return s.queue(() => onReadAnswer(s, id, m, pending, extra));
+  const { method, tool } = sent;
+  if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
+  if (method === 'tools/call' || method === 'tasks/result') {
+    const result = m['result'];
+    // a task-augmented call answers with the task; its result comes later through `tasks/result`
+    if (method === 'tools/call' && isRecord(result) && isRecord(result['task']))
+      s.requests.noteTask(String(result['task']['taskId']), tool);
+    const evicted = s.found.remember(discoverLinks(result).links, tool, id, s.now);
+    for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
+    if (s.judgeItems) return s.queue(async () => s.deliver(await judgedToolResult(s, m), extra));
+  }
+  if (method === 'prompts/get' && s.judgeItems)
+    return s.queue(async () => s.deliver(await judgedMessages(s, m, 'result'), extra));
+  s.deliver(m, extra);
+}
+
+/** A tool result's message with each withheld embedded resource replaced by its notice (the same message when none is). */
+async function judgedToolResult(s: TransportSession, message: Record<string, unknown>) {
+  const result = message['result'];
+  if (!isRecord(result) || !Array.isArray(result['content'])) return message;
+  const content: unknown[] = result['content'];
+  const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
+  await s.emitEmbedded(judged.records);
+  if (judged.changed.size === 0) return message;
+  return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };
+}
+
+/** A message whose `key` (`result` of `prompts/get`, `params` of a server request) holds `messages`, judged the same way. */
+async function judgedMessages(s: TransportSession, message: Record<string, unknown>, key: 'result' | 'params') {
+  const holder = message[key];
+  if (!isRecord(holder)) return message;
+  const judged = await judgeMessages(s.gate, holder['messages'], s.mode);
+  await s.emitEmbedded(judged.records);
+  return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
+}
+
+function judgesRequest(s: TransportSession, method: string): boolean {
+  return s.judgeItems && judgedServerRequests.has(method);
+}

@@ -1,0 +1,146 @@
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from '../decision/json-value.ts';
+import { GateError } from '../errors.ts';
+import { decisionMetaKey } from '../flow/decision-meta.ts';
+import { linkFacts } from '../flow/discover-links.ts';
+import { answerOf } from '../flow/link-reader.ts';
+import {
+  judgeRead,
+  type LinkStep,
+  linkRefused,
+  type ReadJudgement,
+  readFailed,
+  sendRead,
+  skipRead,
+} from '../flow/link-steps.ts';
+import { firstLine, gateError, readDenial } from './gate-answers.ts';
+import type { JsonRpcId } from './json-rpc-shape.ts';
+import { editMessage, type MessageEdit } from './message-edits.ts';
+import type { PendingRead } from './reads-in-flight.ts';
+import type { TransportSession } from './transport-session.ts';
+
+/**
+ * A `resources/read` from the host: a refused link is answered locally (never sent), a cached result is judged again,
+ * anything else goes to the server with a deadline.
+ */
+export async function onRead(
+  s: TransportSession,
+  id: JsonRpcId,
+  params: Record<string, unknown>,
+  message: JSONRPCMessage,
+  sendOptions?: TransportSendOptions,
+): Promise<void> {
+  const uri = typeof params['uri'] === 'string' ? params['uri'] : '';
+  // a later read of the same link keeps its tool-result context; a uri never seen in a tool result gets none
+  const step = await s.startStep(s.found.forRead(uri, s.now()));
+  if (linkRefused(step)) {
+    s.queue(async () => {
+      const recorded = skipRead(step, 'the link was denied');
+      await s.emit(recorded);
+      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'denied by policy', recorded.next);
+      s.deliver(denied);
+    });
+    return;
+  }
+  const hit = s.cache?.lookup(s.cacheKey(uri));
+  if (hit !== undefined) {
+    const cache = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
+    s.queue(async () => {
+      const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
+      const judged = await judgeRead(s.gate, step, { result: hit.result }, timing);
+      await s.emit(judged.record);
+      answerHost(s, id, { jsonrpc: '2.0', id, result: hit.result }, step, judged);
+    });
+    return;
+  }
+  const requested = sendRead(s.gate, step, s.now(), id);
+  s.reads.start(id, { step, requested, started: performance.now() }, s.deadlineMs, (late) => onDeadline(s, late));
+  s.requests.noteRead(id);
+  try {
+    await s.inner.send(message, sendOptions);
+  } catch (error) {
+    s.requests.take(id);
+    // an HTTP transport rejects here when the POST or its body fails (a byte cap, a refused connection): the client
+    // rejects the request with this error, so the read is recorded as failed now, not answered again at the deadline
+    const pending = s.reads.take(id);
+    if (pending !== undefined) {
+      // only linkgate's own messages go into the record: a transport error may quote the server's response body
+      const why =
+        error instanceof GateError ? `the request failed: ${error.message}` : 'the request failed before an answer';
+      s.queue(() => s.emit(readFailed(s.gate, pending.step, pending.requested, { kind: 'failed', why }).record));
+    }
+    throw error;
+  }
+}
+
+/** The read `id` met its deadline: the server is told to stop and the host gets the gate's own answer. */
+function onDeadline(s: TransportSession, id: JsonRpcId): void {
+  const pending = s.reads.take(id);
+  if (pending === undefined) return;
+  s.requests.expire(id);
+  // tell the server to stop; its late answer, if any, is dropped because the id is no longer pending
+  s.inner
+    .send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'linkgate read deadline' },
+    })
+    .catch(() => {});
+  s.queue(async () => {
+    const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'timeout', deadlineMs: s.deadlineMs });
+    await s.emit(failed.record);
+    const uri = linkFacts(pending.step.link).uri;
+    s.deliver(readDenial(id, uri, failed.decision, 'timed out', failed.record.next));
+  });
+}
+
+/** The server's answer to read `id`: judged, cached when complete, recorded and passed on as judged. */
+export async function onReadAnswer(
+  s: TransportSession,
+  id: JsonRpcId,
+  message: Record<string, unknown>,
+  pending: PendingRead,
+  extra?: MessageExtraInfo,
+): Promise<void> {
+  const answer = answerOf(message);
+  const elapsedMs = Math.round(performance.now() - pending.started);
+  const timing = { requested: pending.requested, elapsedMs, now: s.now };
+  const judged = await judgeRead(s.gate, pending.step, answer, timing);
+  if (judged.complete && 'result' in answer)
+    s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
+  await s.emit(judged.record);
+  try {
+    answerHost(s, id, message, pending.step, judged, extra);
+  } catch (error) {
+    // an answer that cannot be passed on as judged fails its request: the host is never left waiting
+    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);
+  }
+}
+
+/** Passes the read's answer on as the flow decided: as it came, with only the allowed items, or as a denial. */
+function answerHost(
+  s: TransportSession,
+  id: JsonRpcId,
+  message: Record<string, unknown>,
+  step: LinkStep,
+  judged: ReadJudgement,
+  extra?: MessageExtraInfo,
+): void {
+  if (judged.delivery === 'whole') {
+    s.deliver(message, extra);
+    return;
+  }
+  if (judged.delivery === 'none') {
+    const what = judged.complete ? 'denied by policy' : 'did not complete';
+    s.deliver(readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next), extra);
+    return;
+  }
+  // only the contents and the decision change: a front end that kept the answer's bytes edits just those
+  const result = isRecord(message['result']) ? message['result'] : {};
+  const edits: MessageEdit[] = [{ op: 'keep', path: ['result', 'contents'], indices: judged.deliver }];
+  if (isRecord(result['_meta']))
+    edits.push({ op: 'set', path: ['result', '_meta'], key: decisionMetaKey, value: judged.decision });
+  else edits.push({ op: 'set', path: ['result'], key: '_meta', value: { [decisionMetaKey]: judged.decision } });
+  s.deliver(editMessage(message, edits), extra);
+}

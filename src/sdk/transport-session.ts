@@ -1,0 +1,155 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
+import type { LinkRecord, PeerInfo } from '../record/link-record.ts';
+import { telemetrySink } from '../record/link-telemetry.ts';
+import type { RecordSink } from '../record/record-sink.ts';
+import type { FoundLink } from './found-links.ts';
+import { FoundLinks } from './found-links.ts';
+import { ReadsInFlight } from './reads-in-flight.ts';
+import { RequestsInFlight } from './requests-in-flight.ts';
+
+/** Options of the transport decorator. */
+export interface GateTransportOptions {
+  gate: Gate;
+  /** the host's id for this connection (a local label), default `default` */
+  server?: string;
+  /** `observe` records every decision with `wouldDeny` and enforces none; default `enforce` */
+  mode?: 'enforce' | 'observe';
+  sink?: RecordSink;
+  cache?: ReadCache;
+  /** opaque label of the authorization context, for `private` cache entries */
+  authContext?: string;
+  /** clock (tests pass their own) */
+  now?: () => Date;
+  /**
+   * whether this transport judges the embedded resources of tool results, prompt results and server requests (default
+   * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
+   */
+  judgeEmbedded?: boolean;
+}
+
+/** Where the decorator passes messages and errors on: the host's side of the wrapper. */
+export type HostSide = Pick<Transport, 'onmessage' | 'onerror'>;
+
+/**
+ * The state of one gated connection: its per-id maps (requests and reads in flight, links found), the records it
+ * writes in order and the judging work it runs, so `flush` can wait for all of it.
+ */
+export class TransportSession {
+  readonly gate: Gate;
+  readonly server: string;
+  readonly mode: FlowMode;
+  readonly now: () => Date;
+  /** the policy's read deadline, milliseconds */
+  readonly deadlineMs: number;
+  readonly judgeItems: boolean;
+  readonly cache: ReadCache | undefined;
+  readonly requests = new RequestsInFlight();
+  readonly reads = new ReadsInFlight();
+  readonly found = new FoundLinks();
+  protocolVersion: string | null = null;
+  serverInfo: PeerInfo | null = null;
+  private readonly sink: RecordSink;
+  private readonly authContext: string | undefined;
+  // records are written one after another, so a sink sees them in order; answers never wait for other answers
+  private recordsWritten: Promise<void> = Promise.resolve();
+  // work started for messages the gate judges (and records of unread links), so `flush` can wait for all of it
+  private readonly working = new Set<Promise<void>>();
+
+  constructor(
+    readonly inner: Transport,
+    options: GateTransportOptions,
+    private readonly host: HostSide,
+  ) {
+    this.gate = options.gate;
+    this.server = options.server ?? 'default';
+    this.mode = options.mode ?? 'enforce';
+    this.now = options.now ?? (() => new Date());
+    this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
+    this.judgeItems = options.judgeEmbedded !== false;
+    this.cache = options.cache;
+    this.authContext = options.authContext;
+    this.sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });
+  }
+
+  /** Passes a message on to the host. */
+  deliver(message: unknown, extra?: MessageExtraInfo): void {
+    this.host.onmessage?.(message as JSONRPCMessage, extra);
+  }
+
+  /** Reports an error to the host's `onerror`. */
+  fail(error: unknown): void {
+    this.host.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  /** Writes a link record after every record before it; a sink's failure goes to `onerror`. */
+  emit(record: LinkRecord): Promise<void> {
+    this.recordsWritten = this.recordsWritten.then(async () => {
+      try {
+        await this.sink.write(record);
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+    return this.recordsWritten;
+  }
+
+  /** Writes the records of judged embedded resources; a sink's failure goes to `onerror`. */
+  async emitEmbedded(records: readonly EmbeddedRecord[]): Promise<void> {
+    try {
+      for (const record of records) await this.sink.writeEmbedded?.(record);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Runs one piece of judging work: a message the gate does not judge never waits behind it. */
+  queue(work: () => Promise<void>): void {
+    const running = work()
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => this.working.delete(running));
+    this.working.add(running);
+  }
+
+  /** Waits for all judging work started so far, and every record it wrote. */
+  async settle(): Promise<void> {
+    while (this.working.size > 0) await Promise.all(this.working);
+    await this.recordsWritten;
+  }
+
+  /** The flow's link decision for a found link, with the connection's context. */
+  startStep(f: FoundLink): Promise<LinkStep> {
+    const context = {
+      server: this.server,
+      tool: f.tool,
+      responseId: f.responseId,
+      protocolVersion: this.protocolVersion,
+      client: this.requests.client,
+      serverInfo: this.serverInfo,
+    };
+    return startLink(this.gate, {
+      link: f.link,
+      discovered: discoverLink(f.link, f.contentIndex, context, f.at),
+      linkServer: this.server,
+      mode: this.mode,
+    });
+  }
+
+  /** Records a found link that was never read as `link-only`. */
+  async recordUnread(f: FoundLink, why: string): Promise<void> {
+    await this.emit(skipRead(await this.startStep(f), why));
+  }
+
+  /** The read cache's key of `uri` on this connection. */
+  cacheKey(uri: string): CacheKey {
+    return {
+      server: this.server,
+      uri,
+      ...(this.authContext === undefined ? {} : { authContext: this.authContext }),
+    };
+  }
+}

@@ -1,26 +1,14 @@
 // The one hostile MCP server of the parity test (stdio, JSON-RPC written by hand so it can misbehave): tool `cases`
 // returns every case of parity-cases.ts, `resources/read` answers each link as its case says, prompt `embedded`
 // and tool `sample` (a `sampling/createMessage` request to the host) carry the embedded cases too.
-import { createInterface } from 'node:readline';
+import { garbageLines, jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
 import { casesToolResult, contentsItem, embeddedCases, linkCases } from './parity-cases.ts';
 
 type Id = string | number;
 
-// lines no JSON-RPC peer should accept (as in wire-hostile-server.ts, which runs a server when imported)
-const garbageLines: readonly string[] = [
-  'this is not json',
-  '{"jsonrpc":"2.0","id":',
-  '42',
-  'null',
-  '{"jsonrpc":"1.0","id":1,"result":{}}',
-  '{"jsonrpc":"2.0","id":null,"result":{}}',
-  '{"jsonrpc":"2.0","result":{"contents":[]}}',
-  '\u0000\u0001\u001b[31mred\u001b[0m',
-];
 type Message = { id?: Id; method?: unknown; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
-const send = (message: Record<string, unknown>) =>
-  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
 const embeddedItems = () =>
   embeddedCases.map((c) => ({ type: 'resource', resource: contentsItem(c.resource.uri, c.resource) }));
 // answers to requests this server sent the host, by id
@@ -118,14 +106,4 @@ function onMessage(message: Message): void {
   send({ id, error: { code: -32601, message: `method not found: ${method}` } });
 }
 
-const lines = createInterface({ input: process.stdin });
-lines.on('line', (line) => {
-  let message: unknown;
-  try {
-    message = JSON.parse(line);
-  } catch {
-    return;
-  }
-  if (message !== null && typeof message === 'object' && !Array.isArray(message)) onMessage(message);
-});
-lines.on('close', () => process.exit(0));
+readStdinMessages((message) => onMessage(message as Message));

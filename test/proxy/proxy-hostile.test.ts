@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
-import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';
+import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { policyFile, processesWith, tsServer } from '../e2e/run-probe.ts';
 import { leakedResources, resourceCensus, wireServerFile } from '../reliability/wire-harness.ts';
 import { initialize, startRawHost, type RawHost } from './raw-host.ts';

@@ -5,7 +5,7 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import type { Verdict } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';
+import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 

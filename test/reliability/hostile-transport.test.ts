@@ -5,7 +5,7 @@ import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gat
 import type { LinkRecord, Verdict } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { bodyOf } from '../fixtures/servers/wire-hostile-server.ts';
+import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 

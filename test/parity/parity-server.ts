@@ -106,4 +106,4 @@ function onMessage(message: Message): void {
   send({ id, error: { code: -32601, message: `method not found: ${method}` } });
 }
 
-readStdinMessages((message) => onMessage(message as Message));
+readStdinMessages(onMessage);

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { activePdfNames, decodeName, defaultMaxInflatedStreams, scanPdf } from '../../../src/content/pdf/pdf-active.ts';
+import { defaultMaxInflatedStreams, scanPdf } from '../../../src/content/pdf/pdf-active.ts';
+import { activePdfNames, decodeName } from '../../../src/content/pdf/pdf-names.ts';
 import { makePdf } from '../../fixtures/make-bytes.ts';
 
 describe('scanPdf', () => {

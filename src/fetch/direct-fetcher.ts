@@ -1,5 +1,6 @@
 import { deny, reason } from '../decision/deny.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import type { ResourceLink } from '../link/resource-link.ts';
 import type { FetchRequest } from './fetch-request.ts';
 import type { FetchResult } from './fetch-result.ts';
 import { gatedFetch, type GatedFetchOptions } from './gated-fetch.ts';
@@ -23,18 +24,13 @@ export interface DirectFetchOptions extends Omit<GatedFetchOptions, 'signal'> {
  * The direct fetcher as a reader: fetches one link's url with `gatedFetch` (every hop re-decided, the body checked)
  * and hands back what happened; `signal` (the tool result's budget) ends the fetch. Never throws.
  */
-export type DirectFetcher = (
-  link: Readonly<Record<string, unknown>>,
-  uri: string,
-  signal?: AbortSignal,
-) => Promise<FetchResult>;
+export type DirectFetcher = (link: ResourceLink, uri: string, signal?: AbortSignal) => Promise<FetchResult>;
 
 /** A `DirectFetcher` over `gatedFetch` for links returned by `server`, with the host's `options`. */
 export function directFetcher(gate: Gate, server: string, options: DirectFetchOptions | undefined): DirectFetcher {
   const { headers: headersFor, ...network } = options ?? {};
   return async (link, uri, signal) => {
-    const request: FetchRequest = { url: uri, server };
-    if (typeof link['name'] === 'string') request.name = link['name'];
+    const request: FetchRequest = { url: uri, server, name: link.name };
     let headers: Readonly<Record<string, string>> | undefined;
     try {
       headers = await headersFor?.(uri);

@@ -1,7 +1,10 @@
 import { isRecord } from '../decision/json-value.ts';
-/** A `resource_link` item found in a tool result, as sent (the gate validates it), with its 0-based index in `content[]`. */
+import { uriOf } from '../link/resource-link.ts';
+
+/** A `resource_link` item found in a tool result, as sent (`startLink` checks it), with its 0-based index in `content[]`. */
 export interface FoundLink {
   index: number;
+  /** the item as the server sent it: not yet checked to be a `ResourceLink` */
   link: Readonly<Record<string, unknown>>;
 }
 
@@ -26,9 +29,9 @@ export function discoverLinks(result: unknown): { links: FoundLink[]; embedded: 
 }
 
 /** The declared parts of a link the record keeps, whatever shape the server sent. */
-export function linkFacts(link: Readonly<Record<string, unknown>>): { uri: string; mimeType?: string; size?: number } {
-  const uri = typeof link['uri'] === 'string' ? link['uri'] : '';
-  const facts: { uri: string; mimeType?: string; size?: number } = { uri };
+export function linkFacts(link: unknown): { uri: string; mimeType?: string; size?: number } {
+  const facts: { uri: string; mimeType?: string; size?: number } = { uri: uriOf(link) };
+  if (!isRecord(link)) return facts;
   if (typeof link['mimeType'] === 'string') facts.mimeType = link['mimeType'];
   if (typeof link['size'] === 'number') facts.size = link['size'];
   return facts;

@@ -51,7 +51,7 @@ export function judgeFetched(gate: Gate, step: LinkStep, result: FetchResult, ti
     (itemEffect === 'partial' && itemReasons.every((r) => r.rule === overCapRule));
   // nothing delivered leaves `delivered` null; the read decision says why
   if (!deliverable) return nothing();
-  const uri = typeof step.link['uri'] === 'string' ? step.link['uri'] : '';
+  const uri = step.link?.uri ?? '';
   const item = deliveredItem(uri, result.body, result.contentType, result.evidence[0]?.kind ?? null);
   const delivered = deliveredStage(received, [item], [0], [], timing.now());
   return {

@@ -11,7 +11,16 @@ export type ReadAnswer =
  * aborts. A client, a transport, a proxy's upstream or a test double all fit; a front end that only sees the
  * answer afterwards (a hook) hands it to `judgeReadAnswer` instead. Direct fetch has its own reader, `DirectFetcher`.
  */
-export type LinkReader = (params: Record<string, unknown>, signal: AbortSignal) => Promise<ReadAnswer>;
+export type LinkReader = (params: ReadParams, signal: AbortSignal) => Promise<ReadAnswer>;
+
+/** The params of one `resources/read` the flow sends (a type alias, so a reader may treat them as a plain record). */
+export type ReadParams = {
+  uri: string;
+  /** the host's answers to the server's `inputRequests`, as the host gave them */
+  inputResponses?: Record<string, unknown>;
+  /** opaque server state, echoed back as received */
+  requestState?: string;
+};
 
 /** Answers a server's `inputRequests` (used only when the policy sets `read.answerInputRequired`). */
 export type InputAnswerer = (inputRequests: Record<string, unknown>) => Promise<Record<string, unknown>>;

@@ -1,6 +1,8 @@
 import type { Decision } from '../decision/decision.ts';
 import { deny, reason } from '../decision/deny.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import type { ReadVerdict } from '../gate/decide-read.ts';
+import { checkResourceLink, type ResourceLink } from '../link/resource-link.ts';
 import { isRecord, jsonText } from '../decision/json-value.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
@@ -34,8 +36,8 @@ export type FlowMode = 'enforce' | 'observe';
 
 /** One link after its link decision: plain JSON, so a front end may keep it between events (the hook does). */
 export interface LinkStep {
-  /** the link as the gate judged it */
-  link: Readonly<Record<string, unknown>>;
+  /** the link as the gate judged it; null for a malformed item (its link decision is `input.invalid`, a deny) */
+  link: ResourceLink | null;
   /** the server that returned the link */
   linkServer: string;
   /** the server the read goes to; null for a link judged for the host's own fetcher (no MCP server reads it) */
@@ -48,7 +50,8 @@ export interface LinkStep {
 
 /** What `startLink` needs: the link, where it came from and where it would be read. */
 export interface StartLinkInput {
-  link: Readonly<Record<string, unknown>>;
+  /** the item as the server sent it (or a `ResourceLink`): checked here, the one place the flow types it */
+  link: unknown;
   /** the discovered stage, from `discoverLink` (or kept from when a host event saw the link) */
   discovered: DiscoveredStage;
   /** the server that returned the link */
@@ -90,7 +93,7 @@ export interface ReadJudgement {
 
 /** The discovered stage of `link`, found at `contentIndex` of a tool result (null when the read came without one). */
 export function discoverLink(
-  link: Readonly<Record<string, unknown>>,
+  link: unknown,
   contentIndex: number | null,
   context: LinkContext,
   at: Date,
@@ -101,6 +104,8 @@ export function discoverLink(
 /** Decides the link before any read; never throws (the gate fails closed). */
 export async function startLink(gate: Gate, input: StartLinkInput): Promise<LinkStep> {
   const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
+  const checked = checkResourceLink(input.link);
+  // a malformed item still goes to the gate as sent: the gate words its `input.invalid` deny (fail closed)
   const linkDecision = await gate.decide({
     stage: 'link',
     server: input.linkServer,
@@ -109,7 +114,7 @@ export async function startLink(gate: Gate, input: StartLinkInput): Promise<Link
     ...(input.seen === undefined ? {} : { discovered: input.seen }),
   });
   return {
-    link: input.link,
+    link: checked.ok ? checked.link : null,
     linkServer: input.linkServer,
     readFrom,
     discovered: input.discovered,
@@ -195,18 +200,23 @@ export async function judgeRead(
   timing: AnswerTiming,
 ): Promise<ReadJudgement> {
   const enforced = isEnforced(step);
-  const readInput = (result: Record<string, unknown>) => ({
-    stage: 'read',
-    server: step.linkServer,
-    readFrom: step.readFrom ?? step.linkServer,
-    link: step.link,
-    elapsedMs: timing.elapsedMs,
-    result,
-  });
+  const { link } = step;
+  // a malformed link's answer is judged as its link was: the same `input.invalid` deny
+  const decideAnswer = async (result: Readonly<Record<string, unknown>>): Promise<ReadVerdict> =>
+    link === null
+      ? { decision: step.linkDecision, evidence: [] }
+      : gate.decideReadDetailed({
+          stage: 'read',
+          server: step.linkServer,
+          readFrom: step.readFrom ?? step.linkServer,
+          link,
+          elapsedMs: timing.elapsedMs,
+          result,
+        });
   const { requested } = timing;
   if ('error' in answer) {
     const received = receivedFromError(answer.error, timing.elapsedMs, timing.now());
-    const { decision } = await gate.decideReadDetailed(readInput({ error: answer.error }));
+    const { decision } = await decideAnswer({ error: answer.error });
     const record = finish(step, { requested, received, delivered: null }, decision, {
       kind: 'error',
       code: answer.error.code,
@@ -216,7 +226,7 @@ export async function judgeRead(
   }
 
   const { result } = answer;
-  const { decision, evidence } = await gate.decideReadDetailed(readInput(result));
+  const { decision, evidence } = await decideAnswer(result);
   const received = receivedFromResult(result, evidence, timing.elapsedMs, timing.now(), timing.cache ?? null);
   const resultType = result['resultType'] ?? 'complete';
   if (resultType !== 'complete') {

@@ -7,7 +7,7 @@ import type { LinkRecord, ReceivedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { linkFacts } from './discover-links.ts';
 import { judgeFetched } from './fetched-read.ts';
-import type { InputAnswerer, LinkReader, ReadAnswer } from './link-reader.ts';
+import type { InputAnswerer, LinkReader, ReadAnswer, ReadParams } from './link-reader.ts';
 import {
   discoverLink,
   type FlowMode,
@@ -52,12 +52,12 @@ export interface LinkFlowResult {
 }
 
 /**
- * The whole flow in one call for one `resource_link` (DESIGN §1), built from the steps of `link-steps.ts`: decide
+ * The whole flow in one call for one `resource_link` item as the server sent it (checked by `startLink`) (DESIGN §1), built from the steps of `link-steps.ts`: decide
  * link → read (`resources/read` through `read`, with the policy's deadline, the budget and the cache; or a gated direct
  * fetch when the policy enables it for the link's scheme) → decide read → deliver → record. Never throws.
  */
 export async function runLinkFlow(
-  link: Readonly<Record<string, unknown>>,
+  link: unknown,
   contentIndex: number | null,
   options: LinkFlowOptions,
 ): Promise<LinkFlowResult> {
@@ -70,14 +70,15 @@ export async function runLinkFlow(
 
   if (linkRefused(step)) return unread('the link was denied');
   // even observe mode cannot read a link that has no usable uri
-  if (uri === '' || step.linkDecision.reasons.some((r) => r.code === 'input.invalid'))
+  const checked = step.link;
+  if (checked === null || uri === '' || step.linkDecision.reasons.some((r) => r.code === 'input.invalid'))
     return unread('the link is malformed');
   if (fetchesDirectly(gate.policy, uri)) {
     if (options.budget?.aborted === true) return unread("the tool result's time budget ran out before this fetch");
     // the host dereferences the link itself; the fetcher re-decides every hop, so no cache and no resources/read
     const fetch = options.fetcher ?? directFetcher(gate, context.server, options.fetch);
     const requestedAt = now();
-    const result = await fetch(link, uri, options.budget);
+    const result = await fetch(checked, uri, options.budget);
     const judged = judgeFetched(gate, step, result, { requestedAt, now, budget: options.budget });
     return { record: judged.record, contents: judged.delivered };
   }
@@ -129,7 +130,7 @@ export async function runLinkFlow(
 /** Reads once; answers `input_required` only when the policy allows it and the host gave an answerer. */
 async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal: AbortSignal): Promise<ReadAnswer> {
   const allowed = options.gate.policy.document.read.answerInputRequired === true && options.answerInput !== undefined;
-  let params: Record<string, unknown> = { uri };
+  let params: ReadParams = { uri };
   for (let round = 0; ; round++) {
     const answer = readAnswerOf(await options.read(params, signal));
     if (
@@ -144,7 +145,7 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
       isRecord(requests) && options.answerInput !== undefined ? await options.answerInput(requests) : {};
     params = { uri, inputResponses: responses };
     // requestState is opaque server state: echoed back as received, never recorded
-    if (typeof answer.result['requestState'] === 'string') params['requestState'] = answer.result['requestState'];
+    if (typeof answer.result['requestState'] === 'string') params.requestState = answer.result['requestState'];
   }
 }
 

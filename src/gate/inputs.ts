@@ -1,13 +1,15 @@
 import * as z from 'zod/mini';
 import { type $ZodIssue, globalConfig } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
+import { isPlainRecord } from '../decision/json-value.ts';
+import { checkResourceLink } from '../link/resource-link.ts';
 
 // The input schemas use zod's mini build: the same core, checks and issues as the policy schema's classic zod, but
 // a hook event or an eval line that never meets a bad input loads ~25 KB of it instead of ~190 KB (issue 15). Mini
 // leaves messages to the locale; English, as classic zod sets it, unless the process chose another one.
 if (globalConfig.localeError === undefined) z.config(en());
 
-/** A `resource_link` content item as a tool result carries it; unknown members are kept and ignored. */
+/** A `resource_link` content item as a tool result carries it (`ResourceLink`); unknown members are kept and ignored. */
 export const resourceLinkSchema = z.looseObject({
   type: z.literal('resource_link'),
   uri: z.string(),
@@ -141,7 +143,7 @@ function isPlainLinkInput(value: unknown): value is LinkInput {
       if (typeof value[key] !== 'boolean') return false;
     } else return false;
   }
-  return hasStage && hasLink && isPlainResourceLink(value['link']);
+  return hasStage && hasLink && checkResourceLink(value['link']).ok;
 }
 
 // True only for values `readInputSchema` accepts, as plain JSON data; `result` is an untrusted record that the
@@ -165,31 +167,9 @@ function isPlainReadInput(value: unknown): value is ReadInput {
     else if (key === 'result') hasResult = true;
     else return false;
   }
-  if (!hasStage || !hasLink || !hasResult || !isPlainResourceLink(value['link'])) return false;
+  if (!hasStage || !hasLink || !hasResult || !checkResourceLink(value['link']).ok) return false;
   const result = value['result'];
   if (!isPlainRecord(result)) return false;
   for (const key in result) if (key === '__proto__') return false;
   return true;
-}
-
-function isPlainResourceLink(value: unknown): boolean {
-  if (!isPlainRecord(value)) return false;
-  if (value['type'] !== 'resource_link' || typeof value['uri'] !== 'string' || typeof value['name'] !== 'string')
-    return false;
-  // a loose object: unknown members are allowed; `__proto__` would set the prototype of zod's copy, so zod decides it
-  for (const key in value) {
-    if (key === 'title' || key === 'description' || key === 'mimeType') {
-      if (typeof value[key] !== 'string') return false;
-    } else if (key === 'size') {
-      const size = value[key];
-      if (typeof size !== 'number' || !Number.isFinite(size)) return false;
-    } else if (key === '__proto__') return false;
-  }
-  return true;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

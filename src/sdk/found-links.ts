@@ -1,11 +1,11 @@
 import { linkFacts } from '../flow/discover-links.ts';
-import type { LinkStep } from '../flow/link-steps.ts';
+import type { StartLinkInput } from '../flow/link-steps.ts';
 import type { JsonRpcId } from './json-rpc-shape.ts';
 import { maxRememberedLinks } from './requests-in-flight.ts';
 
 /** One link the decorator saw, by where it came from; `read` is set once a read was attempted. */
 export interface FoundLink {
-  link: LinkStep['link'];
+  link: StartLinkInput['link'];
   contentIndex: number | null;
   tool: string | null;
   responseId: JsonRpcId | null;
@@ -20,7 +20,7 @@ export class FoundLinks {
 
   /** Remembers the links of one tool result; returns the unread links pushed out because the map was full. */
   remember(
-    links: readonly { index: number; link: LinkStep['link'] }[],
+    links: readonly { index: number; link: StartLinkInput['link'] }[],
     tool: string | null,
     responseId: JsonRpcId,
     at: () => Date,

@@ -1,26 +1,12 @@
 // `linkgate review sign|verify` against the real ssh-keygen, and `--allowed-signers` on eval, explain and the
 // library's holdPolicy: a policy that does not verify answers every line with a deny naming what failed.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holdPolicy } from '../../src/gate/reload-policy.ts';
 import { jsonLines, runCli } from '../helpers/run-cli.ts';
-import { makeKey, sshSign, sshVerify } from '../helpers/ssh-keygen.ts';
-import { type ReviewFolder, reviewFolder } from '../helpers/signed-policy.ts';
+import { makeKey, type ReviewFolder, reviewFolders, sshSign, sshVerify } from '../helpers/ssh-keygen.ts';
 
-const folders: ReviewFolder[] = [];
-const folder = (...args: Parameters<typeof reviewFolder>) => {
-  const f = reviewFolder(...args);
-  folders.push(f);
-  return f;
-};
-afterEach(() => {
-  for (const f of folders.splice(0)) f.cleanup();
-});
-const loosen = (f: ReviewFolder) =>
-  writeFileSync(
-    f.policy,
-    readFileSync(f.policy, 'utf8').replace('schemes: [https, http]', 'schemes: [https, http, file]'),
-  );
+const folder = reviewFolders();
 const verify = (f: ReviewFolder, ...more: string[]) =>
   runCli(['review', 'verify', '--allowed-signers', f.allowedSigners, ...more, f.policy]);
 
@@ -55,7 +41,7 @@ describe('linkgate review', () => {
   });
 
   it.each([
-    ['tampered bytes', (f: ReviewFolder) => loosen(f), [], /does not match these bytes/],
+    ['tampered bytes', (f: ReviewFolder) => f.loosen(), [], /does not match these bytes/],
     [
       'wrong namespace',
       (f: ReviewFolder) =>
@@ -137,7 +123,7 @@ describe('--allowed-signers on eval and explain', () => {
     expect(checked.stderr).toBe('');
     expect(checked.stdout).toBe(plain.stdout);
 
-    loosen(f);
+    f.loosen();
     const loose = jsonLines((await runCli(['eval', '--policy', f.policy], lines)).stdout) as { effect: string }[];
     expect(loose[1]?.effect).toBe('allow');
     const run = await runCli(['eval', '--policy', f.policy, '--allowed-signers', f.allowedSigners], lines);
@@ -188,7 +174,7 @@ describe('--allowed-signers on eval and explain', () => {
     const effect = () => holder.gate().decideLink(JSON.parse(linkLine('guide://manuals/a'))).effect;
     expect(effect()).toBe('allow');
     const signed = readFileSync(f.policy);
-    loosen(f);
+    f.loosen();
     const outcome = await holder.reload();
     expect(outcome).toMatchObject({ ok: true, unreviewed: expect.stringMatching(/does not match these bytes/) });
     expect(effect()).toBe('deny');

@@ -1,17 +1,16 @@
 // `linkgate probe --allowed-signers`: an unreviewed policy probes nothing but denials (no read is sent).
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { type ReviewFolder, reviewFolder } from '../helpers/signed-policy.ts';
+import { reviewFolders } from '../helpers/ssh-keygen.ts';
 import { recordsOf, runProbe, tsServer } from './run-probe.ts';
 
-let f: ReviewFolder | undefined;
-afterEach(() => f?.cleanup());
+const reviewFolder = reviewFolders();
 const demo = tsServer('src/demo/demo-server.ts', '--slow-ms', '10');
 
 describe('linkgate probe --allowed-signers', () => {
   it('verified: the demo reads as usual; no signature: every link link-only with policy.unreviewed, nothing requested', async () => {
-    f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');
     const args = [
       '--policy',

@@ -1,8 +1,12 @@
-// Real OpenSSH `ssh-keygen` (Debian openssh-client) as a test oracle: keys of each type, `-Y sign` and `-Y verify`.
-// Installed on demand with apt when missing (never a project dependency); every call passes arguments as an array.
+// Real OpenSSH `ssh-keygen` (Debian openssh-client) as a test oracle: keys of each type, `-Y sign` and `-Y verify`,
+// and the review folders the review tests sign with it (the default policy naming the test's reviewers, keys, an
+// allowed-signers file, signatures). ssh-keygen is installed on demand with apt when missing (never a project
+// dependency); every call passes arguments as an array.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 
 /** Key types the tests make, as `ssh-keygen -t TYPE -b BITS`. */
 export const keyKinds = {
@@ -75,4 +79,82 @@ export function sshVerify(
     encoding: 'utf8',
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+const defaultPolicy = readFileSync(new URL('../../policies/default.yaml', import.meta.url), 'utf8');
+
+/** The default policy's text with a review naming `reviewers` and expiring on `expires` (YYYY-MM-DD). */
+export function policyText(reviewers: readonly string[], expires = '2999-01-01'): string {
+  return defaultPolicy.replace(
+    /^review:\n(?: {2}.*\n)+/m,
+    `review:\n  reviewers: [${reviewers.join(', ')}]\n  date: 2025-06-01\n  ticket: LG-TEST-1\n  expires: ${expires}\n`,
+  );
+}
+
+/** A scratch folder with a policy, keys and an allowed-signers file. */
+export interface ReviewFolder {
+  readonly dir: string;
+  readonly policy: string;
+  readonly sig: string;
+  readonly allowedSigners: string;
+  readonly keys: Readonly<Record<string, TestKey>>;
+  /** signs the policy file's current bytes with ssh-keygen as `name` and appends to `POLICY.sig` */
+  sign(name: string, namespace?: string): void;
+  /** changes the policy file after signing: `file` joins the allowed schemes, so no signature matches its bytes */
+  loosen(): void;
+  cleanup(): void;
+}
+
+/** Makes a review folder: one key per entry of `signers` (identity → kind), all in the allowed-signers file. */
+export function reviewFolder(
+  signers: Readonly<Record<string, KeyKind>>,
+  options: { reviewers?: readonly string[]; expires?: string; text?: string } = {},
+): ReviewFolder {
+  const dir = mkdtempSync(join(tmpdir(), 'linkgate-review-'));
+  const keys: Record<string, TestKey> = {};
+  for (const [identity, kind] of Object.entries(signers))
+    keys[identity] = makeKey(dir, `key-${identity.replace(/\W/g, '-')}`, kind);
+  const policy = join(dir, 'policy.yaml');
+  writeFileSync(policy, options.text ?? policyText(options.reviewers ?? Object.keys(signers), options.expires));
+  const allowedSigners = join(dir, 'allowed_signers');
+  writeFileSync(
+    allowedSigners,
+    `${Object.entries(keys)
+      .map(([identity, key]) => `${identity} namespaces="linkgate-policy" ${key.publicKey}`)
+      .join('\n')}\n`,
+  );
+  const sig = `${policy}.sig`;
+  return {
+    dir,
+    policy,
+    sig,
+    allowedSigners,
+    keys,
+    sign(name, namespace) {
+      const key = keys[name];
+      if (key === undefined) throw new Error(`no key ${name}`);
+      const signature = sshSign(key, readFileSync(policy), namespace);
+      writeFileSync(sig, signature, { flag: 'a' });
+    },
+    loosen() {
+      writeFileSync(
+        policy,
+        readFileSync(policy, 'utf8').replace('schemes: [https, http]', 'schemes: [https, http, file]'),
+      );
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A `reviewFolder` maker whose folders are removed after each test of the file that calls it. */
+export function reviewFolders(): typeof reviewFolder {
+  const made: ReviewFolder[] = [];
+  afterEach(() => {
+    for (const f of made.splice(0)) f.cleanup();
+  });
+  return (...args) => {
+    const f = reviewFolder(...args);
+    made.push(f);
+    return f;
+  };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { policyDigest } from '../../src/policy/policy-digest.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { type ReviewFolder, reviewFolder } from '../helpers/signed-policy.ts';
+import { type ReviewFolder, reviewFolder } from '../helpers/ssh-keygen.ts';
 import { readRequested, readReturned } from './hook-events.ts';
 
 let f: ReviewFolder;

@@ -1,14 +1,12 @@
 // `linkgate proxy --allowed-signers`: a policy whose review does not verify refuses every read and marks every link
 // denied (policy.unreviewed), while everything it does not gate (initialize, tools/list, the tool call) is forwarded.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ReviewFolder, reviewFolder } from '../helpers/signed-policy.ts';
+import { describe, expect, it } from 'vitest';
+import { reviewFolders } from '../helpers/ssh-keygen.ts';
 import { demoServer, processEnv, proxyCommandLine } from './proxy-helpers.ts';
 
 type Json = Record<string, unknown>;
-let f: ReviewFolder | undefined;
-afterEach(() => f?.cleanup());
+const reviewFolder = reviewFolders();
 
 async function session(
   policy: string,
@@ -52,16 +50,13 @@ async function session(
 
 describe('linkgate proxy --allowed-signers', () => {
   it('verified: reads go through; loosened: every read refused and every link denied, the rest forwarded', async () => {
-    f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');
     const good = await session(f.policy, f.allowedSigners);
     expect(good.stderr).not.toContain('policy.unreviewed');
     expect(good.answers.get(4)).toHaveProperty('result.contents');
 
-    writeFileSync(
-      f.policy,
-      readFileSync(f.policy, 'utf8').replace('schemes: [https, http]', 'schemes: [https, http, file]'),
-    );
+    f.loosen();
     const bad = await session(f.policy, f.allowedSigners);
     expect(bad.stderr).toMatch(/linkgate: policy\.unreviewed: signature 1: does not match these bytes/);
     expect(bad.answers.get(1)).toHaveProperty('result.serverInfo');

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
-import { reviewFolder } from '../helpers/signed-policy.ts';
+import { reviewFolder } from '../helpers/ssh-keygen.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { fixtureServer, readRequestLog } from './fixture-process.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';

@@ -1,11 +1,10 @@
 // `linkgate lint` reports each policy's review signature state (docs/reviews.md).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
-import { type ReviewFolder, reviewFolder } from '../helpers/signed-policy.ts';
+import { type ReviewFolder, reviewFolders } from '../helpers/ssh-keygen.ts';
 
-let f: ReviewFolder | undefined;
-afterEach(() => f?.cleanup());
+const reviewFolder = reviewFolders();
 const lint = (folder: ReviewFolder, reviewed: boolean) =>
   runCli([
     'lint',
@@ -17,7 +16,7 @@ const lint = (folder: ReviewFolder, reviewed: boolean) =>
 
 describe('lint: review signatures', () => {
   it('unsigned: a warning with --allowed-signers, nothing without (shipped policies lint clean)', async () => {
-    f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     const checked = await lint(f, true);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(
@@ -27,14 +26,11 @@ describe('lint: review signatures', () => {
   });
 
   it('signed and verified: no finding; changed after signing: an error, with or without a trust list', async () => {
-    f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');
     expect((await lint(f, true)).stdout).not.toContain('lint.review');
     expect((await lint(f, false)).stdout).not.toContain('lint.review');
-    writeFileSync(
-      f.policy,
-      readFileSync(f.policy, 'utf8').replace('schemes: [https, http]', 'schemes: [https, http, file]'),
-    );
+    f.loosen();
     const bare = await lint(f, false);
     expect(bare.code).toBe(1);
     expect(bare.stdout).toMatch(
@@ -48,7 +44,7 @@ describe('lint: review signatures', () => {
   });
 
   it('a signer not allowed, with --allowed-signers: an error naming why', async () => {
-    f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');
     writeFileSync(f.allowedSigners, '');
     const run = await lint(f, true);

@@ -1,0 +1,149 @@
+// Binary items: the detector table, one row per format, each judging the bytes its kinds name.
+import { classifyCfb } from './archive/cfb-kind.ts';
+import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
+import { classifyZip } from './archive/zip-kind.ts';
+import { blankSniff, type ContentSniff, type SniffOptions } from './content-sniff.ts';
+import { describeExecutable } from './executable-kinds.ts';
+import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-answers.ts';
+import { readMetadata } from './image/image-metadata.ts';
+import { imageStructure } from './image/image-structure.ts';
+import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
+import { pdfFindings, pdfInside } from './sniff-pdf.ts';
+import type { WorkBudget } from './work-budget.ts';
+
+const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
+
+// what one binary format's checks need besides the bytes
+interface BinaryContext {
+  options: SniffOptions;
+  answers: FileTypeAnswers;
+  budget: WorkBudget;
+}
+
+/**
+ * The binary detector table: the first row whose `matches` holds judges the bytes. A new binary format is a
+ * folder under `src/content/` (its structure walk, its active-content check) and one row here; `kinds.ts`
+ * names its kind and mime types, `binary-kind.ts` its signature.
+ */
+interface BinaryDetector {
+  /** the format, for readers of this table */
+  format: string;
+  matches: (kind: string, bytes: Buffer) => boolean;
+  judge: (kind: string, bytes: Buffer, context: BinaryContext) => ContentSniff | NeedsFileType;
+}
+
+const binaryDetectors: readonly BinaryDetector[] = [
+  {
+    format: 'zip-based archives (archive/)',
+    matches: (kind, bytes) => kind === 'zip' || zipBased(bytes),
+    judge: zipFindings,
+  },
+  { format: 'compound files (archive/)', matches: (kind) => kind === 'cfb' || kind === 'msi', judge: cfbFindings },
+  { format: 'executables', matches: (kind) => describeExecutable(kind) !== null, judge: executableFindings },
+  { format: 'pdf (pdf/)', matches: (kind) => kind === 'pdf', judge: pdfDocumentFindings },
+  { format: 'raster images (image/)', matches: (kind) => imageKinds.has(kind), judge: imageFindings },
+];
+
+/** Judges binary bytes of `kind` by the first detector row that matches them; a kind no row names has no findings. */
+export function binaryFindings(
+  kind: string,
+  bytes: Buffer,
+  options: SniffOptions,
+  answers: FileTypeAnswers,
+  budget: WorkBudget,
+): ContentSniff | NeedsFileType {
+  const detector = binaryDetectors.find((row) => row.matches(kind, bytes));
+  return detector === undefined ? blankSniff(kind, false) : detector.judge(kind, bytes, { options, answers, budget });
+}
+
+function zipFindings(_kind: string, bytes: Buffer, { budget }: BinaryContext): ContentSniff {
+  const listing = readZipDirectory(bytes, budget) ?? { entries: scanLocalHeaders(bytes, 0, budget), start: 0 };
+  const zip = classifyZip(bytes, listing);
+  const sniff = blankSniff(zip.kind, false);
+  sniff.active = zip.active ?? describeExecutable(zip.kind);
+  return sniff;
+}
+
+function cfbFindings(_kind: string, bytes: Buffer): ContentSniff {
+  const cfb = classifyCfb(bytes);
+  const sniff = blankSniff(cfb.kind, false);
+  sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+  return sniff;
+}
+
+function executableFindings(kind: string): ContentSniff {
+  const sniff = blankSniff(kind, false);
+  sniff.active = describeExecutable(kind);
+  return sniff;
+}
+
+function pdfDocumentFindings(kind: string, bytes: Buffer, { options, budget }: BinaryContext): ContentSniff {
+  const sniff = blankSniff(kind, false);
+  const pdf = pdfFindings(bytes, options, budget);
+  sniff.active = pdf.active ?? polyglot(kind, bytes, 0, budget);
+  sniff.uninterpretable = pdf.uninterpretable;
+  return sniff;
+}
+
+function imageFindings(
+  kind: string,
+  bytes: Buffer,
+  { options, answers, budget }: BinaryContext,
+): ContentSniff | NeedsFileType {
+  const sniff = blankSniff(kind, false);
+  budget.spend('image', bytes.length);
+  const structure = imageStructure(kind, bytes, budget);
+  sniff.width = structure?.width ?? null;
+  sniff.height = structure?.height ?? null;
+  const metadata = readMetadata(kind, bytes);
+  const truncated = structure === null || structure.end === null;
+  const end = structure?.end ?? 0;
+  sniff.uninterpretable = truncated
+    ? `truncated ${kind} image: its structure ends before the data does`
+    : (structure.malformed ?? metadata.uninterpretable);
+  sniff.active =
+    polyglot(kind, bytes, end, budget) ??
+    metadata.active ??
+    scriptPolyglot(kind, bytes, budget) ??
+    pdfInside(kind, bytes, options, budget);
+  if (truncated) return sniff;
+  // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
+  const from = end + paddingLength(bytes, end);
+  if (sniff.active === null && from < bytes.length) {
+    const trailing = trailingFormatWith(bytes.subarray(from), () => binaryAt(bytes, from, answers), budget);
+    if (trailing === undefined) return { fileTypeAt: from };
+    if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
+  }
+  return sniff;
+}
+
+function polyglot(kind: string, bytes: Buffer, end: number, budget: WorkBudget): string | null {
+  const archive = embeddedArchive(bytes, end, budget);
+  return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
+}
+
+// a header that opens a script comment (`GIF89a/*`) and script after the image's end marker
+function scriptPolyglot(kind: string, bytes: Buffer, budget: WorkBudget): string | null {
+  return parsesAsScript(bytes, budget) ? `the ${kind} is also a javascript program (polyglot)` : null;
+}
+
+// encoders pad with zeros or 0xFF; white space comes from text-mode transfers
+function paddingLength(bytes: Buffer, from: number): number {
+  let i = from;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b !== 0x00 && b !== 0xff && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) break;
+    i++;
+  }
+  return i - from;
+}
+
+function zipBased(bytes: Buffer): boolean {
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 0x03 || bytes[2] === 0x05) &&
+    (bytes[3] === 0x04 || bytes[3] === 0x06)
+  );
+}

@@ -1,0 +1,28 @@
+// A PDF wherever it stands: the whole item (binary, or PDF syntax with no NUL read as text), or carried in
+// the leading bytes of an image.
+import type { SniffOptions } from './content-sniff.ts';
+import { defaultMaxInflateBytes, scanPdf } from './pdf/pdf-active.ts';
+import type { WorkBudget } from './work-budget.ts';
+
+/** What the PDF scan found in `bytes`: its first active name and why it cannot be inspected, each or null. */
+export function pdfFindings(
+  bytes: Buffer,
+  options: SniffOptions,
+  budget: WorkBudget,
+): { active: string | null; uninterpretable: string | null } {
+  const scan = scanPdf(bytes, options.maxInflateBytes ?? defaultMaxInflateBytes, undefined, budget);
+  return { active: scan.active, uninterpretable: scan.uninterpretable };
+}
+
+// PDF readers look for `%PDF-` anywhere in the first KiB (Acrobat, pdf.js), so a PDF carried inside an image
+// (a chunk, a comment) there opens as one; later in the file it is data to them
+/** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
+const pdfHeaderSearchBytes = 1024;
+
+/** The finding for a PDF carried in the first KiB of an image (`kind`) that holds active content, or null. */
+export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, budget: WorkBudget): string | null {
+  const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
+  if (at === -1) return null;
+  const pdf = pdfFindings(bytes.subarray(at), options, budget);
+  return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
+}

@@ -7,7 +7,8 @@ export const maxNoticeChars = 1500;
 
 /**
  * One line for the model saying what the gate did and why: the masked uri, each reason code with its message, the
- * policy, and the boundary to check next; every front end words what it withheld or refused with it. Reason messages
+ * policy, and the boundary to check next; every front end words what it withheld, refused or could not finish with it
+ * (the hook's answers, the decorator's and the proxy's -32080 errors, withheld embedded resources). Reason messages
  * quote user values already (`quoteValue`).
  */
 export function gateNotice(what: string, uri: string, decision: Decision, next: NextStep | null): string {
@@ -16,9 +17,4 @@ export function gateNotice(what: string, uri: string, decision: Decision, next: 
   const where = next === null ? '' : `; next boundary: ${next.boundary}: ${next.hint}`;
   const text = `linkgate ${what} \`${maskUri(uri)}\`: ${reasons === '' ? decision.effect : reasons} [${policy}]${where}`;
   return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
-}
-
-/** The codes of a decision, deduplicated, in order. */
-export function reasonCodesOf(decision: Decision): string[] {
-  return [...new Set(decision.reasons.map((r) => r.code))];
 }

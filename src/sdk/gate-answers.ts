@@ -1,7 +1,6 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
-import { reasonCodesOf } from '../flow/gate-notice.ts';
-import { maskUri } from '../link/mask-uri.ts';
+import { gateNotice } from '../flow/gate-notice.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { JsonRpcId } from './json-rpc-shape.ts';
 
@@ -14,7 +13,10 @@ export function gateError(id: JsonRpcId, message: string, data?: Record<string, 
   return { jsonrpc: '2.0', id, error };
 }
 
-/** The answer to a read the gate refused or ended itself, naming the reason codes and the boundary to check next. */
+/**
+ * The answer to a read the gate refused or ended itself (`what` it did, e.g. `refused to read`), worded by the flow's
+ * one notice: the reason codes and messages, the policy and the boundary to check next; the decision under `data`.
+ */
 export function readDenial(
   id: JsonRpcId,
   uri: string,
@@ -22,15 +24,7 @@ export function readDenial(
   what: string,
   next: NextStep | null,
 ): Record<string, unknown> {
-  return gateError(id, denialMessage(uri, decision, what, next), { [decisionMetaKey]: decision });
-}
-
-/** The message of a read the gate answered itself: masked uri, what happened, the reason codes and the next boundary. */
-export function denialMessage(uri: string, decision: Decision, what: string, next: NextStep | null): string {
-  const codes = reasonCodesOf(decision).join(', ');
-  const why = codes === '' ? '' : ` (${codes})`;
-  const then = next === null ? '' : `; check next: ${next.boundary}: ${next.hint}`;
-  return `linkgate: read of \`${maskUri(uri)}\` ${what}${why}${then}`;
+  return gateError(id, gateNotice(what, uri, decision, next), { [decisionMetaKey]: decision });
 }
 
 /** The first line of an error's message, for an answer that must stay one line. */

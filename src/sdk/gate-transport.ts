@@ -8,7 +8,7 @@ import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';
 
 export { decisionMetaKey } from '../flow/decision-meta.ts';
-export { denialMessage, gateErrorCode } from './gate-answers.ts';
+export { gateErrorCode } from './gate-answers.ts';
 export { maxRememberedLinks } from './requests-in-flight.ts';
 export { judgedServerRequests } from './route-answer.ts';
 export type { GateTransportOptions } from './transport-session.ts';

@@ -38,7 +38,7 @@ export async function onRead(
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');
       await s.emit(recorded);
-      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'denied by policy', recorded.next);
+      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'refused to read', recorded.next);
       s.deliver(denied);
     });
     return;
@@ -91,7 +91,7 @@ function onDeadline(s: TransportSession, id: JsonRpcId): void {
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'timeout', deadlineMs: s.deadlineMs });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'timed out', failed.record.next));
+    s.deliver(readDenial(id, uri, failed.decision, 'timed out reading', failed.record.next));
   });
 }
 
@@ -132,7 +132,7 @@ function answerHost(
     return;
   }
   if (judged.delivery === 'none') {
-    const what = judged.complete ? 'denied by policy' : 'did not complete';
+    const what = judged.complete ? 'refused to read' : 'did not complete the read of';
     s.deliver(readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next), extra);
     return;
   }

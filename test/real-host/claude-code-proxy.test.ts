@@ -83,11 +83,11 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     const why = (id: string) => text(results[id]?.content);
     expect(why('toolu_read_readme')).toContain(readme.marker);
     expect(why('toolu_read_metadata')).toContain(
-      `linkgate: read of \`${metadata.uri}\` denied by policy (uri.non-public-address)`,
+      `linkgate refused to read \`${metadata.uri}\`: uri.non-public-address (`,
     );
-    expect(why('toolu_read_metadata')).toContain('check next: policy');
-    expect(why('toolu_read_photo')).toMatch(/denied by policy \(.*content\.(executable|mime-mismatch)/);
-    expect(why('toolu_read_banner')).toMatch(/denied by policy \(.*content\.unsafe-text/);
+    expect(why('toolu_read_metadata')).toContain('next boundary: policy');
+    expect(why('toolu_read_photo')).toMatch(/refused to read .*content\.(executable|mime-mismatch)/);
+    expect(why('toolu_read_banner')).toMatch(/refused to read .*content\.unsafe-text/);
     expect(why('toolu_embedded')).toMatch(/linkgate withheld the embedded resource `fixture:\/\/embedded\/tool\.png`/);
     for (const id of ['toolu_read_metadata', 'toolu_read_photo', 'toolu_read_banner'])
       expect(results[id]?.is_error, id).toBe(true);

@@ -87,11 +87,11 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
 
     // the model is told why, in the words of the proxy's -32080 error
     expect(why('call_read_metadata')).toContain(
-      `linkgate: read of \`${metadata.uri}\` denied by policy (uri.non-public-address)`,
+      `linkgate refused to read \`${metadata.uri}\`: uri.non-public-address (`,
     );
     expect(why('call_read_passwd')).toContain('uri.scheme-not-allowed');
-    expect(why('call_read_photo')).toMatch(/denied by policy \(.*content\.(executable|mime-mismatch)/);
-    expect(why('call_read_banner')).toMatch(/denied by policy \(.*content\.unsafe-text/);
+    expect(why('call_read_photo')).toMatch(/refused to read .*content\.(executable|mime-mismatch)/);
+    expect(why('call_read_banner')).toMatch(/refused to read .*content\.unsafe-text/);
     expect(why('call_embedded')).toMatch(
       /linkgate.* embedded resource `fixture:\/\/embedded\/tool\.png`.*content\.executable/,
     );

@@ -1,28 +1,14 @@
-import type { FlowMode } from '../flow/link-steps.ts';
-import type { Gate } from '../gate/create-gate.ts';
-import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import { isRecord } from '../decision/json-value.ts';
-import type { LinkRecord } from '../record/link-record.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
+import type { HookContext } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { eventObject } from './host-event-fields.ts';
 import { renderedItem } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 
-/** What one hook run needs besides the event text. */
-export interface RunHookOptions {
-  gate: Gate;
-  stateDir: string;
-  record: (record: LinkRecord) => Promise<void>;
-  /** receives the record of each embedded resource judged (absent: not kept) */
-  recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
-  /** the host's name, written into each record with its session and tool-use ids */
-  host?: string;
-  /** `observe` answers nothing and records what enforcing would have done; default `enforce` */
-  mode?: FlowMode;
-  now?: () => Date;
-}
+/** What one hook run needs besides the event text: the handling context (`observe` mode also answers nothing). */
+export type RunHookOptions = HookContext;
 
 /** One event's text in, the host's answer text out (empty for no answer); throws for a bad event or an i/o fault. */
 export async function runHook(host: HostAdapter, eventText: string, options: RunHookOptions): Promise<string> {

@@ -31,44 +31,33 @@ export function unwrapToolOutput(output: unknown): ToolOutput {
 
 /** The `contents` of a resource read tool's output (`{contents: [...]}`, possibly as a JSON string); null when absent. */
 export function readContents(output: unknown): unknown[] | null {
-  let value = output;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = parsedOutput(output);
   return isRecord(value) && Array.isArray(value['contents']) ? value['contents'] : null;
 }
 
 /** The `error` text a read tool's output carries beside its contents (Claude Code: the server's error); null when none. */
 export function readError(output: unknown): string | null {
-  let value = output;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
+  const value = parsedOutput(output);
   return isRecord(value) && typeof value['error'] === 'string' && value['error'] !== '' ? value['error'] : null;
 }
 
 /** The entries of a resource list tool's output: an array, `{resources: [...]}`, or either as a JSON string. */
 export function listedResources(output: unknown): Record<string, unknown>[] {
-  let value = output;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
+  const value = parsedOutput(output);
   const list = Array.isArray(value)
     ? value
     : isRecord(value) && Array.isArray(value['resources'])
       ? value['resources']
       : [];
   return list.filter(isRecord);
+}
+
+// a host output as a value: a JSON string parsed (undefined when it is not JSON), anything else as it is
+function parsedOutput(output: unknown): unknown {
+  if (typeof output !== 'string') return output;
+  try {
+    return JSON.parse(output) as unknown;
+  } catch {
+    return undefined;
+  }
 }

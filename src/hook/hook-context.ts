@@ -1,0 +1,48 @@
+import type { FlowMode, LinkStep } from '../flow/link-steps.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import type { HookEvent } from './hook-event.ts';
+
+/** What handling one event needs: the gate, where session state lives, and where records go. */
+export interface HookContext {
+  gate: Gate;
+  /** folder of the per-session state */
+  stateDir: string;
+  /** receives each finished record */
+  record: (record: LinkRecord) => Promise<void>;
+  /** receives the record of each embedded resource judged (absent: not kept) */
+  recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
+  /** the host's name, written into each record with the session and tool-use ids (absent: records carry no `host`) */
+  host?: string;
+  /** `observe` records what enforcing would have done and withholds or deletes nothing; default `enforce` */
+  mode?: FlowMode;
+  /** clock (tests pass their own) */
+  now?: () => Date;
+}
+
+/** A link step with the tool-use id of the call that returned the link (null: none, or the session never saw it). */
+export type HookStep = LinkStep & { discoveredBy?: string | null };
+
+/** Writes `record`, with the host, session and tool-use ids when the context names a host. */
+export async function save(context: HookContext, event: HookEvent, step: HookStep, record: LinkRecord): Promise<void> {
+  if (context.host === undefined) return context.record(record);
+  const toolUseIds = { discovered: step.discoveredBy ?? null, requested: event.toolUseId };
+  await context.record({ ...record, host: { name: context.host, session: event.session, toolUseIds } });
+}
+
+/** The context's mode, `enforce` unless it says `observe`. */
+export function modeOf(context: HookContext): FlowMode {
+  return context.mode ?? 'enforce';
+}
+
+/** The context's clock, read once. */
+export function nowOf(context: HookContext): Date {
+  return context.now?.() ?? new Date();
+}
+
+/** Where a link was found, as far as a hook event says: the server and tool, no JSON-RPC context. */
+export function linkContext(server: string, tool: string | null): LinkContext {
+  return { server, tool, responseId: null, protocolVersion: null, client: null, serverInfo: null };
+}

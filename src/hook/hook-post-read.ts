@@ -1,0 +1,108 @@
+import { isRecord } from '../decision/json-value.ts';
+import { gateNotice } from '../flow/gate-notice.ts';
+import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
+import { modeOf, nowOf, save } from './hook-context.ts';
+import type { HookAnswer } from './hook-event.ts';
+import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
+import { SavedFiles } from './saved-files.ts';
+import { readContents, readError } from './tool-output.ts';
+
+/** The host's read failed: the pending read is recorded as failed. */
+export async function readFailed(r: ReadEvent): Promise<HookAnswer> {
+  const { event, context } = r;
+  const pending = await r.state.takePending(r.callId);
+  if (pending === undefined) return { kind: 'none' };
+  const message =
+    typeof event.response === 'string' ? `the host's read failed: ${event.response}` : "the host's read failed";
+  const failure = {
+    kind: 'failed',
+    why: "the host's read failed",
+    message: message.slice(0, 200).toLowerCase(),
+  } as const;
+  await save(context, event, pending, failedRead(context.gate, pending, pending.requested, failure).record);
+  return { kind: 'none' };
+}
+
+/** After the host read: the read decision over what it received; each withheld item is replaced by the notice. */
+export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
+  const { event, call, context } = r;
+  const { gate } = context;
+  const pending = await r.state.takePending(r.callId);
+  // no pre event (lost, or the host ran only this hook): the link is judged now, and a deny withholds everything
+  const step = pending ?? (await decideReadLink(call.server, call.uri, r.state, context));
+  const raw = readContents(event.response);
+  if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
+  const error = readError(event.response);
+  if (error !== null && raw.length === 0 && !linkRefused(step)) {
+    // the server answered an error (Claude Code: `{contents: [], error}`): nothing reached the model to judge
+    const requested = pending?.requested ?? sendRead(gate, step, nowOf(context));
+    const failure = {
+      kind: 'failed',
+      why: 'the server answered an error',
+      message: `the server answered an error: ${error}`.slice(0, 200).toLowerCase(),
+    } as const;
+    await save(context, event, step, failedRead(gate, step, requested, failure).record);
+    return { kind: 'none' };
+  }
+
+  const files = new SavedFiles(event.savedDir);
+  const { contents, saved } = await judgedContents(raw, files, gate.policy.document.read.maxBytes);
+  if (linkRefused(step)) {
+    for (const path of saved) if (path !== null) await files.remove(path);
+    const record = skipRead(step, 'the link was denied');
+    await save(context, event, step, record);
+    const notice = gateNotice('withheld the body of', call.uri, step.linkDecision, record.next);
+    return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice);
+  }
+
+  // the host did the read: the flow judges its result afterwards
+  const now = nowOf(context);
+  const requested = pending?.requested ?? sendRead(gate, step, now);
+  const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
+  const judged = await judgeRead(gate, step, { result: { contents } }, { requested, elapsedMs, now: () => now });
+  await save(context, event, step, judged.record);
+  if (judged.dropped.length === 0 || modeOf(context) === 'observe') return { kind: 'none' };
+
+  const withheld = new Set(judged.dropped.map((d) => d.index));
+  // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
+  for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
+  const notice = gateNotice('withheld the body of', call.uri, judged.decision, judged.record.next);
+  return withholdAnswer(raw, withheld, notice);
+}
+
+/** The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline). */
+async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxBytes: number) {
+  const saved: (string | null)[] = [];
+  const contents: Record<string, unknown>[] = [];
+  for (const item of raw) {
+    const path = isRecord(item) && typeof item['blobSavedTo'] === 'string' ? item['blobSavedTo'] : null;
+    saved.push(path);
+    if (!isRecord(item)) {
+      contents.push({});
+      continue;
+    }
+    const judgedItem: Record<string, unknown> = {};
+    for (const key of ['uri', 'mimeType'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
+    if (path === null) {
+      // the body as the host passed it: text, or a blob inline as base64 (Codex)
+      for (const key of ['text', 'blob'] as const) if (item[key] !== undefined) judgedItem[key] = item[key];
+    } else {
+      // the body is the saved file (the item's `text` is the host's note about it); a file that cannot be read back,
+      // or lies outside the host's folder, gives an item with no body, which the gate denies (content.shape)
+      const blob = await files.readBase64(path, maxBytes);
+      if (blob !== null) judgedItem['blob'] = blob;
+    }
+    contents.push(judgedItem);
+  }
+  return { contents, saved };
+}
+
+/** The read tool's output with each withheld item replaced by a text item carrying the notice. */
+function withholdAnswer(raw: readonly unknown[], withheld: ReadonlySet<number>, notice: string): HookAnswer {
+  const contents = raw.map((item, index) => {
+    if (!withheld.has(index)) return item;
+    const uri = isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
+    return { uri, mimeType: 'text/plain', text: notice };
+  });
+  return { kind: 'replace', output: { contents }, reason: notice };
+}

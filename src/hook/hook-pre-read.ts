@@ -1,0 +1,82 @@
+import { discoverLink, linkRefused, sendRead, skipRead, startLink } from '../flow/link-steps.ts';
+import { gateNotice } from '../flow/gate-notice.ts';
+import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save } from './hook-context.ts';
+import type { HookAnswer, HookEvent } from './hook-event.ts';
+import type { SessionState } from './session-state.ts';
+
+/** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
+export const webFetchServer = 'web-fetch';
+
+/** One event of a resource read: the read call, its id across the pre and post events, and the session's state. */
+export interface ReadEvent {
+  event: HookEvent;
+  call: { server: string | null; uri: string };
+  /** the tool-use id, or the server and uri when the host gives none */
+  callId: string;
+  state: SessionState;
+  context: HookContext;
+}
+
+/** Before the host reads: the link decision; a refused link is denied with the notice, else the read is pending. */
+export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
+  const { event, call, context } = r;
+  const step = await decideReadLink(call.server, call.uri, r.state, context);
+  if (linkRefused(step)) {
+    const record = skipRead(step, 'the link was denied');
+    await save(context, event, step, record);
+    return { kind: 'deny', reason: gateNotice('refused to read', call.uri, step.linkDecision, record.next) };
+  }
+  await r.state.putPending(r.callId, { ...step, requested: sendRead(context.gate, step, nowOf(context)) });
+  return { kind: 'none' };
+}
+
+/** The flow's first step for reading `uri` from `server`, with what the session saw of the link. */
+export async function decideReadLink(
+  readServer: string | null,
+  uri: string,
+  state: SessionState,
+  context: HookContext,
+): Promise<HookStep> {
+  const seen = await state.seen(uri);
+  // a link returned by this very server first; else the first one seen (the read then goes to another server)
+  const origin = seen.find((s) => s.server === readServer) ?? seen[0];
+  // a host that finds the server by the uri reads from the server that returned or listed it
+  const server = readServer ?? origin?.server ?? 'default';
+  const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
+  const step = await startLink(context.gate, {
+    link,
+    discovered: origin?.discovered ?? discoverLink(link, null, linkContext(server, null), nowOf(context)),
+    linkServer: origin?.server ?? server,
+    readFrom: server,
+    seen: origin !== undefined,
+    mode: modeOf(context),
+  });
+  return { ...step, discoveredBy: origin?.toolUseId ?? null };
+}
+
+/** Before the host's own web fetch: the link rules for each url, judged as server `web-fetch`. */
+export async function judgeWebFetch(
+  event: HookEvent,
+  urls: readonly string[],
+  context: HookContext,
+): Promise<HookAnswer> {
+  if (context.gate.policy.document.hook?.webFetch === false) return { kind: 'none' };
+  for (const url of urls) {
+    const link = { type: 'resource_link', uri: url, name: url };
+    // the host's own fetcher reads it, not an MCP server: no `readFrom`
+    const step = await startLink(context.gate, {
+      link,
+      discovered: discoverLink(link, null, linkContext(webFetchServer, 'WebFetch'), nowOf(context)),
+      linkServer: webFetchServer,
+      readFrom: null,
+      mode: modeOf(context),
+    });
+    // observe mode records the fetch it would have refused and lets it run
+    if (step.linkDecision.effect !== 'deny') continue;
+    const record = skipRead(step, 'the link was denied');
+    await save(context, event, step, record);
+    if (!linkRefused(step)) continue;
+    return { kind: 'deny', reason: gateNotice('refused to fetch', url, step.linkDecision, record.next) };
+  }
+  return { kind: 'none' };
+}

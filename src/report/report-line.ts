@@ -1,5 +1,6 @@
 import type { PolicyRef } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { recordKindOf } from '../record/record-kind.ts';
 import { embeddedVerdicts, reportVerdicts } from './report-counts.ts';
 
 /** What a report reads of one link record: only the fields it counts, checked; everything else is ignored. */
@@ -83,10 +84,10 @@ export function readReportLine(text: string): ReportLine {
   }
   try {
     const r = object(value, 'line');
-    const kind = r['kind'];
-    if (kind !== undefined) {
-      if (kind === 'summary') return { kind: 'summary' };
-      if (kind !== 'embedded') return bad(`unknown record \`kind\``);
+    const kind = recordKindOf(r);
+    if (kind === 'summary') return { kind: 'summary' };
+    if (kind === 'unknown') return bad(`unknown record \`kind\``);
+    if (kind === 'embedded') {
       const verdict = string(r['verdict'], 'verdict');
       return embeddedSet.has(verdict)
         ? { kind: 'embedded', verdict: verdict as (typeof embeddedVerdicts)[number] }

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { CliCommand } from '../../src/cli/cli-io.ts';
 import { main } from '../../src/cli/main.ts';
+import { isEmbeddedRecordLine } from '../../src/record/record-kind.ts';
 
 /** What a CLI run printed and returned, and how long it took (milliseconds). */
 export interface CliRun {
@@ -62,5 +63,5 @@ export function jsonLines(text: string): unknown[] {
 
 /** The link records of a records file's text (JSON Lines), without its embedded-resource records (`kind: "embedded"`). */
 export function linkRecordLines(text: string): unknown[] {
-  return jsonLines(text).filter((r) => (r as { kind?: unknown }).kind !== 'embedded');
+  return jsonLines(text).filter((r) => !isEmbeddedRecordLine(r));
 }

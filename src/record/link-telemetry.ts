@@ -208,23 +208,18 @@ function countDecision(instruments: Instruments, stage: 'link' | 'read', decisio
 }
 
 function makeInstruments(meter: Meter): Instruments {
+  const counter = (name: string, description: string, unit: string) => meter.createCounter(name, { description, unit });
+  const histogram = (name: string, description: string, unit: string) =>
+    meter.createHistogram(name, { description, unit });
   return {
-    decisions: meter.createCounter('linkgate.decisions', {
-      description: 'link and read decisions, by stage and effect',
-      unit: '{decision}',
-    }),
-    reasons: meter.createCounter('linkgate.decision.reasons', {
-      description: 'reasons given by link and read decisions, by stage, effect and reason code',
-      unit: '{reason}',
-    }),
-    readBytes: meter.createHistogram('linkgate.read.bytes', {
-      description: 'decoded bytes received per link read',
-      unit: 'By',
-    }),
-    readDuration: meter.createHistogram('linkgate.read.duration', {
-      description: 'time from sending a link read to its answer',
-      unit: 's',
-    }),
+    decisions: counter('linkgate.decisions', 'link and read decisions, by stage and effect', '{decision}'),
+    reasons: counter(
+      'linkgate.decision.reasons',
+      'reasons given by link and read decisions, by stage, effect and reason code',
+      '{reason}',
+    ),
+    readBytes: histogram('linkgate.read.bytes', 'decoded bytes received per link read', 'By'),
+    readDuration: histogram('linkgate.read.duration', 'time from sending a link read to its answer', 's'),
   };
 }
 

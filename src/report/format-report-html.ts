@@ -2,20 +2,14 @@ import { createHash } from 'node:crypto';
 import { verdictLegend } from '../record/format-record-table.ts';
 import type { BreakdownList, ListedLink, ReportCounts } from './report-counts.ts';
 import { reportStages, reportVerdicts } from './report-counts.ts';
-import { filtersText, percent, sourcesText } from './format-report-text.ts';
+import { embeddedParts, entityText, filtersText, percent, sourcesText } from './format-report-text.ts';
 
 /** Keys drawn per breakdown chart; the table under it lists every key. */
 export const maxChartKeys = 12;
 
 /** Text from a record (or anywhere) as HTML text: the five significant characters as entities, controls shown as `\uXXXX`. */
 export function htmlText(value: string): string {
-  return value
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return entityText(value).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 // escaped text with `code spans` shown as <code>: the spans are found in the escaped text, so nothing in them is markup
@@ -99,11 +93,8 @@ export function formatReportHtml(counts: ReportCounts): string {
   body.push(breakdown('By front end or host', 'front-end', counts.byFrontEnd));
   body.push(breakdown('By policy', 'policy', counts.byPolicy));
   if (counts.embedded.records > 0) {
-    const parts = Object.entries(counts.embedded.verdicts)
-      .filter(([, n]) => n > 0)
-      .map(([v, n]) => `${n} ${v}`);
     body.push(
-      `<p>Embedded resources (bodies the tool results carried, not links): <span id="embedded">${counts.embedded.records}</span> (${htmlText(parts.join(', '))}).</p>`,
+      `<p>Embedded resources (bodies the tool results carried, not links): <span id="embedded">${counts.embedded.records}</span> (${htmlText(embeddedParts(counts))}).</p>`,
     );
   }
   body.push(linksSection(counts, listed, verdictsListed, servers, reasons));

@@ -1,7 +1,7 @@
 import { verdictLegend } from '../record/format-record-table.ts';
 import type { BreakdownList, ReportCounts } from './report-counts.ts';
 import { reportStages, reportVerdicts } from './report-counts.ts';
-import { filtersText, percent, sourcesText } from './format-report-text.ts';
+import { embeddedParts, entityText, filtersText, percent, sourcesText } from './format-report-text.ts';
 
 /**
  * Text from a record as markdown that renders as that text: html-significant characters as entities, markdown
@@ -9,12 +9,7 @@ import { filtersText, percent, sourcesText } from './format-report-text.ts';
  * and other controls as `\uXXXX`.
  */
 export function markdownText(value: string): string {
-  return value
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`);
+  return entityText(value).replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`);
 }
 
 /** The report as github-flavoured markdown, to attach to a review or a pull request: every record value escaped. */
@@ -54,12 +49,9 @@ export function formatReportMarkdown(counts: ReportCounts): string {
   breakdown(out, 'By front end or host', counts.byFrontEnd);
   breakdown(out, 'By policy', counts.byPolicy);
   if (counts.embedded.records > 0) {
-    const parts = Object.entries(counts.embedded.verdicts)
-      .filter(([, n]) => n > 0)
-      .map(([v, n]) => `${n} ${v}`);
     out.push(
       '',
-      `Embedded resources (bodies the tool results carried, not links): ${counts.embedded.records} (${parts.join(', ')}).`,
+      `Embedded resources (bodies the tool results carried, not links): ${counts.embedded.records} (${embeddedParts(counts)}).`,
     );
   }
   const nd = counts.notDelivered;

@@ -83,10 +83,7 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
 
   if (counts.embedded.records > 0) {
     heading('embedded resources (bodies the tool results carried; not links)');
-    const parts = Object.entries(counts.embedded.verdicts)
-      .filter(([, n]) => n > 0)
-      .map(([v, n]) => `${n} ${v}`);
-    push(`  ${counts.embedded.records}: ${parts.join(', ')}`);
+    push(`  ${counts.embedded.records}: ${embeddedParts(counts)}`);
   }
 
   const nd = counts.notDelivered;
@@ -192,4 +189,21 @@ function wrap(text: string, width: number): string[] {
   }
   if (line !== '') lines.push(line);
   return lines;
+}
+
+/** The embedded verdicts that occurred, as `N verdict` joined by `, ` (plain text: the caller escapes it). */
+export function embeddedParts(counts: ReportCounts): string {
+  return Object.entries(counts.embedded.verdicts)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `${n} ${v}`)
+    .join(', ');
+}
+
+/** Text with controls shown as `\uXXXX` and `&`, `<`, `>` as entities: the part HTML and markdown escape alike. */
+export function entityText(value: string): string {
+  return value
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }

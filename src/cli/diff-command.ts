@@ -5,9 +5,8 @@ import { displayPath } from '../review/display-path.ts';
 import { formatDiffJson, formatDiffMarkdown, formatDiffText } from '../review/format-diff.ts';
 import { loadCases, type CasesFile } from '../review/policy-cases.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
+import { formatOption } from './format-option.ts';
 import { reportLoadError } from './report-error.ts';
-
-const formats = ['text', 'json', 'markdown'] as const;
 
 /** `linkgate diff`: replays case inputs against two policy versions; exit 1 when it loosens (unless `--allow-loosening`), 2 usage or load errors. */
 export const diffDefinition = defineCommand({
@@ -25,13 +24,7 @@ export const diffDefinition = defineCommand({
       required: true,
       description: 'case files whose inputs are replayed',
     },
-    format: {
-      type: 'string',
-      value: 'FORMAT',
-      default: 'text',
-      choices: formats,
-      description: 'text, json or markdown (for a pull-request comment)',
-    },
+    format: formatOption(['text', 'json', 'markdown'], 'text, json or markdown (for a pull-request comment)'),
     'allow-loosening': { type: 'boolean', description: 'exit 0 even when the new policy loosens a decision' },
   },
   positionals: [

@@ -1,16 +1,13 @@
-import { resolve as resolvePath } from 'node:path';
 import { decisionJson } from '../decision/decision-json.ts';
 import { createGate, type Resolver } from '../gate/create-gate.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
-import { displayPath } from '../review/display-path.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { readLines } from './read-lines.ts';
-import { loadResolveFrom } from './resolve-from.ts';
+import { resolverFromOption } from './resolve-from.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { inputInvalid } from '../decision/deny.ts';
-import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
+import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -55,13 +52,8 @@ export const evalDefinition = defineCommand({
     let policy: Policy;
     let resolver: Resolver | undefined;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), {
-        ...review,
-        shownAs: displayPath(io.cwd, values.policy ?? ''),
-      });
-      warnUnreviewed(io, policy);
-      const from = values['resolve-from'];
-      if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
+      policy = await loadReviewedPolicy(io, values.policy ?? '', review);
+      resolver = await resolverFromOption(io.cwd, values['resolve-from']);
     } catch (error) {
       return reportLoadError(io, error);
     }

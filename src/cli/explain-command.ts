@@ -1,17 +1,14 @@
-import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGate, type Resolver } from '../gate/create-gate.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
-import { displayPath } from '../review/display-path.ts';
 import { explainLine } from '../review/explain.ts';
 import { formatExplainJson, formatExplainText } from '../review/format-explain.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { defaultMaxLineBytes } from './eval-command.ts';
 import { readLines } from './read-lines.ts';
 import { reportLoadError } from './report-error.ts';
-import { loadResolveFrom } from './resolve-from.ts';
-import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
+import { resolverFromOption } from './resolve-from.ts';
+import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
 
 /** The shipped default policy, used when `--policy` is not given. */
 const defaultPolicyFile = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
@@ -72,16 +69,11 @@ export const explainDefinition = defineCommand({
     try {
       if (values.policy === undefined) {
         io.stderr.write('linkgate: no `--policy`; using the shipped policies/default.yaml\n');
-        policy = await loadPolicy(defaultPolicyFile, { ...review, shownAs: 'policies/default.yaml' });
+        policy = await loadReviewedPolicy(io, defaultPolicyFile, review, 'policies/default.yaml');
       } else {
-        policy = await loadPolicy(resolvePath(io.cwd, values.policy), {
-          ...review,
-          shownAs: displayPath(io.cwd, values.policy),
-        });
+        policy = await loadReviewedPolicy(io, values.policy, review);
       }
-      warnUnreviewed(io, policy);
-      const from = values['resolve-from'];
-      if (from !== undefined) resolver = await loadResolveFrom(resolvePath(io.cwd, from), displayPath(io.cwd, from));
+      resolver = await resolverFromOption(io.cwd, values['resolve-from']);
     } catch (error) {
       return reportLoadError(io, error);
     }

@@ -8,13 +8,12 @@ import { toSarif } from '../review/sarif.ts';
 import { packageVersion } from './package-version.ts';
 import { fileReadError } from '../errors.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
+import { formatOption } from './format-option.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
 import { lintReviewSignatures } from '../review/lint-review.ts';
 import { checkPolicyText } from '../policy/check-policy.ts';
 import { reviewOptionsOf } from '../policy/load-policy.ts';
 import { reviewLoadOptions, reviewOptions } from './review-options.ts';
-
-const formats = ['text', 'json', 'sarif'] as const;
 
 /** `linkgate lint` (docs/cli.md): loader and semantic findings of policy files; exit 0 clean, 1 findings at the fail level, 2 usage or unreadable. */
 export const lintDefinition = defineCommand({
@@ -27,13 +26,7 @@ export const lintDefinition = defineCommand({
     'review signatures (POLICY.sig, docs/reviews.md): any that are there are checked against the bytes; with `--allowed-signers` a policy without one is a warning and one whose review does not hold an error.',
   ],
   options: {
-    format: {
-      type: 'string',
-      value: 'FORMAT',
-      default: 'text',
-      choices: formats,
-      description: 'text, json or sarif (for code-scanning uploads)',
-    },
+    format: formatOption(['text', 'json', 'sarif'], 'text, json or sarif (for code-scanning uploads)'),
     'fail-level': {
       type: 'string',
       value: 'LEVEL',

@@ -1,11 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { createGate } from '../gate/create-gate.ts';
 import { cappedStdioTransport } from '../sdk/capped-stdio-transport.ts';
 import { defaultReadConcurrency, gateToolResult } from '../sdk/gate-tool-result.ts';
 import { tagParams, tapTransport } from '../sdk/transport-tap.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { maskText } from '../record/build-stages.ts';
 import { formatRecordTable } from '../record/format-record-table.ts';
@@ -13,10 +11,9 @@ import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
-import { displayPath } from '../review/display-path.ts';
 import { packageVersion } from './package-version.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
-import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
+import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -76,11 +73,7 @@ export const probeDefinition = defineCommand({
     if (typeof review === 'string') return usageError(review);
     let policy: Policy;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, values.policy ?? ''), {
-        ...review,
-        shownAs: displayPath(io.cwd, values.policy ?? ''),
-      });
-      warnUnreviewed(io, policy);
+      policy = await loadReviewedPolicy(io, values.policy ?? '', review);
     } catch (error) {
       return reportLoadError(io, error);
     }

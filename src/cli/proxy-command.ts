@@ -1,16 +1,14 @@
 import { resolve as resolvePath } from 'node:path';
 import { GateError } from '../errors.ts';
 import { createGate } from '../gate/create-gate.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { type ProxyOptions, proxyOptionsFrom } from '../proxy/proxy-options.ts';
 import { runProxy } from '../proxy/run-proxy.ts';
 import { jsonLinesSink } from '../record/record-sink.ts';
-import { displayPath } from '../review/display-path.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
-import { reviewLoadOptions, reviewOptions, warnUnreviewed } from './review-options.ts';
+import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
 
 const initialize =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
@@ -73,12 +71,8 @@ export const proxyDefinition = defineCommand({
     if (typeof review === 'string') return usageError(review);
     let policy: Policy;
     try {
-      policy = await loadPolicy(resolvePath(io.cwd, options.policy), {
-        ...review,
-        shownAs: displayPath(io.cwd, options.policy),
-      });
       // an unreviewed policy denies every read and link; everything else is still forwarded
-      warnUnreviewed(io, policy);
+      policy = await loadReviewedPolicy(io, options.policy, review);
     } catch (error) {
       return reportLoadError(io, error);
     }

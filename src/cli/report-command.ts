@@ -11,10 +11,9 @@ import { createReportTally, defaultMaxListedLinks, type ReportTally } from '../r
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
+import { formatOption } from './format-option.ts';
 import { useColour } from './probe.ts';
 import { readLines } from './read-lines.ts';
-
-const formats = ['text', 'markdown', 'html', 'json'] as const;
 
 /** Longest records line read, bytes; a longer line is skipped as bad without being held. */
 export const maxRecordLineBytes = 4 * 1024 * 1024;
@@ -31,13 +30,7 @@ export const reportDefinition = defineCommand({
     'formats: `text` for a terminal (100 columns, colour only on a terminal), `markdown` for a review or a pull request, `html` one self-contained page that opens from a file (no script, no network: charts as inline svg, a table of links to filter), `json` for machines (schemas/report.schema.json).',
   ],
   options: {
-    format: {
-      type: 'string',
-      value: 'FORMAT',
-      default: 'text',
-      choices: formats,
-      description: 'text, markdown, html or json',
-    },
+    format: formatOption(['text', 'markdown', 'html', 'json'], 'text, markdown, html or json'),
     out: { type: 'string', value: 'FILE', description: 'write the report to FILE instead of stdout' },
     since: {
       type: 'string',

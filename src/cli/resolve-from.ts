@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import { fileReadError } from '../errors.ts';
 import { GateError } from '../errors.ts';
 import type { Resolver } from '../gate/create-gate.ts';
+import { displayPath } from '../review/display-path.ts';
 
 /** Loads a `{"answers": {"name": ["addr", …]}}` map as a resolver; names absent or mapped to `[]` do not resolve. */
 export async function loadResolveFrom(file: string, shownAs: string = file): Promise<Resolver> {
@@ -32,4 +34,12 @@ export async function loadResolveFrom(file: string, shownAs: string = file): Pro
     table.set(name.toLowerCase(), Object.freeze([...list]));
   }
   return async (name) => table.get(name.toLowerCase()) ?? [];
+}
+
+/**
+ * The resolver of `--resolve-from FILE` (relative to `cwd`), or undefined when the option is not given: names are
+ * then judged by their text and the network is never touched.
+ */
+export async function resolverFromOption(cwd: string, file: string | undefined): Promise<Resolver | undefined> {
+  return file === undefined ? undefined : loadResolveFrom(resolvePath(cwd, file), displayPath(cwd, file));
 }

@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import { allowedSignersEnv, type LoadPolicyOptions } from '../policy/load-policy.ts';
+import { allowedSignersEnv, loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
@@ -46,8 +46,24 @@ export function reviewLoadOptions(
   };
 }
 
-/** One stderr line when the policy's review did not verify: every decision will be a deny, and why. */
-export function warnUnreviewed(io: CliIo, policy: Policy): void {
+/**
+ * Loads the policy file named on the command line (relative to the working directory, shown as given unless
+ * `shownAs` says otherwise), its review checked with `review`; a policy whose review did not verify is named on
+ * stderr, since every decision it makes is a deny. Throws what `loadPolicy` throws.
+ */
+export async function loadReviewedPolicy(
+  io: CliIo,
+  file: string,
+  review: LoadPolicyOptions,
+  shownAs: string = displayPath(io.cwd, file),
+): Promise<Policy> {
+  const policy = await loadPolicy(resolvePath(io.cwd, file), { ...review, shownAs });
+  warnUnreviewed(io, policy);
+  return policy;
+}
+
+// one stderr line when the policy's review did not verify: every decision will be a deny, and why
+function warnUnreviewed(io: CliIo, policy: Policy): void {
   const check = policy.reviewCheck;
   if (check === undefined || check.verified) return;
   io.stderr.write(`linkgate: policy.unreviewed: ${check.message}; every decision is deny\n`);

@@ -6,10 +6,9 @@ import { formatJunit, type TestEntry } from '../review/junit.ts';
 import { casesPathFor, loadCases, type CasesFile } from '../review/policy-cases.ts';
 import { runCases } from '../review/run-cases.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
+import { formatOption } from './format-option.ts';
 import { reportLoadError } from './report-error.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
-
-const formats = ['text', 'junit', 'json'] as const;
 
 /** `linkgate test`: runs each policy's case file (`X.cases.yaml`, or `--cases`); exit 0 all pass, 1 a failing case or coverage below the threshold, 2 usage or load errors. */
 export const testDefinition = defineCommand({
@@ -20,7 +19,7 @@ export const testDefinition = defineCommand({
     'each policy `X.yaml` is tested against the case file beside it, `X.cases.yaml` (docs/case-files.md), or against the `--cases` files: every case is decided and compared with what it wants; the report also gives the share of settings and rules the cases exercised.',
   ],
   options: {
-    format: { type: 'string', value: 'FORMAT', default: 'text', choices: formats, description: 'text, junit or json' },
+    format: formatOption(['text', 'junit', 'json'], 'text, junit or json'),
     'coverage-threshold': {
       type: 'string',
       value: 'PERCENT',

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
-import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureServer, serverReads } from './fixture-process.ts';
 import {
   type FixtureResource,
   fixtureDescribedLinks,
@@ -70,7 +70,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     }
 
     // refused before the read: the server was never asked, the model got the reason as a tool error
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    const reads = await serverReads(requestLog);
     expect(reads).not.toContain(metadata?.uri);
     expect(reads).toEqual([readme, photo, banner, logo].map((r) => r?.uri));
     expect(run.toolResults['toolu_metadata']?.is_error).toBe(true);
@@ -163,7 +163,7 @@ describe('linkgate hook claude-code inside a real Claude Code: links with descri
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
 
     // the metadata address was refused before the read; the others were read
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    const reads = await serverReads(requestLog);
     expect(reads).toEqual([guide.uri, odd.uri, tool.uri]);
     expect(text('toolu_user_data')).toContain('uri.non-public-address');
 

@@ -1,22 +1,14 @@
 // The real Claude Code binary, offline, with `linkgate proxy -- <fixture server>` as its MCP server: what the
 // server is asked (its request log) and what reaches the model (the scripted model API's requests) show the gate
 // working in a real host, with no hook and no SDK on the host side.
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { LinkRecord } from '../../src/record/link-record.ts';
-import { repoRoot } from '../sdk/fake-gate.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
-import { readRequestLog, tsServerCommand } from './fixture-process.ts';
+import { linkRecordsOnceWritten, proxiedFixtureServer, serverReads } from './fixture-process.ts';
 import { fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
-
-// the host starts servers in its own cwd, where `--import tsx` would not resolve: name tsx's loader by URL
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -32,25 +24,11 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     const logs = await host.scratch('linkgate-cc-proxy-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
-    const proxy = [
-      '--import',
-      tsxLoader,
-      path.join(repoRoot, 'src/cli/main.ts'),
-      'proxy',
-      '--policy',
-      path.join(repoRoot, 'policies/default.yaml'),
-      '--server',
-      'fixture',
-      '--records',
-      recordsFile,
-      '--',
-      ...tsServerCommand(),
-    ];
     const read = (id: string, uri: string) => ({
       toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri } }],
     });
     const run = await runClaudeCode({
-      mcpServers: { fixture: { command: process.execPath, args: proxy, env: { LINKGATE_REQUEST_LOG: requestLog } } },
+      mcpServers: { fixture: proxiedFixtureServer(requestLog, recordsFile) },
       prompt: 'list the links of the fixture server and read them',
       script: [
         { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
@@ -69,8 +47,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     expect(run.exitCode, run.stderr).toBe(0);
 
     // the link rules stopped the metadata read in the proxy: the server never saw it; the others were read
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
-    expect(reads).toEqual([readme.uri, photo.uri, banner.uri]);
+    expect(await serverReads(requestLog)).toEqual([readme.uri, photo.uri, banner.uri]);
 
     // nothing of a denied body reached any request to the model; the allowed bodies did
     const toModel = JSON.stringify(run.modelRequests.map((r) => r.body));
@@ -96,17 +73,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     console.log(`model received (denied read): ${why('toolu_read_metadata')}`);
 
     // one record per link, written by the time the proxy has closed
-    const deadline = Date.now() + 15_000;
-    let records: LinkRecord[] = [];
-    while (Date.now() < deadline) {
-      records = (await readFile(recordsFile, 'utf8').catch(() => ''))
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as LinkRecord)
-        .filter((r) => (r as { kind?: unknown }).kind !== 'embedded');
-      if (records.length >= fixtureLinks.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const records = await linkRecordsOnceWritten(recordsFile, fixtureLinks.length);
     const verdicts = Object.fromEntries(records.map((r) => [r.uri, r.verdict]));
     expect(verdicts).toEqual({
       [readme.uri]: 'body-obtained',

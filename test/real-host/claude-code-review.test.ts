@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
 import { reviewFolder } from '../helpers/ssh-keygen.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
-import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureServer, serverReads } from './fixture-process.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -70,7 +70,7 @@ async function editThenRead(reviewed: boolean) {
   // the edit happened, through Claude Code's own tool
   expect(run.toolResults['toolu_edit']?.is_error ?? false, JSON.stringify(run.toolResults['toolu_edit'])).toBe(false);
   expect(await readFile(folder.policy, 'utf8')).toContain('schemes: [https, http, file]');
-  const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+  const reads = await serverReads(requestLog);
   return { run, reads, passwdResult: JSON.stringify(run.toolResults['toolu_passwd'] ?? null) };
 }
 

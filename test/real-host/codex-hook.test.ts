@@ -8,7 +8,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
-import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureServer, serverReads } from './fixture-process.ts';
 import { fixtureResource } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
@@ -65,7 +65,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     }
 
     // refused before the read: the server was never asked, the model got the reason
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    const reads = await serverReads(requestLog);
     expect(reads).toEqual([readme, photo, banner, logo].map((r) => r.uri));
     expect(text('call_metadata')).toContain('Tool call blocked by PreToolUse hook: linkgate refused to read');
     expect(text('call_metadata')).toContain('uri.non-public-address');

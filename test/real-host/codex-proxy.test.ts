@@ -1,23 +1,15 @@
 // The real Codex CLI, offline, with `linkgate proxy -- <fixture server>` as its MCP server: what the server is asked
 // (its request log) and what reaches the model (the scripted Responses API's requests) show the gate working in a
 // real Codex, with no hook.
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { LinkRecord } from '../../src/record/link-record.ts';
-import { repoRoot } from '../sdk/fake-gate.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
-import { readRequestLog, tsServerCommand } from './fixture-process.ts';
+import { linkRecordsOnceWritten, proxiedFixtureServer, serverReads } from './fixture-process.ts';
 import { fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
-
-// the host starts servers in its own cwd, where `--import tsx` would not resolve: name tsx's loader by URL
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 describe('codex cli with linkgate proxy in front of the fixture server', () => {
   test('denied links are never read, denied bodies never reach the model, allowed ones do, the model is told why', async (ctx) => {
@@ -32,25 +24,11 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
     const logs = await host.scratch('linkgate-codex-proxy-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
-    const proxy = [
-      '--import',
-      tsxLoader,
-      path.join(repoRoot, 'src/cli/main.ts'),
-      'proxy',
-      '--policy',
-      path.join(repoRoot, 'policies/default.yaml'),
-      '--server',
-      'fixture',
-      '--records',
-      recordsFile,
-      '--',
-      ...tsServerCommand(),
-    ];
     const read = (id: string, uri: string) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { server: 'fixture', uri } }],
     });
     const run = await runCodexCli({
-      mcpServers: { fixture: { command: process.execPath, args: proxy, env: { LINKGATE_REQUEST_LOG: requestLog } } },
+      mcpServers: { fixture: proxiedFixtureServer(requestLog, recordsFile) },
       prompt: 'list the links of the fixture server and read them',
       script: [
         { toolUses: [{ id: 'call_links', name: 'mcp__fixture__links', input: {} }] },
@@ -75,8 +53,7 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
     }
 
     // the link rules stopped the metadata and file reads in the proxy: the server never saw them
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
-    expect(reads).toEqual([readme.uri, photo.uri, banner.uri, logo.uri]);
+    expect(await serverReads(requestLog)).toEqual([readme.uri, photo.uri, banner.uri, logo.uri]);
 
     // nothing of a denied body reached any request to the model; the allowed bodies did, whole
     const toModel = JSON.stringify(run.modelRequests.map((r) => r.body));
@@ -97,16 +74,7 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
     );
 
     // one record per link of the tool result, written by the time the proxy has closed
-    const deadline = Date.now() + 15_000;
-    let records: LinkRecord[] = [];
-    while (Date.now() < deadline) {
-      records = (await readFile(recordsFile, 'utf8').catch(() => ''))
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as LinkRecord);
-      if (records.length >= fixtureLinks.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const records = await linkRecordsOnceWritten(recordsFile, fixtureLinks.length);
     const verdicts = Object.fromEntries(records.map((r) => [r.uri, r.verdict]));
     expect(verdicts).toMatchObject({
       [readme.uri]: 'body-obtained',

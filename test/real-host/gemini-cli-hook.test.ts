@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { linkRecordLines } from '../helpers/run-cli.ts';
-import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureServer, serverReads } from './fixture-process.ts';
 import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
@@ -69,7 +69,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
       for (const id of ['call_metadata', 'call_readme', 'call_banner', 'call_embedded']) console.log(id, text(id));
     }
 
-    const reads = (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => r.uri);
+    const reads = await serverReads(requestLog);
     expect(reads).not.toContain(metadata?.uri);
     expect(reads).toContain(readme?.uri);
     expect(text('call_metadata')).toContain('uri.non-public-address');

@@ -13,7 +13,7 @@ import {
   recordedEvents,
   recorderCommand,
 } from './claude-code.ts';
-import { fixtureServer, readRequestLog } from './fixture-process.ts';
+import { fixtureServer, serverReads } from './fixture-process.ts';
 import { type FixtureResource, fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
 import type { HostRunResult } from './host-run.ts';
 import { realHostSuite } from './host-suite.ts';
@@ -97,10 +97,6 @@ export interface SmokeHost<Result> {
 const record = process.env['LINKGATE_RECORD_OBSERVED'] === '1';
 const link = (name: string): FixtureResource => fixtureResource(name, fixtureLinks);
 const use = (id: string, name: string, input: Json): AssistantTurn => ({ toolUses: [{ id, name, input }] });
-
-async function serverReads(requestLog: string): Promise<string[]> {
-  return (await readRequestLog(requestLog)).filter((r) => r.method === 'resources/read').map((r) => String(r.uri));
-}
 
 /** Registers the host's smoke tests: reads reach the model and server as sent, and scripted hook answers take effect. */
 export function smokeSuite<Result>(host: SmokeHost<Result>): void {

@@ -3,6 +3,7 @@ import { preToolUseDeny } from './claude-code-host.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { durationOf, mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
+import { parsedJson } from './tool-output.ts';
 
 // Codex CLI 0.171 (observed, test/real-host/observed/codex/): `PreToolUse`/`PostToolUse` only (a failed call gets no
 // post event); its read tool is `read_mcp_resource {server, uri}`, its list tool `list_mcp_resources {server?}`,
@@ -27,16 +28,6 @@ function call(name: string, input: unknown): HookCall {
   }
   const mcp = mcpToolName(name);
   return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
-}
-
-/** A JSON string parsed, or the value itself; a string that is not JSON stays a string. */
-function parsedJson(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
 }
 
 // the items an MCP tool result holds, as the model reads them (Codex passes each on: text as text, the rest as JSON)

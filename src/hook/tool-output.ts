@@ -31,19 +31,19 @@ export function unwrapToolOutput(output: unknown): ToolOutput {
 
 /** The `contents` of a resource read tool's output (`{contents: [...]}`, possibly as a JSON string); null when absent. */
 export function readContents(output: unknown): unknown[] | null {
-  const value = parsedOutput(output);
+  const value = parsedJson(output);
   return isRecord(value) && Array.isArray(value['contents']) ? value['contents'] : null;
 }
 
 /** The `error` text a read tool's output carries beside its contents (Claude Code: the server's error); null when none. */
 export function readError(output: unknown): string | null {
-  const value = parsedOutput(output);
+  const value = parsedJson(output);
   return isRecord(value) && typeof value['error'] === 'string' && value['error'] !== '' ? value['error'] : null;
 }
 
 /** The entries of a resource list tool's output: an array, `{resources: [...]}`, or either as a JSON string. */
 export function listedResources(output: unknown): Record<string, unknown>[] {
-  const value = parsedOutput(output);
+  const value = parsedJson(output);
   const list = Array.isArray(value)
     ? value
     : isRecord(value) && Array.isArray(value['resources'])
@@ -52,12 +52,12 @@ export function listedResources(output: unknown): Record<string, unknown>[] {
   return list.filter(isRecord);
 }
 
-// a host output as a value: a JSON string parsed (undefined when it is not JSON), anything else as it is
-function parsedOutput(output: unknown): unknown {
-  if (typeof output !== 'string') return output;
+/** A JSON string parsed, or the value itself; a string that is not JSON stays a string (hosts pass outputs both ways). */
+export function parsedJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(output) as unknown;
+    return JSON.parse(value) as unknown;
   } catch {
-    return undefined;
+    return value;
   }
 }

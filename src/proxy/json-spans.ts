@@ -100,22 +100,12 @@ class TextIndex {
 
   members(open: number): Member[] | null {
     if (this.text.charCodeAt(open) !== 123) return null;
-    let members = this.objects.get(open);
-    if (members === undefined) {
-      members = scanMembers(this.text, open);
-      this.objects.set(open, members);
-    }
-    return members;
+    return scannedOnce(this.objects, open, () => scanMembers(this.text, open));
   }
 
   elements(open: number): Span[] | null {
     if (this.text.charCodeAt(open) !== 91) return null;
-    let elements = this.arrays.get(open);
-    if (elements === undefined) {
-      elements = scanElements(this.text, open);
-      this.arrays.set(open, elements);
-    }
-    return elements;
+    return scannedOnce(this.arrays, open, () => scanElements(this.text, open));
   }
 }
 
@@ -213,4 +203,14 @@ function skipSpace(text: string, from: number): number {
     if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
     i += 1;
   }
+}
+
+// a structure is scanned at most once per text: its spans are kept by the offset of its opening bracket
+function scannedOnce<T>(cache: Map<number, T>, open: number, scan: () => T): T {
+  let spans = cache.get(open);
+  if (spans === undefined) {
+    spans = scan();
+    cache.set(open, spans);
+  }
+  return spans;
 }

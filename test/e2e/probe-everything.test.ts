@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { jsonLinesOf, recordsOf, runProbe } from './run-probe.ts';
+import { isEmbeddedRecordLine } from '../../src/record/record-kind.ts';
 
 const everything = [process.execPath, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'];
 
@@ -67,7 +68,7 @@ describe('linkgate probe against @modelcontextprotocol/server-everything', () =>
     expect(run.code).toBe(0);
     const lines = jsonLinesOf(run);
     expect(recordsOf(run)).toEqual([]);
-    const embedded = lines.filter((l) => l['kind'] === 'embedded');
+    const embedded = lines.filter(isEmbeddedRecordLine);
     expect(embedded).toHaveLength(1);
     expect(embedded[0]).toMatchObject({
       uri: expect.stringMatching(/^demo:\/\/resource\//),

@@ -7,6 +7,7 @@ import { probeCommand } from '../../src/cli/probe.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { runCommand, type CliRun } from '../helpers/run-cli.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 
 /** What one probe run printed, its exit code and how long it took, milliseconds. */
 export type ProbeRun = CliRun;
@@ -25,7 +26,7 @@ export async function runProbe(
 
 /** The link records of a `--json` run (embedded records and the summary line carry a `kind`; link records do not). */
 export function recordsOf(run: ProbeRun): LinkRecord[] {
-  return jsonLinesOf(run).filter((l) => !Object.hasOwn(l, 'kind')) as unknown as LinkRecord[];
+  return jsonLinesOf(run).filter((l) => recordKindOf(l) === 'link') as unknown as LinkRecord[];
 }
 
 /** Every line of a `--json` run: link records, then embedded records, then the summary. */

@@ -29,6 +29,7 @@ import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { jsonLinesOf, runProbe, tsServer } from '../e2e/run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { embeddedCases, linkCases } from './parity-cases.ts';
+import { isEmbeddedRecordLine, recordKindOf } from '../../src/record/record-kind.ts';
 
 type Json = Record<string, unknown>;
 const permissive = z.looseObject({});
@@ -331,8 +332,8 @@ async function probe(): Promise<Observed> {
   expect(run.code, run.stderr).toBe(0);
   const lines = jsonLinesOf(run);
   return {
-    links: lines.filter((l) => !Object.hasOwn(l, 'kind')) as unknown as LinkRecord[],
-    embedded: lines.filter((l) => l['kind'] === 'embedded') as unknown as EmbeddedRecord[],
+    links: lines.filter((l) => recordKindOf(l) === 'link') as unknown as LinkRecord[],
+    embedded: lines.filter(isEmbeddedRecordLine) as unknown as EmbeddedRecord[],
   };
 }
 

@@ -47,6 +47,7 @@ function refusedBeforeFetch(gate: Gate, message: string): FetchResult {
   return {
     transport: 'https-direct',
     decision: deny(gate.policy, reason('fetch.failed', 'fetch.headers', 'read', message)),
+    ending: { kind: 'failed', why: message },
     hops: [],
     finalUrl: null,
     status: null,

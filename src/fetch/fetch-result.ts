@@ -1,6 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import type { ItemEvidence } from '../gate/decide-read.ts';
 import type { HopCredential } from './credential-headers.ts';
+import type { FetchEnding } from './fetch-ending.ts';
 
 /** One request of a redirect chain (the record's `requested` stage lists them in order). */
 export interface FetchHop {
@@ -24,6 +25,8 @@ export interface FetchResult {
   transport: 'https-direct';
   /** the overall decision: a refused hop's, a fetch failure's, or the content checks' on the received bytes */
   decision: Decision;
+  /** how the fetch ended: refused, timeout, http error, complete, or failed */
+  ending: FetchEnding;
   hops: FetchHop[];
   /** masked url of the response whose body was read, or null when no final response came */
   finalUrl: string | null;

@@ -2,7 +2,7 @@ import { familyOf, normalizeMime } from '../content/kinds.ts';
 import { decodeText } from '../content/text/text-encoding.ts';
 import type { FetchResult } from '../fetch/fetch-result.ts';
 import { receivedFromFetch, requestedFromFetch } from '../fetch/fetch-stages.ts';
-import { overCapRule } from '../fetch/gated-fetch.ts';
+import { overCapRule } from '../fetch/read-final.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { deliveredStage } from '../record/build-stages.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
@@ -23,12 +23,7 @@ export function judgeFetched(gate: Gate, step: LinkStep, result: FetchResult, ti
   const deadlineMs = gate.policy.document.read.readTimeoutMs;
   const requested = requestedFromFetch(result, step.readFrom ?? step.linkServer, deadlineMs, timing.requestedAt);
   const received = receivedFromFetch(result, timing.now());
-  const outcome = fetchOutcome(
-    result,
-    gate.policy.document.fetch?.connectTimeoutMs ?? deadlineMs,
-    deadlineMs,
-    timing.budget,
-  );
+  const outcome = fetchOutcome(result, timing.budget);
   const { decision } = result;
   const nothing = (): ReadJudgement => ({
     decision,
@@ -66,36 +61,15 @@ export function judgeFetched(gate: Gate, step: LinkStep, result: FetchResult, ti
   };
 }
 
-/** How a direct fetch ended, in the record's terms (DESIGN §2): refused by the policy, failed, timed out, or a checked body. */
-export function fetchOutcome(
-  result: FetchResult,
-  connectTimeoutMs: number,
-  readTimeoutMs: number,
-  budget?: AbortSignal,
-): ReadOutcome {
-  // the content checks ran on a body: the decision says what may be delivered
-  if (result.evidence.length > 0) return { kind: 'complete' };
-  const reasons = result.decision.reasons;
-  const codes = new Set(reasons.map((r) => r.code));
-  const first = reasons[0];
-  if (codes.has('engine.error') || codes.has('input.invalid'))
-    return { kind: 'failed', why: first?.message ?? 'the fetch failed' };
-  const last = result.hops.at(-1);
-  if (last !== undefined && last.status === null && last.address === null)
-    return { kind: 'refused', hop: result.hops.length };
-  if (codes.has('fetch.too-many-redirects')) return { kind: 'refused', hop: result.hops.length + 1 };
-  if (codes.has('read.timeout')) {
-    return {
-      kind: 'timeout',
-      deadlineMs: reasons.some((r) => r.rule === 'fetch.connectTimeoutMs') ? connectTimeoutMs : readTimeoutMs,
-    };
-  }
-  if (budget?.aborted === true) return { kind: 'failed', why: "the tool result's time budget ran out" };
-  if (result.status !== null && (result.status < 200 || result.status > 299))
-    return { kind: 'http-error', status: result.status };
-  // a body refused whole for its size (declared or counted) was received and denied: the decision names the cap
-  if (codes.has('content.too-large')) return { kind: 'complete' };
-  return { kind: 'failed', why: first?.message ?? 'the fetch failed' };
+/**
+ * How a direct fetch ended, in the record's terms (DESIGN §2): the fetcher's own ending; a failure while the tool
+ * result's budget has run out is recorded as the budget's.
+ */
+export function fetchOutcome(result: FetchResult, budget?: AbortSignal): ReadOutcome {
+  const { ending } = result;
+  if (ending.kind === 'failed' && budget?.aborted === true)
+    return { kind: 'failed', why: "the tool result's time budget ran out" };
+  return ending;
 }
 
 /** The delivered body as an embedded resource's `resource`: `text` when the checks found inert text that decodes cleanly, else `blob`. */

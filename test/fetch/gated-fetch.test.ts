@@ -325,3 +325,51 @@ describe('the final response', () => {
     expect(result.decision.reasons[0]?.message).toMatch(/aborted by the caller/);
   });
 });
+
+describe('the ending, said where the fetch ended', () => {
+  test('a checked body is complete', async () => {
+    route(a, {});
+    expect((await fetchWith({ url: urlA('/doc') })).ending).toEqual({ kind: 'complete' });
+  });
+
+  test('a redirect loop is refused at the hop after the last one sent (hops numbered from 1)', async () => {
+    route(a, { '/loop': { status: 302, location: '/loop' } });
+    const result = await fetchWith({ url: urlA('/loop') }, { fetch: { maxRedirects: 3 } });
+    expect(result.hops).toHaveLength(4);
+    expect(result.ending).toEqual({ kind: 'refused', hop: 5 });
+  });
+
+  test('a redirect to an origin the policy does not allow is refused at that hop', async () => {
+    route(a, { '/start': { status: 302, location: urlB('/next') } });
+    const result = await fetchWith({ url: urlA('/start') }, { origins: [originOf('http', 'a.example.com', a.port)] });
+    expect(result.ending).toEqual({ kind: 'refused', hop: 2 });
+    expect(b.seen).toHaveLength(0);
+  });
+
+  test('a name that does not resolve is refused at the first hop', async () => {
+    const result = await fetchWith({ url: 'http://unknown.example.org/x' });
+    expect(result.ending).toEqual({ kind: 'refused', hop: 1 });
+  });
+
+  test('a connection that never completes times out at `fetch.connectTimeoutMs`', async () => {
+    const blackHole = () => new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() });
+    const result = await fetchWith(
+      { url: urlA('/x') },
+      { fetch: { connectTimeoutMs: 150 } },
+      { createConnection: blackHole },
+    );
+    expect(result.ending).toEqual({ kind: 'timeout', deadlineMs: 150 });
+  });
+
+  test('a non-2xx final status is an http error', async () => {
+    a.handle((_request, response) => response.writeHead(503, { 'content-type': 'text/plain' }).end('down'));
+    expect((await fetchWith({ url: urlA('/x') })).ending).toEqual({ kind: 'http-error', status: 503 });
+  });
+
+  test('invalid input and a caller abort are failures', async () => {
+    const invalid = await fetchWith({ url: 'http://a.example.com/', method: 'TRACE' });
+    expect(invalid.ending.kind).toBe('failed');
+    const aborted = await fetchWith({ url: urlA('/x') }, {}, { signal: AbortSignal.abort() });
+    expect(aborted.ending).toEqual({ kind: 'failed', why: 'the fetch was aborted by the caller' });
+  });
+});

@@ -39,6 +39,7 @@ function result(parts: Partial<FetchResult>): FetchResult {
   return {
     transport: 'https-direct',
     decision: allow,
+    ending: { kind: 'failed', why: 'no ending given' },
     hops: [],
     finalUrl: null,
     status: null,
@@ -63,70 +64,102 @@ const checked = [
   },
 ];
 
-describe('fetchOutcome and the verdict it leads to', () => {
+describe("fetchOutcome (the fetcher's ending) and the verdict it leads to", () => {
   test.each([
     {
       name: 'a checked body',
-      r: result({ ...final(200), hops: [sent(200)], evidence: checked, bytes: 4 }),
+      r: result({ ...final(200), hops: [sent(200)], evidence: checked, bytes: 4, ending: { kind: 'complete' } }),
       kind: 'complete',
       verdict: 'link-only',
     },
     {
       name: 'a hop refused by the link policy',
-      r: result({ hops: [sent(302), refusedHop], decision: refusedHop.decision }),
+      r: result({ hops: [sent(302), refusedHop], decision: refusedHop.decision, ending: { kind: 'refused', hop: 2 } }),
       kind: 'refused',
       verdict: 'link-only',
     },
     {
       name: 'the first hop refused',
-      r: result({ hops: [refusedHop], decision: refusedHop.decision }),
+      r: result({ hops: [refusedHop], decision: refusedHop.decision, ending: { kind: 'refused', hop: 1 } }),
       kind: 'refused',
       verdict: 'link-only',
     },
     {
       name: 'too many redirects',
-      r: result({ hops: [sent(302), sent(302)], decision: deny('fetch.too-many-redirects', 'fetch.maxRedirects') }),
+      r: result({
+        hops: [sent(302), sent(302)],
+        decision: deny('fetch.too-many-redirects', 'fetch.maxRedirects'),
+        ending: { kind: 'refused', hop: 3 },
+      }),
       kind: 'refused',
       verdict: 'link-only',
     },
     {
       name: 'the read deadline',
-      r: result({ ...final(200), hops: [sent(200)], bytes: 10, decision: deny('read.timeout', 'read.readTimeoutMs') }),
+      r: result({
+        ...final(200),
+        hops: [sent(200)],
+        bytes: 10,
+        decision: deny('read.timeout', 'read.readTimeoutMs'),
+        ending: { kind: 'timeout', deadlineMs: 3000 },
+      }),
       kind: 'timeout',
       verdict: 'unverifiable',
     },
     {
       name: 'the connect deadline',
-      r: result({ hops: [sent(null)], decision: deny('read.timeout', 'fetch.connectTimeoutMs') }),
+      r: result({
+        hops: [sent(null)],
+        decision: deny('read.timeout', 'fetch.connectTimeoutMs'),
+        ending: { kind: 'timeout', deadlineMs: 1000 },
+      }),
       kind: 'timeout',
       verdict: 'unverifiable',
     },
     {
       name: 'a connection failure',
-      r: result({ hops: [sent(null)], decision: deny('fetch.failed', 'fetch') }),
+      r: result({
+        hops: [sent(null)],
+        decision: deny('fetch.failed', 'fetch'),
+        ending: { kind: 'failed', why: 'test `fetch.failed`' },
+      }),
       kind: 'failed',
       verdict: 'unverifiable',
     },
     {
       name: 'an http error status',
-      r: result({ ...final(503), hops: [sent(503)], decision: deny('read.error', 'fetch') }),
+      r: result({
+        ...final(503),
+        hops: [sent(503)],
+        decision: deny('read.error', 'fetch'),
+        ending: { kind: 'http-error', status: 503 },
+      }),
       kind: 'http-error',
       verdict: 'unverifiable',
     },
     {
       name: 'a declared content-length over the cap',
-      r: result({ ...final(200), hops: [sent(200)], decision: deny('content.too-large', 'read.maxBytes') }),
+      r: result({
+        ...final(200),
+        hops: [sent(200)],
+        decision: deny('content.too-large', 'read.maxBytes'),
+        ending: { kind: 'complete' },
+      }),
       kind: 'complete',
       verdict: 'link-only',
     },
     {
       name: 'an engine error',
-      r: result({ hops: [refusedHop], decision: deny('engine.error', 'engine') }),
+      r: result({
+        hops: [refusedHop],
+        decision: deny('engine.error', 'engine'),
+        ending: { kind: 'failed', why: 'test `engine.error`' },
+      }),
       kind: 'failed',
       verdict: 'unverifiable',
     },
   ])('$name → $kind → $verdict', ({ r, kind, verdict }) => {
-    const outcome = fetchOutcome(r, 1000, 3000);
+    const outcome = fetchOutcome(r);
     expect(outcome.kind).toBe(kind);
     // nothing delivered in any of these rows: the verdict follows from the outcome and the decision alone
     const stages: LinkStages = {
@@ -156,11 +189,15 @@ describe('fetchOutcome and the verdict it leads to', () => {
   });
 
   test('the connect deadline is named in the timeout, the read deadline otherwise', () => {
-    expect(fetchOutcome(result({ decision: deny('read.timeout', 'fetch.connectTimeoutMs') }), 1000, 3000)).toEqual({
-      kind: 'timeout',
-      deadlineMs: 1000,
-    });
-    expect(fetchOutcome(result({ decision: deny('read.timeout', 'read.readTimeoutMs') }), 1000, 3000)).toEqual({
+    const connect = { kind: 'timeout', deadlineMs: 1000 } as const;
+    const read = { kind: 'timeout', deadlineMs: 3000 } as const;
+    expect(fetchOutcome(result({ decision: deny('read.timeout', 'fetch.connectTimeoutMs'), ending: connect }))).toEqual(
+      {
+        kind: 'timeout',
+        deadlineMs: 1000,
+      },
+    );
+    expect(fetchOutcome(result({ decision: deny('read.timeout', 'read.readTimeoutMs'), ending: read }))).toEqual({
       kind: 'timeout',
       deadlineMs: 3000,
     });
@@ -168,9 +205,11 @@ describe('fetchOutcome and the verdict it leads to', () => {
 
   test('an abort by the tool result budget is a failure that says so', () => {
     const outcome = fetchOutcome(
-      result({ hops: [sent(null)], decision: deny('fetch.failed', 'fetch') }),
-      1000,
-      3000,
+      result({
+        hops: [sent(null)],
+        decision: deny('fetch.failed', 'fetch'),
+        ending: { kind: 'failed', why: 'aborted' },
+      }),
       AbortSignal.abort(),
     );
     expect(outcome).toEqual({ kind: 'failed', why: "the tool result's time budget ran out" });
@@ -178,7 +217,13 @@ describe('fetchOutcome and the verdict it leads to', () => {
 
   test('hops are numbered from 1: a refusal after two sent hops is hop 3', () => {
     expect(
-      fetchOutcome(result({ hops: [sent(302), sent(302), refusedHop], decision: refusedHop.decision }), 1000, 3000),
+      fetchOutcome(
+        result({
+          hops: [sent(302), sent(302), refusedHop],
+          decision: refusedHop.decision,
+          ending: { kind: 'refused', hop: 3 },
+        }),
+      ),
     ).toEqual({ kind: 'refused', hop: 3 });
   });
 });

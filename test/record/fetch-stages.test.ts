@@ -15,6 +15,7 @@ const crossOrigin: Decision['reasons'][number] = {
 const fetched = (parts: Partial<FetchResult> = {}): FetchResult => ({
   transport: 'https-direct',
   decision: allow,
+  ending: { kind: 'complete' },
   hops: [
     {
       url: 'https://a.example.com/start?code=',

@@ -8,11 +8,16 @@ export const sniffBytes = 16 * 1024;
 /** Most PNG chunks walked to tell APNG from PNG (an `acTL` chunk must come before the first `IDAT`). */
 export const apngChunkWalk = 64;
 
-const at = (b: Uint8Array, offset: number, ascii: string): boolean => {
-  if (b.length < offset + ascii.length) return false;
-  for (let i = 0; i < ascii.length; i++) if (b[offset + i] !== ascii.charCodeAt(i)) return false;
+// true when the bytes at `offset` are `signature`, one byte per character (latin-1: `\x89` is the byte 0x89)
+const at = (b: Uint8Array, offset: number, signature: string): boolean => {
+  if (b.length < offset + signature.length) return false;
+  for (let i = 0; i < signature.length; i++) if (b[offset + i] !== signature.charCodeAt(i)) return false;
   return true;
 };
+
+// PNG (RFC 2083 §3.1) and compound file (MS-CFB §2.2) signatures
+const pngSignature = '\x89PNG\r\n\x1a\n';
+const cfbSignature = '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1';
 
 /**
  * The kind named by a signature we check ourselves, or undefined when only file-type can tell.
@@ -24,18 +29,7 @@ export function knownSignatureKind(b: Uint8Array): string | undefined {
   if (b.length < 2) return undefined;
   switch (b[0]) {
     case 0x89:
-      if (
-        b.length >= 8 &&
-        b[1] === 0x50 &&
-        b[2] === 0x4e &&
-        b[3] === 0x47 &&
-        b[4] === 0x0d &&
-        b[5] === 0x0a &&
-        b[6] === 0x1a &&
-        b[7] === 0x0a
-      )
-        return pngOrApng(b);
-      return undefined;
+      return at(b, 0, pngSignature) ? pngOrApng(b) : undefined;
     case 0xff:
       return b.length >= 3 && b[1] === 0xd8 && b[2] === 0xff ? 'jpeg' : undefined;
     case 0x47: // G
@@ -58,16 +52,7 @@ export function knownSignatureKind(b: Uint8Array): string | undefined {
         ? 'zip'
         : undefined;
     case 0xd0:
-      return b.length >= 8 &&
-        b[1] === 0xcf &&
-        b[2] === 0x11 &&
-        b[3] === 0xe0 &&
-        b[4] === 0xa1 &&
-        b[5] === 0xb1 &&
-        b[6] === 0x1a &&
-        b[7] === 0xe1
-        ? 'cfb'
-        : undefined;
+      return at(b, 0, cfbSignature) ? 'cfb' : undefined;
     default:
       return undefined;
   }

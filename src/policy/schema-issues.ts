@@ -69,23 +69,15 @@ export function describeSchemaIssue(issue: z.core.$ZodIssue, view: ValueView): S
     case 'too_big': {
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const side = issue.code === 'too_small' ? 'at least' : 'at most';
-      if (issue.origin === 'array') {
+      // a list's or a string's size is counted in items or characters; a number's bound is the value itself
+      const unit = issue.origin === 'array' ? 'item' : issue.origin === 'string' ? 'character' : undefined;
+      if (unit !== undefined) {
         return [
           {
             path,
             at: 'value',
             code: 'schema.range',
-            message: `expected ${side} ${String(bound)} item${Number(bound) === 1 ? '' : 's'}`,
-          },
-        ];
-      }
-      if (issue.origin === 'string') {
-        return [
-          {
-            path,
-            at: 'value',
-            code: 'schema.range',
-            message: `expected ${side} ${String(bound)} character${Number(bound) === 1 ? '' : 's'}`,
+            message: `expected ${side} ${String(bound)} ${unit}${Number(bound) === 1 ? '' : 's'}`,
           },
         ];
       }

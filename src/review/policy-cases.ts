@@ -170,6 +170,18 @@ interface Expanded {
  */
 function expandGenerators(value: unknown, path: readonly PropertyKey[], budget: { left: number }): Expanded {
   const problems: Expanded['problems'] = [];
+  // takes `units` (characters or items) from the file's budget before they are made; false, with a problem at `at`, when too few are left
+  const spend = (units: number, at: readonly PropertyKey[]): boolean => {
+    if (units > budget.left) {
+      problems.push({
+        path: at,
+        message: `generators would make more than ${maxExpandedUnits} characters and items in this file`,
+      });
+      return false;
+    }
+    budget.left -= units;
+    return true;
+  };
   const walk = (v: unknown, at: readonly PropertyKey[]): unknown => {
     if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
     if (v === null || typeof v !== 'object') return v;
@@ -193,25 +205,9 @@ function expandGenerators(value: unknown, path: readonly PropertyKey[], budget: 
         problems.push({ path: [...at, '$repeat'], message: '`$repeat` needs a string' });
         return v;
       }
-      const units = item.length * times;
-      if (units > budget.left) {
-        problems.push({
-          path: at,
-          message: `generators would make more than ${maxExpandedUnits} characters and items in this file`,
-        });
-        return v;
-      }
-      budget.left -= units;
-      return item.repeat(times);
+      return spend(item.length * times, at) ? item.repeat(times) : v;
     }
-    if (times > budget.left) {
-      problems.push({
-        path: at,
-        message: `generators would make more than ${maxExpandedUnits} characters and items in this file`,
-      });
-      return v;
-    }
-    budget.left -= times;
+    if (!spend(times, at)) return v;
     const copy = walk(item, [...at, '$items']);
     return Array.from({ length: times }, () => structuredClone(copy));
   };

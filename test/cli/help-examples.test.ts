@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 
 // `linkgate` on PATH runs this checkout's source, so each example is pasted into a shell exactly as `--help` prints it
 const bin = mkdtempSync(path.join(tmpdir(), 'linkgate-bin-'));
@@ -15,11 +13,62 @@ writeFileSync(
   path.join(bin, 'linkgate'),
   `#!/bin/sh\nexec "${path.join(repoRoot, 'node_modules/.bin/tsx')}" "${path.join(repoRoot, 'src/cli/main.ts')}" "$@"\n`,
 );
+// an example's `sleep` keeps a pipe open until the answer is back (a host keeps it open for its whole session): on
+// this PATH it lasts until the example's stdout holds a whole line, not a fixed time, so a loaded machine that
+// answers late still passes; after a minute with no answer it fails the example
+writeFileSync(
+  path.join(bin, 'sleep-until-answer.mjs'),
+  `import { readFileSync } from 'node:fs';
+const out = process.env.LINKGATE_EXAMPLE_STDOUT;
+const deadline = Date.now() + 60_000;
+const answered = () => { try { return readFileSync(out, 'utf8').includes('\\n'); } catch { return false; } };
+const check = () => {
+  if (answered()) process.exit(0);
+  if (Date.now() > deadline) { console.error('sleep: no answer on stdout within 60 s'); process.exit(1); }
+  setTimeout(check, 20);
+};
+check();
+`,
+);
+writeFileSync(
+  path.join(bin, 'sleep'),
+  `#!/bin/sh\nexec "${process.execPath}" "${path.join(bin, 'sleep-until-answer.mjs')}"\n`,
+);
 chmodSync(path.join(bin, 'linkgate'), 0o755);
+chmodSync(path.join(bin, 'sleep'), 0o755);
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 // the probe's example starts the built demo server (dist/), as it would from an installed package
 const needsBuild = (example: string) => example.includes('dist/');
+
+/** Runs `example` in bash (pipefail) from the package folder; its stdout goes to a file the `sleep` above watches. */
+async function runExample(example: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'linkgate-example-'));
+  const outFile = path.join(dir, 'stdout');
+  const out = openSync(outFile, 'w');
+  try {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', example], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+        NO_COLOR: '1',
+        LINKGATE_EXAMPLE_STDOUT: outFile,
+      },
+      stdio: ['ignore', out, 'pipe'],
+      timeout: 60_000,
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    return { code, stdout: readFileSync(outFile, 'utf8'), stderr };
+  } finally {
+    closeSync(out);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('every --help example runs as pasted from the package folder', () => {
   it.concurrent.each(commands.map((c) => [c.name, c.example] as const))(
@@ -29,12 +78,9 @@ describe('every --help example runs as pasted from the package folder', () => {
         console.warn(`skipped: \`${example}\` needs \`npm run build\` first`);
         return;
       }
-      // execFile rejects on a non-zero exit: the example must succeed
-      await run('bash', ['-o', 'pipefail', '-c', example], {
-        cwd: repoRoot,
-        env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
-        timeout: 60_000,
-      });
+      // the example must succeed
+      const run = await runExample(example);
+      expect(run.code, run.stderr).toBe(0);
     },
     90_000,
   );

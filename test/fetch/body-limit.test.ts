@@ -52,8 +52,10 @@ describe('ending early', () => {
     const stream = new Readable({ read() {} });
     stream.push(Buffer.from('partial'));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const body = await readCappedBody(stream, 1000, controller.signal);
+    const reading = readCappedBody(stream, 1000, controller.signal);
+    // the caller aborts once the read has taken what was there
+    stream.once('data', () => controller.abort());
+    const body = await reading;
     expect(body.end).toBe('aborted');
     expect(body.bytes.toString()).toBe('partial');
     expect(stream.destroyed).toBe(true);
@@ -80,8 +82,10 @@ describe('ending early', () => {
   ])('$name ends the read as an error', async ({ breakIt, message }) => {
     const stream = new Readable({ read() {} });
     stream.push(Buffer.from('abc'));
-    setTimeout(() => breakIt(stream), 10);
-    const body = await readCappedBody(stream, 1000, new AbortController().signal);
+    const reading = readCappedBody(stream, 1000, new AbortController().signal);
+    // the stream breaks once the read has taken what was there
+    stream.once('data', () => breakIt(stream));
+    const body = await reading;
     expect(body.end).toBe('error');
     expect(body.error).toMatch(message);
   });

@@ -317,9 +317,9 @@ describe('the final response', () => {
   });
 
   test('a caller abort ends the fetch as a deny', async () => {
-    a.handle(() => {});
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // the caller gives up while the server holds the request, unanswered
+    a.handle(() => controller.abort());
     const result = await fetchWith({ url: urlA('/hang') }, {}, { signal: controller.signal });
     expect(result.decision.reasons[0]).toMatchObject({ code: 'fetch.failed' });
     expect(result.decision.reasons[0]?.message).toMatch(/aborted by the caller/);

@@ -11,6 +11,7 @@ import type { Policy } from '../../src/policy/policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 import { decision, defaultPolicyWith, evidence, fakeGate } from './fake-gate.ts';
 
 const permissive = z.looseObject({});
@@ -71,6 +72,13 @@ async function connect(
       received.push({ method: m.method, ...(m.params?.uri === undefined ? {} : { uri: m.params.uri }) });
     inner?.(message, extra);
   };
+  // everything the server has sent (its send has returned: the in-memory pair hands it over synchronously)
+  const sent: unknown[] = [];
+  const serverSend = spy.send.bind(spy);
+  spy.send = async (message, sendOptions) => {
+    await serverSend(message, sendOptions);
+    sent.push(message);
+  };
   const records: LinkRecord[] = [];
   const errors: Error[] = [];
   const transport = gateTransport(clientSide, {
@@ -88,7 +96,7 @@ async function connect(
     await server.close();
   });
   await client.callTool({ name: 'show-links' });
-  return { client, transport, records, received, errors, gate };
+  return { client, transport, records, received, sent, errors, gate };
 }
 
 const gateError = async (promise: Promise<unknown>) => {
@@ -172,14 +180,19 @@ describe('gateTransport', () => {
   });
 
   test('a read past the deadline is answered locally with `read.timeout` and the late answer is dropped', async () => {
-    const { client, records, errors } = await connect({ readTimeoutMs: 150, slowMs: 600 });
+    const { client, records, errors, sent } = await connect({ readTimeoutMs: 150, slowMs: 600 });
     const error = await gateError(client.readResource({ uri: 'demo://linkgate/slow.txt' }));
     expect(error.data[decisionMetaKey]?.reasons.map((r) => r.code)).toEqual(['read.timeout']);
     expect(records.at(-1)).toMatchObject({
       verdict: 'unverifiable',
       stages: { received: null, requested: { deadlineMs: 150 } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // once the server's late answer has been handed over (and a turn of the event loop has let it settle), nothing
+    // reached the host
+    await waitUntil('the late answer', () =>
+      sent.find((m) => JSON.stringify(m).includes('slow.txt') && (m as { result?: unknown }).result !== undefined),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toEqual([]);
   });
 

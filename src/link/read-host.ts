@@ -1,0 +1,133 @@
+import { domainToASCII } from 'node:url';
+import { quoteValue } from '../decision/quote-value.ts';
+import {
+  compactReading,
+  decimalReading,
+  idnaDeviation,
+  punycodeReading,
+  transitionalReading,
+} from './host-readings.ts';
+import { asciiHost, dottedQuad, noHosts, safeDecode, type UriHost } from './uri-host.ts';
+
+const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
+
+/** How one reader pass took the host: the canonical host, other readings, and what makes it unusable. */
+export interface HostRead {
+  readonly host: UriHost | null;
+  readonly otherHosts: readonly UriHost[];
+  /** a parser-confusion phrase the host text itself raises */
+  readonly confusion?: string;
+  /** set when the host must not be read at all (`uri.invalid`) */
+  readonly invalid?: string;
+}
+
+function hostRead(host: UriHost | null, otherHosts: readonly UriHost[] = noHosts): HostRead {
+  return { host, otherHosts };
+}
+
+/** The host of a special-scheme uri as WHATWG read it, with the readings other parsers take from the raw text. */
+export function specialHost(url: URL, raw: string, from: number): HostRead {
+  const hostname = url.hostname;
+  if (hostname === '') return hostRead(null);
+  if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
+  // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
+  const last = hostname.charCodeAt(hostname.length - 1);
+  if (last >= 0x30 && last <= 0x39 && dottedQuad.test(hostname)) {
+    const host: UriHost = { kind: 'ipv4', text: hostname };
+    // written as WHATWG writes it (right after `//`, no userinfo): no zero-padded part, one reading
+    if (raw.startsWith(hostname, from + 2) && hostEnds(raw.charCodeAt(from + 2 + hostname.length)))
+      return hostRead(host);
+    return hostRead(host, decimalReading(rawSpecialHost(raw, from), host));
+  }
+  const host: UriHost = { kind: 'name', text: hostname };
+  // a deviation character always becomes punycode, so only `xn--` hosts need the raw text
+  if (hostname.includes('xn--')) {
+    const decoded = safeDecode(rawSpecialHost(raw, from));
+    if (idnaDeviation.test(decoded))
+      return hostRead(host, [...transitionalReading(decoded, host), ...punycodeReading(host)]);
+  }
+  return hostRead(host, punycodeReading(host));
+}
+
+// the character after a host: `:`, `/`, `\`, `?`, `#` or the end (NaN)
+function hostEnds(c: number): boolean {
+  return Number.isNaN(c) || c === 0x3a || c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23;
+}
+
+/**
+ * The host of a custom-scheme uri, with its other readings. It is opaque to WHATWG (kept percent-encoded, case
+ * kept), but the server behind it may still hand it to a resolver, so it is read as a special host would be:
+ * percent-decoded, IDNA-mapped (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays
+ * an identifier, unless a lenient reader would still find an address or a delimiter in it.
+ */
+export function customHost(url: URL): HostRead {
+  const read = customHostOnce(url);
+  const decoded = safeDecode(url.hostname);
+  if (read.host === null || !idnaDeviation.test(decoded)) return read;
+  const transitional = transitionalReading(decoded, read.host);
+  return transitional.length === 0 ? read : { ...read, otherHosts: [...transitional, ...read.otherHosts] };
+}
+
+function customHostOnce(url: URL): HostRead {
+  const hostname = url.hostname;
+  if (hostname === '') return hostRead(null);
+  if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
+  // lower-case LDH labels that start with a letter are already canonical and cannot be an IPv4 form
+  if (canonicalLdh.test(hostname)) {
+    const host: UriHost = { kind: 'name', text: hostname };
+    return hostRead(host, punycodeReading(host));
+  }
+  const decoded = safeDecode(hostname);
+  // node's domainToASCII runs the WHATWG host parser: percent-decoding, UTS #46 mapping, IPv4 number forms
+  const ascii = domainToASCII(hostname);
+  if (ascii !== '') {
+    const host = asciiHost(ascii);
+    if (host.kind === 'ipv4') return hostRead(host, decimalReading(hostname, host));
+    if (host.kind === 'ipv6') return hostRead(host);
+    return hostRead(host, [...punycodeReading(host), ...compactReading(host)]);
+  }
+  const text = decoded.toLowerCase();
+  // `guide://127.0.0.1%00/`, `guide://%3a%3a1/`, `guide://a%40127.0.0.1/`: C strings end at NUL, inet_aton
+  // stops at a space, and a decoded `:`, `@` or `/` moves the host for any reader that splits after decoding
+  if (forbiddenHostCodePoint.test(decoded)) {
+    return {
+      host: { kind: 'name', text },
+      otherHosts: noHosts,
+      confusion: 'a percent-encoded delimiter, space or control character in the host',
+    };
+  }
+  // `guide://256.0.0.1/`, `guide://4294967296/`, `guide://127.0.0.1.5/`: WHATWG rejects these hosts for
+  // special schemes; lenient parsers wrap overflowing parts (`425.510.425.510` is 169.254.169.254 to some)
+  const mapped = text.normalize('NFKC').replace(ideographicFullStops, '.');
+  if (numericLabels.test(mapped))
+    return {
+      host: null,
+      otherHosts: noHosts,
+      invalid: `host ${quoteValue(decoded)} is made of numbers but is not an ipv4 address`,
+    };
+  return hostRead({ kind: 'name', text });
+}
+
+// WHATWG forbidden host code points (URL Standard §3.2) plus `%`, space and C0/DEL, after one percent-decoding
+const forbiddenHostCodePoint = /[\u0000-\u0020\u007f#%/:<>?@[\\\]^|]/;
+// every non-empty label is a WHATWG number (digits, or `0x` and hex digits), with any empty labels
+const numericLabels = /^\.*(?:\d+|0x[0-9a-f]*)(?:\.+(?:\d+|0x[0-9a-f]*))*\.*$/;
+const ideographicFullStops = /[\u3002\uff61]/g;
+
+// The raw host text of a special-scheme authority: after any run of `/` and `\`, up to `/`, `\`, `?` or `#`,
+// after the last `@`, before the port
+function rawSpecialHost(raw: string, from: number): string {
+  let i = from;
+  while (raw.charCodeAt(i) === 0x2f || raw.charCodeAt(i) === 0x5c) i++;
+  // one pass by char code (no tab or line break is left: `parseUri` refuses raw C0 controls)
+  let end = i;
+  let at = -1;
+  for (; end < raw.length; end++) {
+    const c = raw.charCodeAt(end);
+    if (c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23) break;
+    if (c === 0x40) at = end;
+  }
+  const start = at === -1 ? i : at + 1;
+  for (let k = end - 1; k >= start; k--) if (raw.charCodeAt(k) === 0x3a) return raw.slice(start, k);
+  return raw.slice(start, end);
+}

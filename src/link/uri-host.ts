@@ -1,0 +1,28 @@
+/** The host of a uri, canonical: IDNA ASCII and lower-case for names, dotted IPv4, RFC 5952 IPv6 without brackets. */
+export interface UriHost {
+  readonly kind: 'ipv4' | 'ipv6' | 'name';
+  /** canonical text; a trailing dot on a name is kept (`example.com.` is another host) */
+  readonly text: string;
+}
+
+/** No other hosts (shared, frozen). */
+export const noHosts: readonly UriHost[] = Object.freeze([]);
+
+/** Four dotted decimal parts: how WHATWG serializes every IPv4 host. */
+export const dottedQuad = /^\d+\.\d+\.\d+\.\d+$/;
+
+/** The host a WHATWG host parser's ASCII output names (`[…]` IPv6, dotted IPv4, else a name). */
+export function asciiHost(ascii: string): UriHost {
+  if (ascii.startsWith('[')) return { kind: 'ipv6', text: ascii.slice(1, -1) };
+  if (dottedQuad.test(ascii)) return { kind: 'ipv4', text: ascii };
+  return { kind: 'name', text: ascii };
+}
+
+/** `text` percent-decoded, or as it is when its escapes do not decode. */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

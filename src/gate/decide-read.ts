@@ -8,19 +8,6 @@
 // - an accepted `task` result without contents is allowed with no items: its final result is decided on its own;
 // - deny beats partial beats allow; an item dropped by a byte cap under `overCap: partial` makes the read
 //   partial, unless nothing deliverable is left, which is a deny.
-import { createHash } from 'node:crypto';
-import { judgeContent, type ContentFinding, type ContentRules } from '../content/judge-content.ts';
-import { quoteValue } from '../decision/quote-value.ts';
-import { maskUri } from '../link/mask-uri.ts';
-import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
-import { sniffContent, sniffContentSync, type ContentSniff, type SniffOptions } from '../content/sniff-content.ts';
-import type { Policy } from '../policy/policy.ts';
-import { applyByteCaps } from '../read/byte-caps.ts';
-import { buildReadFacts } from '../read/read-facts.ts';
-import { inspectItem, type InspectedItem, type ShapedItem } from '../read/read-item.ts';
-import { classifyResult, describeRpcError } from '../read/result-outcome.ts';
-import { decodeStrictBase64 } from '../read/strict-base64.ts';
-import { uriWithinLink } from '../read/uri-scope.ts';
 import {
   combineEffects,
   strongerEffect,
@@ -29,53 +16,17 @@ import {
   type ItemDecision,
   type Reason,
 } from '../decision/decision.ts';
+import { quoteValue } from '../decision/quote-value.ts';
+import type { Policy } from '../policy/policy.ts';
+import { buildReadFacts } from '../read/read-facts.ts';
+import { classifyResult, describeRpcError } from '../read/result-outcome.ts';
 import type { ReadInput } from './inputs.ts';
-import type { ReasonCode } from '../decision/reason-codes.ts';
+import { type Finding, finding, itemState, judgeItems, type ItemState } from './judge-items.ts';
+import { verdictOf, type ReadVerdict } from './read-evidence.ts';
 import { hasStageRules, runRules } from './run-rules.ts';
 
-/** What the read decision saw of one contents item; never the body itself. */
-export interface ItemEvidence {
-  index: number;
-  carrier: 'text' | 'blob' | 'none';
-  /** decoded bytes (utf-8 bytes for text) */
-  bytes: number;
-  /** declared mimeType of the item, normalized, or null */
-  declaredMime: string | null;
-  /** real kind id from our table (`png`, `text`, …) or `unknown` */
-  kind: string;
-  /** `sha256:<hex>` of the decoded bytes, null when not decoded (over cap, bad shape) */
-  sha256: string | null;
-}
-
-/** A read decision with its per-item evidence (for records). */
-export interface ReadVerdict {
-  decision: Decision;
-  evidence: ItemEvidence[];
-}
-
-type Finding = ContentFinding;
-
-interface ItemState {
-  inspected: InspectedItem;
-  declaredMime: string | null;
-  findings: Finding[];
-  /** the finding came from a byte cap under `overCap: partial`: the item is dropped, the read goes on */
-  dropped: boolean;
-  kind: string;
-  /** decoded bytes, kept only until evidence hashes them */
-  decoded: Buffer | null;
-}
-
-const finding = (
-  effect: Exclude<Effect, 'allow'>,
-  code: ReasonCode,
-  rule: string,
-  stage: Reason['stage'],
-  message: string,
-): Finding => ({
-  effect,
-  reason: { code, rule, stage, message },
-});
+/** The read decision's result types, where callers of the decision look for them. */
+export type { ItemEvidence, ReadVerdict } from './read-evidence.ts';
 
 /** Post-read decision with evidence; never throws for bad input, never decodes over-cap blobs. */
 export async function decideReadDetailed(policy: Policy, input: ReadInput): Promise<ReadVerdict> {
@@ -251,100 +202,6 @@ export async function decideEmbedded(policy: Policy, resource: unknown): Promise
   );
 }
 
-function itemState(value: unknown, index: number, input: ReadInput | null): ItemState {
-  const inspected = inspectItem(value, index);
-  let declaredMime = inspected.declaredMime;
-  // an item without its own mimeType inherits the link's declaration when it is the linked resource itself
-  if (
-    declaredMime === null &&
-    input !== null &&
-    inspected.uri === input.link.uri &&
-    input.link.mimeType !== undefined
-  ) {
-    const fromLink = normalizeMime(input.link.mimeType);
-    declaredMime = fromLink === '' ? null : fromLink;
-  }
-  const findings: Finding[] = [];
-  if (!inspected.ok) findings.push(finding('deny', 'content.shape', 'content', 'content', inspected.message));
-  return { inspected, declaredMime, findings, dropped: false, kind: UNKNOWN_KIND, decoded: null };
-}
-
-// synchronous for the common case; returns a promise only when some item needs file-type to be named
-function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]): Promise<void> | undefined {
-  const doc = policy.document;
-  if (input !== null) {
-    for (const s of states) {
-      if (s.inspected.ok && !uriWithinLink(input.link.uri, s.inspected.uri)) {
-        s.findings.push(
-          finding(
-            'deny',
-            'read.uri-mismatch',
-            'read',
-            'read',
-            `item uri ${quoteValue(maskUri(s.inspected.uri))} is neither the link's uri nor below it`,
-          ),
-        );
-      }
-    }
-  }
-  const shaped = states.filter(
-    (s): s is ItemState & { inspected: ShapedItem } => s.inspected.ok && s.findings.length === 0,
-  );
-  const breaches = applyByteCaps(
-    shaped.map((s) => ({ index: s.inspected.index, bytes: s.inspected.bytes })),
-    { maxBytes: doc.read.maxBytes, maxItemBytes: doc.read.maxItemBytes },
-  );
-  const overCapPartial = doc.read.overCap === 'partial';
-  const rules: ContentRules = {
-    allow: doc.content.allow,
-    allowedKinds: policy.allowedKinds,
-    maxImagePixels: doc.content.maxImagePixels,
-    flagInvisibleText: doc.content.flagInvisibleText,
-  };
-  let waiting: { state: ItemState; bytes: Buffer; text: string | undefined }[] | undefined;
-  for (const s of shaped) {
-    const breach = breaches.get(s.inspected.index);
-    if (breach !== undefined) {
-      s.findings.push(finding('deny', 'content.too-large', breach.rule, 'content', breach.message));
-      s.dropped = overCapPartial;
-      continue;
-    }
-    const bytes =
-      s.inspected.carrier === 'blob'
-        ? decodeStrictBase64(s.inspected.payload)
-        : Buffer.from(s.inspected.payload, 'utf8');
-    if (bytes === null) {
-      s.findings.push(
-        finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
-      );
-      continue;
-    }
-    s.decoded = bytes;
-    const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
-    const sniff = sniffContentSync(bytes, sniffOptions(text, rules));
-    if (sniff !== null) judgeSniffed(s, sniff, rules);
-    else (waiting ??= []).push({ state: s, bytes, text });
-  }
-  if (waiting === undefined) return undefined;
-  const later = waiting;
-  return (async () => {
-    for (const { state, bytes, text } of later)
-      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, rules)), rules);
-  })();
-}
-
-// invisible characters are looked for only when the policy withholds them
-function sniffOptions(text: string | undefined, rules: ContentRules): SniffOptions {
-  const findInvisible = rules.flagInvisibleText === true;
-  return text === undefined ? { findInvisible } : { text, findInvisible };
-}
-
-function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {
-  s.kind = sniff.kind;
-  const judged = judgeContent(s.declaredMime, sniff, rules);
-  for (const f of judged.findings) s.findings.push(f);
-}
-
 function readFacts(
   server: string,
   readFrom: string,
@@ -363,55 +220,5 @@ function readFacts(
     totalBytes: states.reduce((sum, s) => sum + (s.inspected.ok ? s.inspected.bytes : 0), 0),
     kinds: states.map((s) => s.kind),
     mimeTypes: states.map((s) => s.declaredMime ?? ''),
-  });
-}
-
-// evidence is built when someone reads it: `gate.decideRead` drops it, records and reviews read it
-function verdictOf(decision: Decision, states: readonly ItemState[]): ReadVerdict {
-  let evidence: ItemEvidence[] | null = null;
-  return {
-    decision,
-    get evidence(): ItemEvidence[] {
-      evidence ??= states.map((s) => evidenceOf(s));
-      return evidence;
-    },
-    set evidence(value: ItemEvidence[]) {
-      evidence = value;
-    },
-  };
-}
-
-function evidenceOf(s: ItemState): ItemEvidence {
-  const evidence: ItemEvidence = {
-    index: s.inspected.index,
-    carrier: s.inspected.carrier,
-    bytes: s.inspected.ok ? s.inspected.bytes : 0,
-    declaredMime: s.declaredMime,
-    kind: s.kind,
-    sha256: null,
-  };
-  if (s.decoded !== null) hashOnFirstRead(evidence, s.decoded);
-  return evidence;
-}
-
-// hashing costs more than decoding, and `gate.decideRead` drops the evidence: the digest is computed the
-// first time anyone reads it (JSON.stringify, spread and property access all do), then the bytes are released
-function hashOnFirstRead(evidence: ItemEvidence, bytes: Buffer): void {
-  let pending: Buffer | null = bytes;
-  let digest: string | null = null;
-  Object.defineProperty(evidence, 'sha256', {
-    enumerable: true,
-    configurable: true,
-    get(): string | null {
-      if (pending !== null) {
-        digest = `sha256:${createHash('sha256').update(pending).digest('hex')}`;
-        pending = null;
-      }
-      return digest;
-    },
-    set(value: string | null): void {
-      pending = null;
-      digest = value;
-    },
   });
 }

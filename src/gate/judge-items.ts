@@ -1,0 +1,138 @@
+import { judgeContent, type ContentFinding, type ContentRules } from '../content/judge-content.ts';
+import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
+import { sniffContent, sniffContentSync, type ContentSniff, type SniffOptions } from '../content/sniff-content.ts';
+import type { Effect, Reason } from '../decision/decision.ts';
+import { quoteValue } from '../decision/quote-value.ts';
+import type { ReasonCode } from '../decision/reason-codes.ts';
+import { maskUri } from '../link/mask-uri.ts';
+import type { Policy } from '../policy/policy.ts';
+import { applyByteCaps } from '../read/byte-caps.ts';
+import { inspectItem, type InspectedItem, type ShapedItem } from '../read/read-item.ts';
+import { decodeStrictBase64 } from '../read/strict-base64.ts';
+import { uriWithinLink } from '../read/uri-scope.ts';
+import type { ReadInput } from './inputs.ts';
+
+// Judging the items of a read (or one embedded resource): shape, uri scope, byte caps before decoding, strict
+// base64, one sniff per item and the content rules. Each item's findings are kept on its state.
+
+/** One content finding: an effect and its reason. */
+export type Finding = ContentFinding;
+
+/** What the read decision knows of one item while it judges it. */
+export interface ItemState {
+  inspected: InspectedItem;
+  declaredMime: string | null;
+  findings: Finding[];
+  /** the finding came from a byte cap under `overCap: partial`: the item is dropped, the read goes on */
+  dropped: boolean;
+  kind: string;
+  /** decoded bytes, kept only until evidence hashes them */
+  decoded: Buffer | null;
+}
+
+/** A finding with one reason. */
+export const finding = (
+  effect: Exclude<Effect, 'allow'>,
+  code: ReasonCode,
+  rule: string,
+  stage: Reason['stage'],
+  message: string,
+): Finding => ({
+  effect,
+  reason: { code, rule, stage, message },
+});
+
+/** The state of item `index` after its shape check; the link's declared type stands in for an item's own when it is the linked resource. */
+export function itemState(value: unknown, index: number, input: ReadInput | null): ItemState {
+  const inspected = inspectItem(value, index);
+  let declaredMime = inspected.declaredMime;
+  // an item without its own mimeType inherits the link's declaration when it is the linked resource itself
+  if (
+    declaredMime === null &&
+    input !== null &&
+    inspected.uri === input.link.uri &&
+    input.link.mimeType !== undefined
+  ) {
+    const fromLink = normalizeMime(input.link.mimeType);
+    declaredMime = fromLink === '' ? null : fromLink;
+  }
+  const findings: Finding[] = [];
+  if (!inspected.ok) findings.push(finding('deny', 'content.shape', 'content', 'content', inspected.message));
+  return { inspected, declaredMime, findings, dropped: false, kind: UNKNOWN_KIND, decoded: null };
+}
+
+/** Judges each item in place (uri scope when `input` is given, caps, decoding, sniff, content rules); synchronous for the common case, a promise only when some item needs file-type to be named. */
+export function judgeItems(policy: Policy, input: ReadInput | null, states: ItemState[]): Promise<void> | undefined {
+  const doc = policy.document;
+  if (input !== null) {
+    for (const s of states) {
+      if (s.inspected.ok && !uriWithinLink(input.link.uri, s.inspected.uri)) {
+        s.findings.push(
+          finding(
+            'deny',
+            'read.uri-mismatch',
+            'read',
+            'read',
+            `item uri ${quoteValue(maskUri(s.inspected.uri))} is neither the link's uri nor below it`,
+          ),
+        );
+      }
+    }
+  }
+  const shaped = states.filter(
+    (s): s is ItemState & { inspected: ShapedItem } => s.inspected.ok && s.findings.length === 0,
+  );
+  const breaches = applyByteCaps(
+    shaped.map((s) => ({ index: s.inspected.index, bytes: s.inspected.bytes })),
+    { maxBytes: doc.read.maxBytes, maxItemBytes: doc.read.maxItemBytes },
+  );
+  const overCapPartial = doc.read.overCap === 'partial';
+  const rules: ContentRules = {
+    allow: doc.content.allow,
+    allowedKinds: policy.allowedKinds,
+    maxImagePixels: doc.content.maxImagePixels,
+    flagInvisibleText: doc.content.flagInvisibleText,
+  };
+  let waiting: { state: ItemState; bytes: Buffer; text: string | undefined }[] | undefined;
+  for (const s of shaped) {
+    const breach = breaches.get(s.inspected.index);
+    if (breach !== undefined) {
+      s.findings.push(finding('deny', 'content.too-large', breach.rule, 'content', breach.message));
+      s.dropped = overCapPartial;
+      continue;
+    }
+    const bytes =
+      s.inspected.carrier === 'blob'
+        ? decodeStrictBase64(s.inspected.payload)
+        : Buffer.from(s.inspected.payload, 'utf8');
+    if (bytes === null) {
+      s.findings.push(
+        finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
+      );
+      continue;
+    }
+    s.decoded = bytes;
+    const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
+    const sniff = sniffContentSync(bytes, sniffOptions(text, rules));
+    if (sniff !== null) judgeSniffed(s, sniff, rules);
+    else (waiting ??= []).push({ state: s, bytes, text });
+  }
+  if (waiting === undefined) return undefined;
+  const later = waiting;
+  return (async () => {
+    for (const { state, bytes, text } of later)
+      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, rules)), rules);
+  })();
+}
+
+// invisible characters are looked for only when the policy withholds them
+function sniffOptions(text: string | undefined, rules: ContentRules): SniffOptions {
+  const findInvisible = rules.flagInvisibleText === true;
+  return text === undefined ? { findInvisible } : { text, findInvisible };
+}
+
+function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {
+  s.kind = sniff.kind;
+  const judged = judgeContent(s.declaredMime, sniff, rules);
+  for (const f of judged.findings) s.findings.push(f);
+}

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { Diagnostic } from '../errors.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -6,7 +5,8 @@ import { formatLintJson, formatLintText, summarizeLint } from '../review/format-
 import { lintPolicyText, sortDiagnostics, utcToday } from '../review/lint-policy.ts';
 import { toSarif } from '../review/sarif.ts';
 import { packageVersion } from './package-version.ts';
-import { fileReadError } from '../errors.ts';
+import { GateError } from '../errors.ts';
+import { readNamedFile } from '../policy/read-named-file.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { formatOption } from './format-option.ts';
 import { policyFilesOnly } from './policy-files-only.ts';
@@ -67,16 +67,16 @@ export const lintDefinition = defineCommand({
     const all: Diagnostic[] = [];
     for (const file of positionals) {
       const shown = displayPath(io.cwd, file);
-      let text: string;
       let bytes: Buffer;
       try {
-        bytes = await readFile(resolvePath(io.cwd, file));
-        text = bytes.toString('utf8');
+        bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', resolvePath(io.cwd, file), shown);
       } catch (error) {
+        if (!(error instanceof GateError)) throw error;
         unreadable = true;
-        io.stderr.write(`linkgate: ${fileReadError('POLICY_UNREADABLE', 'policy', shown, error).message}\n`);
+        io.stderr.write(`linkgate: ${error.message}\n`);
         continue;
       }
+      const text = bytes.toString('utf8');
       all.push(...lintPolicyText(text, shown, { today }));
       const loaded = checkPolicyText(text, shown).policy;
       if (loaded !== undefined)

@@ -1,18 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { fileReadError } from '../errors.ts';
 import { GateError } from '../errors.ts';
 import type { Resolver } from '../gate/create-gate.ts';
+import { readNamedFile } from '../policy/read-named-file.ts';
 import { displayPath } from '../review/display-path.ts';
 
 /** Loads a `{"answers": {"name": ["addr", …]}}` map as a resolver; names absent or mapped to `[]` do not resolve. */
 export async function loadResolveFrom(file: string, shownAs: string = file): Promise<Resolver> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    throw fileReadError('USAGE', 'resolver map', shownAs, cause);
-  }
+  const text = (await readNamedFile('USAGE', 'resolver map', file, shownAs)).toString('utf8');
   let raw: unknown;
   try {
     raw = JSON.parse(text);

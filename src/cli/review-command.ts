@@ -1,7 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { fileReadError } from '../errors.ts';
 import { parsePolicy, reviewLoadedPolicy } from '../policy/load-policy.ts';
+import { readNamedFile } from '../policy/read-named-file.ts';
 import { parseSignatureFile } from '../policy/ssh-signature.ts';
 import { keyTypeLabel } from '../policy/ssh-public-key.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -51,13 +51,11 @@ export const reviewDefinition = defineCommand({
         return usageError('`--allowed-signers` and `--min-signers` are for `review verify`');
       try {
         const keyFile = resolvePath(io.cwd, values.key);
-        const keyText = await readFile(keyFile, 'utf8').catch((cause: unknown) => {
-          throw fileReadError('USAGE', 'key', displayPath(io.cwd, values.key ?? ''), cause);
-        });
+        const keyText = (await readNamedFile('USAGE', 'key', keyFile, displayPath(io.cwd, values.key))).toString(
+          'utf8',
+        );
         const key = parseOpenSshPrivateKey(keyText, displayPath(io.cwd, values.key));
-        const bytes = await readFile(path).catch((cause: unknown) => {
-          throw fileReadError('POLICY_UNREADABLE', 'policy', shown, cause);
-        });
+        const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', path, shown);
         // a reviewer signs a policy that loads: a signature over a broken file reviews nothing
         parsePolicy(bytes.toString('utf8'), shown);
         await appendFile(`${path}.sig`, signPolicyBytes(key, bytes), { mode: 0o644 });
@@ -77,9 +75,7 @@ export const reviewDefinition = defineCommand({
     if (review.allowedSigners === undefined) return usageError('`review verify` needs `--allowed-signers FILE`');
     let check;
     try {
-      const bytes = await readFile(path).catch((cause: unknown) => {
-        throw fileReadError('POLICY_UNREADABLE', 'policy', shown, cause);
-      });
+      const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', path, shown);
       const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), shown), path, bytes, {
         ...review,
         shownAs: shown,

@@ -75,22 +75,19 @@ export function compileScoped(op: string, list: Evaluator, body: Evaluator): Eva
         return true;
       };
     case 'none':
-      return (data) => {
-        const items = list(data);
-        if (!Array.isArray(items)) return true;
-        for (const item of items) if (truthy(body(item))) return false;
-        return true;
-      };
+      return (data) => !someItem(list(data), body);
     case 'some':
-      return (data) => {
-        const items = list(data);
-        if (!Array.isArray(items)) return false;
-        for (const item of items) if (truthy(body(item))) return true;
-        return false;
-      };
+      return (data) => someItem(list(data), body);
     default:
       throw new GateError('POLICY_INVALID', `unknown operator \`${op}\``);
   }
+}
+
+// true when `body` holds for an item, stopping at the first; a value that is not a list has no items
+function someItem(items: unknown, body: Evaluator): boolean {
+  if (!Array.isArray(items)) return false;
+  for (const item of items) if (truthy(body(item))) return true;
+  return false;
 }
 
 /** Compiles `reduce`: `body` runs on `{ current, accumulator }` for each item, starting from `initial` or `null`. */

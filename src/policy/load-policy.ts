@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { fileReadError } from '../errors.ts';
 import { formatDiagnostic, GateError } from '../errors.ts';
 import { checkPolicyText } from './check-policy.ts';
 import { type Policy, withReviewCheck } from './policy.ts';
+import { readNamedFile } from './read-named-file.ts';
 import { type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
 
 /** How `loadPolicy` reads a policy: its name in messages, and the review check to apply. */
@@ -84,12 +83,7 @@ export async function reviewLoadedPolicy(
  */
 export async function loadPolicy(file: string, options: string | LoadPolicyOptions = {}): Promise<Policy> {
   const opts = typeof options === 'string' ? { shownAs: options } : options;
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (cause) {
-    throw fileReadError('POLICY_UNREADABLE', 'policy', opts.shownAs ?? file, cause);
-  }
+  const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, opts.shownAs ?? file);
   // the bytes checked against the signatures are the bytes parsed
   return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, opts);
 }

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { reasonCodes } from '../decision/reason-codes.ts';
 import { z } from 'zod';
-import { fileReadError } from '../errors.ts';
 import { formatDiagnostic, GateError, type Diagnostic } from '../errors.ts';
+import { readNamedFile } from '../policy/read-named-file.ts';
 import { describeSchemaIssue } from '../policy/schema-issues.ts';
 import { describeNode, followPath, locatePath, nodePosition, positionOf } from '../policy/yaml-locate.ts';
 
@@ -216,12 +215,7 @@ function expandGenerators(value: unknown, path: readonly PropertyKey[], budget: 
 
 /** Reads and checks a case file; throws GateError USAGE when unreadable, INPUT_INVALID with every located diagnostic when invalid. */
 export async function loadCases(path: string, shownAs: string = path): Promise<CasesFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (cause) {
-    throw fileReadError('USAGE', 'case file', shownAs, cause);
-  }
+  const text = (await readNamedFile('USAGE', 'case file', path, shownAs)).toString('utf8');
   const { cases, diagnostics } = checkCasesText(text, shownAs);
   if (cases === undefined) {
     const first = diagnostics[0];

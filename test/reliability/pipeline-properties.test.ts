@@ -6,7 +6,7 @@ import type { Decision, Effect } from '../../src/decision/decision.ts';
 import { createGate, type Gate, type Resolver } from '../../src/gate/create-gate.ts';
 import type { CompiledRule } from '../../src/policy/compile-rule.ts';
 import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
-import type { Policy } from '../../src/policy/policy.ts';
+import { assemblePolicy, type Policy } from '../../src/policy/policy.ts';
 import type { RuleStage } from '../../src/policy/rule-facts.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { denyRuleArb, lineArb, linkLineArb, stageLineArb } from './pipeline-arbitraries.ts';
@@ -52,7 +52,8 @@ function withThrowingRule(policy: Policy, stage: RuleStage, thrown: unknown): Po
       throw thrown;
     },
   });
-  return Object.freeze({ ...policy, rules: Object.freeze([...policy.rules, rule]) });
+  // a policy's rules by stage and link settings are derived from its rules when it is assembled
+  return assemblePolicy({ ...policy, rules: [...policy.rules, rule] });
 }
 
 describe.each(shipped)('the whole decision pipeline under `%s`', (id) => {

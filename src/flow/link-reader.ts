@@ -1,4 +1,5 @@
 import { isRecord, jsonText } from '../decision/json-value.ts';
+import { isJsonRpcId } from './json-rpc-shape.ts';
 
 /** A read's answer as it came over the wire: the raw result, or the JSON-RPC error. */
 export type ReadAnswer =
@@ -28,7 +29,7 @@ export type InputAnswerer = (inputRequests: Record<string, unknown>) => Promise<
 /** The answer in a raw JSON-RPC response (as a transport or proxy sees it); a result that is not an object reads as `{}`. */
 export function answerOf(message: Readonly<Record<string, unknown>>): ReadAnswer {
   const id = message['id'];
-  const requestId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  const requestId = isJsonRpcId(id) ? id : null;
   const error = message['error'];
   if (isRecord(error))
     return { error: { code: Number(error['code']), message: jsonText(error['message']) }, requestId };

@@ -5,6 +5,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { maskText, type LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord, ReceivedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
+import { isJsonRpcError } from './json-rpc-shape.ts';
 import { linkFacts } from './discover-links.ts';
 import { judgeFetched } from './fetched-read.ts';
 import type { InputAnswerer, LinkReader, ReadAnswer, ReadParams } from './link-reader.ts';
@@ -153,9 +154,7 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
 function readAnswerOf(value: unknown): ReadAnswer {
   if (isRecord(value)) {
     if (isRecord(value['result'])) return value as ReadAnswer;
-    const error = value['error'];
-    if (isRecord(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string')
-      return value as ReadAnswer;
+    if (isJsonRpcError(value['error'])) return value as ReadAnswer;
   }
   throw new Error('the reader gave no read answer');
 }

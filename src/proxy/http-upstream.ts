@@ -4,14 +4,13 @@ import { GateError } from '../errors.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
 import { responseWithBody } from '../fetch/response-with-body.ts';
-import { messageShape } from '../sdk/json-rpc-shape.ts';
-import type { MessageId } from './peek-id.ts';
+import { isJsonRpcId, messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
 export const maxUpstreamRedirects = 5;
 
 /** Told which requests lost their answer: the event stream of the POST that carried them broke (the byte cap, a reset). */
-export type BrokenAnswers = (ids: readonly MessageId[], why: string) => void;
+export type BrokenAnswers = (ids: readonly JsonRpcId[], why: string) => void;
 
 /**
  * A fetch that only ever talks to `origin` (scheme + host + port): a request or redirect to any other origin is
@@ -98,9 +97,9 @@ export function httpUpstream(
  * The ids of the JSON-RPC answers an event stream carries, read from its bytes as they pass (SSE: `data` lines
  * joined, an event ends at a blank line; events named other than `message` carry no message).
  */
-function eventStreamAnswers(): { push(chunk: Uint8Array): void; end(): void; readonly answered: Set<MessageId> } {
+function eventStreamAnswers(): { push(chunk: Uint8Array): void; end(): void; readonly answered: Set<JsonRpcId> } {
   const decoder = new TextDecoder();
-  const answered = new Set<MessageId>();
+  const answered = new Set<JsonRpcId>();
   let partial = '';
   let data: string[] = [];
   let event = '';
@@ -143,7 +142,7 @@ function eventStreamAnswers(): { push(chunk: Uint8Array): void; end(): void; rea
 }
 
 // the ids of the requests in a JSON-RPC body the SDK wrote (one message or a batch)
-function requestIds(body: unknown): MessageId[] {
+function requestIds(body: unknown): JsonRpcId[] {
   if (typeof body !== 'string') return [];
   let parsed: unknown;
   try {
@@ -151,10 +150,10 @@ function requestIds(body: unknown): MessageId[] {
   } catch {
     return [];
   }
-  const ids: MessageId[] = [];
+  const ids: JsonRpcId[] = [];
   for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
     const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+    if (typeof method === 'string' && isJsonRpcId(id)) ids.push(id);
   }
   return ids;
 }

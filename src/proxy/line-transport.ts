@@ -1,10 +1,11 @@
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { GateError } from '../errors.ts';
 import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
-import { peekId, type MessageId } from './peek-id.ts';
+import { peekId } from './peek-id.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
@@ -12,7 +13,7 @@ export const unreadableMessageCode = -32700;
 /** Why one line could not become a message. */
 export interface UnreadableLine {
   /** the top-level id read from the line's start, when one could be read */
-  id: MessageId | null;
+  id: JsonRpcId | null;
   why: 'over-cap' | 'not-json' | 'not-a-message';
 }
 

@@ -1,12 +1,11 @@
-/** A JSON-RPC id as the wire carries it. */
-export type MessageId = string | number;
+import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 
 /**
  * The top-level `id` of a JSON object read from the start of `text` (which may be cut off or malformed later on), or
  * null when the text does not start as an object or no complete `id` member comes before the damage. Used only to
  * fail the right request when a message cannot be parsed whole (over the byte cap, broken JSON): never to forward.
  */
-export function peekId(text: string): MessageId | null {
+export function peekId(text: string): JsonRpcId | null {
   let i = skipSpace(text, 0);
   if (text[i] !== '{') return null;
   i += 1;
@@ -29,11 +28,10 @@ export function peekId(text: string): MessageId | null {
   return null;
 }
 
-function idValue(raw: string): MessageId | null {
+function idValue(raw: string): JsonRpcId | null {
   try {
     const value: unknown = JSON.parse(raw);
-    if (typeof value === 'string') return value;
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+    return isJsonRpcId(value) ? value : null;
   } catch {
     return null;
   }

@@ -4,10 +4,9 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
-import { messageShape } from '../sdk/json-rpc-shape.ts';
+import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import type { PacedTransport } from './line-transport.ts';
-import type { MessageId } from './peek-id.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
 export const gatedMethods: ReadonlySet<string> = new Set([
@@ -41,9 +40,9 @@ export interface ProxySession {
   start(): Promise<void>;
   readonly closed: Promise<void>;
   /** fails a request the host is waiting for, as if the server had answered with this error (used for broken lines) */
-  failUpstream(id: MessageId, message: string): boolean;
+  failUpstream(id: JsonRpcId, message: string): boolean;
   /** fails a host message that could not be read (over the cap, not JSON) */
-  refuseHost(id: MessageId | null, code: number, message: string): void;
+  refuseHost(id: JsonRpcId | null, code: number, message: string): void;
 }
 
 type Msg = Record<string, unknown>;
@@ -71,7 +70,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     await options.sink?.writeEmbedded?.(record)?.catch((error: unknown) => warn(text(error)));
   });
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
-  const pending = new Map<MessageId, string>();
+  const pending = new Map<JsonRpcId, string>();
   // answers being judged: the session closes only after they went out
   const judging = new Set<Promise<void>>();
   let fromHostChain: Promise<void> = Promise.resolve();
@@ -120,7 +119,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
 
   // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
   // request fails with an error the host sees instead of waiting forever
-  const toHost = (message: unknown, id: MessageId | null = null) => {
+  const toHost = (message: unknown, id: JsonRpcId | null = null) => {
     if (!hostOpen) return;
     host.send(message as JSONRPCMessage).catch((error: unknown) => {
       if (id === null || !hostOpen) return warn(`cannot write to the host: ${text(error)}`);
@@ -128,7 +127,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     });
     holdWhileBackedUp(hostPace, upstreamPace);
   };
-  const answerError = (id: MessageId | null, code: number, message: string) =>
+  const answerError = (id: JsonRpcId | null, code: number, message: string) =>
     toHost({ jsonrpc: '2.0', id, error: { code, message } });
 
   async function fromHost(message: unknown): Promise<void> {
@@ -165,7 +164,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     return sendUp(message, id);
   }
 
-  async function sendUp(message: unknown, id: MessageId | null): Promise<void> {
+  async function sendUp(message: unknown, id: JsonRpcId | null): Promise<void> {
     try {
       await gated.send(message as JSONRPCMessage);
       holdWhileBackedUp(upstreamPace, hostPace);
@@ -196,7 +195,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   }
 
   // sends `message` as judged once judging is done; a failure fails the request `id` answers (or drops a request)
-  function judgeThenSend(judged: Promise<object | null>, message: Msg, id: MessageId | null): void {
+  function judgeThenSend(judged: Promise<object | null>, message: Msg, id: JsonRpcId | null): void {
     const work = judged
       .then(
         (changed) => toHost(changed ?? message, id),

@@ -1,6 +1,6 @@
 import { linkFacts } from '../flow/discover-links.ts';
 import type { StartLinkInput } from '../flow/link-steps.ts';
-import type { JsonRpcId } from './json-rpc-shape.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { maxRememberedLinks } from './requests-in-flight.ts';
 
 /** One link the decorator saw, by where it came from; `read` is set once a read was attempted. */

@@ -2,7 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
 import type { NextStep } from '../record/link-record.ts';
-import type { JsonRpcId } from './json-rpc-shape.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 
 /** JSON-RPC error code of an answer the gate made itself (denied, timed out); implementation-defined range. */
 export const gateErrorCode = -32080;

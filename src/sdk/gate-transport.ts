@@ -2,7 +2,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../decision/json-value.ts';
 import { readFailed } from '../flow/link-steps.ts';
-import { isJsonRpcId, type JsonRpcId, messageShape } from './json-rpc-shape.ts';
+import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { onInbound, passesWhole } from './route-answer.ts';
 import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';

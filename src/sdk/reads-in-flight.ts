@@ -1,6 +1,6 @@
 import type { LinkStep } from '../flow/link-steps.ts';
 import type { RequestedStage } from '../record/link-record.ts';
-import type { JsonRpcId } from './json-rpc-shape.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 
 /** A `resources/read` sent to the server and waiting for its answer or its deadline. */
 export interface PendingRead {

@@ -1,6 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { PeerInfo } from '../record/link-record.ts';
-import { type JsonRpcId, messageShape } from './json-rpc-shape.ts';
+import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 
 /** Most entries a per-id map of the decorator keeps (links, task tools, expired ids); the oldest goes first. */
 export const maxRememberedLinks = 1024;

@@ -3,7 +3,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
 import { gateError } from './gate-answers.ts';
-import { type JsonRpcId, messageShape } from './json-rpc-shape.ts';
+import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
 import type { TransportSession } from './transport-session.ts';

@@ -15,7 +15,7 @@ import {
   skipRead,
 } from '../flow/link-steps.ts';
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
-import type { JsonRpcId } from './json-rpc-shape.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
 import type { PendingRead } from './reads-in-flight.ts';
 import type { TransportSession } from './transport-session.ts';

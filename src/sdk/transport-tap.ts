@@ -1,3 +1,4 @@
+import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../decision/json-value.ts';
@@ -26,7 +27,7 @@ export function tapTransport(inner: Transport): TransportTap {
       if (typeof m['method'] === 'string' && isRecord(m['params']) && isRecord(m['params']['_meta'])) {
         const tag = m['params']['_meta'][requestTagKey];
         const id = m['id'];
-        if (typeof tag === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.set(tag, id);
+        if (typeof tag === 'string' && isJsonRpcId(id)) ids.set(tag, id);
       }
       await inner.send(message, options);
     },

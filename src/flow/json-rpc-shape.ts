@@ -1,5 +1,7 @@
 import { isRecord } from '../decision/json-value.ts';
 
+// The JSON-RPC 2.0 shape guards every front end uses (the decorator, the proxy, the flow's reader answers).
+
 /** A JSON-RPC id as the wire carries it: a string or a finite number. */
 export type JsonRpcId = string | number;
 
@@ -17,6 +19,11 @@ export type MessageShape =
 /** Whether `id` is a usable JSON-RPC id (a string, or a finite number: `1e400` parses to Infinity and is not). */
 export function isJsonRpcId(id: unknown): id is JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+}
+
+/** Whether `error` is a JSON-RPC error object: an integer `code` and a string `message` (`data` is anything). */
+export function isJsonRpcError(error: unknown): error is { code: number; message: string; data?: unknown } {
+  return isRecord(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string';
 }
 
 /** Classifies one parsed message (never a batch: its elements are classified one by one). */
@@ -43,8 +50,7 @@ export function messageShape(message: unknown): MessageShape {
   if (!hasResult && !hasError) return invalid('neither a request nor an answer');
   if (id === null) return invalid('an answer without a string or number id');
   if (hasError) {
-    const error = message['error'];
-    if (!isRecord(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string')
+    if (!isJsonRpcError(message['error']))
       return invalid('`error` is not an object with an integer `code` and a string `message`');
   }
   return { kind: 'answer', id, isError: hasError };

@@ -10,6 +10,7 @@ import { runProxy } from '../../src/proxy/run-proxy.ts';
 import { tsServer } from '../e2e/run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { processEnv, shippedPolicy } from './proxy-helpers.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 /** Chunks of a flood and the size of each, bytes: 32 MiB in all, far more than the proxy may hold. */
 const chunkCount = 2048;
@@ -40,7 +41,7 @@ async function floodProxy(env: Record<string, string> = {}) {
 // once bytes are held, polls `held` until it stops changing (the proxy stopped taking bytes) or passes the bound;
 // returns the most seen
 async function heldWhenStalled(held: () => number): Promise<number> {
-  while (held() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitUntil('bytes held', () => (held() === 0 ? undefined : true));
   let most = 0;
   let last = -1;
   for (let unchanged = 0; unchanged < 10 && most <= heldBound; ) {

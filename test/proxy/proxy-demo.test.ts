@@ -17,6 +17,7 @@ import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { decisionMetaKey, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { policyFile } from '../e2e/run-probe.ts';
 import { demoServer, processEnv, proxyCommandLine } from './proxy-helpers.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
 type ReadOutcome = { uri: string; ok?: unknown; code?: number; message?: string; decision?: unknown };
@@ -93,13 +94,10 @@ async function viaProxy(useV2: boolean): Promise<{ reads: ReadOutcome[]; records
   const reads = await readAll(client);
   await client.close();
   // the proxy writes its last records (links never read) as it shuts down
-  const deadline = Date.now() + 10_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await readFile(recordsFile, 'utf8').catch(() => '');
-    if (text.split('\n').filter((l) => l !== '').length >= demoLinks.length) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const text = await waitUntil(`${demoLinks.length} records in ${recordsFile}`, async () => {
+    const written = await readFile(recordsFile, 'utf8').catch(() => '');
+    return written.split('\n').filter((l) => l !== '').length >= demoLinks.length ? written : undefined;
+  });
   const records = text
     .split('\n')
     .filter((l) => l !== '')

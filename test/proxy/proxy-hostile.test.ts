@@ -10,6 +10,7 @@ import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { policyFile, processesWith, tsServer } from '../e2e/run-probe.ts';
 import { leakedResources, resourceCensus, wireServerFile } from '../reliability/wire-harness.ts';
 import { initialize, startRawHost, type RawHost } from './raw-host.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,8 +47,10 @@ describe('hostile servers through the proxy: errors for the affected requests on
     expect(errorOf(flood)?.code).toBe(gateErrorCode);
     expect(errorOf(flood)?.message).toMatch(/over the `\d+` byte cap/);
     // the server writes its whole line (it splices anything else it sends into it); the proxy skips it unbuffered
-    while (!(await events()).some((e) => e.event === 'flood-stopped')) await new Promise((r) => setTimeout(r, 50));
-    expect((await events()).find((e) => e.event === 'flood-stopped')?.written).toBe(200 * 1024 * 1024);
+    const stopped = await waitUntil('the flood stopped', async () =>
+      (await events()).find((e) => e.event === 'flood-stopped'),
+    );
+    expect(stopped.written).toBe(200 * 1024 * 1024);
     const [slow, bytewise, ...many] = await Promise.all([
       read(host, 'hostile://slow/300/beside'),
       read(host, 'hostile://bytewise/1/drip'),

@@ -7,6 +7,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { demoServer, processEnv, shippedPolicy } from './proxy-helpers.ts';
 import { startRawHost } from './raw-host.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +49,9 @@ async function direct(): Promise<string[]> {
     }
   });
   const answered = async (id: unknown) => {
-    while (!lines.some((l) => (JSON.parse(l) as Json)['id'] === id)) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(`the answer to ${String(id)}`, () =>
+      lines.some((l) => (JSON.parse(l) as Json)['id'] === id) ? true : undefined,
+    );
   };
   await runSession((line) => child.stdin.write(`${line}\n`), answered);
   child.stdin.end();

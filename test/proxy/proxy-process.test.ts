@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { processesWith, tsServer } from '../e2e/run-probe.ts';
 import { wireServerFile } from '../reliability/wire-harness.ts';
 import { processEnv, proxyCommandLine, shippedPolicy } from './proxy-helpers.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 // the proxy as a host starts it: its own process, stdio piped, a line of JSON-RPC each way
 function startProxy(server: readonly string[], options: readonly string[] = []) {
@@ -19,12 +20,12 @@ function startProxy(server: readonly string[], options: readonly string[] = []) 
     err += c.toString();
   });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  const answered = async (id: number) => {
-    while (!out.split('\n').some((l) => l.includes(`"id":${id}`))) {
+  const answered = (id: number) =>
+    waitUntil(`the answer to ${id}`, () => {
+      if (out.split('\n').some((l) => l.includes(`"id":${id}`))) return true;
       if (child.exitCode !== null) throw new Error(`proxy exited: ${err}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+      return undefined;
+    });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   return { child, exited, answered, send, stderr: () => err };
 }

@@ -12,6 +12,7 @@ import { tsServer } from '../e2e/run-probe.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
 import { initialize, startRawHost, type RawHost } from './raw-host.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -110,7 +111,8 @@ describe('an answer the proxy cannot write becomes a -32080 error', () => {
     const link = { type: 'resource_link', uri: 'file:///etc/passwd', name: 'pw' };
     server.deliver({ jsonrpc: '2.0', id: 1, result: { structuredContent: { nested }, content: [link] } });
     await settled();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil('the answer to the host', () => (lines.length > 0 ? true : undefined));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(lines.map((l) => JSON.parse(l) as Json)).toEqual([
       {
         jsonrpc: '2.0',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callbackSink, jsonLinesSink } from '../../src/record/record-sink.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 import { obtainedRecord } from './record-fixtures.ts';
 
 const dirs: string[] = [];
@@ -48,7 +49,13 @@ describe('record sinks', () => {
 
   test('an unwritable file rejects instead of losing records silently', async () => {
     const sink = jsonLinesSink(path.join(tmpdir(), 'no-such-dir-linkgate', 'x', 'r.jsonl'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // the file's open fails soon after the sink is made; from then on no write succeeds
+    await waitUntil('a refused write', () =>
+      sink.write(obtainedRecord()).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    );
     await expect(sink.write(obtainedRecord())).rejects.toThrow(/ENOENT/);
   });
 

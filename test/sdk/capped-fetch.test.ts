@@ -7,6 +7,7 @@ import { cappedFetch } from '../../src/fetch/capped-fetch.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 import { defaultPolicyWith } from './fake-gate.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 
 /** Size of the hostile body the local server streams, bytes, generated while it is written. */
 const floodBytes = 200 * 1024 * 1024;
@@ -133,7 +134,7 @@ describe('cappedFetch', () => {
     await reader.read();
     await reader.cancel();
     // the cancel travels back through the pipe asynchronously
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil('the source cancelled', () => (state.cancelled ? true : undefined));
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThan(10);
   });
@@ -141,8 +142,10 @@ describe('cappedFetch', () => {
 
 /** A local server that streams `floodBytes` of `contentType` (no content-length unless `declare`), honouring backpressure. */
 async function startFloodServer(contentType: string, declare: boolean) {
-  const sent = { written: 0, complete: false };
+  // bytes written, whether all were, and a promise settled when the response has closed
+  const sent = { written: 0, complete: false, closed: Promise.resolve() };
   const send = async (res: ServerResponse) => {
+    sent.closed = new Promise((closed) => res.once('close', () => closed()));
     res.writeHead(200, { 'content-type': contentType, ...(declare ? { 'content-length': String(floodBytes) } : {}) });
     const filler = Buffer.alloc(64 * 1024, contentType === 'text/event-stream' ? 'd' : 'a');
     let gone = false;
@@ -208,7 +211,7 @@ describe('cappedFetch against a local server sending 200 MiB', () => {
         declare ? /declares `209715200` bytes, over the `\d+` byte cap$/ : /passed the `\d+` byte cap while streaming$/,
       );
       // the server sees the connection go away: it never writes the whole body
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await server.sent.closed;
       expect(server.sent.complete).toBe(false);
       expect(server.sent.written).toBeLessThan(cap + 16 * 1024 * 1024);
       expect(peak).toBeLessThan(maxGrowthBytes);

@@ -11,7 +11,7 @@ import {
   kindOfMime,
   realKindAllowed,
 } from './kinds.ts';
-import type { ContentSniff } from './sniff-content.ts';
+import type { ContentSniff } from './content-sniff.ts';
 
 /** The content settings a judgement needs (policy `content`). */
 export interface ContentRules {

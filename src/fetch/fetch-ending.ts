@@ -1,16 +1,12 @@
 import type { Decision } from '../decision/decision.ts';
+import type { ReadOutcome } from '../record/judge-verdict.ts';
 
 /**
- * How a direct fetch ended, said where it happened (DESIGN §2): `refused` by the policy at `hop` (1-based) before
+ * How a direct fetch ended, said where it happened, in the record's terms (DESIGN §2): `refused` by the policy at `hop` (1-based) before
  * any body, `timeout` at the connect or read deadline (`deadlineMs`), `http-error` for a non-2xx final `status`,
  * `complete` when a body was checked (or refused whole for its size), `failed` for anything else (`why` is recorded).
  */
-export type FetchEnding =
-  | { kind: 'complete' }
-  | { kind: 'refused'; hop: number }
-  | { kind: 'timeout'; deadlineMs: number }
-  | { kind: 'http-error'; status: number }
-  | { kind: 'failed'; why: string };
+export type FetchEnding = Extract<ReadOutcome, { kind: 'complete' | 'refused' | 'timeout' | 'http-error' | 'failed' }>;
 
 /** The decision a fetch stops with and how it ended. */
 export interface FetchStop {

@@ -2,9 +2,10 @@ import type { Decision } from '../decision/decision.ts';
 import type { ReadOutcome } from '../record/judge-verdict.ts';
 
 /**
- * How a direct fetch ended, said where it happened, in the record's terms (DESIGN §2): `refused` by the policy at `hop` (1-based) before
- * any body, `timeout` at the connect or read deadline (`deadlineMs`), `http-error` for a non-2xx final `status`,
- * `complete` when a body was checked (or refused whole for its size), `failed` for anything else (`why` is recorded).
+ * How a direct fetch ended, said where it happened, in the record's terms (DESIGN §2): `refused` by the policy at
+ * `hop` (1-based) before any body, `timeout` at the connect or read deadline (`deadlineMs`), `http-error` for a
+ * non-2xx final `status`, `complete` when a body was checked (or refused whole for its size), `failed` for anything
+ * else (`why` is recorded).
  */
 export type FetchEnding = Extract<ReadOutcome, { kind: 'complete' | 'refused' | 'timeout' | 'http-error' | 'failed' }>;
 

@@ -72,22 +72,20 @@ export function fetchOutcome(result: FetchResult, budget?: AbortSignal): ReadOut
   return ending;
 }
 
-/** The delivered body as an embedded resource's `resource`: `text` when the checks found inert text that decodes cleanly, else `blob`. */
+/** A direct fetch's delivered body as an embedded resource's `resource` (MCP text or blob resource contents). */
+export type FetchedContents = { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
+
+/** The delivered body: `text` when the checks found inert text that decodes cleanly, else `blob`. */
 function deliveredItem(
   uri: string,
   body: Uint8Array,
   contentType: string | null,
   kind: string | null,
-): Record<string, unknown> {
-  const item: Record<string, unknown> = { uri };
-  if (contentType !== null) item['mimeType'] = normalizeMime(contentType);
+): FetchedContents {
+  const declared = contentType === null ? {} : { mimeType: normalizeMime(contentType) };
   if (kind !== null && familyOf(kind) === 'text') {
     const decoded = decodeText(body);
-    if (decoded !== null && decoded.issues.length === 0) {
-      item['text'] = decoded.text;
-      return item;
-    }
+    if (decoded !== null && decoded.issues.length === 0) return { uri, ...declared, text: decoded.text };
   }
-  item['blob'] = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
-  return item;
+  return { uri, ...declared, blob: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64') };
 }

@@ -22,6 +22,7 @@ import { recordViolations } from '../../src/record/record-invariants.ts';
 import { closeSessions, listenOnLoopback, readRequestBody } from '../helpers/loopback-http.ts';
 import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
+import { memoryPeak } from '../helpers/memory-peak.ts';
 
 /** Size of the hostile answer to a read of `floodUri`, bytes, generated while it is sent. */
 const floodBytes = 200 * 1024 * 1024;
@@ -339,18 +340,13 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
     // a JSON body fails the POST itself; an SSE stream only errors, so the gate's read deadline answers the host
     const want =
       responses === 'json' ? { code: 'read.error', host: /byte cap/ } : { code: 'read.timeout', host: /timed out/ };
-    const base = process.memoryUsage();
-    let peak = 0;
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
-    }, 5);
+    const memory = memoryPeak();
     try {
       await client.callTool({ name: 'links' });
       const started = performance.now();
       const { result, error } = await readOutcome(client, floodUri);
       const elapsedMs = performance.now() - started;
-      clearInterval(sampler);
+      memory.stop();
       expect(result).toBeUndefined();
       expect(error?.message).toMatch(want.host);
       // the host is still connected and reads the next link
@@ -361,16 +357,16 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
       await new Promise((resolve) => setImmediate(resolve));
       expect(records.filter((r) => r.uri === floodUri)).toHaveLength(1);
       console.info(
-        `[streamable-http ${responses}] flood refused after ${Math.round(elapsedMs)} ms; server wrote ${(demo.flood.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`,
+        `[streamable-http ${responses}] flood refused after ${Math.round(elapsedMs)} ms; server wrote ${(demo.flood.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(memory.peak() / 2 ** 20).toFixed(1)} MiB`,
       );
     } finally {
-      clearInterval(sampler);
+      memory.stop();
       await client.close();
     }
     expect(errors.map((e) => e.message).filter((m) => !m.includes('byte cap'))).toEqual([]);
     expect(demo.flood.complete).toBe(false);
     expect(demo.flood.written).toBeLessThan(floodBytes / 4);
-    expect(peak).toBeLessThan(maxFloodGrowthBytes);
+    expect(memory.peak()).toBeLessThan(maxFloodGrowthBytes);
     const flooded = records.filter((r) => r.uri === floodUri);
     expect(flooded).toHaveLength(1);
     expect(flooded[0]).toMatchObject({

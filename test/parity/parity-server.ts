@@ -1,7 +1,13 @@
 // The one hostile MCP server of the parity test (stdio, JSON-RPC written by hand so it can misbehave): tool `cases`
 // returns every case of parity-cases.ts, `resources/read` answers each link as its case says, prompt `embedded`
 // and tool `sample` (a `sampling/createMessage` request to the host) carry the embedded cases too.
-import { garbageLines, jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
+import {
+  garbageLines,
+  inputRequiredResult,
+  jsonRpcLine,
+  readStdinMessages,
+  unknownTypeResult,
+} from '../fixtures/servers/stdio-lines.ts';
 import { casesToolResult, contentsItem, embeddedCases, linkCases } from './parity-cases.ts';
 
 type Id = string | number;
@@ -27,16 +33,9 @@ function onRead(id: Id, uri: string): void {
     case 'error':
       return void send({ id, error: { code: read.code, message: `${read.message}: ${uri}` } });
     case 'input-required':
-      return void send({
-        id,
-        result: {
-          resultType: 'input_required',
-          inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'say yes' } } },
-          requestState: 'opaque-server-state',
-        },
-      });
+      return void send({ id, result: inputRequiredResult });
     case 'unknown-type':
-      return void send({ id, result: { resultType: 'pending-forever', contents: [] } });
+      return void send({ id, result: unknownTypeResult });
     case 'garbage-then':
       for (const line of garbageLines) process.stdout.write(`${line}\n`);
       return void send({ id, result: ok(read.text) });

@@ -4,12 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { gatedMethods } from '../../src/proxy/proxy-session.ts';
-import { tsServer } from '../e2e/run-probe.ts';
-import { initialize, startRawHost, type RawHost } from './raw-host.ts';
-import { shippedPolicy } from './proxy-helpers.ts';
+import { type RawHost, startEchoHost } from './raw-host.ts';
 
 const reserved = new Set([...gatedMethods, 'initialize', 'test/emit', 'test/done']);
 const method = fc.string({ minLength: 1, maxLength: 24 }).filter((m) => !reserved.has(m));
@@ -65,15 +61,7 @@ describe('forwarding fidelity', () => {
   let logFile: string;
   beforeAll(async () => {
     logFile = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-proxy-echo-')), 'lines.jsonl');
-    process.env['ECHO_LOG'] = logFile;
-    const [command, ...args] = tsServer('test/fixtures/servers/echo-wire-server.ts');
-    host = startRawHost(createGate(await loadPolicy(shippedPolicy('default'))), {
-      kind: 'command',
-      command: command as string,
-      args,
-    });
-    delete process.env['ECHO_LOG'];
-    await initialize(host);
+    host = await startEchoHost(logFile);
     // one round trip, so `notifications/initialized` is in the server's log before the first case counts lines
     const done = JSON.stringify({ jsonrpc: '2.0', method: 'test/done', params: { nonce: 'ready' } });
     host.send({ jsonrpc: '2.0', method: 'test/emit', params: { lines: [done] } });

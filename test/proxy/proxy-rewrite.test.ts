@@ -8,10 +8,9 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { lineTransport } from '../../src/proxy/line-transport.ts';
 import { proxySession } from '../../src/proxy/proxy-session.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
-import { tsServer } from '../e2e/run-probe.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
-import { initialize, startRawHost, type RawHost } from './raw-host.ts';
+import { type RawHost, startEchoHost } from './raw-host.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
@@ -25,15 +24,7 @@ describe('a judged answer is the server’s bytes with only the gated items chan
   let host: RawHost;
   let nextId = 500;
   beforeAll(async () => {
-    process.env['ECHO_LOG'] = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-rewrite-')), 'lines.jsonl');
-    const [command, ...args] = tsServer('test/fixtures/servers/echo-wire-server.ts');
-    host = startRawHost(createGate(await loadPolicy(shippedPolicy('default'))), {
-      kind: 'command',
-      command: command as string,
-      args,
-    });
-    delete process.env['ECHO_LOG'];
-    await initialize(host);
+    host = await startEchoHost(path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-rewrite-')), 'lines.jsonl'));
   }, 30_000);
   afterAll(async () => {
     host.end();

@@ -1,10 +1,13 @@
 import { PassThrough } from 'node:stream';
-import type { Gate } from '../../src/gate/create-gate.ts';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { ProxyUpstream } from '../../src/proxy/proxy-options.ts';
 import { runProxy } from '../../src/proxy/run-proxy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
+import { tsServer } from '../e2e/run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
+import { shippedPolicy } from './proxy-helpers.ts';
 
 type Json = Record<string, unknown>;
 
@@ -113,4 +116,18 @@ export async function initialize(host: RawHost): Promise<Json> {
   });
   host.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return answer;
+}
+
+/** A raw host, past its handshake, before the echo-wire server under the default policy; the server appends every line it reads to `logFile`. */
+export async function startEchoHost(logFile: string): Promise<RawHost> {
+  process.env['ECHO_LOG'] = logFile;
+  const [command, ...args] = tsServer('test/fixtures/servers/echo-wire-server.ts');
+  const host = startRawHost(createGate(await loadPolicy(shippedPolicy('default'))), {
+    kind: 'command',
+    command: command as string,
+    args,
+  });
+  delete process.env['ECHO_LOG'];
+  await initialize(host);
+  return host;
 }

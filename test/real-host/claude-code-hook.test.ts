@@ -8,12 +8,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
-import {
-  type FixtureResource,
-  fixtureDescribedLinks,
-  fixtureRenderings,
-  fixtureResource,
-} from './fixture-resources.ts';
+import { type FixtureResource, fixtureDescribedLinks, fixtureRenderings, fixtureNamed } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -37,10 +32,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const [readme, metadata, photo, banner, logo] = ['readme', 'metadata', 'photo', 'banner', 'logo'].map((name) =>
-      fixtureResource(name),
-    );
-    const [note, tool] = ['note', 'tool'].map((name) => fixtureResource(name));
+    const { readme, metadata, photo, banner, logo, note, tool } = fixtureNamed;
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'ReadMcpResourceTool', input: { server: 'fixture', uri: r.uri } }],
     });
@@ -50,11 +42,11 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
       prompt: 'read every link of the fixture server',
       script: [
         { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
-        read('toolu_metadata', metadata as FixtureResource),
-        read('toolu_readme', readme as FixtureResource),
-        read('toolu_photo', photo as FixtureResource),
-        read('toolu_banner', banner as FixtureResource),
-        read('toolu_logo', logo as FixtureResource),
+        read('toolu_metadata', metadata),
+        read('toolu_readme', readme),
+        read('toolu_photo', photo),
+        read('toolu_banner', banner),
+        read('toolu_logo', logo),
         { toolUses: [{ id: 'toolu_embedded', name: 'mcp__fixture__embedded', input: {} }] },
         { text: 'all read' },
       ],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { linkRecordsOnceWritten, proxiedFixtureServer, serverReads } from './fixture-process.ts';
-import { fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
+import { fixtureLinks, fixtureNamed } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -15,12 +15,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : JSON.strin
 describe('claude code with linkgate proxy in front of the fixture server', () => {
   test('denied links are never read, denied bodies never reach the model, allowed ones do, the model is told why', async (ctx) => {
     host.require(ctx);
-    const readme = fixtureResource('readme', fixtureLinks);
-    const metadata = fixtureResource('metadata', fixtureLinks);
-    const photo = fixtureResource('photo', fixtureLinks);
-    const banner = fixtureResource('banner', fixtureLinks);
-    const note = fixtureResource('note', fixtureEmbedded);
-    const tool = fixtureResource('tool', fixtureEmbedded);
+    const { readme, metadata, photo, banner, logo, note, tool } = fixtureNamed;
     const logs = await host.scratch('linkgate-cc-proxy-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
@@ -80,7 +75,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
       'http://169.254.169.254/latest/meta-data/iam/security-credentials/': 'link-only',
       [photo.uri]: 'link-only',
       [banner.uri]: 'link-only',
-      [fixtureResource('logo', fixtureLinks).uri]: 'link-only',
+      [logo.uri]: 'link-only',
     });
   }, 200_000);
 });

@@ -9,7 +9,7 @@ import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
-import { fixtureResource } from './fixture-resources.ts';
+import { fixtureNamed } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -26,13 +26,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const hooks = JSON.parse(printed.stdout) as Record<string, unknown>;
 
-    const readme = fixtureResource('readme');
-    const metadata = fixtureResource('metadata');
-    const photo = fixtureResource('photo');
-    const banner = fixtureResource('banner');
-    const logo = fixtureResource('logo');
-    const note = fixtureResource('note');
-    const tool = fixtureResource('tool');
+    const { readme, metadata, photo, banner, logo, note, tool } = fixtureNamed;
     const passwd = 'file:///etc/passwd';
     const read = (id: string, uri: string) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { server: 'fixture', uri } }],

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { linkRecordsOnceWritten, proxiedFixtureServer, serverReads } from './fixture-process.ts';
-import { fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
+import { fixtureLinks, fixtureNamed } from './fixture-resources.ts';
 import { realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -14,13 +14,7 @@ const host = realHostSuite('codex cli', () => installCodexCli());
 describe('codex cli with linkgate proxy in front of the fixture server', () => {
   test('denied links are never read, denied bodies never reach the model, allowed ones do, the model is told why', async (ctx) => {
     host.require(ctx);
-    const readme = fixtureResource('readme', fixtureLinks);
-    const metadata = fixtureResource('metadata', fixtureLinks);
-    const photo = fixtureResource('photo', fixtureLinks);
-    const banner = fixtureResource('banner', fixtureLinks);
-    const logo = fixtureResource('logo', fixtureLinks);
-    const note = fixtureResource('note', fixtureEmbedded);
-    const tool = fixtureResource('tool', fixtureEmbedded);
+    const { readme, metadata, photo, banner, logo, note, tool } = fixtureNamed;
     const logs = await host.scratch('linkgate-codex-proxy-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');

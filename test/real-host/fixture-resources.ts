@@ -102,6 +102,17 @@ export function fixtureResource(
   return found;
 }
 
+/** The fixture server's links and embedded resources, by name. */
+export const fixtureNamed = {
+  readme: fixtureResource('readme', fixtureLinks),
+  metadata: fixtureResource('metadata', fixtureLinks),
+  photo: fixtureResource('photo', fixtureLinks),
+  banner: fixtureResource('banner', fixtureLinks),
+  logo: fixtureResource('logo', fixtureLinks),
+  note: fixtureResource('note', fixtureEmbedded),
+  tool: fixtureResource('tool', fixtureEmbedded),
+} as const;
+
 /** The content item a read (or an embedded resource) carries for `r`. */
 export function resourceContents(r: FixtureResource):
   | { uri: string; mimeType: string; text: string }

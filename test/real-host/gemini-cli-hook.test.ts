@@ -7,7 +7,7 @@ import { cliEntry } from '../../src/cli/package-root.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { linkRecordLines } from '../helpers/run-cli.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
-import { type FixtureResource, fixtureResource } from './fixture-resources.ts';
+import { type FixtureResource, fixtureNamed } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
@@ -41,9 +41,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
         AfterTool: [{ matcher: 'read_mcp_resource|list_mcp_resources|mcp_.*', hooks: handler }],
       },
     };
-    const [readme, metadata, banner, note, tool] = ['readme', 'metadata', 'banner', 'note', 'tool'].map((name) =>
-      fixtureResource(name),
-    );
+    const { readme, metadata, banner, note, tool } = fixtureNamed;
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { uri: r.uri } }],
     });
@@ -53,9 +51,9 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
       prompt: 'read every link of the fixture server',
       script: [
         { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
-        read('call_metadata', metadata as FixtureResource),
-        read('call_readme', readme as FixtureResource),
-        read('call_banner', banner as FixtureResource),
+        read('call_metadata', metadata),
+        read('call_readme', readme),
+        read('call_banner', banner),
         { toolUses: [{ id: 'call_embedded', name: 'mcp_fixture_embedded', input: {} }] },
         { text: 'all read' },
       ],

@@ -14,7 +14,7 @@ import {
   recorderCommand,
 } from './claude-code.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
-import { type FixtureResource, fixtureEmbedded, fixtureLinks, fixtureResource } from './fixture-resources.ts';
+import { type FixtureResource, fixtureEmbedded, fixtureLinks, fixtureNamed } from './fixture-resources.ts';
 import type { HostRunResult } from './host-run.ts';
 import { realHostSuite } from './host-suite.ts';
 import type { HostInstall } from './install-package.ts';
@@ -95,7 +95,6 @@ export interface SmokeHost<Result> {
 }
 
 const record = process.env['LINKGATE_RECORD_OBSERVED'] === '1';
-const link = (name: string): FixtureResource => fixtureResource(name, fixtureLinks);
 const use = (id: string, name: string, input: Json): AssistantTurn => ({ toolUses: [{ id, name, input }] });
 
 /** Registers the host's smoke tests: reads reach the model and server as sent, and scripted hook answers take effect. */
@@ -117,8 +116,7 @@ export function smokeSuite<Result>(host: SmokeHost<Result>): void {
   describe(`${host.label} against the fixture server, no gate in between`, () => {
     test('tool links, resource reads and hook events reach the model and the server as sent', async (ctx) => {
       suite.require(ctx);
-      const readme = link('readme');
-      const logo = link('logo');
+      const { readme, logo } = fixtureNamed;
       const logs = await suite.scratch('linkgate-smoke-');
       const requestLog = path.join(logs, 'requests.jsonl');
       const hookLog = path.join(logs, 'hooks.jsonl');
@@ -187,11 +185,7 @@ export function smokeSuite<Result>(host: SmokeHost<Result>): void {
 
     test(host.answersTitle, async (ctx) => {
       suite.require(ctx);
-      const metadata = link('metadata');
-      const banner = link('banner');
-      const photo = link('photo');
-      const logo = link('logo');
-      const tool = fixtureResource('tool', fixtureEmbedded);
+      const { metadata, banner, photo, logo, tool } = fixtureNamed;
       const logs = await suite.scratch('linkgate-smoke-');
       const requestLog = path.join(logs, 'requests.jsonl');
       const withheld = 'withheld by the scripted hook';

@@ -8,6 +8,7 @@ import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 import { defaultPolicyWith } from './fake-gate.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
+import { memoryPeak } from '../helpers/memory-peak.ts';
 
 /** Size of the hostile body the local server streams, bytes, generated while it is written. */
 const floodBytes = 200 * 1024 * 1024;
@@ -186,12 +187,7 @@ describe('cappedFetch against a local server sending 200 MiB', () => {
       const before = resourceCensus();
       const cap = connectionByteCap(await defaultPolicyWith());
       const server = await startFloodServer(contentType, declare);
-      const base = process.memoryUsage();
-      let peak = 0;
-      const sampler = setInterval(() => {
-        const now = process.memoryUsage();
-        peak = Math.max(peak, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
-      }, 5);
+      const memory = memoryPeak();
       let error: unknown;
       try {
         error = await failure(
@@ -204,7 +200,7 @@ describe('cappedFetch against a local server sending 200 MiB', () => {
           })(),
         );
       } finally {
-        clearInterval(sampler);
+        memory.stop();
       }
       expect(error).toBeInstanceOf(GateError);
       expect((error as GateError).message).toMatch(
@@ -214,9 +210,9 @@ describe('cappedFetch against a local server sending 200 MiB', () => {
       await server.sent.closed;
       expect(server.sent.complete).toBe(false);
       expect(server.sent.written).toBeLessThan(cap + 16 * 1024 * 1024);
-      expect(peak).toBeLessThan(maxGrowthBytes);
+      expect(memory.peak()).toBeLessThan(maxGrowthBytes);
       console.info(
-        `[capped-fetch ${contentType}${declare ? ' declared' : ''}] cap ${(cap / 2 ** 20).toFixed(1)} MiB; server wrote ${(server.sent.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(peak / 2 ** 20).toFixed(1)} MiB`,
+        `[capped-fetch ${contentType}${declare ? ' declared' : ''}] cap ${(cap / 2 ** 20).toFixed(1)} MiB; server wrote ${(server.sent.written / 2 ** 20).toFixed(1)} MiB; peak heap+arrayBuffers growth ${(memory.peak() / 2 ** 20).toFixed(1)} MiB`,
       );
       await server.close();
       expect(await leakedResources(before)).toEqual({});

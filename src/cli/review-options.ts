@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
-import { allowedSignersEnv, loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
+import { allowedSignersEnv } from '../policy/allowed-signers-env.ts';
+import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
@@ -57,6 +58,7 @@ export async function loadReviewedPolicy(
   review: LoadPolicyOptions,
   shownAs: string = displayPath(io.cwd, file),
 ): Promise<Policy> {
+  const { loadPolicy } = await import('../policy/load-policy.ts');
   const policy = await loadPolicy(resolvePath(io.cwd, file), { ...review, shownAs });
   warnUnreviewed(io, policy);
   return policy;

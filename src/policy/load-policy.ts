@@ -1,4 +1,5 @@
 import { formatDiagnostic, GateError } from '../errors.ts';
+import { allowedSignersEnv } from './allowed-signers-env.ts';
 import { checkPolicyText } from './check-policy.ts';
 import { type Policy, withReviewCheck } from './policy.ts';
 import { readNamedFile } from './read-named-file.ts';
@@ -25,8 +26,7 @@ export interface LoadPolicyOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The environment variable that names the allowed-signers file when no option does. */
-export const allowedSignersEnv = 'LINKGATE_ALLOWED_SIGNERS';
+export { allowedSignersEnv } from './allowed-signers-env.ts';
 
 /** Parses and validates policy YAML text; throws GateError POLICY_INVALID listing every diagnostic, sorted by line and column. */
 export function parsePolicy(text: string, file: string): Policy {

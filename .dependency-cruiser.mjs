@@ -15,6 +15,8 @@ export const layers = [
   { name: 'flow', paths: ['src/flow/'] },
   { name: 'sdk, review, report', paths: ['src/sdk/', 'src/review/', 'src/report/'] },
   { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
+  // adapters for agent frameworks (subpath exports) over the Transport decorator and the hook's host mapping
+  { name: 'frameworks', paths: ['src/frameworks/'] },
   { name: 'cli', paths: ['src/cli/'] },
   { name: 'demo', paths: ['src/demo/'] },
   { name: 'public surface', paths: ['src/index\\.ts$'] },

@@ -1,0 +1,126 @@
+// The Claude Agent SDK's in-process `hooks` option, judged by the same host mapping as `linkgate hook claude-code`:
+// the SDK hands each hook event to a callback in the host process, so one event costs a function call, not a process
+// start. The SDK's own default for a failed callback is to let the action go ahead (`onFailure: 'continue'`), so these
+// callbacks never throw: any failure (a policy that does not load, a bad event, an i/o fault) is answered with the
+// read denied or the tool's result withheld.
+import type { FlowMode } from '../flow/link-steps.ts';
+import { createGate, type Gate } from '../gate/create-gate.ts';
+import { claudeCodeHost, preToolUseDeny } from '../hook/claude-code-host.ts';
+import { handleHookEvent } from '../hook/handle-hook-event.ts';
+import type { HookContext } from '../hook/hook-context.ts';
+import { failedPostAnswer } from '../hook/run-hook.ts';
+import { defaultStateDir } from '../hook/session-state.ts';
+import { isRecord } from '../decision/json-value.ts';
+import { loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { RecordSink } from '../record/record-sink.ts';
+
+/** The host name written into each record these hooks write (`record.host.name`). */
+export const claudeAgentHostName = 'claude-agent-sdk';
+
+/** What the hooks judge with: the policy (a file loaded once, at the first event, or a loaded one), and where records go. */
+export interface ClaudeAgentHooksOptions {
+  /** the policy file (yaml), loaded at the first event; a policy that does not load fails every event closed */
+  policy: string | Policy;
+  /** how the file is loaded (review signatures); only with a policy file */
+  policyOptions?: LoadPolicyOptions;
+  /** receives every finished record; the caller closes it after the query ends */
+  records: RecordSink;
+  /** folder of the per-session state (default: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`) */
+  stateDir?: string;
+  /** `observe` answers nothing and records what enforcing would have done; default `enforce` */
+  mode?: FlowMode;
+}
+
+/** A hook callback as the SDK calls it (`HookCallback`): the event, the tool-use id, an abort signal; never rejects. */
+export type ClaudeAgentHookCallback = (
+  input: unknown,
+  toolUseId: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<Record<string, unknown>>;
+
+/** One entry of the SDK's `hooks` option (`HookCallbackMatcher`), written structurally. */
+export interface ClaudeAgentHookMatcher {
+  hooks: ClaudeAgentHookCallback[];
+  /** `block`: a callback that fails or times out blocks the action (the SDK's default, `continue`, lets it run) */
+  onFailure: 'block';
+}
+
+/** The value for the SDK's `hooks` option: the tool events the gate judges, every tool matched. */
+export interface ClaudeAgentHooks {
+  PreToolUse: ClaudeAgentHookMatcher[];
+  PostToolUse: ClaudeAgentHookMatcher[];
+  PostToolUseFailure: ClaudeAgentHookMatcher[];
+}
+
+/**
+ * In-process hooks for the Claude Agent SDK (`query({ prompt, options: { hooks: linkgateHooks({…}) } })`): the same
+ * judging as `linkgate hook claude-code` (a read of a refused link is denied before it runs, a body the policy does not
+ * allow is replaced by the notice, one record per read), with no process per event, failing closed.
+ */
+export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentHooks {
+  let gate: Promise<Gate> | undefined;
+  const gateOf = (): Promise<Gate> => {
+    // a failed load is not kept: the next event tries again, and fails closed again while the file is broken
+    gate ??= loadGate(options).catch((error: unknown) => {
+      gate = undefined;
+      throw error;
+    });
+    return gate;
+  };
+  const mode = options.mode ?? 'enforce';
+  const callback: ClaudeAgentHookCallback = async (input) => {
+    try {
+      if (!isRecord(input)) throw new TypeError('the hook event is not an object');
+      const event = claudeCodeHost.parse(input);
+      if (event === null) return {};
+      const context: HookContext = {
+        gate: await gateOf(),
+        stateDir: options.stateDir ?? defaultStateDir(process.env),
+        host: claudeAgentHostName,
+        mode,
+        record: (record) => options.records.write(record),
+        recordEmbedded: async (record) => options.records.writeEmbedded?.(record),
+      };
+      const answer = await handleHookEvent(event, context);
+      if (mode === 'observe') return {};
+      return outputOf(claudeCodeHost.format(answer, event));
+    } catch (error) {
+      return mode === 'observe' ? {} : failedAnswer(input, error);
+    }
+  };
+  const matcher = (): ClaudeAgentHookMatcher[] => [{ hooks: [callback], onFailure: 'block' }];
+  return { PreToolUse: matcher(), PostToolUse: matcher(), PostToolUseFailure: matcher() };
+}
+
+async function loadGate(options: ClaudeAgentHooksOptions): Promise<Gate> {
+  const policy =
+    typeof options.policy === 'string' ? await loadPolicy(options.policy, options.policyOptions ?? {}) : options.policy;
+  return createGate(policy);
+}
+
+// the host's answer text is one JSON object, or empty for no answer
+function outputOf(text: string): Record<string, unknown> {
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+// a failure after the tool ran withholds its whole result (and deletes what the host saved for it); any other failure,
+// a pre-event included, denies the call
+async function failedAnswer(input: unknown, error: unknown): Promise<Record<string, unknown>> {
+  const failure = failureLine(error);
+  try {
+    const text = await failedPostAnswer(claudeCodeHost, JSON.stringify(input), failure);
+    if (text !== null) return outputOf(text);
+  } catch {
+    // the deny below still answers
+  }
+  const reason = `linkgate blocked this call: the hook failed: ${failure}`;
+  const event = isRecord(input) ? input['hook_event_name'] : undefined;
+  if (event === 'PreToolUse') return outputOf(preToolUseDeny(reason));
+  return { decision: 'block', reason };
+}
+
+function failureLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.slice(0, 500) ?? 'unknown failure';
+}

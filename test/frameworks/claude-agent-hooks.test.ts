@@ -1,0 +1,131 @@
+// The Claude Agent SDK's in-process hooks on Claude Code's own event shapes, without the SDK: the same answers as
+// `linkgate hook claude-code`, records with the SDK as the host, and every failure answered closed (never a throw,
+// which the SDK would by default let pass).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type ClaudeAgentHooks, claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function setup(policy: string | undefined, mode?: 'observe') {
+  const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-agent-hooks-'));
+  dirs.push(dir);
+  const records: LinkRecord[] = [];
+  const hooks = claudeAgentHooks({
+    policy: policy ?? (await loadPolicy('policies/default.yaml')),
+    records: callbackSink((r) => {
+      records.push(r);
+    }),
+    stateDir: path.join(dir, 'state'),
+    ...(mode === undefined ? {} : { mode }),
+  });
+  return { hooks, records };
+}
+
+// what the SDK would do: call the first matcher's callback of the event
+function call(hooks: ClaudeAgentHooks, event: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const name = event['hook_event_name'] as keyof ClaudeAgentHooks;
+  const callback = hooks[name][0]?.hooks[0];
+  if (callback === undefined) throw new Error(`no hook for ${name}`);
+  return callback(event, event['tool_use_id'] as string, { signal: new AbortController().signal });
+}
+
+const links = [
+  { type: 'text', text: '[Resource link: readme] guide://docs/readme' },
+  { type: 'text', text: '[Resource link: metadata] http://169.254.169.254/latest/meta-data/' },
+];
+
+describe('claudeAgentHooks', () => {
+  test('every matcher blocks the action when a callback fails, whatever the SDK default', async () => {
+    const { hooks } = await setup(undefined);
+    for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const)
+      expect(hooks[event]).toEqual([{ hooks: [expect.any(Function)], onFailure: 'block' }]);
+  });
+
+  test('a refused link is denied before the read, an allowed one is read and its body delivered, with records', async () => {
+    const { hooks, records } = await setup(undefined);
+    expect(await call(hooks, toolReturned('docs', 'links', links))).toEqual({});
+    const denied = await call(
+      hooks,
+      readRequested('docs', 'http://169.254.169.254/latest/meta-data/', { toolUseId: 'toolu_meta' }),
+    );
+    expect(denied).toMatchObject({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    });
+    expect(JSON.stringify(denied)).toContain('uri.non-public-address');
+    expect(await call(hooks, readRequested('docs', 'guide://docs/readme'))).toEqual({});
+    const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
+    expect(await call(hooks, readReturned('docs', 'guide://docs/readme', body))).toEqual({});
+    expect(records.map((r) => [r.uri, r.verdict, r.host?.name])).toEqual([
+      ['http://169.254.169.254/latest/meta-data/', 'link-only', 'claude-agent-sdk'],
+      ['guide://docs/readme', 'body-obtained', 'claude-agent-sdk'],
+    ]);
+  });
+
+  test('a body the policy does not allow is replaced by the notice', async () => {
+    const { hooks, records } = await setup(undefined);
+    await call(hooks, toolReturned('docs', 'links', links));
+    await call(hooks, readRequested('docs', 'guide://docs/readme'));
+    const html = '<html><body><script>fetch("https://evil.example/")</script></body></html>';
+    const answer = await call(
+      hooks,
+      readReturned('docs', 'guide://docs/readme', [{ uri: 'guide://docs/readme', mimeType: 'text/html', text: html }]),
+    );
+    expect(answer).toMatchObject({ hookSpecificOutput: { hookEventName: 'PostToolUse' } });
+    const output = JSON.stringify(answer);
+    expect(output).toContain('linkgate withheld');
+    expect(output).not.toContain('evil.example');
+    expect(records.map((r) => r.verdict)).toEqual(['link-only']);
+  });
+
+  test('a policy that does not load denies every read and withholds every result; nothing throws', async () => {
+    const { hooks, records } = await setup('/no/such/policy.yaml');
+    const pre = await call(hooks, readRequested('docs', 'guide://docs/readme'));
+    expect(pre).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
+    expect(JSON.stringify(pre)).toContain('the hook failed: cannot read policy');
+    const post = await call(
+      hooks,
+      readReturned('docs', 'guide://docs/readme', [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'x' }]),
+    );
+    expect(post).toMatchObject({
+      hookSpecificOutput: {
+        hookEventName: 'PostToolUse',
+        updatedToolOutput: { contents: [{ text: expect.stringContaining('linkgate withheld this tool result') }] },
+      },
+    });
+    const tool = await call(hooks, toolReturned('docs', 'links', links));
+    expect(JSON.stringify(tool)).toContain('linkgate withheld this tool result');
+    expect(JSON.stringify(tool)).not.toContain('169.254.169.254');
+    expect(records).toEqual([]);
+  });
+
+  test('an event that is no object, or lacks its fields, is answered closed', async () => {
+    const { hooks } = await setup(undefined);
+    const callback = hooks.PreToolUse[0]?.hooks[0];
+    const signal = new AbortController().signal;
+    expect(await callback?.('not an event', undefined, { signal })).toMatchObject({ decision: 'block' });
+    const pre = await callback?.({ hook_event_name: 'PreToolUse', tool_name: 'ReadMcpResourceTool' }, undefined, {
+      signal,
+    });
+    expect(pre).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  test('observe mode answers nothing and records what enforcing would have done', async () => {
+    const { hooks, records } = await setup(undefined, 'observe');
+    await call(hooks, toolReturned('docs', 'links', links));
+    const uri = 'http://169.254.169.254/latest/meta-data/';
+    expect(await call(hooks, readRequested('docs', uri))).toEqual({});
+    expect(await call(hooks, readReturned('docs', uri, [{ uri, mimeType: 'text/plain', text: 'secret' }]))).toEqual({});
+    expect(records).toHaveLength(1);
+    expect(records[0]?.wouldDeny).toBe(true);
+  });
+});

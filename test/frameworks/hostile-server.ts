@@ -1,0 +1,33 @@
+// The hostile MCP server of the framework suites (stdio; run with tsx): tool `links` returns the resource_links of
+// hostile-resources.ts, `resources/read` returns every body (the refused ones too, so a read that got through would
+// show). Every request it receives is appended as one JSON line `{method, uri}` to the file LINKGATE_REQUEST_LOG names.
+import { appendFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { hostileContents, hostileLinks } from './hostile-resources.ts';
+
+const logFile = process.env['LINKGATE_REQUEST_LOG'];
+const server = new McpServer({ name: 'hostile', version: '1.0.0' }, { capabilities: { resources: {}, tools: {} } });
+server.registerTool('links', { description: 'returns links to the documents of the trip' }, async () => ({
+  content: [
+    { type: 'text', text: `${hostileLinks.length} links follow` },
+    ...hostileLinks.map((r) => ({ type: 'resource_link' as const, uri: r.uri, name: r.name, mimeType: r.mimeType })),
+  ],
+}));
+server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const resource = hostileLinks.find((r) => r.uri === request.params.uri);
+  // -32002: resource not found (MCP spec)
+  if (resource === undefined) throw new McpError(-32002, `resource not found: ${request.params.uri}`);
+  return { contents: [hostileContents(resource)] };
+});
+
+const transport = new StdioServerTransport();
+await server.connect(transport);
+const handle = transport.onmessage;
+transport.onmessage = (message) => {
+  const m = message as { method?: string; params?: { uri?: string } };
+  if (logFile !== undefined && m.method !== undefined)
+    appendFileSync(logFile, `${JSON.stringify({ method: m.method, uri: m.params?.uri ?? null })}\n`);
+  handle?.(message);
+};

@@ -6,7 +6,9 @@ import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
+import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
 import type { PacedTransport } from './line-transport.ts';
+import { ServerOrder } from './server-order.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
 export const gatedMethods: ReadonlySet<string> = new Set([
@@ -18,6 +20,9 @@ export const gatedMethods: ReadonlySet<string> = new Set([
 
 /** Host messages queued for the server past which the proxy stops reading the host until they went out. */
 export const maxQueuedHostMessages = 8;
+
+/** Server messages held for the host (behind one being judged) past which the proxy stops reading the server. */
+export const maxHeldServerMessages = 16;
 
 /** JSON-RPC code for a request the proxy refused as malformed (bad id, id already in flight). */
 export const invalidRequestCode = -32600;
@@ -57,8 +62,9 @@ const itemMethods: ReadonlyMap<string, ItemResultMethod> = new Map([
 /**
  * Joins the host (an MCP client on the proxy's stdio) to the real server through the transport decorator, so reads
  * are gated by the one flow. Answers reach the host only for requests it sent, once they were sent, and only as
- * judged; tool and prompt results get their items judged (enforce mode). Every other message passes unchanged, in
- * the order it came, never held behind an answer that is being judged.
+ * judged; tool and prompt results get their items judged (enforce mode). Every other message passes unchanged. Each
+ * direction keeps its order: a message being judged holds back the requests and notifications behind it (only answers
+ * to other requests may pass it, as JSON-RPC matches them by id), and past a few held the proxy stops reading.
  */
 export function proxySession(host: Transport, upstream: Transport, options: ProxySessionOptions): ProxySession {
   const { gate } = options;
@@ -79,13 +85,6 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   let settle: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     settle = resolve;
-  });
-  const gated = gateTransport(upstream, {
-    gate,
-    server,
-    mode: options.mode ?? 'enforce',
-    judgeEmbedded: false,
-    ...optionalSink(options),
   });
   // backpressure: while one side does not read what the proxy writes to it, the proxy stops reading the other
   const hostPace = paced(host);
@@ -112,6 +111,25 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       letGo(reader);
     });
   };
+  // what goes to the host, in the server's order; past a few held, the server is not read until they went out
+  let serverHeld = false;
+  const outbox = new HostOutbox(
+    (message, id) => write(message, id),
+    (waiting) => {
+      if (upstreamPace === null || serverHeld === waiting > maxHeldServerMessages) return;
+      serverHeld = !serverHeld;
+      if (serverHeld) hold(upstreamPace);
+      else letGo(upstreamPace);
+    },
+  );
+  const order = new ServerOrder(upstream, outbox, (id) => pending.has(id));
+  const gated = gateTransport(order.transport, {
+    gate,
+    server,
+    mode: options.mode ?? 'enforce',
+    judgeEmbedded: false,
+    ...optionalSink(options),
+  });
   // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,
   // the proxy stops reading the host until the chain has caught up
   let hostQueued = 0;
@@ -119,7 +137,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
 
   // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
   // request fails with an error the host sees instead of waiting forever
-  const toHost = (message: unknown, id: JsonRpcId | null = null) => {
+  const write = (message: unknown, id: JsonRpcId | null) => {
     if (!hostOpen) return;
     host.send(message as JSONRPCMessage).catch((error: unknown) => {
       if (id === null || !hostOpen) return warn(`cannot write to the host: ${text(error)}`);
@@ -127,8 +145,13 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     });
     holdWhileBackedUp(hostPace, upstreamPace);
   };
+  // into the place kept for it, or after everything taken so far
+  const toHost = (message: unknown, id: JsonRpcId | null = null, place: OutboxPlace | null = order.placeOf(id)) => {
+    if (place === null) outbox.put(message, id);
+    else place.fill(message, id);
+  };
   const answerError = (id: JsonRpcId | null, code: number, message: string) =>
-    toHost({ jsonrpc: '2.0', id, error: { code, message } });
+    toHost(errorAnswer(id, code, message), id);
 
   async function fromHost(message: unknown): Promise<void> {
     if (Array.isArray(message)) {
@@ -177,31 +200,41 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   // the decorator passes on only answers to requests that were sent, each once, and never a malformed message
   function fromServer(message: unknown): void {
     const shape = Array.isArray(message) ? null : messageShape(message);
+    const place = order.placeOf(shape?.kind === 'answer' ? shape.id : null);
     // a server→host request carrying embedded resources (sampling, elicitation) has them judged first
     if (shape?.kind === 'request' && enforced && judgedServerRequests.has(shape.method))
-      return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null);
-    if (shape?.kind !== 'answer') return toHost(message);
+      return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null, place ?? outbox.keep(false));
+    if (shape?.kind !== 'answer') return toHost(message, null, place);
     const { id } = shape;
     const method = pending.get(id);
-    if (method === undefined) return warn(`dropped an answer for id \`${String(id)}\` that no request is waiting on`);
+    if (method === undefined) {
+      place?.drop();
+      return warn(`dropped an answer for id \`${String(id)}\` that no request is waiting on`);
+    }
     pending.delete(id);
     const m = message as Msg;
     const result = m['result'];
     if (method === 'initialize' && isRecord(result) && typeof result['protocolVersion'] === 'string')
       gated.setProtocolVersion?.(result['protocolVersion']);
     const judged = itemMethods.get(method);
-    if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id);
-    judgeThenSend(items.judge(judged, m), m, id);
+    if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id, place);
+    judgeThenSend(items.judge(judged, m), m, id, place ?? outbox.keep(true));
   }
 
-  // sends `message` as judged once judging is done; a failure fails the request `id` answers (or drops a request)
-  function judgeThenSend(judged: Promise<object | null>, message: Msg, id: JsonRpcId | null): void {
+  // sends `message` as judged, in its `place`, once judging is done; a failure fails the request `id` answers (or
+  // drops a request)
+  function judgeThenSend(judged: Promise<object | null>, message: Msg, id: JsonRpcId | null, place: OutboxPlace) {
     const work = judged
       .then(
-        (changed) => toHost(changed ?? message, id),
+        (changed) => place.fill(changed ?? message, id),
         (error: unknown) => {
-          if (id === null) return warn(`dropped a server request that could not be judged: ${text(error)}`);
-          answerError(id, gateErrorCode, `linkgate: the answer could not be judged: ${text(error)}`);
+          if (id !== null)
+            return place.fill(
+              errorAnswer(id, gateErrorCode, `linkgate: the answer could not be judged: ${text(error)}`),
+              id,
+            );
+          place.drop();
+          warn(`dropped a server request that could not be judged: ${text(error)}`);
         },
       )
       .finally(() => judging.delete(work));
@@ -214,6 +247,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     while (judging.size > 0) await Promise.all(judging);
     for (const id of pending.keys()) answerError(id, gateErrorCode, 'linkgate: the server closed before answering');
     pending.clear();
+    order.dropAll();
     hostOpen = false;
     await host.close().catch(() => {});
     settle();
@@ -276,6 +310,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
 function paced(transport: Transport): PacedTransport | null {
   const t = transport as Transport & Partial<PacedTransport>;
   return typeof t.pauseInput === 'function' && typeof t.whenDrained === 'function' ? (t as PacedTransport) : null;
+}
+
+function errorAnswer(id: JsonRpcId | null, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
 function optionalSink(options: ProxySessionOptions): { sink?: RecordSink } {

@@ -2,6 +2,7 @@ import type { PolicyRef } from '../decision/decision.ts';
 import { allowedKindIds } from '../content/kinds.ts';
 import { compileRule, type CompiledRule } from './compile-rule.ts';
 import { compileLinkSettings, type LinkSettings } from './link-settings.ts';
+import { lockedDocument } from './locked-document.ts';
 import { policyDigest } from './policy-digest.ts';
 import type { PolicyDocument } from './policy-schema.ts';
 import { compileRuleStages, type RuleStages } from './rule-stages.ts';
@@ -58,9 +59,15 @@ export function assemblePolicy(parts: PolicyParts): Policy {
   });
 }
 
-/** The same policy carrying the outcome of its review check; a gate over it denies everything unless it verified. */
+/**
+ * The same policy carrying the outcome of its review check; a gate over it denies everything unless it verified. A
+ * policy that did not verify keeps only its identity and review: its settings are `lockedDocument`'s, so nothing a
+ * front end reads from it (web fetch judging, caps, timeouts, fetch switches) comes from the unreviewed file.
+ */
 export function withReviewCheck(policy: Policy, reviewCheck: ReviewCheck): Policy {
-  return Object.freeze({ ...policy, reviewCheck });
+  if (reviewCheck.verified) return Object.freeze({ ...policy, reviewCheck });
+  const document = deepFreeze(lockedDocument(policy.document));
+  return assemblePolicy({ document, ref: policy.ref, source: policy.source, rules: [], reviewCheck });
 }
 
 function deepFreeze<T>(value: T): T {

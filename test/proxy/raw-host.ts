@@ -75,7 +75,8 @@ export function startRawHost(gate: Gate, upstream: ProxyUpstream, mode: 'enforce
     cwd: repoRoot,
   });
   let nextId = 1000;
-  const waitFor = (match: (m: Json) => boolean, timeoutMs = 20_000) => {
+  // a ceiling for a hung proxy only: a loaded 2-core machine took more than 20 s for one answer of proxy-observe
+  const waitFor = (match: (m: Json) => boolean, timeoutMs = 60_000) => {
     const seen = messages.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<Json>((resolve, reject) => {

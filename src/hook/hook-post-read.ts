@@ -1,7 +1,8 @@
 import { isRecord } from '../decision/json-value.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
 import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
-import { modeOf, nowOf, save } from './hook-context.ts';
+import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
+import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
 import { SavedFiles } from './saved-files.ts';
@@ -10,8 +11,10 @@ import { readContents, readError } from './tool-output.ts';
 /** The host's read failed: the pending read is recorded as failed. */
 export async function readFailed(r: ReadEvent): Promise<HookAnswer> {
   const { event, context } = r;
-  const pending = await r.state.takePending(r.callId);
-  if (pending === undefined) return { kind: 'none' };
+  const taken = await r.state.takePending(r.callId);
+  if (taken === undefined) return { kind: 'none' };
+  // the mode is the command line's, never the state entry's
+  const pending = { ...taken, mode: modeOf(context) };
   const message =
     typeof event.response === 'string' ? `the host's read failed: ${event.response}` : "the host's read failed";
   const failure = {
@@ -28,8 +31,9 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const { event, call, context } = r;
   const { gate } = context;
   const pending = await r.state.takePending(r.callId);
-  // no pre event (lost, or the host ran only this hook): the link is judged now, and a deny withholds everything
-  const step = pending ?? (await decideReadLink(call.server, call.uri, r.state, context));
+  // the link is judged again now: the pending entry is a file the gated agent can write, so it can only make the
+  // decision stricter (a link it says was denied stays denied), never looser, and the mode is the command line's
+  const step = stricterStep(pending, await decideReadLink(call.server, call.uri, r.state, context), context);
   const raw = readContents(event.response);
   if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
   const error = readError(event.response);
@@ -68,6 +72,16 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
   const notice = gateNotice('withheld the body of', call.uri, judged.decision, judged.record.next);
   return withholdAnswer(raw, withheld, notice);
+}
+
+/**
+ * The step a read's result is judged under: the link decided now, unless the pending entry of the pre event denied
+ * it (then that stricter decision), always in the context's mode. A state entry never loosens a decision.
+ */
+function stricterStep(pending: PendingRead | undefined, fresh: HookStep, context: HookContext): HookStep {
+  if (pending === undefined || pending.linkDecision.effect !== 'deny' || fresh.linkDecision.effect === 'deny')
+    return fresh;
+  return { ...fresh, linkDecision: pending.linkDecision, mode: modeOf(context) };
 }
 
 /** The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline). */

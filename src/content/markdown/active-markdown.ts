@@ -60,7 +60,8 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
 // escaping turns what follows from text into live markup. Without any of them, micromark finds nothing the other
 // two do not (a property test holds this against all three renderers), and it is the slowest of the three
 // (a long paragraph of failed html attempts costs it quadratic time), so it reads only text that has one.
-const gfmOnly = /[|~]|<\s*\/?\s*(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)/i;
+// (`[\s/]*` rather than `\s*\/?\s*`, whose two runs of spaces would be tried at every split: quadratic)
+const gfmOnly = /[|~]|<[\s/]*(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)/i;
 
 /** True when the text holds a construct only GitHub-flavoured rendering reads its own way (a table, strikethrough, a tag-filtered tag). */
 export function mayRenderOtherwiseOnGitHub(text: string): boolean {
@@ -69,12 +70,18 @@ export function mayRenderOtherwiseOnGitHub(text: string): boolean {
 
 // white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every
 // Unicode space separator, U+FEFF, U+2028/2029), which CommonMark keeps as part of the destination; the zero-width
-// characters and U+180E (once a space separator) are taken off too, in case a renderer still trims them
-const rendererTrim = /^[\s\u180e\u200b-\u200d\u2060]+|[\s\u180e\u200b-\u200d\u2060]+$/g;
+// characters and U+180E (once a space separator) are taken off too, in case a renderer still trims them. Tested
+// one character at a time from each end: a regular expression anchored at the end (`[\s…]+$`) retries from
+// every position of a run of spaces inside the text, quadratic in the run (300 KB: 20 s).
+const trimmedByARenderer = /^[\s\u180e\u200b-\u200d\u2060]$/;
 
 // a destination as the most lenient renderer hands it to the URL parser
 function asAnyRendererReads(destination: string): string {
-  return destination.replace(rendererTrim, '');
+  let start = 0;
+  let end = destination.length;
+  while (start < end && trimmedByARenderer.test(destination.charAt(start))) start++;
+  while (end > start && trimmedByARenderer.test(destination.charAt(end - 1))) end--;
+  return destination.slice(start, end);
 }
 
 const nestedTooDeep = `markdown nested deeper than ${maxMarkdownNesting} levels`;

@@ -9,6 +9,7 @@ import { inspectAttribute } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
+import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
 import { WorkExhausted } from '../work-budget.ts';
 
 /**
@@ -53,11 +54,8 @@ export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings
   });
   parser.on('processinginstruction', ({ target, body }) => {
     if (target.toLowerCase() !== 'xml-stylesheet') return;
-    const type = pseudoAttribute(body, 'type')?.trim().toLowerCase() ?? null;
-    if (type !== 'text/css') found('an `xml-stylesheet` instruction that is not css (xslt can generate script)');
-    const href = pseudoAttribute(body, 'href');
-    const url = href === null ? null : activeUrl(href);
-    if (url !== null) found(`${url} in an \`xml-stylesheet\` instruction`);
+    const message = inspectStylesheetInstruction(body);
+    if (message !== null) found(message);
   });
   parser.on('opentag', (tag) => {
     if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
@@ -123,8 +121,14 @@ function inspectXmlAttribute(attribute: SaxesAttributeNS, svg: boolean): string 
   return null;
 }
 
-// `name="value"` or `name='value'` in a processing instruction's body (XML Stylesheet PI §2)
-function pseudoAttribute(body: string, name: string): string | null {
-  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(body);
-  return match === null ? null : (match[1] ?? match[2] ?? '');
+// an `xml-stylesheet` instruction may only name CSS: any other type (XSLT by any name, or none) transforms the
+// document and can add script; a body whose pseudo-attributes do not parse is withheld the same way
+function inspectStylesheetInstruction(body: string): string | null {
+  const attributes = xmlStylesheetAttributes(body);
+  if (attributes === null) return 'an `xml-stylesheet` instruction whose pseudo-attributes do not parse';
+  if (attributes.get('type')?.trim().toLowerCase() !== 'text/css')
+    return 'an `xml-stylesheet` instruction that is not css (xslt can generate script)';
+  const href = attributes.get('href');
+  const url = href === undefined ? null : activeUrl(href);
+  return url === null ? null : `${url} in an \`xml-stylesheet\` instruction`;
 }

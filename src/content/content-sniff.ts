@@ -33,6 +33,8 @@ export interface SniffOptions {
   maxInflateBytes?: number;
   /** look for bidi controls and zero-width characters (default true); a policy that does not flag them skips the search */
   findInvisible?: boolean;
+  /** the item's declared mime type (normalized), when known: a body declared a data type (JSON, CSV, …) is not rendered as markdown */
+  declaredMime?: string | null;
   /** the item's work budget, shared by every check (default: `WorkBudget.forBytes` of the item, fresh for each attempt) */
   budget?: WorkBudget;
 }

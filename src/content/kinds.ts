@@ -198,6 +198,17 @@ export function declaredTypeAllowed(allow: readonly string[], mimeType: string):
   return allow.some((m) => kindOfMime(m)?.id === kind.id);
 }
 
+// text kinds whose consumers parse them as data (JSON, tables, subtitles, calendar and contact records), never as
+// prose a markdown renderer reads
+const dataKinds: ReadonlySet<string> = new Set(['json', 'csv', 'tsv', 'vtt', 'calendar', 'vcard']);
+
+/** The data kind (`json`, `csv`, `tsv`, `vtt`, `calendar`, `vcard`) a declared mime type names, or null (no type, or not a data type): such a body is not rendered as markdown. */
+export function declaredDataKind(mimeType: string | null | undefined): string | null {
+  if (mimeType === null || mimeType === undefined) return null;
+  const id = kindOfMime(mimeType)?.id;
+  return id !== undefined && dataKinds.has(id) ? id : null;
+}
+
 /** The table entry with this id, or undefined (`empty`, `unknown` and unlisted file-type ids have none). */
 export function kindById(id: string): Kind | undefined {
   return byId.get(id);

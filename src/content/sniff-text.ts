@@ -4,6 +4,7 @@ import { describeExecutable } from './executable-kinds.ts';
 import { pdfFindings } from './sniff-pdf.ts';
 import { findActiveMarkupUtf8, readMarkup } from './svg-html/active-markup.ts';
 import { decodeText, hasLoneSurrogate, utf8TextStart } from './text/text-encoding.ts';
+import { declaredDataKind } from './kinds.ts';
 import { classifyUtf8 } from './text/text-kind.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import type { WorkBudget } from './work-budget.ts';
@@ -89,15 +90,25 @@ export function textFindings(
       sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
   } else if (textKind === 'html') {
     sniff.active = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
-  } else if (textKind === 'text') {
-    // markdown is what its renderers make of it (a `<script>` shown in a code block is text); other text may
-    // reach a reader that takes the raw text as HTML (judgeContent decides by the declared type)
-    sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
-    if (sniff.active === null) sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
-  } else if (textKind === 'json') {
-    // JSON is data to a JSON consumer, but text or markdown to a renderer: `["<script>…</script>"]` declared
-    // text/markdown renders the script (judgeContent decides by the declared type)
-    sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, 'text', view.text, budget);
+  } else if (textKind === 'text' || textKind === 'json') {
+    judgeProse(sniff, view, declaredDataKind(options.declaredMime), budget);
   }
   return sniff;
+}
+
+// Text that may be prose: markdown is what its renderers make of it (a `<script>` shown in a code block is text);
+// other text may reach a reader that takes the raw text as HTML, JSON a renderer that takes it as text or markdown
+// (`["<script>…</script>"]` declared text/markdown renders the script); judgeContent decides by the declared type.
+// A body declared a data type is parsed by its consumer, not rendered: it is read as HTML only (a host that sniffs
+// it), and JSON declared JSON is data and nothing else, so the renderers' work on it is never spent.
+function judgeProse(sniff: ContentSniff, view: TextView, data: string | null, budget: WorkBudget): void {
+  if (sniff.kind === 'json') {
+    if (data !== 'json')
+      sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, data === null ? 'text' : 'html', view.text, budget);
+  } else if (data !== null) {
+    sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
+  } else {
+    sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
+    if (sniff.active === null) sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
+  }
 }

@@ -113,7 +113,7 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
     }
     s.decoded = bytes;
     const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
-    const sniff = sniffContentSync(bytes, sniffOptions(text, rules));
+    const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules));
     if (sniff !== null) judgeSniffed(s, sniff, rules);
     else (waiting ??= []).push({ state: s, bytes, text });
   }
@@ -121,14 +121,15 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
   const later = waiting;
   return (async () => {
     for (const { state, bytes, text } of later)
-      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, rules)), rules);
+      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, state.declaredMime, rules)), rules);
   })();
 }
 
-// invisible characters are looked for only when the policy withholds them
-function sniffOptions(text: string | undefined, rules: ContentRules): SniffOptions {
+// invisible characters are looked for only when the policy withholds them; the declared type keeps a data body
+// (JSON, CSV) from being rendered as markdown
+function sniffOptions(text: string | undefined, declaredMime: string | null, rules: ContentRules): SniffOptions {
   const findInvisible = rules.flagInvisibleText === true;
-  return text === undefined ? { findInvisible } : { text, findInvisible };
+  return text === undefined ? { findInvisible, declaredMime } : { text, findInvisible, declaredMime };
 }
 
 function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {

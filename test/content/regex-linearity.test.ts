@@ -95,7 +95,7 @@ function timePerRun(regex: RegExp, input: string): number {
   for (let round = 0; round < 3; round++) {
     let runs = 0;
     const start = performance.now();
-    let elapsed = 0;
+    let elapsed: number;
     do {
       allMatches(regex, input);
       runs++;

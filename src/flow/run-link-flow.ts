@@ -13,7 +13,6 @@ import {
   discoverLink,
   type FlowMode,
   judgeRead,
-  linkRefused,
   readFailed,
   type ReadFailure,
   sendRead,
@@ -21,6 +20,7 @@ import {
   startLink,
 } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
+import { refusedStepItem } from './refused-link.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
 export const maxInputRounds = 3;
@@ -50,6 +50,8 @@ export interface LinkFlowOptions {
 export interface LinkFlowResult {
   record: LinkRecord;
   contents: Record<string, unknown>[];
+  /** the text item that stands in the link's place when its link decision refused it (enforce mode): `refusedLinkItem` */
+  replacedBy?: Record<string, unknown>;
 }
 
 /**
@@ -69,7 +71,8 @@ export async function runLinkFlow(
   const step = await startLink(gate, { link, discovered, linkServer: context.server, mode: options.mode });
   const unread = (why: string): LinkFlowResult => ({ record: skipRead(step, why), contents: [] });
 
-  if (linkRefused(step)) return unread('the link was denied');
+  const replacedBy = refusedStepItem(step, link);
+  if (replacedBy !== null) return { ...unread('the link was denied'), replacedBy };
   // even observe mode cannot read a link that has no usable uri
   const checked = step.link;
   if (checked === null || uri === '' || step.linkDecision.reasons.some((r) => r.code === 'input.invalid'))

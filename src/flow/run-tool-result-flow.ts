@@ -44,8 +44,9 @@ export interface EmbeddedCheck {
 export interface GatedToolResult {
   records: LinkRecord[];
   /**
-   * the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; each withheld
-   * embedded item replaced by a text item with the notice (`withheldItem`)
+   * the tool result's `content[]`: each link followed by its delivered items as embedded `resource`s; in enforce mode
+   * each link its link decision refused replaced by a text item naming it (`refusedLinkItem`), and each withheld
+   * embedded item by a text item with the notice (`withheldItem`)
    */
   content: Record<string, unknown>[];
   embedded: EmbeddedCheck[];
@@ -99,8 +100,9 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   const content: Record<string, unknown>[] = [];
   items.forEach((item: unknown, index: number) => {
     if (!isRecord(item)) return;
-    content.push(judged.changed.get(index) ?? item);
-    for (const resource of byContentIndex.get(index)?.contents ?? []) content.push({ type: 'resource', resource });
+    const flow = byContentIndex.get(index);
+    content.push(judged.changed.get(index) ?? flow?.replacedBy ?? item);
+    for (const resource of flow?.contents ?? []) content.push({ type: 'resource', resource });
   });
   const records = flows.map((f) => f.record);
   if (options.sink !== undefined) {

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { discoverLink } from '../flow/link-steps.ts';
-import { type HookContext, linkContext, nowOf } from './hook-context.ts';
+import { discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { refusedStepItem } from '../flow/refused-link.ts';
+import { type HookContext, linkContext, modeOf, nowOf, save } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
-import { renderedItem } from './rendered-item.ts';
+import { renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import { SessionState, type SeenLink } from './session-state.ts';
 import { listedResources, unwrapToolOutput } from './tool-output.ts';
 
 /**
- * After an MCP tool ran: its links go into session state with where they came from; its embedded resources (native,
- * rendered, saved files) are judged like a read, and each withheld one is replaced by its notice.
+ * After an MCP tool ran: its links go into session state with where they came from, and each its link decision
+ * refuses is replaced by its notice (enforce mode); its embedded resources (native, rendered, saved files) are judged
+ * like a read, and each withheld one is replaced by its notice.
  */
 export async function toolReturned(
   event: HookEvent,
@@ -36,6 +38,8 @@ export async function toolReturned(
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
+      const notice = await linkRefusal(event, entry, index, tool, context);
+      if (notice !== null) withheld.set(index, notice);
       continue;
     }
     const notice = await judgeToolItem(rendered, index, lastUri, saved, context);
@@ -53,6 +57,47 @@ export async function toolReturned(
     reason: [...withheld.values()].join('\n'),
   };
 }
+
+/**
+ * The link decision of a link a tool returned: a denied link is recorded (observe mode: the would-deny) and, in
+ * enforce mode, its notice (`refusedLinkItem`) is returned to stand in its place, so the model never sees it as a link.
+ * A line the host rendered is judged for every link it may stand for: any of them denied refuses the line.
+ */
+async function linkRefusal(
+  event: HookEvent,
+  entry: SeenLink,
+  index: number,
+  tool: string,
+  context: HookContext,
+): Promise<string | null> {
+  const links = entry.rendered === undefined ? [entry.link] : [entry.link, ...renderedLinkCandidates(entry.rendered)];
+  const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
+  for (const link of links) {
+    const step = await startLink(context.gate, {
+      link,
+      discovered: discoverLink(link, index, linkContext(entry.server, tool), nowOf(context)),
+      linkServer: entry.server,
+      readFrom: entry.server,
+      seen: true,
+      mode: modeOf(context),
+    });
+    steps.push({ link, step });
+  }
+  // a split that gives no usable uri stands for no link anyone can read; when no split does, the line is judged as is
+  const usable = steps.filter(({ step }) => !step.linkDecision.reasons.some((r) => unusableUri.has(r.code)));
+  const denied = (usable.length === 0 ? steps.slice(0, 1) : usable).find(
+    ({ step }) => step.linkDecision.effect === 'deny',
+  );
+  if (denied === undefined) return null;
+  const { link, step } = denied;
+  // no read was asked for: the record names the call that returned the link, none that read it
+  const record = skipRead(step, 'the link was denied');
+  await save(context, { ...event, toolUseId: null }, { ...step, discoveredBy: event.toolUseId }, record);
+  const item = refusedStepItem(step, link);
+  return item === null ? null : String(item['text']);
+}
+
+const unusableUri: ReadonlySet<string> = new Set(['uri.invalid', 'input.invalid']);
 
 /** After the host listed a server's resources (or a directory's children): each uri goes into session state. */
 export async function resourcesListed(

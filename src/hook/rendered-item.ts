@@ -58,6 +58,29 @@ export function renderedLinkFor(line: string, uri: string): { name: string; uri:
   return { name: body.slice(0, at), uri, description: body.slice(at + described.length, -1) };
 }
 
+/**
+ * Every link a rendered link line may stand for: the line is split at each place a uri could start (a name or
+ * description may hold the separators), each split as `renderedLinkFor` would accept it. A refused link is replaced
+ * when any of them is denied, so a name built to move the split cannot hide a denied uri.
+ */
+export function renderedLinkCandidates(line: string): Record<string, unknown>[] {
+  const uris = new Set<string>();
+  const [prefix, separator] = line.startsWith(geminiPrefix) ? [geminiPrefix, ' at '] : [linkPrefix, '] '];
+  if (!line.startsWith(prefix)) return [];
+  for (let at = line.indexOf(separator, prefix.length); at >= 0; at = line.indexOf(separator, at + 1)) {
+    const rest = line.slice(at + separator.length);
+    uris.add(rest);
+    if (separator === '] ' && rest.endsWith(')'))
+      for (let open = rest.indexOf(' ('); open >= 0; open = rest.indexOf(' (', open + 1)) uris.add(rest.slice(0, open));
+  }
+  const links: Record<string, unknown>[] = [];
+  for (const uri of uris) {
+    const parts = renderedLinkFor(line, uri);
+    if (parts !== null) links.push({ type: 'resource_link', ...parts });
+  }
+  return links;
+}
+
 /** The link a rendered line most likely stands for (split at the first `] `, a trailing ` (…)` as the description). */
 function guessLink(line: string): Record<string, unknown> | null {
   const body = line.slice(linkPrefix.length);

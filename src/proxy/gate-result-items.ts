@@ -1,6 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
+import { refusedLinkItem } from '../flow/refused-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
@@ -25,8 +26,9 @@ export function compactDecision(decision: Decision): CompactDecision {
 }
 
 /**
- * Judges the content items of `tools/call` and `prompts/get` results for one server: each `resource_link` gets its
- * compact link decision under its `_meta`, each embedded `resource` is judged like a read and, unless allowed,
+ * Judges the content items of `tools/call` and `prompts/get` results for one server (enforce mode): each
+ * `resource_link` its link decision denies is replaced by the flow's text item naming it (`refusedLinkItem`), every
+ * other one gets its compact link decision under its `_meta`; each embedded `resource` is judged like a read and, unless allowed,
  * replaced by a text item naming the reasons.
  */
 export interface ItemJudge {
@@ -57,34 +59,37 @@ export function itemJudge(
   server: string,
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
-  const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, CompactDecision>();
+  const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
   const linkInput = (link: unknown) => ({ stage: 'link', server, readFrom: server, link });
-  function knownDecision(item: Record<string, unknown>): CompactDecision | null {
+  function knownDecision(item: Record<string, unknown>): Decision | null {
     if (byText === null) return null;
     let key: string;
     try {
       key = JSON.stringify(item);
     } catch {
       // too deep to serialize: decided without remembering
-      return compactDecision(gate.decideLink(linkInput(item)));
+      return gate.decideLink(linkInput(item));
     }
     const known = byText.get(key);
     if (known !== undefined) return known;
-    const decision = compactDecision(gate.decideLink(linkInput(item)));
+    const decision = gate.decideLink(linkInput(item));
     byText.set(key, decision);
     if (byText.size > maxRememberedDecisions) byText.delete(byText.keys().next().value as string);
     return decision;
   }
 
-  const linkEdit = (path: JsonPath, item: Record<string, unknown>, decision: CompactDecision): MessageEdit =>
-    // a link with an object `_meta` of its own keeps it, with the decision beside what it holds
-    isRecord(item['_meta'])
-      ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: decision }
-      : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: decision } };
+  // a refused link is not handed on as a link (the flow's item, naming it and why); any other link keeps its place,
+  // with its compact decision under its `_meta` (a link with an object `_meta` of its own keeps it, the decision beside)
+  const linkEdit = (path: JsonPath, item: Record<string, unknown>, decision: Decision): MessageEdit => {
+    if (decision.effect === 'deny') return { op: 'replace', path, value: refusedLinkItem(item, decision) };
+    const compact = compactDecision(decision);
+    return isRecord(item['_meta'])
+      ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: compact }
+      : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: compact } };
+  };
 
   async function slowEdit({ path, item, index }: Found): Promise<MessageEdit | null> {
-    if (item['type'] === 'resource_link')
-      return linkEdit(path, item, compactDecision(await gate.decide(linkInput(item))));
+    if (item['type'] === 'resource_link') return linkEdit(path, item, await gate.decide(linkInput(item)));
     // the flow's step: the same decision, record and notice as every other front end
     const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
     await onEmbedded(judged.record);

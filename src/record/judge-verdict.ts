@@ -26,12 +26,8 @@ export interface VerdictInput {
 /** The verdict and `next` of one record, judged by what reached the model's context (DESIGN §2). */
 export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: NextStep | null } {
   const { stages, decisions, outcome } = input;
-  if (input.enforced && decisions.link.effect === 'deny') {
-    return {
-      verdict: 'link-only',
-      next: { boundary: 'policy', hint: `link denied by ${describeReasons(decisions.link)}` },
-    };
-  }
+  if (input.enforced && decisions.link.effect === 'deny')
+    return { verdict: 'link-only', next: linkDeniedNext(decisions.link) };
   if (outcome.kind === 'not-attempted') {
     return {
       verdict: 'link-only',
@@ -74,6 +70,11 @@ export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: Nex
   const cut = delivered.dropped.map((d) => `${d.index} (${d.codes.join(', ') || d.effect})`).join('; ');
   const hint = cut === '' ? `delivered in part: ${describeReasons(read)}` : `items dropped: ${cut}`;
   return { verdict: 'partially-interpreted', next: { boundary: 'context-assembly', hint } };
+}
+
+/** The `next` of a link refused by its link decision `link` (enforce mode): the policy, and the rules that denied it. */
+export function linkDeniedNext(link: Decision): NextStep {
+  return { boundary: 'policy', hint: `link denied by ${describeReasons(link)}` };
 }
 
 function unfinishedHint(outcome: ReadOutcome): string | null {

@@ -18,18 +18,24 @@ export interface FoundLink {
 export class FoundLinks {
   private readonly byUri = new Map<string, FoundLink>();
 
-  /** Remembers the links of one tool result; returns the unread links pushed out because the map was full. */
+  /**
+   * Remembers the links of one tool result; returns them (`found`, in content order) and the unread links pushed out
+   * because the map was full (`evicted`).
+   */
   remember(
     links: readonly { index: number; link: StartLinkInput['link'] }[],
     tool: string | null,
     responseId: JsonRpcId,
     at: () => Date,
-  ): FoundLink[] {
+  ): { found: FoundLink[]; evicted: FoundLink[] } {
     const evicted: FoundLink[] = [];
+    const found: FoundLink[] = [];
     for (const { index, link } of links) {
       const uri = linkFacts(link).uri;
+      const f: FoundLink = { link, contentIndex: index, tool, responseId, at: at(), read: false };
+      found.push(f);
       this.byUri.delete(uri);
-      this.byUri.set(uri, { link, contentIndex: index, tool, responseId, at: at(), read: false });
+      this.byUri.set(uri, f);
       if (this.byUri.size > maxRememberedLinks) {
         const oldest = this.byUri.entries().next();
         if (oldest.done !== true) {
@@ -38,7 +44,7 @@ export class FoundLinks {
         }
       }
     }
-    return evicted;
+    return { found, evicted };
   }
 
   /** The link a read of `uri` is for, marked read: the remembered one, or a bare link with no tool-result context. */

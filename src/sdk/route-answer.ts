@@ -2,6 +2,9 @@ import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
+import { skipRead } from '../flow/link-steps.ts';
+import { refusedStepItem } from '../flow/refused-link.ts';
+import type { FoundLink } from './found-links.ts';
 import { gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
@@ -50,22 +53,33 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
     // a task-augmented call answers with the task; its result comes later through `tasks/result`
     if (method === 'tools/call' && isRecord(result) && isRecord(result['task']))
       s.requests.noteTask(String(result['task']['taskId']), tool);
-    const evicted = s.found.remember(discoverLinks(result).links, tool, id, s.now);
+    const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, s.now);
     for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
-    if (s.judgeItems) return s.queue(async () => s.deliver(await judgedToolResult(s, m), extra));
+    if (s.judgeItems) return s.queue(async () => s.deliver(await judgedToolResult(s, m, found), extra));
   }
   if (method === 'prompts/get' && s.judgeItems)
     return s.queue(async () => s.deliver(await judgedMessages(s, m, 'result'), extra));
   s.deliver(m, extra);
 }
 
-/** A tool result's message with each withheld embedded resource replaced by its notice (the same message when none is). */
-async function judgedToolResult(s: TransportSession, message: Record<string, unknown>) {
+/**
+ * A tool result's message with each link its link decision refused (enforce mode) and each withheld embedded resource
+ * replaced by its notice (the same message when none is). A refused link is recorded now: the host never sees it.
+ */
+async function judgedToolResult(s: TransportSession, message: Record<string, unknown>, found: readonly FoundLink[]) {
   const result = message['result'];
   if (!isRecord(result) || !Array.isArray(result['content'])) return message;
   const content: unknown[] = result['content'];
   const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
   await s.emitEmbedded(judged.records);
+  for (const f of found) {
+    const step = await s.startStep(f);
+    const replacedBy = refusedStepItem(step, f.link);
+    if (replacedBy === null || f.contentIndex === null) continue;
+    judged.changed.set(f.contentIndex, replacedBy);
+    f.read = true;
+    await s.emit(skipRead(step, 'the link was denied'));
+  }
   if (judged.changed.size === 0) return message;
   return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };
 }

@@ -45,6 +45,14 @@ function requireDiscoveredPolicy(dir: string): string {
   return file;
 }
 
+/** The names of the links a post event's answer replaced by the flow's notice (`linkgate refused the link NAME at …`). */
+function refusedNames(answer: { code: number; stdout: string }): string[] {
+  expect(answer.code).toBe(0);
+  const output = (JSON.parse(answer.stdout) as { hookSpecificOutput: { updatedToolOutput: { text?: string }[] } })
+    .hookSpecificOutput.updatedToolOutput;
+  return output.flatMap((item) => /^linkgate refused the link `(.*?)` at /.exec(item.text ?? '')?.[1] ?? []);
+}
+
 const read = (server: string, uri: string, id: string, base: Event): Event => ({
   ...base,
   tool_use_id: id,
@@ -55,7 +63,8 @@ describe('linkgate hook claude-code on the renderings a real Claude Code sent', 
   it('records links with descriptions, titles and odd names or uris as discovered where they stood', async () => {
     const { run, find, hook, records } = freshRun();
     const policy = requireDiscoveredPolicy(run);
-    expect(await hook(find('PostToolUse', 'toolu_described'), policy)).toMatchObject({ code: 0, stdout: '' });
+    // the denied links (metadata address, no uri) are replaced by notices naming them; the rest stay as rendered
+    expect(refusedNames(await hook(find('PostToolUse', 'toolu_described'), policy))).toEqual(['user data', 'nowhere']);
     const [guide, , odd] = fixtureDescribedLinks;
     for (const [id, link] of [
       ['toolu_read_guide', guide],
@@ -65,7 +74,7 @@ describe('linkgate hook claude-code on the renderings a real Claude Code sent', 
       expect(await hook(find('PostToolUse', id), policy)).toMatchObject({ code: 0, stdout: '' });
       expect(link?.uri).toBeDefined();
     }
-    const got = records();
+    const got = records().filter((r) => r.stages.requested !== null);
     expect(got.map((r) => [r.uri, r.verdict])).toEqual([
       [guide?.uri, 'body-obtained'],
       ['fixture://docs/odd%20name%20(1).txt', 'body-obtained'],
@@ -77,7 +86,7 @@ describe('linkgate hook claude-code on the renderings a real Claude Code sent', 
   it('refuses a link returned by one server when the read goes to another (requireSameServer)', async () => {
     const { find, hook, records } = freshRun();
     const described = { ...find('PostToolUse', 'toolu_described'), tool_name: 'mcp__evil__described' };
-    expect(await hook(described)).toMatchObject({ code: 0, stdout: '' });
+    expect(refusedNames(await hook(described))).toEqual(['user data', 'nowhere']);
     const pre = read(
       'vault',
       fixtureDescribedLinks[0]?.uri ?? '',
@@ -88,7 +97,7 @@ describe('linkgate hook claude-code on the renderings a real Claude Code sent', 
     expect(answer.code).toBe(0);
     expect(JSON.parse(answer.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     expect(answer.stdout).toContain('server.mismatch');
-    expect(records()[0]?.stages.discovered).toMatchObject({ server: 'evil', tool: 'described', contentIndex: 1 });
+    expect(records().at(-1)?.stages.discovered).toMatchObject({ server: 'evil', tool: 'described', contentIndex: 1 });
   });
 
   it('judges every embedded rendering: withheld items become notices, withheld saved files are deleted', async () => {

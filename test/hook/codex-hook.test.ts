@@ -61,10 +61,18 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
   });
 
   it('says nothing for an allowed read and its text body, and records it with where it was discovered', async () => {
-    expect(await hook(recorded('PostToolUse', 'call_links'))).toMatchObject({ code: 0, stdout: '' });
+    // the links tool's result holds a denied link (the metadata address): the result is replaced, that link named
+    // in a notice and never handed on as a link; the allowed links stay as they were
+    const links = answerOf((await hook(recorded('PostToolUse', 'call_links'))).stdout) as { reason: string };
+    const lines = links.reason.split('\n');
+    expect(lines[2]).toMatch(
+      /^linkgate refused the link `metadata` at `http:\/\/169\.254\.169\.254\/.*uri\.non-public-address/,
+    );
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ type: 'resource_link', uri: 'fixture://docs/readme.txt' });
+    expect(links.reason).not.toContain('"uri":"http://169.254.169.254');
     expect(await hook(recorded('PreToolUse', 'call_read_text'))).toMatchObject({ code: 0, stdout: '' });
     expect(await hook(recorded('PostToolUse', 'call_read_text'))).toMatchObject({ code: 0, stdout: '' });
-    const [record] = records();
+    const record = records().find((r) => r.uri === 'fixture://docs/readme.txt');
     expect(record).toMatchObject({ uri: 'fixture://docs/readme.txt', verdict: 'body-obtained' });
     expect(record?.stages.discovered).toMatchObject({ server: 'fixture', tool: 'links', contentIndex: 1 });
   });
@@ -143,7 +151,12 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     links['tool_response'] = {
       content: [{ type: 'resource_link', uri, name: 'setup', mimeType: 'application/x-msdownload' }],
     };
-    expect(await hook(links)).toMatchObject({ code: 0, stdout: '' });
+    // refused by its declared type when the tool returns it: the model gets the notice, not the link
+    const returned = answerOf((await hook(links)).stdout) as { decision: string; reason: string };
+    expect(returned.decision).toBe('block');
+    expect(returned.reason).toMatch(
+      /^linkgate refused the link `setup` at `fixture:\/\/bin\/setup`: .*application\/x-msdownload/,
+    );
     const answer = answerOf((await hook(readEvent('PreToolUse', uri))).stdout) as {
       hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
     };

@@ -31,11 +31,16 @@ const find = (name: string, tool: string, uri?: string) =>
 
 describe('linkgate hook gemini-cli on the events a real Gemini CLI sent', () => {
   it('keeps the rendered links and lets an allowed text read through', async () => {
-    expect(await hook(find('AfterTool', 'mcp_fixture_links'))).toMatchObject({ code: 0, stdout: '' });
+    // the denied metadata link is replaced by the notice naming it; the other rendered links stay
+    const links = JSON.parse((await hook(find('AfterTool', 'mcp_fixture_links'))).stdout) as { reason: string };
+    expect(links.reason).toContain(
+      '\nResource Link: readme at fixture://docs/readme.txt\nlinkgate refused the link `metadata` at `http://169.254.169.254/',
+    );
+    expect(links.reason).not.toContain('Resource Link: metadata');
     const readme = 'fixture://docs/readme.txt';
     expect(await hook(find('BeforeTool', 'read_mcp_resource', readme))).toMatchObject({ code: 0, stdout: '' });
     expect(await hook(find('AfterTool', 'read_mcp_resource', readme))).toMatchObject({ code: 0, stdout: '' });
-    const [record] = jsonLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[];
+    const record = (jsonLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[]).find((r) => r.uri === readme);
     // the read names no server: it goes to the server that returned the link
     expect(record).toMatchObject({
       uri: readme,

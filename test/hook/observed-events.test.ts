@@ -50,10 +50,18 @@ describe('linkgate hook claude-code on the events a real Claude Code sent', () =
 
   it('keeps the links of the links tool, lets the allowed reads through and records them', async () => {
     expect(await hook(find('PreToolUse', 'mcp__fixture__links', 'toolu_links'))).toMatchObject({ code: 0, stdout: '' });
-    expect(await hook(find('PostToolUse', 'mcp__fixture__links', 'toolu_links'))).toMatchObject({
-      code: 0,
-      stdout: '',
-    });
+    // the denied metadata link is replaced by the notice naming it (and recorded); the other links stay
+    const links = await hook(find('PostToolUse', 'mcp__fixture__links', 'toolu_links'));
+    const output = (JSON.parse(links.stdout) as { hookSpecificOutput: { updatedToolOutput: { text: string }[] } })
+      .hookSpecificOutput.updatedToolOutput;
+    expect(output.map((i) => i.text.slice(0, 34))).toEqual([
+      '5 links follow',
+      '[Resource link: readme] fixture://',
+      'linkgate refused the link `metadat',
+      '[Resource link: photo] fixture://i',
+      '[Resource link: banner] fixture://',
+      '[Resource link: logo] fixture://im',
+    ]);
     expect(await hook(find('PreToolUse', 'ReadMcpResourceTool', 'toolu_read_text'))).toMatchObject({
       code: 0,
       stdout: '',
@@ -75,12 +83,13 @@ describe('linkgate hook claude-code on the events a real Claude Code sent', () =
 
     const records = jsonLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'link-only'],
       ['fixture://docs/readme.txt', 'body-obtained'],
       ['fixture://images/logo.png', 'body-obtained'],
     ]);
     // discovered from the rendered `[Resource link: …]` text, at its place in the result
-    expect(records[0]?.stages.discovered).toMatchObject({ tool: 'links', contentIndex: 1, server: 'fixture' });
-    expect(records[1]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
+    expect(records[1]?.stages.discovered).toMatchObject({ tool: 'links', contentIndex: 1, server: 'fixture' });
+    expect(records[2]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
   });
 
   it('withholds the executable embedded resource and removes the file the host saved', async () => {

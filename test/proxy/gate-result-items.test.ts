@@ -41,7 +41,10 @@ describe('itemJudge on tool results', () => {
     const decisionOf = (i: number) => (items[i]?.['_meta'] as Json)[decisionMetaKey];
     // the compact decision of DESIGN §4e: the effect, and the reason codes of a deny
     expect(decisionOf(1)).toEqual({ effect: 'allow' });
-    expect(decisionOf(3)).toEqual({ effect: 'deny', reasons: ['uri.scheme-not-allowed'] });
+    // a denied link is not handed on as a link: the flow's text item names it, with the full decision
+    expect(items[3]?.['type']).toBe('text');
+    expect(String(items[3]?.['text'])).toMatch(/^linkgate refused the link `.*` at `.*`: uri\.scheme-not-allowed/);
+    expect(decisionOf(3)).toMatchObject({ effect: 'deny', reasons: [{ code: 'uri.scheme-not-allowed' }] });
     expect(items[2]?.['type']).toBe('text');
     expect(String(items[2]?.['text'])).toContain('content.executable');
   });

@@ -253,6 +253,18 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
       const wantValue = structuredClone(want.ok) as Json;
       const items = Array.isArray(wantValue['content']) ? (wantValue['content'] as Json[]) : [];
       for (const [i, item] of items.entries()) {
+        if (item['type'] === 'resource_link') {
+          // a link the policy denies is not handed on as a link: the flow's text item names it, with the decision
+          const decision = await gate.decide({ stage: 'link', server: 'default', readFrom: 'default', link: item });
+          if (decision.effect !== 'deny') continue;
+          const replaced = ((got.ok as Json)['content'] as Json[])[i] as Json;
+          expect(replaced['type']).toBe('text');
+          expect(replaced['text']).toContain(`refused the link \`${String(item['name'])}\``);
+          expect((replaced['_meta'] as Json)[decisionMetaKey]).toEqual(decision);
+          items[i] = replaced;
+          withheld.push(`${label} #${i}`);
+          continue;
+        }
         if (item['type'] !== 'resource') continue;
         const decision = await gate.decideEmbedded(item['resource']);
         if (decision.effect === 'allow') continue;
@@ -270,7 +282,9 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
     }
     if (printTable) process.stdout.write(`${table.join('\n')}\nwithheld: ${withheld.join('; ')}\n`);
     // gzip is not a type the default policy lets reach a model, embedded or read
+    // (a link declaring gzip is refused by its link decision, so it is not handed on as a link either)
     expect(withheld.map((l) => l.replace(gzipSource, 'DATA'))).toEqual([
+      'tools/call gzip-file-as-resource {"name":"note.txt.gz","data":"DATA","outputType":"resourceLink"} #0',
       'tools/call gzip-file-as-resource {"name":"note2.txt.gz","data":"DATA","outputType":"resource"} #0',
       'resources/read demo://resource/session/note.txt.gz',
       'resources/read demo://resource/session/note2.txt.gz',

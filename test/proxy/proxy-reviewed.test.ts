@@ -62,7 +62,9 @@ describe('linkgate proxy --allowed-signers', () => {
     expect(bad.answers.get(1)).toHaveProperty('result.serverInfo');
     expect((bad.answers.get(2) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
     const items = (bad.answers.get(3) as { result: { content: { type: string; _meta?: Json }[] } }).result.content;
-    const links = items.filter((i) => i.type === 'resource_link');
+    // every link is denied, so none is handed on as a link: each is a text item naming it, with the decision
+    expect(items.filter((i) => i.type === 'resource_link')).toEqual([]);
+    const links = items.filter((i) => i.type === 'text' && i._meta?.['io.linkgate/decision'] !== undefined);
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
       const decision = link._meta?.['io.linkgate/decision'] as { effect: string; reasons: unknown[] };

@@ -16,8 +16,6 @@ import { waitUntil } from '../helpers/wait-until.ts';
 type Json = Record<string, unknown>;
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-const decision = (json: string) => `"io.linkgate/decision":${json}`;
-const passwdDenied = decision('{"effect":"deny","reasons":["uri.scheme-not-allowed"]}');
 
 // the echo server writes whatever line it is told to: the proxy sees exactly these bytes as the server's answer
 describe('a judged answer is the server’s bytes with only the gated items changed', () => {
@@ -46,9 +44,14 @@ describe('a judged answer is the server’s bytes with only the gated items chan
       `{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"k":12345678901234567890}},` +
       `{"type":"text","text":"t"} ]}}`;
     const got = await exchange('tools/call', { name: 'links' }, answer);
-    expect(got).toBe(
-      answer(nextId - 1).replace('"k":12345678901234567890}', `"k":12345678901234567890,${passwdDenied}}`),
+    // the denied link is the one item that changes: the flow's text item naming it stands in its bytes' place
+    const link =
+      '{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"k":12345678901234567890}}';
+    const replaced = (((JSON.parse(got) as Json)['result'] as Json)['content'] as Json[])[0] as Json;
+    expect(String(replaced['text'])).toMatch(
+      /^linkgate refused the link `pw` at `file:\/\/\/etc\/passwd`: uri\.scheme-not-allowed/,
     );
+    expect(got).toBe(answer(nextId - 1).replace(link, JSON.stringify(replaced)));
   });
 
   test('a partial read: only the withheld item and the decision change', async () => {
@@ -72,7 +75,8 @@ describe('a judged answer is the server’s bytes with only the gated items chan
       (id) =>
         `{"jsonrpc":"2.0","id":${id},"result":{"structuredContent":{"d":${deep(20_000)}},"content":[{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"d":${deep(20_000)}}}]}}`,
     );
-    expect(tool).toContain(passwdDenied);
+    expect(tool).toContain('linkgate refused the link `pw`');
+    expect(tool).not.toContain('"type":"resource_link"');
     const read = await exchange(
       'resources/read',
       { uri: 'demo://rewrite/deep' },

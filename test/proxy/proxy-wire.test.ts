@@ -164,10 +164,16 @@ describe('tasks (MCP 2025-11-25): a tool result fetched through tasks/result is 
     const [answer] = await s.answersFor(2);
     const items = (answer?.['result'] as Json)['content'] as Json[];
     expect(items.map((i) => (i['_meta'] as Json | undefined)?.[decisionMetaKey])).toEqual([
-      { effect: 'deny', reasons: ['uri.scheme-not-allowed'] },
+      expect.objectContaining({
+        effect: 'deny',
+        reasons: [expect.objectContaining({ code: 'uri.scheme-not-allowed' })],
+      }),
       { effect: 'allow' },
       expect.objectContaining({ effect: 'deny' }),
     ]);
+    // the denied link is not handed on as a link
+    expect(items[0]?.['type']).toBe('text');
+    expect(String(items[0]?.['text'])).toContain('linkgate refused the link `pw`');
     expect(items[2]?.['type']).toBe('text');
     expect(String(items[2]?.['text'])).toContain('content.executable');
     // a read of the allowed link is recorded with where it was discovered: the task's tool

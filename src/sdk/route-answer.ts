@@ -2,7 +2,6 @@ import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
-import { skipRead } from '../flow/link-steps.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import type { FoundLink } from './found-links.ts';
 import { gateError } from './gate-answers.ts';
@@ -64,7 +63,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
 
 /**
  * A tool result's message with each link its link decision refused (enforce mode) and each withheld embedded resource
- * replaced by its notice (the same message when none is). A refused link is recorded now: the host never sees it.
+ * replaced by its notice (the same message when none is).
  */
 async function judgedToolResult(s: TransportSession, message: Record<string, unknown>, found: readonly FoundLink[]) {
   const result = message['result'];
@@ -72,13 +71,12 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const content: unknown[] = result['content'];
   const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
   await s.emitEmbedded(judged.records);
+  // the refused link stays remembered: its one record is written by a read of it (refused, never sent) or, unread,
+  // by `flush`, so every link a tool result held has exactly one record, as in observe mode
   for (const f of found) {
-    const step = await s.startStep(f);
-    const replacedBy = refusedStepItem(step, f.link);
-    if (replacedBy === null || f.contentIndex === null) continue;
-    judged.changed.set(f.contentIndex, replacedBy);
-    f.read = true;
-    await s.emit(skipRead(step, 'the link was denied'));
+    if (f.contentIndex === null) continue;
+    const replacedBy = refusedStepItem(await s.startStep(f), f.link);
+    if (replacedBy !== null) judged.changed.set(f.contentIndex, replacedBy);
   }
   if (judged.changed.size === 0) return message;
   return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };

@@ -297,9 +297,13 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
       } finally {
         await client.close();
       }
-      const expected = linkCases.map((c) =>
-        c.uri === 'http-demo://images/holiday.png' ? { ...c, verdict: want.verdict, code: want.code } : c,
-      );
+      // behind a gated client the decorator already replaced the links it refuses (the helper sees no link to judge:
+      // the decorator records them); the helper judges the rest
+      const expected = linkCases
+        .filter((c) => kind === 'plain' || c.sent)
+        .map((c) =>
+          c.uri === 'http-demo://images/holiday.png' ? { ...c, verdict: want.verdict, code: want.code } : c,
+        );
       expect(gated.records.map((r) => [r.uri, r.verdict])).toEqual(expected.map((c) => [c.uri, c.verdict]));
       for (const [i, r] of gated.records.entries()) {
         expect(recordViolations(r), r.uri).toEqual([]);
@@ -310,7 +314,7 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
             r.uri,
           ).toContain(code);
       }
-      expect(gated.records[3]?.stages.received?.error?.code ?? null).toBe(want.errorCode);
+      expect(gated.records.at(-1)?.stages.received?.error?.code ?? null).toBe(want.errorCode);
       // the guide's body follows its link as an embedded resource; nothing of the executable reaches the content
       expect(gated.content).toContainEqual({
         type: 'resource',
@@ -320,6 +324,13 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
       expect(demo.log.filter((l) => l.method === 'resources/read').map((l) => l.uri)).toEqual(
         linkCases.filter((c) => c.sent).map((c) => c.uri),
       );
+      if (kind === 'gated') {
+        const refused = linkCases.filter((c) => !c.sent).map((c) => c.uri);
+        expect(gated.content.filter((c) => refused.includes(String(c['uri'])))).toEqual([]);
+        expect(transportRecords.filter((r) => refused.includes(r.uri)).map((r) => r.verdict)).toEqual(
+          refused.map(() => 'link-only'),
+        );
+      }
       if (kind === 'gated')
         expect(
           transportRecords

@@ -19,7 +19,7 @@ export const layers = [
   { name: 'frameworks', paths: ['src/frameworks/'] },
   { name: 'cli', paths: ['src/cli/'] },
   { name: 'demo', paths: ['src/demo/'] },
-  { name: 'public surface', paths: ['src/index\\.ts$'] },
+  { name: 'public surface', paths: ['src/index\\.ts$', 'src/testing/'] },
 ];
 
 const folderOf = (path) => `^(${path})`;

@@ -131,6 +131,23 @@ try {
     later.map((r) => `${r.uri} ${r.verdict}`).join(', '),
   );
 
+  // 3b. the testing subpath resolves from the installed tarball, as a host's own tests import it
+  const testing = run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const t = await import('linkgate/testing'); const s = t.memorySink(); await s.close(); console.log(Object.keys(t).sort().join(','), s.closed)",
+    ],
+    project,
+  );
+  check(
+    '`linkgate/testing` resolves from the installed tarball',
+    testing.status === 0 &&
+      testing.stdout.trim() === 'memorySink,recordViolations,resourceNotFound,scriptedReader true',
+    (testing.stdout + testing.stderr).trim().split('\n').slice(-2).join(' | '),
+  );
+
   // 4. the same example with SDK 2.x: only the two SDK imports change
   if (sdk2 === null)
     skip('README host example with sdk 2.x', '@modelcontextprotocol/client is not installed in the checkout');

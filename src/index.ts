@@ -22,7 +22,6 @@ export { gateTransport, decisionMetaKey, gateErrorCode } from './sdk/gate-transp
 export type { GateTransport, GateTransportOptions } from './sdk/gate-transport.ts';
 export { gateToolResult } from './sdk/gate-tool-result.ts';
 export type { GateToolResultOptions, RequestingClient } from './sdk/gate-tool-result.ts';
-export type { GatedToolResult } from './flow/run-tool-result-flow.ts';
 export type { DirectFetchOptions, FetchHeaders } from './fetch/direct-fetcher.ts';
 export { cappedFetch } from './fetch/capped-fetch.ts';
 export { connectionByteCap } from './sdk/connection-byte-cap.ts';
@@ -32,10 +31,46 @@ export { ReadCache } from './flow/read-cache.ts';
 export type { ReadCacheOptions } from './flow/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';
 export type { RecordSink } from './record/record-sink.ts';
-export { recordViolations } from './record/record-invariants.ts';
+export { recordKindOf } from './record/record-kind.ts';
+export type { RecordKind } from './record/record-kind.ts';
+export type { EmbeddedRecord } from './record/embedded-record.ts';
 export type { LinkRecord, NextStep, Verdict } from './record/link-record.ts';
 export { gatedFetch } from './fetch/gated-fetch.ts';
 export type { GatedFetchOptions } from './fetch/gated-fetch.ts';
-export { fetchRequestSchema } from './fetch/fetch-request.ts';
+export { parseFetchRequest } from './fetch/fetch-request.ts';
 export type { FetchRequest } from './fetch/fetch-request.ts';
 export type { FetchHop, FetchResult } from './fetch/fetch-result.ts';
+// the flow, for writing a front end of your own (ARCHITECTURE.md, "A front end")
+export { runToolResultFlow } from './flow/run-tool-result-flow.ts';
+export type { EmbeddedCheck, GatedToolResult, ToolResultFlowOptions } from './flow/run-tool-result-flow.ts';
+export { runLinkFlow } from './flow/run-link-flow.ts';
+export type { LinkFlowOptions, LinkFlowResult } from './flow/run-link-flow.ts';
+export {
+  discoverLink,
+  isEnforced,
+  judgeRead,
+  linkRefused,
+  readFailed,
+  sendRead,
+  skipRead,
+  startLink,
+} from './flow/link-steps.ts';
+export type {
+  AnswerTiming,
+  FlowMode,
+  LinkStep,
+  ReadFailure,
+  ReadJudgement,
+  StartLinkInput,
+} from './flow/link-steps.ts';
+export { answerOf } from './flow/link-reader.ts';
+export type { InputAnswerer, LinkReader, ReadAnswer, ReadParams } from './flow/link-reader.ts';
+export { judgeEmbedded, judgeEmbeddedItems, judgeMessages, withheldItem } from './flow/judge-embedded.ts';
+export type { EmbeddedJudgement, ItemsJudgement, MessagesJudgement } from './flow/judge-embedded.ts';
+export { discoverLinks } from './flow/discover-links.ts';
+export type { FoundEmbedded, FoundLink } from './flow/discover-links.ts';
+export { gateNotice } from './flow/gate-notice.ts';
+export { messageShape } from './flow/json-rpc-shape.ts';
+export type { JsonRpcId, MessageShape } from './flow/json-rpc-shape.ts';
+export { checkResourceLink } from './link/resource-link.ts';
+export type { CheckedLink, ResourceLink } from './link/resource-link.ts';

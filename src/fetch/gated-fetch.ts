@@ -8,7 +8,7 @@ import type { Policy } from '../policy/policy.ts';
 import { splitHeaders, trackCredentials, type CredentialTracker, type HopCredential } from './credential-headers.ts';
 import { failedWith, type FetchStop, gateFailed } from './fetch-ending.ts';
 import { brokeOff, type FetchDeadlines } from './fetch-failure.ts';
-import { fetchRequestSchema, type FetchRequest } from './fetch-request.ts';
+import { checkFetchRequest, type FetchRequest } from './fetch-request.ts';
 import type { FetchResult } from './fetch-result.ts';
 import { denied, type FetchTrace, finish, parseUrl } from './fetch-trace.ts';
 import { hopGate } from './hop-gate.ts';
@@ -83,14 +83,12 @@ async function run(
   trace: FetchTrace,
 ): Promise<FetchResult> {
   const { policy } = trace;
-  const parsed = fetchRequestSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || '(request)';
-    const message = `field \`${field}\`: ${(issue?.message ?? 'invalid').toLowerCase()}`;
+  const checked = checkFetchRequest(input);
+  if (!checked.ok) {
+    const message = `field \`${checked.field}\`: ${checked.message}`;
     return finish(trace, failedWith(denied(policy, 'input.invalid', 'input', 'input', message)));
   }
-  const request = parsed.data;
+  const request = checked.request;
   const fetchPolicy = policy.document.fetch;
   if (fetchPolicy?.enabled !== true) {
     const message = 'direct fetch is not enabled by the policy';

@@ -26,7 +26,7 @@ export function scriptedReader(answers: Readonly<Record<string, ScriptedAnswer>>
     if (scripted === undefined) return { error: { code: resourceNotFound, message: `no resource \`${params.uri}\`` } };
     const answer = typeof scripted === 'function' ? scripted(params) : scripted;
     return await new Promise<ReadAnswer>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
+      const onAbort = (): void => reject(asError(signal.reason));
       signal.addEventListener('abort', onAbort, { once: true });
       Promise.resolve(answer).then(
         (value) => {
@@ -35,10 +35,14 @@ export function scriptedReader(answers: Readonly<Record<string, ScriptedAnswer>>
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
-          reject(error);
+          reject(asError(error));
         },
       );
     });
   };
   return { read, asked };
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -31,10 +31,15 @@ describe('install and proxy set-up in the docs', () => {
     const stated = /about (\d+) MiB for Claude Code, Codex and Gemini CLI together/.exec(read('README.md'));
     expect(stated?.[1]).toBeDefined();
     const cache = process.env['LINKGATE_TEST_CACHE'] ?? path.join(homedir(), '.cache', 'linkgate');
-    const hosts = existsSync(cache) ? readdirSync(cache) : [];
-    const all = ['claude-code', 'codex', 'gemini-cli'].every((h) => hosts.some((d) => d.includes(h)));
-    if (!all) return; // the real-host suites have not installed all three hosts on this machine: nothing to measure
-    const kib = Number(execFileSync('du', ['-sk', cache], { encoding: 'utf8' }).split('\t')[0]);
+    // the cache holds other packages too (the framework suites'): measure the three hosts' folders only
+    const entries = existsSync(cache) ? readdirSync(cache) : [];
+    const hosts = ['+claude-code', '+codex@', '+gemini-cli@'].map((h) => entries.find((d) => d.includes(h)));
+    if (hosts.some((h) => h === undefined)) return; // the real-host suites have not installed all three hosts here
+    const folders = hosts.map((h) => path.join(cache, h as string));
+    const kib = execFileSync('du', ['-sk', ...folders], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .reduce((sum, line) => sum + Number(line.split('\t')[0]), 0);
     const mb = kib / 1024;
     expect(Math.abs(mb - Number(stated?.[1])) / mb).toBeLessThan(0.25);
   });

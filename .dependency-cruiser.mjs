@@ -17,6 +17,8 @@ export const layers = [
   { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
   // adapters for agent frameworks (subpath exports) over the Transport decorator and the hook's host mapping
   { name: 'frameworks', paths: ['src/frameworks/'] },
+  // linkgate doctor: reads every host's configuration and judges the proxies and hooks in it
+  { name: 'doctor', paths: ['src/doctor/'] },
   { name: 'cli', paths: ['src/cli/'] },
   { name: 'demo', paths: ['src/demo/'] },
   { name: 'public surface', paths: ['src/index\\.ts$', 'src/testing/'] },

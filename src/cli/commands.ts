@@ -1,5 +1,6 @@
 import type { CommandDefinition, OptionDefinitions } from './command-definition.ts';
 import { diffDefinition } from './diff-command.ts';
+import { doctorDefinition } from './doctor-command.ts';
 import { evalDefinition } from './eval-command.ts';
 import { explainDefinition } from './explain-command.ts';
 import { hookDefinition } from './hook-command.ts';
@@ -25,4 +26,5 @@ export const commands: readonly CommandDefinition<OptionDefinitions>[] = [
   proxyDefinition,
   hookDefinition,
   reportDefinition,
+  doctorDefinition,
 ] as unknown as readonly CommandDefinition<OptionDefinitions>[];

@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { isRecord } from '../decision/json-value.ts';
+import type { ConfigPlaces } from './claude-code-config.ts';
+import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
+import { hookHandlers } from './hook-groups.ts';
+import { readConfigFile, stringList, stringRecord } from './read-config-file.ts';
+
+/**
+ * Gemini CLI's MCP servers (`mcpServers` of ~/.gemini/settings.json and the project's .gemini/settings.json, a
+ * project entry replacing a user entry of the same name) and its `BeforeTool`/`AfterTool` hooks from both files.
+ */
+export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory> {
+  const problems: string[] = [];
+  const byName = new Map<string, ConfiguredServer>();
+  const hooks: ConfiguredHook[] = [];
+  const files: [string, ConfiguredServer['scope']][] = [
+    [join(places.home, '.gemini', 'settings.json'), 'user'],
+    [join(places.cwd, '.gemini', 'settings.json'), 'project'],
+  ];
+  for (const [file, scope] of files) {
+    // the same file is both scopes when the project is the home folder
+    if (scope === 'project' && file === files[0]?.[0]) continue;
+    const settings = await readConfigFile(file);
+    if (settings.kind === 'problem') problems.push(settings.message);
+    if (settings.kind !== 'read') continue;
+    const entries = settings.value['mcpServers'];
+    if (isRecord(entries))
+      for (const [name, entry] of Object.entries(entries)) {
+        if (!isRecord(entry)) continue;
+        const command = typeof entry['command'] === 'string' ? entry['command'] : undefined;
+        const url = [entry['httpUrl'], entry['url']].find((u): u is string => typeof u === 'string');
+        byName.set(name, {
+          host: 'gemini-cli',
+          name,
+          scope,
+          file,
+          argv: command === undefined ? [] : [command, ...stringList(entry['args'])],
+          ...(url === undefined || command !== undefined ? {} : { url }),
+          env: stringRecord(entry['env']),
+          enabled: true,
+        });
+      }
+    for (const h of hookHandlers(settings.value['hooks'], { BeforeTool: 'pre', AfterTool: 'post' }))
+      hooks.push({
+        host: 'gemini-cli',
+        file,
+        event: h.event,
+        phase: h.phase,
+        ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
+        command: h.command,
+        warnings: [],
+      });
+  }
+  return { servers: [...byName.values()], hooks, problems };
+}

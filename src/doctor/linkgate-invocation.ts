@@ -1,0 +1,153 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
+
+/** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
+export interface LinkgateInvocation {
+  readonly subcommand: 'proxy' | 'hook';
+  /** the host `linkgate hook HOST` speaks for (hook only) */
+  readonly host?: string;
+  /** the linkgate entry that runs: a script path (`node …/linkgate.js`), or the `linkgate` found on PATH */
+  readonly bundle: string;
+  readonly bundleExists: boolean;
+  /** `--policy` as written (relative to the host's working directory) */
+  readonly policy?: string;
+  readonly allowedSigners?: string;
+  readonly minSigners?: string;
+}
+
+const entryNames = new Set(['linkgate', 'linkgate.js', 'linkgate.mjs', 'linkgate.cjs']);
+const nodeNames = new Set(['node', 'node.exe', 'nodejs']);
+
+/**
+ * The linkgate invocation `argv` runs (`linkgate proxy …`, `node /path/linkgate.js hook HOST …`, `npx linkgate …`),
+ * or undefined when it runs something else. `cwd` resolves a relative script; `path` is the PATH a bare `linkgate`
+ * is looked up on.
+ */
+export function linkgateInvocation(
+  argv: readonly string[],
+  cwd: string,
+  path: string | undefined,
+): LinkgateInvocation | undefined {
+  const first = argv[0];
+  if (first === undefined) return undefined;
+  let bundle: string;
+  let bundleExists: boolean;
+  let rest: readonly string[];
+  const name = basename(first);
+  if (nodeNames.has(name)) {
+    // node [node flags] SCRIPT args…
+    const at = argv.findIndex((a, i) => i > 0 && !a.startsWith('-'));
+    const script = argv[at];
+    if (at < 0 || script === undefined || !entryNames.has(basename(script))) return undefined;
+    bundle = resolvePath(cwd, script);
+    bundleExists = existsSync(bundle);
+    rest = argv.slice(at + 1);
+  } else if (name === 'npx' || name === 'pnpx' || name === 'bunx') {
+    const at = argv.findIndex((a, i) => i > 0 && !a.startsWith('-'));
+    const pkg = argv[at];
+    if (pkg === undefined || !/^linkgate(@.*)?$/.test(pkg)) return undefined;
+    bundle = `${name} ${pkg}`;
+    // resolved by npx when the host starts it: not a file doctor can check
+    bundleExists = false;
+    rest = argv.slice(at + 1);
+  } else if (entryNames.has(name)) {
+    bundle = first.includes('/') ? resolvePath(cwd, first) : (onPath(first, path) ?? first);
+    bundleExists = isAbsolute(bundle) && executable(bundle);
+    rest = argv.slice(1);
+  } else return undefined;
+
+  const subcommand = rest[0];
+  if (subcommand !== 'proxy' && subcommand !== 'hook') return undefined;
+  // options end at `--` (the proxy's server command follows)
+  const end = rest.indexOf('--');
+  const own = end < 0 ? rest.slice(1) : rest.slice(1, end);
+  const host = subcommand === 'hook' ? own.find((a) => !a.startsWith('-') && !isOptionValue(own, a)) : undefined;
+  return {
+    subcommand,
+    ...(host === undefined ? {} : { host }),
+    bundle,
+    bundleExists,
+    ...option(own, 'policy'),
+    ...option(own, 'allowed-signers', 'allowedSigners'),
+    ...option(own, 'min-signers', 'minSigners'),
+  };
+}
+
+const valued = new Set([
+  '--policy',
+  '--allowed-signers',
+  '--min-signers',
+  '--records',
+  '--state',
+  '--mode',
+  '--server',
+]);
+
+function isOptionValue(args: readonly string[], value: string): boolean {
+  const at = args.indexOf(value);
+  return at > 0 && valued.has(args[at - 1] ?? '');
+}
+
+function option(args: readonly string[], name: string, key: string = name): Record<string, string> {
+  let found: string | undefined;
+  args.forEach((a, i) => {
+    if (a === `--${name}`) found = args[i + 1] ?? found;
+    else if (a.startsWith(`--${name}=`)) found = a.slice(name.length + 3);
+  });
+  return found === undefined ? {} : { [key]: found };
+}
+
+function onPath(command: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const file = join(dir, command);
+    if (executable(file)) return file;
+  }
+  return undefined;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The words a POSIX shell splits `line` into (single and double quotes, backslash escapes; no expansion). Hosts run
+ * hook commands through `sh -c`; the command `linkgate hook --print-config` prints quotes only this way.
+ */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string)) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}

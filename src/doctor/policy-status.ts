@@ -1,0 +1,52 @@
+import { resolve as resolvePath } from 'node:path';
+import { allowedSignersEnv, loadPolicy } from '../policy/load-policy.ts';
+import type { PolicyStatus } from './doctor-report.ts';
+import type { LinkgateInvocation } from './linkgate-invocation.ts';
+
+/**
+ * Whether the policy a linkgate command names loads, and whether its review verifies against the allowed signers the
+ * command gets (`--allowed-signers`, else `LINKGATE_ALLOWED_SIGNERS` from `env`), loaded exactly as the command would.
+ * Paths resolve against `cwd`, the folder the host starts the command in.
+ */
+export async function policyStatus(
+  invocation: LinkgateInvocation,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<PolicyStatus> {
+  if (invocation.policy === undefined)
+    return { review: 'missing', message: 'the command names no `--policy`: it does not start' };
+  const file = resolvePath(cwd, invocation.policy);
+  const fromEnv = env[allowedSignersEnv];
+  const given = invocation.allowedSigners ?? (fromEnv === '' ? undefined : fromEnv);
+  const allowedSigners = given === undefined ? undefined : resolvePath(cwd, given);
+  const minSigners = invocation.minSigners === undefined ? 1 : Number(invocation.minSigners);
+  const base = { file, ...(allowedSigners === undefined ? {} : { allowedSigners }) };
+  if (!Number.isSafeInteger(minSigners) || minSigners < 1)
+    return { ...base, review: 'does-not-load', message: '`--min-signers` must be a whole number ≥ 1' };
+  try {
+    const policy = await loadPolicy(file, {
+      env: {},
+      ...(allowedSigners === undefined ? {} : { allowedSigners, minSigners }),
+    });
+    const check = policy.reviewCheck;
+    if (check === undefined) return { ...base, review: 'not-checked', message: '' };
+    if (check.verified) return { ...base, review: 'verified', message: '' };
+    return { ...base, review: 'unverified', message: `${check.message}: every decision is deny` };
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+    return { ...base, review: 'does-not-load', message };
+  }
+}
+
+/** True when a policy with this status lets the command gate (it loads, and verifies when a review is asked for). */
+export function policyUsable(status: PolicyStatus): boolean {
+  return status.review === 'verified' || status.review === 'not-checked';
+}
+
+/** One lowercase line on what is wrong with the policy, or undefined when it is usable. */
+export function policyProblem(status: PolicyStatus): string | undefined {
+  if (policyUsable(status)) return undefined;
+  if (status.review === 'unverified') return `policy \`${status.file}\` does not verify: ${status.message}`;
+  if (status.review === 'missing') return status.message;
+  return `policy \`${status.file}\` does not load: ${status.message}`;
+}

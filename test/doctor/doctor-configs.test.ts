@@ -1,0 +1,184 @@
+// doctor's reading of configuration shapes the real-host tests do not reach: command lines, matchers, Claude Code's
+// `onFailure` and `disableAllHooks`, Codex's `[features] hooks`, Cursor (whose CLI is not on the registry), and
+// files that do not parse.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { matcherCovers } from '../../src/doctor/hook-coverage.ts';
+import { linkgateInvocation, shellWords } from '../../src/doctor/linkgate-invocation.ts';
+import { runDoctor } from '../../src/doctor/run-doctor.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const policy = path.join(repoRoot, 'policies', 'default.yaml');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function scratch(): { home: string; project: string; entry: string } {
+  const home = mkdtempSync(path.join(tmpdir(), 'linkgate-doctor-'));
+  dirs.push(home);
+  const project = path.join(home, 'project');
+  mkdirSync(project);
+  // a linkgate entry that exists (doctor checks the file, it does not run it)
+  const entry = path.join(home, 'lib', 'linkgate.js');
+  write(entry, '');
+  return { home, project, entry };
+}
+
+function write(file: string, text: string | object): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof text === 'string' ? text : JSON.stringify(text));
+}
+
+describe('command lines', () => {
+  test.each([
+    [
+      'node /a/linkgate.js hook codex --policy /p.yaml',
+      ['node', '/a/linkgate.js', 'hook', 'codex', '--policy', '/p.yaml'],
+    ],
+    [
+      `node '/a b/linkgate.js' hook x --policy "/p q.yaml"`,
+      ['node', '/a b/linkgate.js', 'hook', 'x', '--policy', '/p q.yaml'],
+    ],
+    [`a 'it'\\''s' b\\ c ""`, ['a', "it's", 'b c', '']],
+  ])('shellWords(%j)', (line, words) => {
+    expect(shellWords(line)).toEqual(words);
+  });
+
+  test('node SCRIPT, a linkgate on PATH, npx and other commands', () => {
+    const { home, entry } = scratch();
+    const bin = path.join(home, 'bin');
+    write(path.join(bin, 'linkgate'), '#!/bin/sh\n');
+    chmodSync(path.join(bin, 'linkgate'), 0o755);
+    expect(linkgateInvocation(['node', entry, 'proxy', '--policy=p.yaml', '--', 'node', 's.js'], home, '')).toEqual({
+      subcommand: 'proxy',
+      bundle: entry,
+      bundleExists: true,
+      policy: 'p.yaml',
+    });
+    expect(
+      linkgateInvocation(['linkgate', 'hook', '--policy', 'p.yaml', 'codex', '--allowed-signers', 'a'], home, bin),
+    ).toEqual({
+      subcommand: 'hook',
+      host: 'codex',
+      bundle: path.join(bin, 'linkgate'),
+      bundleExists: true,
+      policy: 'p.yaml',
+      allowedSigners: 'a',
+    });
+    expect(linkgateInvocation(['linkgate', 'proxy'], home, '')?.bundleExists).toBe(false);
+    expect(linkgateInvocation(['npx', '-y', 'linkgate', 'proxy'], home, bin)?.bundleExists).toBe(false);
+    expect(linkgateInvocation(['node', 'server.js'], home, bin)).toBeUndefined();
+    expect(linkgateInvocation(['linkgate', 'report'], home, bin)).toBeUndefined();
+    // `--policy` after `--` belongs to the server
+    expect(linkgateInvocation(['linkgate', 'proxy', '--', 's', '--policy', 'x'], home, bin)?.policy).toBeUndefined();
+  });
+
+  test.each([
+    [undefined, 'mcp__a__t', true],
+    ['*', 'mcp__a__t', true],
+    ['ReadMcpResourceTool|WebFetch', 'ReadMcpResourceTool', true],
+    ['ReadMcpResourceTool|WebFetch', 'ReadMcpResource', false],
+    ['mcp__.*', 'mcp__a__t', true],
+    ['^(read_mcp_resource|mcp__.+)$', 'mcp__a__t', true],
+    ['^mcp__b__', 'mcp__a__t', false],
+    ['(', 'mcp__a__t', false],
+  ])('matcher %j covers %s: %s', (matcher, tool, covered) => {
+    expect(matcherCovers(matcher, tool)).toBe(covered);
+  });
+});
+
+describe('hosts', () => {
+  const hookCommand = (entry: string, host: string) => `node ${entry} hook ${host} --policy ${policy}`;
+
+  test('claude code: a handler without `"onFailure": "block"` runs with a warning; `disableAllHooks` stops every hook', async () => {
+    const { home, project, entry } = scratch();
+    write(path.join(home, '.claude.json'), { mcpServers: { a: { command: 'node', args: ['s.js'] } } });
+    const handler = (onFailure?: string) => [
+      { type: 'command', command: hookCommand(entry, 'claude-code'), ...(onFailure ? { onFailure } : {}) },
+    ];
+    write(path.join(home, '.claude', 'settings.json'), {
+      hooks: {
+        PreToolUse: [{ matcher: 'ReadMcpResourceTool', hooks: handler('block') }],
+        PostToolUse: [{ matcher: 'mcp__.*', hooks: handler() }],
+      },
+    });
+    let report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers.map((s) => [s.name, s.gate, s.gated])).toEqual([['a', 'hook', true]]);
+    expect(report.hooks.map((h) => [h.event, h.warnings.length])).toEqual([
+      ['PreToolUse', 0],
+      ['PostToolUse', 1],
+    ]);
+    expect(report.ok).toBe(true);
+
+    write(path.join(project, '.claude', 'settings.local.json'), { disableAllHooks: true });
+    report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.hooks.every((h) => !h.runs && h.problems[0]?.startsWith('`disableAllHooks` is set'))).toBe(true);
+    expect(report.servers[0]?.gated).toBe(false);
+    expect(report.ok).toBe(false);
+  });
+
+  test('claude code: a hook that only sees results leaves reads ungated; another host’s hook command is named', async () => {
+    const { home, project, entry } = scratch();
+    write(path.join(project, '.mcp.json'), { mcpServers: { a: { command: 'node', args: ['s.js'] } } });
+    write(path.join(project, '.claude', 'settings.json'), {
+      hooks: {
+        PostToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: hookCommand(entry, 'codex') }] }],
+      },
+    });
+    const report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers[0]?.problems).toEqual([
+      'no linkgate hook that runs sees its reads before they happen',
+      'no linkgate hook that runs sees its tool results',
+    ]);
+    expect(report.hooks[0]?.problems[0]).toBe('runs `linkgate hook codex` in claude-code: the event formats differ');
+  });
+
+  test('codex: `[features] hooks = false` stops its hooks; a remote server is listed', async () => {
+    const { home, project, entry } = scratch();
+    const hook = [{ hooks: [{ type: 'command', command: hookCommand(entry, 'codex') }] }];
+    write(path.join(home, '.codex', 'hooks.json'), { hooks: { PreToolUse: hook, PostToolUse: hook } });
+    write(
+      path.join(home, '.codex', 'config.toml'),
+      '[features]\nhooks = false\n[mcp_servers.r]\nurl = "https://e.example/mcp"\n',
+    );
+    const report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers.map((s) => [s.name, s.transport, s.target, s.gated])).toEqual([
+      ['r', 'remote', 'https://e.example/mcp', false],
+    ]);
+    expect(report.hooks.map((h) => h.problems[0])).toEqual([
+      'hooks are turned off in codex (`[features] hooks = false`)',
+      'hooks are turned off in codex (`[features] hooks = false`)',
+    ]);
+  });
+
+  test('cursor: mcp.json servers gated by its MCP hooks; `failClosed` missing is a warning', async () => {
+    const { home, project, entry } = scratch();
+    write(path.join(project, '.cursor', 'mcp.json'), { mcpServers: { c: { command: 'npx', args: ['-y', 'srv'] } } });
+    write(path.join(home, '.cursor', 'hooks.json'), {
+      version: 1,
+      hooks: {
+        beforeMCPExecution: [{ command: hookCommand(entry, 'cursor'), failClosed: true }],
+        afterMCPExecution: [{ command: hookCommand(entry, 'cursor') }],
+      },
+    });
+    const report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers.map((s) => [s.host, s.name, s.scope, s.gate, s.gated])).toEqual([
+      ['cursor', 'c', 'project', 'hook', true],
+    ]);
+    expect(report.hooks.map((h) => h.warnings.length)).toEqual([0, 1]);
+    expect(report.servers[0]?.policies.map((p) => p.review)).toEqual(['not-checked']);
+  });
+
+  test('a configuration file that does not parse fails the run and is named', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.codex', 'config.toml'), '[mcp_servers.a\ncommand = 1');
+    write(path.join(home, '.gemini', 'settings.json'), '{"mcpServers": ');
+    const report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.problems).toHaveLength(2);
+    expect(report.problems.every((p) => p.includes('does not parse'))).toBe(true);
+    expect(report.ok).toBe(false);
+  });
+});

@@ -9,8 +9,16 @@ import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
 
-/** Read deadline of these tests, milliseconds: long enough for a slow-but-steady answer, short enough to keep the suite quick. */
-const readTimeoutMs = 1500;
+/**
+ * Read deadline of these tests, milliseconds: long enough for every healthy and slow-but-steady answer on a loaded
+ * 2-core machine (timers there fire late, never early), short enough to keep the suite quick.
+ */
+const readTimeoutMs = 6000;
+/**
+ * Read deadline of the connection-killing cases, milliseconds: well under the 4 s the SDK takes to end a child that
+ * ignores SIGTERM, so the stubborn flood's read ends by its deadline while the child is still there.
+ */
+const killerTimeoutMs = 1500;
 /** Decoded read cap, bytes: small, so the stdio byte cap (base64 of it plus slack) is about 1.3 MiB. */
 const maxBytes = 256 * 1024;
 /** Size of the flood line, MiB. */
@@ -40,9 +48,10 @@ const mixed: readonly Expected[] = [
   { uri: 'hostile://input/x', verdict: 'unverifiable', code: 'read.input-required' },
   { uri: 'hostile://unknown-type/x', verdict: 'unverifiable', code: 'read.result-type-unknown' },
   { uri: 'hostile://ok/last', verdict: 'body-obtained', code: null },
-  // byte by byte: ~180 bytes at 2 ms each finish well inside the deadline, at 12 ms each (≥ 2.1 s) beyond it
-  { uri: 'hostile://bytewise/2/within', verdict: 'body-obtained', code: null },
-  { uri: 'hostile://bytewise/12/beyond', verdict: 'unverifiable', code: 'read.timeout' },
+  // byte by byte: ~180 bytes at 1 ms each finish well inside the deadline even when each timer fires 20 ms late; at
+  // 50 ms each (≥ 9 s, half again the deadline: a timer never fires early) beyond it
+  { uri: 'hostile://bytewise/1/within', verdict: 'body-obtained', code: null },
+  { uri: 'hostile://bytewise/50/beyond', verdict: 'unverifiable', code: 'read.timeout' },
 ];
 
 describe('gateToolResult over the SDK Client and stdio against a hostile server', () => {
@@ -109,7 +118,7 @@ describe('gateToolResult over the SDK Client and stdio against a hostile server'
   test.each(killers)(
     '$name: the host stays up, the byte cap holds, later links fail fast and the child is gone',
     async ({ uri, stubborn, code }) => {
-      const policy = await defaultPolicyWith({ readTimeoutMs, maxBytes });
+      const policy = await defaultPolicyWith({ readTimeoutMs: killerTimeoutMs, maxBytes });
       const before = resourceCensus();
       const wire = await connectWire(policy, { stubborn });
       const baseRss = process.memoryUsage.rss();

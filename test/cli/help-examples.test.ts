@@ -13,35 +13,13 @@ writeFileSync(
   path.join(bin, 'linkgate'),
   `#!/bin/sh\nexec "${path.join(repoRoot, 'node_modules/.bin/tsx')}" "${path.join(repoRoot, 'src/cli/main.ts')}" "$@"\n`,
 );
-// an example's `sleep` keeps a pipe open until the answer is back (a host keeps it open for its whole session): on
-// this PATH it lasts until the example's stdout holds a whole line, not a fixed time, so a loaded machine that
-// answers late still passes; after a minute with no answer it fails the example
-writeFileSync(
-  path.join(bin, 'sleep-until-answer.mjs'),
-  `import { readFileSync } from 'node:fs';
-const out = process.env.LINKGATE_EXAMPLE_STDOUT;
-const deadline = Date.now() + 60_000;
-const answered = () => { try { return readFileSync(out, 'utf8').includes('\\n'); } catch { return false; } };
-const check = () => {
-  if (answered()) process.exit(0);
-  if (Date.now() > deadline) { console.error('sleep: no answer on stdout within 60 s'); process.exit(1); }
-  setTimeout(check, 20);
-};
-check();
-`,
-);
-writeFileSync(
-  path.join(bin, 'sleep'),
-  `#!/bin/sh\nexec "${process.execPath}" "${path.join(bin, 'sleep-until-answer.mjs')}"\n`,
-);
 chmodSync(path.join(bin, 'linkgate'), 0o755);
-chmodSync(path.join(bin, 'sleep'), 0o755);
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 // the probe's example starts the built demo server (dist/), as it would from an installed package
 const needsBuild = (example: string) => example.includes('dist/');
 
-/** Runs `example` in bash (pipefail) from the package folder; its stdout goes to a file the `sleep` above watches. */
+/** Runs `example` in bash (pipefail) from the package folder; its stdout goes to a file. */
 async function runExample(example: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'linkgate-example-'));
   const outFile = path.join(dir, 'stdout');
@@ -53,7 +31,6 @@ async function runExample(example: string): Promise<{ code: number | null; stdou
         ...process.env,
         PATH: `${bin}:${process.env['PATH'] ?? ''}`,
         NO_COLOR: '1',
-        LINKGATE_EXAMPLE_STDOUT: outFile,
       },
       stdio: ['ignore', out, 'pipe'],
       timeout: 60_000,

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { hookHandlers } from './hook-groups.ts';
-import { readConfigFile, stringList, stringRecord } from './read-config-file.ts';
+import { readConfigFile } from './read-config-file.ts';
+import { serverFromEntry } from './server-entry.ts';
 
 /** Where doctor looks: the user's home folder and the project folder. */
 export interface ConfigPlaces {
@@ -67,19 +68,6 @@ function claudeServers(value: unknown, scope: ConfiguredServer['scope'], file: s
   if (!isRecord(value)) return [];
   return Object.entries(value).flatMap(([name, entry]): ConfiguredServer[] => {
     if (!isRecord(entry)) return [];
-    const url = typeof entry['url'] === 'string' ? entry['url'] : undefined;
-    const command = typeof entry['command'] === 'string' ? entry['command'] : undefined;
-    return [
-      {
-        host: 'claude-code',
-        name,
-        scope,
-        file,
-        argv: command === undefined ? [] : [command, ...stringList(entry['args'])],
-        ...(url === undefined || command !== undefined ? {} : { url }),
-        env: stringRecord(entry['env']),
-        enabled: true,
-      },
-    ];
+    return [serverFromEntry({ host: 'claude-code', name, scope, file, enabled: true }, entry)];
   });
 }

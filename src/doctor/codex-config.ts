@@ -5,7 +5,8 @@ import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHookBlocked, codexHookHash, codexHookKey } from './codex-hook-trust.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { hookHandlers } from './hook-groups.ts';
-import { readConfigFile, stringList, stringRecord } from './read-config-file.ts';
+import { readConfigFile } from './read-config-file.ts';
+import { serverFromEntry } from './server-entry.ts';
 
 const phases = { PreToolUse: 'pre', PostToolUse: 'post' } as const;
 
@@ -33,18 +34,12 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   if (isRecord(table))
     for (const [name, entry] of Object.entries(table)) {
       if (!isRecord(entry)) continue;
-      const command = typeof entry['command'] === 'string' ? entry['command'] : undefined;
-      const url = typeof entry['url'] === 'string' ? entry['url'] : undefined;
-      servers.push({
-        host: 'codex',
-        name,
-        scope: 'user',
-        file: configFile,
-        argv: command === undefined ? [] : [command, ...stringList(entry['args'])],
-        ...(url === undefined || command !== undefined ? {} : { url }),
-        env: stringRecord(entry['env']),
-        enabled: entry['enabled'] !== false,
-      });
+      servers.push(
+        serverFromEntry(
+          { host: 'codex', name, scope: 'user', file: configFile, enabled: entry['enabled'] !== false },
+          entry,
+        ),
+      );
     }
 
   const tomlHooks = isRecord(root['hooks']) ? root['hooks'] : {};

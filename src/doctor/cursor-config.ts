@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory, HookPhase } from './doctor-report.ts';
-import { readConfigFile, stringList, stringRecord } from './read-config-file.ts';
+import { readConfigFile } from './read-config-file.ts';
+import { serverFromEntry } from './server-entry.ts';
 
 const phases: Readonly<Record<string, HookPhase>> = { beforeMCPExecution: 'pre', afterMCPExecution: 'post' };
 
@@ -28,18 +29,9 @@ export async function readCursor(places: ConfigPlaces): Promise<HostInventory> {
     if (isRecord(entries))
       for (const [name, entry] of Object.entries(entries)) {
         if (!isRecord(entry)) continue;
-        const command = typeof entry['command'] === 'string' ? entry['command'] : undefined;
-        const url = typeof entry['url'] === 'string' ? entry['url'] : undefined;
-        servers.push({
-          host: 'cursor',
-          name,
-          scope,
-          file,
-          argv: command === undefined ? [] : [command, ...stringList(entry['args'])],
-          ...(url === undefined || command !== undefined ? {} : { url }),
-          env: stringRecord(entry['env']),
-          enabled: entry['disabled'] !== true,
-        });
+        servers.push(
+          serverFromEntry({ host: 'cursor', name, scope, file, enabled: entry['disabled'] !== true }, entry),
+        );
       }
     const hooksFile = join(folder, 'hooks.json');
     const config = await readConfigFile(hooksFile);

@@ -63,13 +63,7 @@ export interface PolicyStatus {
 }
 
 /** A linkgate hook doctor found in a host's configuration, and whether the host will run it. */
-export interface HookReport {
-  readonly host: DoctorHost;
-  readonly file: string;
-  readonly event: string;
-  readonly phase: HookPhase;
-  readonly matcher?: string;
-  readonly command: string;
+export interface HookReport extends Omit<ConfiguredHook, 'blocked'> {
   /** the linkgate entry the command runs, and whether it exists */
   readonly bundle: string;
   readonly bundleExists: boolean;
@@ -78,7 +72,6 @@ export interface HookReport {
   readonly runs: boolean;
   /** why it will not run or not gate, one lowercase line each */
   readonly problems: readonly string[];
-  readonly warnings: readonly string[];
 }
 
 /** How a server is gated: `proxy` (its command runs `linkgate proxy`), `hook` (a linkgate hook of its host covers it), or not. */

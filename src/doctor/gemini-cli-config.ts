@@ -3,7 +3,8 @@ import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { hookHandlers } from './hook-groups.ts';
-import { readConfigFile, stringList, stringRecord } from './read-config-file.ts';
+import { readConfigFile } from './read-config-file.ts';
+import { serverFromEntry } from './server-entry.ts';
 
 /**
  * Gemini CLI's MCP servers (`mcpServers` of ~/.gemini/settings.json and the project's .gemini/settings.json, a
@@ -27,18 +28,11 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
     if (isRecord(entries))
       for (const [name, entry] of Object.entries(entries)) {
         if (!isRecord(entry)) continue;
-        const command = typeof entry['command'] === 'string' ? entry['command'] : undefined;
-        const url = [entry['httpUrl'], entry['url']].find((u): u is string => typeof u === 'string');
-        byName.set(name, {
-          host: 'gemini-cli',
+        // a remote server is `httpUrl` (streamable http) or `url` (sse)
+        byName.set(
           name,
-          scope,
-          file,
-          argv: command === undefined ? [] : [command, ...stringList(entry['args'])],
-          ...(url === undefined || command !== undefined ? {} : { url }),
-          env: stringRecord(entry['env']),
-          enabled: true,
-        });
+          serverFromEntry({ host: 'gemini-cli', name, scope, file, enabled: true }, entry, ['httpUrl', 'url']),
+        );
       }
     for (const h of hookHandlers(settings.value['hooks'], { BeforeTool: 'pre', AfterTool: 'post' }))
       hooks.push({

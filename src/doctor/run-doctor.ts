@@ -14,7 +14,8 @@ import type {
 import { doctorHosts } from './doctor-report.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
 import { coveredTool, matcherCovers } from './hook-coverage.ts';
-import { linkgateInvocation, shellWords } from './linkgate-invocation.ts';
+import { type LinkgateInvocation, linkgateInvocation, shellWords } from './linkgate-invocation.ts';
+import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus, policyUsable } from './policy-status.ts';
 
 const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<HostInventory>>> = {
@@ -28,23 +29,46 @@ const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<Hos
 export async function runDoctor(places: ConfigPlaces): Promise<DoctorReport> {
   const inventories = await Promise.all(doctorHosts.map((host) => readers[host](places)));
   const problems = inventories.flatMap((i) => i.problems);
+  // one load per policy and review: hooks of every event and many proxies usually share one
+  const loaded = new Map<string, Promise<PolicyStatus>>();
+  const status: PolicyOf = (invocation, env) => {
+    const key = JSON.stringify([
+      invocation.policy,
+      invocation.allowedSigners,
+      invocation.minSigners,
+      env[allowedSignersEnv],
+    ]);
+    let found = loaded.get(key);
+    if (found === undefined) loaded.set(key, (found = policyStatus(invocation, places.cwd, env)));
+    return found;
+  };
   const hooks: HookReport[] = [];
   for (const hook of inventories.flatMap((i) => i.hooks)) {
-    const report = await hookReport(hook, places);
+    const report = await hookReport(hook, places, status);
     if (report !== undefined) hooks.push(report);
   }
   const servers: ServerReport[] = [];
-  for (const server of inventories.flatMap((i) => i.servers)) servers.push(await serverReport(server, hooks, places));
+  for (const server of inventories.flatMap((i) => i.servers))
+    servers.push(await serverReport(server, hooks, places, status));
   const ok =
     servers.every((s) => s.gated || s.gate === 'disabled') && hooks.every((h) => h.runs) && problems.length === 0;
   return { version: 1, cwd: places.cwd, servers, hooks, problems, ok };
 }
 
 // a hook handler that runs linkgate, judged; undefined for any other hook
-async function hookReport(hook: ConfiguredHook, places: ConfigPlaces): Promise<HookReport | undefined> {
+type PolicyOf = (
+  invocation: LinkgateInvocation,
+  env: Readonly<Record<string, string | undefined>>,
+) => Promise<PolicyStatus>;
+
+async function hookReport(
+  hook: ConfiguredHook,
+  places: ConfigPlaces,
+  status: PolicyOf,
+): Promise<HookReport | undefined> {
   const invocation = linkgateInvocation(shellWords(hook.command), places.cwd, places.env['PATH']);
   if (invocation?.subcommand !== 'hook') return undefined;
-  const policy = await policyStatus(invocation, places.cwd, places.env);
+  const policy = await status(invocation, places.env);
   const problems: string[] = [];
   if (hook.blocked !== undefined) problems.push(hook.blocked);
   if (invocation.host !== hook.host)
@@ -52,19 +76,14 @@ async function hookReport(hook: ConfiguredHook, places: ConfigPlaces): Promise<H
   if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
   const policyLine = policyProblem(policy);
   if (policyLine !== undefined) problems.push(policyLine);
+  const { blocked: _, ...configured } = hook;
   return {
-    host: hook.host,
-    file: hook.file,
-    event: hook.event,
-    phase: hook.phase,
-    ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
-    command: hook.command,
+    ...configured,
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,
     runs: problems.length === 0,
     problems,
-    warnings: hook.warnings,
   };
 }
 
@@ -72,6 +91,7 @@ async function serverReport(
   server: ConfiguredServer,
   hooks: readonly HookReport[],
   places: ConfigPlaces,
+  status: PolicyOf,
 ): Promise<ServerReport> {
   const base = {
     host: server.host,
@@ -86,7 +106,7 @@ async function serverReport(
   const invocation = linkgateInvocation(server.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
-    const policy = await policyStatus(invocation, places.cwd, { ...places.env, ...server.env });
+    const policy = await status(invocation, { ...places.env, ...server.env });
     const problems: string[] = [];
     if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
     const policyLine = policyProblem(policy);

@@ -8,9 +8,11 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { matcherCovers } from '../../src/doctor/hook-coverage.ts';
 import { linkgateInvocation, shellWords } from '../../src/doctor/linkgate-invocation.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
+import { reviewFolders } from '../helpers/ssh-keygen.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const policy = path.join(repoRoot, 'policies', 'default.yaml');
+const reviewFolder = reviewFolders();
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -179,6 +181,33 @@ describe('hosts', () => {
     const report = await runDoctor({ home, cwd: project, env: {} });
     expect(report.problems).toHaveLength(2);
     expect(report.problems.every((p) => p.includes('does not parse'))).toBe(true);
+    expect(report.ok).toBe(false);
+  });
+
+  test('a proxy whose policy no longer verifies against the signers in its env does not gate', async () => {
+    const { home, project, entry } = scratch();
+    const review = reviewFolder({ 'alice@example.com': 'ed25519' });
+    review.sign('alice@example.com');
+    const server = (env: Record<string, string>) => ({
+      command: 'node',
+      args: [entry, 'proxy', '--policy', review.policy, '--server', 'p', '--', 'node', 's.js'],
+      env,
+    });
+    write(path.join(home, '.claude.json'), {
+      mcpServers: { signed: server({ LINKGATE_ALLOWED_SIGNERS: review.allowedSigners }), unsigned: server({}) },
+    });
+    let report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers.map((s) => [s.name, s.policies[0]?.review, s.gated])).toEqual([
+      ['signed', 'verified', true],
+      ['unsigned', 'not-checked', true],
+    ]);
+    review.loosen();
+    report = await runDoctor({ home, cwd: project, env: {} });
+    expect(report.servers.map((s) => [s.name, s.policies[0]?.review, s.gated])).toEqual([
+      ['signed', 'unverified', false],
+      ['unsigned', 'not-checked', true],
+    ]);
+    expect(report.servers[0]?.problems[0]).toMatch(/^policy `.*` does not verify: .*every decision is deny$/);
     expect(report.ok).toBe(false);
   });
 });

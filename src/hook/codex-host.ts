@@ -1,4 +1,5 @@
 import { isRecord } from '../decision/json-value.ts';
+import type { HostAlteration } from '../flow/host-altered-read.ts';
 import { preToolUseDeny } from './claude-code-host.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
@@ -64,13 +65,26 @@ function toolResponse(raw: unknown): unknown {
   return { ...value, content };
 }
 
+// Codex CLI 0.171 cuts a read's output before its hooks see it (observed: an 11 MiB text read arrives as a
+// 12 025-character string): the middle of the JSON text `{server, uri, contents}` is replaced by `…N chars
+// truncated…` (`…N tokens truncated…` under a token budget; both in its `truncate.rs`), so the text often still
+// parses, with the marker inside the item it cut
+const cutMarker = /…\d+ (?:chars|tokens) truncated…/;
+
 /**
  * A read's `tool_response`: a JSON string `{server, uri, contents}` with blobs inline as base64; an object is taken as
- * it is. Anything else has no `contents`, which the hook treats as a failure after the read (fail closed).
+ * it is. Anything else has no `contents`, which the hook treats as a failure after the read (fail closed). A cut
+ * output names the items holding Codex's marker as cut (every item when no item holds it: none is known whole).
  */
-function readResponse(raw: unknown): unknown {
+function readResponse(raw: unknown): { response: unknown; altered?: HostAlteration } {
   const value = parsedJson(raw);
-  return isRecord(value) ? value : {};
+  if (!isRecord(value)) return { response: {} };
+  const marker = cutMarker.exec(typeof raw === 'string' ? raw : (JSON.stringify(value) ?? ''));
+  if (marker === null) return { response: value };
+  const contents: unknown[] = Array.isArray(value['contents']) ? value['contents'] : [];
+  const holding = contents.flatMap((item, i) => (cutMarker.test(JSON.stringify(item) ?? '') ? [i] : []));
+  const cut = new Set(holding.length > 0 ? holding : contents.map((_, i) => i));
+  return { response: value, altered: { cut, replaced: new Set(), note: `Codex's \`${marker[0]}\`` } };
 }
 
 // what the model reads in place of a replaced result: a read as Codex itself renders it (`{server, uri, contents}`),
@@ -110,8 +124,11 @@ export const codexHost: HostAdapter = {
     };
     if (phase === 'post') {
       const raw = event['tool_response'];
-      parsed.response =
-        parsed.call.kind === 'read' ? readResponse(raw) : parsed.call.kind === 'mcp' ? toolResponse(raw) : raw;
+      if (parsed.call.kind === 'read') {
+        const read = readResponse(raw);
+        parsed.response = read.response;
+        if (read.altered !== undefined) parsed.altered = read.altered;
+      } else parsed.response = parsed.call.kind === 'mcp' ? toolResponse(raw) : raw;
     }
     const duration = durationOf(event['duration_ms']);
     if (duration !== undefined) parsed.durationMs = duration;

@@ -1,4 +1,5 @@
 import { isRecord } from '../decision/json-value.ts';
+import type { HostAlteration } from '../flow/host-altered-read.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
@@ -8,7 +9,9 @@ const phases: Readonly<Record<string, HookEvent['phase']>> = { BeforeTool: 'pre'
 // Gemini CLI 0.61 (observed): `read_mcp_resource {uri}` reads only a uri some server listed and passes the model a
 // text body, or `[Binary Data (<type>)]` instead of any bytes; `list_mcp_resources` answers lines
 // `- <server>:<uri> | <name>`; an MCP tool's result is `llmContent` parts (`{text}`, `{inlineData}`)
-const binaryPlaceholder = /^\[Binary Data \(([^)\n]*)\)\]\s*$/;
+// (it joins the items: each text item's text and a newline, each blob item the placeholder and a newline, empty ones
+// left out; read in its bundle, `ReadMcpResourceTool`)
+const binaryPlaceholder = /^\[Binary Data \(([^)\n]*)\)\][ \t\r]*\n?$/;
 const noContent = 'No content returned from resource.';
 const listedLine = /^- ([^:\n]+):(\S+) \| (.*)$/gm;
 
@@ -73,6 +76,32 @@ function call(name: string, input: Record<string, unknown>, event: Record<string
   return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
 }
 
+/**
+ * A read's text split back into its items: each placeholder line is a blob item whose bytes the host never passed on
+ * (no body: the gate withholds it, `content.shape`), recorded as not delivered; the text around them, text items.
+ */
+function readText(uri: string, content: string): { response: unknown; altered?: HostAlteration } {
+  const contents: Record<string, unknown>[] = [];
+  const replaced = new Set<number>();
+  let text = '';
+  for (const line of content.split(/(?<=\n)/)) {
+    const blob = binaryPlaceholder.exec(line);
+    if (blob === null) {
+      text += line;
+      continue;
+    }
+    if (text !== '') contents.push({ uri, text });
+    text = '';
+    replaced.add(contents.length);
+    // a blob item with no type reads `[Binary Data (undefined)]`
+    contents.push(blob[1] === undefined || blob[1] === 'undefined' ? { uri } : { uri, mimeType: blob[1] });
+  }
+  if (text !== '') contents.push({ uri, text });
+  const response = { contents };
+  if (replaced.size === 0) return { response };
+  return { response, altered: { cut: new Set(), replaced, note: "Gemini CLI's `[Binary Data (…)]`" } };
+}
+
 /** The tool's `llmContent` in the MCP shapes the gate reads: read contents, listed resources, or content items. */
 function response(parsed: HookCall, raw: unknown): unknown {
   const content = isRecord(raw) ? raw['llmContent'] : undefined;
@@ -84,10 +113,7 @@ function response(parsed: HookCall, raw: unknown): unknown {
     if (typeof content === 'string') {
       // the host's own words for a result with no text or blob (no contents, an unknown result type): no body
       if (content === noContent) return { contents: [] };
-      const binary = binaryPlaceholder.exec(content);
-      // the host passes no bytes of a binary body: the gate cannot judge it, so it is withheld (content.shape)
-      if (binary !== null) return { contents: [{ uri: parsed.uri, mimeType: binary[1] }] };
-      return { contents: [{ uri: parsed.uri, text: content }] };
+      return readText(parsed.uri, content).response;
     }
     // parts, or anything else: each part judged (text as text, inline data as its bytes, other parts have no body the
     // gate can judge and are withheld), never passed on unjudged
@@ -153,7 +179,13 @@ export const geminiCliHost: HostAdapter = {
     const parsed = call(requiredString(event['tool_name'], 'tool_name'), input, event);
     const hookEvent: HookEvent = { session, phase, toolUseId: null, call: parsed, savedDir: null };
     if (phase === 'post') {
-      hookEvent.response = response(parsed, requiredObject(event['tool_response'], 'tool_response'));
+      const raw = requiredObject(event['tool_response'], 'tool_response');
+      hookEvent.response = response(parsed, raw);
+      const content = raw['llmContent'];
+      if (parsed.kind === 'read' && typeof content === 'string' && raw['error'] === undefined) {
+        const altered = readText(parsed.uri, content).altered;
+        if (altered !== undefined) hookEvent.altered = altered;
+      }
     }
     return hookEvent;
   },

@@ -1,3 +1,4 @@
+import type { HostAlteration } from '../flow/host-altered-read.ts';
 /** What a host's tool call is, as far as the gate cares. */
 export type HookCall =
   /** the host's resource read tool (`ReadMcpResourceTool {server, uri}`); `server` null when the host finds it by the uri */
@@ -26,6 +27,8 @@ export interface HookEvent {
   durationMs?: number;
   /** the folder where the host saves binary bodies for this session; null when the host names none */
   savedDir: string | null;
+  /** on a read's `post`: items whose body the host cut or replaced before the hook saw them (never judged as whole) */
+  altered?: HostAlteration;
 }
 
 /** What the gate answers to one event, before a host formats it. */

@@ -1,5 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
+import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
 import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
 import type { PendingRead } from './session-state.ts';
@@ -63,7 +64,11 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const now = nowOf(context);
   const requested = pending?.requested ?? sendRead(gate, step, now);
   const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
-  const judged = await judgeRead(gate, step, { result: { contents } }, { requested, elapsedMs, now: () => now });
+  const timing = { requested, elapsedMs, now: () => now };
+  const judged =
+    event.altered === undefined
+      ? await judgeRead(gate, step, { result: { contents } }, timing)
+      : await judgeAlteredRead(gate, step, { contents }, event.altered, timing);
   await save(context, event, step, judged.record);
   if (judged.dropped.length === 0 || modeOf(context) === 'observe') return { kind: 'none' };
 

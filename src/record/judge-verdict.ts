@@ -59,7 +59,12 @@ export function judgeVerdict(input: VerdictInput): { verdict: Verdict; next: Nex
     return { verdict: 'link-only', next: { boundary: 'policy', hint } };
   }
   const received = stages.received;
-  const whole = received !== null && delivered.items.length === received.itemCount && delivered.dropped.length === 0;
+  // a body cut before the gate saw it (at a cap, or by the host) is never whole, in observe mode either
+  const whole =
+    received !== null &&
+    received.truncated !== true &&
+    delivered.items.length === received.itemCount &&
+    delivered.dropped.length === 0;
   // observe mode delivers everything, so its verdict says what reached the context; the decisions keep the deny
   if (whole && (read.effect === 'allow' || !input.enforced))
     return { verdict: 'body-obtained', next: nextForObtained(stages) };

@@ -134,7 +134,10 @@ export interface ReceivedStage {
   finalUrl?: string;
   /** direct fetch only: http status of that response */
   httpStatus?: number;
-  /** direct fetch only: true when the body went over `read.maxBytes` and was cut (`bytes` counts what was kept) */
+  /**
+   * true when the body was cut before the gate saw all of it: a direct fetch over `read.maxBytes` (`bytes` counts what
+   * was kept), or a host that cut a read's output before its hook (Codex)
+   */
   truncated?: boolean;
 }
 

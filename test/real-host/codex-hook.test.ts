@@ -9,7 +9,7 @@ import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
-import { fixtureNamed } from './fixture-resources.ts';
+import { fixtureNamed, fixtureOverCap } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -103,4 +103,51 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     expect(records[2]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 1 });
     expect(records[5]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
   });
+
+  // Codex cuts a read's output before its hooks see it (issue 32, item 3): an 11 MiB body under the default policy's
+  // 10 MiB cap arrives at the hook as about 12 000 characters with `…N chars truncated…` in the middle
+  test.for(['enforce', 'observe'] as const)(
+    'a read over the cap that Codex cut (%s): never judged as the whole body',
+    async (mode, ctx) => {
+      host.require(ctx);
+      const logs = await host.scratch('linkgate-hook-cut-');
+      const recordsFile = path.join(logs, 'records.jsonl');
+      const printed = await runCli(['hook', 'codex', '--print-config', '--records', recordsFile, '--mode', mode]);
+      expect(printed.code, printed.stderr).toBe(0);
+      const run = await runCodexCli({
+        mcpServers: { fixture: fixtureServer(path.join(logs, 'requests.jsonl')) },
+        hooks: JSON.parse(printed.stdout) as Record<string, unknown>,
+        prompt: 'read the big document',
+        script: [
+          {
+            toolUses: [
+              { id: 'call_over_cap', name: 'read_mcp_resource', input: { server: 'fixture', uri: fixtureOverCap.uri } },
+            ],
+          },
+          { text: 'read' },
+        ],
+        timeoutMs: 90_000,
+      });
+      host.defer(() => run.cleanup());
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const [record, ...more] = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+      expect(more).toEqual([]);
+      expect(record?.uri).toBe(fixtureOverCap.uri);
+      expect(record?.verdict).not.toBe('body-obtained');
+      expect(record?.stages.received?.truncated).toBe(true);
+      expect(record?.decisions.read?.reasons.map((r) => r.code)).toContain('content.too-large');
+      const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+      if (mode === 'enforce') {
+        // the model never receives any of it: only the notice
+        expect(record?.verdict).toBe('link-only');
+        expect(everything).not.toContain(fixtureOverCap.marker);
+        expect(outputText(run.toolResults['call_over_cap'])).toContain('content.too-large');
+      } else {
+        // observe mode passes Codex's slice on, and records what enforcing would have done
+        expect(record).toMatchObject({ mode: 'observe', wouldDeny: true });
+        expect(everything).toContain(fixtureOverCap.marker);
+      }
+    },
+  );
 });

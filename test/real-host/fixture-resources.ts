@@ -245,3 +245,26 @@ export const fixtureRenderings: readonly (FixtureResource & { item: 'resource' |
     expect: 'deny-body',
   },
 ];
+
+/**
+ * A text resource over the default policy's 10 MiB read cap (11 MiB), read but never listed: Codex cuts the output of
+ * its read before the hook sees it. Its body is built on demand (`overCapText`); every line holds `marker`.
+ */
+export const fixtureOverCap = {
+  uri: 'fixture://docs/over-cap.txt',
+  mimeType: 'text/plain',
+  marker: 'OVER-CAP-BODY-5c1e',
+  bytes: 11 * 1024 * 1024,
+} as const;
+
+/** The body of `fixtureOverCap`: numbered lines, `fixtureOverCap.bytes` long. */
+export function overCapText(): string {
+  const lines: string[] = [];
+  let length = 0;
+  for (let i = 0; length < fixtureOverCap.bytes; i += 1) {
+    const line = `${String(i).padStart(8, '0')} ${fixtureOverCap.marker} one line of a body over the cap\n`;
+    lines.push(line);
+    length += line.length;
+  }
+  return lines.join('').slice(0, fixtureOverCap.bytes);
+}

@@ -10,8 +10,10 @@ import {
   fixtureDescribedLinks,
   fixtureEmbedded,
   fixtureLinks,
+  fixtureOverCap,
   fixtureRenderings,
   fixtureResources,
+  overCapText,
   resourceContents,
 } from './fixture-resources.ts';
 
@@ -56,6 +58,9 @@ server.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
   resources: [...fixtureResources.values()].map((r) => ({ uri: r.uri, name: r.name, mimeType: r.mimeType })),
 }));
 server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const { uri } = request.params;
+  if (uri === fixtureOverCap.uri)
+    return { contents: [{ uri, mimeType: fixtureOverCap.mimeType, text: overCapText() }] };
   const resource = readable.get(request.params.uri);
   // -32002: resource not found (MCP spec)
   if (resource === undefined) throw new McpError(-32002, `resource not found: ${request.params.uri}`);

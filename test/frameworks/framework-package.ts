@@ -16,6 +16,8 @@ export interface FrameworkSpec {
   version: string;
   /** a module of the package, relative to the install prefix, that `node` runs to prove the package loads here */
   entry: string;
+  /** more exact `name@version` specs installed beside it */
+  with?: readonly string[];
 }
 
 /** Installs the framework into the test cache once, or says why it cannot (never throws). */
@@ -25,6 +27,7 @@ export function installFramework(spec: FrameworkSpec): Promise<HostInstall> {
     version: spec.version,
     bin: spec.entry,
     viaNode: true,
+    ...(spec.with === undefined ? {} : { with: spec.with }),
     // the entry prints nothing: the check is that node runs it to the end under this Node's version
     versionCheck: { args: [], expect: '' },
   });

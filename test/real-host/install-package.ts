@@ -23,6 +23,8 @@ export interface PackageSpec {
   versionCheck: { args: string[]; expect: string };
   /** run the executable with `node` (a JavaScript entry) instead of directly */
   viaNode?: boolean;
+  /** more exact `name@version` specs installed beside it (a framework's packages that are not its dependencies) */
+  with?: readonly string[];
 }
 
 /** Longest a whole install may take before it counts as failed (milliseconds). */
@@ -39,7 +41,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function folderName(spec: PackageSpec): string {
-  return `${spec.name.replace(/^@/, '').replace(/\//g, '+')}@${spec.version}`;
+  const extra = (spec.with ?? []).map((w) => `+${w.replace(/^@/, '').replace(/\//g, '+')}`).join('');
+  return `${spec.name.replace(/^@/, '').replace(/\//g, '+')}@${spec.version}${extra}`;
 }
 
 function run(
@@ -159,6 +162,7 @@ async function installLocked(
         '--fetch-retry-mintimeout=1000',
         '--fetch-retry-maxtimeout=3000',
         `${spec.name}@${spec.version}`,
+        ...(spec.with ?? []),
       ],
       installTimeoutMs,
       env,

@@ -1,0 +1,167 @@
+// The Vercel AI SDK over gated transports: `createMCPClient({ transport: gateTransport(…) })` is the whole set-up. The
+// real `ai` and `@ai-sdk/mcp` (which declare Node 22; run here on Node 20), `generateText` driven by the SDK's own
+// MockLanguageModelV4 (no network), the hostile server and server-everything, and a host read tool over the same
+// gated connection (a second client on it would be a second, ungated path).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, test } from 'vitest';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { jsonLinesSink } from '../../src/record/record-sink.ts';
+import { gateTransport } from '../../src/sdk/gate-transport.ts';
+import { linkRecordLines } from '../helpers/run-cli.ts';
+import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { frameworkSuite, importFrom } from './framework-package.ts';
+import { hostileLink, hostileLinks } from './hostile-resources.ts';
+
+const suite = frameworkSuite('the ai sdk', {
+  name: 'ai',
+  version: '7.0.173',
+  entry: 'node_modules/ai/dist/index.js',
+  with: ['@ai-sdk/mcp@2.0.99'],
+});
+const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
+const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const everythingDoc = 'demo://resource/static/document/architecture.md';
+
+interface McpClient {
+  tools(): Promise<Record<string, unknown>>;
+  readResource(args: { uri: string }): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface AiMcp {
+  createMCPClient: (config: { transport: unknown }) => Promise<McpClient>;
+}
+interface Ai {
+  generateText: (options: Record<string, unknown>) => Promise<{ text: string; steps: unknown[] }>;
+  tool: (options: Record<string, unknown>) => unknown;
+  jsonSchema: (schema: Record<string, unknown>) => unknown;
+  isStepCount: (count: number) => unknown;
+}
+interface AiTest {
+  MockLanguageModelV4: new (options: Record<string, unknown>) => { doGenerateCalls: { prompt: unknown }[] };
+}
+type Call = { id: string; name: string; input: Record<string, unknown> };
+
+describe('createMCPClient over gateTransport inside the real AI SDK', () => {
+  test('refused links are never read (tool results and the host read tool), withheld bodies never reach the model', {
+    timeout: 120_000,
+  }, async (ctx) => {
+    const dir = suite.require(ctx);
+    const ai = await importFrom<Ai>(dir, 'ai');
+    const { MockLanguageModelV4 } = await importFrom<AiTest>(dir, 'ai/test');
+    const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
+    const scratch = await suite.scratch('linkgate-ai-sdk-');
+    const requestLog = path.join(scratch, 'requests.jsonl');
+    const recordsFile = path.join(scratch, 'records.jsonl');
+    const sink = jsonLinesSink(recordsFile);
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    // the line a user adds, per server: the client's transport goes through the gate
+    const hostile = await createMCPClient({
+      transport: gateTransport(new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }), {
+        gate,
+        sink,
+        server: 'hostile',
+      }),
+    });
+    const everything = await createMCPClient({
+      transport: gateTransport(
+        new StdioClientTransport({ command: process.execPath, args: [everythingServer, 'stdio'] }),
+        {
+          gate,
+          sink,
+          server: 'everything',
+        },
+      ),
+    });
+    const clients: Record<string, McpClient> = { hostile, everything };
+    try {
+      const readTool = ai.tool({
+        description: 'reads a resource of an MCP server',
+        inputSchema: ai.jsonSchema({
+          type: 'object',
+          properties: { server: { type: 'string' }, uri: { type: 'string' } },
+          required: ['server', 'uri'],
+        }),
+        execute: async (input: { server: string; uri: string }) =>
+          clients[input.server]?.readResource({ uri: input.uri }).then(
+            (result) => JSON.stringify(result),
+            (error: unknown) => `error: ${(error as Error).message}`,
+          ),
+      });
+      const tools = { ...(await hostile.tools()), ...(await everything.tools()), read_resource: readTool };
+      const read = (server: string, uri: string, id: string): Call => ({
+        id,
+        name: 'read_resource',
+        input: { server, uri },
+      });
+      const script: Call[][] = [
+        [{ id: 'call_links', name: 'links', input: {} }],
+        hostileLinks.map((r) => read('hostile', r.uri, `call_${r.key}`)),
+        [{ id: 'call_everything', name: 'get-resource-links', input: { count: 1 } }],
+        [read('everything', everythingDoc, 'call_everything_read')],
+      ];
+      let turn = 0;
+      const usage = {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      };
+      const model = new MockLanguageModelV4({
+        doGenerate: async () => {
+          const calls = script[turn++];
+          if (calls === undefined)
+            return {
+              content: [{ type: 'text', text: 'all read' }],
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage,
+              warnings: [],
+            };
+          return {
+            content: calls.map((c) => ({
+              type: 'tool-call',
+              toolCallId: c.id,
+              toolName: c.name,
+              input: JSON.stringify(c.input),
+            })),
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          };
+        },
+      });
+      const result = await ai.generateText({ model, tools, prompt: 'read every link', stopWhen: ai.isStepCount(10) });
+      expect(result.text).toBe('all read');
+
+      // what the model received: the prompt of every call it answered
+      const prompts = model.doGenerateCalls.map((c) => c.prompt);
+      const sent = JSON.stringify(prompts);
+      const outputs = new Map<string, string>();
+      for (const message of (prompts[prompts.length - 1] ?? []) as { role: string; content: unknown }[])
+        if (message.role === 'tool' && Array.isArray(message.content))
+          for (const part of message.content as Record<string, unknown>[])
+            if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), JSON.stringify(part['output']));
+      const output = (id: string) => outputs.get(id) ?? '';
+
+      // the metadata and file: links were refused before any read: the server was never asked for them
+      expect(await serverReads(requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
+      expect(output('call_metadata')).toContain('uri.non-public-address');
+      expect(output('call_file')).toMatch(/refused to read/);
+      // the README reached the model; the ELF labelled image/png and the HTML page with script did not
+      expect(output('call_readme')).toContain(hostileLink('readme').marker);
+      for (const key of ['metadata', 'file', 'elf', 'html']) expect(sent).not.toContain(hostileLink(key).marker);
+      expect(output('call_elf')).toContain('content.executable');
+      expect(output('call_everything_read')).toContain('architecture');
+    } finally {
+      await Promise.all([hostile.close(), everything.close()]);
+      await sink.close();
+    }
+    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const byUri = (uri: string) => records.filter((r) => r.uri === uri).map((r) => r.verdict);
+    expect(byUri(hostileLink('readme').uri)).toContain('body-obtained');
+    for (const key of ['metadata', 'file', 'elf']) expect(byUri(hostileLink(key).uri)).toContain('link-only');
+    expect(byUri(everythingDoc)).toContain('body-obtained');
+  });
+});

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../errors.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
-import { hostSettings, shellQuote } from '../hook/hook-settings.ts';
+import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
@@ -109,6 +109,7 @@ export const hookDefinition = defineCommand({
 
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
+    const deadline = hookDeadline(io);
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       // one write per record with O_APPEND: lines from hook processes running at once never interleave
@@ -122,20 +123,23 @@ export const hookDefinition = defineCommand({
         sink = (await import('../record/link-telemetry.ts')).telemetrySink(sink);
       }
       const stateDir = values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state);
-      // one event is one process start: a policy that did not change is read validated from the state folder
-      const policy = await loadPolicyCached(resolvePath(io.cwd, values.policy), displayPath(io.cwd, values.policy), {
-        dir: stateDir,
-        buildKey: policyBuildKey(),
-        review,
-      });
-      eventText = await readEvent(io.stdin);
-      const answer = await runHook(hostAdapters[host], eventText, {
-        gate: createGate(policy),
-        stateDir,
-        host,
-        mode,
-        record: (record) => sink.write(record),
-        recordEmbedded: async (record) => sink.writeEmbedded?.(record),
+      const policyFile = values.policy;
+      const answer = await deadline.race(async () => {
+        // one event is one process start: a policy that did not change is read validated from the state folder
+        const policy = await loadPolicyCached(resolvePath(io.cwd, policyFile), displayPath(io.cwd, policyFile), {
+          dir: stateDir,
+          buildKey: policyBuildKey(),
+          review,
+        });
+        eventText = await readEvent(io.stdin);
+        return runHook(hostAdapters[host], eventText, {
+          gate: createGate(policy),
+          stateDir,
+          host,
+          mode,
+          record: (record) => sink.write(record),
+          recordEmbedded: async (record) => sink.writeEmbedded?.(record),
+        });
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);
       return 0;
@@ -151,11 +155,43 @@ export const hookDefinition = defineCommand({
       io.stdout.write(`${answer}\n`);
       return 0;
     } finally {
+      deadline.done();
       // a failing exporter never changes the answer already given
       await telemetry?.shutdown().catch(() => undefined);
     }
   },
 });
+
+/**
+ * Milliseconds the hook gives one event before it answers as failed (fail closed), well inside the host's own
+ * timeout (`hookTimeoutSeconds`), after which a host lets the call through.
+ */
+export const hookDeadlineMs = hookTimeoutSeconds * 1000 - 10_000;
+
+/**
+ * The hook's own deadline: `race` runs the event's work and throws when it has not finished within `hookDeadlineMs`,
+ * so the answer is the fail-closed one; when the hook runs as the process itself, the process exits soon after that
+ * answer even if the stuck work still holds the event loop.
+ */
+function hookDeadline(io: CliIo) {
+  let timer: NodeJS.Timeout | undefined;
+  let expired = false;
+  return {
+    race<T>(work: () => Promise<T>): Promise<T> {
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          expired = true;
+          reject(new GateError('READ_TIMEOUT', `the hook did not answer within ${hookDeadlineMs} ms`));
+        }, hookDeadlineMs);
+      });
+      return Promise.race([work(), late]);
+    },
+    done(): void {
+      clearTimeout(timer);
+      if (expired && io.stdout === process.stdout) setTimeout(() => process.exit(), 200).unref();
+    },
+  };
+}
 
 /** `linkgate hook` as a runnable command. */
 export const hookCommand = commandRunner(hookDefinition);

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileReadError } from '../errors.ts';
 import { policyDigest } from '../policy/policy-digest.ts';
 import type { PolicyDocument } from '../policy/policy-schema.ts';
 import { buildPolicy, type Policy } from '../policy/policy.ts';
+import { maxPolicyFileBytes, readRegularFile } from '../policy/read-regular-file.ts';
 import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 
 /** Layout version of a cache entry; changing it turns every older entry into a miss. */
@@ -44,7 +45,7 @@ interface PolicyCacheEntry {
 export async function loadPolicyCached(file: string, shownAs: string, options: PolicyCacheOptions): Promise<Policy> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegularFile(file, maxPolicyFileBytes);
   } catch (cause) {
     throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
   }
@@ -72,7 +73,9 @@ export async function loadPolicyCached(file: string, shownAs: string, options: P
 async function readEntry(entryFile: string, key: string, file: string): Promise<Policy | undefined> {
   try {
     if (!(await ownedByUs(entryFile, false, 'file'))) return undefined;
-    const entry = JSON.parse(await readFile(entryFile, 'utf8')) as Partial<PolicyCacheEntry> | null;
+    const entry = JSON.parse(
+      (await readRegularFile(entryFile, maxPolicyFileBytes * 4)).toString('utf8'),
+    ) as Partial<PolicyCacheEntry> | null;
     if (entry === null || typeof entry !== 'object') return undefined;
     if (entry.format !== policyCacheFormat || entry.key !== key || typeof entry.digest !== 'string') return undefined;
     if (entry.document === null || typeof entry.document !== 'object') return undefined;

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { readRegularFile } from '../policy/read-regular-file.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { renderedLinkFor } from './rendered-item.ts';
 
@@ -24,6 +25,9 @@ export interface SeenLink {
 export interface PendingRead extends LinkStep {
   requested: RequestedStage;
 }
+
+/** Largest state entry read, bytes (a FIFO, a device or a larger file planted in the state folder is an error). */
+export const maxStateEntryBytes = 16 * 1024 * 1024;
 
 /** Most links kept from one tool result or resource list. */
 export const maxLinksPerEvent = 1024;
@@ -98,7 +102,7 @@ export class SessionState {
   private async readJson(name: string): Promise<unknown> {
     let text: string;
     try {
-      text = await readFile(join(this.dir, name), 'utf8');
+      text = (await readRegularFile(join(this.dir, name), maxStateEntryBytes)).toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;

@@ -3,6 +3,7 @@ import { allowedSignersEnv } from './allowed-signers-env.ts';
 import { checkPolicyText } from './check-policy.ts';
 import { type Policy, withReviewCheck } from './policy.ts';
 import { readNamedFile } from './read-named-file.ts';
+import { maxPolicyFileBytes } from './read-regular-file.ts';
 import { type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
 
 /** How `loadPolicy` reads a policy: its name in messages, and the review check to apply. */
@@ -83,7 +84,7 @@ export async function reviewLoadedPolicy(
  */
 export async function loadPolicy(file: string, options: string | LoadPolicyOptions = {}): Promise<Policy> {
   const opts = typeof options === 'string' ? { shownAs: options } : options;
-  const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, opts.shownAs ?? file);
+  const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, opts.shownAs ?? file, maxPolicyFileBytes);
   // the bytes checked against the signatures are the bytes parsed
   return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, opts);
 }

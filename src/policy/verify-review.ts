@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { quoteValue } from '../decision/quote-value.ts';
 import { GateError } from '../errors.ts';
 import {
@@ -7,6 +6,7 @@ import {
   maxAllowedSignersBytes,
   parseAllowedSigners,
 } from './allowed-signers.ts';
+import { readRegularFile } from './read-regular-file.ts';
 import { keyTypeLabel, verifySshSignature } from './ssh-public-key.ts';
 import { parseSignatureFile, policySignatureNamespace, signedData, type SshSignature } from './ssh-signature.ts';
 
@@ -269,11 +269,12 @@ export async function reviewPolicyBytes(
 async function readCapped(file: string, maxBytes: number): Promise<string | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegularFile(file, maxBytes);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new GateError('POLICY_UNREADABLE', `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const why = code === undefined ? (error instanceof Error ? error.message : 'error') : code;
+    throw new GateError('POLICY_UNREADABLE', `cannot be read (${why})`);
   }
-  if (bytes.length > maxBytes) throw new GateError('POLICY_UNREADABLE', `is over ${maxBytes} bytes`);
   return bytes.toString('utf8');
 }

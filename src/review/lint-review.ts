@@ -1,8 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic } from '../errors.ts';
 import { policySignatureNamespace, parseSignatureFile, signatureMatches } from '../policy/ssh-signature.ts';
-import { type ReviewedDocument, type ReviewOptions, reviewPolicyBytes } from '../policy/verify-review.ts';
+import { readRegularFile } from '../policy/read-regular-file.ts';
+import {
+  maxSignatureFileBytes,
+  type ReviewedDocument,
+  type ReviewOptions,
+  reviewPolicyBytes,
+} from '../policy/verify-review.ts';
 import { locatePath } from '../policy/yaml-locate.ts';
 import { lintCodes, type LintCode } from './lint-codes.ts';
 
@@ -21,7 +26,7 @@ export async function lintReviewSignatures(
   const text = Buffer.from(bytes).toString('utf8');
   let signatures: string | undefined;
   try {
-    signatures = await readFile(`${file}.sig`, 'utf8');
+    signatures = (await readRegularFile(`${file}.sig`, maxSignatureFileBytes)).toString('utf8');
   } catch {
     signatures = undefined;
   }

@@ -1,6 +1,7 @@
 // State can only tighten (issue 35, item 2): the hook's state folder is writable by the gated agent (same user), so
 // a pending-read entry changed between the pre and the post event, or planted for a read the pre event denied,
 // neither switches enforcement to observe nor turns a denied link into an allowed one.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,19 @@ describe('the hook state can only tighten', () => {
     expect((denied['linkDecision'] as { effect: string }).effect).toBe('deny');
     writeFileSync(pendingFile('toolu_read'), JSON.stringify(denied));
     const run = await hook(readReturned('docs', uri, [{ uri, mimeType: 'text/plain', text: body }]));
+    expect(run.stdout).not.toContain(body);
+  });
+
+  it('a FIFO planted as the pending entry fails the event closed instead of hanging it', async () => {
+    const uri = 'guide://manuals/page';
+    await hook(readRequested('docs', uri));
+    const file = pendingFile('toolu_read');
+    rmSync(file);
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    const run = await hook(readReturned('docs', uri, [{ uri, mimeType: 'text/plain', text: body }]));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('the hook failed');
+    expect(run.stdout).toContain('not a regular file');
     expect(run.stdout).not.toContain(body);
   });
 });

@@ -1,0 +1,130 @@
+// Files read safely (issue 35, item 4): the policy, its `.sig` and the allowed-signers file may be a FIFO, a symlink
+// to /dev/zero or a 2 GB sparse file (the gated agent can put one there); the hook answers within its own deadline,
+// failing closed in Claude Code's protocol: exit 2 (a PreToolUse that exits 2 is blocked) when the policy cannot be
+// read, a deny with policy.unreviewed when the review files cannot. Each case runs the hook as its own process, as
+// a host does; on main a FIFO hangs until the host's timeout, which lets the call through.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, ftruncateSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookDeadlineMs } from '../../src/cli/hook-command.ts';
+import { hookTimeoutSeconds } from '../../src/hook/hook-settings.ts';
+import { type ReviewFolder, reviewFolder } from '../helpers/ssh-keygen.ts';
+import { readRequested } from './hook-events.ts';
+
+interface HookRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+// the hook as the host runs it: one process, the event on stdin; killed only past the host's own timeout
+function runHookProcess(args: readonly string[], stdin: string): Promise<HookRun> {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    // a ceiling that only ends a hung run: the host would have let the call through by then
+    const ceiling = setTimeout(() => child.kill('SIGKILL'), hookTimeoutSeconds * 1000 + 5000);
+    child.on('close', (code) => {
+      clearTimeout(ceiling);
+      done({ code, stdout, stderr, elapsedMs: Math.round(performance.now() - started) });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+const makers = {
+  fifo: (path: string) => {
+    const made = spawnSync('mkfifo', [path]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
+  },
+  'symlink to /dev/zero': (path: string) => symlinkSync('/dev/zero', path),
+  '2 GB sparse file': (path: string) => {
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, 2 * 1000 * 1000 * 1000);
+    closeSync(fd);
+  },
+} as const;
+
+let f: ReviewFolder;
+beforeAll(() => {
+  f = reviewFolder({ 'alice@example.com': 'ed25519' });
+  f.sign('alice@example.com');
+});
+afterAll(() => f.cleanup());
+
+const event = () => JSON.stringify(readRequested('docs', 'guide://manuals/a'));
+const hookArgs = (policy: string, allowedSigners: string) => [
+  'hook',
+  'claude-code',
+  '--policy',
+  policy,
+  '--state',
+  join(f.dir, 'state'),
+  '--allowed-signers',
+  allowedSigners,
+];
+
+describe('the hook over special files', () => {
+  it('allows the read when every file is what it should be (the baseline)', async () => {
+    const run = await runHookProcess(hookArgs(f.policy, f.allowedSigners), event());
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+  }, 60_000);
+
+  describe.each(Object.entries(makers))('a %s', (_kind, make) => {
+    it('as the policy: exit 2 (blocked) within the deadline, naming the file', async () => {
+      const policy = join(f.dir, `special-${_kind.replace(/\W/g, '-')}.yaml`);
+      make(policy);
+      try {
+        const run = await runHookProcess(hookArgs(policy, f.allowedSigners), event());
+        expect(run.code).toBe(2);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(/not a regular file|over \d+ bytes/);
+        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+      } finally {
+        rmSync(policy, { force: true });
+      }
+    }, 60_000);
+
+    it('as the .sig: a deny with policy.unreviewed within the deadline', async () => {
+      const sigCopy = join(f.dir, 'sig.keep');
+      spawnSync('mv', [f.sig, sigCopy]);
+      make(f.sig);
+      try {
+        const run = await runHookProcess(hookArgs(f.policy, f.allowedSigners), event());
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain('"permissionDecision":"deny"');
+        expect(run.stdout).toContain('policy.unreviewed');
+        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+      } finally {
+        rmSync(f.sig, { force: true });
+        spawnSync('mv', [sigCopy, f.sig]);
+      }
+    }, 60_000);
+
+    it('as the allowed signers: a deny with policy.unreviewed within the deadline', async () => {
+      const signers = join(f.dir, `signers-${_kind.replace(/\W/g, '-')}`);
+      make(signers);
+      try {
+        const run = await runHookProcess(hookArgs(f.policy, signers), event());
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain('"permissionDecision":"deny"');
+        expect(run.stdout).toContain('policy.unreviewed');
+        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+      } finally {
+        rmSync(signers, { force: true });
+      }
+    }, 60_000);
+  });
+});

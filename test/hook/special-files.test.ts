@@ -47,7 +47,7 @@ function runHookProcess(args: readonly string[], stdin: string): Promise<HookRun
 const makers = {
   fifo: (path: string) => {
     const made = spawnSync('mkfifo', [path]);
-    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
   },
   'symlink to /dev/zero': (path: string) => symlinkSync('/dev/zero', path),
   '2 GB sparse file': (path: string) => {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
-import { hookHandlers } from './hook-groups.ts';
+import { claudePluginHooks } from './claude-code-plugins.ts';
+import { type HookHandlerEntry, hookHandlers } from './hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
 
@@ -15,7 +16,8 @@ export interface ConfigPlaces {
 /**
  * Claude Code's MCP servers and hooks: user scope (`mcpServers` of ~/.claude.json), local scope (that file's
  * `projects[CWD].mcpServers`), project scope (CWD/.mcp.json); hooks from ~/.claude/settings.json and the project's
- * .claude/settings.json and .claude/settings.local.json (`disableAllHooks` turns them all off).
+ * .claude/settings.json and .claude/settings.local.json, and from the enabled plugins installed (`disableAllHooks`
+ * turns them all off).
  */
 export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
@@ -35,17 +37,10 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   else if (mcp.kind === 'read') servers.push(...claudeServers(mcp.value['mcpServers'], 'project', shared));
 
   const hooks: ConfiguredHook[] = [];
+  const enabledPlugins = new Map<string, boolean>();
   let disabledBy: string | undefined;
-  for (const file of [
-    join(places.home, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.local.json'),
-  ]) {
-    const settings = await readConfigFile(file);
-    if (settings.kind === 'problem') problems.push(settings.message);
-    if (settings.kind !== 'read') continue;
-    if (settings.value['disableAllHooks'] === true) disabledBy = file;
-    for (const h of hookHandlers(settings.value['hooks'], { PreToolUse: 'pre', PostToolUse: 'post' }))
+  const add = (file: string, handlers: readonly HookHandlerEntry[]) => {
+    for (const h of handlers)
       hooks.push({
         host: 'claude-code',
         file,
@@ -59,7 +54,23 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
             ? []
             : ['no `"onFailure": "block"`: if the hook fails or times out, claude code lets the call through'],
       });
+  };
+  for (const file of [
+    join(places.home, '.claude', 'settings.json'),
+    join(places.cwd, '.claude', 'settings.json'),
+    join(places.cwd, '.claude', 'settings.local.json'),
+  ]) {
+    const settings = await readConfigFile(file);
+    if (settings.kind === 'problem') problems.push(settings.message);
+    if (settings.kind !== 'read') continue;
+    if (settings.value['disableAllHooks'] === true) disabledBy = file;
+    const plugins = settings.value['enabledPlugins'];
+    if (isRecord(plugins))
+      for (const [key, on] of Object.entries(plugins)) if (typeof on === 'boolean') enabledPlugins.set(key, on);
+    add(file, hookHandlers(settings.value['hooks'], { PreToolUse: 'pre', PostToolUse: 'post' }));
   }
+  for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems))
+    add(plugin.file, plugin.handlers);
   const blocked = disabledBy === undefined ? undefined : `\`disableAllHooks\` is set in \`${disabledBy}\``;
   return { servers, hooks: blocked === undefined ? hooks : hooks.map((h) => ({ ...h, blocked })), problems };
 }

@@ -3,7 +3,7 @@
 // lists (`claude mcp list`, `codex mcp list`, `gemini mcp list`) and say for each whether linkgate gates it. Codex's
 // hook trust is checked against Codex itself: the hash doctor computes is the one `codex app-server` reports, and a
 // hook counts as trusted only when Codex says so.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
@@ -16,7 +16,10 @@ import { installClaudeCode } from '../real-host/claude-code.ts';
 import { installCodexCli } from '../real-host/codex-cli.ts';
 import { installGeminiCli } from '../real-host/gemini-cli.ts';
 import { builtCli, realHostSuite } from '../real-host/host-suite.ts';
+import { runProcess } from '../real-host/run-process.ts';
 import { claudeListing, codexHookList, codexListing, geminiListing, hostEnv } from './host-listings.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 builtCli();
 const reviewFolder = reviewFolders();
@@ -43,6 +46,7 @@ async function place(scratch: (prefix: string) => Promise<string>): Promise<Plac
 
 // a server that is never reached: doctor reads configuration, the hosts' listings only try to start it
 const bareServer = (name: string) => ['node', `/nonexistent/${name}-server.js`];
+const serverEntry = (name: string) => ({ command: 'node', args: [`/nonexistent/${name}-server.js`] });
 
 function proxied(p: Place, name: string): string[] {
   return [
@@ -148,6 +152,54 @@ describe('claude code: user, project and local scopes', () => {
       }
     },
   );
+});
+
+describe('claude code: the shipped plugin, installed from a marketplace', () => {
+  const suite = realHostSuite('claude code', () => installClaudeCode());
+
+  test('its hooks gate every server while it is enabled, and none once `claude plugin disable` turned it off', async (ctx) => {
+    const bin = suite.require(ctx);
+    const p = await place((prefix) => suite.scratch(prefix));
+    // a marketplace folder holding the package as a plugin: its manifest, hooks, default policy and bundle
+    const market = path.join(p.home, 'market');
+    const plugin = path.join(market, 'plugins', 'linkgate');
+    for (const file of ['.claude-plugin/plugin.json', 'hooks/hooks.json', 'policies/default.yaml']) {
+      await mkdir(path.dirname(path.join(plugin, file)), { recursive: true });
+      await copyFile(path.join(repoRoot, file), path.join(plugin, file));
+    }
+    await mkdir(path.join(plugin, 'dist', 'bin'), { recursive: true });
+    await copyFile(cliEntry(), path.join(plugin, 'dist', 'bin', 'linkgate.js'));
+    await writeJson(path.join(market, '.claude-plugin', 'marketplace.json'), {
+      name: 'team',
+      owner: { name: 'security' },
+      plugins: [{ name: 'linkgate', source: './plugins/linkgate' }],
+    });
+    const claude = async (...args: string[]) => {
+      const run = await runProcess(bin, args, { cwd: p.project, env: hostEnv(p.home), timeoutMs: 90_000 });
+      expect(run.exitCode, run.stderr).toBe(0);
+    };
+    await claude('plugin', 'marketplace', 'add', market);
+    await claude('plugin', 'install', 'linkgate@team');
+    await writeJson(path.join(p.home, '.claude.json'), {
+      mcpServers: { docs: { type: 'stdio', ...serverEntry('docs') } },
+    });
+
+    let { code, report } = await doctor(p);
+    expect(namesOf(report, 'claude-code')).toEqual(await claudeListing(bin, p.home, p.project));
+    expect(report.servers.map((s) => [s.name, s.gate, s.gated])).toEqual([['docs', 'hook', true]]);
+    const installed = path.join(p.home, '.claude', 'plugins');
+    expect(report.hooks.every((h) => h.file.startsWith(installed) && h.bundle.startsWith(installed) && h.runs)).toBe(
+      true,
+    );
+    expect(report.hooks.map((h) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse']);
+    expect(code).toBe(0);
+
+    await claude('plugin', 'disable', 'linkgate@team');
+    ({ code, report } = await doctor(p));
+    expect(report.hooks).toEqual([]);
+    expect(report.servers.map((s) => [s.name, s.gate, s.gated])).toEqual([['docs', 'none', false]]);
+    expect(code).toBe(1);
+  }, 180_000);
 });
 
 describe('codex: config.toml servers, hooks.json hooks and the trust codex records', () => {

@@ -5,12 +5,14 @@ import type { EmbeddedRecord } from './embedded-record.ts';
 import type { LinkRecord } from './link-record.ts';
 
 /**
- * Where records go; `write` resolves when the record is accepted, `close` flushes and releases. `writeEmbedded`, when
- * present, receives the record of each embedded resource judged (a sink without it keeps link records only).
+ * Where records go; `write` resolves when the record is accepted, `flush` (when present) once every record accepted so
+ * far is stored (a file: handed to the OS), `close` flushes and releases. `writeEmbedded`, when present, receives the
+ * record of each embedded resource judged (a sink without it keeps link records only).
  */
 export interface RecordSink {
   write(record: LinkRecord): Promise<void>;
   writeEmbedded?(record: EmbeddedRecord): Promise<void>;
+  flush?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,15 +45,25 @@ export function jsonLinesSink(file: string): RecordSink {
     failure = error;
   });
   let closed = false;
+  // settles once the last line accepted is written to the file (the stream writes lines in order)
+  let lastWritten: Promise<void> = Promise.resolve();
   const writeLine = async (record: LinkRecord | EmbeddedRecord) => {
     // an i/o fault is rethrown as node raised it (it names the file and errno)
     if (failure !== undefined) throw failure;
     if (closed) throw new GateError('USAGE', `record sink \`${file}\` is closed`);
-    if (!stream.write(`${JSON.stringify(record)}\n`)) await once(stream, 'drain');
+    let room = true;
+    lastWritten = new Promise<void>((resolve) => {
+      room = stream.write(`${JSON.stringify(record)}\n`, () => resolve());
+    });
+    if (!room) await once(stream, 'drain');
   };
   return {
     write: writeLine,
     writeEmbedded: writeLine,
+    async flush() {
+      await lastWritten;
+      if (failure !== undefined) throw failure;
+    },
     async close() {
       if (closed) return;
       closed = true;

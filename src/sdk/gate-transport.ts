@@ -76,10 +76,24 @@ class GatedTransport implements GateTransport {
     return this.inner.start();
   }
 
+  /**
+   * Closes the connection; resolves only once every link has its record in the sink and the sink stored them: a read
+   * still in flight is recorded as failed (the connection closes before its answer, which is dropped if it comes),
+   * unread links as `link-only`.
+   */
   async close(): Promise<void> {
-    this.session.reads.stopAll(false);
+    const s = this.session;
+    for (const pending of s.reads.stopAll(true)) {
+      const id = pending.requested.requestId;
+      if (id !== null) s.requests.expire(id);
+      const why = 'the connection closed before an answer';
+      s.queue(() => s.emit(readFailed(s.gate, pending.step, pending.requested, { kind: 'failed', why }).record));
+    }
     await this.flush();
     await this.inner.close();
+    // records the inner transport's `onclose` queued, then the sink's own buffer
+    await s.settle();
+    await s.flushSink();
   }
 
   async send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {

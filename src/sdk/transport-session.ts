@@ -98,6 +98,15 @@ export class TransportSession {
     return this.recordsWritten;
   }
 
+  /** Waits until the sink stored every record written so far (a sink without `flush` stores on `write`); a failure goes to `onerror`. */
+  async flushSink(): Promise<void> {
+    try {
+      await this.sink.flush?.();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
   /** Writes the records of judged embedded resources; a sink's failure goes to `onerror`. */
   async emitEmbedded(records: readonly EmbeddedRecord[]): Promise<void> {
     try {

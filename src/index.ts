@@ -22,6 +22,10 @@ export { gateTransport, decisionMetaKey, gateErrorCode } from './sdk/gate-transp
 export type { GateTransport, GateTransportOptions } from './sdk/gate-transport.ts';
 export { gateToolResult } from './sdk/gate-tool-result.ts';
 export type { GateToolResultOptions, RequestingClient } from './sdk/gate-tool-result.ts';
+export { gatedRead } from './sdk/gated-read.ts';
+export type { GatedRead, GatedReadOptions } from './sdk/gated-read.ts';
+export { DiscoveredLinks, maxDiscoveredLinks } from './flow/discovered-links.ts';
+export type { DiscoveredLink } from './flow/discovered-links.ts';
 export type { DirectFetchOptions, FetchHeaders } from './fetch/direct-fetcher.ts';
 export { cappedFetch } from './fetch/capped-fetch.ts';
 export { connectionByteCap } from './sdk/connection-byte-cap.ts';
@@ -70,6 +74,7 @@ export type { EmbeddedJudgement, ItemsJudgement, MessagesJudgement } from './flo
 export { discoverLinks } from './flow/discover-links.ts';
 export type { FoundEmbedded, FoundLink } from './flow/discover-links.ts';
 export { gateNotice } from './flow/gate-notice.ts';
+export { refusedLinkItem, refusedLinkNotice } from './flow/refused-link.ts';
 export { messageShape } from './flow/json-rpc-shape.ts';
 export type { JsonRpcId, MessageShape } from './flow/json-rpc-shape.ts';
 export { checkResourceLink } from './link/resource-link.ts';

@@ -44,6 +44,10 @@ export interface LinkFlowOptions {
   fetcher?: DirectFetcher | undefined;
   /** clock (tests pass their own) */
   now?: (() => Date) | undefined;
+  /** the server the read goes to, when not the one that returned the link (`context.server`): judged by `links.requireSameServer` */
+  readFrom?: string | undefined;
+  /** whether the link was returned by a tool before this read, for `hook.requireDiscovered` (omitted: not judged) */
+  seen?: boolean | undefined;
 }
 
 /** One link's record and the contents items delivered for it (raw items, in order). */
@@ -68,7 +72,15 @@ export async function runLinkFlow(
   const { gate, context } = options;
   const uri = linkFacts(link).uri;
   const discovered = discoverLink(link, contentIndex, context, now());
-  const step = await startLink(gate, { link, discovered, linkServer: context.server, mode: options.mode });
+  const readFrom = options.readFrom ?? context.server;
+  const step = await startLink(gate, {
+    link,
+    discovered,
+    linkServer: context.server,
+    readFrom,
+    mode: options.mode,
+    ...(options.seen === undefined ? {} : { seen: options.seen }),
+  });
   const unread = (why: string): LinkFlowResult => ({ record: skipRead(step, why), contents: [] });
 
   const replacedBy = refusedStepItem(step, link);
@@ -88,7 +100,7 @@ export async function runLinkFlow(
   }
 
   const cacheKey = {
-    server: context.server,
+    server: readFrom,
     uri,
     ...(options.authContext === undefined ? {} : { authContext: options.authContext }),
   };

@@ -7,6 +7,7 @@ import { isRecord } from '../decision/json-value.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
 import type { InputAnswerer, LinkReader, ReadAnswer } from '../flow/link-reader.ts';
+import type { DiscoveredLinks } from '../flow/discovered-links.ts';
 import { type GatedToolResult, runToolResultFlow } from '../flow/run-tool-result-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
 import { positiveOption } from '../flow/positive-option.ts';
@@ -51,6 +52,8 @@ export interface GateToolResultOptions {
   answerInput?: InputAnswerer;
   /** resolver, trust anchors, connections and credential headers for links the policy has the host fetch directly (`fetch.enabled`) */
   fetch?: DirectFetchOptions;
+  /** notes the tool result's links, so a later `gatedRead` knows where each uri came from */
+  discovered?: DiscoveredLinks;
 }
 
 const permissiveResult = z.looseObject({});
@@ -112,6 +115,7 @@ export async function gateToolResult(
     client: options.clientInfo ?? null,
     serverInfo: client.getServerVersion?.() ?? null,
   };
+  options.discovered?.note(context.server, toolResult, context.tool);
   return runToolResultFlow(toolResult, {
     gate,
     read: clientReader(client, options.tap),

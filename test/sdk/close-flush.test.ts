@@ -49,8 +49,8 @@ describe.each(['SDK 1.x', 'SDK 2.x'] as const)('close() with a read in flight (%
       stderr: 'ignore' as const,
     };
     const stdio = sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params);
-    const sent = readSent(stdio as Transport);
-    const transport = gateTransport(stdio as Transport, { gate, server: 'hostile', sink });
+    const sent = readSent(stdio);
+    const transport = gateTransport(stdio, { gate, server: 'hostile', sink });
     // the two Clients' `request` signatures differ in their schema types; the test calls them the same way
     const client = (sdk === 'SDK 1.x'
       ? new Client({ name: 'close-host', version: '1' })

@@ -54,7 +54,7 @@ describe.each(['SDK 1.x', 'SDK 2.x'] as const)('gatedRead over a real %s Client'
       connect(t: Transport): Promise<void>;
       close(): Promise<void>;
     };
-    await client.connect((sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params)) as Transport);
+    await client.connect(sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params));
     const records: LinkRecord[] = [];
     const sink = callbackSink((r) => void records.push(r));
     const discovered = new DiscoveredLinks();
@@ -107,7 +107,7 @@ describe.each(['SDK 1.x', 'SDK 2.x'] as const)('gatedRead over a real %s Client'
       connect(t: Transport): Promise<void>;
       close(): Promise<void>;
     };
-    await client.connect((sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params)) as Transport);
+    await client.connect(sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params));
     try {
       const observed = await gatedRead(client, shadow, {
         gate,

@@ -11,6 +11,7 @@ import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
 import { WorkBudget } from '../work-budget.ts';
+import { pairingSteps } from './markdown-cost.ts';
 import {
   commonMark,
   type MarkdownEnv,
@@ -25,6 +26,8 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
   const md = commonMark();
   const env: MarkdownEnv = { budget };
   budget.spend('markdown', renderStepsPerChar * text.length);
+  // the renderers' superlinear pairing of delimiters, charged once before any of them runs
+  budget.spend('markdown', pairingSteps(text));
   const tokens = md.parse(text, env);
   let emitsHtml = false;
   for (const block of tokens) {

@@ -1,0 +1,102 @@
+// The renderers' superlinear work is charged to the item's budget before they run (markdown-cost.ts): each
+// family of pathological input the round found (micromark's attention and strikethrough resolution, marked's
+// emphasis scan and autolink parenthesis trimming, unclosed link labels) ends in `content.too-complex` after work
+// linear in its size (30 KB against 300 KB in one run, timings compared with each other), while real READMEs
+// (the markdown files of the benign corpus and of this project's dependencies) are charged a small fraction of
+// what their budget allows.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, test } from 'vitest';
+import { pairingSteps } from '../../../src/content/markdown/markdown-cost.ts';
+import { sniffContent } from '../../../src/content/sniff-content.ts';
+import { defaultStepsPerByte } from '../../../src/content/work-budget.ts';
+import { decideItem } from '../decide-item.ts';
+
+// a first paragraph the screen in front of the parsers lets through (an `on…=` spelling), then the family's run
+const screened = 'the onload= attribute\n\n';
+const families: readonly [string, (n: number) => string][] = [
+  ['emphasis of both kinds (micromark attention, marked emphasis)', (n) => '_a*'.repeat(n / 3)],
+  ['emphasis with spaces', (n) => '*a '.repeat(n / 3)],
+  ['strikethrough', (n) => '~a '.repeat(n / 3)],
+  ['mixed delimiters', (n) => '*_~'.repeat(n / 3)],
+  ['unclosed link labels', (n) => '[a'.repeat(n / 2)],
+  ['autolink parentheses', (n) => `www.example.com/${'()'.repeat(n / 2)}`],
+  ['nested parentheses in a destination', (n) => `[a](${'('.repeat(n / 2)}${')'.repeat(n / 2)})`],
+];
+
+// the sniff's verdict and its time, ms: the least of three runs
+async function judged(body: string): Promise<{ ms: number; tooComplex: string | null }> {
+  const bytes = Buffer.from(body, 'utf8');
+  let ms = Number.POSITIVE_INFINITY;
+  let tooComplex: string | null = null;
+  for (let run = 0; run < 3; run++) {
+    const start = performance.now();
+    tooComplex = (await sniffContent(bytes, { declaredMime: 'text/markdown' })).tooComplex;
+    ms = Math.min(ms, performance.now() - start);
+  }
+  return { ms, tooComplex };
+}
+
+describe('pathological markdown runs out of budget after linear work', () => {
+  test.each(families)('%s', async (_name, make) => {
+    const small = screened + make(30_000);
+    const large = screened + make(300_000);
+    await judged(small);
+    const largeRun = await judged(large);
+    const smallRun = await judged(small);
+    expect(largeRun.tooComplex).toMatch(/markdown/);
+    expect(smallRun.tooComplex).toMatch(/markdown/);
+    expect(largeRun.ms / smallRun.ms).toBeLessThan(30);
+    const verdict = await decideItem(Buffer.from(large, 'utf8'), 'text/markdown');
+    expect(verdict.effect).toBe('partial');
+    expect(verdict.codes).toContain('content.too-complex');
+  });
+});
+
+describe('the charge', () => {
+  it('is per run of lines between blank lines and bullet items, CR LF one line ending', () => {
+    const paragraph = '*a* _b_ (c) [d]';
+    expect(pairingSteps(paragraph)).toBe(Math.ceil((paragraph.length * 8) / 16));
+    expect(pairingSteps(`${paragraph}\n\n${paragraph}`)).toBeLessThan(pairingSteps(`${paragraph}\n${paragraph}`));
+    expect(pairingSteps(`- ${paragraph}\n- ${paragraph}`)).toBeLessThan(pairingSteps(`${paragraph}\n${paragraph}`));
+    // a bullet indented four spaces continues the paragraph (it is not an item), an empty bullet starts none
+    expect(pairingSteps(`${paragraph}\n    - ${paragraph}`)).toBe(pairingSteps(`${paragraph}\n    x ${paragraph}`));
+    const crlf = pairingSteps(`${paragraph}\r\n${paragraph}`);
+    expect(crlf).toBeGreaterThanOrEqual(pairingSteps(`${paragraph}\n${paragraph}`));
+    expect(crlf).toBeGreaterThan(pairingSteps(`${paragraph}\r\n\r\n${paragraph}`));
+  });
+
+  it('a GFM table is charged per row, only where every table-reading renderer sees a table', () => {
+    const row = '| *a* | _b_ (c) [d] |';
+    const rows = Array.from({ length: 50 }, () => row).join('\n');
+    const table = pairingSteps(`| h | i |\n| --- | :-: |\n${rows}`);
+    const paragraph = pairingSteps(`| h | i |\n| - - - | x |\n${rows}`);
+    expect(table * 10).toBeLessThan(paragraph);
+    // a header that ends a paragraph, a header with a different cell count: read as a paragraph, charged as one
+    expect(pairingSteps(`text\n| h | i |\n| --- | --- |\n${rows}`)).toBeGreaterThan(table * 10);
+    expect(pairingSteps(`| h | i | j |\n| --- | --- |\n${rows}`)).toBeGreaterThan(table * 10);
+    // a row that starts a block quote ends the table: its lazy lines are one paragraph again
+    expect(pairingSteps(`| h | i |\n| --- | --- |\n> ${rows}`)).toBeGreaterThan(table * 10);
+  });
+
+  it('real READMEs are charged at most a quarter of their per-byte budget', () => {
+    const repoRoot = path.resolve(import.meta.dirname, '../../..');
+    const dirs = [path.resolve(repoRoot, '../shared/corpus/benign'), path.join(repoRoot, 'node_modules')];
+    const files: string[] = [];
+    for (const dir of dirs) {
+      try {
+        for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+          if (/(^|\/)readme\.md$|\.md$/i.test(entry) && !entry.includes('/test')) files.push(path.join(dir, entry));
+      } catch {
+        // a corpus that is not here (outside CI) is read from the other place
+      }
+    }
+    expect(files.length).toBeGreaterThan(50);
+    let worst = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      if (text.length > 1000) worst = Math.max(worst, pairingSteps(text) / text.length);
+    }
+    expect(worst).toBeLessThan(defaultStepsPerByte / 4);
+  });
+});

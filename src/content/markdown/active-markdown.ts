@@ -1,24 +1,26 @@
-// Markdown judged by the HTML its renderers produce (DESIGN §5): markdown-it (CommonMark), micromark with GFM
-// (GitHub: tables, autolinks, the tag filter) and marked each render the item with raw HTML allowed, and each
-// page is read by the HTML parser as a browser reads it; the item is active when any page is. Code blocks and
-// code spans come out as escaped text, so a README showing `<script>` in an example stays inert. The renderers
-// disagree at the edges (precedence of emphasis, links and `<!…>` declarations; which reference definitions
-// parse; what the tag filter escapes), which is why every one of them is asked.
+// Markdown judged by the HTML its renderers produce (DESIGN §5): every renderer in markdown-renderers.ts renders
+// the item as its users run it, and each page is read by the HTML parser as a browser reads it (past the same
+// screen the text passes, which every active construct of a page must spell); the item is active when any page
+// is. Code blocks and code spans come out as escaped text, so a README showing `<script>` in an example stays
+// inert. The renderers disagree at the edges (precedence of emphasis, links and `<!…>` declarations, which
+// reference definitions parse, what ends a table cell, what the tag filter escapes), which is why every one of
+// them is asked, on every body.
 //
-// markdown-it's tokens are read besides its page: a link or image destination as the most lenient renderer trims
+// markdown-it's tokens are read besides the pages: a link or image destination as the most lenient renderer trims
 // it, and reference definitions nobody uses yet (another renderer or a later edit links them).
 import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
+import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
 import {
   commonMark,
   type MarkdownEnv,
+  markdownRenderers,
   maxMarkdownNesting,
-  renderGfm,
-  renderMarked,
   renderStepsPerChar,
+  renderWith,
 } from './markdown-renderers.ts';
 
 /** The first active construct any markdown renderer yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. */
@@ -29,14 +31,11 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
   // the renderers' superlinear pairing of delimiters, charged once before any of them runs
   budget.spend('markdown', pairingSteps(text));
   const tokens = md.parse(text, env);
-  let emitsHtml = false;
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;
-    if (block.type === 'html_block') emitsHtml = true;
     if (block.children === null) continue;
     for (const inline of block.children) {
       if (block.level + inline.level >= maxMarkdownNesting) return nestedTooDeep;
-      if (inline.type === 'html_inline') emitsHtml = true;
       const found = inspectInline(inline);
       if (found !== null) return found;
     }
@@ -45,30 +44,12 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
     const url = activeUrl(asAnyRendererReads(reference.href));
     if (url !== null) return `a markdown link reference definition with ${url}`;
   }
-  // markdown-it's page holds nothing but escaped text and the links read above unless it passed raw html through
-  if (emitsHtml) {
-    const page = findActiveRenderedHtml(md.renderer.render(tokens, md.options, env), budget);
-    if (page !== null) return `markdown renders to html with ${page} (markdown-it)`;
+  for (const renderer of markdownRenderers) {
+    const page = renderWith(renderer, text, budget);
+    const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
+    if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }
-  const marked = findActiveRenderedHtml(renderMarked(text, budget), budget);
-  if (marked !== null) return `markdown renders to html with ${marked} (marked)`;
-  if (!mayRenderOtherwiseOnGitHub(text)) return null;
-  const gfm = findActiveRenderedHtml(renderGfm(text, budget), budget);
-  if (gfm !== null) return `markdown renders to html with ${gfm} (github-flavoured, micromark)`;
   return null;
-}
-
-// GitHub-flavoured rendering departs from markdown-it's CommonMark and from marked where GFM has a construct of
-// its own: a table (`|`), strikethrough (`~`), or a tag its tag filter escapes (`<textarea`, `<title`, …), whose
-// escaping turns what follows from text into live markup. Without any of them, micromark finds nothing the other
-// two do not (a property test holds this against all three renderers), and it is the slowest of the three
-// (a long paragraph of failed html attempts costs it quadratic time), so it reads only text that has one.
-// (`[\s/]*` rather than `\s*\/?\s*`, whose two runs of spaces would be tried at every split: quadratic)
-const gfmOnly = /[|~]|<[\s/]*(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)/i;
-
-/** True when the text holds a construct only GitHub-flavoured rendering reads its own way (a table, strikethrough, a tag-filtered tag). */
-export function mayRenderOtherwiseOnGitHub(text: string): boolean {
-  return gfmOnly.test(text);
 }
 
 // white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every

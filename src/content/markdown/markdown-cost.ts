@@ -3,15 +3,15 @@
 // micromark's attention and strikethrough resolution walk back over every open sequence for each closer, marked's
 // emphasis scan runs from each `*`/`_` to the paragraph's end, link labels and destinations from each `[`/`(` to
 // a closer, and marked's autolink trims trailing parentheses one at a time. Inline text never runs across a blank
-// line, nor past the start of a bullet list item, nor from one row of a GFM table to the next, so each run of
-// lines between those is charged its length times the delimiters it holds: ordinary prose (a few delimiters per
+// line, nor past the start of a bullet list item, nor from one row of a GFM table to the next, and an HTML block
+// (a `<table>` of contributors, a `<div align=center>`) holds none, so each run of lines between those is charged its length times the delimiters it holds: ordinary prose (a few delimiters per
 // line, short paragraphs) is charged a few steps per character; a paragraph of tens of thousands of delimiters is
 // charged the quadratic work it would cost and runs out of budget before any renderer starts
 // (`content.too-complex`). Every boundary is recognised only where every renderer that pairs delimiters sees one;
 // where that is in doubt, the lines stay in one run and are charged more, never less.
 
 /** Characters that open or close inline constructs the renderers pair up: emphasis, strikethrough, link and image labels and destinations, autolink parentheses. */
-const delimiters: ReadonlySet<number> = new Set([...'*_~[]()'].map((c) => c.charCodeAt(0)));
+const delimiters: ReadonlySet<number> = new Set([...'*_~[]()<'].map((c) => c.charCodeAt(0)));
 
 /** Pairs (character × delimiter) one step stands for: measured, one pair of marked's emphasis scan takes ~26 ns. */
 export const pairsPerStep = 16;
@@ -27,6 +27,9 @@ export function pairingSteps(text: string): number {
   // line is taken for a table's header, since a renderer may not let a table interrupt a paragraph
   let previousStartedParagraph = false;
   let afterBlank = true;
+  // inside an HTML block that runs to the next blank line (CommonMark's kind 6): raw lines, no inline text
+  let inHtmlBlock = false;
+  let atBlockStart = true;
   const close = (): void => {
     steps += (length * held) / pairsPerStep;
     length = 0;
@@ -40,6 +43,19 @@ export function pairingSteps(text: string): number {
     const next = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
     const line = text.slice(start, end);
     const blank = line.trim() === '';
+    if (blank) inHtmlBlock = false;
+    else if (atBlockStart && htmlBlockToBlankLine.test(line)) inHtmlBlock = true;
+    // a comment that closes on the line it opens is a whole block: the next line starts a block again
+    const wholeComment: boolean = atBlockStart && /^ {0,3}<!--/.test(line) && line.includes('-->');
+    atBlockStart = blank || wholeComment;
+    if (inHtmlBlock || wholeComment) {
+      close();
+      previousLine = line;
+      previousStartedParagraph = false;
+      afterBlank = false;
+      start = next;
+      continue;
+    }
     if (blank) inTable = false;
     else if (inTable) inTable = isTableRow(line);
     else if (previousStartedParagraph && isDelimiterRow(line, previousLine)) inTable = true;
@@ -71,6 +87,12 @@ function isDelimiterRow(line: string, header: string): boolean {
   const cells = tableCells(line);
   return cells.length === tableCells(header).length && cells.every((c) => /^ *:?-+:? *$/.test(c));
 }
+
+// the start of an HTML block that only a blank line ends (CommonMark's kind 6), for the common block tags; read
+// only where a block starts (after a blank line), since a renderer's reading of one that interrupts a paragraph
+// is left to the charge
+const htmlBlockToBlankLine =
+  /^ {0,3}<\/?(?:address|article|aside|blockquote|center|details|div|dl|figure|footer|h[1-6]|header|hr|li|nav|ol|p|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)(?:[ >]|\/>|$)/i;
 
 // the start of a block that may end a table: a quote, a fence, html, a heading, a list item, indented code
 const blockStart = /^ {0,3}(?:[>`~<]|#{1,6}(?:[ \t]|$)|[*+-](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))|^ {4}|^\t/;

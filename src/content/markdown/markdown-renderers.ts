@@ -1,15 +1,19 @@
-// The markdown renderers hosts render with, loaded on first need, each with the options hosts use: raw HTML
-// allowed (as GitHub and chat UIs render it) and no link filtering, so the gate sees every link any of them may
-// emit. markdown-it in CommonMark mode, micromark with the GFM extensions (tables, autolinks, strikethrough, task
-// lists, the tag filter that escapes `<textarea>`, `<title>`, `<plaintext>` and the like), and marked. GFM's
-// footnote extension is left out: its label resolution is quadratic in a run of `]` (60 KB: 30 s), and a footnote
-// renders only a `#fragment` link and the same flow content a definition holds, which is read either way. `require` of these ESM packages is
-// synchronous on Node ≥ 20.19, which keeps the sniff synchronous.
+// The markdown renderers hosts render with, loaded on first need, each with the options its users run it with
+// (the table below, with where each setting was taken from): markdown-it's \`commonmark\` preset and its \`default\`
+// preset (VitePress, VuePress, VS Code: tables and strikethrough on), each with raw HTML on and its own nesting
+// limit; micromark with the whole GFM bundle (autolinks, footnotes, strikethrough, tables, task lists, the tag
+// filter); marked with its GFM defaults; commonmark.js, the reference implementation. Every renderer reads every
+// markdown body: their readings differ at the edges (precedence, definitions, what ends a table cell), so skipping
+// one by a character heuristic is unsound. \`require\` of these ESM packages is synchronous on Node >= 20.19, which
+// keeps the sniff synchronous. Besides, markdown-it in CommonMark mode with link validation off is the gate's own
+// token reader (destinations and reference definitions as the most lenient renderer keeps them).
 import { createRequire } from 'node:module';
 import type { default as MarkdownIt, Options as MarkdownOptions } from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import type * as Marked from 'marked';
 import type * as Micromark from 'micromark';
+import type * as Footnote from 'micromark-extension-gfm-footnote';
+import type * as CommonmarkJs from 'commonmark';
 import type * as Autolink from 'micromark-extension-gfm-autolink-literal';
 import type * as Strikethrough from 'micromark-extension-gfm-strikethrough';
 import type * as Table from 'micromark-extension-gfm-table';
@@ -62,48 +66,106 @@ export function commonMark(): MarkdownIt {
 }
 
 type MicromarkOptions = NonNullable<Parameters<typeof Micromark.micromark>[1]>;
-let micromark: { render: typeof Micromark.micromark; options: MicromarkOptions } | undefined;
 
-function loadMicromark(): { render: typeof Micromark.micromark; options: MicromarkOptions } {
+function micromarkGfm(): (text: string) => string {
   const autolink = load('micromark-extension-gfm-autolink-literal') as typeof Autolink;
+  const footnote = load('micromark-extension-gfm-footnote') as typeof Footnote;
   const strikethrough = load('micromark-extension-gfm-strikethrough') as typeof Strikethrough;
   const table = load('micromark-extension-gfm-table') as typeof Table;
   const tagfilter = load('micromark-extension-gfm-tagfilter') as typeof Tagfilter;
   const taskList = load('micromark-extension-gfm-task-list-item') as typeof TaskList;
-  return {
-    render: (load('micromark') as typeof Micromark).micromark,
-    options: {
-      allowDangerousHtml: true,
-      allowDangerousProtocol: true,
-      extensions: [
-        autolink.gfmAutolinkLiteral(),
-        strikethrough.gfmStrikethrough(),
-        table.gfmTable(),
-        taskList.gfmTaskListItem(),
-      ],
-      htmlExtensions: [
-        autolink.gfmAutolinkLiteralHtml(),
-        strikethrough.gfmStrikethroughHtml(),
-        table.gfmTableHtml(),
-        tagfilter.gfmTagfilterHtml(),
-        taskList.gfmTaskListItemHtml(),
-      ],
-    },
+  const render = (load('micromark') as typeof Micromark).micromark;
+  // the options of micromark-extension-gfm's \`gfm()\` and \`gfmHtml()\` bundles, with raw HTML and every protocol kept
+  const options: MicromarkOptions = {
+    allowDangerousHtml: true,
+    allowDangerousProtocol: true,
+    extensions: [
+      autolink.gfmAutolinkLiteral(),
+      footnote.gfmFootnote(),
+      strikethrough.gfmStrikethrough(),
+      table.gfmTable(),
+      taskList.gfmTaskListItem(),
+    ],
+    htmlExtensions: [
+      autolink.gfmAutolinkLiteralHtml(),
+      footnote.gfmFootnoteHtml(),
+      strikethrough.gfmStrikethroughHtml(),
+      table.gfmTableHtml(),
+      tagfilter.gfmTagfilterHtml(),
+      taskList.gfmTaskListItemHtml(),
+    ],
   };
+  return (text) => render(text, options);
 }
 
-/** The HTML micromark with the GFM extensions renders (raw HTML and every protocol allowed; GitHub's tag filter on). */
-export function renderGfm(text: string, budget: WorkBudget): string {
-  budget.spend('markdown', renderStepsPerChar * text.length);
-  micromark ??= loadMicromark();
-  return micromark.render(text, micromark.options);
+function markdownItPreset(preset: 'commonmark' | 'default'): (text: string) => string {
+  const create = load('markdown-it') as (preset: string, options: MarkdownOptions) => MarkdownIt;
+  // the preset's own options (nesting limit 20 for \`commonmark\`, 100 for \`default\`; link validation on) and html
+  const md = create(preset, { html: true });
+  return (text) => md.render(text);
 }
 
-let marked: Marked.Marked | undefined;
+function markedGfm(): (text: string) => string {
+  const marked = new (load('marked') as typeof Marked).Marked();
+  return (text) => marked.parse(text, { async: false });
+}
 
-/** The HTML marked renders with its defaults (GitHub-flavoured, raw HTML kept, no sanitizing). */
-export function renderMarked(text: string, budget: WorkBudget): string {
+function commonmarkJs(): (text: string) => string {
+  const { Parser, HtmlRenderer } = load('commonmark') as typeof CommonmarkJs;
+  const parser = new Parser();
+  const renderer = new HtmlRenderer();
+  return (text) => renderer.render(parser.parse(text));
+}
+
+/** A markdown renderer as its users run it: its name in findings, how it is made, and where its settings come from. */
+export interface MarkdownRenderer {
+  readonly name: string;
+  readonly make: () => (text: string) => string;
+  /** the settings that change what is live (preset, nesting limit, \`html\`, \`linkify\`), and their sources */
+  readonly settings: string;
+}
+
+/** Every renderer the gate asks, with the settings their users run them with. */
+export const markdownRenderers: readonly MarkdownRenderer[] = [
+  {
+    name: 'markdown-it commonmark',
+    make: () => markdownItPreset('commonmark'),
+    settings:
+      'preset `commonmark`, html on, maxNesting 20 (markdown-it lib/presets/commonmark.mjs); linkify off: it only adds http(s), ftp and mailto links',
+  },
+  {
+    name: 'markdown-it default',
+    make: () => markdownItPreset('default'),
+    settings:
+      'preset `default` (tables, strikethrough), html on, maxNesting 100 (markdown-it lib/presets/default.mjs; VitePress and VuePress render with html: true)',
+  },
+  {
+    name: 'micromark gfm',
+    make: micromarkGfm,
+    settings:
+      'micromark-extension-gfm bundle: autolink literal, footnote, strikethrough, table, tag filter, task list item; allowDangerousHtml and allowDangerousProtocol on (GitHub renders raw html through its tag filter)',
+  },
+  {
+    name: 'marked',
+    make: markedGfm,
+    settings: 'marked defaults: gfm on, breaks off, raw html kept (marked docs, "Options")',
+  },
+  {
+    name: 'commonmark.js',
+    make: commonmarkJs,
+    settings: 'commonmark.js HtmlRenderer defaults: safe off, raw html kept (the CommonMark reference implementation)',
+  },
+];
+
+const made = new Map<string, (text: string) => string>();
+
+/** The HTML page \`renderer\` makes of \`text\`, charged \`renderStepsPerChar\` per character to \`budget\`. */
+export function renderWith(renderer: MarkdownRenderer, text: string, budget: WorkBudget): string {
   budget.spend('markdown', renderStepsPerChar * text.length);
-  marked ??= new (load('marked') as typeof Marked).Marked();
-  return marked.parse(text, { async: false });
+  let render = made.get(renderer.name);
+  if (render === undefined) {
+    render = renderer.make();
+    made.set(renderer.name, render);
+  }
+  return render(text);
 }

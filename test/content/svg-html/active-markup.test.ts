@@ -96,7 +96,8 @@ describe('findActiveMarkup', () => {
   });
 
   // inputs that made former patterns rescan the rest of the text for every match: the parsers read them in one
-  // pass (a quadratic reading of these would not finish within the test's time-out)
+  // pass (a quadratic reading of these would not finish within the test's time-out); two that micromark reads in
+  // quadratic time, now that it reads every body, are bounded by the item's budget (markdown/renderer-cost.test.ts)
   test.each<[string, string, MarkupFlavour]>([
     ['many unterminated tags', '<a '.repeat(200_000) + 'x', 'text'],
     ['whitespace after an attribute', `<a href=${' '.repeat(60_000)}x>`, 'html'],
@@ -106,10 +107,8 @@ describe('findActiveMarkup', () => {
     ['many markdown link openers', `](${' '.repeat(61)}`.repeat(50_000), 'text'],
     ['many markdown destinations starting like a scheme', '](j'.repeat(100_000), 'text'],
     ['many markdown destinations starting with a reference', '](&'.repeat(100_000), 'text'],
-    ['references spelling most of a scheme, again and again', '](&#x6A;&#x61;&#x76;&#x61;'.repeat(20_000), 'text'],
     ['stylesheet instructions without `>`', `<svg>${'<?xml-stylesheet '.repeat(40_000)}`, 'svg'],
     ['many empty tags', '<a>'.repeat(200_000), 'html'],
-    ['tags full of references', '<a =&#1;&>'.repeat(50_000), 'text'],
     ['style elements that never close', '<style>'.repeat(100_000), 'html'],
     ['style attributes full of comment openers', `<a style="${'/*'.repeat(50_000)}">`, 'html'],
     ['a markdown destination after a long run of spaces', `[x](${' '.repeat(200_000)}https://example.com)`, 'text'],

@@ -2,19 +2,23 @@
 // real `ai` and `@ai-sdk/mcp` (which declare Node 22; run here on Node 20), `generateText` driven by the SDK's own
 // MockLanguageModelV4 (no network), the hostile server and server-everything, and a host read tool over the same
 // gated connection (a second client on it would be a second, ungated path).
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { linkRecordLines } from '../helpers/run-cli.ts';
-import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { hostileLink, hostileLinks } from './hostile-resources.ts';
+import {
+  everythingDoc,
+  everythingServer,
+  expectGatedRun,
+  expectRecords,
+  hostileServerFile,
+} from './gated-run-checks.ts';
+import { hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('the ai sdk', {
   name: 'ai',
@@ -22,9 +26,6 @@ const suite = frameworkSuite('the ai sdk', {
   entry: 'node_modules/ai/dist/index.js',
   with: ['@ai-sdk/mcp@2.0.99'],
 });
-const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
-const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everythingDoc = 'demo://resource/static/document/architecture.md';
 
 interface McpClient {
   tools(): Promise<Record<string, unknown>>;
@@ -143,25 +144,11 @@ describe('createMCPClient over gateTransport inside the real AI SDK', () => {
         if (message.role === 'tool' && Array.isArray(message.content))
           for (const part of message.content as Record<string, unknown>[])
             if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), JSON.stringify(part['output']));
-      const output = (id: string) => outputs.get(id) ?? '';
-
-      // the metadata and file: links were refused before any read: the server was never asked for them
-      expect(await serverReads(requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
-      expect(output('call_metadata')).toContain('uri.non-public-address');
-      expect(output('call_file')).toMatch(/refused to read/);
-      // the README reached the model; the ELF labelled image/png and the HTML page with script did not
-      expect(output('call_readme')).toContain(hostileLink('readme').marker);
-      for (const key of ['metadata', 'file', 'elf', 'html']) expect(sent).not.toContain(hostileLink(key).marker);
-      expect(output('call_elf')).toContain('content.executable');
-      expect(output('call_everything_read')).toContain('architecture');
+      await expectGatedRun({ requestLog, output: (id) => outputs.get(id) ?? '', sent });
     } finally {
       await Promise.all([hostile.close(), everything.close()]);
       await sink.close();
     }
-    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
-    const byUri = (uri: string) => records.filter((r) => r.uri === uri).map((r) => r.verdict);
-    expect(byUri(hostileLink('readme').uri)).toContain('body-obtained');
-    for (const key of ['metadata', 'file', 'elf']) expect(byUri(hostileLink(key).uri)).toContain('link-only');
-    expect(byUri(everythingDoc)).toContain('body-obtained');
+    await expectRecords(recordsFile);
   });
 });

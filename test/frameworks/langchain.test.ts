@@ -4,19 +4,17 @@
 // server and server-everything. Artifact mode (`outputHandling: { resource_link: 'artifact' }`) makes the adapter read
 // every link itself: that second read path goes through the same transport, so refused links are never asked of the
 // server there either.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { linkRecordLines } from '../helpers/run-cli.ts';
 import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
+import { everythingDoc, everythingServer, expectRecords, hostileServerFile } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('langchain', {
@@ -24,9 +22,6 @@ const suite = frameworkSuite('langchain', {
   version: '1.1.4',
   entry: 'node_modules/@langchain/mcp-adapters/dist/index.js',
 });
-const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
-const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everythingDoc = 'demo://resource/static/document/architecture.md';
 
 interface Adapters {
   loadMcpTools: (name: string, client: Client, options?: Record<string, unknown>) => Promise<unknown[]>;
@@ -172,10 +167,6 @@ describe('loadMcpTools over a gated client inside a real LangChain agent', () =>
       await Promise.all([hostile.close(), everything.close()]);
       await sink.close();
     }
-    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
-    const byUri = (uri: string) => records.filter((r) => r.uri === uri).map((r) => r.verdict);
-    expect(byUri(hostileLink('readme').uri)).toContain('body-obtained');
-    for (const key of ['metadata', 'file', 'elf']) expect(byUri(hostileLink(key).uri)).toContain('link-only');
-    expect(byUri(everythingDoc)).toContain('body-obtained');
+    await expectRecords(recordsFile);
   });
 });

@@ -2,7 +2,6 @@
 // (no network), with the hostile server and server-everything behind `gatedAgentsServer`, and a host read tool over
 // `server.readResource` (the second read path a host adds). What the servers were asked, what the model received and
 // what the records say are all checked.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,21 +9,23 @@ import { describe, expect, test } from 'vitest';
 import { type GatedAgentsServer, gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import type { LinkRecord } from '../../src/record/link-record.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { linkRecordLines } from '../helpers/run-cli.ts';
-import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { hostileLink, hostileLinks } from './hostile-resources.ts';
+import {
+  everythingDoc,
+  everythingServer,
+  expectGatedRun,
+  expectRecords,
+  hostileServerFile,
+} from './gated-run-checks.ts';
+import { hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('openai agents', {
   name: '@openai/agents',
   version: '0.20.0',
   entry: 'node_modules/@openai/agents/dist/index.mjs',
 });
-const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
-const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everythingDoc = 'demo://resource/static/document/architecture.md';
 
 // the parts of @openai/agents the test drives, typed as far as it uses them
 interface Agents {
@@ -125,25 +126,9 @@ describe('gatedAgentsServer inside the real OpenAI Agents SDK', () => {
       if (item['type'] === 'function_call_result') outputs.set(String(item['callId']), JSON.stringify(item['output']));
     const output = (id: string) => outputs.get(id) ?? '';
 
-    // the metadata and file: links were refused before any read: the server was never asked for them
-    expect(await serverReads(requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
-    expect(output('call_metadata')).toContain('uri.non-public-address');
-    expect(output('call_file')).toMatch(/refused to read/);
-    // the README reached the model, the ELF labelled image/png and the HTML page with script did not
-    expect(output('call_readme')).toContain(hostileLink('readme').marker);
-    for (const key of ['metadata', 'file', 'elf', 'html'])
-      expect(everythingSent).not.toContain(hostileLink(key).marker);
-    expect(output('call_elf')).toContain('content.executable');
-    expect(output('call_html')).toMatch(/content\./);
-    expect(output('call_everything_read')).toContain('architecture');
+    await expectGatedRun({ requestLog, output, sent: everythingSent });
 
     // one record per link: the links tool's refused ones, each read's verdict
-    const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
-    const byUri = (uri: string) => records.filter((r) => r.uri === uri).map((r) => r.verdict);
-    expect(byUri(hostileLink('readme').uri)).toContain('body-obtained');
-    expect(byUri(hostileLink('elf').uri)).toEqual(['link-only']);
-    expect(byUri(hostileLink('metadata').uri)).toContain('link-only');
-    expect(byUri(hostileLink('file').uri)).toContain('link-only');
-    expect(byUri(everythingDoc)).toContain('body-obtained');
+    await expectRecords(recordsFile);
   });
 });

@@ -7,6 +7,7 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { maxHeldServerMessages, proxySession } from '../../src/proxy/proxy-session.ts';
 import { tsServer } from '../e2e/run-probe.ts';
 import { orderLink } from '../fixtures/servers/order-server.ts';
+import { handResolvedGate, handResolver } from './hand-resolver.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
 import { initialize, startRawHost } from './raw-host.ts';
@@ -79,10 +80,7 @@ describe('linkgate proxy: message order', () => {
 
   test('past the bound of held messages the proxy stops reading the server, and reads again once they went out', async () => {
     const resolver = handResolver();
-    const gate = createGate(await loadPolicy(shippedPolicy('web-public')), {
-      resolve: resolver.resolve,
-      resolveTimeoutMs: 600_000,
-    });
+    const gate = await handResolvedGate(resolver);
     const host = memoryPeer();
     const server = memoryPeer();
     const pauses: string[] = [];
@@ -121,17 +119,3 @@ describe('linkgate proxy: message order', () => {
     ]);
   });
 });
-
-// a resolver the test answers by hand: every lookup waits until `answerAll`
-function handResolver() {
-  const waiting: Array<() => void> = [];
-  return {
-    resolve: () => new Promise<readonly string[]>((resolve) => waiting.push(() => resolve(['93.184.216.34']))),
-    answerAll() {
-      for (const answer of waiting.splice(0)) answer();
-    },
-    get waiting() {
-      return waiting.length;
-    },
-  };
-}

@@ -1,50 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { maxResolvingLinks } from '../../src/proxy/gate-result-items.ts';
 import { proxySession } from '../../src/proxy/proxy-session.ts';
 import { decisionMetaKey } from '../../src/sdk/gate-transport.ts';
+import { handResolvedGate, handResolver } from './hand-resolver.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
-import { shippedPolicy } from './proxy-helpers.ts';
 
 type Json = Record<string, unknown>;
-
-// a resolver the test answers by hand: every lookup waits until `answerAll`, and the most waiting at once is counted
-function handResolver() {
-  const waiting: Array<() => void> = [];
-  let most = 0;
-  let asked = 0;
-  return {
-    resolve: (name: string) =>
-      new Promise<readonly string[]>((resolve) => {
-        asked += 1;
-        // a name under `internal` answers with a private address, the others with a public one
-        waiting.push(() => resolve([name.startsWith('internal') ? '10.0.0.7' : '93.184.216.34']));
-        most = Math.max(most, waiting.length);
-      }),
-    answerAll() {
-      for (const answer of waiting.splice(0)) answer();
-    },
-    get waiting() {
-      return waiting.length;
-    },
-    get most() {
-      return most;
-    },
-    get asked() {
-      return asked;
-    },
-  };
-}
 
 describe('name resolution of a tool result’s links (web-public)', () => {
   test('runs side by side, bounded, and never holds an unrelated answer', async () => {
     const resolver = handResolver();
-    const gate = createGate(await loadPolicy(shippedPolicy('web-public')), {
-      resolve: resolver.resolve,
-      // no deadline comes into it: the test answers every lookup itself
-      resolveTimeoutMs: 600_000,
-    });
+    const gate = await handResolvedGate(resolver);
     const host = memoryPeer();
     const server = memoryPeer();
     await proxySession(host.transport, server.transport, { gate, server: 'web' }).start();

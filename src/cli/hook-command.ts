@@ -39,7 +39,7 @@ export const hookDefinition = defineCommand({
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
     'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
     '`--mode observe` answers nothing and records what enforcing would have done (`wouldDeny`).',
-    "`linkgate hook HOST --print-config [--policy FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads and prints the host's hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle.",
+    '`linkgate hook HOST --print-config [--policy FILE] [--allowed-signers FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads (and, with `--allowed-signers`, that its review verifies: exit 2 and the reason otherwise) and prints the host\'s hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle; claude code entries carry `onFailure: "block"` and cursor\'s `failClosed: true`, so a hook that cannot start, crashes or hangs refuses the call.',
   ],
   options: {
     policy: {
@@ -89,10 +89,14 @@ export const hookDefinition = defineCommand({
     if (values['print-config'] === true) {
       const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
       try {
-        // a policy that does not load would fail every event in the host: refuse to print it (loaded here only: an
-        // event reads the validated policy from the cache without the yaml parser)
+        // a policy that does not load, or does not verify against the allowed signers, would fail or deny every event
+        // in the host: refuse to print it (loaded here only: an event reads the validated policy from the cache
+        // without the yaml parser)
         const { loadPolicy } = await import('../policy/load-policy.ts');
-        await loadPolicy(policy, values.policy === undefined ? policy : displayPath(io.cwd, values.policy));
+        const shownAs = values.policy === undefined ? policy : displayPath(io.cwd, values.policy);
+        const check = (await loadPolicy(policy, { ...review, shownAs })).reviewCheck;
+        if (check !== undefined && !check.verified)
+          throw new GateError('POLICY_INVALID', `policy.unreviewed: ${check.message}; every read would be denied`);
       } catch (error) {
         return failClosed(io, error);
       }

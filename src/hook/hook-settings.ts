@@ -12,9 +12,13 @@ export const hookTimeoutSeconds = 30;
 export const pluginHookCommand =
   'node "${CLAUDE_PLUGIN_ROOT}/dist/bin/linkgate.js" hook claude-code --policy "${CLAUDE_PLUGIN_ROOT}/policies/default.yaml"';
 
-/** The Claude Code `hooks` settings block that runs `command` on every event the gate needs. */
+/**
+ * The Claude Code `hooks` settings block that runs `command` on every event the gate needs, each entry with
+ * `onFailure: "block"`: without it a PreToolUse hook that cannot start, crashes, hangs past its timeout or answers
+ * garbage lets the read go ahead (measured with the real Claude Code; with it, each of those refuses the read).
+ */
 export function claudeCodeSettings(command: string): { hooks: Record<string, unknown[]> } {
-  const handler = [{ type: 'command', command, timeout: hookTimeoutSeconds }];
+  const handler = [{ type: 'command', command, timeout: hookTimeoutSeconds, onFailure: 'block' }];
   return {
     hooks: {
       PreToolUse: [{ matcher: preToolMatcher, hooks: handler }],

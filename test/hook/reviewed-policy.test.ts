@@ -122,6 +122,11 @@ describe('linkgate hook --allowed-signers', () => {
   });
 
   it('--print-config carries the review options into the hook command', async () => {
+    // --print-config now verifies the review first: the policy carries the two signatures --min-signers 2 asks for
+    f.cleanup();
+    f = reviewFolder({ 'alice@example.com': 'ed25519', 'bob@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    f.sign('bob@example.com');
     const run = await runCli([
       'hook',
       'claude-code',

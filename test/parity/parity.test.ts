@@ -28,7 +28,8 @@ import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { jsonLinesOf, runProbe, tsServer } from '../e2e/run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
-import { embeddedCases, linkCases } from './parity-cases.ts';
+import { embeddedCases, type LinkCase, linkCases } from './parity-cases.ts';
+import { renderedLinkFor } from '../../src/hook/rendered-item.ts';
 import { isEmbeddedRecordLine, recordKindOf } from '../../src/record/record-kind.ts';
 
 type Json = Record<string, unknown>;
@@ -38,10 +39,12 @@ const serverFile = 'test/parity/parity-server.ts';
 const server = 'parity';
 const caseNames = [...linkCases.map((c) => c.name), ...embeddedCases.map((c) => c.name)];
 
-/** What one front end recorded. */
+/** What one front end recorded, and the tool result's items as it handed them to the host (model) in its own shape. */
 interface Observed {
   links: LinkRecord[];
   embedded: EmbeddedRecord[];
+  /** native `content[]` items, or a host's rendered items (text lines); absent for a front end that hands none (probe) */
+  delivered?: unknown[];
 }
 
 const frontEnds = [
@@ -207,9 +210,10 @@ let gate: Gate;
 let dir: string;
 const rows = new Map<FrontEnd, Map<string, string>>();
 const observedBy = new Map<FrontEnd, Observed>();
+const observedInObserve = new Map<FrontEnd, Observed>();
 
 function collector(): { observed: Observed; sink: ReturnType<typeof callbackSink> } {
-  const observed: Observed = { links: [], embedded: [] };
+  const observed: Observed & { delivered: unknown[] } = { links: [], embedded: [], delivered: [] };
   const sink = callbackSink(
     (r) => void observed.links.push(r),
     (r) => void observed.embedded.push(r),
@@ -222,22 +226,28 @@ const serverCommand = () => {
   return { command: command as string, args, stderr: 'ignore' as const };
 };
 
-/** The host of a decorator run: calls the tool, reads every link in order (errors are the host's to see), flushes. */
+/**
+ * The host of a decorator run: calls the tool, reads every link in order (errors are the host's to see; a model may
+ * ask for a uri it was never shown as a link), flushes. Returns the tool result's items as the host received them.
+ */
 async function hostReads(client: {
   request: (request: Json & { method: string }, schema: typeof permissive) => Promise<unknown>;
-}) {
-  await client.request({ method: 'tools/call', params: { name: 'cases', arguments: {} } }, permissive);
+}): Promise<unknown[]> {
+  const result = await client.request({ method: 'tools/call', params: { name: 'cases', arguments: {} } }, permissive);
   for (const c of linkCases)
     await client.request({ method: 'resources/read', params: { uri: c.link.uri } }, permissive).catch(() => undefined);
+  return (result as { content: unknown[] }).content;
 }
 
-async function decoratorV1(): Promise<Observed> {
+type Mode = 'enforce' | 'observe';
+
+async function decoratorV1(mode: Mode = 'enforce'): Promise<Observed> {
   const { observed, sink } = collector();
-  const transport = gateTransport(new StdioClientTransport(serverCommand()), { gate, server, sink });
+  const transport = gateTransport(new StdioClientTransport(serverCommand()), { gate, server, sink, mode });
   const client = new Client({ name: 'parity-host', version: '1.0.0' });
   await client.connect(transport);
   try {
-    await hostReads(client);
+    observed.delivered = await hostReads(client);
     await transport.flush();
   } finally {
     await client.close();
@@ -252,7 +262,7 @@ async function decoratorV2(): Promise<Observed> {
   const client = new ClientV2({ name: 'parity-host', version: '2.0.0' });
   await client.connect(transport);
   try {
-    await hostReads(client);
+    observed.delivered = await hostReads(client);
     await transport.flush();
   } finally {
     await client.close();
@@ -260,7 +270,7 @@ async function decoratorV2(): Promise<Observed> {
   return observed;
 }
 
-async function clientHelper(): Promise<Observed> {
+async function clientHelper(mode: Mode = 'enforce'): Promise<Observed> {
   const { observed, sink } = collector();
   const client = new Client({ name: 'parity-host', version: '1.0.0' });
   await client.connect(new StdioClientTransport(serverCommand()));
@@ -271,7 +281,9 @@ async function clientHelper(): Promise<Observed> {
     );
     // each read gets its full deadline, whatever the others take
     const budgetMs = gate.policy.document.read.readTimeoutMs * (linkCases.length + 1);
-    await gateToolResult(client, toolResult, { gate, server, tool: 'cases', sink, budgetMs, concurrency: 4 });
+    const options = { gate, server, tool: 'cases', sink, budgetMs, concurrency: 4, mode };
+    const gated = await gateToolResult(client, toolResult, options);
+    observed.delivered = gated.content;
   } finally {
     await client.close();
   }
@@ -279,7 +291,7 @@ async function clientHelper(): Promise<Observed> {
 }
 
 /** The proxy in this process over in-memory stdio, a host writing raw JSON-RPC lines, the server as a child. */
-async function proxy(): Promise<Observed> {
+async function proxy(mode: Mode = 'enforce'): Promise<Observed> {
   const { observed, sink } = collector();
   const toProxy = new PassThrough();
   const fromProxy = new PassThrough();
@@ -287,7 +299,7 @@ async function proxy(): Promise<Observed> {
   const exit = runProxy({
     gate,
     server,
-    mode: 'enforce',
+    mode,
     sink,
     upstream: { kind: 'command', command: command as string, args },
     stdin: toProxy,
@@ -320,7 +332,8 @@ async function proxy(): Promise<Observed> {
     clientInfo: { name: 'raw-host', version: '1.0.0' },
   });
   toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-  await request('tools/call', { name: 'cases', arguments: {} });
+  const tool = await request('tools/call', { name: 'cases', arguments: {} });
+  observed.delivered = ((tool['result'] as Json)['content'] as unknown[]) ?? [];
   for (const c of linkCases) await request('resources/read', { uri: c.link.uri });
   toProxy.end();
   await exit;
@@ -379,12 +392,14 @@ class HookSession {
   constructor(
     readonly host: HookHost,
     readonly root: string,
+    readonly mode: Mode = 'enforce',
   ) {
     this.stateDir = join(root, 'state');
   }
   async event(event: Json): Promise<string> {
     return runHook(hostAdapters[this.host], JSON.stringify(event), {
       gate,
+      mode: this.mode,
       stateDir: this.stateDir,
       record: async (r) => void this.observed.links.push(r),
       recordEmbedded: async (r) => void this.observed.embedded.push(r),
@@ -400,6 +415,19 @@ function refused(answer: string): boolean {
   return specific?.['permissionDecision'] === 'deny' || parsed['decision'] === 'deny' || parsed['decision'] === 'block';
 }
 
+/** A replacement reason as the items a model reads: a JSON object line as that item, any other line as text. */
+function reasonLines(reason: string): unknown[] {
+  return reason.split('\n').map((line) => {
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (typeof value === 'object' && value !== null) return value;
+    } catch {
+      // text
+    }
+    return { type: 'text', text: line };
+  });
+}
+
 const isImage = (mimeType: unknown) => typeof mimeType === 'string' && mimeType.startsWith('image/');
 
 /**
@@ -407,9 +435,9 @@ const isImage = (mimeType: unknown) => typeof mimeType === 'string' && mimeType.
  * rendered text items; a read's binary bodies are saved under `<transcript>/tool-results/` and named in the item;
  * a read the server refuses as not found is `{contents: [], error}`; any other failed read is `PostToolUseFailure`.
  */
-async function claudeCode(answers: ServerAnswers): Promise<Observed> {
+async function claudeCode(answers: ServerAnswers, mode: Mode = 'enforce'): Promise<Observed> {
   const root = mkdtempSync(join(dir, 'claude-code-'));
-  const session = new HookSession('claude-code', root);
+  const session = new HookSession('claude-code', root, mode);
   const saved = join(root, 'session', 'tool-results');
   mkdirSync(saved, { recursive: true });
   let files = 0;
@@ -453,10 +481,16 @@ async function claudeCode(answers: ServerAnswers): Promise<Observed> {
       }
     } else rendered.push(item);
   }
-  await session.event({
+  const answer = await session.event({
     ...common('PostToolUse', `mcp__${server}__cases`, {}, 'toolu_cases'),
     tool_response: rendered,
   });
+  // Claude Code hands the model `updatedToolOutput` in place of the result when the hook gives one
+  session.observed.delivered =
+    answer === ''
+      ? rendered
+      : ((JSON.parse(answer) as { hookSpecificOutput: { updatedToolOutput: unknown[] } }).hookSpecificOutput
+          .updatedToolOutput ?? rendered);
   for (const [i, c] of linkCases.entries()) {
     const input = { server, uri: c.link.uri };
     const id = `toolu_read_${i}`;
@@ -498,9 +532,9 @@ async function claudeCode(answers: ServerAnswers): Promise<Observed> {
  * `{content}` result, reads as `read_mcp_resource {server, uri}` whose `tool_response` is a JSON string
  * `{server, uri, contents}` with blobs inline; a read that fails gets no post event.
  */
-async function codex(answers: ServerAnswers): Promise<Observed> {
+async function codex(answers: ServerAnswers, mode: Mode = 'enforce'): Promise<Observed> {
   const root = mkdtempSync(join(dir, 'codex-'));
-  const session = new HookSession('codex', root);
+  const session = new HookSession('codex', root, mode);
   const common = (name: string, tool: string, input: Json, id: string) => ({
     session_id: 'parity-codex',
     transcript_path: null,
@@ -511,10 +545,13 @@ async function codex(answers: ServerAnswers): Promise<Observed> {
     tool_input: input,
     tool_use_id: id,
   });
-  await session.event({
+  const answer = await session.event({
     ...common('PostToolUse', `mcp__${server}__cases`, {}, 'call_cases'),
     tool_response: answers.toolResult,
   });
+  // a `block` answer's reason is what the model reads instead: one line per item, text as text, the rest as JSON
+  session.observed.delivered =
+    answer === '' ? answers.toolResult.content : reasonLines((JSON.parse(answer) as { reason: string }).reason);
   for (const [i, c] of linkCases.entries()) {
     const input = { server, uri: c.link.uri };
     const id = `call_read_${i}`;
@@ -533,9 +570,9 @@ async function codex(answers: ServerAnswers): Promise<Observed> {
  * embedded text resource as plain text, an embedded blob as a note and `inlineData`); `read_mcp_resource {uri}` reads
  * only listed resources and passes text bodies, `[Binary Data (TYPE)]` for blobs, or `Error: …` with `error`.
  */
-async function geminiCli(answers: ServerAnswers): Promise<Observed> {
+async function geminiCli(answers: ServerAnswers, mode: Mode = 'enforce'): Promise<Observed> {
   const root = mkdtempSync(join(dir, 'gemini-cli-'));
-  const session = new HookSession('gemini-cli', root);
+  const session = new HookSession('gemini-cli', root, mode);
   const common = (name: string, tool: string, input: Json) => ({
     session_id: 'parity-gemini-cli',
     transcript_path: join(root, 'chats', 'session.jsonl'),
@@ -562,11 +599,13 @@ async function geminiCli(answers: ServerAnswers): Promise<Observed> {
       }
     } else parts.push({ text: `<untrusted_context>\n${String(item['text'])}\n</untrusted_context>` });
   }
-  await session.event({
+  const answer = await session.event({
     ...common('AfterTool', `mcp_${server}_cases`, {}),
     mcp_context: mcpContext,
     tool_response: { llmContent: parts, returnDisplay: 'cases' },
   });
+  // a `deny` answer's reason replaces the result the model reads
+  session.observed.delivered = answer === '' ? parts : reasonLines((JSON.parse(answer) as { reason: string }).reason);
   const listed = linkCases.map((c) => `- ${server}:${c.link.uri} | ${c.link.name}`).join('\n');
   await session.event({
     ...common('AfterTool', 'list_mcp_resources', { serverName: server }),
@@ -615,6 +654,13 @@ beforeAll(async () => {
   observedBy.set('hook codex', await codex(answers));
   observedBy.set('hook gemini-cli', await geminiCli(answers));
   for (const [name, observed] of observedBy) rows.set(name, rowOf(observed));
+  // observe mode: the same front ends, enforcing nothing
+  observedInObserve.set('decorator (SDK 1.x)', await decoratorV1('observe'));
+  observedInObserve.set('client helper', await clientHelper('observe'));
+  observedInObserve.set('proxy', await proxy('observe'));
+  observedInObserve.set('hook claude-code', await claudeCode(answers, 'observe'));
+  observedInObserve.set('hook codex', await codex(answers, 'observe'));
+  observedInObserve.set('hook gemini-cli', await geminiCli(answers, 'observe'));
   if (process.env['LINKGATE_PARITY_TABLE'] === '1') process.stdout.write(`\n${parityTable()}\n`);
 }, 600_000);
 
@@ -698,6 +744,88 @@ describe('parity: one server answer, one verdict and the same reason codes from 
       const pending = awaiting[name] ?? {};
       const want = Object.fromEntries(caseNames.map((c) => [c, limits[c]?.cell ?? pending[c]?.cell ?? ref.get(c)]));
       expect(got).toEqual(want);
+    },
+  );
+});
+
+/** Hosts that drop a link's declared type and size before the hook sees it (`hostLimits`): judged on what they show. */
+const dropsDeclared: ReadonlySet<FrontEnd> = new Set(['hook claude-code', 'hook gemini-cli']);
+
+/** The link cases whose link decision is deny, judged on the link as `frontEnd`'s host shows it. */
+async function refusedAtLink(frontEnd: FrontEnd): Promise<LinkCase[]> {
+  const refused: LinkCase[] = [];
+  for (const c of linkCases) {
+    const { mimeType: _type, size: _size, ...bare } = c.link;
+    const link = { type: 'resource_link', ...(dropsDeclared.has(frontEnd) ? bare : c.link) };
+    if ((await gate.decide({ stage: 'link', server, readFrom: server, link })).effect === 'deny') refused.push(c);
+  }
+  return refused;
+}
+
+/** The uris a host is shown as links: native `resource_link` items, and link lines as Claude Code and Gemini CLI render them. */
+function shownLinks(delivered: readonly unknown[]): string[] {
+  const shown: string[] = [];
+  for (const item of delivered) {
+    if (typeof item !== 'object' || item === null) continue;
+    const i = item as Json;
+    if (i['type'] === 'resource_link') shown.push(String(i['uri']));
+    const text = typeof i['text'] === 'string' ? i['text'] : '';
+    for (const line of text.split('\n')) {
+      if (line.startsWith('linkgate ')) continue;
+      for (const c of linkCases) if (renderedLinkFor(line, c.link.uri) !== null) shown.push(c.link.uri);
+    }
+  }
+  return shown;
+}
+
+/** The masked uris named by the flow's refused-link notices in what a host is shown. */
+function refusedNotices(delivered: readonly unknown[]): string[] {
+  return delivered.flatMap((item) => {
+    const text = typeof item === 'object' && item !== null ? (item as Json)['text'] : undefined;
+    const named = typeof text === 'string' ? /^linkgate refused the link `.*?` at `(.*?)`: /.exec(text) : null;
+    return named === null ? [] : [named[1] as string];
+  });
+}
+
+const sorted = (values: readonly string[]) => [...values].sort();
+
+describe('parity: no front end hands a denied resource_link to the host or model in enforce mode', () => {
+  test.each(frontEnds.filter((f) => f !== 'probe'))(
+    '%s: each link its link decision denies is replaced by the notice naming it; every other link stays',
+    async (name) => {
+      const delivered = observedBy.get(name)?.delivered ?? [];
+      const refused = await refusedAtLink(name);
+      expect(refused.map((c) => c.name)).toEqual(expect.arrayContaining(['metadata', 'file-scheme']));
+      const shown = shownLinks(delivered);
+      expect(shown.filter((uri) => refused.some((c) => c.link.uri === uri))).toEqual([]);
+      expect(sorted(refusedNotices(delivered))).toEqual(sorted(refused.map((c) => maskUri(c.link.uri))));
+      expect(sorted(shown)).toEqual(sorted(linkCases.filter((c) => !refused.includes(c)).map((c) => c.link.uri)));
+    },
+  );
+
+  const observeFrontEnds: FrontEnd[] = [
+    'decorator (SDK 1.x)',
+    'client helper',
+    'proxy',
+    'hook claude-code',
+    'hook codex',
+    'hook gemini-cli',
+  ];
+  test.each(observeFrontEnds)(
+    '%s in observe mode: every link stays, no notice, and each denied one is recorded as a would-deny',
+    async (name) => {
+      const observed = observedInObserve.get(name) as Observed;
+      const delivered = observed.delivered ?? [];
+      expect(sorted(shownLinks(delivered))).toEqual(sorted(linkCases.map((c) => c.link.uri)));
+      expect(refusedNotices(delivered)).toEqual([]);
+      for (const c of await refusedAtLink(name)) {
+        const record = observed.links.find((r) => r.uri === maskUri(c.link.uri));
+        expect({ uri: c.link.uri, wouldDeny: record?.wouldDeny, link: record?.decisions.link.effect }).toEqual({
+          uri: c.link.uri,
+          wouldDeny: true,
+          link: 'deny',
+        });
+      }
     },
   );
 });

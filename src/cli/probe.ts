@@ -199,6 +199,7 @@ async function probe(run: ProbeRun, io: CliIo): Promise<number> {
       tap,
       clientInfo,
       budgetMs,
+      frontEnd: 'probe',
     });
     if (run.json) {
       for (const record of records) await writeLine(io.stdout, JSON.stringify(record));

@@ -44,5 +44,5 @@ export function nowOf(context: HookContext): Date {
 
 /** Where a link was found, as far as a hook event says: the server and tool, no JSON-RPC context. */
 export function linkContext(server: string, tool: string | null): LinkContext {
-  return { server, tool, responseId: null, protocolVersion: null, client: null, serverInfo: null };
+  return { server, tool, responseId: null, protocolVersion: null, client: null, serverInfo: null, frontEnd: 'hook' };
 }

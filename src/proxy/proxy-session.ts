@@ -128,6 +128,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     server,
     mode: options.mode ?? 'enforce',
     judgeEmbedded: false,
+    frontEnd: 'proxy',
     ...optionalSink(options),
   });
   // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,

@@ -3,7 +3,14 @@ import type { ItemEvidence } from '../gate/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { isRecord } from '../decision/json-value.ts';
-import type { DeliveredStage, DiscoveredStage, DroppedItem, ReceivedItem, ReceivedStage } from './link-record.ts';
+import type {
+  DeliveredStage,
+  DiscoveredStage,
+  DroppedItem,
+  FrontEnd,
+  ReceivedItem,
+  ReceivedStage,
+} from './link-record.ts';
 
 /** Longest error message kept in a record, characters (after masking). */
 export const maxRecordedMessageChars = 200;
@@ -170,6 +177,8 @@ export interface LinkContext {
   protocolVersion: string | null;
   client: { name: string; version: string } | null;
   serverInfo: { name: string; version: string } | null;
+  /** the front end that found the link; recorded as `stages.discovered.frontEnd` */
+  frontEnd?: FrontEnd;
 }
 
 /** The discovered stage of a link found at `contentIndex` (null when the read did not come from a tool result). */
@@ -192,6 +201,7 @@ export function discoveredStage(
     protocolVersion: context.protocolVersion,
     client: peer(context.client),
     serverInfo: peer(context.serverInfo),
+    ...(context.frontEnd === undefined ? {} : { frontEnd: context.frontEnd }),
   };
 }
 

@@ -24,6 +24,12 @@ export interface PeerInfo {
   version: string;
 }
 
+/** The kinds of front end that write records (DESIGN §1): which one found the link and ran the flow. */
+export const frontEnds = ['proxy', 'hook', 'decorator', 'client-helper', 'probe'] as const;
+
+/** Which front end wrote a record: `linkgate proxy`, `linkgate hook`, `gateTransport`, `gateToolResult`, `linkgate probe`. */
+export type FrontEnd = (typeof frontEnds)[number];
+
 /** Stage 1: the link was found; `uri` is masked (no userinfo, no query values). */
 export interface DiscoveredStage {
   /** ISO 8601 time the link was found */
@@ -47,6 +53,8 @@ export interface DiscoveredStage {
   protocolVersion: string | null;
   client: PeerInfo | null;
   serverInfo: PeerInfo | null;
+  /** the front end that found the link and wrote the record (absent in records written before it was recorded) */
+  frontEnd?: FrontEnd;
 }
 
 /** How the body was asked for: `resources/read` on the link's server, or the host's own gated `http(s)` fetch. */

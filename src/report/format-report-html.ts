@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { verdictLegend } from '../record/format-record-table.ts';
-import type { BreakdownList, ListedLink, ReportCounts } from './report-counts.ts';
-import { reportStages, reportVerdicts } from './report-counts.ts';
+import type { BreakdownList, ListedLink, ModeCounts, ModeSection, ReportCounts } from './report-counts.ts';
+import { modeIntro, modeSections, reportStages, reportVerdicts } from './report-counts.ts';
 import { embeddedParts, entityText, filtersText, percent, sourcesText } from './format-report-text.ts';
 
 /** Keys drawn per breakdown chart; the table under it lists every key. */
@@ -48,8 +48,9 @@ td.v-link,span.v-link{color:var(--link)}td.v-unver,span.v-unver{color:var(--unve
 .legend span{margin-right:14px}.legend span::before{content:"■ "}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 10px}
 legend{font-weight:600;padding:0 4px}fieldset label{display:inline-block;margin:2px 12px 2px 0;white-space:nowrap}
-section#links{counter-reset:shown}#links tbody tr{counter-increment:shown}
-p.shown::before{content:counter(shown) " of @LISTED@ listed links shown"}
+section.links{counter-reset:shown}section.links tbody tr{counter-increment:shown}
+section.mode{border-top:3px solid var(--line);margin-top:28px}section#o-mode{border-top-color:var(--partial)}
+p.mode{font-weight:600;font-size:15px}
 @media print{body{background:#fff;color:#000}main{max-width:none;padding:0}form.filters,p.shown{display:none}
 tr,svg{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
 `;
@@ -61,11 +62,21 @@ tr,svg{break-inside:avoid}h2{break-after:avoid}a{color:inherit}}
  * escaped as text; record values never reach the stylesheet (filters select by index classes).
  */
 export function formatReportHtml(counts: ReportCounts): string {
-  const listed = counts.notDelivered.listed;
-  const servers = distinct(listed.map((l) => l.server));
-  const reasons = distinct(listed.flatMap((l) => l.reasons));
-  const verdictsListed = reportVerdicts.filter((v) => listed.some((l) => l.verdict === v));
-  const style = `${baseStyle.replace('@LISTED@', String(listed.length))}${filterRules(verdictsListed, servers.length, reasons.length)}`;
+  const sections = modeSections(counts).map((section) => {
+    const prefix = section.mode === 'observe' ? 'o-' : '';
+    const listed = section.counts.notDelivered.listed;
+    return {
+      section,
+      prefix,
+      listed,
+      servers: distinct(listed.map((l) => l.server)),
+      hosts: distinct(listed.map((l) => l.host)),
+      frontEnds: distinct(listed.map((l) => l.frontEnd)),
+      reasons: distinct(listed.flatMap((l) => l.reasons)),
+      verdicts: reportVerdicts.filter((v) => listed.some((l) => l.verdict === v)),
+    };
+  });
+  const style = `${baseStyle}${sections.map((m) => filterRules(m)).join('')}`;
   const hash = createHash('sha256').update(style, 'utf8').digest('base64');
   const csp = `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
   const title = `linkgate report: ${counts.links} link${counts.links === 1 ? '' : 's'}`;
@@ -80,24 +91,33 @@ export function formatReportHtml(counts: ReportCounts): string {
     body.push(
       `<p class="warn"><span id="skipped">${counts.skipped}</span> line${counts.skipped === 1 ? '' : 's'} skipped: not records</p>`,
     );
-
-  body.push('<h2>Funnel</h2>', funnelSvg(counts));
-  body.push('<h2>Verdicts</h2>', verdictSvg(counts), verdictTable(counts));
-  if (counts.observe.records > 0)
-    body.push(
-      `<p>Observe mode: <span id="observe-records">${counts.observe.records}</span> records, <strong id="would-deny">${counts.observe.wouldDeny}</strong> would have been denied (nothing was enforced).</p>`,
-    );
-  body.push(reasonsTable(counts));
-  body.push(breakdown('By server', 'server', counts.byServer));
-  body.push(breakdown('By tool', 'tool', counts.byTool));
-  body.push(breakdown('By front end or host', 'front-end', counts.byFrontEnd));
-  body.push(breakdown('By policy', 'policy', counts.byPolicy));
+  for (const m of sections) {
+    const { section, prefix: p } = m;
+    const mode = section.counts;
+    const h = (text: string) =>
+      `<h2>${section.mode === 'observe' ? `Observe mode, if enforced: ${text.toLowerCase()}` : text}</h2>`;
+    body.push(`<section class="mode" id="${p}mode">`);
+    const intro = modeIntro(section, sections.length);
+    if (intro !== null) body.push(`<p class="mode" id="${p}intro">${htmlText(intro)}</p>`);
+    if (section.mode === 'observe')
+      body.push(
+        `<p>Observe mode: <span id="observe-records">${mode.links}</span> records, <strong id="would-deny">${section.wouldDeny}</strong> would have been denied (nothing was enforced).</p>`,
+      );
+    body.push(h('Funnel'), funnelSvg(mode, p));
+    body.push(h('Verdicts'), verdictSvg(mode, p), verdictTable(mode, p));
+    body.push(reasonsTable(mode, p, h));
+    body.push(breakdown(h('By server'), 'server', mode.byServer, p));
+    body.push(breakdown(h('By tool'), 'tool', mode.byTool, p));
+    body.push(breakdown(h('By host'), 'host', mode.byHost, p));
+    body.push(breakdown(h('By front end'), 'front-end', mode.byFrontEnd, p));
+    body.push(breakdown(h('By policy'), 'policy', mode.byPolicy, p));
+    body.push(linksSection(m), '</section>');
+  }
   if (counts.embedded.records > 0) {
     body.push(
       `<p>Embedded resources (bodies the tool results carried, not links): <span id="embedded">${counts.embedded.records}</span> (${htmlText(embeddedParts(counts))}).</p>`,
     );
   }
-  body.push(linksSection(counts, listed, verdictsListed, servers, reasons));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -122,21 +142,28 @@ function distinct(values: readonly string[]): string[] {
   return [...new Set(values)].sort();
 }
 
-// one rule per filter value: a row that does not match the checked value is hidden; `all` checks nothing
-function filterRules(verdicts: readonly string[], servers: number, reasons: number): string {
-  const rules: string[] = [];
-  for (const v of verdicts) {
+// one rule per filter value: a row that does not match the checked value is hidden; `all` checks nothing. Ids and
+// classes are the mode's prefix and an index, never a record value
+function filterRules(m: HtmlModeSection): string {
+  const p = m.prefix;
+  const rules = [`#${p}links p.shown::before{content:counter(shown) " of ${m.listed.length} listed links shown"}`];
+  const hide = (radio: string, cls: string) =>
+    rules.push(`main:has(#${p}${radio}:checked) #${p}links tbody tr:not(.${cls}){display:none}`);
+  for (const v of m.verdicts) {
     const c = verdictClass[v as (typeof reportVerdicts)[number]];
-    rules.push(`main:has(#fv-${c}:checked) #links tbody tr:not(.${c}){display:none}`);
+    hide(`fv-${c}`, c);
   }
-  for (let i = 0; i < servers; i += 1)
-    rules.push(`main:has(#fs-${i}:checked) #links tbody tr:not(.s${i}){display:none}`);
-  for (let i = 0; i < reasons; i += 1)
-    rules.push(`main:has(#fr-${i}:checked) #links tbody tr:not(.r${i}){display:none}`);
+  for (const [group, cls, values] of [
+    ['fs', 's', m.servers],
+    ['fh', 'h', m.hosts],
+    ['ff', 'f', m.frontEnds],
+    ['fr', 'r', m.reasons],
+  ] as const)
+    for (let i = 0; i < values.length; i += 1) hide(`${group}-${i}`, `${cls}${i}`);
   return `${rules.join('\n')}\n`;
 }
 
-function funnelSvg(counts: ReportCounts): string {
+function funnelSvg(counts: ModeCounts, p: string): string {
   const width = 720;
   const rowHeight = 34;
   const labelWidth = 110;
@@ -148,10 +175,10 @@ function funnelSvg(counts: ReportCounts): string {
     const w = Math.round((n / top) * barWidth);
     return `<text x="0" y="${y + 17}">${stage}</text><rect class="track" x="${labelWidth}" y="${y}" width="${barWidth}" height="24" rx="3"/><rect class="bar" x="${labelWidth}" y="${y}" width="${w}" height="24" rx="3"/><text x="${labelWidth + barWidth + 10}" y="${y + 17}" data-stage="${stage}">${n}</text><text class="muted" x="${width - 4}" y="${y + 17}" text-anchor="end">${percent(n, counts.links)}</text>`;
   });
-  return `<svg id="funnel" viewBox="0 0 ${width} ${reportStages.length * rowHeight + 8}" width="${width}" role="img" aria-label="funnel: links per stage">${rows.join('')}</svg>`;
+  return `<svg id="${p}funnel" viewBox="0 0 ${width} ${reportStages.length * rowHeight + 8}" width="${width}" role="img" aria-label="funnel: links per stage">${rows.join('')}</svg>`;
 }
 
-function verdictSvg(counts: ReportCounts): string {
+function verdictSvg(counts: ModeCounts, p: string): string {
   const width = 720;
   const total = Math.max(1, counts.links);
   let x = 0;
@@ -161,25 +188,25 @@ function verdictSvg(counts: ReportCounts): string {
     x += w;
     return rect;
   });
-  return `<svg id="verdict-chart" viewBox="0 0 ${width} 26" width="${width}" role="img" aria-label="verdicts as shares of the links">${counts.links === 0 ? '<rect class="track" x="0" y="0" width="720" height="26"/>' : segments.join('')}</svg>`;
+  return `<svg id="${p}verdict-chart" viewBox="0 0 ${width} 26" width="${width}" role="img" aria-label="verdicts as shares of the links">${counts.links === 0 ? '<rect class="track" x="0" y="0" width="720" height="26"/>' : segments.join('')}</svg>`;
 }
 
-function verdictTable(counts: ReportCounts): string {
+function verdictTable(counts: ModeCounts, p: string): string {
   const rows = reportVerdicts.map(
     (v) =>
       `<tr><td><span class="${verdictClass[v]}">■</span> ${v}</td><td class="n" data-verdict="${v}">${counts.verdicts[v]}</td><td class="n">${percent(counts.verdicts[v], counts.links)}</td><td>${htmlText(verdictLegend[v])}</td></tr>`,
   );
-  return `<table id="verdicts"><thead><tr><th>verdict</th><th class="n">links</th><th class="n">share</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table id="${p}verdicts"><thead><tr><th>verdict</th><th class="n">links</th><th class="n">share</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function reasonsTable(counts: ReportCounts): string {
+function reasonsTable(counts: ModeCounts, p: string, h: (text: string) => string): string {
   const reasons = Object.entries(counts.reasons);
   const next = Object.entries(counts.next);
   const out: string[] = [];
   if (reasons.length > 0) {
     out.push(
-      '<h2>Reasons</h2>',
-      '<table id="reasons"><thead><tr><th>reason code</th><th class="n">links</th><th>means</th><th>check next</th></tr></thead><tbody>',
+      h('Reasons'),
+      `<table id="${p}reasons"><thead><tr><th>reason code</th><th class="n">links</th><th>means</th><th>check next</th></tr></thead><tbody>`,
       ...reasons.map(([code, n]) => {
         const help = counts.hints[code];
         return `<tr><td><code>${htmlText(code)}</code></td><td class="n" data-reason="${htmlText(code)}">${n}</td><td>${help === undefined ? '' : richText(help.means)}</td><td>${help === undefined ? '' : richText(help.checkNext)}</td></tr>`;
@@ -189,8 +216,8 @@ function reasonsTable(counts: ReportCounts): string {
   }
   if (next.length > 0) {
     out.push(
-      '<h2>Boundary to check next</h2>',
-      '<table id="next"><thead><tr><th>boundary</th><th class="n">links</th></tr></thead><tbody>',
+      h('Boundary to check next'),
+      `<table id="${p}next"><thead><tr><th>boundary</th><th class="n">links</th></tr></thead><tbody>`,
       ...next.map(([b, n]) => `<tr><td>${htmlText(b)}</td><td class="n" data-boundary="${htmlText(b)}">${n}</td></tr>`),
       '</tbody></table>',
     );
@@ -198,7 +225,8 @@ function reasonsTable(counts: ReportCounts): string {
   return out.join('\n');
 }
 
-function breakdown(title: string, id: string, list: BreakdownList): string {
+function breakdown(heading: string, id: string, list: BreakdownList, p: string): string {
+  const title = heading.replace(/<[^>]*>/g, '');
   if (list.keys.length === 0) return '';
   const drawn = list.keys.slice(0, maxChartKeys);
   const width = 720;
@@ -228,65 +256,98 @@ function breakdown(title: string, id: string, list: BreakdownList): string {
     list.keys.length > drawn.length
       ? `<p class="meta">the chart draws the first ${drawn.length} keys; the table lists all ${list.keys.length}.</p>`
       : '';
-  const table = `<table id="by-${id}"><thead><tr><th>${htmlText(id.replace('-', ' '))}</th><th class="n">links</th><th class="n">body-obtained</th><th class="n">partially-interpreted</th><th class="n">link-only</th><th class="n">unverifiable</th><th class="n">would deny</th></tr></thead><tbody>${list.keys
+  const table = `<table id="${p}by-${id}"><thead><tr><th>${htmlText(id.replace('-', ' '))}</th><th class="n">links</th><th class="n">body-obtained</th><th class="n">partially-interpreted</th><th class="n">link-only</th><th class="n">unverifiable</th></tr></thead><tbody>${list.keys
     .map(
       (k) =>
-        `<tr><td class="key">${htmlText(k.key)}</td><td class="n">${k.links}</td><td class="n">${k.verdicts['body-obtained']}</td><td class="n">${k.verdicts['partially-interpreted']}</td><td class="n">${k.verdicts['link-only']}</td><td class="n">${k.verdicts.unverifiable}</td><td class="n">${k.wouldDeny}</td></tr>`,
+        `<tr><td class="key">${htmlText(k.key)}</td><td class="n">${k.links}</td><td class="n">${k.verdicts['body-obtained']}</td><td class="n">${k.verdicts['partially-interpreted']}</td><td class="n">${k.verdicts['link-only']}</td><td class="n">${k.verdicts.unverifiable}</td></tr>`,
     )
     .join('')}</tbody></table>`;
-  return `<h2>${htmlText(title)}</h2>\n<svg id="chart-${id}" viewBox="0 0 ${width} ${drawn.length * rowHeight + 8}" width="${width}" role="img" aria-label="${htmlText(title)}: links per key by verdict">${rows.join('')}</svg>\n${legend}${more}${notDrawn}\n${table}`;
+  return `${heading}\n<svg id="${p}chart-${id}" viewBox="0 0 ${width} ${drawn.length * rowHeight + 8}" width="${width}" role="img" aria-label="${htmlText(title)}: links per key by verdict">${rows.join('')}</svg>\n${legend}${more}${notDrawn}\n${table}`;
 }
 
-function linksSection(
-  counts: ReportCounts,
-  listed: readonly ListedLink[],
-  verdicts: readonly (typeof reportVerdicts)[number][],
-  servers: readonly string[],
-  reasons: readonly string[],
-): string {
-  const nd = counts.notDelivered;
+interface HtmlModeSection {
+  section: ModeSection;
+  prefix: string;
+  listed: readonly ListedLink[];
+  servers: readonly string[];
+  hosts: readonly string[];
+  frontEnds: readonly string[];
+  reasons: readonly string[];
+  verdicts: readonly (typeof reportVerdicts)[number][];
+}
+
+function linksSection(m: HtmlModeSection): string {
+  const { prefix: p, listed, servers, hosts, frontEnds, reasons, verdicts } = m;
+  const observe = m.section.mode === 'observe';
+  const nd = m.section.counts.notDelivered;
   const out: string[] = [
-    '<section id="links">',
-    `<h2>Not delivered whole: <span id="not-delivered">${nd.total}</span></h2>`,
+    `<section class="links" id="${p}links">`,
+    `<h2>${observe ? 'Observe mode: would not be delivered whole' : 'Not delivered whole'}: <span id="${p}not-delivered">${nd.total}</span></h2>`,
   ];
   if (listed.length < nd.total)
     out.push(
       `<p class="meta">the first ${listed.length} are listed (<code>--max-links</code>); all ${nd.total} are counted.</p>`,
     );
   if (listed.length === 0) {
-    out.push('<p>Every link was delivered whole.</p>', '</section>');
+    out.push(
+      observe ? '<p>Enforcing would have delivered every link whole.</p>' : '<p>Every link was delivered whole.</p>',
+      '</section>',
+    );
     return out.join('\n');
   }
   const count = (pred: (l: ListedLink) => boolean) => listed.filter(pred).length;
   const radio = (group: string, id: string, label: string, checked = false) =>
-    `<label><input type="radio" name="${group}" id="${id}"${checked ? ' checked' : ''}> ${label}</label>`;
+    `<label><input type="radio" name="${p}${group}" id="${p}${id}"${checked ? ' checked' : ''}> ${label}</label>`;
+  const fieldset = (group: string, legend: string, items: string) =>
+    `<fieldset><legend>${legend}</legend>${radio(group, `${group}-all`, 'all', true)}${items}</fieldset>`;
   out.push(
-    '<form class="filters" aria-label="filter the links">',
-    `<fieldset><legend>verdict</legend>${radio('fv', 'fv-all', 'all', true)}${verdicts
-      .map((v) => radio('fv', `fv-${verdictClass[v]}`, `${v} (${count((l) => l.verdict === v)})`))
-      .join('')}</fieldset>`,
-    `<fieldset><legend>server</legend>${radio('fs', 'fs-all', 'all', true)}${servers
-      .map((s, i) => radio('fs', `fs-${i}`, `${htmlText(s)} (${count((l) => l.server === s)})`))
-      .join('')}</fieldset>`,
-    `<fieldset><legend>reason</legend>${radio('fr', 'fr-all', 'all', true)}${reasons
-      .map((r, i) => radio('fr', `fr-${i}`, `${htmlText(r)} (${count((l) => l.reasons.includes(r))})`))
-      .join('')}</fieldset>`,
+    `<form class="filters" aria-label="${observe ? 'filter the links enforcing would not deliver' : 'filter the links'}">`,
+    fieldset(
+      'fv',
+      observe ? 'verdict if enforced' : 'verdict',
+      verdicts.map((v) => radio('fv', `fv-${verdictClass[v]}`, `${v} (${count((l) => l.verdict === v)})`)).join(''),
+    ),
+    fieldset(
+      'fs',
+      'server',
+      servers.map((s, i) => radio('fs', `fs-${i}`, `${htmlText(s)} (${count((l) => l.server === s)})`)).join(''),
+    ),
+    fieldset(
+      'fh',
+      'host',
+      hosts.map((h, i) => radio('fh', `fh-${i}`, `${htmlText(h)} (${count((l) => l.host === h)})`)).join(''),
+    ),
+    fieldset(
+      'ff',
+      'front end',
+      frontEnds.map((f, i) => radio('ff', `ff-${i}`, `${htmlText(f)} (${count((l) => l.frontEnd === f)})`)).join(''),
+    ),
+    fieldset(
+      'fr',
+      'reason',
+      reasons.map((r, i) => radio('fr', `fr-${i}`, `${htmlText(r)} (${count((l) => l.reasons.includes(r))})`)).join(''),
+    ),
     '</form>',
   );
   const serverIndex = new Map(servers.map((s, i) => [s, i]));
+  const hostIndex = new Map(hosts.map((h, i) => [h, i]));
+  const frontEndIndex = new Map(frontEnds.map((f, i) => [f, i]));
   const reasonIndex = new Map(reasons.map((r, i) => [r, i]));
   out.push(
-    '<table id="link-table"><thead><tr><th>record</th><th>discovered</th><th>uri</th><th>server · tool</th><th>verdict</th><th>reasons</th><th>next</th></tr></thead><tbody>',
+    `<table id="${p}link-table"><thead><tr><th>record</th><th>discovered</th><th>uri</th><th>server · tool</th><th>host (front end)</th><th>${observe ? 'verdict if enforced (recorded)' : 'verdict'}</th><th>reasons</th><th>next</th></tr></thead><tbody>`,
   );
   for (const l of listed) {
     const classes = [
       verdictClass[l.verdict],
       `s${serverIndex.get(l.server) ?? 0}`,
+      `h${hostIndex.get(l.host) ?? 0}`,
+      `f${frontEndIndex.get(l.frontEnd) ?? 0}`,
       ...l.reasons.map((r) => `r${reasonIndex.get(r) ?? 0}`),
     ].join(' ');
     const who = l.tool === null ? htmlText(l.server) : `${htmlText(l.server)} · ${htmlText(l.tool)}`;
+    const verdict = observe ? `${l.verdict} (${l.recordedVerdict})` : l.verdict;
     out.push(
-      `<tr class="${classes}"><td>${htmlText(`${l.source}:${l.line}`)}</td><td>${htmlText(l.at)}</td><td class="uri">${htmlText(l.uri)}</td><td>${who}</td><td class="${verdictClass[l.verdict]}">${l.verdict}${l.wouldDeny ? ' (would deny)' : ''}</td><td>${l.reasons.map((r) => `<code>${htmlText(r)}</code>`).join(' ')}</td><td>${l.next === null ? '' : `${htmlText(l.next.boundary)}: ${richText(l.next.hint)}`}</td></tr>`,
+      `<tr class="${classes}"><td>${htmlText(`${l.source}:${l.line}`)}</td><td>${htmlText(l.at)}</td><td class="uri">${htmlText(l.uri)}</td><td>${who}</td><td>${htmlText(l.host)} (${htmlText(l.frontEnd)})</td><td class="${verdictClass[l.verdict]}">${verdict}</td><td>${l.reasons.map((r) => `<code>${htmlText(r)}</code>`).join(' ')}</td><td>${l.next === null ? '' : `${htmlText(l.next.boundary)}: ${richText(l.next.hint)}`}</td></tr>`,
     );
   }
   out.push('</tbody></table>', '<p class="shown meta"></p>', '</section>');

@@ -1,8 +1,8 @@
 import { styleText } from 'node:util';
 import { escapeInvisible } from '../decision/quote-value.ts';
 import { verdictLegend } from '../record/format-record-table.ts';
-import type { BreakdownList, ReportCounts } from './report-counts.ts';
-import { reportStages, reportVerdicts } from './report-counts.ts';
+import type { BreakdownList, ModeSection, ReportCounts } from './report-counts.ts';
+import { modeIntro, modeSections, reportStages, reportVerdicts } from './report-counts.ts';
 
 /** Widest line of the text report, columns (UTF-16 code units; record values are cut to fit). */
 export const reportTextColumns = 100;
@@ -39,7 +39,33 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
   if (counts.skipped > 0)
     push(`${counts.skipped} line${plural(counts.skipped)} skipped: not records (each named on stderr)`, 'yellow');
 
-  heading('funnel');
+  const sections = modeSections(counts);
+  for (const section of sections) {
+    const intro = modeIntro(section, sections.length);
+    if (intro !== null) {
+      out.push('');
+      for (const l of wrap(intro, reportTextColumns)) push(l, 'bold');
+    }
+    modeText(section, push, heading, (style, text) => out.push(paint(style, text)));
+  }
+  if (counts.embedded.records > 0) {
+    heading('embedded resources (bodies the tool results carried; not links)');
+    push(`  ${counts.embedded.records}: ${embeddedParts(counts)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+// one mode's funnel, verdicts, reasons, breakdowns and links; observe mode says "would" in every heading
+function modeText(
+  section: ModeSection,
+  push: (text: string, style?: Style) => void,
+  heading: (text: string) => void,
+  painted: (style: Style, text: string) => void,
+): void {
+  const counts = section.counts;
+  const observe = section.mode === 'observe';
+  const title = (text: string) => heading(observe ? `observe mode, if enforced: ${text}` : text);
+  title('funnel');
   const top = Math.max(1, counts.stages.discovered);
   for (const stage of reportStages) {
     const n = counts.stages[stage];
@@ -47,22 +73,19 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
     push(`  ${stage.padEnd(10)}  ${String(n).padStart(9)}  ${percent(n, counts.links).padStart(6)}  ${bar}`);
   }
 
-  heading('verdicts');
+  title('verdicts');
   for (const v of reportVerdicts) {
     const n = counts.verdicts[v];
     const left = `  ${v.padEnd(21)}  ${String(n).padStart(9)}  ${percent(n, counts.links).padStart(6)}`;
     const legend = wrap(verdictLegend[v], reportTextColumns - left.length - 2);
-    out.push(`${n > 0 ? paint(verdictStyle[v], left) : left}  ${legend[0] ?? ''}`);
+    if (n > 0) painted(verdictStyle[v], `${left}  ${legend[0] ?? ''}`);
+    else push(`${left}  ${legend[0] ?? ''}`);
     for (const l of legend.slice(1)) push(`${' '.repeat(left.length + 2)}${l}`);
   }
-  if (counts.observe.records > 0)
-    push(
-      `  observe mode: ${counts.observe.records} record${plural(counts.observe.records)}, ${counts.observe.wouldDeny} would have been denied (nothing was enforced)`,
-    );
 
   const reasons = Object.entries(counts.reasons);
   if (reasons.length > 0) {
-    heading('reasons (records per code) and what to check next');
+    title('reasons (records per code) and what to check next');
     for (const [code, n] of reasons) {
       push(`  ${escapeInvisible(code).padEnd(34)}  ${String(n).padStart(9)}`);
       const help = counts.hints[code];
@@ -72,36 +95,35 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
   }
   const next = Object.entries(counts.next);
   if (next.length > 0) {
-    heading('boundary to check next (records)');
+    title('boundary to check next (records)');
     for (const [boundary, n] of next) push(`  ${escapeInvisible(boundary).padEnd(34)}  ${String(n).padStart(9)}`);
   }
 
-  breakdown(push, heading, 'by server', counts.byServer, (k) => k);
-  breakdown(push, heading, 'by tool', counts.byTool, (k) => k);
-  breakdown(push, heading, 'by front end or host', counts.byFrontEnd, (k) => k);
-  breakdown(push, heading, 'by policy', counts.byPolicy, shortPolicyKey);
-
-  if (counts.embedded.records > 0) {
-    heading('embedded resources (bodies the tool results carried; not links)');
-    push(`  ${counts.embedded.records}: ${embeddedParts(counts)}`);
-  }
+  breakdown(push, title, 'by server', counts.byServer, (k) => k);
+  breakdown(push, title, 'by tool', counts.byTool, (k) => k);
+  breakdown(push, title, 'by host', counts.byHost, (k) => k);
+  breakdown(push, title, 'by front end', counts.byFrontEnd, (k) => k);
+  breakdown(push, title, 'by policy', counts.byPolicy, shortPolicyKey);
 
   const nd = counts.notDelivered;
+  const what = observe ? 'observe mode: would not be delivered whole' : 'not delivered whole';
   heading(
     nd.listed.length < nd.total
-      ? `not delivered whole: ${nd.total} (the first ${nd.listed.length} listed; see --max-links)`
-      : `not delivered whole: ${nd.total}`,
+      ? `${what}: ${nd.total} (the first ${nd.listed.length} listed; see --max-links)`
+      : `${what}: ${nd.total}`,
   );
   for (const link of nd.listed) {
     const where = `${escapeInvisible(link.source)}:${link.line}`;
-    const who = [escapeInvisible(link.server), link.tool === null ? null : escapeInvisible(link.tool)]
+    const who = [
+      escapeInvisible(link.server),
+      link.tool === null ? null : escapeInvisible(link.tool),
+      `${escapeInvisible(link.host)} (${escapeInvisible(link.frontEnd)})`,
+    ]
       .filter((s) => s !== null)
       .join(' · ');
-    const head = cut(
-      `  ${where}  ${link.verdict}${link.wouldDeny ? ' (would deny)' : ''}  ${escapeInvisible(link.at)}  ${who}`,
-      reportTextColumns,
-    );
-    out.push(paint(verdictStyle[link.verdict], head));
+    const verdict = observe ? `${link.verdict} if enforced (recorded ${link.recordedVerdict})` : link.verdict;
+    painted(verdictStyle[link.verdict], cut(`  ${where}  ${verdict}  ${escapeInvisible(link.at)}`, reportTextColumns));
+    push(`      where    ${who}`);
     push(`      uri      ${escapeInvisible(link.uri)}`);
     if (link.reasons.length > 0) push(`      reasons  ${escapeInvisible(link.reasons.join(', '))}`);
     if (link.next !== null)
@@ -111,7 +133,6 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
       ).entries())
         push(`      ${i === 0 ? 'next   ' : '       '}  ${l}`);
   }
-  return `${out.join('\n')}\n`;
 }
 
 function breakdown(
@@ -123,8 +144,8 @@ function breakdown(
 ): void {
   if (list.keys.length === 0) return;
   heading(list.otherKeys > 0 ? `${title} (${list.otherKeys} more keys counted as \`(other)\`)` : title);
-  const numbers = ['links', 'body', 'partial', 'link-only', 'unverif.', 'would deny'];
-  const widths = [8, 8, 8, 9, 8, 10];
+  const numbers = ['links', 'body', 'partial', 'link-only', 'unverif.'];
+  const widths = [8, 8, 8, 9, 8];
   const keyWidth = reportTextColumns - 2 - widths.reduce((a, w) => a + w + 1, 0);
   const row = (key: string, cells: string[]) =>
     `  ${cut(key, keyWidth).padEnd(keyWidth)}${cells.map((c, i) => ` ${c.padStart(widths[i] ?? 8)}`).join('')}`;
@@ -137,7 +158,6 @@ function breakdown(
         String(k.verdicts['partially-interpreted']),
         String(k.verdicts['link-only']),
         String(k.verdicts.unverifiable),
-        String(k.wouldDeny),
       ]),
     );
 }

@@ -20,10 +20,9 @@ const verdictCountsSchema = z
 
 const breakdownSchema = z
   .object({
-    key: z.string().describe('the server id, tool name, front end or policy `id@version digest`'),
+    key: z.string().describe('the server id, tool name, host, front end or policy `id@version digest`'),
     links: count.describe('records with this key'),
     verdicts: verdictCountsSchema,
-    wouldDeny: count.describe('observe-mode records with this key the gate would have denied'),
   })
   .strict();
 
@@ -45,15 +44,61 @@ export const listedLinkSchema = z
     uri: z.string().describe('masked uri, as recorded'),
     server: z.string(),
     tool: z.string().nullable(),
-    frontEnd: z.string(),
-    verdict: z.enum(reportVerdicts),
+    host: z.string().describe('one name per host (see `byHost`)'),
+    frontEnd: z.string().describe('the front end that wrote the record (see `byFrontEnd`)'),
+    mode: z.enum(['enforce', 'observe']),
+    verdict: z
+      .enum(reportVerdicts)
+      .describe('the verdict counted: as recorded in enforce mode, what enforcing would have given in observe mode'),
+    recordedVerdict: z
+      .enum(reportVerdicts)
+      .describe('the verdict in the record (observe mode: what happened; nothing was withheld)'),
     wouldDeny: z.boolean().describe('observe mode: the gate would have denied it'),
     reasons: z.array(z.string()).describe('reason codes of the link and read decisions, each once'),
     next: z
       .object({ boundary: z.string(), hint: z.string() })
       .strict()
       .nullable()
-      .describe('the boundary to check next'),
+      .describe('the boundary to check next (observe mode: what enforcing would have done)'),
+  })
+  .strict();
+
+/** The counts of one mode's records; observe-mode records are counted as enforcing would have ended them. */
+const modeCountsSchema = z
+  .object({
+    links: count.describe('link records of this mode counted'),
+    stages: z
+      .object(
+        Object.fromEntries(reportStages.map((s) => [s, count])) as Record<(typeof reportStages)[number], typeof count>,
+      )
+      .strict()
+      .describe('records that reached each stage: the funnel'),
+    verdicts: verdictCountsSchema,
+    reasons: z
+      .record(z.string(), count)
+      .describe('records per reason code (a code counts once per record, from the link and read decisions)'),
+    hints: z
+      .record(z.string(), z.object({ means: z.string(), checkNext: z.string() }).strict())
+      .describe('for each built-in reason code counted: what it means and what to check next'),
+    next: z.record(z.string(), count).describe('records per `next.boundary`: where to look next'),
+    byServer: breakdownListSchema,
+    byTool: breakdownListSchema.describe('key `(no tool)` for reads not from a tool result'),
+    byHost: breakdownListSchema.describe(
+      "one name per host: the hook's `host.name`, else the client name the host reported mapped to it (`codex-mcp-client` is `codex`), else `(not recorded)`",
+    ),
+    byFrontEnd: breakdownListSchema.describe(
+      '`proxy`, `hook`, `decorator`, `client-helper` or `probe` (`stages.discovered.frontEnd`), else `(not recorded)`',
+    ),
+    byPolicy: breakdownListSchema.describe('key `id@version sha256:<hex>` of the link decision'),
+    notDelivered: z
+      .object({
+        total: count.describe(
+          'records not delivered whole (observe mode: would not be): every verdict but `body-obtained`',
+        ),
+        listed: z.array(listedLinkSchema).describe('the first of them, in input order, up to `limit`'),
+        limit: count.describe('the most links listed per mode (`--max-links`); the rest are counted only'),
+      })
+      .strict(),
   })
   .strict();
 
@@ -74,38 +119,22 @@ export const reportCountsSchema = z
       .object({
         since: z.string().nullable().describe('ISO 8601: records discovered before it are left out'),
         servers: z.array(z.string()).describe('only records of these server ids; empty: every server'),
-        verdicts: z.array(z.enum(reportVerdicts)).describe('only records with these verdicts; empty: every verdict'),
+        verdicts: z
+          .array(z.enum(reportVerdicts))
+          .describe(
+            'only records with these verdicts (observe mode: the verdict enforcing would have given); empty: every verdict',
+          ),
       })
       .strict(),
     lines: count.describe('non-empty input lines read'),
     filteredOut: count.describe('records left out by the filters'),
-    links: count.describe('link records counted (after the filters)'),
-    stages: z
-      .object(
-        Object.fromEntries(reportStages.map((s) => [s, count])) as Record<(typeof reportStages)[number], typeof count>,
-      )
-      .strict()
-      .describe('records that reached each stage: the funnel'),
-    verdicts: verdictCountsSchema,
-    observe: z
-      .object({
-        records: count.describe('records written in observe mode'),
-        wouldDeny: count.describe('of them, the ones the gate would have denied (nothing was enforced)'),
+    links: count.describe('link records counted (after the filters), both modes'),
+    enforce: modeCountsSchema.describe('records written in enforce mode: what the gate did'),
+    observe: modeCountsSchema
+      .extend({
+        wouldDeny: count.describe('records the gate would have denied (`wouldDeny`); nothing was enforced'),
       })
-      .strict(),
-    reasons: z
-      .record(z.string(), count)
-      .describe('records per reason code (a code counts once per record, from the link and read decisions)'),
-    hints: z
-      .record(z.string(), z.object({ means: z.string(), checkNext: z.string() }).strict())
-      .describe('for each built-in reason code counted: what it means and what to check next'),
-    next: z.record(z.string(), count).describe('records per `next.boundary`: where to look next'),
-    byServer: breakdownListSchema,
-    byTool: breakdownListSchema.describe('key `(no tool)` for reads not from a tool result'),
-    byFrontEnd: breakdownListSchema.describe(
-      "the record's `host` when present, else the client name the host reported, else `(not recorded)`",
-    ),
-    byPolicy: breakdownListSchema.describe('key `id@version sha256:<hex>` of the link decision'),
+      .describe('records written in observe mode, counted as enforcing would have ended them; nothing was enforced'),
     embedded: z
       .object({
         records: count.describe('embedded-resource records (`kind: "embedded"`; not links, not in the funnel)'),
@@ -119,18 +148,13 @@ export const reportCountsSchema = z
           .strict(),
       })
       .strict(),
-    notDelivered: z
-      .object({
-        total: count.describe('records not delivered whole: every verdict but `body-obtained`'),
-        listed: z.array(listedLinkSchema).describe('the first of them, in input order, up to `limit`'),
-        limit: count.describe('the most links listed (`--max-links`); the rest are counted only'),
-      })
-      .strict(),
     skipped: count.describe('lines that were not records, skipped'),
     skippedLines: z.array(skippedLineSchema).describe('the first skipped lines, up to the same `limit`'),
   })
   .strict();
 
+/** The counts of one mode's records. */
+export type ModeCounts = z.infer<typeof modeCountsSchema>;
 /** Counts per verdict. */
 export type VerdictCounts = Record<(typeof reportVerdicts)[number], number>;
 /** One key of a breakdown with its counts. */
@@ -143,3 +167,29 @@ export type ListedLink = z.infer<typeof listedLinkSchema>;
 export type SkippedLine = z.infer<typeof skippedLineSchema>;
 /** The counts of a report: the `json` output, and what every other format draws. */
 export type ReportCounts = z.infer<typeof reportCountsSchema>;
+
+/** One mode's part of a report, as the formats draw it: `observe` counts say what enforcing would have done. */
+export interface ModeSection {
+  mode: 'enforce' | 'observe';
+  counts: ModeCounts;
+  /** observe mode: records the gate would have denied; enforce mode: 0 */
+  wouldDeny: number;
+}
+
+/** The modes a report draws, enforce first: each mode with records, or enforce alone when there are none. */
+export function modeSections(counts: ReportCounts): ModeSection[] {
+  const sections: ModeSection[] = [];
+  if (counts.enforce.links > 0 || counts.observe.links === 0)
+    sections.push({ mode: 'enforce', counts: counts.enforce, wouldDeny: 0 });
+  if (counts.observe.links > 0)
+    sections.push({ mode: 'observe', counts: counts.observe, wouldDeny: counts.observe.wouldDeny });
+  return sections;
+}
+
+/** The line that opens a mode's section: null for an enforce-only report (it needs none). */
+export function modeIntro(section: ModeSection, sections: number): string | null {
+  const n = section.counts.links;
+  const links = `${n} link${n === 1 ? '' : 's'}`;
+  if (section.mode === 'enforce') return sections > 1 ? `enforce mode: ${links}, as the gate ended them` : null;
+  return `observe mode: ${links}, nothing was enforced; counted below as enforcing would have ended them: ${section.wouldDeny} would have been denied, ${n - section.counts.verdicts['body-obtained']} would not be delivered whole`;
+}

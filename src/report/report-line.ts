@@ -1,16 +1,26 @@
 import type { PolicyRef } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { recordKindOf } from '../record/record-kind.ts';
+import { type CountedOutcome, type DecisionSummary, wouldBeEnforced } from './enforced-outcome.ts';
+import { frontEndOf, hostOf } from './host-name.ts';
 import { embeddedVerdicts, reportVerdicts } from './report-counts.ts';
 
 /** What a report reads of one link record: only the fields it counts, checked; everything else is ignored. */
 export interface ReportRecord {
   uri: string;
+  /** `observe` for a record written in observe mode; a report keeps the two apart */
+  mode: 'enforce' | 'observe';
+  /** the verdict counted: the record's own in enforce mode, what enforcing would have given in observe mode */
   verdict: (typeof reportVerdicts)[number];
+  /** the verdict the record holds (observe mode: what happened, the body was not withheld) */
+  recordedVerdict: (typeof reportVerdicts)[number];
   next: { boundary: string; hint: string } | null;
   at: string;
   server: string;
   tool: string | null;
+  /** one name per host (`hostOf`) */
+  host: string;
+  /** the front end that wrote the record (`frontEndOf`) */
   frontEnd: string;
   requested: boolean;
   received: boolean;
@@ -18,7 +28,6 @@ export interface ReportRecord {
   /** reason codes of the link and read decisions, each once, in order */
   reasons: string[];
   policy: PolicyRef;
-  observe: boolean;
   wouldDeny: boolean;
 }
 
@@ -62,13 +71,21 @@ function policyOf(value: unknown, field: string): PolicyRef {
   };
 }
 
-function addCodes(decision: Record<string, unknown>, field: string, into: string[]): void {
+// adds the decision's reason codes to `into` (each once) and returns its effect and `rule` (code) pairs for hints
+function readDecision(decision: Record<string, unknown>, field: string, into: string[]): DecisionSummary {
   const reasons = decision['reasons'];
   if (!Array.isArray(reasons)) bad(`\`${field}.reasons\` is not a list`);
+  const pairs: string[] = [];
   for (const [i, r] of (reasons as unknown[]).entries()) {
-    const code = string(object(r, `${field}.reasons[${i}]`)['code'], `${field}.reasons[${i}].code`);
+    const reason = object(r, `${field}.reasons[${i}]`);
+    const code = string(reason['code'], `${field}.reasons[${i}].code`);
     if (!into.includes(code)) into.push(code);
+    const rule = typeof reason['rule'] === 'string' ? reason['rule'] : '?';
+    const pair = `\`${rule}\` (${code})`;
+    if (!pairs.includes(pair)) pairs.push(pair);
   }
+  const effect = typeof decision['effect'] === 'string' ? decision['effect'] : 'deny';
+  return { effect, described: pairs.length === 0 ? 'no reason given' : pairs.join(', ') };
 }
 
 /**
@@ -106,29 +123,40 @@ export function readReportLine(text: string): ReportLine {
     const decisions = object(r['decisions'], 'decisions');
     const link = object(decisions['link'], 'decisions.link');
     const reasons: string[] = [];
-    addCodes(link, 'decisions.link', reasons);
+    const linkDecision = readDecision(link, 'decisions.link', reasons);
     const read = decisions['read'];
-    if (read !== null) addCodes(object(read, 'decisions.read'), 'decisions.read', reasons);
+    const readDecided = read === null ? null : readDecision(object(read, 'decisions.read'), 'decisions.read', reasons);
     const tool = discovered['tool'];
     if (tool !== null) string(tool, 'stages.discovered.tool');
     const wouldDeny = r['wouldDeny'];
     if (wouldDeny !== undefined && typeof wouldDeny !== 'boolean') bad('`wouldDeny` is not a boolean');
+    const observe = r['mode'] === 'observe';
+    const recorded: CountedOutcome = {
+      verdict: verdict as ReportRecord['verdict'],
+      next,
+      requested: stageFilled(stages['requested'], 'stages.requested'),
+      received: stageFilled(stages['received'], 'stages.received'),
+      delivered: stageFilled(stages['delivered'], 'stages.delivered'),
+    };
+    const counted = observe ? wouldBeEnforced(recorded, linkDecision, readDecided) : recorded;
     return {
       kind: 'link',
       record: {
         uri: string(r['uri'], 'uri'),
-        verdict: verdict as ReportRecord['verdict'],
-        next,
+        mode: observe ? 'observe' : 'enforce',
+        verdict: counted.verdict,
+        recordedVerdict: recorded.verdict,
+        next: counted.next,
         at: string(discovered['at'], 'stages.discovered.at'),
         server: string(discovered['server'], 'stages.discovered.server'),
         tool: tool as string | null,
+        host: hostOf(r, discovered),
         frontEnd: frontEndOf(r, discovered),
-        requested: stageFilled(stages['requested'], 'stages.requested'),
-        received: stageFilled(stages['received'], 'stages.received'),
-        delivered: stageFilled(stages['delivered'], 'stages.delivered'),
+        requested: counted.requested,
+        received: counted.received,
+        delivered: counted.delivered,
         reasons,
         policy: policyOf(link['policy'], 'decisions.link.policy'),
-        observe: r['mode'] === 'observe',
         wouldDeny: wouldDeny === true,
       },
     };
@@ -136,15 +164,4 @@ export function readReportLine(text: string): ReportLine {
     if (error instanceof BadLine) return { kind: 'bad', message: error.message };
     throw error;
   }
-}
-
-// the front end or host: the record's own `host` (hook records name their host) when present, else the client
-// name the host reported in the MCP handshake (proxy, decorator, probe), else unknown
-function frontEndOf(r: Record<string, unknown>, discovered: Record<string, unknown>): string {
-  const host = r['host'];
-  if (typeof host === 'string' && host !== '') return host;
-  if (isRecord(host) && typeof host['name'] === 'string' && host['name'] !== '') return host['name'];
-  const client = discovered['client'];
-  if (isRecord(client) && typeof client['name'] === 'string' && client['name'] !== '') return client['name'];
-  return '(not recorded)';
 }

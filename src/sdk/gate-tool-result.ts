@@ -3,6 +3,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import type { FrontEnd } from '../record/link-record.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
@@ -50,6 +51,8 @@ export interface GateToolResultOptions {
   protocolVersion?: string;
   clientInfo?: { name: string; version: string };
   answerInput?: InputAnswerer;
+  /** the front end records name (`stages.discovered.frontEnd`), default `client-helper`; `linkgate probe` sets `probe` */
+  frontEnd?: FrontEnd;
   /** resolver, trust anchors, connections and credential headers for links the policy has the host fetch directly (`fetch.enabled`) */
   fetch?: DirectFetchOptions;
   /** notes the tool result's links, so a later `gatedRead` knows where each uri came from */
@@ -114,6 +117,7 @@ export async function gateToolResult(
     protocolVersion: options.protocolVersion ?? options.tap?.protocolVersion() ?? null,
     client: options.clientInfo ?? null,
     serverInfo: client.getServerVersion?.() ?? null,
+    frontEnd: options.frontEnd ?? 'client-helper',
   };
   options.discovered?.note(context.server, toolResult, context.tool);
   return runToolResultFlow(toolResult, {

@@ -4,7 +4,7 @@ import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from 
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
-import type { LinkRecord, PeerInfo } from '../record/link-record.ts';
+import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import type { FoundLink } from './found-links.ts';
@@ -30,6 +30,8 @@ export interface GateTransportOptions {
    * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
    */
   judgeEmbedded?: boolean;
+  /** the front end records name (`stages.discovered.frontEnd`), default `decorator`; `linkgate proxy` sets `proxy` */
+  frontEnd?: FrontEnd;
 }
 
 /** Where the decorator passes messages and errors on: the host's side of the wrapper. */
@@ -47,6 +49,7 @@ export class TransportSession {
   /** the policy's read deadline, milliseconds */
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
+  readonly frontEnd: FrontEnd;
   readonly cache: ReadCache | undefined;
   readonly requests = new RequestsInFlight();
   readonly reads = new ReadsInFlight();
@@ -71,6 +74,7 @@ export class TransportSession {
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
     this.judgeItems = options.judgeEmbedded !== false;
+    this.frontEnd = options.frontEnd ?? 'decorator';
     this.cache = options.cache;
     this.authContext = options.authContext;
     this.sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });
@@ -139,6 +143,7 @@ export class TransportSession {
       protocolVersion: this.protocolVersion,
       client: this.requests.client,
       serverInfo: this.serverInfo,
+      frontEnd: this.frontEnd,
     };
     return startLink(this.gate, {
       link: f.link,

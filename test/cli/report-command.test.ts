@@ -52,7 +52,7 @@ describe('linkgate report', () => {
     expect(run.code).toBe(0);
     const counts = JSON.parse(run.stdout) as ReportCounts;
     expect(counts.sources).toEqual(['-']);
-    expect([counts.links, counts.verdicts['link-only'], counts.notDelivered.total]).toEqual([3, 2, 2]);
+    expect([counts.links, counts.enforce.verdicts['link-only'], counts.enforce.notDelivered.total]).toEqual([3, 2, 2]);
   });
 
   test('several files in order, `-` among them; a bad line is named with its line number, skipped, and exits 1', async () => {
@@ -133,9 +133,9 @@ describe('linkgate report', () => {
     walk(fragment);
     expect(tags.has('img')).toBe(false);
     expect(serialize(fragment)).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    // the not-delivered table keeps six cells per row although values hold `|`
+    // the not-delivered table keeps seven cells per row (the host column too) although values hold `|`
     const rows = html.split('<tr>').filter((r) => r.includes('link-only'));
-    for (const row of rows.filter((r) => r.includes('example.com'))) expect(row.split('<td').length - 1).toBe(6);
+    for (const row of rows.filter((r) => r.includes('example.com'))) expect(row.split('<td').length - 1).toBe(7);
   });
 });
 

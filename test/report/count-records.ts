@@ -37,8 +37,7 @@ export function countRecords(records: readonly LinkRecord[]) {
   };
 }
 
-/** The parts of a report's json that `countRecords` predicts, in the same shape. */
-export function reportedCounts(json: {
+interface ModePart {
   links: number;
   stages: unknown;
   verdicts: unknown;
@@ -46,20 +45,26 @@ export function reportedCounts(json: {
   byServer: { keys: { key: string; links: number }[] };
   byTool: { keys: { key: string; links: number }[] };
   byPolicy: { keys: { key: string; links: number }[] };
-  observe: { wouldDeny: number };
   notDelivered: { listed: { uri: string }[] };
-}) {
+}
+
+/** The parts of a report's json that `countRecords` predicts, in the same shape, for records of one mode (enforce unless said). */
+export function reportedCounts(
+  json: { links: number; enforce: ModePart; observe: ModePart & { wouldDeny: number } },
+  mode: 'enforce' | 'observe' = 'enforce',
+) {
   const keys = (list: { keys: { key: string; links: number }[] }) =>
     Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
+  const part = json[mode];
   return {
     links: json.links,
-    stages: json.stages,
-    verdicts: json.verdicts,
-    reasons: json.reasons,
-    servers: keys(json.byServer),
-    tools: keys(json.byTool),
-    policies: keys(json.byPolicy),
+    stages: part.stages,
+    verdicts: part.verdicts,
+    reasons: part.reasons,
+    servers: keys(part.byServer),
+    tools: keys(part.byTool),
+    policies: keys(part.byPolicy),
     wouldDeny: json.observe.wouldDeny,
-    notDelivered: json.notDelivered.listed.map((l) => l.uri),
+    notDelivered: part.notDelivered.listed.map((l) => l.uri),
   };
 }

@@ -1,6 +1,7 @@
 // Records written by the real front ends (the proxy and the hook as processes with --records, the probe's --json)
 // against the hostile fixture server and server-everything, fed to `linkgate report`: its json counts equal counts
 // this test makes itself from the same records.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -124,9 +125,26 @@ describe('report over records written by the real front ends', () => {
     const counts = JSON.parse(run.stdout) as ReportCounts;
     expect(reportedCounts(counts)).toEqual(countRecords(records));
     expect(counts.skipped).toBe(0);
-    // the proxy's records name the host's client; the probe names itself
-    const frontEnds = counts.byFrontEnd.keys.map((k) => k.key);
-    expect(frontEnds).toEqual(expect.arrayContaining(['report-test-host', 'linkgate-probe']));
-    expect(counts.byFrontEnd.keys.reduce((a, k) => a + k.links, 0)).toBe(records.length);
+    // the host: the proxy's records name the host's client, the probe names itself, the hook its host; the front end
+    // is the one that wrote the record
+    const keys = (list: { keys: { key: string; links: number }[] }) =>
+      Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
+    const written = (file: string) => linesOf(readFileSync(file, 'utf8')).length;
+    const probeCount = recordsOf(probeHostile).length + recordsOf(probeEverything).length;
+    const proxyCount = written(files[1] as string) + written(files[2] as string);
+    expect(keys(counts.enforce.byHost)).toEqual({
+      'linkgate-probe': probeCount,
+      'report-test-host': proxyCount,
+      'claude-code': written(files[3] as string),
+    });
+    expect(keys(counts.enforce.byFrontEnd)).toEqual({
+      probe: probeCount,
+      proxy: proxyCount,
+      hook: written(files[3] as string),
+    });
+    // the not-delivered table says where each link was seen
+    expect(new Set(counts.enforce.notDelivered.listed.map((l) => `${l.host} ${l.frontEnd}`))).toEqual(
+      new Set(['linkgate-probe probe', 'report-test-host proxy', 'claude-code hook']),
+    );
   }, 120_000);
 });

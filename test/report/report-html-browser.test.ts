@@ -108,17 +108,19 @@ describe('report --format html in a real Chromium', () => {
 
     // the numbers shown
     for (const stage of ['discovered', 'requested', 'received', 'delivered'] as const)
-      expect(await page.locator(`[data-stage="${stage}"]`).textContent(), stage).toBe(String(counts.stages[stage]));
+      expect(await page.locator(`[data-stage="${stage}"]`).textContent(), stage).toBe(
+        String(counts.enforce.stages[stage]),
+      );
     for (const v of ['body-obtained', 'partially-interpreted', 'link-only', 'unverifiable'] as const)
-      expect(await page.locator(`[data-verdict="${v}"]`).textContent(), v).toBe(String(counts.verdicts[v]));
-    for (const [code, n] of Object.entries(counts.reasons))
+      expect(await page.locator(`[data-verdict="${v}"]`).textContent(), v).toBe(String(counts.enforce.verdicts[v]));
+    for (const [code, n] of Object.entries(counts.enforce.reasons))
       expect(await page.locator(`[data-reason="${code}"]`).textContent(), code).toBe(String(n));
-    expect(await page.locator('#not-delivered').textContent()).toBe(String(counts.notDelivered.total));
+    expect(await page.locator('#not-delivered').textContent()).toBe(String(counts.enforce.notDelivered.total));
     expect(await page.locator('#skipped').textContent()).toBe(String(counts.skipped));
     const serverCells = await page
       .locator('#by-server tbody tr')
       .evaluateAll((rows) => rows.map((r) => [r.children[0]?.textContent, Number(r.children[1]?.textContent)]));
-    expect(serverCells).toEqual(counts.byServer.keys.map((k) => [k.key, k.links]));
+    expect(serverCells).toEqual(counts.enforce.byServer.keys.map((k) => [k.key, k.links]));
 
     // the filters: radio inputs and css, no script
     const visible = () =>
@@ -129,7 +131,7 @@ describe('report --format html in a real Chromium', () => {
             .filter((r) => (r as unknown as { offsetParent: unknown }).offsetParent !== null)
             .map((r) => r.children[0]?.textContent ?? ''),
         );
-    const listed = counts.notDelivered.listed;
+    const listed = counts.enforce.notDelivered.listed;
     const where = (pred: (l: (typeof listed)[number]) => boolean) =>
       listed.filter(pred).map((l) => `${l.source}:${l.line}`);
     expect(await visible()).toEqual(where(() => true));

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { reportCountsSchema } from '../../src/report/report-counts.ts';
-import { createReportTally, maxBreakdownKeys, type ReportOptions } from '../../src/report/report-tally.ts';
+import { reasonCodeHelp } from '../../src/decision/reason-code-help.ts';
+import { maxBreakdownKeys } from '../../src/report/report-mode-tally.ts';
+import { createReportTally, type ReportOptions } from '../../src/report/report-tally.ts';
 import { deny, obtainedRecord } from '../record/record-fixtures.ts';
 import { countRecords, reportedCounts } from './count-records.ts';
 
@@ -62,8 +64,8 @@ describe('createReportTally', () => {
     const { counts, skipped } = tallyOf(records.map((r) => JSON.stringify(r)));
     expect(skipped).toEqual([]);
     expect(reportedCounts(counts)).toEqual(countRecords(records));
-    expect(counts.next).toEqual({ policy: 2, 'origin-server': 1 });
-    expect(counts.hints['read.timeout']?.checkNext).toContain('readTimeoutMs');
+    expect(counts.enforce.next).toEqual({ policy: 2, 'origin-server': 1 });
+    expect(counts.enforce.hints['read.timeout']?.checkNext).toContain('readTimeoutMs');
     expect(reportCountsSchema.parse(counts)).toEqual(counts);
   });
 
@@ -113,9 +115,13 @@ describe('createReportTally', () => {
     const since = tallyOf(lines, { ...options, sinceMs: Date.parse('2026-01-02T00:00:00Z') }).counts;
     expect([since.links, since.filteredOut]).toEqual([3, 1]);
     const server = tallyOf(lines, { ...options, servers: ['wiki'] }).counts;
-    expect([server.links, server.filteredOut, server.notDelivered.listed.map((l) => l.uri)]).toEqual([1, 3, ['a://3']]);
+    expect([server.links, server.filteredOut, server.enforce.notDelivered.listed.map((l) => l.uri)]).toEqual([
+      1,
+      3,
+      ['a://3'],
+    ]);
     const verdict = tallyOf(lines, { ...options, verdicts: ['body-obtained'] }).counts;
-    expect([verdict.links, verdict.verdicts['body-obtained'], verdict.filteredOut]).toEqual([1, 1, 3]);
+    expect([verdict.links, verdict.enforce.verdicts['body-obtained'], verdict.filteredOut]).toEqual([1, 1, 3]);
     expect(verdict.filters).toEqual({ since: null, servers: [], verdicts: ['body-obtained'] });
     // a time that does not parse cannot be placed: the line is skipped, not counted in or out
     const bad = tallyOf([JSON.stringify(denied('a://x', 'docs', 'find', 'yesterday'))], { ...options, sinceMs: 0 });
@@ -125,9 +131,9 @@ describe('createReportTally', () => {
   test('the list of links not delivered is bounded; the total still counts every one', () => {
     const lines = Array.from({ length: 2500 }, (_, i) => JSON.stringify(denied(`a://${i}`)));
     const { counts } = tallyOf(lines, { ...options, maxListed: 10 });
-    expect(counts.notDelivered.total).toBe(2500);
-    expect(counts.notDelivered.listed.map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(counts.notDelivered.limit).toBe(10);
+    expect(counts.enforce.notDelivered.total).toBe(2500);
+    expect(counts.enforce.notDelivered.listed.map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(counts.enforce.notDelivered.limit).toBe(10);
   });
 
   test('a breakdown keeps at most maxBreakdownKeys keys; the rest count under (other)', () => {
@@ -135,10 +141,10 @@ describe('createReportTally', () => {
       JSON.stringify(denied(`a://${i}`, 'docs', `tool-${i}`)),
     );
     const { counts } = tallyOf(lines);
-    expect(counts.byTool.keys).toHaveLength(maxBreakdownKeys + 1);
-    expect(counts.byTool.otherKeys).toBe(50);
-    expect(counts.byTool.keys.find((k) => k.key === '(other)')?.links).toBe(50);
-    expect(counts.byTool.keys.reduce((a, k) => a + k.links, 0)).toBe(counts.links);
+    expect(counts.enforce.byTool.keys).toHaveLength(maxBreakdownKeys + 1);
+    expect(counts.enforce.byTool.otherKeys).toBe(50);
+    expect(counts.enforce.byTool.keys.find((k) => k.key === '(other)')?.links).toBe(50);
+    expect(counts.enforce.byTool.keys.reduce((a, k) => a + k.links, 0)).toBe(counts.links);
   });
 
   test('what the tally holds does not grow with the records: 100 and 5,000 records give reports of one size', () => {
@@ -155,32 +161,127 @@ describe('createReportTally', () => {
 
   test('listed uris are masked again: a records file written by anything else leaks no userinfo or query value', () => {
     const { counts } = tallyOf([JSON.stringify(denied('https://user:secret@example.com/x?token=abc'))]);
-    expect(counts.notDelivered.listed[0]?.uri).toBe('https://example.com/x?token=');
+    expect(counts.enforce.notDelivered.listed[0]?.uri).toBe('https://example.com/x?token=');
   });
 
-  test('the front end is the record host when present, else the client name, else (not recorded)', () => {
-    const withClient = obtainedRecord();
-    withClient.stages.discovered.client = { name: 'claude-code', version: '2.1' };
+  test('one name per host: the hook host, else the client name mapped to it, else (not recorded)', () => {
+    const client = (name: string) => {
+      const r = obtainedRecord();
+      r.stages.discovered.client = { name, version: '1' };
+      return r;
+    };
     const lines = [
-      JSON.stringify({ ...obtainedRecord(), host: 'gemini-cli' }),
-      JSON.stringify(withClient),
-      JSON.stringify(obtainedRecord()),
-    ];
-    expect(
-      tallyOf(lines)
-        .counts.byFrontEnd.keys.map((k) => k.key)
-        .sort(),
-    ).toEqual(['(not recorded)', 'claude-code', 'gemini-cli']);
+      { ...obtainedRecord(), host: { name: 'claude-code', session: 's', toolUseIds: {} } },
+      client('claude-code'),
+      { ...obtainedRecord(), host: { name: 'codex', session: 's', toolUseIds: {} } },
+      client('codex-mcp-client'),
+      { ...obtainedRecord(), host: 'gemini-cli' },
+      client('gemini-cli-mcp-client'),
+      client('some-host'),
+      obtainedRecord(),
+    ].map((r) => JSON.stringify(r));
+    const keys = (list: { keys: { key: string; links: number }[] }) =>
+      Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
+    expect(keys(tallyOf(lines).counts.enforce.byHost)).toEqual({
+      'claude-code': 2,
+      codex: 2,
+      'gemini-cli': 2,
+      'some-host': 1,
+      '(not recorded)': 1,
+    });
   });
 
-  test('observe mode: records and would-deny counted apart', () => {
-    const observed = { ...denied('a://o'), mode: 'observe', wouldDeny: true };
-    const { counts } = tallyOf([
-      JSON.stringify(observed),
-      JSON.stringify({ ...obtainedRecord(), mode: 'observe', wouldDeny: false }),
+  test('the front end is the recorded one; older records by their shape (hook host, probe client), else (not recorded)', () => {
+    const with_ = (frontEnd: string) => {
+      const r = obtainedRecord();
+      return { ...r, stages: { ...r.stages, discovered: { ...r.stages.discovered, frontEnd } } };
+    };
+    const probe = obtainedRecord();
+    probe.stages.discovered.client = { name: 'linkgate-probe', version: '1' };
+    const lines = [
+      with_('proxy'),
+      with_('decorator'),
+      with_('client-helper'),
+      with_('probe'),
+      with_('hook'),
+      with_('made-up'),
+      { ...obtainedRecord(), host: { name: 'codex', session: 's', toolUseIds: {} } },
+      probe,
+    ].map((r) => JSON.stringify(r));
+    const { counts } = tallyOf(lines);
+    expect(Object.fromEntries(counts.enforce.byFrontEnd.keys.map((k) => [k.key, k.links]))).toEqual({
+      proxy: 1,
+      decorator: 1,
+      'client-helper': 1,
+      probe: 2,
+      hook: 2,
+      '(not recorded)': 1,
+    });
+  });
+
+  test('observe mode: counted apart, as enforcing would have ended them; listed and hinted as would-not-be-delivered', () => {
+    const r = obtainedRecord();
+    // observe mode read and delivered all three; the decisions say what enforcing would have stopped
+    const linkDenied = {
+      ...r,
+      uri: 'a://link',
+      mode: 'observe',
+      wouldDeny: true,
+      decisions: { link: deny(), read: r.decisions.read },
+    };
+    const readDenied = {
+      ...r,
+      uri: 'a://read',
+      mode: 'observe',
+      wouldDeny: true,
+      decisions: { link: r.decisions.link, read: deny('content.executable') },
+    };
+    const partial = {
+      ...r,
+      uri: 'a://partial',
+      mode: 'observe',
+      wouldDeny: false,
+      decisions: { link: r.decisions.link, read: { ...deny('content.active'), effect: 'partial' } },
+    };
+    const allowed = { ...r, mode: 'observe', wouldDeny: false };
+    const { counts } = tallyOf(
+      [linkDenied, readDenied, partial, allowed, obtainedRecord(), denied('b://x')].map((x) => JSON.stringify(x)),
+    );
+    expect([counts.links, counts.enforce.links, counts.observe.links, counts.observe.wouldDeny]).toEqual([6, 2, 4, 2]);
+    expect(counts.observe.verdicts).toEqual({
+      'body-obtained': 1,
+      'partially-interpreted': 1,
+      'link-only': 2,
+      unverifiable: 0,
+    });
+    expect(counts.observe.stages).toEqual({ discovered: 4, requested: 3, received: 3, delivered: 2 });
+    expect(counts.enforce.verdicts).toEqual({
+      'body-obtained': 1,
+      'partially-interpreted': 0,
+      'link-only': 1,
+      unverifiable: 0,
+    });
+    const listed = counts.observe.notDelivered.listed;
+    expect(listed.map((l) => [l.uri, l.verdict, l.recordedVerdict, l.mode])).toEqual([
+      ['a://link', 'link-only', 'body-obtained', 'observe'],
+      ['a://read', 'link-only', 'body-obtained', 'observe'],
+      ['a://partial', 'partially-interpreted', 'body-obtained', 'observe'],
     ]);
-    expect(counts.observe).toEqual({ records: 2, wouldDeny: 1 });
-    expect(counts.byServer.keys[0]?.wouldDeny).toBe(1);
-    expect(counts.notDelivered.listed[0]?.wouldDeny).toBe(true);
+    expect(listed.map((l) => l.next?.hint)).toEqual([
+      expect.stringMatching(/^would not be delivered: the link would be denied by /),
+      expect.stringMatching(/^would not be delivered: the read would be denied by .*content\.executable/),
+      expect.stringMatching(/^would be delivered in part: .*content\.active/),
+    ]);
+    expect(counts.enforce.notDelivered.listed.map((l) => l.uri)).toEqual(['b://x']);
+    // the catalogue's enforce wording says the body was never delivered; in observe mode it was
+    expect(reasonCodeHelp['content.executable'].checkNext).toContain('never delivered');
+    expect(counts.observe.hints['content.executable']?.checkNext).toContain('would not be delivered');
+    expect(counts.observe.hints['content.executable']?.checkNext).not.toContain('never delivered');
+    // --verdict filters observe records by the verdict enforcing would have given
+    const onlyLinkOnly = tallyOf(
+      [linkDenied, allowed].map((x) => JSON.stringify(x)),
+      { ...options, verdicts: ['link-only'] },
+    );
+    expect(onlyLinkOnly.counts.observe.notDelivered.listed.map((l) => l.uri)).toEqual(['a://link']);
   });
 });

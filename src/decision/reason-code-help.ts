@@ -25,7 +25,7 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
   'uri.scheme-not-allowed': {
     means: 'the scheme is not in `links.schemes`, or a custom scheme is denied by `links.customSchemes`',
     checkNext:
-      '`links.schemes` and `links.customSchemes` in the policy; `file:`, `data:` and `javascript:` are never allowed',
+      '`links.schemes` and `links.customSchemes` in the policy; `data:` and `javascript:` are never allowed, `file:` only when listed (read through the server that returned the link)',
   },
   'uri.userinfo': {
     means: 'the uri carries a user name, a password or an `@` before the host',

@@ -6,7 +6,7 @@ import {
   type AddressVerdict,
 } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
-import { isKnownNonCustomScheme, specialSchemeDefaultPorts } from '../link/known-schemes.ts';
+import { isKnownNonCustomScheme, neverAllowedSchemes, specialSchemeDefaultPorts } from '../link/known-schemes.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
@@ -138,14 +138,17 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     }
     if (uri.userinfo)
       reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
-    const network = settings.schemes.has(uri.scheme);
+    // a never-allowed scheme stays denied even in a policy built without the loader's check (fail closed)
+    const network = settings.schemes.has(uri.scheme) && !neverAllowedSchemes.has(uri.scheme);
     custom = !network && !isKnownNonCustomScheme(uri.scheme);
     if (!network && !custom) {
       reasons.push(
         reason(
           'uri.scheme-not-allowed',
           'links.schemes',
-          `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``,
+          neverAllowedSchemes.has(uri.scheme)
+            ? `scheme ${quoteValue(uri.scheme)} is never allowed`
+            : `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``,
         ),
       );
     } else if (custom && !settings.customSchemesAllowed) {

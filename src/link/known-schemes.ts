@@ -299,6 +299,13 @@ function protocolVariant(part: string): boolean {
   }
 }
 
+/**
+ * Schemes a link may never use, whatever the policy says: the link is its own body (`data:`) or script (`javascript:`
+ * and its kin), so there is nothing to read and everything to run. A policy listing one in `links.schemes` does not
+ * load; `file:` is not among them (a filesystem server's resources are `file:` uris, read through that server).
+ */
+export const neverAllowedSchemes: ReadonlySet<string> = new Set(['data', 'javascript', 'vbscript', 'livescript']);
+
 /** True when `scheme` (lower-case) can never count as an opaque custom scheme: a listed one, or one that names a network protocol. */
 export function isKnownNonCustomScheme(scheme: string): boolean {
   return knownNonCustomSchemes.has(scheme) || namesNetworkProtocol(scheme);

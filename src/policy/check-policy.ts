@@ -10,6 +10,7 @@ import {
   type ParsedNode,
 } from 'yaml';
 import { isKnownMime } from '../content/kinds.ts';
+import { neverAllowedSchemes } from '../link/known-schemes.ts';
 import { GateError, type Diagnostic } from '../errors.ts';
 import { checkRuleLogic } from './check-rule.ts';
 import type { PolicyDiagnosticCode } from './policy-diagnostic-codes.ts';
@@ -216,6 +217,19 @@ function semanticFindings(raw: unknown, describe: Describe): SchemaFinding[] {
           at: 'value',
           code: 'policy.unknown-mime',
           message: `mime type \`${mime}\` is not in the kinds table`,
+        });
+      }
+    });
+  }
+  const schemes = valueAt(raw, ['links', 'schemes']);
+  if (Array.isArray(schemes)) {
+    schemes.forEach((scheme, i) => {
+      if (typeof scheme === 'string' && neverAllowedSchemes.has(scheme)) {
+        findings.push({
+          path: ['links', 'schemes', i],
+          at: 'value',
+          code: 'policy.never-allowed-scheme',
+          message: `scheme \`${scheme}\` is never allowed: a \`${scheme}:\` link is inline content or script, there is nothing to read`,
         });
       }
     });

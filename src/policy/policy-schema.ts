@@ -27,7 +27,10 @@ export const reviewSchema = z
 /** Pre-read settings: which links may be read at all. */
 export const linksSchema = z
   .strictObject({
-    schemes: z.array(schemeName).meta({ description: 'network schemes a link may use (allow-list), e.g. https, http' }),
+    schemes: z.array(schemeName).meta({
+      description:
+        'network schemes a link may use (allow-list), e.g. https, http; never data, javascript, vbscript or livescript (the policy does not load); file only reads through the server that returned the link',
+    }),
     customSchemes: z.enum(['allow', 'deny']).meta({
       description:
         'opaque custom schemes (guide:, demo:) that only the returning server can resolve; known local or smuggling schemes are never custom',

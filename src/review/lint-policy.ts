@@ -1,7 +1,7 @@
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import { kindOfMime } from '../content/kinds.ts';
 import type { Diagnostic } from '../errors.ts';
-import { isKnownNonCustomScheme } from '../link/known-schemes.ts';
+import { isKnownNonCustomScheme, neverAllowedSchemes } from '../link/known-schemes.ts';
 import { compileOriginAllowList } from '../link/origin-allow-list.ts';
 import { checkPolicyText } from '../policy/check-policy.ts';
 import { policySchema, type PolicyDocument } from '../policy/policy-schema.ts';
@@ -140,7 +140,8 @@ function linkFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
   const out: LintFinding[] = [];
   const { links } = doc;
   links.schemes.forEach((scheme, i) => {
-    if (isKnownNonCustomScheme(scheme) && !networkSchemes.has(scheme)) {
+    // a never-allowed scheme is already the loader's error (`policy.never-allowed-scheme`)
+    if (isKnownNonCustomScheme(scheme) && !networkSchemes.has(scheme) && !neverAllowedSchemes.has(scheme)) {
       out.push({
         path: ['links', 'schemes', i],
         at: 'value',

@@ -49,13 +49,13 @@ describe('lint: settings', () => {
     {
       name: 'data scheme',
       edit: ['schemes: [https, http]', 'schemes: [data, https]'],
-      want: 'error lint.dangerous-scheme',
+      want: 'error policy.never-allowed-scheme',
       at: '14:13',
     },
     {
       name: 'javascript scheme',
       edit: ['schemes: [https, http]', 'schemes: [https, javascript]'],
-      want: 'error lint.dangerous-scheme',
+      want: 'error policy.never-allowed-scheme',
       at: '14:20',
     },
     {

@@ -146,7 +146,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         reason(
           'uri.scheme-not-allowed',
           'links.schemes',
-          neverAllowedSchemes.has(uri.scheme)
+          settings.schemes.has(uri.scheme)
             ? `scheme ${quoteValue(uri.scheme)} is never allowed`
             : `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``,
         ),

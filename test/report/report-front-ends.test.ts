@@ -5,18 +5,16 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { reportCommand } from '../../src/cli/report-command.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import type { ReportCounts } from '../../src/report/report-counts.ts';
 import { recordsOf, runProbe, tsServer } from '../e2e/run-probe.ts';
 import { hostileLinks } from '../fixtures/servers/hostile-server.ts';
-import { runCli, runCommand } from '../helpers/run-cli.ts';
-import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
-import { everythingServer, processEnv, proxyCommandLine, shippedPolicy } from '../proxy/proxy-helpers.ts';
+import { runCommand } from '../helpers/run-cli.ts';
+import { everythingServer } from '../proxy/proxy-helpers.ts';
 import { countRecords, reportedCounts } from './count-records.ts';
+import { hookSession, proxySession } from './report-sessions.ts';
 
 const hostileServer = tsServer('test/fixtures/servers/hostile-server.ts');
 
@@ -25,55 +23,6 @@ const linesOf = (text: string): LinkRecord[] =>
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as LinkRecord);
-
-// the proxy as a process: a real SDK Client calls `tool` and reads every link it returned through the proxy
-async function proxyRecords(dir: string, server: string[], tool: string, args: Record<string, unknown>) {
-  const file = path.join(dir, `proxy-${tool}.jsonl`);
-  const [command, ...rest] = proxyCommandLine(
-    ['--policy', shippedPolicy('default'), '--server', tool === 'links' ? 'hostile' : 'everything', '--records', file],
-    server,
-  );
-  const client = new Client({ name: 'report-test-host', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({ command: command as string, args: rest, env: processEnv(), stderr: 'ignore' }),
-  );
-  const result = (await client.callTool({ name: tool, arguments: args })) as {
-    content: { type: string; uri?: string }[];
-  };
-  for (const item of result.content)
-    if (item.type === 'resource_link') await client.readResource({ uri: String(item.uri) }).catch(() => undefined);
-  await client.close();
-  return file;
-}
-
-// the Claude Code hook as the CLI: a tool result with the hostile links, then the host's reads of each
-async function hookRecords(dir: string) {
-  const file = path.join(dir, 'hook.jsonl');
-  const hook = (event: unknown) =>
-    runCli(
-      [
-        'hook',
-        'claude-code',
-        '--policy',
-        shippedPolicy('default'),
-        '--state',
-        path.join(dir, 'hook-state'),
-        '--records',
-        file,
-      ],
-      JSON.stringify(event),
-    );
-  await hook(toolReturned('hostile', 'links', [...hostileLinks]));
-  for (const link of hostileLinks) {
-    const pre = await hook(readRequested('hostile', link.uri));
-    // a read the hook denied before it went out never comes back; the others return the server's body
-    if (pre.stdout.includes('deny')) continue;
-    await hook(
-      readReturned('hostile', link.uri, [{ uri: link.uri, mimeType: 'text/plain', text: `contents of ${link.uri}\n` }]),
-    );
-  }
-  return file;
-}
 
 describe('report over records written by the real front ends', () => {
   test('proxy, hook and probe records against the hostile and everything servers: json counts equal counts made here', async () => {
@@ -104,9 +53,20 @@ describe('report over records written by the real front ends', () => {
     await writeFile(probeFile, `${probeHostile.stdout}${probeEverything.stdout}`);
     const files = [
       probeFile,
-      await proxyRecords(dir, hostileServer, 'links', {}),
-      await proxyRecords(dir, everythingServer, 'get-resource-links', { count: 3 }),
-      await hookRecords(dir),
+      await proxySession(dir, {
+        server: hostileServer,
+        label: 'hostile',
+        tool: 'links',
+        clientName: 'report-test-host',
+      }),
+      await proxySession(dir, {
+        server: everythingServer,
+        label: 'everything',
+        tool: 'get-resource-links',
+        args: { count: 3 },
+        clientName: 'report-test-host',
+      }),
+      await hookSession(dir),
     ];
     const records = [
       ...recordsOf(probeHostile),

@@ -5,13 +5,12 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { reportCommand } from '../../src/cli/report-command.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import type { ReportCounts } from '../../src/report/report-counts.ts';
 import { runCommand } from '../helpers/run-cli.ts';
-import { systemChromium } from '../helpers/system-chromium.ts';
+import { useChromium } from '../helpers/use-chromium.ts';
 import { deny, obtainedRecord } from '../record/record-fixtures.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -60,25 +59,12 @@ function record(i: number): LinkRecord {
   };
 }
 
-let browser: Browser | undefined;
-let skipReason = '';
-beforeAll(async () => {
-  const found = await systemChromium();
-  if (!found.ok) {
-    // CI always has root and apt: there the browser test must run, never skip
-    if (process.env['CI'] === 'true') throw new Error(`no chromium under CI=true: ${found.reason}`);
-    skipReason = found.reason;
-    return;
-  }
-  browser = await chromium.launch({ executablePath: found.bin, args: ['--no-sandbox'] });
-}, 11 * 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 describe('report --format html in a real Chromium', () => {
   test('numbers equal the json counts; filters work; no request, no console error; markup renders as text', async (ctx) => {
-    if (browser === undefined) return ctx.skip(skipReason);
+    const browser = chromium.browser;
+    if (browser === undefined) return ctx.skip(chromium.skipReason);
     const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-report-html-'));
     const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify(record(i)));
     lines.splice(7, 0, 'not a record');

@@ -7,73 +7,22 @@ import { appendFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { reportCommand } from '../../src/cli/report-command.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import type { ListedLink, ReportCounts } from '../../src/report/report-counts.ts';
 import { tsServer } from '../e2e/run-probe.ts';
-import { hostileLinks } from '../fixtures/servers/hostile-server.ts';
-import { runCli, runCommand } from '../helpers/run-cli.ts';
-import { systemChromium } from '../helpers/system-chromium.ts';
-import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
-import { processEnv, proxyCommandLine, shippedPolicy } from '../proxy/proxy-helpers.ts';
+import { runCommand } from '../helpers/run-cli.ts';
+import { useChromium } from '../helpers/use-chromium.ts';
+import { hookSession, proxySession } from './report-sessions.ts';
 
-type Mode = 'enforce' | 'observe';
-const hostileServer = tsServer('test/fixtures/servers/hostile-server.ts');
-
-// the proxy as a process in `mode`: a real SDK Client calls the tool and reads every link it returned
-async function proxySession(dir: string, mode: Mode): Promise<string> {
-  const file = path.join(dir, `proxy-${mode}.jsonl`);
-  const [command, ...rest] = proxyCommandLine(
-    ['--policy', shippedPolicy('default'), '--server', 'hostile', '--mode', mode, '--records', file],
-    hostileServer,
-  );
-  const client = new Client({ name: 'claude-code', version: '2.1.0' });
-  await client.connect(
-    new StdioClientTransport({ command: command as string, args: rest, env: processEnv(), stderr: 'ignore' }),
-  );
-  const result = (await client.callTool({ name: 'links', arguments: {} })) as {
-    content: { type: string; uri?: string }[];
-  };
-  for (const item of result.content)
-    if (item.type === 'resource_link') await client.readResource({ uri: String(item.uri) }).catch(() => undefined);
-  await client.close();
-  return file;
-}
-
-// the Claude Code hook as the CLI in `mode`: the tool result, then the host's read of each link the hook let through
-async function hookSession(dir: string, mode: Mode): Promise<string> {
-  const file = path.join(dir, `hook-${mode}.jsonl`);
-  const state = path.join(dir, `hook-state-${mode}`);
-  const hook = (event: unknown) =>
-    runCli(
-      [
-        'hook',
-        'claude-code',
-        '--policy',
-        shippedPolicy('default'),
-        '--mode',
-        mode,
-        '--state',
-        state,
-        '--records',
-        file,
-      ],
-      JSON.stringify(event),
-    );
-  await hook(toolReturned('hostile', 'links', [...hostileLinks]));
-  for (const link of hostileLinks) {
-    const pre = await hook(readRequested('hostile', link.uri));
-    if (pre.stdout.includes('deny')) continue;
-    await hook(
-      readReturned('hostile', link.uri, [{ uri: link.uri, mimeType: 'text/plain', text: `contents of ${link.uri}\n` }]),
-    );
-  }
-  return file;
-}
+// the proxy session as Claude Code starts it: the host's client name is `claude-code`
+const session = {
+  server: tsServer('test/fixtures/servers/hostile-server.ts'),
+  label: 'hostile',
+  tool: 'links',
+  clientName: 'claude-code',
+};
 
 const records = (file: string): LinkRecord[] =>
   readFileSync(file, 'utf8')
@@ -84,20 +33,7 @@ const records = (file: string): LinkRecord[] =>
 // a listed link by what the two sessions share: the link, the host and the front end that saw it, the verdict
 const key = (l: ListedLink) => `${l.uri} ${l.host} ${l.frontEnd} ${l.verdict}`;
 
-let browser: Browser | undefined;
-let skipReason = '';
-beforeAll(async () => {
-  const found = await systemChromium();
-  if (!found.ok) {
-    if (process.env['CI'] === 'true') throw new Error(`no chromium under CI=true: ${found.reason}`);
-    skipReason = found.reason;
-    return;
-  }
-  browser = await chromium.launch({ executablePath: found.bin, args: ['--no-sandbox'] });
-}, 11 * 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 describe('observe and enforce sessions against the same hostile server, one records file', () => {
   let dir = '';
@@ -108,9 +44,9 @@ describe('observe and enforce sessions against the same hostile server, one reco
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'linkgate-report-observe-'));
     const files = [
-      await proxySession(dir, 'enforce'),
+      await proxySession(dir, { ...session, mode: 'enforce' }),
       await hookSession(dir, 'enforce'),
-      await proxySession(dir, 'observe'),
+      await proxySession(dir, { ...session, mode: 'observe' }),
       await hookSession(dir, 'observe'),
     ];
     // one file, the two modes interleaved as a team's shared records file would hold them
@@ -159,7 +95,8 @@ describe('observe and enforce sessions against the same hostile server, one reco
   });
 
   test('html in Chromium: observe charts and list as enforce, filterable the same way', async (ctx) => {
-    if (browser === undefined) return ctx.skip(skipReason);
+    const browser = chromium.browser;
+    if (browser === undefined) return ctx.skip(chromium.skipReason);
     const htmlFile = path.join(dir, 'report.html');
     expect((await runCommand(reportCommand, ['--format', 'html', '--out', htmlFile, mixed])).code).toBe(0);
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

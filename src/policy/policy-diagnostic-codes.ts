@@ -18,7 +18,8 @@ export const policyDiagnosticCodes = {
   'policy.unknown-mime': 'a `content.allow` entry is not in the kinds table',
   'policy.review-dates': 'the review expires before it was approved',
   'policy.duplicate-rule-id': 'two rules share an id',
-  'policy.never-allowed-scheme': '`links.schemes` lists a scheme no link may use (`data`, `javascript`, `vbscript`, `livescript`)',
+  'policy.never-allowed-scheme':
+    '`links.schemes` lists a scheme no link may use (`data`, `javascript`, `vbscript`, `livescript`)',
   'logic.unknown-operator': 'a json-logic operator outside the allow-list',
   'logic.arity': 'a json-logic operator has the wrong number of arguments',
   'logic.unknown-fact': 'a `var` path the rule stage does not provide',

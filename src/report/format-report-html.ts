@@ -150,7 +150,7 @@ function filterRules(m: HtmlModeSection): string {
   const hide = (radio: string, cls: string) =>
     rules.push(`main:has(#${p}${radio}:checked) #${p}links tbody tr:not(.${cls}){display:none}`);
   for (const v of m.verdicts) {
-    const c = verdictClass[v as (typeof reportVerdicts)[number]];
+    const c = verdictClass[v];
     hide(`fv-${c}`, c);
   }
   for (const [group, cls, values] of [

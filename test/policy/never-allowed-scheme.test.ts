@@ -43,7 +43,7 @@ describe('`data:` and `javascript:` are never allowed, as the docs and the repor
 
   test('a policy built without the loader (a cached document) still denies them at the link decision', async () => {
     const loaded = parsePolicy(await shipped(), file);
-    const document = structuredClone(loaded.document) as typeof loaded.document;
+    const document = structuredClone<typeof loaded.document>(loaded.document);
     (document.links as { schemes: string[] }).schemes = ['https', 'javascript', 'data'];
     const gate = createGate(buildPolicy(document, file));
     for (const uri of ['javascript:alert(1)', 'data:text/plain,hi']) {

@@ -15,6 +15,7 @@ export const diffDefinition = defineCommand({
   synopsis: 'OLD NEW --cases FILE… [--format text|json|markdown] [--allow-loosening]',
   description: [
     'decides every input of the case files (docs/case-files.md) under both policies and lists the lines whose decision changed, with the settings that changed; a change from deny to allow (or partial to allow) is a loosening.',
+    'judges policy content, never the review: $LINKGATE_ALLOWED_SIGNERS is ignored (an unsigned proposal would deny everything and hide what it loosens); check the review with `linkgate review verify` or `linkgate lint --allowed-signers`.',
   ],
   options: {
     cases: {
@@ -51,11 +52,11 @@ export const diffDefinition = defineCommand({
       for (const file of casesArgs) files.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
       const before = {
         file: displayPath(io.cwd, oldFile),
-        policy: await loadPolicy(resolvePath(io.cwd, oldFile), displayPath(io.cwd, oldFile)),
+        policy: await loadPolicy(resolvePath(io.cwd, oldFile), { shownAs: displayPath(io.cwd, oldFile), env: {} }),
       };
       const after = {
         file: displayPath(io.cwd, newFile),
-        policy: await loadPolicy(resolvePath(io.cwd, newFile), displayPath(io.cwd, newFile)),
+        policy: await loadPolicy(resolvePath(io.cwd, newFile), { shownAs: displayPath(io.cwd, newFile), env: {} }),
       };
       diff = await diffPolicies(before, after, files);
     } catch (error) {

@@ -23,7 +23,7 @@ export const lintDefinition = defineCommand({
     '[--format text|json|sarif] [--fail-level error|warning] [--today YYYY-MM-DD] [--allowed-signers FILE [--min-signers N]] FILE…',
   description: [
     'reports every finding of each policy file with its `file:line:col`, a stable code (docs/policy-reference.md) and a severity; case files named among the files (`X.cases.yaml`) are skipped with a note.',
-    'review signatures (POLICY.sig, docs/reviews.md): any that are there are checked against the bytes; with `--allowed-signers` a policy without one is a warning and one whose review does not hold an error.',
+    'review signatures (POLICY.sig, docs/reviews.md): any that are there are checked against the bytes; with `--allowed-signers` a policy without one, or one whose review does not hold, is an error.',
   ],
   options: {
     format: formatOption(['text', 'json', 'sarif'], 'text, json or sarif (for code-scanning uploads)'),

@@ -28,7 +28,9 @@ export function reviewLoadOptions(
   io: CliIo,
 ): LoadPolicyOptions | string {
   const fromEnv = io.env[allowedSignersEnv];
-  const given = values['allowed-signers'] ?? (fromEnv === '' ? undefined : fromEnv);
+  // set and empty is a mistake, not "no check": it fails like the empty option instead of turning the check off
+  if (values['allowed-signers'] === undefined && fromEnv === '') return `$${allowedSignersEnv} must not be empty`;
+  const given = values['allowed-signers'] ?? fromEnv;
   const min = values['min-signers'];
   // the environment is read here, once, against the command's working directory
   if (given === undefined)

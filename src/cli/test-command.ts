@@ -17,6 +17,7 @@ export const testDefinition = defineCommand({
   synopsis: '[--format text|junit|json] [--coverage-threshold PERCENT] [--cases FILE]… POLICY…',
   description: [
     'each policy `X.yaml` is tested against the case file beside it, `X.cases.yaml` (docs/case-files.md), or against the `--cases` files: every case is decided and compared with what it wants; the report also gives the share of settings and rules the cases exercised.',
+    'judges policy content, never the review: $LINKGATE_ALLOWED_SIGNERS is ignored (an unsigned policy would fail every case); check the review with `linkgate review verify` or `linkgate lint --allowed-signers`.',
   ],
   options: {
     format: formatOption(['text', 'junit', 'json'], 'text, junit or json'),
@@ -65,7 +66,10 @@ export const testDefinition = defineCommand({
       for (const file of values.cases ?? [])
         shared.push(await loadCases(resolvePath(io.cwd, file), displayPath(io.cwd, file)));
       for (const policyFile of positionals) {
-        const policy = await loadPolicy(resolvePath(io.cwd, policyFile), displayPath(io.cwd, policyFile));
+        const policy = await loadPolicy(resolvePath(io.cwd, policyFile), {
+          shownAs: displayPath(io.cwd, policyFile),
+          env: {},
+        });
         const files =
           shared.length > 0
             ? shared

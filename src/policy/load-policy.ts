@@ -44,7 +44,12 @@ export function parsePolicy(text: string, file: string): Policy {
 export function reviewOptionsOf(options: LoadPolicyOptions): ReviewOptions | undefined {
   const env = options.env ?? process.env;
   const fromEnv = env[allowedSignersEnv];
-  const allowedSigners = options.allowedSigners ?? (fromEnv === '' ? undefined : fromEnv);
+  if (options.allowedSigners === '' || (options.allowedSigners === undefined && fromEnv === ''))
+    throw new GateError(
+      'USAGE',
+      `the allowed-signers file (--allowed-signers, $${allowedSignersEnv}) must not be empty`,
+    );
+  const allowedSigners = options.allowedSigners ?? fromEnv;
   if (allowedSigners === undefined) return undefined;
   const minSigners = options.minSigners ?? 1;
   if (!Number.isSafeInteger(minSigners) || minSigners < 1)

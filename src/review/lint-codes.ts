@@ -41,7 +41,7 @@ export const lintCodes = {
   'lint.review-expired': { severity: 'error', description: 'the security review has expired' },
   'lint.review-expiring': { severity: 'warning', description: 'the security review expires within the warning window' },
   'lint.review-unsigned': {
-    severity: 'warning',
+    severity: 'error',
     description: 'the policy has no review signature (`POLICY.sig`) while allowed signers are given',
   },
   'lint.review-signature-invalid': {

@@ -13,7 +13,7 @@ import { lintCodes, type LintCode } from './lint-codes.ts';
 
 /**
  * The signature state of one policy file, as lint findings at its `review` key. With a trust list (`review`): a
- * warning when it has no `POLICY.sig`, an error when signatures are there but the review does not hold. Without
+ * an error when it has no `POLICY.sig`, and when signatures are there but the review does not hold. Without
  * one: only the signatures that are there are checked (armor, namespace, these bytes), an error when any fails.
  */
 export async function lintReviewSignatures(

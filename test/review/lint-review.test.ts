@@ -15,12 +15,12 @@ const lint = (folder: ReviewFolder, reviewed: boolean) =>
   ]);
 
 describe('lint: review signatures', () => {
-  it('unsigned: a warning with --allowed-signers, nothing without (shipped policies lint clean)', async () => {
+  it('unsigned: an error with --allowed-signers (issue 35: a missing signature fails like a stale one), nothing without', async () => {
     const f = reviewFolder({ 'alice@example.com': 'ed25519' });
     const checked = await lint(f, true);
-    expect(checked.code).toBe(0);
+    expect(checked.code).toBe(1);
     expect(checked.stdout).toMatch(
-      /policy\.yaml:8:1: warning lint\.review-unsigned: no review signature in `.*policy\.yaml\.sig`/,
+      /policy\.yaml:8:1: error lint\.review-unsigned: no review signature in `.*policy\.yaml\.sig`/,
     );
     expect((await lint(f, false)).stdout).not.toContain('lint.review');
   });
@@ -51,6 +51,6 @@ describe('lint: review signatures', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('is not in the allowed signers');
     rmSync(f.sig);
-    expect((await lint(f, true)).code).toBe(0);
+    expect((await lint(f, true)).code).toBe(1); // issue 35: a missing signature is an error too
   });
 });

@@ -3,6 +3,7 @@ import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHookBlocked, codexHookHash, codexHookKey } from './codex-hook-trust.ts';
+import { codexProjectLayers } from './codex-project-layers.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { hookHandlers } from './hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
@@ -17,9 +18,9 @@ export function codexHome(places: ConfigPlaces): string {
 }
 
 /**
- * Codex's MCP servers (`[mcp_servers.NAME]` of $CODEX_HOME/config.toml, `enabled = false` kept as disabled) and its
- * hooks ($CODEX_HOME/hooks.json and `[hooks]` of config.toml), each with the trust Codex recorded for it
- * (`[hooks.state]`) and `[features] hooks = false`.
+ * Codex's MCP servers (`[mcp_servers.NAME]` of $CODEX_HOME/config.toml and of a trusted project's .codex/config.toml,
+ * `enabled = false` kept as disabled) and its hooks (hooks.json and `[hooks]` of the same layers), each with the
+ * trust Codex recorded for it (`[hooks.state]` of the user config) and `[features] hooks = false`.
  */
 export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   const home = codexHome(places);
@@ -29,30 +30,44 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   if (config.kind === 'problem') problems.push(config.message);
   const root = config.kind === 'read' ? config.value : {};
 
-  const servers: ConfiguredServer[] = [];
-  const table = root['mcp_servers'];
-  if (isRecord(table))
-    for (const [name, entry] of Object.entries(table)) {
-      if (!isRecord(entry)) continue;
-      servers.push(
-        serverFromEntry(
-          { host: 'codex', name, scope: 'user', file: configFile, enabled: entry['enabled'] !== false },
-          entry,
-        ),
-      );
-    }
+  // the user layer, then each trusted project layer: a later entry of the same name replaces an earlier one
+  const byName = new Map<string, ConfiguredServer>();
+  const layers: { folder: string; file: string; config: Record<string, unknown>; scope: 'user' | 'project' }[] = [
+    { folder: home, file: configFile, config: root, scope: 'user' },
+  ];
+  for (const folder of codexProjectLayers(places.cwd, root['projects'])) {
+    const file = join(folder, 'config.toml');
+    const layer = await readConfigFile(file, parseToml);
+    if (layer.kind === 'problem') problems.push(layer.message);
+    layers.push({ folder, file, config: layer.kind === 'read' ? layer.value : {}, scope: 'project' });
+  }
+  for (const { file, config: layerConfig, scope } of layers) {
+    const table = layerConfig['mcp_servers'];
+    if (isRecord(table))
+      for (const [name, entry] of Object.entries(table))
+        if (isRecord(entry))
+          byName.set(
+            name,
+            serverFromEntry({ host: 'codex', name, scope, file, enabled: entry['enabled'] !== false }, entry),
+          );
+  }
+  const servers = [...byName.values()];
 
   const tomlHooks = isRecord(root['hooks']) ? root['hooks'] : {};
   const state = tomlHooks['state'];
   const features = isRecord(root['features']) ? root['features'] : {};
   const featureOff = features['hooks'] === false || features['codex_hooks'] === false;
-  const hooksJson = join(home, 'hooks.json');
-  const json = await readConfigFile(hooksJson);
-  if (json.kind === 'problem') problems.push(json.message);
-  const sources: [string, unknown][] = [
-    [hooksJson, json.kind === 'read' ? json.value['hooks'] : undefined],
-    [configFile, tomlHooks],
-  ];
+  // each layer's hooks.json and [hooks]; the trust is the user's, recorded in its config.toml
+  const sources: [string, unknown][] = [];
+  for (const layer of layers) {
+    const hooksJson = join(layer.folder, 'hooks.json');
+    const json = await readConfigFile(hooksJson);
+    if (json.kind === 'problem') problems.push(json.message);
+    sources.push(
+      [hooksJson, json.kind === 'read' ? json.value['hooks'] : undefined],
+      [layer.file, layer.config['hooks']],
+    );
+  }
   const hooks: ConfiguredHook[] = [];
   for (const [file, block] of sources)
     for (const h of hookHandlers(block, phases)) {

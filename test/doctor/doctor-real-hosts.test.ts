@@ -286,6 +286,50 @@ describe('codex: config.toml servers, hooks.json hooks and the trust codex recor
     ).toBe(true);
     expect(code).toBe(1);
   });
+
+  test('a project layer counts once the project is trusted, as codex loads it', async (ctx) => {
+    const bin = suite.require(ctx);
+    const p = await place((prefix) => suite.scratch(prefix));
+    const codexHome = path.join(p.home, '.codex');
+    await mkdir(path.join(p.project, '.git'), { recursive: true });
+    await mkdir(codexHome, { recursive: true });
+    const user = serverToml('user-one', bareServer('user-one'));
+    await writeFile(path.join(codexHome, 'config.toml'), user);
+    await mkdir(path.join(p.project, '.codex'), { recursive: true });
+    await writeFile(
+      path.join(p.project, '.codex', 'config.toml'),
+      serverToml('project-one', bareServer('project-one')),
+    );
+    await writeJson(path.join(p.project, '.codex', 'hooks.json'), hostSettings.codex(hookCommand(p, 'codex')));
+
+    // untrusted: codex loads the project's layer disabled
+    let { report } = await doctor(p);
+    expect(namesOf(report, 'codex')).toEqual(await codexListing(bin, p.home, p.project));
+    expect(namesOf(report, 'codex')).toEqual(['user-one']);
+    expect(report.hooks).toEqual([]);
+
+    const trusted = `${user}\n[projects.${toml(p.project)}]\ntrust_level = "trusted"\n`;
+    await writeFile(path.join(codexHome, 'config.toml'), trusted);
+    ({ report } = await doctor(p));
+    expect(namesOf(report, 'codex')).toEqual(await codexListing(bin, p.home, p.project));
+    expect(report.servers.map((s) => [s.name, s.scope, s.gate, s.gated])).toEqual([
+      ['user-one', 'user', 'hook', false],
+      ['project-one', 'project', 'hook', false],
+    ]);
+    // the project's hooks, trusted as /hooks would: now they run
+    const listed = await codexHookList(bin, p.home, p.project);
+    expect(listed.map((h) => h.key.startsWith(path.join(p.project, '.codex', 'hooks.json')))).toEqual([true, true]);
+    const state = listed.map((h) => `[hooks.state.${toml(h.key)}]\ntrusted_hash = ${toml(h.currentHash)}\n`);
+    await writeFile(path.join(codexHome, 'config.toml'), [trusted, ...state].join('\n'));
+    expect((await codexHookList(bin, p.home, p.project)).map((h) => h.trustStatus)).toEqual(['trusted', 'trusted']);
+    let code: number;
+    ({ code, report } = await doctor(p));
+    expect(report.servers.map((s) => [s.name, s.gated])).toEqual([
+      ['user-one', true],
+      ['project-one', true],
+    ]);
+    expect(code).toBe(0);
+  }, 180_000);
 });
 
 describe('gemini cli: user and project settings.json', () => {

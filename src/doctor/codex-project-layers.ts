@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isRecord } from '../decision/json-value.ts';
+
+/**
+ * The `.codex` folders of the project layers Codex loads for `cwd`: from the project root (the nearest folder up
+ * holding `.git`, Codex's default `project_root_markers`, else `cwd`) down to `cwd`, each that exists, and only when
+ * the user config trusts the project (`[projects."ROOT"] trust_level = "trusted"`); an untrusted project's layers are
+ * loaded disabled. Lowest precedence first.
+ */
+export function codexProjectLayers(cwd: string, projects: unknown): string[] {
+  let root = cwd;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) {
+      root = dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  const trust = (dir: string) => {
+    const entry = isRecord(projects) ? projects[dir] : undefined;
+    return isRecord(entry) && entry['trust_level'] === 'trusted';
+  };
+  if (!trust(root) && !trust(cwd)) return [];
+  const chain: string[] = [];
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    chain.unshift(dir);
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  return chain.map((dir) => join(dir, '.codex')).filter((folder) => existsSync(folder));
+}

@@ -322,13 +322,12 @@ describe('codex: config.toml servers, hooks.json hooks and the trust codex recor
     const state = listed.map((h) => `[hooks.state.${toml(h.key)}]\ntrusted_hash = ${toml(h.currentHash)}\n`);
     await writeFile(path.join(codexHome, 'config.toml'), [trusted, ...state].join('\n'));
     expect((await codexHookList(bin, p.home, p.project)).map((h) => h.trustStatus)).toEqual(['trusted', 'trusted']);
-    let code: number;
-    ({ code, report } = await doctor(p));
-    expect(report.servers.map((s) => [s.name, s.gated])).toEqual([
+    const after = await doctor(p);
+    expect(after.report.servers.map((s) => [s.name, s.gated])).toEqual([
       ['user-one', true],
       ['project-one', true],
     ]);
-    expect(code).toBe(0);
+    expect(after.code).toBe(0);
   }, 180_000);
 });
 

@@ -3,7 +3,7 @@
 // (SVG, MathML) content in its namespaces, template contents, and `srcdoc` documents parsed as documents of
 // their own down to `maxNestedMarkup` levels, as are down-level-hidden conditional comments; deeper nesting fails
 // closed. Every parse spends the length it reads from the item's budget.
-import type { DefaultTreeAdapterMap } from 'parse5';
+import type { DefaultTreeAdapterMap, Token } from 'parse5';
 import { html5 } from '../lazy-parsers.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
@@ -18,6 +18,7 @@ export const htmlStepsPerChar = 4;
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type ChildNode = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
+type TagToken = Token.TagToken;
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -46,7 +47,8 @@ export interface MarkupScan {
 
 function scanDocument(text: string, scan: MarkupScan): string | null {
   scan.budget.spend('html', htmlStepsPerChar * text.length);
-  const document = html5().parse(text);
+  const { document, startTag } = parseSeeingStartTags(text, scan);
+  if (startTag !== null) return startTag;
   const stack: ChildNode[] = [];
   pushChildren(stack, document);
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
@@ -62,7 +64,7 @@ function scanDocument(text: string, scan: MarkupScan): string | null {
       continue;
     }
     if (!('tagName' in node)) continue;
-    const found = inspectElement(node, scan);
+    const found = inspectElement(node, scan) ?? inspectStyleText(node);
     if (found !== null) return found;
     pushChildren(stack, node);
     if (node.tagName === 'template' && 'content' in node) pushChildren(stack, node.content);
@@ -88,30 +90,53 @@ const renderedActiveElements: ReadonlyMap<string, string> = new Map([
   ['base', 'a `base` element'],
 ]);
 
+// The tree a browser builds is not always the tree parse5 builds: Chromium's customizable `<select>` (2025) keeps
+// `img`, `svg`, `a`, `button`… inside a `<select>` where parse5 8 follows the old in-select insertion mode and drops
+// them. So every start tag the tokenizer emits is inspected as an HTML element as well, before any tree builder
+// decides to keep it; the first finding stops nothing (the parse still builds the tree the walk reads).
+function parseSeeingStartTags(
+  text: string,
+  scan: MarkupScan,
+): { document: DefaultTreeAdapterMap['document']; startTag: string | null } {
+  let startTag: string | null = null;
+  const SeeingParser = class extends html5().Parser<DefaultTreeAdapterMap> {
+    override onStartTag(token: TagToken): void {
+      startTag ??= inspectTag(token.tagName, HTML_NS, token.attrs, scan);
+      super.onStartTag(token);
+    }
+  };
+  const document = SeeingParser.parse<DefaultTreeAdapterMap>(text);
+  return { document, startTag };
+}
+
 function inspectElement(element: Element, scan: MarkupScan): string | null {
-  const name = element.tagName.toLowerCase();
-  if (name === 'script') return 'a `<script>` element';
   // parse5 types the namespace as its own enum; compare the uri text
-  const namespace: string = element.namespaceURI;
+  return inspectTag(element.tagName, element.namespaceURI, element.attrs, scan);
+}
+
+function inspectTag(
+  tagName: string,
+  namespace: string,
+  attrs: readonly { name: string; value: string }[],
+  scan: MarkupScan,
+): string | null {
+  const name = tagName.toLowerCase();
+  if (name === 'script') return 'a `<script>` element';
   if (namespace === HTML_NS) {
     if (pluginElements.has(name)) return 'a plugin element (`object`, `embed` or `applet`)';
     if (name === 'hta:application') return 'an hta application element';
     if (scan.rendered) {
       const rendered = renderedActiveElements.get(name);
       if (rendered !== undefined) return rendered;
-      if (name === 'meta' && element.attrs.some((a) => a.name === 'http-equiv' && /^\s*refresh\s*$/i.test(a.value)))
+      if (name === 'meta' && attrs.some((a) => a.name === 'http-equiv' && /^\s*refresh\s*$/i.test(a.value)))
         return 'a meta refresh';
     }
   } else if (namespace === SVG_NS && svgScriptElements.has(name)) {
     return `an svg \`<${name}>\` element`;
   }
-  for (const attribute of element.attrs) {
+  for (const attribute of attrs) {
     const found = inspectAttribute(attribute.name.toLowerCase(), attribute.value, scan);
     if (found !== null) return found;
-  }
-  if (name === 'style') {
-    const css = findActiveCss(textOf(element));
-    if (css !== null) return `${css} in a \`<style>\` element`;
   }
   return null;
 }
@@ -138,6 +163,12 @@ export function inspectAttribute(
     if (inner !== null) return `a \`srcdoc\` document holds ${inner}`;
   }
   return null;
+}
+
+function inspectStyleText(element: Element): string | null {
+  if (element.tagName.toLowerCase() !== 'style') return null;
+  const css = findActiveCss(textOf(element));
+  return css === null ? null : `${css} in a \`<style>\` element`;
 }
 
 function textOf(element: Element): string {

@@ -37,24 +37,31 @@ async function requireDiscoveredPolicy(): Promise<string> {
   return file;
 }
 
+type ReadingClient = RequestingClient & { close(): Promise<void> };
+
+/** A real Client of `sdk` connected over stdio to the hostile server, with `env` added to its environment. */
+async function hostileClient(sdk: 'SDK 1.x' | 'SDK 2.x', env: Record<string, string> = {}): Promise<ReadingClient> {
+  const [command, ...args] = tsServer('test/fixtures/servers/hostile-server.ts');
+  const params = {
+    command: command as string,
+    args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: 'ignore' as const,
+  };
+  const client = (sdk === 'SDK 1.x'
+    ? new Client({ name: 'read-tool-host', version: '1' })
+    : new ClientV2({ name: 'read-tool-host', version: '2' })) as unknown as ReadingClient & {
+    connect(t: Transport): Promise<void>;
+  };
+  await client.connect(sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params));
+  return client;
+}
+
 describe.each(['SDK 1.x', 'SDK 2.x'] as const)('gatedRead over a real %s Client', (sdk) => {
   test('metadata, file: and undiscovered links are refused and never asked of the server; an allowed one is read', async () => {
     const log = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-gated-read-log-')), 'requests.jsonl');
     const gate = createGate(await loadPolicy(await requireDiscoveredPolicy()));
-    const [command, ...args] = tsServer('test/fixtures/servers/hostile-server.ts');
-    const params = {
-      command: command as string,
-      args,
-      env: { ...(process.env as Record<string, string>), LINKGATE_REQUEST_LOG: log },
-      stderr: 'ignore' as const,
-    };
-    const client = (sdk === 'SDK 1.x'
-      ? new Client({ name: 'read-tool-host', version: '1' })
-      : new ClientV2({ name: 'read-tool-host', version: '2' })) as unknown as RequestingClient & {
-      connect(t: Transport): Promise<void>;
-      close(): Promise<void>;
-    };
-    await client.connect(sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params));
+    const client = await hostileClient(sdk, { LINKGATE_REQUEST_LOG: log });
     const records: LinkRecord[] = [];
     const sink = callbackSink((r) => void records.push(r));
     const discovered = new DiscoveredLinks();
@@ -99,15 +106,7 @@ describe.each(['SDK 1.x', 'SDK 2.x'] as const)('gatedRead over a real %s Client'
 
   test('observe mode reads what enforce refuses, and records that the gate would have denied it', async () => {
     const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
-    const [command, ...args] = tsServer('test/fixtures/servers/hostile-server.ts');
-    const params = { command: command as string, args, stderr: 'ignore' as const };
-    const client = (sdk === 'SDK 1.x'
-      ? new Client({ name: 'read-tool-host', version: '1' })
-      : new ClientV2({ name: 'read-tool-host', version: '2' })) as unknown as RequestingClient & {
-      connect(t: Transport): Promise<void>;
-      close(): Promise<void>;
-    };
-    await client.connect(sdk === 'SDK 1.x' ? new StdioClientTransport(params) : new StdioV2(params));
+    const client = await hostileClient(sdk);
     try {
       const observed = await gatedRead(client, shadow, {
         gate,

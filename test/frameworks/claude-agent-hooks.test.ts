@@ -53,7 +53,11 @@ describe('claudeAgentHooks', () => {
 
   test('a refused link is denied before the read, an allowed one is read and its body delivered, with records', async () => {
     const { hooks, records } = await setup(undefined);
-    expect(await call(hooks, toolReturned('docs', 'links', links))).toEqual({});
+    // the tool's result hands the refused link on as a notice, never as a link the model could ask for again
+    const returned = await call(hooks, toolReturned('docs', 'links', links));
+    expect(returned).toMatchObject({ hookSpecificOutput: { hookEventName: 'PostToolUse' } });
+    expect(JSON.stringify(returned)).toContain('linkgate refused the link `metadata`');
+    expect(JSON.stringify(returned)).toContain('[Resource link: readme] guide://docs/readme');
     const denied = await call(
       hooks,
       readRequested('docs', 'http://169.254.169.254/latest/meta-data/', { toolUseId: 'toolu_meta' }),
@@ -65,10 +69,12 @@ describe('claudeAgentHooks', () => {
     expect(await call(hooks, readRequested('docs', 'guide://docs/readme'))).toEqual({});
     const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
     expect(await call(hooks, readReturned('docs', 'guide://docs/readme', body))).toEqual({});
-    expect(records.map((r) => [r.uri, r.verdict, r.host?.name])).toEqual([
-      ['http://169.254.169.254/latest/meta-data/', 'link-only', 'claude-agent-sdk'],
-      ['guide://docs/readme', 'body-obtained', 'claude-agent-sdk'],
-    ]);
+    expect(new Set(records.map((r) => JSON.stringify([r.uri, r.verdict, r.host?.name])))).toEqual(
+      new Set([
+        JSON.stringify(['http://169.254.169.254/latest/meta-data/', 'link-only', 'claude-agent-sdk']),
+        JSON.stringify(['guide://docs/readme', 'body-obtained', 'claude-agent-sdk']),
+      ]),
+    );
   });
 
   test('a body the policy does not allow is replaced by the notice', async () => {
@@ -84,7 +90,7 @@ describe('claudeAgentHooks', () => {
     const output = JSON.stringify(answer);
     expect(output).toContain('linkgate withheld');
     expect(output).not.toContain('evil.example');
-    expect(records.map((r) => r.verdict)).toEqual(['link-only']);
+    expect(records.filter((r) => r.uri === 'guide://docs/readme').map((r) => r.verdict)).toEqual(['link-only']);
   });
 
   test('a policy that does not load denies every read and withholds every result; nothing throws', async () => {
@@ -125,7 +131,8 @@ describe('claudeAgentHooks', () => {
     const uri = 'http://169.254.169.254/latest/meta-data/';
     expect(await call(hooks, readRequested('docs', uri))).toEqual({});
     expect(await call(hooks, readReturned('docs', uri, [{ uri, mimeType: 'text/plain', text: 'secret' }]))).toEqual({});
-    expect(records).toHaveLength(1);
-    expect(records[0]?.wouldDeny).toBe(true);
+    const metadata = records.filter((r) => r.uri === uri);
+    expect(metadata.length).toBeGreaterThan(0);
+    for (const r of metadata) expect(r.wouldDeny).toBe(true);
   });
 });

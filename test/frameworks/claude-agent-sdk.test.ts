@@ -128,7 +128,12 @@ describe('claudeAgentHooks inside the real Claude Agent SDK', () => {
       [hostileLink('html').uri]: expect.stringMatching(/^(link-only|partially-interpreted)$/),
       'demo://resource/static/document/architecture.md': 'body-obtained',
     });
-    expect(written.filter((r) => r.verdict === 'link-only' && r.stages.requested === null)).toHaveLength(2);
+    // the refused links: recorded, never requested
+    for (const key of ['metadata', 'file']) {
+      const refused = written.filter((r) => r.uri === hostileLink(key).uri);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) expect([r.verdict, r.stages.requested]).toEqual(['link-only', null]);
+    }
     for (const r of written) expect(r.host).toMatchObject({ name: 'claude-agent-sdk' });
   });
 

@@ -151,9 +151,8 @@ describe('loadMcpTools over a gated client inside a real LangChain agent', () =>
       expect(reads).toContain(hostileLink('readme').uri);
       expect(toolMessage('call_metadata')).toContain('uri.non-public-address');
       expect(toolMessage('call_file')).toMatch(/refused to read/);
-      // artifact mode asked the gate for the links tool's every link: a refused one never reached the server, and
-      // its body is in no tool message (a refused link in the result fails the adapter's whole call while it is
-      // still handed on as a link)
+      // artifact mode reads the links tool's links itself: a refused one reaches it as a notice and is never read, a
+      // withheld body fails the adapter's whole call; no refused or withheld body is in its tool message
       expect(toolMessage('call_links')).not.toContain(hostileLink('metadata').marker);
       // the README reached the model, the ELF labelled image/png and the HTML page with script did not, on any path
       expect(toolMessage('call_readme')).toContain(hostileLink('readme').marker);

@@ -105,6 +105,8 @@ export const hookDefinition = defineCommand({
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       if (review.allowedSigners !== undefined)
         command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
+      if (review.policyId !== undefined) command.push('--policy-id', review.policyId);
+      if (review.minVersion !== undefined) command.push('--min-version', review.minVersion);
       if (mode === 'observe') command.push('--mode', 'observe');
       io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;

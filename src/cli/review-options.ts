@@ -17,6 +17,18 @@ export const reviewOptions = {
     value: 'N',
     description: 'distinct allowed signers the review needs (default 1; with `--allowed-signers`)',
   },
+  'policy-id': {
+    type: 'string',
+    value: 'ID',
+    description:
+      "the policy's `id` must be this, else it is not used (against another reviewed policy copied over the file)",
+  },
+  'min-version': {
+    type: 'string',
+    value: 'VERSION',
+    description:
+      "the policy's `version` must be at least this, else it is not used (against an older reviewed version)",
+  },
 } as const;
 
 /**
@@ -24,6 +36,35 @@ export const reviewOptions = {
  * the working directory) and `--min-signers`; a string is a usage error.
  */
 export function reviewLoadOptions(
+  values: {
+    readonly 'allowed-signers'?: string | undefined;
+    readonly 'min-signers'?: string | undefined;
+    readonly 'policy-id'?: string | undefined;
+    readonly 'min-version'?: string | undefined;
+  },
+  io: CliIo,
+): LoadPolicyOptions | string {
+  const pins = pinOptions(values);
+  if (typeof pins === 'string') return pins;
+  const review = reviewOnly(values, io);
+  return typeof review === 'string' ? review : { ...review, ...pins };
+}
+
+// `--policy-id` and `--min-version`, checked for shape
+function pinOptions(values: {
+  readonly 'policy-id'?: string | undefined;
+  readonly 'min-version'?: string | undefined;
+}): Pick<LoadPolicyOptions, 'policyId' | 'minVersion'> | string {
+  const policyId = values['policy-id'];
+  const minVersion = values['min-version'];
+  if (policyId !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(policyId))
+    return '`--policy-id` must be a kebab-case policy id';
+  if (minVersion !== undefined && !/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/.test(minVersion))
+    return '`--min-version` must be a semantic version `MAJOR.MINOR.PATCH`';
+  return { ...(policyId === undefined ? {} : { policyId }), ...(minVersion === undefined ? {} : { minVersion }) };
+}
+
+function reviewOnly(
   values: { readonly 'allowed-signers'?: string | undefined; readonly 'min-signers'?: string | undefined },
   io: CliIo,
 ): LoadPolicyOptions | string {

@@ -53,9 +53,10 @@ export async function loadPolicyCached(file: string, shownAs: string, options: P
     .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
     .update(bytes)
     .digest('hex');
-  if (options.review?.allowedSigners !== undefined) {
+  const review = options.review;
+  if (review?.allowedSigners !== undefined || review?.policyId !== undefined || review?.minVersion !== undefined) {
     const { parsePolicy, reviewLoadedPolicy } = await import('../policy/load-policy.ts');
-    return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, { ...options.review, shownAs });
+    return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, { ...review, shownAs });
   }
   const entryFile = join(options.dir, `policy-${key}.json`);
   const trusted = options.buildKey !== undefined && (await ownedByUs(options.dir, true));

@@ -4,7 +4,7 @@ import { checkPolicyText } from './check-policy.ts';
 import { type Policy, withReviewCheck } from './policy.ts';
 import { readNamedFile } from './read-named-file.ts';
 import { maxPolicyFileBytes } from './read-regular-file.ts';
-import { type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
+import { failedReview, type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
 
 /** How `loadPolicy` reads a policy: its name in messages, and the review check to apply. */
 export interface LoadPolicyOptions {
@@ -25,6 +25,37 @@ export interface LoadPolicyOptions {
   nowMs?: number;
   /** where `LINKGATE_ALLOWED_SIGNERS` is read (default: `process.env`) */
   env?: Readonly<Record<string, string | undefined>>;
+  /** the policy's `id` must be this (pinning against another reviewed policy copied over the file) */
+  policyId?: string;
+  /** the policy's `version` must be at least this `MAJOR.MINOR.PATCH` (pinning against an older reviewed version) */
+  minVersion?: string;
+}
+
+/**
+ * Why `document` does not match the pins of `options` (`policyId`, `minVersion`), or undefined when it does; a
+ * pre-release of a version counts as below it.
+ */
+export function pinProblem(document: { id: string; version: string }, options: LoadPolicyOptions): string | undefined {
+  if (options.policyId !== undefined && document.id !== options.policyId)
+    return `the policy id is \`${document.id}\`, not the pinned \`${options.policyId}\` (--policy-id)`;
+  if (options.minVersion !== undefined && compareVersions(document.version, options.minVersion) < 0)
+    return `the policy version ${document.version} is below the pinned minimum ${options.minVersion} (--min-version)`;
+  return undefined;
+}
+
+// -1, 0, 1 for semantic versions a < b, a = b, a > b (build metadata ignored; a pre-release is below its release)
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => {
+    const [core = '', pre] = v.split('+')[0]?.split(/-(.*)/s) ?? [];
+    return { nums: core.split('.').map((n) => Number(n)), pre: pre !== undefined && pre !== '' };
+  };
+  const x = parts(a);
+  const y = parts(b);
+  for (let i = 0; i < 3; i++) {
+    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return x.pre === y.pre ? 0 : x.pre ? -1 : 1;
 }
 
 export { allowedSignersEnv } from './allowed-signers-env.ts';
@@ -75,7 +106,9 @@ export async function reviewLoadedPolicy(
   bytes: Uint8Array,
   options: LoadPolicyOptions,
 ): Promise<Policy> {
+  const pinned = pinProblem(policy.document, options);
   const review = reviewOptionsOf(options);
+  if (pinned !== undefined) return withReviewCheck(policy, failedReview('pinned', pinned, review?.minSigners ?? 1));
   if (review === undefined) return policy;
   const check = await reviewPolicyBytes(file, options.shownAs ?? file, bytes, policy.document, review);
   return withReviewCheck(policy, check);

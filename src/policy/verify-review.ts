@@ -23,7 +23,8 @@ export type ReviewProblem =
   | 'not-a-reviewer'
   | 'expired'
   | 'too-few-signers'
-  | 'allowed-signers';
+  | 'allowed-signers'
+  | 'pinned';
 
 /** A reviewer whose signature verified: the identity from the allowed-signers file and the key. */
 export interface ReviewSigner {

@@ -3,28 +3,13 @@
 // them from its tree. Each case is opened in a real headless Chromium (the system's, driven by playwright-core)
 // and its handler runs; parse5's tree holds no such element; the gate, which inspects every start tag the
 // tokenizer emits, denies each.
-import { type Browser, chromium } from 'playwright-core';
 import { parse } from 'parse5';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { findActiveHtml } from '../../../src/content/svg-html/active-html.ts';
-import { systemChromium } from '../../helpers/system-chromium.ts';
+import { useChromium } from './chromium-suite.ts';
 import { decideItem } from '../decide-item.ts';
 
-let browser: Browser | undefined;
-let skipReason = '';
-beforeAll(async () => {
-  const found = await systemChromium();
-  if (!found.ok) {
-    // CI always has root and apt: there the browser test must run, never skip
-    if (process.env['CI'] === 'true') throw new Error(`no chromium under CI=true: ${found.reason}`);
-    skipReason = found.reason;
-    return;
-  }
-  browser = await chromium.launch({ executablePath: found.bin, args: ['--no-sandbox'] });
-}, 11 * 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 const ran = "document.title='ran'";
 const cases: [string, string, string][] = [
@@ -50,7 +35,8 @@ describe('start tags inside <select>', () => {
     expect(findActiveHtml(html)).toMatch(/event-handler attribute/);
     const verdict = await decideItem(Buffer.from(html, 'utf8'), 'text/html');
     expect(verdict.codes).toContain('content.executable');
-    if (browser === undefined) return ctx.skip(skipReason);
+    const browser = chromium.browser();
+    if (browser === undefined) return ctx.skip(chromium.skipReason());
     const page = await browser.newPage();
     try {
       await page.setContent(`<!doctype html><title>t</title>${html}`);

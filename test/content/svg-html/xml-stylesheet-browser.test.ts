@@ -3,9 +3,9 @@
 // value, is transformed by the browser (the stylesheet adds an `onload` handler), and the gate denies it; the same
 // document naming CSS is not transformed, and the gate allows it. Each document is served over a routed origin, as
 // a page serves it, so the browser fetches the stylesheet it names.
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { systemChromium } from '../../helpers/system-chromium.ts';
+import type { Browser } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { useChromium } from './chromium-suite.ts';
 import { decideItem } from '../decide-item.ts';
 
 const origin = 'http://svg.test';
@@ -15,21 +15,7 @@ const xslt = `<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XS
 const css = 'rect { fill: teal }';
 const svgWith = (body: string): string => `<?xml-stylesheet ${body}?><svg xmlns="${SVG}"><rect width="1"/></svg>`;
 
-let browser: Browser | undefined;
-let skipReason = '';
-beforeAll(async () => {
-  const found = await systemChromium();
-  if (!found.ok) {
-    // CI always has root and apt: there the browser test must run, never skip
-    if (process.env['CI'] === 'true') throw new Error(`no chromium under CI=true: ${found.reason}`);
-    skipReason = found.reason;
-    return;
-  }
-  browser = await chromium.launch({ executablePath: found.bin, args: ['--no-sandbox'] });
-}, 11 * 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 // opens the svg in Chromium and says whether its document ends up holding an `onload` handler
 async function browserAddsHandler(open: Browser, svg: string): Promise<boolean> {
@@ -53,7 +39,8 @@ describe('xml-stylesheet instructions in Chromium and in the gate', () => {
     ['type="text/css" inside the href', `href='t.xsl type="text/css"' type="text/xsl"`],
     ['type="text/css" inside a title', `title=' type="text/css"' type="text/xsl" href="t.xsl"`],
   ])('xslt with %s: the browser adds a handler, the gate denies', async ([, body = ''], ctx) => {
-    if (browser === undefined) return ctx.skip(skipReason);
+    const browser = chromium.browser();
+    if (browser === undefined) return ctx.skip(chromium.skipReason());
     const svg = svgWith(body);
     expect(await browserAddsHandler(browser, svg)).toBe(true);
     const verdict = await decideItem(Buffer.from(svg, 'utf8'), 'image/svg+xml');
@@ -62,7 +49,8 @@ describe('xml-stylesheet instructions in Chromium and in the gate', () => {
   });
 
   test('css: the browser adds nothing, the gate allows', async (ctx) => {
-    if (browser === undefined) return ctx.skip(skipReason);
+    const browser = chromium.browser();
+    if (browser === undefined) return ctx.skip(chromium.skipReason());
     const svg = svgWith(`type="text/css" href="t.css"`);
     expect(await browserAddsHandler(browser, svg)).toBe(false);
     expect((await decideItem(Buffer.from(svg, 'utf8'), 'image/svg+xml')).effect).toBe('allow');

@@ -88,9 +88,12 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     expect(logoFile).toBeDefined();
     expect(text('toolu_logo')).toContain(String(logoFile));
 
-    // one record per read, with the verdict of what reached the model
+    // the link refused where the tool result listed it is recorded there (the model got the notice in its place);
+    // then one record per read, with the verdict of what reached the model: the scripted model's attempt to read
+    // the refused link anyway is refused again, and recorded as that attempt
     const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata?.uri, 'link-only'],
       [metadata?.uri, 'link-only'],
       [readme?.uri, 'body-obtained'],
       [photo?.uri, 'link-only'],
@@ -98,7 +101,9 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
       [logo?.uri, 'body-obtained'],
     ]);
     expect(records[0]?.stages.requested).toBeNull();
-    expect(records[1]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture' });
+    expect(records[0]?.host).toMatchObject({ toolUseIds: { discovered: 'toolu_links' } });
+    expect(records[1]?.stages.requested).toBeNull();
+    expect(records[2]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture' });
   });
 });
 
@@ -175,7 +180,10 @@ describe('linkgate hook claude-code inside a real Claude Code: links with descri
 
     // every record shows where its link was discovered, and the host's session and tool calls
     const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    // the links refused where the tool result listed them first (2 and 5, which the model never tried), then the reads
     expect(records.map((r) => [r.verdict, r.stages.discovered.tool, r.stages.discovered.contentIndex])).toEqual([
+      ['link-only', 'described', 2],
+      ['link-only', 'described', 5],
       ['body-obtained', 'described', 1],
       ['link-only', 'described', 2],
       ['body-obtained', 'described', 3],

@@ -84,9 +84,12 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     expect(text('call_embedded')).toContain('content.executable');
     expect(text('call_embedded')).toContain(note.marker);
 
-    // one record per read, with the verdict of what reached the model, and where each link was found
+    // the link refused where the tool result listed it is recorded there (the model got the notice in its place);
+    // then one record per read, with the verdict of what reached the model, and where each link was found (the
+    // scripted model's attempt to read the refused link anyway is refused again, and recorded as that attempt)
     const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata.uri, 'link-only'],
       [metadata.uri, 'link-only'],
       [passwd, 'link-only'],
       [readme.uri, 'body-obtained'],
@@ -99,9 +102,11 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     ]);
     expect(records[0]?.stages.requested).toBeNull();
     expect(records[0]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 2 });
-    expect(records[1]?.stages.discovered).toMatchObject({ tool: null });
-    expect(records[2]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 1 });
-    expect(records[5]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
+    expect(records[1]?.stages.requested).toBeNull();
+    expect(records[1]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 2 });
+    expect(records[2]?.stages.discovered).toMatchObject({ tool: null });
+    expect(records[3]?.stages.discovered).toMatchObject({ tool: 'links', server: 'fixture', contentIndex: 1 });
+    expect(records[6]?.stages.received?.items[0]).toMatchObject({ carrier: 'blob', kind: 'png' });
   });
 
   // Codex cuts a read's output before its hooks see it (issue 32, item 3): an 11 MiB body under the default policy's

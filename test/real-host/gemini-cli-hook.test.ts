@@ -78,8 +78,11 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
     for (const withheld of [metadata, banner, tool]) expect(everything).not.toContain(withheld?.marker);
     expect(text('call_banner')).toMatch(/linkgate withheld/);
 
+    // the link refused where the tool result listed it is recorded there (the model got the notice in its place),
+    // and the scripted model's attempt to read it anyway is refused again and recorded as that attempt
     const records = linkRecordLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
+      [metadata?.uri, 'link-only'],
       [metadata?.uri, 'link-only'],
       [readme?.uri, 'body-obtained'],
       [banner?.uri, expect.stringMatching(/^(link-only|partially-interpreted)$/)],

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../errors.ts';
 import { GateError } from '../errors.ts';
 import { createGate, type Gate, type GateOptions } from './create-gate.ts';
 import type { PolicyRef } from '../decision/decision.ts';
-import { type LoadPolicyOptions, loadPolicy } from '../policy/load-policy.ts';
+import { type LoadPolicyOptions, loadPolicyBytes, reviewLoadedPolicy } from '../policy/load-policy.ts';
 
 /** The outcome of a reload: the new policy in force, or the old one kept with the reasons why. */
 export type ReloadOutcome =
@@ -34,7 +34,8 @@ export type HoldPolicyOptions = GateOptions & Omit<LoadPolicyOptions, 'shownAs' 
  */
 export async function holdPolicy(file: string, options: HoldPolicyOptions = {}): Promise<PolicyHolder> {
   let path = file;
-  let current = createGate(await loadPolicy(path, options), options);
+  let loaded = await loadPolicyBytes(path, options);
+  let current = createGate(loaded.policy, options);
   let pending: Promise<ReloadOutcome> = Promise.resolve({
     ok: true,
     policy: current.policy.ref,
@@ -47,7 +48,9 @@ export async function holdPolicy(file: string, options: HoldPolicyOptions = {}):
       pending = pending.then(async (): Promise<ReloadOutcome> => {
         const target = next ?? path;
         try {
-          const policy = await loadPolicy(target, options);
+          const next = await loadPolicyBytes(target, options);
+          const { policy } = next;
+          loaded = next;
           const previous = current.policy.ref;
           current = createGate(policy, options);
           path = target;
@@ -58,6 +61,16 @@ export async function holdPolicy(file: string, options: HoldPolicyOptions = {}):
         } catch (error) {
           const diagnostics = error instanceof GateError ? error.diagnostics : [];
           const message = error instanceof Error ? error.message : String(error);
+          // the kept policy is checked again against the allowed signers as they are now: a revoked key stops it
+          const kept = loaded.policy.reviewCheck;
+          if (kept?.verified === true) {
+            const again = await reviewLoadedPolicy(loaded.policy, path, loaded.bytes, options);
+            if (again.reviewCheck?.verified === false) {
+              current = createGate(again, options);
+              const why = `${message}; the kept policy no longer verifies: ${again.reviewCheck.message}`;
+              return { ok: false, kept: current.policy.ref, message: why, diagnostics };
+            }
+          }
           return { ok: false, kept: current.policy.ref, message, diagnostics };
         }
       });

@@ -121,8 +121,15 @@ export async function reviewLoadedPolicy(
  * A string as the second argument is `shownAs` (the file's name in a read error).
  */
 export async function loadPolicy(file: string, options: string | LoadPolicyOptions = {}): Promise<Policy> {
-  const opts = typeof options === 'string' ? { shownAs: options } : options;
-  const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, opts.shownAs ?? file, maxPolicyFileBytes);
+  return (await loadPolicyBytes(file, typeof options === 'string' ? { shownAs: options } : options)).policy;
+}
+
+/** `loadPolicy`, also giving the exact bytes the policy was parsed from (a reload checks them again later). */
+export async function loadPolicyBytes(
+  file: string,
+  options: LoadPolicyOptions,
+): Promise<{ policy: Policy; bytes: Buffer }> {
+  const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, options.shownAs ?? file, maxPolicyFileBytes);
   // the bytes checked against the signatures are the bytes parsed
-  return reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, opts);
+  return { policy: await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, options), bytes };
 }

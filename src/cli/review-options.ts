@@ -101,10 +101,21 @@ export async function loadReviewedPolicy(
   review: LoadPolicyOptions,
   shownAs: string = displayPath(io.cwd, file),
 ): Promise<Policy> {
-  const { loadPolicy } = await import('../policy/load-policy.ts');
-  const policy = await loadPolicy(resolvePath(io.cwd, file), { ...review, shownAs });
+  const { loadPolicyBytes } = await import('../policy/load-policy.ts');
+  const { policy, bytes } = await loadPolicyBytes(resolvePath(io.cwd, file), { ...review, shownAs });
+  // a policy that did not verify is not used (its settings are locked): only its review failure is worth a line
+  if (policy.reviewCheck?.verified !== false) await warnLintErrors(io, bytes, shownAs);
   warnUnreviewed(io, policy);
   return policy;
+}
+
+// the lint errors of the policy in force (a dangerous scheme, an expired review …), once each on stderr at start: a
+// policy that loads can still say something nobody meant
+async function warnLintErrors(io: CliIo, bytes: Uint8Array, shownAs: string): Promise<void> {
+  const { lintPolicyText, utcToday } = await import('../review/lint-policy.ts');
+  const { formatDiagnostic } = await import('../errors.ts');
+  for (const d of lintPolicyText(Buffer.from(bytes).toString('utf8'), shownAs, { today: utcToday() }))
+    if (d.severity === 'error') io.stderr.write(`linkgate: ${formatDiagnostic(d)}\n`);
 }
 
 // one stderr line when the policy's review did not verify: every decision will be a deny, and why

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { judgeContent, type ContentRules } from '../../src/content/judge-content.ts';
-import type { ContentSniff } from '../../src/content/sniff-content.ts';
+import { blankSniff, type ContentSniff } from '../../src/content/content-sniff.ts';
 
 const rules: ContentRules = {
   allow: [
@@ -15,17 +15,7 @@ const rules: ContentRules = {
   maxImagePixels: 1_000_000,
 };
 const sniff = (kind: string, more: Partial<ContentSniff> = {}): ContentSniff => ({
-  kind,
-  textual: ['text', 'json', 'svg', 'html', 'xml', 'empty'].includes(kind),
-  active: null,
-  activeUnlessJson: null,
-  activeUnlessMarkdown: null,
-  invisible: null,
-  unsafe: [],
-  uninterpretable: null,
-  width: null,
-  height: null,
-  tooComplex: null,
+  ...blankSniff(kind, ['text', 'json', 'svg', 'html', 'xml', 'empty'].includes(kind)),
   ...more,
 });
 

@@ -1,6 +1,7 @@
 // The skip rule of the real-host suites: the host is installed once before a file's tests; when that cannot be
-// done (registry unreachable, install failed, unsupported platform) every test of the file skips with the reason.
-// The suite also owns the file's temporary folders and runs, removed after its tests.
+// done (registry unreachable, install failed, unsupported platform) every test of the file skips with the reason,
+// except under CI=true, where a suite that cannot run its real part fails naming what is missing (a green CI must
+// mean the real hosts ran). The suite also owns the file's temporary folders and runs, removed after its tests.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,13 +21,21 @@ export interface HostSuite {
   defer(cleanup: () => Promise<void>): void;
 }
 
+/** Whether a suite whose real part is missing must fail instead of skipping: under `CI=true`. */
+export function mustRunRealParts(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['CI'] === 'true';
+}
+
 /** Registers a `beforeAll` that installs the host (`label` names it in the skip message) and an `afterAll` that cleans up. */
 export function realHostSuite(label: string, install: () => Promise<HostInstall>): HostSuite {
   let installed: HostInstall = { ok: false, reason: 'the install did not run' };
   const cleanups: (() => Promise<void>)[] = [];
   beforeAll(async () => {
     installed = await install();
-    if (!installed.ok) console.warn(`skipping ${label} tests: ${installed.reason}`);
+    if (installed.ok) return;
+    if (mustRunRealParts())
+      throw new Error(`${label} is required under CI=true and is not available: ${installed.reason}`);
+    console.warn(`skipping ${label} tests: ${installed.reason}`);
   }, installTimeoutMs + 60_000);
   afterAll(async () => {
     await Promise.all(cleanups.map((c) => c()));

@@ -1,8 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// suites that run a real host (Claude Code, Gemini CLI): a host run takes seconds and a first install up to
-// minutes, so they get their own timeouts; the harness lives in test/real-host/
-const realHost = ['test/real-host/**/*.test.ts', 'test/**/*.real-host.test.ts'];
+// suites that run a real part (the Claude Code, Codex and Gemini CLI binaries, the agent frameworks): a host run takes
+// seconds and a first install minutes, so they get their own project, timeouts and a global set-up that installs
+// every pinned part into the test cache before the first test (never inside the unit run); the harness lives in
+// test/real-host/, and under CI=true a suite whose part is missing fails (host-suite.ts)
+const realHost = [
+  'test/real-host/**/*.test.ts',
+  'test/**/*.real-host.test.ts',
+  'test/frameworks/**/*.test.ts',
+  'test/doctor/doctor-real-hosts.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -27,9 +34,10 @@ export default defineConfig({
         test: {
           name: 'real-host',
           include: realHost,
+          globalSetup: ['test/real-host/install-real-parts.ts'],
           // one host run, with room for a loaded machine; the run itself is killed at its own timeoutMs
           testTimeout: 180_000,
-          // the beforeAll that installs the host into the cache (install-package.ts caps it at 10 minutes)
+          // a beforeAll that installs a part the global set-up did not (install-package.ts caps it at 10 minutes)
           hookTimeout: 11 * 60_000,
         },
       },

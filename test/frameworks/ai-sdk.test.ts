@@ -10,6 +10,7 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import {
   everythingDoc,
@@ -20,12 +21,7 @@ import {
 } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
 
-const suite = frameworkSuite('the ai sdk', {
-  name: 'ai',
-  version: '7.0.173',
-  entry: 'node_modules/ai/dist/index.js',
-  with: ['@ai-sdk/mcp@2.0.99'],
-});
+const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
 
 interface McpClient {
   tools(): Promise<Record<string, unknown>>;

@@ -13,14 +13,11 @@ import { linkRecordLines } from '../helpers/run-cli.ts';
 import { claudeCodeEnv } from '../real-host/claude-code.ts';
 import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
 import { type ScriptStep, startModelApi, toolResultsOf } from '../real-host/model-api.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 
-const sdkSpec = {
-  name: '@anthropic-ai/claude-agent-sdk',
-  version: '0.3.336',
-  entry: 'node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs',
-};
+const sdkSpec = realFrameworks.claudeAgentSdk;
 const suite = frameworkSuite('the claude agent sdk', sdkSpec);
 const hostileServerFile = path.join(import.meta.dirname, 'hostile-server.ts');
 const everythingServer = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');

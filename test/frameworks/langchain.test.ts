@@ -13,15 +13,12 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { everythingDoc, everythingServer, expectRecords, hostileServerFile } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 
-const suite = frameworkSuite('langchain', {
-  name: '@langchain/mcp-adapters',
-  version: '1.1.4',
-  entry: 'node_modules/@langchain/mcp-adapters/dist/index.js',
-});
+const suite = frameworkSuite('langchain', realFrameworks.langchain);
 
 interface Adapters {
   loadMcpTools: (name: string, client: Client, options?: Record<string, unknown>) => Promise<unknown[]>;

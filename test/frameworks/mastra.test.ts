@@ -6,16 +6,12 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { linkRecordsOnceWritten, serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
 import { hostileLink } from './hostile-resources.ts';
 
-const suite = frameworkSuite('mastra', {
-  name: '@mastra/mcp',
-  version: '2.0.0',
-  entry: 'node_modules/@mastra/mcp/dist/index.js',
-  with: ['@mastra/core@1.71.0'],
-});
+const suite = frameworkSuite('mastra', realFrameworks.mastra);
 
 interface MastraTool {
   execute: (input: Record<string, unknown>, context?: Record<string, unknown>) => Promise<unknown>;

@@ -11,6 +11,7 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import {
   everythingDoc,
@@ -21,11 +22,7 @@ import {
 } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
 
-const suite = frameworkSuite('openai agents', {
-  name: '@openai/agents',
-  version: '0.20.0',
-  entry: 'node_modules/@openai/agents/dist/index.mjs',
-});
+const suite = frameworkSuite('openai agents', realFrameworks.openaiAgents);
 
 // the parts of @openai/agents the test drives, typed as far as it uses them
 interface Agents {

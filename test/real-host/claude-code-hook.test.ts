@@ -72,7 +72,7 @@ describe('linkgate hook claude-code inside a real Claude Code', () => {
     const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
     expect(everything).toContain(readme?.marker);
     expect(everything).toContain(note?.marker);
-    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld.marker);
     expect(text('toolu_photo')).toContain('content.executable');
     expect(text('toolu_banner')).toMatch(/linkgate withheld/);
     expect(text('toolu_embedded')).toContain('content.executable');

@@ -75,7 +75,7 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
     const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
     expect(everything).toContain(readme?.marker);
     expect(everything).toContain(note?.marker);
-    for (const withheld of [metadata, banner, tool]) expect(everything).not.toContain(withheld?.marker);
+    for (const withheld of [metadata, banner, tool]) expect(everything).not.toContain(withheld.marker);
     expect(text('call_banner')).toMatch(/linkgate withheld/);
 
     // the link refused where the tool result listed it is recorded there (the model got the notice in its place),

@@ -1,5 +1,4 @@
-import { writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -17,6 +16,8 @@ const chunkCount = 2048;
 const chunkBytes = 16 * 1024;
 /** The most the proxy may hold for a peer that stopped reading, bytes. */
 const heldBound = 2 * 1024 * 1024;
+/** What the pipes and stream buffers between the server and the proxy may take beyond that, bytes. */
+const pipeSlack = 1024 * 1024;
 
 async function floodProxy(env: Record<string, string> = {}) {
   const toProxy = new PassThrough();
@@ -76,13 +77,19 @@ function readLines(from: PassThrough, id: number) {
 
 describe('backpressure', () => {
   test('when the host stops reading, the proxy stops reading the server', async () => {
-    const p = await floodProxy();
+    const progressFile = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-flood-')), 'progress');
+    const p = await floodProxy({ FLOOD_PROGRESS: progressFile });
     p.toProxy.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test/flood', params: { count: chunkCount, bytes: chunkBytes } })}\n`,
     );
     // the host reads nothing: what the proxy holds for it is what waits in its stdout
     const most = await heldWhenStalled(() => p.fromProxy.writableLength + p.fromProxy.readableLength);
     expect(most).toBeLessThanOrEqual(heldBound);
+    // and the server had to wait: it handed out no more than the proxy holds plus what the pipes between them take,
+    // so the flood is not sitting inside the proxy where `held` cannot see it
+    const sentWhenStalled = Number(await readFile(progressFile, 'utf8'));
+    expect(sentWhenStalled).toBeGreaterThan(0);
+    expect(sentWhenStalled * chunkBytes).toBeLessThanOrEqual(heldBound + pipeSlack);
     // the host reads again: every chunk arrives, in order, then the answer
     const { lines, answered } = readLines(p.fromProxy, 1);
     expect((await answered)['result']).toEqual({ sent: chunkCount });

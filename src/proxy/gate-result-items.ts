@@ -50,8 +50,8 @@ interface Found {
 
 /**
  * An item judge over `gate` for links returned by `server`. When the policy resolves no names, link decisions depend
- * on the link item alone, so they are remembered by the item's JSON (a tool called again returns the same links)
- * and taken synchronously; when it does, up to `maxResolvingLinks` links of a result are decided at once. The record
+ * on the link item alone until the policy's review expires, so until then they are remembered by the item's JSON (a
+ * tool called again returns the same links) and taken synchronously; when it does, up to `maxResolvingLinks` links of a result are decided at once. The record
  * of each embedded resource goes to `onEmbedded`.
  */
 export function itemJudge(
@@ -60,9 +60,15 @@ export function itemJudge(
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
   const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
+  // a reviewed policy's decisions also depend on the time: none remembered from before its review expired is reused
+  const reviewExpiresAtMs = gate.policy.reviewCheck?.expiresAtMs;
   const linkInput = (link: unknown) => ({ stage: 'link', server, readFrom: server, link });
   function knownDecision(item: Record<string, unknown>): Decision | null {
     if (byText === null) return null;
+    if (reviewExpiresAtMs !== undefined && Date.now() >= reviewExpiresAtMs) {
+      byText.clear();
+      return gate.decideLink(linkInput(item));
+    }
     let key: string;
     try {
       key = JSON.stringify(item);

@@ -1,6 +1,6 @@
 // Binary items: the detector table, one row per format, each judging the bytes its kinds name.
 import { classifyCfb } from './archive/cfb-kind.ts';
-import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
+import { readZipDirectory, scanLocalListing } from './archive/zip-entries.ts';
 import { classifyZip } from './archive/zip-kind.ts';
 import { blankSniff, type ContentSniff, type SniffOptions } from './content-sniff.ts';
 import { describeExecutable } from './executable-kinds.ts';
@@ -57,10 +57,11 @@ export function binaryFindings(
 }
 
 function zipFindings(_kind: string, bytes: Buffer, { budget }: BinaryContext): ContentSniff {
-  const listing = readZipDirectory(bytes, budget) ?? { entries: scanLocalHeaders(bytes, 0, budget), start: 0 };
+  const listing = readZipDirectory(bytes, budget) ?? scanLocalListing(bytes, budget);
   const zip = classifyZip(bytes, listing);
   const sniff = blankSniff(zip.kind, false);
   sniff.active = zip.active ?? describeExecutable(zip.kind);
+  sniff.uninterpretable = zip.uninterpretable;
   return sniff;
 }
 
@@ -68,6 +69,7 @@ function cfbFindings(_kind: string, bytes: Buffer): ContentSniff {
   const cfb = classifyCfb(bytes);
   const sniff = blankSniff(cfb.kind, false);
   sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+  sniff.uninterpretable = cfb.uninterpretable;
   return sniff;
 }
 

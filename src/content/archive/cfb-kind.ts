@@ -1,13 +1,15 @@
 // Compound File Binary ([MS-CFB]) subtypes: MSI installers (by root CLSID or MSI-encoded stream names),
 // legacy Office files, and VBA projects (`Macros`, `VBA`, `_VBA_PROJECT`, `_VBA_PROJECT_CUR` storages).
 
-/** Most directory entries read from one compound file. */
+/** Most directory entries read from one compound file; a directory with more is uninterpretable, never judged by the first ones alone. */
 export const maxCfbEntries = 65_536;
 
 /** The kind of a compound file and, when it carries code, why it is executable. */
 export interface CfbKind {
   kind: string;
   active: string | null;
+  /** why the directory was not read whole (more than `maxCfbEntries` entries), or null */
+  uninterpretable: string | null;
 }
 
 const SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -23,9 +25,10 @@ const END_OF_CHAIN = 0xfffffffe;
 /** Classifies a compound file from its directory; falls back to `cfb` when the directory cannot be read. Never throws. */
 export function classifyCfb(bytes: Buffer): CfbKind {
   const dir = readDirectory(bytes);
-  if (dir === null) return { kind: 'cfb', active: null };
+  if (dir === null) return { kind: 'cfb', active: null, uninterpretable: null };
+  const uninterpretable = dir.truncated ? `compound file lists more than ${maxCfbEntries} directory entries` : null;
   if (msiClsids.has(dir.rootClsid) || dir.names.some(isMsiEncodedName))
-    return { kind: 'msi', active: 'a windows installer package (msi)' };
+    return { kind: 'msi', active: 'a windows installer package (msi)', uninterpretable };
   const lower = dir.names.map((n) => n.toLowerCase());
   const macro = lower.find((n) => macroStorages.has(n));
   const kind = lower.includes('worddocument')
@@ -35,7 +38,11 @@ export function classifyCfb(bytes: Buffer): CfbKind {
       : lower.includes('powerpoint document')
         ? 'ppt'
         : 'cfb';
-  return { kind, active: macro !== undefined ? `an office file with a vba project (\`${macro}\` storage)` : null };
+  return {
+    kind,
+    active: macro !== undefined ? `an office file with a vba project (\`${macro}\` storage)` : null,
+    uninterpretable,
+  };
 }
 
 /** True when a buffer starts with the compound file signature. */
@@ -52,7 +59,7 @@ function isMsiEncodedName(name: string): boolean {
   return false;
 }
 
-function readDirectory(bytes: Buffer): { rootClsid: string; names: string[] } | null {
+function readDirectory(bytes: Buffer): { rootClsid: string; names: string[]; truncated: boolean } | null {
   if (!isCfb(bytes)) return null;
   const sectorShift = bytes.readUInt16LE(0x1e);
   if (sectorShift !== 9 && sectorShift !== 12) return null;
@@ -87,7 +94,12 @@ function readDirectory(bytes: Buffer): { rootClsid: string; names: string[] } | 
   let rootClsid = '';
   let sector = bytes.readUInt32LE(0x30);
   const seen = new Set<number>();
-  while (sector !== END_OF_CHAIN && sector < sectorCount && !seen.has(sector) && names.length < maxCfbEntries) {
+  let truncated = false;
+  while (sector !== END_OF_CHAIN && sector < sectorCount && !seen.has(sector)) {
+    if (names.length >= maxCfbEntries) {
+      truncated = true;
+      break;
+    }
     seen.add(sector);
     const base = sectorAt(sector);
     for (let off = base; off + 128 <= Math.min(bytes.length, base + sectorSize); off += 128) {
@@ -100,5 +112,5 @@ function readDirectory(bytes: Buffer): { rootClsid: string; names: string[] } | 
     }
     sector = fat[sector] ?? END_OF_CHAIN;
   }
-  return names.length === 0 ? null : { rootClsid, names };
+  return names.length === 0 ? null : { rootClsid, names, truncated };
 }

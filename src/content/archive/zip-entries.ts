@@ -3,7 +3,7 @@
 import { inflateRawSync } from 'node:zlib';
 import { WorkBudget } from '../work-budget.ts';
 
-/** Most entries listed from one archive; further entries are ignored. */
+/** Most entries listed from one archive; an archive with more is uninterpretable (`ZipListing.truncated`), never judged by the first ones alone. */
 export const maxZipEntries = 65_536;
 /** Tail searched for the end-of-central-directory record, bytes (record plus the largest comment). */
 export const eocdSearchBytes = 22 + 65_535;
@@ -24,6 +24,8 @@ export interface ZipListing {
   entries: ZipEntry[];
   /** absolute offset of the archive's first byte (0 unless data was prepended) */
   start: number;
+  /** true when listing stopped at `maxZipEntries` with entries left unlisted */
+  truncated?: boolean;
 }
 
 const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
@@ -46,11 +48,23 @@ export function readZipDirectory(bytes: Buffer, budget: WorkBudget = WorkBudget.
   return null;
 }
 
-/** Lists entries by walking local file headers from `from`; for archives whose central directory is missing or damaged. */
-export function scanLocalHeaders(bytes: Buffer, from = 0, budget: WorkBudget = WorkBudget.unlimited()): ZipEntry[] {
+/** `scanLocalHeaders` as a listing from offset 0, `truncated` when it stopped at `maxZipEntries`. */
+export function scanLocalListing(bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): ZipListing {
+  const entries = scanLocalHeaders(bytes, 0, budget, maxZipEntries + 1);
+  const truncated = entries.length > maxZipEntries;
+  return { entries: truncated ? entries.slice(0, maxZipEntries) : entries, start: 0, truncated };
+}
+
+/** Lists entries by walking local file headers from `from` (at most `limit`); for archives whose central directory is missing or damaged. */
+export function scanLocalHeaders(
+  bytes: Buffer,
+  from = 0,
+  budget: WorkBudget = WorkBudget.unlimited(),
+  limit = maxZipEntries,
+): ZipEntry[] {
   const entries: ZipEntry[] = [];
   let at = bytes.indexOf('PK\u0003\u0004', from, 'latin1');
-  while (at !== -1 && at + 30 <= bytes.length && entries.length < maxZipEntries) {
+  while (at !== -1 && at + 30 <= bytes.length && entries.length < limit) {
     const nameLength = bytes.readUInt16LE(at + 26);
     const extraLength = bytes.readUInt16LE(at + 28);
     const flags = bytes.readUInt16LE(at + 6);
@@ -101,14 +115,19 @@ function listingAt(bytes: Buffer, eocd: number, budget: WorkBudget): ZipListing 
   const cdStart = cdEnd - cdSize;
   const start = cdStart - cdOffset;
   if (cdStart < 0 || start < 0) return null;
-  if (count === 0 && cdSize === 0) return { entries: [], start };
+  if (count === 0 && cdSize === 0) return { entries: [], start, truncated: false };
   if (cdStart + 46 > bytes.length || bytes.readUInt32LE(cdStart) !== CEN) return null;
   const entries: ZipEntry[] = [];
   let at = cdStart;
   // the entry count may lie (0, or fewer than there are) while readers such as `java -jar` walk the whole
   // directory: every header up to the directory's end is listed, whatever the count says
-  while (entries.length < maxZipEntries) {
+  let truncated = false;
+  for (;;) {
     if (at + 46 > cdEnd || bytes.readUInt32LE(at) !== CEN) break;
+    if (entries.length >= maxZipEntries) {
+      truncated = true;
+      break;
+    }
     const flags = bytes.readUInt16LE(at + 8);
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
@@ -134,7 +153,7 @@ function listingAt(bytes: Buffer, eocd: number, budget: WorkBudget): ZipListing 
     });
     at = nameEnd + extraLength + commentLength;
   }
-  return { entries, start };
+  return { entries, start, truncated };
 }
 
 function zip64Record(

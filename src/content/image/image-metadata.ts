@@ -5,7 +5,7 @@
 // pixels and frames (XMP, EXIF, ICCP, private); each segment alone and all of them joined. A viewer never runs them, but a
 // host that sniffs the file as HTML (the classic image-with-script upload) or a carver that extracts them does.
 // Walks are bounded by `maxImageParts`, reads by the item's size, inflating by `maxMetadataInflateBytes`.
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { findActiveMarkup } from '../svg-html/active-markup.ts';
 import { maxImageParts } from './image-structure.ts';
 
@@ -19,7 +19,7 @@ export function findActiveMetadata(kind: string, bytes: Buffer): string | null {
 
 /** `findActiveMetadata`, and why part of the metadata could not be inspected (compressed metadata past `maxMetadataInflateBytes`), or null. */
 export function readMetadata(kind: string, bytes: Buffer): { active: string | null; uninterpretable: string | null } {
-  const over = { exceeded: false };
+  const over: MetadataLimits = { exceeded: false, damaged: false };
   const segments =
     kind === 'png' || kind === 'apng'
       ? pngSegments(bytes, over)
@@ -47,8 +47,16 @@ export function readMetadata(kind: string, bytes: Buffer): { active: string | nu
   // the cap fails closed: metadata left compressed was never looked at
   const uninterpretable = over.exceeded
     ? `${kind} compressed metadata inflates past the ${maxMetadataInflateBytes} byte inspection budget`
-    : null;
+    : over.damaged
+      ? `${kind} compressed metadata does not inflate`
+      : null;
   return { active: null, uninterpretable };
+}
+
+// what reading the metadata could not do: inflate past the budget, or inflate damaged data at all
+interface MetadataLimits {
+  exceeded: boolean;
+  damaged: boolean;
 }
 
 interface Segment {
@@ -90,7 +98,7 @@ const numericChunks: ReadonlySet<string> = new Set([
   'sTER',
 ]);
 
-function pngSegments(b: Buffer, over: { exceeded: boolean }): Segment[] {
+function pngSegments(b: Buffer, over: MetadataLimits): Segment[] {
   const out: Segment[] = [];
   let budget = maxMetadataInflateBytes;
   const inflate = (data: Buffer): Buffer => {
@@ -103,9 +111,24 @@ function pngSegments(b: Buffer, over: { exceeded: boolean }): Segment[] {
       budget -= inflated.length;
       return inflated;
     } catch (error) {
-      // past the budget the rest is unread (reported); damaged data cannot be shown by a viewer either
-      if (error instanceof RangeError) over.exceeded = true;
-      budget = 0;
+      // past the budget the rest is unread (reported)
+      if (error instanceof RangeError) {
+        over.exceeded = true;
+        budget = 0;
+        return Buffer.alloc(0);
+      }
+    }
+    // data cut short or damaged part way: what zlib yields before the damage is what a carver gets; data that
+    // yields nothing at all is reported (fails closed), and later chunks are still read
+    try {
+      const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
+      budget -= inflated.length;
+      return inflated;
+    } catch (error) {
+      if (error instanceof RangeError) {
+        over.exceeded = true;
+        budget = 0;
+      } else over.damaged = true;
       return Buffer.alloc(0);
     }
   };

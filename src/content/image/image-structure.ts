@@ -187,7 +187,9 @@ function webp(b: Buffer): ImageStructure {
   }
   // animation frames (`ANMF`: x/2, y/2, width-1, height-1, 24 bits each) have sizes of their own
   let at = 12;
-  for (let n = 0; n < maxImageParts && at + 8 <= Math.min(b.length, riffEnd); n++) {
+  for (let n = 0; at + 8 <= Math.min(b.length, riffEnd); n++) {
+    // the cap fails closed: chunks left unwalked were never looked at
+    if (n >= maxImageParts) return size.structure(null);
     const length = b.readUInt32LE(at + 4);
     if (b.toString('latin1', at, at + 4) === 'ANMF' && at + 20 <= b.length)
       size.frame(
@@ -248,7 +250,9 @@ function isoBmff(b: Buffer, budget: WorkBudget): ImageStructure {
 // where the top-level boxes end (data after it is another format's), or null when the last one is cut short
 function topLevelEnd(b: Buffer): number | null {
   let at = 0;
-  for (let n = 0; n < maxImageParts && at < b.length; n++) {
+  for (let n = 0; at < b.length; n++) {
+    // the cap fails closed: boxes left unwalked make the image truncated, not data after it
+    if (n >= maxImageParts) return null;
     if (at + 8 > b.length) return at;
     if (!topLevelBoxes.has(b.toString('latin1', at + 4, at + 8))) return at;
     let size = b.readUInt32BE(at);

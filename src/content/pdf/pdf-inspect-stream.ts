@@ -78,8 +78,11 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
     };
   } catch (error) {
     if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
-    return objectStream
-      ? { data: null, inflated: 0, uninterpretable: 'pdf object stream does not inflate' }
-      : { data: null, inflated: 0, uninterpretable: null };
+    // fails closed for every stream: what a stream that does not inflate holds was never seen
+    return {
+      data: null,
+      inflated: 0,
+      uninterpretable: objectStream ? 'pdf object stream does not inflate' : 'pdf stream does not inflate',
+    };
   }
 }

@@ -23,7 +23,7 @@ describe('classifyCfb', () => {
   test('a damaged directory falls back to a plain compound file', () => {
     const bytes = makeCfb({ names: ['Macros'] });
     bytes.writeUInt32LE(0x7fffffff, 0x30); // first directory sector out of range
-    expect(classifyCfb(bytes)).toEqual({ kind: 'cfb', active: null });
+    expect(classifyCfb(bytes)).toEqual({ kind: 'cfb', active: null, uninterpretable: null });
   });
 
   test('a directory chain that loops terminates', () => {

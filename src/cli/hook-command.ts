@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../errors.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
+import { EventBudget } from '../hook/event-budget.ts';
 import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
@@ -116,6 +117,8 @@ export const hookDefinition = defineCommand({
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
     const deadline = hookDeadline(io);
+    // checked inside the hook's loops: work that never yields to the event loop never lets the deadline's timer fire
+    const budget = new EventBudget(hookDeadlineMs);
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       // one write per record with O_APPEND: lines from hook processes running at once never interleave
@@ -143,6 +146,7 @@ export const hookDefinition = defineCommand({
           stateDir,
           host,
           mode,
+          budget,
           record: (record) => sink.write(record),
           recordEmbedded: async (record) => sink.writeEmbedded?.(record),
         });

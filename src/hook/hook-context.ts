@@ -3,6 +3,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import type { EventBudget } from './event-budget.ts';
 import type { HookEvent } from './hook-event.ts';
 
 /** What handling one event needs: the gate, where session state lives, and where records go. */
@@ -20,6 +21,8 @@ export interface HookContext {
   mode?: FlowMode;
   /** clock (tests pass their own) */
   now?: () => Date;
+  /** the event's work budget, checked in every loop over items, links and state entries (absent: caps only) */
+  budget?: EventBudget;
 }
 
 /** A link step with the tool-use id of the call that returned the link (null: none, or the session never saw it). */

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
+import { capNotice, type HookCap } from './cap-notice.ts';
+import { checkBudget } from './event-budget.ts';
 import { type HookContext, linkContext, modeOf, nowOf, save } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
-import { renderedItem, renderedLinkCandidates } from './rendered-item.ts';
+import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
-import { SessionState, type SeenLink } from './session-state.ts';
+import { maxLinksPerEvent, SessionState, type SeenLink } from './session-state.ts';
 import { listedResources, unwrapToolOutput } from './tool-output.ts';
 
 /**
@@ -27,25 +29,41 @@ export async function toolReturned(
   const saved = new SavedFiles(event.savedDir);
   const seen: SeenLink[] = [];
   const withheld = new Map<number, string>();
+  const withhold = (index: number, notice: string | null) => {
+    if (notice !== null) withheld.set(index, notice);
+  };
+  // the servers of links over the cap: the state keeps that it could not keep them
+  const overflow = new Set<string>();
   let lastUri = '';
+  let links = 0;
   for (const [index, item] of items.entries()) {
+    checkBudget(context.budget);
     const rendered = renderedItem(item, lastUri, server);
     if (rendered.kind === 'header') lastUri = rendered.uri;
     if (rendered.kind === 'header' || rendered.kind === 'text') continue;
     if (rendered.kind === 'link') {
       if (typeof rendered.link['uri'] !== 'string') continue;
+      // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
+      if (++links > maxLinksPerEvent) {
+        withhold(index, capNotice(context, rendered.link['uri'], tooManyLinks));
+        overflow.add(server);
+        continue;
+      }
+      const candidates = rendered.rendered === undefined ? [] : renderedLinkCandidates(rendered.rendered);
+      if (candidates === null) {
+        withhold(index, capNotice(context, rendered.link['uri'], tooManySplits));
+        continue;
+      }
       const discovered = discoverLink(rendered.link, index, linkContext(server, tool), at);
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
-      const notice = await linkRefusal(event, entry, index, tool, context);
-      if (notice !== null) withheld.set(index, notice);
+      withhold(index, await linkRefusal(event, entry, candidates, index, tool, context));
       continue;
     }
-    const notice = await judgeToolItem(rendered, index, lastUri, saved, context);
-    if (notice !== null) withheld.set(index, notice);
+    withhold(index, await judgeToolItem(rendered, index, lastUri, saved, context));
   }
-  await addSeen(event, seen, context);
+  await addSeen(event, seen, context, overflow);
   if (withheld.size === 0) return { kind: 'none' };
   const content = items.map((item, index) => {
     const notice = withheld.get(index);
@@ -66,13 +84,14 @@ export async function toolReturned(
 async function linkRefusal(
   event: HookEvent,
   entry: SeenLink,
+  candidates: readonly Record<string, unknown>[],
   index: number,
   tool: string,
   context: HookContext,
 ): Promise<string | null> {
-  const links = entry.rendered === undefined ? [entry.link] : [entry.link, ...renderedLinkCandidates(entry.rendered)];
   const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
-  for (const link of links) {
+  for (const link of [entry.link, ...candidates]) {
+    checkBudget(context.budget);
     const step = await startLink(context.gate, {
       link,
       discovered: discoverLink(link, index, linkContext(entry.server, tool), nowOf(context)),
@@ -99,6 +118,17 @@ async function linkRefusal(
 
 const unusableUri: ReadonlySet<string> = new Set(['uri.invalid', 'input.invalid']);
 
+const tooManyLinks: HookCap = {
+  code: 'content.too-many-items',
+  rule: 'hook.maxLinksPerEvent',
+  message: `the tool result holds more than ${maxLinksPerEvent} links: this one was not judged`,
+};
+const tooManySplits: HookCap = {
+  code: 'content.too-complex',
+  rule: 'hook.maxSplitCandidates',
+  message: `the host's rendered link line is over ${maxRenderedLinkChars} characters or splits more than ${maxSplitCandidates} ways`,
+};
+
 /** After the host listed a server's resources (or a directory's children): each uri goes into session state. */
 export async function resourcesListed(
   event: HookEvent,
@@ -107,22 +137,37 @@ export async function resourcesListed(
 ): Promise<HookAnswer> {
   const at = nowOf(context);
   const seen: SeenLink[] = [];
+  const overflow = new Set<string>();
   for (const entry of listedResources(event.response)) {
+    checkBudget(context.budget);
     const from = typeof entry['server'] === 'string' ? entry['server'] : server;
     if (from === null || typeof entry['uri'] !== 'string') continue;
+    // the list passes on as the host gave it; a later read of an entry over the cap is checked as the state says
+    if (seen.length >= maxLinksPerEvent) {
+      overflow.add(from);
+      continue;
+    }
     const link = keptLink({ ...entry, name: typeof entry['name'] === 'string' ? entry['name'] : entry['uri'] });
     const discovered = discoverLink(link, null, linkContext(from, null), at);
     seen.push({ server: from, link, discovered, toolUseId: event.toolUseId });
   }
-  await addSeen(event, seen, context);
+  await addSeen(event, seen, context, overflow);
   return { kind: 'none' };
 }
 
-/** Keeps the links one event saw in the session's state, under the event's tool-use id. */
-async function addSeen(event: HookEvent, seen: SeenLink[], context: HookContext): Promise<void> {
-  if (seen.length === 0) return;
+/**
+ * Keeps the links one event saw in the session's state, under the event's tool-use id; `overflow` names the servers
+ * of links over the per-event cap, which the state keeps as links it could not keep.
+ */
+async function addSeen(
+  event: HookEvent,
+  seen: SeenLink[],
+  context: HookContext,
+  overflow: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  if (seen.length === 0 && overflow.size === 0) return;
   const state = await SessionState.open(context.stateDir, event.session);
-  await state.addSeen(event.toolUseId ?? randomUUID(), seen);
+  await state.addSeen(event.toolUseId ?? randomUUID(), seen, overflow);
 }
 
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */

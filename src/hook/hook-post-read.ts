@@ -2,6 +2,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
+import { checkBudget } from './event-budget.ts';
 import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
 import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
@@ -51,7 +52,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   }
 
   const files = new SavedFiles(event.savedDir);
-  const { contents, saved } = await judgedContents(raw, files, gate.policy.document.read.maxBytes);
+  const { contents, saved } = await judgedContents(raw, files, gate.policy.document.read.maxBytes, context);
   if (linkRefused(step)) {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
@@ -90,10 +91,11 @@ function stricterStep(pending: PendingRead | undefined, fresh: HookStep, context
 }
 
 /** The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline). */
-async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxBytes: number) {
+async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxBytes: number, context: HookContext) {
   const saved: (string | null)[] = [];
   const contents: Record<string, unknown>[] = [];
   for (const item of raw) {
+    checkBudget(context.budget);
     const path = isRecord(item) && typeof item['blobSavedTo'] === 'string' ? item['blobSavedTo'] : null;
     saved.push(path);
     if (!isRecord(item)) {

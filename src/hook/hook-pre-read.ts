@@ -37,16 +37,20 @@ export async function decideReadLink(
   state: SessionState,
   context: HookContext,
 ): Promise<HookStep> {
-  const seen = await state.seen(uri);
+  const seen = await state.seen(uri, context.budget);
   // a link returned by this very server first; else the first one seen (the read then goes to another server)
   const origin = seen.find((s) => s.server === readServer) ?? seen[0];
+  // a uri the session never kept may be a link the state could not keep (over its per-event cap): it is judged as a
+  // link of a server that returned such links, another one than the reader when there is one (never looser)
+  const overflow = origin === undefined ? await state.overflowServers(context.budget) : [];
+  const keptBy = origin?.server ?? overflow.find((s) => s !== readServer) ?? overflow[0];
   // a host that finds the server by the uri reads from the server that returned or listed it
-  const server = readServer ?? origin?.server ?? 'default';
+  const server = readServer ?? keptBy ?? 'default';
   const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
   const step = await startLink(context.gate, {
     link,
-    discovered: origin?.discovered ?? discoverLink(link, null, linkContext(server, null), nowOf(context)),
-    linkServer: origin?.server ?? server,
+    discovered: origin?.discovered ?? discoverLink(link, null, linkContext(keptBy ?? server, null), nowOf(context)),
+    linkServer: keptBy ?? server,
     readFrom: server,
     seen: origin !== undefined,
     mode: modeOf(context),

@@ -1,4 +1,5 @@
 import { isRecord } from '../decision/json-value.ts';
+import { maxUriChars } from '../link/parse-uri.ts';
 
 /** What one item of a host's MCP tool output stands for, to the gate. */
 export type RenderedItem =
@@ -23,6 +24,7 @@ export type RenderedItem =
 // them, so a `]`, `(` or space inside them makes a line ambiguous: links are matched against the uri a read asks for.
 const linkPrefix = '[Resource link: ';
 const resourcePrefix = '[Resource from ';
+const binaryNote = 'Binary content (';
 const savedBinary = /^Binary content \(([\s\S]*), ([0-9][^,()]*)\) saved to (.+)$/;
 const imageSource = /^\[Image source: (.+)\]$/;
 const imageSourceSized =
@@ -34,6 +36,11 @@ const bodilessNote =
 // text that opens like one of the host's renderings: an item stands here, so what does not parse is withheld
 const renderingStart =
   /^\[(?:Resource link: |Resource from |Image source: |Image: |Audio from |Image from |Binary content )/;
+/**
+ * Longest host note matched against the note patterns, characters: the patterns backtrack on a crafted note (work
+ * quadratic in its length), and the host's own notes are short; a longer text that opens like a note is withheld.
+ */
+export const maxNoteChars = 8192;
 // Gemini CLI (0.61, observed and read in its source) renders a `resource_link` as `Resource Link: TITLE-OR-NAME at URI`
 const geminiPrefix = 'Resource Link: ';
 const geminiLink = /^Resource Link: ([\s\S]*?) at ([\s\S]*)$/;
@@ -58,20 +65,34 @@ export function renderedLinkFor(line: string, uri: string): { name: string; uri:
   return { name: body.slice(0, at), uri, description: body.slice(at + described.length, -1) };
 }
 
+/** Most ways one rendered link line is split to find the link it stands for; a line with more is withheld. */
+export const maxSplitCandidates = 64;
+
+/** Longest rendered link line split, characters (a name, a uri of at most `maxUriChars`, a description). */
+export const maxRenderedLinkChars = 4 * maxUriChars;
+
 /**
  * Every link a rendered link line may stand for: the line is split at each place a uri could start (a name or
  * description may hold the separators), each split as `renderedLinkFor` would accept it. A refused link is replaced
- * when any of them is denied, so a name built to move the split cannot hide a denied uri.
+ * when any of them is denied, so a name built to move the split cannot hide a denied uri. Null when the line is
+ * longer than `maxRenderedLinkChars` or splits more than `maxSplitCandidates` ways: it cannot be judged in time, and
+ * the caller withholds it.
  */
-export function renderedLinkCandidates(line: string): Record<string, unknown>[] {
+export function renderedLinkCandidates(line: string): Record<string, unknown>[] | null {
+  if (line.length > maxRenderedLinkChars) return null;
   const uris = new Set<string>();
   const [prefix, separator] = line.startsWith(geminiPrefix) ? [geminiPrefix, ' at '] : [linkPrefix, '] '];
   if (!line.startsWith(prefix)) return [];
+  let splits = 0;
   for (let at = line.indexOf(separator, prefix.length); at >= 0; at = line.indexOf(separator, at + 1)) {
     const rest = line.slice(at + separator.length);
+    if (++splits > maxSplitCandidates) return null;
     uris.add(rest);
     if (separator === '] ' && rest.endsWith(')'))
-      for (let open = rest.indexOf(' ('); open >= 0; open = rest.indexOf(' (', open + 1)) uris.add(rest.slice(0, open));
+      for (let open = rest.indexOf(' ('); open >= 0; open = rest.indexOf(' (', open + 1)) {
+        if (++splits > maxSplitCandidates) return null;
+        uris.add(rest.slice(0, open));
+      }
   }
   const links: Record<string, unknown>[] = [];
   for (const uri of uris) {
@@ -131,10 +152,13 @@ function textItem(text: string, lastUri: string, server: string | null): Rendere
     if (parts === null) return { kind: 'unknown' };
     // an empty body is the header of a binary resource whose bytes follow as other items
     if (parts.rest === '') return { kind: 'header', uri: parts.uri };
+    if (parts.rest.startsWith(binaryNote) && parts.rest.length > maxNoteChars) return { kind: 'unknown' };
     const binary = savedBinary.exec(parts.rest);
     if (binary !== null) return savedFile(binary[3] as string, parts.uri, binary[1] as string);
     return { kind: 'embedded', resource: { uri: parts.uri, text: parts.rest } };
   }
+  // past this only host notes match, and a note this long is no note of the host's
+  if (text.length > maxNoteChars) return renderingStart.test(text) ? { kind: 'unknown' } : { kind: 'text' };
   const source = imageSource.exec(text) ?? imageSourceSized.exec(text);
   if (source !== null) return { kind: 'saved-file', path: source[1] as string, uri: lastUri };
   const media = mediaFrom.exec(text);

@@ -6,6 +6,7 @@ import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { readRegularFile } from '../policy/read-regular-file.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
+import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';
 
 /** A link the session saw returned: by a tool (`resource_link` item) or listed by the resource list tool. */
@@ -29,7 +30,11 @@ export interface PendingRead extends LinkStep {
 /** Largest state entry read, bytes (a FIFO, a device or a larger file planted in the state folder is an error). */
 export const maxStateEntryBytes = 16 * 1024 * 1024;
 
-/** Most links kept from one tool result or resource list. */
+/**
+ * Most links kept from one tool result or resource list. A tool result's links over it are withheld; the state keeps
+ * the servers that returned links over it, and a read of a uri it never kept is judged as a link of theirs, so a link
+ * it could not keep is never readable from another server (`links.requireSameServer`).
+ */
 export const maxLinksPerEvent = 1024;
 
 /**
@@ -51,20 +56,39 @@ export class SessionState {
     return new SessionState(dir);
   }
 
-  /** Records links one tool call returned; `callId` names the call (its tool use id, or a fresh one). */
-  async addSeen(callId: string, links: readonly SeenLink[]): Promise<void> {
+  /**
+   * Records links one tool call returned; `callId` names the call (its tool use id, or a fresh one). Links over
+   * `maxLinksPerEvent` are not kept: their servers are, with the servers in `overflow` (written first, so a failure
+   * between the two writes refuses more, never less).
+   */
+  async addSeen(callId: string, links: readonly SeenLink[], overflow: ReadonlySet<string> = new Set()): Promise<void> {
+    const over = new Set([...overflow, ...links.slice(maxLinksPerEvent).map((l) => l.server)]);
+    if (over.size > 0) await this.writeAtomic(`over-${digest(callId)}.json`, [...over]);
     if (links.length === 0) return;
     await this.writeAtomic(`seen-${digest(callId)}.json`, links.slice(0, maxLinksPerEvent));
   }
 
-  /** Every link the session saw with this exact uri, oldest first. */
-  async seen(uri: string): Promise<SeenLink[]> {
-    const names = (await readdir(this.dir)).filter((n) => n.startsWith('seen-') && n.endsWith('.json'));
+  /** The servers that returned links the state could not keep (over `maxLinksPerEvent` in one event), sorted. */
+  async overflowServers(budget?: EventBudget): Promise<string[]> {
+    const servers = new Set<string>();
+    for (const name of await this.entries('over-')) {
+      checkBudget(budget);
+      const value = await this.readJson(name);
+      // an entry that is not a list of servers was written by something else: it refuses reads from every server
+      if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) servers.add('');
+      else for (const server of value) servers.add(server);
+    }
+    return [...servers].sort();
+  }
+
+  /** Every link the session saw with this exact uri, oldest first; `budget` is checked per entry. */
+  async seen(uri: string, budget?: EventBudget): Promise<SeenLink[]> {
     const found: SeenLink[] = [];
-    for (const name of names) {
+    for (const name of await this.entries('seen-')) {
       const links = await this.readJson(name);
       if (!Array.isArray(links)) continue;
       for (const entry of links as SeenLink[]) {
+        checkBudget(budget);
         if (entry?.link?.['uri'] === uri) found.push(entry);
         else if (typeof entry?.rendered === 'string') {
           // the line renders a link to exactly this uri: that link, with the name and description the split gives
@@ -91,6 +115,10 @@ export class SessionState {
     if (value === undefined) return undefined;
     await rm(join(this.dir, name), { force: true });
     return value as PendingRead;
+  }
+
+  private async entries(prefix: string): Promise<string[]> {
+    return (await readdir(this.dir)).filter((n) => n.startsWith(prefix) && n.endsWith('.json'));
   }
 
   private async writeAtomic(name: string, value: unknown): Promise<void> {

@@ -1,0 +1,37 @@
+// The hook as a host runs it: one process per event, the event on stdin. A run that hangs is killed only past the
+// host's own timeout (by then the host would have let the call through), so a test asserts on the answer.
+import { spawn } from 'node:child_process';
+import { hookTimeoutSeconds } from '../../src/hook/hook-settings.ts';
+
+/** What one hook process printed, how it ended, and how long it took (milliseconds). */
+export interface HookRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+/** Runs `linkgate ARGS` (from the sources) as its own process with `stdin`; killed after the host's timeout. */
+export function runHookProcess(args: readonly string[], stdin: string): Promise<HookRun> {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const ceiling = setTimeout(() => child.kill('SIGKILL'), hookTimeoutSeconds * 1000 + 5000);
+    child.on('close', (code) => {
+      clearTimeout(ceiling);
+      done({ code, stdout, stderr, elapsedMs: Math.round(performance.now() - started) });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  });
+}

@@ -1,4 +1,5 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+/** The SDK's `FetchLike`: a fetch a Streamable HTTP transport takes as its `fetch` option. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 import { GateError } from '../errors.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { responseWithBody } from './response-with-body.ts';

@@ -1,9 +1,9 @@
+import type { McpTransport as Transport } from '../sdk/mcp-transport.ts';
 // OpenAI Agents (`@openai/agents`): its MCP servers (`MCPServerStdio`, `MCPServerStreamableHttp`) take no transport,
 // so the gate cannot be slid under them. This is an MCP server object of the same interface (`MCPServer`, with the
 // resource methods of `MCPServerWithResources`) over an MCP client connected through `gateTransport`: every tool
 // result and every `resources/read`, the agent's and a host read tool's alike, goes through the gate. Written
 // structurally, so linkgate builds and installs without the framework.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type GateTransport, gateTransport } from '../sdk/gate-transport.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
 
@@ -34,33 +34,82 @@ export interface GatedAgentsServerOptions extends GateTransportOptions {
   cacheToolsList?: boolean;
 }
 
-/** A tool call's result as the MCP client returns it. */
-interface ToolResult {
-  content?: unknown[];
+/** One tool as the server listed it, typed as the framework's `MCPTool` (the framework fills a missing `properties` or `required` itself). */
+export interface AgentsMcpTool {
+  name: string;
+  description?: string | undefined;
+  inputSchema: {
+    type: 'object';
+    properties: Record<string, unknown>;
+    required: string[];
+    additionalProperties: boolean;
+  };
+}
+
+/** One content item of a tool result (`text`, `image`, `resource_link`, …, or the gate's notice in place of a link). */
+export interface AgentsToolContent {
+  type: string;
   [key: string]: unknown;
 }
 
-/** The `MCPServer` interface of `@openai/agents` (with its resource methods), written structurally. */
+/** A tool call's result as the MCP client returns it: the framework's `CallToolResult`. */
+export interface AgentsToolResult {
+  content: AgentsToolContent[];
+  _meta?: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A tool result's content with its `_meta`, `structuredContent` and `isError` on the array: the framework's `CallToolResultContent`. */
+export type AgentsToolResultContent = AgentsToolContent[] &
+  Pick<AgentsToolResult, '_meta' | 'structuredContent' | 'isError'>;
+
+/** One item of a read's `contents` (text or base64 `blob`): the framework's `MCPResourceContent`. */
+export type AgentsResourceContent =
+  | { uri: string; mimeType?: string; text: string; [key: string]: unknown }
+  | { uri: string; mimeType?: string; blob: string; [key: string]: unknown };
+
+/** A read's result: the framework's `MCPReadResourceResult`. */
+export interface AgentsReadResult {
+  contents: AgentsResourceContent[];
+  [key: string]: unknown;
+}
+
+/** A page of resources: the framework's `MCPListResourcesResult`. */
+export interface AgentsResourceList {
+  resources: { uri: string; name?: string; mimeType?: string; [key: string]: unknown }[];
+  nextCursor?: string;
+  [key: string]: unknown;
+}
+
+/** A page of resource templates: the framework's `MCPListResourceTemplatesResult`. */
+export interface AgentsResourceTemplateList {
+  resourceTemplates: { uriTemplate: string; name?: string; mimeType?: string; [key: string]: unknown }[];
+  nextCursor?: string;
+  [key: string]: unknown;
+}
+
+/** The `MCPServerWithResources` interface of `@openai/agents` (its `MCPServer` with the resource methods), written structurally. */
 export interface GatedAgentsServer {
   readonly name: string;
   cacheToolsList: boolean;
   connect(): Promise<void>;
   close(): Promise<void>;
-  listTools(): Promise<unknown[]>;
+  listTools(): Promise<AgentsMcpTool[]>;
   callTool(
     toolName: string,
     args: Record<string, unknown> | null,
     meta?: Record<string, unknown> | null,
-  ): Promise<unknown[]>;
+  ): Promise<AgentsToolResultContent>;
   callToolResult(
     toolName: string,
     args: Record<string, unknown> | null,
     meta?: Record<string, unknown> | null,
-  ): Promise<ToolResult>;
+  ): Promise<AgentsToolResult>;
   invalidateToolsCache(): Promise<void>;
-  listResources(params?: Record<string, unknown>): Promise<unknown>;
-  listResourceTemplates(params?: Record<string, unknown>): Promise<unknown>;
-  readResource(uri: string): Promise<unknown>;
+  listResources(params?: { cursor?: string; [key: string]: unknown }): Promise<AgentsResourceList>;
+  listResourceTemplates(params?: { cursor?: string; [key: string]: unknown }): Promise<AgentsResourceTemplateList>;
+  readResource(uri: string): Promise<AgentsReadResult>;
 }
 
 /** Most pages of tools one `listTools` reads before it stops (a server that never ends its list). */
@@ -74,7 +123,7 @@ export const maxToolPages = 100;
 export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgentsServer {
   const { name, client, transport, cacheToolsList = false, ...gateOptions } = options;
   const gated = gateTransport(transport, { server: name, ...gateOptions });
-  let tools: unknown[] | undefined;
+  let tools: AgentsMcpTool[] | undefined;
   let connected = false;
   const ready = () => {
     if (!connected) throw new Error(`MCP server \`${name}\` is not connected: call connect() first`);
@@ -83,10 +132,11 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     toolName: string,
     args: Record<string, unknown> | null,
     meta?: Record<string, unknown> | null,
-  ): Promise<ToolResult> => {
+  ): Promise<AgentsToolResult> => {
     ready();
     const params = { name: toolName, arguments: args ?? {}, ...(meta == null ? {} : { _meta: meta }) };
-    return (await client.callTool(params)) as ToolResult;
+    const result = (await client.callTool(params)) as Partial<AgentsToolResult>;
+    return { ...result, content: result.content ?? [] };
   };
   return {
     name,
@@ -105,11 +155,11 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     async listTools() {
       ready();
       if (cacheToolsList && tools !== undefined) return tools;
-      const all: unknown[] = [];
+      const all: AgentsMcpTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < maxToolPages; page += 1) {
         const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-        all.push(...listed.tools);
+        all.push(...(listed.tools as AgentsMcpTool[]));
         cursor = listed.nextCursor;
         if (cursor === undefined) break;
       }
@@ -117,7 +167,8 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
       return all;
     },
     async callTool(toolName, args, meta) {
-      return (await callToolResult(toolName, args, meta)).content ?? [];
+      const { content, ...metadata } = await callToolResult(toolName, args, meta);
+      return withMetadata(content, metadata);
     },
     callToolResult,
     async invalidateToolsCache() {
@@ -125,15 +176,27 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     },
     async listResources(params) {
       ready();
-      return client.listResources(params ?? {});
+      return (await client.listResources(params ?? {})) as AgentsResourceList;
     },
     async listResourceTemplates(params) {
       ready();
-      return client.listResourceTemplates(params ?? {});
+      return (await client.listResourceTemplates(params ?? {})) as AgentsResourceTemplateList;
     },
     async readResource(uri) {
       ready();
-      return client.readResource({ uri });
+      return (await client.readResource({ uri })) as AgentsReadResult;
     },
   };
+}
+
+// the framework's `attachCallToolResultMetadata`: the result's `_meta`, `structuredContent` and `isError` ride on the
+// content array as non-enumerable members, so the agent's tool output and a guardrail see them as with its own servers
+function withMetadata(
+  content: AgentsToolContent[],
+  metadata: Pick<AgentsToolResult, '_meta' | 'structuredContent' | 'isError'>,
+): AgentsToolResultContent {
+  for (const key of ['_meta', 'structuredContent', 'isError'] as const)
+    if (metadata[key] !== undefined)
+      Object.defineProperty(content, key, { value: metadata[key], enumerable: false, configurable: true });
+  return content;
 }

@@ -1,5 +1,9 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JsonRpcMessage as JSONRPCMessage,
+  McpTransport as Transport,
+  MessageExtraInfo,
+  TransportSendOptions,
+} from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { readFailed } from '../flow/link-steps.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
@@ -134,7 +138,7 @@ class GatedTransport implements GateTransport {
     const list: unknown[] = Array.isArray(message) ? message : [message];
     for (const m of list) this.session.requests.note(m);
     try {
-      await this.inner.send(message as JSONRPCMessage, sendOptions);
+      await this.inner.send(message, sendOptions);
     } catch (error) {
       for (const m of list) this.session.requests.forget(m);
       throw error;

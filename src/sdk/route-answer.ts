@@ -1,4 +1,4 @@
-import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { MessageExtraInfo } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';

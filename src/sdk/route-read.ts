@@ -1,5 +1,4 @@
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcMessage as JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';

@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
 import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';

@@ -1,6 +1,9 @@
+import type {
+  JsonRpcMessage as JSONRPCMessage,
+  McpTransport as Transport,
+  TransportSendOptions,
+} from './mcp-transport.ts';
 import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '../decision/json-value.ts';
 
 /** The `_meta` key a tagged request carries so a tap can learn the JSON-RPC id the SDK gave it. */

@@ -4,6 +4,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';
+import { guardGate } from './guard-gate.ts';
 import type { FlowMode } from './link-steps.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
@@ -33,7 +34,7 @@ export async function judgeEmbedded(
   contentIndex: number,
   mode: FlowMode,
 ): Promise<EmbeddedJudgement> {
-  const decision = await gate.decideEmbedded(resource);
+  const decision = await guardGate(gate).decideEmbedded(resource);
   const record = embeddedRecord(contentIndex, resource, decision);
   const withheld = mode === 'enforce' && decision.effect !== 'allow';
   const uri = isRecord(resource) && typeof resource['uri'] === 'string' ? resource['uri'] : '';
@@ -57,9 +58,15 @@ export async function judgeEmbeddedItems(
 ): Promise<ItemsJudgement> {
   const records: EmbeddedRecord[] = [];
   const changed = new Map<number, Record<string, unknown>>();
-  for (const [index, item] of items.entries()) {
-    if (!isRecord(item) || item['type'] !== 'resource' || !isRecord(item['resource'])) continue;
-    const judged = await judgeEmbedded(gate, item['resource'], index, mode);
+  // judged side by side (records stay in item order), so a gate that stays silent costs one deadline, not one per item
+  const judging = items.map((item, index) =>
+    isRecord(item) && item['type'] === 'resource' && isRecord(item['resource'])
+      ? judgeEmbedded(gate, item['resource'], index, mode)
+      : null,
+  );
+  for (const [index, pending] of judging.entries()) {
+    if (pending === null) continue;
+    const judged = await pending;
     records.push(judged.record);
     if (judged.withheld) changed.set(index, withheldItem(judged));
   }

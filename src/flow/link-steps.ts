@@ -24,6 +24,7 @@ import type {
   RequestedStage,
 } from '../record/link-record.ts';
 import { linkFacts } from './discover-links.ts';
+import { guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
 
 // The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
@@ -101,12 +102,12 @@ export function discoverLink(
   return discoveredStage(linkFacts(link), contentIndex, context, at);
 }
 
-/** Decides the link before any read; never throws (the gate fails closed). */
+/** Decides the link before any read; never throws, and a gate that throws or stays silent is a deny (`guardGate`). */
 export async function startLink(gate: Gate, input: StartLinkInput): Promise<LinkStep> {
   const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
   const checked = checkResourceLink(input.link);
   // a malformed item still goes to the gate as sent: the gate words its `input.invalid` deny (fail closed)
-  const linkDecision = await gate.decide({
+  const linkDecision = await guardGate(gate).decide({
     stage: 'link',
     server: input.linkServer,
     ...(readFrom === null ? {} : { readFrom }),
@@ -201,11 +202,12 @@ export async function judgeRead(
 ): Promise<ReadJudgement> {
   const enforced = isEnforced(step);
   const { link } = step;
+  const guarded = guardGate(gate);
   // a malformed link's answer is judged as its link was: the same `input.invalid` deny
   const decideAnswer = async (result: Readonly<Record<string, unknown>>): Promise<ReadVerdict> =>
     link === null
       ? { decision: step.linkDecision, evidence: [] }
-      : gate.decideReadDetailed({
+      : guarded.decideReadDetailed({
           stage: 'read',
           server: step.linkServer,
           readFrom: step.readFrom ?? step.linkServer,

@@ -7,6 +7,7 @@ import type { LinkRecord, ReceivedStage } from '../record/link-record.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { isJsonRpcError } from './json-rpc-shape.ts';
 import { linkFacts } from './discover-links.ts';
+import { guardGate } from './guard-gate.ts';
 import { judgeFetched } from './fetched-read.ts';
 import type { InputAnswerer, LinkReader, ReadAnswer, ReadParams } from './link-reader.ts';
 import {
@@ -69,7 +70,8 @@ export async function runLinkFlow(
   options: LinkFlowOptions,
 ): Promise<LinkFlowResult> {
   const now = options.now ?? (() => new Date());
-  const { gate, context } = options;
+  const { context } = options;
+  const gate = guardGate(options.gate);
   const uri = linkFacts(link).uri;
   const discovered = discoverLink(link, contentIndex, context, now());
   const readFrom = options.readFrom ?? context.server;

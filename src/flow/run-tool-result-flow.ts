@@ -9,6 +9,7 @@ import type { LinkRecord } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
+import { guardGate } from './guard-gate.ts';
 import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
@@ -60,7 +61,8 @@ export interface GatedToolResult {
  * the sink; never throws for server behaviour (a failing sink rejects, after the flow's decisions are made).
  */
 export async function runToolResultFlow(toolResult: unknown, options: ToolResultFlowOptions): Promise<GatedToolResult> {
-  const { gate, concurrency } = options;
+  const { concurrency } = options;
+  const gate = guardGate(options.gate);
   // released when the reads end, so neither the timer nor a listener on the host's signal outlives this call
   const budgetDeadline = abortDeadline(options.budgetMs, options.signal, 'the tool result budget');
   const budget = budgetDeadline.signal;

@@ -4,7 +4,7 @@ import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import type { FoundLink } from './found-links.ts';
-import { gateError } from './gate-answers.ts';
+import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
@@ -23,7 +23,15 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
   const shape = messageShape(message);
   if (shape.kind === 'request' && judgesRequest(s, shape.method)) {
     const m = message as Record<string, unknown>;
-    return s.queue(async () => s.deliver(await judgedMessages(s, m, 'params'), extra));
+    return s.queue(async () => {
+      try {
+        s.deliver(await judgedMessages(s, m, 'params'), extra);
+      } catch (error) {
+        // the server's request fails rather than waiting: nothing unjudged reaches the host
+        if (shape.id !== null) await s.inner.send(gateError(shape.id, couldNotJudge(error)) as never).catch(() => {});
+        throw error;
+      }
+    });
   }
   if (shape.kind === 'request' || shape.kind === 'notification') return s.deliver(message, extra);
   if (shape.kind === 'answer') return onAnswer(s, shape.id, message as Record<string, unknown>, extra);
@@ -54,11 +62,32 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       s.requests.noteTask(String(result['task']['taskId']), tool);
     const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, s.now);
     for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
-    if (s.judgeItems) return s.queue(async () => s.deliver(await judgedToolResult(s, m, found), extra));
+    if (s.judgeItems) return answerJudged(s, id, () => judgedToolResult(s, m, found), extra);
   }
-  if (method === 'prompts/get' && s.judgeItems)
-    return s.queue(async () => s.deliver(await judgedMessages(s, m, 'result'), extra));
+  if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
   s.deliver(m, extra);
+}
+
+/**
+ * Passes on the message `judge` makes of answer `id`; when judging fails, the host's request gets the gate's error at
+ * once (nothing unjudged is handed on) and the failure goes to `onerror`. The links a tool result held stay
+ * remembered, so each still gets its record.
+ */
+function answerJudged(s: TransportSession, id: JsonRpcId, judge: () => Promise<unknown>, extra?: MessageExtraInfo) {
+  s.queue(async () => {
+    let judged: unknown;
+    try {
+      judged = await judge();
+    } catch (error) {
+      s.deliver(gateError(id, couldNotJudge(error)), extra);
+      throw error;
+    }
+    s.deliver(judged, extra);
+  });
+}
+
+function couldNotJudge(error: unknown): string {
+  return `linkgate could not judge the answer, so it passes on none of it: ${firstLine(error)}`;
 }
 
 /**
@@ -73,11 +102,14 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   await s.emitEmbedded(judged.records);
   // the refused link stays remembered: its one record is written by a read of it (refused, never sent) or, unread,
   // by `flush`, so every link a tool result held has exactly one record, as in observe mode
-  for (const f of found) {
-    if (f.contentIndex === null) continue;
-    const replacedBy = refusedStepItem(await s.startStep(f), f.link);
-    if (replacedBy !== null) judged.changed.set(f.contentIndex, replacedBy);
-  }
+  // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
+  const inContent = found.filter((f) => f.contentIndex !== null);
+  const steps = await Promise.all(inContent.map((f) => s.startStep(f)));
+  inContent.forEach((f, i) => {
+    const step = steps[i];
+    const replacedBy = step === undefined ? null : refusedStepItem(step, f.link);
+    if (replacedBy !== null && f.contentIndex !== null) judged.changed.set(f.contentIndex, replacedBy);
+  });
   if (judged.changed.size === 0) return message;
   return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };
 }

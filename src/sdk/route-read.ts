@@ -105,7 +105,22 @@ export async function onReadAnswer(
   const answer = answerOf(message);
   const elapsedMs = Math.round(performance.now() - pending.started);
   const timing = { requested: pending.requested, elapsedMs, now: s.now };
-  const judged = await judgeRead(s.gate, pending.step, answer, timing);
+  let judged: ReadJudgement;
+  try {
+    judged = await judgeRead(s.gate, pending.step, answer, timing);
+  } catch (error) {
+    // the flow's steps fail closed themselves; this is the last stop, so the host is never left waiting
+    const why = 'the answer could not be judged';
+    const failed = readFailed(s.gate, pending.step, pending.requested, {
+      kind: 'failed',
+      why,
+      message: `engine error: ${firstLine(error)}`,
+    });
+    await s.emit(failed.record);
+    const uri = linkFacts(pending.step.link).uri;
+    s.deliver(readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next), extra);
+    throw error;
+  }
   if (judged.complete && 'result' in answer)
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
   await s.emit(judged.record);

@@ -1,5 +1,6 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
 import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { guardGate } from '../flow/guard-gate.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
@@ -67,7 +68,8 @@ export class TransportSession {
     options: GateTransportOptions,
     private readonly host: HostSide,
   ) {
-    this.gate = options.gate;
+    // every judgement fails closed within the gate's own deadline, whatever gate the host passed
+    this.gate = guardGate(options.gate);
     this.server = options.server ?? 'default';
     this.mode = options.mode ?? 'enforce';
     this.now = options.now ?? (() => new Date());

@@ -1,0 +1,86 @@
+import type { Decision } from '../decision/decision.ts';
+import { engineError } from '../decision/deny.ts';
+import { isRecord } from '../decision/json-value.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import type { ReadVerdict } from '../gate/decide-read.ts';
+
+// A `Gate` is an interface: a front end may be handed one that wraps, reloads or replaces `createGate`'s, and that
+// one may throw, reject, answer with garbage or never answer. The flow judges through this wrapper, so every such fault
+// is an `engine.error` deny within the gate's own deadline (DESIGN §3: any exception or timeout inside the engine
+// fails closed), and a front end always has a decision to answer with and record.
+
+// gates this module made, so guarding twice costs nothing
+const guarded = new WeakSet<Gate>();
+
+/** `gate` whose methods never throw or reject, and whose asynchronous ones answer within `deadlineMs` (default: the policy's `read.readTimeoutMs`). */
+export function guardGate(gate: Gate, deadlineMs?: number): Gate {
+  if (guarded.has(gate)) return gate;
+  const { policy } = gate;
+  const limitMs = deadlineMs ?? policy.document.read.readTimeoutMs;
+  const failed = (error: unknown): Decision => engineError(policy, error);
+  const decision = (value: unknown): Decision =>
+    isDecision(value) ? value : failed(new Error('the gate answered with something that is not a decision'));
+  const verdict = (value: unknown): ReadVerdict =>
+    isRecord(value) && isDecision(value['decision']) && Array.isArray(value['evidence'])
+      ? (value as unknown as ReadVerdict)
+      : { decision: failed(new Error('the gate answered with something that is not a read verdict')), evidence: [] };
+  const sync = (run: () => unknown): Decision => {
+    try {
+      return decision(run());
+    } catch (error) {
+      return failed(error);
+    }
+  };
+  const made: Gate = Object.freeze({
+    policy,
+    decideLink: (input: unknown) => sync(() => gate.decideLink(input)),
+    decideCredential: (input: unknown) => sync(() => gate.decideCredential(input)),
+    decideRead: (input: unknown) => within(limitMs, () => gate.decideRead(input), decision, failed),
+    decideReadDetailed: (input: unknown) =>
+      within(
+        limitMs,
+        () => gate.decideReadDetailed(input),
+        verdict,
+        (e) => ({ decision: failed(e), evidence: [] }),
+      ),
+    decideEmbedded: (resource: unknown) => within(limitMs, () => gate.decideEmbedded(resource), decision, failed),
+    decide: (line: unknown) => within(limitMs, () => gate.decide(line), decision, failed),
+  });
+  guarded.add(made);
+  return made;
+}
+
+/** Whether `value` has a decision's shape: a known effect, a list of reasons, the policy that decided. */
+function isDecision(value: unknown): value is Decision {
+  if (!isRecord(value) || !Array.isArray(value['reasons']) || !isRecord(value['policy'])) return false;
+  const effect = value['effect'];
+  return effect === 'allow' || effect === 'deny' || effect === 'partial';
+}
+
+/** `run`'s answer checked by `accept`, or `fail`'s when it throws, rejects or passes `limitMs` milliseconds first. */
+function within<T>(
+  limitMs: number,
+  run: () => unknown,
+  accept: (value: unknown) => T,
+  fail: (error: unknown) => T,
+): Promise<T> {
+  return new Promise<T>((resolve) => {
+    // not unref'd: a hook process whose only pending work is a silent gate must still answer at the deadline
+    const timer = setTimeout(
+      () => resolve(fail(new Error(`the gate gave no decision within \`${limitMs}\` ms`))),
+      limitMs,
+    );
+    const settle = (value: T) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    try {
+      Promise.resolve(run()).then(
+        (value) => settle(accept(value)),
+        (error: unknown) => settle(fail(error)),
+      );
+    } catch (error) {
+      settle(fail(error));
+    }
+  });
+}

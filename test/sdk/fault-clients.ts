@@ -43,7 +43,7 @@ export function faultStdio(major: SdkMajor, maxBufferSize?: number): Transport {
     stderr: 'ignore' as const,
     ...(maxBufferSize === undefined ? {} : { maxBufferSize }),
   };
-  return major === '1.x' ? new StdioV1(params) : (new StdioV2(params));
+  return major === '1.x' ? new StdioV1(params) : new StdioV2(params);
 }
 
 /** A real Client of `major` connected through `gateTransport(inner)` with `gate`; records go to arrays (or `sink`). */

@@ -14,6 +14,8 @@ export const layers = [
   { name: 'fetch', paths: ['src/fetch/'] },
   { name: 'flow', paths: ['src/flow/'] },
   { name: 'sdk, review, report', paths: ['src/sdk/', 'src/review/', 'src/report/'] },
+  // one description per host (claude code, codex, gemini cli, cursor): hooks, tool names, matchers, switches, trust
+  { name: 'hosts', paths: ['src/hosts/'] },
   { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
   // adapters for agent frameworks (subpath exports) over the Transport decorator and the hook's host mapping
   { name: 'frameworks', paths: ['src/frameworks/'] },

@@ -8,10 +8,11 @@ import { commandRunner, defineCommand } from './command-definition.ts';
 export const doctorDefinition = defineCommand({
   name: 'doctor',
   summary: 'list the mcp servers of claude code, codex, gemini cli and cursor and say which linkgate gates',
-  synopsis: '[--project DIR] [--json]',
+  synopsis: '[--project DIR] [--allow-observe] [--require-signed] [--json]',
   description: [
     "reads the mcp servers each host has configured on this machine and in the project (claude code's user, project and local scopes; codex; gemini cli; cursor) and says for each whether linkgate gates it: `linkgate proxy` in front of it, or a linkgate hook of its host that will run (the entry it names exists, codex has trusted it in `/hooks`) and sees both its reads and its tool results.",
     'for each proxy and hook it names the policy and whether the policy loads and its review verifies against the allowed signers the command gets (`--allowed-signers`, else $LINKGATE_ALLOWED_SIGNERS).',
+    'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',
   ],
   options: {
     project: {
@@ -20,19 +21,30 @@ export const doctorDefinition = defineCommand({
       description:
         'the project folder whose .mcp.json, .gemini/, .cursor/ and .claude/ are read (default: the working directory)',
     },
+    'allow-observe': {
+      type: 'boolean',
+      description: 'accept front ends in `--mode observe` (still listed as observe, never as gated) during a rollout',
+    },
+    'require-signed': {
+      type: 'boolean',
+      description: 'a policy whose review is not checked against allowed signers (and verified) does not gate',
+    },
     json: { type: 'boolean', description: 'print the report as one json object (docs/doctor.md)' },
   },
   // a fresh HOME and project hold no servers: the example shows the empty report and exits 0
   example: 'export HOME="$(mktemp -d)" && linkgate doctor --project "$HOME"',
   exitCodes: {
-    0: 'every enabled server is gated and every linkgate hook will run',
-    1: 'a server is not gated, a linkgate hook will not run, or a configuration file cannot be read',
+    0: 'every enabled server is gated (or observed, with --allow-observe) and every linkgate hook will run',
+    1: 'a server is not gated or only observed, a linkgate hook will not run, or a configuration file cannot be read',
     2: 'usage error',
   },
   run: async ({ values }, io) => {
     const home = io.env['HOME'] ?? homedir();
     const cwd = values.project === undefined ? io.cwd : resolvePath(io.cwd, values.project);
-    const report = await runDoctor({ home, cwd, env: io.env });
+    const report = await runDoctor(
+      { home, cwd, env: io.env },
+      { allowObserve: values['allow-observe'] === true, requireSigned: values['require-signed'] === true },
+    );
     io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorText(report, home));
     return report.ok ? 0 : 1;
   },

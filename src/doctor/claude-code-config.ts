@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
+import { claudeCode, claudeCodeHooksDisabledBy, claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
+import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
+import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { claudePluginHooks } from './claude-code-plugins.ts';
-import { type HookHandlerEntry, hookHandlers } from './hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
 
@@ -17,7 +19,7 @@ export interface ConfigPlaces {
  * Claude Code's MCP servers and hooks: user scope (`mcpServers` of ~/.claude.json), local scope (that file's
  * `projects[CWD].mcpServers`), project scope (CWD/.mcp.json); hooks from ~/.claude/settings.json and the project's
  * .claude/settings.json and .claude/settings.local.json, and from the enabled plugins installed (`disableAllHooks`
- * turns them all off).
+ * of the file of highest precedence that sets it turns them all off).
  */
 export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
@@ -38,41 +40,27 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
 
   const hooks: ConfiguredHook[] = [];
   const enabledPlugins = new Map<string, boolean>();
-  let disabledBy: string | undefined;
+  const layers: { file: string; settings: Record<string, unknown> }[] = [];
+  const found: [string, HookHandlerEntry][] = [];
   const add = (file: string, handlers: readonly HookHandlerEntry[]) => {
-    for (const h of handlers)
-      hooks.push({
-        host: 'claude-code',
-        file,
-        event: h.event,
-        phase: h.phase,
-        ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
-        command: h.command,
-        // a handler that fails (crash, timeout) lets the call through unless it says to block
-        warnings:
-          h.handler['onFailure'] === 'block'
-            ? []
-            : ['no `"onFailure": "block"`: if the hook fails or times out, claude code lets the call through'],
-      });
+    for (const h of handlers) found.push([file, h]);
   };
-  for (const file of [
-    join(places.home, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.local.json'),
-  ]) {
+  for (const file of claudeCodeSettingsFiles(places.home, places.cwd)) {
     const settings = await readConfigFile(file);
     if (settings.kind === 'problem') problems.push(settings.message);
     if (settings.kind !== 'read') continue;
-    if (settings.value['disableAllHooks'] === true) disabledBy = file;
+    layers.push({ file, settings: settings.value });
     const plugins = settings.value['enabledPlugins'];
     if (isRecord(plugins))
       for (const [key, on] of Object.entries(plugins)) if (typeof on === 'boolean') enabledPlugins.set(key, on);
-    add(file, hookHandlers(settings.value['hooks'], { PreToolUse: 'pre', PostToolUse: 'post' }));
+    add(file, hookHandlers(settings.value['hooks'], claudeCode.events));
   }
   for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems))
     add(plugin.file, plugin.handlers);
+  const disabledBy = claudeCodeHooksDisabledBy(layers);
   const blocked = disabledBy === undefined ? undefined : `\`disableAllHooks\` is set in \`${disabledBy}\``;
-  return { servers, hooks: blocked === undefined ? hooks : hooks.map((h) => ({ ...h, blocked })), problems };
+  for (const [file, h] of found) hooks.push(configuredHook(claudeCode, file, h, blocked));
+  return { servers, hooks, problems };
 }
 
 function claudeServers(value: unknown, scope: ConfiguredServer['scope'], file: string): ConfiguredServer[] {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
-import type { HookHandlerEntry } from './hook-groups.ts';
-import { hookHandlers } from './hook-groups.ts';
+import { claudeCode } from '../hosts/claude-code.ts';
+import type { HookHandlerEntry } from '../hosts/hook-groups.ts';
+import { hookHandlers } from '../hosts/hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
 
 /** The hook handlers of one installed, enabled Claude Code plugin, read from its `hooks/hooks.json`. */
@@ -39,9 +40,10 @@ export async function claudePluginHooks(
       const config = await readConfigFile(file);
       if (config.kind === 'problem') problems.push(config.message);
       if (config.kind !== 'read') continue;
-      const handlers = hookHandlers(config.value['hooks'], { PreToolUse: 'pre', PostToolUse: 'post' }).map((h) => ({
+      const handlers = hookHandlers(config.value['hooks'], claudeCode.events).map((h) => ({
         ...h,
         command: h.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', root),
+        ...(h.args === undefined ? {} : { args: h.args.map((a) => a.replaceAll('${CLAUDE_PLUGIN_ROOT}', root)) }),
       }));
       found.push({ file, handlers });
     }

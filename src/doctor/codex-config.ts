@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { codexHookBlocked, codexHookHash, codexHookKey } from './codex-hook-trust.ts';
+import { codex } from '../hosts/codex.ts';
+import { codexHookBlocked, codexHookHash, codexHookKey } from '../hosts/codex-hook-trust.ts';
+import { hookHandlers } from '../hosts/hook-groups.ts';
 import { codexProjectLayers } from './codex-project-layers.ts';
+import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
-import { hookHandlers } from './hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
-
-const phases = { PreToolUse: 'pre', PostToolUse: 'post' } as const;
 
 /** Codex's home folder: `$CODEX_HOME`, else ~/.codex. */
 export function codexHome(places: ConfigPlaces): string {
@@ -70,20 +70,11 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   }
   const hooks: ConfiguredHook[] = [];
   for (const [file, block] of sources)
-    for (const h of hookHandlers(block, phases)) {
+    for (const h of hookHandlers(block, codex.events)) {
       const blocked = featureOff
         ? 'hooks are turned off in codex (`[features] hooks = false`)'
         : codexHookBlocked(state, codexHookKey(file, h), codexHookHash(h));
-      hooks.push({
-        host: 'codex',
-        file,
-        event: h.event,
-        phase: h.phase,
-        ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
-        command: h.command,
-        ...(blocked === undefined ? {} : { blocked }),
-        warnings: [],
-      });
+      hooks.push(configuredHook(codex, file, h, blocked));
     }
   return { servers, hooks, problems };
 }

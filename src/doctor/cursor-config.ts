@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import type { ConfiguredHook, ConfiguredServer, HostInventory, HookPhase } from './doctor-report.ts';
+import { cursor } from '../hosts/cursor.ts';
+import { configuredHook } from './configured-hook.ts';
+import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
-
-const phases: Readonly<Record<string, HookPhase>> = { beforeMCPExecution: 'pre', afterMCPExecution: 'post' };
 
 /**
  * Cursor's MCP servers (`mcpServers` of ~/.cursor/mcp.json and the project's .cursor/mcp.json) and its MCP hooks
@@ -37,23 +37,20 @@ export async function readCursor(places: ConfigPlaces): Promise<HostInventory> {
     const config = await readConfigFile(hooksFile);
     if (config.kind === 'problem') problems.push(config.message);
     const block = config.kind === 'read' && isRecord(config.value['hooks']) ? config.value['hooks'] : {};
-    for (const [event, phase] of Object.entries(phases)) {
+    for (const [event, phase] of Object.entries(cursor.events)) {
       const list = block[event];
       if (!Array.isArray(list)) continue;
       for (const handler of list as unknown[])
         if (isRecord(handler) && typeof handler['command'] === 'string')
-          hooks.push({
-            host: 'cursor',
-            file: hooksFile,
-            event,
-            phase,
-            ...(typeof handler['matcher'] === 'string' ? { matcher: handler['matcher'] } : {}),
-            command: handler['command'],
-            warnings:
-              handler['failClosed'] === true
-                ? []
-                : ['no `"failClosed": true`: if the hook fails, cursor lets the call through'],
-          });
+          hooks.push(
+            configuredHook(cursor, hooksFile, {
+              event,
+              phase,
+              ...(typeof handler['matcher'] === 'string' ? { matcher: handler['matcher'] } : {}),
+              command: handler['command'],
+              handler,
+            }),
+          );
     }
   }
   return { servers, hooks, problems };

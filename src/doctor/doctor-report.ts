@@ -1,8 +1,13 @@
+import type { FailMode, HookPhase, HostName } from '../hosts/host-description.ts';
+import { hostNames } from '../hosts/hosts.ts';
+
+export type { FailMode, HookPhase } from '../hosts/host-description.ts';
+
 /** A host `linkgate doctor` reads the MCP configuration of. */
-export type DoctorHost = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor';
+export type DoctorHost = HostName;
 
 /** The hosts doctor reads, in the order it reports them. */
-export const doctorHosts: readonly DoctorHost[] = ['claude-code', 'codex', 'gemini-cli', 'cursor'];
+export const doctorHosts: readonly DoctorHost[] = hostNames;
 
 /** One MCP server as a host's configuration declares it (before doctor judges whether linkgate gates it). */
 export interface ConfiguredServer {
@@ -22,8 +27,18 @@ export interface ConfiguredServer {
   readonly enabled: boolean;
 }
 
-/** Which part of a read a hook handler sees: `pre` before a tool runs, `post` its result. */
-export type HookPhase = 'pre' | 'post';
+/** What a front end does with a policy's decisions: `enforce` blocks and withholds, `observe` only records. */
+export type GateMode = 'enforce' | 'observe';
+
+/** The `--records` file of a proxy or hook, and whether it can be written. */
+export interface RecordsHealth {
+  /** absolute path */
+  readonly file: string;
+  /** true when the file, or its folder when it does not exist yet, can be written */
+  readonly writable: boolean;
+  /** one lowercase line when it cannot be written (the folder does not exist, not writable, a folder) */
+  readonly problem?: string;
+}
 
 /** One hook handler a host runs, as its configuration declares it. */
 export interface ConfiguredHook {
@@ -36,8 +51,14 @@ export interface ConfiguredHook {
   readonly matcher?: string;
   /** the shell command line the host runs */
   readonly command: string;
+  /** the words it runs: the command line split as \`sh -c\` does, or \`command\` and \`args\` of an exec-form handler */
+  readonly argv: readonly string[];
   /** why the host will not run it even though it is configured (untrusted in Codex, hooks disabled), if so */
   readonly blocked?: string;
+  /** why the handler, though it runs, is no gate (it runs in the background, once, or only for some inputs) */
+  readonly notGating?: string;
+  /** what the host does when the handler cannot start, crashes or times out */
+  readonly failMode: FailMode;
   /** warnings that do not stop it running (such as a Claude Code handler without `"onFailure": "block"`) */
   readonly warnings: readonly string[];
 }
@@ -63,19 +84,29 @@ export interface PolicyStatus {
 }
 
 /** A linkgate hook doctor found in a host's configuration, and whether the host will run it. */
-export interface HookReport extends Omit<ConfiguredHook, 'blocked'> {
+export interface HookReport extends Omit<ConfiguredHook, 'blocked' | 'notGating'> {
   /** the linkgate entry the command runs, and whether it exists */
   readonly bundle: string;
   readonly bundleExists: boolean;
   readonly policy: PolicyStatus;
+  /** `--mode` of the command: an `observe` hook runs but enforces nothing */
+  readonly mode: GateMode;
+  /** the `--records` file of the command, when it names one */
+  readonly records?: RecordsHealth;
   /** true when the host will run it and the policy loads and verifies (when a review is asked for) */
   readonly runs: boolean;
   /** why it will not run or not gate, one lowercase line each */
   readonly problems: readonly string[];
 }
 
-/** How a server is gated: `proxy` (its command runs `linkgate proxy`), `hook` (a linkgate hook of its host covers it), or not. */
+/** The front end in front of a server: `proxy` (its command runs `linkgate proxy`), `hook` (a linkgate hook of its host covers it), or none. */
 export type GateKind = 'proxy' | 'hook' | 'none' | 'disabled';
+
+/**
+ * A server's verdict: `gated` (a front end enforces a usable policy on its reads and results), `observe` (everything
+ * is in place but the front end only records), `not-gated`, or `disabled` in the host.
+ */
+export type GateState = 'gated' | 'observe' | 'not-gated' | 'disabled';
 
 /** One configured server and whether linkgate stands in front of it. */
 export interface ServerReport {
@@ -86,9 +117,17 @@ export interface ServerReport {
   readonly transport: 'stdio' | 'remote';
   /** the command line (stdio) or the url (remote), as the host shows it */
   readonly target: string;
+  /** the front end */
   readonly gate: GateKind;
-  /** true when gated by a proxy or a hook that runs and whose policy loads (and verifies, when asked) */
+  readonly state: GateState;
+  /** true when `state` is `gated`: a proxy or hooks that run, enforce, and whose policy loads (and verifies, when asked) */
   readonly gated: boolean;
+  /** the front end's mode (`observe` when any front end of it only observes); absent without a front end */
+  readonly mode?: GateMode;
+  /** what the host does when the front end cannot answer; absent without a front end */
+  readonly failMode?: FailMode;
+  /** the records files its front ends write */
+  readonly records: readonly RecordsHealth[];
   /** the proxy's policy, or the policy of each hook that covers it */
   readonly policies: readonly PolicyStatus[];
   readonly problems: readonly string[];
@@ -96,13 +135,16 @@ export interface ServerReport {
 
 /** The whole answer of `linkgate doctor` (`--json`, docs/doctor.md): every server, every linkgate hook, and the verdict. */
 export interface DoctorReport {
-  readonly version: 1;
+  readonly version: 2;
+  /** `--allow-observe` and `--require-signed`, as given */
+  readonly allowObserve: boolean;
+  readonly requireSigned: boolean;
   /** the project folder the project and local scopes were read for */
   readonly cwd: string;
   readonly servers: readonly ServerReport[];
   readonly hooks: readonly HookReport[];
   /** configuration files that exist but could not be read */
   readonly problems: readonly string[];
-  /** true when every enabled server is gated and every linkgate hook runs */
+  /** true when every enabled server is gated (or observes, with `allowObserve`) and every linkgate hook runs */
   readonly ok: boolean;
 }

@@ -11,23 +11,27 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
     const servers = report.servers.filter((s) => s.host === host);
     lines.push(`${host}${servers.length === 0 ? ': no mcp servers configured' : ''}`);
     for (const s of servers) {
-      lines.push(`  ${mark(s)} ${s.name} (${s.scope}, ${short(s.file)}): ${gateText(s)}`);
-      lines.push(...details(s.policies, s.problems, short));
+      lines.push(`  ${mark(s)} ${s.name} (${s.scope}, ${short(s.file)}): ${gateText(s)}${failText(s)}`);
+      lines.push(...details(s.policies, s.problems, short, report.requireSigned));
+      for (const r of s.records) if (r.writable) lines.push(`      records ${short(r.file)}`);
     }
   }
   if (report.hooks.length > 0) lines.push('linkgate hooks');
   for (const h of report.hooks) {
-    lines.push(`  ${h.runs ? '✓' : '✗'} ${h.host} ${h.event} (${short(h.file)}): ${h.runs ? 'runs' : 'will not run'}`);
-    lines.push(...details([h.policy], h.problems, short));
+    const runs = h.runs ? `runs${h.mode === 'observe' ? ', observe mode' : ''}` : 'will not run';
+    lines.push(`  ${h.runs ? '✓' : '✗'} ${h.host} ${h.event} (${short(h.file)}): ${runs}; fails ${h.failMode}`);
+    lines.push(...details([h.policy], h.problems, short, report.requireSigned));
     for (const w of h.warnings) lines.push(`      warning: ${w}`);
   }
   for (const p of report.problems) lines.push(`✗ ${p}`);
-  const enabled = report.servers.filter((s) => s.gate !== 'disabled');
-  const gated = enabled.filter((s) => s.gated).length;
+  const enabled = report.servers.filter((s) => s.state !== 'disabled');
+  const count = (state: string) => enabled.filter((s) => s.state === state).length;
   const disabled = report.servers.length - enabled.length;
   const notRunning = report.hooks.filter((h) => !h.runs).length;
+  const observing = count('observe');
   lines.push(
-    `${enabled.length} server${enabled.length === 1 ? '' : 's'}: ${gated} gated, ${enabled.length - gated} not gated` +
+    `${enabled.length} server${enabled.length === 1 ? '' : 's'}: ${count('gated')} gated` +
+      `${observing > 0 ? `, ${observing} observe only${report.allowObserve ? ' (allowed)' : ''}` : ''}, ${count('not-gated')} not gated` +
       `${disabled > 0 ? `, ${disabled} disabled` : ''}; ${report.hooks.length} linkgate hook${report.hooks.length === 1 ? '' : 's'}` +
       `${notRunning > 0 ? `, ${notRunning} will not run` : ''}`,
   );
@@ -39,8 +43,9 @@ function details(
   policies: readonly PolicyStatus[],
   problems: readonly string[],
   short: (file: string) => string,
+  requireSigned: boolean,
 ): string[] {
-  const said = new Set(policies.map(policyProblem));
+  const said = new Set(policies.map((p) => policyProblem(p, requireSigned)));
   return [
     ...policies.filter((p) => p.review !== 'missing').map((p) => `      policy ${policyText(p, short)}`),
     ...problems.filter((p) => !said.has(p) || policies.some((q) => q.review === 'missing')).map((p) => `      ${p}`),
@@ -48,16 +53,24 @@ function details(
 }
 
 function mark(s: ServerReport): string {
-  if (s.gate === 'disabled') return '-';
+  if (s.state === 'disabled') return '-';
+  if (s.state === 'observe') return '~';
   return s.gated ? '✓' : '✗';
 }
 
 function gateText(s: ServerReport): string {
-  if (s.gate === 'disabled') return 'disabled in the host (never started)';
-  if (s.gate === 'proxy') return s.gated ? 'gated by linkgate proxy' : 'linkgate proxy in front, but it does not gate';
-  if (s.gate === 'hook')
-    return s.gated ? 'gated by the linkgate hook' : 'linkgate hook configured, but it does not gate';
+  if (s.state === 'disabled') return 'disabled in the host (never started)';
+  const front = s.gate === 'proxy' ? 'linkgate proxy' : 'the linkgate hook';
+  if (s.state === 'gated') return `gated by ${front}`;
+  if (s.state === 'observe') return `observed by ${front}, not gated (observe mode)`;
+  if (s.gate === 'proxy') return 'linkgate proxy in front, but it does not gate';
+  if (s.gate === 'hook') return 'linkgate hook configured, but it does not gate';
   return 'not gated';
+}
+
+function failText(s: ServerReport): string {
+  if (s.state !== 'gated' || s.failMode === undefined) return '';
+  return s.failMode === 'closed' ? '; fails closed' : '; fails open if the hook cannot start';
 }
 
 function policyText(p: PolicyStatus, short: (file: string) => string): string {

@@ -1,19 +1,24 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
+import { type GeminiSettingsLayer, geminiCli, geminiCliHookSwitchedOff } from '../hosts/gemini-cli.ts';
+import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
+import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
-import { hookHandlers } from './hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
 
 /**
  * Gemini CLI's MCP servers (`mcpServers` of ~/.gemini/settings.json and the project's .gemini/settings.json, a
- * project entry replacing a user entry of the same name) and its `BeforeTool`/`AfterTool` hooks from both files.
+ * project entry replacing a user entry of the same name) and its `BeforeTool`/`AfterTool` hooks from both files, each
+ * judged against `hooksConfig` of both (`enabled: false`, `disabled` naming it).
  */
 export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
   const byName = new Map<string, ConfiguredServer>();
   const hooks: ConfiguredHook[] = [];
+  const layers: GeminiSettingsLayer[] = [];
+  const found: [string, HookHandlerEntry][] = [];
   const files: [string, ConfiguredServer['scope']][] = [
     [join(places.home, '.gemini', 'settings.json'), 'user'],
     [join(places.cwd, '.gemini', 'settings.json'), 'project'],
@@ -34,16 +39,10 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
           serverFromEntry({ host: 'gemini-cli', name, scope, file, enabled: true }, entry, ['httpUrl', 'url']),
         );
       }
-    for (const h of hookHandlers(settings.value['hooks'], { BeforeTool: 'pre', AfterTool: 'post' }))
-      hooks.push({
-        host: 'gemini-cli',
-        file,
-        event: h.event,
-        phase: h.phase,
-        ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
-        command: h.command,
-        warnings: [],
-      });
+    layers.push({ file, settings: settings.value });
+    for (const h of hookHandlers(settings.value['hooks'], geminiCli.events)) found.push([file, h]);
   }
+  for (const [file, h] of found)
+    hooks.push(configuredHook(geminiCli, file, h, geminiCliHookSwitchedOff(layers, h.handler)));
   return { servers: [...byName.values()], hooks, problems };
 }

@@ -1,5 +1,6 @@
-import { accessSync, constants, existsSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
+import { isRecord } from '../decision/json-value.ts';
 
 /** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
 export interface LinkgateInvocation {
@@ -9,6 +10,12 @@ export interface LinkgateInvocation {
   /** the linkgate entry that runs: a script path (`node …/linkgate.js`), or the `linkgate` found on PATH */
   readonly bundle: string;
   readonly bundleExists: boolean;
+  /** why the entry is not linkgate's own (a script merely named `linkgate.js`), when it exists but is not */
+  readonly entryProblem?: string;
+  /** `--mode` as written: `enforce` unless the command says `observe` */
+  readonly mode: 'enforce' | 'observe';
+  /** `--records` as written (relative to the host's working directory) */
+  readonly records?: string;
   /** `--policy` as written (relative to the host's working directory) */
   readonly policy?: string;
   readonly allowedSigners?: string;
@@ -58,6 +65,7 @@ export function linkgateInvocation(
 
   const subcommand = rest[0];
   if (subcommand !== 'proxy' && subcommand !== 'hook') return undefined;
+  const entryProblem = bundleExists ? notLinkgateEntry(bundle) : undefined;
   // options end at `--` (the proxy's server command follows)
   const end = rest.indexOf('--');
   const own = end < 0 ? rest.slice(1) : rest.slice(1, end);
@@ -67,6 +75,9 @@ export function linkgateInvocation(
     ...(host === undefined ? {} : { host }),
     bundle,
     bundleExists,
+    ...(entryProblem === undefined ? {} : { entryProblem }),
+    mode: option(own, 'mode')['mode'] === 'observe' ? 'observe' : 'enforce',
+    ...option(own, 'records'),
     ...option(own, 'policy'),
     ...option(own, 'allowed-signers', 'allowedSigners'),
     ...option(own, 'min-signers', 'minSigners'),
@@ -81,6 +92,10 @@ const valued = new Set([
   '--state',
   '--mode',
   '--server',
+  '--policy-id',
+  '--min-version',
+  '--url',
+  '--header',
 ]);
 
 function isOptionValue(args: readonly string[], value: string): boolean {
@@ -95,6 +110,40 @@ function option(args: readonly string[], name: string, key: string = name): Reco
     else if (a.startsWith(`--${name}=`)) found = a.slice(name.length + 3);
   });
   return found === undefined ? {} : { [key]: found };
+}
+
+/**
+ * Why `file` is not linkgate's entry, or undefined when it is: the `bin.linkgate` of a package named `linkgate` (an
+ * npm install, a checkout), or `dist/bin/linkgate.js` of the linkgate Claude Code plugin; symlinks (npm's bin links)
+ * are followed. Any other script named `linkgate.js` is not linkgate, whatever it forwards to.
+ */
+export function notLinkgateEntry(file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return `linkgate entry \`${file}\` cannot be resolved`;
+  }
+  for (let dir = dirname(real), depth = 0; depth < 4; dir = dirname(dir), depth++) {
+    const manifest = readJson(join(dir, 'package.json'));
+    const bin = manifest?.['bin'];
+    const binFile = isRecord(bin) ? bin['linkgate'] : manifest?.['name'] === 'linkgate' ? bin : undefined;
+    if (manifest?.['name'] === 'linkgate' && typeof binFile === 'string' && resolvePath(dir, binFile) === real)
+      return undefined;
+    const plugin = readJson(join(dir, '.claude-plugin', 'plugin.json'));
+    if (plugin?.['name'] === 'linkgate' && relative(dir, real) === join('dist', 'bin', 'linkgate.js')) return undefined;
+    if (dirname(dir) === dir) break;
+  }
+  return `\`${file}\` is not linkgate's entry: no linkgate package.json or plugin manifest names it`;
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function onPath(command: string, path: string | undefined): string | undefined {

@@ -38,14 +38,19 @@ export async function policyStatus(
   }
 }
 
-/** True when a policy with this status lets the command gate (it loads, and verifies when a review is asked for). */
-export function policyUsable(status: PolicyStatus): boolean {
-  return status.review === 'verified' || status.review === 'not-checked';
+/**
+ * True when a policy with this status lets the command gate: it loads, and verifies when a review is asked for;
+ * with `requireSigned`, only a review that verifies.
+ */
+export function policyUsable(status: PolicyStatus, requireSigned = false): boolean {
+  return status.review === 'verified' || (!requireSigned && status.review === 'not-checked');
 }
 
-/** One lowercase line on what is wrong with the policy, or undefined when it is usable. */
-export function policyProblem(status: PolicyStatus): string | undefined {
-  if (policyUsable(status)) return undefined;
+/** One lowercase line on what is wrong with the policy (with `requireSigned`, an unchecked review too), or undefined. */
+export function policyProblem(status: PolicyStatus, requireSigned = false): string | undefined {
+  if (policyUsable(status, requireSigned)) return undefined;
+  if (status.review === 'not-checked')
+    return `policy \`${status.file}\` has no review checked (no allowed signers given): \`--require-signed\` asks for one that verifies`;
   if (status.review === 'unverified') return `policy \`${status.file}\` does not verify: ${status.message}`;
   if (status.review === 'missing') return status.message;
   return `policy \`${status.file}\` does not load: ${status.message}`;

@@ -6,17 +6,29 @@ import type {
   ConfiguredServer,
   DoctorHost,
   DoctorReport,
+  GateMode,
   HookReport,
   HostInventory,
   PolicyStatus,
+  RecordsHealth,
   ServerReport,
 } from './doctor-report.ts';
 import { doctorHosts } from './doctor-report.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
-import { coveredTool, matcherCovers } from './hook-coverage.ts';
-import { type LinkgateInvocation, linkgateInvocation, shellWords } from './linkgate-invocation.ts';
+import { hostDescriptions } from '../hosts/hosts.ts';
+import { coveredTools } from './hook-coverage.ts';
+import { type LinkgateInvocation, linkgateInvocation } from './linkgate-invocation.ts';
 import { allowedSignersEnv } from '../policy/load-policy.ts';
-import { policyProblem, policyStatus, policyUsable } from './policy-status.ts';
+import { policyProblem, policyStatus } from './policy-status.ts';
+import { recordsHealth } from './records-health.ts';
+
+/** What `linkgate doctor` asks beyond gating: observe mode accepted, a verified review required. */
+export interface DoctorOptions {
+  /** count a front end in `--mode observe` as fine (it is still listed as observing, never as gated) */
+  readonly allowObserve?: boolean;
+  /** a policy whose review is not checked against allowed signers does not gate */
+  readonly requireSigned?: boolean;
+}
 
 const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<HostInventory>>> = {
   'claude-code': readClaudeCode,
@@ -26,7 +38,9 @@ const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<Hos
 };
 
 /** Every host's configured servers and linkgate hooks under `places`, each judged: gated or not, and why. */
-export async function runDoctor(places: ConfigPlaces): Promise<DoctorReport> {
+export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const allowObserve = options.allowObserve === true;
+  const requireSigned = options.requireSigned === true;
   const inventories = await Promise.all(doctorHosts.map((host) => readers[host](places)));
   const problems = inventories.flatMap((i) => i.problems);
   // one load per policy and review: hooks of every event and many proxies usually share one
@@ -42,18 +56,41 @@ export async function runDoctor(places: ConfigPlaces): Promise<DoctorReport> {
     if (found === undefined) loaded.set(key, (found = policyStatus(invocation, places.cwd, env)));
     return found;
   };
+  const problemOf = (policy: PolicyStatus) => policyProblem(policy, requireSigned);
   const hooks: HookReport[] = [];
   for (const hook of inventories.flatMap((i) => i.hooks)) {
-    const report = await hookReport(hook, places, status);
+    const report = await hookReport(hook, places, status, problemOf);
     if (report !== undefined) hooks.push(report);
   }
   const servers: ServerReport[] = [];
   for (const server of inventories.flatMap((i) => i.servers))
-    servers.push(await serverReport(server, hooks, places, status));
-  const ok =
-    servers.every((s) => s.gated || s.gate === 'disabled') && hooks.every((h) => h.runs) && problems.length === 0;
-  return { version: 1, cwd: places.cwd, servers, hooks, problems, ok };
+    servers.push(await serverReport(server, hooks, places, status, problemOf));
+  const fine = (s: ServerReport) =>
+    s.state === 'gated' || s.state === 'disabled' || (allowObserve && s.state === 'observe');
+  const ok = servers.every(fine) && hooks.every((h) => h.runs) && problems.length === 0;
+  return { version: 2, cwd: places.cwd, allowObserve, requireSigned, servers, hooks, problems, ok };
 }
+
+type ProblemOf = (policy: PolicyStatus) => string | undefined;
+
+// what every front end shares: an entry that is linkgate's, a usable policy, a records file that can be written
+function frontEndProblems(
+  invocation: LinkgateInvocation,
+  policy: PolicyStatus,
+  records: RecordsHealth | undefined,
+  problemOf: ProblemOf,
+): string[] {
+  const problems: string[] = [];
+  if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
+  if (invocation.entryProblem !== undefined) problems.push(invocation.entryProblem);
+  const policyLine = problemOf(policy);
+  if (policyLine !== undefined) problems.push(policyLine);
+  if (records?.problem !== undefined) problems.push(records.problem);
+  return problems;
+}
+
+const observeLine = (what: string) =>
+  `${what} runs in \`--mode observe\`: it records, but blocks and withholds nothing`;
 
 // a hook handler that runs linkgate, judged; undefined for any other hook
 type PolicyOf = (
@@ -65,23 +102,26 @@ async function hookReport(
   hook: ConfiguredHook,
   places: ConfigPlaces,
   status: PolicyOf,
+  problemOf: ProblemOf,
 ): Promise<HookReport | undefined> {
-  const invocation = linkgateInvocation(shellWords(hook.command), places.cwd, places.env['PATH']);
+  const invocation = linkgateInvocation(hook.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand !== 'hook') return undefined;
   const policy = await status(invocation, places.env);
+  const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, places.cwd);
   const problems: string[] = [];
   if (hook.blocked !== undefined) problems.push(hook.blocked);
+  if (hook.notGating !== undefined) problems.push(hook.notGating);
   if (invocation.host !== hook.host)
     problems.push(`runs \`linkgate hook ${invocation.host ?? ''}\` in ${hook.host}: the event formats differ`);
-  if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
-  const policyLine = policyProblem(policy);
-  if (policyLine !== undefined) problems.push(policyLine);
-  const { blocked: _, ...configured } = hook;
+  problems.push(...frontEndProblems(invocation, policy, records, problemOf));
+  const { blocked: _, notGating: __, ...configured } = hook;
   return {
     ...configured,
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,
+    mode: invocation.mode,
+    ...(records === undefined ? {} : { records }),
     runs: problems.length === 0,
     problems,
   };
@@ -92,6 +132,7 @@ async function serverReport(
   hooks: readonly HookReport[],
   places: ConfigPlaces,
   status: PolicyOf,
+  problemOf: ProblemOf,
 ): Promise<ServerReport> {
   const base = {
     host: server.host,
@@ -101,47 +142,89 @@ async function serverReport(
     transport: server.argv.length > 0 ? ('stdio' as const) : ('remote' as const),
     target: server.argv.length > 0 ? server.argv.join(' ') : (server.url ?? ''),
   };
-  if (!server.enabled) return { ...base, gate: 'disabled', gated: false, policies: [], problems: [] };
+  if (!server.enabled)
+    return { ...base, gate: 'disabled', state: 'disabled', gated: false, records: [], policies: [], problems: [] };
 
   const invocation = linkgateInvocation(server.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
     const policy = await status(invocation, { ...places.env, ...server.env });
-    const problems: string[] = [];
-    if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
-    const policyLine = policyProblem(policy);
-    if (policyLine !== undefined) problems.push(policyLine);
-    return { ...base, gate: 'proxy', gated: problems.length === 0, policies: [policy], problems };
+    const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, places.cwd);
+    const problems = frontEndProblems(invocation, policy, records, problemOf);
+    const observing = problems.length === 0 && invocation.mode === 'observe';
+    if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
+    return {
+      ...base,
+      gate: 'proxy',
+      ...verdict(problems, observing),
+      mode: invocation.mode,
+      // a proxy that cannot start takes the server with it
+      failMode: 'closed',
+      records: records === undefined ? [] : [records],
+      policies: [policy],
+      problems,
+    };
   }
 
-  const covering = (phase: 'pre' | 'post') =>
-    hooks.filter(
-      (h) =>
-        h.host === server.host &&
-        h.phase === phase &&
-        matcherCovers(h.matcher, coveredTool(server.host, phase, server.name)),
-    );
-  const pre = covering('pre');
-  const post = covering('post');
-  if (pre.length === 0 && post.length === 0)
+  const host = hostDescriptions[server.host];
+  const tools = coveredTools(host, 'post', server.name, undefined).slice(1);
+  const needs = { pre: [host.tools.read], bodies: [host.tools.read], results: tools };
+  const mine = hooks.filter(
+    (h) =>
+      h.host === server.host &&
+      (h.phase === 'pre' || h.phase === 'post') &&
+      [...needs.pre, ...needs.results].some((t) => host.matcherCovers(h.matcher, t)),
+  );
+  if (mine.length === 0)
     return {
       ...base,
       gate: 'none',
+      state: 'not-gated',
       gated: false,
+      records: [],
       policies: [],
       problems: [`no linkgate proxy in front of it and no linkgate hook of ${server.host} covers it`],
     };
-  const problems: string[] = [];
-  if (!pre.some((h) => h.runs)) problems.push(`no linkgate hook that runs sees its reads before they happen`);
-  if (!post.some((h) => h.runs)) problems.push(`no linkgate hook that runs sees its tool results`);
-  const policies: PolicyStatus[] = [...pre, ...post].filter((h) => h.runs).map((h) => h.policy);
+  // what the hooks in `list` leave unseen: reads before they happen, the bodies read, the tool results
+  const gaps = (list: readonly HookReport[]) => {
+    const seen = (phase: 'pre' | 'post', names: readonly string[]) =>
+      names.every((t) => list.some((h) => h.phase === phase && host.matcherCovers(h.matcher, t)));
+    const missing: string[] = [];
+    if (!seen('pre', needs.pre)) missing.push('no linkgate hook that runs sees its reads before they happen');
+    if (!seen('post', needs.results)) missing.push('no linkgate hook that runs sees its tool results');
+    if (!seen('post', needs.bodies)) missing.push('no linkgate hook that runs sees the bodies it reads');
+    return missing;
+  };
+  const running = mine.filter((h) => h.runs);
+  const enforcing = running.filter((h) => h.mode === 'enforce');
+  const problems = gaps(running);
+  // enforcing hooks must cover everything on their own; observing hooks beside them change nothing
+  const observing = problems.length === 0 && gaps(enforcing).length > 0;
+  const mode: GateMode =
+    observing || (enforcing.length === 0 && running.some((h) => h.mode === 'observe')) ? 'observe' : 'enforce';
+  if (observing) problems.push(observeLine('its linkgate hook'));
+  const gating = mode === 'enforce' ? enforcing : running;
+  const policies = dedupe(gating.map((h) => h.policy));
   return {
     ...base,
     gate: 'hook',
-    gated: problems.length === 0 && policies.every(policyUsable),
-    policies: dedupe(policies),
+    ...verdict(problems, observing),
+    mode,
+    failMode: gating.length > 0 && gating.every((h) => h.failMode === 'closed') ? 'closed' : 'open',
+    records: dedupeRecords(gating.flatMap((h) => (h.records === undefined ? [] : [h.records]))),
+    policies,
     problems,
   };
+}
+
+// observe only when observing is the one thing wrong
+function verdict(problems: readonly string[], observing: boolean): Pick<ServerReport, 'state' | 'gated'> {
+  if (problems.length === 0) return { state: 'gated', gated: true };
+  return observing ? { state: 'observe', gated: false } : { state: 'not-gated', gated: false };
+}
+
+function dedupeRecords(list: readonly RecordsHealth[]): RecordsHealth[] {
+  return [...new Map(list.map((r) => [r.file, r])).values()];
 }
 
 function dedupe(policies: readonly PolicyStatus[]): PolicyStatus[] {

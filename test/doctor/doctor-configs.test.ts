@@ -1,13 +1,13 @@
 // doctor's reading of configuration shapes the real-host tests do not reach: command lines, matchers, Claude Code's
 // `onFailure` and `disableAllHooks`, Codex's `[features] hooks`, Cursor (whose CLI is not on the registry), and
 // files that do not parse.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { matcherCovers } from '../../src/doctor/hook-coverage.ts';
 import { linkgateInvocation, shellWords } from '../../src/doctor/linkgate-invocation.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
+import { hostDescriptions } from '../../src/hosts/hosts.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -23,9 +23,10 @@ function scratch(): { home: string; project: string; entry: string } {
   dirs.push(home);
   const project = path.join(home, 'project');
   mkdirSync(project);
-  // a linkgate entry that exists (doctor checks the file, it does not run it)
-  const entry = path.join(home, 'lib', 'linkgate.js');
+  // a linkgate entry that exists in a package named linkgate (doctor checks the file, it does not run it)
+  const entry = path.join(home, 'lib', 'dist', 'bin', 'linkgate.js');
   write(entry, '');
+  write(path.join(home, 'lib', 'package.json'), { name: 'linkgate', bin: { linkgate: 'dist/bin/linkgate.js' } });
   return { home, project, entry };
 }
 
@@ -52,12 +53,15 @@ describe('command lines', () => {
   test('node SCRIPT, a linkgate on PATH, npx and other commands', () => {
     const { home, entry } = scratch();
     const bin = path.join(home, 'bin');
-    write(path.join(bin, 'linkgate'), '#!/bin/sh\n');
-    chmodSync(path.join(bin, 'linkgate'), 0o755);
+    mkdirSync(bin);
+    // npm's bin link: a symlink to the package's entry
+    chmodSync(entry, 0o755);
+    symlinkSync(entry, path.join(bin, 'linkgate'));
     expect(linkgateInvocation(['node', entry, 'proxy', '--policy=p.yaml', '--', 'node', 's.js'], home, '')).toEqual({
       subcommand: 'proxy',
       bundle: entry,
       bundleExists: true,
+      mode: 'enforce',
       policy: 'p.yaml',
     });
     expect(
@@ -67,6 +71,7 @@ describe('command lines', () => {
       host: 'codex',
       bundle: path.join(bin, 'linkgate'),
       bundleExists: true,
+      mode: 'enforce',
       policy: 'p.yaml',
       allowedSigners: 'a',
     });
@@ -78,17 +83,41 @@ describe('command lines', () => {
     expect(linkgateInvocation(['linkgate', 'proxy', '--', 's', '--policy', 'x'], home, bin)?.policy).toBeUndefined();
   });
 
+  // each host's own reading of a matcher (src/hosts/): exact lists and regexes differ between them
   test.each([
-    [undefined, 'mcp__a__t', true],
-    ['*', 'mcp__a__t', true],
-    ['ReadMcpResourceTool|WebFetch', 'ReadMcpResourceTool', true],
-    ['ReadMcpResourceTool|WebFetch', 'ReadMcpResource', false],
-    ['mcp__.*', 'mcp__a__t', true],
-    ['^(read_mcp_resource|mcp__.+)$', 'mcp__a__t', true],
-    ['^mcp__b__', 'mcp__a__t', false],
-    ['(', 'mcp__a__t', false],
-  ])('matcher %j covers %s: %s', (matcher, tool, covered) => {
-    expect(matcherCovers(matcher, tool)).toBe(covered);
+    ['claude-code', undefined, 'mcp__a__t', true],
+    ['claude-code', '*', 'mcp__a__t', true],
+    ['claude-code', 'ReadMcpResourceTool|WebFetch', 'ReadMcpResourceTool', true],
+    ['claude-code', 'ReadMcpResourceTool|WebFetch', 'ReadMcpResource', false],
+    // a list with spaces and commas is still a list of exact names in claude code
+    ['claude-code', 'WebFetch, ReadMcpResourceTool', 'ReadMcpResourceTool', true],
+    ['claude-code', 'mcp__a', 'mcp__a__t', false],
+    ['claude-code', 'mcp__.*', 'mcp__a__t', true],
+    ['claude-code', '^mcp__b__', 'mcp__a__t', false],
+    ['claude-code', '(', 'mcp__a__t', false],
+    ['codex', '^(read_mcp_resource|mcp__.+)$', 'mcp__a__t', true],
+    ['codex', 'read_mcp_resource|mcp__a__t', 'mcp__a__t', true],
+    ['codex', 'read_mcp_resource|mcp__a', 'mcp__a__t', false],
+    // not an exact list in codex (a space): a regex, searched
+    ['codex', 'x|mcp__a ', 'mcp__a__t', false],
+    ['codex', 'mcp__a__', 'mcp__a__t', false],
+    ['codex', 'mcp__a__.', 'mcp__a__t', true],
+    ['gemini-cli', 'mcp_a_', 'mcp_a_t', true],
+    ['gemini-cli', ' * ', 'mcp_a_t', true],
+    ['gemini-cli', '^read_mcp_resource$', 'mcp_a_t', false],
+    ['gemini-cli', '(', '(', true],
+  ] as const)('%s reads matcher %j as covering %s: %s', (host, matcher, tool, covered) => {
+    expect(hostDescriptions[host].matcherCovers(matcher, tool)).toBe(covered);
+  });
+
+  test.each([
+    ['claude-code', 'docs', 'get-links', 'mcp__docs__get-links'],
+    ['claude-code', 'my docs', 'x.y', 'mcp__my_docs__x_y'],
+    ['codex', 'docs', 'get-links', 'mcp__docs__get_links'],
+    ['gemini-cli', 'docs', 'get-links', 'mcp_docs_get-links'],
+    ['gemini-cli', 'my docs', 'x', 'mcp_my_docs_x'],
+  ] as const)('%s names tool %s of server %s %s', (host, server, tool, name) => {
+    expect(hostDescriptions[host].tools.mcpTool(server, tool)).toBe(name);
   });
 });
 
@@ -104,7 +133,7 @@ describe('hosts', () => {
     write(path.join(home, '.claude', 'settings.json'), {
       hooks: {
         PreToolUse: [{ matcher: 'ReadMcpResourceTool', hooks: handler('block') }],
-        PostToolUse: [{ matcher: 'mcp__.*', hooks: handler() }],
+        PostToolUse: [{ matcher: 'ReadMcpResourceTool|mcp__.*', hooks: handler() }],
       },
     });
     let report = await runDoctor({ home, cwd: project, env: {} });
@@ -134,6 +163,7 @@ describe('hosts', () => {
     expect(report.servers[0]?.problems).toEqual([
       'no linkgate hook that runs sees its reads before they happen',
       'no linkgate hook that runs sees its tool results',
+      'no linkgate hook that runs sees the bodies it reads',
     ]);
     expect(report.hooks[0]?.problems[0]).toBe('runs `linkgate hook codex` in claude-code: the event formats differ');
   });

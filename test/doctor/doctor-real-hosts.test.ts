@@ -142,7 +142,7 @@ describe('claude code: user, project and local scopes', () => {
         expect(code).toBe(0);
       } else if (scenario === 'hooked') {
         expectGates(servers, 'hook', true);
-        expect(report.hooks.map((h) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse']);
+        expect(report.hooks.map((h) => h.event).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse']);
         expect(report.hooks.every((h) => h.runs && h.policy.review === 'verified')).toBe(true);
         expect(code).toBe(0);
       } else {
@@ -191,7 +191,7 @@ describe('claude code: the shipped plugin, installed from a marketplace', () => 
     expect(report.hooks.every((h) => h.file.startsWith(installed) && h.bundle.startsWith(installed) && h.runs)).toBe(
       true,
     );
-    expect(report.hooks.map((h) => h.event).sort()).toEqual(['PostToolUse', 'PreToolUse']);
+    expect(report.hooks.map((h) => h.event).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse']);
     expect(code).toBe(0);
 
     await claude('plugin', 'disable', 'linkgate@team');

@@ -1,5 +1,5 @@
 import { isRecord } from '../decision/json-value.ts';
-import type { HookPhase } from './doctor-report.ts';
+import type { HookPhase } from './host-description.ts';
 
 /** One command handler of a `{EVENT: [{matcher, hooks: [{type, command, …}]}]}` hooks block, with its position. */
 export interface HookHandlerEntry {
@@ -7,6 +7,8 @@ export interface HookHandlerEntry {
   readonly phase: HookPhase;
   readonly matcher?: string;
   readonly command: string;
+  /** the exec form's arguments (`args`: the command runs without a shell), when the handler gives them */
+  readonly args?: readonly string[];
   /** the handler object as written */
   readonly handler: Readonly<Record<string, unknown>>;
   /** position of its matcher group in the event's list, and of the handler in the group (0-based) */
@@ -30,11 +32,13 @@ export function hookHandlers(hooks: unknown, phases: Readonly<Record<string, Hoo
       group['hooks'].forEach((handler: unknown, handlerIndex) => {
         if (!isRecord(handler) || typeof handler['command'] !== 'string') return;
         if (handler['type'] !== undefined && handler['type'] !== 'command') return;
+        const args = handler['args'];
         found.push({
           event,
           phase,
           ...(matcher === undefined ? {} : { matcher }),
           command: handler['command'],
+          ...(Array.isArray(args) && args.every((a) => typeof a === 'string') ? { args: args } : {}),
           handler,
           groupIndex,
           handlerIndex,

@@ -1,0 +1,40 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type { RecordsHealth } from './doctor-report.ts';
+
+/**
+ * Whether the `--records` file a front end names (`written` relative to `cwd`, where the host starts it) can be
+ * appended to: an existing file must be a writable file; a file not there yet needs a folder that exists and is
+ * writable (a front end does not create folders, so every record would be lost or, enforcing, every event fail).
+ */
+export function recordsHealth(written: string, cwd: string): RecordsHealth {
+  const file = resolvePath(cwd, written);
+  const bad = (problem: string): RecordsHealth => ({ file, writable: false, problem });
+  const info = statOf(file);
+  if (info !== undefined) {
+    if (!info.isFile()) return bad(`records file \`${file}\` is not a file`);
+    return canWrite(file) ? { file, writable: true } : bad(`records file \`${file}\` is not writable`);
+  }
+  const folder = dirname(file);
+  const parent = statOf(folder);
+  if (parent === undefined) return bad(`records folder \`${folder}\` does not exist: no record can be written`);
+  if (!parent.isDirectory()) return bad(`records folder \`${folder}\` is not a folder`);
+  return canWrite(folder) ? { file, writable: true } : bad(`records folder \`${folder}\` is not writable`);
+}
+
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import type { HandlerEntry, HostDescription } from './host-description.ts';
+import { listOrRegex, matchesAll } from './matcher-rules.ts';
+
+// Claude Code 2.1.332 (read in its bundle): a matcher of letters, digits, `_`, `-`, space, `,` and `|` is a list of
+// exact names split at `|` or `,`; anything else is an unanchored JavaScript regex. Its hook settings: user, project,
+// local (lowest precedence first), each able to set `disableAllHooks`.
+
+/** Claude Code's name for a server's tool, as hooks and matchers see it: `mcp__<server>__<tool>`, other characters `_`. */
+export function claudeCodeToolName(server: string, tool: string): string {
+  const clean = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return `mcp__${clean(server)}__${clean(tool)}`;
+}
+
+/** Claude Code's settings files that hold hooks, lowest precedence first: user, project, local. */
+export function claudeCodeSettingsFiles(home: string, cwd: string): string[] {
+  return [
+    join(home, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.local.json'),
+  ];
+}
+
+/**
+ * The file whose `disableAllHooks: true` is in force, or undefined: Claude Code merges its settings files, so the
+ * value of the file of highest precedence that sets it wins (a local `false` re-enables what the user file turned off).
+ */
+export function claudeCodeHooksDisabledBy(
+  layers: readonly { readonly file: string; readonly settings: Readonly<Record<string, unknown>> }[],
+): string | undefined {
+  let by: string | undefined;
+  for (const { file, settings } of layers) {
+    const value = settings['disableAllHooks'];
+    if (value === true) by = file;
+    else if (value === false) by = undefined;
+  }
+  return by;
+}
+
+const background = (h: HandlerEntry) => h['async'] === true || h['asyncRewake'] === true;
+
+/** Claude Code's hooks: `PreToolUse`, `PostToolUse` and `PostToolUseFailure`, run through `sh -c` (or `args`). */
+export const claudeCode: HostDescription = {
+  name: 'claude-code',
+  label: 'claude code',
+  events: { PreToolUse: 'pre', PostToolUse: 'post', PostToolUseFailure: 'failure' },
+  tools: { read: 'ReadMcpResourceTool', list: 'ListMcpResourcesTool', mcpTool: claudeCodeToolName },
+  matcherCovers(matcher, tool) {
+    if (matchesAll(matcher)) return true;
+    return listOrRegex(matcher, tool, /^[a-zA-Z0-9_|, -]+$/, /[|,]/, true);
+  },
+  handlerNotGating(h) {
+    if (background(h)) return 'runs in the background (`async`): claude code lets the call go before it answers';
+    if (h['once'] === true) return 'runs once (`once`) and is then removed: later calls are not gated';
+    if (h['if'] !== undefined) return 'runs only for calls its `if` rule matches';
+    return undefined;
+  },
+  // `onFailure: "block"` counts a hook that cannot start, crashes or times out as exit 2 (ignored for async hooks)
+  failMode: (h) => (h['onFailure'] === 'block' && !background(h) ? 'closed' : 'open'),
+  failOpenLine: 'no `"onFailure": "block"`: if the hook fails or times out, claude code lets the call through',
+};

@@ -1,0 +1,29 @@
+import type { HostDescription } from './host-description.ts';
+import { listOrRegex, matchesAll } from './matcher-rules.ts';
+
+// Codex CLI 0.171 (codex-rs `hooks/src/events/common.rs`, `engine/dispatcher.rs`; events observed with the binary):
+// `PreToolUse`/`PostToolUse` only (a failed call gets no post event); a matcher of ASCII letters, digits, `_` and `|`
+// is a list of exact names, anything else a regex searched in the name; `async` handlers are spawned and not awaited;
+// a hook that fails (cannot start, exits other than 0 or 2, times out) is marked failed and the call goes ahead.
+
+/** Codex's name for a server's tool as its hooks see it: `mcp__<server>__<tool>`, other characters `_` (snake case). */
+export function codexToolName(server: string, tool: string): string {
+  const clean = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_');
+  return `mcp__${clean(server)}__${clean(tool)}`;
+}
+
+/** Codex CLI's hooks (hooks.json and `[hooks]` of config.toml, trusted in `/hooks`: codex-hook-trust.ts). */
+export const codex: HostDescription = {
+  name: 'codex',
+  label: 'codex',
+  events: { PreToolUse: 'pre', PostToolUse: 'post' },
+  tools: { read: 'read_mcp_resource', list: 'list_mcp_resources', mcpTool: codexToolName },
+  matcherCovers(matcher, tool) {
+    if (matchesAll(matcher)) return true;
+    return listOrRegex(matcher, tool, /^[A-Za-z0-9_|]+$/, '|');
+  },
+  handlerNotGating: (h) =>
+    h['async'] === true ? 'runs in the background (`async`): codex lets the call go before it answers' : undefined,
+  failMode: () => 'open',
+  failOpenLine: 'codex lets the call through when the hook cannot start, fails or times out (no setting closes it)',
+};

@@ -1,0 +1,43 @@
+/** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor';
+
+/** Which part of a call a hook event sees: `pre` before a tool runs, `post` its result, `failure` a failed call. */
+export type HookPhase = 'pre' | 'post' | 'failure';
+
+/** What a host does with a call when its hook cannot start, crashes or times out: refuse it, or let it through. */
+export type FailMode = 'closed' | 'open';
+
+/** A hook handler object as the host's configuration holds it (`{type, command, timeout, …}`). */
+export type HandlerEntry = Readonly<Record<string, unknown>>;
+
+/** The names a host's hooks see for the calls a gate must judge. */
+export interface HostTools {
+  /** the resource-read tool (`ReadMcpResourceTool`, `read_mcp_resource`) */
+  readonly read: string;
+  /** the resource-list tool */
+  readonly list: string;
+  /** the name a hook sees for tool `tool` of server `server`, as the host builds it */
+  mcpTool(server: string, tool: string): string;
+}
+
+/**
+ * One host, as its own code reads its hooks: the events a gate needs, the tool names its hooks see, how it matches a
+ * matcher, which handler options make a hook no gate, and what it does when a hook fails. Written from the host's
+ * source or bundle (each module names its version) and checked against the real binaries in test/doctor.
+ */
+export interface HostDescription {
+  readonly name: HostName;
+  /** the product's name, for messages */
+  readonly label: string;
+  /** the hook events a gate needs, event name → the part of a call it sees */
+  readonly events: Readonly<Record<string, HookPhase>>;
+  readonly tools: HostTools;
+  /** true when a handler group with `matcher` runs for a call of `tool` (undefined: no matcher given) */
+  matcherCovers(matcher: string | undefined, tool: string): boolean;
+  /** why a handler the host runs still gates nothing (in the background, once, for some inputs only), if so */
+  handlerNotGating(handler: HandlerEntry): string | undefined;
+  /** what the host does with the call when `handler` cannot start, crashes or times out */
+  failMode(handler: HandlerEntry): FailMode;
+  /** one lowercase line on failing open, for a handler that does (the setting that would close it, when any) */
+  readonly failOpenLine: string;
+}

@@ -1,0 +1,16 @@
+import { claudeCode } from './claude-code.ts';
+import { codex } from './codex.ts';
+import { cursor } from './cursor.ts';
+import { geminiCli } from './gemini-cli.ts';
+import type { HostDescription, HostName } from './host-description.ts';
+
+/** Every host linkgate describes, by name. */
+export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
+  'claude-code': claudeCode,
+  codex,
+  'gemini-cli': geminiCli,
+  cursor,
+};
+
+/** The hosts, in the order linkgate reports them. */
+export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor'];

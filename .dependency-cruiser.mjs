@@ -21,6 +21,7 @@ export const layers = [
   { name: 'frameworks', paths: ['src/frameworks/'] },
   // linkgate doctor: reads every host's configuration and judges the proxies and hooks in it
   { name: 'doctor', paths: ['src/doctor/'] },
+  { name: 'bundle', paths: ['src/bundle/'] },
   { name: 'cli', paths: ['src/cli/'] },
   { name: 'demo', paths: ['src/demo/'] },
   { name: 'public surface', paths: ['src/index\\.ts$', 'src/testing/'] },

@@ -1,4 +1,5 @@
 import type { CommandDefinition, OptionDefinitions } from './command-definition.ts';
+import { bundleDefinition } from './bundle-command.ts';
 import { diffDefinition } from './diff-command.ts';
 import { doctorDefinition } from './doctor-command.ts';
 import { evalDefinition } from './eval-command.ts';
@@ -27,4 +28,5 @@ export const commands: readonly CommandDefinition<OptionDefinitions>[] = [
   hookDefinition,
   reportDefinition,
   doctorDefinition,
+  bundleDefinition,
 ] as unknown as readonly CommandDefinition<OptionDefinitions>[];

@@ -7,7 +7,8 @@ import { resolverFromOption } from './resolve-from.ts';
 import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { inputInvalid } from '../decision/deny.ts';
-import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
+import { bundleOption, loadCommandPolicy, policyChoiceProblem } from './bundle-option.ts';
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -17,13 +18,14 @@ export const evalDefinition = defineCommand({
   name: 'eval',
   summary: 'decide JSON lines from stdin, one decision per line',
   synopsis:
-    '--policy FILE [--allowed-signers FILE [--min-signers N]] [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl',
+    '(--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--resolve-from FILE] [--max-line-bytes N] < lines.jsonl',
   description: [
     'each line of stdin is one json object with a `stage` (`link`, `read`, `credential`; see docs/eval-lines.md); each gets one decision line on stdout, in order. blank lines are skipped; a line that is not json, or is over the cap, gets a deny with `input.invalid`.',
     'names in uris are judged by their text: nothing is resolved and the network is never touched, unless `--resolve-from` gives the answers.',
   ],
   options: {
-    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    policy: { type: 'string', value: 'FILE', description: 'the policy file (yaml); required unless `--bundle`' },
+    ...bundleOption,
     'resolve-from': {
       type: 'string',
       value: 'FILE',
@@ -48,11 +50,13 @@ export const evalDefinition = defineCommand({
       return usageError('`--max-line-bytes` must be a whole number ≥ 1');
     const review = reviewLoadOptions(values, io);
     if (typeof review === 'string') return usageError(review);
+    const choice = policyChoiceProblem(values);
+    if (choice !== undefined) return usageError(choice);
 
     let policy: Policy;
     let resolver: Resolver | undefined;
     try {
-      policy = await loadReviewedPolicy(io, values.policy ?? '', review);
+      policy = await loadCommandPolicy(io, values, review);
       resolver = await resolverFromOption(io.cwd, values['resolve-from']);
     } catch (error) {
       return reportLoadError(io, error);

@@ -11,7 +11,12 @@ export function decisionJson(d: Decision): Decision {
   const out: Decision = {
     effect: d.effect,
     reasons: d.reasons.map(reason),
-    policy: { id: d.policy.id, version: d.policy.version, digest: d.policy.digest },
+    policy: {
+      id: d.policy.id,
+      version: d.policy.version,
+      digest: d.policy.digest,
+      ...(d.policy.bundleRevision === undefined ? {} : { bundleRevision: d.policy.bundleRevision }),
+    },
   };
   if (d.items !== undefined) {
     const items = d.items.map((i) => ({ index: i.index, effect: i.effect, reasons: i.reasons.map(reason) }));

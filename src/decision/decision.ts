@@ -26,6 +26,8 @@ export interface PolicyRef {
   id: string;
   version: string;
   digest: string;
+  /** the revision of the signed bundle the policy came from (`--bundle`); absent for a policy file */
+  bundleRevision?: number;
 }
 
 /** A decision exactly as DESIGN §3: `reasons` is empty only for a silent allow; `items` only on read decisions. */

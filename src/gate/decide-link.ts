@@ -93,7 +93,7 @@ function finishLink(
     reasons.push(hit.reason);
   }
   const ref = policy.ref;
-  return { effect, reasons, policy: { id: ref.id, version: ref.version, digest: ref.digest } };
+  return { effect, reasons, policy: { ...ref } };
 }
 
 /** The facts the link stage's custom rules read for this input (`src/policy/rule-facts.ts`); null when the uri does not parse. */

@@ -87,8 +87,19 @@ export function checkReview(
   document: ReviewedDocument,
   signatureText: string | undefined,
   signers: readonly AllowedSigner[],
-  options: { required: number; nowMs: number; signatureName: string; allowedSignersName: string },
+  options: {
+    required: number;
+    nowMs: number;
+    signatureName: string;
+    allowedSignersName: string;
+    /** the namespace the signatures must be made in (default `linkgate-policy`) */
+    namespace?: string;
+    /** what was signed, in messages (default `policy`) */
+    subject?: string;
+  },
 ): ReviewCheck {
+  const namespace = options.namespace ?? policySignatureNamespace;
+  const subject = options.subject ?? 'policy';
   const problems: ReviewProblem[] = [];
   const failures: string[] = [];
   const notes: string[] = [];
@@ -100,7 +111,7 @@ export function checkReview(
   // the data signed depends only on the hash algorithm: computed once for each
   const data = { sha256: undefined as Buffer | undefined, sha512: undefined as Buffer | undefined };
   const dataFor = (signature: SshSignature) => {
-    data[signature.hashAlgorithm] ??= signedData(policySignatureNamespace, signature.hashAlgorithm, bytes);
+    data[signature.hashAlgorithm] ??= signedData(namespace, signature.hashAlgorithm, bytes);
     return data[signature.hashAlgorithm] as Buffer;
   };
   for (const [index, block] of blocks.entries()) {
@@ -116,10 +127,10 @@ export function checkReview(
     }
     const { publicKey } = block.signature;
     const keyName = `${keyTypeLabel(publicKey.type)} key ${publicKey.fingerprint}`;
-    if (block.signature.namespace !== policySignatureNamespace) {
+    if (block.signature.namespace !== namespace) {
       fail(
         'wrong-namespace',
-        `made in namespace ${quoteValue(block.signature.namespace)}, not \`${policySignatureNamespace}\` (${keyName})`,
+        `made in namespace ${quoteValue(block.signature.namespace)}, not \`${namespace}\` (${keyName})`,
       );
       continue;
     }
@@ -131,7 +142,7 @@ export function checkReview(
       continue;
     }
     if (!good) {
-      fail('bytes-changed', `does not match these bytes: the policy changed since it was signed (${keyName})`);
+      fail('bytes-changed', `does not match these bytes: the ${subject} changed since it was signed (${keyName})`);
       continue;
     }
     const sameKey = signers.filter((s) => s.key.blob.equals(publicKey.blob));
@@ -141,15 +152,15 @@ export function checkReview(
     }
     const trusted = sameKey.filter(
       (s) =>
-        (s.namespaces === undefined || matchPatternList(policySignatureNamespace, s.namespaces)) &&
+        (s.namespaces === undefined || matchPatternList(namespace, s.namespaces)) &&
         (s.validAfterMs === undefined || options.nowMs >= s.validAfterMs) &&
         (s.validBeforeMs === undefined || options.nowMs < s.validBeforeMs),
     );
     if (trusted.length === 0) {
       const first = sameKey[0] as AllowedSigner;
       const why =
-        first.namespaces !== undefined && !matchPatternList(policySignatureNamespace, first.namespaces)
-          ? `may not sign in \`${policySignatureNamespace}\` (namespaces="${first.namespaces.join(',')}")`
+        first.namespaces !== undefined && !matchPatternList(namespace, first.namespaces)
+          ? `may not sign in \`${namespace}\` (namespaces="${first.namespaces.join(',')}")`
           : 'is outside its valid-after/valid-before window';
       fail('unknown-key', `${keyName} ${why} at ${quoteValue(`${options.allowedSignersName}:${first.line}`)}`);
       continue;

@@ -150,6 +150,7 @@ function spanAttributes(record: LinkRecord, sessionId: string | undefined): Attr
     'linkgate.policy.digest': link.policy.digest,
     'mcp.resource.uri': record.uri,
   };
+  if (link.policy.bundleRevision !== undefined) attributes['linkgate.bundle.revision'] = link.policy.bundleRevision;
   if (read !== null) attributes['linkgate.read.effect'] = read.effect;
   if (record.next !== null) attributes['linkgate.next.boundary'] = record.next.boundary;
   if (record.wouldDeny !== undefined) attributes['linkgate.would_deny'] = record.wouldDeny;

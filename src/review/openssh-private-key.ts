@@ -113,9 +113,16 @@ export function parseOpenSshPrivateKey(text: string, shownAs: string): SshPrivat
   }
 }
 
-/** An armored SSH signature of `message` in the `linkgate-policy` namespace, as `ssh-keygen -Y sign` makes it (sha512). */
-export function signPolicyBytes(privateKey: SshPrivateKey, message: Uint8Array): string {
-  const data = signedData(policySignatureNamespace, 'sha512', message);
+/**
+ * An armored SSH signature of `message` in `namespace` (default `linkgate-policy`), as `ssh-keygen -Y sign` makes it
+ * (sha512).
+ */
+export function signPolicyBytes(
+  privateKey: SshPrivateKey,
+  message: Uint8Array,
+  namespace: string = policySignatureNamespace,
+): string {
+  const data = signedData(namespace, 'sha512', message);
   const { type } = privateKey.publicKey;
   let algorithm: string;
   let raw: Buffer;
@@ -132,7 +139,7 @@ export function signPolicyBytes(privateKey: SshPrivateKey, message: Uint8Array):
   }
   const blob = sshSignatureBlobOf({
     publicKey: privateKey.publicKey,
-    namespace: policySignatureNamespace,
+    namespace,
     hashAlgorithm: 'sha512',
     signature: sshSignatureBlob(type, algorithm, raw),
   });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
@@ -10,6 +9,7 @@ import { EventBudget } from '../hook/event-budget.ts';
 import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached } from '../hook/policy-cache.ts';
+import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { packageVersion } from './package-version.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
@@ -48,7 +48,12 @@ export const hookDefinition = defineCommand({
       value: 'FILE',
       description: 'the policy file (yaml); required unless `--print-config` (which defaults to the shipped default)',
     },
-    records: { type: 'string', value: 'FILE', description: 'append one json record per judged link to this file' },
+    records: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'append one json record per judged link to this file, which must be a regular file (a fifo, socket or device fails every event closed)',
+    },
     state: {
       type: 'string',
       value: 'DIR',
@@ -121,9 +126,11 @@ export const hookDefinition = defineCommand({
     const budget = new EventBudget(hookDeadlineMs);
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
-      // one write per record with O_APPEND: lines from hook processes running at once never interleave
+      // a records path that is no regular file fails the event at once (fail closed), before anything is judged
+      if (records !== undefined) await checkRecordsFile(records);
+      // one write per record with O_APPEND, never blocking: lines from hook processes running at once never interleave
       const append = async (record: LinkRecord | EmbeddedRecord) => {
-        if (records !== undefined) await appendFile(records, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+        if (records !== undefined) await appendRecordsFile(records, `${JSON.stringify(record)}\n`);
       };
       let sink: RecordSink = callbackSink(append, append);
       // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start

@@ -1,0 +1,49 @@
+import { constants, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { GateError } from '../errors.ts';
+
+// O_NONBLOCK: opening a FIFO never waits for a reader (it fails with ENXIO when none is there), so a FIFO planted at
+// the records path cannot keep the hook from answering or from exiting; O_NOCTTY: a terminal never becomes ours
+const appendFlags =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/**
+ * Appends `text` to the records file `path` in one write (`O_APPEND`: lines of hook processes running at once never
+ * interleave), created with mode 0600 when missing. The file must be a regular file: a FIFO, a socket, a device or a
+ * folder, also behind a symlink, is a `USAGE` error naming it, and the open never blocks.
+ */
+export async function appendRecordsFile(path: string, text: string): Promise<void> {
+  // refused before the open where it can be: a FIFO with no reader would only say ENXIO
+  const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (before !== null && !before.isFile()) throw notRegular(path, before);
+  const handle = await open(path, appendFlags, 0o600);
+  try {
+    // checked again on the open handle: the path may have been swapped since
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notRegular(path, opened);
+    await handle.write(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Checks that `path` can take records: missing (it is created) or a regular file; a `USAGE` error otherwise. */
+export async function checkRecordsFile(path: string): Promise<void> {
+  await appendRecordsFile(path, '');
+}
+
+function notRegular(path: string, stats: Stats): GateError {
+  return new GateError('USAGE', `the records file \`${path}\` is not a regular file (${fileKind(stats)})`);
+}
+
+function fileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a fifo';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isDirectory()) return 'a folder';
+  return 'a special file';
+}

@@ -29,6 +29,11 @@ export const reviewOptions = {
     description:
       "the policy's `version` must be at least this, else it is not used (against an older reviewed version)",
   },
+  'strict-files': {
+    type: 'boolean',
+    description:
+      'refuse a policy, `.sig` or allowed-signers file this user could change or replace (writable, or in a folder it can write; root can change any file): without it such files are named on stderr',
+  },
 } as const;
 
 /**
@@ -41,13 +46,15 @@ export function reviewLoadOptions(
     readonly 'min-signers'?: string | undefined;
     readonly 'policy-id'?: string | undefined;
     readonly 'min-version'?: string | undefined;
+    readonly 'strict-files'?: boolean | undefined;
   },
   io: CliIo,
 ): LoadPolicyOptions | string {
   const pins = pinOptions(values);
   if (typeof pins === 'string') return pins;
   const review = reviewOnly(values, io);
-  return typeof review === 'string' ? review : { ...review, ...pins };
+  if (typeof review === 'string') return review;
+  return { ...review, ...pins, ...(values['strict-files'] === true ? { strictFiles: true } : {}) };
 }
 
 // `--policy-id` and `--min-version`, checked for shape
@@ -106,7 +113,25 @@ export async function loadReviewedPolicy(
   // a policy that did not verify is not used (its settings are locked): only its review failure is worth a line
   if (policy.reviewCheck?.verified !== false) await warnLintErrors(io, bytes, shownAs);
   warnUnreviewed(io, policy);
+  await warnReplaceable(io, resolvePath(io.cwd, file), review);
   return policy;
+}
+
+/**
+ * One stderr line for each file a reviewed policy's trust rests on (the policy, its `.sig`, the allowed-signers
+ * file) that this user could change or replace: the review protects nothing against it. Nothing without a review
+ * check, and nothing under `--strict-files` (the load already refused such a file).
+ */
+export async function warnReplaceable(io: CliIo, policyFile: string, review: LoadPolicyOptions): Promise<void> {
+  if (review.allowedSigners === undefined || review.strictFiles === true) return;
+  const { replaceableBy, trustedFiles } = await import('../policy/replaceable-file.ts');
+  for (const { kind, file } of trustedFiles(policyFile, review)) {
+    const why = replaceableBy(file);
+    if (why !== undefined)
+      io.stderr.write(
+        `linkgate: warning: the ${kind} \`${displayPath(io.cwd, file)}\` can be changed by this user: ${why}; its review does not hold against this user (--strict-files refuses it)\n`,
+      );
+  }
 }
 
 // the lint errors of the policy in force (a dangerous scheme, an expired review …), once each on stderr at start: a

@@ -5,6 +5,7 @@ import { type Policy, withReviewCheck } from './policy.ts';
 import { readNamedFile } from './read-named-file.ts';
 import { maxPolicyFileBytes } from './read-regular-file.ts';
 import { failedReview, type ReviewOptions, reviewPolicyBytes } from './verify-review.ts';
+import { replaceableBy, trustedFiles } from './replaceable-file.ts';
 
 /** How `loadPolicy` reads a policy: its name in messages, and the review check to apply. */
 export interface LoadPolicyOptions {
@@ -29,6 +30,11 @@ export interface LoadPolicyOptions {
   policyId?: string;
   /** the policy's `version` must be at least this `MAJOR.MINOR.PATCH` (pinning against an older reviewed version) */
   minVersion?: string;
+  /**
+   * refuse (GateError `POLICY_UNREADABLE`) a policy, signature or allowed-signers file this process's user could
+   * change or replace (`replaceableBy`): the review protects nothing against a user who can rewrite what checks it
+   */
+  strictFiles?: boolean;
 }
 
 /**
@@ -129,7 +135,21 @@ export async function loadPolicyBytes(
   file: string,
   options: LoadPolicyOptions,
 ): Promise<{ policy: Policy; bytes: Buffer }> {
+  if (options.strictFiles === true) refuseReplaceable(file, options);
   const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', file, options.shownAs ?? file, maxPolicyFileBytes);
   // the bytes checked against the signatures are the bytes parsed
   return { policy: await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, options), bytes };
+}
+
+// `strictFiles`: the first trusted file the gated user could change ends the load
+function refuseReplaceable(file: string, options: LoadPolicyOptions): void {
+  const review = reviewOptionsOf(options);
+  for (const { kind, file: trusted } of trustedFiles(file, {
+    signatureFile: options.signatureFile,
+    allowedSigners: review?.allowedSigners,
+  })) {
+    const why = replaceableBy(trusted);
+    if (why !== undefined)
+      throw new GateError('POLICY_UNREADABLE', `the ${kind} \`${trusted}\` is refused under --strict-files: ${why}`);
+  }
 }

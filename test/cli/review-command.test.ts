@@ -108,6 +108,13 @@ describe('linkgate review', () => {
 const linkLine = (uri: string) =>
   JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri, name: 'x' } });
 
+// stderr without the lines naming files this user could change (`warnReplaceable`)
+const withoutFileWarnings = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => !l.includes('can be changed by this user'))
+    .join('\n');
+
 describe('--allowed-signers on eval and explain', () => {
   it('eval: a verified policy answers as without the check; a loosened one denies every line with policy.unreviewed', async () => {
     const f = folder({ 'alice@example.com': 'ed25519' });
@@ -120,7 +127,8 @@ describe('--allowed-signers on eval and explain', () => {
     const plain = await runCli(['eval', '--policy', f.policy], lines);
     const checked = await runCli(['eval', '--policy', f.policy, '--allowed-signers', f.allowedSigners], lines);
     expect(checked.code).toBe(0);
-    expect(checked.stderr).toBe('');
+    // the test's files are its own user's to change: that is named (test/cli/strict-files.test.ts), nothing else
+    expect(withoutFileWarnings(checked.stderr)).toBe('');
     expect(checked.stdout).toBe(plain.stdout);
 
     f.loosen();
@@ -128,7 +136,7 @@ describe('--allowed-signers on eval and explain', () => {
     expect(loose[1]?.effect).toBe('allow');
     const run = await runCli(['eval', '--policy', f.policy, '--allowed-signers', f.allowedSigners], lines);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(
+    expect(withoutFileWarnings(run.stderr)).toMatch(
       /^linkgate: policy\.unreviewed: signature 1: does not match these bytes.*; every decision is deny\n$/,
     );
     const decisions = jsonLines(run.stdout) as {

@@ -15,6 +15,7 @@ import { packageVersion } from './package-version.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
+import { recordsPathError, recordsPathProblem } from '../record/records-file.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
@@ -106,6 +107,11 @@ export const hookDefinition = defineCommand({
       } catch (error) {
         return failClosed(io, error);
       }
+      // records the host's hook could never write would be lost (observe) or fail every event (enforce)
+      const recordsProblem =
+        values.records === undefined ? null : recordsPathProblem(resolvePath(io.cwd, values.records));
+      if (recordsProblem !== null)
+        return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
       const command = ['node', cliEntry(), 'hook', host, '--policy', policy];
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));

@@ -4,7 +4,7 @@ import { createGate } from '../gate/create-gate.ts';
 import type { Policy } from '../policy/policy.ts';
 import { type ProxyOptions, proxyOptionsFrom } from '../proxy/proxy-options.ts';
 import { runProxy } from '../proxy/run-proxy.ts';
-import { jsonLinesSink } from '../record/record-sink.ts';
+import { jsonLinesSink, type RecordSink } from '../record/record-sink.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
@@ -76,7 +76,15 @@ export const proxyDefinition = defineCommand({
     } catch (error) {
       return reportLoadError(io, error);
     }
-    const sink = options.records === null ? undefined : jsonLinesSink(resolvePath(io.cwd, options.records));
+    let sink: RecordSink | undefined;
+    try {
+      // a records path that cannot be written is refused now, not found out on the first record
+      sink = options.records === null ? undefined : jsonLinesSink(resolvePath(io.cwd, options.records));
+    } catch (error) {
+      if (!(error instanceof GateError)) throw error;
+      io.stderr.write(`linkgate: ${error.message}\n`);
+      return 2;
+    }
     let telemetry: TelemetryHandle | undefined;
     try {
       // the proxy's records already go to @opentelemetry/api; --otel starts an SDK that exports them (never to stdout)

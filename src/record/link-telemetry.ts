@@ -88,6 +88,8 @@ export function telemetrySink(
   };
   const embedded = sink?.writeEmbedded?.bind(sink);
   if (embedded !== undefined) wrapped.writeEmbedded = embedded;
+  const discovered = sink?.writeDiscovered?.bind(sink);
+  if (discovered !== undefined) wrapped.writeDiscovered = discovered;
   const flush = sink?.flush?.bind(sink);
   if (flush !== undefined) wrapped.flush = flush;
   return wrapped;

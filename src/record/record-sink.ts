@@ -1,17 +1,20 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { closeSync } from 'node:fs';
 import { GateError } from '../errors.ts';
+import type { DiscoveredRecord } from './discovered-record.ts';
 import type { EmbeddedRecord } from './embedded-record.ts';
 import type { LinkRecord } from './link-record.ts';
+import { openRecordsFile, writeAll } from './records-file.ts';
 
 /**
  * Where records go; `write` resolves when the record is accepted, `flush` (when present) once every record accepted so
  * far is stored (a file: handed to the OS), `close` flushes and releases. `writeEmbedded`, when present, receives the
- * record of each embedded resource judged (a sink without it keeps link records only).
+ * record of each embedded resource judged; `writeDiscovered`, when present, the discovery records of one tool result's
+ * links as it is passed on (a sink without them keeps link records only).
  */
 export interface RecordSink {
   write(record: LinkRecord): Promise<void>;
   writeEmbedded?(record: EmbeddedRecord): Promise<void>;
+  writeDiscovered?(records: readonly DiscoveredRecord[]): Promise<void>;
   flush?(): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,39 +40,30 @@ export function callbackSink(
   return sink;
 }
 
-/** A sink that appends one JSON object per line to `file` (created when absent, never truncated), link and embedded records alike. */
+/**
+ * A sink that appends one JSON object per line to `file` (created when absent, never truncated): link, discovery and
+ * embedded records alike. Every write is handed to the OS before it resolves (a process killed after it loses
+ * nothing), the lines of one call in one `write(2)`. Throws GateError `USAGE` at once when `file` cannot be written
+ * (its folder is missing, it is not a regular file, permission).
+ */
 export function jsonLinesSink(file: string): RecordSink {
-  const stream = createWriteStream(file, { flags: 'a', encoding: 'utf8' });
-  let failure: Error | undefined;
-  stream.on('error', (error) => {
-    failure = error;
-  });
+  const fd = openRecordsFile(file);
   let closed = false;
-  // settles once the last line accepted is written to the file (the stream writes lines in order)
-  let lastWritten: Promise<void> = Promise.resolve();
-  const writeLine = async (record: LinkRecord | EmbeddedRecord) => {
-    // an i/o fault is rethrown as node raised it (it names the file and errno)
-    if (failure !== undefined) throw failure;
+  const writeLines = async (records: readonly (LinkRecord | EmbeddedRecord)[]) => {
     if (closed) throw new GateError('USAGE', `record sink \`${file}\` is closed`);
-    let room = true;
-    lastWritten = new Promise<void>((resolve) => {
-      room = stream.write(`${JSON.stringify(record)}\n`, () => resolve());
-    });
-    if (!room) await once(stream, 'drain');
+    if (records.length === 0) return;
+    // an i/o fault is rethrown as node raised it (it names the errno)
+    writeAll(fd, Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'));
   };
   return {
-    write: writeLine,
-    writeEmbedded: writeLine,
-    async flush() {
-      await lastWritten;
-      if (failure !== undefined) throw failure;
-    },
+    write: (record) => writeLines([record]),
+    writeEmbedded: (record) => writeLines([record]),
+    writeDiscovered: writeLines,
+    async flush() {},
     async close() {
       if (closed) return;
       closed = true;
-      stream.end();
-      if (!stream.closed) await once(stream, 'close');
-      if (failure !== undefined) throw failure;
+      closeSync(fd);
     },
   };
 }

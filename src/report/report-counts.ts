@@ -128,7 +128,11 @@ export const reportCountsSchema = z
       .strict(),
     lines: count.describe('non-empty input lines read'),
     filteredOut: count.describe('records left out by the filters'),
-    links: count.describe('link records counted (after the filters), both modes'),
+    records: count.describe('link records read, discovery records (`kind: "discovered"`) included'),
+    superseded: count.describe(
+      'records of a link that another record of the same link (mode, host, server, uri) took the place of: a read after its discovery, an attempt at a link refused in the tool result',
+    ),
+    links: count.describe('distinct links counted (after the filters), both modes: one per mode, host, server and uri'),
     enforce: modeCountsSchema.describe('records written in enforce mode: what the gate did'),
     observe: modeCountsSchema
       .extend({

@@ -29,6 +29,16 @@ export interface ReportRecord {
   reasons: string[];
   policy: PolicyRef;
   wouldDeny: boolean;
+  /**
+   * true for a discovery record (`kind: "discovered"`): written as the tool result listing the link was passed on,
+   * superseded by any later record of the same link
+   */
+  provisional: boolean;
+}
+
+/** What makes records one link in a report: mode, host, server and masked uri (a later record supersedes an earlier one). */
+export function linkKey(r: ReportRecord): string {
+  return `${r.mode}\u0000${r.host}\u0000${r.server}\u0000${r.uri}`;
 }
 
 /** One input line as the report reads it: a link record, an embedded-resource record, a line to pass over, or why it is bad. */
@@ -89,7 +99,8 @@ function readDecision(decision: Record<string, unknown>, field: string, into: st
 }
 
 /**
- * Reads one non-empty input line: a link record (DESIGN §4c) with the fields a report counts checked, an embedded
+ * Reads one non-empty input line: a link record (DESIGN §4c) or a link's discovery record (`provisional`) with the
+ * fields a report counts checked, an embedded
  * record or the probe's summary line (`kind`), or `bad` with a lowercase message naming the field. Never throws.
  */
 export function readReportLine(text: string): ReportLine {
@@ -158,6 +169,7 @@ export function readReportLine(text: string): ReportLine {
         reasons,
         policy: policyOf(link['policy'], 'decisions.link.policy'),
         wouldDeny: wouldDeny === true,
+        provisional: kind === 'discovered',
       },
     };
   } catch (error) {

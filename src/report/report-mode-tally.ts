@@ -130,8 +130,9 @@ export class ModeTally {
       });
   }
 
-  /** The counts so far. */
-  finish(): ModeCounts {
+  /** The counts so far; `sourceRank` orders the listed links as their records came (file by file, line by line). */
+  finish(sourceRank: (source: string) => number = () => 0): ModeCounts {
+    const listed = [...this.listed].sort((a, b) => sourceRank(a.source) - sourceRank(b.source) || a.line - b.line);
     const hints: ModeCounts['hints'] = {};
     for (const code of this.reasons.keys()) {
       const help = (reasonCodeHelp as Record<string, { means: string; checkNext: string } | undefined>)[code];
@@ -152,7 +153,7 @@ export class ModeTally {
       byHost: this.byHost.list(),
       byFrontEnd: this.byFrontEnd.list(),
       byPolicy: this.byPolicy.list(),
-      notDelivered: { total: this.notDeliveredTotal, listed: [...this.listed], limit: this.maxListed },
+      notDelivered: { total: this.notDeliveredTotal, listed, limit: this.maxListed },
     };
   }
 }

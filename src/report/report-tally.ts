@@ -1,9 +1,25 @@
 import { embeddedVerdicts, type ReportCounts, reportVerdicts, type SkippedLine } from './report-counts.ts';
-import { readReportLine, type ReportRecord } from './report-line.ts';
+import { linkKey, readReportLine, type ReportRecord } from './report-line.ts';
 import { ModeTally } from './report-mode-tally.ts';
 
 /** Links listed in full by default (`--max-links`); past it, links are only counted. */
 export const defaultMaxListedLinks = 1000;
+
+/**
+ * Links a report keeps open for a later record of the same link to supersede (a read after its discovery, the
+ * model's attempt at a link refused in the tool result); past it the oldest is counted as it stands, so memory stays
+ * bounded however long the file.
+ */
+export const supersedeWindow = 10_000;
+
+// how far a record got: a later record supersedes an earlier one of the same link unless it got less far
+const reach = (r: ReportRecord) => (r.provisional ? 0 : r.requested ? 2 : 1);
+
+interface OpenLink {
+  source: string;
+  line: number;
+  record: ReportRecord;
+}
 
 /** What a report counts: the filters and the bound of its lists. */
 export interface ReportOptions {
@@ -56,6 +72,19 @@ export function createReportTally(options: ReportOptions): ReportTally {
     return entry;
   };
 
+  // the links still open to a later record, oldest first
+  const open = new Map<string, OpenLink>();
+  let superseded = 0;
+
+  const settle = ({ source, line, record: r }: OpenLink) => {
+    if (verdictFilter.size > 0 && !verdictFilter.has(r.verdict)) {
+      filteredOut += 1;
+      return;
+    }
+    links += 1;
+    (r.mode === 'observe' ? observe : enforce).add(source, line, r);
+  };
+
   const count = (source: string, line: number, r: ReportRecord): SkippedLine | null => {
     if (options.sinceMs !== null) {
       const at = Date.parse(r.at);
@@ -65,12 +94,26 @@ export function createReportTally(options: ReportOptions): ReportTally {
         return null;
       }
     }
-    if ((servers.size > 0 && !servers.has(r.server)) || (verdictFilter.size > 0 && !verdictFilter.has(r.verdict))) {
+    if (servers.size > 0 && !servers.has(r.server)) {
       filteredOut += 1;
       return null;
     }
-    links += 1;
-    (r.mode === 'observe' ? observe : enforce).add(source, line, r);
+    const key = linkKey(r);
+    const earlier = open.get(key);
+    if (earlier !== undefined) {
+      superseded += 1;
+      open.delete(key);
+      open.set(key, reach(r) >= reach(earlier.record) ? { source, line, record: r } : earlier);
+      return null;
+    }
+    open.set(key, { source, line, record: r });
+    if (open.size > supersedeWindow) {
+      const oldest = open.entries().next();
+      if (oldest.done !== true) {
+        open.delete(oldest.value[0]);
+        settle(oldest.value[1]);
+      }
+    }
     return null;
   };
 
@@ -101,6 +144,9 @@ export function createReportTally(options: ReportOptions): ReportTally {
       return skip(source, line, message);
     },
     finish(sources) {
+      for (const link of open.values()) settle(link);
+      open.clear();
+      const rank = (source: string) => sources.indexOf(source);
       return {
         sources: [...sources],
         filters: {
@@ -110,9 +156,11 @@ export function createReportTally(options: ReportOptions): ReportTally {
         },
         lines,
         filteredOut,
+        records: recordsRead,
+        superseded,
         links,
-        enforce: enforce.finish(),
-        observe: { ...observe.finish(), wouldDeny: observe.wouldDeny },
+        enforce: enforce.finish(rank),
+        observe: { ...observe.finish(rank), wouldDeny: observe.wouldDeny },
         embedded: { records: embedded.records, verdicts: { ...embedded.verdicts } },
         skipped,
         skippedLines: [...skippedLines],

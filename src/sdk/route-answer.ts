@@ -62,7 +62,23 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       s.requests.noteTask(String(result['task']['taskId']), tool);
     const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, s.now);
     for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
-    if (s.judgeItems) return answerJudged(s, id, () => judgedToolResult(s, m, found), extra);
+    // every listed link is recorded before the result is passed on (a later record of the link supersedes it)
+    if (s.judgeItems)
+      return answerJudged(
+        s,
+        id,
+        async () => {
+          const judged = await judgedToolResult(s, m, found);
+          await s.emitDiscovered(found);
+          return judged;
+        },
+        extra,
+      );
+    if (found.length > 0)
+      return s.queue(async () => {
+        await s.emitDiscovered(found);
+        s.deliver(m, extra);
+      });
   }
   if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
   s.deliver(m, extra);

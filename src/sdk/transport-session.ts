@@ -3,6 +3,7 @@ import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from 
 import { guardGate } from '../flow/guard-gate.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import { discoveredRecord } from '../record/discovered-record.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
@@ -11,6 +12,9 @@ import type { FoundLink } from './found-links.ts';
 import { FoundLinks } from './found-links.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
 import { RequestsInFlight } from './requests-in-flight.ts';
+
+/** The hint of a discovery record: the link was listed, and no read of it had been asked for yet. */
+const notReadYet = 'listed in a tool result passed on to the host; no read of it was recorded after';
 
 /** Options of the transport decorator. */
 export interface GateTransportOptions {
@@ -96,6 +100,25 @@ export class TransportSession {
     this.recordsWritten = this.recordsWritten.then(async () => {
       try {
         await this.sink.write(record);
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+    return this.recordsWritten;
+  }
+
+  /**
+   * Writes the discovery record of each link a tool result lists (after every record before them), before the result
+   * is passed on: a process killed later still leaves a record of every link the host was shown. A no-op for a sink
+   * that keeps link records only.
+   */
+  emitDiscovered(found: readonly FoundLink[]): Promise<void> {
+    if (found.length === 0 || this.sink.writeDiscovered === undefined) return this.recordsWritten;
+    const steps = Promise.all(found.map((f) => this.startStep(f)));
+    this.recordsWritten = this.recordsWritten.then(async () => {
+      try {
+        const records = (await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)));
+        await this.sink.writeDiscovered?.(records);
       } catch (error) {
         this.fail(error);
       }

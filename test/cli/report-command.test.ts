@@ -67,7 +67,8 @@ describe('linkgate report', () => {
     expect(run.stderr).toBe('a.jsonl:4: skipped: not json\nb.jsonl:3: skipped: `verdict` is not a string\n');
     const counts = JSON.parse(run.stdout) as ReportCounts;
     expect(counts.sources).toEqual(['a.jsonl', '-', 'b.jsonl']);
-    expect([counts.links, counts.skipped, counts.lines]).toEqual([5, 2, 7]);
+    // three of the five records are of one link (the same record in each file): counted once
+    expect([counts.records, counts.links, counts.skipped, counts.lines]).toEqual([5, 3, 2, 7]);
   });
 
   test('usage errors and unreadable files exit 2', async () => {

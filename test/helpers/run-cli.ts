@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { CliCommand } from '../../src/cli/cli-io.ts';
 import { main } from '../../src/cli/main.ts';
-import { isEmbeddedRecordLine } from '../../src/record/record-kind.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 
 /** What a CLI run printed and returned, and how long it took (milliseconds). */
 export interface CliRun {
@@ -61,7 +61,10 @@ export function jsonLines(text: string): unknown[] {
     .map((l) => JSON.parse(l) as unknown);
 }
 
-/** The link records of a records file's text (JSON Lines), without its embedded-resource records (`kind: "embedded"`). */
+/**
+ * The link records of a records file's text (JSON Lines), without its embedded-resource records (`kind: "embedded"`)
+ * and the discovery records a later record of the link supersedes (`kind: "discovered"`).
+ */
 export function linkRecordLines(text: string): unknown[] {
-  return jsonLines(text).filter((r) => !isEmbeddedRecordLine(r));
+  return jsonLines(text).filter((r) => recordKindOf(r) === 'link');
 }

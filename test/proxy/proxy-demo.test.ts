@@ -17,6 +17,7 @@ import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
 import { decisionMetaKey, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { policyFile } from '../e2e/run-probe.ts';
 import { demoServer, processEnv, proxyCommandLine } from './proxy-helpers.ts';
+import { linkRecordLines } from '../helpers/run-cli.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
@@ -96,12 +97,9 @@ async function viaProxy(useV2: boolean): Promise<{ reads: ReadOutcome[]; records
   // the proxy writes its last records (links never read) as it shuts down
   const text = await waitUntil(`${demoLinks.length} records in ${recordsFile}`, async () => {
     const written = await readFile(recordsFile, 'utf8').catch(() => '');
-    return written.split('\n').filter((l) => l !== '').length >= demoLinks.length ? written : undefined;
+    return linkRecordLines(written).length >= demoLinks.length ? written : undefined;
   });
-  const records = text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as LinkRecord);
+  const records = linkRecordLines(text) as LinkRecord[];
   return { reads, records };
 }
 

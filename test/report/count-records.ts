@@ -2,6 +2,30 @@
 // against them: the funnel, verdicts, reasons, and the breakdowns.
 import type { LinkRecord } from '../../src/record/link-record.ts';
 
+type Line = LinkRecord & { kind?: string };
+
+/**
+ * The records a report counts, one per link, worked out here apart from src/report: records of one mode, host, server
+ * and uri are one link, and a later record takes the earlier one's place unless it got less far (a discovery record,
+ * `kind: "discovered"`, after any other; a record without a read after one with). In the order their kept records came.
+ */
+export function oneRecordPerLink(lines: readonly Line[]): LinkRecord[] {
+  const reach = (r: Line) => (r.kind === 'discovered' ? 0 : r.stages.requested !== null ? 2 : 1);
+  const kept = new Map<string, { at: number; record: Line }>();
+  for (const [at, r] of lines.entries()) {
+    const host = r.host?.name ?? r.stages.discovered.client?.name ?? '';
+    const key = [r.mode ?? 'enforce', host, r.stages.discovered.server, r.uri].join(' ');
+    const earlier = kept.get(key);
+    if (earlier === undefined || reach(r) >= reach(earlier.record)) kept.set(key, { at, record: r });
+  }
+  return [...kept.values()]
+    .sort((a, b) => a.at - b.at)
+    .map(({ record }) => {
+      const { kind: _, ...rest } = record;
+      return rest as LinkRecord;
+    });
+}
+
 /** What a test expects of `report --format json` for these link records (no filters, nothing skipped). */
 export function countRecords(records: readonly LinkRecord[]) {
   const byKey = (key: (r: LinkRecord) => string) => {

@@ -13,7 +13,7 @@ import { recordsOf, runProbe, tsServer } from '../e2e/run-probe.ts';
 import { hostileLinks } from '../fixtures/servers/hostile-server.ts';
 import { runCommand } from '../helpers/run-cli.ts';
 import { everythingServer } from '../proxy/proxy-helpers.ts';
-import { countRecords, reportedCounts } from './count-records.ts';
+import { countRecords, oneRecordPerLink, reportedCounts } from './count-records.ts';
 import { hookSession, proxySession } from './report-sessions.ts';
 
 const hostileServer = tsServer('test/fixtures/servers/hostile-server.ts');
@@ -68,13 +68,13 @@ describe('report over records written by the real front ends', () => {
       }),
       await hookSession(dir),
     ];
-    const records = [
+    const records = oneRecordPerLink([
       ...recordsOf(probeHostile),
       ...recordsOf(probeEverything),
       ...linesOf(await readFile(files[1] as string, 'utf8')),
       ...linesOf(await readFile(files[2] as string, 'utf8')),
       ...linesOf(await readFile(files[3] as string, 'utf8')),
-    ];
+    ]);
     // every front end wrote records, and they differ in verdict
     expect(linesOf(await readFile(files[3] as string, 'utf8')).length).toBeGreaterThanOrEqual(hostileLinks.length);
     expect(new Set(records.map((r) => r.verdict)).size).toBeGreaterThan(1);
@@ -89,7 +89,7 @@ describe('report over records written by the real front ends', () => {
     // is the one that wrote the record
     const keys = (list: { keys: { key: string; links: number }[] }) =>
       Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
-    const written = (file: string) => linesOf(readFileSync(file, 'utf8')).length;
+    const written = (file: string) => oneRecordPerLink(linesOf(readFileSync(file, 'utf8'))).length;
     const probeCount = recordsOf(probeHostile).length + recordsOf(probeEverything).length;
     const proxyCount = written(files[1] as string) + written(files[2] as string);
     expect(keys(counts.enforce.byHost)).toEqual({

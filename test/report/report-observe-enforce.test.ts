@@ -68,7 +68,11 @@ describe('observe and enforce sessions against the same hostile server, one reco
     expect(counts.enforce.links).toBe(counts.observe.links);
     expect(counts.links).toBe(counts.enforce.links + counts.observe.links);
     expect(stopped.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(stopped.map((l) => l.frontEnd))).toEqual(new Set(['proxy', 'hook']));
+    // the proxy and the hook sessions are one host (claude-code) seeing the same links: each counted once
+    const enforced = records(mixed).filter((r) => r.mode !== 'observe');
+    expect(new Set(enforced.map((r) => r.stages.discovered.frontEnd))).toEqual(new Set(['proxy', 'hook']));
+    expect(counts.enforce.links).toBe(new Set(enforced.map((r) => r.uri)).size);
+    expect(enforced.length).toBeGreaterThan(counts.enforce.links);
     expect(new Set(stopped.map((l) => l.host))).toEqual(new Set(['claude-code']));
     const observed = counts.observe.notDelivered.listed;
     expect(observed.map(key).sort()).toEqual(stopped.map(key).sort());

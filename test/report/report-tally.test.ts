@@ -26,6 +26,11 @@ function denied(uri: string, server = 'docs', tool = 'find', at = '2026-01-01T00
   };
 }
 
+// the same record of another link (its own uri): a report counts links, and one link's records once
+function distinct<T extends { uri: string }>(r: T, i: number): T {
+  return { ...r, uri: `${r.uri}#${i}` };
+}
+
 function failed(uri: string): LinkRecord {
   const r = obtainedRecord();
   return {
@@ -179,7 +184,7 @@ describe('createReportTally', () => {
       client('gemini-cli-mcp-client'),
       client('some-host'),
       obtainedRecord(),
-    ].map((r) => JSON.stringify(r));
+    ].map((r, i) => JSON.stringify(distinct(r, i)));
     const keys = (list: { keys: { key: string; links: number }[] }) =>
       Object.fromEntries(list.keys.map((k) => [k.key, k.links]));
     expect(keys(tallyOf(lines).counts.enforce.byHost)).toEqual({
@@ -207,7 +212,7 @@ describe('createReportTally', () => {
       with_('made-up'),
       { ...obtainedRecord(), host: { name: 'codex', session: 's', toolUseIds: {} } },
       probe,
-    ].map((r) => JSON.stringify(r));
+    ].map((r, i) => JSON.stringify(distinct(r, i)));
     const { counts } = tallyOf(lines);
     expect(Object.fromEntries(counts.enforce.byFrontEnd.keys.map((k) => [k.key, k.links]))).toEqual({
       proxy: 1,
@@ -283,5 +288,38 @@ describe('createReportTally', () => {
       { ...options, verdicts: ['link-only'] },
     );
     expect(onlyLinkOnly.counts.observe.notDelivered.listed.map((l) => l.uri)).toEqual(['a://link']);
+  });
+
+  test('a report counts links, not records: a later record of a link supersedes an earlier one (issue 40 item 4)', () => {
+    const discovered = (r: LinkRecord) => ({ kind: 'discovered', ...r, verdict: 'link-only', next: null });
+    const read = obtainedRecord();
+    const refused = denied('file:///etc/passwd');
+    const attempt = { ...denied('file:///etc/passwd'), next: { boundary: 'policy', hint: 'the model tried it' } };
+    const unread = denied('guide://never-read');
+    const lines = [
+      discovered(read),
+      discovered(unread),
+      refused,
+      read,
+      attempt,
+      // listed again after it was read: the read stands
+      discovered(read),
+      // another server's link of the same uri is another link
+      { ...read, stages: { ...read.stages, discovered: { ...read.stages.discovered, server: 'other' } } },
+    ].map((r) => JSON.stringify(r));
+    const { counts, skipped } = tallyOf(lines);
+    expect(skipped).toEqual([]);
+    expect([counts.records, counts.superseded, counts.links]).toEqual([7, 3, 4]);
+    expect(counts.enforce.verdicts).toEqual({
+      'body-obtained': 2,
+      'partially-interpreted': 0,
+      'link-only': 2,
+      unverifiable: 0,
+    });
+    const listed = counts.enforce.notDelivered.listed;
+    expect(listed.map((l) => [l.uri, l.next?.hint ?? null])).toEqual([
+      ['guide://never-read', null],
+      ['file:///etc/passwd', 'the model tried it'],
+    ]);
   });
 });

@@ -22,7 +22,7 @@ export function oneRecordPerLink(lines: readonly Line[]): LinkRecord[] {
     .sort((a, b) => a.at - b.at)
     .map(({ record }) => {
       const { kind: _, ...rest } = record;
-      return rest as LinkRecord;
+      return rest;
     });
 }
 

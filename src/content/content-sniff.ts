@@ -35,6 +35,8 @@ export interface SniffOptions {
   findInvisible?: boolean;
   /** the item's declared mime type (normalized), when known: a body declared a data type (JSON, CSV, …) is not rendered as markdown */
   declaredMime?: string | null;
+  /** the item's uri, when known: its extension names the consumers that read it (a `.ts` file declared text/plain is not rendered as markdown) */
+  uri?: string;
   /** the item's work budget, shared by every check (default: `WorkBudget.forBytes` of the item, fresh for each attempt) */
   budget?: WorkBudget;
 }

@@ -4,8 +4,10 @@ import { describeExecutable } from './executable-kinds.ts';
 import { pdfFindings } from './sniff-pdf.ts';
 import { findActiveMarkupUtf8, readMarkup } from './svg-html/active-markup.ts';
 import { decodeText, hasLoneSurrogate, utf8TextStart } from './text/text-encoding.ts';
-import { declaredDataKind } from './kinds.ts';
+import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8 } from './text/text-kind.ts';
+import { isSourceCodeUri, uriExtension } from './text/uri-extension.ts';
+import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -61,7 +63,7 @@ export function textFindings(
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
   if (options.text !== undefined && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
-  const textKind = classifyUtf8(view.utf8, 0, view.text);
+  const textKind = classifyUtf8(view.utf8, 0, view.text, shortcutShownAsCode(view, options, budget));
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
@@ -91,6 +93,7 @@ export function textFindings(
   } else if (textKind === 'html') {
     sniff.active = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
   } else if (textKind === 'text' || textKind === 'json') {
+    if (textKind === 'text' && options.declaredMime === 'text/plain' && isSourceCodeUri(options.uri)) return sniff;
     judgeProse(sniff, view, declaredDataKind(options.declaredMime), budget);
   }
   return sniff;
@@ -111,4 +114,22 @@ function judgeProse(sniff: ContentSniff, view: TextView, data: string | null, bu
     sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
     if (sniff.active === null) sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
   }
+}
+
+// A Windows shortcut runs when a file named `.url` is opened; a body that reaches that reader by its name or its
+// declared type is a shortcut wherever its section stands. Any other body showing the section only inside code
+// blocks is a document about shortcuts (a how-to with an example), not one
+function shortcutShownAsCode(
+  view: TextView,
+  options: SniffOptions,
+  budget: WorkBudget,
+): ((sections: readonly number[]) => boolean) | undefined {
+  if (uriExtension(options.uri) === 'url') return undefined;
+  if (
+    options.declaredMime !== undefined &&
+    options.declaredMime !== null &&
+    kindOfMime(options.declaredMime)?.id === 'url-shortcut'
+  )
+    return undefined;
+  return (sections) => allInCodeBlocks(view.utf8, view.text(), sections, budget);
 }

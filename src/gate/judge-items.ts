@@ -93,7 +93,7 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
     maxImagePixels: doc.content.maxImagePixels,
     flagInvisibleText: doc.content.flagInvisibleText,
   };
-  let waiting: { state: ItemState; bytes: Buffer; text: string | undefined }[] | undefined;
+  let waiting: { state: ItemState; bytes: Buffer; text: string | undefined; uri: string }[] | undefined;
   for (const s of shaped) {
     const breach = breaches.get(s.inspected.index);
     if (breach !== undefined) {
@@ -113,23 +113,29 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
     }
     s.decoded = bytes;
     const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
-    const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules));
+    const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules, s.inspected.uri));
     if (sniff !== null) judgeSniffed(s, sniff, rules);
-    else (waiting ??= []).push({ state: s, bytes, text });
+    else (waiting ??= []).push({ state: s, bytes, text, uri: s.inspected.uri });
   }
   if (waiting === undefined) return undefined;
   const later = waiting;
   return (async () => {
-    for (const { state, bytes, text } of later)
-      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, state.declaredMime, rules)), rules);
+    for (const { state, bytes, text, uri } of later)
+      judgeSniffed(state, await sniffContent(bytes, sniffOptions(text, state.declaredMime, rules, uri)), rules);
   })();
 }
 
 // invisible characters are looked for only when the policy withholds them; the declared type keeps a data body
-// (JSON, CSV) from being rendered as markdown
-function sniffOptions(text: string | undefined, declaredMime: string | null, rules: ContentRules): SniffOptions {
+// (JSON, CSV) from being rendered as markdown, the uri's extension a source file declared text/plain
+function sniffOptions(
+  text: string | undefined,
+  declaredMime: string | null,
+  rules: ContentRules,
+  uri: string | undefined,
+): SniffOptions {
   const findInvisible = rules.flagInvisibleText === true;
-  return text === undefined ? { findInvisible, declaredMime } : { text, findInvisible, declaredMime };
+  const base: SniffOptions = uri === undefined ? { findInvisible, declaredMime } : { findInvisible, declaredMime, uri };
+  return text === undefined ? base : { ...base, text };
 }
 
 function judgeSniffed(s: ItemState, sniff: ContentSniff, rules: ContentRules): void {

@@ -7,7 +7,7 @@ import type { DefaultTreeAdapterMap, Token } from 'parse5';
 import { html5 } from '../lazy-parsers.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
-import { activeAttributeUrl } from './markup-url.ts';
+import { activeAttributeUrl, svgImageUrl } from './markup-url.ts';
 
 /** Levels of `srcdoc` documents (and of conditional comments) inside one another read; a deeper one is denied unread. */
 export const maxNestedMarkup = 4;
@@ -135,7 +135,11 @@ function inspectTag(
     return `an svg \`<${name}>\` element`;
   }
   for (const attribute of attrs) {
-    const found = inspectAttribute(attribute.name.toLowerCase(), attribute.value, scan);
+    const attributeName = attribute.name.toLowerCase();
+    // parse5 names `xlink:href` by its qualified name in foreign content
+    const local = attributeName === 'xlink:href' ? 'href' : attributeName;
+    if (svgImageUrl(name, local, attribute.value)) continue;
+    const found = inspectAttribute(attributeName, attribute.value, scan);
     if (found !== null) return found;
   }
   return null;

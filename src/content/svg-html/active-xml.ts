@@ -7,7 +7,7 @@ import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
 import { findActiveCss } from './active-css.ts';
 import { inspectAttribute } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
-import { activeUrl } from './markup-url.ts';
+import { activeUrl, svgImageUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
 import { WorkExhausted } from '../work-budget.ts';
@@ -104,6 +104,7 @@ function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml'): string | null 
       : `an svg element \`<${local}>\` outside the allow-list`;
   }
   for (const attribute of Object.values(tag.attributes)) {
+    if (svg && svgImageUrl(local, attribute.local.toLowerCase(), attribute.value)) continue;
     const message = inspectXmlAttribute(attribute, svg);
     if (message !== null) return message;
   }

@@ -16,6 +16,28 @@ const inertDataTypes: ReadonlySet<string> = new Set([
   'image/avif',
 ]);
 
+// elements that load their url as an image, by lower-case local name, and the attribute holding it
+const imageLoaders: ReadonlyMap<string, string> = new Map([
+  ['image', 'href'],
+  ['feimage', 'href'],
+  ['img', 'src'],
+]);
+
+/**
+ * True when an attribute loads an svg `data:` url as an image (`<image href>`, `<feImage href>`, `<img src>`):
+ * browsers run an svg image with script off and nothing loaded from it (Chromium's SVGImage, the SVG
+ * Integration spec's secure animated mode), so it is judged in the mode it runs in, where nothing in it is active.
+ */
+export function svgImageUrl(element: string, attribute: string, value: string): boolean {
+  if (imageLoaders.get(element) !== attribute) return false;
+  const url = urlAsParsed(value);
+  const colon = url.indexOf(':');
+  if (colon < 1 || url.slice(0, colon).toLowerCase() !== 'data') return false;
+  const rest = url.slice(colon + 1);
+  const end = rest.search(/[;,]/);
+  return (end === -1 ? rest : rest.slice(0, end)).trim().toLowerCase() === 'image/svg+xml';
+}
+
 /** Why a URL in markup is active (a script scheme, or a `data:` url that is not a raster image), as a one-line message; null when it is not. */
 export function activeUrl(value: string): string | null {
   const url = urlAsParsed(value);

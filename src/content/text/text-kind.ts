@@ -25,8 +25,18 @@ export function classifyText(text: string): TextKind {
   return classifyUtf8(Buffer.from(text, 'utf8'), 0, () => text);
 }
 
-/** `classifyText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark): the head is decoded, the rest is searched as bytes; `text` decodes the whole text, asked only for text that starts like JSON. */
-export function classifyUtf8(bytes: Buffer, from: number, text: () => string): TextKind {
+/**
+ * `classifyText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark): the head
+ * is decoded, the rest is searched as bytes; `text` decodes the whole text, asked only for text that starts like
+ * JSON. `shownAsCode` is asked with the byte offsets of every `[InternetShortcut]` section line when the body
+ * does not reach a shortcut reader by name: true when each is code in a document (a fenced block), not a shortcut.
+ */
+export function classifyUtf8(
+  bytes: Buffer,
+  from: number,
+  text: () => string,
+  shownAsCode?: (sections: readonly number[]) => boolean,
+): TextKind {
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
   if (bytes[from] === 0x23 && bytes[from + 1] === 0x21) return 'shell-script';
   const head = headOf(bytes, from).trimStart();
@@ -39,7 +49,8 @@ export function classifyUtf8(bytes: Buffer, from: number, text: () => string): T
   )
     return 'reg';
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
-  if (hasShortcutSection(bytes, from)) return 'url-shortcut';
+  const sections = shortcutSections(bytes, from);
+  if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode(sections))) return 'url-shortcut';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
@@ -61,7 +72,8 @@ const shortcutSection = Buffer.from('[internetshortcut]', 'latin1');
 
 // `^[ \t]*\[InternetShortcut\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is
 // ended by LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it
-function hasShortcutSection(bytes: Buffer, from: number): boolean {
+function shortcutSections(bytes: Buffer, from: number): number[] {
+  const found: number[] = [];
   for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1)) {
     if (!spellsAt(bytes, at, shortcutSection)) continue;
     let before = at - 1;
@@ -69,9 +81,9 @@ function hasShortcutSection(bytes: Buffer, from: number): boolean {
     if (before >= from && !endsLineBreak(bytes, before, from)) continue;
     let after = at + shortcutSection.length;
     while (bytes[after] === 0x20 || bytes[after] === 0x09) after++;
-    if (after >= bytes.length || startsLineBreak(bytes, after)) return true;
+    if (after >= bytes.length || startsLineBreak(bytes, after)) found.push(at);
   }
-  return false;
+  return found;
 }
 
 // a line break ends at byte `at` (LF, CR, or the last byte of U+2028 or U+2029)

@@ -1,0 +1,74 @@
+// The file extension of an item's uri, and what it tells about the consumers that would read the body: source
+// code no markdown renderer or browser renders (a `.ts` or `.css` file shown as text/plain is shown as text).
+
+// source languages whose files editors, compilers and browsers (as text/plain) show as text: none of them is a
+// markdown or html document to any consumer of the default profile
+const sourceExtensions: ReadonlySet<string> = new Set([
+  'ts',
+  'mts',
+  'cts',
+  'tsx',
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'css',
+  'scss',
+  'sass',
+  'less',
+  'py',
+  'pyi',
+  'rb',
+  'go',
+  'rs',
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hpp',
+  'hh',
+  'cs',
+  'swift',
+  'm',
+  'mm',
+  'lua',
+  'dart',
+  'zig',
+  'ex',
+  'exs',
+  'erl',
+  'hs',
+  'ml',
+  'mli',
+  'fs',
+  'clj',
+  'r',
+  'jl',
+  'nim',
+  'sql',
+  'graphql',
+  'proto',
+]);
+
+/** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. */
+export function uriExtension(uri: string | undefined): string | null {
+  if (uri === undefined) return null;
+  // no url, no extension: the caller reads the body as it would any other
+  if (!URL.canParse(uri)) return null;
+  const path = new URL(uri).pathname;
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  const dot = segment.lastIndexOf('.');
+  if (dot <= 0 || dot === segment.length - 1) return null;
+  return segment.slice(dot + 1).toLowerCase();
+}
+
+/** True when `uri` names a source file by its extension: declared text/plain, no markdown renderer in the profile reads it. */
+export function isSourceCodeUri(uri: string | undefined): boolean {
+  const extension = uriExtension(uri);
+  return extension !== null && sourceExtensions.has(extension);
+}

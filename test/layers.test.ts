@@ -34,7 +34,7 @@ describe('the layer check', () => {
     // the decision types reach up into the engine
     appendFileSync(path.join(tree, 'src/decision/decision.ts'), "\nimport '../gate/create-gate.ts';\n");
     // two front ends on one layer
-    appendFileSync(path.join(tree, 'src/proxy/peek-id.ts'), "\nimport '../hook/hook-event.ts';\n");
+    appendFileSync(path.join(tree, 'src/proxy/json-lines.ts'), "\nimport '../hook/hook-event.ts';\n");
     // a cycle inside one folder
     writeFileSync(path.join(tree, 'src/link/planted-a.ts'), "import './planted-b.ts';\nexport const a = 1;\n");
     writeFileSync(path.join(tree, 'src/link/planted-b.ts'), "import './planted-a.ts';\nexport const b = 1;\n");
@@ -44,7 +44,7 @@ describe('the layer check', () => {
     const { code, report } = cruise(tree);
     expect(code).not.toBe(0);
     expect(report).toContain('layer-decision-imports-up: src/decision/decision.ts → src/gate/create-gate.ts');
-    expect(report).toContain('layer-proxy-hook-imports-beside: src/proxy/peek-id.ts → src/hook/hook-event.ts');
+    expect(report).toContain('layer-proxy-hook-imports-beside: src/proxy/json-lines.ts → src/hook/hook-event.ts');
     expect(report).toMatch(/no-circular: src\/link\/planted-[ab]\.ts → /);
     expect(report).toContain('not-in-layers: src/stray/stray.ts → src/errors.ts');
   });

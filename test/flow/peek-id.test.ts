@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { peekId } from '../../src/proxy/peek-id.ts';
+import { peekId } from '../../src/flow/peek-id.ts';
 
 describe('peekId reads the top-level id from the start of a line that may be cut or broken', () => {
   test.each([

@@ -1,4 +1,4 @@
-import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { isJsonRpcId, type JsonRpcId } from './json-rpc-shape.ts';
 
 /**
  * The top-level `id` of a JSON object read from the start of `text` (which may be cut off or malformed later on), or

@@ -68,6 +68,8 @@ export interface StartLinkInput {
 export type ReadFailure =
   | { kind: 'timeout'; deadlineMs: number }
   | { kind: 'budget' }
+  /** the answer passed the connection's byte cap and was dropped on arrival: `bytes` came, over `capBytes` */
+  | { kind: 'too-large'; bytes: number; capBytes: number }
   /** `message` (default `why`) goes into the read decision's reason, `why` into the record's outcome */
   | { kind: 'failed'; why: string; message?: string };
 
@@ -173,6 +175,10 @@ export function readFailed(
     const message = "the tool result's time budget ran out during the read";
     decision = deny(gate.policy, reason('read.timeout', 'budgetMs', 'read', message));
     outcome = { kind: 'failed', why: "the tool result's time budget ran out" };
+  } else if (failure.kind === 'too-large') {
+    const message = `the answer of \`${failure.bytes}\` bytes passed the connection cap of \`${failure.capBytes}\` bytes`;
+    decision = deny(gate.policy, reason('content.too-large', 'read.maxBytes', 'read', message));
+    outcome = { kind: 'failed', why: 'the answer passed the connection cap and was dropped on arrival' };
   } else {
     decision = deny(gate.policy, reason('read.error', 'read', 'read', failure.message ?? failure.why));
     outcome = { kind: 'failed', why: failure.why };

@@ -76,3 +76,45 @@ function valueEndAt(text: string, from: number): number {
   while (i < text.length && !',}] \t\r\n'.includes(text[i] as string)) i += 1;
   return i === text.length || i === from ? -1 : i;
 }
+
+/**
+ * The top-level `id` of a JSON object read from the end of `text` (its start may be cut off): the id when it is the
+ * object's last member and a string or number, else null. An SDK server writes `{"result":…,"jsonrpc":"2.0","id":7}`,
+ * so an answer cut at the front still names its request. Used only to fail that request, never to forward.
+ */
+export function peekTailId(text: string): JsonRpcId | null {
+  let end = text.length;
+  while (end > 0 && ' \t\r\n'.includes(text[end - 1] as string)) end -= 1;
+  if (text[end - 1] !== '}') return null;
+  end = skipSpaceBack(text, end - 1);
+  let start: number;
+  if (text[end - 1] === '"') {
+    start = end - 2;
+    // the opening quote: one with an even number of backslashes before it
+    while (start >= 0 && (text[start] !== '"' || backslashesBefore(text, start) % 2 === 1)) start -= 1;
+    if (start < 0) return null;
+  } else {
+    start = end;
+    while (start > 0 && /[0-9eE+\-.]/.test(text[start - 1] as string)) start -= 1;
+    if (start === end) return null;
+  }
+  let i = skipSpaceBack(text, start);
+  if (text[i - 1] !== ':') return null;
+  i = skipSpaceBack(text, i - 1);
+  if (text.slice(i - 4, i) !== '"id"' || backslashesBefore(text, i - 4) % 2 === 1) return null;
+  const before = text[skipSpaceBack(text, i - 4) - 1];
+  if (before !== ',' && before !== '{') return null;
+  return idValue(text.slice(start, end));
+}
+
+function skipSpaceBack(text: string, from: number): number {
+  let i = from;
+  while (i > 0 && ' \t\r\n'.includes(text[i - 1] as string)) i -= 1;
+  return i;
+}
+
+function backslashesBefore(text: string, at: number): number {
+  let n = 0;
+  while (at - n - 1 >= 0 && text[at - n - 1] === '\\') n += 1;
+  return n;
+}

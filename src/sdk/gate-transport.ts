@@ -7,6 +7,8 @@ import type {
 import { isRecord } from '../decision/json-value.ts';
 import { readFailed } from '../flow/link-steps.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
+import { connectionByteCap } from './connection-byte-cap.ts';
+import { linearizeReadBuffer } from './linear-read-buffer.ts';
 import { onInbound, passesWhole } from './route-answer.ts';
 import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';
@@ -53,6 +55,9 @@ class GatedTransport implements GateTransport {
   ) {
     const s = new TransportSession(inner, options, this);
     this.session = s;
+    // a stdio transport's buffer takes the policy's cap and drops one oversize answer alone (the SDK's closes the
+    // connection): an answer over `read.maxBytes` arrives whole and is judged, one over the cap ends only its read
+    linearizeReadBuffer(inner, connectionByteCap(s.gate.policy));
     // members a 2.x Transport may have (`@modelcontextprotocol/client`): the client reads them on the wrapper
     if ('hasPerRequestStream' in inner)
       Object.defineProperty(this, 'hasPerRequestStream', { get: () => (inner as Transport2x).hasPerRequestStream });

@@ -16,6 +16,7 @@ import {
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
+import { oversizeOf } from './oversize-answer.ts';
 import type { PendingRead } from './reads-in-flight.ts';
 import type { TransportSession } from './transport-session.ts';
 
@@ -102,6 +103,15 @@ export async function onReadAnswer(
   pending: PendingRead,
   extra?: MessageExtraInfo,
 ): Promise<void> {
+  const over = oversizeOf(message);
+  if (over !== undefined) {
+    // the stdio buffer dropped the answer for passing the connection cap: this read ends, the connection stays
+    const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'too-large', ...over });
+    await s.emit(failed.record);
+    const uri = linkFacts(pending.step.link).uri;
+    s.deliver(readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next), extra);
+    return;
+  }
   const answer = answerOf(message);
   const elapsedMs = Math.round(performance.now() - pending.started);
   const timing = { requested: pending.requested, elapsedMs, now: s.now };

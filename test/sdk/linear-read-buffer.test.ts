@@ -6,7 +6,9 @@ import { describe, expect, test, vi } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { cappedStdioTransport } from '../../src/sdk/capped-stdio-transport.ts';
+import { gateErrorCode } from '../../src/sdk/gate-answers.ts';
 import { LinearReadBuffer } from '../../src/sdk/linear-read-buffer.ts';
+import { oversizeOf } from '../../src/sdk/oversize-answer.ts';
 
 const messages = (bytes: Buffer, buffer: { append(c: Buffer): void; readMessage(): unknown }, cuts: number[]) => {
   const out: unknown[] = [];
@@ -57,10 +59,26 @@ describe('LinearReadBuffer', () => {
     }
   });
 
-  test('fails as the SDK does past its cap, and starts clean after', () => {
-    const buffer = new LinearReadBuffer(new ReadBuffer(), 16);
-    expect(() => buffer.append(Buffer.alloc(17, 0x20))).toThrow(/exceeded maximum size of 16 bytes/);
-    buffer.append(Buffer.from('{"jsonrpc":"2.0"'));
+  test.each([
+    ['id first', (text: string) => ({ jsonrpc: '2.0', id: 7, result: { text } })],
+    ['id last, as an SDK server writes it', (text: string) => ({ result: { text }, jsonrpc: '2.0', id: 7 })],
+  ])('a line over its cap (%s) becomes an error answer for its id, and the lines after it still read', (_n, make) => {
+    const big = `${JSON.stringify(make('a'.repeat(300 * 1024)))}\n`;
+    const after = `${JSON.stringify({ jsonrpc: '2.0', id: 8, result: {} })}\n`;
+    const bytes = Buffer.from(`${big}${after}`);
+    const cuts = Array.from({ length: Math.floor(bytes.length / 4096) }, (_, i) => (i + 1) * 4096);
+    const out = messages(bytes, new LinearReadBuffer(new ReadBuffer(), 64 * 1024), cuts) as Record<string, unknown>[];
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatchObject({ id: 7, error: { code: gateErrorCode } });
+    expect(oversizeOf(out[0] as object)).toEqual({ bytes: big.length - 1, capBytes: 64 * 1024 });
+    expect(out[1]).toEqual({ jsonrpc: '2.0', id: 8, result: {} });
+  });
+
+  test('a line over its cap with no id to read is dropped alone', () => {
+    const buffer = new LinearReadBuffer(new ReadBuffer(), 40);
+    buffer.append(Buffer.alloc(41, 0x20));
+    buffer.append(Buffer.from('\n{"jsonrpc":"2.0","method":"x"}\n'));
+    expect(buffer.readMessage()).toEqual({ jsonrpc: '2.0', method: 'x' });
     expect(buffer.readMessage()).toBeNull();
   });
 

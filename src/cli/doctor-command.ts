@@ -8,10 +8,11 @@ import { commandRunner, defineCommand } from './command-definition.ts';
 export const doctorDefinition = defineCommand({
   name: 'doctor',
   summary: 'list the mcp servers of claude code, codex, gemini cli and cursor and say which linkgate gates',
-  synopsis: '[--project DIR] [--allow-observe] [--require-signed] [--json]',
+  synopsis: '[--project DIR] [--allow-observe] [--require-signed] [--no-start] [--json]',
   description: [
     "reads the mcp servers each host has configured on this machine and in the project (claude code's user, project and local scopes; codex; gemini cli; cursor) and says for each whether linkgate gates it: `linkgate proxy` in front of it, or a linkgate hook of its host that will run (the entry it names exists, codex has trusted it in `/hooks`) and sees both its reads and its tool results.",
     'for each proxy and hook it names the policy and whether the policy loads and its review verifies against the allowed signers the command gets (`--allowed-signers`, else $LINKGATE_ALLOWED_SIGNERS).',
+    "a hook's matchers are judged as its host reads them, against the names the host gives the server's tools: doctor starts each server a hook gates (as the host would) and lists its tools, unless `--no-start`.",
     'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',
   ],
   options: {
@@ -29,6 +30,11 @@ export const doctorDefinition = defineCommand({
       type: 'boolean',
       description: 'a policy whose review is not checked against allowed signers (and verified) does not gate',
     },
+    'no-start': {
+      type: 'boolean',
+      description:
+        "do not start hook-gated servers to list their tools: a hook's matcher then counts only when it covers every tool name",
+    },
     json: { type: 'boolean', description: 'print the report as one json object (docs/doctor.md)' },
   },
   // a fresh HOME and project hold no servers: the example shows the empty report and exits 0
@@ -43,7 +49,11 @@ export const doctorDefinition = defineCommand({
     const cwd = values.project === undefined ? io.cwd : resolvePath(io.cwd, values.project);
     const report = await runDoctor(
       { home, cwd, env: io.env },
-      { allowObserve: values['allow-observe'] === true, requireSigned: values['require-signed'] === true },
+      {
+        allowObserve: values['allow-observe'] === true,
+        requireSigned: values['require-signed'] === true,
+        startServers: values['no-start'] !== true,
+      },
     );
     io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorText(report, home));
     return report.ok ? 0 : 1;

@@ -128,6 +128,11 @@ export interface ServerReport {
   readonly failMode?: FailMode;
   /** the records files its front ends write */
   readonly records: readonly RecordsHealth[];
+  /**
+   * for a server its host's hooks gate: its own tool names (`tools/list`), which the hooks' matchers are judged
+   * against as the host names them, or why they are unknown (then only a matcher covering every name counts)
+   */
+  readonly tools?: { readonly names: readonly string[] } | { readonly unknown: string };
   /** the proxy's policy, or the policy of each hook that covers it */
   readonly policies: readonly PolicyStatus[];
   readonly problems: readonly string[];

@@ -14,6 +14,12 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
       lines.push(`  ${mark(s)} ${s.name} (${s.scope}, ${short(s.file)}): ${gateText(s)}${failText(s)}`);
       lines.push(...details(s.policies, s.problems, short, report.requireSigned));
       for (const r of s.records) if (r.writable) lines.push(`      records ${short(r.file)}`);
+      if (s.gate === 'hook' && s.tools !== undefined)
+        lines.push(
+          'names' in s.tools
+            ? `      tools ${s.tools.names.length === 0 ? '(none)' : s.tools.names.join(', ')}`
+            : `      tools not listed (${s.tools.unknown}): matchers judged for every tool name`,
+        );
     }
   }
   if (report.hooks.length > 0) lines.push('linkgate hooks');

@@ -21,6 +21,7 @@ import { type LinkgateInvocation, linkgateInvocation } from './linkgate-invocati
 import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus } from './policy-status.ts';
 import { recordsHealth } from './records-health.ts';
+import { listServerTools, type ServerTools } from './server-tools.ts';
 
 /** What `linkgate doctor` asks beyond gating: observe mode accepted, a verified review required. */
 export interface DoctorOptions {
@@ -28,6 +29,8 @@ export interface DoctorOptions {
   readonly allowObserve?: boolean;
   /** a policy whose review is not checked against allowed signers does not gate */
   readonly requireSigned?: boolean;
+  /** start each hook-gated server to list its tools (default true); false judges matchers for every tool name */
+  readonly startServers?: boolean;
 }
 
 const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<HostInventory>>> = {
@@ -62,9 +65,21 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     const report = await hookReport(hook, places, status, problemOf);
     if (report !== undefined) hooks.push(report);
   }
+  const configured = inventories.flatMap((i) => i.servers);
+  // the tools of each server a linkgate hook of its host may gate, listed at once (each start is bounded)
+  const tools = await Promise.all(
+    configured.map((server) =>
+      options.startServers !== false &&
+      server.enabled &&
+      linkgateInvocation(server.argv, places.cwd, places.env['PATH'])?.subcommand !== 'proxy' &&
+      hooks.some((h) => h.host === server.host)
+        ? listServerTools(server, places.cwd, places.env)
+        : Promise.resolve(undefined),
+    ),
+  );
   const servers: ServerReport[] = [];
-  for (const server of inventories.flatMap((i) => i.servers))
-    servers.push(await serverReport(server, hooks, places, status, problemOf));
+  for (const [i, server] of configured.entries())
+    servers.push(await serverReport(server, hooks, places, status, problemOf, tools[i]));
   const fine = (s: ServerReport) =>
     s.state === 'gated' || s.state === 'disabled' || (allowObserve && s.state === 'observe');
   const ok = servers.every(fine) && hooks.every((h) => h.runs) && problems.length === 0;
@@ -133,6 +148,7 @@ async function serverReport(
   places: ConfigPlaces,
   status: PolicyOf,
   problemOf: ProblemOf,
+  listed: ServerTools | undefined,
 ): Promise<ServerReport> {
   const base = {
     host: server.host,
@@ -167,7 +183,8 @@ async function serverReport(
   }
 
   const host = hostDescriptions[server.host];
-  const tools = coveredTools(host, 'post', server.name, undefined).slice(1);
+  const names = listed !== undefined && 'names' in listed ? listed.names : undefined;
+  const tools = coveredTools(host, 'post', server.name, names).slice(1);
   const needs = { pre: [host.tools.read], bodies: [host.tools.read], results: tools };
   const mine = hooks.filter(
     (h) =>
@@ -184,6 +201,7 @@ async function serverReport(
       records: [],
       policies: [],
       problems: [`no linkgate proxy in front of it and no linkgate hook of ${server.host} covers it`],
+      ...(listed === undefined ? {} : { tools: listed }),
     };
   // what the hooks in `list` leave unseen: reads before they happen, the bodies read, the tool results
   const gaps = (list: readonly HookReport[]) => {
@@ -191,7 +209,13 @@ async function serverReport(
       names.every((t) => list.some((h) => h.phase === phase && host.matcherCovers(h.matcher, t)));
     const missing: string[] = [];
     if (!seen('pre', needs.pre)) missing.push('no linkgate hook that runs sees its reads before they happen');
-    if (!seen('post', needs.results)) missing.push('no linkgate hook that runs sees its tool results');
+    const unseen = needs.results.filter((t) => !seen('post', [t]));
+    if (unseen.length > 0)
+      missing.push(
+        names === undefined
+          ? 'no linkgate hook that runs sees its tool results'
+          : `no linkgate hook that runs sees the results of its tools ${unseen.map((t) => `\`${t}\``).join(', ')}`,
+      );
     if (!seen('post', needs.bodies)) missing.push('no linkgate hook that runs sees the bodies it reads');
     return missing;
   };
@@ -212,6 +236,7 @@ async function serverReport(
     mode,
     failMode: gating.length > 0 && gating.every((h) => h.failMode === 'closed') ? 'closed' : 'open',
     records: dedupeRecords(gating.flatMap((h) => (h.records === undefined ? [] : [h.records]))),
+    ...(listed === undefined ? {} : { tools: listed }),
     policies,
     problems,
   };

@@ -12,6 +12,7 @@ import { cliEntry } from '../../src/cli/package-root.ts';
 import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import { runCommand } from '../helpers/run-cli.ts';
+import { tsServerCommand } from '../real-host/fixture-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const policy = path.join(repoRoot, 'policies', 'default.yaml');
@@ -262,4 +263,44 @@ describe("each host's own switches and handler options", () => {
       ['wiki', 'not-gated', ['no linkgate hook that runs sees its tool results']],
     ]);
   });
+
+  test("a server's own tools, listed as the host would start it, are what an exact-list matcher is judged against", async () => {
+    const { home, project } = scratch();
+    const [command, ...args] = tsServerCommand();
+    write(path.join(home, '.claude.json'), {
+      mcpServers: { fx: { command, args, env: { LINKGATE_REQUEST_LOG: path.join(home, 'requests.jsonl') } } },
+    });
+    const handler = [{ type: 'command', command: hookCommand('claude-code'), onFailure: 'block' }];
+    const settings = (post: string) => ({
+      hooks: {
+        PreToolUse: [{ matcher: 'ReadMcpResourceTool', hooks: handler }],
+        PostToolUse: [{ matcher: post, hooks: handler }],
+      },
+    });
+    // every tool the fixture server has, by the names claude code gives them
+    const all = 'ReadMcpResourceTool|mcp__fx__links|mcp__fx__embedded|mcp__fx__described|mcp__fx__renderings';
+    write(path.join(home, '.claude', 'settings.json'), settings(all));
+    const first = await doctorCli(home, project);
+    let { code, report } = first;
+    const { text } = first;
+    expect(report.servers.map((s) => [s.name, s.state, s.tools])).toEqual([
+      ['fx', 'gated', { names: ['links', 'embedded', 'described', 'renderings'] }],
+    ]);
+    expect(text).toContain('tools links, embedded, described, renderings');
+    expect(code).toBe(0);
+
+    // one tool left out of the list: its results reach the model unseen
+    write(path.join(home, '.claude', 'settings.json'), settings(all.replace('|mcp__fx__renderings', '')));
+    ({ code, report } = await doctorCli(home, project));
+    expect(report.servers[0]?.problems).toEqual([
+      'no linkgate hook that runs sees the results of its tools `mcp__fx__renderings`',
+    ]);
+    expect(code).toBe(1);
+
+    // not started: an exact list cannot be shown to cover tools nobody listed
+    write(path.join(home, '.claude', 'settings.json'), settings(all));
+    ({ code, report } = await doctorCli(home, project, '--no-start'));
+    expect(report.servers.map((s) => [s.state, s.tools])).toEqual([['not-gated', undefined]]);
+    expect(code).toBe(1);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 // The esbuild options of the CLI bundle, shared by `scripts/build-cli.ts` and the bench (which also builds variants).
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildOptions, Plugin } from 'esbuild';
+import { buildKeyOf } from '../src/policy/policy-cache.ts';
 
 /** The repository root. */
 export const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -19,38 +19,6 @@ const englishOnlyZodLocales: Plugin = {
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,
       resolveDir: path.dirname(args.path),
-    }));
-  },
-};
-
-// The gate's input schemas (src/gate/inputs.ts) use zod's mini build, which tree-shakes to the ~25 KB they use. But
-// code splitting shares whole files: the zod core files that mini and the policy schema's classic zod both import
-// would land in one ~150 KB chunk that every hook event loads. So the bundle gets its own copy of the zod files
-// mini reaches, tree-shaken on its own; classic zod loads only where a policy is parsed (a hook event whose policy
-// is cached never does). The two copies share no values: input schemas are mini's, the policy schema is classic's.
-const zodMiniNamespace = 'zod-mini-copy';
-const ownZodMiniCopy: Plugin = {
-  name: 'own-zod-mini-copy',
-  setup(b) {
-    const inputs = path.join(repoRoot, 'src', 'gate', 'inputs.ts');
-    const copy = async (spec: string, resolveDir: string, importer: string) => {
-      const found = await b.resolve(spec, { resolveDir, importer, kind: 'import-statement' });
-      if (found.errors.length > 0) return { errors: found.errors };
-      // the files of a plugin's namespace lose their package's `sideEffects: false`, and with it tree shaking
-      return { path: found.path, namespace: zodMiniNamespace, sideEffects: found.sideEffects };
-    };
-    b.onResolve({ filter: /^zod\// }, (args) =>
-      args.importer === inputs && args.namespace === 'file'
-        ? copy(args.path, args.resolveDir, args.importer)
-        : undefined,
-    );
-    b.onResolve({ filter: /.*/, namespace: zodMiniNamespace }, (args) =>
-      copy(args.path, args.resolveDir, args.importer),
-    );
-    b.onLoad({ filter: /.*/, namespace: zodMiniNamespace }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
     }));
   },
 };
@@ -77,9 +45,12 @@ export function cliBuildOptions(
     banner: {
       js: "import { createRequire as __linkgateRequire } from 'node:module';\nconst require = __linkgateRequire(import.meta.url);",
     },
+    // what a validated policy in the cache depends on besides its bytes, known when the bundle is built: an event
+    // reads no package file to know it (src/policy/policy-cache.ts)
+    define: { LINKGATE_POLICY_BUILD_KEY: JSON.stringify(buildKeyOf(repoRoot)) },
     // less source to parse at each start
     minify: variant.minify ?? true,
-    plugins: [ownZodMiniCopy, ...((variant.englishOnly ?? true) ? [englishOnlyZodLocales] : [])],
+    plugins: (variant.englishOnly ?? true) ? [englishOnlyZodLocales] : [],
     sourcemap: 'linked',
     logLevel: 'warning',
   };

@@ -8,7 +8,12 @@ import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { inputInvalid } from '../decision/deny.ts';
 import { bundleOption, loadCommandPolicy, policyChoiceProblem } from './bundle-option.ts';
-import { reviewLoadOptions, reviewOptions } from './review-options.ts';
+import { lintErrorLines, loadReviewedPolicy, reviewLoadOptions, reviewOptions } from './review-options.ts';
+import type { LoadPolicyOptions } from '../policy/load-policy.ts';
+import { loadPolicyWithNotes, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
+import { displayPath } from '../review/display-path.ts';
+import { resolve as resolvePath } from 'node:path';
+import type { CliIo } from './cli-io.ts';
 
 /** Default cap on one input line, bytes: a line over it is refused with `input.invalid` before it is parsed. */
 export const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -56,7 +61,11 @@ export const evalDefinition = defineCommand({
     let policy: Policy;
     let resolver: Resolver | undefined;
     try {
-      policy = await loadCommandPolicy(io, values, review);
+      // `--policy FILE` through the validated-policy cache next to the bundle; a bundle state folder as fleet loads it
+      policy =
+        values.bundle === undefined
+          ? await loadEvalPolicy(io, values.policy ?? '', review)
+          : await loadCommandPolicy(io, values, review);
       resolver = await resolverFromOption(io.cwd, values['resolve-from']);
     } catch (error) {
       return reportLoadError(io, error);
@@ -91,6 +100,32 @@ export const evalDefinition = defineCommand({
     return 0;
   },
 });
+
+/**
+ * The policy for eval: without a review check, the validated policy and its lint lines come from the cache next to
+ * the installed bundle (keyed by the policy's bytes and this build), so one eval line loads no yaml parser and no
+ * schema (issue 42 item 1); with a review check, or from source, the full load of `loadReviewedPolicy`.
+ */
+async function loadEvalPolicy(io: CliIo, file: string, review: LoadPolicyOptions): Promise<Policy> {
+  const dir = policyCacheDir();
+  const buildKey = policyBuildKey();
+  const reviewed =
+    review.allowedSigners !== undefined || review.policyId !== undefined || review.minVersion !== undefined;
+  if (dir === undefined || buildKey === undefined || reviewed) return loadReviewedPolicy(io, file, review);
+  const shownAs = displayPath(io.cwd, file);
+  const now = new Date();
+  const { policy, notes } = await loadPolicyWithNotes(resolvePath(io.cwd, file), shownAs, {
+    dir,
+    buildKey,
+    // the lint errors depend on the day (an expired review) and on how the file is named
+    notes: {
+      tag: `lint ${now.toISOString().slice(0, 10)} ${shownAs}`,
+      make: (text) => lintErrorLines(text, shownAs, now),
+    },
+  });
+  for (const line of notes) io.stderr.write(line);
+  return policy;
+}
 
 /** `linkgate eval` as a runnable command. */
 export const evalCommand = commandRunner(evalDefinition);

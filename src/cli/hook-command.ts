@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
@@ -8,10 +6,9 @@ import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { EventBudget } from '../hook/event-budget.ts';
 import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
-import { loadPolicyCached } from '../hook/policy-cache.ts';
+import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
-import { packageVersion } from './package-version.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
@@ -149,7 +146,8 @@ export const hookDefinition = defineCommand({
       const answer = await deadline.race(async () => {
         // one event is one process start: a policy that did not change is read validated from the state folder
         const policy = await loadPolicyCached(resolvePath(io.cwd, policyFile), displayPath(io.cwd, policyFile), {
-          dir: stateDir,
+          // next to the installed bundle unless the command line names the folder (issue 42 item 1)
+          dir: values.state === undefined ? (policyCacheDir() ?? stateDir) : stateDir,
           buildKey: policyBuildKey(),
           review,
         });
@@ -219,19 +217,7 @@ function hookDeadline(io: CliIo) {
 /** `linkgate hook` as a runnable command. */
 export const hookCommand = commandRunner(hookDefinition);
 
-/**
- * What a validated policy depends on besides its bytes: linkgate's version and the digest of its policy schema;
- * undefined when the package's schema file cannot be read (a bundle copied out of its package), and then the hook
- * loads the policy in full at every event.
- */
-export function policyBuildKey(): string | undefined {
-  try {
-    const schema = readFileSync(join(packageRoot(), 'schemas', 'policy.schema.json'));
-    return `${packageVersion()} ${createHash('sha256').update(schema).digest('hex')}`;
-  } catch {
-    return undefined;
-  }
-}
+export { policyBuildKey } from '../policy/policy-cache.ts';
 
 async function readEvent(stdin: Readable): Promise<string> {
   const parts: Buffer[] = [];

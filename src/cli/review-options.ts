@@ -137,10 +137,17 @@ export async function warnReplaceable(io: CliIo, policyFile: string, review: Loa
 // the lint errors of the policy in force (a dangerous scheme, an expired review …), once each on stderr at start: a
 // policy that loads can still say something nobody meant
 async function warnLintErrors(io: CliIo, bytes: Uint8Array, shownAs: string): Promise<void> {
+  for (const line of await lintErrorLines(Buffer.from(bytes).toString('utf8'), shownAs, new Date()))
+    io.stderr.write(line);
+}
+
+/** The stderr lines (`linkgate: file:line:col: error …`) for the lint errors of a policy's text on `now`'s UTC day. */
+export async function lintErrorLines(text: string, shownAs: string, now: Date): Promise<string[]> {
   const { lintPolicyText, utcToday } = await import('../review/lint-policy.ts');
   const { formatDiagnostic } = await import('../errors.ts');
-  for (const d of lintPolicyText(Buffer.from(bytes).toString('utf8'), shownAs, { today: utcToday() }))
-    if (d.severity === 'error') io.stderr.write(`linkgate: ${formatDiagnostic(d)}\n`);
+  return lintPolicyText(text, shownAs, { today: utcToday(now) })
+    .filter((d) => d.severity === 'error')
+    .map((d) => `linkgate: ${formatDiagnostic(d)}\n`);
 }
 
 // one stderr line when the policy's review did not verify: every decision will be a deny, and why

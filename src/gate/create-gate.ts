@@ -2,15 +2,15 @@ import type { Decision } from '../decision/decision.ts';
 import { engineError, inputInvalid } from '../decision/deny.ts';
 import { decideCredential } from './decide-credential.ts';
 import { decideLink, prepareLink } from './decide-link.ts';
-import { decideEmbedded, decideReadDetailed, type ReadVerdict } from './decide-read.ts';
+import type { ReadVerdict } from './read-evidence.ts';
 import {
-  credentialInputSchema,
+  parseCredentialInput,
   parseInput,
   parseLinkInput,
   parseReadInput,
-  parseWith,
   type LinkInput,
   type ParsedInput,
+  type ReadInput,
 } from './inputs.ts';
 import type { Policy } from '../policy/policy.ts';
 import { resolveWithin, systemResolver, type Resolver } from '../link/resolve-name.ts';
@@ -72,6 +72,19 @@ function reviewedGate(gate: Gate): Gate {
   });
 }
 
+// the read decision and the content judges it calls load on the first read: a front end that only decides links (a
+// pre-read hook event, an eval line of links) never loads a content parser (issue 42 item 1)
+let readModule: Promise<typeof import('./decide-read.ts')> | undefined;
+const readDecisions = () => (readModule ??= import('./decide-read.ts'));
+
+async function decideReadDetailed(policy: Policy, input: ReadInput): Promise<ReadVerdict> {
+  return (await readDecisions()).decideReadDetailed(policy, input);
+}
+
+async function decideEmbedded(policy: Policy, resource: unknown): Promise<ReadVerdict> {
+  return (await readDecisions()).decideEmbedded(policy, resource);
+}
+
 function bindGate(policy: Policy, options: GateOptions): Gate {
   const resolver = pickResolver(policy, options.resolve);
   const resolveTimeoutMs = options.resolveTimeoutMs ?? 2000;
@@ -125,8 +138,7 @@ function bindGate(policy: Policy, options: GateOptions): Gate {
         return failClosed(error);
       }
     },
-    decideCredential: (input: unknown) =>
-      guardSync(parseWith(credentialInputSchema, input), (i) => decideCredential(policy, i)),
+    decideCredential: (input: unknown) => guardSync(parseCredentialInput(input), (i) => decideCredential(policy, i)),
     decideRead: async (input: unknown) => (await detailed(input)).decision,
     decideReadDetailed: detailed,
     async decideEmbedded(resource: unknown): Promise<Decision> {

@@ -28,11 +28,21 @@ export interface Policy {
   readonly reviewCheck?: ReviewCheck;
 }
 
-/** Builds a policy from an already validated document: digests it and compiles every rule. */
-export function buildPolicy(document: PolicyDocument, source: string): Policy {
+/**
+ * Builds a policy from an already validated document: digests it and compiles every rule. `known` is for a document
+ * read back from a trusted cache entry: its digest as computed when the entry was written, and `fresh` when the
+ * document is a value no one else holds (just parsed), so it is frozen as it is instead of copied.
+ */
+export function buildPolicy(
+  document: PolicyDocument,
+  source: string,
+  known: { digest?: string; fresh?: boolean } = {},
+): Policy {
   const rules = (document.rules ?? []).map(compileRule);
-  const ref = Object.freeze({ id: document.id, version: document.version, digest: policyDigest(document) });
-  return assemblePolicy({ document: deepFreeze(structuredClone(document)), ref, source, rules });
+  const digest = known.digest ?? policyDigest(document);
+  const ref = Object.freeze({ id: document.id, version: document.version, digest });
+  const own = known.fresh === true ? document : structuredClone(document);
+  return assemblePolicy({ document: deepFreeze(own), ref, source, rules });
 }
 
 /** The parts a policy is made of; everything else on a `Policy` is derived from them. */

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  credentialInputSchema,
-  credentialKinds,
-  linkInputSchema,
-  parseWith,
-  readInputSchema,
-  rpcErrorSchema,
-} from '../../src/gate/inputs.ts';
+import { credentialKinds, inputSchemas, parseWith } from '../../src/gate/inputs.ts';
+
+const {
+  link: linkInputSchema,
+  read: readInputSchema,
+  credential: credentialInputSchema,
+  rpcError: rpcErrorSchema,
+} = inputSchemas();
 
 // The input schemas moved to zod's mini build (a hook event loads ~25 KB of zod instead of ~190 KB). These are the
 // same schemas written with classic zod, as they were: for any value both must accept the same inputs, give the

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linkInputSchema, parseInput, parseLinkInput, parseWith } from '../../src/gate/inputs.ts';
+import { inputSchemas, parseInput, parseLinkInput, parseWith } from '../../src/gate/inputs.ts';
+
+const linkInputSchema = inputSchemas().link;
 
 const item = { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' };
 

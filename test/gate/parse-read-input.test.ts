@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseInput, parseReadInput, parseWith, readInputSchema } from '../../src/gate/inputs.ts';
+import { inputSchemas, parseInput, parseReadInput, parseWith } from '../../src/gate/inputs.ts';
+
+const readInputSchema = inputSchemas().read;
 
 const link = { type: 'resource_link', uri: 'guide://manuals/packing', name: 'packing' };
 const result = { resultType: 'complete', contents: [{ uri: link.uri, text: 'hi' }] };

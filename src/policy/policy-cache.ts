@@ -1,0 +1,209 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fileReadError } from '../errors.ts';
+import type { LoadPolicyOptions } from './load-policy.ts';
+import { policyDigest } from './policy-digest.ts';
+import type { PolicyDocument } from './policy-schema.ts';
+import { buildPolicy, type Policy } from './policy.ts';
+import { maxPolicyFileBytes, readRegularFile } from './read-regular-file.ts';
+
+/** Layout version of a cache entry; changing it turns every older entry into a miss. */
+export const policyCacheFormat = 1;
+
+/** Where validated policies are kept, and what their validation depended on besides the file's bytes. */
+export interface PolicyCacheOptions {
+  /**
+   * folder of the entries: next to the installed code (`policyCacheDir()`) or a folder the command line names, never
+   * one the gated agent writes (the project folder); created mode 0700, used only when no other user can write it
+   */
+  dir: string;
+  /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
+  buildKey: string | undefined;
+  /**
+   * the review check (`allowedSigners`); when set, the cache is neither read nor written: an entry is a file the
+   * gated agent (same user) can write, so a reviewed policy is always parsed from the very bytes whose signatures
+   * were checked, at every event
+   */
+  review?: LoadPolicyOptions;
+  /**
+   * lines derived from the policy's bytes that a command prints at start (its lint errors), kept in the entry under
+   * `tag` (what else they depend on, such as the day) and made again when the tag differs
+   */
+  notes?: { tag: string; make: (text: string) => Promise<readonly string[]> };
+}
+
+/** A policy loaded through the cache, with the notes its options asked for. */
+export interface CachedPolicy {
+  policy: Policy;
+  notes: readonly string[];
+}
+
+/** What one cache entry holds: the validated document of exactly the bytes its key names. */
+interface PolicyCacheEntry {
+  format: number;
+  key: string;
+  /** `policyDigest(document)`, checked on every hit so a damaged entry is a miss */
+  digest: string;
+  document: PolicyDocument;
+  notes?: { tag: string; lines: string[] };
+}
+
+/**
+ * Loads a policy like `loadPolicy`, but keeps the validated document in `options.dir`, keyed by the sha-256 of the
+ * file's bytes and `options.buildKey`: an event whose policy did not change reads one small JSON file instead of
+ * loading the YAML parser and the schema validator. An entry is used only when it is a regular file owned by this
+ * user in a folder no other user can write, its key matches the current bytes and its document still has the digest
+ * it was stored with; anything else is a miss, and a miss is the full load (which throws on a bad policy), so the
+ * cache can make a load faster but never turn a policy that does not load into one that does.
+ */
+export async function loadPolicyCached(file: string, shownAs: string, options: PolicyCacheOptions): Promise<Policy> {
+  return (await loadPolicyWithNotes(file, shownAs, options)).policy;
+}
+
+/** `loadPolicyCached` with the notes `options.notes` asks for, read from the entry when its tag matches. */
+export async function loadPolicyWithNotes(
+  file: string,
+  shownAs: string,
+  options: PolicyCacheOptions,
+): Promise<CachedPolicy> {
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(file, maxPolicyFileBytes);
+  } catch (cause) {
+    throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
+  }
+  const notes = options.notes;
+  const review = options.review;
+  if (review?.allowedSigners !== undefined || review?.policyId !== undefined || review?.minVersion !== undefined) {
+    const { parsePolicy, reviewLoadedPolicy } = await import('./load-policy.ts');
+    const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, { ...review, shownAs });
+    return { policy, notes: (await notes?.make(bytes.toString('utf8'))) ?? [] };
+  }
+  const key = createHash('sha256')
+    .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
+    .update(bytes)
+    .digest('hex');
+  const entryFile = join(options.dir, `policy-${key}.json`);
+  const trusted = options.buildKey !== undefined && (await ownedByUs(options.dir, true));
+  const hit = trusted ? await readEntry(entryFile, key, file) : undefined;
+  if (hit !== undefined && (notes === undefined || hit.notes?.tag === notes.tag))
+    return { policy: hit.policy, notes: hit.notes?.lines ?? [] };
+  // the bytes already digested are the ones parsed: a file changed meanwhile cannot land under the old key
+  const policy = hit?.policy ?? (await import('./load-policy.ts')).parsePolicy(bytes.toString('utf8'), file);
+  const lines =
+    notes === undefined ? undefined : { tag: notes.tag, lines: [...(await notes.make(bytes.toString('utf8')))] };
+  if (trusted) await writeEntry(options.dir, entryFile, key, policy, lines);
+  return { policy, notes: lines?.lines ?? [] };
+}
+
+async function readEntry(
+  entryFile: string,
+  key: string,
+  file: string,
+): Promise<{ policy: Policy; notes: PolicyCacheEntry['notes'] } | undefined> {
+  try {
+    if (!(await ownedByUs(entryFile, false, 'file'))) return undefined;
+    const entry = JSON.parse(
+      (await readRegularFile(entryFile, maxPolicyFileBytes * 4)).toString('utf8'),
+    ) as Partial<PolicyCacheEntry> | null;
+    if (entry === null || typeof entry !== 'object') return undefined;
+    if (entry.format !== policyCacheFormat || entry.key !== key || typeof entry.digest !== 'string') return undefined;
+    if (entry.document === null || typeof entry.document !== 'object') return undefined;
+    // a damaged entry is a miss; the digest checked is the policy's digest (computed once per event)
+    if (policyDigest(entry.document) !== entry.digest) return undefined;
+    const notes = validNotes(entry.notes);
+    return { policy: buildPolicy(entry.document, file, { digest: entry.digest, fresh: true }), notes };
+  } catch {
+    // unreadable, not JSON, or rules that no longer compile: the full load decides
+    return undefined;
+  }
+}
+
+function validNotes(notes: unknown): PolicyCacheEntry['notes'] {
+  if (notes === null || typeof notes !== 'object') return undefined;
+  const { tag, lines } = notes as { tag?: unknown; lines?: unknown };
+  if (typeof tag !== 'string' || !Array.isArray(lines) || !lines.every((l): l is string => typeof l === 'string')) return undefined;
+  return { tag, lines };
+}
+
+async function writeEntry(
+  dir: string,
+  entryFile: string,
+  key: string,
+  policy: Policy,
+  notes: PolicyCacheEntry['notes'],
+): Promise<void> {
+  const entry: PolicyCacheEntry = {
+    format: policyCacheFormat,
+    key,
+    digest: policy.ref.digest,
+    document: policy.document,
+    ...(notes === undefined ? {} : { notes }),
+  };
+  const temp = join(dir, `.tmp-policy-${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
+    await rename(temp, entryFile);
+  } catch {
+    // the cache only saves time: an entry that cannot be written leaves the next event to load the policy again
+    await rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+// a folder (or file) this user owns and no other user can write; `missingOk`: a folder not made yet counts (the
+// write makes it, mode 0700). Without user ids (Windows) nothing is trusted and the cache is off.
+async function ownedByUs(path: string, missingOk: boolean, kind: 'dir' | 'file' = 'dir'): Promise<boolean> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return false;
+  try {
+    const stat = await lstat(path);
+    const rightKind = kind === 'dir' ? stat.isDirectory() : stat.isFile();
+    return rightKind && stat.uid === uid && (stat.mode & 0o022) === 0;
+  } catch (error) {
+    return missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+// what the bundle was built from, baked in at build time (scripts/cli-build-options.ts): linkgate's version and the
+// policy schema's digest, so a bundled event reads no package file to know its cache key
+declare const LINKGATE_POLICY_BUILD_KEY: string | undefined;
+
+/**
+ * What a validated policy depends on besides its bytes: linkgate's version and the digest of its policy schema
+ * (built into the bundle; read from the package otherwise); undefined when the package's schema file cannot be read
+ * (a tsc build copied out of its package), and then every load is a full one.
+ */
+export function policyBuildKey(): string | undefined {
+  if (typeof LINKGATE_POLICY_BUILD_KEY === 'string') return LINKGATE_POLICY_BUILD_KEY;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown };
+      // the package found: its key, or none when its schema cannot be read
+      if (pkg.name === 'linkgate') return buildKeyOf(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(join(dir, 'package.json'))) return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The build key of the linkgate package at `root`: `<version> <sha-256 of schemas/policy.schema.json>`. */
+export function buildKeyOf(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown };
+  const schema = readFileSync(join(root, 'schemas', 'policy.schema.json'));
+  return `${String(pkg.version)} ${createHash('sha256').update(schema).digest('hex')}`;
+}
+
+/**
+ * The folder for validated policies next to the installed code (`dist/bin/policy-cache` for the bundle): a folder
+ * the gated agent cannot write when the package is installed where it cannot write, and never the project folder.
+ * Undefined when running from source (`src/`, tests): nothing is cached there.
+ */
+export function policyCacheDir(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? undefined : join(dirname(here), 'policy-cache');
+}

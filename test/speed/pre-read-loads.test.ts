@@ -1,0 +1,123 @@
+// Issue 42 item 1: a pre-read hook event (`linkgate hook claude-code`, PreToolUse) and an `eval` link line load no
+// yaml, no zod and no content parser. The guard runs the CLI bundle as shipped (the same esbuild options), records
+// every module the process actually loads (test/speed/record-loads.mjs) and maps each loaded chunk to the source files
+// esbuild put in it (the bundle's metafile). Two controls show the guard sees what it looks for: an eval whose policy
+// is not yet cached loads the yaml parser and the policy schema, and a read result (PostToolUse) loads the content
+// judges.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuildOptions, repoRoot } from '../../scripts/cli-build-options.ts';
+import { readRequested, readReturned } from '../hook/hook-events.ts';
+
+const recorder = fileURLToPath(new URL('./record-loads.mjs', import.meta.url));
+let scratch: string;
+let bin: string;
+let metafile: Metafile;
+
+beforeAll(async () => {
+  // inside the package, as an installed bundle is: `require('zod/mini')` resolves from the bundle's folder
+  const cacheRoot = path.join(repoRoot, 'node_modules', '.cache');
+  mkdirSync(cacheRoot, { recursive: true });
+  scratch = mkdtempSync(path.join(cacheRoot, 'linkgate-pre-read-loads-'));
+  bin = path.join(scratch, 'bin');
+  ({ metafile } = await build({ ...cliBuildOptions(bin), metafile: true, sourcemap: false, logLevel: 'error' }));
+}, 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// each output chunk of the bundle, by its real path (a shared node_modules may be a symlink), to its source files
+let byChunk: Map<string, string[]> | undefined;
+function chunkInputs(): Map<string, string[]> {
+  byChunk ??= new Map(
+    Object.entries(metafile.outputs).map(([out, { inputs }]) => [
+      realpathSync(path.resolve(repoRoot, out)),
+      Object.keys(inputs),
+    ]),
+  );
+  return byChunk;
+}
+
+/** The source files (repo-relative, `node_modules/…` for packages) of every module a run loaded. */
+function loadedSources(loads: readonly string[]): Set<string> {
+  const sources = new Set<string>();
+  for (const entry of loads) {
+    const file = entry.startsWith('file:') ? fileURLToPath(entry) : entry;
+    const inputs = chunkInputs().get(file);
+    if (inputs !== undefined) for (const input of inputs) sources.add(normalise(input));
+    else if (path.isAbsolute(file)) sources.add(normalise(path.relative(repoRoot, file)));
+  }
+  return sources;
+}
+
+// `../../main/node_modules/zod/…` (a shared node_modules) and `node_modules/zod/…` name the same package
+const normalise = (source: string) => source.replace(/^(?:\.\.\/)*(?:[^/]+\/)*?node_modules\//, 'node_modules/');
+
+/** The loaded sources the pre-read path must not load: yaml, zod, and any content judge but the kinds table. */
+function forbidden(sources: ReadonlySet<string>): string[] {
+  return [...sources].filter(
+    (s) => /^node_modules\/(?:yaml|zod)\//.test(s) || (s.startsWith('src/content/') && s !== 'src/content/kinds.ts'),
+  );
+}
+
+function run(args: readonly string[], input: string): { sources: Set<string>; stdout: string } {
+  const loadsFile = path.join(scratch, `loads-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(loadsFile, '');
+  const r = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(recorder).href, path.join(bin, 'linkgate.js'), ...args],
+    { input, encoding: 'utf8', cwd: repoRoot, env: { ...process.env, LINKGATE_LOADS_FILE: loadsFile } },
+  );
+  expect(r.status, r.stderr).toBe(0);
+  const loads = readFileSync(loadsFile, 'utf8').split('\n').filter(Boolean);
+  return { sources: loadedSources(loads), stdout: r.stdout };
+}
+
+describe('the pre-read path loads no yaml, no zod and no content parser', () => {
+  const policy = path.join(repoRoot, 'policies', 'default.yaml');
+  const evalLine = `${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' } })}\n`;
+
+  it('eval of a link line, once its policy is cached; the first eval (not cached) loads yaml and zod', () => {
+    const first = run(['eval', '--policy', policy], evalLine);
+    expect(first.stdout).toContain('"effect":"allow"');
+    // the control: the guard sees the parser and the schema where they are loaded
+    expect(forbidden(first.sources).some((s) => s.startsWith('node_modules/yaml/'))).toBe(true);
+    expect(forbidden(first.sources).some((s) => s.startsWith('node_modules/zod/'))).toBe(true);
+    const next = run(['eval', '--policy', policy], evalLine);
+    expect(next.stdout).toBe(first.stdout);
+    expect(next.sources).toContain('src/gate/decide-link.ts');
+    expect(forbidden(next.sources)).toEqual([]);
+    // the validated policy is kept next to the bundle, never in the working folder
+    expect(readdirSync(path.join(bin, 'policy-cache'))).toHaveLength(1);
+  });
+
+  it('a PreToolUse hook event; a PostToolUse read result loads the content judges', () => {
+    const state = path.join(scratch, 'state');
+    const hook = ['hook', 'claude-code', '--policy', policy, '--state', state];
+    const pre = JSON.stringify(readRequested('docs', 'guide://manuals/packing', { session: 'loads' }));
+    run(hook, pre);
+    const event = run(hook, pre);
+    expect(event.stdout).toBe('');
+    expect(event.sources).toContain('src/hook/hook-pre-read.ts');
+    expect(forbidden(event.sources)).toEqual([]);
+    const post = JSON.stringify(
+      readReturned(
+        'docs',
+        'guide://manuals/packing',
+        [{ uri: 'guide://manuals/packing', mimeType: 'text/markdown', text: '# packing\n\nfold, then roll\n' }],
+        { session: 'loads' },
+      ),
+    );
+    const read = run(hook, post);
+    expect(forbidden(read.sources).some((s) => s.startsWith('src/content/'))).toBe(true);
+  });
+
+  it('an invalid link line loads zod (the schema names the field) and is still answered', () => {
+    const bad = `${JSON.stringify({ stage: 'link', link: { type: 'resource_link', uri: 5, name: 'a' } })}\n`;
+    const r = run(['eval', '--policy', policy], bad);
+    expect(r.stdout).toContain('field `link.uri`');
+    expect(forbidden(r.sources).some((s) => s.startsWith('node_modules/zod/'))).toBe(true);
+  });
+});

@@ -79,7 +79,10 @@ export async function loadPolicyWithNotes(
   const review = options.review;
   if (review?.allowedSigners !== undefined || review?.policyId !== undefined || review?.minVersion !== undefined) {
     const { parsePolicy, reviewLoadedPolicy } = await import('./load-policy.ts');
-    const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, { ...review, shownAs });
+    const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, {
+      ...review,
+      shownAs,
+    });
     return { policy, notes: (await notes?.make(bytes.toString('utf8'))) ?? [] };
   }
   const key = createHash('sha256')
@@ -125,7 +128,8 @@ async function readEntry(
 function validNotes(notes: unknown): PolicyCacheEntry['notes'] {
   if (notes === null || typeof notes !== 'object') return undefined;
   const { tag, lines } = notes as { tag?: unknown; lines?: unknown };
-  if (typeof tag !== 'string' || !Array.isArray(lines) || !lines.every((l): l is string => typeof l === 'string')) return undefined;
+  if (typeof tag !== 'string' || !Array.isArray(lines) || !lines.every((l): l is string => typeof l === 'string'))
+    return undefined;
   return { tag, lines };
 }
 

@@ -14,11 +14,7 @@ const appendFlags =
  */
 export async function appendRecordsFile(path: string, text: string): Promise<void> {
   // refused before the open where it can be: a FIFO with no reader would only say ENXIO
-  const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (before !== null && !before.isFile()) throw notRegular(path, before);
+  await checkRecordsFile(path);
   const handle = await open(path, appendFlags, 0o600);
   try {
     // checked again on the open handle: the path may have been swapped since
@@ -30,9 +26,13 @@ export async function appendRecordsFile(path: string, text: string): Promise<voi
   }
 }
 
-/** Checks that `path` can take records: missing (it is created) or a regular file; a `USAGE` error otherwise. */
+/** Checks that `path` can take records: missing (the first record creates it) or a regular file; `USAGE` otherwise. */
 export async function checkRecordsFile(path: string): Promise<void> {
-  await appendRecordsFile(path, '');
+  const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (stats !== null && !stats.isFile()) throw notRegular(path, stats);
 }
 
 function notRegular(path: string, stats: Stats): GateError {

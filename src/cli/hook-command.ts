@@ -18,7 +18,7 @@ import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
 import { cliEntry, packageRoot } from './package-root.ts';
 import type { TelemetryHandle } from './start-telemetry.ts';
-import { reviewLoadOptions, reviewOptions } from './review-options.ts';
+import { reviewLoadOptions, reviewOptions, warnReplaceable } from './review-options.ts';
 
 /** Largest hook event read from stdin, bytes (a tool result with embedded resources can be large). */
 export const maxEventBytes = 64 * 1024 * 1024;
@@ -109,6 +109,7 @@ export const hookDefinition = defineCommand({
         values.records === undefined ? null : recordsPathProblem(resolvePath(io.cwd, values.records));
       if (recordsProblem !== null)
         return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
+      await warnReplaceable(io, policy, review);
       const command = ['node', cliEntry(), 'hook', host, '--policy', policy];
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
@@ -116,6 +117,7 @@ export const hookDefinition = defineCommand({
         command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
       if (review.policyId !== undefined) command.push('--policy-id', review.policyId);
       if (review.minVersion !== undefined) command.push('--min-version', review.minVersion);
+      if (review.strictFiles === true) command.push('--strict-files');
       if (mode === 'observe') command.push('--mode', 'observe');
       io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;

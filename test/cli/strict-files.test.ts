@@ -46,3 +46,18 @@ describe('--strict-files', () => {
     expect(strict.code).toBe(2);
   });
 });
+
+describe('--strict-files in the printed hook', () => {
+  test('--print-config names changeable files, and with --strict-files refuses to print', async () => {
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    const base = ['hook', 'claude-code', '--print-config', '--policy', f.policy, '--allowed-signers', f.allowedSigners];
+    const printed = await runCli(base);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stderr).toContain(`warning: the allowed-signers file`);
+    const strict = await runCli([...base, '--strict-files']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('is refused under --strict-files');
+    expect(strict.stdout).toBe('');
+  });
+});

@@ -11,25 +11,28 @@ import { type BundleState, bundleState } from './bundle-state.ts';
 export interface BundlePolicy {
   readonly policy: Policy;
   readonly state: BundleState;
-  /** the policy file's exact bytes */
-  readonly bytes: Buffer;
 }
 
 /**
  * Loads the active bundle's policy (`--bundle STATE_DIR`), its review checked as `loadPolicy` checks it, and tags its
  * ref with the revision so every decision, record and span names it. A file of the revision that no longer matches its
- * manifest, or a bundle past its expiry, gives a policy that denies everything (`policy.unreviewed`). Throws GateError
+ * manifest, or a bundle past its expiry, gives a policy that denies everything (`policy.unreviewed`). `load` reads the
+ * policy file (default `loadPolicy` with `options`; the hook passes its validated cache). Throws GateError
  * POLICY_UNREADABLE when no bundle was ever activated there.
  */
-export async function loadBundlePolicy(stateDir: string, options: LoadPolicyOptions = {}): Promise<BundlePolicy> {
+export async function loadBundlePolicy(
+  stateDir: string,
+  options: LoadPolicyOptions = {},
+  load: (file: string, shownAs: string) => Promise<Policy> = async (file, shownAs) =>
+    (await loadPolicyBytes(file, { ...options, shownAs })).policy,
+): Promise<BundlePolicy> {
   const state = await bundleState(stateDir);
   if (state === undefined)
     throw new GateError('POLICY_UNREADABLE', `no active bundle in \`${stateDir}\`: run \`linkgate bundle pull\` first`);
-  const shownAs = `${state.manifest.policy} (bundle revision ${state.revision})`;
-  const { policy, bytes } = await loadPolicyBytes(state.policyFile, { ...options, shownAs });
+  const policy = await load(state.policyFile, `${state.manifest.policy} (bundle revision ${state.revision})`);
   const problem = (await changedFile(state)) ?? expiry(state, options.nowMs ?? Date.now());
   const checked = problem === undefined ? policy : withReviewCheck(policy, failedReview(problem[0], problem[1], 1));
-  return { policy: withBundleRevision(checked, state.revision), state, bytes };
+  return { policy: withBundleRevision(checked, state.revision), state };
 }
 
 /** The same policy, its ref naming the bundle revision it came from. */

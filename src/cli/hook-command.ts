@@ -1,3 +1,4 @@
+import { bundleOption, policyChoiceProblem } from './bundle-option.ts';
 import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
@@ -33,7 +34,7 @@ const hosts = Object.keys(hostAdapters).join('|');
 export const hookDefinition = defineCommand({
   name: 'hook',
   summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
-  synopsis: `${hosts} --policy FILE [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--otel] < event.json`,
+  synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
     'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
@@ -44,8 +45,10 @@ export const hookDefinition = defineCommand({
     policy: {
       type: 'string',
       value: 'FILE',
-      description: 'the policy file (yaml); required unless `--print-config` (which defaults to the shipped default)',
+      description:
+        'the policy file (yaml); required unless `--bundle` or `--print-config` (which defaults to the shipped default)',
     },
+    ...bundleOption,
     records: {
       type: 'string',
       value: 'FILE',
@@ -98,7 +101,15 @@ export const hookDefinition = defineCommand({
         // without the yaml parser)
         const { loadPolicy } = await import('../policy/load-policy.ts');
         const shownAs = values.policy === undefined ? policy : displayPath(io.cwd, values.policy);
-        const check = (await loadPolicy(policy, { ...review, shownAs })).reviewCheck;
+        const check = (
+          values.bundle === undefined
+            ? await loadPolicy(policy, { ...review, shownAs })
+            : (
+                await (
+                  await import('../bundle/bundle-policy.ts')
+                ).loadBundlePolicy(resolvePath(io.cwd, values.bundle), review)
+              ).policy
+        ).reviewCheck;
         if (check !== undefined && !check.verified)
           throw new GateError('POLICY_INVALID', `policy.unreviewed: ${check.message}; every read would be denied`);
       } catch (error) {
@@ -110,7 +121,9 @@ export const hookDefinition = defineCommand({
       if (recordsProblem !== null)
         return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
       await warnReplaceable(io, policy, review);
-      const command = ['node', cliEntry(), 'hook', host, '--policy', policy];
+      const command = ['node', cliEntry(), 'hook', host];
+      if (values.bundle === undefined) command.push('--policy', policy);
+      else command.push('--bundle', resolvePath(io.cwd, values.bundle));
       if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       if (review.allowedSigners !== undefined)
@@ -122,7 +135,8 @@ export const hookDefinition = defineCommand({
       io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;
     }
-    if (values.policy === undefined) return usageError('missing `--policy FILE`');
+    const choice = policyChoiceProblem(values);
+    if (choice !== undefined) return usageError(choice);
 
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
@@ -144,15 +158,25 @@ export const hookDefinition = defineCommand({
         sink = (await import('../record/link-telemetry.ts')).telemetrySink(sink);
       }
       const stateDir = values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state);
-      const policyFile = values.policy;
+      const { policy: policyFile = '', bundle } = values;
       const answer = await deadline.race(async () => {
         // one event is one process start: a policy that did not change is read validated from the state folder
-        const policy = await loadPolicyCached(resolvePath(io.cwd, policyFile), displayPath(io.cwd, policyFile), {
-          // next to the installed bundle unless the command line names the folder (issue 42 item 1)
-          dir: values.state === undefined ? (policyCacheDir() ?? stateDir) : stateDir,
-          buildKey: policyBuildKey(),
-          review,
-        });
+        const cached = (file: string, shownAs: string) =>
+          loadPolicyCached(file, shownAs, {
+            // next to the installed bundle unless the command line names the folder (issue 42 item 1)
+            dir: values.state === undefined ? (policyCacheDir() ?? stateDir) : stateDir,
+            buildKey: policyBuildKey(),
+            review,
+          });
+        // --bundle: the active signed bundle's policy, read through the same cache (docs/fleet.md)
+        const policy =
+          bundle === undefined
+            ? await cached(resolvePath(io.cwd, policyFile), displayPath(io.cwd, policyFile))
+            : (
+                await (
+                  await import('../bundle/bundle-policy.ts')
+                ).loadBundlePolicy(resolvePath(io.cwd, bundle), review, cached)
+              ).policy;
         eventText = await readEvent(io.stdin);
         return runHook(hostAdapters[host], eventText, {
           gate: createGate(policy),

@@ -13,7 +13,8 @@ import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { packageVersion } from './package-version.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
-import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
+import { bundleOption, loadCommandPolicy, policyChoiceProblem } from './bundle-option.ts';
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 /** Deadline for starting the server and completing `initialize`, milliseconds. */
 export const connectTimeoutMs = 15_000;
@@ -31,12 +32,13 @@ export const probeDefinition = defineCommand({
   name: 'probe',
   summary: 'start a stdio mcp server, call one tool, gate and record every link',
   synopsis:
-    '--policy FILE --tool NAME [--args JSON] [--server ID] [--json] [--allowed-signers FILE [--min-signers N]] -- COMMAND [ARG…]',
+    '(--policy FILE | --bundle DIR) --tool NAME [--args JSON] [--server ID] [--json] [--allowed-signers FILE [--min-signers N]] -- COMMAND [ARG…]',
   description: [
     'starts COMMAND as an mcp server over stdio, calls one tool, and sends every `resource_link` in its result through the gate (decide the link, read it, decide the read) and every embedded resource through the read decision; prints one record per link or embedded resource: a table on a terminal, json lines with `--json` (docs/records.md).',
   ],
   options: {
-    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    policy: { type: 'string', value: 'FILE', description: 'the policy file (yaml); required unless `--bundle`' },
+    ...bundleOption,
     tool: { type: 'string', value: 'NAME', required: true, description: 'the tool to call' },
     args: { type: 'string', value: 'JSON', default: '{}', description: "the tool's arguments, a json object" },
     server: {
@@ -71,9 +73,11 @@ export const probeDefinition = defineCommand({
     if (values.server === '') return usageError('`--server` must not be empty');
     const review = reviewLoadOptions(values, io);
     if (typeof review === 'string') return usageError(review);
+    const choice = policyChoiceProblem(values);
+    if (choice !== undefined) return usageError(choice);
     let policy: Policy;
     try {
-      policy = await loadReviewedPolicy(io, values.policy ?? '', review);
+      policy = await loadCommandPolicy(io, values, review);
     } catch (error) {
       return reportLoadError(io, error);
     }

@@ -8,7 +8,8 @@ import { jsonLinesSink, type RecordSink } from '../record/record-sink.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { reportLoadError } from './report-error.ts';
 import { startTelemetry, type TelemetryHandle } from './start-telemetry.ts';
-import { reviewLoadOptions, reviewOptions, loadReviewedPolicy } from './review-options.ts';
+import { bundleOption, loadCommandPolicy, policyChoiceProblem } from './bundle-option.ts';
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 const initialize =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}';
@@ -18,12 +19,13 @@ export const proxyDefinition = defineCommand({
   name: 'proxy',
   summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',
   synopsis:
-    '--policy FILE [--allowed-signers FILE [--min-signers N]] [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
+    '(--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
   description: [
     'runs as a stdio mcp server for a host and forwards to the real server (started from COMMAND, or a streamable http endpoint at `--url`): reads the policy denies are refused, links and embedded resources in tool results are judged, and every judged link can be recorded (docs/records.md).',
   ],
   options: {
-    policy: { type: 'string', value: 'FILE', required: true, description: 'the policy file (yaml)' },
+    policy: { type: 'string', value: 'FILE', description: 'the policy file (yaml); required unless `--bundle`' },
+    ...bundleOption,
     server: {
       type: 'string',
       value: 'ID',
@@ -60,9 +62,12 @@ export const proxyDefinition = defineCommand({
   example: `echo '${initialize}' | linkgate proxy --server demo --policy policies/default.yaml -- node dist/demo/demo-server.js`,
   exitCodes: { 0: 'the host closed stdin and the proxy stopped', 2: 'usage error, or the policy cannot be loaded' },
   run: async ({ values, rest, usageError }, io) => {
+    const choice = policyChoiceProblem(values);
+    if (choice !== undefined) return usageError(choice);
     let options: ProxyOptions;
     try {
-      options = proxyOptionsFrom(values, rest, io.env);
+      // the proxy's options name a policy source: the bundle folder stands in for the file (loaded below)
+      options = proxyOptionsFrom({ ...values, policy: values.policy ?? values.bundle }, rest, io.env);
     } catch (error) {
       if (error instanceof GateError) return usageError(error.message);
       throw error;
@@ -72,7 +77,7 @@ export const proxyDefinition = defineCommand({
     let policy: Policy;
     try {
       // an unreviewed policy denies every read and link; everything else is still forwarded
-      policy = await loadReviewedPolicy(io, options.policy, review);
+      policy = await loadCommandPolicy(io, values, review);
     } catch (error) {
       return reportLoadError(io, error);
     }

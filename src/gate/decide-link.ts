@@ -34,6 +34,12 @@ interface LinkAnalysis {
   readonly ruleHits: readonly RuleHit[];
   /** the host name resolution must check, when the link is otherwise allowed to a network destination */
   readonly resolveName: string | null;
+  /**
+   * the names other readers take from the same host (`ParsedUri.otherHosts`: the UTS #46 transitional `fass.de` for
+   * `faß.de`, …), resolved beside it: any of them answering a non-public address denies (one that does not resolve
+   * reaches nothing)
+   */
+  readonly otherNames: readonly string[];
   /** the facts custom rules read, when the uri parsed and rules (or the caller) need them */
   readonly facts: RuleFacts | null;
   /** the canonical origin is in `links.allowNonPublicOrigins` */
@@ -66,7 +72,7 @@ export function prepareLink(policy: Policy, input: LinkInput): PreparedLink {
   const names =
     analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits)
       ? []
-      : [analysis.resolveName];
+      : [analysis.resolveName, ...analysis.otherNames];
   return { names, decide: (resolved) => finishLink(policy, { ...analysis, reasons: [...analysis.reasons] }, resolved) };
 }
 
@@ -81,10 +87,19 @@ function finishLink(
   analysis: LinkAnalysis,
   resolved: ReadonlyMap<string, readonly string[]> | undefined,
 ): Decision {
-  const { reasons, ruleHits, resolveName, exempt } = analysis;
+  const { reasons, ruleHits, resolveName, otherNames, exempt } = analysis;
   if (resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
     const resolution = resolutionReason(resolveName, resolved.get(resolveName), exempt);
     if (resolution !== undefined) reasons.push(resolution);
+    for (const other of otherNames) {
+      const answers = resolved.get(other);
+      if (resolution !== undefined || answers === undefined || answers.length === 0) continue;
+      const otherReason = resolutionReason(other, answers, exempt, resolveName);
+      if (otherReason !== undefined) {
+        reasons.push(otherReason);
+        break;
+      }
+    }
   }
   // every built-in reason denies; rule hits bring their own effect
   let effect: Effect = reasons.length > 0 ? 'deny' : 'allow';
@@ -127,6 +142,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
   const uri = parseUri(link.uri);
 
   let resolveName: string | null = null;
+  let otherNames: string[] | undefined;
   let addressClass: string | null = null;
   let custom = false;
   let exempt = false;
@@ -164,7 +180,11 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     const address = judgeHost(settings, uri, custom, exempt);
     addressClass = address.addressClass;
     if (address.reason !== undefined) reasons.push(address.reason);
-    if (network && address.resolvable) resolveName = uri.host?.text ?? null;
+    if (network && address.resolvable) {
+      resolveName = uri.host?.text ?? null;
+      for (const other of uri.otherHosts)
+        if (other.kind === 'name' && other.text !== resolveName) (otherNames ??= []).push(other.text);
+    }
     if (network && settings.origins !== null && !originAllowed(settings.origins, uri)) {
       const origin = uri.origin === null ? 'uri has no origin' : `origin ${quoteValue(uri.origin)}`;
       reasons.push(reason('origin.not-allowed', 'links.origins', `${origin} is not in \`links.origins\``));
@@ -223,7 +243,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         })
       : null;
   const ruleHits = facts !== null && settings.hasLinkRules ? runRules(policy, 'link', facts) : noRuleHits;
-  return { reasons, ruleHits, resolveName, exempt, facts };
+  return { reasons, ruleHits, resolveName, otherNames: otherNames ?? noNames, exempt, facts };
 }
 
 interface HostJudgement {
@@ -315,7 +335,15 @@ function nonPublicAddress(host: string, verdict: AddressVerdict): Reason {
 // Fail closed: a name asked for and not answered (absent, `[]`, resolver error or timeout) is `uri.unresolved`;
 // any non-public answer (DNS rebinding lists every answer) is `uri.non-public-address`. An exempt origin may
 // resolve to non-public addresses, never to text that is not an address.
-function resolutionReason(name: string, answers: readonly string[] | undefined, exempt: boolean): Reason | undefined {
+const noNames: readonly string[] = Object.freeze([]);
+
+// why `name`'s answers deny, or undefined; `readFrom`: the link's own host, when `name` is another reader's reading of it
+function resolutionReason(
+  name: string,
+  answers: readonly string[] | undefined,
+  exempt: boolean,
+  readFrom?: string,
+): Reason | undefined {
   if (answers === undefined || answers.length === 0) {
     return reason('uri.unresolved', 'links.resolveNames', `host ${quoteValue(name)} does not resolve`);
   }
@@ -329,7 +357,9 @@ function resolutionReason(name: string, answers: readonly string[] | undefined, 
   return reason(
     'uri.non-public-address',
     'links.denyNonPublicAddresses',
-    `host ${quoteValue(name)} resolves to non-public ${listed}${more}`,
+    readFrom === undefined
+      ? `host ${quoteValue(name)} resolves to non-public ${listed}${more}`
+      : `host ${quoteValue(readFrom)} is read as ${quoteValue(name)} by other parsers, which resolves to non-public ${listed}${more}`,
   );
 }
 

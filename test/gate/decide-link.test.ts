@@ -316,6 +316,16 @@ describe('decideLink: name resolution', () => {
     ['absent name', 'https://a.example.net/', {}, ['uri.unresolved']],
     ['empty answer', 'https://a.example.net/', { 'a.example.net': [] }, ['uri.unresolved']],
     ['trailing dot is its own name', 'https://a.example.net./', { 'a.example.net.': ['8.8.8.8'] }, []],
+    // UTS #46: WHATWG reads `faß.de` as xn--fa-hia.de, transitional readers (IDNA2003 libraries) as fass.de
+    ['both readings public', 'https://faß.de/', { 'xn--fa-hia.de': ['93.184.215.14'], 'fass.de': ['8.8.8.8'] }, []],
+    [
+      'the transitional reading resolves to loopback',
+      'https://faß.de/',
+      { 'xn--fa-hia.de': ['93.184.215.14'], 'fass.de': ['127.0.0.1'] },
+      ['uri.non-public-address'],
+    ],
+    ['the transitional reading does not resolve', 'https://faß.de/', { 'xn--fa-hia.de': ['93.184.215.14'] }, []],
+    ['the WHATWG reading does not resolve', 'https://faß.de/', { 'fass.de': ['93.184.215.14'] }, ['uri.unresolved']],
   ])('%s', (_label, uri, answers, codes) => {
     const decision = decideLink(base, link(uri), resolved(answers));
     expect(decision.reasons.map((r) => r.code)).toEqual(codes);
@@ -335,8 +345,28 @@ describe('decideLink: name resolution', () => {
     ['a scheme that is not listed', {}, link('gopher://docs.example.com/'), []],
     ['non-public addresses allowed', { denyNonPublicAddresses: false }, link('https://docs.example.com/'), []],
     ['an invalid uri', {}, link('nope'), []],
+    ['a name with a UTS #46 deviation: both readings', {}, link('https://FAß.de/'), ['xn--fa-hia.de', 'fass.de']],
   ])('linkNamesToResolve: %s', (_label, links, input, names) => {
     expect(linkNamesToResolve(testPolicy({ links }), input)).toEqual(names);
+  });
+
+  it('the gate resolves the transitional reading too, and names it in the reason', async () => {
+    const answers: Record<string, string[]> = { 'xn--fa-hia.de': ['93.184.215.14'], 'fass.de': ['10.0.0.7'] };
+    const asked: string[] = [];
+    const gate = createGate(base, {
+      resolve: async (name) => {
+        asked.push(name);
+        const found = answers[name];
+        if (found === undefined) throw new Error('nxdomain');
+        return found;
+      },
+    });
+    const decision = await gate.decide(link('https://faß.de/'));
+    expect(asked.sort()).toEqual(['fass.de', 'xn--fa-hia.de']);
+    expect(decision.effect).toBe('deny');
+    expect(decision.reasons[0]?.message).toBe(
+      'host `xn--fa-hia.de` is read as `fass.de` by other parsers, which resolves to non-public `10.0.0.7` (private 10/8)',
+    );
   });
 
   it('resolves through the gate and fails closed when the resolver throws', async () => {

@@ -95,6 +95,9 @@ function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>, event
     return JSON.stringify({ server: event.call.server, uri: event.call.uri, contents: output['contents'] });
   }
   const result = parsedJson(output);
+  // Codex gives the model a result's `structuredContent`, when there is one, in place of its items
+  if (isRecord(result) && result['structuredContent'] !== undefined && result['structuredContent'] !== null)
+    return JSON.stringify(result['structuredContent']);
   if (isRecord(result) && Array.isArray(result['content'])) {
     return result['content']
       .map((item: unknown) => (isRecord(item) && item['type'] === 'text' ? String(item['text']) : JSON.stringify(item)))

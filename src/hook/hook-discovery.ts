@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { jsonText } from '../decision/json-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { capNotice, type HookCap } from './cap-notice.ts';
 import { checkBudget } from './event-budget.ts';
@@ -9,6 +11,7 @@ import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import { maxLinksPerEvent, SessionState, type SeenLink } from './session-state.ts';
+import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, unwrapToolOutput } from './tool-output.ts';
 
 /**
@@ -22,9 +25,19 @@ export async function toolReturned(
   tool: string,
   context: HookContext,
 ): Promise<HookAnswer> {
+  if (event.response === undefined) return { kind: 'none' };
   const output = unwrapToolOutput(event.response);
-  if (output.result === null) return { kind: 'none' };
+  // a shape the hook does not know stands where items can: withheld whole, never passed on unjudged
+  if (output.result === null) return withheldWhole(context, tool, unknownShape);
+  const resultType = output.result['resultType'];
+  if (resultType !== undefined && resultType !== 'complete')
+    return withheldWhole(context, tool, unknownResultType(resultType));
   const items = output.result['content'] as unknown[];
+  // a host that hands the model `structuredContent` (Codex) gives it the links there too: judged after `content[]`
+  const structured = output.result['structuredContent'];
+  const inStructured = structured === undefined || structured === null ? [] : structuredLinks(structured);
+  if (inStructured === null) return withheldWhole(context, tool, structuredTooLarge);
+  const all = [...items, ...inStructured.map((s) => s.link)];
   const at = nowOf(context);
   const saved = new SavedFiles(event.savedDir);
   const seen: SeenLink[] = [];
@@ -36,11 +49,13 @@ export async function toolReturned(
   const overflow = new Set<string>();
   let lastUri = '';
   let links = 0;
-  for (const [index, item] of items.entries()) {
+  for (const [index, item] of all.entries()) {
     checkBudget(context.budget);
     const rendered = renderedItem(item, lastUri, server);
     if (rendered.kind === 'header') lastUri = rendered.uri;
     if (rendered.kind === 'header' || rendered.kind === 'text') continue;
+    // a link in `structuredContent` has no index in `content[]`
+    const contentIndex = index < items.length ? index : null;
     if (rendered.kind === 'link') {
       if (typeof rendered.link['uri'] !== 'string') continue;
       // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
@@ -54,26 +69,37 @@ export async function toolReturned(
         withhold(index, capNotice(context, rendered.link['uri'], tooManySplits));
         continue;
       }
-      const discovered = discoverLink(rendered.link, index, linkContext(server, tool), at);
+      const discovered = discoverLink(rendered.link, contentIndex, linkContext(server, tool), at);
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
-      withhold(index, await linkRefusal(event, entry, candidates, index, tool, context));
+      withhold(index, await linkRefusal(event, entry, candidates, contentIndex, tool, context));
       continue;
     }
     withhold(index, await judgeToolItem(rendered, index, lastUri, saved, context));
   }
   await addSeen(event, seen, context, overflow);
   if (withheld.size === 0) return { kind: 'none' };
+  const noticeItem = (notice: string) => ({ type: 'text', text: notice });
   const content = items.map((item, index) => {
     const notice = withheld.get(index);
-    return notice === undefined ? item : { type: 'text', text: notice };
+    return notice === undefined ? item : noticeItem(notice);
   });
-  return {
-    kind: 'replace',
-    output: output.wrap({ ...output.result, content }),
-    reason: [...withheld.values()].join('\n'),
-  };
+  const result: Record<string, unknown> = { ...output.result, content };
+  const inPlace = new Map<readonly (string | number)[], unknown>();
+  for (const [k, { path }] of inStructured.entries()) {
+    const notice = withheld.get(items.length + k);
+    if (notice !== undefined) inPlace.set(path, noticeItem(notice));
+  }
+  if (inPlace.size > 0) result['structuredContent'] = replacedAt(structured, inPlace);
+  return { kind: 'replace', output: output.wrap(result), reason: [...withheld.values()].join('\n') };
+}
+
+/** The whole tool result replaced by one notice: a cap hit, or a shape or result type the hook cannot judge. */
+function withheldWhole(context: HookContext, tool: string, cap: HookCap): HookAnswer {
+  const notice = capNotice(context, tool, cap, 'withheld the result of tool');
+  if (notice === null) return { kind: 'none' };
+  return { kind: 'replace', output: [{ type: 'text', text: notice }], reason: notice };
 }
 
 /**
@@ -85,7 +111,7 @@ async function linkRefusal(
   event: HookEvent,
   entry: SeenLink,
   candidates: readonly Record<string, unknown>[],
-  index: number,
+  index: number | null,
   tool: string,
   context: HookContext,
 ): Promise<string | null> {
@@ -123,6 +149,21 @@ const tooManyLinks: HookCap = {
   rule: 'hook.maxLinksPerEvent',
   message: `the tool result holds more than ${maxLinksPerEvent} links: this one was not judged`,
 };
+const unknownShape: HookCap = {
+  code: 'content.shape',
+  rule: 'hook',
+  message: "the host's tool output has a shape the hook does not know",
+};
+const structuredTooLarge: HookCap = {
+  code: 'content.too-complex',
+  rule: 'hook',
+  message: "the tool result's `structuredContent` is too large or too deep to judge",
+};
+const unknownResultType = (type: unknown): HookCap => ({
+  code: 'read.result-type-unknown',
+  rule: 'hook',
+  message: `unknown result type ${quoteValue(String(jsonText(type)).slice(0, 40))}`,
+});
 const tooManySplits: HookCap = {
   code: 'content.too-complex',
   rule: 'hook.maxSplitCandidates',

@@ -8,7 +8,7 @@ import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
 import { SavedFiles } from './saved-files.ts';
-import { readContents, readError } from './tool-output.ts';
+import { readContents, readError, readResultType } from './tool-output.ts';
 
 /** The host's read failed: the pending read is recorded as failed. */
 export async function readFailed(r: ReadEvent): Promise<HookAnswer> {
@@ -68,12 +68,15 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const timing = { requested, elapsedMs, now: () => now };
   const judged =
     event.altered === undefined
-      ? await judgeRead(gate, step, { result: { contents } }, timing)
+      ? await judgeRead(gate, step, { result: readResult(contents, readResultType(event.response)) }, timing)
       : await judgeAlteredRead(gate, step, { contents }, event.altered, timing);
   await save(context, event, step, judged.record);
-  if (judged.dropped.length === 0 || modeOf(context) === 'observe') return { kind: 'none' };
-
-  const withheld = new Set(judged.dropped.map((d) => d.index));
+  if (modeOf(context) === 'observe') return { kind: 'none' };
+  // a result the flow did not judge item by item (an unknown `resultType`, `input_required`) passes whole or not at all
+  const withheld = judged.complete
+    ? new Set(judged.dropped.map((d) => d.index))
+    : new Set(judged.delivery === 'none' ? raw.map((_, i) => i) : []);
+  if (withheld.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
   const notice = gateNotice('withheld the body of', call.uri, judged.decision, judged.record.next);
@@ -88,6 +91,11 @@ function stricterStep(pending: PendingRead | undefined, fresh: HookStep, context
   if (pending === undefined || pending.linkDecision.effect !== 'deny' || fresh.linkDecision.effect === 'deny')
     return fresh;
   return { ...fresh, linkDecision: pending.linkDecision, mode: modeOf(context) };
+}
+
+/** The read's result as the flow judges it: its contents, and its `resultType` when the host passed one on. */
+function readResult(contents: Record<string, unknown>[], resultType: unknown): Record<string, unknown> {
+  return resultType === undefined ? { contents } : { contents, resultType };
 }
 
 /** The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline). */

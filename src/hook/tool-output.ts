@@ -14,13 +14,18 @@ export interface ToolOutput {
  */
 export function unwrapToolOutput(output: unknown): ToolOutput {
   if (typeof output === 'string') {
+    // a string that is no JSON result is the text the model reads: one text item (Claude Code documents `string`)
+    const asText = {
+      result: { content: [{ type: 'text', text: output }] },
+      wrap: (r: Record<string, unknown>) => r['content'],
+    };
     let parsed: unknown;
     try {
       parsed = JSON.parse(output);
     } catch {
-      return { result: null, wrap: () => output };
+      return asText;
     }
-    if (typeof parsed === 'string') return { result: null, wrap: () => output };
+    if (!Array.isArray(parsed) && !isRecord(parsed)) return asText;
     const inner = unwrapToolOutput(parsed);
     return { result: inner.result, wrap: (result) => JSON.stringify(inner.wrap(result)) };
   }
@@ -33,6 +38,12 @@ export function unwrapToolOutput(output: unknown): ToolOutput {
 export function readContents(output: unknown): unknown[] | null {
   const value = parsedJson(output);
   return isRecord(value) && Array.isArray(value['contents']) ? value['contents'] : null;
+}
+
+/** The `resultType` a read tool's output carries beside its contents (absent: undefined, a complete result). */
+export function readResultType(output: unknown): unknown {
+  const value = parsedJson(output);
+  return isRecord(value) ? value['resultType'] : undefined;
 }
 
 /** The `error` text a read tool's output carries beside its contents (Claude Code: the server's error); null when none. */

@@ -40,6 +40,7 @@ export { ReadCache } from './flow/read-cache.ts';
 export type { ReadCacheOptions } from './flow/read-cache.ts';
 export { callbackSink, jsonLinesSink } from './record/record-sink.ts';
 export type { RecordSink } from './record/record-sink.ts';
+export type { OnRecordError } from './record/record-error.ts';
 export { recordKindOf } from './record/record-kind.ts';
 export type { RecordKind } from './record/record-kind.ts';
 export type { EmbeddedRecord } from './record/embedded-record.ts';

@@ -13,6 +13,7 @@ import { defaultStateDir } from '../hook/session-state.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
+import { recordErrorWithholds, recordWithheldError } from '../record/record-error.ts';
 import { recordsPathError, recordsPathProblem } from '../record/records-file.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
@@ -34,7 +35,7 @@ const hosts = Object.keys(hostAdapters).join('|');
 export const hookDefinition = defineCommand({
   name: 'hook',
   summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
-  synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--otel] < event.json`,
+  synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
     'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
@@ -67,6 +68,14 @@ export const hookDefinition = defineCommand({
       choices: ['enforce', 'observe'],
       default: 'enforce',
       description: 'enforce (block and withhold what the policy denies) or observe (answer nothing, record only)',
+    },
+    'on-record-error': {
+      type: 'string',
+      value: 'WHAT',
+      choices: ['withhold', 'report'],
+      default: 'withhold',
+      description:
+        'enforce mode, when a record cannot be written: withhold (deny the read, withhold the result) or report it on stderr and answer as judged',
     },
     'print-config': {
       type: 'boolean',
@@ -132,6 +141,7 @@ export const hookDefinition = defineCommand({
       if (review.minVersion !== undefined) command.push('--min-version', review.minVersion);
       if (review.strictFiles === true) command.push('--strict-files');
       if (mode === 'observe') command.push('--mode', 'observe');
+      if (values['on-record-error'] === 'report') command.push('--on-record-error', 'report');
       io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
       return 0;
     }
@@ -146,10 +156,20 @@ export const hookDefinition = defineCommand({
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       // a records path that is no regular file fails the event at once (fail closed), before anything is judged
-      if (records !== undefined) await checkRecordsFile(records);
+      // (with `--on-record-error report`, or in observe mode, a records failure is reported on stderr instead)
+      const withholds = recordErrorWithholds(mode, values['on-record-error'] === 'report' ? 'report' : 'withhold');
+      const reportOr = async (write: () => Promise<void>) => {
+        try {
+          await write();
+        } catch (error) {
+          if (withholds) throw recordWithheldError(error);
+          io.stderr.write(`linkgate hook: records: ${failureLine(error)}\n`);
+        }
+      };
+      if (records !== undefined) await reportOr(() => checkRecordsFile(records));
       // one write per record with O_APPEND, never blocking: lines from hook processes running at once never interleave
       const append = async (record: LinkRecord | EmbeddedRecord) => {
-        if (records !== undefined) await appendRecordsFile(records, `${JSON.stringify(record)}\n`);
+        if (records !== undefined) await reportOr(() => appendRecordsFile(records, `${JSON.stringify(record)}\n`));
       };
       let sink: RecordSink = callbackSink(append, append);
       // loaded only for --otel: without a provider the spans are no-ops, and one event is one process start

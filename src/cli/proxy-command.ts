@@ -19,7 +19,7 @@ export const proxyDefinition = defineCommand({
   name: 'proxy',
   summary: 'front a stdio or http mcp server, gating reads, links and embedded resources',
   synopsis:
-    '(--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--server ID] [--records FILE] [--mode enforce|observe] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
+    '(--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--server ID] [--records FILE] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] (-- COMMAND [ARG…] | --url URL [--header NAME=VALUE]…)',
   description: [
     'runs as a stdio mcp server for a host and forwards to the real server (started from COMMAND, or a streamable http endpoint at `--url`): reads the policy denies are refused, links and embedded resources in tool results are judged, and every judged link can be recorded (docs/records.md).',
   ],
@@ -38,6 +38,14 @@ export const proxyDefinition = defineCommand({
       value: 'MODE',
       default: 'enforce',
       description: 'enforce (block what the policy denies) or observe (record only)',
+    },
+    'on-record-error': {
+      type: 'string',
+      value: 'WHAT',
+      choices: ['withhold', 'report'],
+      default: 'withhold',
+      description:
+        'enforce mode, when a record cannot be written: withhold the answer it records (the host gets the failure), or report it on stderr and pass the answer on',
     },
     url: {
       type: 'string',
@@ -98,6 +106,7 @@ export const proxyDefinition = defineCommand({
         gate: createGate(policy),
         server: options.server,
         mode: options.mode,
+        onRecordError: options.onRecordError,
         ...(sink === undefined ? {} : { sink }),
         upstream: options.upstream,
         stdin: io.stdin,

@@ -6,6 +6,7 @@ import { isRecord } from '../decision/json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import { type OnRecordError, recordErrorMessage, recordErrorWithholds } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
@@ -33,6 +34,8 @@ export interface ToolResultFlowOptions {
   fetch?: DirectFetchOptions | undefined;
   /** receives every record, links in content order, then embedded resources */
   sink?: RecordSink | undefined;
+  /** enforce mode, when a record cannot be written: `withhold` (default) passes on none of the result; `report` passes it on */
+  onRecordError?: OnRecordError | undefined;
 }
 
 /** What an embedded `resource` item's content check decided. */
@@ -53,12 +56,17 @@ export interface GatedToolResult {
   embedded: EmbeddedCheck[];
   /** the record of each embedded resource, in content order */
   embeddedRecords: EmbeddedRecord[];
+  /**
+   * null when every record was written; else why not: in enforce mode with `onRecordError: 'withhold'` (the default)
+   * `content` is then one text item saying so, nothing of the tool result
+   */
+  recordError: string | null;
 }
 
 /**
  * Runs `runLinkFlow` for every `resource_link` of a raw tool result, at most `concurrency` at once within one
  * budget, judges its embedded `resource` items, assembles the content a host may pass on and writes every record to
- * the sink; never throws for server behaviour (a failing sink rejects, after the flow's decisions are made).
+ * the sink; never throws for server behaviour, nor for a failing sink (`recordError`, and `onRecordError`).
  */
 export async function runToolResultFlow(toolResult: unknown, options: ToolResultFlowOptions): Promise<GatedToolResult> {
   const { concurrency } = options;
@@ -107,11 +115,24 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
     for (const resource of flow?.contents ?? []) content.push({ type: 'resource', resource });
   });
   const records = flows.map((f) => f.record);
-  if (options.sink !== undefined) {
-    for (const record of records) await options.sink.write(record);
-    if (options.sink.writeEmbedded !== undefined)
-      for (const record of judged.records) await options.sink.writeEmbedded(record);
+  let recordError: string | null = null;
+  try {
+    if (options.sink !== undefined) {
+      for (const record of records) await options.sink.write(record);
+      if (options.sink.writeEmbedded !== undefined)
+        for (const record of judged.records) await options.sink.writeEmbedded(record);
+    }
+  } catch (error) {
+    recordError = recordErrorMessage(error);
   }
   const embeddedChecks = judged.records.map((r) => ({ contentIndex: r.contentIndex, decision: r.decision }));
-  return { records, content, embedded: embeddedChecks, embeddedRecords: judged.records };
+  // a records failure withholds the whole result (enforce mode, `onRecordError: 'withhold'`), or is reported with it
+  const withheld = recordError !== null && recordErrorWithholds(options.mode, options.onRecordError);
+  return {
+    records,
+    content: withheld ? [{ type: 'text', text: recordError ?? '' }] : content,
+    embedded: embeddedChecks,
+    embeddedRecords: judged.records,
+    recordError,
+  };
 }

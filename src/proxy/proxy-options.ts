@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.ts';
+import type { OnRecordError } from '../record/record-error.ts';
 
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =
@@ -12,6 +13,8 @@ export interface ProxyOptions {
   server: string;
   records: string | null;
   mode: 'enforce' | 'observe';
+  /** enforce mode, when a record cannot be written: withhold the answer it records (default) or pass it on */
+  onRecordError: OnRecordError;
   /** start the optional OpenTelemetry SDK (spans and metrics per link record) */
   otel: boolean;
   upstream: ProxyUpstream;
@@ -36,6 +39,7 @@ export function parseProxyArgs(
     server?: string;
     records?: string;
     mode?: string;
+    'on-record-error'?: string;
     url?: string;
     header?: string[];
     otel?: boolean;
@@ -51,6 +55,7 @@ export function parseProxyArgs(
         server: { type: 'string' },
         records: { type: 'string' },
         mode: { type: 'string' },
+        'on-record-error': { type: 'string' },
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
         otel: { type: 'boolean' },
@@ -70,6 +75,7 @@ export interface ProxyOptionValues {
   readonly server?: string | undefined;
   readonly records?: string | undefined;
   readonly mode?: string | undefined;
+  readonly 'on-record-error'?: string | undefined;
   readonly url?: string | undefined;
   readonly header?: readonly string[] | undefined;
   readonly otel?: boolean | undefined;
@@ -85,6 +91,12 @@ export function proxyOptionsFrom(
   const mode = values.mode ?? 'enforce';
   if (mode !== 'enforce' && mode !== 'observe')
     throw new GateError('USAGE', `option \`--mode\` must be \`enforce\` or \`observe\`, not \`${mode}\``);
+  const onRecordError = values['on-record-error'] ?? 'withhold';
+  if (onRecordError !== 'withhold' && onRecordError !== 'report')
+    throw new GateError(
+      'USAGE',
+      `option \`--on-record-error\` must be \`withhold\` or \`report\`, not \`${onRecordError}\``,
+    );
   const server = values.server ?? 'default';
   if (server === '') throw new GateError('USAGE', 'option `--server` needs a non-empty id');
   const base = {
@@ -92,6 +104,7 @@ export function proxyOptionsFrom(
     server,
     records: values.records ?? null,
     mode,
+    onRecordError,
     otel: values.otel === true,
   } as const;
   const headers = (values.header ?? []).map((h) => parseHeader(h, env));

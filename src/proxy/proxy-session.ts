@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Gate } from '../gate/create-gate.ts';
+import { type OnRecordError, recordErrorWithholds, recordWithheldError } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
@@ -35,6 +36,8 @@ export interface ProxySessionOptions {
   /** `observe` forwards everything and records `wouldDeny`; default `enforce` */
   mode?: 'enforce' | 'observe';
   sink?: RecordSink;
+  /** enforce mode, when a record cannot be written: `withhold` (default) answers with the failure, `report` passes on */
+  onRecordError?: OnRecordError;
   /** one-line notes for the proxy's stderr (a dropped stray answer, say) */
   warn?: (message: string) => void;
 }
@@ -72,8 +75,15 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const enforced = (options.mode ?? 'enforce') === 'enforce';
   const warn = options.warn ?? (() => {});
   // embedded resources are judged here, not in the decorator, so the judged items are spliced into the original bytes
+  const withholds = recordErrorWithholds(options.mode ?? 'enforce', options.onRecordError);
   const items = itemJudge(gate, server, async (record) => {
-    await options.sink?.writeEmbedded?.(record)?.catch((error: unknown) => warn(text(error)));
+    try {
+      await options.sink?.writeEmbedded?.(record);
+    } catch (error) {
+      warn(text(error));
+      // the answer is then failed, not passed on (judgeThenSend)
+      if (withholds) throw recordWithheldError(error);
+    }
   });
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
   const pending = new Map<JsonRpcId, string>();
@@ -129,6 +139,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     mode: options.mode ?? 'enforce',
     judgeEmbedded: false,
     frontEnd: 'proxy',
+    ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),
     ...optionalSink(options),
   });
   // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,

@@ -5,6 +5,7 @@ import { GateError } from '../errors.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { describeReasons } from '../record/judge-verdict.ts';
+import type { OnRecordError } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { httpUpstream } from './http-upstream.ts';
@@ -21,6 +22,8 @@ export interface RunProxyOptions {
   gate: Gate;
   server: string;
   mode: 'enforce' | 'observe';
+  /** enforce mode, when a record cannot be written: `withhold` (default) or `report` */
+  onRecordError?: OnRecordError;
   sink?: RecordSink;
   upstream: ProxyUpstream;
   stdin: Readable;
@@ -90,6 +93,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     gate,
     server,
     mode: options.mode,
+    ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),
     ...(options.sink === undefined ? {} : { sink: options.sink }),
     warn,
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
+import { checkOnRecordError, type OnRecordError } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import type { FrontEnd } from '../record/link-record.ts';
 import { isRecord } from '../decision/json-value.ts';
@@ -57,6 +58,11 @@ export interface GateToolResultOptions {
   fetch?: DirectFetchOptions;
   /** notes the tool result's links, so a later `gatedRead` knows where each uri came from */
   discovered?: DiscoveredLinks;
+  /**
+   * enforce mode, when a record cannot be written: `withhold` (default) returns none of the result, `content` being one
+   * text item saying why; `report` returns it as judged. Either way `recordError` says what failed.
+   */
+  onRecordError?: OnRecordError;
 }
 
 const permissiveResult = z.looseObject({});
@@ -133,6 +139,7 @@ export async function gateToolResult(
     answerInput: options.answerInput,
     fetch: options.fetch,
     sink: telemetrySink(options.sink),
+    onRecordError: checkOnRecordError(options.onRecordError),
   });
 }
 

@@ -3,6 +3,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
+import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
@@ -69,15 +70,15 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
         id,
         async () => {
           const judged = await judgedToolResult(s, m, found);
-          await s.emitDiscovered(found);
+          if (!(await s.emitDiscovered(found)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
           return judged;
         },
         extra,
       );
     if (found.length > 0)
       return s.queue(async () => {
-        await s.emitDiscovered(found);
-        s.deliver(m, extra);
+        const recorded = await s.emitDiscovered(found);
+        s.deliver(recorded || !s.withholdsOnRecordError ? m : gateError(id, recordErrorMessage(s.recordError)), extra);
       });
   }
   if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
@@ -95,6 +96,8 @@ function answerJudged(s: TransportSession, id: JsonRpcId, judge: () => Promise<u
     try {
       judged = await judge();
     } catch (error) {
+      // a records failure that withholds was reported as it happened
+      if (error instanceof RecordWithheldError) return s.deliver(gateError(id, error.message), extra);
       s.deliver(gateError(id, couldNotJudge(error)), extra);
       throw error;
     }
@@ -115,7 +118,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   if (!isRecord(result) || !Array.isArray(result['content'])) return message;
   const content: unknown[] = result['content'];
   const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
-  await s.emitEmbedded(judged.records);
+  if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   // the refused link stays remembered: its one record is written by a read of it (refused, never sent) or, unread,
   // by `flush`, so every link a tool result held has exactly one record, as in observe mode
   // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
@@ -135,7 +138,7 @@ async function judgedMessages(s: TransportSession, message: Record<string, unkno
   const holder = message[key];
   if (!isRecord(holder)) return message;
   const judged = await judgeMessages(s.gate, holder['messages'], s.mode);
-  await s.emitEmbedded(judged.records);
+  if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
 }
 

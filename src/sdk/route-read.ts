@@ -13,6 +13,8 @@ import {
   sendRead,
   skipRead,
 } from '../flow/link-steps.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import { recordErrorMessage } from '../record/record-error.ts';
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
@@ -49,7 +51,7 @@ export async function onRead(
     s.queue(async () => {
       const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
       const judged = await judgeRead(s.gate, step, { result: hit.result }, timing);
-      await s.emit(judged.record);
+      if (await withheldUnrecorded(s, id, judged.record)) return;
       answerHost(s, id, { jsonrpc: '2.0', id, result: hit.result }, step, judged);
     });
     return;
@@ -133,13 +135,28 @@ export async function onReadAnswer(
   }
   if (judged.complete && 'result' in answer)
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
-  await s.emit(judged.record);
+  if (await withheldUnrecorded(s, id, judged.record, extra)) return;
   try {
     answerHost(s, id, message, pending.step, judged, extra);
   } catch (error) {
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
     s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);
   }
+}
+
+/**
+ * Writes the read's record before its answer goes anywhere; when it cannot be written and `onRecordError` withholds
+ * (enforce mode), the host gets the failure instead of the answer (true: answered).
+ */
+async function withheldUnrecorded(
+  s: TransportSession,
+  id: JsonRpcId,
+  record: LinkRecord,
+  extra?: MessageExtraInfo,
+): Promise<boolean> {
+  if ((await s.emitChecked(record)) || !s.withholdsOnRecordError) return false;
+  s.deliver(gateError(id, recordErrorMessage(s.recordError)), extra);
+  return true;
 }
 
 /** Passes the read's answer on as the flow decided: as it came, with only the allowed items, or as a denial. */

@@ -4,6 +4,7 @@ import { guardGate } from '../flow/guard-gate.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { discoveredRecord } from '../record/discovered-record.ts';
+import { checkOnRecordError, type OnRecordError, recordErrorWithholds } from '../record/record-error.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
@@ -36,6 +37,11 @@ export interface GateTransportOptions {
   judgeEmbedded?: boolean;
   /** the front end records name (`stages.discovered.frontEnd`), default `decorator`; `linkgate proxy` sets `proxy` */
   frontEnd?: FrontEnd;
+  /**
+   * enforce mode, when a record cannot be written: `withhold` (default) answers the read or tool result with the
+   * failure instead of passing it on; `report` passes it on. Either way the failure goes to `onerror`.
+   */
+  onRecordError?: OnRecordError;
 }
 
 /** Where the decorator passes messages and errors on: the host's side of the wrapper. */
@@ -60,6 +66,9 @@ export class TransportSession {
   readonly found = new FoundLinks();
   protocolVersion: string | null = null;
   serverInfo: PeerInfo | null = null;
+  /** the last records failure, for the answer that withholds what it recorded */
+  recordError: unknown = null;
+  readonly onRecordError: OnRecordError | undefined;
   private readonly sink: RecordSink;
   private readonly authContext: string | undefined;
   // records are written one after another, so a sink sees them in order; answers never wait for other answers
@@ -79,6 +88,7 @@ export class TransportSession {
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
     this.judgeItems = options.judgeEmbedded !== false;
+    this.onRecordError = checkOnRecordError(options.onRecordError);
     this.frontEnd = options.frontEnd ?? 'decorator';
     this.cache = options.cache;
     this.authContext = options.authContext;
@@ -96,34 +106,33 @@ export class TransportSession {
   }
 
   /** Writes a link record after every record before it; a sink's failure goes to `onerror`. */
-  emit(record: LinkRecord): Promise<void> {
-    this.recordsWritten = this.recordsWritten.then(async () => {
-      try {
-        await this.sink.write(record);
-      } catch (error) {
-        this.fail(error);
-      }
-    });
-    return this.recordsWritten;
+  async emit(record: LinkRecord): Promise<void> {
+    await this.emitChecked(record);
+  }
+
+  /**
+   * Writes a link record after every record before it; resolves true once written, false when the sink failed (the
+   * failure goes to `onerror`): the caller withholds what the record is about when `withholdsOnRecordError`.
+   */
+  emitChecked(record: LinkRecord): Promise<boolean> {
+    return this.written(() => this.sink.write(record));
   }
 
   /**
    * Writes the discovery record of each link a tool result lists (after every record before them), before the result
-   * is passed on: a process killed later still leaves a record of every link the host was shown. A no-op for a sink
-   * that keeps link records only.
+   * is passed on: a process killed later still leaves a record of every link the host was shown. Resolves as
+   * `emitChecked`; true at once for a sink that keeps link records only.
    */
-  emitDiscovered(found: readonly FoundLink[]): Promise<void> {
-    if (found.length === 0 || this.sink.writeDiscovered === undefined) return this.recordsWritten;
+  emitDiscovered(found: readonly FoundLink[]): Promise<boolean> {
+    const write = this.sink.writeDiscovered?.bind(this.sink);
+    if (found.length === 0 || write === undefined) return this.recordsWritten.then(() => true);
     const steps = Promise.all(found.map((f) => this.startStep(f)));
-    this.recordsWritten = this.recordsWritten.then(async () => {
-      try {
-        const records = (await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)));
-        await this.sink.writeDiscovered?.(records);
-      } catch (error) {
-        this.fail(error);
-      }
-    });
-    return this.recordsWritten;
+    return this.written(async () => write((await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)))));
+  }
+
+  /** Whether a records failure withholds what the record is about: enforce mode with `onRecordError: 'withhold'`. */
+  get withholdsOnRecordError(): boolean {
+    return recordErrorWithholds(this.mode, this.onRecordError);
   }
 
   /** Waits until the sink stored every record written so far (a sink without `flush` stores on `write`); a failure goes to `onerror`. */
@@ -135,13 +144,32 @@ export class TransportSession {
     }
   }
 
-  /** Writes the records of judged embedded resources; a sink's failure goes to `onerror`. */
-  async emitEmbedded(records: readonly EmbeddedRecord[]): Promise<void> {
+  /** Writes the records of judged embedded resources; resolves as `emitChecked`. */
+  async emitEmbedded(records: readonly EmbeddedRecord[]): Promise<boolean> {
     try {
       for (const record of records) await this.sink.writeEmbedded?.(record);
+      return true;
     } catch (error) {
+      this.recordError = error;
       this.fail(error);
+      return false;
     }
+  }
+
+  // one write on the records chain: in order after every write before it; a failure is kept and goes to `onerror`
+  private written(write: () => Promise<void>): Promise<boolean> {
+    const done = this.recordsWritten.then(async () => {
+      try {
+        await write();
+        return true;
+      } catch (error) {
+        this.recordError = error;
+        this.fail(error);
+        return false;
+      }
+    });
+    this.recordsWritten = done.then(() => {});
+    return done;
   }
 
   /** Runs one piece of judging work: a message the gate does not judge never waits behind it. */

@@ -11,6 +11,7 @@ describe('parseProxyArgs', () => {
       server: 'default',
       records: null,
       mode: 'enforce',
+      onRecordError: 'withhold',
       otel: false,
       upstream: { kind: 'command', command: 'npx', args: ['-y', 'server', '--flag'] },
     });
@@ -42,6 +43,7 @@ describe('parseProxyArgs', () => {
       server: 'docs',
       records: 'r.jsonl',
       mode: 'observe',
+      onRecordError: 'withhold',
       otel: true,
       upstream: {
         kind: 'url',

@@ -104,21 +104,23 @@ export const hookDefinition = defineCommand({
     const mode = values.mode === 'observe' ? 'observe' : 'enforce';
     if (values['print-config'] === true) {
       const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
+      let trustedPolicy = policy;
       try {
         // a policy that does not load, or does not verify against the allowed signers, would fail or deny every event
         // in the host: refuse to print it (loaded here only: an event reads the validated policy from the cache
         // without the yaml parser)
         const { loadPolicy } = await import('../policy/load-policy.ts');
         const shownAs = values.policy === undefined ? policy : displayPath(io.cwd, values.policy);
-        const check = (
-          values.bundle === undefined
-            ? await loadPolicy(policy, { ...review, shownAs })
-            : (
-                await (
-                  await import('../bundle/bundle-policy.ts')
-                ).loadBundlePolicy(resolvePath(io.cwd, values.bundle), review)
-              ).policy
-        ).reviewCheck;
+        let loaded;
+        if (values.bundle === undefined) loaded = await loadPolicy(policy, { ...review, shownAs });
+        else {
+          const { loadBundlePolicy } = await import('../bundle/bundle-policy.ts');
+          const bundle = await loadBundlePolicy(resolvePath(io.cwd, values.bundle), review);
+          // the files whose writability matters are the active revision's
+          trustedPolicy = bundle.state.policyFile;
+          loaded = bundle.policy;
+        }
+        const check = loaded.reviewCheck;
         if (check !== undefined && !check.verified)
           throw new GateError('POLICY_INVALID', `policy.unreviewed: ${check.message}; every read would be denied`);
       } catch (error) {
@@ -129,7 +131,7 @@ export const hookDefinition = defineCommand({
         values.records === undefined ? null : recordsPathProblem(resolvePath(io.cwd, values.records));
       if (recordsProblem !== null)
         return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
-      await warnReplaceable(io, policy, review);
+      await warnReplaceable(io, trustedPolicy, review);
       const command = ['node', cliEntry(), 'hook', host];
       if (values.bundle === undefined) command.push('--policy', policy);
       else command.push('--bundle', resolvePath(io.cwd, values.bundle));

@@ -45,7 +45,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 /** The README's host example, exactly as written: the `ts` block after the `example:host` marker. */
 function readmeExample(): string {
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const match = /<!-- example:host[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme);
+  const match = /<!-- example:host[^>]*-->\s*```ts[^\n]*\n([\s\S]*?)```/.exec(readme);
   if (match?.[1] === undefined) throw new Error('README.md has no `example:host` block');
   return match[1];
 }

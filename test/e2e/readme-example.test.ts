@@ -10,7 +10,7 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 /** The README's host example, pointed at this checkout's sources instead of the built package. */
 function readmeExample(recordsFile: string): string {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const match = /<!-- example:host[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme);
+  const match = /<!-- example:host[^>]*-->\s*```ts[^\n]*\n([\s\S]*?)```/.exec(readme);
   if (match?.[1] === undefined) throw new Error('README has no `example:host` block');
   const example = match[1]
     .replace("from 'linkgate'", `from ${JSON.stringify(join(repoRoot, 'src/index.ts'))}`)

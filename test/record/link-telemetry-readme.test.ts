@@ -9,7 +9,7 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 /** The README's OpenTelemetry example, pointed at this checkout's sources instead of the built package. */
 function otelExample(): string {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const match = /<!-- example:otel[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme);
+  const match = /<!-- example:otel[^>]*-->\s*```ts[^\n]*\n([\s\S]*?)```/.exec(readme);
   if (match?.[1] === undefined) throw new Error('README has no `example:otel` block');
   return match[1]
     .replace("from 'linkgate'", `from ${JSON.stringify(join(repoRoot, 'src/index.ts'))}`)

@@ -17,6 +17,7 @@ import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { everythingDoc, everythingServer, expectRecords, hostileServerFile } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
+import { scriptedModelClass, type ToolCall } from './langchain-scripted-model.ts';
 
 const suite = frameworkSuite('langchain', realFrameworks.langchain);
 
@@ -28,40 +29,6 @@ interface Prebuilt {
     invoke(input: Record<string, unknown>, config?: Record<string, unknown>): Promise<{ messages: unknown[] }>;
   };
 }
-type ChatModelClass = new (fields: Record<string, unknown>) => object;
-type ToolCall = { id: string; name: string; args: Record<string, unknown> };
-
-/** A chat model that answers each turn from a script of tool calls, and keeps every message list it was sent. */
-async function scriptedModelClass(dir: string) {
-  const { BaseChatModel } = await importFrom<{ BaseChatModel: ChatModelClass }>(
-    dir,
-    '@langchain/core/language_models/chat_models',
-  );
-  const { AIMessage } = await importFrom<{ AIMessage: new (fields: Record<string, unknown>) => object }>(
-    dir,
-    '@langchain/core/messages',
-  );
-  return class ScriptedChatModel extends BaseChatModel {
-    readonly seen: unknown[][] = [];
-    private turn = 0;
-    constructor(private readonly script: readonly ToolCall[][]) {
-      super({});
-    }
-    _llmType(): string {
-      return 'scripted';
-    }
-    bindTools(): this {
-      return this;
-    }
-    async _generate(messages: unknown[]) {
-      this.seen.push(messages);
-      const calls = this.script[this.turn++];
-      const message = new AIMessage({ content: calls === undefined ? 'all read' : '', tool_calls: calls ?? [] });
-      return { generations: [{ text: '', message }] };
-    }
-  };
-}
-
 async function gatedClient(
   transport: StdioClientTransport,
   name: string,

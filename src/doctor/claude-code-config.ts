@@ -1,6 +1,10 @@
-import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
-import { claudeCode, claudeCodeHooksDisabledBy, claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
+import {
+  claudeCode,
+  claudeCodeHooksDisabledBy,
+  claudeCodeServerFiles,
+  claudeCodeSettingsFiles,
+} from '../hosts/claude-code.ts';
 import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
@@ -24,7 +28,7 @@ export interface ConfigPlaces {
 export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
   const servers: ConfiguredServer[] = [];
-  const user = join(places.home, '.claude.json');
+  const { user, project: shared } = claudeCodeServerFiles(places.home, places.cwd);
   const state = await readConfigFile(user);
   if (state.kind === 'problem') problems.push(state.message);
   else if (state.kind === 'read') {
@@ -33,7 +37,6 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     const project = isRecord(projects) ? projects[places.cwd] : undefined;
     if (isRecord(project)) servers.push(...claudeServers(project['mcpServers'], 'local', user));
   }
-  const shared = join(places.cwd, '.mcp.json');
   const mcp = await readConfigFile(shared);
   if (mcp.kind === 'problem') problems.push(mcp.message);
   else if (mcp.kind === 'read') servers.push(...claudeServers(mcp.value['mcpServers'], 'project', shared));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
-import { claudeCode } from '../hosts/claude-code.ts';
+import { claudeCode, claudeCodeInstalledPlugins } from '../hosts/claude-code.ts';
 import type { HookHandlerEntry } from '../hosts/hook-groups.ts';
 import { hookHandlers } from '../hosts/hook-groups.ts';
 import { readConfigFile } from './read-config-file.ts';
@@ -23,7 +23,7 @@ export async function claudePluginHooks(
   problems: string[],
 ): Promise<PluginHooks[]> {
   if (![...enabled.values()].some(Boolean)) return [];
-  const installedFile = join(home, '.claude', 'plugins', 'installed_plugins.json');
+  const installedFile = claudeCodeInstalledPlugins(home);
   const installed = await readConfigFile(installedFile);
   if (installed.kind === 'problem') problems.push(installed.message);
   const plugins = installed.kind === 'read' && isRecord(installed.value['plugins']) ? installed.value['plugins'] : {};

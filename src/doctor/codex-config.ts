@@ -2,19 +2,18 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { codex } from '../hosts/codex.ts';
+import { codex, codexHome as codexHomeOf } from '../hosts/codex.ts';
 import { codexHookBlocked, codexHookHash, codexHookKey } from '../hosts/codex-hook-trust.ts';
 import { hookHandlers } from '../hosts/hook-groups.ts';
-import { codexProjectLayers } from './codex-project-layers.ts';
+import { codexProjectLayers } from '../hosts/codex-project-layers.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
 
-/** Codex's home folder: `$CODEX_HOME`, else ~/.codex. */
+/** Codex's home folder for `places`: `$CODEX_HOME`, else ~/.codex. */
 export function codexHome(places: ConfigPlaces): string {
-  const own = places.env['CODEX_HOME'];
-  return own === undefined || own === '' ? join(places.home, '.codex') : own;
+  return codexHomeOf(places.env, places.home);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { cursor } from '../hosts/cursor.ts';
+import { cursor, cursorFolders } from '../hosts/cursor.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
@@ -16,12 +16,7 @@ export async function readCursor(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
   const servers: ConfiguredServer[] = [];
   const hooks: ConfiguredHook[] = [];
-  const folders: [string, ConfiguredServer['scope']][] = [
-    [join(places.home, '.cursor'), 'user'],
-    [join(places.cwd, '.cursor'), 'project'],
-  ];
-  for (const [folder, scope] of folders) {
-    if (scope === 'project' && folder === folders[0]?.[0]) continue;
+  for (const { folder, scope } of cursorFolders(places.home, places.cwd)) {
     const file = join(folder, 'mcp.json');
     const mcp = await readConfigFile(file);
     if (mcp.kind === 'problem') problems.push(mcp.message);

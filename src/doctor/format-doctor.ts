@@ -35,6 +35,14 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
   const disabled = report.servers.length - enabled.length;
   const notRunning = report.hooks.filter((h) => !h.runs).length;
   const observing = count('observe');
+  // the servers a rollout still has to fix, by name
+  const named = (state: string) =>
+    enabled
+      .filter((s) => s.state === state)
+      .map((s) => `${s.name} (${s.host})`)
+      .join(', ');
+  if (count('not-gated') > 0) lines.push(`not gated: ${named('not-gated')}`);
+  if (observing > 0) lines.push(`observe only: ${named('observe')}`);
   lines.push(
     `${enabled.length} server${enabled.length === 1 ? '' : 's'}: ${count('gated')} gated` +
       `${observing > 0 ? `, ${observing} observe only${report.allowObserve ? ' (allowed)' : ''}` : ''}, ${count('not-gated')} not gated` +

@@ -1,7 +1,11 @@
-import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { type GeminiSettingsLayer, geminiCli, geminiCliHookSwitchedOff } from '../hosts/gemini-cli.ts';
+import {
+  type GeminiSettingsLayer,
+  geminiCli,
+  geminiCliHookSwitchedOff,
+  geminiCliSettingsFiles,
+} from '../hosts/gemini-cli.ts';
 import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
@@ -19,13 +23,7 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
   const hooks: ConfiguredHook[] = [];
   const layers: GeminiSettingsLayer[] = [];
   const found: [string, HookHandlerEntry][] = [];
-  const files: [string, ConfiguredServer['scope']][] = [
-    [join(places.home, '.gemini', 'settings.json'), 'user'],
-    [join(places.cwd, '.gemini', 'settings.json'), 'project'],
-  ];
-  for (const [file, scope] of files) {
-    // the same file is both scopes when the project is the home folder
-    if (scope === 'project' && file === files[0]?.[0]) continue;
+  for (const { file, scope } of geminiCliSettingsFiles(places.home, places.cwd)) {
     const settings = await readConfigFile(file);
     if (settings.kind === 'problem') problems.push(settings.message);
     if (settings.kind !== 'read') continue;

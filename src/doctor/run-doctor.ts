@@ -222,6 +222,10 @@ async function serverReport(
   const running = mine.filter((h) => h.runs);
   const enforcing = running.filter((h) => h.mode === 'enforce');
   const problems = gaps(running);
+  // and why the hooks that would cover it do not run (untrusted in codex, switched off…), once per reason
+  if (problems.length > 0)
+    for (const reason of new Set(mine.filter((h) => !h.runs).flatMap((h) => h.problems.slice(0, 1))))
+      problems.push(`its linkgate hooks will not run: ${reason}`);
   // enforcing hooks must cover everything on their own; observing hooks beside them change nothing
   const observing = problems.length === 0 && gaps(enforcing).length > 0;
   const mode: GateMode =

@@ -12,6 +12,16 @@ export function claudeCodeToolName(server: string, tool: string): string {
   return `mcp__${clean(server)}__${clean(tool)}`;
 }
 
+/** Claude Code's MCP server files: user and local scope in ~/.claude.json (local: `projects[CWD]`), project .mcp.json. */
+export function claudeCodeServerFiles(home: string, cwd: string): { user: string; project: string } {
+  return { user: join(home, '.claude.json'), project: join(cwd, '.mcp.json') };
+}
+
+/** Where Claude Code records installed plugins (their `installPath`, per scope). */
+export function claudeCodeInstalledPlugins(home: string): string {
+  return join(home, '.claude', 'plugins', 'installed_plugins.json');
+}
+
 /** Claude Code's settings files that hold hooks, lowest precedence first: user, project, local. */
 export function claudeCodeSettingsFiles(home: string, cwd: string): string[] {
   return [

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { HostDescription } from './host-description.ts';
 import { listOrRegex, matchesAll } from './matcher-rules.ts';
 
@@ -5,6 +6,12 @@ import { listOrRegex, matchesAll } from './matcher-rules.ts';
 // `PreToolUse`/`PostToolUse` only (a failed call gets no post event); a matcher of ASCII letters, digits, `_` and `|`
 // is a list of exact names, anything else a regex searched in the name; `async` handlers are spawned and not awaited;
 // a hook that fails (cannot start, exits other than 0 or 2, times out) is marked failed and the call goes ahead.
+
+/** Codex's home folder: `$CODEX_HOME`, else ~/.codex (config.toml, hooks.json, the recorded hook trust). */
+export function codexHome(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  const own = env['CODEX_HOME'];
+  return own === undefined || own === '' ? join(home, '.codex') : own;
+}
 
 /** Codex's name for a server's tool as its hooks see it: `mcp__<server>__<tool>`, other characters `_` (snake case). */
 export function codexToolName(server: string, tool: string): string {

@@ -193,7 +193,10 @@ describe('codex cli: the documented observe → enforce switch, with the re-trus
     expect(seen.text).toContain(
       '✗ fixture (user, ~/.codex/config.toml): linkgate hook configured, but it does not gate',
     );
-    expect(seen.text).toContain('changed since it was trusted in codex: review it again in `/hooks`');
+    expect(seen.report.servers[0]?.problems).toContain(
+      'its linkgate hooks will not run: changed since it was trusted in codex: review it again in `/hooks`',
+    );
+    expect(seen.text).toContain('not gated: fixture (codex)');
     const recordsBefore = observed.records;
     const skipped = await codexExec();
     // what codex did meanwhile: it skipped the hook without a word (no record), the refused link was read

@@ -164,6 +164,7 @@ describe('hosts', () => {
       'no linkgate hook that runs sees its reads before they happen',
       'no linkgate hook that runs sees its tool results',
       'no linkgate hook that runs sees the bodies it reads',
+      'its linkgate hooks will not run: runs `linkgate hook codex` in claude-code: the event formats differ',
     ]);
     expect(report.hooks[0]?.problems[0]).toBe('runs `linkgate hook codex` in claude-code: the event formats differ');
   });

@@ -202,7 +202,10 @@ describe("each host's own switches and handler options", () => {
     write(path.join(home, '.claude', 'settings.json'), settings);
     const { code, report } = await doctorCli(home, project);
     expect(report.hooks.find((h) => h.event === 'PreToolUse')?.problems).toEqual([line]);
-    expect(report.servers[0]?.problems).toEqual(['no linkgate hook that runs sees its reads before they happen']);
+    expect(report.servers[0]?.problems).toEqual([
+      'no linkgate hook that runs sees its reads before they happen',
+      `its linkgate hooks will not run: ${line}`,
+    ]);
     expect(code).toBe(1);
   });
 

@@ -8,7 +8,8 @@ import { inspectStream } from './pdf-inspect-stream.ts';
 import { nextStreamKeyword, streamDataStart } from './pdf-lexer.ts';
 import { describeName, findActiveName } from './pdf-names.ts';
 import { findObjectHeader } from './pdf-object-header.ts';
-import { streamDictionary, streamEnd } from './pdf-stream-dict.ts';
+import { type StreamDict, streamDictionary, streamEnd } from './pdf-stream-dict.ts';
+import { openEncryptedPdf, type StreamDecryptor } from './pdf-decrypt.ts';
 
 /** Default budget for inflating one PDF's streams, bytes (all streams together); past it the PDF is uninterpretable. */
 export const defaultMaxInflateBytes = 64 * 1024 * 1024;
@@ -58,11 +59,15 @@ export function scanPdf(
     budget,
   };
   const out: PdfScan = { active: null, uninterpretable: null, work: state.work };
-  const walk: Walk = { s, bytes, state, out, budget: maxInflateBytes, maxInflatedStreams };
+  // an encrypted file opens with the empty user password in every viewer: its streams are decrypted and read
+  const opening = s.includes('/Encrypt') ? openEncryptedPdf(s) : null;
+  const decrypt = opening?.ok === true ? opening : null;
+  const walk: Walk = { s, bytes, state, out, budget: maxInflateBytes, maxInflatedStreams, decrypt };
   const found = walkObjects(walk, 0, bytes.length, 0);
   if (found !== null) return { ...out, active: found };
-  if (state.encrypted && out.uninterpretable === null)
-    out.uninterpretable = 'encrypted pdf: strings and streams cannot be inspected';
+  // an encrypted file that does not open says so first: its streams were never read in the clear
+  if (state.encrypted && decrypt === null)
+    out.uninterpretable = `encrypted pdf: strings and streams cannot be inspected (${opening?.ok === false ? opening.why : 'no encryption dictionary'})`;
   const tail = s.slice(Math.max(0, s.length - 1024));
   if (!tail.includes('%%EOF') && out.uninterpretable === null) out.uninterpretable = 'truncated pdf: no `%%EOF` marker';
   return out;
@@ -79,6 +84,8 @@ interface Walk {
   /** inflate bytes left */
   budget: number;
   maxInflatedStreams: number;
+  /** the empty-password opening of an encrypted file, or null */
+  decrypt: { decrypt: StreamDecryptor; encryptMetadata: boolean } | null;
 }
 
 // the object layer in [from, to) and every stream starting there (a stream's data may run past `to`). A reader
@@ -107,7 +114,11 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
       state.work.inflatedStreams < w.maxInflatedStreams
         ? null
         : `pdf has more than ${w.maxInflatedStreams} compressed streams to inspect`;
-    const verdict = inspectStream(dict, bytes.subarray(dataStart, dataEnd), w.budget, refuse);
+    const data = streamData(w, dict, bytes.subarray(dataStart, dataEnd));
+    const verdict =
+      data === null
+        ? { data: null, inflated: null, uninterpretable: 'encrypted pdf stream does not decrypt' }
+        : inspectStream(dict, data, w.budget, refuse);
     state.budget.spend('pdf', dataEnd - dataStart);
     if (verdict.inflated !== null) {
       state.budget.spend('pdf', verdict.inflated);
@@ -133,4 +144,14 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
     const after = s.indexOf('endstream', dataEnd);
     pos = after === -1 ? s.length : after + 9;
   }
+}
+
+// a stream's data as a viewer reads it: decrypted with its object's key in an encrypted file (cross-reference
+// streams, and metadata when `/EncryptMetadata false`, are stored in the clear); null when it does not decrypt
+function streamData(w: Walk, dict: StreamDict, raw: Buffer): Buffer | null {
+  if (w.decrypt === null || /\/Type\s*\/XRef\b/.test(dict.keys)) return raw;
+  if (!w.decrypt.encryptMetadata && /\/Type\s*\/Metadata\b/.test(dict.keys)) return raw;
+  if (dict.object === null) return null;
+  w.state.budget.spend('pdf', raw.length);
+  return w.decrypt.decrypt(raw, dict.object[0], dict.object[1]);
 }

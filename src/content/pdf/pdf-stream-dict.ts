@@ -14,6 +14,8 @@ export interface StreamDict {
   span: string;
   /** true when `keys` is the dictionary pdf.js reads from the object header */
   exact: boolean;
+  /** the stream's object number and generation from its header (`N G obj`), or null when it has none */
+  object: [number, number] | null;
 }
 
 /**
@@ -27,13 +29,20 @@ export function streamDictionary(s: string, at: number, floor: number, budget: W
   const from = header === -1 ? floor : header;
   budget.spend('pdf', at - from);
   const span = readableDict(s.slice(from, at));
+  const object = header === -1 ? null : objectNumber(s, header, floor);
   if (header !== -1) {
     const open = skipWhiteAndComments(s, header + 3, at, budget);
     const dict = readDictionary(s, open, at, budget);
     if (dict !== null && skipWhiteAndComments(s, dict.end, at, budget) === at)
-      return { keys: readableDict(dict.keys), span, exact: true };
+      return { keys: readableDict(dict.keys), span, exact: true, object };
   }
-  return { keys: readableDict(dictBefore(s, at, floor, budget)), span, exact: false };
+  return { keys: readableDict(dictBefore(s, at, floor, budget)), span, exact: false, object };
+}
+
+// the object number and generation written before `obj` at `header` (what a decryption key is made from)
+function objectNumber(s: string, header: number, floor: number): [number, number] | null {
+  const match = /(\d+)\s+(\d+)\s*$/.exec(s.slice(Math.max(floor, header - 48), header));
+  return match === null ? null : [Number(match[1]), Number(match[2])];
 }
 
 // the stream dictionary as a reader sees its keys: `#xx` escapes decoded, comments (outside strings) and NULs

@@ -1,0 +1,51 @@
+// Encrypted PDFs that open without a password (issue 41 item 5): every viewer decrypts them with the empty user
+// password and pdf.js runs their OpenAction script, so the gate decrypts and inspects them as well: the script
+// hidden in an encrypted object stream is denied, the same file without it is allowed (it was withheld as
+// uninterpretable before), and a file that needs a real password stays withheld.
+import { describe, expect, test } from 'vitest';
+import { scanPdf } from '../../../src/content/pdf/pdf-active.ts';
+import { decideItem } from '../decide-item.ts';
+import { encryptedPdf, encryptedScript, type PdfCipher } from './encrypt-pdf.ts';
+import { pdfJsOpenScripts } from './pdfjs-oracle.ts';
+
+const ciphers: PdfCipher[] = ['rc4-40', 'rc4-128', 'aes-128', 'aes-256'];
+
+describe('pdf encrypted with an empty user password is decrypted and inspected', () => {
+  test.each(ciphers)('%s: the script pdf.js runs is found and denied', async (cipher) => {
+    const bytes = encryptedPdf(cipher);
+    expect(await pdfJsOpenScripts(bytes)).toContain(encryptedScript);
+    // nothing active is readable in the clear
+    expect(bytes.toString('latin1')).not.toMatch(/JavaScript|\/JS\b/);
+    expect(scanPdf(bytes).active).toMatch(/JavaScript/);
+    const { effect, codes } = await decideItem(bytes, 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(codes).toContain('content.executable');
+  });
+
+  test.each(ciphers)('%s: the same file without the action is allowed', async (cipher) => {
+    const bytes = encryptedPdf(cipher, { withAction: false });
+    expect(await pdfJsOpenScripts(bytes)).toEqual([]);
+    expect(await decideItem(bytes, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
+  });
+
+  test('a file that needs a user password stays withheld as uninterpretable', async () => {
+    const bytes = encryptedPdf('aes-128', { withAction: false });
+    // another /U: the empty password no longer opens it
+    const text = bytes
+      .toString('latin1')
+      .replace(/\/U <([0-9a-f]{2})/, (_, b: string) => `/U <${b === '00' ? '01' : '00'}`);
+    const locked = Buffer.from(text, 'latin1');
+    const { effect, messages } = await decideItem(locked, 'application/pdf');
+    expect(effect).toBe('partial');
+    expect(messages).toMatch(/encrypted pdf: .*needs a user password/);
+  });
+
+  test('a stream that does not decrypt is uninterpretable, not skipped', async () => {
+    const bytes = encryptedPdf('aes-256', { withAction: false });
+    const text = bytes.toString('latin1');
+    const at = text.indexOf('stream\n', text.indexOf('7 0 obj')) + 7;
+    const broken = Buffer.from(bytes);
+    broken[at + 20] = (broken[at + 20] ?? 0) ^ 0xff;
+    expect(scanPdf(broken).uninterpretable).toMatch(/does not (?:decrypt|inflate)/);
+  });
+});

@@ -55,3 +55,38 @@ export function cliBuildOptions(
     logLevel: 'warning',
   };
 }
+
+// CommonJS has no `import.meta`: the bundles below take its url from their own file name
+const commonJsUrl = {
+  banner: { js: 'const __linkgateUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__linkgateUrl' },
+};
+
+/**
+ * Options for the event bundle `linkgate-event.cjs` (issue 42 item 2): the per-event commands as one CommonJS script,
+ * so the code-cache start (`linkgate-cached.cjs`) can compile it with V8's code cache, which ES modules cannot use on
+ * Node 20. What those commands load lazily (the read decision, the yaml parser) stays lazy inside it.
+ */
+export function eventBuildOptions(outdir: string): BuildOptions {
+  const base = cliBuildOptions(outdir);
+  return {
+    ...base,
+    entryPoints: { 'linkgate-event': 'src/cli/event-main.ts' },
+    splitting: false,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: commonJsUrl.banner,
+    define: { ...base.define, ...commonJsUrl.define },
+    // a source map would be read at every start by nothing; the event bundle maps to the same sources as linkgate.js
+    sourcemap: false,
+  };
+}
+
+/** Options for `linkgate-cached.cjs`, the small start script that runs the event bundle with its code cache. */
+export function cachedEntryBuildOptions(outdir: string): BuildOptions {
+  return {
+    ...eventBuildOptions(outdir),
+    entryPoints: { 'linkgate-cached': 'src/cli/cached-start.ts' },
+    define: { ...commonJsUrl.define, LINKGATE_CACHED_ENTRY: 'true' },
+  };
+}

@@ -4,18 +4,11 @@ import { commandRunner, type CommandDefinition, type OptionDefinitions } from '.
 import { didYouMean } from './did-you-mean.ts';
 import { isMainModule } from './is-main-module.ts';
 import { packageVersion } from './package-version.ts';
+import { perEventCommands } from './per-event-commands.ts';
 
 type AnyCommand = CommandDefinition<OptionDefinitions>;
 
-/**
- * The commands a host starts once per event or per line load only their own module: loading every command's
- * definition (and so its imports: the probe's SDK client, the reviewer's reporters) would double their start-up.
- * They are the same definitions `commands.ts` lists (a test holds them equal).
- */
-export const perEventCommands: Readonly<Record<string, () => Promise<AnyCommand>>> = {
-  hook: async () => (await import('./hook-command.ts')).hookDefinition as unknown as AnyCommand,
-  eval: async () => (await import('./eval-command.ts')).evalDefinition as unknown as AnyCommand,
-};
+export { perEventCommands } from './per-event-commands.ts';
 
 async function allCommands(): Promise<readonly AnyCommand[]> {
   return (await import('./commands.ts')).commands;
@@ -56,14 +49,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   return commandRunner(command)(rest, io);
 }
 
-if (isMainModule(import.meta.url)) {
+/** Runs the CLI as this process: `argv` (without node and script) in, the exit code set on `process.exitCode`. */
+export function runAsProcess(argv: readonly string[]): Promise<void> {
   // a reader that stops early (`| head`) closes stdout: the command still cleans up (the probe kills its server), then
   // ends quietly, as Unix tools do
   const closedPipe = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
   process.stdout.on('error', (error) => {
     if (!closedPipe(error)) throw error;
   });
-  main(process.argv.slice(2), processIo()).then(
+  return main(argv, processIo()).then(
     (code) => {
       process.exitCode = code;
     },
@@ -74,3 +68,5 @@ if (isMainModule(import.meta.url)) {
     },
   );
 }
+
+if (isMainModule(import.meta.url)) void runAsProcess(process.argv.slice(2));

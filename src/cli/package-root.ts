@@ -21,3 +21,13 @@ export function cliEntry(): string {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: { linkgate: string } };
   return join(root, pkg.bin.linkgate);
 }
+
+/**
+ * The script a host's per-event command line starts (issue 42 item 2): `dist/bin/linkgate-cached.cjs`, which runs
+ * `hook` and `eval` from the event bundle with V8's code cache kept next to it, when the package has it; else the CLI
+ * entry. `--print-config` writes `node <this> hook HOST …`.
+ */
+export function perEventEntry(): string {
+  const cached = join(packageRoot(), 'dist', 'bin', 'linkgate-cached.cjs');
+  return existsSync(cached) ? cached : cliEntry();
+}

@@ -203,11 +203,12 @@ export function buildKeyOf(root: string): string {
 }
 
 /**
- * The folder for validated policies next to the installed code (`dist/bin/policy-cache` for the bundle): a folder
- * the gated agent cannot write when the package is installed where it cannot write, and never the project folder.
- * Undefined when running from source (`src/`, tests): nothing is cached there.
+ * The folder for validated policies next to the installed bundle (`dist/bin/policy-cache`): a folder the gated agent
+ * cannot write when the package is installed where it cannot write, and never the project folder. Undefined outside
+ * the bundle (source, tests, the tsc output): nothing is cached there. `npm run build` empties `dist/bin`, so a packed
+ * package carries no entry.
  */
 export function policyCacheDir(): string | undefined {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? undefined : join(dirname(here), 'policy-cache');
+  if (typeof LINKGATE_POLICY_BUILD_KEY !== 'string') return undefined;
+  return join(dirname(fileURLToPath(import.meta.url)), 'policy-cache');
 }

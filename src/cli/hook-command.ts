@@ -5,6 +5,7 @@ import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../errors.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { EventBudget } from '../hook/event-budget.ts';
+import { EventSkeleton } from '../hook/event-skeleton.ts';
 import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
@@ -152,6 +153,7 @@ export const hookDefinition = defineCommand({
 
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
+    const oversize: { members?: Record<string, unknown> } = {};
     const deadline = hookDeadline(io);
     // checked inside the hook's loops: work that never yields to the event loop never lets the deadline's timer fire
     const budget = new EventBudget(hookDeadlineMs);
@@ -199,7 +201,7 @@ export const hookDefinition = defineCommand({
                   await import('../bundle/bundle-policy.ts')
                 ).loadBundlePolicy(resolvePath(io.cwd, bundle), review, cached)
               ).policy;
-        eventText = await readEvent(io.stdin);
+        eventText = await readEvent(io.stdin, oversize);
         return runHook(hostAdapters[host], eventText, {
           gate: createGate(policy),
           stateDir,
@@ -217,7 +219,9 @@ export const hookDefinition = defineCommand({
       // observe mode enforces nothing, failures neither
       if (mode === 'observe') return 0;
       // after the tool ran, exit 2 withholds nothing in some hosts: the answer withholds the whole result
-      eventText ??= await readEvent(io.stdin).catch(() => undefined);
+      eventText ??= await readEvent(io.stdin, oversize).catch(() => undefined);
+      // an event too large to parse is answered from its small members (the tool's output is not among them)
+      if (oversize.members !== undefined) eventText = JSON.stringify(oversize.members);
       if (eventText === undefined) return code;
       const answer = await failedPostAnswer(hostAdapters[host], eventText, failureLine(error));
       if (answer === null) return code;
@@ -267,14 +271,32 @@ export const hookCommand = commandRunner(hookDefinition);
 
 export { policyBuildKey } from '../policy/policy-cache.ts';
 
-async function readEvent(stdin: Readable): Promise<string> {
+/** Most bytes of an oversize event scanned for its members (what is past it is not read). */
+const maxScannedEventBytes = 4 * maxEventBytes;
+
+/**
+ * The event's text; over `maxEventBytes` it throws, and `oversize` holds the event's small top-level members (its name,
+ * tool, input and ids, read by `EventSkeleton` from the rest of the stream) so the failure is answered in the host's
+ * terms (a post event's result withheld), not by an exit code the host may not honour.
+ */
+async function readEvent(stdin: Readable, oversize: { members?: Record<string, unknown> } = {}): Promise<string> {
   const parts: Buffer[] = [];
   let bytes = 0;
+  let skeleton: EventSkeleton | undefined;
   for await (const chunk of stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     bytes += buffer.length;
-    if (bytes > maxEventBytes) throw new GateError('INPUT_INVALID', `the hook event is over ${maxEventBytes} bytes`);
-    parts.push(buffer);
+    if (skeleton === undefined && bytes > maxEventBytes) {
+      skeleton = new EventSkeleton();
+      for (const part of parts) skeleton.feed(part);
+      parts.length = 0;
+    }
+    if (skeleton === undefined) parts.push(buffer);
+    else if (bytes - buffer.length < maxScannedEventBytes) skeleton.feed(buffer);
+  }
+  if (skeleton !== undefined) {
+    oversize.members = skeleton.members();
+    throw new GateError('INPUT_INVALID', `the hook event is over ${maxEventBytes} bytes`);
   }
   return Buffer.concat(parts).toString('utf8');
 }

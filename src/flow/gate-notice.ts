@@ -1,4 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 
@@ -15,6 +16,6 @@ export function gateNotice(what: string, uri: string, decision: Decision, next: 
   const reasons = decision.reasons.map((r) => `${r.code} (${r.message})`).join('; ');
   const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
   const where = next === null ? '' : `; next boundary: ${next.boundary}: ${next.hint}`;
-  const text = `linkgate ${what} \`${maskUri(uri)}\`: ${reasons === '' ? decision.effect : reasons} [${policy}]${where}`;
+  const text = `linkgate ${what} ${quoteValue(maskUri(uri))}: ${reasons === '' ? decision.effect : reasons} [${policy}]${where}`;
   return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
 }

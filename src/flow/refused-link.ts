@@ -2,27 +2,37 @@ import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import { uriOf } from '../link/resource-link.ts';
-import { linkDeniedNext } from '../record/judge-verdict.ts';
 import { decisionMetaKey } from './decision-meta.ts';
-import { gateNotice } from './gate-notice.ts';
+import { maxNoticeChars } from './gate-notice.ts';
 import { type LinkStep, linkRefused } from './link-steps.ts';
+import { recordRef } from './record-ref.ts';
 
 // A `resource_link` refused by its link decision is not handed on as a link: any party that sees a link may read it
-// (a framework's auto-read, a provider's url fetch, the host's own read tool asked again by the model). In enforce mode
-// every front end puts this text item in its place; observe mode keeps the link and records the would-deny.
+// (a framework's auto-read, a provider's url fetch, the host's own read tool asked again by the model, a shell or web
+// fetch tool the gate does not cover). In enforce mode every front end puts this text item in its place, naming the
+// link without its address; observe mode keeps the link and records the would-deny.
 
-/** The one line that stands where a refused link was: its name and masked uri, and why (the flow's `gateNotice`). */
-export function refusedLinkNotice(link: unknown, decision: Decision): string {
+/**
+ * The one line that stands where a refused link was: its quoted name, its scheme, the reason codes, the short ref of
+ * its record (`recordRef`) and the policy; never its uri (the record keeps it, masked). Every server value is escaped
+ * (`quoteValue`).
+ */
+export function refusedLinkNotice(link: unknown, decision: Decision, ref: string | null = null): string {
   const name = isRecord(link) && typeof link['name'] === 'string' ? link['name'] : '';
-  return gateNotice(`refused the link ${quoteValue(name)} at`, uriOf(link), decision, linkDeniedNext(decision));
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(uriOf(link).trimStart())?.[0]?.toLowerCase() ?? '';
+  const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ') || decision.effect;
+  const record = ref === null ? '' : `record ${quoteValue(ref)}; `;
+  const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
+  const text = `linkgate refused the link ${quoteValue(name)} (scheme ${quoteValue(scheme)}): ${codes} [${record}${policy}]`;
+  return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
 }
 
 /** The text item that replaces a `resource_link` whose link decision is `decision` (a deny): the notice, the decision under `_meta`. */
-export function refusedLinkItem(link: unknown, decision: Decision): Record<string, unknown> {
-  return { type: 'text', text: refusedLinkNotice(link, decision), _meta: { [decisionMetaKey]: decision } };
+export function refusedLinkItem(link: unknown, decision: Decision, ref: string | null = null): Record<string, unknown> {
+  return { type: 'text', text: refusedLinkNotice(link, decision, ref), _meta: { [decisionMetaKey]: decision } };
 }
 
 /** The item that replaces the step's link in what the host receives, or null when the link stays (allowed, or observe mode). */
 export function refusedStepItem(step: LinkStep, link: unknown): Record<string, unknown> | null {
-  return linkRefused(step) ? refusedLinkItem(link, step.linkDecision) : null;
+  return linkRefused(step) ? refusedLinkItem(link, step.linkDecision, recordRef(step.discovered)) : null;
 }

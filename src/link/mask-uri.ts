@@ -2,19 +2,35 @@
 export const maxMaskedUriChars = 2048;
 
 /**
- * A uri fit for records: no userinfo, query values removed (keys kept, `a=1&b` → `a=&b`), no fragment,
- * `data:` payloads dropped, control characters percent-encoded, at most `maxMaskedUriChars` long.
- * Never throws; input that does not parse is masked by text.
+ * A uri fit for records and notices: no userinfo (by the most reading any parser could give it, parsed or not), query
+ * values removed (keys kept, `a=1&b` → `a=&b`), no fragment, `data:` payloads dropped, controls, invisible format
+ * characters, line separators, spaces and backticks percent-encoded, at most `maxMaskedUriChars` long. Never throws.
  */
 export function maskUri(uri: string): string {
+  // WHATWG URL drops tab, LF and CR anywhere, so they cannot hide a userinfo from the strip below
+  const plain = stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
   let masked: string;
   try {
-    const url = URL.parse(uri);
-    masked = url === null ? maskText(uri) : maskUrl(url);
+    const url = URL.parse(plain);
+    masked = url === null ? maskText(plain) : maskUrl(url);
   } catch {
-    masked = maskText(uri);
+    masked = maskText(plain);
   }
+  masked = encodeUnsafe(masked);
   return masked.length > maxMaskedUriChars ? `${masked.slice(0, maxMaskedUriChars - 1)}…` : masked;
+}
+
+/**
+ * `text` without anything some uri parser reads as userinfo: after the scheme and its slashes (or backslashes), up to
+ * the last `@` before the first `/`. `?`, `#` and `\` are not taken as the authority's end, since a parser that does
+ * not split there reads them as part of the userinfo (`http://admin:pw?q@host`, `http://u\\x:pw@host`).
+ */
+function stripUserinfo(text: string): string {
+  const lead = /^[\u0000-\u0020]*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*/.exec(text)?.[0] ?? '';
+  const slash = text.indexOf('/', lead.length);
+  const authority = slash === -1 ? text.slice(lead.length) : text.slice(lead.length, slash);
+  const at = authority.lastIndexOf('@');
+  return at === -1 ? text : lead + text.slice(lead.length + at + 1);
 }
 
 function maskUrl(url: URL): string {
@@ -39,13 +55,7 @@ function maskText(text: string): string {
     query = `?${maskQuery(rest.slice(q + 1))}`;
     rest = rest.slice(0, q);
   }
-  // userinfo: anything before the last `@` of the authority, however the authority is delimited
-  const lead = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*/.exec(rest)?.[0] ?? '';
-  const authorityEnd = rest.slice(lead.length).search(/[/\\]/);
-  const authority = authorityEnd === -1 ? rest.slice(lead.length) : rest.slice(lead.length, lead.length + authorityEnd);
-  const at = authority.lastIndexOf('@');
-  if (at !== -1) rest = lead + rest.slice(lead.length + at + 1);
-  return encodeControls(rest + query);
+  return rest + query;
 }
 
 function maskQuery(query: string): string {
@@ -58,9 +68,17 @@ function maskQuery(query: string): string {
     .join('&');
 }
 
-function encodeControls(text: string): string {
-  return text.replace(
-    /[\u0000-\u0020\u007f]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
+// controls (C0, DEL, C1), invisible format characters (bidi, zero-width), line and paragraph separators, spaces and
+// backticks: nothing that reorders, hides or ends a line, or closes a quote, survives into a record or a notice
+const unsafe = /[\u0000-\u0020\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Zs}`]|[\ud800-\udfff]/gu;
+
+function encodeUnsafe(text: string): string {
+  return text.replace(unsafe, (c) => {
+    try {
+      return encodeURIComponent(c);
+    } catch {
+      // a lone surrogate has no UTF-8 form: the replacement character's
+      return '%EF%BF%BD';
+    }
+  });
 }

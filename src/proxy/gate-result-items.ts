@@ -1,7 +1,13 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
+import { guardGate } from '../flow/guard-gate.ts';
+import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
+import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
+import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import { maskUri } from '../link/mask-uri.ts';
+import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
@@ -55,10 +61,11 @@ interface Found {
  * of each embedded resource goes to `onEmbedded`.
  */
 export function itemJudge(
-  gate: Gate,
+  anyGate: Gate,
   server: string,
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
+  const gate = guardGate(anyGate);
   const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
   // a reviewed policy's decisions also depend on the time: none remembered from before its review expired is reused
   const reviewExpiresAtMs = gate.policy.reviewCheck?.expiresAtMs;
@@ -86,16 +93,29 @@ export function itemJudge(
 
   // a refused link is not handed on as a link (the flow's item, naming it and why); any other link keeps its place,
   // with its compact decision under its `_meta` (a link with an object `_meta` of its own keeps it, the decision beside)
-  const linkEdit = (path: JsonPath, item: Record<string, unknown>, decision: Decision): MessageEdit => {
-    if (decision.effect === 'deny') return { op: 'replace', path, value: refusedLinkItem(item, decision) };
+  const linkEdit = (
+    { path, item, index }: Found,
+    responseId: unknown,
+    decision: Decision,
+    refs: Map<string, string>,
+  ): MessageEdit => {
+    if (decision.effect === 'deny') {
+      // the ref of the record the decorator writes for this link (same server, response id, index and masked uri)
+      const facts = { server, responseId: isJsonRpcId(responseId) ? responseId : null, contentIndex: index };
+      const uri = maskUri(uriOf(item));
+      const ref = recordRef({ ...facts, uri });
+      refs.set(uri, ref);
+      return { op: 'replace', path, value: refusedLinkItem(item, decision, ref) };
+    }
     const compact = compactDecision(decision);
     return isRecord(item['_meta'])
       ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: compact }
       : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: compact } };
   };
 
-  async function slowEdit({ path, item, index }: Found): Promise<MessageEdit | null> {
-    if (item['type'] === 'resource_link') return linkEdit(path, item, await gate.decide(linkInput(item)));
+  async function slowEdit(found: Found, responseId: unknown, refs: Map<string, string>): Promise<MessageEdit | null> {
+    const { path, item, index } = found;
+    if (item['type'] === 'resource_link') return linkEdit(found, responseId, await gate.decide(linkInput(item)), refs);
     // the flow's step: the same decision, record and notice as every other front end
     const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
     await onEmbedded(judged.record);
@@ -104,7 +124,9 @@ export function itemJudge(
 
   return {
     judge: (method, message) =>
-      judgeFound(message, method === 'prompts/get' ? messageItems(message, 'result') : toolItems(message)),
+      method === 'prompts/get'
+        ? judgeFound(message, messageItems(message, 'result'))
+        : judgeFound(message, toolItems(message), true),
     judgeRequest: (message) =>
       judgeFound(
         message,
@@ -112,27 +134,40 @@ export function itemJudge(
       ),
   };
 
-  async function judgeFound(message: Readonly<Record<string, unknown>>, found: Found[]): Promise<object | null> {
-    if (found.length === 0) return null;
+  async function judgeFound(
+    message: Readonly<Record<string, unknown>>,
+    found: Found[],
+    structured = false,
+  ): Promise<object | null> {
+    const result = message['result'];
+    const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
+    if (found.length === 0 && structuredContent === undefined) return null;
+    const refs = new Map<string, string>();
     // links decided from their text alone are decided here, without a promise each; the rest (embedded
     // resources, links whose names are resolved) run side by side, a bounded number at a time
     const made: (MessageEdit | null)[] = [];
     const slow: number[] = [];
-    found.forEach(({ path, item }, i) => {
-      const known = item['type'] === 'resource_link' ? knownDecision(item) : null;
+    const responseId = message['id'];
+    found.forEach((f, i) => {
+      const known = f.item['type'] === 'resource_link' ? knownDecision(f.item) : null;
       if (known === null) slow.push(i);
-      else made[i] = linkEdit(path, item, known);
+      else made[i] = linkEdit(f, responseId, known, refs);
     });
     let next = 0;
     const worker = async () => {
       while (next < slow.length) {
         const at = slow[next] as number;
         next += 1;
-        made[at] = await slowEdit(found[at] as Found);
+        made[at] = await slowEdit(found[at] as Found, responseId, refs);
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
     const edits = made.filter((e): e is MessageEdit => e !== null && e !== undefined);
+    // the links and uris of `structuredContent` get the same replacement as those of `content`
+    const judged = await judgeStructured(gate, structuredContent, { server, mode: 'enforce', refs });
+    const at = ['result', 'structuredContent'];
+    if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
+    else for (const e of judged.edits) edits.push({ op: 'replace', path: [...at, ...e.path], value: e.value });
     return edits.length === 0 ? null : editMessage(message, edits);
   }
 }

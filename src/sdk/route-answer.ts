@@ -2,8 +2,10 @@ import type { MessageExtraInfo } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
+import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
+import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
@@ -111,12 +113,12 @@ function couldNotJudge(error: unknown): string {
 
 /**
  * A tool result's message with each link its link decision refused (enforce mode) and each withheld embedded resource
- * replaced by its notice (the same message when none is).
+ * replaced by its notice, in `content` and in `structuredContent` alike (the same message when none is).
  */
 async function judgedToolResult(s: TransportSession, message: Record<string, unknown>, found: readonly FoundLink[]) {
   const result = message['result'];
-  if (!isRecord(result) || !Array.isArray(result['content'])) return message;
-  const content: unknown[] = result['content'];
+  if (!isRecord(result)) return message;
+  const content: unknown[] = Array.isArray(result['content']) ? result['content'] : [];
   const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
   if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   // the refused link stays remembered: its one record is written by a read of it (refused, never sent) or, unread,
@@ -124,13 +126,25 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
   const inContent = found.filter((f) => f.contentIndex !== null);
   const steps = await Promise.all(inContent.map((f) => s.startStep(f)));
+  const refs = new Map<string, string>();
   inContent.forEach((f, i) => {
     const step = steps[i];
     const replacedBy = step === undefined ? null : refusedStepItem(step, f.link);
-    if (replacedBy !== null && f.contentIndex !== null) judged.changed.set(f.contentIndex, replacedBy);
+    if (replacedBy === null || step === undefined || f.contentIndex === null) return;
+    judged.changed.set(f.contentIndex, replacedBy);
+    refs.set(step.discovered.uri, recordRef(step.discovered));
   });
-  if (judged.changed.size === 0) return message;
-  return { ...message, result: { ...result, content: content.map((item, i) => judged.changed.get(i) ?? item) } };
+  const structured = await judgeStructured(s.gate, result['structuredContent'], {
+    server: s.server,
+    mode: s.mode,
+    refs,
+  });
+  const structuredChanged = structured.withheld || structured.edits.length > 0;
+  if (judged.changed.size === 0 && !structuredChanged) return message;
+  const made: Record<string, unknown> = { ...result };
+  if (judged.changed.size > 0) made['content'] = content.map((item, i) => judged.changed.get(i) ?? item);
+  if (structuredChanged) made['structuredContent'] = applyStructured(result['structuredContent'], structured);
+  return { ...message, result: made };
 }
 
 /** A message whose `key` (`result` of `prompts/get`, `params` of a server request) holds `messages`, judged the same way. */

@@ -45,12 +45,12 @@ function requireDiscoveredPolicy(dir: string): string {
   return file;
 }
 
-/** The names of the links a post event's answer replaced by the flow's notice (`linkgate refused the link NAME at …`). */
+/** The names of the links a post event's answer replaced by the flow's notice (`linkgate refused the link NAME (scheme …`). */
 function refusedNames(answer: { code: number; stdout: string }): string[] {
   expect(answer.code).toBe(0);
   const output = (JSON.parse(answer.stdout) as { hookSpecificOutput: { updatedToolOutput: { text?: string }[] } })
     .hookSpecificOutput.updatedToolOutput;
-  return output.flatMap((item) => /^linkgate refused the link `(.*?)` at /.exec(item.text ?? '')?.[1] ?? []);
+  return output.flatMap((item) => /^linkgate refused the link `(.*?)` \(scheme /.exec(item.text ?? '')?.[1] ?? []);
 }
 
 const read = (server: string, uri: string, id: string, base: Event): Event => ({

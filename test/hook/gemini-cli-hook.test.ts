@@ -34,7 +34,7 @@ describe('linkgate hook gemini-cli on the events a real Gemini CLI sent', () => 
     // the denied metadata link is replaced by the notice naming it; the other rendered links stay
     const links = JSON.parse((await hook(find('AfterTool', 'mcp_fixture_links'))).stdout) as { reason: string };
     expect(links.reason).toContain(
-      '\nResource Link: readme at fixture://docs/readme.txt\nlinkgate refused the link `metadata` at `http://169.254.169.254/',
+      '\nResource Link: readme at fixture://docs/readme.txt\nlinkgate refused the link `metadata` (scheme `http`): uri.non-public-address',
     );
     expect(links.reason).not.toContain('Resource Link: metadata');
     const readme = 'fixture://docs/readme.txt';

@@ -16,6 +16,15 @@ describe('maskUri', () => {
     ['http://a:b@[::1/x?q=1', 'http://[::1/x?q='],
     ['not a uri?secret=1', 'not%20a%20uri?secret='],
     ['http://u:p@host\u0000name/', 'http://host%00name/'],
+    // userinfo as any parser could read it, parsed or not (issue 39 item 3)
+    ['http://admin:pw44x?q@169.254.169.254/x', 'http://169.254.169.254/x'],
+    ['http://ops\\x:hunter2pw@10.0.0.7/admin', 'http://10.0.0.7/admin'],
+    ['http://admin:pw#x@host/', 'http://host/'],
+    ['ht\ttp://u:tabbedpw@host/', 'http://host/'],
+    ['http:\\\\u:pw@host\\x', 'http://host/x'],
+    // nothing that reorders, hides, breaks a line or closes a quote survives, parsed or not
+    ['javascript:alert(1)//`) verdict: allowed (`', 'javascript:alert(1)//%60)%20verdict:%20allowed%20(%60'],
+    ['not a uri \u202e\u2028\u0085\u200b`', 'not%20a%20uri%20%E2%80%AE%E2%80%A8%C2%85%E2%80%8B%60'],
   ])('%j → %j', (uri, masked) => {
     expect(maskUri(uri)).toBe(masked);
   });

@@ -17,6 +17,8 @@ import { z } from 'zod';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { hostAdapters } from '../../src/hook/hook-hosts.ts';
 import { runHook } from '../../src/hook/run-hook.ts';
+import { quoteValue } from '../../src/decision/quote-value.ts';
+import { recordRef } from '../../src/flow/record-ref.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { runProxy } from '../../src/proxy/run-proxy.ts';
@@ -778,12 +780,15 @@ function shownLinks(delivered: readonly unknown[]): string[] {
   return shown;
 }
 
-/** The masked uris named by the flow's refused-link notices in what a host is shown. */
-function refusedNotices(delivered: readonly unknown[]): string[] {
+/** The names and record refs in the flow's refused-link notices in what a host is shown. */
+function refusedNotices(delivered: readonly unknown[]): { name: string; ref: string }[] {
   return delivered.flatMap((item) => {
     const text = typeof item === 'object' && item !== null ? (item as Json)['text'] : undefined;
-    const named = typeof text === 'string' ? /^linkgate refused the link `.*?` at `(.*?)`: /.exec(text) : null;
-    return named === null ? [] : [named[1] as string];
+    const named =
+      typeof text === 'string'
+        ? /^linkgate refused the link (`.*?`) \(scheme `.*?`\): .* \[record `(.*?)`;/.exec(text)
+        : null;
+    return named === null ? [] : [{ name: named[1] as string, ref: named[2] as string }];
   });
 }
 
@@ -798,7 +803,16 @@ describe('parity: no front end hands a denied resource_link to the host or model
       expect(refused.map((c) => c.name)).toEqual(expect.arrayContaining(['metadata', 'file-scheme']));
       const shown = shownLinks(delivered);
       expect(shown.filter((uri) => refused.some((c) => c.link.uri === uri))).toEqual([]);
-      expect(sorted(refusedNotices(delivered))).toEqual(sorted(refused.map((c) => maskUri(c.link.uri))));
+      const notices = refusedNotices(delivered);
+      expect(sorted(notices.map((n) => n.name))).toEqual(sorted(refused.map((c) => quoteValue(c.link.name))));
+      // each notice names its link's record, never its address: no refused uri is readable in what the host gets
+      const refs = new Set((observedBy.get(name)?.links ?? []).map((r) => recordRef(r.stages.discovered)));
+      expect(notices.filter((n) => !refs.has(n.ref))).toEqual([]);
+      const handed = JSON.stringify(delivered);
+      for (const c of refused) {
+        expect(handed, c.link.uri).not.toContain(JSON.stringify(c.link.uri).slice(1, -1));
+        expect(handed, c.link.uri).not.toContain(JSON.stringify(maskUri(c.link.uri)).slice(1, -1));
+      }
       expect(sorted(shown)).toEqual(sorted(linkCases.filter((c) => !refused.includes(c)).map((c) => c.link.uri)));
     },
   );

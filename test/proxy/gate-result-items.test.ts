@@ -43,7 +43,9 @@ describe('itemJudge on tool results', () => {
     expect(decisionOf(1)).toEqual({ effect: 'allow' });
     // a denied link is not handed on as a link: the flow's text item names it, with the full decision
     expect(items[3]?.['type']).toBe('text');
-    expect(String(items[3]?.['text'])).toMatch(/^linkgate refused the link `.*` at `.*`: uri\.scheme-not-allowed/);
+    expect(String(items[3]?.['text'])).toMatch(
+      /^linkgate refused the link `.*` \(scheme `.*`\): uri\.scheme-not-allowed \[record `[0-9a-f]{10}`; /,
+    );
     expect(decisionOf(3)).toMatchObject({ effect: 'deny', reasons: [{ code: 'uri.scheme-not-allowed' }] });
     expect(items[2]?.['type']).toBe('text');
     expect(String(items[2]?.['text'])).toContain('content.executable');

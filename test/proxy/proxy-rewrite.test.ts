@@ -49,7 +49,7 @@ describe('a judged answer is the server’s bytes with only the gated items chan
       '{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"k":12345678901234567890}}';
     const replaced = (((JSON.parse(got) as Json)['result'] as Json)['content'] as Json[])[0] as Json;
     expect(String(replaced['text'])).toMatch(
-      /^linkgate refused the link `pw` at `file:\/\/\/etc\/passwd`: uri\.scheme-not-allowed/,
+      /^linkgate refused the link `pw` \(scheme `file`\): uri\.scheme-not-allowed \[record `[0-9a-f]{10}`; /,
     );
     expect(got).toBe(answer(nextId - 1).replace(link, JSON.stringify(replaced)));
   });

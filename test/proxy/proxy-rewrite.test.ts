@@ -104,7 +104,8 @@ describe('an answer the proxy cannot write becomes a -32080 error', () => {
     let nested: unknown = [];
     for (let i = 0; i < 20_000; i += 1) nested = [nested];
     const link = { type: 'resource_link', uri: 'file:///etc/passwd', name: 'pw' };
-    server.deliver({ jsonrpc: '2.0', id: 1, result: { structuredContent: { nested }, content: [link] } });
+    // (a structuredContent that deep is withheld whole by the gate; a member it does not judge stays too deep)
+    server.deliver({ jsonrpc: '2.0', id: 1, result: { extra: { nested }, content: [link] } });
     await settled();
     await waitUntil('the answer to the host', () => (lines.length > 0 ? true : undefined));
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,30 @@
 // A stdio MCP server for the proxy bench, written by hand so its own cost is small and steady:
-// `resources/read` of `bench://text/<bytes>` answers a text body of that many bytes; `tools/call` of `links`
-// answers `arguments.count` resource links. Answers are built once per size and reused.
+// `resources/read` of `bench://text/<bytes>` answers a text body of that many bytes, of `bench://png/<bytes>` a
+// valid png of about that many bytes as a base64 blob; `tools/call` of `links` answers `arguments.count` resource
+// links. Answers are built once per size and reused.
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
 const cache = new Map();
+// a 1024×1024 RGBA png whose IDAT holds `bytes` of random data (its checks pass; nothing decodes the pixels)
+function png(bytes) {
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed) >>> 0);
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1024, 0);
+  header.writeUInt32BE(1024, 4);
+  header[8] = 8;
+  header[9] = 6;
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const idat = chunk('IDAT', randomBytes(Math.max(16, bytes - 57)));
+  return Buffer.concat([signature, chunk('IHDR', header), idat, chunk('IEND', Buffer.alloc(0))]);
+}
 const sentence = 'the quick brown fox jumps over the lazy dog. ';
 function body(bytes) {
   return sentence.repeat(Math.ceil(bytes / sentence.length)).slice(0, bytes);
@@ -10,7 +33,10 @@ function readResult(uri) {
   let result = cache.get(uri);
   if (result === undefined) {
     const bytes = Number(uri.split('/').at(-1));
-    result = JSON.stringify({ contents: [{ uri, mimeType: 'text/plain', text: body(bytes) }] });
+    const item = uri.startsWith('bench://png/')
+      ? { uri, mimeType: 'image/png', blob: png(bytes).toString('base64') }
+      : { uri, mimeType: 'text/plain', text: body(bytes) };
+    result = JSON.stringify({ contents: [item] });
     cache.set(uri, result);
   }
   return result;

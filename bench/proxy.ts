@@ -6,7 +6,8 @@ import { interleave, summary, type Series } from './measure.ts';
 
 const server = ['node', fileURLToPath(new URL('./proxy-bench-server.mjs', import.meta.url))];
 const relay = ['node', fileURLToPath(new URL('./byte-relay.mjs', import.meta.url))];
-const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// the CLI bundle, as installed (`linkgate proxy`)
+const cli = fileURLToPath(new URL('../dist/bin/linkgate.js', import.meta.url));
 const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
 
 /** A connection that sends JSON-RPC requests and waits for their answer lines (parsed, as a host does). */
@@ -129,7 +130,8 @@ export async function benchProxy(rounds: number, row: Row, check: Check): Promis
     for (let i = 0; i < n; i += 1) await peer.call('resources/read', { uri });
   };
   await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
-  await compare('8 MiB resources/read', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
+  await compare('8 MiB resources/read (text)', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
+  await compare('8 MiB png resources/read', reads(`bench://png/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 1.5);
   const links = async (peer: Peer) => {
     for (let i = 0; i < 5; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
   };

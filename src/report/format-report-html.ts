@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { verdictLegend } from '../record/format-record-table.ts';
 import type { BreakdownList, ListedLink, ModeCounts, ModeSection, ReportCounts } from './report-counts.ts';
-import { modeIntro, modeSections, reportStages, reportVerdicts } from './report-counts.ts';
+import { modeIntro, modeSections, reportStages, reportVerdicts, rolloutLine } from './report-counts.ts';
 import { embeddedParts, entityText, filtersText, percent, sourcesText } from './format-report-text.ts';
 
 /** Keys drawn per breakdown chart; the table under it lists every key. */
@@ -36,9 +36,9 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 p.meta{color:var(--muted);margin:2px 0}p.warn{color:var(--link);font-weight:600}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--panel);padding:0 3px;border-radius:3px}
 table{border-collapse:collapse;width:100%;margin:6px 0}
-th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
-th{background:var(--panel);font-weight:600}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-td.uri{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;word-break:break-all;min-width:18em}
+th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th{background:var(--panel);font-weight:600;overflow-wrap:normal}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.n{white-space:nowrap;overflow-wrap:normal}
+td.uri{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;word-break:break-all}
 td.key{word-break:break-all}
 svg{display:block;max-width:100%;height:auto}svg text{fill:var(--fg);font-size:13px}
 svg .muted{fill:var(--muted)}svg .track{fill:var(--panel)}svg .bar{fill:var(--bar)}
@@ -81,7 +81,12 @@ export function formatReportHtml(counts: ReportCounts): string {
   const csp = `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
   const title = `linkgate report: ${counts.links} link${counts.links === 1 ? '' : 's'}`;
   const body: string[] = [];
-  body.push(`<h1>${htmlText(title)}</h1>`, `<p class="meta">from ${htmlText(sourcesText(counts.sources))}</p>`);
+  body.push(`<h1>${htmlText(title)}</h1>`);
+  // the numbers a rollout decides on, first: one line per mode
+  body.push(
+    `<ul id="rollout-lines">${sections.map((m) => `<li id="${m.prefix}rollout">${htmlText(rolloutLine(m.section))}</li>`).join('')}</ul>`,
+  );
+  body.push(`<p class="meta">from ${htmlText(sourcesText(counts.sources))}</p>`);
   const filters = filtersText(counts);
   if (filters !== null)
     body.push(
@@ -99,10 +104,6 @@ export function formatReportHtml(counts: ReportCounts): string {
     body.push(`<section class="mode" id="${p}mode">`);
     const intro = modeIntro(section, sections.length);
     if (intro !== null) body.push(`<p class="mode" id="${p}intro">${htmlText(intro)}</p>`);
-    if (section.mode === 'observe')
-      body.push(
-        `<p>Observe mode: <span id="observe-records">${mode.links}</span> records, <strong id="would-deny">${section.wouldDeny}</strong> would have been denied (nothing was enforced).</p>`,
-      );
     body.push(h('Funnel'), funnelSvg(mode, p));
     body.push(h('Verdicts'), verdictSvg(mode, p), verdictTable(mode, p));
     body.push(reasonsTable(mode, p, h));

@@ -1,6 +1,6 @@
 import { verdictLegend } from '../record/format-record-table.ts';
 import type { BreakdownList, ModeSection, ReportCounts } from './report-counts.ts';
-import { modeIntro, modeSections, reportStages, reportVerdicts } from './report-counts.ts';
+import { modeIntro, modeSections, reportStages, reportVerdicts, rolloutLine } from './report-counts.ts';
 import { embeddedParts, entityText, filtersText, percent, sourcesText } from './format-report-text.ts';
 
 /**
@@ -16,13 +16,16 @@ export function markdownText(value: string): string {
 export function formatReportMarkdown(counts: ReportCounts): string {
   const out: string[] = [];
   out.push(`## linkgate report: ${counts.links} link${plural(counts.links)}`, '');
+  const sections = modeSections(counts);
+  // the numbers a rollout decides on come first (the reason codes in them are the catalogue's, not a record's)
+  for (const section of sections) out.push(`- ${markdownText(rolloutLine(section))}`);
+  out.push('');
   out.push(`From ${markdownText(sourcesText(counts.sources))}.`);
   const filters = filtersText(counts);
   if (filters !== null)
     out.push(`Filters: ${markdownText(filters)} (${counts.filteredOut} record${plural(counts.filteredOut)} left out).`);
   if (counts.skipped > 0)
     out.push(`**${counts.skipped} line${plural(counts.skipped)} skipped**: not records (each named on stderr).`);
-  const sections = modeSections(counts);
   for (const section of sections) {
     const intro = modeIntro(section, sections.length);
     if (intro !== null) out.push('', `**${intro}**`);

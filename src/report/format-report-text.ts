@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import { escapeInvisible } from '../decision/quote-value.ts';
 import { verdictLegend } from '../record/format-record-table.ts';
 import type { BreakdownList, ModeSection, ReportCounts } from './report-counts.ts';
-import { modeIntro, modeSections, reportStages, reportVerdicts } from './report-counts.ts';
+import { modeIntro, modeSections, reportStages, reportVerdicts, rolloutLine } from './report-counts.ts';
 
 /** Widest line of the text report, columns (UTF-16 code units; record values are cut to fit). */
 export const reportTextColumns = 100;
@@ -33,13 +33,19 @@ export function formatReportText(counts: ReportCounts, colour: boolean): string 
   };
 
   push(`linkgate report: ${counts.links} link${plural(counts.links)} from ${sourcesText(counts.sources)}`, 'bold');
+  const sections = modeSections(counts);
+  // the numbers a rollout decides on come first
+  for (const section of sections) {
+    const [first, ...rest] = wrap(rolloutLine(section), reportTextColumns - 2);
+    push(first ?? '', 'bold');
+    for (const l of rest) push(`  ${l}`, 'bold');
+  }
   const filters = filtersText(counts);
   if (filters !== null)
     push(`filters: ${filters} (${counts.filteredOut} record${plural(counts.filteredOut)} left out)`);
   if (counts.skipped > 0)
     push(`${counts.skipped} line${plural(counts.skipped)} skipped: not records (each named on stderr)`, 'yellow');
 
-  const sections = modeSections(counts);
   for (const section of sections) {
     const intro = modeIntro(section, sections.length);
     if (intro !== null) {

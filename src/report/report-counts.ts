@@ -90,6 +90,28 @@ const modeCountsSchema = z
       '`proxy`, `hook`, `decorator`, `client-helper` or `probe` (`stages.discovered.frontEnd`), else `(not recorded)`',
     ),
     byPolicy: breakdownListSchema.describe('key `id@version sha256:<hex>` of the link decision'),
+    outcomes: z
+      .object({
+        delivered: count.describe('links delivered whole'),
+        refused: count.describe('stopped by the policy: the link decision denied it, so it was not read'),
+        withheld: count.describe('stopped by the policy: the read decision withheld the whole body'),
+        cut: count.describe('stopped by the policy in part: only the allowed items of the body delivered'),
+        failed: count.describe(
+          "the read did not complete (server error, timeout, the host's own refusal): the host or the server, not the policy",
+        ),
+        unread: count.describe('allowed, but the host never asked for the read'),
+        reachedWouldWithhold: count.describe(
+          'observe mode: bodies that reached the model which enforcing would withhold, whole or in part (enforce: 0)',
+        ),
+        workingReadsWouldBreak: count.describe(
+          'observe mode: reads answered and passed on which enforcing would refuse or withhold whole, so the host would get an error (enforce: 0)',
+        ),
+        stoppedBy: z
+          .record(z.string(), count)
+          .describe('reason codes of the links the policy stopped (refused, withheld, cut), most frequent first'),
+      })
+      .strict()
+      .describe('what ended each link: the policy, or the host or server'),
     notDelivered: z
       .object({
         total: count.describe(
@@ -136,7 +158,9 @@ export const reportCountsSchema = z
     enforce: modeCountsSchema.describe('records written in enforce mode: what the gate did'),
     observe: modeCountsSchema
       .extend({
-        wouldDeny: count.describe('records the gate would have denied (`wouldDeny`); nothing was enforced'),
+        wouldDeny: count.describe(
+          'links the policy would have stopped (`wouldDeny`); read failures, the host or server, are not counted; nothing was enforced',
+        ),
       })
       .describe('records written in observe mode, counted as enforcing would have ended them; nothing was enforced'),
     embedded: z
@@ -195,5 +219,25 @@ export function modeIntro(section: ModeSection, sections: number): string | null
   const n = section.counts.links;
   const links = `${n} link${n === 1 ? '' : 's'}`;
   if (section.mode === 'enforce') return sections > 1 ? `enforce mode: ${links}, as the gate ended them` : null;
-  return `observe mode: ${links}, nothing was enforced; counted below as enforcing would have ended them: ${section.wouldDeny} would have been denied, ${n - section.counts.verdicts['body-obtained']} would not be delivered whole`;
+  return `observe mode: ${links}, nothing was enforced; counted below as enforcing would have ended them`;
+}
+
+/**
+ * The numbers a rollout decides on, one line per mode, for the first lines of every format. Observe: bodies that
+ * reached the model which enforcing would withhold, working reads it would break, and read failures that were the
+ * host's or server's doing. Enforce: what the policy stopped and why, apart from what failed on its own.
+ */
+export function rolloutLine(section: ModeSection): string {
+  const n = section.counts.links;
+  const o = section.counts.outcomes;
+  const links = `${n} link${n === 1 ? '' : 's'}`;
+  const failed = `${o.failed} read failure${o.failed === 1 ? '' : 's'} the host's or server's doing, not the policy's`;
+  if (section.mode === 'observe')
+    return `observe mode, ${links}, nothing enforced: if enforced, ${o.reachedWouldWithhold} bod${o.reachedWouldWithhold === 1 ? 'y' : 'ies'} that reached the model would be withheld and ${o.workingReadsWouldBreak} working read${o.workingReadsWouldBreak === 1 ? '' : 's'} would break; ${failed}`;
+  const stopped = o.refused + o.withheld + o.cut;
+  const top = Object.entries(o.stoppedBy)
+    .slice(0, 3)
+    .map(([code, k]) => `${code} ${k}`)
+    .join(', ');
+  return `enforce mode, ${links}: the policy stopped ${stopped}, ${o.refused} refused, ${o.withheld} withheld, ${o.cut} cut${top === '' ? '' : `, most often ${top}`}; ${failed}; ${o.delivered} delivered whole, ${o.unread} never read`;
 }

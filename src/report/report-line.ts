@@ -29,6 +29,12 @@ export interface ReportRecord {
   reasons: string[];
   policy: PolicyRef;
   wouldDeny: boolean;
+  /** effect of the link decision, and of the read decision (null: no read decided) */
+  linkEffect: string;
+  readEffect: string | null;
+  /** as recorded (observe mode: what happened): the host asked for the read; a body reached the model */
+  recordedRequested: boolean;
+  recordedDelivered: boolean;
   /**
    * true for a discovery record (`kind: "discovered"`): written as the tool result listing the link was passed on,
    * superseded by any later record of the same link
@@ -169,6 +175,10 @@ export function readReportLine(text: string): ReportLine {
         reasons,
         policy: policyOf(link['policy'], 'decisions.link.policy'),
         wouldDeny: wouldDeny === true,
+        linkEffect: linkDecision.effect,
+        readEffect: readDecided?.effect ?? null,
+        recordedRequested: recorded.requested,
+        recordedDelivered: recorded.delivered,
         provisional: kind === 'discovered',
       },
     };

@@ -68,6 +68,20 @@ function sortedCounts(map: Map<string, number>): Record<string, number> {
 }
 
 /**
+ * What ended a link (as enforcing did, or would have): delivered whole; stopped by the policy (link refused, body
+ * withheld, body cut to its allowed part); failed (the read did not complete: the host or the server, not the policy);
+ * never read (allowed, the host did not ask).
+ */
+export function outcomeOf(r: ReportRecord): 'delivered' | 'refused' | 'withheld' | 'cut' | 'failed' | 'unread' {
+  if (r.linkEffect === 'deny') return 'refused';
+  if (r.verdict === 'unverifiable') return 'failed';
+  if (r.verdict === 'body-obtained') return 'delivered';
+  if (r.readEffect === 'deny') return 'withheld';
+  if (r.readEffect === 'partial') return 'cut';
+  return 'unread';
+}
+
+/**
  * The counts of one mode's records (enforce or observe), bounded: at most `maxListed` links listed and
  * `maxBreakdownKeys` keys per breakdown. In observe mode the hints are worded for what enforcing would have done.
  */
@@ -84,8 +98,19 @@ export class ModeTally {
   private readonly byPolicy = new Breakdown();
   private notDeliveredTotal = 0;
   private readonly listed: ListedLink[] = [];
-  /** records with `wouldDeny` */
+  /** links the policy would have stopped (`wouldDeny`, read failures left out: those are not the policy's doing) */
   wouldDeny = 0;
+  private readonly outcomes = {
+    delivered: 0,
+    refused: 0,
+    withheld: 0,
+    cut: 0,
+    failed: 0,
+    unread: 0,
+    reachedWouldWithhold: 0,
+    workingReadsWouldBreak: 0,
+  };
+  private readonly stoppedBy = new Map<string, number>();
 
   constructor(
     private readonly observe: boolean,
@@ -100,7 +125,16 @@ export class ModeTally {
     if (r.received) this.stages.received += 1;
     if (r.delivered) this.stages.delivered += 1;
     this.verdicts[r.verdict] += 1;
-    if (r.wouldDeny) this.wouldDeny += 1;
+    const outcome = outcomeOf(r);
+    this.outcomes[outcome] += 1;
+    if (outcome === 'refused' || outcome === 'withheld' || outcome === 'cut') {
+      for (const code of r.reasons) bump(this.stoppedBy, code);
+      if (r.wouldDeny) this.wouldDeny += 1;
+    }
+    if (this.observe && r.recordedDelivered && r.verdict !== 'body-obtained') this.outcomes.reachedWouldWithhold += 1;
+    // a read that was answered and passed on, which enforcing would refuse or withhold whole: the host would get an error
+    if (this.observe && r.recordedDelivered && r.recordedRequested && (outcome === 'refused' || outcome === 'withheld'))
+      this.outcomes.workingReadsWouldBreak += 1;
     for (const code of r.reasons) bump(this.reasons, code);
     if (r.next !== null) bump(this.next, r.next.boundary);
     this.byServer.add(r.server, r);
@@ -153,6 +187,7 @@ export class ModeTally {
       byHost: this.byHost.list(),
       byFrontEnd: this.byFrontEnd.list(),
       byPolicy: this.byPolicy.list(),
+      outcomes: { ...this.outcomes, stoppedBy: sortedCounts(this.stoppedBy) },
       notDelivered: { total: this.notDeliveredTotal, listed, limit: this.maxListed },
     };
   }

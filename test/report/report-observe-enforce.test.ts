@@ -146,6 +146,28 @@ describe('observe and enforce sessions against the same hostile server, one reco
     expect(text).toContain('would not be delivered');
     expect(text).not.toContain('never delivered');
     await page.close();
+
+    // at 1280 px (issue 40 item 4): one headline; the rollout numbers first; no table wider than the page
+    const wide = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await wide.goto(pathToFileURL(htmlFile).href);
+    expect(await wide.locator('h1').count()).toBe(1);
+    const o = counts.observe.outcomes;
+    const e = counts.enforce.outcomes;
+    expect(await wide.locator('#o-rollout').textContent()).toContain(
+      `${o.reachedWouldWithhold} bodies that reached the model would be withheld and ${o.workingReadsWouldBreak} working reads would break; ${o.failed} read failure`,
+    );
+    expect(await wide.locator('#rollout').textContent()).toContain(
+      `the policy stopped ${e.refused + e.withheld + e.cut}, ${e.refused} refused, ${e.withheld} withheld, ${e.cut} cut`,
+    );
+    const widths = {
+      page: await wide.locator('html').evaluate((h) => [h.scrollWidth, h.clientWidth]),
+      tables: await wide
+        .locator('table')
+        .evaluateAll((ts) => ts.map((t) => [t.id, t.scrollWidth, t.parentElement?.clientWidth ?? 0] as const)),
+    };
+    expect(widths.page[0]).toBeLessThanOrEqual(widths.page[1] ?? 0);
+    expect(widths.tables.filter(([, w, room]) => Number(w) > Number(room))).toEqual([]);
+    await wide.close();
     expect(problems).toEqual([]);
   }, 60_000);
 });

@@ -4,7 +4,9 @@ import type { McpTransport as Transport } from '../sdk/mcp-transport.ts';
 // resource methods of `MCPServerWithResources`) over an MCP client connected through `gateTransport`: every tool
 // result and every `resources/read`, the agent's and a host read tool's alike, goes through the gate. Written
 // structurally, so linkgate builds and installs without the framework.
-import { type GateTransport, gateTransport } from '../sdk/gate-transport.ts';
+import { isRecord } from '../decision/json-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
+import { type GateTransport, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
 
 /** The MCP client calls the server object makes: what `Client` of `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/client` 2.x both have. */
@@ -19,7 +21,7 @@ export interface AgentsMcpClient {
   }): Promise<unknown>;
   listResources(params?: Record<string, unknown>): Promise<unknown>;
   listResourceTemplates(params?: Record<string, unknown>): Promise<unknown>;
-  readResource(params: { uri: string }): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<{ contents?: unknown }>;
 }
 
 /** What the server object needs: its name, an unconnected MCP client, the server's transport, and the gate's options. */
@@ -110,6 +112,29 @@ export interface GatedAgentsServer {
   listResources(params?: { cursor?: string; [key: string]: unknown }): Promise<AgentsResourceList>;
   listResourceTemplates(params?: { cursor?: string; [key: string]: unknown }): Promise<AgentsResourceTemplateList>;
   readResource(uri: string): Promise<AgentsReadResult>;
+  /**
+   * The body of a link this server's tool results returned, read through the gate, as text for the model (the
+   * `execute` of a host read tool, `readLinkParameters` its parameters). A uri no tool result of this server returned
+   * is refused without asking the server; a refused or withheld read answers the gate's reason, never a thrown error
+   * (the framework hides a thrown error's text from the model).
+   */
+  readLink(uri: string): Promise<string>;
+}
+
+/** The JSON schema of a host read tool's parameters over `readLink` (strict mode: `{ uri }`, nothing else). */
+export const readLinkParameters: ReadLinkParameters = {
+  type: 'object',
+  properties: { uri: { type: 'string', description: 'the uri of a resource_link a tool returned' } },
+  required: ['uri'],
+  additionalProperties: false,
+};
+
+/** The type of `readLinkParameters`: the framework's strict JSON object schema (mutable arrays, as it declares them). */
+export interface ReadLinkParameters {
+  type: 'object';
+  properties: { uri: { type: 'string'; description: string } };
+  required: string[];
+  additionalProperties: false;
 }
 
 /** Most pages of tools one `listTools` reads before it stops (a server that never ends its list). */
@@ -124,6 +149,16 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
   const { name, client, transport, cacheToolsList = false, ...gateOptions } = options;
   const gated = gateTransport(transport, { server: name, ...gateOptions });
   let tools: AgentsMcpTool[] | undefined;
+  // the uris of the links this server's tool results passed on (a refused link reached the agent as a notice, not here)
+  const discovered = new Set<string>();
+  const note = (content: unknown) => {
+    if (!Array.isArray(content)) return;
+    for (const item of content as unknown[]) {
+      if (!isRecord(item) || item['type'] !== 'resource_link' || typeof item['uri'] !== 'string') continue;
+      if (discovered.size >= maxRememberedLinks) discovered.delete(discovered.values().next().value as string);
+      discovered.add(item['uri']);
+    }
+  };
   let connected = false;
   const ready = () => {
     if (!connected) throw new Error(`MCP server \`${name}\` is not connected: call connect() first`);
@@ -136,6 +171,7 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     ready();
     const params = { name: toolName, arguments: args ?? {}, ...(meta == null ? {} : { _meta: meta }) };
     const result = (await client.callTool(params)) as Partial<AgentsToolResult>;
+    note(result.content);
     return { ...result, content: result.content ?? [] };
   };
   return {
@@ -185,6 +221,17 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     async readResource(uri) {
       ready();
       return (await client.readResource({ uri })) as AgentsReadResult;
+    },
+    async readLink(uri) {
+      ready();
+      if (!discovered.has(uri))
+        return `linkgate refused to read ${quoteValue(uri)}: no tool of server ${quoteValue(name)} returned it (link.not-discovered)`;
+      try {
+        return JSON.stringify((await client.readResource({ uri })).contents ?? []);
+      } catch (error) {
+        // the gate's refusal (-32080) or withholding names why; a server error says what failed
+        return `linkgate did not deliver ${quoteValue(uri)}: ${error instanceof Error ? error.message : String(error)}`;
+      }
     },
   };
 }

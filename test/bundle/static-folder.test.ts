@@ -5,7 +5,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +16,9 @@ import { buildBundle } from '../../src/bundle/build-bundle.ts';
 import { loadBundlePolicy } from '../../src/bundle/bundle-policy.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { readRequested } from '../hook/hook-events.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { jsonLines, linkRecordLines, runCli } from '../helpers/run-cli.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
+import { demoServer, processEnv, proxyCommandLine } from '../proxy/proxy-helpers.ts';
 import { makeKey, policyText, sshKeygen, type TestKey } from '../helpers/ssh-keygen.ts';
 
 const repoRoot = join(import.meta.dirname, '../..');
@@ -222,6 +227,28 @@ describe('a static https folder with ETags', () => {
     expect(
       (await runCli(['hook', 'claude-code', '--bundle', state(), '--policy', 'policies/default.yaml'], '{}')).code,
     ).toBe(2);
+  });
+
+  it('the proxy with --bundle records the revision on every link', async () => {
+    const recordsFile = join(dir, 'proxy-records.jsonl');
+    const [command, ...args] = proxyCommandLine(
+      ['--bundle', state(), '--allowed-signers', allowedSigners, '--server', 'demo', '--records', recordsFile],
+      demoServer,
+    );
+    const client = new Client({ name: 'bundle-host', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: command as string, args, env: processEnv(), stderr: 'ignore' }),
+    );
+    await client.callTool({ name: 'show-links', arguments: {} });
+    await client.close();
+    // the proxy writes the records of links never read as it shuts down
+    const records = await waitUntil('proxy records', async () => {
+      const lines = linkRecordLines(await readFile(recordsFile, 'utf8').catch(() => '')) as {
+        decisions: { link: { policy: { bundleRevision?: number } } };
+      }[];
+      return lines.length > 0 ? lines : undefined;
+    });
+    for (const r of records) expect(r.decisions.link.policy.bundleRevision).toBe(7);
   });
 
   it('a file of the active revision changed in the state folder, or a bundle past its expiry, denies every decision', async () => {

@@ -68,14 +68,17 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   const configured = inventories.flatMap((i) => i.servers);
   // the tools of each server a linkgate hook of its host may gate, listed at once (each start is bounded)
   const tools = await Promise.all(
-    configured.map((server) =>
-      options.startServers !== false &&
-      server.enabled &&
-      linkgateInvocation(server.argv, places.cwd, places.env['PATH'])?.subcommand !== 'proxy' &&
-      hooks.some((h) => h.host === server.host)
-        ? listServerTools(server, places.cwd, places.env)
-        : Promise.resolve(undefined),
-    ),
+    configured.map((server): Promise<ServerTools | undefined> => {
+      const hookGated =
+        server.enabled &&
+        linkgateInvocation(server.argv, places.cwd, places.env['PATH'])?.subcommand !== 'proxy' &&
+        hooks.some((h) => h.host === server.host);
+      if (!hookGated || options.startServers === false) return Promise.resolve(undefined);
+      // a project's files may come from anyone (a cloned repository): doctor runs no command they declare
+      if (server.scope === 'project')
+        return Promise.resolve({ unknown: "declared in the project's files: doctor starts no such server" });
+      return listServerTools(server, places.cwd, places.env);
+    }),
   );
   const servers: ServerReport[] = [];
   for (const [i, server] of configured.entries())

@@ -3,7 +3,7 @@
 // health; `--require-signed` refuses a policy whose review is not checked; a script merely named `linkgate.js` is not
 // linkgate; each host's own switches (`disableAllHooks` across layers, Gemini's `hooksConfig`) and handler options
 // (`async`, `once`, `if`) are read as the host reads them; a matcher is judged against the names the host gives.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -306,4 +306,21 @@ describe("each host's own switches and handler options", () => {
     expect(report.servers.map((s) => [s.state, s.tools])).toEqual([['not-gated', undefined]]);
     expect(code).toBe(1);
   }, 60_000);
+
+  test("a server the project's files declare is never started by doctor", async () => {
+    const { home, project } = scratch();
+    const marker = path.join(home, 'ran');
+    // a cloned repository's .mcp.json: running its command would be running the repository's code
+    write(path.join(project, '.mcp.json'), {
+      mcpServers: {
+        repo: { command: 'node', args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`] },
+      },
+    });
+    write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](hookCommand('claude-code')));
+    const { report } = await doctorCli(home, project);
+    expect(report.servers.map((s) => [s.name, s.scope, s.state, s.tools])).toEqual([
+      ['repo', 'project', 'gated', { unknown: "declared in the project's files: doctor starts no such server" }],
+    ]);
+    expect(existsSync(marker)).toBe(false);
+  });
 });

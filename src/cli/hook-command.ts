@@ -3,6 +3,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../errors.ts';
+import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { EventBudget } from '../hook/event-budget.ts';
 import { EventSkeleton } from '../hook/event-skeleton.ts';
@@ -122,6 +123,8 @@ export const hookDefinition = defineCommand({
           loaded = bundle.policy;
         }
         const check = loaded.reviewCheck;
+        const blind = hookBlindSpotLine(host, loaded);
+        if (blind !== null) io.stderr.write(`linkgate hook: ${blind}\n`);
         if (check !== undefined && !check.verified)
           throw new GateError('POLICY_INVALID', `policy.unreviewed: ${check.message}; every read would be denied`);
       } catch (error) {
@@ -154,6 +157,8 @@ export const hookDefinition = defineCommand({
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
     const oversize: { members?: Record<string, unknown> } = {};
+    // set once the policy is loaded (inside the deadline's race)
+    const blind: { line: string | null } = { line: null };
     const deadline = hookDeadline(io);
     // checked inside the hook's loops: work that never yields to the event loop never lets the deadline's timer fire
     const budget = new EventBudget(hookDeadlineMs);
@@ -201,6 +206,7 @@ export const hookDefinition = defineCommand({
                   await import('../bundle/bundle-policy.ts')
                 ).loadBundlePolicy(resolvePath(io.cwd, bundle), review, cached)
               ).policy;
+        blind.line = hookBlindSpotLine(host, policy);
         eventText = await readEvent(io.stdin, oversize);
         return runHook(hostAdapters[host], eventText, {
           gate: createGate(policy),
@@ -213,6 +219,9 @@ export const hookDefinition = defineCommand({
         });
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);
+      // what this host's hooks cannot enforce is said at every run, never silently ignored (only beside an answer: a
+      // host hands the stderr of an exit 2 to the model)
+      if (blind.line !== null) io.stderr.write(`linkgate hook: ${blind.line}\n`);
       return 0;
     } catch (error) {
       const code = failClosed(io, error);

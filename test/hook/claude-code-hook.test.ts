@@ -50,7 +50,9 @@ describe('linkgate hook claude-code: reads', () => {
     expect(found).toMatchObject({ code: 0, stdout: '' });
     const pre = await hook(readRequested('docs', uri));
     // allow is silence: the gate never grants a permission the user did not
-    expect(pre).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(pre).toMatchObject({ code: 0, stdout: '' });
+    // stderr only names the settings this host's hooks cannot enforce (test/hook/host-blind-spots.test.ts)
+    expect(pre.stderr).toMatch(/^linkgate hook: not enforced by the claude-code hook: [^\n]*\n$/);
     const post = await hook(readReturned('docs', uri, [{ uri, mimeType: 'text/plain', text: 'fold the shirts' }]));
     expect(post).toMatchObject({ code: 0, stdout: '' });
 

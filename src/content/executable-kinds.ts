@@ -18,6 +18,7 @@ const descriptions: Readonly<Record<string, string>> = Object.freeze({
   swf: 'a flash movie',
   reg: 'a windows registry import',
   'url-shortcut': 'a windows internet shortcut (.url)',
+  'desktop-launcher': 'a linux desktop launcher (`[Desktop Entry]` with `Exec=`)',
   postscript: 'a postscript program',
   crx: 'a chrome extension',
   xpi: 'a browser extension',

@@ -118,6 +118,7 @@ const table: readonly Kind[] = [
   k('swf', 'executable', 'application/x-shockwave-flash', 'application/vnd.adobe.flash.movie'),
   k('reg', 'executable', 'application/x-ms-regedit', 'text/x-ms-regedit'),
   k('url-shortcut', 'executable', 'application/x-mswinurl', 'application/internet-shortcut'),
+  k('desktop-launcher', 'executable', 'application/x-desktop', 'application/x-gnome-app-info'),
   k('postscript', 'executable', 'application/postscript', 'application/eps'),
   k('crx', 'executable', 'application/x-google-chrome-extension', 'application/x-chrome-extension'),
   k('xpi', 'executable', 'application/x-xpinstall'),

@@ -15,14 +15,24 @@ export function pdfFindings(
 }
 
 // PDF readers look for `%PDF-` anywhere in the first KiB (Acrobat, pdf.js), so a PDF carried inside an image
-// (a chunk, a comment) there opens as one; later in the file it is data to them
+// (a chunk, a comment) there opens as one. Past the first KiB pdf.js still opens it: without a header it reads the
+// cross-reference from `startxref` at the end, or rebuilds it by finding every `N G obj` and the trailer anywhere
+// in the file, and runs the OpenAction it finds. So an image that holds PDF structure anywhere (a header, a
+// trailer, `startxref`, `%%EOF`) is read as a PDF too, whole, as pdf.js's rebuild reads it.
 /** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
 const pdfHeaderSearchBytes = 1024;
 
-/** The finding for a PDF carried in the first KiB of an image (`kind`) that holds active content, or null. */
+const pdfMarkers = ['%PDF-', 'startxref', 'trailer', '%%EOF'];
+
+/** The finding for a PDF carried in an image (`kind`) that holds active content, or null. */
 export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, budget: WorkBudget): string | null {
   const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
-  if (at === -1) return null;
-  const pdf = pdfFindings(bytes.subarray(at), options, budget);
-  return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
+  if (at !== -1) {
+    const pdf = pdfFindings(bytes.subarray(at), options, budget);
+    return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
+  }
+  budget.spend('pdf', bytes.length);
+  if (!pdfMarkers.some((marker) => bytes.includes(marker, 0, 'latin1'))) return null;
+  const pdf = pdfFindings(bytes, options, budget);
+  return pdf.active === null ? null : `the ${kind} carries pdf structure that pdf.js opens, with ${pdf.active}`;
 }

@@ -8,6 +8,7 @@ import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8 } from './text/text-kind.ts';
 import { isSourceCodeUri, uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
+import { findActiveNotebook, isNotebook } from './notebook/active-notebook.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -106,6 +107,13 @@ export function textFindings(
 // it), and JSON declared JSON is data and nothing else, so the renderers' work on it is never spent.
 function judgeProse(sniff: ContentSniff, view: TextView, data: string | null, budget: WorkBudget): void {
   if (sniff.kind === 'json') {
+    // a notebook is rendered by its viewers whatever it is declared as: its cells and outputs are judged as they show them
+    budget.spend('json', view.utf8.length);
+    const parsed: unknown = JSON.parse(view.text());
+    if (isNotebook(parsed)) {
+      sniff.active = findActiveNotebook(parsed, budget);
+      if (sniff.active !== null) return;
+    }
     if (data !== 'json')
       sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, data === null ? 'text' : 'html', view.text, budget);
   } else if (data !== null) {
@@ -116,20 +124,23 @@ function judgeProse(sniff: ContentSniff, view: TextView, data: string | null, bu
   }
 }
 
-// A Windows shortcut runs when a file named `.url` is opened; a body that reaches that reader by its name or its
-// declared type is a shortcut wherever its section stands. Any other body showing the section only inside code
-// blocks is a document about shortcuts (a how-to with an example), not one
+// A Windows shortcut (`.url`) or a desktop launcher (`.desktop`) runs when a file of that name is opened; a body that
+// reaches that reader by its name or its declared type is one wherever its group stands. Any other body showing
+// the group only inside code blocks is a document about them (a how-to with an example), not one
+const launcherExtensions: Readonly<Record<string, string>> = { 'url-shortcut': 'url', 'desktop-launcher': 'desktop' };
+
 function shortcutShownAsCode(
   view: TextView,
   options: SniffOptions,
   budget: WorkBudget,
-): ((sections: readonly number[]) => boolean) | undefined {
-  if (uriExtension(options.uri) === 'url') return undefined;
-  if (
-    options.declaredMime !== undefined &&
-    options.declaredMime !== null &&
-    kindOfMime(options.declaredMime)?.id === 'url-shortcut'
-  )
-    return undefined;
-  return (sections) => allInCodeBlocks(view.utf8, view.text(), sections, budget);
+): (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean {
+  const extension = uriExtension(options.uri);
+  const declared =
+    options.declaredMime === undefined || options.declaredMime === null
+      ? undefined
+      : kindOfMime(options.declaredMime)?.id;
+  return (kind, sections) =>
+    extension !== launcherExtensions[kind] &&
+    declared !== kind &&
+    allInCodeBlocks(view.utf8, view.text(), sections, budget);
 }

@@ -16,6 +16,7 @@ export type TextKind =
   | 'shell-script'
   | 'reg'
   | 'url-shortcut'
+  | 'desktop-launcher'
   | 'postscript'
   | 'pdf'
   | 'rtf';
@@ -35,7 +36,7 @@ export function classifyUtf8(
   bytes: Buffer,
   from: number,
   text: () => string,
-  shownAsCode?: (sections: readonly number[]) => boolean,
+  shownAsCode?: (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean,
 ): TextKind {
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
   if (bytes[from] === 0x23 && bytes[from + 1] === 0x21) return 'shell-script';
@@ -49,8 +50,18 @@ export function classifyUtf8(
   )
     return 'reg';
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
-  const sections = shortcutSections(bytes, from);
-  if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode(sections))) return 'url-shortcut';
+  const sections = sectionLines(bytes, from, shortcutSection);
+  if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode('url-shortcut', sections)))
+    return 'url-shortcut';
+  // a freedesktop launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager); GLib's
+  // key file reader finds the group on any line, leading white space skipped
+  const launcher = sectionLines(bytes, from, desktopEntrySection);
+  if (
+    launcher.length > 0 &&
+    hasExecKey(bytes, from) &&
+    (shownAsCode === undefined || !shownAsCode('desktop-launcher', launcher))
+  )
+    return 'desktop-launcher';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
@@ -69,21 +80,38 @@ function headOf(bytes: Buffer, from: number): string {
 }
 
 const shortcutSection = Buffer.from('[internetshortcut]', 'latin1');
+const desktopEntrySection = Buffer.from('[desktop entry]', 'latin1');
+const execKey = Buffer.from('exec', 'latin1');
 
-// `^[ \t]*\[InternetShortcut\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is
-// ended by LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it
-function shortcutSections(bytes: Buffer, from: number): number[] {
+// `^[ \t]*\[Section\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is ended by
+// LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it; the offset of each
+function sectionLines(bytes: Buffer, from: number, section: Buffer): number[] {
   const found: number[] = [];
   for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1)) {
-    if (!spellsAt(bytes, at, shortcutSection)) continue;
+    if (!spellsAt(bytes, at, section)) continue;
     let before = at - 1;
     while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
     if (before >= from && !endsLineBreak(bytes, before, from)) continue;
-    let after = at + shortcutSection.length;
+    let after = at + section.length;
     while (bytes[after] === 0x20 || bytes[after] === 0x09) after++;
     if (after >= bytes.length || startsLineBreak(bytes, after)) found.push(at);
   }
   return found;
+}
+
+// an `Exec` key at the start of a line (white space before it, `[locale]`, white space or `=` after it)
+function hasExecKey(bytes: Buffer, from: number): boolean {
+  for (let at = from; at < bytes.length; at++) {
+    const b = bytes[at];
+    if (b !== 0x45 && b !== 0x65) continue;
+    if (!spellsAt(bytes, at, execKey)) continue;
+    let before = at - 1;
+    while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
+    if (before >= from && !endsLineBreak(bytes, before, from)) continue;
+    const next = bytes[at + execKey.length];
+    if (next === 0x3d || next === 0x5b || next === 0x20 || next === 0x09) return true;
+  }
+  return false;
 }
 
 // a line break ends at byte `at` (LF, CR, or the last byte of U+2028 or U+2029)

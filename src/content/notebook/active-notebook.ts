@@ -28,7 +28,10 @@ export function findActiveNotebook(notebook: Record<string, unknown>, budget: Wo
 function cellsOf(notebook: Record<string, unknown>): Record<string, unknown>[] {
   const cells: unknown[] = Array.isArray(notebook['cells']) ? notebook['cells'] : [];
   const worksheets = Array.isArray(notebook['worksheets']) ? notebook['worksheets'] : [];
-  for (const sheet of worksheets) if (isRecord(sheet) && Array.isArray(sheet['cells'])) cells.push(...sheet['cells']);
+  for (const sheet of worksheets) {
+    const inner: unknown = isRecord(sheet) ? sheet['cells'] : undefined;
+    if (Array.isArray(inner)) cells.push(...(inner as unknown[]));
+  }
   return cells.filter(isRecord);
 }
 
@@ -42,7 +45,8 @@ function activeCell(cell: Record<string, unknown>, budget: WorkBudget): string |
   if (type === 'raw') {
     // nbconvert passes a raw cell through to the exports its format names (`text/html`, `text/markdown`, …)
     const meta = isRecord(cell['metadata']) ? cell['metadata'] : {};
-    const format = String(meta['raw_mimetype'] ?? meta['format'] ?? '').toLowerCase();
+    const named = meta['raw_mimetype'] ?? meta['format'];
+    const format = typeof named === 'string' ? named.toLowerCase() : '';
     if (/html|markdown|rst|latex|^$/.test(format)) {
       const found = findActiveMarkup(source, 'text', budget);
       if (found !== null) return `a raw cell holds ${found}`;

@@ -158,15 +158,16 @@ async function writeEntry(
   }
 }
 
-// a folder (or file) this user owns and no other user can write; `missingOk`: a folder not made yet counts (the
-// write makes it, mode 0700). Without user ids (Windows) nothing is trusted and the cache is off.
+// a folder (or file) this user or root owns and no other user can write (root may make the entries of a root-owned
+// install); `missingOk`: a folder not made yet counts (the write makes it, mode 0700). Without user ids (Windows)
+// nothing is trusted and the cache is off.
 async function ownedByUs(path: string, missingOk: boolean, kind: 'dir' | 'file' = 'dir'): Promise<boolean> {
   const uid = process.getuid?.();
   if (uid === undefined) return false;
   try {
     const stat = await lstat(path);
     const rightKind = kind === 'dir' ? stat.isDirectory() : stat.isFile();
-    return rightKind && stat.uid === uid && (stat.mode & 0o022) === 0;
+    return rightKind && (stat.uid === uid || stat.uid === 0) && (stat.mode & 0o022) === 0;
   } catch (error) {
     return missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT';
   }

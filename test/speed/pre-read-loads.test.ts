@@ -10,7 +10,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliBuildOptions, repoRoot } from '../../scripts/cli-build-options.ts';
+import {
+  cachedEntryBuildOptions,
+  cliBuildOptions,
+  eventBuildOptions,
+  repoRoot,
+} from '../../scripts/cli-build-options.ts';
 import { readRequested, readReturned } from '../hook/hook-events.ts';
 
 const recorder = fileURLToPath(new URL('./record-loads.mjs', import.meta.url));
@@ -119,5 +124,69 @@ describe('the pre-read path loads no yaml, no zod and no content parser', () => 
     const r = run(['eval', '--policy', policy], bad);
     expect(r.stdout).toContain('field `link.uri`');
     expect(forbidden(r.sources).some((s) => s.startsWith('node_modules/zod/'))).toBe(true);
+  });
+});
+
+// The code-cache start (`linkgate-cached.cjs`) runs the per-event commands from one CommonJS event bundle, where every
+// module is a lazily run initializer named by its source file. V8's coverage says which initializers ran: the same
+// guard, over what the event bundle evaluated (built unminified here, so the initializers keep their names).
+describe('the event bundle (code-cache start) evaluates no yaml, no zod and no content parser before a read', () => {
+  let eventBin: string;
+  beforeAll(async () => {
+    eventBin = path.join(scratch, 'event-bin');
+    await build({ ...eventBuildOptions(eventBin), minify: false, logLevel: 'error' });
+    await build({ ...cachedEntryBuildOptions(eventBin), logLevel: 'error' });
+  }, 120_000);
+
+  // the source files whose module initializer ran in the event bundle during one run
+  function evaluated(args: readonly string[], input: string): Set<string> {
+    const coverage = mkdtempSync(path.join(scratch, 'coverage-'));
+    const r = spawnSync(process.execPath, [path.join(eventBin, 'linkgate-cached.cjs'), ...args], {
+      input,
+      encoding: 'utf8',
+      cwd: repoRoot,
+      env: { ...process.env, NODE_V8_COVERAGE: coverage },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const sources = new Set<string>();
+    for (const name of readdirSync(coverage)) {
+      const { result } = JSON.parse(readFileSync(path.join(coverage, name), 'utf8')) as {
+        result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+      };
+      for (const script of result) {
+        if (!script.url.endsWith('linkgate-event.cjs')) continue;
+        for (const f of script.functions)
+          if ((f.ranges[0]?.count ?? 0) > 0 && /\.(?:[cm]?js|ts|json)$/.test(f.functionName))
+            sources.add(normalise(f.functionName));
+      }
+    }
+    return sources;
+  }
+
+  it('a PreToolUse event and an eval link line; a read result evaluates the content judges', () => {
+    const policy = path.join(repoRoot, 'policies', 'default.yaml');
+    const state = path.join(scratch, 'event-state');
+    const hook = ['hook', 'claude-code', '--policy', policy, '--state', state];
+    const pre = JSON.stringify(readRequested('docs', 'guide://manuals/packing', { session: 'event' }));
+    const warm = evaluated(hook, pre);
+    // the control: the first event parses the policy (not cached yet) and evaluates yaml and zod
+    expect(forbidden(warm).some((s) => s.startsWith('node_modules/yaml/'))).toBe(true);
+    const event = evaluated(hook, pre);
+    expect(event).toContain('src/hook/hook-pre-read.ts');
+    expect(forbidden(event)).toEqual([]);
+    const line = `${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' } })}\n`;
+    evaluated(['eval', '--policy', policy], line);
+    const evalRun = evaluated(['eval', '--policy', policy], line);
+    expect(evalRun).toContain('src/gate/decide-link.ts');
+    expect(forbidden(evalRun)).toEqual([]);
+    const post = JSON.stringify(
+      readReturned(
+        'docs',
+        'guide://manuals/packing',
+        [{ uri: 'guide://manuals/packing', mimeType: 'text/markdown', text: '# packing\n\nfold, then roll\n' }],
+        { session: 'event' },
+      ),
+    );
+    expect(forbidden(evaluated(hook, post)).some((s) => s.startsWith('src/content/'))).toBe(true);
   });
 });

@@ -51,10 +51,10 @@ export const linksSchema = z
       .array(z.string().min(1))
       .optional()
       .meta({ description: 'host names the policy marks internal: exact names or `*.suffix`' }),
-    resolveNames: z
-      .boolean()
-      .optional()
-      .meta({ description: 'resolve host names through the gate resolver and require every answer to be public' }),
+    resolveNames: z.boolean().optional().meta({
+      description:
+        'resolve host names through the gate resolver and require every answer to be public; a name other readers take differently (the UTS #46 transitional `fass.de` for `faß.de`) is resolved too, and a non-public answer for it denies (one that does not resolve reaches nothing)',
+    }),
     allowNonPublicOrigins: z.array(z.string().min(1)).optional().meta({
       description:
         'exact origins `scheme://host:port` exempt from the address rules (a test host on loopback); never patterns',

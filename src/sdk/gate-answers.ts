@@ -13,9 +13,14 @@ export function gateError(id: JsonRpcId, message: string, data?: Record<string, 
   return { jsonrpc: '2.0', id, error };
 }
 
+/** How the decorator answers a read it refused or could not finish: a JSON-RPC error (default), or a result holding the notice. */
+export type RefusedReadAnswer = 'error' | 'notice';
+
 /**
  * The answer to a read the gate refused or ended itself (`what` it did, e.g. `refused to read`), worded by the flow's
- * one notice: the reason codes and messages, the policy and the boundary to check next; the decision under `data`.
+ * one notice: the reason codes and messages, the policy and the boundary to check next. `error`: a -32080 error with
+ * the decision under `data`; `notice`: a result whose one `contents` item is the notice as text, the decision under
+ * `_meta`, for a consumer that reads many links at once and fails them all on one error (LangChain's artifact mode).
  */
 export function readDenial(
   id: JsonRpcId,
@@ -23,8 +28,12 @@ export function readDenial(
   decision: Decision,
   what: string,
   next: NextStep | null,
+  as: RefusedReadAnswer = 'error',
 ): Record<string, unknown> {
-  return gateError(id, gateNotice(what, uri, decision, next), { [decisionMetaKey]: decision });
+  const notice = gateNotice(what, uri, decision, next);
+  if (as === 'error') return gateError(id, notice, { [decisionMetaKey]: decision });
+  const contents = [{ uri, mimeType: 'text/plain', text: notice }];
+  return { jsonrpc: '2.0', id, result: { contents, _meta: { [decisionMetaKey]: decision } } };
 }
 
 /** The first line of an error's message, for an answer that must stay one line. */

@@ -5,6 +5,7 @@ import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { linkFacts } from '../flow/discover-links.ts';
 import { answerOf } from '../flow/link-reader.ts';
 import {
+  isEnforced,
   judgeRead,
   type LinkStep,
   linkRefused,
@@ -40,7 +41,7 @@ export async function onRead(
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');
       await s.emit(recorded);
-      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'refused to read', recorded.next);
+      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'refused to read', recorded.next, s.refusedReads);
       s.deliver(denied);
     });
     return;
@@ -93,7 +94,7 @@ function onDeadline(s: TransportSession, id: JsonRpcId): void {
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'timeout', deadlineMs: s.deadlineMs });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'timed out reading', failed.record.next));
+    s.deliver(readDenial(id, uri, failed.decision, 'timed out reading', failed.record.next, s.refusedReads));
   });
 }
 
@@ -111,7 +112,7 @@ export async function onReadAnswer(
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'too-large', ...over });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next), extra);
+    s.deliver(readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next, s.refusedReads), extra);
     return;
   }
   const answer = answerOf(message);
@@ -130,7 +131,7 @@ export async function onReadAnswer(
     });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next), extra);
+    s.deliver(readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next, s.refusedReads), extra);
     throw error;
   }
   if (judged.complete && 'result' in answer)
@@ -168,13 +169,15 @@ function answerHost(
   judged: ReadJudgement,
   extra?: MessageExtraInfo,
 ): void {
-  if (judged.delivery === 'whole') {
+  // with notices for refused reads, a server's error answer is one too: one unreadable link fails no other read
+  const serverError = judged.delivery === 'whole' && 'error' in message && s.refusedReads === 'notice';
+  if (judged.delivery === 'whole' && !(serverError && isEnforced(step))) {
     s.deliver(message, extra);
     return;
   }
-  if (judged.delivery === 'none') {
+  if (judged.delivery === 'none' || serverError) {
     const what = judged.complete ? 'refused to read' : 'did not complete the read of';
-    s.deliver(readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next), extra);
+    s.deliver(readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next, s.refusedReads), extra);
     return;
   }
   // only the contents and the decision change: a front end that kept the answer's bytes edits just those

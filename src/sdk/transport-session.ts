@@ -11,6 +11,7 @@ import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import type { FoundLink } from './found-links.ts';
 import { FoundLinks } from './found-links.ts';
+import type { RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
 import { RequestsInFlight } from './requests-in-flight.ts';
 
@@ -35,6 +36,13 @@ export interface GateTransportOptions {
    * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
    */
   judgeEmbedded?: boolean;
+  /**
+   * how a read the gate refused, could not finish, or the server failed is answered (enforce mode): `error`, a -32080
+   * JSON-RPC error (default; a server's own error passes as it came), or `notice`, a result whose one item is the
+   * notice as text, for consumers that read many links at once and fail them all on one error (LangChain's
+   * `outputHandling: { resource_link: 'artifact' }`)
+   */
+  refusedReads?: RefusedReadAnswer;
   /** the front end records name (`stages.discovered.frontEnd`), default `decorator`; `linkgate proxy` sets `proxy` */
   frontEnd?: FrontEnd;
   /**
@@ -60,6 +68,7 @@ export class TransportSession {
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
   readonly frontEnd: FrontEnd;
+  readonly refusedReads: RefusedReadAnswer;
   readonly cache: ReadCache | undefined;
   readonly requests = new RequestsInFlight();
   readonly reads = new ReadsInFlight();
@@ -90,6 +99,7 @@ export class TransportSession {
     this.judgeItems = options.judgeEmbedded !== false;
     this.onRecordError = checkOnRecordError(options.onRecordError);
     this.frontEnd = options.frontEnd ?? 'decorator';
+    this.refusedReads = options.refusedReads === 'notice' ? 'notice' : 'error';
     this.cache = options.cache;
     this.authContext = options.authContext;
     this.sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });

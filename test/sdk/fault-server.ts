@@ -36,10 +36,20 @@ export function linksResult(): Record<string, unknown> {
   };
 }
 
+/** A link the gate allows whose read the server fails (`resource not found`). */
+export const brokenUri = 'fault://docs/gone.txt';
+
+/** The tool result of `artifact-links`: the safe link and the link whose read fails, nothing else. */
+export function artifactLinksResult(): Record<string, unknown> {
+  const link = (uri: string, name: string) => ({ type: 'resource_link', uri, name, mimeType: 'text/plain' });
+  return { content: [link(safeUri, 'guide'), link(brokenUri, 'gone')] };
+}
+
 type Id = string | number;
 const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
 
 function onRead(id: Id, uri: string): void {
+  if (uri === brokenUri) return void send({ id, error: { code: -32002, message: `resource not found: ${uri}` } });
   const big = /^fault:\/\/big\/(\d+)$/.exec(uri);
   const text = big === null ? `contents of ${uri}\n` : 'a'.repeat(Number(big[1]));
   send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text }] } });
@@ -59,9 +69,12 @@ function main(): void {
       });
     }
     if (method === 'ping') return void send({ id, result: {} });
-    if (method === 'tools/list')
-      return void send({ id, result: { tools: [{ name: 'links', inputSchema: { type: 'object' } }] } });
-    if (method === 'tools/call') return void send({ id, result: linksResult() });
+    if (method === 'tools/list') {
+      const tools = ['links', 'artifact-links'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+      return void send({ id, result: { tools } });
+    }
+    if (method === 'tools/call')
+      return void send({ id, result: params['name'] === 'artifact-links' ? artifactLinksResult() : linksResult() });
     if (method === 'resources/read') return onRead(id, String(params['uri'] ?? ''));
     send({ id, error: { code: -32601, message: `method not found: ${method}` } });
   });

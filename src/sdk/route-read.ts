@@ -41,7 +41,14 @@ export async function onRead(
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');
       await s.emit(recorded);
-      const denied = readDenial(id, linkFacts(step.link).uri, step.linkDecision, 'refused to read', recorded.next, s.refusedReads);
+      const denied = readDenial(
+        id,
+        linkFacts(step.link).uri,
+        step.linkDecision,
+        'refused to read',
+        recorded.next,
+        s.refusedReads,
+      );
       s.deliver(denied);
     });
     return;
@@ -112,7 +119,10 @@ export async function onReadAnswer(
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'too-large', ...over });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next, s.refusedReads), extra);
+    s.deliver(
+      readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next, s.refusedReads),
+      extra,
+    );
     return;
   }
   const answer = answerOf(message);
@@ -131,7 +141,10 @@ export async function onReadAnswer(
     });
     await s.emit(failed.record);
     const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next, s.refusedReads), extra);
+    s.deliver(
+      readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next, s.refusedReads),
+      extra,
+    );
     throw error;
   }
   if (judged.complete && 'result' in answer)
@@ -177,7 +190,10 @@ function answerHost(
   }
   if (judged.delivery === 'none' || serverError) {
     const what = judged.complete ? 'refused to read' : 'did not complete the read of';
-    s.deliver(readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next, s.refusedReads), extra);
+    s.deliver(
+      readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next, s.refusedReads),
+      extra,
+    );
     return;
   }
   // only the contents and the decision change: a front end that kept the answer's bytes edits just those

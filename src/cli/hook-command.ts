@@ -42,7 +42,7 @@ export const hookDefinition = defineCommand({
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
     'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
     '`--mode observe` answers nothing and records what enforcing would have done (`wouldDeny`).',
-    '`linkgate hook HOST --print-config [--policy FILE] [--allowed-signers FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads (and, with `--allowed-signers`, that its review verifies: exit 2 and the reason otherwise) and prints the host\'s hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle; claude code entries carry `onFailure: "block"` and cursor\'s `failClosed: true`, so a hook that cannot start, crashes or hangs refuses the call.',
+    '`linkgate hook HOST --print-config [--policy FILE] [--allowed-signers FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads (and, with `--allowed-signers`, that its review verifies: exit 2 and the reason otherwise) and prints the host\'s hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle; claude code entries carry `onFailure: "block"` and cursor\'s `failClosed: true`, so a hook that cannot start, crashes or hangs refuses the call. codex and gemini cli let a call through when a hook fails, and no host withholds a result when its post hook cannot run: `--server NAME -- COMMAND [ARG…]` also prints the `linkgate proxy` entry that fronts the server (the proxy as the front end, the hooks as a second layer); without it a warning says so.',
   ],
   options: {
     policy: {
@@ -57,6 +57,12 @@ export const hookDefinition = defineCommand({
       value: 'FILE',
       description:
         'append one json record per judged link to this file, which must be a regular file (a fifo, socket or device fails every event closed)',
+    },
+    server: {
+      type: 'string',
+      value: 'NAME',
+      description:
+        'with `--print-config`: also print the `linkgate proxy` entry that fronts server NAME, started by the command after `--` (the proxy as the front end, the hooks as a second layer)',
     },
     state: {
       type: 'string',
@@ -89,12 +95,16 @@ export const hookDefinition = defineCommand({
   positionals: [
     { name: 'HOST', description: `the host whose event format is on stdin: ${Object.keys(hostAdapters).join(', ')}` },
   ],
-  example: 'linkgate hook claude-code --print-config --policy policies/default.yaml',
+  afterDashes: {
+    name: 'COMMAND [ARG…]',
+    description: 'with `--print-config --server NAME`: the command line that starts the server the proxy fronts',
+  },
+  example: 'linkgate hook codex --print-config --policy policies/default.yaml --server docs -- npx -y docs-server',
   exitCodes: {
     0: "the host's answer is on stdout (an allow, a block, or a result withheld because the hook failed after the tool ran)",
     2: 'usage error, a policy that does not load for --print-config, or a failure before the tool ran (or where no answer can be written): the host blocks the call',
   },
-  run: async ({ values, positionals, usageError }, io) => {
+  run: async ({ values, positionals, rest, usageError }, io) => {
     const [host, extra] = positionals;
     if (host === undefined) return usageError(`missing host: one of ${hosts}`);
     if (!isHookHost(host))
@@ -104,6 +114,10 @@ export const hookDefinition = defineCommand({
     if (typeof review === 'string') return usageError(review);
 
     const mode = values.mode === 'observe' ? 'observe' : 'enforce';
+    if ((values.server !== undefined || rest.length > 0) && values['print-config'] !== true)
+      return usageError('`--server` and a command after `--` are for `--print-config`');
+    if ((values.server === undefined) !== (rest.length === 0))
+      return usageError('`--server NAME` needs the command that starts the server after `--`, and the command a name');
     if (values['print-config'] === true) {
       const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
       let trustedPolicy = policy;
@@ -136,19 +150,29 @@ export const hookDefinition = defineCommand({
       if (recordsProblem !== null)
         return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
       await warnReplaceable(io, trustedPolicy, review);
-      const command = ['node', cliEntry(), 'hook', host];
-      if (values.bundle === undefined) command.push('--policy', policy);
-      else command.push('--bundle', resolvePath(io.cwd, values.bundle));
-      if (values.records !== undefined) command.push('--records', resolvePath(io.cwd, values.records));
-      if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+      const shared: string[] = [];
+      if (values.bundle === undefined) shared.push('--policy', policy);
+      else shared.push('--bundle', resolvePath(io.cwd, values.bundle));
+      if (values.records !== undefined) shared.push('--records', resolvePath(io.cwd, values.records));
+      const tail: string[] = [];
       if (review.allowedSigners !== undefined)
-        command.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
-      if (review.policyId !== undefined) command.push('--policy-id', review.policyId);
-      if (review.minVersion !== undefined) command.push('--min-version', review.minVersion);
-      if (review.strictFiles === true) command.push('--strict-files');
-      if (mode === 'observe') command.push('--mode', 'observe');
-      if (values['on-record-error'] === 'report') command.push('--on-record-error', 'report');
-      io.stdout.write(`${JSON.stringify(hostSettings[host](command.map(shellQuote).join(' ')), null, 2)}\n`);
+        tail.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
+      if (review.policyId !== undefined) tail.push('--policy-id', review.policyId);
+      if (review.minVersion !== undefined) tail.push('--min-version', review.minVersion);
+      if (review.strictFiles === true) tail.push('--strict-files');
+      if (mode === 'observe') tail.push('--mode', 'observe');
+      if (values['on-record-error'] === 'report') tail.push('--on-record-error', 'report');
+      const command = ['node', cliEntry(), 'hook', host, ...shared];
+      if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+      command.push(...tail);
+      const settings: Record<string, unknown> = { ...hostSettings[host](command.map(shellQuote).join(' ')) };
+      if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(host)}\n`);
+      else {
+        // the proxy in front of the server: it sees every read and result itself, so nothing depends on a hook running
+        const args = [cliEntry(), 'proxy', ...shared, '--server', values.server, ...tail, '--', ...rest];
+        settings[proxyServersKey[host]] = { [values.server]: { command: 'node', args } };
+      }
+      io.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
       return 0;
     }
     const choice = policyChoiceProblem(values);
@@ -273,6 +297,26 @@ function hookDeadline(io: CliIo) {
       if (expired && io.stdout === process.stdout) setTimeout(() => process.exit(), 200).unref();
     },
   };
+}
+
+/** Where each host keeps its MCP servers in the block `--print-config` prints (`--server`): the proxy's entry goes there. */
+const proxyServersKey: Readonly<Record<keyof typeof hostAdapters, string>> = {
+  // Claude Code: `.mcp.json` (or `claude mcp add-json`); Gemini CLI: the same settings.json as its hooks
+  'claude-code': 'mcpServers',
+  'gemini-cli': 'mcpServers',
+  // Codex: config.toml `[mcp_servers.NAME]`; Cursor: `.cursor/mcp.json`
+  codex: 'mcp_servers',
+  cursor: 'mcpServers',
+};
+
+/** What `--print-config` says on stderr when it prints the hooks alone: how each host fails with hooks only. */
+function hooksAloneLine(host: keyof typeof hostAdapters): string {
+  const front = 'give `--server NAME -- COMMAND [ARG…]` to print the proxy that fronts each server as well';
+  if (host === 'codex' || host === 'gemini-cli')
+    return `these hooks alone fail open: ${host} lets a call through when its hook cannot start, crashes or hangs; ${front}`;
+  if (host === 'claude-code')
+    return `a post hook that cannot run lets its tool result through, even with \`onFailure: "block"\`; ${front}`;
+  return `a hook that cannot run may let its call through; ${front}`;
 }
 
 /** `linkgate hook` as a runnable command. */

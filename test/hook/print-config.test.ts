@@ -48,4 +48,45 @@ describe('linkgate hook --print-config', () => {
     writeFileSync(f.policy, 'id: [oops');
     expect((await print(f.allowedSigners)).code).toBe(2);
   });
+
+  describe('the proxy as the front end, the hooks as a second layer (issue 39 item 2)', () => {
+    const server = ['--server', 'docs', '--', 'npx', '-y', 'docs-server'];
+    it.each([
+      ['codex', 'mcp_servers'],
+      ['gemini-cli', 'mcpServers'],
+      ['claude-code', 'mcpServers'],
+    ])('%s: --server prints the proxy entry beside the hooks', async (host, key) => {
+      const run = await runCli(['hook', host, '--print-config', '--records', '/tmp/r.jsonl', ...server]);
+      expect(run.code, run.stderr).toBe(0);
+      const printed = JSON.parse(run.stdout) as Record<string, Record<string, { command: string; args: string[] }>>;
+      expect(Object.keys(printed['hooks'] ?? {}).length).toBeGreaterThan(0);
+      const entry = printed[key]?.['docs'];
+      expect(entry?.command).toBe('node');
+      expect(entry?.args.slice(1, 2)).toEqual(['proxy']);
+      expect(entry?.args).toContain('--records');
+      expect(entry?.args.slice(-5)).toEqual(['docs', '--', 'npx', '-y', 'docs-server']);
+      expect(run.stderr).not.toContain('fail open');
+    });
+
+    it('claude code with --server keeps onFailure "block" on every hook', async () => {
+      const run = await runCli(['hook', 'claude-code', '--print-config', ...server]);
+      const { hooks } = JSON.parse(run.stdout) as { hooks: Record<string, Entry[]> };
+      for (const handler of Object.values(hooks).flatMap((entries) => entries.flatMap((e) => e.hooks)))
+        expect(handler).toMatchObject({ onFailure: 'block' });
+    });
+
+    it.each(['codex', 'gemini-cli'])(
+      '%s without --server: the hooks, and a warning that they alone fail open',
+      async (host) => {
+        const run = await runCli(['hook', host, '--print-config']);
+        expect(run.code).toBe(0);
+        expect(run.stderr).toMatch(/these hooks alone fail open: .*--server NAME -- COMMAND/);
+      },
+    );
+
+    it('--server without a command, or a command without --print-config, is a usage error', async () => {
+      expect((await runCli(['hook', 'codex', '--print-config', '--server', 'docs'])).code).toBe(2);
+      expect((await runCli(['hook', 'codex', '--policy', 'policies/default.yaml', '--', 'x'])).code).toBe(2);
+    });
+  });
 });

@@ -36,6 +36,19 @@ export function findActiveRenderedHtml(html: string, budget: WorkBudget = WorkBu
   return scanDocument(html, { depth: 0, budget, rendered: true });
 }
 
+/**
+ * Why an XHTML element in an SVG or XML document is active, as a browser renders it (`foreignObject` content):
+ * script, plugins, handlers and script urls as in any page, and frames, forms, a meta refresh and `base` as in a
+ * rendered page; null when it is not.
+ */
+export function activeXhtmlElement(
+  name: string,
+  attrs: readonly { name: string; value: string }[],
+  budget: WorkBudget = WorkBudget.unlimited(),
+): string | null {
+  return inspectTag(name, HTML_NS, attrs, { depth: 0, budget, rendered: true });
+}
+
 /** Where a document is read: how deep in `srcdoc` documents and conditional comments, the budget its parses spend, and whether a markdown renderer made it. */
 export interface MarkupScan {
   /** `srcdoc` documents and conditional comments this document is inside */

@@ -39,7 +39,7 @@ export function readMarkup(
 ): MarkupFindings {
   if (flavour === 'svg' || flavour === 'xml') {
     budget.spend('xml', text.length);
-    const xml = findActiveXml(text, flavour);
+    const xml = findActiveXml(text, flavour, budget);
     // the XML reading is what an image/svg+xml consumer builds; a document it rejects may still reach a
     // lenient reader (an HTML page inlining it, a sniffing browser), which reads the bytes as HTML
     if (xml.active === null && xml.malformed !== null && mayHoldActiveMarkup(text))

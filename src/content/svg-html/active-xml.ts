@@ -5,12 +5,12 @@
 // after inspection); an `xml-stylesheet` instruction may only name CSS (XSLT generates script).
 import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
 import { findActiveCss } from './active-css.ts';
-import { inspectAttribute } from './active-html.ts';
+import { activeXhtmlElement, inspectAttribute } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl, svgImageUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
-import { WorkExhausted } from '../work-budget.ts';
+import { WorkBudget, WorkExhausted } from '../work-budget.ts';
 
 /**
  * Deepest element nesting read, elements: libxml2's default limit (`xmlParserMaxDepth`), which the browsers' XML
@@ -35,7 +35,11 @@ const pluginElements: ReadonlySet<string> = new Set(['object', 'embed', 'applet'
 const stop = new Error('stop at the first finding');
 
 /** Reads SVG (`svg`: elements without a namespace count as SVG) or other XML once and reports the first active construct and the first well-formedness error. */
-export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings {
+export function findActiveXml(
+  text: string,
+  flavour: 'svg' | 'xml',
+  budget: WorkBudget = WorkBudget.unlimited(),
+): XmlFindings {
   const { SaxesParser } = xmlParser();
   const parser = new SaxesParser({ xmlns: true });
   const findings: XmlFindings = { active: null, malformed: null };
@@ -59,7 +63,7 @@ export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings
   });
   parser.on('opentag', (tag) => {
     if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
-    const message = inspectElement(tag, flavour);
+    const message = inspectElement(tag, flavour, budget);
     if (message !== null) found(message);
     if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') styleDepth++;
   });
@@ -91,12 +95,18 @@ export function findActiveXml(text: string, flavour: 'svg' | 'xml'): XmlFindings
   return findings;
 }
 
-function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml'): string | null {
+function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml', budget: WorkBudget): string | null {
   const local = (tag.local ?? tag.name).toLowerCase();
   const uri = tag.uri ?? '';
   if (local === 'script') return 'a `<script>` element';
   if (uri === XML_EVENTS_NS) return 'an xml events element';
   if (uri === XHTML_NS && pluginElements.has(local)) return `an xhtml \`<${local}>\` element`;
+  // xhtml content (in a `foreignObject`) is rendered as a page: a meta refresh, frame, form or base acts there
+  if (uri === XHTML_NS) {
+    const attributes = Object.values(tag.attributes).map((a) => ({ name: a.local.toLowerCase(), value: a.value }));
+    const found = activeXhtmlElement(local, attributes, budget);
+    if (found !== null) return `xhtml content holds ${found}`;
+  }
   const svg = uri === SVG_NS || (uri === '' && flavour === 'svg');
   if (svg && !svgElements.has(local)) {
     return local === 'handler' || local === 'listener'

@@ -81,6 +81,7 @@ export { discoverLinks } from './flow/discover-links.ts';
 export type { FoundEmbedded, FoundLink } from './flow/discover-links.ts';
 export { gateNotice } from './flow/gate-notice.ts';
 export { refusedLinkItem, refusedLinkNotice } from './flow/refused-link.ts';
+export { recordRef } from './flow/record-ref.ts';
 export { messageShape } from './flow/json-rpc-shape.ts';
 export type { JsonRpcId, MessageShape } from './flow/json-rpc-shape.ts';
 export { checkResourceLink } from './link/resource-link.ts';

@@ -26,6 +26,7 @@ import {
   stateFiles,
   writeStateFile,
 } from './bundle-state.ts';
+import { pullLockName, takePullLock } from './pull-lock.ts';
 import { checkManifestSignature, type ManifestTrust } from './manifest-signature.ts';
 
 /** Why a pull refused a bundle, one stable code each. */
@@ -38,7 +39,8 @@ export type RefusalCode =
   | 'bundle.needs-newer-linkgate'
   | 'bundle.digest'
   | 'bundle.policy-invalid'
-  | 'bundle.policy-unreviewed';
+  | 'bundle.policy-unreviewed'
+  | 'bundle.busy';
 
 /** What one pull did: activated a revision, found nothing new, or refused (the last good bundle stays active). */
 export type PullResult =
@@ -88,26 +90,32 @@ class Refusal extends Error {
 export async function pullBundle(options: PullOptions): Promise<PullResult> {
   const nowMs = options.nowMs ?? Date.now();
   await mkdir(join(options.stateDir, stateFiles.revisions), { recursive: true });
-  const active = await activeBundle(options.stateDir);
-  let result: PullResult;
+  const release = await takePullLock(options.stateDir);
   try {
-    result = await pullOnce(options, active, nowMs);
-  } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    result = {
-      result: 'refused',
-      code: error.code,
-      reason: error.message,
-      revision: (await activeBundle(options.stateDir))?.revision,
-      ...(error.offered === undefined ? {} : { offered: error.offered }),
-    };
+    let result: PullResult;
+    try {
+      if (release === undefined)
+        throw new Refusal('bundle.busy', `another pull holds \`${join(options.stateDir, pullLockName)}\``);
+      result = await pullOnce(options, await activeBundle(options.stateDir), nowMs);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      result = {
+        result: 'refused',
+        code: error.code,
+        reason: error.message,
+        revision: (await activeBundle(options.stateDir))?.revision,
+        ...(error.offered === undefined ? {} : { offered: error.offered }),
+      };
+    }
+    await writeStateFile(options.stateDir, stateFiles.status, {
+      ...result,
+      at: new Date(nowMs).toISOString(),
+      source: options.source.shownAs,
+    });
+    return result;
+  } finally {
+    await release?.();
   }
-  await writeStateFile(options.stateDir, stateFiles.status, {
-    ...result,
-    at: new Date(nowMs).toISOString(),
-    source: options.source.shownAs,
-  });
-  return result;
 }
 
 async function pullOnce(options: PullOptions, active: ActiveBundle | undefined, nowMs: number): Promise<PullResult> {

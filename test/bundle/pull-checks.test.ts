@@ -2,7 +2,7 @@
 // signature (another namespace, a key not allowed), a field of the manifest (named in the message), a newer linkgate
 // needed, a policy whose review does not hold; and basic auth on the folder. A refusal keeps the active bundle.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +175,19 @@ describe('pull checks', () => {
     expect(bad({ files: { ...good.files, 'policy.yaml': 'md5:1' } })).toContain('`files.policy.yaml`');
     expect(bad({ policy: 'other.yaml' })).toContain('`policy`');
     expect(bad({ extra: 1 })).toContain('unknown field `extra`');
+  });
+
+  it("a pull refuses while another holds the state folder, and takes over a crashed pull's stale lock", async () => {
+    await publish(6);
+    const held = join(dir, 'lock-state');
+    mkdirSync(join(held, '.pull.lock'), { recursive: true });
+    const busy = await pull(held);
+    expect(busy).toMatchObject({ result: 'refused', code: 'bundle.busy', revision: undefined });
+    expect(existsSync(join(held, 'active.json'))).toBe(false);
+    const old = new Date(Date.now() - 11 * 60_000);
+    utimesSync(join(held, '.pull.lock'), old, old);
+    expect(await pull(held)).toMatchObject({ result: 'activated', revision: 6 });
+    expect(existsSync(join(held, '.pull.lock'))).toBe(false);
   });
 
   it('a folder behind basic auth: refused without credentials, pulled with them', async () => {

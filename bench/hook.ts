@@ -1,11 +1,12 @@
 // One hook event is one process start (issue 13), and so is `linkgate eval` of one line (issue 15): wall time beside
 // `node -e 0`, interleaved, with min–max. The rows compare the ways to start the same code (issue 42 item 2,
-// docs/speed.md): the code-cache start `--print-config` gives hosts (`linkgate-cached.cjs`: the event bundle compiled
-// with V8's code cache kept next to it), the same event bundle compiled at every start (its cache folder writable by
-// others, so never used), a Node start-up snapshot of the event bundle, the ES-module CLI bundle (`linkgate.js`, code
-// split: a command loads its own chunks) and the tsc output (every module through the ESM loader). The validated
-// policy is cached next to the bundle (or in `--state` when the command line names it), so every event after the first
-// skips the YAML parser and the schema; the row with a fresh state folder per event shows what an event costs without.
+// docs/speed.md): the code-cache start for hosts' command lines (`perEventEntry()`: `linkgate-cached.cjs` runs the
+// event bundle compiled with V8's code cache kept next to it), the same event bundle compiled at every start (its
+// cache folder writable by others, so never used), a Node start-up snapshot of the event bundle, the ES-module CLI
+// bundle (`linkgate.js`, code split: a command loads its own chunks) and the tsc output (every module through the ESM
+// loader). The validated policy is cached next to the bundle (or in `--state` when the command line names it), so
+// every event after the first skips the YAML parser and the schema; a fresh state folder per event shows the cost
+// without.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,7 +100,7 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
     const allow = /"effect":"allow"/;
     const tasks: Record<string, () => void> = {
       'node -e 0': () => runOnce(['-e', '0'], '', none),
-      'hook event, code-cache start (print-config)': () => runOnce(hookArgs(entries.cached), event, none),
+      'hook event, code-cache start (for hosts)': () => runOnce(hookArgs(entries.cached), event, none),
       'hook event, event bundle compiled each start': () => runOnce(hookArgs(entries.uncached), event, none),
       'hook event, start-up snapshot (not warmed)': () =>
         runOnce(['--snapshot-blob', snapshot, ...hookArgs('').slice(1)], event, none),
@@ -128,7 +129,7 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       // min–max of the ratio: each extreme against the base's median
       return { median: s.median / b.median, min: s.min / b.median, max: s.max / b.median };
     };
-    const hook = ratioOf('hook event, code-cache start (print-config)');
+    const hook = ratioOf('hook event, code-cache start (for hosts)');
     const evalRatio = ratioOf('eval one line, code-cache start');
     const fmt = (r: { median: number; min: number; max: number }) =>
       `${r.median.toFixed(2)}× node -e 0 [${r.min.toFixed(2)}× – ${r.max.toFixed(2)}×]`;

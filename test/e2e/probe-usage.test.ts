@@ -5,7 +5,8 @@ const demo = tsServer('src/demo/demo-server.ts');
 
 describe('linkgate probe usage and reachability', () => {
   test.each([
-    { name: 'no arguments', args: [], message: /missing `--policy FILE`/ },
+    { name: 'no arguments', args: [], message: /missing `--tool NAME`/ },
+    { name: 'no policy or bundle', args: ['--tool', 't', '--', 'x'], message: /missing `--policy FILE`/ },
     { name: 'no tool', args: ['--policy', 'policies/default.yaml', '--', 'x'], message: /missing `--tool NAME`/ },
     { name: 'no command', args: ['--policy', 'policies/default.yaml', '--tool', 't'], message: /missing `-- COMMAND/ },
     {
@@ -54,6 +55,6 @@ describe('linkgate probe usage and reachability', () => {
   test('--help prints the usage and exits 0', async () => {
     const run = await runProbe(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^usage: linkgate probe --policy FILE --tool NAME/);
+    expect(run.stdout).toMatch(/^usage: linkgate probe \(--policy FILE \| --bundle DIR\) --tool NAME/);
   });
 });

@@ -1,4 +1,5 @@
 import { reasonCodeHelp } from '../decision/reason-code-help.ts';
+import { consumerCoverageMarkdown } from '../content/consumer-coverage.ts';
 import { reasonCodes } from '../decision/reason-codes.ts';
 import { policyJsonSchema } from '../policy/policy-json-schema.ts';
 
@@ -73,5 +74,13 @@ json-logic over the facts of their stage; \`linkgate explain\` lists the facts o
 | setting | type | meaning |
 | --- | --- | --- |
 ${rows.join('\n')}
+
+## Consumers the content rules protect
+
+A body is judged for every consumer below that would read it: by its declared type, by its uri's extension and by
+its own bytes, whichever reaches more of them. Bytes a second consumer reads as an active format are judged as that
+format too.
+
+${consumerCoverageMarkdown()}
 `;
 }

@@ -240,6 +240,7 @@ export const hookDefinition = defineCommand({
           budget,
           record: (record) => sink.write(record),
           recordEmbedded: async (record) => sink.writeEmbedded?.(record),
+          recordProvisional: append,
         });
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);

@@ -107,9 +107,14 @@ function response(parsed: HookCall, raw: unknown): unknown {
   const content = isRecord(raw) ? raw['llmContent'] : undefined;
   if (parsed.kind === 'read') {
     // a failed read is `Error: …` text with `error` beside it: the server's (or the host's) error, never a body
-    const error = isRecord(raw) && isRecord(raw['error']) ? raw['error']['message'] : undefined;
-    if (error !== undefined)
-      return { contents: [], error: typeof error === 'string' && error !== '' ? error : 'the read failed' };
+    const failure = isRecord(raw) && isRecord(raw['error']) ? raw['error'] : undefined;
+    const error = failure?.['message'];
+    if (error !== undefined) {
+      const answered = { contents: [], error: typeof error === 'string' && error !== '' ? error : 'the read failed' };
+      // only `mcp_tool_error` is the server's answer; any other type is Gemini CLI refusing the read itself (a uri no
+      // server listed is `mcp_resource_not_found`), before any request reached a server
+      return failure?.['type'] === 'mcp_tool_error' ? answered : { ...answered, refusedBy: 'host' };
+    }
     if (typeof content === 'string') {
       // the host's own words for a result with no text or blob (no contents, an unknown result type): no body
       if (content === noContent) return { contents: [] };

@@ -13,6 +13,12 @@ export interface HookContext {
   stateDir: string;
   /** receives each finished record */
   record: (record: LinkRecord) => Promise<void>;
+  /**
+   * receives the provisional record of a read the hook let through before the host reads (`kind: "requested"`), so a
+   * read the host refuses or that fails before a post event still leaves a record; the post event's supersedes it
+   * (absent: not kept)
+   */
+  recordProvisional?: (record: LinkRecord & { kind: 'requested' }) => Promise<void>;
   /** receives the record of each embedded resource judged (absent: not kept) */
   recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
   /** the host's name, written into each record with the session and tool-use ids (absent: records carry no `host`) */
@@ -30,9 +36,23 @@ export type HookStep = LinkStep & { discoveredBy?: string | null };
 
 /** Writes `record`, with the host, session and tool-use ids when the context names a host. */
 export async function save(context: HookContext, event: HookEvent, step: HookStep, record: LinkRecord): Promise<void> {
-  if (context.host === undefined) return context.record(record);
+  await context.record(withHost(context, event, step, record));
+}
+
+/** Writes the provisional record of a read let through (`kind: "requested"`), when the context keeps them. */
+export async function saveProvisional(
+  context: HookContext,
+  event: HookEvent,
+  step: HookStep,
+  record: LinkRecord,
+): Promise<void> {
+  await context.recordProvisional?.({ kind: 'requested', ...withHost(context, event, step, record) });
+}
+
+function withHost(context: HookContext, event: HookEvent, step: HookStep, record: LinkRecord): LinkRecord {
+  if (context.host === undefined) return record;
   const toolUseIds = { discovered: step.discoveredBy ?? null, requested: event.toolUseId };
-  await context.record({ ...record, host: { name: context.host, session: event.session, toolUseIds } });
+  return { ...record, host: { name: context.host, session: event.session, toolUseIds } };
 }
 
 /** The context's mode, `enforce` unless it says `observe`. */

@@ -8,7 +8,7 @@ import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
 import { SavedFiles } from './saved-files.ts';
-import { readContents, readError, readResultType } from './tool-output.ts';
+import { readContents, readError, readRefusedByHost, readResultType } from './tool-output.ts';
 
 /** The host's read failed: the pending read is recorded as failed. */
 export async function readFailed(r: ReadEvent): Promise<HookAnswer> {
@@ -42,12 +42,12 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   if (error !== null && raw.length === 0 && !linkRefused(step)) {
     // the server answered an error (Claude Code: `{contents: [], error}`): nothing reached the model to judge
     const requested = pending?.requested ?? sendRead(gate, step, nowOf(context));
-    const failure = {
-      kind: 'failed',
-      why: 'the server answered an error',
-      message: `the server answered an error: ${error}`.slice(0, 200).toLowerCase(),
-    } as const;
-    await save(context, event, step, failedRead(gate, step, requested, failure).record);
+    // a host that refused the read itself (Gemini CLI reads only listed resources) is the host's doing, not the server's
+    const who = readRefusedByHost(event.response) ? 'the host refused the read' : 'the server answered an error';
+    const failure = { kind: 'failed', why: who, message: `${who}: ${error}`.slice(0, 200).toLowerCase() } as const;
+    const record = failedRead(gate, step, requested, failure).record;
+    const next = { boundary: 'host-link-handling', hint: `${who} itself; no request reached a server` } as const;
+    await save(context, event, step, who === 'the host refused the read' ? { ...record, next } : record);
     return { kind: 'none' };
   }
 

@@ -1,11 +1,14 @@
-import { discoverLink, linkRefused, sendRead, skipRead, startLink } from '../flow/link-steps.ts';
+import { discoverLink, linkRefused, readFailed, sendRead, skipRead, startLink } from '../flow/link-steps.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
-import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save } from './hook-context.ts';
+import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save, saveProvisional } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import type { SessionState } from './session-state.ts';
 
 /** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
 export const webFetchServer = 'web-fetch';
+
+/** The provisional record's reason: the read was let through and no post event reached the hook after it. */
+const noOutcome = 'no outcome of the read reached the hook: the host refused it or it failed before its post event';
 
 /** One event of a resource read: the read call, its id across the pre and post events, and the session's state. */
 export interface ReadEvent {
@@ -26,7 +29,11 @@ export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
     await save(context, event, step, record);
     return { kind: 'deny', reason: gateNotice('refused to read', call.uri, step.linkDecision, record.next) };
   }
-  await r.state.putPending(r.callId, { ...step, requested: sendRead(context.gate, step, nowOf(context)) });
+  const requested = sendRead(context.gate, step, nowOf(context));
+  await r.state.putPending(r.callId, { ...step, requested });
+  // until the post event says how the read went, the record says no outcome reached the hook
+  const failure = { kind: 'failed', why: noOutcome, message: noOutcome } as const;
+  await saveProvisional(context, event, step, readFailed(context.gate, step, requested, failure).record);
   return { kind: 'none' };
 }
 

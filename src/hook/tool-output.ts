@@ -52,6 +52,12 @@ export function readError(output: unknown): string | null {
   return isRecord(value) && typeof value['error'] === 'string' && value['error'] !== '' ? value['error'] : null;
 }
 
+/** Whether a read tool's failed output says the host refused the read itself (`refusedBy: "host"`), not the server. */
+export function readRefusedByHost(output: unknown): boolean {
+  const value = parsedJson(output);
+  return isRecord(value) && value['refusedBy'] === 'host';
+}
+
 /** The entries of a resource list tool's output: an array, `{resources: [...]}`, or either as a JSON string. */
 export function listedResources(output: unknown): Record<string, unknown>[] {
   const value = parsedJson(output);

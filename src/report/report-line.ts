@@ -179,7 +179,7 @@ export function readReportLine(text: string): ReportLine {
         readEffect: readDecided?.effect ?? null,
         recordedRequested: recorded.requested,
         recordedDelivered: recorded.delivered,
-        provisional: kind === 'discovered',
+        provisional: kind === 'discovered' || kind === 'requested',
       },
     };
   } catch (error) {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { makeElf, makeJpeg, makePng } from '../fixtures/make-bytes.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { readRequested, readReturned, resourcesListed, toolReturned, webFetch } from './hook-events.ts';
 
 let dir: string;
@@ -23,7 +23,7 @@ afterEach(() => {
 
 const recordsFile = () => join(dir, 'records.jsonl');
 const records = (): LinkRecord[] =>
-  existsSync(recordsFile()) ? (jsonLines(readFileSync(recordsFile(), 'utf8')) as LinkRecord[]) : [];
+  existsSync(recordsFile()) ? (linkRecordLines(readFileSync(recordsFile(), 'utf8')) as LinkRecord[]) : [];
 
 async function hook(event: unknown, policy = 'policies/default.yaml', host = 'claude-code') {
   const args = ['hook', host, '--policy', policy, '--state', join(dir, 'state'), '--records', recordsFile()];

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { fixtureDescribedLinks, fixtureRenderings } from '../real-host/fixture-resources.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 
 // the hook events a real Claude Code (2.1.332) sent for the fixture server's `described` and `renderings` tools and
 // reads of the described links (test/real-host/claude-code-renderings.test.ts records them); placeholders filled here
@@ -30,7 +30,7 @@ function freshRun() {
       JSON.stringify(event),
     );
   const records_ = () =>
-    existsSync(records) ? (jsonLines(readFileSync(records, 'utf8')) as LinkRecord[]) : ([] as LinkRecord[]);
+    existsSync(records) ? (linkRecordLines(readFileSync(records, 'utf8')) as LinkRecord[]) : ([] as LinkRecord[]);
   return { run, find, hook, records: records_ };
 }
 

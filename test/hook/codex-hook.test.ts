@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { makeElf } from '../fixtures/make-bytes.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 
 // the hook events a real Codex CLI (0.171.0) sent for the fixture server, recorded by the real-host harness
 // (test/real-host/codex-cli-smoke.test.ts); run folders and uuids are placeholders there
@@ -39,7 +39,7 @@ async function hook(event: unknown, policy = 'policies/default.yaml') {
   const args = ['hook', 'codex', '--policy', policy, '--state', join(dir, 'state'), '--records', join(dir, 'r.jsonl')];
   return runCli(args, typeof event === 'string' ? event : JSON.stringify(event));
 }
-const records = () => jsonLines(readFileSync(join(dir, 'r.jsonl'), 'utf8')) as LinkRecord[];
+const records = () => linkRecordLines(readFileSync(join(dir, 'r.jsonl'), 'utf8')) as LinkRecord[];
 const answerOf = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
 describe('linkgate hook codex on the events a real Codex CLI sent', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 
 // BeforeTool/AfterTool events a real Gemini CLI (0.61.0) sent for the fixture server, recorded by the real-host
 // harness; placeholders filled in here
@@ -40,7 +40,7 @@ describe('linkgate hook gemini-cli on the events a real Gemini CLI sent', () => 
     const readme = 'fixture://docs/readme.txt';
     expect(await hook(find('BeforeTool', 'read_mcp_resource', readme))).toMatchObject({ code: 0, stdout: '' });
     expect(await hook(find('AfterTool', 'read_mcp_resource', readme))).toMatchObject({ code: 0, stdout: '' });
-    const record = (jsonLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[]).find((r) => r.uri === readme);
+    const record = (linkRecordLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[]).find((r) => r.uri === readme);
     // the read names no server: it goes to the server that returned the link
     expect(record).toMatchObject({
       uri: readme,

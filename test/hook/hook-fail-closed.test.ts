@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { makeElf } from '../fixtures/make-bytes.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { readRequested, readReturned, toolReturned } from './hook-events.ts';
 
 let dir: string;
@@ -20,7 +20,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const transcript = () => join(dir, 'session.jsonl');
 const recordsFile = () => join(dir, 'records.jsonl');
 const records = (): LinkRecord[] =>
-  existsSync(recordsFile()) ? (jsonLines(readFileSync(recordsFile(), 'utf8')) as LinkRecord[]) : [];
+  existsSync(recordsFile()) ? (linkRecordLines(readFileSync(recordsFile(), 'utf8')) as LinkRecord[]) : [];
 
 async function hook(event: unknown, options: { policy?: string; host?: string; extra?: string[] } = {}) {
   const args = ['hook', options.host ?? 'claude-code', '--policy', options.policy ?? 'policies/default.yaml'];

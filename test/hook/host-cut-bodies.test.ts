@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 
 type Event = Record<string, unknown>;
 const observed = (host: string) =>
@@ -29,7 +29,7 @@ async function hook(host: string, event: Event, mode: 'enforce' | 'observe' = 'e
   const args = ['hook', host, '--policy', 'policies/default.yaml', '--state', state, '--records', join(dir, 'r.jsonl')];
   return runCli([...args, '--mode', mode], JSON.stringify(event));
 }
-const records = () => jsonLines(readFileSync(join(dir, 'r.jsonl'), 'utf8')) as LinkRecord[];
+const records = () => linkRecordLines(readFileSync(join(dir, 'r.jsonl'), 'utf8')) as LinkRecord[];
 
 // the body of an 11 MiB text read, and Codex's read output for it cut as Codex 0.171 cuts it: the first and last
 // 6 000 characters of the JSON text, `…N chars truncated…` between them

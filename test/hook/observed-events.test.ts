@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { fixtureResources } from '../real-host/fixture-resources.ts';
-import { jsonLines, runCli } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 
 // the hook events a real Claude Code (2.1.332) sent for the fixture server, recorded by the real-host harness;
 // run folders, uuids and file stamps are placeholders there, filled in here
@@ -81,7 +81,7 @@ describe('linkgate hook claude-code on the events a real Claude Code sent', () =
     expect(await hook(blob)).toMatchObject({ code: 0, stdout: '' });
     expect(existsSync(item?.blobSavedTo ?? '')).toBe(true);
 
-    const records = jsonLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[];
+    const records = linkRecordLines(readFileSync(recordsFile, 'utf8')) as LinkRecord[];
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
       ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'link-only'],
       ['fixture://docs/readme.txt', 'body-obtained'],

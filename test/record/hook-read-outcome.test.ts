@@ -17,7 +17,8 @@ async function hook(dir: string, host: string, event: Record<string, unknown>) {
   const records = path.join(dir, 'records.jsonl');
   const args = ['hook', host, '--policy', shippedPolicy('default'), '--records', records, '--state', dir];
   const run = await runCli(args, JSON.stringify(event));
-  expect([run.code, run.stderr]).toEqual([0, '']);
+  // (stderr may name the policy settings this host's hooks cannot enforce; no failure)
+  expect([run.code, run.stderr]).toEqual([0, expect.not.stringMatching(/fail|cannot write|error/i)]);
   return records;
 }
 

@@ -15,14 +15,16 @@ chmodSync(path.join(dir, 'locked'), 0o500);
 // root writes anywhere: the not-writable case is only checked for other users
 const root = process.getuid?.() === 0;
 
-test.each([
+const cases: [string, string | undefined][] = [
   ['existing.jsonl', undefined],
   ['new.jsonl', undefined],
   ['folder', 'records file `DIR/folder` is not a file'],
   ['missing/r.jsonl', 'records folder `DIR/missing` does not exist: no record can be written'],
   ['plain-file/r.jsonl', 'records folder `DIR/plain-file` is not a folder'],
-  ...(root ? [] : [['locked/r.jsonl', 'records folder `DIR/locked` is not writable'] as const]),
-])('%s: %s', (written, problem) => {
+];
+if (!root) cases.push(['locked/r.jsonl', 'records folder `DIR/locked` is not writable']);
+
+test.each(cases)('%s: %s', (written, problem) => {
   const health = recordsHealth(written, dir);
   expect(health.file).toBe(path.join(dir, written));
   expect(health.problem).toBe(problem?.replace('DIR', dir));

@@ -32,6 +32,7 @@ export interface BundleAction {
     readonly 'plain-http'?: boolean | undefined;
     readonly user?: string | undefined;
     readonly json?: boolean | undefined;
+    readonly otel?: boolean | undefined;
   };
   readonly usageError: (message: string) => number;
 }
@@ -40,7 +41,7 @@ const allowedOptions: Readonly<Record<string, readonly string[]>> = {
   build: ['revision', 'expires', 'out'],
   sign: ['key'],
   push: ['plain-http', 'user'],
-  pull: ['allowed-signers', 'min-signers', 'state', 'plain-http', 'user'],
+  pull: ['allowed-signers', 'min-signers', 'state', 'plain-http', 'user', 'otel'],
   status: ['state', 'json'],
 };
 
@@ -147,14 +148,27 @@ async function pull(a: BundleAction, io: CliIo): Promise<number> {
   const auth = credentials(a, io);
   if (typeof auth === 'string') return a.usageError(auth);
   const source = sourceOf(a.first ?? '', a.values['plain-http'] === true, auth);
-  const result = await pullBundle({
-    stateDir: resolvePath(io.cwd, state),
-    source,
-    allowedSigners: resolvePath(io.cwd, allowedSigners),
-    allowedSignersShownAs: displayPath(io.cwd, allowedSigners),
-    linkgateVersion: packageVersion(),
-    ...(min === undefined ? {} : { minSigners: Number(min) }),
-  });
+  const telemetry =
+    a.values.otel === true
+      ? await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: false })
+      : undefined;
+  let result;
+  try {
+    result = await pullBundle({
+      stateDir: resolvePath(io.cwd, state),
+      source,
+      allowedSigners: resolvePath(io.cwd, allowedSigners),
+      allowedSignersShownAs: displayPath(io.cwd, allowedSigners),
+      linkgateVersion: packageVersion(),
+      ...(min === undefined ? {} : { minSigners: Number(min) }),
+    });
+    if (telemetry !== undefined) {
+      const { emitPullStatus } = await import('../bundle/pull-telemetry.ts');
+      emitPullStatus(result, await bundleState(resolvePath(io.cwd, state)).catch(() => undefined), source.shownAs);
+    }
+  } finally {
+    await telemetry?.shutdown();
+  }
   if (result.result === 'activated') {
     const from = result.previous === undefined ? '' : ` (was ${result.previous})`;
     io.stdout.write(`activated revision ${result.revision}${from} from ${source.shownAs}\n`);

@@ -54,6 +54,11 @@ export const bundleDefinition = defineCommand({
       description: `push, pull: the user name for a registry that asks; the password is $${registryPasswordEnv}`,
     },
     json: { type: 'boolean', description: 'status: print json' },
+    otel: {
+      type: 'boolean',
+      description:
+        "pull: send one `linkgate.bundle.pull` span (result, active revision, refusal) through the optional @opentelemetry/sdk-node peer: the fleet's status record",
+    },
   },
   positionals: [
     { name: 'build|sign|push|pull|status', description: 'what to do' },

@@ -4,10 +4,11 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { trace } from '@opentelemetry/api';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withBundleRevision } from '../../src/bundle/bundle-policy.ts';
+import { emitPullStatus, pullSpanName } from '../../src/bundle/pull-telemetry.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { linkSpanName } from '../../src/record/link-telemetry.ts';
@@ -59,4 +60,34 @@ describe('the bundle revision in records and spans', () => {
     for (const s of exporter.getFinishedSpans()) expect(s.attributes['linkgate.bundle.revision']).toBeUndefined();
     for (const r of plain) expect(r.decisions.link.policy).not.toHaveProperty('bundleRevision');
   }, 60_000);
+
+  it('a pull emits one status span: result, active revision, refusal and the revision offered', () => {
+    exporter.reset();
+    emitPullStatus(
+      { result: 'refused', code: 'bundle.rollback', reason: 'revision 1 is below revision 2', revision: 2, offered: 1 },
+      undefined,
+      'oci://registry.example.com/security/policy:stable',
+    );
+    emitPullStatus(
+      { result: 'unchanged', revision: 2 },
+      undefined,
+      'oci://registry.example.com/security/policy:stable',
+    );
+    const spans = exporter.getFinishedSpans().filter((s) => s.name === pullSpanName);
+    expect(spans.map((s) => s.attributes)).toEqual([
+      {
+        'linkgate.bundle.result': 'refused',
+        'linkgate.bundle.source': 'oci://registry.example.com/security/policy:stable',
+        'linkgate.bundle.revision': 2,
+        'linkgate.bundle.refusal': 'bundle.rollback',
+        'linkgate.bundle.offered': 1,
+      },
+      {
+        'linkgate.bundle.result': 'unchanged',
+        'linkgate.bundle.source': 'oci://registry.example.com/security/policy:stable',
+        'linkgate.bundle.revision': 2,
+      },
+    ]);
+    expect(spans[0]?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'revision 1 is below revision 2' });
+  });
 });

@@ -126,10 +126,18 @@ describe('regular expressions in src/content stay linear on runs of unicode spac
   it.each(found.filter((f) => f.regex !== null).map((f) => [f.where, f.text, f.regex as RegExp] as const))(
     '%s %s',
     (_where, _text, regex) => {
-      for (const shape of shapes) expect(growth(regex, shape)).toBeLessThan(30);
+      for (const shape of shapes) expect(leastGrowth(regex, shape)).toBeLessThan(30);
     },
   );
 });
+
+// the least growth of up to five measurements: a linear expression measured while the machine was busy elsewhere
+// can look superlinear once, a quadratic one (100× for 10× the input) never looks linear
+function leastGrowth(regex: RegExp, shape: (run: string) => string): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 5 && least >= 30; attempt++) least = Math.min(least, growth(regex, shape));
+  return least;
+}
 
 // how many times longer one run takes on 30 KB than on 3 KB of the shaped input
 function growth(regex: RegExp, shape: (run: string) => string): number {

@@ -12,11 +12,17 @@ import type { ReadVerdict } from '../gate/decide-read.ts';
 // gates this module made, so guarding twice costs nothing
 const guarded = new WeakSet<Gate>();
 
-/** `gate` whose methods never throw or reject, and whose asynchronous ones answer within `deadlineMs` (default: the policy's `read.readTimeoutMs`). */
+/** Shortest judgement deadline, milliseconds: a content check of a large body on a loaded machine is slow, not hung. */
+export const minJudgementMs = 10_000;
+
+/**
+ * `gate` whose methods never throw or reject, and whose asynchronous ones answer within `deadlineMs` (default: the
+ * policy's `read.readTimeoutMs`, at least `minJudgementMs`).
+ */
 export function guardGate(gate: Gate, deadlineMs?: number): Gate {
   if (guarded.has(gate)) return gate;
   const { policy } = gate;
-  const limitMs = deadlineMs ?? policy.document.read.readTimeoutMs;
+  const limitMs = deadlineMs ?? Math.max(policy.document.read.readTimeoutMs, minJudgementMs);
   const failed = (error: unknown): Decision => engineError(policy, error);
   const decision = (value: unknown): Decision =>
     isDecision(value) ? value : failed(new Error('the gate answered with something that is not a decision'));

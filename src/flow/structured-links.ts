@@ -33,12 +33,17 @@ interface Found {
 
 /**
  * Judges the links and uris of a tool result's `structuredContent` for links returned by `server`; `refs` gives the
- * record ref of a uri that also stood in `content` (its record's, so the notice names it). Observe mode changes nothing.
+ * record ref of a uri that also stood in `content` (its record's, so the notice names it; awaited once this value's
+ * own decisions are made). Observe mode changes nothing.
  */
 export async function judgeStructured(
   gate: Gate,
   structured: unknown,
-  options: { server: string; mode: FlowMode; refs?: ReadonlyMap<string, string> },
+  options: {
+    server: string;
+    mode: FlowMode;
+    refs?: ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
+  },
 ): Promise<StructuredJudgement> {
   if (options.mode === 'observe' || structured === undefined) return { withheld: false, edits: [] };
   const found: Found[] = [];
@@ -51,12 +56,14 @@ export async function judgeStructured(
   const decisions = await Promise.all(
     found.map((f) => guarded.decide({ stage: 'link', server, readFrom: server, link: f.link })),
   );
+  // the refs may come from the content's link decisions, made side by side with these
+  const refs = await options.refs;
   const edits: StructuredEdit[] = [];
   found.forEach((f, i) => {
     const decision = decisions[i];
     if (decision === undefined || decision.effect !== 'deny') return;
     const uri = typeof f.link['uri'] === 'string' ? f.link['uri'] : '';
-    const ref = options.refs?.get(maskUri(uri)) ?? null;
+    const ref = refs?.get(maskUri(uri)) ?? null;
     const value = f.bare ? refusedLinkNotice(f.link, decision, ref) : refusedLinkItem(f.link, decision, ref);
     edits.push({ path: f.path, value });
   });

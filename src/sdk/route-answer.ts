@@ -125,7 +125,18 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   // by `flush`, so every link a tool result held has exactly one record, as in observe mode
   // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
   const inContent = found.filter((f) => f.contentIndex !== null);
-  const steps = await Promise.all(inContent.map((f) => s.startStep(f)));
+  const stepping = Promise.all(inContent.map((f) => s.startStep(f)));
+  // structuredContent is judged beside the content's links: a silent gate costs one deadline for both
+  let refsMade: (refs: Map<string, string>) => void = () => {};
+  const refsOf = new Promise<Map<string, string>>((resolve) => {
+    refsMade = resolve;
+  });
+  const structuring = judgeStructured(s.gate, result['structuredContent'], {
+    server: s.server,
+    mode: s.mode,
+    refs: refsOf,
+  });
+  const steps = await stepping;
   const refs = new Map<string, string>();
   inContent.forEach((f, i) => {
     const step = steps[i];
@@ -134,11 +145,8 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
     judged.changed.set(f.contentIndex, replacedBy);
     refs.set(step.discovered.uri, recordRef(step.discovered));
   });
-  const structured = await judgeStructured(s.gate, result['structuredContent'], {
-    server: s.server,
-    mode: s.mode,
-    refs,
-  });
+  refsMade(refs);
+  const structured = await structuring;
   const structuredChanged = structured.withheld || structured.edits.length > 0;
   if (judged.changed.size === 0 && !structuredChanged) return message;
   const made: Record<string, unknown> = { ...result };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
+import { minJudgementMs } from '../../src/flow/guard-gate.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { connectFault, type FaultClient, faultStdio, type SdkMajor } from './fault-clients.ts';
@@ -103,14 +104,17 @@ describe.each(['1.x', '2.x'] as const)('gateTransport under the real SDK %s Clie
     expect(record?.stages.delivered).toBeNull();
   });
 
-  test('a gate that never answers: the judgement ends at the gate deadline, failing closed', async () => {
+  test('a gate that never answers: the judgement ends at the gate deadline, failing closed', {
+    timeout: 90_000,
+  }, async () => {
     const client = await connect(major, await faultyGate('link never answers', 1000));
     const started = performance.now();
-    // one deadline for the whole message, not one per link: five links judged one after another would pass 4 s
-    const result = await client.callTool('links', 4000);
+    // one deadline (`minJudgementMs`, the policy's 1000 ms being shorter) for the whole message, not one per link:
+    // five links judged one after another would pass 50 s
+    const result = await client.callTool('links', 40_000);
     const elapsedMs = performance.now() - started;
     console.info(
-      `[measure] ${major} silent gate (1000 ms deadline): tool result answered in ${Math.round(elapsedMs)} ms`,
+      `[measure] ${major} silent gate (${minJudgementMs} ms deadline): tool result answered in ${Math.round(elapsedMs)} ms`,
     );
     expect(result.content.filter((c) => c['type'] === 'resource_link')).toEqual([]);
     expect(result.content.filter((c) => String(c['text']).includes('engine.error'))).toHaveLength(

@@ -18,6 +18,8 @@ export interface LineHandlers {
   onLine(line: Line): void;
   /** a line passed `maxLineBytes`: its first `oversizeHeadBytes`; the rest of the line is discarded as it arrives */
   onOversize(head: Buffer): void;
+  /** that line ended: its last `oversizeHeadBytes` (an SDK server writes the answer's `id` last) */
+  onOversizeEnd?(tail: Buffer): void;
 }
 
 /** Splits a byte stream into newline-delimited lines, buffering at most `maxLineBytes` bytes (≥ 1) of one line. */
@@ -44,11 +46,30 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
     size = 0;
     decoder.end();
   };
+  // the last bytes of the line being discarded
+  let dropped = Buffer.alloc(0);
+  const keepLast = (bytes: Buffer) => {
+    const joined = bytes.length >= oversizeHeadBytes ? bytes : Buffer.concat([dropped, bytes]);
+    dropped = Buffer.from(joined.subarray(Math.max(0, joined.length - oversizeHeadBytes)));
+  };
   const overflow = (tail: Buffer) => {
     const head = Buffer.concat([...parts, tail.subarray(0, oversizeHeadBytes)]).subarray(0, oversizeHeadBytes);
+    dropped = Buffer.alloc(0);
+    // only the parts that reach into the last bytes are copied
+    let from = parts.length;
+    for (let bytes = tail.length; from > 0 && bytes < oversizeHeadBytes; from -= 1)
+      bytes += parts[from - 1]?.length ?? 0;
+    for (const part of parts.slice(from)) keepLast(part);
+    keepLast(tail);
     reset();
     discarding = true;
     handlers.onOversize(head);
+  };
+  const endDropped = () => {
+    discarding = false;
+    const last = dropped;
+    dropped = Buffer.alloc(0);
+    handlers.onOversizeEnd?.(last);
   };
   return {
     push(chunk) {
@@ -57,7 +78,8 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
         const end = chunk.indexOf(10, start);
         if (end === -1) {
           const tail = chunk.subarray(start);
-          if (discarding || tail.length === 0) return;
+          if (discarding) return keepLast(tail);
+          if (tail.length === 0) return;
           if (size + tail.length > maxLineBytes) return overflow(tail);
           parts.push(tail);
           texts.push(decoder.write(tail));
@@ -68,12 +90,13 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
         const piece = chunk.subarray(start, end + 1);
         start = end + 1;
         if (discarding) {
-          discarding = false;
+          keepLast(piece);
+          endDropped();
           continue;
         }
         if (size + piece.length - 1 > maxLineBytes) {
           overflow(piece);
-          discarding = false;
+          endDropped();
           continue;
         }
         let line: Line;

@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { GateError } from '../errors.ts';
 import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
-import { peekId } from '../flow/peek-id.ts';
+import { peekId, peekTailId } from '../flow/peek-id.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
@@ -50,6 +50,7 @@ export interface PacedTransport {
 export function lineTransport(options: LineTransportOptions): LineTransport {
   const { input, output } = options;
   let closed = false;
+  let oversizeWithoutId = false;
   const splitter = lineSplitter(options.maxLineBytes, {
     onLine(line) {
       // a blank line (LF or CRLF alone) is framing, not a message
@@ -68,7 +69,15 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       transport.onmessage?.(message as JSONRPCMessage);
     },
     onOversize(head) {
-      options.onUnreadable({ id: peekId(head.toString('utf8')), why: 'over-cap' });
+      const id = peekId(head.toString('utf8'));
+      // with no id at its start, the line is reported once it ends, with the id its last bytes carry (or none)
+      oversizeWithoutId = id === null;
+      if (id !== null) options.onUnreadable({ id, why: 'over-cap' });
+    },
+    onOversizeEnd(tail) {
+      if (!oversizeWithoutId) return;
+      oversizeWithoutId = false;
+      options.onUnreadable({ id: peekTailId(tail.toString('utf8')), why: 'over-cap' });
     },
   });
   const onData = (chunk: Buffer) => splitter.push(chunk);

@@ -59,3 +59,25 @@ describe('lineSplitter', () => {
     expect(splitter.rest()).toBeNull();
   });
 });
+
+describe('lineSplitter: the end of an oversize line', () => {
+  test.each([
+    ['in many chunks', 4096],
+    ['in one chunk', 1 << 20],
+  ])('its last bytes are reported once it ends (%s), bounded, then the next line goes on', (_n, chunkBytes) => {
+    const line = `{"result":{"text":"${'A'.repeat(300 * 1024)}"},"jsonrpc":"2.0","id":"r-9"}\nnext\n`;
+    const bytes = Buffer.from(line);
+    const tails: string[] = [];
+    const lines: string[] = [];
+    const splitter = lineSplitter(1024, {
+      onLine: (l) => lines.push(l.text.replace(/\n$/, '')),
+      onOversize: () => {},
+      onOversizeEnd: (t) => tails.push(t.toString()),
+    });
+    for (let i = 0; i < bytes.length; i += chunkBytes) splitter.push(bytes.subarray(i, i + chunkBytes));
+    expect(lines).toEqual(['next']);
+    expect(tails).toHaveLength(1);
+    expect(tails[0]?.length).toBeLessThanOrEqual(oversizeHeadBytes);
+    expect(tails[0]?.trimEnd().endsWith('"jsonrpc":"2.0","id":"r-9"}')).toBe(true);
+  });
+});

@@ -50,6 +50,12 @@ const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcL
 
 function onRead(id: Id, uri: string): void {
   if (uri === brokenUri) return void send({ id, error: { code: -32002, message: `resource not found: ${uri}` } });
+  const last = /^fault:\/\/big-id-last\/(\d+)$/.exec(uri);
+  if (last !== null) {
+    // as an SDK server writes an answer: the id after the result
+    const contents = [{ uri, mimeType: 'text/plain', text: 'a'.repeat(Number(last[1])) }];
+    return void process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', result: { contents }, id })}\n`);
+  }
   const big = /^fault:\/\/big\/(\d+)$/.exec(uri);
   const text = big === null ? `contents of ${uri}\n` : 'a'.repeat(Number(big[1]));
   send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text }] } });

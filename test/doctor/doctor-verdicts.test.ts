@@ -323,4 +323,24 @@ describe("each host's own switches and handler options", () => {
     ]);
     expect(existsSync(marker)).toBe(false);
   });
+
+  test('claude code: an exec-form handler (`command` and `args`, no shell) is read word for word', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.claude.json'), { mcpServers: { a: { command: 'node', args: ['s.js'] } } });
+    const settings = hostSettings['claude-code'](hookCommand('claude-code'));
+    const exec = {
+      type: 'command',
+      command: 'node',
+      args: [cliEntry(), 'hook', 'claude-code', '--policy', policy],
+      onFailure: 'block',
+    };
+    for (const groups of Object.values(settings.hooks) as { hooks: object[] }[][])
+      for (const group of groups) group.hooks = [exec];
+    write(path.join(home, '.claude', 'settings.json'), settings);
+    const { code, report } = await doctorCli(home, project, '--no-start');
+    expect(report.hooks.map((h) => [h.event, h.argv, h.runs])).toEqual(
+      ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'].map((e) => [e, ['node', ...exec.args], true]),
+    );
+    expect([report.servers[0]?.state, code]).toEqual(['gated', 0]);
+  });
 });

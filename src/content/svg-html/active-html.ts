@@ -115,7 +115,14 @@ function parseSeeingStartTags(
   const SeeingParser = class extends html5().Parser<DefaultTreeAdapterMap> {
     override onStartTag(token: TagToken): void {
       startTag ??= inspectTag(token.tagName, HTML_NS, token.attrs, scan);
+      // the tree builder's work on a tag grows with the open elements it looks through (an end tag in svg or
+      // math content walks the stack for its match): depth × elements is charged as it happens
+      scan.budget.spend('html', this.openElements.stackTop + 1);
       super.onStartTag(token);
+    }
+    override onEndTag(token: TagToken): void {
+      scan.budget.spend('html', this.openElements.stackTop + 1);
+      super.onEndTag(token);
     }
   };
   const document = SeeingParser.parse<DefaultTreeAdapterMap>(text);

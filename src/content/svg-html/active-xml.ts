@@ -63,6 +63,8 @@ export function findActiveXml(
   });
   parser.on('opentag', (tag) => {
     if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
+    // saxes resolves the element's prefixes through every open element: depth × elements, charged as it happens
+    budget.spend('xml', depth);
     const message = inspectElement(tag, flavour, budget);
     if (message !== null) found(message);
     if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') styleDepth++;

@@ -42,7 +42,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
     writeFileSync(allowedSigners, `alice@example.com namespaces="linkgate-policy,linkgate-bundle" ${key.publicKey}\n`);
     state = join(dir, 'state');
     ref = `oci://${registry.host}/security/linkgate-policy:stable`;
-  });
+  }, 120_000);
   afterAll(async () => {
     await registry?.stop();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
@@ -83,7 +83,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
     expect(decision).toMatchObject({ effect: 'allow', policy: { version: '2.0.0', bundleRevision: 2 } });
     const again = await pull();
     expect([again.code, again.stdout.trim()]).toEqual([0, 'unchanged: revision 2 stays active']);
-  });
+  }, 120_000);
 
   it('refuses revision 1 pushed over the tag, and revision 2 stays active', async () => {
     const out = await bundle(1, '1.0.0');
@@ -95,7 +95,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
     expect(run.stderr).toContain('(bundle.rollback): revision 1 is below revision 2');
     expect(status()).toMatchObject({ result: 'refused', code: 'bundle.rollback', revision: 2, offered: 1 });
     expect((await decide()).policy).toMatchObject({ version: '2.0.0', bundleRevision: 2 });
-  });
+  }, 120_000);
 
   it('refuses a bundle whose policy changed after the manifest was signed', async () => {
     const out = await bundle(3, '3.0.0');
@@ -115,7 +115,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('(bundle.digest): `policy.yaml` does not match `files.policy.yaml`');
     expect((await decide()).policy.bundleRevision).toBe(2);
-  });
+  }, 120_000);
 
   it('refuses an expired bundle', async () => {
     const day = 86_400_000;
@@ -129,7 +129,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/\(bundle\.expired\): revision 4 expired at \S+ \(expiresAt\)/);
     expect((await decide()).policy.bundleRevision).toBe(2);
-  });
+  }, 120_000);
 
   it('fails the pull with the registry stopped, the active policy still deciding; a later revision activates once it is back', async () => {
     await registry.halt();
@@ -152,7 +152,7 @@ describe.skipIf(!binary.ok)('bundles through a real OCI registry on loopback', (
       highWater: 5,
       lastPull: { result: 'activated' },
     });
-  });
+  }, 120_000);
 });
 
 // pushes files as a bundle artifact with no checks at all, as anyone with write access to the registry can

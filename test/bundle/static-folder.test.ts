@@ -154,7 +154,7 @@ describe('a static https folder with ETags', () => {
       { path: '/bundle/manifest.json', status: 304, bytes: 0 },
       { path: '/bundle/manifest.json', status: 304, bytes: 0 },
     ]);
-  });
+  }, 120_000);
 
   it('refuses plain http to a host that is not loopback, and http without --plain-http', async () => {
     const run = await runCli([
@@ -227,7 +227,7 @@ describe('a static https folder with ETags', () => {
     expect(
       (await runCli(['hook', 'claude-code', '--bundle', state(), '--policy', 'policies/default.yaml'], '{}')).code,
     ).toBe(2);
-  });
+  }, 120_000);
 
   it('the proxy with --bundle records the revision on every link', async () => {
     const recordsFile = join(dir, 'proxy-records.jsonl');
@@ -249,7 +249,7 @@ describe('a static https folder with ETags', () => {
       return lines.length > 0 ? lines : undefined;
     });
     for (const r of records) expect(r.decisions.link.policy.bundleRevision).toBe(7);
-  });
+  }, 120_000);
 
   it('a file of the active revision changed in the state folder, or a bundle past its expiry, denies every decision', async () => {
     const current = await loadBundlePolicy(state(), { env: {} });

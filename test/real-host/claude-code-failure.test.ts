@@ -11,6 +11,7 @@ import { runCli } from '../helpers/run-cli.ts';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { serverReads, tsServerCommand } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
+import { type HookFailure, hookFailures } from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -19,16 +20,11 @@ builtCli();
 // the hook timeout for these runs, seconds: the printed 30 s only makes a hung hook take longer to give up
 const hungTimeoutSeconds = 5;
 
-const failures = {
-  'cannot start': (command: string) => command.replace(/^node \S+/, 'node /nonexistent/linkgate.js'),
-  hangs: () => 'sleep 600',
-} as const;
-
 type Handler = { command: string; timeout: number; onFailure?: string };
 type Entry = { matcher: string; hooks: Handler[] };
 
 describe('the printed claude code set-up with a failing hook', () => {
-  test.for(Object.keys(failures) as (keyof typeof failures)[])(
+  test.for(Object.keys(hookFailures) as HookFailure[])(
     'a hook that %s: nothing refused is delivered',
     {
       timeout: 300_000,
@@ -58,7 +54,7 @@ describe('the printed claude code set-up with a failing hook', () => {
         for (const entry of entries)
           for (const handler of entry.hooks) {
             expect(handler.onFailure).toBe('block');
-            handler.command = failures[failure](handler.command);
+            handler.command = hookFailures[failure](handler.command);
             handler.timeout = hungTimeoutSeconds;
           }
       const proxy = mcpServers['fixture'];
@@ -93,7 +89,8 @@ describe('the printed claude code set-up with a failing hook', () => {
       // the server was never asked for a refused uri
       const reads = await serverReads(requestLog);
       expect(reads).not.toContain(metadata.uri);
-      expect(reads).not.toContain(photo.uri);
+      // (a body the gate withholds, such as the executable photo, may be read: a hook that answers garbage lets the read
+      // go on, and the proxy reads it to judge it; it never reaches the model, below)
       // no refused link reached the model as a link, no withheld body at all
       const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
       for (const withheld of [metadata, photo, banner, fixtureNamed.tool])

@@ -9,6 +9,8 @@ import { tsServerCommand } from './fixture-process.ts';
 export const hookFailures = {
   'cannot start': (command: string) => command.replace(/^node \S+/, 'node /nonexistent/linkgate.js'),
   hangs: () => 'sleep 600',
+  crashes: () => 'cat >/dev/null; echo "linkgate crashed" >&2; exit 1',
+  'answers garbage': () => 'cat >/dev/null; echo "{not json"',
 } as const;
 
 /** A way a hook fails, by name. */

@@ -1,17 +1,19 @@
 import { resolve as resolvePath } from 'node:path';
 import { allowedSignersEnv, loadPolicy } from '../policy/load-policy.ts';
+import type { Policy } from '../policy/policy.ts';
 import type { PolicyStatus } from './doctor-report.ts';
 import type { LinkgateInvocation } from './linkgate-invocation.ts';
 
 /**
  * Whether the policy a linkgate command names loads, and whether its review verifies against the allowed signers the
  * command gets (`--allowed-signers`, else `LINKGATE_ALLOWED_SIGNERS` from `env`), loaded exactly as the command would.
- * Paths resolve against `cwd`, the folder the host starts the command in.
+ * Paths resolve against `cwd`, the folder the host starts the command in; `keep` gets the policy when it loads.
  */
 export async function policyStatus(
   invocation: LinkgateInvocation,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  keep?: (policy: Policy) => void,
 ): Promise<PolicyStatus> {
   if (invocation.policy === undefined)
     return { review: 'missing', message: 'the command names no `--policy`: it does not start' };
@@ -28,6 +30,7 @@ export async function policyStatus(
       env: {},
       ...(allowedSigners === undefined ? {} : { allowedSigners, minSigners }),
     });
+    keep?.(policy);
     const check = policy.reviewCheck;
     if (check === undefined) return { ...base, review: 'not-checked', message: '' };
     if (check.verified) return { ...base, review: 'verified', message: '' };

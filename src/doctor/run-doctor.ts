@@ -15,7 +15,9 @@ import type {
 } from './doctor-report.ts';
 import { doctorHosts } from './doctor-report.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
+import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
+import type { Policy } from '../policy/policy.ts';
 import { coveredTools } from './hook-coverage.ts';
 import { type LinkgateInvocation, linkgateInvocation } from './linkgate-invocation.ts';
 import { allowedSignersEnv } from '../policy/load-policy.ts';
@@ -48,6 +50,8 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   const problems = inventories.flatMap((i) => i.problems);
   // one load per policy and review: hooks of every event and many proxies usually share one
   const loaded = new Map<string, Promise<PolicyStatus>>();
+  // the loaded policies, for what a host's hooks cannot enforce of them (host-blind-spots.ts)
+  const policies = new WeakMap<PolicyStatus, Policy>();
   const status: PolicyOf = (invocation, env) => {
     const key = JSON.stringify([
       invocation.policy,
@@ -56,13 +60,25 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
       env[allowedSignersEnv],
     ]);
     let found = loaded.get(key);
-    if (found === undefined) loaded.set(key, (found = policyStatus(invocation, places.cwd, env)));
+    if (found === undefined) {
+      let kept: Policy | undefined;
+      found = policyStatus(invocation, places.cwd, env, (p) => (kept = p)).then((s) => {
+        if (kept !== undefined) policies.set(s, kept);
+        return s;
+      });
+      loaded.set(key, found);
+    }
     return found;
+  };
+  const blindSpotsOf = (host: DoctorHost, policy: PolicyStatus): string[] => {
+    const kept = policies.get(policy);
+    const line = kept === undefined ? null : hookBlindSpotLine(host, kept);
+    return line === null ? [] : [line];
   };
   const problemOf = (policy: PolicyStatus) => policyProblem(policy, requireSigned);
   const hooks: HookReport[] = [];
   for (const hook of inventories.flatMap((i) => i.hooks)) {
-    const report = await hookReport(hook, places, status, problemOf);
+    const report = await hookReport(hook, places, status, problemOf, blindSpotsOf);
     if (report !== undefined) hooks.push(report);
   }
   const configured = inventories.flatMap((i) => i.servers);
@@ -121,6 +137,7 @@ async function hookReport(
   places: ConfigPlaces,
   status: PolicyOf,
   problemOf: ProblemOf,
+  blindSpotsOf: (host: DoctorHost, policy: PolicyStatus) => string[],
 ): Promise<HookReport | undefined> {
   const invocation = linkgateInvocation(hook.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand !== 'hook') return undefined;
@@ -135,6 +152,8 @@ async function hookReport(
   const { blocked: _, notGating: __, ...configured } = hook;
   return {
     ...configured,
+    // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
+    warnings: [...hook.warnings, ...blindSpotsOf(hook.host, policy)],
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,

@@ -343,4 +343,16 @@ describe("each host's own switches and handler options", () => {
     );
     expect([report.servers[0]?.state, code]).toEqual(['gated', 0]);
   });
+
+  test('a hook names the policy settings its host never shows it (the proxy enforces them)', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](hookCommand('claude-code')));
+    write(path.join(home, '.codex', 'hooks.json'), hostSettings.codex(hookCommand('codex')));
+    const { report, text } = await doctorCli(home, project);
+    const spots = (host: string) =>
+      report.hooks.filter((h) => h.host === host).map((h) => h.warnings.filter((w) => w.startsWith('not enforced by')));
+    expect(spots('claude-code').every((w) => w.length === 1 && w[0]?.includes('`links.maxDeclaredBytes`'))).toBe(true);
+    expect(spots('codex')).toEqual([[], []]);
+    expect(text).toContain('warning: not enforced by the claude-code hook: `links.maxDeclaredBytes`');
+  });
 });

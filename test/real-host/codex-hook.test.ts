@@ -5,12 +5,18 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { LinkRecord } from '../../src/record/link-record.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 import { jsonLines, runCli } from '../helpers/run-cli.ts';
 import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
 import { fixtureNamed, fixtureOverCap } from './fixture-resources.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
+
+// the records that stay: without the provisional ones a later record of the same link supersedes (`requested`, written
+// before the host reads; `discovered`, written as a tool result is passed on)
+const finalRecords = (text: string) =>
+  jsonLines(text).filter((r) => !['requested', 'discovered'].includes(recordKindOf(r))) as LinkRecord[];
 
 const host = realHostSuite('codex cli', () => installCodexCli());
 
@@ -87,7 +93,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     // the link refused where the tool result listed it is recorded there (the model got the notice in its place);
     // then one record per read, with the verdict of what reached the model, and where each link was found (the
     // scripted model's attempt to read the refused link anyway is refused again, and recorded as that attempt)
-    const records = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+    const records = finalRecords(await readFile(recordsFile, 'utf8'));
     expect(records.map((r) => [r.uri, r.verdict])).toEqual([
       [metadata.uri, 'link-only'],
       [metadata.uri, 'link-only'],
@@ -136,7 +142,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
       host.defer(() => run.cleanup());
       expect(run.timedOut, run.stderr).toBe(false);
       expect(run.exitCode, run.stderr).toBe(0);
-      const [record, ...more] = jsonLines(await readFile(recordsFile, 'utf8')) as LinkRecord[];
+      const [record, ...more] = finalRecords(await readFile(recordsFile, 'utf8'));
       expect(more).toEqual([]);
       expect(record?.uri).toBe(fixtureOverCap.uri);
       expect(record?.verdict).not.toBe('body-obtained');

@@ -12,7 +12,10 @@ export const serverExitGraceMs = 2000;
 export interface ServerProcess {
   readonly transport: LineTransport;
   readonly pid: number;
-  /** the exit status: the code, or 128 + the signal number when a signal ended it */
+  /**
+   * the exit status: the code, or 128 + the signal number when a signal ended it; 0 when the SIGTERM of the proxy's
+   * own shutdown ended it (it did not exit when its stdin closed)
+   */
   readonly exited: Promise<number>;
   /** forwards a signal (SIGINT, SIGTERM) to the server */
   signal(signal: NodeJS.Signals): void;
@@ -58,11 +61,18 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
   child.stdin.on('error', () => {});
   const pid = child.pid as number;
   let stopping: Promise<void> | null = null;
+  // the signal the proxy's own shutdown sent (stdin closed, then SIGTERM, then SIGKILL, as the MCP stdio transport
+  // says): a server that SIGTERM ended was shut down the normal way, so its exit status is 0, not 143; one that
+  // needed SIGKILL ignored both and its status says so
+  let shutdownSignal: NodeJS.Signals | null = null;
   const stop = () => {
     stopping ??= (async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       for (const signal of [null, 'SIGTERM', 'SIGKILL'] as const) {
-        if (signal !== null) child.kill(signal);
+        if (signal !== null) {
+          shutdownSignal = signal;
+          child.kill(signal);
+        }
         const timer = new Promise<'late'>((resolve) => setTimeout(resolve, serverExitGraceMs, 'late').unref());
         if ((await Promise.race([exited, timer])) !== 'late') return;
       }
@@ -84,7 +94,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
     exited: exited.then(async (code) => {
       // the exit code is known before stdout has drained; wait for the pipes so no answer is lost
       if (!child.stdout.readableEnded) await once(child.stdout, 'close').catch(() => {});
-      return code;
+      return shutdownSignal === 'SIGTERM' && code === 128 + signalNumber('SIGTERM') ? 0 : code;
     }),
     signal(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

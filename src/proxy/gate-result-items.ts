@@ -11,16 +11,15 @@ import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
 import { editMessage, type JsonPath, type MessageEdit } from '../sdk/message-edits.ts';
+import { maxDecidingLinks } from '../sdk/transport-session.ts';
 
 /** Results whose content items the proxy judges: tool results and prompts (both may carry links and embedded resources). */
 export type ItemResultMethod = 'tools/call' | 'prompts/get';
 
-/** Most link decisions an item judge remembers (by the link item's JSON); the oldest goes first. */
-export const maxRememberedDecisions = 4096;
-
-/** Most link decisions of one result that wait on name resolution at once. */
-export const maxResolvingLinks = 16;
+/** Most items of one result judged here at once (links the decorator did not decide, embedded resources). */
+export const maxResolvingLinks = maxDecidingLinks;
 
 /** The link decision a `resource_link` item carries under its `_meta` (DESIGN §4e); the full decision is in the records. */
 export type CompactDecision = { effect: 'allow' } | { effect: 'deny' | 'partial'; reasons: string[] };
@@ -40,9 +39,15 @@ export function compactDecision(decision: Decision): CompactDecision {
 export interface ItemJudge {
   /**
    * The answer `message` with its items judged, made by `editMessage` (so the proxy writes the original bytes with
-   * only those items changed), or null when nothing needed a change (forward the answer as it came).
+   * only those items changed), or null when nothing needed a change (forward the answer as it came). `steps`: the
+   * decorator's link step of each `resource_link` by its `content` index (decided once, recorded as discovered); a
+   * link with none is decided here.
    */
-  judge(method: ItemResultMethod, message: Readonly<Record<string, unknown>>): Promise<object | null>;
+  judge(
+    method: ItemResultMethod,
+    message: Readonly<Record<string, unknown>>,
+    steps?: ReadonlyMap<number, LinkStep>,
+  ): Promise<object | null>;
   /** a server→host request (`sampling/createMessage`, …) with the embedded resources of its messages judged; null: unchanged */
   judgeRequest(message: Readonly<Record<string, unknown>>): Promise<object | null>;
 }
@@ -55,10 +60,9 @@ interface Found {
 }
 
 /**
- * An item judge over `gate` for links returned by `server`. When the policy resolves no names, link decisions depend
- * on the link item alone until the policy's review expires, so until then they are remembered by the item's JSON (a
- * tool called again returns the same links) and taken synchronously; when it does, up to `maxResolvingLinks` links of a result are decided at once. The record
- * of each embedded resource goes to `onEmbedded`.
+ * An item judge over `gate` for links returned by `server`. A tool result's links come with the decorator's steps
+ * (one decision per link, the one its records carry); any other link, and each embedded resource, is judged here,
+ * up to `maxResolvingLinks` at once. The record of each embedded resource goes to `onEmbedded`.
  */
 export function itemJudge(
   anyGate: Gate,
@@ -66,30 +70,7 @@ export function itemJudge(
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
   const gate = guardGate(anyGate);
-  const byText = gate.policy.document.links.resolveNames === true ? null : new Map<string, Decision>();
-  // a reviewed policy's decisions also depend on the time: none remembered from before its review expired is reused
-  const reviewExpiresAtMs = gate.policy.reviewCheck?.expiresAtMs;
   const linkInput = (link: unknown) => ({ stage: 'link', server, readFrom: server, link });
-  function knownDecision(item: Record<string, unknown>): Decision | null {
-    if (byText === null) return null;
-    if (reviewExpiresAtMs !== undefined && Date.now() >= reviewExpiresAtMs) {
-      byText.clear();
-      return gate.decideLink(linkInput(item));
-    }
-    let key: string;
-    try {
-      key = JSON.stringify(item);
-    } catch {
-      // too deep to serialize: decided without remembering
-      return gate.decideLink(linkInput(item));
-    }
-    const known = byText.get(key);
-    if (known !== undefined) return known;
-    const decision = gate.decideLink(linkInput(item));
-    byText.set(key, decision);
-    if (byText.size > maxRememberedDecisions) byText.delete(byText.keys().next().value as string);
-    return decision;
-  }
 
   // a refused link is not handed on as a link (the flow's item, naming it and why); any other link keeps its place,
   // with its compact decision under its `_meta` (a link with an object `_meta` of its own keeps it, the decision beside)
@@ -123,10 +104,10 @@ export function itemJudge(
   }
 
   return {
-    judge: (method, message) =>
+    judge: (method, message, steps) =>
       method === 'prompts/get'
         ? judgeFound(message, messageItems(message, 'result'))
-        : judgeFound(message, toolItems(message), true),
+        : judgeFound(message, toolItems(message), true, steps),
     judgeRequest: (message) =>
       judgeFound(
         message,
@@ -138,20 +119,21 @@ export function itemJudge(
     message: Readonly<Record<string, unknown>>,
     found: Found[],
     structured = false,
+    steps?: ReadonlyMap<number, LinkStep>,
   ): Promise<object | null> {
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
     if (found.length === 0 && structuredContent === undefined) return null;
     const refs = new Map<string, string>();
-    // links decided from their text alone are decided here, without a promise each; the rest (embedded
-    // resources, links whose names are resolved) run side by side, a bounded number at a time
+    // links the decorator decided take its step, without a promise each; the rest (embedded resources, links of
+    // prompts) run side by side
     const made: (MessageEdit | null)[] = [];
     const slow: number[] = [];
     const responseId = message['id'];
     found.forEach((f, i) => {
-      const known = f.item['type'] === 'resource_link' ? knownDecision(f.item) : null;
-      if (known === null) slow.push(i);
-      else made[i] = linkEdit(f, responseId, known, refs);
+      const step = f.item['type'] === 'resource_link' ? steps?.get(f.index) : undefined;
+      if (step === undefined) slow.push(i);
+      else made[i] = linkEdit(f, responseId, step.linkDecision, refs);
     });
     let next = 0;
     const worker = async () => {

@@ -6,6 +6,7 @@ import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
 import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
 import type { PacedTransport } from './line-transport.ts';
@@ -133,11 +134,15 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     },
   );
   const order = new ServerOrder(upstream, outbox, (id) => pending.has(id));
+  // the decorator's link step of each link of a tool result (decided once, recorded as discovered), handed over just
+  // before the result reaches `fromServer`, which takes it
+  const linkSteps = new Map<JsonRpcId, ReadonlyMap<number, LinkStep>>();
   const gated = gateTransport(order.transport, {
     gate,
     server,
     mode: options.mode ?? 'enforce',
     judgeEmbedded: false,
+    onToolResultSteps: (id, steps) => linkSteps.set(id, steps),
     frontEnd: 'proxy',
     ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),
     ...optionalSink(options),
@@ -218,6 +223,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null, place ?? outbox.keep(false));
     if (shape?.kind !== 'answer') return toHost(message, null, place);
     const { id } = shape;
+    const steps = linkSteps.get(id);
+    linkSteps.delete(id);
     const method = pending.get(id);
     if (method === undefined) {
       place?.drop();
@@ -230,7 +237,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       gated.setProtocolVersion?.(result['protocolVersion']);
     const judged = itemMethods.get(method);
     if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id, place);
-    judgeThenSend(items.judge(judged, m), m, id, place ?? outbox.keep(true));
+    judgeThenSend(items.judge(judged, m, steps), m, id, place ?? outbox.keep(true));
   }
 
   // sends `message` as judged, in its `place`, once judging is done; a failure fails the request `id` answers (or

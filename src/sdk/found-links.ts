@@ -1,5 +1,6 @@
 import { linkFacts } from '../flow/discover-links.ts';
-import type { StartLinkInput } from '../flow/link-steps.ts';
+import type { LinkStep, StartLinkInput } from '../flow/link-steps.ts';
+import type { Policy } from '../policy/policy.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { maxRememberedLinks } from './requests-in-flight.ts';
 
@@ -12,6 +13,15 @@ export interface FoundLink {
   at: Date;
   /** set once a read was attempted, so the link is not recorded again as unread */
   read: boolean;
+  /** its link decision, made once (`TransportSession.stepOf`): the discovery record, the result, a read and the close share it */
+  decided?: DecidedStep;
+}
+
+/** A found link's step and what its decision depended on: the policy, and whether its review had expired. */
+export interface DecidedStep {
+  readonly step: Promise<LinkStep>;
+  readonly policy: Policy;
+  readonly reviewExpired: boolean;
 }
 
 /** The links of tool results by uri, newest last, at most `maxRememberedLinks`; a later read keeps their context. */

@@ -6,6 +6,7 @@ import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
 import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
@@ -79,7 +80,10 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       );
     if (found.length > 0)
       return s.queue(async () => {
+        // each link decided once: the discovery records and the caller's edits of the items share the decision
+        const steps = await s.stepsOf(found);
         const recorded = await s.emitDiscovered(found);
+        s.onToolResultSteps?.(id, new Map(found.map((f, i) => [f.contentIndex ?? -1, steps[i] as LinkStep])));
         s.deliver(recorded || !s.withholdsOnRecordError ? m : gateError(id, recordErrorMessage(s.recordError)), extra);
       });
   }
@@ -125,7 +129,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   // by `flush`, so every link a tool result held has exactly one record, as in observe mode
   // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
   const inContent = found.filter((f) => f.contentIndex !== null);
-  const stepping = Promise.all(inContent.map((f) => s.startStep(f)));
+  const stepping = s.stepsOf(inContent);
   // structuredContent is judged beside the content's links: a silent gate costs one deadline for both
   let refsMade: (refs: Map<string, string>) => void = () => {};
   const refsOf = new Promise<Map<string, string>>((resolve) => {

@@ -35,8 +35,10 @@ export async function onRead(
   sendOptions?: TransportSendOptions,
 ): Promise<void> {
   const uri = typeof params['uri'] === 'string' ? params['uri'] : '';
-  // a later read of the same link keeps its tool-result context; a uri never seen in a tool result gets none
-  const step = await s.startStep(s.found.forRead(uri, s.now()));
+  // a later read of the same link keeps its tool-result context and its link decision (the ledger); a uri never seen
+  // in a tool result gets none
+  const resolvesNames = s.gate.policy.document.links.resolveNames === true;
+  const step = await s.stepOf(s.found.forRead(uri, s.now()), resolvesNames);
   if (linkRefused(step)) {
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');

@@ -9,6 +9,8 @@ import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { FoundLink } from './found-links.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
@@ -17,6 +19,9 @@ import { RequestsInFlight } from './requests-in-flight.ts';
 
 /** The hint of a discovery record: the link was listed, and no read of it had been asked for yet. */
 const notReadYet = 'listed in a tool result passed on to the host; no read of it was recorded after';
+
+/** Most link decisions of one tool result made at once when the policy resolves names (each waits on a lookup). */
+export const maxDecidingLinks = 16;
 
 /** Options of the transport decorator. */
 export interface GateTransportOptions {
@@ -36,6 +41,12 @@ export interface GateTransportOptions {
    * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
    */
   judgeEmbedded?: boolean;
+  /**
+   * with `judgeEmbedded: false`: the link step of each `resource_link` of a tool result, by its `content` index (each
+   * decided once, the decision its records carry), handed over just before that result is passed on, so a caller
+   * that edits the items itself (the proxy) decides none of them again
+   */
+  onToolResultSteps?: (answerId: JsonRpcId, steps: ReadonlyMap<number, LinkStep>) => void;
   /**
    * how a read the gate refused, could not finish, or the server failed is answered (enforce mode): `error`, a -32080
    * JSON-RPC error (default; a server's own error passes as it came), or `notice`, a result whose one item is the
@@ -67,6 +78,7 @@ export class TransportSession {
   /** the policy's read deadline, milliseconds */
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
+  readonly onToolResultSteps: GateTransportOptions['onToolResultSteps'];
   readonly frontEnd: FrontEnd;
   readonly refusedReads: RefusedReadAnswer;
   readonly cache: ReadCache | undefined;
@@ -97,6 +109,7 @@ export class TransportSession {
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
     this.judgeItems = options.judgeEmbedded !== false;
+    this.onToolResultSteps = options.onToolResultSteps;
     this.onRecordError = checkOnRecordError(options.onRecordError);
     this.frontEnd = options.frontEnd ?? 'decorator';
     this.refusedReads = options.refusedReads === 'notice' ? 'notice' : 'error';
@@ -136,7 +149,7 @@ export class TransportSession {
   emitDiscovered(found: readonly FoundLink[]): Promise<boolean> {
     const write = this.sink.writeDiscovered?.bind(this.sink);
     if (found.length === 0 || write === undefined) return this.recordsWritten.then(() => true);
-    const steps = Promise.all(found.map((f) => this.startStep(f)));
+    const steps = this.stepsOf(found);
     return this.written(async () => write((await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)))));
   }
 
@@ -196,8 +209,42 @@ export class TransportSession {
     await this.recordsWritten;
   }
 
-  /** The flow's link decision for a found link, with the connection's context. */
-  startStep(f: FoundLink): Promise<LinkStep> {
+  /**
+   * The link step of a found link, decided once and kept on it (the ledger): its discovery record, the judged result,
+   * a later read and the close all use that one decision. Decided again only when the policy changed, its review
+   * expired since, or `fresh` (a read under a policy that resolves names: an address may have changed).
+   */
+  stepOf(f: FoundLink, fresh = false): Promise<LinkStep> {
+    const { policy } = this.gate;
+    const reviewExpired = reviewHasExpired(policy);
+    const d = f.decided;
+    if (!fresh && d !== undefined && d.policy === policy && d.reviewExpired === reviewExpired) return d.step;
+    const step = this.startStep(f);
+    f.decided = { step, policy, reviewExpired };
+    return step;
+  }
+
+  /**
+   * The steps of `found` (`stepOf`, in order): side by side, so a gate that stays silent costs one deadline per
+   * message, not one per link; when the policy resolves names, at most `maxDecidingLinks` at once.
+   */
+  async stepsOf(found: readonly FoundLink[]): Promise<LinkStep[]> {
+    if (this.gate.policy.document.links.resolveNames !== true) return Promise.all(found.map((f) => this.stepOf(f)));
+    const steps: LinkStep[] = new Array<LinkStep>(found.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < found.length) {
+        const at = next;
+        next += 1;
+        steps[at] = await this.stepOf(found[at] as FoundLink);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(maxDecidingLinks, found.length) }, worker));
+    return steps;
+  }
+
+  /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */
+  private startStep(f: FoundLink): Promise<LinkStep> {
     const context = {
       server: this.server,
       tool: f.tool,
@@ -217,7 +264,7 @@ export class TransportSession {
 
   /** Records a found link that was never read as `link-only`. */
   async recordUnread(f: FoundLink, why: string): Promise<void> {
-    await this.emit(skipRead(await this.startStep(f), why));
+    await this.emit(skipRead(await this.stepOf(f), why));
   }
 
   /** The read cache's key of `uri` on this connection. */
@@ -228,4 +275,10 @@ export class TransportSession {
       ...(this.authContext === undefined ? {} : { authContext: this.authContext }),
     };
   }
+}
+
+// a decision made before a review's expiry no longer holds after it (every decision is then `policy.unreviewed`)
+function reviewHasExpired(policy: Policy): boolean {
+  const expiresAtMs = policy.reviewCheck?.expiresAtMs;
+  return expiresAtMs !== undefined && Date.now() >= expiresAtMs;
 }

@@ -4,10 +4,9 @@ import type { McpTransport as Transport } from '../sdk/mcp-transport.ts';
 // resource methods of `MCPServerWithResources`) over an MCP client connected through `gateTransport`: every tool
 // result and every `resources/read`, the agent's and a host read tool's alike, goes through the gate. Written
 // structurally, so linkgate builds and installs without the framework.
-import { isRecord } from '../decision/json-value.ts';
-import { quoteValue } from '../decision/quote-value.ts';
-import { type GateTransport, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
+import type { GateTransport } from '../sdk/gate-transport.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
+import { gatedLinks, type ReadLinkParameters, readLinkParameters } from './gated-links.ts';
 
 /** The MCP client calls the server object makes: what `Client` of `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/client` 2.x both have. */
 export interface AgentsMcpClient {
@@ -121,21 +120,7 @@ export interface GatedAgentsServer {
   readLink(uri: string): Promise<string>;
 }
 
-/** The JSON schema of a host read tool's parameters over `readLink` (strict mode: `{ uri }`, nothing else). */
-export const readLinkParameters: ReadLinkParameters = {
-  type: 'object',
-  properties: { uri: { type: 'string', description: 'the uri of a resource_link a tool returned' } },
-  required: ['uri'],
-  additionalProperties: false,
-};
-
-/** The type of `readLinkParameters`: the framework's strict JSON object schema (mutable arrays, as it declares them). */
-export interface ReadLinkParameters {
-  type: 'object';
-  properties: { uri: { type: 'string'; description: string } };
-  required: string[];
-  additionalProperties: false;
-}
+export { type ReadLinkParameters, readLinkParameters };
 
 /** Most pages of tools one `listTools` reads before it stops (a server that never ends its list). */
 export const maxToolPages = 100;
@@ -147,18 +132,11 @@ export const maxToolPages = 100;
  */
 export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgentsServer {
   const { name, client, transport, cacheToolsList = false, ...gateOptions } = options;
-  const gated = gateTransport(transport, { server: name, ...gateOptions });
+  // the links this server's tool results passed on, and the read tool's reads of them (a refused link reached the agent
+  // as a notice, so it is never one of them)
+  const links = gatedLinks(gateOptions);
+  const gated = links.transport(gateOptions.server ?? name, transport);
   let tools: AgentsMcpTool[] | undefined;
-  // the uris of the links this server's tool results passed on (a refused link reached the agent as a notice, not here)
-  const discovered = new Set<string>();
-  const note = (content: unknown) => {
-    if (!Array.isArray(content)) return;
-    for (const item of content as unknown[]) {
-      if (!isRecord(item) || item['type'] !== 'resource_link' || typeof item['uri'] !== 'string') continue;
-      if (discovered.size >= maxRememberedLinks) discovered.delete(discovered.values().next().value as string);
-      discovered.add(item['uri']);
-    }
-  };
   let connected = false;
   const ready = () => {
     if (!connected) throw new Error(`MCP server \`${name}\` is not connected: call connect() first`);
@@ -171,7 +149,6 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     ready();
     const params = { name: toolName, arguments: args ?? {}, ...(meta == null ? {} : { _meta: meta }) };
     const result = (await client.callTool(params)) as Partial<AgentsToolResult>;
-    note(result.content);
     return { ...result, content: result.content ?? [] };
   };
   return {
@@ -224,14 +201,7 @@ export function gatedAgentsServer(options: GatedAgentsServerOptions): GatedAgent
     },
     async readLink(uri) {
       ready();
-      if (!discovered.has(uri))
-        return `linkgate refused to read ${quoteValue(uri)}: no tool of server ${quoteValue(name)} returned it (link.not-discovered)`;
-      try {
-        return JSON.stringify((await client.readResource({ uri })).contents ?? []);
-      } catch (error) {
-        // the gate's refusal (-32080) or withholding names why; a server error says what failed
-        return `linkgate did not deliver ${quoteValue(uri)}: ${error instanceof Error ? error.message : String(error)}`;
-      }
+      return links.read(uri);
     },
   };
 }

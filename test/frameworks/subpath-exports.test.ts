@@ -16,7 +16,14 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 const adapters = [
   ['./claude-agent-sdk', 'claude-agent-hooks', 'claudeAgentHooks', '@anthropic-ai/claude-agent-sdk'],
   ['./openai-agents', 'openai-agents-server', 'gatedAgentsServer', '@openai/agents'],
+  ['./ai-sdk', 'ai-sdk-read-link', 'aiSdkReadLinkTool', 'ai'],
+  ['./langchain', 'langchain-read-link', 'langchainReadLinkTool', '@langchain/core'],
+  ['./mastra', 'mastra-tools', 'gatedMastraTools', '@mastra/core'],
 ] as const;
+
+// modules the adapters share, reached through their subpaths (each re-exports `gatedLinks`), not a subpath of their own
+const shared = ['gated-links'];
+const sharedExports = { './ai-sdk': 'gatedLinks', './langchain': 'gatedLinks', './mastra': 'gatedLinks' } as const;
 
 // a dist/ built before the adapters were added lacks them: build it again
 beforeAll(() => {
@@ -27,7 +34,7 @@ beforeAll(() => {
 describe('framework adapters as subpath exports', () => {
   test('every module of src/frameworks/ is one subpath, with its types', () => {
     const modules = readdirSync(path.join(root, 'src/frameworks')).map((f) => f.replace(/\.ts$/, ''));
-    expect(modules.sort()).toEqual(adapters.map(([, module]) => module).sort());
+    expect(modules.sort()).toEqual([...adapters.map(([, module]) => module), ...shared].sort());
     for (const [subpath, module] of adapters)
       expect(pkg.exports[subpath]).toEqual({
         types: `./dist/frameworks/${module}.d.ts`,
@@ -44,6 +51,10 @@ describe('framework adapters as subpath exports', () => {
 
   test('the built subpath imports by the package name without the framework installed', async () => {
     for (const [subpath, , name] of adapters) {
+      const loaded = (await import(`linkgate/${subpath.slice(2)}`)) as Record<string, unknown>;
+      expect(typeof loaded[name]).toBe('function');
+    }
+    for (const [subpath, name] of Object.entries(sharedExports)) {
       const loaded = (await import(`linkgate/${subpath.slice(2)}`)) as Record<string, unknown>;
       expect(typeof loaded[name]).toBe('function');
     }

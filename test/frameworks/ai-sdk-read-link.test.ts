@@ -1,0 +1,107 @@
+// The AI SDK's gated read tool (`aiSdkReadLinkTool` over `gatedLinks`) inside the real `ai` 7 and `@ai-sdk/mcp` 2:
+// `generateText` driven by the SDK's own MockLanguageModelV4 (no network) calls the read tool before any tool ran, then
+// the hostile server's tool, then the read tool for each link it returned and for a uri none did. What reached the
+// model is checked read by read, with the server's request log and the records.
+import path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, test } from 'vitest';
+import { aiSdkReadLinkTool } from '../../src/frameworks/ai-sdk-read-link.ts';
+import { gatedLinks } from '../../src/frameworks/gated-links.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { jsonLinesSink } from '../../src/record/record-sink.ts';
+import { tsServerCommand } from '../real-host/fixture-process.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
+import { frameworkSuite, importFrom } from './framework-package.ts';
+import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { expectReadToolRun, readToolScript } from './read-tool-checks.ts';
+
+const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
+
+interface McpClient {
+  tools(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+interface AiMcp {
+  createMCPClient: (config: { transport: unknown }) => Promise<McpClient>;
+}
+interface Ai {
+  generateText: (options: Record<string, unknown>) => Promise<{ text: string }>;
+  tool: <T>(tool: T) => T;
+  isStepCount: (count: number) => unknown;
+}
+interface AiTest {
+  MockLanguageModelV4: new (options: Record<string, unknown>) => { doGenerateCalls: { prompt: unknown }[] };
+}
+
+describe('aiSdkReadLinkTool inside the real AI SDK', () => {
+  test('reads only links a tool returned, through the gate: the body, or the notice', {
+    timeout: 120_000,
+  }, async (ctx) => {
+    const dir = suite.require(ctx);
+    const ai = await importFrom<Ai>(dir, 'ai');
+    const { MockLanguageModelV4 } = await importFrom<AiTest>(dir, 'ai/test');
+    const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
+    const scratch = await suite.scratch('linkgate-ai-sdk-read-');
+    const requestLog = path.join(scratch, 'requests.jsonl');
+    const recordsFile = path.join(scratch, 'records.jsonl');
+    const sink = jsonLinesSink(recordsFile);
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    // the lines a user writes: the agent's gated connections, and the read tool over them
+    const links = gatedLinks({ gate, sink });
+    const server = new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } });
+    const mcp = await createMCPClient({ transport: links.transport('hostile', server) });
+    try {
+      const tools = { ...(await mcp.tools()), read_link: ai.tool(aiSdkReadLinkTool(links)) };
+      const script = readToolScript('read_link', 'links');
+      let turn = 0;
+      const usage = {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      };
+      const model = new MockLanguageModelV4({
+        doGenerate: async () => {
+          const calls = script[turn++];
+          if (calls === undefined)
+            return {
+              content: [{ type: 'text', text: 'all read' }],
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage,
+              warnings: [],
+            };
+          return {
+            content: calls.map((c) => ({
+              type: 'tool-call',
+              toolCallId: c.id,
+              toolName: c.name,
+              input: JSON.stringify(c.args),
+            })),
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          };
+        },
+      });
+      const result = await ai.generateText({ model, tools, prompt: 'read every link', stopWhen: ai.isStepCount(10) });
+      expect(result.text).toBe('all read');
+
+      const prompts = model.doGenerateCalls.map((c) => c.prompt);
+      const outputs = new Map<string, unknown>();
+      for (const message of (prompts[prompts.length - 1] ?? []) as { role: string; content: unknown }[])
+        if (message.role === 'tool' && Array.isArray(message.content))
+          for (const part of message.content as Record<string, unknown>[])
+            if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), part['output']);
+      // a string a tool returns reaches the model as `{ type: 'text', value }`
+      const output = (id: string) => {
+        const o = outputs.get(id) as { type?: string; value?: unknown } | undefined;
+        return o?.type === 'text' && typeof o.value === 'string' ? o.value : undefined;
+      };
+      await expectReadToolRun({ requestLog, output, sent: JSON.stringify(prompts) });
+    } finally {
+      await mcp.close();
+      await sink.close();
+    }
+    await expectRecords(recordsFile, { everything: false });
+  });
+});

@@ -3,6 +3,8 @@
 export const layers = [
   // src/errors.ts, beside the folders: the one error class everything may throw
   { name: 'base', paths: ['src/errors\\.ts$'] },
+  // the per-event start's V8 code cache (node built-ins only): the cli starts from it, doctor says when it is stale
+  { name: 'start', paths: ['src/start/'] },
   { name: 'decision', paths: ['src/decision/'] },
   { name: 'content', paths: ['src/content/'] },
   { name: 'link', paths: ['src/link/'] },

@@ -3,15 +3,11 @@
 // (`dist/bin/code-cache/`); any other command runs the usual CLI bundle. Kept tiny: it is compiled at every start.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runCachedScript } from './code-cache.ts';
+import { runCachedScript } from '../start/code-cache.ts';
+import { codeCacheDir, eventBundleName } from '../start/start-files.ts';
 
 /** The commands the event bundle holds (`perEventCommands`; a test holds them equal). */
 export const eventCommandNames: readonly string[] = ['hook', 'eval'];
-
-/** The folder of the installed bundle's code cache, next to the bundle. */
-export function codeCacheDir(binDir: string): string {
-  return join(binDir, 'code-cache');
-}
 
 /** Runs the CLI from the installed `dist/bin` folder `binDir`: the event bundle with its code cache, or the full CLI. */
 export async function startCached(binDir: string, argv: readonly string[]): Promise<void> {
@@ -21,7 +17,7 @@ export async function startCached(binDir: string, argv: readonly string[]): Prom
     };
     return cli.runAsProcess(argv);
   }
-  const script = runCachedScript(join(binDir, 'linkgate-event.cjs'), codeCacheDir(binDir));
+  const script = runCachedScript(join(binDir, eventBundleName), codeCacheDir(binDir));
   // written at exit, so the functions this run compiled are in it
   process.once('exit', () => script.save());
   if (process.env['LINKGATE_CODE_CACHE_REPORT'] === '1')

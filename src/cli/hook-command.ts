@@ -20,7 +20,7 @@ import { recordsPathError, recordsPathProblem } from '../record/records-file.ts'
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
-import { cliEntry, packageRoot } from './package-root.ts';
+import { cliEntry, packageRoot, perEventEntry } from './package-root.ts';
 import type { TelemetryHandle } from './start-telemetry.ts';
 import { reviewLoadOptions, reviewOptions, warnReplaceable } from './review-options.ts';
 
@@ -162,7 +162,8 @@ export const hookDefinition = defineCommand({
       if (review.strictFiles === true) tail.push('--strict-files');
       if (mode === 'observe') tail.push('--mode', 'observe');
       if (values['on-record-error'] === 'report') tail.push('--on-record-error', 'report');
-      const command = ['node', cliEntry(), 'hook', host, ...shared];
+      // the per-event start with V8's code cache, by the installed bundle's absolute path (docs/speed.md)
+      const command = ['node', perEventEntry(), 'hook', host, ...shared];
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       command.push(...tail);
       const settings: Record<string, unknown> = { ...hostSettings[host](command.map(shellQuote).join(' ')) };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedEntryName } from '../start/start-files.ts';
 
 /** The folder of linkgate's own package.json, found upward from this module (source, `dist/` or the bundle). */
 export function packageRoot(from: string = import.meta.url): string {
@@ -23,11 +24,10 @@ export function cliEntry(): string {
 }
 
 /**
- * The script a host's per-event command line starts (issue 42 item 2): `dist/bin/linkgate-cached.cjs`, which runs
- * `hook` and `eval` from the event bundle with V8's code cache kept next to it, when the package has it; else the CLI
- * entry. `--print-config` writes `node <this> hook HOST …`.
+ * The script a host's per-event command line starts (issue 42 item 2), as an absolute path in the installed package:
+ * `dist/bin/linkgate-cached.cjs`, which runs `hook` and `eval` from the event bundle with V8's code cache kept next to
+ * it. `--print-config` writes `node <this> hook HOST …`.
  */
 export function perEventEntry(): string {
-  const cached = join(packageRoot(), 'dist', 'bin', 'linkgate-cached.cjs');
-  return existsSync(cached) ? cached : cliEntry();
+  return join(packageRoot(), 'dist', 'bin', cachedEntryName);
 }

@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
+import { cachedEntryName } from '../start/start-files.ts';
 
 /** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
 export interface LinkgateInvocation {
@@ -10,6 +11,8 @@ export interface LinkgateInvocation {
   /** the linkgate entry that runs: a script path (`node …/linkgate.js`), or the `linkgate` found on PATH */
   readonly bundle: string;
   readonly bundleExists: boolean;
+  /** the node flags before the script (`node [flags] SCRIPT …`), when there are any: the code cache is keyed by them */
+  readonly nodeFlags?: readonly string[];
   /** why the entry is not linkgate's own (a script merely named `linkgate.js`), when it exists but is not */
   readonly entryProblem?: string;
   /** `--mode` as written: `enforce` unless the command says `observe` */
@@ -24,6 +27,8 @@ export interface LinkgateInvocation {
 
 const entryNames = new Set(['linkgate', 'linkgate.js', 'linkgate.mjs', 'linkgate.cjs']);
 const nodeNames = new Set(['node', 'node.exe', 'nodejs']);
+// the per-event start `--print-config` writes (`node …/dist/bin/linkgate-cached.cjs hook HOST …`), beside the bin entry
+const cachedEntry = cachedEntryName;
 
 /**
  * The linkgate invocation `argv` runs (`linkgate proxy …`, `node /path/linkgate.js hook HOST …`, `npx linkgate …`),
@@ -40,13 +45,16 @@ export function linkgateInvocation(
   let bundle: string;
   let bundleExists: boolean;
   let rest: readonly string[];
+  let nodeFlags: readonly string[] | undefined;
   const name = basename(first);
   if (nodeNames.has(name)) {
     // node [node flags] SCRIPT args…
     const at = argv.findIndex((a, i) => i > 0 && !a.startsWith('-'));
     const script = argv[at];
-    if (at < 0 || script === undefined || !entryNames.has(basename(script))) return undefined;
+    if (at < 0 || script === undefined || !(entryNames.has(basename(script)) || basename(script) === cachedEntry))
+      return undefined;
     bundle = resolvePath(cwd, script);
+    nodeFlags = argv.slice(1, at);
     bundleExists = existsSync(bundle);
     rest = argv.slice(at + 1);
   } else if (name === 'npx' || name === 'pnpx' || name === 'bunx') {
@@ -75,6 +83,7 @@ export function linkgateInvocation(
     ...(host === undefined ? {} : { host }),
     bundle,
     bundleExists,
+    ...(nodeFlags === undefined || nodeFlags.length === 0 ? {} : { nodeFlags }),
     ...(entryProblem === undefined ? {} : { entryProblem }),
     mode: option(own, 'mode')['mode'] === 'observe' ? 'observe' : 'enforce',
     ...option(own, 'records'),
@@ -114,8 +123,8 @@ function option(args: readonly string[], name: string, key: string = name): Reco
 
 /**
  * Why `file` is not linkgate's entry, or undefined when it is: the `bin.linkgate` of a package named `linkgate` (an
- * npm install, a checkout), or `dist/bin/linkgate.js` of the linkgate Claude Code plugin; symlinks (npm's bin links)
- * are followed. Any other script named `linkgate.js` is not linkgate, whatever it forwards to.
+ * npm install, a checkout), or `dist/bin/linkgate.js` of the linkgate Claude Code plugin, or the per-event start
+ * `linkgate-cached.cjs` beside either; symlinks (npm's bin links) are followed. Any other script named `linkgate.js` is not linkgate, whatever it forwards to.
  */
 export function notLinkgateEntry(file: string): string | undefined {
   let real: string;
@@ -128,10 +137,17 @@ export function notLinkgateEntry(file: string): string | undefined {
     const manifest = readJson(join(dir, 'package.json'));
     const bin = manifest?.['bin'];
     const binFile = isRecord(bin) ? bin['linkgate'] : manifest?.['name'] === 'linkgate' ? bin : undefined;
-    if (manifest?.['name'] === 'linkgate' && typeof binFile === 'string' && resolvePath(dir, binFile) === real)
+    // the bin entry, or the per-event start beside it
+    const entries = (bin: string) => [bin, join(dirname(bin), cachedEntry)];
+    if (
+      manifest?.['name'] === 'linkgate' &&
+      typeof binFile === 'string' &&
+      entries(resolvePath(dir, binFile)).includes(real)
+    )
       return undefined;
     const plugin = readJson(join(dir, '.claude-plugin', 'plugin.json'));
-    if (plugin?.['name'] === 'linkgate' && relative(dir, real) === join('dist', 'bin', 'linkgate.js')) return undefined;
+    if (plugin?.['name'] === 'linkgate' && entries(join('dist', 'bin', 'linkgate.js')).includes(relative(dir, real)))
+      return undefined;
     if (dirname(dir) === dir) break;
   }
   return `\`${file}\` is not linkgate's entry: no linkgate package.json or plugin manifest names it`;

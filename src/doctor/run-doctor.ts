@@ -23,6 +23,9 @@ import { type LinkgateInvocation, linkgateInvocation } from './linkgate-invocati
 import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus } from './policy-status.ts';
 import { recordsHealth } from './records-health.ts';
+import { staleCodeCacheLine } from '../start/code-cache.ts';
+import { cachedEntryName } from '../start/start-files.ts';
+import { basename } from 'node:path';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
 /** What `linkgate doctor` asks beyond gating: observe mode accepted, a verified review required. */
@@ -153,7 +156,7 @@ async function hookReport(
   return {
     ...configured,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
-    warnings: [...hook.warnings, ...blindSpotsOf(hook.host, policy)],
+    warnings: [...hook.warnings, ...blindSpotsOf(hook.host, policy), ...codeCacheLines(invocation, places.env)],
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,
@@ -162,6 +165,15 @@ async function hookReport(
     runs: problems.length === 0,
     problems,
   };
+}
+
+// a per-event start (`linkgate-cached.cjs`) whose code cache does not match the bundle, this node or the flags: slower,
+// never wrong (the bundle compiles as usual), so a warning
+function codeCacheLines(invocation: LinkgateInvocation, env: Readonly<Record<string, string | undefined>>): string[] {
+  if (basename(invocation.bundle) !== cachedEntryName || invocation.entryProblem !== undefined) return [];
+  if (!invocation.bundleExists) return [];
+  const line = staleCodeCacheLine(invocation.bundle, invocation.nodeFlags ?? [], env);
+  return line === null ? [] : [line];
 }
 
 async function serverReport(

@@ -215,7 +215,7 @@ describe('--print-config for every host', () => {
     );
     expect(command).toMatch(
       new RegExp(
-        `^node /\\S+/dist/bin/linkgate\\.js hook ${host} --policy /\\S+/policies/strict\\.yaml --records /\\S+/r\\.jsonl --mode observe$`,
+        `^node /\\S+/dist/bin/linkgate-cached\\.cjs hook ${host} --policy /\\S+/policies/strict\\.yaml --records /\\S+/r\\.jsonl --mode observe$`,
       ),
     );
     expect(run.stdout).not.toContain('npx');

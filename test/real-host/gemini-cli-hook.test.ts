@@ -3,9 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cliEntry } from '../../src/cli/package-root.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
-import { linkRecordLines } from '../helpers/run-cli.ts';
+import { linkRecordLines, runCli } from '../helpers/run-cli.ts';
 import { fixtureServer, serverReads } from './fixture-process.ts';
 import { type FixtureResource, fixtureNamed } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
@@ -22,25 +21,10 @@ describe('linkgate hook gemini-cli inside a real Gemini CLI', () => {
     const logs = await host.scratch('linkgate-gemini-e2e-');
     const requestLog = path.join(logs, 'requests.jsonl');
     const recordsFile = path.join(logs, 'records.jsonl');
-    const command = [
-      process.execPath,
-      cliEntry(),
-      'hook',
-      'gemini-cli',
-      '--policy',
-      path.resolve('policies/default.yaml'),
-      '--records',
-      recordsFile,
-    ]
-      .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
-      .join(' ');
-    const handler = [{ type: 'command', name: 'linkgate', command, timeout: 30_000 }];
-    const settings = {
-      hooks: {
-        BeforeTool: [{ matcher: 'read_mcp_resource|web_fetch', hooks: handler }],
-        AfterTool: [{ matcher: 'read_mcp_resource|list_mcp_resources|mcp_.*', hooks: handler }],
-      },
-    };
+    // the settings block `linkgate hook gemini-cli --print-config` prints, unchanged (the per-event start, issue 42)
+    const printed = await runCli(['hook', 'gemini-cli', '--print-config', '--records', recordsFile]);
+    expect(printed.code, printed.stderr).toBe(0);
+    const settings = JSON.parse(printed.stdout) as Record<string, unknown>;
     const { readme, metadata, banner, note, tool } = fixtureNamed;
     const read = (id: string, r: FixtureResource) => ({
       toolUses: [{ id, name: 'read_mcp_resource', input: { uri: r.uri } }],

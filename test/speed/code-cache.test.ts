@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cachedEntryBuildOptions, eventBuildOptions, repoRoot } from '../../scripts/cli-build-options.ts';
 import { eventCommandNames } from '../../src/cli/cached-start.ts';
-import { codeCacheKey, currentRuntime, runCachedScript } from '../../src/cli/code-cache.ts';
+import { codeCacheKey, currentRuntime, runCachedScript } from '../../src/start/code-cache.ts';
 import { perEventCommands } from '../../src/cli/per-event-commands.ts';
 
 let dir: string;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { codeCacheDir, eventBundleName } from './start-files.ts';
 
 // V8's code cache for the event bundle (issue 42 item 2; docs/speed.md says why a code cache and not a start-up
 // snapshot). Cached data is executable code: V8 checks only the source's length and its own flags before using it,
@@ -43,6 +44,44 @@ export function codeCacheKey(source: Uint8Array, runtime: CodeCacheRuntime): str
     .digest('hex');
 }
 
+/** The cache file of the bundle `file` (its `bytes`) compiled by `runtime`, in `cacheDir`. */
+export function codeCacheFile(file: string, bytes: Uint8Array, cacheDir: string, runtime: CodeCacheRuntime): string {
+  return join(cacheDir, `${basename(file)}-${codeCacheKey(bytes, runtime)}.v8`);
+}
+
+/**
+ * Why a start of the code-cache entry `cachedEntry` (an absolute `…/dist/bin/linkgate-cached.cjs`) by this Node, with
+ * the node flags `nodeFlags` and the environment `env`, would compile the event bundle instead of using its cache
+ * (`linkgate doctor`), or null when a cache made for exactly these bytes, this Node and these flags is there.
+ */
+export function staleCodeCacheLine(
+  cachedEntry: string,
+  nodeFlags: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string | null {
+  const binDir = dirname(cachedEntry);
+  const bundle = join(binDir, eventBundleName);
+  const dir = codeCacheDir(binDir);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(bundle);
+  } catch {
+    return `the event bundle \`${bundle}\` cannot be read: every event fails`;
+  }
+  if (trustedFolder(dir) === 'no')
+    return `the code cache folder \`${dir}\` is not one only this user (or root) can write: it is never used, and every event compiles the bundle`;
+  const runtime = {
+    ...currentRuntime(),
+    flags: [...nodeFlags, `NODE_OPTIONS=${env['NODE_OPTIONS'] ?? ''}`],
+  };
+  if (trustedFile(codeCacheFile(bundle, bytes, dir, runtime))) return null;
+  const flags = runtime.flags.join(' ');
+  const cause = `no code cache in \`${dir}\` matches the bundle, node ${runtime.version} and the flags \`${flags}\``;
+  return canWrite(dir)
+    ? `the code cache is stale: ${cause}; the next event compiles the bundle and writes one`
+    : `the code cache is stale: ${cause}, and this user cannot write the folder: every event compiles the bundle (run \`node ${cachedEntry} eval --policy FILE < /dev/null\` once as its owner)`;
+}
+
 /** How the bundle was compiled: from a matching cache (`hit`), without one (`miss`), with one V8 refused (`rejected`), or with no trusted folder (`off`). */
 export type CodeCacheStatus = 'hit' | 'miss' | 'rejected' | 'off';
 
@@ -66,7 +105,7 @@ export function runCachedScript(
   runtime: CodeCacheRuntime = currentRuntime(),
 ): CachedScript {
   const bytes = readFileSync(file);
-  const cacheFile = join(cacheDir, `${basename(file)}-${codeCacheKey(bytes, runtime)}.v8`);
+  const cacheFile = codeCacheFile(file, bytes, cacheDir, runtime);
   const trusted = trustedFolder(cacheDir);
   let cachedData: Buffer | undefined;
   if (trusted === 'yes' && trustedFile(cacheFile)) {
@@ -130,6 +169,18 @@ function trustedFolder(dir: string): 'yes' | 'no' {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return 'no';
     return dirname(dir) !== dir && trustedFolder(dirname(dir)) === 'yes' ? 'yes' : 'no';
+  }
+}
+
+// the folder (or, when it is not made yet, its parent) takes this user's writes
+function canWrite(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      accessSync(at, constants.W_OK);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(at) === at) return false;
+    }
   }
 }
 

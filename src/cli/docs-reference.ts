@@ -77,9 +77,11 @@ ${rows.join('\n')}
 
 ## Consumers the content rules protect
 
-A body is judged for every consumer below that would read it: by its declared type, by its uri's extension and by
-its own bytes, whichever reaches more of them. Bytes a second consumer reads as an active format are judged as that
-format too.
+\`content.consumers\` names the consumers a policy protects; absent, it is every consumer below but the opt-in ones.
+A body is judged for every consumer of the profile that would read it: by its declared type, by its uri's extension
+and by its own bytes, whichever reaches more of them. Bytes a second consumer of the profile reads as an active format
+are judged as that format too. A consumer left out of the profile no longer judges anything: the last column says
+what that gives up. Each consumer is one adapter in \`src/content/consumers/\`.
 
 ${consumerCoverageMarkdown()}
 `;

@@ -1,3 +1,4 @@
+import type { ConsumerProfile } from './consumers/content-consumer.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /** What the bytes of one item really are; findings are one-line messages, never body text. */
@@ -37,6 +38,8 @@ export interface SniffOptions {
   declaredMime?: string | null;
   /** the item's uri, when known: its extension names the consumers that read it (a `.ts` file declared text/plain is not rendered as markdown) */
   uri?: string;
+  /** the consumers the policy protects (`content.consumers`); absent: the default profile */
+  consumers?: ConsumerProfile;
   /** the item's work budget, shared by every check (default: `WorkBudget.forBytes` of the item, fresh for each attempt) */
   budget?: WorkBudget;
 }

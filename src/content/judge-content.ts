@@ -12,6 +12,7 @@ import {
   realKindAllowed,
 } from './kinds.ts';
 import type { ContentSniff } from './content-sniff.ts';
+import type { ConsumerProfile } from './consumers/content-consumer.ts';
 
 /** The content settings a judgement needs (policy `content`). */
 export interface ContentRules {
@@ -23,6 +24,8 @@ export interface ContentRules {
   maxImagePixels?: number | undefined;
   /** text holding bidi controls or zero-width characters is partial */
   flagInvisibleText?: boolean | undefined;
+  /** the consumers the policy protects (the policy's `consumers`); absent: the default profile */
+  consumers?: ConsumerProfile | undefined;
 }
 
 /** One reason with the effect it asks for. */

@@ -10,6 +10,8 @@ import { imageStructure } from './image/image-structure.ts';
 import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
 import { pdfFindings, pdfInside } from './sniff-pdf.ts';
 import type { WorkBudget } from './work-budget.ts';
+import type { ConsumerId } from './consumers/content-consumer.ts';
+import { binaryConsumerOf, defaultProfile } from './consumers/consumer-registry.ts';
 
 const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
 
@@ -56,34 +58,43 @@ export function binaryFindings(
   return detector === undefined ? blankSniff(kind, false) : detector.judge(kind, bytes, { options, answers, budget });
 }
 
-function zipFindings(_kind: string, bytes: Buffer, { budget }: BinaryContext): ContentSniff {
+// a consumer of the policy's profile reads the bytes: its findings count, others' do not
+function protects(options: SniffOptions, consumer: ConsumerId | null): boolean {
+  return consumer !== null && (options.consumers ?? defaultProfile).has(consumer);
+}
+
+function zipFindings(_kind: string, bytes: Buffer, { budget, options }: BinaryContext): ContentSniff {
   const listing = readZipDirectory(bytes, budget) ?? scanLocalListing(bytes, budget);
   const zip = classifyZip(bytes, listing);
   const sniff = blankSniff(zip.kind, false);
-  sniff.active = zip.active ?? describeExecutable(zip.kind);
+  // code an archive carries runs in an interpreter (`java -jar`, a browser's extension installer, an office macro host)
+  if (protects(options, 'shell')) sniff.active = zip.active ?? describeExecutable(zip.kind);
   sniff.uninterpretable = zip.uninterpretable;
   return sniff;
 }
 
-function cfbFindings(_kind: string, bytes: Buffer): ContentSniff {
+function cfbFindings(_kind: string, bytes: Buffer, { options }: BinaryContext): ContentSniff {
   const cfb = classifyCfb(bytes);
   const sniff = blankSniff(cfb.kind, false);
-  sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+  if (protects(options, 'shell')) sniff.active = cfb.active ?? describeExecutable(cfb.kind);
   sniff.uninterpretable = cfb.uninterpretable;
   return sniff;
 }
 
-function executableFindings(kind: string): ContentSniff {
+function executableFindings(kind: string, _bytes: Buffer, { options }: BinaryContext): ContentSniff {
   const sniff = blankSniff(kind, false);
-  sniff.active = describeExecutable(kind);
+  if (protects(options, binaryConsumerOf(kind))) sniff.active = describeExecutable(kind);
   return sniff;
 }
 
 function pdfDocumentFindings(kind: string, bytes: Buffer, { options, budget }: BinaryContext): ContentSniff {
   const sniff = blankSniff(kind, false);
-  const pdf = pdfFindings(bytes, options, budget);
-  sniff.active = pdf.active ?? polyglot(kind, bytes, 0, budget);
-  sniff.uninterpretable = pdf.uninterpretable;
+  if (protects(options, 'pdf-reader')) {
+    const pdf = pdfFindings(bytes, options, budget);
+    sniff.active = pdf.active;
+    sniff.uninterpretable = pdf.uninterpretable;
+  }
+  if (sniff.active === null && protects(options, 'shell')) sniff.active = polyglot(kind, bytes, 0, budget);
   return sniff;
 }
 
@@ -103,11 +114,18 @@ function imageFindings(
   sniff.uninterpretable = truncated
     ? `truncated ${kind} image: its structure ends before the data does`
     : (structure.malformed ?? metadata.uninterpretable);
-  sniff.active =
-    polyglot(kind, bytes, end, budget) ??
-    metadata.active ??
-    scriptPolyglot(kind, bytes, budget) ??
-    pdfInside(kind, bytes, options, budget);
+  // an image is inert to its viewer; a second consumer of the profile that reads the same bytes as another format
+  // judges them as that format: a zip reader the archive in it, a sniffing browser its metadata as HTML and the
+  // file as a script, a pdf reader a pdf structure anywhere in it
+  const readings: readonly [ConsumerId, () => string | null][] = [
+    ['shell', () => polyglot(kind, bytes, end, budget)],
+    ['browser', () => metadata.active],
+    ['browser', () => scriptPolyglot(kind, bytes, budget)],
+    ['pdf-reader', () => pdfInside(kind, bytes, options, budget)],
+  ];
+  for (const [consumer, read] of readings) {
+    if (sniff.active === null && protects(options, consumer)) sniff.active = read();
+  }
   if (truncated) return sniff;
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);

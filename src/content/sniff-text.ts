@@ -1,14 +1,12 @@
 // Text items: read as UTF-8 bytes (or decoded UTF-16), classified, and judged by the readers each kind reaches.
 import { blankSniff, type ContentSniff, type SeenKind, type SniffOptions } from './content-sniff.ts';
-import { describeExecutable } from './executable-kinds.ts';
-import { pdfFindings } from './sniff-pdf.ts';
-import { findActiveMarkupUtf8, readMarkup } from './svg-html/active-markup.ts';
+import type { TextBody } from './consumers/content-consumer.ts';
+import { defaultProfile, judgeTextForProfile, recognisedUnder } from './consumers/consumer-registry.ts';
 import { decodeText, hasLoneSurrogate, utf8TextStart } from './text/text-encoding.ts';
 import { declaredDataKind, kindOfMime } from './kinds.ts';
-import { classifyUtf8 } from './text/text-kind.ts';
-import { isSourceCodeUri, uriExtension } from './text/uri-extension.ts';
+import { classifyUtf8, type TextKind } from './text/text-kind.ts';
+import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
-import { findActiveNotebook, isNotebook } from './notebook/active-notebook.ts';
 import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -51,7 +49,7 @@ export function readText(bytes: Buffer, hasNul: boolean, original: string | unde
   };
 }
 
-/** Judges a text item: its kind, unsafe and invisible characters, and what its readers would make active. */
+/** Judges a text item: its kind, unsafe and invisible characters, and what every consumer of the profile that reads it would make active. */
 export function textFindings(
   bytes: Buffer,
   view: TextView,
@@ -64,64 +62,47 @@ export function textFindings(
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
   if (options.text !== undefined && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
-  const textKind = classifyUtf8(view.utf8, 0, view.text, shortcutShownAsCode(view, options, budget));
+  const profile = options.consumers ?? defaultProfile;
+  const textKind = classifyUtf8(
+    view.utf8,
+    0,
+    view.text,
+    shortcutShownAsCode(view, options, budget),
+    recognisedUnder(profile),
+  );
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
   sniff.unsafe = unsafe;
   sniff.invisible = options.findInvisible === false ? null : findInvisibleUtf8(view.utf8);
-  if (textKind === 'pdf') {
-    const pdf = pdfFindings(bytes, options, budget);
-    sniff.active = pdf.active;
-    sniff.uninterpretable = pdf.uninterpretable;
-    return sniff;
-  }
-  const executable = describeExecutable(textKind);
-  if (executable !== null) {
-    sniff.active = executable;
-    return sniff;
-  }
-  if (textKind === 'svg' || textKind === 'xml') {
-    const markup = readMarkup(view.text(), textKind, budget);
-    // XML also reaches readers that never parse it as XML: XML declared as text reaches markdown renderers and
-    // HTML parsers, and SVG is inlined into HTML pages; both read comments, CDATA sections and processing
-    // instructions the HTML way (`<!--><img onerror=…>-->` holds a live element), so they judge it too
-    sniff.active =
-      markup.active ?? findActiveMarkupUtf8(view.utf8, textKind === 'svg' ? 'html' : 'text', view.text, budget);
-    // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
-    if (textKind === 'svg' && markup.malformed !== null)
-      sniff.uninterpretable = `svg is not well-formed xml: ${markup.malformed}`;
-  } else if (textKind === 'html') {
-    sniff.active = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
-  } else if (textKind === 'text' || textKind === 'json') {
-    if (textKind === 'text' && options.declaredMime === 'text/plain' && isSourceCodeUri(options.uri)) return sniff;
-    judgeProse(sniff, view, declaredDataKind(options.declaredMime), budget);
-  }
+  judgeTextForProfile(textBody(bytes, view, textKind, options, budget), profile, sniff, budget);
   return sniff;
 }
 
-// Text that may be prose: markdown is what its renderers make of it (a `<script>` shown in a code block is text);
-// other text may reach a reader that takes the raw text as HTML, JSON a renderer that takes it as text or markdown
-// (`["<script>…</script>"]` declared text/markdown renders the script); judgeContent decides by the declared type.
-// A body declared a data type is parsed by its consumer, not rendered: it is read as HTML only (a host that sniffs
-// it), and JSON declared JSON is data and nothing else, so the renderers' work on it is never spent.
-function judgeProse(sniff: ContentSniff, view: TextView, data: string | null, budget: WorkBudget): void {
-  if (sniff.kind === 'json') {
-    // a notebook is rendered by its viewers whatever it is declared as: its cells and outputs are judged as they show them
-    budget.spend('json', view.utf8.length);
-    const parsed: unknown = JSON.parse(view.text());
-    if (isNotebook(parsed)) {
-      sniff.active = findActiveNotebook(parsed, budget);
-      if (sniff.active !== null) return;
-    }
-    if (data !== 'json')
-      sniff.activeUnlessJson = findActiveMarkupUtf8(view.utf8, data === null ? 'text' : 'html', view.text, budget);
-  } else if (data !== null) {
-    sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
-  } else {
-    sniff.active = findActiveMarkupUtf8(view.utf8, 'markdown', view.text, budget);
-    if (sniff.active === null) sniff.activeUnlessMarkdown = findActiveMarkupUtf8(view.utf8, 'html', view.text, budget);
-  }
+// The body as the consumers see it. A notebook is JSON that its viewers render whatever it is declared as, so a
+// JSON body is parsed once, on first need, and charged to the item's budget.
+function textBody(bytes: Buffer, view: TextView, kind: TextKind, options: SniffOptions, budget: WorkBudget): TextBody {
+  const declaredMime = options.declaredMime ?? null;
+  let parsed: { value: unknown } | undefined;
+  return {
+    bytes,
+    utf8: view.utf8,
+    text: view.text,
+    kind,
+    declaredMime,
+    declaredKind: declaredMime === null ? null : (kindOfMime(declaredMime)?.id ?? null),
+    declaredData: declaredDataKind(declaredMime),
+    uri: options.uri,
+    extension: uriExtension(options.uri),
+    maxInflateBytes: options.maxInflateBytes,
+    json: () => {
+      if (parsed === undefined) {
+        budget.spend('json', view.utf8.length);
+        parsed = { value: kind === 'json' ? (JSON.parse(view.text()) as unknown) : undefined };
+      }
+      return parsed.value;
+    },
+  };
 }
 
 // A Windows shortcut (`.url`) or a desktop launcher (`.desktop`) runs when a file of that name is opened; a body that

@@ -92,6 +92,7 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
     allowedKinds: policy.allowedKinds,
     maxImagePixels: doc.content.maxImagePixels,
     flagInvisibleText: doc.content.flagInvisibleText,
+    consumers: policy.consumers,
   };
   let waiting: { state: ItemState; bytes: Buffer; text: string | undefined; uri: string }[] | undefined;
   for (const s of shaped) {
@@ -134,7 +135,9 @@ function sniffOptions(
   uri: string | undefined,
 ): SniffOptions {
   const findInvisible = rules.flagInvisibleText === true;
-  const base: SniffOptions = uri === undefined ? { findInvisible, declaredMime } : { findInvisible, declaredMime, uri };
+  const profile = rules.consumers === undefined ? {} : { consumers: rules.consumers };
+  const base: SniffOptions =
+    uri === undefined ? { findInvisible, declaredMime, ...profile } : { findInvisible, declaredMime, uri, ...profile };
   return text === undefined ? base : { ...base, text };
 }
 

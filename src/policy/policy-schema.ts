@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consumerIds, defaultConsumerIds } from '../content/consumers/content-consumer.ts';
 
 /** A limit: a finite whole number ≥ 1 (units are in the field's name). */
 const limit = (unit: string, description: string) =>
@@ -114,6 +115,15 @@ export const contentSchema = z
       description:
         'text holding bidi controls or zero-width characters is partial, like terminal escapes (absent: allowed)',
     }),
+    consumers: z
+      .array(z.enum(consumerIds))
+      .min(1)
+      .refine((ids) => new Set(ids).size === ids.length, 'expected each consumer once')
+      .optional()
+      .meta({
+        description: `the consumers the policy protects: a body is judged for every one of them that would read it, and for no other (docs/policy-reference.md, "Consumers the content rules protect"). Absent: ${defaultConsumerIds.map((id) => `\`${id}\``).join(', ')}; \`mdx\` and \`vitepress\` are opt-in`,
+        default: [...defaultConsumerIds],
+      }),
   })
   .meta({ title: 'content', description: 'content settings' });
 

@@ -1,5 +1,6 @@
 import type { PolicyRef } from '../decision/decision.ts';
 import { allowedKindIds } from '../content/kinds.ts';
+import { type ConsumerProfile, consumerProfile } from '../content/consumers/content-consumer.ts';
 import { compileRule, type CompiledRule } from './compile-rule.ts';
 import { compileLinkSettings, type LinkSettings } from './link-settings.ts';
 import { lockedDocument } from './locked-document.ts';
@@ -24,6 +25,8 @@ export interface Policy {
   readonly link: LinkSettings;
   /** kind ids `content.allow` admits (unknown mime types admit nothing) */
   readonly allowedKinds: ReadonlySet<string>;
+  /** the consumers `content.consumers` names (absent: the default profile) */
+  readonly consumers: ConsumerProfile;
   /** the review signatures checked at load (`--allowed-signers`); absent: no check was asked for */
   readonly reviewCheck?: ReviewCheck;
 }
@@ -65,6 +68,7 @@ export function assemblePolicy(parts: PolicyParts): Policy {
     stages: compileRuleStages(rules),
     link: compileLinkSettings(parts.document, rules),
     allowedKinds: Object.freeze(allowedKindIds(parts.document.content.allow)),
+    consumers: consumerProfile(parts.document.content.consumers),
     ...(parts.reviewCheck === undefined ? {} : { reviewCheck: parts.reviewCheck }),
   });
 }

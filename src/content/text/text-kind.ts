@@ -31,31 +31,35 @@ export function classifyText(text: string): TextKind {
  * is decoded, the rest is searched as bytes; `text` decodes the whole text, asked only for text that starts like
  * JSON. `shownAsCode` is asked with the byte offsets of every `[InternetShortcut]` section line when the body
  * does not reach a shortcut reader by name: true when each is code in a document (a fenced block), not a shortcut.
+ * `recognised` says which kinds to look for: a format only a consumer outside the policy's profile reads is text.
  */
 export function classifyUtf8(
   bytes: Buffer,
   from: number,
   text: () => string,
   shownAsCode?: (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean,
+  recognised: (kind: TextKind) => boolean = () => true,
 ): TextKind {
+  const scripts = recognised('shell-script');
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
-  if (bytes[from] === 0x23 && bytes[from + 1] === 0x21) return 'shell-script';
+  if (scripts && bytes[from] === 0x23 && bytes[from + 1] === 0x21) return 'shell-script';
   const head = headOf(bytes, from).trimStart();
   // behind blank lines or indentation the kernel no longer honours it, but `sh file` and editors still treat a
   // `#!/interpreter` first line as a script; the slash keeps prose such as `#! is a shebang` inert
-  if (head.startsWith('#!/')) return 'shell-script';
+  if (scripts && head.startsWith('#!/')) return 'shell-script';
   if (
-    /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)\s/i.test(head) ||
-    /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head)
+    recognised('reg') &&
+    (/^(?:REGEDIT4|Windows Registry Editor Version 5\.00)\s/i.test(head) ||
+      /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head))
   )
     return 'reg';
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
-  const sections = sectionLines(bytes, from, shortcutSection);
+  const sections = recognised('url-shortcut') ? sectionLines(bytes, from, shortcutSection) : [];
   if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode('url-shortcut', sections)))
     return 'url-shortcut';
   // a freedesktop launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager); GLib's
   // key file reader finds the group on any line, leading white space skipped
-  const launcher = sectionLines(bytes, from, desktopEntrySection);
+  const launcher = recognised('desktop-launcher') ? sectionLines(bytes, from, desktopEntrySection) : [];
   if (
     launcher.length > 0 &&
     hasExecKey(bytes, from) &&
@@ -63,11 +67,11 @@ export function classifyUtf8(
   )
     return 'desktop-launcher';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
-  if (head.startsWith('%!PS')) return 'postscript';
+  if (recognised('postscript') && head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
   if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text())) return 'json';
-  if (hasHtaApplication(bytes, from)) return 'hta';
+  if (recognised('hta') && hasHtaApplication(bytes, from)) return 'hta';
   return markupRoot(head) ?? 'text';
 }
 

@@ -1,0 +1,70 @@
+// The consumer registry: every adapter, the default profile, and judging a body for every consumer of a profile
+// that would read it. A new consumer is one adapter file here and one entry in `contentConsumers`.
+import type { ContentSniff } from '../content-sniff.ts';
+import { familyOf } from '../kinds.ts';
+import type { TextKind } from '../text/text-kind.ts';
+import type { WorkBudget } from '../work-budget.ts';
+import { browserConsumer } from './browser.ts';
+import {
+  type ConsumerId,
+  type ConsumerProfile,
+  type ContentConsumer,
+  type ConsumerFinding,
+  type TextBody,
+} from './content-consumer.ts';
+import { launcherConsumer } from './desktop-launcher.ts';
+import { markdownConsumer } from './markdown-renderer.ts';
+import { mdxConsumer } from './mdx-compiler.ts';
+import { notebookConsumer } from './notebook-viewer.ts';
+import { pdfReaderConsumer } from './pdf-reader.ts';
+import { shellConsumer } from './shell.ts';
+import { vitepressConsumer } from './vitepress.ts';
+
+/** Every consumer, in the order they judge a body: those that recognise a format by its own bytes first. */
+export const contentConsumers: readonly ContentConsumer[] = [
+  shellConsumer,
+  launcherConsumer,
+  pdfReaderConsumer,
+  notebookConsumer,
+  markdownConsumer,
+  mdxConsumer,
+  vitepressConsumer,
+  browserConsumer,
+];
+
+/** The default profile, named here for the sniff's callers. */
+export { defaultProfile } from './content-consumer.ts';
+
+/** True when a text kind may be recognised under `profile`: kinds that exist only for a consumer need it in the profile. */
+export function recognisedUnder(profile: ConsumerProfile): (kind: TextKind) => boolean {
+  return (kind) => {
+    const owner = contentConsumers.find((c) => c.textKinds?.includes(kind) === true);
+    return owner === undefined || profile.has(owner.id);
+  };
+}
+
+/** Judges a text body for every consumer of `profile` that would read it, filling the sniff's verdict slots; stops once one makes it active. */
+export function judgeTextForProfile(
+  body: TextBody,
+  profile: ConsumerProfile,
+  sniff: ContentSniff,
+  budget: WorkBudget,
+): void {
+  for (const consumer of contentConsumers) {
+    if (sniff.active !== null) return;
+    if (!profile.has(consumer.id) || !consumer.readsText(body)) continue;
+    recordFindings(sniff, consumer.judgeText(body, budget));
+  }
+}
+
+/** The consumer that runs or opens a binary kind (`pdf` a PDF reader, `lnk` a launcher, other executables a shell), or null when none of them reads it. */
+export function binaryConsumerOf(kind: string): ConsumerId | null {
+  if (kind === 'pdf') return 'pdf-reader';
+  if (kind === 'lnk') return 'launcher';
+  return familyOf(kind) === 'executable' ? 'shell' : null;
+}
+
+// each finding's slot is set unless it already holds one: the first consumer's finding stands
+function recordFindings(sniff: ContentSniff, findings: readonly ConsumerFinding[]): void {
+  for (const f of findings) if (sniff[f.slot] === null) sniff[f.slot] = f.message;
+}

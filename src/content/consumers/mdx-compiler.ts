@@ -1,0 +1,155 @@
+// MDX (opt-in): a site that compiles markdown as MDX (`@mdx-js/mdx`, Docusaurus 3, Next.js) runs ESM
+// `import`/`export` and `{…}` expressions when the page is built, and renders JSX as React elements in the
+// browser. The body is read with the parser MDX is built on: micromark with micromark-extension-mdxjs (acorn for
+// the JavaScript), into mdast with mdast-util-mdx. A body MDX cannot parse fails its build: nothing of it runs.
+import { createRequire } from 'node:module';
+import type * as FromMarkdown from 'mdast-util-from-markdown';
+import type * as MdastMdx from 'mdast-util-mdx';
+import type * as Mdxjs from 'micromark-extension-mdxjs';
+import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
+import { activeUrl } from '../svg-html/markup-url.ts';
+import type { WorkBudget } from '../work-budget.ts';
+import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
+
+const load = createRequire(import.meta.url);
+
+/** Steps an MDX parse is charged per character (micromark's pass and acorn over the expressions), steps. */
+export const mdxStepsPerChar = 8;
+
+/** MDX nesting (elements, lists, quotes) walked; deeper fails closed. */
+const maxMdxDepth = 64;
+
+/** What one mdast node of an MDX tree holds, as far as the judge reads it. */
+interface MdxNode {
+  type: string;
+  name?: string | null;
+  url?: string;
+  attributes?: MdxAttribute[];
+  children?: MdxNode[];
+  data?: { estree?: { body?: unknown[] } | null };
+}
+
+interface MdxAttribute {
+  type: string;
+  name?: string;
+  value?: string | null | { type: string; value: string };
+}
+
+let parse: ((text: string) => MdxNode) | undefined;
+
+function mdxParser(): (text: string) => MdxNode {
+  if (parse === undefined) {
+    const { fromMarkdown } = load('mdast-util-from-markdown') as typeof FromMarkdown;
+    const { mdxjs } = load('micromark-extension-mdxjs') as typeof Mdxjs;
+    const { mdxFromMarkdown } = load('mdast-util-mdx') as typeof MdastMdx;
+    // the options remark-mdx passes: the acorn micromark-extension-mdxjs brings, ESM and expressions kept as estree
+    parse = (text) =>
+      fromMarkdown(text, { extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()] }) as unknown as MdxNode;
+  }
+  return parse;
+}
+
+/** MDX: ESM, expressions and JSX, with markdown links and images. */
+export const mdxConsumer: ContentConsumer = {
+  id: 'mdx',
+  optIn: true,
+  coverage: [
+    {
+      consumer: 'MDX (opt-in: `mdx`)',
+      reaches:
+        'a uri named `.mdx`, `.md` or `.markdown`, or text declared markdown (MDX sites compile `.md` as MDX too)',
+      judged:
+        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions (comment-only ones are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions), link and image urls',
+      notCovered:
+        'what the site maps a component name to (a `<Chart>` is judged by its props only); a body MDX cannot parse fails its build and is not denied for MDX',
+    },
+  ],
+  leftOut: 'expressions, `import`/`export` and JSX run when an MDX site builds the page',
+  readsText: (body) =>
+    body.kind === 'text' &&
+    (body.declaredKind === 'markdown' ||
+      body.extension === 'mdx' ||
+      body.extension === 'md' ||
+      body.extension === 'markdown'),
+  judgeText: (body, budget) => judgeMdx(body, budget),
+};
+
+function judgeMdx(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
+  const text = body.text();
+  budget.spend('mdx', mdxStepsPerChar * text.length);
+  let tree: MdxNode;
+  try {
+    tree = mdxParser()(text);
+  } catch {
+    // the MDX compiler stops at the same error: the page is never built
+    return [];
+  }
+  const message = activeNode(tree, 0, budget);
+  return message === null ? [] : [{ slot: 'active', message: `mdx: ${message}` }];
+}
+
+function activeNode(node: MdxNode, depth: number, budget: WorkBudget): string | null {
+  if (depth > maxMdxDepth) return `nested deeper than ${maxMdxDepth} levels`;
+  budget.spend('mdx', 1);
+  const own = activeOwn(node, budget);
+  if (own !== null) return own;
+  for (const child of node.children ?? []) {
+    const found = activeNode(child, depth + 1, budget);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function activeOwn(node: MdxNode, budget: WorkBudget): string | null {
+  switch (node.type) {
+    case 'mdxjsEsm':
+      return 'an `import`/`export` statement, which runs when the page is built';
+    case 'mdxFlowExpression':
+    case 'mdxTextExpression':
+      // `{/* a comment */}` is how MDX writes comments: an empty program runs nothing
+      return (node.data?.estree?.body?.length ?? 1) === 0
+        ? null
+        : 'a `{…}` expression, which runs when the page is built';
+    case 'mdxJsxFlowElement':
+    case 'mdxJsxTextElement':
+      return activeElement(node, budget);
+    case 'link':
+    case 'image':
+    case 'definition': {
+      const url = activeUrl(node.url ?? '');
+      return url === null ? null : `a markdown ${node.type} with ${url}`;
+    }
+    default:
+      return null;
+  }
+}
+
+// a lowercase JSX name is an HTML element React renders as it is; a component's string props are read as the
+// attributes of an element too (a `href` prop ends on some element), never its expressions
+function activeElement(node: MdxNode, budget: WorkBudget): string | null {
+  const name = node.name ?? '';
+  const intrinsic = /^[a-z][a-z0-9-]*$/.test(name);
+  const attributes: string[] = [];
+  for (const attribute of node.attributes ?? []) {
+    if (attribute.type === 'mdxJsxExpressionAttribute')
+      return `jsx \`<${name}>\` with a spread expression, which runs when the page is built`;
+    const key = attribute.name ?? '';
+    if (key === 'dangerouslySetInnerHTML') return `jsx \`<${name}>\` with \`dangerouslySetInnerHTML\``;
+    const value = attribute.value;
+    if (value !== null && typeof value === 'object')
+      return `jsx \`<${name}>\` with an expression in \`${key}\`, which runs when the page is built`;
+    if (!/^[A-Za-z_:][A-Za-z0-9_.:-]*$/.test(key)) continue;
+    attributes.push(value === null || value === undefined ? key : `${key}="${escapeAttribute(value)}"`);
+    if (typeof value === 'string' && !intrinsic) {
+      const url = activeUrl(value);
+      if (url !== null) return `jsx \`<${name}>\` with ${url} in \`${key}\``;
+    }
+  }
+  const tag = intrinsic ? name : 'span';
+  const found = findActiveRenderedHtml(`<${tag} ${attributes.join(' ')}></${tag}>`, budget);
+  return found === null ? null : `jsx \`<${name === '' ? 'fragment' : name}>\` renders ${found}`;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+}

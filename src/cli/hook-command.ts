@@ -7,7 +7,9 @@ import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { EventBudget } from '../hook/event-budget.ts';
 import { EventSkeleton } from '../hook/event-skeleton.ts';
-import { hookTimeoutSeconds, hostSettings, shellQuote } from '../hook/hook-settings.ts';
+import { hookSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
+import type { HostDescription } from '../hosts/host-description.ts';
+import { hostDescriptions } from '../hosts/hosts.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
@@ -166,12 +168,14 @@ export const hookDefinition = defineCommand({
       const command = ['node', perEventEntry(), 'hook', host, ...shared];
       if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
       command.push(...tail);
-      const settings: Record<string, unknown> = { ...hostSettings[host](command.map(shellQuote).join(' ')) };
-      if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(host)}\n`);
+      // the host's own hooks block, from its description (src/hosts/)
+      const description = hostDescriptions[host];
+      const settings = hookSettings(description, command.map(shellQuote).join(' '));
+      if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(description)}\n`);
       else {
         // the proxy in front of the server: it sees every read and result itself, so nothing depends on a hook running
         const args = [cliEntry(), 'proxy', ...shared, '--server', values.server, ...tail, '--', ...rest];
-        settings[proxyServersKey[host]] = { [values.server]: { command: 'node', args } };
+        settings[description.setup.serversKey] = { [values.server]: { command: 'node', args } };
       }
       io.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
       return 0;
@@ -301,24 +305,9 @@ function hookDeadline(io: CliIo) {
   };
 }
 
-/** Where each host keeps its MCP servers in the block `--print-config` prints (`--server`): the proxy's entry goes there. */
-const proxyServersKey: Readonly<Record<keyof typeof hostAdapters, string>> = {
-  // Claude Code: `.mcp.json` (or `claude mcp add-json`); Gemini CLI: the same settings.json as its hooks
-  'claude-code': 'mcpServers',
-  'gemini-cli': 'mcpServers',
-  // Codex: config.toml `[mcp_servers.NAME]`; Cursor: `.cursor/mcp.json`
-  codex: 'mcp_servers',
-  cursor: 'mcpServers',
-};
-
-/** What `--print-config` says on stderr when it prints the hooks alone: how each host fails with hooks only. */
-function hooksAloneLine(host: keyof typeof hostAdapters): string {
-  const front = 'give `--server NAME -- COMMAND [ARG…]` to print the proxy that fronts each server as well';
-  if (host === 'codex' || host === 'gemini-cli')
-    return `these hooks alone fail open: ${host} lets a call through when its hook cannot start, crashes or hangs; ${front}`;
-  if (host === 'claude-code')
-    return `a post hook that cannot run lets its tool result through, even with \`onFailure: "block"\`; ${front}`;
-  return `a hook that cannot run may let its call through; ${front}`;
+/** What `--print-config` says on stderr when it prints the hooks alone: how the host fails with hooks only. */
+function hooksAloneLine(host: HostDescription): string {
+  return `${host.setup.hooksAlone}; give \`--server NAME -- COMMAND [ARG…]\` to print the proxy that fronts each server as well`;
 }
 
 /** `linkgate hook` as a runnable command. */

@@ -6,6 +6,8 @@
 import type { FlowMode } from '../flow/link-steps.ts';
 import { createGate, type Gate } from '../gate/create-gate.ts';
 import { claudeCodeHost, preToolUseDeny } from '../hook/claude-code-host.ts';
+import { claudeCode, type claudeCodeEvents } from '../hosts/claude-code.ts';
+import { eventPhase } from '../hosts/hook-setup.ts';
 import { handleHookEvent } from '../hook/handle-hook-event.ts';
 import type { HookContext } from '../hook/hook-context.ts';
 import { failedPostAnswer } from '../hook/run-hook.ts';
@@ -46,12 +48,8 @@ export interface ClaudeAgentHookMatcher {
   onFailure: 'block';
 }
 
-/** The value for the SDK's `hooks` option: the tool events the gate judges, every tool matched. */
-export interface ClaudeAgentHooks {
-  PreToolUse: ClaudeAgentHookMatcher[];
-  PostToolUse: ClaudeAgentHookMatcher[];
-  PostToolUseFailure: ClaudeAgentHookMatcher[];
-}
+/** The value for the SDK's `hooks` option: the tool events the gate judges (Claude Code's, src/hosts/), every tool matched. */
+export type ClaudeAgentHooks = Record<keyof typeof claudeCodeEvents, ClaudeAgentHookMatcher[]>;
 
 /**
  * In-process hooks for the Claude Agent SDK (`query({ prompt, options: { hooks: linkgateHooks({…}) } })`): the same
@@ -90,7 +88,8 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     }
   };
   const matcher = (): ClaudeAgentHookMatcher[] => [{ hooks: [callback], onFailure: 'block' }];
-  return { PreToolUse: matcher(), PostToolUse: matcher(), PostToolUseFailure: matcher() };
+  // one entry per event the gate needs, as the host description names them
+  return Object.fromEntries(Object.keys(claudeCode.events).map((event) => [event, matcher()])) as ClaudeAgentHooks;
 }
 
 async function loadGate(options: ClaudeAgentHooksOptions): Promise<Gate> {
@@ -116,7 +115,7 @@ async function failedAnswer(input: unknown, error: unknown): Promise<Record<stri
   }
   const reason = `linkgate blocked this call: the hook failed: ${failure}`;
   const event = isRecord(input) ? input['hook_event_name'] : undefined;
-  if (event === 'PreToolUse') return outputOf(preToolUseDeny(reason));
+  if (typeof event === 'string' && eventPhase(claudeCode, event) === 'pre') return outputOf(preToolUseDeny(reason));
   return { decision: 'block', reason };
 }
 

@@ -1,17 +1,15 @@
+import { claudeCode } from '../hosts/claude-code.ts';
+import { eventOf, eventPhase } from '../hosts/hook-setup.ts';
+import type { HostDescription } from '../hosts/host-description.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { SavedFiles } from './saved-files.ts';
 import type { HookCall, HookEvent } from './hook-event.ts';
-import { durationOf, mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
-
-const phases: Readonly<Record<string, HookEvent['phase']>> = {
-  PreToolUse: 'pre',
-  PostToolUse: 'post',
-  PostToolUseFailure: 'failure',
-};
+import { durationOf, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
 
 /** The tool call of a Claude-shaped event (`tool_name`, `tool_input`); shared by the hosts that copy its shape. */
 export function claudeShapedCall(name: string, input: unknown): HookCall {
-  if (name === 'ReadMcpResourceTool') {
+  const tools = claudeCode.tools;
+  if (name === tools.read) {
     const fields = requiredObject(input, 'tool_input');
     return {
       kind: 'read',
@@ -19,26 +17,26 @@ export function claudeShapedCall(name: string, input: unknown): HookCall {
       uri: requiredString(fields['uri'], 'tool_input.uri'),
     };
   }
-  if (name === 'ReadMcpResourceDirTool') {
+  if (name === tools.listDir) {
     // lists the children of a directory resource (`{resources: [{uri, name, mimeType?}]}`): discovery, no body
     const fields = requiredObject(input, 'tool_input');
     return { kind: 'list', server: requiredString(fields['server'], 'tool_input.server') };
   }
-  if (name === 'ListMcpResourcesTool') {
+  if (name === tools.list) {
     const fields = input === undefined || input === null ? {} : requiredObject(input, 'tool_input');
     return { kind: 'list', server: optionalString(fields['server'], 'tool_input.server') ?? null };
   }
-  if (name === 'WebFetch') {
+  if (name === tools.webFetch) {
     const fields = requiredObject(input, 'tool_input');
     return { kind: 'web-fetch', urls: [requiredString(fields['url'], 'tool_input.url')] };
   }
-  const mcp = mcpToolName(name);
+  const mcp = tools.mcpParts(name);
   return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
 }
 
-/** Parses a Claude-shaped tool event (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`); null for other events. */
+/** Parses a Claude-shaped tool event (Claude Code's events, src/hosts/claude-code.ts); null for other events. */
 export function parseClaudeShaped(event: Record<string, unknown>): HookEvent | null {
-  const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+  const phase = eventPhase(claudeCode, requiredString(event['hook_event_name'], 'hook_event_name'));
   if (phase === undefined) return null;
   const session = requiredString(event['session_id'], 'session_id');
   const call = claudeShapedCall(requiredString(event['tool_name'], 'tool_name'), event['tool_input']);
@@ -56,10 +54,14 @@ export function parseClaudeShaped(event: Record<string, unknown>): HookEvent | n
   return parsed;
 }
 
-/** A Claude-shaped PreToolUse refusal (Claude Code, Codex): `permissionDecision: "deny"` with the reason, in JSON. */
-export function preToolUseDeny(reason: string): string {
+/** A Claude-shaped refusal before a call (Claude Code, Codex): `permissionDecision: "deny"` with the reason, in JSON. */
+export function preToolUseDeny(reason: string, host: HostDescription = claudeCode): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    hookSpecificOutput: {
+      hookEventName: eventOf(host, 'pre'),
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    },
   });
 }
 
@@ -69,7 +71,8 @@ export const claudeCodeHost: HostAdapter = {
   format(answer) {
     if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
     if (answer.kind === 'replace') {
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: answer.output } });
+      const hookEventName = eventOf(claudeCode, 'post');
+      return JSON.stringify({ hookSpecificOutput: { hookEventName, updatedToolOutput: answer.output } });
     }
     return '';
   },

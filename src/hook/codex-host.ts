@@ -1,21 +1,19 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { HostAlteration } from '../flow/host-altered-read.ts';
+import { codex } from '../hosts/codex.ts';
+import { eventPhase } from '../hosts/hook-setup.ts';
 import { preToolUseDeny } from './claude-code-host.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
-import { durationOf, mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
+import { durationOf, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
 import { parsedJson } from './tool-output.ts';
 
-// Codex CLI 0.171 (observed, test/real-host/observed/codex/): `PreToolUse`/`PostToolUse` only (a failed call gets no
-// post event); its read tool is `read_mcp_resource {server, uri}`, its list tool `list_mcp_resources {server?}`,
-// an MCP tool `mcp__<server>__<tool_snake_case>`
-const phases: Readonly<Record<string, HookEvent['phase']>> = { PreToolUse: 'pre', PostToolUse: 'post' };
-
-/** Codex's tool names, as its hooks see them. */
-export const codexTools = { read: 'read_mcp_resource', list: 'list_mcp_resources' } as const;
+// Codex CLI 0.171 (observed, test/real-host/observed/codex/; events, tool names: src/hosts/codex.ts): a failed call
+// gets no post event
 
 function call(name: string, input: unknown): HookCall {
-  if (name === codexTools.read) {
+  const tools = codex.tools;
+  if (name === tools.read) {
     const fields = requiredObject(input, 'tool_input');
     return {
       kind: 'read',
@@ -23,11 +21,11 @@ function call(name: string, input: unknown): HookCall {
       uri: requiredString(fields['uri'], 'tool_input.uri'),
     };
   }
-  if (name === codexTools.list) {
+  if (name === tools.list) {
     const fields = input === undefined || input === null ? {} : requiredObject(input, 'tool_input');
     return { kind: 'list', server: optionalString(fields['server'], 'tool_input.server') ?? null };
   }
-  const mcp = mcpToolName(name);
+  const mcp = tools.mcpParts(name);
   return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
 }
 
@@ -114,7 +112,7 @@ function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>, event
  */
 export const codexHost: HostAdapter = {
   parse(event) {
-    const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+    const phase = eventPhase(codex, requiredString(event['hook_event_name'], 'hook_event_name'));
     if (phase === undefined) return null;
     const session = requiredString(event['session_id'], 'session_id');
     const parsed: HookEvent = {
@@ -138,24 +136,8 @@ export const codexHost: HostAdapter = {
     return parsed;
   },
   format(answer, event) {
-    if (answer.kind === 'deny') return preToolUseDeny(answer.reason);
+    if (answer.kind === 'deny') return preToolUseDeny(answer.reason, codex);
     if (answer.kind === 'replace') return JSON.stringify({ decision: 'block', reason: replacementText(answer, event) });
     return '';
   },
 };
-
-/** Tools whose calls the gate must see before they run in Codex (hooks.json matcher, a regex). */
-export const codexPreToolMatcher = `^${codexTools.read}$`;
-/** Tools whose results the gate must see in Codex: bodies read, resources listed, links returned by MCP tools. */
-export const codexPostToolMatcher = `^(${codexTools.read}|${codexTools.list}|mcp__.+)$`;
-
-/** The Codex `hooks.json` that runs `command` on every event the gate needs (`timeout` in seconds). */
-export function codexHooksConfig(command: string, timeoutSeconds: number): { hooks: Record<string, unknown[]> } {
-  const handler = [{ type: 'command', command, timeout: timeoutSeconds }];
-  return {
-    hooks: {
-      PreToolUse: [{ matcher: codexPreToolMatcher, hooks: handler }],
-      PostToolUse: [{ matcher: codexPostToolMatcher, hooks: handler }],
-    },
-  };
-}

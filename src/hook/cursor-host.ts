@@ -1,28 +1,21 @@
 import { isRecord } from '../decision/json-value.ts';
+import { cursor } from '../hosts/cursor.ts';
+import { eventPhase } from '../hosts/hook-setup.ts';
 import { claudeShapedCall } from './claude-code-host.ts';
 import type { HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
 import { requiredString, toolInput } from './host-event-fields.ts';
 
-const phases: Readonly<Record<string, HookEvent['phase']>> = {
-  beforeMCPExecution: 'pre',
-  afterMCPExecution: 'post',
-  preToolUse: 'pre',
-  postToolUse: 'post',
-  postToolUseFailure: 'failure',
-};
-
 // Cursor names MCP tools `MCP:<server>:<tool>` in its generic tool events; its MCP events carry the bare tool name
-const cursorMcpName = /^MCP:([^:]+):(.+)$/s;
-
+// (src/hosts/cursor.ts)
 function call(event: Record<string, unknown>): HookCall {
   const name = requiredString(event['tool_name'], 'tool_name');
-  const mcp = cursorMcpName.exec(name);
-  if (mcp !== null) return { kind: 'mcp', server: mcp[1] as string, tool: mcp[2] as string };
+  const mcp = cursor.tools.mcpParts(name);
+  if (mcp !== null) return { kind: 'mcp', ...mcp };
   const input = event['tool_input'] === undefined ? undefined : toolInput(event['tool_input'], 'tool_input');
   const parsed = claudeShapedCall(name, input);
   const hook = event['hook_event_name'];
-  if (parsed.kind === 'other' && (hook === 'beforeMCPExecution' || hook === 'afterMCPExecution')) {
+  if (parsed.kind === 'other' && typeof hook === 'string' && Object.hasOwn(cursor.events, hook)) {
     // the MCP events name the server by how it is reached (`url` or `command`), not by an id: one label per server
     const server =
       typeof event['url'] === 'string' ? event['url'] : typeof event['command'] === 'string' ? event['command'] : 'mcp';
@@ -45,7 +38,7 @@ function response(event: Record<string, unknown>): unknown {
  */
 export const cursorHost: HostAdapter = {
   parse(event) {
-    const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+    const phase = eventPhase(cursor, requiredString(event['hook_event_name'], 'hook_event_name'));
     if (phase === undefined) return null;
     const session = requiredString(event['conversation_id'], 'conversation_id');
     const generation = event['generation_id'];

@@ -1,10 +1,10 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { HostAlteration } from '../flow/host-altered-read.ts';
 import type { HookAnswer, HookCall, HookEvent } from './hook-event.ts';
+import { geminiCli } from '../hosts/gemini-cli.ts';
+import { eventPhase } from '../hosts/hook-setup.ts';
 import type { HostAdapter } from './host-adapter.ts';
-import { mcpToolName, optionalString, requiredObject, requiredString } from './host-event-fields.ts';
-
-const phases: Readonly<Record<string, HookEvent['phase']>> = { BeforeTool: 'pre', AfterTool: 'post' };
+import { optionalString, requiredObject, requiredString } from './host-event-fields.ts';
 
 // Gemini CLI 0.61 (observed): `read_mcp_resource {uri}` reads only a uri some server listed and passes the model a
 // text body, or `[Binary Data (<type>)]` instead of any bytes; `list_mcp_resources` answers lines
@@ -52,14 +52,15 @@ function directUrl(url: string): string {
 }
 
 function call(name: string, input: Record<string, unknown>, event: Record<string, unknown>): HookCall {
-  if (name === 'read_mcp_resource') {
+  const tools = geminiCli.tools;
+  if (name === tools.read) {
     const server = optionalString(input['serverName'], 'tool_input.serverName') ?? null;
     return { kind: 'read', server, uri: requiredString(input['uri'], 'tool_input.uri') };
   }
-  if (name === 'list_mcp_resources') {
+  if (name === tools.list) {
     return { kind: 'list', server: optionalString(input['serverName'], 'tool_input.serverName') ?? null };
   }
-  if (name === 'web_fetch') {
+  if (name === tools.webFetch) {
     const url = optionalString(input['url'], 'tool_input.url');
     const prompt = optionalString(input['prompt'], 'tool_input.prompt') ?? '';
     return { kind: 'web-fetch', urls: url === undefined ? webFetchUrls(prompt) : [directUrl(url)] };
@@ -72,7 +73,7 @@ function call(name: string, input: Record<string, unknown>, event: Record<string
       tool: requiredString(context['tool_name'], 'mcp_context.tool_name'),
     };
   }
-  const mcp = mcpToolName(name);
+  const mcp = tools.mcpParts(name);
   return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
 }
 
@@ -177,7 +178,7 @@ function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>): stri
  */
 export const geminiCliHost: HostAdapter = {
   parse(event) {
-    const phase = phases[requiredString(event['hook_event_name'], 'hook_event_name')];
+    const phase = eventPhase(geminiCli, requiredString(event['hook_event_name'], 'hook_event_name'));
     if (phase === undefined) return null;
     const session = requiredString(event['session_id'], 'session_id');
     const input = event['tool_input'] === undefined ? {} : requiredObject(event['tool_input'], 'tool_input');

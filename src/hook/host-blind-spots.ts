@@ -1,3 +1,4 @@
+import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { HookHost } from './hook-hosts.ts';
 
@@ -8,14 +9,9 @@ export interface HookBlindSpot {
   why: string;
 }
 
-// what each host renders a `resource_link` as before its hooks see it (observed on the real binaries: the renderings
-// in test/real-host/observed/); a rendered link carries no declared size or type, so a hook cannot judge them
-const renderedLinks: Readonly<Record<HookHost, string | null>> = {
-  'claude-code': 'claude code hands its hooks a link as text (`[Resource link: NAME] URI (DESCRIPTION)`)',
-  'gemini-cli': 'gemini cli hands its hooks a link as text (`Resource Link: NAME at URI`)',
-  codex: null,
-  cursor: null,
-};
+// what each host renders a `resource_link` as before its hooks see it (its description's `renderedLink`, observed on the
+// real binaries: test/real-host/observed/); a rendered link carries no declared size or type, so a hook cannot judge them
+const renderedLink = (host: HookHost): string | null => hostDescriptions[host].renderedLink;
 
 /**
  * The settings of `policy` that the hooks of `host` cannot enforce, because the host never shows them what the setting
@@ -23,7 +19,7 @@ const renderedLinks: Readonly<Record<HookHost, string | null>> = {
  * the hook enforces every setting in force. The proxy, which sees the server's own messages, enforces them all.
  */
 export function hookBlindSpots(host: HookHost, policy: Policy): HookBlindSpot[] {
-  const rendered = renderedLinks[host];
+  const rendered = renderedLink(host);
   if (rendered === null) return [];
   const spots: HookBlindSpot[] = [
     // required by the schema: always in force
@@ -39,5 +35,5 @@ export function hookBlindSpotLine(host: HookHost, policy: Policy): string | null
   const spots = hookBlindSpots(host, policy);
   if (spots.length === 0) return null;
   const settings = spots.map((s) => `\`${s.setting}\``).join(', ');
-  return `not enforced by the ${host} hook: ${settings} (${renderedLinks[host] ?? ''}, with no declared size or type); linkgate proxy in front of the server enforces them`;
+  return `not enforced by the ${host} hook: ${settings} (${renderedLink(host) ?? ''}, with no declared size or type); linkgate proxy in front of the server enforces them`;
 }

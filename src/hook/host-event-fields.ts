@@ -51,8 +51,5 @@ export function durationOf(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
 }
 
-/** Splits `mcp__<server>__<tool>` at the first `__` after the prefix; null for other names. */
-export function mcpToolName(name: string): { server: string; tool: string } | null {
-  const match = /^mcp__(.+?)__(.+)$/s.exec(name);
-  return match === null ? null : { server: match[1] as string, tool: match[2] as string };
-}
+/** Splits `mcp__<server>__<tool>` at the first `__` after the prefix; null for other names (src/hosts/). */
+export { splitMcpToolName as mcpToolName } from '../hosts/mcp-tool-name.ts';

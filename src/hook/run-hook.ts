@@ -1,4 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
+import { eventPhase } from '../hosts/hook-setup.ts';
+import { hostDescriptions } from '../hosts/hosts.ts';
 import { handleHookEvent } from './handle-hook-event.ts';
 import type { HookContext } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
@@ -20,11 +22,11 @@ export async function runHook(host: HostAdapter, eventText: string, options: Run
   return host.format(answer, event);
 }
 
-// the events of every host that come after a tool ran: exit 2 does not withhold its result everywhere (Claude Code shows
-// stderr beside it), so a failure there is answered by replacing the result
-const postEvents = new Set(['PostToolUse', 'AfterTool', 'afterMCPExecution', 'postToolUse']);
+// the events of every host that come after a tool ran (src/hosts/): exit 2 does not withhold its result everywhere
+// (Claude Code shows stderr beside it), so a failure there is answered by replacing the result
+const isPostEvent = (name: string) => Object.values(hostDescriptions).some((h) => eventPhase(h, name) === 'post');
 // the hosts' resource read tools, whose output is `{contents: […]}` (other tools: a list of content items)
-const readTools = new Set(['ReadMcpResourceTool', 'read_mcp_resource']);
+const isReadTool = (name: string) => Object.values(hostDescriptions).some((h) => h.tools.read === name);
 
 /**
  * The answer to a post-event whose handling failed (bad event, policy that does not load, i/o fault): the tool's
@@ -39,13 +41,13 @@ export async function failedPostAnswer(host: HostAdapter, eventText: string, fai
     return null;
   }
   const name = raw['hook_event_name'];
-  if (typeof name !== 'string' || !postEvents.has(name)) return null;
+  if (typeof name !== 'string' || !isPostEvent(name)) return null;
   await removeSavedFiles(raw);
   const tool = typeof raw['tool_name'] === 'string' ? raw['tool_name'] : '';
   const input = isRecord(raw['tool_input']) ? raw['tool_input'] : {};
   const uri = typeof input['uri'] === 'string' ? input['uri'] : '';
   const notice = `linkgate withheld this tool result: the hook failed: ${failure}`;
-  const read = readTools.has(tool);
+  const read = isReadTool(tool);
   const answer: HookAnswer = {
     kind: 'replace',
     output: read ? { contents: [{ uri, mimeType: 'text/plain', text: notice }] } : [{ type: 'text', text: notice }],

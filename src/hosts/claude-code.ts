@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { HandlerEntry, HostDescription } from './host-description.ts';
 import { listOrRegex, matchesAll } from './matcher-rules.ts';
+import { splitMcpToolName } from './mcp-tool-name.ts';
 
 // Claude Code 2.1.332 (read in its bundle): a matcher of letters, digits, `_`, `-`, space, `,` and `|` is a list of
 // exact names split at `|` or `,`; anything else is an unanchored JavaScript regex. Its hook settings: user, project,
@@ -47,14 +48,25 @@ export function claudeCodeHooksDisabledBy(
   return by;
 }
 
+/** Claude Code's hook events a gate needs, event name → the part of a call it sees. */
+export const claudeCodeEvents = { PreToolUse: 'pre', PostToolUse: 'post', PostToolUseFailure: 'failure' } as const;
+
 const background = (h: HandlerEntry) => h['async'] === true || h['asyncRewake'] === true;
 
 /** Claude Code's hooks: `PreToolUse`, `PostToolUse` and `PostToolUseFailure`, run through `sh -c` (or `args`). */
 export const claudeCode: HostDescription = {
   name: 'claude-code',
   label: 'claude code',
-  events: { PreToolUse: 'pre', PostToolUse: 'post', PostToolUseFailure: 'failure' },
-  tools: { read: 'ReadMcpResourceTool', list: 'ListMcpResourcesTool', mcpTool: claudeCodeToolName },
+  events: claudeCodeEvents,
+  tools: {
+    read: 'ReadMcpResourceTool',
+    list: 'ListMcpResourcesTool',
+    listDir: 'ReadMcpResourceDirTool',
+    webFetch: 'WebFetch',
+    everyMcpTool: 'mcp__.*',
+    mcpTool: claudeCodeToolName,
+    mcpParts: splitMcpToolName,
+  },
   matcherCovers(matcher, tool) {
     if (matchesAll(matcher)) return true;
     return listOrRegex(matcher, tool, /^[a-zA-Z0-9_|, -]+$/, /[|,]/, true);
@@ -68,4 +80,17 @@ export const claudeCode: HostDescription = {
   // `onFailure: "block"` counts a hook that cannot start, crashes or times out as exit 2 (ignored for async hooks)
   failMode: (h) => (h['onFailure'] === 'block' && !background(h) ? 'closed' : 'open'),
   failOpenLine: 'no `"onFailure": "block"`: if the hook fails or times out, claude code lets the call through',
+  setup: {
+    file: "~/.claude/settings.json (or the project's .claude/settings.json)",
+    // `onFailure: "block"`: without it a PreToolUse hook that cannot start, crashes, hangs past its timeout or answers
+    // garbage lets the read go ahead (measured with the real Claude Code; with it, each of those refuses the read)
+    handler: (command, timeoutSeconds) => ({ type: 'command', command, timeout: timeoutSeconds, onFailure: 'block' }),
+    // only names: an exact list; with `mcp__.*`: a regex
+    matcher: (names) => names.join('|'),
+    shape: 'groups',
+    // `.mcp.json` (or `claude mcp add-json`)
+    serversKey: 'mcpServers',
+    hooksAlone: 'a post hook that cannot run lets its tool result through, even with `onFailure: "block"`',
+  },
+  renderedLink: 'claude code hands its hooks a link as text (`[Resource link: NAME] URI (DESCRIPTION)`)',
 };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { HostDescription } from './host-description.ts';
 import { listOrRegex, matchesAll } from './matcher-rules.ts';
+import { splitMcpToolName } from './mcp-tool-name.ts';
 
 // Codex CLI 0.171 (codex-rs `hooks/src/events/common.rs`, `engine/dispatcher.rs`; events observed with the binary):
 // `PreToolUse`/`PostToolUse` only (a failed call gets no post event); a matcher of ASCII letters, digits, `_` and `|`
@@ -24,7 +25,14 @@ export const codex: HostDescription = {
   name: 'codex',
   label: 'codex',
   events: { PreToolUse: 'pre', PostToolUse: 'post' },
-  tools: { read: 'read_mcp_resource', list: 'list_mcp_resources', mcpTool: codexToolName },
+  // its read tool is `read_mcp_resource {server, uri}`, its list tool `list_mcp_resources {server?}` (observed)
+  tools: {
+    read: 'read_mcp_resource',
+    list: 'list_mcp_resources',
+    everyMcpTool: 'mcp__.+',
+    mcpTool: codexToolName,
+    mcpParts: splitMcpToolName,
+  },
   matcherCovers(matcher, tool) {
     if (matchesAll(matcher)) return true;
     return listOrRegex(matcher, tool, /^[A-Za-z0-9_|]+$/, '|');
@@ -33,4 +41,15 @@ export const codex: HostDescription = {
     h['async'] === true ? 'runs in the background (`async`): codex lets the call go before it answers' : undefined,
   failMode: () => 'open',
   failOpenLine: 'codex lets the call through when the hook cannot start, fails or times out (no setting closes it)',
+  setup: {
+    file: '$CODEX_HOME/hooks.json (default ~/.codex/hooks.json)',
+    handler: (command, timeoutSeconds) => ({ type: 'command', command, timeout: timeoutSeconds }),
+    // a regex searched in the name: anchored, so no other tool's name holding these matches
+    matcher: (names) => (names.length === 1 ? `^${names[0] ?? ''}$` : `^(${names.join('|')})$`),
+    shape: 'groups',
+    // config.toml `[mcp_servers.NAME]`
+    serversKey: 'mcp_servers',
+    hooksAlone: 'these hooks alone fail open: codex lets a call through when its hook cannot start, crashes or hangs',
+  },
+  renderedLink: null,
 };

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { claudeCode } from './claude-code.ts';
 import type { HostDescription } from './host-description.ts';
 import { matchesAll, regexSearch } from './matcher-rules.ts';
 
@@ -23,10 +24,34 @@ export const cursor: HostDescription = {
   name: 'cursor',
   label: 'cursor',
   events: { beforeMCPExecution: 'pre', afterMCPExecution: 'post' },
-  // Cursor's MCP events carry the server's own tool name; reads go through the same events
-  tools: { read: 'read', list: 'list', mcpTool: (_server, tool) => tool },
+  // its generic tool events, which carry Claude Code's tool names and `MCP:<server>:<tool>` for MCP tools
+  otherEvents: { preToolUse: 'pre', postToolUse: 'post', postToolUseFailure: 'failure' },
+  // Cursor's MCP events carry the server's own tool name; its generic events Claude Code's names (the hook reads them
+  // as Claude-shaped), its read tool among them
+  tools: {
+    read: claudeCode.tools.read,
+    list: claudeCode.tools.list,
+    everyMcpTool: 'MCP:.*',
+    mcpTool: (_server, tool) => tool,
+    mcpParts(name) {
+      const mcp = /^MCP:([^:]+):(.+)$/s.exec(name);
+      return mcp === null ? null : { server: mcp[1] as string, tool: mcp[2] as string };
+    },
+  },
   matcherCovers: (matcher, tool) => matchesAll(matcher) || regexSearch(matcher, tool) === true,
   handlerNotGating: () => undefined,
   failMode: (h) => (h['failClosed'] === true ? 'closed' : 'open'),
   failOpenLine: 'no `"failClosed": true`: if the hook fails, cursor lets the call through',
+  setup: {
+    file: "~/.cursor/hooks.json (or the project's .cursor/hooks.json)",
+    // `failClosed` so a failing hook blocks
+    handler: (command, timeoutSeconds) => ({ command, timeout: timeoutSeconds, failClosed: true }),
+    matcher: () => undefined,
+    shape: 'handlers',
+    extra: { version: 1 },
+    // `.cursor/mcp.json`
+    serversKey: 'mcpServers',
+    hooksAlone: 'a hook that cannot run may let its call through',
+  },
+  renderedLink: null,
 };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { HostDescription } from './host-description.ts';
 import { regexSearch } from './matcher-rules.ts';
+import { splitMcpToolName } from './mcp-tool-name.ts';
 
 // Gemini CLI 0.61 (read in its bundle: `HookPlanner.matchesToolName`, `HookRegistry`, the settings schema): a matcher
 // is trimmed; `""` and `*` match all; otherwise an unanchored regex, and one that does not compile an exact name. A
@@ -76,7 +77,16 @@ export const geminiCli: HostDescription = {
   name: 'gemini-cli',
   label: 'gemini cli',
   events: { BeforeTool: 'pre', AfterTool: 'post' },
-  tools: { read: 'read_mcp_resource', list: 'list_mcp_resources', mcpTool: geminiCliToolName },
+  tools: {
+    read: 'read_mcp_resource',
+    list: 'list_mcp_resources',
+    webFetch: 'web_fetch',
+    everyMcpTool: 'mcp_.*',
+    mcpTool: geminiCliToolName,
+    // `mcp_<server>_<tool>` cannot be split (both may hold `_`): its events name both in `mcp_context`; a name in the
+    // `mcp__<server>__<tool>` form its hook reference gives is split
+    mcpParts: splitMcpToolName,
+  },
   matcherCovers(matcher, tool) {
     const m = matcher?.trim();
     if (m === undefined || m === '' || m === '*') return true;
@@ -85,4 +95,16 @@ export const geminiCli: HostDescription = {
   handlerNotGating: () => undefined,
   failMode: () => 'open',
   failOpenLine: 'gemini cli lets the call through when the hook cannot start, fails or times out',
+  setup: {
+    file: "~/.gemini/settings.json (or the project's .gemini/settings.json)",
+    // its timeouts are milliseconds
+    handler: (command, timeoutSeconds) => ({ type: 'command', command, timeout: timeoutSeconds * 1000 }),
+    matcher: (names) => names.join('|'),
+    shape: 'groups',
+    // the same settings.json as its hooks
+    serversKey: 'mcpServers',
+    hooksAlone:
+      'these hooks alone fail open: gemini-cli lets a call through when its hook cannot start, crashes or hangs',
+  },
+  renderedLink: 'gemini cli hands its hooks a link as text (`Resource Link: NAME at URI`)',
 };

@@ -1,3 +1,5 @@
+import type { HookSetup } from './hook-setup.ts';
+
 /** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
 export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor';
 
@@ -10,27 +12,44 @@ export type FailMode = 'closed' | 'open';
 /** A hook handler object as the host's configuration holds it (`{type, command, timeout, …}`). */
 export type HandlerEntry = Readonly<Record<string, unknown>>;
 
+/** A server's tool as a host's MCP tool name holds it. */
+export interface McpToolParts {
+  readonly server: string;
+  readonly tool: string;
+}
+
 /** The names a host's hooks see for the calls a gate must judge. */
 export interface HostTools {
   /** the resource-read tool (`ReadMcpResourceTool`, `read_mcp_resource`) */
   readonly read: string;
   /** the resource-list tool */
   readonly list: string;
+  /** the tool listing a directory resource's children (discovery, no body), when the host has one */
+  readonly listDir?: string;
+  /** the host's own web fetch tool, when its hooks see one (`WebFetch`, `web_fetch`) */
+  readonly webFetch?: string;
+  /** a regular expression (source) in the host's matcher syntax matching every MCP tool name (`mcp__.*`) */
+  readonly everyMcpTool: string;
   /** the name a hook sees for tool `tool` of server `server`, as the host builds it */
   mcpTool(server: string, tool: string): string;
+  /** the server and tool a hook's tool name names, null when it is no MCP tool name the host writes */
+  mcpParts(name: string): McpToolParts | null;
 }
 
 /**
  * One host, as its own code reads its hooks: the events a gate needs, the tool names its hooks see, how it matches a
  * matcher, which handler options make a hook no gate, and what it does when a hook fails. Written from the host's
- * source or bundle (each module names its version) and checked against the real binaries in test/doctor.
+ * source or bundle (each module names its version) and checked against the real binaries in test/doctor. The hook
+ * (src/hook/), `--print-config`, the framework adapters and doctor all read it; nothing else names these things.
  */
 export interface HostDescription {
   readonly name: HostName;
   /** the product's name, for messages */
   readonly label: string;
-  /** the hook events a gate needs, event name → the part of a call it sees */
+  /** the hook events a gate needs (printed by `--print-config`, read by doctor), event name → the part it sees */
   readonly events: Readonly<Record<string, HookPhase>>;
+  /** events of the same calls the hook also reads when a user configures them, event name → the part it sees */
+  readonly otherEvents?: Readonly<Record<string, HookPhase>>;
   readonly tools: HostTools;
   /** true when a handler group with `matcher` runs for a call of `tool` (undefined: no matcher given) */
   matcherCovers(matcher: string | undefined, tool: string): boolean;
@@ -40,4 +59,8 @@ export interface HostDescription {
   failMode(handler: HandlerEntry): FailMode;
   /** one lowercase line on failing open, for a handler that does (the setting that would close it, when any) */
   readonly failOpenLine: string;
+  /** how linkgate's hooks are written into the host's configuration (`--print-config`) */
+  readonly setup: HookSetup;
+  /** what the host hands its hooks in place of a `resource_link` when it flattens it to text (no declared size or type) */
+  readonly renderedLink: string | null;
 }

@@ -1,0 +1,57 @@
+import type { HandlerEntry, HookPhase, HostDescription } from './host-description.ts';
+
+/** How linkgate's hooks go into a host's configuration: the shape `linkgate hook HOST --print-config` prints. */
+export interface HookSetup {
+  /** the file the printed block belongs in (as a user finds it) */
+  readonly file: string;
+  /** the handler running `command`, with the host's timeout unit and its option that fails closed, when any */
+  handler(command: string, timeoutSeconds: number): HandlerEntry;
+  /** a matcher in the host's syntax for `names` (tool names or `tools.everyMcpTool`); undefined: the host has none */
+  matcher(names: readonly string[]): string | undefined;
+  /** `groups`: `{EVENT: [{matcher, hooks: [handler]}]}`; `handlers`: `{EVENT: [handler]}` (no matchers) */
+  readonly shape: 'groups' | 'handlers';
+  /** members of the printed object beside `hooks` (Cursor's `version`) */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** where the host keeps its MCP servers, for the proxy entry printed beside the hooks (`--server`) */
+  readonly serversKey: string;
+  /** one lowercase line on what the hooks alone leave open (printed when no proxy is) */
+  readonly hooksAlone: string;
+}
+
+/** The phase of hook event `event` for `host`, from its events and the others it reads; undefined for any other. */
+export function eventPhase(host: HostDescription, event: string): HookPhase | undefined {
+  if (Object.hasOwn(host.events, event)) return host.events[event];
+  return host.otherEvents !== undefined && Object.hasOwn(host.otherEvents, event) ? host.otherEvents[event] : undefined;
+}
+
+/** The first event of `host` a gate needs for `phase` (`PreToolUse` for `pre`), undefined when it has none. */
+export function eventOf(host: HostDescription, phase: HookPhase): string | undefined {
+  return Object.keys(host.events).find((event) => host.events[event] === phase);
+}
+
+/**
+ * The tool names a gate must see in `phase`: before a call, the read (and the host's web fetch); after it, the read,
+ * the lists and every MCP tool (links returned); after a failed call, the read.
+ */
+export function gateTools(host: HostDescription, phase: HookPhase): string[] {
+  const { read, list, listDir, webFetch, everyMcpTool } = host.tools;
+  if (phase === 'pre') return webFetch === undefined ? [read] : [read, webFetch];
+  if (phase === 'failure') return [read];
+  return listDir === undefined ? [read, list, everyMcpTool] : [read, list, listDir, everyMcpTool];
+}
+
+/** The hooks block that runs `command` on every event `host`'s gate needs (what `--print-config` prints). */
+export function printedHooks(host: HostDescription, command: string, timeoutSeconds: number): Record<string, unknown> {
+  const { setup } = host;
+  const handler = setup.handler(command, timeoutSeconds);
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, phase] of Object.entries(host.events)) {
+    if (setup.shape === 'handlers') {
+      hooks[event] = [handler];
+      continue;
+    }
+    const matcher = setup.matcher(gateTools(host, phase));
+    hooks[event] = [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }];
+  }
+  return { ...setup.extra, hooks };
+}

@@ -1,22 +1,6 @@
-import type { HandlerEntry, HookPhase, HostDescription } from './host-description.ts';
+import type { HookPhase, HostDescription } from './host-description.ts';
 
-/** How linkgate's hooks go into a host's configuration: the shape `linkgate hook HOST --print-config` prints. */
-export interface HookSetup {
-  /** the file the printed block belongs in (as a user finds it) */
-  readonly file: string;
-  /** the handler running `command`, with the host's timeout unit and its option that fails closed, when any */
-  handler(command: string, timeoutSeconds: number): HandlerEntry;
-  /** a matcher in the host's syntax for `names` (tool names or `tools.everyMcpTool`); undefined: the host has none */
-  matcher(names: readonly string[]): string | undefined;
-  /** `groups`: `{EVENT: [{matcher, hooks: [handler]}]}`; `handlers`: `{EVENT: [handler]}` (no matchers) */
-  readonly shape: 'groups' | 'handlers';
-  /** members of the printed object beside `hooks` (Cursor's `version`) */
-  readonly extra?: Readonly<Record<string, unknown>>;
-  /** where the host keeps its MCP servers, for the proxy entry printed beside the hooks (`--server`) */
-  readonly serversKey: string;
-  /** one lowercase line on what the hooks alone leave open (printed when no proxy is) */
-  readonly hooksAlone: string;
-}
+export type { HookSetup } from './host-description.ts';
 
 /** The phase of hook event `event` for `host`, from its events and the others it reads; undefined for any other. */
 export function eventPhase(host: HostDescription, event: string): HookPhase | undefined {

@@ -1,5 +1,3 @@
-import type { HookSetup } from './hook-setup.ts';
-
 /** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
 export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor';
 
@@ -11,6 +9,24 @@ export type FailMode = 'closed' | 'open';
 
 /** A hook handler object as the host's configuration holds it (`{type, command, timeout, …}`). */
 export type HandlerEntry = Readonly<Record<string, unknown>>;
+
+/** How linkgate's hooks go into a host's configuration: the shape `linkgate hook HOST --print-config` prints. */
+export interface HookSetup {
+  /** the file the printed block belongs in (as a user finds it) */
+  readonly file: string;
+  /** the handler running `command`, with the host's timeout unit and its option that fails closed, when any */
+  handler(command: string, timeoutSeconds: number): HandlerEntry;
+  /** a matcher in the host's syntax for `names` (tool names or `tools.everyMcpTool`); undefined: the host has none */
+  matcher(names: readonly string[]): string | undefined;
+  /** `groups`: `{EVENT: [{matcher, hooks: [handler]}]}`; `handlers`: `{EVENT: [handler]}` (no matchers) */
+  readonly shape: 'groups' | 'handlers';
+  /** members of the printed object beside `hooks` (Cursor's `version`) */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** where the host keeps its MCP servers, for the proxy entry printed beside the hooks (`--server`) */
+  readonly serversKey: string;
+  /** one lowercase line on what the hooks alone leave open (printed when no proxy is) */
+  readonly hooksAlone: string;
+}
 
 /** A server's tool as a host's MCP tool name holds it. */
 export interface McpToolParts {

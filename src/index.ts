@@ -80,6 +80,7 @@ export type { EmbeddedJudgement, ItemsJudgement, MessagesJudgement } from './flo
 export { discoverLinks } from './flow/discover-links.ts';
 export type { FoundEmbedded, FoundLink } from './flow/discover-links.ts';
 export { gateNotice } from './flow/gate-notice.ts';
+export type { NoticeSubject } from './flow/gate-notice.ts';
 export { refusedLinkItem, refusedLinkNotice } from './flow/refused-link.ts';
 export { recordRef } from './flow/record-ref.ts';
 export { messageShape } from './flow/json-rpc-shape.ts';

@@ -1,21 +1,94 @@
-import type { Decision } from '../decision/decision.ts';
+import type { Decision, Reason } from '../decision/decision.ts';
 import { quoteValue } from '../decision/quote-value.ts';
-import { maskUri } from '../link/mask-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
+import type { LinkStep } from './link-steps.ts';
+import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
 export const maxNoticeChars = 1500;
 
 /**
- * One line for the model saying what the gate did and why: the masked uri, each reason code with its message, the
- * policy, and the boundary to check next; every front end words what it withheld, refused or could not finish with it
- * (the hook's answers, the decorator's and the proxy's -32080 errors, withheld embedded resources). Reason messages
- * quote user values already (`quoteValue`).
+ * What a notice names a link by: its name and the scheme of its uri, and its record's ref. The uri itself is never
+ * shown (a shell or web fetch tool the gate does not cover could be pointed at it); the record keeps it.
  */
-export function gateNotice(what: string, uri: string, decision: Decision, next: NextStep | null): string {
-  const reasons = decision.reasons.map((r) => `${r.code} (${r.message})`).join('; ');
+export interface NoticeSubject {
+  /** the name its server gave the link; null when none is known (a read of a uri no tool result listed) */
+  name: string | null;
+  /** the link's uri: the notice shows its scheme only */
+  uri: string;
+  /** the short ref of the link's record (`recordRef`), null when there is none */
+  ref: string | null;
+}
+
+/**
+ * The one line every front end hands the model for what the gate refused, withheld or could not finish (the hook's
+ * answers, the decorator's and the proxy's -32080 errors, `gatedRead`'s notice, withheld embedded resources, the text
+ * item standing for a refused link): `what` it did, the subject's quoted, escaped name and scheme, the reason codes,
+ * the record ref, the policy and the boundary to check next. Never a uri: a reason's message is shown only when its
+ * code does not quote parts of uris and it names neither the subject's host nor its address, and a name that holds the
+ * link's own address is not shown either. A bare string `subject` (the uri, as earlier versions took it) names the
+ * link by its scheme alone.
+ */
+export function gateNotice(
+  what: string,
+  about: NoticeSubject | string | null,
+  decision: Decision,
+  next: NextStep | null,
+): string {
+  const subject = typeof about === 'string' ? { name: null, uri: about, ref: null } : about;
+  const codes = [...new Set(decision.reasons.map((r) => describeReason(r, subject)))].join('; ') || decision.effect;
+  const record = subject?.ref == null ? '' : `record ${quoteValue(subject.ref)}; `;
   const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
   const where = next === null ? '' : `; next boundary: ${next.boundary}: ${next.hint}`;
-  const text = `linkgate ${what} ${quoteValue(maskUri(uri))}: ${reasons === '' ? decision.effect : reasons} [${policy}]${where}`;
+  const text = `linkgate ${what}${subject === null ? '' : describeSubject(subject)}: ${codes} [${record}${policy}]${where}`;
   return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
+}
+
+/** What a notice about a step's link names it by: the link's name, its uri's scheme and the record ref of its step. */
+export function stepSubject(step: LinkStep): NoticeSubject {
+  return { name: step.link?.name ?? null, uri: step.link?.uri ?? step.discovered.uri, ref: recordRef(step.discovered) };
+}
+
+/** The scheme of `uri`, lowercase; empty when it has none. */
+export function schemeOf(uri: string): string {
+  return /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(uri.trimStart())?.[0]?.toLowerCase() ?? '';
+}
+
+// reasons whose messages quote a uri's parts (host, origin, userinfo, an item's uri, a fetched url): shown by code only
+const addressCodes = /^(?:uri|origin|credential|fetch)\.|^read\.uri-mismatch$|^input\.invalid$/;
+
+function describeReason(r: Reason, subject: NoticeSubject | null): string {
+  if (addressCodes.test(r.code)) return r.code;
+  if (subject !== null && (holdsAddress(r.message, subject.uri) || holdsHost(r.message, subject.uri))) return r.code;
+  return `${r.code} (${r.message})`;
+}
+
+function holdsHost(text: string, uri: string): boolean {
+  const host = addressOf(uri).split(/[/\\?#]/)[0] ?? '';
+  return host.length >= 3 && text.toLowerCase().includes(host);
+}
+
+function describeSubject(subject: NoticeSubject): string {
+  const name = subject.name === null || holdsAddress(subject.name, subject.uri) ? '' : ` ${quoteValue(subject.name)}`;
+  return `${name} (scheme ${quoteValue(schemeOf(subject.uri))})`;
+}
+
+/**
+ * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no
+ * leading slashes, no userinfo and no trailing slash, compared without case. Also used for strings beside the link.
+ */
+export function holdsAddress(text: string, uri: string): boolean {
+  const address = addressOf(uri);
+  return address.length >= 3 && text.toLowerCase().includes(address);
+}
+
+function addressOf(uri: string): string {
+  let rest = uri
+    .trim()
+    .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')
+    .replace(/^[/\\]+/, '');
+  const slash = rest.search(/[/\\]/);
+  const at = (slash === -1 ? rest : rest.slice(0, slash)).lastIndexOf('@');
+  if (at !== -1) rest = rest.slice(at + 1);
+  return rest.replace(/[/\\]+$/, '').toLowerCase();
 }

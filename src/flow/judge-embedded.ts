@@ -38,7 +38,9 @@ export async function judgeEmbedded(
   const record = embeddedRecord(contentIndex, resource, decision);
   const withheld = mode === 'enforce' && decision.effect !== 'allow';
   const uri = isRecord(resource) && typeof resource['uri'] === 'string' ? resource['uri'] : '';
-  const notice = withheld ? gateNotice('withheld the embedded resource', uri, decision, record.next) : null;
+  const notice = withheld
+    ? gateNotice('withheld the embedded resource', { name: null, uri, ref: null }, decision, record.next)
+    : null;
   return { decision, record, withheld, notice };
 }
 

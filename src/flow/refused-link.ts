@@ -1,9 +1,8 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { quoteValue } from '../decision/quote-value.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { decisionMetaKey } from './decision-meta.ts';
-import { maxNoticeChars } from './gate-notice.ts';
+import { gateNotice } from './gate-notice.ts';
 import { type LinkStep, linkRefused } from './link-steps.ts';
 import { recordRef } from './record-ref.ts';
 
@@ -13,18 +12,12 @@ import { recordRef } from './record-ref.ts';
 // link without its address; observe mode keeps the link and records the would-deny.
 
 /**
- * The one line that stands where a refused link was: its quoted name, its scheme, the reason codes, the short ref of
- * its record (`recordRef`) and the policy; never its uri (the record keeps it, masked). Every server value is escaped
- * (`quoteValue`).
+ * The one line that stands where a refused link was (`gateNotice`): its quoted name, its scheme, the reason codes, the
+ * short ref of its record (`recordRef`) and the policy; never its uri (the record keeps it, masked).
  */
 export function refusedLinkNotice(link: unknown, decision: Decision, ref: string | null = null): string {
-  const name = isRecord(link) && typeof link['name'] === 'string' ? link['name'] : '';
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(uriOf(link).trimStart())?.[0]?.toLowerCase() ?? '';
-  const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ') || decision.effect;
-  const record = ref === null ? '' : `record ${quoteValue(ref)}; `;
-  const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
-  const text = `linkgate refused the link ${quoteValue(name)} (scheme ${quoteValue(scheme)}): ${codes} [${record}${policy}]`;
-  return text.length > maxNoticeChars ? `${text.slice(0, maxNoticeChars - 1)}…` : text;
+  const name = isRecord(link) && typeof link['name'] === 'string' ? link['name'] : null;
+  return gateNotice('refused the link', { name, uri: uriOf(link), ref }, decision, null);
 }
 
 /** The text item that replaces a `resource_link` whose link decision is `decision` (a deny): the notice, the decision under `_meta`. */

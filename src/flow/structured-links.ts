@@ -1,4 +1,7 @@
+import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { uriOf } from '../link/resource-link.ts';
+import { holdsAddress } from './gate-notice.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -10,10 +13,22 @@ import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 // an SDK client hands it to the caller), so a link refused in `content` must not survive there: every `resource_link`
 // object and every uri string in it is judged as a link, and in enforce mode a refused one is replaced the same way
 // (the object by the flow's text item, the string by the notice). Uris are strings that are one: `scheme://…` with no
-// white space, or any string in a scheme that is never custom (`file:`, `javascript:`, …). Prose is data, as in text.
+// white space, or any string in a scheme that is never custom (`file:`, `javascript:`, …). Prose is data, as in text,
+// except that a string holding a refused link's uri (or its host and path), found here or in `content`, hands that
+// address on as well as the link would: it is replaced by the link's notice too.
 
-/** Most values of one `structuredContent` walked, and its deepest nesting; past either it is withheld whole. */
-export const structuredLimits = { maxValues: 100_000, maxDepth: 64 } as const;
+/**
+ * Most values of one `structuredContent` walked, its deepest nesting, and most string-by-refused-link comparisons
+ * (string values × refused links); past any of them it is withheld whole.
+ */
+export const structuredLimits = { maxValues: 100_000, maxDepth: 64, maxComparisons: 4_000_000 } as const;
+
+/** A link refused in `content`, as `structuredContent` is judged beside it: its record's ref, the link, its decision. */
+export interface RefusedRef {
+  ref: string;
+  link: unknown;
+  decision: Decision;
+}
 
 /** One replacement in a `structuredContent`: the value at `path` (from `structuredContent` itself) becomes `value`. */
 export interface StructuredEdit {
@@ -31,10 +46,18 @@ interface Found {
   bare: boolean;
 }
 
+/** Everything one walk found: links and uri strings, and every other string (checked for refused uris later). */
+interface Walked {
+  found: Found[];
+  strings: { path: (string | number)[]; text: string }[];
+  values: number;
+}
+
 /**
- * Judges the links and uris of a tool result's `structuredContent` for links returned by `server`; `refs` gives the
- * record ref of a uri that also stood in `content` (its record's, so the notice names it; awaited once this value's
- * own decisions are made). Observe mode changes nothing.
+ * Judges the links and uris of a tool result's `structuredContent` for links returned by `server`; `refs` gives, by
+ * masked uri, the links refused in `content` (their record's ref names a uri that stood there too; awaited once this
+ * value's own decisions are made). A string holding any refused link's uri is replaced by that link's notice. Observe
+ * mode changes nothing.
  */
 export async function judgeStructured(
   gate: Gate,
@@ -42,15 +65,13 @@ export async function judgeStructured(
   options: {
     server: string;
     mode: FlowMode;
-    refs?: ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>>;
+    refs?: ReadonlyMap<string, RefusedRef> | Promise<ReadonlyMap<string, RefusedRef>>;
   },
 ): Promise<StructuredJudgement> {
   if (options.mode === 'observe' || structured === undefined) return { withheld: false, edits: [] };
-  const found: Found[] = [];
-  if (!walk(structured, [], 0, found, { values: 0 })) {
-    const notice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values or ${structuredLimits.maxDepth} levels`;
-    return { withheld: true, notice };
-  }
+  const walked: Walked = { found: [], strings: [], values: 0 };
+  if (!walk(structured, [], 0, walked)) return { withheld: true, notice: tooLargeNotice };
+  const { found } = walked;
   const guarded = guardGate(gate);
   const { server } = options;
   const decisions = await Promise.all(
@@ -59,16 +80,33 @@ export async function judgeStructured(
   // the refs may come from the content's link decisions, made side by side with these
   const refs = await options.refs;
   const edits: StructuredEdit[] = [];
+  // every refused link, by its raw uri: those of `content`, then those found here
+  const refused = new Map<string, { link: unknown; decision: Decision; ref: string | null }>();
+  for (const r of refs?.values() ?? []) refused.set(uriOf(r.link), r);
   found.forEach((f, i) => {
     const decision = decisions[i];
     if (decision === undefined || decision.effect !== 'deny') return;
-    const uri = typeof f.link['uri'] === 'string' ? f.link['uri'] : '';
-    const ref = refs?.get(maskUri(uri)) ?? null;
+    const uri = uriOf(f.link);
+    const ref = refs?.get(maskUri(uri))?.ref ?? null;
     const value = f.bare ? refusedLinkNotice(f.link, decision, ref) : refusedLinkItem(f.link, decision, ref);
     edits.push({ path: f.path, value });
+    if (!refused.has(uri)) refused.set(uri, { link: f.link, decision, ref });
   });
+  // an empty or tiny uri would match every string: it has no address to hand on
+  const held = [...refused].filter(([uri]) => uri.trim().length >= 3);
+  if (held.length === 0) return { withheld: false, edits };
+  if (walked.strings.length * held.length > structuredLimits.maxComparisons)
+    return { withheld: true, notice: tooLargeNotice };
+  for (const { path, text } of walked.strings) {
+    const holder = held.find(([uri]) => text.includes(uri) || holdsAddress(text, uri));
+    if (holder === undefined) continue;
+    const [, r] = holder;
+    edits.push({ path, value: refusedLinkNotice(r.link, r.decision, r.ref) });
+  }
   return { withheld: false, edits };
 }
+
+const tooLargeNotice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or ${structuredLimits.maxComparisons} comparisons with refused links`;
 
 /** `structured` with `judged` applied (a copy; the original is not changed), or the withheld notice's object. */
 export function applyStructured(structured: unknown, judged: StructuredJudgement): unknown {
@@ -85,33 +123,27 @@ export function applyStructured(structured: unknown, judged: StructuredJudgement
 }
 
 // false when past a limit
-function walk(
-  value: unknown,
-  path: (string | number)[],
-  depth: number,
-  found: Found[],
-  count: { values: number },
-): boolean {
-  count.values += 1;
-  if (count.values > structuredLimits.maxValues || depth > structuredLimits.maxDepth) return false;
+function walk(value: unknown, path: (string | number)[], depth: number, walked: Walked): boolean {
+  walked.values += 1;
+  if (walked.values > structuredLimits.maxValues || depth > structuredLimits.maxDepth) return false;
   if (typeof value === 'string') {
     if (isUriString(value)) {
       const name = path.length === 0 ? 'structuredContent' : `structuredContent.${path.join('.')}`;
-      found.push({ path, link: { type: 'resource_link', uri: value, name }, bare: true });
-    }
+      walked.found.push({ path, link: { type: 'resource_link', uri: value, name }, bare: true });
+    } else walked.strings.push({ path, text: value });
     return true;
   }
   if (Array.isArray(value)) {
     const list: unknown[] = value;
-    return list.every((v, i) => walk(v, [...path, i], depth + 1, found, count));
+    return list.every((v, i) => walk(v, [...path, i], depth + 1, walked));
   }
   if (!isRecord(value)) return true;
   // a link object is judged whole (its uri, name, declared type and size), not walked into
   if (value['type'] === 'resource_link') {
-    found.push({ path, link: value, bare: false });
+    walked.found.push({ path, link: value, bare: false });
     return true;
   }
-  return Object.entries(value).every(([k, v]) => walk(v, [...path, k], depth + 1, found, count));
+  return Object.entries(value).every(([k, v]) => walk(v, [...path, k], depth + 1, walked));
 }
 
 function isUriString(text: string): boolean {

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
 import { jsonText } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
+import type { NoticeSubject } from '../flow/gate-notice.ts';
+import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
+import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { capNotice, type HookCap } from './cap-notice.ts';
 import { checkBudget } from './event-budget.ts';
 import { type HookContext, linkContext, modeOf, nowOf, save } from './hook-context.ts';
@@ -47,6 +51,8 @@ export async function toolReturned(
   };
   // the servers of links over the cap: the state keeps that it could not keep them
   const overflow = new Set<string>();
+  // the links refused, by masked uri: a string of `structuredContent` holding one's uri is replaced too
+  const refused = new Map<string, RefusedRef>();
   let lastUri = '';
   let links = 0;
   for (const [index, item] of all.entries()) {
@@ -60,26 +66,29 @@ export async function toolReturned(
       if (typeof rendered.link['uri'] !== 'string') continue;
       // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
       if (++links > maxLinksPerEvent) {
-        withhold(index, capNotice(context, rendered.link['uri'], tooManyLinks));
+        withhold(index, capNotice(context, linkSubject(rendered.link), tooManyLinks));
         overflow.add(server);
         continue;
       }
       const candidates = rendered.rendered === undefined ? [] : renderedLinkCandidates(rendered.rendered);
       if (candidates === null) {
-        withhold(index, capNotice(context, rendered.link['uri'], tooManySplits));
+        withhold(index, capNotice(context, linkSubject(rendered.link), tooManySplits));
         continue;
       }
       const discovered = discoverLink(rendered.link, contentIndex, linkContext(server, tool), at);
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
-      withhold(index, await linkRefusal(event, entry, candidates, contentIndex, tool, context));
+      const refusal = await linkRefusal(event, entry, candidates, contentIndex, tool, context);
+      if (refusal !== null) {
+        withhold(index, refusal.notice);
+        refused.set(refusal.step.discovered.uri, refusalRef(refusal));
+      }
       continue;
     }
     withhold(index, await judgeToolItem(rendered, index, lastUri, saved, context));
   }
   await addSeen(event, seen, context, overflow);
-  if (withheld.size === 0) return { kind: 'none' };
   const noticeItem = (notice: string) => ({ type: 'text', text: notice });
   const content = items.map((item, index) => {
     const notice = withheld.get(index);
@@ -91,13 +100,24 @@ export async function toolReturned(
     const notice = withheld.get(items.length + k);
     if (notice !== undefined) inPlace.set(path, noticeItem(notice));
   }
-  if (inPlace.size > 0) result['structuredContent'] = replacedAt(structured, inPlace);
-  return { kind: 'replace', output: output.wrap(result), reason: [...withheld.values()].join('\n') };
+  const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
+  // the flow's judgement of what is left: uri strings, and strings holding a refused link's uri
+  checkBudget(context.budget);
+  const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, {
+    server,
+    mode: modeOf(context),
+    refs: refused,
+  });
+  const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
+  if (withheld.size === 0 && !structuredChanged) return { kind: 'none' };
+  if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
+  const notices = [...withheld.values(), ...(judged.withheld ? [judged.notice] : judged.edits.map(editText))];
+  return { kind: 'replace', output: output.wrap(result), reason: notices.join('\n') };
 }
 
 /** The whole tool result replaced by one notice: a cap hit, or a shape or result type the hook cannot judge. */
 function withheldWhole(context: HookContext, tool: string, cap: HookCap): HookAnswer {
-  const notice = capNotice(context, tool, cap, 'withheld the result of tool');
+  const notice = capNotice(context, null, cap, `withheld the result of tool ${quoteValue(tool)}`);
   if (notice === null) return { kind: 'none' };
   return { kind: 'replace', output: [{ type: 'text', text: notice }], reason: notice };
 }
@@ -114,7 +134,7 @@ async function linkRefusal(
   index: number | null,
   tool: string,
   context: HookContext,
-): Promise<string | null> {
+): Promise<{ notice: string; step: LinkStep; link: Record<string, unknown> } | null> {
   const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
   for (const link of [entry.link, ...candidates]) {
     checkBudget(context.budget);
@@ -139,7 +159,17 @@ async function linkRefusal(
   const record = skipRead(step, 'the link was denied');
   await save(context, { ...event, toolUseId: null }, { ...step, discoveredBy: event.toolUseId }, record);
   const item = refusedStepItem(step, link);
-  return item === null ? null : String(item['text']);
+  return item === null ? null : { notice: String(item['text']), step, link };
+}
+
+/** A refused link as `structuredContent` is judged beside it. */
+function refusalRef(refusal: { step: LinkStep; link: Record<string, unknown> }): RefusedRef {
+  return { ref: recordRef(refusal.step.discovered), link: refusal.link, decision: refusal.step.linkDecision };
+}
+
+/** The notice text of a `structuredContent` replacement (a notice string, or the text item holding it). */
+function editText(edit: StructuredEdit): string {
+  return typeof edit.value === 'string' ? edit.value : isRecord(edit.value) ? String(edit.value['text']) : '';
 }
 
 const unusableUri: ReadonlySet<string> = new Set(['uri.invalid', 'input.invalid']);
@@ -209,6 +239,12 @@ async function addSeen(
   if (seen.length === 0 && overflow.size === 0) return;
   const state = await SessionState.open(context.stateDir, event.session);
   await state.addSeen(event.toolUseId ?? randomUUID(), seen, overflow);
+}
+
+/** What a cap's notice names a link by (its name and scheme; no record ref). */
+function linkSubject(link: Readonly<Record<string, unknown>>): NoticeSubject {
+  const name = typeof link['name'] === 'string' ? link['name'] : null;
+  return { name, uri: typeof link['uri'] === 'string' ? link['uri'] : '', ref: null };
 }
 
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */

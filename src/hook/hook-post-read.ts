@@ -1,5 +1,5 @@
 import { isRecord } from '../decision/json-value.ts';
-import { gateNotice } from '../flow/gate-notice.ts';
+import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
 import { checkBudget } from './event-budget.ts';
@@ -57,8 +57,9 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    const notice = gateNotice('withheld the body of', call.uri, step.linkDecision, record.next);
-    return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice);
+    const notice = gateNotice('withheld the body of', stepSubject(step), step.linkDecision, record.next);
+    // the policy refused the link: the items standing for its body carry no address either
+    return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice, false);
   }
 
   // the host did the read: the flow judges its result afterwards
@@ -79,7 +80,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   if (withheld.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
-  const notice = gateNotice('withheld the body of', call.uri, judged.decision, judged.record.next);
+  const notice = gateNotice('withheld the body of', stepSubject(step), judged.decision, judged.record.next);
   return withholdAnswer(raw, withheld, notice);
 }
 
@@ -126,11 +127,16 @@ async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxByt
   return { contents, saved };
 }
 
-/** The read tool's output with each withheld item replaced by a text item carrying the notice. */
-function withholdAnswer(raw: readonly unknown[], withheld: ReadonlySet<number>, notice: string): HookAnswer {
+/** The read tool's output with each withheld item replaced by a text item carrying the notice (its uri when `keepUri`). */
+function withholdAnswer(
+  raw: readonly unknown[],
+  withheld: ReadonlySet<number>,
+  notice: string,
+  keepUri = true,
+): HookAnswer {
   const contents = raw.map((item, index) => {
     if (!withheld.has(index)) return item;
-    const uri = isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
+    const uri = keepUri && isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
     return { uri, mimeType: 'text/plain', text: notice };
   });
   return { kind: 'replace', output: { contents }, reason: notice };

@@ -1,5 +1,5 @@
 import { discoverLink, linkRefused, readFailed, sendRead, skipRead, startLink } from '../flow/link-steps.ts';
-import { gateNotice } from '../flow/gate-notice.ts';
+import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save, saveProvisional } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import type { SessionState } from './session-state.ts';
@@ -27,7 +27,7 @@ export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
   if (linkRefused(step)) {
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    return { kind: 'deny', reason: gateNotice('refused to read', call.uri, step.linkDecision, record.next) };
+    return { kind: 'deny', reason: gateNotice('refused to read', stepSubject(step), step.linkDecision, record.next) };
   }
   const requested = sendRead(context.gate, step, nowOf(context));
   await r.state.putPending(r.callId, { ...step, requested });
@@ -87,7 +87,7 @@ export async function judgeWebFetch(
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
     if (!linkRefused(step)) continue;
-    return { kind: 'deny', reason: gateNotice('refused to fetch', url, step.linkDecision, record.next) };
+    return { kind: 'deny', reason: gateNotice('refused to fetch', stepSubject(step), step.linkDecision, record.next) };
   }
   return { kind: 'none' };
 }

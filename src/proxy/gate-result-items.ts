@@ -5,7 +5,7 @@ import { guardGate } from '../flow/guard-gate.ts';
 import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
-import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
@@ -78,14 +78,14 @@ export function itemJudge(
     { path, item, index }: Found,
     responseId: unknown,
     decision: Decision,
-    refs: Map<string, string>,
+    refs: Map<string, RefusedRef>,
   ): MessageEdit => {
     if (decision.effect === 'deny') {
       // the ref of the record the decorator writes for this link (same server, response id, index and masked uri)
       const facts = { server, responseId: isJsonRpcId(responseId) ? responseId : null, contentIndex: index };
       const uri = maskUri(uriOf(item));
       const ref = recordRef({ ...facts, uri });
-      refs.set(uri, ref);
+      refs.set(uri, { ref, link: item, decision });
       return { op: 'replace', path, value: refusedLinkItem(item, decision, ref) };
     }
     const compact = compactDecision(decision);
@@ -94,7 +94,11 @@ export function itemJudge(
       : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: compact } };
   };
 
-  async function slowEdit(found: Found, responseId: unknown, refs: Map<string, string>): Promise<MessageEdit | null> {
+  async function slowEdit(
+    found: Found,
+    responseId: unknown,
+    refs: Map<string, RefusedRef>,
+  ): Promise<MessageEdit | null> {
     const { path, item, index } = found;
     if (item['type'] === 'resource_link') return linkEdit(found, responseId, await gate.decide(linkInput(item)), refs);
     // the flow's step: the same decision, record and notice as every other front end
@@ -124,7 +128,7 @@ export function itemJudge(
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
     if (found.length === 0 && structuredContent === undefined) return null;
-    const refs = new Map<string, string>();
+    const refs = new Map<string, RefusedRef>();
     // links the decorator decided take its step, without a promise each; the rest (embedded resources, links of
     // prompts) run side by side
     const made: (MessageEdit | null)[] = [];

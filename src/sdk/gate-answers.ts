@@ -1,6 +1,8 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
-import { gateNotice } from '../flow/gate-notice.ts';
+import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
+import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
+import { uriOf } from '../link/resource-link.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 
@@ -17,22 +19,24 @@ export function gateError(id: JsonRpcId, message: string, data?: Record<string, 
 export type RefusedReadAnswer = 'error' | 'notice';
 
 /**
- * The answer to a read the gate refused or ended itself (`what` it did, e.g. `refused to read`), worded by the flow's
- * one notice: the reason codes and messages, the policy and the boundary to check next. `error`: a -32080 error with
+ * The answer to a read the gate refused or ended itself (`what` it did, e.g. `refused to read`) of `step`'s link,
+ * worded by the flow's one notice: the link's name and scheme, the reason codes, the record ref, the policy and the
+ * boundary to check next, never the uri. `error`: a -32080 error with
  * the decision under `data`; `notice`: a result whose one `contents` item is the notice as text, the decision under
  * `_meta`, for a consumer that reads many links at once and fails them all on one error (LangChain's artifact mode).
  */
 export function readDenial(
   id: JsonRpcId,
-  uri: string,
+  step: LinkStep,
   decision: Decision,
   what: string,
   next: NextStep | null,
   as: RefusedReadAnswer = 'error',
 ): Record<string, unknown> {
-  const notice = gateNotice(what, uri, decision, next);
+  const notice = gateNotice(what, stepSubject(step), decision, next);
   if (as === 'error') return gateError(id, notice, { [decisionMetaKey]: decision });
-  const contents = [{ uri, mimeType: 'text/plain', text: notice }];
+  // a link the policy refused was never handed on: the item carrying its notice has no address either
+  const contents = [{ uri: linkRefused(step) ? '' : uriOf(step.link), mimeType: 'text/plain', text: notice }];
   return { jsonrpc: '2.0', id, result: { contents, _meta: { [decisionMetaKey]: decision } } };
 }
 

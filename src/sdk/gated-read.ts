@@ -1,7 +1,8 @@
 import type { Decision } from '../decision/decision.ts';
 import type { DirectFetchOptions } from '../fetch/direct-fetcher.ts';
 import type { DiscoveredLinks } from '../flow/discovered-links.ts';
-import { gateNotice } from '../flow/gate-notice.ts';
+import { gateNotice, type NoticeSubject } from '../flow/gate-notice.ts';
+import { recordRef } from '../flow/record-ref.ts';
 import type { InputAnswerer, LinkReader } from '../flow/link-reader.ts';
 import { positiveOption } from '../flow/positive-option.ts';
 import type { ReadCache } from '../flow/read-cache.ts';
@@ -87,11 +88,16 @@ export async function gatedRead(
   });
   const { record } = flow;
   await telemetrySink(options.sink).write(record);
-  return { contents: flow.contents, notice: readNotice(uri, record), record };
+  const name = origin !== undefined && typeof origin.link['name'] === 'string' ? origin.link['name'] : null;
+  return {
+    contents: flow.contents,
+    notice: readNotice({ name, uri, ref: recordRef(record.stages.discovered) }, record),
+    record,
+  };
 }
 
 /** The notice for a read that delivered less than it received, in enforce mode; null when all of it passed. */
-function readNotice(uri: string, record: LinkRecord): string | null {
+function readNotice(subject: NoticeSubject, record: LinkRecord): string | null {
   if (record.mode === 'observe' || record.verdict === 'body-obtained') return null;
   const { link, read } = record.decisions;
   const decision: Decision = link.effect === 'deny' || read === null ? link : read;
@@ -103,5 +109,5 @@ function readNotice(uri: string, record: LinkRecord): string | null {
         : record.verdict === 'partially-interpreted'
           ? 'withheld part of'
           : 'withheld the body of';
-  return gateNotice(what, uri, decision, record.next);
+  return gateNotice(what, subject, decision, record.next);
 }

@@ -5,7 +5,7 @@ import { judgeEmbeddedItems, judgeMessages } from '../flow/judge-embedded.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
-import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
@@ -131,8 +131,8 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const inContent = found.filter((f) => f.contentIndex !== null);
   const stepping = s.stepsOf(inContent);
   // structuredContent is judged beside the content's links: a silent gate costs one deadline for both
-  let refsMade: (refs: Map<string, string>) => void = () => {};
-  const refsOf = new Promise<Map<string, string>>((resolve) => {
+  let refsMade: (refs: Map<string, RefusedRef>) => void = () => {};
+  const refsOf = new Promise<Map<string, RefusedRef>>((resolve) => {
     refsMade = resolve;
   });
   const structuring = judgeStructured(s.gate, result['structuredContent'], {
@@ -141,13 +141,13 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
     refs: refsOf,
   });
   const steps = await stepping;
-  const refs = new Map<string, string>();
+  const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
     const step = steps[i];
     const replacedBy = step === undefined ? null : refusedStepItem(step, f.link);
     if (replacedBy === null || step === undefined || f.contentIndex === null) return;
     judged.changed.set(f.contentIndex, replacedBy);
-    refs.set(step.discovered.uri, recordRef(step.discovered));
+    refs.set(step.discovered.uri, { ref: recordRef(step.discovered), link: f.link, decision: step.linkDecision });
   });
   refsMade(refs);
   const structured = await structuring;

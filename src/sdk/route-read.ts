@@ -43,15 +43,7 @@ export async function onRead(
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');
       await s.emit(recorded);
-      const denied = readDenial(
-        id,
-        linkFacts(step.link).uri,
-        step.linkDecision,
-        'refused to read',
-        recorded.next,
-        s.refusedReads,
-      );
-      s.deliver(denied);
+      s.deliver(readDenial(id, step, step.linkDecision, 'refused to read', recorded.next, s.refusedReads));
     });
     return;
   }
@@ -102,8 +94,7 @@ function onDeadline(s: TransportSession, id: JsonRpcId): void {
   s.queue(async () => {
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'timeout', deadlineMs: s.deadlineMs });
     await s.emit(failed.record);
-    const uri = linkFacts(pending.step.link).uri;
-    s.deliver(readDenial(id, uri, failed.decision, 'timed out reading', failed.record.next, s.refusedReads));
+    s.deliver(readDenial(id, pending.step, failed.decision, 'timed out reading', failed.record.next, s.refusedReads));
   });
 }
 
@@ -120,9 +111,8 @@ export async function onReadAnswer(
     // the stdio buffer dropped the answer for passing the connection cap: this read ends, the connection stays
     const failed = readFailed(s.gate, pending.step, pending.requested, { kind: 'too-large', ...over });
     await s.emit(failed.record);
-    const uri = linkFacts(pending.step.link).uri;
     s.deliver(
-      readDenial(id, uri, failed.decision, 'did not complete the read of', failed.record.next, s.refusedReads),
+      readDenial(id, pending.step, failed.decision, 'did not complete the read of', failed.record.next, s.refusedReads),
       extra,
     );
     return;
@@ -142,9 +132,8 @@ export async function onReadAnswer(
       message: `engine error: ${firstLine(error)}`,
     });
     await s.emit(failed.record);
-    const uri = linkFacts(pending.step.link).uri;
     s.deliver(
-      readDenial(id, uri, failed.decision, 'could not judge the read of', failed.record.next, s.refusedReads),
+      readDenial(id, pending.step, failed.decision, 'could not judge the read of', failed.record.next, s.refusedReads),
       extra,
     );
     throw error;
@@ -192,10 +181,7 @@ function answerHost(
   }
   if (judged.delivery === 'none' || serverError) {
     const what = judged.complete ? 'refused to read' : 'did not complete the read of';
-    s.deliver(
-      readDenial(id, linkFacts(step.link).uri, judged.decision, what, judged.record.next, s.refusedReads),
-      extra,
-    );
+    s.deliver(readDenial(id, step, judged.decision, what, judged.record.next, s.refusedReads), extra);
     return;
   }
   // only the contents and the decision change: a front end that kept the answer's bytes edits just those

@@ -41,11 +41,16 @@ describe('judgeEmbedded: the one step for embedded resources', () => {
     expect(judged.withheld).toBe(true);
     expect(judged.record.verdict).toBe('embedded-withheld');
     expect(judged.notice).toBe(
-      gateNotice('withheld the embedded resource', elf.uri, judged.decision, judged.record.next),
+      gateNotice(
+        'withheld the embedded resource',
+        { name: null, uri: elf.uri, ref: null },
+        judged.decision,
+        judged.record.next,
+      ),
     );
-    expect(judged.notice).toMatch(
-      /^linkgate withheld the embedded resource `guide:\/\/tool\.png`: content\.executable/,
-    );
+    // named by its scheme, never its uri
+    expect(judged.notice).toMatch(/^linkgate withheld the embedded resource \(scheme `guide`\): content\.executable/);
+    expect(judged.notice).not.toContain('tool.png');
     expect(judged.notice).toContain('[policy `default` 1.0.0]; next boundary: policy:');
   });
 

@@ -85,7 +85,7 @@ describe('a resource_link refused by its link decision is not handed on as a lin
     });
     // a malformed item (no name, no uri) is still named as far as it can be
     expect(refusedLinkNotice({ type: 'resource_link' }, decision)).toMatch(
-      /^linkgate refused the link `` \(scheme ``\): uri\.scheme-not-allowed \[policy /,
+      /^linkgate refused the link \(scheme ``\): uri\.scheme-not-allowed \[policy /,
     );
   });
 });

@@ -105,7 +105,9 @@ describe('linkgate hook claude-code: reads', () => {
     const invented = await hook(readRequested('docs', 'internal://keys'), policy);
     const reason = String(answer(invented.stdout).hookSpecificOutput['permissionDecisionReason']);
     expect(reason).toContain('link.not-discovered');
-    expect(reason).toContain('internal://keys');
+    // named by its scheme, never by its uri
+    expect(reason).toContain('(scheme `internal`)');
+    expect(reason).not.toContain('internal://keys');
 
     await hook(resourcesListed([{ uri: 'guide://listed', name: 'listed', server: 'docs' }]), policy);
     expect(await hook(readRequested('docs', 'guide://listed'), policy)).toMatchObject({ code: 0, stdout: '' });
@@ -256,7 +258,7 @@ describe('linkgate hook claude-code: tool results', () => {
     const run = await hook(toolReturned('docs', 'get', content, { transcript: transcript() }));
     const output = answer(run.stdout).hookSpecificOutput['updatedToolOutput'] as { text: string }[];
     expect(output.slice(0, 3)).toEqual(content.slice(0, 3));
-    expect(output[3]?.text).toMatch(/^linkgate withheld the embedded resource `guide:\/\/docs\/run.sh`/);
+    expect(output[3]?.text).toMatch(/^linkgate withheld the embedded resource \(scheme `guide`\)/);
     expect(output[4]).toEqual(content[4]);
     expect(output[5]?.text).toContain('content.executable');
     expect(JSON.stringify(output)).not.toContain(elf);

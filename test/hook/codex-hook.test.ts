@@ -94,7 +94,7 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     // what the model reads instead: Codex's own read shape, the withheld item swapped for the notice
     const shown = JSON.parse(answer.reason) as { server: string; uri: string; contents: { text: string }[] };
     expect(shown).toMatchObject({ server: 'fixture', uri });
-    expect(shown.contents[0]?.text).toMatch(/^linkgate withheld the body of `fixture:\/\/images\/photo\.png`: /);
+    expect(shown.contents[0]?.text).toMatch(/^linkgate withheld the body of (?:`[^`]*` )?\(scheme `fixture`\): /);
     expect(shown.contents[0]?.text).toContain('content.executable');
     expect(records()[0]?.verdict).toBe('link-only');
   });
@@ -125,7 +125,7 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     expect(answer.decision).toBe('block');
     const [kept, notice] = answer.reason.split('\n');
     expect(JSON.parse(kept ?? '')).toMatchObject({ resource: { uri: 'fixture://embedded/note.txt' } });
-    expect(notice).toMatch(/^linkgate withheld the embedded resource `fixture:\/\/embedded\/tool\.png`: /);
+    expect(notice).toMatch(/^linkgate withheld the embedded resource \(scheme `fixture`\): /);
     expect(answer.reason).not.toContain('TVqQ');
   });
 
@@ -139,7 +139,7 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     };
     const answer = answerOf((await hook(event)).stdout) as { decision: string; reason: string };
     expect(answer.decision).toBe('block');
-    expect(answer.reason).toMatch(/^kept\nlinkgate withheld the embedded resource ``: content\.shape/);
+    expect(answer.reason).toMatch(/^kept\nlinkgate withheld the embedded resource \(scheme ``\): content\.shape/);
     expect(answer.reason).not.toContain('#!/bin/sh');
   });
 

@@ -76,7 +76,7 @@ function checkEmbedded(items: readonly Json[]) {
     embeddedCases.map((c) => (withheld.includes(c.name) ? 'text' : 'resource')),
   );
   for (const item of embedded.filter((i) => i['type'] === 'text')) {
-    expect(String(item['text'])).toMatch(/^linkgate withheld the embedded resource `parity:\/\/embedded\//);
+    expect(String(item['text'])).toMatch(/^linkgate withheld the embedded resource \(scheme `parity`\): /);
     expect(((item['_meta'] as Json)[decisionMetaKey] as { effect: string }).effect).toBe('deny');
   }
 }

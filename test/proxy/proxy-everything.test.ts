@@ -322,7 +322,7 @@ describe('a denied read through the proxy', () => {
     const e = error as McpError;
     expect(e.code).toBe(gateErrorCode);
     expect(e.message).toMatch(
-      /linkgate refused to read `demo:\/\/resource\/dynamic\/text\/1`: .+; next boundary: policy: /,
+      /linkgate refused to read (?:`[^`]*` )?\(scheme `demo`\): .+; next boundary: policy: /,
     );
     const decision = (e.data as Json)[decisionMetaKey] as Json;
     expect(decision['effect']).toBe('deny');

@@ -55,12 +55,14 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     const why = (id: string) => text(results[id]?.content);
     expect(why('toolu_read_readme')).toContain(readme.marker);
     expect(why('toolu_read_metadata')).toContain(
-      `linkgate refused to read \`${metadata.uri}\`: uri.non-public-address (`,
+      '(scheme `http`): uri.non-public-address [record `',
     );
+    // named by its scheme and record, never by its uri (issue 39 item 3)
+    expect(why('toolu_read_metadata')).not.toContain(metadata.uri);
     expect(why('toolu_read_metadata')).toContain('next boundary: policy');
     expect(why('toolu_read_photo')).toMatch(/refused to read .*content\.(executable|mime-mismatch)/);
     expect(why('toolu_read_banner')).toMatch(/refused to read .*content\.unsafe-text/);
-    expect(why('toolu_embedded')).toMatch(/linkgate withheld the embedded resource `fixture:\/\/embedded\/tool\.png`/);
+    expect(why('toolu_embedded')).toMatch(/linkgate withheld the embedded resource \(scheme `fixture`\)/);
     for (const id of ['toolu_read_metadata', 'toolu_read_photo', 'toolu_read_banner'])
       expect(results[id]?.is_error, id).toBe(true);
     // kept for the record: what the model received for one allowed and one denied read

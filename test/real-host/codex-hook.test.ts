@@ -84,7 +84,7 @@ describe('linkgate hook codex inside a real Codex CLI', () => {
     expect(everything).toContain(note.marker);
     for (const withheld of [metadata, photo, banner, tool]) expect(everything).not.toContain(withheld.marker);
     expect(text('call_photo')).toMatch(
-      /linkgate withheld the body of `fixture:\/\/images\/photo\.png`: .*content\.executable/,
+      /linkgate withheld the body of (?:`[^`]*` )?\(scheme `fixture`\): .*content\.executable/,
     );
     expect(text('call_banner')).toMatch(/linkgate withheld the body of/);
     expect(text('call_embedded')).toContain('content.executable');

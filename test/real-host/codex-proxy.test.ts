@@ -58,8 +58,10 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
 
     // the model is told why, in the words of the proxy's -32080 error
     expect(why('call_read_metadata')).toContain(
-      `linkgate refused to read \`${metadata.uri}\`: uri.non-public-address (`,
+      '(scheme `http`): uri.non-public-address [record `',
     );
+    // named by its scheme and record, never by its uri (issue 39 item 3)
+    expect(why('call_read_metadata')).not.toContain(metadata.uri);
     expect(why('call_read_passwd')).toContain('uri.scheme-not-allowed');
     expect(why('call_read_photo')).toMatch(/refused to read .*content\.(executable|mime-mismatch)/);
     expect(why('call_read_banner')).toMatch(/refused to read .*content\.unsafe-text/);

@@ -115,7 +115,7 @@ describe('gateToolResult', () => {
     expect(result.content[0]).toEqual(toolResult.content[0]);
     expect(result.content[1]).toMatchObject({ type: 'text', _meta: { [decisionMetaKey]: { effect: 'deny' } } });
     expect(String(result.content[1]?.['text'])).toMatch(
-      /^linkgate withheld the embedded resource `guide:\/\/sh`: content\.executable/,
+      /^linkgate withheld the embedded resource \(scheme `guide`\): content\.executable/,
     );
     expect(result.embeddedRecords.map((r) => r.verdict)).toEqual(['embedded-delivered', 'embedded-withheld']);
   });

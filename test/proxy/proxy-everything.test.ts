@@ -321,9 +321,7 @@ describe('a denied read through the proxy', () => {
     expect(error).toBeInstanceOf(McpError);
     const e = error as McpError;
     expect(e.code).toBe(gateErrorCode);
-    expect(e.message).toMatch(
-      /linkgate refused to read (?:`[^`]*` )?\(scheme `demo`\): .+; next boundary: policy: /,
-    );
+    expect(e.message).toMatch(/linkgate refused to read (?:`[^`]*` )?\(scheme `demo`\): .+; next boundary: policy: /);
     const decision = (e.data as Json)[decisionMetaKey] as Json;
     expect(decision['effect']).toBe('deny');
     for (const reason of decision['reasons'] as Json[]) expect(e.message).toContain(String(reason['code']));

@@ -54,9 +54,7 @@ describe('claude code with linkgate proxy in front of the fixture server', () =>
     const results = run.toolResults;
     const why = (id: string) => text(results[id]?.content);
     expect(why('toolu_read_readme')).toContain(readme.marker);
-    expect(why('toolu_read_metadata')).toContain(
-      '(scheme `http`): uri.non-public-address [record `',
-    );
+    expect(why('toolu_read_metadata')).toContain('(scheme `http`): uri.non-public-address [record `');
     // named by its scheme and record, never by its uri (issue 39 item 3)
     expect(why('toolu_read_metadata')).not.toContain(metadata.uri);
     expect(why('toolu_read_metadata')).toContain('next boundary: policy');

@@ -57,9 +57,7 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
     expect(why('call_embedded')).toContain(note.marker);
 
     // the model is told why, in the words of the proxy's -32080 error
-    expect(why('call_read_metadata')).toContain(
-      '(scheme `http`): uri.non-public-address [record `',
-    );
+    expect(why('call_read_metadata')).toContain('(scheme `http`): uri.non-public-address [record `');
     // named by its scheme and record, never by its uri (issue 39 item 3)
     expect(why('call_read_metadata')).not.toContain(metadata.uri);
     expect(why('call_read_passwd')).toContain('uri.scheme-not-allowed');

@@ -41,9 +41,7 @@ function checkEmbedded(items: readonly Json[]) {
     const item = embedded[i] as Json;
     if (item['type'] === 'resource') expect((item['resource'] as Json)['uri']).toBe(c.resource.uri);
     else {
-      expect(String(item['text'])).toMatch(
-        /^linkgate withheld the embedded resource \(scheme `parity`\): /,
-      );
+      expect(String(item['text'])).toMatch(/^linkgate withheld the embedded resource \(scheme `parity`\): /);
       expect(String(item['text'])).toContain('content.executable');
       expect(((item['_meta'] as Json)[decisionMetaKey] as { effect: string }).effect).toBe('deny');
     }

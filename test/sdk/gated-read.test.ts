@@ -72,12 +72,11 @@ describe.each(['SDK 1.x', 'SDK 2.x'] as const)('gatedRead over a real %s Client'
 
       const refused = [await read(metadata), await read(shadow), await read(unlisted), await read(readme, 'other')];
       expect(refused.map((r) => r.contents)).toEqual([[], [], [], []]);
-      expect(refused.map((r) => /^linkgate refused to read (?:`[^`]*` )?\(scheme `[a-z]*`\): ([a-z.-]+)/.exec(r.notice ?? '')?.[1])).toEqual([
-        'uri.non-public-address',
-        'uri.scheme-not-allowed',
-        'link.not-discovered',
-        'server.mismatch',
-      ]);
+      expect(
+        refused.map(
+          (r) => /^linkgate refused to read (?:`[^`]*` )?\(scheme `[a-z]*`\): ([a-z.-]+)/.exec(r.notice ?? '')?.[1],
+        ),
+      ).toEqual(['uri.non-public-address', 'uri.scheme-not-allowed', 'link.not-discovered', 'server.mismatch']);
 
       const allowed = await read(readme);
       expect(allowed.notice).toBeNull();

@@ -91,7 +91,9 @@ const ipv6Ranges: readonly Range[] = [
   ['5f00::/16', 'segment-routing', 'srv6 sids 5f00::/16'],
 ];
 
-// Tables are parsed once at load with ipaddr.js; classification then compares integers (IPv4) and hextets (IPv6).
+// Tables are parsed with ipaddr.js once, at the first classification (a hook event that judges no address, one
+// process start, does not parse them); classification then compares integers (IPv4) and
+// hextets (IPv6).
 interface Ipv4Range {
   readonly base: number;
   readonly mask: number;
@@ -104,27 +106,59 @@ interface Ipv6Range {
   readonly cls: AddressClass;
   readonly label: string;
 }
+type Prefix = { readonly parts: readonly number[]; readonly bits: number };
 
-const ipv4Table: readonly Ipv4Range[] = ipv4Ranges.map(([cidr, cls, label]) => {
-  const [addr, bits] = ipaddr.IPv4.parseCIDR(cidr);
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return { base: (octetsToNumber(addr.octets) & mask) >>> 0, mask, cls, label };
-});
-const ipv6Table: readonly Ipv6Range[] = ipv6Ranges.map(([cidr, cls, label]) => {
-  const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
-  return { parts: addr.parts, bits, cls, label };
-});
-const ipv6PublicExceptions = ['2001:3::/32', '2001:4:112::/48'].map(ipv6Prefix);
-const globalUnicast = ipv6Prefix('2000::/3');
-const mapped = ipv6Prefix('::ffff:0:0/96');
-const nat64 = ipv6Prefix('64:ff9b::/96');
-const sixToFour = ipv6Prefix('2002::/16');
+interface Tables {
+  /** the IPv4 ranges that can hold an address with this first octet, in table order (most specific first) */
+  readonly ipv4ByFirstOctet: readonly (readonly Ipv4Range[])[];
+  readonly ipv6Table: readonly Ipv6Range[];
+  readonly ipv6PublicExceptions: readonly Prefix[];
+  readonly globalUnicast: Prefix;
+  readonly mapped: Prefix;
+  readonly nat64: Prefix;
+  readonly sixToFour: Prefix;
+  readonly metadataIpv4: ReadonlyMap<number, string>;
+  readonly metadataIpv6: ReadonlyMap<string, string>;
+}
 
-const metadataIpv4 = new Map<number, string>();
-const metadataIpv6 = new Map<string, string>();
-for (const [address, what] of metadataAddresses) {
-  if (address.includes(':')) metadataIpv6.set(address, what);
-  else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets), what);
+let built: Tables | undefined;
+
+function tables(): Tables {
+  built ??= buildTables();
+  return built;
+}
+
+function buildTables(): Tables {
+  const ipv4Table = ipv4Ranges.map(([cidr, cls, label]): Ipv4Range => {
+    const [addr, bits] = ipaddr.IPv4.parseCIDR(cidr);
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    return { base: (octetsToNumber(addr.octets) & mask) >>> 0, mask, cls, label };
+  });
+  // a range covers the first octets from its base's to its last address's
+  const ipv4ByFirstOctet = Array.from({ length: 256 }, (_, octet) =>
+    ipv4Table.filter((r) => octet >= r.base >>> 24 && octet <= ((r.base | ~r.mask) >>> 0) >>> 24),
+  );
+  const ipv6Prefix = (cidr: string): Prefix => {
+    const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
+    return { parts: addr.parts, bits };
+  };
+  const metadataIpv4 = new Map<number, string>();
+  const metadataIpv6 = new Map<string, string>();
+  for (const [address, what] of metadataAddresses) {
+    if (address.includes(':')) metadataIpv6.set(address, what);
+    else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets), what);
+  }
+  return {
+    ipv4ByFirstOctet,
+    ipv6Table: ipv6Ranges.map(([cidr, cls, label]) => ({ ...ipv6Prefix(cidr), cls, label })),
+    ipv6PublicExceptions: ['2001:3::/32', '2001:4:112::/48'].map(ipv6Prefix),
+    globalUnicast: ipv6Prefix('2000::/3'),
+    mapped: ipv6Prefix('::ffff:0:0/96'),
+    nat64: ipv6Prefix('64:ff9b::/96'),
+    sixToFour: ipv6Prefix('2002::/16'),
+    metadataIpv4,
+    metadataIpv6,
+  };
 }
 
 const fourPartDecimal = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
@@ -168,9 +202,10 @@ export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Add
 
 // `text` is the canonical dotted form of `address` when the caller has it
 function classifyIpv4(address: number, text: string = numberToDotted(address)): AddressVerdict {
+  const { metadataIpv4, ipv4ByFirstOctet } = tables();
   const metadata = metadataIpv4.get(address);
   if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
-  for (const range of ipv4Table) {
+  for (const range of ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
     if ((address & range.mask) >>> 0 === range.base)
       return { address: text, class: range.cls, public: false, description: range.label };
   }
@@ -179,7 +214,7 @@ function classifyIpv4(address: number, text: string = numberToDotted(address)): 
 
 // `address` is WHATWG-serialized IPv6 (lower-case hex, longest zero run compressed, no dotted tail)
 function classifyIpv6(address: string): AddressVerdict {
-  const metadata = metadataIpv6.get(address);
+  const metadata = tables().metadataIpv6.get(address);
   if (metadata !== undefined) return { address, class: 'cloud-metadata', public: false, description: metadata };
   const parts = hextets(address);
   const embedded = embeddedIpv4(parts);
@@ -217,6 +252,7 @@ function classifyIpv6(address: string): AddressVerdict {
 
 // the IPv6 special-purpose table and global unicast, ignoring any embedded IPv4
 function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressVerdict {
+  const { ipv6Table, ipv6PublicExceptions, globalUnicast } = tables();
   for (const range of ipv6Table) {
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
@@ -229,6 +265,7 @@ function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressV
 
 // `within` is set when the IPv4 sits in the interface id, so the prefix is judged too
 function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; within?: 'interface-id' } | undefined {
+  const { mapped, nat64, sixToFour } = tables();
   const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
   if (inPrefix(parts, mapped)) return { kind: 'ipv4-mapped ::ffff:0:0/96', ipv4: low };
   if (inPrefix(parts, nat64)) return { kind: 'nat64 64:ff9b::/96', ipv4: low };
@@ -282,10 +319,7 @@ function inPrefix(
   return true;
 }
 
-function ipv6Prefix(cidr: string): { parts: readonly number[]; bits: number } {
-  const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
-  return { parts: addr.parts, bits };
-}
+const noRanges: readonly Ipv4Range[] = Object.freeze([]);
 
 function octetsToNumber(octets: readonly number[]): number {
   return (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) >>> 0;

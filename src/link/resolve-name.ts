@@ -1,11 +1,19 @@
-import { lookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
+import type * as Dns from 'node:dns/promises';
+
+// `node:dns/promises` starts c-ares (reading resolv.conf) when it loads: loaded at the first lookup, so a hook event or
+// an eval line that resolves nothing (one process start each) does not pay for it
+const load = createRequire(import.meta.url);
+let dns: typeof Dns | undefined;
 
 /** Resolves a host name to its addresses; reject or `[]` means it does not resolve (fails closed). */
 export type Resolver = (name: string) => Promise<readonly string[]>;
 
 /** The OS resolver as a `Resolver`: every address of a name, in the order the OS gives them. */
-export const systemResolver: Resolver = async (name) =>
-  (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (name) => {
+  dns ??= load('node:dns/promises') as typeof Dns;
+  return (await dns.lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 /** Resolves `name` within `timeoutMs` milliseconds; undefined on failure, timeout or abort (callers fail closed). */
 export async function resolveWithin(

@@ -13,7 +13,7 @@ import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
-import { strongerEffect, type Decision, type Effect, type Reason } from '../decision/decision.ts';
+import { strongerEffect, type Decision, type Effect, type PolicyRef, type Reason } from '../decision/decision.ts';
 import type { LinkInput } from './inputs.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
 import { runRules, type RuleHit } from './run-rules.ts';
@@ -107,8 +107,15 @@ function finishLink(
     effect = strongerEffect(effect, hit.effect);
     reasons.push(hit.reason);
   }
-  const ref = policy.ref;
-  return { effect, reasons, policy: { ...ref } };
+  return { effect, reasons, policy: copyRef(policy.ref) };
+}
+
+// each decision carries its own copy of the policy's ref (a caller may change it); built field by field, in the ref's
+// own order, which V8 does without the generic object spread
+function copyRef(ref: Readonly<PolicyRef>): PolicyRef {
+  return ref.bundleRevision === undefined
+    ? { id: ref.id, version: ref.version, digest: ref.digest }
+    : { id: ref.id, version: ref.version, digest: ref.digest, bundleRevision: ref.bundleRevision };
 }
 
 /** The facts the link stage's custom rules read for this input (`src/policy/rule-facts.ts`); null when the uri does not parse. */

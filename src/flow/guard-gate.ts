@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { engineError } from '../decision/deny.ts';
 import { isRecord } from '../decision/json-value.ts';
-import type { Gate } from '../gate/create-gate.ts';
+import { decidesLinksAtOnce, type Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
 
 // A `Gate` is an interface: a front end may be handed one that wraps, reloads or replaces `createGate`'s, and that
@@ -11,6 +11,8 @@ import type { ReadVerdict } from '../gate/decide-read.ts';
 
 // gates this module made, so guarding twice costs nothing
 const guarded = new WeakSet<Gate>();
+// those over a gate whose `decide` of a link is its `decideLink` (`decidesLinksAtOnce`)
+const guardedAtOnce = new WeakSet<Gate>();
 
 /** Shortest judgement deadline, milliseconds: a content check of a large body on a loaded machine is slow, not hung. */
 export const minJudgementMs = 10_000;
@@ -53,7 +55,17 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
     decide: (line: unknown) => within(limitMs, () => gate.decide(line), decision, failed),
   });
   guarded.add(made);
+  if (decidesLinksAtOnce(gate)) guardedAtOnce.add(made);
   return made;
+}
+
+/**
+ * The link decision of `line` (a link-stage line) by `guardGate(gate)`: its synchronous `decideLink` when that is
+ * what its `decide` gives (`decidesLinksAtOnce`: no promise, no deadline timer per link), else its `decide`.
+ */
+export function decideLinkLine(gate: Gate, line: unknown): Decision | Promise<Decision> {
+  const made = guardGate(gate);
+  return guardedAtOnce.has(made) ? made.decideLink(line) : made.decide(line);
 }
 
 /** Whether `value` has a decision's shape: a known effect, a list of reasons, the policy that decided. */

@@ -24,7 +24,7 @@ import type {
   RequestedStage,
 } from '../record/link-record.ts';
 import { linkFacts } from './discover-links.ts';
-import { guardGate } from './guard-gate.ts';
+import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
 
 // The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
@@ -109,7 +109,7 @@ export async function startLink(gate: Gate, input: StartLinkInput): Promise<Link
   const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
   const checked = checkResourceLink(input.link);
   // a malformed item still goes to the gate as sent: the gate words its `input.invalid` deny (fail closed)
-  const linkDecision = await guardGate(gate).decide({
+  const linkDecision = await decideLinkLine(gate, {
     stage: 'link',
     server: input.linkServer,
     ...(readFrom === null ? {} : { readFrom }),

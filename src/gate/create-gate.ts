@@ -49,7 +49,20 @@ export interface Gate {
  */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   const gate = bindGate(policy, options);
-  return policy.reviewCheck === undefined ? gate : reviewedGate(gate);
+  const made = policy.reviewCheck === undefined ? gate : reviewedGate(gate);
+  if (pickResolver(policy, options.resolve) === undefined) linksDecidedAtOnce.add(made);
+  return made;
+}
+
+// gates `createGate` made with no resolver: their `decide` of a link line is their `decideLink`, decided at once
+const linksDecidedAtOnce = new WeakSet<Gate>();
+
+/**
+ * Whether `gate` is one `createGate` made with no resolver, so `decide` of a link line gives exactly its synchronous
+ * `decideLink` (a caller deciding many links takes that, with no promise each); false for any other gate.
+ */
+export function decidesLinksAtOnce(gate: Gate): boolean {
+  return linksDecidedAtOnce.has(gate);
 }
 
 function reviewedGate(gate: Gate): Gate {

@@ -38,9 +38,10 @@ function maskUrl(url: URL): string {
     const comma = url.pathname.indexOf(',');
     return `data:${comma === -1 ? url.pathname : url.pathname.slice(0, comma)},…`;
   }
-  url.username = '';
-  url.password = '';
-  url.hash = '';
+  // each setter serializes the url again: only what is there is removed (`#` alone is an empty fragment)
+  if (url.username !== '') url.username = '';
+  if (url.password !== '') url.password = '';
+  if (url.hash !== '' || url.href.endsWith('#')) url.hash = '';
   if (url.search !== '') url.search = maskQuery(url.search.slice(1));
   return url.href;
 }

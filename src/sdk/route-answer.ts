@@ -64,7 +64,9 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
     // a task-augmented call answers with the task; its result comes later through `tasks/result`
     if (method === 'tools/call' && isRecord(result) && isRecord(result['task']))
       s.requests.noteTask(String(result['task']['taskId']), tool);
-    const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, s.now);
+    // the links of one result are found at one time (one clock reading, not one per link)
+    const foundAt = s.now();
+    const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
     for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
     // every listed link is recorded before the result is passed on (a later record of the link supersedes it)
     if (s.judgeItems)

@@ -42,9 +42,19 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
       }
       splices.push({ ...at, text: `[${kept.join(',')}]` });
     } else {
+      const value = JSON.stringify(edit.value);
+      const added = index.addedMember(at, edit.key);
+      if (added !== undefined) {
+        if (added === null) return null;
+        splices.push({
+          start: added,
+          end: added,
+          text: `${text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ','}${JSON.stringify(edit.key)}:${value}`,
+        });
+        continue;
+      }
       const members = index.members(at.start);
       if (members === null) return null;
-      const value = JSON.stringify(edit.value);
       const last = members.findLast((m) => m.key === edit.key);
       if (last !== undefined) splices.push({ start: last.start, end: last.end, text: value });
       else {
@@ -75,18 +85,20 @@ export function spanAt(text: string, path: JsonPath): Span | null {
   return new TextIndex(text).locate(path);
 }
 
-// what is known of a text's structure, found as it is asked for: objects' members and arrays' elements by the
-// offset where they open; each container is scanned once
+// what is known of a text's structure, found as it is asked for: where each container closes (one pass over the text,
+// made on first need), and objects' members and arrays' elements by the offset where they open, each scanned once
 class TextIndex {
   private readonly objects = new Map<number, Member[] | null>();
   private readonly arrays = new Map<number, Span[] | null>();
+  private closes: Map<number, number> | null = null;
+  private readonly end = (i: number): number => valueEnd(this.text, i, this.closeOf);
 
   constructor(private readonly text: string) {}
 
   locate(path: JsonPath): Span | null {
     const start = skipSpace(this.text, 0);
     // the top value's end is needed only when the path is empty: each step finds its child's span
-    let at: Span = { start, end: path.length === 0 ? valueEnd(this.text, start) : start };
+    let at: Span = { start, end: path.length === 0 ? this.end(start) : start };
     if (at.end === -1) return null;
     for (const step of path) {
       let next: Span | undefined;
@@ -100,16 +112,59 @@ class TextIndex {
 
   members(open: number): Member[] | null {
     if (this.text.charCodeAt(open) !== 123) return null;
-    return scannedOnce(this.objects, open, () => scanMembers(this.text, open));
+    return scannedOnce(this.objects, open, () => scanMembers(this.text, open, this.end));
   }
 
   elements(open: number): Span[] | null {
     if (this.text.charCodeAt(open) !== 91) return null;
-    return scannedOnce(this.arrays, open, () => scanElements(this.text, open));
+    return scannedOnce(this.arrays, open, () => scanElements(this.text, open, this.end));
   }
+
+  /**
+   * Where member `key` is added to the object at `at` when it surely has none of that name (no backslash in the
+   * object's text, so every name is written as it reads, and `"key"` nowhere in it): just before its closing brace.
+   * null: not an object; undefined: it may have one (scan its members).
+   */
+  addedMember(at: Span, key: string): number | null | undefined {
+    if (this.text.charCodeAt(at.start) !== 123) return null;
+    const end = at.end > at.start ? at.end : this.end(at.start);
+    if (end === -1) return null;
+    const body = this.text.slice(at.start, end);
+    if (body.includes('\\') || body.includes(JSON.stringify(key))) return undefined;
+    return end - 1;
+  }
+
+  // the offset after the container opening at `open`, or -1: every container's end is found in one pass, on first need
+  private readonly closeOf = (open: number): number => {
+    this.closes ??= matchBrackets(this.text);
+    return this.closes.get(open) ?? -1;
+  };
 }
 
-function scanMembers(text: string, open: number): Member[] | null {
+// the end of every container of `text` by the offset where it opens, from one pass that skips strings (no recursion:
+// depth costs a stack entry, not a frame); an unbalanced container has none
+function matchBrackets(text: string): Map<number, number> {
+  const closes = new Map<number, number>();
+  const open: number[] = [];
+  for (let j = 0; j < text.length; ) {
+    const c = text.charCodeAt(j);
+    if (c === 34) {
+      j = stringEnd(text, j);
+      if (j === -1) break;
+      continue;
+    }
+    if (c === 123 || c === 91) open.push(j);
+    else if (c === 125 || c === 93) {
+      const at = open.pop();
+      if (at === undefined) break;
+      closes.set(at, j + 1);
+    }
+    j += 1;
+  }
+  return closes;
+}
+
+function scanMembers(text: string, open: number, valueEnd: (i: number) => number): Member[] | null {
   const out: Member[] = [];
   let i = skipSpace(text, open + 1);
   if (text.charCodeAt(i) === 125) return out;
@@ -123,7 +178,7 @@ function scanMembers(text: string, open: number): Member[] | null {
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== 58) return null;
     const start = skipSpace(text, i + 1);
-    const end = valueEnd(text, start);
+    const end = valueEnd(start);
     if (end === -1) return null;
     out.push({ key, start, end });
     i = skipSpace(text, end);
@@ -134,12 +189,12 @@ function scanMembers(text: string, open: number): Member[] | null {
   }
 }
 
-function scanElements(text: string, open: number): Span[] | null {
+function scanElements(text: string, open: number, valueEnd: (i: number) => number): Span[] | null {
   const out: Span[] = [];
   let i = skipSpace(text, open + 1);
   if (text.charCodeAt(i) === 93) return out;
   for (;;) {
-    const end = valueEnd(text, i);
+    const end = valueEnd(i);
     if (end === -1) return null;
     out.push({ start: i, end });
     i = skipSpace(text, end);
@@ -150,30 +205,11 @@ function scanElements(text: string, open: number): Span[] | null {
   }
 }
 
-// the end of the value starting at `i` (no leading space), or -1; a container is matched by counting brackets
-// outside strings, so nesting costs no stack
-function valueEnd(text: string, i: number): number {
+// the end of the value starting at `i` (no leading space), or -1; a container's from `closeOf`
+function valueEnd(text: string, i: number, closeOf: (open: number) => number): number {
   const c = text.charCodeAt(i);
   if (c === 34) return stringEnd(text, i);
-  if (c === 123 || c === 91) {
-    let depth = 0;
-    let j = i;
-    while (j < text.length) {
-      const d = text.charCodeAt(j);
-      if (d === 34) {
-        j = stringEnd(text, j);
-        if (j === -1) return -1;
-        continue;
-      }
-      if (d === 123 || d === 91) depth += 1;
-      else if (d === 125 || d === 93) {
-        depth -= 1;
-        if (depth === 0) return j + 1;
-      }
-      j += 1;
-    }
-    return -1;
-  }
+  if (c === 123 || c === 91) return closeOf(i);
   let j = i;
   while (j < text.length) {
     const d = text.charCodeAt(j);

@@ -6,16 +6,25 @@ import { spliceEdits } from './json-spans.ts';
 /** What `frameOf` gives to write: a string, or the buffers a line arrived as, newline included. */
 export type Frame = string | readonly Buffer[];
 
-// The line each parsed message arrived as, keyed by the parsed object: a message that passes the gate unchanged is
-// forwarded as those bytes, and a message the gate changed is those bytes with only the changed values replaced,
-// never re-serialized (a rebuilt message can drop or reorder what a peer relies on, or change a number)
-const originals = new WeakMap<object, Line>();
+// A parsed message carries the line it arrived as: a message that passes the gate unchanged is forwarded as those
+// bytes, and a message the gate changed is those bytes with only the changed values replaced, never re-serialized (a
+// rebuilt message can drop or reorder what a peer relies on, or change a number). The member is a symbol (no JSON
+// text has one) and not enumerable: it is never serialized, and a spread copy does not pretend to be the line.
+const arrivedAs = Symbol('linkgate.arrived-as');
 
-/** Parses one JSON line and remembers its bytes for `frameOf`; throws SyntaxError for invalid JSON. */
+// a message parsed from a line, with that line
+type WireMessage = object & { readonly [arrivedAs]: Line };
+
+/** Parses one JSON line into a message that carries its bytes (`lineOf`); throws SyntaxError for invalid JSON. */
 export function parseLine(line: Line): unknown {
   const value: unknown = JSON.parse(line.text);
-  if (value !== null && typeof value === 'object') originals.set(value, line);
+  if (value !== null && typeof value === 'object') Object.defineProperty(value, arrivedAs, { value: line });
   return value;
+}
+
+/** The line `message` arrived as, when `parseLine` made it. */
+export function lineOf(message: object): Line | undefined {
+  return (message as Partial<WireMessage>)[arrivedAs];
 }
 
 /**
@@ -25,7 +34,7 @@ export function parseLine(line: Line): unknown {
  */
 export function frameOf(message: unknown): Frame {
   if (message === null || typeof message !== 'object') return `${JSON.stringify(message)}\n`;
-  const line = originals.get(message);
+  const line = lineOf(message);
   if (line !== undefined) return line.parts;
   const text = editedText(message);
   return text ?? `${JSON.stringify(message)}\n`;
@@ -35,7 +44,7 @@ export function frameOf(message: unknown): Frame {
 function editedText(message: object): string | null {
   const edited = editsOf(message);
   if (edited === undefined) return null;
-  const from = originals.get(edited.from)?.text ?? editedText(edited.from);
+  const from = lineOf(edited.from)?.text ?? editedText(edited.from);
   if (from === null) return null;
   const text = spliceEdits(from, edited.edits);
   if (text === null)

@@ -20,9 +20,10 @@ export interface EditedFrom {
   readonly edits: readonly MessageEdit[];
 }
 
-// the message each edited message was made from, so a front end that kept the original bytes (the proxy) writes
-// those bytes with only the edited parts changed, instead of serializing the whole message again
-const editedFrom = new WeakMap<object, EditedFrom>();
+// the member under which an edited message carries the message it was made from and the edits, so a front end that
+// kept the original bytes (the proxy) writes those bytes with only the edited parts changed, instead of serializing
+// the whole message again; a symbol (no JSON text has one) and not enumerable (never serialized, never spread)
+const editedFrom = Symbol('linkgate.edited-from');
 
 /**
  * `message` with `edits` applied, as a new object (only the objects and arrays on the edited paths are copied);
@@ -67,11 +68,11 @@ export function editMessage(message: Readonly<Record<string, unknown>>, edits: r
     }
   }
   const made = root as object;
-  editedFrom.set(made, { from: message, edits });
+  Object.defineProperty(made, editedFrom, { value: { from: message, edits } satisfies EditedFrom });
   return made;
 }
 
 /** The original and the edits of a message `editMessage` made, or undefined. */
 export function editsOf(message: object): EditedFrom | undefined {
-  return editedFrom.get(message);
+  return (message as { [editedFrom]?: EditedFrom })[editedFrom];
 }

@@ -13,6 +13,9 @@ import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consu
 
 const load = createRequire(import.meta.url);
 
+// text kinds a page of this consumer may sniff as: prose, or markup when the page opens with an element
+const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xml', 'svg']);
+
 /** Steps an MDX parse is charged per character (micromark's pass and acorn over the expressions), steps. */
 export const mdxStepsPerChar = 8;
 
@@ -65,8 +68,9 @@ export const mdxConsumer: ContentConsumer = {
     },
   ],
   leftOut: 'expressions, `import`/`export` and JSX run when an MDX site builds the page',
+  // by its name or declared type, whatever its first bytes look like (a page may open with `<script>`)
   readsText: (body) =>
-    body.kind === 'text' &&
+    pageKinds.has(body.kind) &&
     (body.declaredKind === 'markdown' ||
       body.extension === 'mdx' ||
       body.extension === 'md' ||

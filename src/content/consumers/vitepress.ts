@@ -14,6 +14,9 @@ import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consu
 
 const load = createRequire(import.meta.url);
 
+// text kinds a page of this consumer may sniff as: prose, or markup when the page opens with an element
+const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xml', 'svg']);
+
 /** Steps a VitePress reading is charged per character (markdown-it with attrs, parse5 over the page), steps. */
 export const vitepressStepsPerChar = 8;
 
@@ -60,8 +63,9 @@ export const vitepressConsumer: ContentConsumer = {
   ],
   leftOut:
     'Vue interpolation, directives, `{…}` attributes and frontmatter `head` scripts run when VitePress builds and serves the page',
+  // by its name or declared type, whatever its first bytes look like (a page may open with `<script>`)
   readsText: (body) =>
-    body.kind === 'text' &&
+    pageKinds.has(body.kind) &&
     (body.declaredKind === 'markdown' || body.extension === 'md' || body.extension === 'markdown'),
   judgeText: (body, budget) => judgeVitepress(body, budget),
 };

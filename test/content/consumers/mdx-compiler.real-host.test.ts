@@ -1,0 +1,127 @@
+// The MDX consumer against MDX itself (issue 41 items 2 and 6): the real `@mdx-js/mdx` compiler, installed on demand
+// into the test cache (never a dependency), compiles and evaluates each body with a recording JSX runtime. An attack
+// is shown active by the oracle (an export, import or expression ran; a rendered element carries a handler
+// function, `dangerouslySetInnerHTML`, a script or a script url) and withheld by the gate under a profile with
+// `mdx`; a benign control is shown inert by the oracle and allowed. Under CI=true a missing compiler fails the suite.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
+import { createGate } from '../../../src/gate/create-gate.ts';
+import { parsePolicy } from '../../../src/policy/load-policy.ts';
+import { frameworkSuite, importFrom } from '../../frameworks/framework-package.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
+const gateFor = (consumers: readonly string[]) =>
+  createGate(
+    parsePolicy(defaultYaml.replace(/^content:\n/m, `content:\n  consumers: [${consumers.join(', ')}]\n`), 'mdx.yaml'),
+  );
+// attacks are judged by the mdx adapter alone, so each deny is its own; controls under the whole profile with mdx
+const mdxOnly = gateFor(['mdx']);
+const withMdx = gateFor([...defaultConsumerIds, 'mdx']);
+
+const suite = frameworkSuite('the mdx compiler', {
+  name: '@mdx-js/mdx',
+  version: '3.1.1',
+  entry: 'node_modules/@mdx-js/mdx/index.js',
+});
+
+interface Element {
+  type: unknown;
+  props: Record<string, unknown>;
+}
+interface Mdx {
+  evaluate(
+    file: string,
+    options: Record<string, unknown>,
+  ): Promise<{ default: (props: Record<string, unknown>) => unknown }>;
+}
+
+// what a run of the compiled page did: code the page ran, and active props of the elements it rendered
+async function oracle(mdx: Mdx, text: string): Promise<string[]> {
+  const ran: string[] = [];
+  const seen: string[] = [];
+  const record = (type: unknown, props: Record<string, unknown>): Element => {
+    if (typeof type === 'string') {
+      if (type === 'script' || type === 'iframe') seen.push(`a <${type}> element`);
+      for (const [key, value] of Object.entries(props)) {
+        if (/^on/i.test(key) && typeof value === 'function') seen.push(`a ${key} handler`);
+        if (key === 'dangerouslySetInnerHTML') seen.push('dangerouslySetInnerHTML');
+        if ((key === 'href' || key === 'src') && typeof value === 'string' && /^\s*javascript:/i.test(value))
+          seen.push(`a javascript: ${key}`);
+      }
+    }
+    return { type, props };
+  };
+  const global = globalThis as { __mdxRan?: (what: string) => void };
+  global.__mdxRan = (what) => ran.push(what);
+  try {
+    const page = await mdx.evaluate(text, {
+      Fragment: Symbol('fragment'),
+      jsx: record,
+      jsxs: record,
+      baseUrl: pathToFileURL(`${repoRoot}/`).href,
+    });
+    // the site's components: a component name maps to an element of its own
+    page.default({ components: { Callout: 'aside' } });
+  } finally {
+    delete global.__mdxRan;
+  }
+  return [...ran.map((r) => `ran ${r}`), ...seen];
+}
+
+async function decide(gate: ReturnType<typeof createGate>, text: string) {
+  const uri = 'guide://docs/page.mdx';
+  const decision = await gate.decideRead({
+    stage: 'read',
+    link: { type: 'resource_link', uri, name: 'page', mimeType: 'text/markdown' },
+    result: { resultType: 'complete', contents: [{ uri, mimeType: 'text/markdown', text }] },
+  });
+  return { effect: decision.effect, why: decision.reasons.map((r) => `${r.code}: ${r.message}`).join('; ') };
+}
+
+const attacks: [string, string][] = [
+  ['an export that runs at build', 'export const meta = globalThis.__mdxRan("export")\n\n# Page\n'],
+  ['an import that runs at build', 'import "data:text/javascript,globalThis.__mdxRan(%22import%22)"\n\n# Page\n'],
+  ['a flow expression', '# Page\n\n{globalThis.__mdxRan("expression")}\n'],
+  ['a text expression', 'Hello {globalThis.__mdxRan("inline")} world\n'],
+  ['a jsx handler', '<button onClick={() => globalThis.__mdxRan("click")}>Go</button>\n'],
+  ['dangerouslySetInnerHTML', '<div dangerouslySetInnerHTML={{__html: "<img src=x onerror=alert(1)>"}} />\n'],
+  ['a script element', '<script>{"alert(1)"}</script>\n'],
+  ['a spread attribute', '<a {...{href: "javascript:alert(1)"}}>x</a>\n'],
+  ['a javascript link', '[docs](javascript:alert(1))\n'],
+  ['a jsx javascript href', '<a href="javascript:alert(1)">docs</a>\n'],
+];
+
+const controls: [string, string][] = [
+  [
+    'a how-to with code in fences and inline code',
+    '# Exports\n\nWrite `export const x = 1` or `{value}`:\n\n```js\nexport const meta = {title: "x"}\n```\n',
+  ],
+  ['an mdx comment', '# Page\n\n{/* a note for editors */}\n\nText.\n'],
+  [
+    'a component with string props',
+    '<Callout type="note" title="Heads up">Read the [guide](https://example.com/guide).</Callout>\n',
+  ],
+  ['html-like jsx without handlers', '<details>\n<summary>More</summary>\n\nHidden *text*.\n\n</details>\n'],
+];
+
+describe('mdx: the real compiler runs each attack, the gate withholds it', () => {
+  test.for(attacks)('%s', async ([, text], ctx) => {
+    const mdx = await importFrom<Mdx>(suite.require(ctx), '@mdx-js/mdx');
+    expect(await oracle(mdx, text)).not.toEqual([]);
+    const verdict = await decide(mdxOnly, text);
+    expect(verdict.effect, verdict.why).toBe('deny');
+    expect(verdict.why).toMatch(/mdx: /);
+  });
+});
+
+describe('mdx: each benign control is inert to the real compiler and allowed', () => {
+  test.for(controls)('%s', async ([, text], ctx) => {
+    const mdx = await importFrom<Mdx>(suite.require(ctx), '@mdx-js/mdx');
+    expect(await oracle(mdx, text)).toEqual([]);
+    expect(await decide(withMdx, text)).toEqual({ effect: 'allow', why: '' });
+  });
+});

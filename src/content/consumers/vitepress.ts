@@ -39,8 +39,7 @@ function markdownIt(): MarkdownIt {
     md.renderer.rules.fence = (tokens, index, options, env, self) => {
       const html =
         fence === undefined ? self.renderToken(tokens, index, options) : fence(tokens, index, options, env, self);
-      const lang = (tokens[index]?.info ?? '').trim().split(/\s+/)[0] ?? '';
-      return /-vue$/.test(lang) ? html : html.replace(/^<pre/, '<pre v-pre');
+      return /-vue$/.test(fenceLanguage(tokens[index]?.info ?? '')) ? html : html.replace(/^<pre/, '<pre v-pre');
     };
     vitepressMd = md;
   }
@@ -114,11 +113,41 @@ function activeHead(yaml: string, budget: WorkBudget): string | null {
 }
 
 function activePage(markdown: string, budget: WorkBudget): string | null {
-  const page = markdownIt().render(markdown);
+  const md = markdownIt();
+  const page = md.render(markdown);
   const html = findActiveRenderedHtml(page, budget);
   if (html !== null) return `the page renders to html with ${html}`;
-  const fragment = html5().parseFragment(page);
-  return activeTemplate(fragment.childNodes, false, 0, budget);
+  return activeTemplate(html5().parseFragment(page).childNodes, false, 0, budget) ?? activeSource(md, markdown, budget);
+}
+
+// VitePress replaces markdown-it's html rules with ones that take Vue attribute names (`@click`, `:href`, `#slot`)
+// as html, which markdown-it's own rules escape as text: so the source of every inline run (its text and html) is
+// read as a template too, and code that VitePress does not wrap in `v-pre` for `{{ }}`
+function activeSource(md: MarkdownIt, markdown: string, budget: WorkBudget): string | null {
+  for (const block of md.parse(markdown, {})) {
+    budget.spend('vitepress', block.content.length);
+    if (block.type === 'html_block') {
+      const found = activeTemplate(html5().parseFragment(block.content).childNodes, false, 0, budget);
+      if (found !== null) return found;
+    } else if (block.type === 'code_block' || (block.type === 'fence' && /-vue$/.test(fenceLanguage(block.info)))) {
+      if (block.content.includes('{{')) return 'a `{{ }}` interpolation in code vitepress does not wrap in `v-pre`';
+    } else if (block.type === 'inline') {
+      let source = '';
+      for (const child of block.children ?? []) {
+        if (child.type === 'code_inline') {
+          if (child.content.includes('{{')) return 'a `{{ }}` interpolation in inline code';
+          source += ' ';
+        } else if (child.type === 'text' || child.type === 'html_inline') source += child.content;
+      }
+      const found = activeTemplate(html5().parseFragment(source).childNodes, false, 0, budget);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+function fenceLanguage(info: string): string {
+  return info.trim().split(/\s+/)[0] ?? '';
 }
 
 type Node = DefaultTreeAdapterMap['childNode'];

@@ -1,0 +1,155 @@
+// The VitePress consumer against VitePress itself (issue 41 items 2 and 6): a real `vitepress build`, installed on
+// demand into the test cache (never a dependency), builds one page per case offline. An attack is shown active by
+// what the build made of it (an interpolation or binding evaluated, a handler or script planted in the page, a
+// handler compiled into the page's code) and withheld by the gate's vitepress adapter; a benign control is shown
+// inert by the built page and allowed. Under CI=true a VitePress that cannot install or build fails the suite.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
+import { createGate } from '../../../src/gate/create-gate.ts';
+import { parsePolicy } from '../../../src/policy/load-policy.ts';
+import { mustRunRealParts } from '../../real-host/host-suite.ts';
+import { frameworkSuite } from '../../frameworks/framework-package.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
+const gateFor = (consumers: readonly string[]) =>
+  createGate(
+    parsePolicy(defaultYaml.replace(/^content:\n/m, `content:\n  consumers: [${consumers.join(', ')}]\n`), 'vp.yaml'),
+  );
+// attacks are judged by the vitepress adapter alone, so each deny is its own; controls under the whole profile
+const vitepressOnly = gateFor(['vitepress']);
+const withVitepress = gateFor([...defaultConsumerIds, 'vitepress']);
+
+const suite = frameworkSuite('vitepress', {
+  name: 'vitepress',
+  version: '1.6.4',
+  entry: 'node_modules/vitepress/dist/node/index.js',
+});
+
+// the marker every attack tries to make live: 7 × 191
+const marker = '1337';
+
+// name, page, and where the build shows it live: in the built html, or in the page's compiled code
+const attacks: [string, string, 'html' | 'code', RegExp][] = [
+  ['a `{{ }}` interpolation', '# Page\n\nTotal: {{ 7 * 191 }}\n', 'html', new RegExp(marker)],
+  ['a `v-bind` shorthand', '# Page\n\n<span :data-total="7 * 191">x</span>\n', 'html', /data-total="1337"/],
+  ['a `v-html` directive', '# Page\n\n<div v-html="\'<b onclick=alert(1)>x</b>\'"></div>\n', 'html', /<b onclick=/],
+  ['a `@click` handler', '# Page\n\n<button @click="alert(1)">Go</button>\n', 'code', /onClick/],
+  [
+    'a `:href` javascript url',
+    '# Page\n\n<a :href="\'javascript:alert(1)\'">x</a>\n',
+    'html',
+    /href="javascript:alert\(1\)"/,
+  ],
+  ['a markdown-it-attrs handler', '# Page {onclick="alert(1)"}\n\nText.\n', 'html', /<h1[^>]*onclick="alert\(1\)"/],
+  [
+    'a frontmatter head script',
+    '---\nhead:\n  - - script\n    - {}\n    - "alert(1)"\n---\n\n# Page\n',
+    'html',
+    /<script>alert\(1\);?<\/script>/,
+  ],
+  ['an interpolation in an indented code block', '# Page\n\n    total {{ 7 * 191 }}\n', 'html', new RegExp(marker)],
+  ['an interpolation in inline code', '# Page\n\nUse `{{ 7 * 191 }}` here.\n', 'html', new RegExp(marker)],
+];
+
+const controls: [string, string][] = [
+  ['a fenced block showing an interpolation', '# Page\n\n```vue\n<p>{{ 7 * 191 }}</p>\n```\n'],
+  ['attrs setting an id and a class', '# Install {#setup .big}\n\nRun the [installer](https://example.com/x).\n'],
+  [
+    'an ordinary page with frontmatter',
+    '---\ntitle: Guide\nhead:\n  - - meta\n    - name: description\n      content: A guide\n---\n\n# Guide\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
+  ],
+];
+
+let built: Map<string, { html: string; code: string }> | undefined;
+let buildError: string | undefined;
+
+function runBuild(bin: string, site: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [bin, 'build', site],
+      { cwd: site, timeout: 600_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, CI: 'true' } },
+      (error, stdout, stderr) => (error === null ? resolve() : reject(new Error(`${stderr}${stdout}`.slice(-2000)))),
+    );
+  });
+}
+
+beforeAll(async () => {
+  // the suite's own beforeAll ran the install first: under CI=true a failed install has failed the suite there
+  let dir: string;
+  try {
+    dir = suite.require({
+      skip: (why: string): never => {
+        throw new Error(why);
+      },
+    } as never);
+  } catch (error) {
+    buildError = (error as Error).message;
+    return;
+  }
+  const site = await suite.scratch('linkgate-vitepress-');
+  const pages = [...attacks.map(([, page]) => page), ...controls.map(([, page]) => page)];
+  await mkdir(path.join(site, '.vitepress'), { recursive: true });
+  // the built page imports vue from the site's own node_modules: the install's
+  await symlink(path.join(dir, 'node_modules'), path.join(site, 'node_modules'), 'dir');
+  await writeFile(path.join(site, '.vitepress', 'config.mjs'), 'export default { title: "oracle" }\n');
+  await Promise.all(pages.map((page, i) => writeFile(path.join(site, `case-${i}.md`), page)));
+  try {
+    await runBuild(path.join(dir, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), site);
+  } catch (error) {
+    buildError = (error as Error).message;
+    if (mustRunRealParts()) throw error;
+    return;
+  }
+  const dist = path.join(site, '.vitepress', 'dist');
+  const assets = readdirSync(path.join(dist, 'assets'));
+  built = new Map(
+    pages.map((_, i) => {
+      const chunk = assets.find((f) => f.startsWith(`case-${i}.md.`) && f.endsWith('.js') && !f.includes('.lean.'));
+      const code = chunk === undefined ? '' : readFileSync(path.join(dist, 'assets', chunk), 'utf8');
+      const file = path.join(dist, `case-${i}.html`);
+      return [pages[i] ?? '', { html: existsSync(file) ? readFileSync(file, 'utf8') : '', code }];
+    }),
+  );
+}, 900_000);
+
+function output(ctx: { skip: (why: string) => never }, page: string): { html: string; code: string } {
+  const out = built?.get(page);
+  if (out === undefined) return ctx.skip(`the vitepress build did not run: ${buildError ?? 'no install'}`);
+  return out;
+}
+
+async function decide(gate: ReturnType<typeof createGate>, text: string) {
+  const uri = 'guide://docs/page.md';
+  const decision = await gate.decideRead({
+    stage: 'read',
+    link: { type: 'resource_link', uri, name: 'page', mimeType: 'text/markdown' },
+    result: { resultType: 'complete', contents: [{ uri, mimeType: 'text/markdown', text }] },
+  });
+  return { effect: decision.effect, why: decision.reasons.map((r) => `${r.code}: ${r.message}`).join('; ') };
+}
+
+describe('vitepress: the real build makes each attack live, the gate withholds it', () => {
+  test.for(attacks)('%s', async ([, page, where, live], ctx) => {
+    const out = output(ctx, page);
+    expect(out[where]).toMatch(live);
+    const verdict = await decide(vitepressOnly, page);
+    expect(verdict.effect, verdict.why).toBe('deny');
+    expect(verdict.why).toMatch(/vitepress: /);
+  });
+});
+
+describe('vitepress: each control is inert in the real build and allowed', () => {
+  test.for(controls)('%s', async ([, page], ctx) => {
+    const out = output(ctx, page);
+    expect(out.html).not.toContain(marker);
+    expect(out.html).not.toMatch(/ on[a-z]+=|href="javascript:|<script>alert/i);
+    expect(out.code).not.toMatch(/onClick/);
+    expect(await decide(withVitepress, page)).toEqual({ effect: 'allow', why: '' });
+  });
+});

@@ -16,6 +16,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { LinkLedger } from './link-ledger.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
 export const claudeAgentHostName = 'claude-agent-sdk';
@@ -49,7 +50,14 @@ export interface ClaudeAgentHookMatcher {
 }
 
 /** The value for the SDK's `hooks` option: the tool events the gate judges (Claude Code's, src/hosts/), every tool matched. */
-export type ClaudeAgentHooks = Record<keyof typeof claudeCodeEvents, ClaudeAgentHookMatcher[]>;
+export type ClaudeAgentHooks = Record<keyof typeof claudeCodeEvents, ClaudeAgentHookMatcher[]> & {
+  /**
+   * Writes the last record of each link a tool listed and no read followed (its discovery record's decision), for
+   * every session so far: call it when the query ended, before closing `records` (the SDK delivers no session-end
+   * event to in-process hooks). Not enumerable, so the SDK never sees it as an event.
+   */
+  readonly flush: () => Promise<void>;
+};
 
 /**
  * In-process hooks for the Claude Agent SDK (`query({ prompt, options: { hooks: linkgateHooks({…}) } })`): the same
@@ -67,6 +75,8 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     return gate;
   };
   const mode = options.mode ?? 'enforce';
+  // one record per link: a discovery record as a tool result lists it, superseded by its read's or the session end's
+  const ledger = new LinkLedger(options.records);
   const callback: ClaudeAgentHookCallback = async (input) => {
     try {
       if (!isRecord(input)) throw new TypeError('the hook event is not an object');
@@ -77,7 +87,8 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
         stateDir: options.stateDir ?? defaultStateDir(process.env),
         host: claudeAgentHostName,
         mode,
-        record: (record) => options.records.write(record),
+        record: (record) => ledger.finished(record),
+        recordDiscovered: (record) => ledger.discovered(record),
         recordEmbedded: async (record) => options.records.writeEmbedded?.(record),
       };
       const answer = await handleHookEvent(event, context);
@@ -89,7 +100,11 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
   };
   const matcher = (): ClaudeAgentHookMatcher[] => [{ hooks: [callback], onFailure: 'block' }];
   // one entry per event the gate needs, as the host description names them
-  return Object.fromEntries(Object.keys(claudeCode.events).map((event) => [event, matcher()])) as ClaudeAgentHooks;
+  const hooks = Object.fromEntries(Object.keys(claudeCode.events).map((event) => [event, matcher()])) as Record<
+    keyof typeof claudeCodeEvents,
+    ClaudeAgentHookMatcher[]
+  >;
+  return Object.defineProperty(hooks, 'flush', { value: () => ledger.flush(), enumerable: false }) as ClaudeAgentHooks;
 }
 
 async function loadGate(options: ClaudeAgentHooksOptions): Promise<Gate> {

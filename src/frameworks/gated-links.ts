@@ -15,7 +15,6 @@ import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import { discoverLinks } from '../flow/discover-links.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
-import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type GateTransport, gateErrorCode, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
@@ -76,25 +75,24 @@ export function gatedLinks(options: GatedLinksOptions): GatedLinks {
     transport: (server, inner) => new LinkNotingTransport(gateTransport(inner, { ...options, server }), note),
     async read(uri) {
       const from = discovered.get(uri);
-      if (from === undefined) return notDiscoveredNotice(uri);
+      if (from === undefined) return notDiscoveredNotice;
       return from.readLink(uri, deadlineMs);
     },
   };
 }
 
-/** The notice for a uri no tool result passed on: the read tool never asks a server for it. */
-export function notDiscoveredNotice(uri: string): string {
-  return `linkgate refused to read ${quoteValue(maskUri(uri))}: link.not-discovered (no tool result of this session returned it)`;
-}
+/** The notice for a uri no tool result passed on (the read tool never asks a server for it); like every notice, no uri. */
+export const notDiscoveredNotice =
+  'linkgate refused the read: link.not-discovered (no tool result of this session returned this uri)';
 
-/** What a read answered, as the text the model gets: the contents as JSON, or why nothing was delivered. */
-export function readAnswerText(uri: string, answer: { result?: unknown; error?: unknown }): string {
+/** What a read answered, as the text the model gets: the contents as JSON, or why nothing was delivered (no uri). */
+export function readAnswerText(answer: { result?: unknown; error?: unknown }): string {
   if (answer.error !== undefined) {
     const error = isRecord(answer.error) ? answer.error : {};
     const message = typeof error['message'] === 'string' ? error['message'] : 'the read failed';
     // the gate's refusal or withholding (-32080) is its notice already; a server's own error says what failed
     if (error['code'] === gateErrorCode) return message;
-    return `linkgate did not deliver ${quoteValue(maskUri(uri))}: ${message}`;
+    return `linkgate did not deliver the read: the server answered ${quoteValue(message)}`;
   }
   const contents = isRecord(answer.result) ? answer.result['contents'] : undefined;
   return JSON.stringify(Array.isArray(contents) ? contents : []);
@@ -185,11 +183,11 @@ class LinkNotingTransport implements GateTransport {
     return new Promise<string>((resolve) => {
       const timer = setTimeout(() => {
         this.reads.delete(id);
-        resolve(`linkgate did not complete the read of ${quoteValue(maskUri(uri))}: no answer within ${deadlineMs} ms`);
+        resolve(`linkgate did not complete the read: no answer within ${deadlineMs} ms`);
       }, deadlineMs);
       this.reads.set(id, (answer) => {
         clearTimeout(timer);
-        resolve(readAnswerText(uri, answer));
+        resolve(readAnswerText(answer));
       });
       this.gated.send({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri } }).catch((error: unknown) => {
         this.reads.get(id)?.({ error: { message: error instanceof Error ? error.message : String(error) } });

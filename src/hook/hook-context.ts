@@ -1,6 +1,7 @@
 import type { FlowMode, LinkStep } from '../flow/link-steps.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
+import { type DiscoveredRecord, discoveredRecord } from '../record/discovered-record.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import type { EventBudget } from './event-budget.ts';
@@ -19,6 +20,11 @@ export interface HookContext {
    * (absent: not kept)
    */
   recordProvisional?: (record: LinkRecord & { kind: 'requested' }) => Promise<void>;
+  /**
+   * receives the discovery record of each link a tool result lists that its link decision lets through
+   * (`kind: "discovered"`), as the result goes out; a later record of the link supersedes it (absent: not kept)
+   */
+  recordDiscovered?: (record: DiscoveredRecord) => Promise<void>;
   /** receives the record of each embedded resource judged (absent: not kept) */
   recordEmbedded?: (record: EmbeddedRecord) => Promise<void>;
   /** the host's name, written into each record with the session and tool-use ids (absent: records carry no `host`) */
@@ -47,6 +53,16 @@ export async function saveProvisional(
   record: LinkRecord,
 ): Promise<void> {
   await context.recordProvisional?.({ kind: 'requested', ...withHost(context, event, step, record) });
+}
+
+/** Writes the discovery record of a link a tool result listed (`kind: "discovered"`), when the context keeps them. */
+export async function saveDiscovered(
+  context: HookContext,
+  event: HookEvent,
+  step: HookStep,
+  record: LinkRecord,
+): Promise<void> {
+  await context.recordDiscovered?.(discoveredRecord(withHost(context, event, step, record)));
 }
 
 function withHost(context: HookContext, event: HookEvent, step: HookStep, record: LinkRecord): LinkRecord {

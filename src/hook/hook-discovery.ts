@@ -9,7 +9,7 @@ import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit 
 import { isRecord } from '../decision/json-value.ts';
 import { capNotice, type HookCap } from './cap-notice.ts';
 import { checkBudget } from './event-budget.ts';
-import { type HookContext, linkContext, modeOf, nowOf, save } from './hook-context.ts';
+import { type HookContext, linkContext, modeOf, nowOf, save, saveDiscovered } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
@@ -153,7 +153,18 @@ async function linkRefusal(
   const denied = (usable.length === 0 ? steps.slice(0, 1) : usable).find(
     ({ step }) => step.linkDecision.effect === 'deny',
   );
-  if (denied === undefined) return null;
+  if (denied === undefined) {
+    const listed = steps[0]?.step;
+    // no read yet: a front end that keeps discovery records gets one as the result goes out (superseded by the read's)
+    if (listed !== undefined && context.recordDiscovered !== undefined)
+      await saveDiscovered(
+        context,
+        { ...event, toolUseId: null },
+        { ...listed, discoveredBy: event.toolUseId },
+        skipRead(listed, notReadYet),
+      );
+    return null;
+  }
   const { link, step } = denied;
   // no read was asked for: the record names the call that returned the link, none that read it
   const record = skipRead(step, 'the link was denied');
@@ -171,6 +182,8 @@ function refusalRef(refusal: { step: LinkStep; link: Record<string, unknown> }):
 function editText(edit: StructuredEdit): string {
   return typeof edit.value === 'string' ? edit.value : isRecord(edit.value) ? String(edit.value['text']) : '';
 }
+
+const notReadYet = 'listed in a tool result passed on to the host; no read of it was recorded after';
 
 const unusableUri: ReadonlySet<string> = new Set(['uri.invalid', 'input.invalid']);
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { type ClaudeAgentHooks, claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 
@@ -33,7 +34,7 @@ async function setup(policy: string | undefined, mode?: 'observe') {
 
 // what the SDK would do: call the first matcher's callback of the event
 function call(hooks: ClaudeAgentHooks, event: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const name = event['hook_event_name'] as keyof ClaudeAgentHooks;
+  const name = event['hook_event_name'] as Exclude<keyof ClaudeAgentHooks, 'flush'>;
   const callback = hooks[name][0]?.hooks[0];
   if (callback === undefined) throw new Error(`no hook for ${name}`);
   return callback(event, event['tool_use_id'] as string, { signal: new AbortController().signal });
@@ -49,6 +50,9 @@ describe('claudeAgentHooks', () => {
     const { hooks } = await setup(undefined);
     for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const)
       expect(hooks[event]).toEqual([{ hooks: [expect.any(Function)], onFailure: 'block' }]);
+    // `flush` is no event: the SDK, which reads the option's keys, never sees it
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+    expect(typeof hooks.flush).toBe('function');
   });
 
   test('a refused link is denied before the read, an allowed one is read and its body delivered, with records', async () => {
@@ -69,12 +73,45 @@ describe('claudeAgentHooks', () => {
     expect(await call(hooks, readRequested('docs', 'guide://docs/readme'))).toEqual({});
     const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
     expect(await call(hooks, readReturned('docs', 'guide://docs/readme', body))).toEqual({});
-    expect(new Set(records.map((r) => JSON.stringify([r.uri, r.verdict, r.host?.name])))).toEqual(
+    const finished = records.filter((r) => recordKindOf(r) === 'link');
+    expect(new Set(finished.map((r) => JSON.stringify([r.uri, r.verdict, r.host?.name])))).toEqual(
       new Set([
         JSON.stringify(['http://169.254.169.254/latest/meta-data/', 'link-only', 'claude-agent-sdk']),
         JSON.stringify(['guide://docs/readme', 'body-obtained', 'claude-agent-sdk']),
       ]),
     );
+  });
+
+  test('one record per link: a discovery record as the tool result goes out, superseded by the later record of the read or of flush', async () => {
+    const { hooks, records } = await setup(undefined);
+    const listed = [...links, { type: 'text', text: '[Resource link: guide] guide://docs/guide' }];
+    await call(hooks, toolReturned('docs', 'links', listed));
+    // every link listed has its discovery record before any read: the refused one with its refusal
+    expect(records.map((r) => [recordKindOf(r), r.uri, r.verdict])).toEqual([
+      ['discovered', 'guide://docs/readme', 'link-only'],
+      ['discovered', 'http://169.254.169.254/latest/meta-data/', 'link-only'],
+      ['discovered', 'guide://docs/guide', 'link-only'],
+    ]);
+    await call(hooks, readRequested('docs', 'guide://docs/readme'));
+    const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
+    await call(hooks, readReturned('docs', 'guide://docs/readme', body));
+    await call(hooks, readRequested('docs', 'http://169.254.169.254/latest/meta-data/', { toolUseId: 'toolu_meta' }));
+    await hooks.flush();
+    // one finished record per link: the read, the refused read, and the guide listed and never read
+    const finished = records.filter((r) => recordKindOf(r) === 'link');
+    expect(finished.map((r) => [r.uri, r.verdict, r.stages.requested === null, r.host?.toolUseIds])).toEqual([
+      ['guide://docs/readme', 'body-obtained', false, { discovered: 'toolu_docs_links', requested: 'toolu_read' }],
+      [
+        'http://169.254.169.254/latest/meta-data/',
+        'link-only',
+        true,
+        { discovered: 'toolu_docs_links', requested: 'toolu_meta' },
+      ],
+      ['guide://docs/guide', 'link-only', true, { discovered: 'toolu_docs_links', requested: null }],
+    ]);
+    // a second flush writes nothing more
+    await hooks.flush();
+    expect(records.filter((r) => recordKindOf(r) === 'link')).toHaveLength(3);
   });
 
   test('a body the policy does not allow is replaced by the notice', async () => {
@@ -90,7 +127,8 @@ describe('claudeAgentHooks', () => {
     const output = JSON.stringify(answer);
     expect(output).toContain('linkgate withheld');
     expect(output).not.toContain('evil.example');
-    expect(records.filter((r) => r.uri === 'guide://docs/readme').map((r) => r.verdict)).toEqual(['link-only']);
+    const finished = records.filter((r) => recordKindOf(r) === 'link' && r.uri === 'guide://docs/readme');
+    expect(finished.map((r) => r.verdict)).toEqual(['link-only']);
   });
 
   test('a policy that does not load denies every read and withholds every result; nothing throws', async () => {

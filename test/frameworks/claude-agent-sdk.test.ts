@@ -2,12 +2,13 @@
 // offline against the scripted Messages API, the hostile server and server-everything. What the servers were asked,
 // what the model received next and what the records say are all checked; a broken policy path must fail closed
 // although the SDK's own default for a failing hook is to let the action go ahead.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { linkRecordLines } from '../helpers/run-cli.ts';
 import { claudeCodeEnv } from '../real-host/claude-code.ts';
@@ -98,6 +99,8 @@ describe('claudeAgentHooks inside the real Claude Agent SDK', () => {
       stateDir: path.join(dir, 'state'),
     });
     const run = await runAgent(sdkDir, dir, hooks, script);
+    // the query ended: the links listed and never read get their last records
+    await hooks.flush();
     await records.close();
     expect(run.result?.['subtype'], JSON.stringify(run.result)).toBe('success');
     const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
@@ -132,6 +135,53 @@ describe('claudeAgentHooks inside the real Claude Agent SDK', () => {
       for (const r of refused) expect([r.verdict, r.stages.requested]).toEqual(['link-only', null]);
     }
     for (const r of written) expect(r.host).toMatchObject({ name: 'claude-agent-sdk' });
+    // one record per link: each link a tool listed has its discovery record, and every link one finished record,
+    // a link listed and never read (server-everything's) too, written by flush
+    const all = (await readFile(recordsFile, 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as LinkRecord & { kind?: string });
+    const listed = all.filter((r) => recordKindOf(r) === 'discovered').map((r) => r.uri);
+    for (const r of hostileLinks) expect(listed).toContain(r.uri);
+    const unread = listed.filter((uri) => uri.startsWith('demo://'));
+    expect(unread.length).toBeGreaterThan(0);
+    expect(written.map((r) => r.uri).sort()).toEqual(
+      [...new Set([...listed, 'demo://resource/static/document/architecture.md'])].sort(),
+    );
+    for (const uri of unread)
+      if (uri !== 'demo://resource/static/document/architecture.md')
+        expect(written.find((r) => r.uri === uri)).toMatchObject({ verdict: 'link-only', stages: { requested: null } });
+  });
+
+  test('the read tool (ReadMcpResourceTool) reads only links a tool returned, through the gate, with hook.requireDiscovered', {
+    timeout: 240_000,
+  }, async (ctx) => {
+    const sdkDir = suite.require(ctx);
+    const dir = await suite.scratch('linkgate-agent-sdk-read-');
+    const policyFile = path.join(dir, 'policy.yaml');
+    const defaultPolicy = await readFile('policies/default.yaml', 'utf8');
+    await writeFile(policyFile, defaultPolicy.replace('requireDiscovered: false', 'requireDiscovered: true'));
+    const records = jsonLinesSink(path.join(dir, 'records.jsonl'));
+    const hooks = claudeAgentHooks({ policy: policyFile, records, stateDir: path.join(dir, 'state') });
+    const undiscovered = 'hostile://docs/never-returned.md';
+    const run = await runAgent(sdkDir, dir, hooks, [
+      read('toolu_early', 'hostile', hostileLink('readme').uri),
+      { toolUses: [{ id: 'toolu_links', name: 'mcp__hostile__links', input: {} }] },
+      ...hostileLinks.map((r) => read(`toolu_${r.key}`, 'hostile', r.uri)),
+      read('toolu_undiscovered', 'hostile', undiscovered),
+      { text: 'all read' },
+    ]);
+    await records.close();
+    expect(run.result?.['subtype'], JSON.stringify(run.result)).toBe('success');
+    const text = (id: string) => JSON.stringify(run.toolResults[id] ?? null);
+    // the server was asked only for the links the tool passed on, after it ran
+    expect(await serverReads(run.requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
+    for (const id of ['toolu_early', 'toolu_undiscovered']) expect(text(id)).toContain('link.not-discovered');
+    expect(text('toolu_readme')).toContain(hostileLink('readme').marker);
+    expect(text('toolu_metadata')).toContain('uri.non-public-address');
+    expect(text('toolu_elf')).toContain('content.executable');
+    for (const key of ['metadata', 'file', 'elf', 'html'])
+      expect(run.everything).not.toContain(hostileLink(key).marker);
   });
 
   test('a broken policy path fails closed: no read happens, no body is delivered', {

@@ -41,17 +41,14 @@ export async function expectReadToolRun(run: ReadToolRun): Promise<void> {
   // the server was asked only for the links the tool passed on (the refused ones reached the model as notices)
   expect(await serverReads(run.requestLog)).toEqual(['readme', 'elf', 'html'].map((k) => hostileLink(k).uri));
   // nothing discovered before the tool ran; a uri no tool returned; the refused links: all refused without a read
-  expect(run.output('call_early')).toBe(notDiscoveredNotice(hostileLink('readme').uri));
-  expect(run.output('call_undiscovered')).toBe(notDiscoveredNotice(undiscoveredUri));
-  for (const key of ['metadata', 'file'])
-    expect(run.output(`call_${key}`)).toBe(notDiscoveredNotice(hostileLink(key).uri));
+  expect(run.output('call_early')).toBe(notDiscoveredNotice);
+  expect(run.output('call_undiscovered')).toBe(notDiscoveredNotice);
+  for (const key of ['metadata', 'file']) expect(run.output(`call_${key}`)).toBe(notDiscoveredNotice);
   // the README's body, exactly as the server sent it
   expect(JSON.parse(run.output('call_readme') ?? 'null')).toEqual([hostileContents(hostileLink('readme'))]);
   // the ELF labelled image/png and the HTML page with script: the gate's notice, never the body
-  expect(run.output('call_elf')).toMatch(
-    /^linkgate refused to read `hostile:\/\/images\/holiday\.png`: content\.executable/,
-  );
-  expect(run.output('call_html')).toMatch(/^linkgate refused to read `hostile:\/\/pages\/welcome\.html`: content\./);
+  expect(run.output('call_elf')).toMatch(/^linkgate refused to read .*content\.executable/);
+  expect(run.output('call_html')).toMatch(/^linkgate refused to read .*content\./);
   for (const key of ['metadata', 'file', 'elf', 'html']) expect(run.sent).not.toContain(hostileLink(key).marker);
   expect(run.sent).toContain(hostileLink('readme').marker);
 }

@@ -22,7 +22,7 @@ const adapters = [
 ] as const;
 
 // modules the adapters share, reached through their subpaths (each re-exports `gatedLinks`), not a subpath of their own
-const shared = ['gated-links'];
+const shared = ['gated-links', 'link-ledger'];
 const sharedExports = { './ai-sdk': 'gatedLinks', './langchain': 'gatedLinks', './mastra': 'gatedLinks' } as const;
 
 // a dist/ built before the adapters were added lacks them: build it again

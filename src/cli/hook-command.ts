@@ -38,7 +38,7 @@ const hosts = Object.keys(hostAdapters).join('|');
  */
 export const hookDefinition = defineCommand({
   name: 'hook',
-  summary: 'judge one host hook event (claude code, codex, gemini cli, cursor): deny reads, withhold bodies',
+  summary: 'judge one host hook event (claude code, codex, gemini cli, cursor, cline): deny reads, withhold bodies',
   synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
@@ -257,6 +257,9 @@ export const hookDefinition = defineCommand({
       const code = failClosed(io, error);
       // observe mode enforces nothing, failures neither
       if (mode === 'observe') return 0;
+      // a host that reads no exit code (cline) is answered in its own terms, before the tool ran or after
+      const own = hostAdapters[host].failed?.(failureLine(error));
+      if (own !== undefined) return (io.stdout.write(`${own}\n`), 0);
       // after the tool ran, exit 2 withholds nothing in some hosts: the answer withholds the whole result
       eventText ??= await readEvent(io.stdin, oversize).catch(() => undefined);
       // an event too large to parse is answered from its small members (the tool's output is not among them)

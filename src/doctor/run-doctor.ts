@@ -1,4 +1,5 @@
 import { readClaudeCode, type ConfigPlaces } from './claude-code-config.ts';
+import { readCline } from './cline-config.ts';
 import { readCodex } from './codex-config.ts';
 import { readCursor } from './cursor-config.ts';
 import type {
@@ -43,6 +44,7 @@ const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<Hos
   codex: readCodex,
   'gemini-cli': readGeminiCli,
   cursor: readCursor,
+  cline: readCline,
 };
 
 /** Every host's configured servers and linkgate hooks under `places`, each judged: gated or not, and why. */

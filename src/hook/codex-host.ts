@@ -52,7 +52,7 @@ function knownItem(item: unknown): boolean {
  * recognise standing as an embedded resource with no body, which the gate withholds (`content.shape`): Codex shows
  * the model each item as JSON, so an unknown item is never passed as harmless text.
  */
-function toolResponse(raw: unknown): unknown {
+export function toolResponse(raw: unknown): unknown {
   const value = parsedJson(raw);
   if (!isRecord(value) || !Array.isArray(value['content'])) return raw;
   const content = value['content'].map((item: unknown) => {

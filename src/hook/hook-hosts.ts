@@ -1,4 +1,5 @@
 import { claudeCodeHost } from './claude-code-host.ts';
+import { clineHost } from './cline-host.ts';
 import { codexHost } from './codex-host.ts';
 import { cursorHost } from './cursor-host.ts';
 import { geminiCliHost } from './gemini-cli-host.ts';
@@ -10,6 +11,7 @@ export const hostAdapters = {
   codex: codexHost,
   'gemini-cli': geminiCliHost,
   cursor: cursorHost,
+  cline: clineHost,
 } as const satisfies Readonly<Record<string, HostAdapter>>;
 
 /** A host name `linkgate hook` accepts. */

@@ -1,4 +1,5 @@
 import { claudeCode } from '../hosts/claude-code.ts';
+import { cline } from '../hosts/cline.ts';
 import { codex } from '../hosts/codex.ts';
 import { cursor } from '../hosts/cursor.ts';
 import { geminiCli } from '../hosts/gemini-cli.ts';
@@ -61,6 +62,8 @@ export const hostSettings = {
   codex: codexSettings,
   'gemini-cli': geminiCliSettings,
   cursor: cursorSettings,
+  // Cline's hooks are files, not a json block: `{hookFiles: {EVENT: script}}` (its description's `setup.print`)
+  cline: (command: string) => hookSettings(cline, command),
 } as const satisfies { readonly [H in keyof typeof hostDescriptions]: (command: string) => unknown };
 
 /** Quotes one argument for a POSIX shell command line (hosts run `command` through `sh -c`). */

@@ -6,4 +6,6 @@ export interface HostAdapter {
   parse(event: Record<string, unknown>): HookEvent | null;
   /** the text to print (empty for no answer), for `event` */
   format(answer: HookAnswer, event: HookEvent): string;
+  /** the answer to any event the hook failed on, for a host that reads no exit code (else exit 2 and `failedPostAnswer`) */
+  failed?(failure: string): string;
 }

@@ -27,6 +27,7 @@ export function gateTools(host: HostDescription, phase: HookPhase): string[] {
 /** The hooks block that runs `command` on every event `host`'s gate needs (what `--print-config` prints). */
 export function printedHooks(host: HostDescription, command: string, timeoutSeconds: number): Record<string, unknown> {
   const { setup } = host;
+  if (setup.print !== undefined) return setup.print(command, timeoutSeconds);
   const handler = setup.handler(command, timeoutSeconds);
   const hooks: Record<string, unknown[]> = {};
   for (const [event, phase] of Object.entries(host.events)) {

@@ -1,5 +1,5 @@
 /** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
-export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor';
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'cline';
 
 /** Which part of a call a hook event sees: `pre` before a tool runs, `post` its result, `failure` a failed call. */
 export type HookPhase = 'pre' | 'post' | 'failure';
@@ -26,6 +26,8 @@ export interface HookSetup {
   readonly serversKey: string;
   /** one lowercase line on what the hooks alone leave open (printed when no proxy is) */
   readonly hooksAlone: string;
+  /** the printed block when the host's hooks are no json block (Cline's hook files), in place of `shape` */
+  print?(command: string, timeoutSeconds: number): Record<string, unknown>;
 }
 
 /** A server's tool as a host's MCP tool name holds it. */

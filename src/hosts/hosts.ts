@@ -1,4 +1,5 @@
 import { claudeCode } from './claude-code.ts';
+import { cline } from './cline.ts';
 import { codex } from './codex.ts';
 import { cursor } from './cursor.ts';
 import { geminiCli } from './gemini-cli.ts';
@@ -10,7 +11,8 @@ export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
   codex,
   'gemini-cli': geminiCli,
   cursor,
+  cline,
 };
 
 /** The hosts, in the order linkgate reports them. */
-export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor'];
+export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline'];

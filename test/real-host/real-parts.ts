@@ -3,6 +3,7 @@
 // no install runs inside a test and a missing part is named once; each suite still checks its own part.
 import type { FrameworkSpec } from '../frameworks/framework-package.ts';
 import { installClaudeCode } from './claude-code.ts';
+import { installCline } from './cline.ts';
 import { installCodexCli } from './codex-cli.ts';
 import { installGeminiCli } from './gemini-cli.ts';
 import type { HostInstall } from './install-package.ts';
@@ -12,6 +13,7 @@ export const realHosts: Readonly<Record<string, (env?: NodeJS.ProcessEnv) => Pro
   'claude code': installClaudeCode,
   'codex cli': installCodexCli,
   'gemini cli': installGeminiCli,
+  cline: installCline,
 };
 
 /** The agent frameworks the framework suites drive, at exact versions (each with the peers npm installs beside it). */

@@ -1,0 +1,114 @@
+import { isRecord } from '../decision/json-value.ts';
+import { GateError } from '../errors.ts';
+import { cline, clineHookNames } from '../hosts/cline.ts';
+import { toolResponse } from './codex-host.ts';
+import type { HookCall, HookEvent } from './hook-event.ts';
+import type { HostAdapter } from './host-adapter.ts';
+import { durationOf, optionalString, requiredString } from './host-event-fields.ts';
+import { parsedJson } from './tool-output.ts';
+
+// Cline 3.x (observed with cline@3.0.65, test/real-host/observed/cline/; written by `createHookConfigFileHooks`,
+// sdk/packages/core/src/hooks/hook-file-hooks.ts): `{hookName: "tool_call", taskId, tool_call: {id, name, input},
+// preToolUse: {toolName, parameters}}` before a tool runs and `{hookName: "tool_result", taskId, tool_result: {id,
+// name, input, output, error?, durationMs}, postToolUse: {toolName, parameters, result, success, executionTimeMs}}`
+// after it; the VS Code extension's hooks-adapter.ts sends only `preToolUse`/`postToolUse` (`hookName: "PreToolUse"`,
+// parameters as strings, `result` as `String(output)`). MCP tools are `<server>__<tool>` (name-transform.ts); the
+// model reads an MCP result as the JSON of `{content: [...]}`.
+
+// a parameter the VS Code extension sends as a string holding JSON (`toStringRecord`), or the value itself
+function value(input: Record<string, unknown>, key: string): unknown {
+  const raw = input[key];
+  return typeof raw === 'string' ? (parsedJson(raw) ?? raw) : raw;
+}
+
+/** The urls a `fetch_web_content {requests: [{url, prompt}]}` call fetches (schemas.ts `FetchWebContentInputSchema`). */
+function fetchedUrls(input: Record<string, unknown>): string[] {
+  const requests = value(input, 'requests');
+  if (!Array.isArray(requests))
+    throw new GateError('INPUT_INVALID', 'field `requests` of `fetch_web_content` must be an array');
+  return requests.map((request: unknown, i) =>
+    requiredString(isRecord(request) ? request['url'] : undefined, `requests[${i}].url`),
+  );
+}
+
+function call(name: string, input: Record<string, unknown>): HookCall {
+  // Cline's VS Code extension before the SDK migration: AccessMcpResourceHandler.ts / UseMcpToolHandler.ts
+  if (name === cline.tools.read)
+    return {
+      kind: 'read',
+      server: requiredString(input['server_name'], 'parameters.server_name'),
+      uri: requiredString(input['uri'], 'parameters.uri'),
+    };
+  if (name === 'use_mcp_tool')
+    return {
+      kind: 'mcp',
+      server: requiredString(input['server_name'], 'parameters.server_name'),
+      tool: requiredString(input['tool_name'], 'parameters.tool_name'),
+    };
+  if (name === cline.tools.webFetch) return { kind: 'web-fetch', urls: fetchedUrls(input) };
+  const mcp = cline.tools.mcpParts(name);
+  return mcp === null ? { kind: 'other', name } : { kind: 'mcp', ...mcp };
+}
+
+// the SDK's own member (`tool_call`, `tool_result`), else the file-style one (`preToolUse`, `postToolUse`)
+function parts(event: Record<string, unknown>, pre: boolean) {
+  const own = event[pre ? 'tool_call' : 'tool_result'];
+  const file = event[pre ? 'preToolUse' : 'postToolUse'];
+  if (isRecord(own)) {
+    const input = isRecord(own['input']) ? own['input'] : {};
+    return {
+      name: requiredString(own['name'], pre ? 'tool_call.name' : 'tool_result.name'),
+      input,
+      id: optionalString(own['id'], 'tool_call.id') ?? null,
+      output: own['output'],
+      failed: typeof own['error'] === 'string' ? own['error'] : undefined,
+      duration: durationOf(own['durationMs']),
+    };
+  }
+  if (!isRecord(file))
+    throw new GateError('INPUT_INVALID', `field \`${pre ? 'preToolUse' : 'postToolUse'}\` must be an object`);
+  const parameters = isRecord(file['parameters']) ? file['parameters'] : {};
+  return {
+    name: requiredString(file['toolName'], 'toolName'),
+    input: parameters,
+    id: null,
+    output: parsedJson(file['result']),
+    failed: file['success'] === false ? (typeof file['result'] === 'string' ? file['result'] : '') : undefined,
+    duration: durationOf(file['executionTimeMs']),
+  };
+}
+
+// Cline cannot change a tool's input or result from a hook: `cancel: true` stops the whole task (agent-runtime.ts
+// `applyStopControl` throws before the tool runs, or, after it, before its result becomes a message), with
+// `errorMessage` as the task's error; an answer that is not JSON, or none, lets the call go ahead
+const cancel = (reason: string) => JSON.stringify({ cancel: true, errorMessage: reason });
+
+/**
+ * Cline: a deny before the call and any withholding after it are `cancel: true` (the task stops; the model never
+ * receives the result); allow is no answer. A hook that fails answers `cancel: true` too, since Cline reads no exit code.
+ */
+export const clineHost: HostAdapter = {
+  parse(event) {
+    const phase = clineHookNames[requiredString(event['hookName'], 'hookName')];
+    if (phase === undefined) return null;
+    const session = requiredString(event['taskId'], 'taskId');
+    const part = parts(event, phase === 'pre');
+    const parsed: HookEvent = {
+      session,
+      phase: part.failed !== undefined && phase === 'post' ? 'failure' : phase,
+      toolUseId: part.id,
+      call: call(part.name, part.input),
+      // Cline saves no bodies to files for the model
+      savedDir: null,
+    };
+    if (parsed.phase === 'post') parsed.response = parsed.call.kind === 'mcp' ? toolResponse(part.output) : part.output;
+    if (parsed.phase === 'failure') parsed.response = part.failed;
+    if (part.duration !== undefined) parsed.durationMs = part.duration;
+    return parsed;
+  },
+  format(answer) {
+    if (answer.kind === 'deny' || answer.kind === 'replace') return cancel(answer.reason);
+    return '';
+  },
+  failed: (failure) => cancel(`linkgate hook failed: ${failure}`),
+};

@@ -1,6 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
-import { cline, clineHookNames } from '../hosts/cline.ts';
+import { cline, clineEventMembers, clineHookNames } from '../hosts/cline.ts';
 import { toolResponse } from './codex-host.ts';
 import type { HookCall, HookEvent } from './hook-event.ts';
 import type { HostAdapter } from './host-adapter.ts';
@@ -25,7 +25,7 @@ function value(input: Record<string, unknown>, key: string): unknown {
 function fetchedUrls(input: Record<string, unknown>): string[] {
   const requests = value(input, 'requests');
   if (!Array.isArray(requests))
-    throw new GateError('INPUT_INVALID', 'field `requests` of `fetch_web_content` must be an array');
+    throw new GateError('INPUT_INVALID', `field \`requests\` of \`${cline.tools.webFetch ?? ''}\` must be an array`);
   return requests.map((request: unknown, i) =>
     requiredString(isRecord(request) ? request['url'] : undefined, `requests[${i}].url`),
   );
@@ -52,21 +52,21 @@ function call(name: string, input: Record<string, unknown>): HookCall {
 
 // the SDK's own member (`tool_call`, `tool_result`), else the file-style one (`preToolUse`, `postToolUse`)
 function parts(event: Record<string, unknown>, pre: boolean) {
-  const own = event[pre ? 'tool_call' : 'tool_result'];
-  const file = event[pre ? 'preToolUse' : 'postToolUse'];
+  const members = clineEventMembers[pre ? 'pre' : 'post'];
+  const own = event[members.own];
+  const file = event[members.file];
   if (isRecord(own)) {
     const input = isRecord(own['input']) ? own['input'] : {};
     return {
-      name: requiredString(own['name'], pre ? 'tool_call.name' : 'tool_result.name'),
+      name: requiredString(own['name'], `${members.own}.name`),
       input,
-      id: optionalString(own['id'], 'tool_call.id') ?? null,
+      id: optionalString(own['id'], `${members.own}.id`) ?? null,
       output: own['output'],
       failed: typeof own['error'] === 'string' ? own['error'] : undefined,
       duration: durationOf(own['durationMs']),
     };
   }
-  if (!isRecord(file))
-    throw new GateError('INPUT_INVALID', `field \`${pre ? 'preToolUse' : 'postToolUse'}\` must be an object`);
+  if (!isRecord(file)) throw new GateError('INPUT_INVALID', `field \`${members.file}\` must be an object`);
   const parameters = isRecord(file['parameters']) ? file['parameters'] : {};
   return {
     name: requiredString(file['toolName'], 'toolName'),

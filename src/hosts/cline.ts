@@ -74,6 +74,16 @@ export function splitClineToolName(name: string): McpToolParts | null {
   return match === null ? null : { server: match[1] as string, tool: match[2] as string };
 }
 
+/**
+ * The members of a Cline hook event that hold the call, by phase: the SDK's own (`tool_call {id, name, input}`,
+ * `tool_result {…, output}`) and the file-style ones every version sends (`preToolUse {toolName, parameters}`,
+ * `postToolUse {…, result, success}`).
+ */
+export const clineEventMembers = {
+  pre: { own: 'tool_call', file: 'preToolUse' },
+  post: { own: 'tool_result', file: 'postToolUse' },
+} as const;
+
 /** Cline's hooks: `PreToolUse`/`PostToolUse` files run for every tool; they fail open (no setting closes them). */
 export const cline: HostDescription = {
   name: 'cline',
@@ -81,10 +91,9 @@ export const cline: HostDescription = {
   events: { PreToolUse: 'pre', PostToolUse: 'post' },
   // Cline 3.x has no resource read or list tool (MCP tools only); `access_mcp_resource {server_name, uri}` is the read
   // tool of its VS Code extension before the SDK migration (AccessMcpResourceHandler.ts), which the hook still reads
-  // (there is no list tool in either: `list` names none)
+  // (there is no list tool in either)
   tools: {
     read: 'access_mcp_resource',
-    list: '',
     // createWebFetchTool (sdk/packages/core/src/extensions/tools/definitions.ts)
     webFetch: 'fetch_web_content',
     everyMcpTool: '.+__.+',

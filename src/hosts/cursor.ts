@@ -30,7 +30,7 @@ export const cursor: HostDescription = {
   // as Claude-shaped), its read tool among them
   tools: {
     read: claudeCode.tools.read,
-    list: claudeCode.tools.list,
+    ...(claudeCode.tools.list === undefined ? {} : { list: claudeCode.tools.list }),
     everyMcpTool: 'MCP:.*',
     mcpTool: (_server, tool) => tool,
     mcpParts(name) {

@@ -21,7 +21,7 @@ export function gateTools(host: HostDescription, phase: HookPhase): string[] {
   const { read, list, listDir, webFetch, everyMcpTool } = host.tools;
   if (phase === 'pre') return webFetch === undefined ? [read] : [read, webFetch];
   if (phase === 'failure') return [read];
-  return listDir === undefined ? [read, list, everyMcpTool] : [read, list, listDir, everyMcpTool];
+  return [read, ...[list, listDir].filter((name): name is string => name !== undefined), everyMcpTool];
 }
 
 /** The hooks block that runs `command` on every event `host`'s gate needs (what `--print-config` prints). */

@@ -40,8 +40,8 @@ export interface McpToolParts {
 export interface HostTools {
   /** the resource-read tool (`ReadMcpResourceTool`, `read_mcp_resource`) */
   readonly read: string;
-  /** the resource-list tool */
-  readonly list: string;
+  /** the resource-list tool, when the host has one (Cline 3.x has none) */
+  readonly list?: string;
   /** the tool listing a directory resource's children (discovery, no body), when the host has one */
   readonly listDir?: string;
   /** the host's own web fetch tool, when its hooks see one (`WebFetch`, `web_fetch`) */

@@ -1,10 +1,11 @@
 import { isRecord } from '../decision/json-value.ts';
+import { claudeCode, claudeCodeServerFiles, claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
 import {
-  claudeCode,
-  claudeCodeHooksDisabledBy,
-  claudeCodeServerFiles,
-  claudeCodeSettingsFiles,
-} from '../hosts/claude-code.ts';
+  type ClaudeSettingsLayer,
+  claudeCodeHookBlocked,
+  claudeCodeManagedDir,
+  claudeCodeManagedFiles,
+} from '../hosts/claude-code-managed.ts';
 import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
@@ -22,8 +23,9 @@ export interface ConfigPlaces {
 /**
  * Claude Code's MCP servers and hooks: user scope (`mcpServers` of ~/.claude.json), local scope (that file's
  * `projects[CWD].mcpServers`), project scope (CWD/.mcp.json); hooks from ~/.claude/settings.json and the project's
- * .claude/settings.json and .claude/settings.local.json, and from the enabled plugins installed (`disableAllHooks`
- * of the file of highest precedence that sets it turns them all off).
+ * .claude/settings.json and .claude/settings.local.json, from the enabled plugins installed, and from the managed
+ * settings (/etc/claude-code, `$LINKGATE_CLAUDE_MANAGED_DIR`), each judged as Claude Code judges it
+ * (src/hosts/claude-code-managed.ts: `disableAllHooks`, `allowManagedHooksOnly`).
  */
 export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
@@ -60,9 +62,20 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   }
   for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems))
     add(plugin.file, plugin.handlers);
-  const disabledBy = claudeCodeHooksDisabledBy(layers);
-  const blocked = disabledBy === undefined ? undefined : `\`disableAllHooks\` is set in \`${disabledBy}\``;
-  for (const [file, h] of found) hooks.push(configuredHook(claudeCode, file, h, blocked));
+  // the administrator's managed settings, above every other layer: their hooks, and their switches over the others
+  const managed: ClaudeSettingsLayer[] = [];
+  const managedHooks: [string, HookHandlerEntry][] = [];
+  for (const file of claudeCodeManagedFiles(claudeCodeManagedDir(places.env))) {
+    const settings = await readConfigFile(file);
+    if (settings.kind === 'problem') problems.push(settings.message);
+    if (settings.kind !== 'read') continue;
+    managed.push({ file, settings: settings.value });
+    for (const h of hookHandlers(settings.value['hooks'], claudeCode.events)) managedHooks.push([file, h]);
+  }
+  for (const [file, h] of found)
+    hooks.push(configuredHook(claudeCode, file, h, claudeCodeHookBlocked(layers, managed, false)));
+  for (const [file, h] of managedHooks)
+    hooks.push(configuredHook(claudeCode, file, h, claudeCodeHookBlocked(layers, managed, true)));
   return { servers, hooks, problems };
 }
 

@@ -13,8 +13,11 @@ export const doctorHosts: readonly DoctorHost[] = hostNames;
 export interface ConfiguredServer {
   readonly host: DoctorHost;
   readonly name: string;
-  /** where the host reads it: `user`, `project` or `local` (Claude Code's per-project entries in ~/.claude.json) */
-  readonly scope: 'user' | 'project' | 'local';
+  /**
+   * where the host reads it: `user`, `project`, `local` (Claude Code's per-project entries in ~/.claude.json), or
+   * `system` (a file an administrator owns: Gemini CLI's system settings)
+   */
+  readonly scope: 'user' | 'project' | 'local' | 'system';
   /** the file it is declared in (absolute) */
   readonly file: string;
   /** the command line that starts it (stdio), empty for a remote server */
@@ -25,6 +28,8 @@ export interface ConfiguredServer {
   readonly env: Readonly<Record<string, string>>;
   /** false when the host's configuration turns it off (it never starts) */
   readonly enabled: boolean;
+  /** why the host never starts it, when that is not its own entry's switch (Gemini CLI in an untrusted folder) */
+  readonly disabledBy?: string;
 }
 
 /** What a front end does with a policy's decisions: `enforce` blocks and withholds, `observe` only records. */

@@ -1,11 +1,8 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import {
-  type GeminiSettingsLayer,
-  geminiCli,
-  geminiCliHookSwitchedOff,
-  geminiCliSettingsFiles,
-} from '../hosts/gemini-cli.ts';
+import { type GeminiSettingsLayer, geminiCli, geminiCliHookSwitchedOff } from '../hosts/gemini-cli.ts';
+import { geminiCliFolderTrust, geminiCliSettingsLayers } from '../hosts/gemini-cli-settings.ts';
+import { systemFileSkipped } from '../hosts/system-file-secure.ts';
 import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
@@ -13,34 +10,61 @@ import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
 
 /**
- * Gemini CLI's MCP servers (`mcpServers` of ~/.gemini/settings.json and the project's .gemini/settings.json, a
- * project entry replacing a user entry of the same name) and its `BeforeTool`/`AfterTool` hooks from both files, each
- * judged against `hooksConfig` of both (`enabled: false`, `disabled` naming it).
+ * Gemini CLI's MCP servers and `BeforeTool`/`AfterTool` hooks as it loads them (src/hosts/gemini-cli-settings.ts): the
+ * system defaults, user, project and system settings files (a later entry of the same name replacing an earlier one),
+ * each hook judged against `hooksConfig` of them all; the project file only in a folder Gemini CLI trusts, and in one
+ * it does not trust, no settings hook runs and no configured server starts.
  */
 export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
-  const byName = new Map<string, ConfiguredServer>();
-  const hooks: ConfiguredHook[] = [];
-  const layers: GeminiSettingsLayer[] = [];
-  const found: [string, HookHandlerEntry][] = [];
-  for (const { file, scope } of geminiCliSettingsFiles(places.home, places.cwd)) {
+  const read: (GeminiSettingsLayer & { scope: ConfiguredServer['scope'] | 'system-defaults' })[] = [];
+  for (const { file, scope } of geminiCliSettingsLayers(places.home, places.cwd, places.env)) {
+    if (scope === 'system' || scope === 'system-defaults') {
+      // gemini cli skips a system file an administrator does not own, with a warning
+      const skipped = systemFileSkipped(file);
+      if (skipped !== undefined) {
+        problems.push(`gemini cli skips its system settings \`${file}\`: ${skipped}`);
+        continue;
+      }
+    }
     const settings = await readConfigFile(file);
     if (settings.kind === 'problem') problems.push(settings.message);
-    if (settings.kind !== 'read') continue;
-    const entries = settings.value['mcpServers'];
+    if (settings.kind === 'read') read.push({ file, settings: settings.value, scope });
+  }
+  const trust = geminiCliFolderTrust(
+    places.cwd,
+    places.home,
+    places.env,
+    read.filter((l) => l.scope !== 'project').map((l) => l.settings),
+  );
+  const untrusted = trust.trusted
+    ? undefined
+    : `gemini cli does not trust \`${places.cwd}\` (${trust.why}): it loads no project settings, runs no settings hook and starts no configured server there`;
+  const byName = new Map<string, ConfiguredServer>();
+  const found: [string, HookHandlerEntry][] = [];
+  // an untrusted folder's project settings are not merged (its `hooksConfig` counts for nothing); its servers and hooks
+  // are listed, as `gemini mcp list` does, none of them started or run
+  const layers = read.filter((l) => trust.trusted || l.scope !== 'project');
+  for (const { file, settings, scope } of read) {
+    const entries = settings['mcpServers'];
     if (isRecord(entries))
       for (const [name, entry] of Object.entries(entries)) {
         if (!isRecord(entry)) continue;
-        // a remote server is `httpUrl` (streamable http) or `url` (sse)
-        byName.set(
+        const where = {
+          host: 'gemini-cli' as const,
           name,
-          serverFromEntry({ host: 'gemini-cli', name, scope, file, enabled: true }, entry, ['httpUrl', 'url']),
-        );
+          scope: scope === 'system-defaults' ? ('system' as const) : scope,
+          file,
+          enabled: untrusted === undefined,
+        };
+        // a remote server is `httpUrl` (streamable http) or `url` (sse)
+        const server = serverFromEntry(where, entry, ['httpUrl', 'url']);
+        byName.set(name, untrusted === undefined ? server : { ...server, disabledBy: untrusted });
       }
-    layers.push({ file, settings: settings.value });
-    for (const h of hookHandlers(settings.value['hooks'], geminiCli.events)) found.push([file, h]);
+    for (const h of hookHandlers(settings['hooks'], geminiCli.events)) found.push([file, h]);
   }
-  for (const [file, h] of found)
-    hooks.push(configuredHook(geminiCli, file, h, geminiCliHookSwitchedOff(layers, h.handler)));
+  const hooks: ConfiguredHook[] = found.map(([file, h]) =>
+    configuredHook(geminiCli, file, h, untrusted ?? geminiCliHookSwitchedOff(layers, h.handler)),
+  );
   return { servers: [...byName.values()], hooks, problems };
 }

@@ -194,8 +194,10 @@ async function serverReport(
     transport: server.argv.length > 0 ? ('stdio' as const) : ('remote' as const),
     target: server.argv.length > 0 ? server.argv.join(' ') : (server.url ?? ''),
   };
-  if (!server.enabled)
-    return { ...base, gate: 'disabled', state: 'disabled', gated: false, records: [], policies: [], problems: [] };
+  if (!server.enabled) {
+    const problems = server.disabledBy === undefined ? [] : [server.disabledBy];
+    return { ...base, gate: 'disabled', state: 'disabled', gated: false, records: [], policies: [], problems };
+  }
 
   const invocation = linkgateInvocation(server.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { HostDescription } from './host-description.ts';
 import { regexSearch } from './matcher-rules.ts';
 import { splitMcpToolName } from './mcp-tool-name.ts';
@@ -18,19 +17,6 @@ export function geminiCliToolName(server: string, tool: string): string {
   if (/^[^a-zA-Z_]/.test(name)) name = `_${name}`;
   if (name.length > maxNameLength) name = `${name.slice(0, 30)}...${name.slice(-30)}`;
   return name;
-}
-
-/** Gemini CLI's settings files (servers, hooks, `hooksConfig`), lowest precedence first: user, then project. */
-export function geminiCliSettingsFiles(home: string, cwd: string): { file: string; scope: 'user' | 'project' }[] {
-  const user = join(home, '.gemini', 'settings.json');
-  const project = join(cwd, '.gemini', 'settings.json');
-  // the same file is both scopes when the project is the home folder
-  return project === user
-    ? [{ file: user, scope: 'user' }]
-    : [
-        { file: user, scope: 'user' },
-        { file: project, scope: 'project' },
-      ];
 }
 
 /** The name Gemini CLI knows a command hook by in `hooksConfig.disabled`: its `name`, else its `command`. */

@@ -354,6 +354,8 @@ describe('gemini cli: user and project settings.json', () => {
               ),
             )
           : {};
+      // gemini cli starts the servers and runs the hooks of a folder it trusts only (as `gemini trust` records it)
+      await writeJson(path.join(p.home, '.gemini', 'trustedFolders.json'), { [p.project]: 'TRUST_FOLDER' });
       // a project entry of the same name as a user entry replaces it
       await writeJson(path.join(p.home, '.gemini', 'settings.json'), {
         mcpServers: { 'user-one': server('user-one'), shared: server('shared') },

@@ -216,6 +216,8 @@ describe("each host's own switches and handler options", () => {
       mcpServers: { g: { command: 'node', args: ['s.js'] } },
       ...hostSettings['gemini-cli'](command),
     });
+    // gemini cli loads project settings (and runs any settings hook) only in a folder it trusts
+    write(path.join(home, '.gemini', 'trustedFolders.json'), { [project]: 'TRUST_FOLDER' });
     const states = async () => (await doctorCli(home, project)).report;
     expect((await states()).servers.map((s) => s.state)).toEqual(['gated']);
 

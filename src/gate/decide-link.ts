@@ -6,7 +6,7 @@ import {
   type AddressVerdict,
 } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
-import { isKnownNonCustomScheme, neverAllowedSchemes, specialSchemeDefaultPorts } from '../link/known-schemes.ts';
+import { schemeFacts } from '../link/known-schemes.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
@@ -127,7 +127,7 @@ const emptyOrigins = compileOriginAllowList([]);
 
 // the uri as a reader that takes `host` from its authority sees it
 function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
-  const port = uri.port === null || specialSchemeDefaultPorts.get(uri.scheme) === uri.port ? '' : `:${uri.port}`;
+  const port = uri.port === null || schemeFacts(uri.scheme).defaultPort === uri.port ? '' : `:${uri.port}`;
   const text = host.kind === 'ipv6' ? `[${host.text}]` : host.text;
   return { ...uri, host, origin: `${uri.scheme}://${text}${port}` };
 }
@@ -162,14 +162,16 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     if (uri.userinfo)
       reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
     // a never-allowed scheme stays denied even in a policy built without the loader's check (fail closed)
-    const network = settings.schemes.has(uri.scheme) && !neverAllowedSchemes.has(uri.scheme);
-    custom = !network && !isKnownNonCustomScheme(uri.scheme);
+    const scheme = schemeFacts(uri.scheme);
+    const listed = settings.schemes.has(uri.scheme);
+    const network = listed && !scheme.neverAllowed;
+    custom = !network && !scheme.knownNonCustom;
     if (!network && !custom) {
       reasons.push(
         reason(
           'uri.scheme-not-allowed',
           'links.schemes',
-          settings.schemes.has(uri.scheme)
+          listed
             ? `scheme ${quoteValue(uri.scheme)} is never allowed`
             : `scheme ${quoteValue(uri.scheme)} is not in \`links.schemes\``,
         ),

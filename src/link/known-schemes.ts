@@ -310,3 +310,32 @@ export const neverAllowedSchemes: ReadonlySet<string> = new Set(['data', 'javasc
 export function isKnownNonCustomScheme(scheme: string): boolean {
   return knownNonCustomSchemes.has(scheme) || namesNetworkProtocol(scheme);
 }
+
+/** What the gate reads of one scheme (lower-case) for every link: looked up once, not rebuilt per link. */
+export interface SchemeFacts {
+  /** the default port of a WHATWG special scheme (`null` for `file:`); undefined for any other scheme */
+  readonly defaultPort: number | null | undefined;
+  /** `isKnownNonCustomScheme(scheme)` */
+  readonly knownNonCustom: boolean;
+  /** in `neverAllowedSchemes` */
+  readonly neverAllowed: boolean;
+}
+
+// a scheme's facts never change; links carry few distinct schemes, and past this many new ones are not kept (a
+// stream of made-up schemes costs the lookup it always did, never memory)
+const maxKeptSchemes = 512;
+const keptFacts = new Map<string, SchemeFacts>();
+
+/** The facts of `scheme` (lower-case). */
+export function schemeFacts(scheme: string): SchemeFacts {
+  let facts = keptFacts.get(scheme);
+  if (facts === undefined) {
+    facts = Object.freeze({
+      defaultPort: specialSchemeDefaultPorts.get(scheme),
+      knownNonCustom: isKnownNonCustomScheme(scheme),
+      neverAllowed: neverAllowedSchemes.has(scheme),
+    });
+    if (keptFacts.size < maxKeptSchemes) keptFacts.set(scheme, facts);
+  }
+  return facts;
+}

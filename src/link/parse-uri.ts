@@ -1,4 +1,4 @@
-import { specialSchemeDefaultPorts } from './known-schemes.ts';
+import { schemeFacts } from './known-schemes.ts';
 import { findConfusions, scanAuthority } from './authority-scan.ts';
 import { customHost, specialHost } from './read-host.ts';
 import type { UriHost } from './uri-host.ts';
@@ -72,7 +72,7 @@ export function parseUri(raw: string): UriParse {
   const url = URL.parse(raw);
   if (url === null) return { ok: false, message: `\`${scheme}:\` uri does not parse` };
 
-  const defaultPort = specialSchemeDefaultPorts.get(scheme);
+  const defaultPort = schemeFacts(scheme).defaultPort;
   const special = defaultPort !== undefined;
   const scan = scanAuthority(raw, colon + 1, special);
   const read = special ? specialHost(url, raw, colon + 1) : customHost(url);

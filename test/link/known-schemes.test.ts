@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isKnownNonCustomScheme, isSpecialScheme } from '../../src/link/known-schemes.ts';
+import {
+  isKnownNonCustomScheme,
+  isSpecialScheme,
+  neverAllowedSchemes,
+  schemeFacts,
+  specialSchemeDefaultPorts,
+} from '../../src/link/known-schemes.ts';
 
 describe('known schemes', () => {
   it.each([
@@ -58,4 +64,19 @@ describe('known schemes', () => {
   ])('%s special: %s', (scheme, special) => {
     expect(isSpecialScheme(scheme)).toBe(special);
   });
+});
+
+describe('schemeFacts', () => {
+  it.each(['http', 'https', 'ws', 'file', 'ftp', 'guide', 'git+ssh', 'javascript', 'data', 'urn', 'ldaps', 'x'])(
+    '%s: the same facts as the functions and sets it stands for, the first time and the next',
+    (scheme) => {
+      const want = {
+        defaultPort: specialSchemeDefaultPorts.get(scheme),
+        knownNonCustom: isKnownNonCustomScheme(scheme),
+        neverAllowed: neverAllowedSchemes.has(scheme),
+      };
+      expect(schemeFacts(scheme)).toEqual(want);
+      expect(schemeFacts(scheme)).toEqual(want);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileReadError } from '../errors.ts';
@@ -8,7 +8,7 @@ import type { LoadPolicyOptions } from './load-policy.ts';
 import { policyDigest } from './policy-digest.ts';
 import type { PolicyDocument } from './policy-schema.ts';
 import { buildPolicy, type Policy } from './policy.ts';
-import { maxPolicyFileBytes, readRegularFile } from './read-regular-file.ts';
+import { maxPolicyFileBytes, readRegularFileSync } from './read-regular-file.ts';
 
 /** Layout version of a cache entry; changing it turns every older entry into a miss. */
 export const policyCacheFormat = 1;
@@ -71,7 +71,9 @@ export async function loadPolicyWithNotes(
 ): Promise<CachedPolicy> {
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(file, maxPolicyFileBytes);
+    // the reads of a hit are synchronous (a few small files): one event is one process start, and on a loaded machine
+    // each hand-off to the thread pool waits longer than the read itself
+    bytes = readRegularFileSync(file, maxPolicyFileBytes);
   } catch (cause) {
     throw fileReadError('POLICY_UNREADABLE', 'policy', shownAs, cause);
   }
@@ -90,8 +92,8 @@ export async function loadPolicyWithNotes(
     .update(bytes)
     .digest('hex');
   const entryFile = join(options.dir, `policy-${key}.json`);
-  const trusted = options.buildKey !== undefined && (await ownedByUs(options.dir, true));
-  const hit = trusted ? await readEntry(entryFile, key, file) : undefined;
+  const trusted = options.buildKey !== undefined && ownedByUs(options.dir, true);
+  const hit = trusted ? readEntry(entryFile, key, file) : undefined;
   if (hit !== undefined && (notes === undefined || hit.notes?.tag === notes.tag))
     return { policy: hit.policy, notes: hit.notes?.lines ?? [] };
   // the bytes already digested are the ones parsed: a file changed meanwhile cannot land under the old key
@@ -102,15 +104,15 @@ export async function loadPolicyWithNotes(
   return { policy, notes: lines?.lines ?? [] };
 }
 
-async function readEntry(
+function readEntry(
   entryFile: string,
   key: string,
   file: string,
-): Promise<{ policy: Policy; notes: PolicyCacheEntry['notes'] } | undefined> {
+): { policy: Policy; notes: PolicyCacheEntry['notes'] } | undefined {
   try {
-    if (!(await ownedByUs(entryFile, false, 'file'))) return undefined;
+    if (!ownedByUs(entryFile, false, 'file')) return undefined;
     const entry = JSON.parse(
-      (await readRegularFile(entryFile, maxPolicyFileBytes * 4)).toString('utf8'),
+      readRegularFileSync(entryFile, maxPolicyFileBytes * 4).toString('utf8'),
     ) as Partial<PolicyCacheEntry> | null;
     if (entry === null || typeof entry !== 'object') return undefined;
     if (entry.format !== policyCacheFormat || entry.key !== key || typeof entry.digest !== 'string') return undefined;
@@ -161,11 +163,11 @@ async function writeEntry(
 // a folder (or file) this user or root owns and no other user can write (root may make the entries of a root-owned
 // install); `missingOk`: a folder not made yet counts (the write makes it, mode 0700). Without user ids (Windows)
 // nothing is trusted and the cache is off.
-async function ownedByUs(path: string, missingOk: boolean, kind: 'dir' | 'file' = 'dir'): Promise<boolean> {
+function ownedByUs(path: string, missingOk: boolean, kind: 'dir' | 'file' = 'dir'): boolean {
   const uid = process.getuid?.();
   if (uid === undefined) return false;
   try {
-    const stat = await lstat(path);
+    const stat = lstatSync(path);
     const rightKind = kind === 'dir' ? stat.isDirectory() : stat.isFile();
     return rightKind && (stat.uid === uid || stat.uid === 0) && (stat.mode & 0o022) === 0;
   } catch (error) {

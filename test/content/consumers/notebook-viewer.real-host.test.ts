@@ -1,0 +1,138 @@
+// The notebook consumer against nbconvert itself (issue 41 item 6): Debian's `jupyter-nbconvert` (installed on demand
+// with apt) renders each notebook to HTML as its viewers do, and Chromium opens the page. An attack is shown active
+// by the oracle (its script or handler ran in the rendered page) and withheld by the gate's notebook adapter, even
+// declared application/json; a benign control renders inert and is allowed. The page gets the jQuery stub the
+// viewer's own template loads (nbconvert's javascript outputs start with `$(…)`); nothing else is loaded. Under
+// CI=true a missing nbconvert or Chromium fails the suite.
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, type TestContext, test } from 'vitest';
+import { createGate } from '../../../src/gate/create-gate.ts';
+import { parsePolicy } from '../../../src/policy/load-policy.ts';
+import { realHostSuite } from '../../real-host/host-suite.ts';
+import { useChromium } from '../svg-html/chromium-suite.ts';
+import { aptOracle, runOracle } from './apt-oracle.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
+// the notebook adapter alone, so each deny is its own; the controls under the default profile
+const notebookOnly = createGate(
+  parsePolicy(defaultYaml.replace(/^content:\n/m, 'content:\n  consumers: [notebook]\n'), 'notebook.yaml'),
+);
+const defaults = createGate(parsePolicy(defaultYaml, 'default.yaml'));
+
+const nbconvert = realHostSuite('nbconvert', () => aptOracle('jupyter-nbconvert', '/usr/bin/jupyter-nbconvert'));
+const chromium = useChromium();
+
+const ran = 'window.__ran=1';
+const notebook = (cells: unknown[]): string =>
+  JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }, null, 1);
+const markdown = (source: string) => ({ cell_type: 'markdown', metadata: {}, source });
+const output = (data: Record<string, unknown>) => ({
+  cell_type: 'code',
+  metadata: {},
+  execution_count: 1,
+  source: 'x',
+  outputs: [{ output_type: 'display_data', metadata: {}, data }],
+});
+
+const attacks: [string, string][] = [
+  ['a markdown cell with a handler', notebook([markdown(`# Hi\n\n<img src="x" onerror="${ran}">`)])],
+  ['an html output with a script', notebook([output({ 'text/html': `<script>${ran}</script>` })])],
+  ['a javascript output', notebook([output({ 'application/javascript': ran })])],
+  ['a markdown output with a handler', notebook([output({ 'text/markdown': `<img src="x" onerror="${ran}">` })])],
+  ['an html output with a handler', notebook([output({ 'text/html': `<img src="x" onerror="${ran}">` })])],
+  [
+    'an nbformat 3 html output',
+    JSON.stringify({
+      nbformat: 3,
+      nbformat_minor: 0,
+      metadata: {},
+      worksheets: [
+        {
+          cells: [
+            {
+              cell_type: 'code',
+              input: 'x',
+              language: 'python',
+              outputs: [{ output_type: 'display_data', metadata: {}, html: `<script>${ran}</script>` }],
+            },
+          ],
+        },
+      ],
+    }),
+  ],
+];
+// nbconvert 6.5 strips an svg output's attributes and leaves raw cells out of its html: the gate still denies them
+// (JupyterLab renders a trusted notebook's svg output as it is), so they are neither attacks nor controls here
+
+const controls: [string, string][] = [
+  [
+    'an ordinary notebook',
+    notebook([
+      markdown('# Analysis\n\nWe fit *y = ax + b*; see `Array<object>`.'),
+      output({ 'text/html': '<table><tr><td>1</td></tr></table>', 'text/plain': '   a\n0  1' }),
+    ]),
+  ],
+  [
+    'a markdown cell showing a script in code',
+    notebook([markdown('Run:\n\n```html\n<script>window.__ran=1</script>\n```\n')]),
+  ],
+  ['a text output holding markup', notebook([output({ 'text/plain': `<script>${ran}</script>` })])],
+];
+
+// nbconvert's html of the notebook, opened in Chromium: whether anything in it ran
+async function renders(ctx: TestContext, text: string): Promise<boolean> {
+  const bin = nbconvert.require(ctx);
+  const browser = chromium.browser();
+  if (browser === undefined) return ctx.skip(chromium.skipReason());
+  const dir = await nbconvert.scratch('linkgate-nbconvert-');
+  const file = path.join(dir, 'analysis.ipynb');
+  await writeFile(file, text);
+  const out = await runOracle(bin, ['--to', 'html', '--template', 'basic', '--stdout', file], {
+    env: { ...process.env, HOME: dir, JUPYTER_CONFIG_DIR: dir },
+  });
+  expect(out.code, out.out.slice(-500)).toBe(0);
+  const html = out.out.slice(0, out.out.lastIndexOf('</div>') + 6);
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript('window.$ = () => ({});');
+    await page.route('http://nb.test/**', (route) =>
+      route.request().url() === 'http://nb.test/'
+        ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><body>${html}</body></html>` })
+        : route.fulfill({ status: 404, body: '' }),
+    );
+    // `load` fires after every image has loaded or failed, so every handler that would run has run
+    await page.goto('http://nb.test/', { waitUntil: 'load' });
+    return (await page.evaluate('window.__ran === 1')) === true;
+  } finally {
+    await page.close();
+  }
+}
+
+async function decide(gate: ReturnType<typeof createGate>, text: string) {
+  const uri = 'guide://lab/analysis.ipynb';
+  const decision = await gate.decideRead({
+    stage: 'read',
+    link: { type: 'resource_link', uri, name: 'analysis', mimeType: 'application/json' },
+    result: { resultType: 'complete', contents: [{ uri, mimeType: 'application/json', text }] },
+  });
+  return { effect: decision.effect, why: decision.reasons.map((r) => `${r.code}: ${r.message}`).join('; ') };
+}
+
+describe('nbconvert renders each attack live, the gate withholds it', () => {
+  test.for(attacks)('%s', { timeout: 120_000 }, async ([, text], ctx) => {
+    expect(await renders(ctx, text)).toBe(true);
+    const verdict = await decide(notebookOnly, text);
+    expect(verdict.effect, verdict.why).toBe('deny');
+    expect(verdict.why).toMatch(/notebook cell/);
+  });
+});
+
+describe('nbconvert renders each control inert, the gate allows it', () => {
+  test.for(controls)('%s', { timeout: 120_000 }, async ([, text], ctx) => {
+    expect(await renders(ctx, text)).toBe(false);
+    expect(await decide(defaults, text)).toEqual({ effect: 'allow', why: '' });
+  });
+});

@@ -4,7 +4,15 @@ import { isJsonRpcId } from './json-rpc-shape.ts';
 /** A read's answer as it came over the wire: the raw result, or the JSON-RPC error. */
 export type ReadAnswer =
   | { result: Record<string, unknown>; requestId?: string | number | null }
-  | { error: { code: number; message: string }; requestId?: string | number | null };
+  | {
+      error: { code: number; message: string };
+      requestId?: string | number | null;
+      /**
+       * set by a reader whose own transport dropped the answer for passing the connection's byte cap (bytes that
+       * arrived, at least, and the cap): the read ends `content.too-large`; never taken from a server's words
+       */
+      tooLarge?: { bytes: number; capBytes: number };
+    };
 
 /**
  * The flow's reader: sends one `resources/read` (params `uri`, and `inputResponses`/`requestState` when answering

@@ -140,6 +140,12 @@ export async function runLinkFlow(
   }
   const elapsedMs = Math.round(performance.now() - started);
   requested.requestId = answer.requestId ?? null;
+  // an answer the reader's transport dropped over the connection cap ends this read as every front end words it
+  const over = 'error' in answer ? answer.tooLarge : undefined;
+  if (over !== undefined && Number.isFinite(over.bytes) && Number.isFinite(over.capBytes)) {
+    const failure = { kind: 'too-large', bytes: over.bytes, capBytes: over.capBytes } as const;
+    return { record: readFailed(gate, step, requested, failure).record, contents: [] };
+  }
   const judged = await judgeRead(gate, step, answer, { requested, elapsedMs, now });
   if (judged.complete && 'result' in answer) options.cache?.store(cacheKey, answer.result);
   return { record: judged.record, contents: judged.delivered };

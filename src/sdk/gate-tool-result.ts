@@ -12,6 +12,8 @@ import type { InputAnswerer, LinkReader, ReadAnswer } from '../flow/link-reader.
 import type { DiscoveredLinks } from '../flow/discovered-links.ts';
 import { type GatedToolResult, runToolResultFlow } from '../flow/run-tool-result-flow.ts';
 import { tagParams, type TransportTap } from './transport-tap.ts';
+import { gateErrorCode } from './gate-answers.ts';
+import { oversizeOfError } from './oversize-answer.ts';
 import { positiveOption } from '../flow/positive-option.ts';
 
 /** Default number of link reads in flight at once per tool result. */
@@ -83,6 +85,9 @@ export function clientReader(client: RequestingClient, tap?: TransportTap): Link
       return { result: restoreResultType(result), requestId: tap?.takeRequestId(tag) ?? null };
     } catch (error) {
       const requestId = tap?.takeRequestId(tag) ?? null;
+      const tooLarge = oversizeOfError(error);
+      if (!signal.aborted && tooLarge !== undefined)
+        return { error: { code: gateErrorCode, message: 'the answer passed the connection cap' }, requestId, tooLarge };
       if (signal.aborted || !isServerError(error)) throw error;
       return { error: { code: error.code, message: error.message }, requestId } satisfies ReadAnswer;
     }

@@ -36,13 +36,13 @@ describe.each(['1.x', '2.x'] as const)('gateToolResult over cappedStdioTransport
     client.onclose = () => {
       closed = true;
     };
-    await client.connect(transport as never);
+    await client.connect(transport);
     closers.push(() => client.close());
     const big = `fault://big/${connectionByteCap(gate.policy) + mib}`;
     const link = (uri: string, name: string) => ({ type: 'resource_link', uri, name, mimeType: 'text/plain' });
     const records: LinkRecord[] = [];
     const gated = await gateToolResult(
-      client as unknown as RequestingClient,
+      client,
       { content: [link(big, 'big'), link(safeUri, 'guide')] },
       { gate, server: 'fault', sink: callbackSink((r) => void records.push(r)), concurrency: 1 },
     );

@@ -8,7 +8,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { cappedStdioTransport } from '../../src/sdk/capped-stdio-transport.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
-import { gateToolResult, type RequestingClient } from '../../src/sdk/gate-tool-result.ts';
+import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { defaultPolicyWith, repoRoot } from './fake-gate.ts';
 import { safeUri } from './fault-server.ts';
 

@@ -1,6 +1,7 @@
 // Section 7 of `npm run bench`: the stdio proxy against a byte relay (its floor) and a direct connection.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { interleave, summary, type Series } from './measure.ts';
 
@@ -16,6 +17,22 @@ interface Peer {
   /** sends `count` requests at once and resolves when every answer is in */
   callMany(method: string, params: Record<string, unknown>, count: number): Promise<void>;
   close(): Promise<void>;
+  /** CPU time the peer's own process (the relay, the proxy) has run so far, ns, all its threads; null off Linux */
+  cpuNs(): number | null;
+}
+
+// the CPU time of a process, from the scheduler's own count per thread (Linux): on a shared machine it moves far less
+// than the wall time of a round trip, which waits on every other process
+function cpuNsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    return ns;
+  } catch {
+    return null;
+  }
 }
 
 function connect(argv: readonly string[]): Peer {
@@ -67,6 +84,7 @@ function connect(argv: readonly string[]): Peer {
       child.stdin.write(lines.join(''));
       return answers;
     },
+    cpuNs: () => cpuNsOf(child.pid),
     async close() {
       failed = null;
       child.stdin.end();
@@ -99,10 +117,12 @@ async function compare(
   const p = peers();
   // the first call of each starts its processes and warms their code paths
   await Promise.all([work(p.direct), work(p.relay), work(p.proxy)]);
+  const cpuBefore = [p.relay.cpuNs(), p.proxy.cpuNs()];
   const [direct, byteRelay, proxy] = (await interleave(
     { direct: () => work(p.direct), relay: () => work(p.relay), proxy: () => work(p.proxy) },
     rounds,
   )) as [Series, Series, Series];
+  const cpuAfter = [p.relay.cpuNs(), p.proxy.cpuNs()];
   await Promise.all([p.direct.close(), p.relay.close(), p.proxy.close()]);
   const median = (s: Series) => summary(s.rounds).median;
   const toRelay = median(proxy) / median(byteRelay);
@@ -116,6 +136,17 @@ async function compare(
   console.log(
     `  proxy ÷ relay ${toRelay.toFixed(2)}× [${spread.min.toFixed(2)} – ${spread.max.toFixed(2)}], proxy ÷ direct ${(median(proxy) / median(direct)).toFixed(2)}×`,
   );
+  const [relayBefore, proxyBefore] = cpuBefore;
+  const [relayAfter, proxyAfter] = cpuAfter;
+  if (relayBefore != null && proxyBefore != null && relayAfter != null && proxyAfter != null) {
+    // every round (the two warm-up rounds too) ran `ops` operations through each
+    const perOp = (ns: number) => ns / 1000 / ((rounds + 2) * ops);
+    const relayCpu = perOp(relayAfter - relayBefore);
+    const proxyCpu = perOp(proxyAfter - proxyBefore);
+    console.log(
+      `  CPU of the process in between: proxy ${proxyCpu.toFixed(1)} µs/op, relay ${relayCpu.toFixed(1)} µs/op, ${(proxyCpu / relayCpu).toFixed(2)}× (steadier than wall time on a shared machine)`,
+    );
+  }
   check(
     `${title} ≤ ${target}× a byte relay`,
     toRelay <= target,

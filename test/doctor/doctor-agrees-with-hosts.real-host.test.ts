@@ -3,7 +3,9 @@
 // changed hook command needs. Each step runs the real binary offline against the scripted model and the hostile
 // fixture server, and checks that doctor's verdict and the host's behaviour agree: where doctor says gated, the
 // refused link was never read and never reached the model; where it says not gated, it was and it did.
+import { realpathSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
@@ -26,8 +28,17 @@ async function doctor(
   cwd: string,
   ...args: string[]
 ): Promise<{ code: number; report: DoctorReport; text: string }> {
-  const json = await runCommand(doctorCommand, ['--json', ...args], { cwd, env: hostEnv(home) });
-  const text = await runCommand(doctorCommand, args, { cwd, env: hostEnv(home) });
+  return doctorIn(hostEnv(home), cwd, ...args);
+}
+
+// doctor run with the environment the host ran with (Gemini CLI's folder trust reads it)
+async function doctorIn(
+  env: Record<string, string>,
+  cwd: string,
+  ...args: string[]
+): Promise<{ code: number; report: DoctorReport; text: string }> {
+  const json = await runCommand(doctorCommand, ['--json', ...args], { cwd, env });
+  const text = await runCommand(doctorCommand, args, { cwd, env });
   expect(text.code).toBe(json.code);
   return { code: json.code, report: JSON.parse(json.stdout) as DoctorReport, text: text.stdout };
 }
@@ -78,8 +89,11 @@ describe('gemini cli: doctor and the host agree with `hooksConfig` on and off', 
     const reads = await serverReads(requestLog);
     const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
     const hostGated = !reads.includes(metadata.uri) && !everything.includes(metadata.marker ?? '');
-    // what doctor says of the same HOME and project
-    const { code, report } = await doctor(path.join(run.dir, 'home'), path.join(run.dir, 'work'));
+    // what doctor says of the same HOME and project, in the environment gemini cli ran with (it trusts the folder)
+    const { code, report } = await doctorIn(
+      hostEnv(path.join(run.dir, 'home'), { GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+      path.join(run.dir, 'work'),
+    );
     const server = report.servers.find((s) => s.name === 'fixture');
     console.log(
       `gemini hooksConfig ${JSON.stringify(hooksConfig)}: doctor exit ${code}, state ${server?.state}; ` +
@@ -95,6 +109,64 @@ describe('gemini cli: doctor and the host agree with `hooksConfig` on and off', 
       expect(report.hooks.every((h) => !h.runs && /hooksConfig\.(enabled|disabled)/.test(h.problems[0] ?? ''))).toBe(
         true,
       );
+    }
+  });
+});
+
+describe('gemini cli: doctor and the host agree on folder trust (trustedFolders.json)', () => {
+  const suite = realHostSuite('gemini cli', () => installGeminiCli());
+
+  test.for([
+    ['trusted', true],
+    ['untrusted', false],
+  ] as const)('a folder %s by the trusted folders file', { timeout: 300_000 }, async ([, trusted], ctx) => {
+    suite.require(ctx);
+    const logs = await suite.scratch('linkgate-doctor-gemini-trust-');
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const trustFile = path.join(logs, 'trustedFolders.json');
+    // every run folder lies under the temp folder: trusting it trusts the run's project, `{}` trusts nothing
+    await writeFile(trustFile, JSON.stringify(trusted ? { [realpathSync(tmpdir())]: 'TRUST_FOLDER' } : {}));
+    // the host decides from the file alone: no `GEMINI_CLI_TRUST_WORKSPACE` (the harness sets it, an empty value
+    // is no setting)
+    const trustEnv = { GEMINI_CLI_TRUST_WORKSPACE: '', GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile };
+    const run = await runGeminiCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: await printedConfig('gemini-cli'),
+      prompt: 'read the links of the fixture server',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
+        { toolUses: [{ id: 'call_metadata', name: 'read_mcp_resource', input: { uri: metadata.uri } }] },
+        { toolUses: [{ id: 'call_readme', name: 'read_mcp_resource', input: { uri: readme.uri } }] },
+        { text: 'all read' },
+      ],
+      env: trustEnv,
+      timeoutMs: 240_000,
+    });
+    suite.defer(() => run.cleanup());
+    expect(run.timedOut, run.stderr).toBe(false);
+    const requests = (await readFile(requestLog, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '');
+    const reads = await serverReads(requestLog);
+    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+    const { code, report } = await doctorIn(hostEnv(path.join(run.dir, 'home'), trustEnv), path.join(run.dir, 'work'));
+    const server = report.servers.find((s) => s.name === 'fixture');
+    console.log(
+      `gemini folder ${trusted ? 'trusted' : 'untrusted'}: doctor exit ${code}, state ${server?.state}; ` +
+        `server got ${requests.length} requests, read ${JSON.stringify(reads)}`,
+    );
+    expect(everything).not.toContain(metadata.marker ?? '');
+    if (trusted) {
+      // the host started the server and its hooks ran: the allowed read went through, the refused one never did
+      expect(reads).toContain(readme.uri);
+      expect(reads).not.toContain(metadata.uri);
+      expect([server?.state, code]).toEqual(['gated', 0]);
+    } else {
+      // the host started no server at all (nothing reached it) and ran no hook: doctor says the server never starts
+      // and the hooks do not run
+      expect(requests).toEqual([]);
+      expect(server?.state).toBe('disabled');
+      expect(report.hooks.length).toBeGreaterThan(0);
+      expect(report.hooks.every((h) => !h.runs && (h.problems[0] ?? '').includes('does not trust'))).toBe(true);
+      expect(code).toBe(1);
     }
   });
 });

@@ -60,10 +60,14 @@ function loadedSources(loads: readonly string[]): Set<string> {
 // `../../main/node_modules/zod/…` (a shared node_modules) and `node_modules/zod/…` name the same package
 const normalise = (source: string) => source.replace(/^(?:\.\.\/)*(?:[^/]+\/)*?node_modules\//, 'node_modules/');
 
-/** The loaded sources the pre-read path must not load: yaml, zod, and any content judge but the kinds table. */
+// the two content modules a policy's settings name, tables with no parser: the kinds, and the consumer ids of
+// `content.consumers` (types and a list of names only)
+const contentTables = new Set(['src/content/kinds.ts', 'src/content/consumers/content-consumer.ts']);
+
+/** The loaded sources the pre-read path must not load: yaml, zod, and any content judge but the two tables. */
 function forbidden(sources: ReadonlySet<string>): string[] {
   return [...sources].filter(
-    (s) => /^node_modules\/(?:yaml|zod)\//.test(s) || (s.startsWith('src/content/') && s !== 'src/content/kinds.ts'),
+    (s) => /^node_modules\/(?:yaml|zod)\//.test(s) || (s.startsWith('src/content/') && !contentTables.has(s)),
   );
 }
 

@@ -1,7 +1,13 @@
 /**
- * A deterministic work budget for one content item: every check counts the steps it takes (bytes scanned, tokens
- * read, nodes visited, re-parses), never wall-clock time, so a verdict does not depend on how loaded the machine
- * is. An item whose checks exhaust the budget is withheld (`partial`, `content.too-complex`), never allowed.
+ * A deterministic work budget for one content item, with two bounds, both counted as the work happens and never
+ * read from a clock, so a verdict does not depend on how loaded the machine is:
+ * - steps (bytes scanned, tokens read, nodes visited, re-parses, delimiters paired, open elements walked), at most
+ *   `baseSteps + stepsPerByte × bytes`: work stays linear in the item's size;
+ * - parser time in calibrated nanoseconds: each parser is charged its measured cost per character it reads and
+ *   per open element it walks (`bench/content-budget.ts` measures them on real and crafted files), at most
+ *   `maxParserNanos` whatever the size: linear work that is still too slow (seven megabytes of markup, a megabyte
+ *   of markdown for five renderers) ends as well.
+ * An item whose checks exhaust either bound is withheld (`partial`, `content.too-complex`), never allowed.
  */
 
 /** Steps one item may take per byte of its body, steps; every family of checks shares one budget per item. */
@@ -10,13 +16,23 @@ export const defaultStepsPerByte = 64;
 /** Steps any item may take whatever its size (small items with a fixed cost: headers, one parse), steps. */
 export const defaultBaseSteps = 1_000_000;
 
+/**
+ * Parser time one item may take, calibrated nanoseconds: 1 s of the parsers' measured cost (what they took on a
+ * loaded 2-core machine), so that judging one item stays within 2 s there with decoding and the rest around it.
+ */
+export const maxParserNanos = 1_000_000_000;
+
 /** Thrown by `WorkBudget.spend` when the budget runs out; caught where the item's judgement is assembled. */
 export class WorkExhausted extends Error {
   /** the check family that ran out (`markdown`, `pdf`, `html`, …) */
   readonly family: string;
 
-  constructor(family: string) {
-    super(`checking the body took more work than its size allows (${family})`);
+  constructor(family: string, bound: 'size' | 'time' = 'size') {
+    super(
+      bound === 'size'
+        ? `checking the body took more work than its size allows (${family})`
+        : `checking the body took more parser time than any item may (${family})`,
+    );
     this.name = 'WorkExhausted';
     this.family = family;
   }
@@ -28,9 +44,14 @@ export class WorkBudget {
   readonly limit: number;
   /** steps spent so far, all families together */
   spent = 0;
+  /** the parser-time limit, calibrated nanoseconds */
+  readonly timeLimit: number;
+  /** parser time spent so far, calibrated nanoseconds */
+  timeSpent = 0;
 
-  constructor(limit: number) {
+  constructor(limit: number, timeLimit = maxParserNanos) {
     this.limit = limit;
+    this.timeLimit = timeLimit;
   }
 
   /** A budget linear in the item's size: `baseSteps + stepsPerByte × bytes`, steps. */
@@ -40,13 +61,19 @@ export class WorkBudget {
 
   /** A budget that never runs out: for callers that bound the work some other way (tests, references). */
   static unlimited(): WorkBudget {
-    return new WorkBudget(Number.POSITIVE_INFINITY);
+    return new WorkBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   }
 
   /** Counts `steps` against the budget for check `family`; throws `WorkExhausted` when the total passes the limit. */
   spend(family: string, steps: number): void {
     this.spent += steps;
     if (this.spent > this.limit) throw new WorkExhausted(family);
+  }
+
+  /** Counts `nanos` of calibrated parser time for check `family`; throws `WorkExhausted` when the total passes the time limit. */
+  spendTime(family: string, nanos: number): void {
+    this.timeSpent += nanos;
+    if (this.timeSpent > this.timeLimit) throw new WorkExhausted(family, 'time');
   }
 
   /** Steps left before the limit, steps (never negative). */

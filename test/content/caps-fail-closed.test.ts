@@ -20,7 +20,7 @@ import {
 import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
-import { WorkBudget } from '../../src/content/work-budget.ts';
+import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
 import { makePng, makeZip } from '../fixtures/make-bytes.ts';
 
 const srcContent = path.resolve(import.meta.dirname, '../../src/content');
@@ -375,6 +375,25 @@ const capCases: CapCase[] = [
     mime: 'text/markdown',
     bytes: () => nestedMarkdown(maxMarkdownNesting + 1),
     finding: new RegExp(`markdown nested deeper than ${maxMarkdownNesting} levels`),
+  },
+  {
+    cap: "maxParserNanos (a megabyte of markdown: more than a second of the renderers' measured time)",
+    value: maxParserNanos,
+    mime: 'text/markdown',
+    bytes: () => Buffer.from(`an onload= attribute\n\n${'Array<Map<string, number>> | '.repeat(35_000)}`),
+    finding: /more parser time than any item may/,
+  },
+  {
+    cap: 'maxParserNanos (7 MB of svg nested 250 deep, counted as saxes reads it)',
+    value: maxParserNanos,
+    mime: 'image/svg+xml',
+    bytes: () => {
+      const one = `${'<g>'.repeat(250)}${'</g>'.repeat(250)}`;
+      return Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg">${one.repeat(Math.ceil(7_000_000 / one.length))}</svg>`,
+      );
+    },
+    finding: /more parser time than any item may \(xml nesting\)/,
   },
   {
     cap: 'the work budget (WorkBudget)',

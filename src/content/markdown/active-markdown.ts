@@ -11,6 +11,7 @@
 import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
+import { markdownNanosPerChar } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
 import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
@@ -19,7 +20,6 @@ import {
   type MarkdownEnv,
   markdownRenderers,
   maxMarkdownNesting,
-  renderStepsPerChar,
   renderWith,
 } from './markdown-renderers.ts';
 
@@ -27,9 +27,10 @@ import {
 export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
   const md = commonMark();
   const env: MarkdownEnv = { budget };
-  budget.spend('markdown', renderStepsPerChar * text.length);
   // the renderers' superlinear pairing of delimiters, charged once before any of them runs
   budget.spend('markdown', pairingSteps(text));
+  // the measured time of the token read and of every renderer, charged at once: what will not fit is not started
+  budget.spendTime('markdown', markdownNanosPerChar(markdownRenderers) * text.length);
   const tokens = md.parse(text, env);
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;
@@ -45,7 +46,7 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
     if (url !== null) return `a markdown link reference definition with ${url}`;
   }
   for (const renderer of markdownRenderers) {
-    const page = renderWith(renderer, text, budget);
+    const page = renderWith(renderer, text);
     const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }

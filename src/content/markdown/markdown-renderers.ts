@@ -29,9 +29,6 @@ export const maxMarkdownNesting = 32;
 // short has tokens at the gate's limit first, so the cut is seen and fails closed
 const parserNesting = 4 * maxMarkdownNesting;
 
-/** Steps a renderer is charged per character it renders (its own linear pass), steps. */
-export const renderStepsPerChar = 4;
-
 /** What markdown-it's parse carries for the gate: the item's budget (spent by link-label scans) and the link reference definitions it read. */
 export interface MarkdownEnv {
   budget: WorkBudget;
@@ -159,9 +156,8 @@ export const markdownRenderers: readonly MarkdownRenderer[] = [
 
 const made = new Map<string, (text: string) => string>();
 
-/** The HTML page \`renderer\` makes of \`text\`, charged \`renderStepsPerChar\` per character to \`budget\`. */
-export function renderWith(renderer: MarkdownRenderer, text: string, budget: WorkBudget): string {
-  budget.spend('markdown', renderStepsPerChar * text.length);
+/** The HTML page \`renderer\` makes of \`text\`; the caller charges the item's budget the renderers' time and pairing work before any of them runs (findActiveMarkdown). */
+export function renderWith(renderer: MarkdownRenderer, text: string): string {
   let render = made.get(renderer.name);
   if (render === undefined) {
     render = renderer.make();

@@ -2,18 +2,16 @@
 // and attribute values a browser sees, character references decoded as the browser decodes them, foreign
 // (SVG, MathML) content in its namespaces, template contents, and `srcdoc` documents parsed as documents of
 // their own down to `maxNestedMarkup` levels, as are down-level-hidden conditional comments; deeper nesting fails
-// closed. Every parse spends the length it reads from the item's budget.
+// closed. Every parse is charged its measured time per character and the open elements it walks at each tag.
 import type { DefaultTreeAdapterMap, Token } from 'parse5';
 import { html5 } from '../lazy-parsers.ts';
+import { parse5NanosPerChar, parse5NanosPerOpenElement } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
 import { activeAttributeUrl, svgImageUrl } from './markup-url.ts';
 
 /** Levels of `srcdoc` documents (and of conditional comments) inside one another read; a deeper one is denied unread. */
 export const maxNestedMarkup = 4;
-
-/** Steps the HTML parser and the walk over its tree are charged per character parsed, steps. */
-export const htmlStepsPerChar = 4;
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type ChildNode = DefaultTreeAdapterMap['childNode'];
@@ -59,7 +57,7 @@ export interface MarkupScan {
 }
 
 function scanDocument(text: string, scan: MarkupScan): string | null {
-  scan.budget.spend('html', htmlStepsPerChar * text.length);
+  scan.budget.spendTime('html', parse5NanosPerChar * text.length);
   const { document, startTag } = parseSeeingStartTags(text, scan);
   if (startTag !== null) return startTag;
   const stack: ChildNode[] = [];
@@ -118,10 +116,12 @@ function parseSeeingStartTags(
       // the tree builder's work on a tag grows with the open elements it looks through (an end tag in svg or
       // math content walks the stack for its match): depth × elements is charged as it happens
       scan.budget.spend('html', this.openElements.stackTop + 1);
+      scan.budget.spendTime('html nesting', parse5NanosPerOpenElement * (this.openElements.stackTop + 1));
       super.onStartTag(token);
     }
     override onEndTag(token: TagToken): void {
       scan.budget.spend('html', this.openElements.stackTop + 1);
+      scan.budget.spendTime('html nesting', parse5NanosPerOpenElement * (this.openElements.stackTop + 1));
       super.onEndTag(token);
     }
   };

@@ -10,6 +10,7 @@ import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl, svgImageUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
+import { saxesNanosPerChar, saxesNanosPerElement, saxesNanosPerOpenElement } from '../parser-nanos.ts';
 import { WorkBudget, WorkExhausted } from '../work-budget.ts';
 
 /**
@@ -41,6 +42,7 @@ export function findActiveXml(
   budget: WorkBudget = WorkBudget.unlimited(),
 ): XmlFindings {
   const { SaxesParser } = xmlParser();
+  budget.spendTime('xml', saxesNanosPerChar * text.length);
   const parser = new SaxesParser({ xmlns: true });
   const findings: XmlFindings = { active: null, malformed: null };
   const found = (message: string): never => {
@@ -65,6 +67,7 @@ export function findActiveXml(
     if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
     // saxes resolves the element's prefixes through every open element: depth × elements, charged as it happens
     budget.spend('xml', depth);
+    budget.spendTime('xml nesting', saxesNanosPerElement + saxesNanosPerOpenElement * depth);
     const message = inspectElement(tag, flavour, budget);
     if (message !== null) found(message);
     if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') styleDepth++;

@@ -1,0 +1,44 @@
+// What each parser costs, in calibrated nanoseconds, for the parser-time bound of the work budget (work-budget.ts).
+// Measured on this project's 2-core machine under load (CPU time, the least of three runs): per character read on
+// real files (the markdown files of node_modules and the benign corpus, the `.d.ts` files of node_modules, flat
+// and nested SVG) and per open element walked at each tag of nested markup. `npm run bench` (bench/content.ts)
+// measures them again beside these figures; a parser that got slower shows there first.
+
+/** parse5 (the HTML tree builder) per character parsed, calibrated ns: 27–94 measured on `.d.ts` files, READMEs and SVG. */
+export const parse5NanosPerChar = 100;
+
+/** parse5 per open element it looks through at a start or end tag, calibrated ns: (191 − 94) ns per character of `<g>`s 250 deep. */
+export const parse5NanosPerOpenElement = 3;
+
+/** saxes (the XML reader) per character read, calibrated ns: 28 measured on flat SVG. */
+export const saxesNanosPerChar = 30;
+
+/** saxes and the gate's look at each element it reads (names, attributes, the allow-lists), per start tag, calibrated ns: 1,150 measured on flat SVG past its 30 per character. */
+export const saxesNanosPerElement = 1200;
+
+/** saxes per open element whose prefixes it resolves at a start tag, calibrated ns: (165 − 28) ns per character of `<g>`s 250 deep. */
+export const saxesNanosPerOpenElement = 8;
+
+/** markdown-it's parse into tokens (the gate's own reading of links and definitions), calibrated ns per character: 47–171 measured. */
+export const markdownTokensNanosPerChar = 200;
+
+// each renderer as the gate runs it (markdown-renderers.ts), calibrated ns per character rendered: measured 96–142
+// and 102–135 (markdown-it), 2,014–3,718 (micromark with the GFM extensions), 175–577 (marked), 80–102
+// (commonmark.js) on READMEs and `.d.ts` files
+const rendererNanos: Readonly<Record<string, number>> = {
+  'markdown-it commonmark': 150,
+  'markdown-it default': 150,
+  'micromark gfm': 4000,
+  marked: 600,
+  'commonmark.js': 120,
+};
+
+/** A markdown renderer's cost per character, calibrated ns, by its name; a renderer not measured yet is charged as the slowest one is. */
+export function rendererNanosPerChar(name: string): number {
+  return rendererNanos[name] ?? Math.max(...Object.values(rendererNanos));
+}
+
+/** What reading markdown costs per character, calibrated ns: the token read and every one of `renderers`. */
+export function markdownNanosPerChar(renderers: readonly { readonly name: string }[]): number {
+  return renderers.reduce((sum, r) => sum + rendererNanosPerChar(r.name), markdownTokensNanosPerChar);
+}

@@ -10,8 +10,8 @@ export interface LangchainReadLinkFields {
   name: string;
   description: string;
   schema: ReadLinkParameters;
-  /** the body as text, or the gate's notice; never rejects */
-  func: (input: { uri: string }) => Promise<string>;
+  /** the body as text, or the gate's notice; never rejects (typed loosely: LangChain infers the input from the schema) */
+  func: (input: { readonly uri?: unknown }) => Promise<string>;
 }
 
 /**
@@ -24,6 +24,6 @@ export function langchainReadLinkTool(links: GatedLinks, name = 'read_link'): La
     name,
     description: readLinkDescription,
     schema: structuredClone(readLinkParameters),
-    func: ({ uri }) => links.read(uri),
+    func: ({ uri }) => links.read(typeof uri === 'string' ? uri : ''),
   };
 }

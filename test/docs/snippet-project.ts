@@ -72,6 +72,9 @@ export const typesCheckModule = [
   "export * as testing from 'linkgate/testing';",
   "export * as claudeAgentSdk from 'linkgate/claude-agent-sdk';",
   "export * as openaiAgents from 'linkgate/openai-agents';",
+  "export * as aiSdk from 'linkgate/ai-sdk';",
+  "export * as langchain from 'linkgate/langchain';",
+  "export * as mastra from 'linkgate/mastra';",
 ].join('\n');
 
 /** A command's exit code and output. */

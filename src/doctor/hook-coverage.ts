@@ -14,6 +14,8 @@ export function coveredTools(
   server: string,
   tools: readonly string[] | undefined,
 ): string[] {
-  if (phase === 'pre') return [host.tools.read];
-  return [host.tools.read, ...(tools ?? sampleTools).map((t) => host.tools.mcpTool(server, t))];
+  // a host with no read tool (Copilot CLI) has no read to see before it happens
+  const read = host.tools.read === undefined ? [] : [host.tools.read];
+  if (phase === 'pre') return read;
+  return [...read, ...(tools ?? sampleTools).map((t) => host.tools.mcpTool(server, t))];
 }

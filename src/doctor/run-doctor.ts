@@ -1,6 +1,7 @@
 import { readClaudeCode, type ConfigPlaces } from './claude-code-config.ts';
 import { readCline } from './cline-config.ts';
 import { readCodex } from './codex-config.ts';
+import { readCopilotCli } from './copilot-cli-config.ts';
 import { readCursor } from './cursor-config.ts';
 import type {
   ConfiguredHook,
@@ -45,6 +46,7 @@ const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<Hos
   'gemini-cli': readGeminiCli,
   cursor: readCursor,
   cline: readCline,
+  'copilot-cli': readCopilotCli,
 };
 
 /** Every host's configured servers and linkgate hooks under `places`, each judged: gated or not, and why. */
@@ -222,8 +224,9 @@ async function serverReport(
 
   const host = hostDescriptions[server.host];
   const names = listed !== undefined && 'names' in listed ? listed.names : undefined;
-  const tools = coveredTools(host, 'post', server.name, names).slice(1);
-  const needs = { pre: [host.tools.read], bodies: [host.tools.read], results: tools };
+  const read = coveredTools(host, 'pre', server.name, names);
+  const tools = coveredTools(host, 'post', server.name, names).slice(read.length);
+  const needs = { pre: read, bodies: read, results: tools };
   const mine = hooks.filter(
     (h) =>
       h.host === server.host &&

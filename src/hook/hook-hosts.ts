@@ -1,6 +1,7 @@
 import { claudeCodeHost } from './claude-code-host.ts';
 import { clineHost } from './cline-host.ts';
 import { codexHost } from './codex-host.ts';
+import { copilotCliHost } from './copilot-cli-host.ts';
 import { cursorHost } from './cursor-host.ts';
 import { geminiCliHost } from './gemini-cli-host.ts';
 import type { HostAdapter } from './host-adapter.ts';
@@ -12,6 +13,7 @@ export const hostAdapters = {
   'gemini-cli': geminiCliHost,
   cursor: cursorHost,
   cline: clineHost,
+  'copilot-cli': copilotCliHost,
 } as const satisfies Readonly<Record<string, HostAdapter>>;
 
 /** A host name `linkgate hook` accepts. */

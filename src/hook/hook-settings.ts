@@ -1,6 +1,7 @@
 import { claudeCode } from '../hosts/claude-code.ts';
 import { cline } from '../hosts/cline.ts';
 import { codex } from '../hosts/codex.ts';
+import { copilotCli } from '../hosts/copilot-cli.ts';
 import { cursor } from '../hosts/cursor.ts';
 import { geminiCli } from '../hosts/gemini-cli.ts';
 import { gateTools, printedHooks } from '../hosts/hook-setup.ts';
@@ -64,6 +65,7 @@ export const hostSettings = {
   cursor: cursorSettings,
   // Cline's hooks are files, not a json block: `{hookFiles: {EVENT: script}}` (its description's `setup.print`)
   cline: (command: string) => hookSettings(cline, command),
+  'copilot-cli': (command: string) => hookSettings(copilotCli, command),
 } as const satisfies { readonly [H in keyof typeof hostDescriptions]: (command: string) => unknown };
 
 /** Quotes one argument for a POSIX shell command line (hosts run `command` through `sh -c`). */

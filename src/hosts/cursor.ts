@@ -29,7 +29,7 @@ export const cursor: HostDescription = {
   // Cursor's MCP events carry the server's own tool name; its generic events Claude Code's names (the hook reads them
   // as Claude-shaped), its read tool among them
   tools: {
-    read: claudeCode.tools.read,
+    ...(claudeCode.tools.read === undefined ? {} : { read: claudeCode.tools.read }),
     ...(claudeCode.tools.list === undefined ? {} : { list: claudeCode.tools.list }),
     everyMcpTool: 'MCP:.*',
     mcpTool: (_server, tool) => tool,

@@ -19,9 +19,10 @@ export function eventOf(host: HostDescription, phase: HookPhase): string | undef
  */
 export function gateTools(host: HostDescription, phase: HookPhase): string[] {
   const { read, list, listDir, webFetch, everyMcpTool } = host.tools;
-  if (phase === 'pre') return webFetch === undefined ? [read] : [read, webFetch];
-  if (phase === 'failure') return [read];
-  return [read, ...[list, listDir].filter((name): name is string => name !== undefined), everyMcpTool];
+  const named = (...names: (string | undefined)[]) => names.filter((name): name is string => name !== undefined);
+  if (phase === 'pre') return named(read, webFetch);
+  if (phase === 'failure') return named(read);
+  return [...named(read, list, listDir), everyMcpTool];
 }
 
 /** The hooks block that runs `command` on every event `host`'s gate needs (what `--print-config` prints). */

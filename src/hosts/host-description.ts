@@ -1,5 +1,5 @@
 /** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
-export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'cline';
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'cline' | 'copilot-cli';
 
 /** Which part of a call a hook event sees: `pre` before a tool runs, `post` its result, `failure` a failed call. */
 export type HookPhase = 'pre' | 'post' | 'failure';
@@ -38,8 +38,8 @@ export interface McpToolParts {
 
 /** The names a host's hooks see for the calls a gate must judge. */
 export interface HostTools {
-  /** the resource-read tool (`ReadMcpResourceTool`, `read_mcp_resource`) */
-  readonly read: string;
+  /** the resource-read tool (`ReadMcpResourceTool`, `read_mcp_resource`), when the host has one (Copilot CLI has none) */
+  readonly read?: string;
   /** the resource-list tool, when the host has one (Cline 3.x has none) */
   readonly list?: string;
   /** the tool listing a directory resource's children (discovery, no body), when the host has one */

@@ -1,6 +1,7 @@
 import { claudeCode } from './claude-code.ts';
 import { cline } from './cline.ts';
 import { codex } from './codex.ts';
+import { copilotCli } from './copilot-cli.ts';
 import { cursor } from './cursor.ts';
 import { geminiCli } from './gemini-cli.ts';
 import type { HostDescription, HostName } from './host-description.ts';
@@ -12,7 +13,8 @@ export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
   'gemini-cli': geminiCli,
   cursor,
   cline,
+  'copilot-cli': copilotCli,
 };
 
 /** The hosts, in the order linkgate reports them. */
-export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline'];
+export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline', 'copilot-cli'];

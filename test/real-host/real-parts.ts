@@ -5,6 +5,7 @@ import type { FrameworkSpec } from '../frameworks/framework-package.ts';
 import { installClaudeCode } from './claude-code.ts';
 import { installCline } from './cline.ts';
 import { installCodexCli } from './codex-cli.ts';
+import { installCopilotCli } from './copilot-cli.ts';
 import { installGeminiCli } from './gemini-cli.ts';
 import type { HostInstall } from './install-package.ts';
 
@@ -14,6 +15,7 @@ export const realHosts: Readonly<Record<string, (env?: NodeJS.ProcessEnv) => Pro
   'codex cli': installCodexCli,
   'gemini cli': installGeminiCli,
   cline: installCline,
+  'copilot cli': installCopilotCli,
 };
 
 /** The agent frameworks the framework suites drive, at exact versions (each with the peers npm installs beside it). */

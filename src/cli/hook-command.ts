@@ -38,7 +38,8 @@ const hosts = Object.keys(hostAdapters).join('|');
  */
 export const hookDefinition = defineCommand({
   name: 'hook',
-  summary: 'judge one host hook event (claude code, codex, gemini cli, cursor, cline, copilot cli): deny reads, withhold bodies',
+  summary:
+    'judge one host hook event (claude code, codex, gemini cli, cursor, cline, copilot cli): deny reads, withhold bodies',
   synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",

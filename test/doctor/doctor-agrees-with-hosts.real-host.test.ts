@@ -4,8 +4,8 @@
 // fixture server, and checks that doctor's verdict and the host's behaviour agree: where doctor says gated, the
 // refused link was never read and never reached the model; where it says not gated, it was and it did.
 import { realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
@@ -168,6 +168,59 @@ describe('gemini cli: doctor and the host agree on folder trust (trustedFolders.
       expect(report.hooks.every((h) => !h.runs && (h.problems[0] ?? '').includes('does not trust'))).toBe(true);
       expect(code).toBe(1);
     }
+  });
+});
+
+describe('gemini cli: doctor and the host agree on a system settings file turning hooks off', () => {
+  const suite = realHostSuite('gemini cli', () => installGeminiCli());
+
+  // gemini cli reads a system file only when root owns it and every folder above it, none writable by others: one in
+  // the home folder (root's, when the suite runs as root) is read, one in the temp folder (writable by all) is skipped
+  test.for([
+    ['root-owned', true],
+    ['in a folder others may write', false],
+  ] as const)('a system file %s', { timeout: 300_000 }, async ([, secure], ctx) => {
+    suite.require(ctx);
+    if (secure && process.getuid?.() !== 0) ctx.skip();
+    const logs = await suite.scratch('linkgate-doctor-gemini-system-');
+    const adminDir = secure ? await mkdtemp(path.join(homedir(), 'linkgate-gemini-system-')) : logs;
+    suite.defer(() => rm(adminDir, { recursive: true, force: true }));
+    const systemFile = path.join(adminDir, 'settings.json');
+    await writeFile(systemFile, JSON.stringify({ hooksConfig: { enabled: false } }));
+    const requestLog = path.join(logs, 'requests.jsonl');
+    const env = { GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemFile };
+    const run = await runGeminiCli({
+      mcpServers: { fixture: fixtureServer(requestLog) },
+      settings: await printedConfig('gemini-cli'),
+      prompt: 'read the links of the fixture server',
+      script: [
+        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
+        { toolUses: [{ id: 'call_metadata', name: 'read_mcp_resource', input: { uri: metadata.uri } }] },
+        { toolUses: [{ id: 'call_readme', name: 'read_mcp_resource', input: { uri: readme.uri } }] },
+        { text: 'all read' },
+      ],
+      env,
+      timeoutMs: 240_000,
+    });
+    suite.defer(() => run.cleanup());
+    expect(run.timedOut, run.stderr).toBe(false);
+    const reads = await serverReads(requestLog);
+    const { code, report } = await doctorIn(
+      hostEnv(path.join(run.dir, 'home'), { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+      path.join(run.dir, 'work'),
+    );
+    const server = report.servers.find((s) => s.name === 'fixture');
+    console.log(
+      `gemini system file ${secure ? 'root-owned' : 'in the temp folder'}: doctor exit ${code}, state ${server?.state}; ` +
+        `host read the refused link: ${reads.includes(metadata.uri)}`,
+    );
+    expect(reads).toContain(readme.uri);
+    // read: the hooks are off and the refused link is read; skipped: the hooks run and refuse it
+    expect(reads.includes(metadata.uri)).toBe(secure);
+    // a skipped system file is gated around, but still a problem doctor names (exit 1), as an unreadable file is
+    expect([server?.state, code]).toEqual(secure ? ['not-gated', 1] : ['gated', 1]);
+    if (!secure)
+      expect(report.problems.some((p) => p.includes(`skips its system settings \`${systemFile}\``))).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@ import { isJsonRpcId } from './json-rpc-shape.ts';
 export type ReadAnswer =
   | { result: Record<string, unknown>; requestId?: string | number | null }
   | {
-      error: { code: number; message: string };
+      error: ReadError;
       requestId?: string | number | null;
       /**
        * set by a reader whose own transport dropped the answer for passing the connection's byte cap (bytes that
@@ -13,6 +13,14 @@ export type ReadAnswer =
        */
       tooLarge?: { bytes: number; capBytes: number };
     };
+
+/** A read's JSON-RPC error: code and message, and `data.uri` when the server named the resource it has not got. */
+export interface ReadError {
+  code: number;
+  message: string;
+  /** kept only as the not-found marker of MCP 2026-07-28 (`-32602` with the uri): no other server data is carried */
+  data?: { uri: string };
+}
 
 /**
  * The flow's reader: sends one `resources/read` (params `uri`, and `inputResponses`/`requestState` when answering
@@ -39,7 +47,12 @@ export function answerOf(message: Readonly<Record<string, unknown>>): ReadAnswer
   const id = message['id'];
   const requestId = isJsonRpcId(id) ? id : null;
   const error = message['error'];
-  if (isRecord(error))
-    return { error: { code: Number(error['code']), message: jsonText(error['message']) }, requestId };
+  if (isRecord(error)) {
+    const data = error['data'];
+    const uri = isRecord(data) && typeof data['uri'] === 'string' ? data['uri'] : undefined;
+    const code = Number(error['code']);
+    const message = jsonText(error['message']);
+    return { error: uri === undefined ? { code, message } : { code, message, data: { uri } }, requestId };
+  }
   return { result: isRecord(message['result']) ? message['result'] : {}, requestId };
 }

@@ -26,6 +26,7 @@ import type {
 import { linkFacts } from './discover-links.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
+import { isNotFoundError } from '../read/result-outcome.ts';
 
 // The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
 // readFailed (read, decide read, deliver, record). A front end that sees the read happen in pieces (the Transport
@@ -228,6 +229,7 @@ export async function judgeRead(
     const record = finish(step, { requested, received, delivered: null }, decision, {
       kind: 'error',
       code: answer.error.code,
+      notFound: isNotFoundError(answer.error),
     });
     // an error answer holds no body: it reaches the host as it came
     return { ...nothingDelivered(decision, record), delivery: 'whole' };

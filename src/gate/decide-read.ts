@@ -66,7 +66,7 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
   switch (outcome.kind) {
     case 'error':
       resultType = 'error';
-      envelope.push(finding('deny', 'read.error', 'read', 'read', describeRpcError(outcome.code)));
+      envelope.push(finding('deny', 'read.error', 'read', 'read', describeRpcError(outcome.code, outcome.notFound)));
       break;
     case 'input-required':
       resultType = 'input_required';

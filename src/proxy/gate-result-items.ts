@@ -6,6 +6,7 @@ import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
+import { judgeJsonTexts } from '../flow/json-text-links.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
@@ -127,7 +128,8 @@ export function itemJudge(
   ): Promise<object | null> {
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
-    if (found.length === 0 && structuredContent === undefined) return null;
+    const content = structured && isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
+    if (found.length === 0 && structuredContent === undefined && !content.some(isJsonText)) return null;
     const refs = new Map<string, RefusedRef>();
     // links the decorator decided take its step, without a promise each; the rest (embedded resources, links of
     // prompts) run side by side
@@ -154,6 +156,9 @@ export function itemJudge(
     const at = ['result', 'structuredContent'];
     if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
     else for (const e of judged.edits) edits.push({ op: 'replace', path: [...at, ...e.path], value: e.value });
+    // so do those of a text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say)
+    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs }))
+      edits.push({ op: 'replace', path: ['result', 'content', t.index, 'text'], value: t.text });
     return edits.length === 0 ? null : editMessage(message, edits);
   }
 }
@@ -188,6 +193,13 @@ function judgedAt(items: readonly unknown[], path: JsonPath): Found[] {
     if (isJudged(item)) found.push({ path: [...path, i], item, index: i });
   });
   return found;
+}
+
+// a text item that may hold one JSON value (judged by `judgeJsonTexts`)
+function isJsonText(item: unknown): boolean {
+  if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return false;
+  const first = item['text'].trimStart()[0];
+  return first === '{' || first === '[';
 }
 
 function isJudged(item: unknown): item is Record<string, unknown> {

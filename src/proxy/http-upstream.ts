@@ -5,6 +5,7 @@ import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
 import { responseWithBody } from '../fetch/response-with-body.ts';
 import { isJsonRpcId, messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { modernHeadersFetch } from './modern-request-headers.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
 export const maxUpstreamRedirects = 5;
@@ -78,7 +79,8 @@ export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike)
 }
 
 /**
- * The Streamable HTTP transport to `url`: every response capped at `maxBytes`, `headers` sent to its origin only;
+ * The Streamable HTTP transport to `url`: every response capped at `maxBytes`, `headers` sent to its origin only, the
+ * standard 2026-07-28 request headers written from each body;
  * `onBroken` hears of requests whose streamed answer broke (so they can fail instead of waiting).
  */
 export function httpUpstream(
@@ -88,7 +90,7 @@ export function httpUpstream(
   onBroken: BrokenAnswers,
 ): Transport {
   return new StreamableHTTPClientTransport(url, {
-    fetch: brokenStreamFetch(onBroken, cappedFetch(maxBytes, sameOriginFetch(url.origin))),
+    fetch: modernHeadersFetch(brokenStreamFetch(onBroken, cappedFetch(maxBytes, sameOriginFetch(url.origin)))),
     requestInit: { headers: Object.fromEntries(headers) },
   });
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { GateError } from '../errors.ts';
 import type { OnRecordError } from '../record/record-error.ts';
+import { modernHeaderNames } from './modern-request-headers.ts';
 
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =
@@ -124,6 +125,9 @@ function parseHeader(spec: string, env: Readonly<Record<string, string | undefin
   const name = eq === -1 ? spec : spec.slice(0, eq);
   if (eq === -1 || !headerName.test(name))
     throw new GateError('USAGE', 'option `--header` must be `NAME=VALUE` with a header name before `=`');
+  // the proxy writes these from each body it forwards (MCP 2026-07-28): a fixed one could name another resource
+  if (modernHeaderNames.includes(name.toLowerCase()))
+    throw new GateError('USAGE', `option \`--header ${name}\` is set by the proxy from each request's body`);
   const value = spec.slice(eq + 1).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, variable: string) => {
     const found = env[variable];
     if (found === undefined)

@@ -5,7 +5,8 @@ import type { LinkStages, NextStep, Verdict } from './link-record.ts';
 export type ReadOutcome =
   | { kind: 'not-attempted'; why: string }
   | { kind: 'complete' }
-  | { kind: 'error'; code: number }
+  /** `notFound`: the server said the resource does not exist (`isNotFoundError`) */
+  | { kind: 'error'; code: number; notFound?: boolean }
   | { kind: 'timeout'; deadlineMs: number }
   | { kind: 'input-required' }
   | { kind: 'result-type-unknown'; resultType: string }
@@ -85,6 +86,8 @@ export function linkDeniedNext(link: Decision): NextStep {
 function unfinishedHint(outcome: ReadOutcome): string | null {
   switch (outcome.kind) {
     case 'error':
+      if (outcome.notFound === true)
+        return `the server has no resource at this uri (json-rpc error \`${outcome.code}\`, not found): check the uri`;
       return `the read failed with json-rpc error \`${outcome.code}\`: check the origin server, the uri and its permissions`;
     case 'timeout':
       return `no answer within the \`${outcome.deadlineMs}\` ms deadline: check the origin server`;

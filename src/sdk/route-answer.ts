@@ -7,12 +7,21 @@ import { refusedStepItem } from '../flow/refused-link.ts';
 import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
+import { judgeJsonTexts } from '../flow/json-text-links.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
 import type { TransportSession } from './transport-session.ts';
+import {
+  inputRequestUrls,
+  isInputRequired,
+  refusedElicitation,
+  refusedElicitationNotice,
+  refusedElicitationResult,
+  urlElicitationOf,
+} from './elicitation-urls.ts';
 
 /** Server→host requests whose messages may carry embedded resources, judged before the host sees them. */
 export const judgedServerRequests: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
@@ -25,6 +34,10 @@ export function passesWhole(s: TransportSession, shape: ReturnType<typeof messag
 /** One message from the server: requests and notifications pass at once; answers are matched; the rest is dropped. */
 export function onInbound(s: TransportSession, message: unknown, extra?: MessageExtraInfo): void {
   const shape = messageShape(message);
+  if (shape.kind === 'request' && shape.method === 'elicitation/create' && s.mode === 'enforce') {
+    const urls = urlElicitationOf((message as Record<string, unknown>)['params']);
+    if (urls.length > 0) return judgeElicitationRequest(s, shape.id, message, urls, extra);
+  }
   if (shape.kind === 'request' && judgesRequest(s, shape.method)) {
     const m = message as Record<string, unknown>;
     return s.queue(async () => {
@@ -58,6 +71,10 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
   const pending = s.reads.take(id);
   if (pending !== undefined) return s.queue(() => onReadAnswer(s, id, m, pending, extra));
   const { method, tool } = sent;
+  if ((method === 'tools/call' || method === 'prompts/get') && s.mode === 'enforce' && isInputRequired(m['result'])) {
+    const urls = inputRequestUrls(m['result']);
+    if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls), extra);
+  }
   if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
   if (method === 'tools/call' || method === 'tasks/result') {
     const result = m['result'];
@@ -113,6 +130,49 @@ function answerJudged(s: TransportSession, id: JsonRpcId, judge: () => Promise<u
   });
 }
 
+/**
+ * A server's URL-mode `elicitation/create` (2025-11-25): passed on when its url's link decision allows it; refused, the
+ * host never sees it and the server gets `decline`, as if the user had said no.
+ */
+function judgeElicitationRequest(
+  s: TransportSession,
+  id: JsonRpcId | null,
+  message: unknown,
+  urls: ReturnType<typeof urlElicitationOf>,
+  extra?: MessageExtraInfo,
+): void {
+  s.queue(async () => {
+    const refused = await refusedElicitation(s.gate, s.server, urls);
+    if (refused === null) return onInboundJudged(s, message, extra);
+    s.fail(new Error(refusedElicitationNotice(refused.decision, refused.scheme)));
+    if (id !== null) await s.inner.send({ jsonrpc: '2.0', id, result: { action: 'decline' } } as never).catch(() => {});
+  });
+}
+
+// an allowed elicitation request goes on as any server request would
+function onInboundJudged(s: TransportSession, message: unknown, extra?: MessageExtraInfo): Promise<void> | void {
+  if (!judgesRequest(s, 'elicitation/create')) return s.deliver(message, extra);
+  return judgedMessages(s, message as Record<string, unknown>, 'params').then((judged) => s.deliver(judged, extra));
+}
+
+/**
+ * An `input_required` answer (MCP 2026-07-28) whose URL-mode elicitations are all allowed, as it came; with one refused,
+ * the gate's answer instead: a tool result with the notice as an error, a gate error for a prompt.
+ */
+async function judgedInputRequired(
+  s: TransportSession,
+  m: Record<string, unknown>,
+  method: string,
+  urls: ReturnType<typeof inputRequestUrls>,
+): Promise<Record<string, unknown>> {
+  const refused = await refusedElicitation(s.gate, s.server, urls);
+  if (refused === null) return m;
+  const id = m['id'] as JsonRpcId;
+  if (method === 'tools/call')
+    return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme) };
+  return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme));
+}
+
 function couldNotJudge(error: unknown): string {
   return `linkgate could not judge the answer, so it passes on none of it: ${firstLine(error)}`;
 }
@@ -142,6 +202,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
     mode: s.mode,
     refs: refsOf,
   });
+  const jsonTexts = judgeJsonTexts(s.gate, content, { server: s.server, mode: s.mode, refs: refsOf });
   const steps = await stepping;
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
@@ -152,6 +213,9 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
     refs.set(step.discovered.uri, { ref: recordRef(step.discovered), link: f.link, decision: step.linkDecision });
   });
   refsMade(refs);
+  for (const edit of await jsonTexts)
+    if (!judged.changed.has(edit.index))
+      judged.changed.set(edit.index, { ...(content[edit.index] as object), text: edit.text });
   const structured = await structuring;
   const structuredChanged = structured.withheld || structured.edits.length > 0;
   if (judged.changed.size === 0 && !structuredChanged) return message;

@@ -56,7 +56,7 @@ function expectWellFormed(d: Decision): void {
 
 describe('read envelope', () => {
   test.each([
-    [-32602, /`-32602` \(resource not found/],
+    [-32602, /`-32602` \(invalid params\)/],
     [-32002, /`-32002` \(resource not found \(legacy code\)\)/],
     [-32601, /`-32601` \(method not found\)/],
     [-32603, /`-32603` \(internal error\)/],
@@ -68,6 +68,12 @@ describe('read envelope', () => {
     expect(decision.reasons[0]?.message).toMatch(message);
     expect(decision.items).toEqual([]);
     expectWellFormed(decision);
+  });
+
+  test('a -32602 naming the uri in `data` is resource not found (MCP 2026-07-28)', async () => {
+    const { decision } = await decide(line({ error: { code: -32602, message: 'x', data: { uri: 'era://gone' } } }));
+    expect(codes(decision)).toEqual(['read.error']);
+    expect(decision.reasons[0]?.message).toMatch(/`-32602` \(resource not found\)/);
   });
 
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { classifyResult, describeRpcError } from '../../src/read/result-outcome.ts';
+import { classifyResult, describeRpcError, isNotFoundError } from '../../src/read/result-outcome.ts';
 
 describe('classifyResult', () => {
   test.each([
@@ -40,7 +40,7 @@ describe('classifyResult', () => {
   });
 
   test.each([
-    [-32602, /`-32602` \(resource not found/],
+    [-32602, /`-32602` \(invalid params\)/],
     [-32002, /`-32002` \(resource not found \(legacy/],
     [-32601, /method not found/],
     [-32603, /internal error/],
@@ -48,5 +48,24 @@ describe('classifyResult', () => {
     [null, /without a valid code/],
   ])('describes %j', (code, message) => {
     expect(describeRpcError(code)).toMatch(message);
+  });
+
+  test.each([
+    [{ code: -32602, message: 'Resource not found', data: { uri: 'era://x' } }, true],
+    [{ code: -32002, message: 'm' }, true],
+    [{ code: -32602, message: 'Resource not found' }, false],
+    [{ code: -32602, message: 'm', data: { uri: 7 } }, false],
+    [{ code: -32603, message: 'm', data: { uri: 'era://x' } }, false],
+    ['boom', false],
+    [null, false],
+  ])('not found: %j is %s', (error, notFound) => {
+    expect(isNotFoundError(error)).toBe(notFound);
+    const outcome = classifyResult({ error });
+    expect(outcome.kind === 'error' && outcome.notFound).toBe(notFound);
+  });
+
+  test('describes a -32602 that names its uri as resource not found', () => {
+    expect(describeRpcError(-32602, true)).toMatch(/`-32602` \(resource not found\)$/);
+    expect(describeRpcError(-32002, true)).toMatch(/legacy code/);
   });
 });

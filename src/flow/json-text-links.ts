@@ -1,0 +1,57 @@
+import { isRecord } from '../decision/json-value.ts';
+import type { Gate } from '../gate/create-gate.ts';
+import type { FlowMode } from './link-steps.ts';
+import { applyStructured, judgeStructured, type RefusedRef } from './structured-links.ts';
+
+// A text item whose whole text is one JSON object or array is data, not prose: the 2.x server package writes exactly
+// that for a tool's structured content (SEP-2106: a non-object `structuredContent` with no text block gets one holding
+// its JSON), and many servers answer in JSON text. Its links and uri strings get the structured content's judgement,
+// so a uri refused in `content` or `structuredContent` does not survive in the text that mirrors them.
+
+/** A text item whose JSON changed: its index in `content` and its new text. */
+export interface JsonTextEdit {
+  readonly index: number;
+  readonly text: string;
+}
+
+/** The JSON value of a text that is one JSON object or array, or undefined. */
+export function jsonTextValue(text: string): unknown {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Judges the JSON text items of a tool result's `content` as structured content (enforce mode): the new text of each
+ * item with a refused link or uri in it (the notice in its place), or the withheld notice for a value past the walk's
+ * limits. Observe mode changes nothing.
+ */
+export async function judgeJsonTexts(
+  gate: Gate,
+  content: readonly unknown[],
+  options: {
+    server: string;
+    mode: FlowMode;
+    refs?: ReadonlyMap<string, RefusedRef> | Promise<ReadonlyMap<string, RefusedRef>>;
+  },
+): Promise<JsonTextEdit[]> {
+  if (options.mode === 'observe') return [];
+  const found: { index: number; value: unknown }[] = [];
+  content.forEach((item, index) => {
+    if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return;
+    const value = jsonTextValue(item['text']);
+    if (value !== undefined) found.push({ index, value });
+  });
+  const judged = await Promise.all(found.map((f) => judgeStructured(gate, f.value, options)));
+  const edits: JsonTextEdit[] = [];
+  found.forEach((f, i) => {
+    const judgement = judged[i];
+    if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0)) return;
+    edits.push({ index: f.index, text: JSON.stringify(applyStructured(f.value, judgement)) });
+  });
+  return edits;
+}

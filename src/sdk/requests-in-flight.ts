@@ -5,7 +5,7 @@ import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 /** Most entries a per-id map of the decorator keeps (links, task tools, expired ids); the oldest goes first. */
 export const maxRememberedLinks = 1024;
 
-/** What a request in flight was: its method, and for `tools/call` and `tasks/result` the tool it calls. */
+/** What a request in flight was: its method, and for `tools/call`, `tasks/result` and `tasks/get` the tool it calls. */
 export interface SentRequest {
   method: string;
   tool: string | null;
@@ -36,7 +36,7 @@ export class RequestsInFlight {
     this.outstanding.set(id, method);
     if (method === 'tools/call')
       this.toolCalls.set(id, isRecord(params) && typeof params['name'] === 'string' ? params['name'] : null);
-    if (method === 'tasks/result')
+    if (method === 'tasks/result' || method === 'tasks/get')
       this.toolCalls.set(id, isRecord(params) ? (this.taskTools.get(String(params['taskId'])) ?? null) : null);
     if (method === 'initialize') {
       this.initializeId = id;

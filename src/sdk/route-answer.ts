@@ -34,6 +34,12 @@ export function passesWhole(s: TransportSession, shape: ReturnType<typeof messag
 /** One message from the server: requests and notifications pass at once; answers are matched; the rest is dropped. */
 export function onInbound(s: TransportSession, message: unknown, extra?: MessageExtraInfo): void {
   const shape = messageShape(message);
+  // a task's status pushed with its result or input requests (Tasks extension, 2026-07-28) is not judged here: it is
+  // dropped, and the host gets the same task, judged, from `tasks/get` (servers need not send these at all)
+  if (shape.kind === 'notification' && shape.method === 'notifications/tasks' && s.mode === 'enforce') {
+    const params = (message as Record<string, unknown>)['params'];
+    if (isRecord(params) && (params['result'] !== undefined || params['inputRequests'] !== undefined)) return;
+  }
   if (shape.kind === 'request' && shape.method === 'elicitation/create' && s.mode === 'enforce') {
     const urls = urlElicitationOf((message as Record<string, unknown>)['params']);
     if (urls.length > 0) return judgeElicitationRequest(s, shape.id, message, urls, extra);
@@ -76,11 +82,22 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
     if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls), extra);
   }
   if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
+  if (method === 'tasks/get' && isRecord(m['result'])) {
+    const task = m['result'];
+    if (s.mode === 'enforce' && task['status'] === 'input_required') {
+      const urls = inputRequestUrls(task);
+      if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls), extra);
+    }
+    if (task['status'] === 'completed' && isRecord(task['result'])) return onTaskResult(s, id, m, task, tool, extra);
+  }
   if (method === 'tools/call' || method === 'tasks/result') {
     const result = m['result'];
-    // a task-augmented call answers with the task; its result comes later through `tasks/result`
+    // a task-augmented call answers with the task; its result comes later through `tasks/result` (2025-11-25) or
+    // `tasks/get` (the Tasks extension of 2026-07-28, whose task handle is flat: `resultType: task`, `taskId`)
     if (method === 'tools/call' && isRecord(result) && isRecord(result['task']))
       s.requests.noteTask(String(result['task']['taskId']), tool);
+    if (method === 'tools/call' && isRecord(result) && result['resultType'] === 'task')
+      s.requests.noteTask(String(result['taskId']), tool);
     // the links of one result are found at one time (one clock reading, not one per link)
     const foundAt = s.now();
     const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
@@ -108,6 +125,36 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
   }
   if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
   s.deliver(m, extra);
+}
+
+/**
+ * A completed task's `tasks/get` answer (Tasks extension, 2026-07-28): its `result` is the tool call's result, so its
+ * links and embedded resources are found, recorded and judged as a tool result's are, by every front end (the proxy
+ * included: it judges no task result itself).
+ */
+function onTaskResult(
+  s: TransportSession,
+  id: JsonRpcId,
+  m: Record<string, unknown>,
+  task: Record<string, unknown>,
+  tool: string | null,
+  extra?: MessageExtraInfo,
+): void {
+  const result = task['result'];
+  const foundAt = s.now();
+  const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
+  for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
+  answerJudged(
+    s,
+    id,
+    async () => {
+      const inner = { ...m, result };
+      const judged = (await judgedToolResult(s, inner, found)) as Record<string, unknown>;
+      if (!(await s.emitDiscovered(found)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
+      return judged === inner ? m : { ...m, result: { ...task, result: judged['result'] } };
+    },
+    extra,
+  );
 }
 
 /**

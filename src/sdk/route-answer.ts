@@ -149,7 +149,7 @@ function onTaskResult(
     id,
     async () => {
       const inner = { ...m, result };
-      const judged = (await judgedToolResult(s, inner, found)) as Record<string, unknown>;
+      const judged = await judgedToolResult(s, inner, found);
       if (!(await s.emitDiscovered(found)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
       return judged === inner ? m : { ...m, result: { ...task, result: judged['result'] } };
     },

@@ -244,7 +244,7 @@ async function tasksViaDecorator(gate: Gate): Promise<{ seen: Seen; handle: Json
   const stdio = new StdioClientTransport({ command: command as string, args, cwd: repoRoot, stderr: 'ignore' });
   const transport = gateTransport(stdio, { gate, server, sink });
   const host = rawHost((line) => void transport.send(line as never));
-  transport.onmessage = (message) => host.onMessage(message as Json);
+  transport.onmessage = (message) => host.onMessage(message);
   await transport.start();
   try {
     const run = await taskRun(host);

@@ -7,7 +7,7 @@ import {
   punycodeReading,
   transitionalReading,
 } from './host-readings.ts';
-import { asciiHost, dottedQuad, noHosts, safeDecode, type UriHost } from './uri-host.ts';
+import { asciiHost, isDottedQuad, noHosts, safeDecode, type UriHost } from './uri-host.ts';
 
 const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
 
@@ -32,7 +32,7 @@ export function specialHost(url: URL, raw: string, from: number): HostRead {
   if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
   const last = hostname.charCodeAt(hostname.length - 1);
-  if (last >= 0x30 && last <= 0x39 && dottedQuad.test(hostname)) {
+  if (last >= 0x30 && last <= 0x39 && isDottedQuad(hostname)) {
     const host: UriHost = { kind: 'ipv4', text: hostname };
     // written as WHATWG writes it (right after `//`, no userinfo): no zero-padded part, one reading
     if (raw.startsWith(hostname, from + 2) && hostEnds(raw.charCodeAt(from + 2 + hostname.length)))

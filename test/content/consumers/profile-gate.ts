@@ -11,7 +11,7 @@ const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), '
 /** A gate over policies/default.yaml whose `content.consumers` is `consumers` (absent: as shipped), with `alsoAllow` added to `content.allow`. */
 export function profileGate(consumers?: readonly string[], alsoAllow: readonly string[] = []): Gate {
   let text = defaultYaml.replace(
-    /^content:\n  allow:\n/m,
+    /^content:\n {2}allow:\n/m,
     `content:\n  allow:\n${alsoAllow.map((m) => `    - ${m}\n`).join('')}`,
   );
   if (consumers !== undefined)

@@ -3,29 +3,29 @@
 // refusal), the read's record supersedes it, and at the session's end each link never read gets its last record, so
 // a link listed and never read is recorded too and no link is recorded twice. The front end says when sessions end
 // (`flush`).
-import { maxRememberedLinks } from '../sdk/gate-transport.ts';
 import type { DiscoveredRecord } from '../record/discovered-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 
-/** Most sessions a ledger keeps links of at once; the oldest is forgotten first (its discovery records stay). */
-export const maxLedgerSessions = 256;
+/** Most links a ledger waits on at once, over all sessions; the oldest is forgotten first (its discovery record stays). */
+export const maxLedgerLinks = 4096;
 
 /** Where a front end's records go through the ledger: each is written to the sink in the order it comes. */
 export class LinkLedger {
-  // session -> uri -> its discovery record, while no later record of the link was written
-  private readonly sessions = new Map<string, Map<string, DiscoveredRecord>>();
+  // [session, uri] -> the link's discovery record, while no later record of the link was written
+  private readonly waiting = new Map<string, DiscoveredRecord>();
 
   constructor(private readonly sink: RecordSink) {}
 
-  /** A link's discovery record: written, and kept until a later record of the link or the session's end. */
+  /** A link's discovery record: written, and kept until a later record of the link or `flush`. */
   async discovered(record: DiscoveredRecord): Promise<void> {
     await this.sink.write(record);
-    const links = this.session(record.host?.session);
-    if (links === undefined) return;
-    links.delete(record.uri);
-    links.set(record.uri, record);
-    if (links.size > maxRememberedLinks) links.delete(links.keys().next().value as string);
+    const session = record.host?.session;
+    if (session === undefined) return;
+    const key = JSON.stringify([session, record.uri]);
+    this.waiting.delete(key);
+    this.waiting.set(key, record);
+    if (this.waiting.size > maxLedgerLinks) this.waiting.delete(this.waiting.keys().next().value as string);
   }
 
   /**
@@ -37,24 +37,13 @@ export class LinkLedger {
     if (ids !== undefined && ids.requested === null && ids.discovered !== null)
       return this.discovered({ kind: 'discovered', ...record });
     await this.sink.write(record);
-    this.sessions.get(record.host?.session ?? '')?.delete(record.uri);
+    if (record.host !== undefined) this.waiting.delete(JSON.stringify([record.host.session, record.uri]));
   }
 
   /** The sessions ended: each link they listed and never read gets its last record (its discovery record's decision). */
   async flush(): Promise<void> {
-    const links = [...this.sessions.values()].flatMap((session) => [...session.values()]);
-    this.sessions.clear();
+    const links = [...this.waiting.values()];
+    this.waiting.clear();
     for (const { kind: _discovered, ...last } of links) await this.sink.write(last);
-  }
-
-  private session(id: string | undefined): Map<string, DiscoveredRecord> | undefined {
-    if (id === undefined) return undefined;
-    let links = this.sessions.get(id);
-    if (links === undefined) {
-      links = new Map();
-      this.sessions.set(id, links);
-      if (this.sessions.size > maxLedgerSessions) this.sessions.delete(this.sessions.keys().next().value as string);
-    }
-    return links;
   }
 }

@@ -17,6 +17,7 @@ const { runRules } = (await import(
   new URL('../dist/gate/run-rules.js', import.meta.url).href
 )) as typeof import('../src/gate/run-rules.ts');
 import { benchAdversarial } from './adversarial.ts';
+import { benchContent } from './content.ts';
 import { benchFleet } from './fleet.ts';
 import { benchFrameworks } from './frameworks.ts';
 import { benchHook } from './hook.ts';
@@ -581,7 +582,7 @@ console.log(
   `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
 );
 // BENCH_ONLY=links,reads runs some sections (names: links, rules, reads, cold, memory, telemetry, proxy, hook,
-// adversarial, report, review, frameworks, fleet); all by default
+// adversarial, report, review, frameworks, fleet, content); all by default
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => only === undefined || only.includes(name);
 if (wanted('links')) await benchLinks();
@@ -601,5 +602,6 @@ if (wanted('report')) await benchReport(row, check);
 if (wanted('review')) for (const v of await benchReview(rounds, row)) check(v.name, v.ok, v.figure);
 if (wanted('frameworks')) await benchFrameworks(rounds, row, check);
 if (wanted('fleet')) await benchFleet(check);
+if (wanted('content')) await benchContent(rounds, row, check);
 console.log('\ntargets:');
 console.log(verdicts.join('\n'));

@@ -247,6 +247,7 @@ export const hookDefinition = defineCommand({
           record: (record) => sink.write(record),
           recordEmbedded: async (record) => sink.writeEmbedded?.(record),
           recordProvisional: append,
+          recordDiscovered: append,
         });
       });
       if (answer !== '') io.stdout.write(`${answer}\n`);

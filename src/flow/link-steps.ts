@@ -127,6 +127,23 @@ export async function startLink(gate: Gate, input: StartLinkInput): Promise<Link
   };
 }
 
+/**
+ * The step of a link a front end's own cap kept from the gate (too many links in one event, a line that splits too
+ * many ways): `decision`, a deny naming the cap, stands for its link decision, so it is recorded and refused as any
+ * refused link is, never passed on unjudged.
+ */
+export function cappedLink(input: StartLinkInput, decision: Decision): LinkStep {
+  const checked = checkResourceLink(input.link);
+  return {
+    link: checked.ok ? checked.link : null,
+    linkServer: input.linkServer,
+    readFrom: input.readFrom === undefined ? input.linkServer : input.readFrom,
+    discovered: input.discovered,
+    linkDecision: decision,
+    ...(input.mode === undefined ? {} : { mode: input.mode }),
+  };
+}
+
 /** Whether decisions of this step are enforced (not observe mode). */
 export function isEnforced(step: LinkStep): boolean {
   return step.mode !== 'observe';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { cappedLink, discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { uriOf } from '../link/resource-link.ts';
 import { jsonText } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { NoticeSubject } from '../flow/gate-notice.ts';
@@ -7,7 +8,7 @@ import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { capNotice, type HookCap } from './cap-notice.ts';
+import { capDecision, capNotice, type HookCap } from './cap-notice.ts';
 import { checkBudget } from './event-budget.ts';
 import { type HookContext, linkContext, modeOf, nowOf, save, saveDiscovered } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
@@ -66,13 +67,19 @@ export async function toolReturned(
       if (typeof rendered.link['uri'] !== 'string') continue;
       // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
       if (++links > maxLinksPerEvent) {
-        withhold(index, capNotice(context, linkSubject(rendered.link), tooManyLinks));
+        withhold(
+          index,
+          await cappedLinkNotice(event, rendered.link, contentIndex, tool, tooManyLinks, server, context),
+        );
         overflow.add(server);
         continue;
       }
       const candidates = rendered.rendered === undefined ? [] : renderedLinkCandidates(rendered.rendered);
       if (candidates === null) {
-        withhold(index, capNotice(context, linkSubject(rendered.link), tooManySplits));
+        withhold(
+          index,
+          await cappedLinkNotice(event, rendered.link, contentIndex, tool, tooManySplits, server, context),
+        );
         continue;
       }
       const discovered = discoverLink(rendered.link, contentIndex, linkContext(server, tool), at);
@@ -254,10 +261,31 @@ async function addSeen(
   await state.addSeen(event.toolUseId ?? randomUUID(), seen, overflow);
 }
 
-/** What a cap's notice names a link by (its name and scheme; no record ref). */
-function linkSubject(link: Readonly<Record<string, unknown>>): NoticeSubject {
+/**
+ * A link one of the hook's caps kept it from judging: recorded as refused by the cap's reason code with no read (a
+ * would-deny in observe mode), and its notice, naming the record, returned to stand in its place (null in observe mode).
+ */
+async function cappedLinkNotice(
+  event: HookEvent,
+  link: Readonly<Record<string, unknown>>,
+  index: number | null,
+  tool: string,
+  cap: HookCap,
+  server: string,
+  context: HookContext,
+): Promise<string | null> {
+  const discovered = discoverLink(link, index, linkContext(server, tool), nowOf(context));
+  const input = { link, discovered, linkServer: server, readFrom: server, mode: modeOf(context) };
+  const step = cappedLink(input, capDecision(context, cap));
+  await save(
+    context,
+    { ...event, toolUseId: null },
+    { ...step, discoveredBy: event.toolUseId },
+    skipRead(step, cap.message),
+  );
   const name = typeof link['name'] === 'string' ? link['name'] : null;
-  return { name, uri: typeof link['uri'] === 'string' ? link['uri'] : '', ref: null };
+  const subject: NoticeSubject = { name, uri: uriOf(link), ref: recordRef(discovered) };
+  return capNotice(context, subject, cap);
 }
 
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */

@@ -188,6 +188,8 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     expect(
       ['read_mcp_resource', 'list_mcp_resources', 'mcp__fixture__get_links', 'exec_command'].map((t) => post.test(t)),
     ).toEqual([true, true, true, false]);
-    expect(config.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toMatch(/^node \S+linkgate(?:\.js|-cached\.cjs) hook codex --policy /);
+    expect(config.hooks['PreToolUse']?.[0]?.hooks[0]?.command).toMatch(
+      /^node \S+linkgate(?:\.js|-cached\.cjs) hook codex --policy /,
+    );
   });
 });

@@ -22,6 +22,7 @@ import {
 } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
 import { refusedStepItem } from './refused-link.ts';
+import { inputRequestUrls, refusedElicitation } from './elicitation-urls.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
 export const maxInputRounds = 3;
@@ -165,6 +166,17 @@ async function readAnsweringInput(options: LinkFlowOptions, uri: string, signal:
     )
       return answer;
     const requests = answer.result['inputRequests'];
+    // a url the server asks the host to open is a link: a refused one never reaches the answerer, and the read ends
+    // on this `input_required` (not final)
+    if (
+      isRecord(requests) &&
+      (await refusedElicitation(
+        options.gate,
+        options.readFrom ?? options.context.server,
+        inputRequestUrls(answer.result),
+      )) !== null
+    )
+      return answer;
     const responses =
       isRecord(requests) && options.answerInput !== undefined ? await options.answerInput(requests) : {};
     params = { uri, inputResponses: responses };

@@ -21,7 +21,7 @@ import {
   refusedElicitationNotice,
   refusedElicitationResult,
   urlElicitationOf,
-} from './elicitation-urls.ts';
+} from '../flow/elicitation-urls.ts';
 
 /** Server→host requests whose messages may carry embedded resources, judged before the host sees them. */
 export const judgedServerRequests: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);

@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
-import { decisionMetaKey } from '../flow/decision-meta.ts';
+import { decisionMetaKey } from './decision-meta.ts';
 import type { Gate } from '../gate/create-gate.ts';
 
 // A URL-mode elicitation asks the host to open a url the server chose (an auth page, say): the url reaches the user's

@@ -1,5 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import { decisionMetaKey } from './decision-meta.ts';
 import type { FlowMode } from './link-steps.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from './structured-links.ts';
 
@@ -51,7 +52,12 @@ export async function judgeJsonTexts(
   found.forEach((f, i) => {
     const judgement = judged[i];
     if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0)) return;
-    edits.push({ index: f.index, text: JSON.stringify(applyStructured(f.value, judgement)) });
+    // text is read by the model whole: the decision a replaced link carries under `_meta` (its reasons name the host
+    // and path) is left out of it, and so is any a server wrote there to pose as the gate's
+    const text = JSON.stringify(applyStructured(f.value, judgement), (key, v: unknown) =>
+      key === decisionMetaKey ? undefined : v,
+    );
+    edits.push({ index: f.index, text });
   });
   return edits;
 }

@@ -6,6 +6,7 @@ import { quoteValue } from '../decision/quote-value.ts';
 import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
+import { judgeJsonTexts } from '../flow/json-text-links.ts';
 import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { capDecision, capNotice, type HookCap } from './cap-notice.ts';
@@ -101,6 +102,15 @@ export async function toolReturned(
     const notice = withheld.get(index);
     return notice === undefined ? item : noticeItem(notice);
   });
+  // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
+  // proxy and the decorator), so a refused uri does not survive in it
+  checkBudget(context.budget);
+  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), {
+    server,
+    mode: modeOf(context),
+    refs: refused,
+  });
+  for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
   const result: Record<string, unknown> = { ...output.result, content };
   const inPlace = new Map<readonly (string | number)[], unknown>();
   for (const [k, { path }] of inStructured.entries()) {
@@ -116,10 +126,31 @@ export async function toolReturned(
     refs: refused,
   });
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
-  if (withheld.size === 0 && !structuredChanged) return { kind: 'none' };
+  if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
-  const notices = [...withheld.values(), ...(judged.withheld ? [judged.notice] : judged.edits.map(editText))];
+  const notices = [
+    ...withheld.values(),
+    ...(judged.withheld ? [judged.notice] : judged.edits.map(editText)),
+    ...jsonEdits.map((e) => e.text),
+  ];
   return { kind: 'replace', output: output.wrap(result), reason: notices.join('\n') };
+}
+
+// Gemini CLI hands its hook a server's text inside `<untrusted_context>` lines: the JSON is what is between them
+const untrustedOpen = '<untrusted_context>\n';
+const untrustedClose = '\n</untrusted_context>';
+
+/** A text item as JSON text is judged: a Gemini CLI wrapper taken off. */
+function unwrappedText(item: unknown): unknown {
+  if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return item;
+  const text = item['text'];
+  if (!text.startsWith(untrustedOpen) || !text.endsWith(untrustedClose)) return item;
+  return { ...item, text: text.slice(untrustedOpen.length, -untrustedClose.length) };
+}
+
+/** A judged JSON text put back in the wrapper its item had. */
+function rewrapped(item: unknown, text: string): string {
+  return unwrappedText(item) === item ? text : `${untrustedOpen}${text}${untrustedClose}`;
 }
 
 /** The whole tool result replaced by one notice: a cap hit, or a shape or result type the hook cannot judge. */

@@ -99,7 +99,7 @@ describe('red team: a refused uri in a JSON text item does not survive any hook'
       ['alone', onlyJson],
     ] as const) {
       it(`${host}: JSON text ${label}`, async () => {
-        const run = await hook(host, event(items as Json[]));
+        const run = await hook(host, event(items));
         expect(run.code, run.stderr).toBe(0);
         // whatever the host hands the model (a replaced result, a reason, a cancel message) never holds the address
         expect(run.stdout).not.toBe('');

@@ -270,7 +270,14 @@ export const networkProtocols: ReadonlySet<string> = new Set([
 
 // what protocol names carry to say "over TLS" or a version: `gophers`, `ldaptls`, `pop3`, `socks5`, `irc6`
 const variantSuffixes: readonly string[] = ['secure', 'tls', 'ssl', 'sec', 's'];
-const trailingDigits = /\d+$/;
+
+// `name` without the digits it ends with (a version number), read back one character at a time: `/\d+$/` retries
+// its run of digits from every digit, quadratic on a long one
+function withoutTrailingDigits(name: string): string {
+  let end = name.length;
+  while (end > 0 && name.charCodeAt(end - 1) >= 0x30 && name.charCodeAt(end - 1) <= 0x39) end--;
+  return name.slice(0, end);
+}
 
 /**
  * True when `scheme` (lower-case) names a network protocol: one of its layers (split at `+`, as in `git+ssh`,
@@ -292,7 +299,7 @@ const schemeSeparators = '+';
 function protocolVariant(part: string): boolean {
   let rest = part;
   for (;;) {
-    if (networkProtocols.has(rest) || networkProtocols.has(rest.replace(trailingDigits, ''))) return true;
+    if (networkProtocols.has(rest) || networkProtocols.has(withoutTrailingDigits(rest))) return true;
     const suffix = variantSuffixes.find((s) => rest.length > s.length && rest.endsWith(s));
     if (suffix === undefined) return false;
     rest = rest.slice(0, -suffix.length);

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const root = join(import.meta.dirname, '../../src/content');
+// src/content reads bodies; src/link reads the uris, names and hosts a server sends
+const roots = ['content', 'link'].map((folder) => join(import.meta.dirname, '../../src', folder));
+const srcRoot = join(import.meta.dirname, '../../src');
 
 interface Found {
   where: string;
@@ -32,7 +34,7 @@ function regexesIn(path: string): Found[] {
   const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: Found[] = [];
   const visit = (node: ts.Node): void => {
-    const where = `${path.slice(root.length + 1)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+    const where = `${path.slice(srcRoot.length + 1)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
       const text = node.getText();
       const slash = text.lastIndexOf('/');
@@ -50,7 +52,7 @@ function regexesIn(path: string): Found[] {
   return found;
 }
 
-const found = [...sourceFiles(root)].flatMap(regexesIn);
+const found = roots.flatMap((root) => [...sourceFiles(root)]).flatMap(regexesIn);
 
 // every character JavaScript's `\s` matches, and the ones a renderer or browser may trim besides (U+180E, once a
 // space separator; the zero-width space, joiners and word joiner)
@@ -107,7 +109,7 @@ function timePerRun(regex: RegExp, input: string): number {
   return best;
 }
 
-describe('regular expressions in src/content stay linear on runs of unicode space', () => {
+describe('regular expressions in src/content and src/link stay linear on runs of unicode space', () => {
   it('finds the expressions (the source reading works)', () => {
     expect(found.length).toBeGreaterThan(20);
     expect(spaceClasses).toContain('\u3000');
@@ -127,6 +129,24 @@ describe('regular expressions in src/content stay linear on runs of unicode spac
     '%s %s',
     (_where, _text, regex) => {
       for (const shape of shapes) expect(leastGrowth(regex, shape)).toBeLessThan(30);
+    },
+  );
+});
+
+// Runs of one ASCII character that expressions quantify (brackets, tags, dashes, letters, digits, references,
+// slashes, percent escapes, dots, quotes), each ended by a line feed and by a character no class takes: an
+// expression anchored at the end, or one whose greedy run is retried from every start, is quadratic on them
+const runCharacters = ['[', '<', '-', 'a', '0', '&', '/', '%', '.', '"', '#', '='];
+const charShapes: readonly (readonly [string, (run: string) => string])[] = runCharacters.flatMap((c) => [
+  [`${c}… then a line feed`, (run: string) => `${c.repeat(run.length)}\n`] as const,
+  [`${c}… then U+FFFF`, (run: string) => `${c.repeat(run.length)}\uffff`] as const,
+]);
+
+describe('regular expressions in src/content and src/link stay linear on runs of one character', () => {
+  it.each(found.filter((f) => f.regex !== null).map((f) => [f.where, f.text, f.regex as RegExp] as const))(
+    '%s %s',
+    (_where, _text, regex) => {
+      for (const [name, shape] of charShapes) expect(leastGrowth(regex, shape), name).toBeLessThan(30);
     },
   );
 });

@@ -2,6 +2,7 @@
 // viewer do when a file opens without asking for one. Revisions 2–4 (RC4 40–128 bits, AESV2) and 5–6 (AESV3);
 // the key is checked against `/U` first, so a file that needs a real password stays uninspectable.
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { numbersBefore } from './pdf-object-header.ts';
 import { type PdfValue, entry, nameOf, readPdfValue } from './pdf-value.ts';
 
 /** Decrypts one stream's data for object `num`/`gen`; null when it does not decrypt (bad length or padding). */
@@ -158,8 +159,8 @@ function encryptionDictionary(s: string): PdfValue | null {
   // the last header of that object (a later revision replaces an earlier one), read back from each `obj`
   let last = -1;
   for (let at = s.indexOf('obj'); at !== -1; at = s.indexOf('obj', at + 3)) {
-    const header = /(\d+)\s+(\d+)\s*$/.exec(s.slice(Math.max(0, at - 24), at));
-    if (header !== null && Number(header[1]) === num && Number(header[2]) === gen) last = at + 3;
+    const header = numbersBefore(s, Math.max(0, at - 24), at);
+    if (header !== null && header[0] === num && header[1] === gen) last = at + 3;
   }
   if (last === -1) return null;
   const object = readPdfValue(s, last);

@@ -68,3 +68,30 @@ export function findObjectHeader(s: string, from: number, to: number, budget: Wo
   }
   return -1;
 }
+
+/**
+ * The two unsigned integers written just before `at` in [`floor`, `at`) (`12 0` before `obj`, JavaScript white
+ * space between and after them), read back one character at a time, as `/(\d+)\s+(\d+)\s*$/` matches the same
+ * text but without its retry from every digit (quadratic on a long run of digits); null when they are not there.
+ */
+export function numbersBefore(s: string, floor: number, at: number): [number, number] | null {
+  let i = at;
+  while (i > floor && isJsSpace(s.charCodeAt(i - 1))) i--;
+  const genEnd = i;
+  while (i > floor && isDigit(s.charCodeAt(i - 1))) i--;
+  const genStart = i;
+  while (i > floor && isJsSpace(s.charCodeAt(i - 1))) i--;
+  const numEnd = i;
+  while (i > floor && isDigit(s.charCodeAt(i - 1))) i--;
+  if (genStart === genEnd || numEnd === genStart || i === numEnd) return null;
+  return [Number(s.slice(i, numEnd)), Number(s.slice(genStart, genEnd))];
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+// what `\s` matches: one character at a time
+function isJsSpace(c: number): boolean {
+  return /\s/.test(String.fromCharCode(c));
+}

@@ -4,7 +4,7 @@
 import type { WorkBudget } from '../work-budget.ts';
 import { readDictionary, skipWhiteAndComments } from './pdf-lexer.ts';
 import { decodeNamesIn, nameEnd } from './pdf-names.ts';
-import { objectHeaderBefore } from './pdf-object-header.ts';
+import { numbersBefore, objectHeaderBefore } from './pdf-object-header.ts';
 
 /** A stream's dictionary in two readings: pdf.js's and a conservative one. */
 export interface StreamDict {
@@ -41,8 +41,7 @@ export function streamDictionary(s: string, at: number, floor: number, budget: W
 
 // the object number and generation written before `obj` at `header` (what a decryption key is made from)
 function objectNumber(s: string, header: number, floor: number): [number, number] | null {
-  const match = /(\d+)\s+(\d+)\s*$/.exec(s.slice(Math.max(floor, header - 48), header));
-  return match === null ? null : [Number(match[1]), Number(match[2])];
+  return numbersBefore(s, Math.max(floor, header - 48), header);
 }
 
 // the stream dictionary as a reader sees its keys: `#xx` escapes decoded, comments (outside strings) and NULs

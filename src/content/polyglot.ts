@@ -2,6 +2,8 @@
 // ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
 import { findActiveMarkup } from './svg-html/active-markup.ts';
+import { maySniffAsActiveHtml } from './sniffed-html-screen.ts';
+import { findActiveSniffedHtml } from './svg-html/active-html.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { ecmaScript } from './lazy-parsers.ts';
 import { decodeText, startsWithBom } from './text/text-encoding.ts';
@@ -25,6 +27,19 @@ export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = Wo
     }
   }
   return null;
+}
+
+/**
+ * What a browser that reads the whole of an image as HTML (a host that sniffs it, a page that frames it as a
+ * document) finds active in it, wherever the markup starts: pixel data, metadata of any format (AVIF and HEIF items
+ * too), data after the end. The bytes are read as windows-1252, as a browser reads a document without a charset;
+ * null when nothing runs.
+ */
+export function activeAsHtml(kind: string, bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+  budget.spend('polyglot', bytes.length);
+  if (!maySniffAsActiveHtml(bytes)) return null;
+  const found = findActiveSniffedHtml(bytes.toString('latin1'), budget);
+  return found === null ? null : `the ${kind} read as html holds ${found} (polyglot)`;
 }
 
 /** Names what data after an image's end parses as (a binary format, a text format, or script markup); null for padding or unrecognizable bytes. */

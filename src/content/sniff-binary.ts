@@ -7,7 +7,7 @@ import { describeExecutable } from './executable-kinds.ts';
 import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-answers.ts';
 import { readMetadata } from './image/image-metadata.ts';
 import { imageStructure } from './image/image-structure.ts';
-import { embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
+import { activeAsHtml, embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
 import { pdfFindings, pdfInside } from './sniff-pdf.ts';
 import type { WorkBudget } from './work-budget.ts';
 import type { ConsumerId } from './consumers/content-consumer.ts';
@@ -120,6 +120,7 @@ function imageFindings(
   const readings: readonly [ConsumerId, () => string | null][] = [
     ['shell', () => polyglot(kind, bytes, end, budget)],
     ['browser', () => metadata.active],
+    ['browser', () => activeAsHtml(kind, bytes, budget)],
     ['browser', () => scriptPolyglot(kind, bytes, budget)],
     ['pdf-reader', () => pdfInside(kind, bytes, options, budget)],
   ];

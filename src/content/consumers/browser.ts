@@ -15,7 +15,7 @@ export const browserConsumer: ContentConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        'bytes whose markup root is html; any text read raw as HTML by a sniffing host (text declared other than markdown, not a source file declared text/plain); image metadata read as HTML',
+        'bytes whose markup root is html; any text read raw as HTML by a sniffing host (text declared other than markdown, not a source file declared text/plain); an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
       judged:
         'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels)',
       notCovered: 'script loaded from elsewhere by an allowed url (links are judged as links, not fetched)',

@@ -47,6 +47,11 @@ export function activeXhtmlElement(
   return inspectTag(name, HTML_NS, attrs, { depth: 0, budget, rendered: true });
 }
 
+/** `findActiveHtml` of bytes a sniffing browser reads as HTML though they are something else (an image's pixels and metadata, read as windows-1252): a handler counts only under a name a browser runs (`on` and ASCII letters), as binary data spells `on…=` by chance. */
+export function findActiveSniffedHtml(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+  return scanDocument(text, { depth: 0, budget, rendered: false, eventNamesOnly: true });
+}
+
 /** Where a document is read: how deep in `srcdoc` documents and conditional comments, the budget its parses spend, and whether a markdown renderer made it. */
 export interface MarkupScan {
   /** `srcdoc` documents and conditional comments this document is inside */
@@ -54,6 +59,8 @@ export interface MarkupScan {
   budget: WorkBudget;
   /** a page a markdown renderer made: frames, forms, refresh and `base` are active */
   rendered: boolean;
+  /** only `on` and ASCII letters name a handler (bytes that are not text, read as HTML) */
+  eventNamesOnly?: boolean;
 }
 
 function scanDocument(text: string, scan: MarkupScan): string | null {
@@ -172,7 +179,8 @@ export function inspectAttribute(
   scan: MarkupScan = { depth: 0, budget: WorkBudget.unlimited(), rendered: false },
 ): string | null {
   // an empty handler runs nothing
-  if (name.length > 2 && name.startsWith('on') && value.trim() !== '') return `an event-handler attribute \`${name}\``;
+  const handler = scan.eventNamesOnly === true ? /^on[a-z]+$/.test(name) : name.length > 2 && name.startsWith('on');
+  if (handler && value.trim() !== '') return `an event-handler attribute \`${name}\``;
   // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
   if (name === 'attributename' && /^\s*on/i.test(value)) return 'an animation that sets an event-handler attribute';
   const url = activeAttributeUrl(name, value);

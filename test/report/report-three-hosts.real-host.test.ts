@@ -88,6 +88,14 @@ async function hostRun(host: 'claude-code' | 'codex' | 'gemini-cli', mode: Mode,
   }
 }
 
+// the links of one host's records file whose last record is their discovery record: listed, never read
+async function unreadLinks(file: string): Promise<number> {
+  const lines = jsonLines(await readFile(file, 'utf8')) as { kind?: string; uri?: string }[];
+  const last = new Map<string, string>();
+  for (const l of lines) if (l.kind !== 'embedded' && typeof l.uri === 'string') last.set(l.uri, l.kind ?? 'link');
+  return [...last.values()].filter((k) => k === 'discovered').length;
+}
+
 // the distinct links of one host's records file (each file holds one host, one mode, one server): every uri a link
 // record, a discovery record or a provisional read record names, embedded resources left out
 async function distinctLinks(file: string): Promise<{ links: number; lines: number }> {
@@ -101,6 +109,8 @@ describe('a report of one records file from the three real hosts, observe and en
   let mixed = '';
   let counts: ReportCounts;
   const expected = { links: 0, lines: 0 };
+  // per host, in enforce mode: links whose last record is their discovery record (listed, never read)
+  const unread = new Map<string, number>();
 
   // the six host runs, once, for the first test that gets this far (each test first requires the three hosts)
   let ready: Promise<void> | undefined;
@@ -119,6 +129,7 @@ describe('a report of one records file from the three real hosts, observe and en
           expect(found.links, `${host} ${mode} wrote no link records`).toBeGreaterThan(0);
           expected.links += found.links;
           expected.lines += found.lines;
+          if (mode === 'enforce') unread.set(host, await unreadLinks(file));
           await appendFile(mixed, await readFile(file, 'utf8'));
         }
       const run = await runCommand(reportCommand, ['--format', 'json', mixed]);
@@ -138,6 +149,15 @@ describe('a report of one records file from the three real hosts, observe and en
     expect(counts.superseded).toBeGreaterThan(0);
     expect(counts.enforce.byHost.keys.map((b) => b.key).sort()).toEqual(['claude-code', 'codex', 'gemini-cli']);
     expect(counts.observe.byHost.keys.map((b) => b.key).sort()).toEqual(['claude-code', 'codex', 'gemini-cli']);
+  });
+
+  test('each host records the links its tool result listed that nobody read (issue 40 item 3)', {
+    timeout: 15 * 60_000,
+  }, async (ctx) => {
+    await prepare(ctx);
+    console.info(`[measure] unread links per host (enforce): ${JSON.stringify(Object.fromEntries(unread))}`);
+    for (const host of ['claude-code', 'codex', 'gemini-cli']) expect(unread.get(host) ?? 0).toBeGreaterThan(0);
+    expect(counts.enforce.outcomes.unread).toBe([...unread.values()].reduce((a, b) => a + b, 0));
   });
 
   test('what the policy stopped is kept apart from what the host or server broke', {

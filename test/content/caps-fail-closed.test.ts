@@ -21,6 +21,7 @@ import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
 import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
+import { type ConsumerId, consumerProfile } from '../../src/content/consumers/content-consumer.ts';
 import { makePng, makeZip } from '../fixtures/make-bytes.ts';
 
 const srcContent = path.resolve(import.meta.dirname, '../../src/content');
@@ -43,12 +44,18 @@ const allow = [
   'text/html',
 ];
 
-async function judged(bytes: Buffer, mime: string, budget?: WorkBudget): Promise<ContentJudgement> {
+async function judged(
+  bytes: Buffer,
+  mime: string,
+  budget?: WorkBudget,
+  reader?: { uri: string; consumers: readonly ConsumerId[] },
+): Promise<ContentJudgement> {
   const text = mime.startsWith('text/') || mime === 'image/svg+xml' ? bytes.toString('utf8') : undefined;
   const sniff = await sniffContent(bytes, {
     declaredMime: mime,
     ...(text === undefined ? {} : { text }),
     ...(budget === undefined ? {} : { budget }),
+    ...(reader === undefined ? {} : { uri: reader.uri, consumers: consumerProfile(reader.consumers) }),
   });
   return judgeContent(mime, sniff, { allow });
 }
@@ -192,6 +199,8 @@ interface CapCase {
   /** the message of the finding that withholds */
   finding: RegExp;
   budget?: () => WorkBudget;
+  /** the item's uri and the consumers of the profile, for a cap of an opt-in consumer */
+  reader?: { uri: string; consumers: readonly ConsumerId[] };
 }
 
 const capCases: CapCase[] = [
@@ -396,6 +405,22 @@ const capCases: CapCase[] = [
     finding: /more parser time than any item may \(xml nesting\)/,
   },
   {
+    cap: 'maxMdxDepth (block quotes 80 deep, read by the mdx compiler)',
+    value: 64,
+    mime: 'text/markdown',
+    bytes: () => Buffer.from(`${'> '.repeat(80)}deep\n`),
+    reader: { uri: 'guide://docs/page.mdx', consumers: ['mdx'] },
+    finding: /nested deeper than 64 levels/,
+  },
+  {
+    cap: 'maxTemplateDepth (html 300 deep in a vitepress page)',
+    value: 256,
+    mime: 'text/markdown',
+    bytes: () => Buffer.from(`<div>\n${'<span>'.repeat(300)}deep${'</span>'.repeat(300)}\n</div>\n`),
+    reader: { uri: 'guide://docs/page.md', consumers: ['vitepress'] },
+    finding: /template nested deeper than 256 levels/,
+  },
+  {
     cap: 'the work budget (WorkBudget)',
     value: 0,
     mime: 'text/markdown',
@@ -419,7 +444,7 @@ describe('every cap fails closed (issue 39 item 5)', () => {
   test.each(capCases.map((c) => [c.cap, c] as const))(
     '%s: hitting it withholds',
     async (_, c) => {
-      const verdict = await judged(c.bytes(), c.mime, c.budget?.());
+      const verdict = await judged(c.bytes(), c.mime, c.budget?.(), c.reader);
       expect(verdict.effect, JSON.stringify(verdict.findings)).not.toBe('allow');
       const finding = verdict.findings.find((f) => c.finding.test(f.reason.message));
       expect(finding, JSON.stringify(verdict.findings)).toBeDefined();
@@ -463,6 +488,14 @@ describe('every cap fails closed (issue 39 item 5)', () => {
     'pdf/pdf-decrypt.ts': {
       count: 1,
       why: 'an aes stream whose padding is bad does not decrypt: null, which the scan reports as uninterpretable',
+    },
+    'consumers/mdx-compiler.ts': {
+      count: 1,
+      why: 'a page the mdx parser rejects is rejected by the mdx compiler too: the page is never built, nothing of it runs',
+    },
+    'consumers/vitepress.ts': {
+      count: 1,
+      why: 'frontmatter yaml that does not parse stops gray-matter too: the page is not built, no head entry runs',
     },
     'pdf/pdf-inspect-stream.ts': {
       count: 2,

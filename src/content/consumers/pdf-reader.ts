@@ -3,6 +3,13 @@
 import { pdfFindings } from '../sniff-pdf.ts';
 import type { ConsumerFinding, ContentConsumer } from './content-consumer.ts';
 
+/** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
+const headerSearchBytes = 1024;
+
+function headerAt(bytes: Buffer): number {
+  return bytes.subarray(0, headerSearchBytes).indexOf('%PDF-', 0, 'latin1');
+}
+
 /** PDF readers: script, launch, attachments, forms and rich media in the object layer and streams. */
 export const pdfReaderConsumer: ContentConsumer = {
   id: 'pdf-reader',
@@ -11,7 +18,7 @@ export const pdfReaderConsumer: ContentConsumer = {
     {
       consumer: 'PDF readers (pdf.js, Acrobat)',
       reaches:
-        'a `%PDF-` header in the first KiB; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
+        'a `%PDF-` header in the first KiB, of binary or of text; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
       judged:
         'the object layer and inflated streams (object streams, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
       notCovered: 'filters other than FlateDecode on object streams (withheld), files that need a password (withheld)',
@@ -19,13 +26,16 @@ export const pdfReaderConsumer: ContentConsumer = {
   ],
   leftOut:
     'a pdf is judged by its type only: OpenAction javascript, launch actions and attachments pass, and pdfs inside images are not looked for',
-  readsText: (body) => body.kind === 'pdf',
+  // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf too
+  readsText: (body) => body.kind === 'pdf' || headerAt(body.bytes) !== -1,
   judgeText: (body, budget) => {
     const options = body.maxInflateBytes === undefined ? {} : { maxInflateBytes: body.maxInflateBytes };
-    const pdf = pdfFindings(body.bytes, options, budget);
+    const pdf = pdfFindings(body.bytes.subarray(Math.max(0, headerAt(body.bytes))), options, budget);
     const findings: ConsumerFinding[] = [];
     if (pdf.active !== null) findings.push({ slot: 'active', message: pdf.active });
-    if (pdf.uninterpretable !== null) findings.push({ slot: 'uninterpretable', message: pdf.uninterpretable });
+    // text that holds a header past its start is a document first: only what a reader would run withholds it
+    if (pdf.uninterpretable !== null && body.kind === 'pdf')
+      findings.push({ slot: 'uninterpretable', message: pdf.uninterpretable });
     return findings;
   },
 };

@@ -40,10 +40,25 @@ const attacks: [string, string, Buffer][] = [
 const controls: [string, string, Buffer][] = [
   ['an ordinary pdf with a web link', 'application/pdf', makePdf()],
   ['an empty-password pdf without actions', 'application/pdf', encryptedPdf('aes-128', { withAction: false })],
+  [
+    'a how-to quoting a pdf header in code',
+    'text/markdown',
+    Buffer.from('```\n%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n```\n'),
+  ],
   ['a png whose comment names pdf words', 'image/png', pngCarrying(Buffer.from('made with a pdf trailer tool'), 16)],
 ];
 
+const notesThenPdf = Buffer.concat([Buffer.from('notes from the meeting\n'), makePdf({ activeName: 'JavaScript' })]);
+
 describe('pdf.js finds script in each attack, the gate withholds it', () => {
+  test('a pdf after a line of text, sent as text', async () => {
+    expect(await pdfJsOpenScripts(notesThenPdf)).not.toEqual([]);
+    const text = notesThenPdf.toString('latin1');
+    const verdict = await decideBody(pdfReaderOnly, 'guide://docs/notes.txt', 'text/plain', { text });
+    expect(verdict.effect, verdict.why).toBe('deny');
+    expect(verdict.why).toMatch(/javascript/i);
+  });
+
   test.each(attacks)('%s', async (_, mime, bytes) => {
     expect(await pdfJsOpenScripts(bytes)).not.toEqual([]);
     const verdict = await decideBody(pdfReaderOnly, 'guide://docs/file', mime, { blob: bytes.toString('base64') });

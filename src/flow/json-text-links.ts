@@ -2,7 +2,13 @@ import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import type { FlowMode } from './link-steps.ts';
-import { applyStructured, judgeStructured, type RefusedRef } from './structured-links.ts';
+import {
+  applyStructured,
+  judgeStructured,
+  type RefusedRef,
+  structuredLimits,
+  tooLargeNotice,
+} from './structured-links.ts';
 
 // A text item whose whole text is one JSON object or array is data, not prose: the 2.x server package writes exactly
 // that for a tool's structured content (SEP-2106: a non-object `structuredContent` with no text block gets one holding
@@ -47,7 +53,16 @@ export async function judgeJsonTexts(
     const value = jsonTextValue(item['text']);
     if (value !== undefined) found.push({ index, value });
   });
-  const judged = await Promise.all(found.map((f) => judgeStructured(gate, f.value, options)));
+  // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged
+  let values = 0;
+  const judged = await Promise.all(
+    found.map((f) => {
+      values += valueCount(f.value, structuredLimits.maxValues - values + 1);
+      return values > structuredLimits.maxValues
+        ? ({ withheld: true, notice: tooLargeNotice } as const)
+        : judgeStructured(gate, f.value, options);
+    }),
+  );
   const edits: JsonTextEdit[] = [];
   found.forEach((f, i) => {
     const judgement = judged[i];
@@ -60,4 +75,17 @@ export async function judgeJsonTexts(
     edits.push({ index: f.index, text });
   });
   return edits;
+}
+
+// how many values `value` holds (each string, number, array, object…), counting no further than `upTo`
+function valueCount(value: unknown, upTo: number): number {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0 && count < upTo) {
+    const next = stack.pop();
+    count += 1;
+    if (Array.isArray(next)) for (const v of next as unknown[]) stack.push(v);
+    else if (isRecord(next)) for (const v of Object.values(next)) stack.push(v);
+  }
+  return count;
 }

@@ -106,7 +106,8 @@ export async function judgeStructured(
   return { withheld: false, edits };
 }
 
-const tooLargeNotice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or ${structuredLimits.maxComparisons} comparisons with refused links`;
+/** The notice of a structured value past the limits (withheld whole). */
+export const tooLargeNotice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or ${structuredLimits.maxComparisons} comparisons with refused links`;
 
 /** `structured` with `judged` applied (a copy; the original is not changed), or the withheld notice's object. */
 export function applyStructured(structured: unknown, judged: StructuredJudgement): unknown {

@@ -59,7 +59,7 @@ export async function judgeJsonTexts(
     found.map((f) => {
       values += valueCount(f.value, structuredLimits.maxValues - values + 1);
       return values > structuredLimits.maxValues
-        ? ({ withheld: true, notice: tooLargeNotice } as const)
+        ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
         : judgeStructured(gate, f.value, options);
     }),
   );

@@ -1,11 +1,16 @@
 import { constants, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { GateError } from '../errors.ts';
 
 // O_NONBLOCK: opening a FIFO never waits for a reader (it fails with ENXIO when none is there), so a FIFO planted at
 // the records path cannot keep the hook from answering or from exiting; O_NOCTTY: a terminal never becomes ours
 const appendFlags =
-  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  (constants.O_NONBLOCK ?? 0) |
+  (constants.O_NOCTTY ?? 0) |
+  (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Appends `text` to the records file `path` in one write (`O_APPEND`: lines of hook processes running at once never
@@ -33,6 +38,10 @@ export async function checkRecordsFile(path: string): Promise<void> {
     throw error;
   });
   if (stats !== null && !stats.isFile()) throw notRegular(path, stats);
+  // a symlink to a regular file would have the hook append to a file someone who can write the folder picks
+  // (`~/.bashrc`, say, with a server's `$(…)` in a record): refused, and the open does not follow one
+  if (stats !== null && (await lstat(path)).isSymbolicLink())
+    throw new GateError('USAGE', `the records file \`${path}\` is a symlink`);
 }
 
 function notRegular(path: string, stats: Stats): GateError {

@@ -120,14 +120,18 @@ function imageFindings(
   const readings: readonly [ConsumerId, () => string | null][] = [
     ['shell', () => polyglot(kind, bytes, end, budget)],
     ['browser', () => metadata.active],
-    ['browser', () => activeAsHtml(kind, bytes, budget)],
     ['browser', () => scriptPolyglot(kind, bytes, budget)],
     ['pdf-reader', () => pdfInside(kind, bytes, options, budget)],
   ];
   for (const [consumer, read] of readings) {
     if (sniff.active === null && protects(options, consumer)) sniff.active = read();
   }
-  if (truncated) return sniff;
+  // the whole image read as a page comes last: what follows the image's end is named as such first
+  const asPage = (): ContentSniff => {
+    if (sniff.active === null && protects(options, 'browser')) sniff.active = activeAsHtml(kind, bytes, budget);
+    return sniff;
+  };
+  if (truncated) return asPage();
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {
@@ -135,7 +139,7 @@ function imageFindings(
     if (trailing === undefined) return { fileTypeAt: from };
     if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
   }
-  return sniff;
+  return asPage();
 }
 
 function polyglot(kind: string, bytes: Buffer, end: number, budget: WorkBudget): string | null {

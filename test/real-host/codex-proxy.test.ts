@@ -58,13 +58,16 @@ describe('codex cli with linkgate proxy in front of the fixture server', () => {
 
     // the model is told why, in the words of the proxy's -32080 error
     expect(why('call_read_metadata')).toContain('(scheme `http`): uri.non-public-address [record `');
-    // named by its scheme and record, never by its uri (issue 39 item 3)
-    expect(why('call_read_metadata')).not.toContain(metadata.uri);
+    // named by its scheme and record, never by its uri (issue 39 item 3); Codex itself puts the uri the model asked
+    // for before the server's error ("resources/read failed for `fixture` (URI): …"), so the gate's words are checked
+    const refusal = why('call_read_metadata');
+    expect(refusal.slice(refusal.indexOf('linkgate refused'))).not.toContain(metadata.uri);
+    expect(refusal.slice(refusal.indexOf('linkgate refused'))).not.toContain('169.254.169.254/latest');
     expect(why('call_read_passwd')).toContain('uri.scheme-not-allowed');
     expect(why('call_read_photo')).toMatch(/refused to read .*content\.(executable|mime-mismatch)/);
     expect(why('call_read_banner')).toMatch(/refused to read .*content\.unsafe-text/);
     expect(why('call_embedded')).toMatch(
-      /linkgate.* embedded resource `fixture:\/\/embedded\/tool\.png`.*content\.executable/,
+      /linkgate withheld the embedded resource \(scheme `fixture`\): content\.executable/,
     );
 
     // one record per link of the tool result, written by the time the proxy has closed

@@ -1,4 +1,4 @@
-// The README's claim of how much the three real hosts take in the test cache, measured on the installs themselves
+// The README's claim of how much the real hosts take in the test cache, measured on the installs themselves
 // (the real-host project's global set-up put them there; under CI=true a missing host fails, never skips).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,9 +10,15 @@ import { realHosts } from '../real-host/real-parts.ts';
 const readme = readFileSync(path.resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 
 describe('the README host download size', () => {
-  test('states the size the three hosts really take, within a quarter', async (ctx) => {
-    const stated = /about (\d+) MiB for Claude Code, Codex and Gemini CLI together/.exec(readme);
+  test('states the size the real hosts really take, within a quarter', async (ctx) => {
+    const stated = /about (\d+) MiB for the (\w+) hosts, ([^;]+?),\s+together/.exec(readme);
     expect(stated?.[1]).toBeDefined();
+    // the README names every host the suites install, and counts them right
+    const named = (stated?.[3] ?? '').split(/,\s*|\s+and\s+/).map((n) => n.trim().toLowerCase());
+    expect(named.map((n) => n.replace(/^codex$/, 'codex cli')).sort()).toEqual(Object.keys(realHosts).sort());
+    expect(stated?.[2]).toBe(
+      ['one', 'two', 'three', 'four', 'five', 'six', 'seven'][Object.keys(realHosts).length - 1],
+    );
     const installs = await Promise.all(
       Object.entries(realHosts).map(async ([label, install]) => [label, await install()] as const),
     );

@@ -16,18 +16,18 @@ const leftBehind = new Map<boolean, number[]>();
 
 describe('linkgate probe against a hostile server', () => {
   // all four reads are in flight at once (the probe reads 4 at a time); the flood's one answer over the connection cap
-  // ends that read alone (the client gets -32080, a read error) and the connection stays up, so the silent read runs
-  // into its deadline (issue 39 item 4)
+  // ends that read alone, recorded `content.too-large` as in every front end, and the connection stays up, so the
+  // silent read runs into its deadline (issue 39 item 4)
   test.each([
     {
       server: 'closes its output when the probe hangs up',
       stubborn: false,
-      codes: [undefined, 'read.timeout', undefined, 'read.error'],
+      codes: [undefined, 'read.timeout', undefined, 'content.too-large'],
     },
     {
       server: 'ignores the hang-up and SIGTERM',
       stubborn: true,
-      codes: [undefined, 'read.timeout', undefined, 'read.error'],
+      codes: [undefined, 'read.timeout', undefined, 'content.too-large'],
     },
   ])(
     'a flooding server that $server: records for every link, exit 0, within the deadline, no process left',

@@ -39,6 +39,8 @@ const looseValues: Readonly<Record<string, unknown>> = {
   'content.allow': ['application/x-executable', 'text/html'],
   'content.maxImagePixels': 999_999_999,
   'content.flagInvisibleText': false,
+  // a profile without the browser and markdown consumers judges fewer bodies
+  'content.consumers': ['shell'],
   'fetch.enabled': true,
   'fetch.schemes': ['https', 'http'],
   'fetch.maxRedirects': 20,

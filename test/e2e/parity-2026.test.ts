@@ -3,18 +3,17 @@
 // `resultType` on every result, `-32602` for a missing resource), through the proxy (a raw host writing the era's
 // own lines) and through `gateTransport` under the 2.x Client pinned to each era. Every case must get the same verdict
 // and reason codes in both eras and from both front ends, and hand the host the same items.
-import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { runProxy } from '../../src/proxy/run-proxy.ts';
 import type { EmbeddedRecord } from '../../src/record/embedded-record.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
+import { rawProxyHost } from '../helpers/raw-proxy-host.ts';
 import { embeddedCases, linkCases } from '../parity/parity-cases.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { tsServer } from './run-probe.ts';
@@ -107,63 +106,35 @@ async function viaDecorator(gate: Gate, era: Era): Promise<Seen> {
 /** The proxy in this process, a raw host writing the era's own lines (2026: no initialize, the envelope on each). */
 async function viaProxy(gate: Gate, era: Era): Promise<Seen> {
   const { seen, sink } = collector();
-  const toProxy = new PassThrough();
-  const fromProxy = new PassThrough();
-  const [command, ...args] = tsServer(serverFile, ...serverArgs(era));
-  const exit = runProxy({
+  const envelope = { [versionKey]: era, 'io.modelcontextprotocol/clientInfo': { name: 'raw-host', version: '1' } };
+  const host = rawProxyHost({
     gate,
     server,
-    mode: 'enforce',
     sink,
-    upstream: { kind: 'command', command: command as string, args },
-    stdin: toProxy,
-    stdout: fromProxy,
-    stderr: new PassThrough().resume(),
-    env: process.env,
-    cwd: repoRoot,
+    command: tsServer(serverFile, ...serverArgs(era)),
+    ...(era === '2026-07-28' ? { envelope } : {}),
   });
-  const answers = new Map<number, (m: Json) => void>();
-  let buffered = '';
-  fromProxy.setEncoding('utf8');
-  fromProxy.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      const message = JSON.parse(buffered.slice(0, end)) as Json;
-      buffered = buffered.slice(end + 1);
-      if (typeof message['id'] === 'number' && message['method'] === undefined) answers.get(message['id'])?.(message);
-    }
-  });
-  let nextId = 1;
-  const envelope = { [versionKey]: era, 'io.modelcontextprotocol/clientInfo': { name: 'raw-host', version: '1' } };
-  const request = (method: string, params: Json) => {
-    const id = nextId++;
-    const answered = new Promise<Json>((resolve) => answers.set(id, resolve));
-    const withEnvelope = era === '2026-07-28' ? { ...params, _meta: envelope } : params;
-    toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: withEnvelope })}\n`);
-    return answered;
-  };
   if (era === '2026-07-28') {
-    const discovered = await request('server/discover', {});
+    const discovered = await host.request('server/discover', {});
     expect((discovered['result'] as Json)['supportedVersions']).toEqual([era]);
   } else {
-    await request('initialize', {
+    await host.request('initialize', {
       protocolVersion: era,
       capabilities: {},
       clientInfo: { name: 'raw-host', version: '1' },
     });
-    toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    host.notify('notifications/initialized');
   }
-  const tool = await request('tools/call', { name: 'cases', arguments: {} });
+  const tool = await host.request('tools/call', { name: 'cases', arguments: {} });
   const result = tool['result'] as Json;
   if (era === '2026-07-28') expect(result['resultType']).toBe('complete');
   seen.delivered = plain((result['content'] as unknown[]) ?? []);
   for (const c of linkCases) {
-    const answer = await request('resources/read', { uri: c.link.uri });
+    const answer = await host.request('resources/read', { uri: c.link.uri });
     const error = answer['error'] as Json | undefined;
     seen.reads.push(error === undefined ? 'ok' : String(error['code']));
   }
-  toProxy.end();
-  await exit;
+  await host.close();
   return seen;
 }
 
@@ -207,34 +178,15 @@ async function taskRun(host: RawHost): Promise<{ handle: Json; task: Json }> {
 
 async function tasksViaProxy(gate: Gate): Promise<{ seen: Seen; handle: Json; task: Json; got: Json[] }> {
   const { seen, sink } = collector();
-  const toProxy = new PassThrough();
-  const fromProxy = new PassThrough();
-  const [command, ...args] = tsServer(serverFile, '--era', '2026-07-28');
-  const exit = runProxy({
+  const host = rawProxyHost({
     gate,
     server,
-    mode: 'enforce',
     sink,
-    upstream: { kind: 'command', command: command as string, args },
-    stdin: toProxy,
-    stdout: fromProxy,
-    stderr: new PassThrough().resume(),
-    env: process.env,
-    cwd: repoRoot,
-  });
-  const host = rawHost((line) => toProxy.write(`${JSON.stringify(line)}\n`));
-  let buffered = '';
-  fromProxy.setEncoding('utf8');
-  fromProxy.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      host.onMessage(JSON.parse(buffered.slice(0, end)) as Json);
-      buffered = buffered.slice(end + 1);
-    }
+    command: tsServer(serverFile, '--era', '2026-07-28'),
+    envelope: tasksEnvelope,
   });
   const run = await taskRun(host);
-  toProxy.end();
-  await exit;
+  await host.close();
   return { seen, ...run, got: host.got };
 }
 

@@ -7,7 +7,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,7 +20,6 @@ import { quoteValue } from '../../src/decision/quote-value.ts';
 import { recordRef } from '../../src/flow/record-ref.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { runProxy } from '../../src/proxy/run-proxy.ts';
 import type { EmbeddedRecord } from '../../src/record/embedded-record.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
@@ -29,7 +27,7 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { jsonLinesOf, runProbe, tsServer } from '../e2e/run-probe.ts';
-import { repoRoot } from '../sdk/fake-gate.ts';
+import { rawProxyHost } from '../helpers/raw-proxy-host.ts';
 import { embeddedCases, type LinkCase, linkCases } from './parity-cases.ts';
 import { renderedLinkFor } from '../../src/hook/rendered-item.ts';
 import { isEmbeddedRecordLine, recordKindOf } from '../../src/record/record-kind.ts';
@@ -295,50 +293,17 @@ async function clientHelper(mode: Mode = 'enforce'): Promise<Observed> {
 /** The proxy in this process over in-memory stdio, a host writing raw JSON-RPC lines, the server as a child. */
 async function proxy(mode: Mode = 'enforce'): Promise<Observed> {
   const { observed, sink } = collector();
-  const toProxy = new PassThrough();
-  const fromProxy = new PassThrough();
-  const [command, ...args] = tsServer(serverFile);
-  const exit = runProxy({
-    gate,
-    server,
-    mode,
-    sink,
-    upstream: { kind: 'command', command: command as string, args },
-    stdin: toProxy,
-    stdout: fromProxy,
-    stderr: new PassThrough().resume(),
-    env: process.env,
-    cwd: repoRoot,
-  });
-  const answers = new Map<number, (m: Json) => void>();
-  let buffered = '';
-  fromProxy.setEncoding('utf8');
-  fromProxy.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      const message = JSON.parse(buffered.slice(0, end)) as Json;
-      buffered = buffered.slice(end + 1);
-      if (typeof message['id'] === 'number' && message['method'] === undefined) answers.get(message['id'])?.(message);
-    }
-  });
-  let nextId = 1;
-  const request = (method: string, params: Json) => {
-    const id = nextId++;
-    const answered = new Promise<Json>((resolve) => answers.set(id, resolve));
-    toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    return answered;
-  };
-  await request('initialize', {
+  const host = rawProxyHost({ gate, server, sink, mode, command: tsServer(serverFile) });
+  await host.request('initialize', {
     protocolVersion: '2025-11-25',
     capabilities: {},
     clientInfo: { name: 'raw-host', version: '1.0.0' },
   });
-  toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-  const tool = await request('tools/call', { name: 'cases', arguments: {} });
+  host.notify('notifications/initialized');
+  const tool = await host.request('tools/call', { name: 'cases', arguments: {} });
   observed.delivered = ((tool['result'] as Json)['content'] as unknown[]) ?? [];
-  for (const c of linkCases) await request('resources/read', { uri: c.link.uri });
-  toProxy.end();
-  await exit;
+  for (const c of linkCases) await host.request('resources/read', { uri: c.link.uri });
+  await host.close();
   return observed;
 }
 

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { claudeCode, claudeCodeServerFiles, claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
 import {
   type ClaudeSettingsLayer,
+  claudeCodeBareMode,
   claudeCodeHookBlocked,
   claudeCodeManagedDir,
   claudeCodeManagedFiles,
@@ -30,7 +32,7 @@ export interface ConfigPlaces {
 export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
   const servers: ConfiguredServer[] = [];
-  const { user, project: shared } = claudeCodeServerFiles(places.home, places.cwd);
+  const { user, project: shared } = claudeCodeServerFiles(places.home, places.cwd, places.env);
   const state = await readConfigFile(user);
   if (state.kind === 'problem') problems.push(state.message);
   else if (state.kind === 'read') {
@@ -50,7 +52,7 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   const add = (file: string, handlers: readonly HookHandlerEntry[]) => {
     for (const h of handlers) found.push([file, h]);
   };
-  for (const file of claudeCodeSettingsFiles(places.home, places.cwd)) {
+  for (const file of claudeCodeSettingsFiles(places.home, places.cwd, places.env)) {
     const settings = await readConfigFile(file);
     if (settings.kind === 'problem') problems.push(settings.message);
     if (settings.kind !== 'read') continue;
@@ -60,22 +62,31 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
       for (const [key, on] of Object.entries(plugins)) if (typeof on === 'boolean') enabledPlugins.set(key, on);
     add(file, hookHandlers(settings.value['hooks'], claudeCode.events));
   }
-  for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems))
+  for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems, places.env))
     add(plugin.file, plugin.handlers);
   // the administrator's managed settings, above every other layer: their hooks, and their switches over the others
   const managed: ClaudeSettingsLayer[] = [];
   const managedHooks: [string, HookHandlerEntry][] = [];
-  for (const file of claudeCodeManagedFiles(claudeCodeManagedDir(places.env))) {
+  const managedDir = claudeCodeManagedDir(places.env);
+  // the servers the administrator delivers (managed-mcp.json), whatever the user's files say
+  const delivered = join(managedDir, 'managed-mcp.json');
+  const managedMcp = await readConfigFile(delivered);
+  if (managedMcp.kind === 'problem') problems.push(managedMcp.message);
+  else if (managedMcp.kind === 'read')
+    servers.push(...claudeServers(managedMcp.value['mcpServers'], 'system', delivered));
+  for (const file of claudeCodeManagedFiles(managedDir)) {
     const settings = await readConfigFile(file);
     if (settings.kind === 'problem') problems.push(settings.message);
     if (settings.kind !== 'read') continue;
     managed.push({ file, settings: settings.value });
     for (const h of hookHandlers(settings.value['hooks'], claudeCode.events)) managedHooks.push([file, h]);
   }
+  // bare mode turns off every settings hook, the managed ones too
+  const bare = claudeCodeBareMode(places.env, [...layers, ...managed]);
   for (const [file, h] of found)
-    hooks.push(configuredHook(claudeCode, file, h, claudeCodeHookBlocked(layers, managed, false)));
+    hooks.push(configuredHook(claudeCode, file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
   for (const [file, h] of managedHooks)
-    hooks.push(configuredHook(claudeCode, file, h, claudeCodeHookBlocked(layers, managed, true)));
+    hooks.push(configuredHook(claudeCode, file, h, bare ?? claudeCodeHookBlocked(layers, managed, true)));
   return { servers, hooks, problems };
 }
 

@@ -21,9 +21,10 @@ export async function claudePluginHooks(
   cwd: string,
   enabled: ReadonlyMap<string, boolean>,
   problems: string[],
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<PluginHooks[]> {
   if (![...enabled.values()].some(Boolean)) return [];
-  const installedFile = claudeCodeInstalledPlugins(home);
+  const installedFile = claudeCodeInstalledPlugins(home, env);
   const installed = await readConfigFile(installedFile);
   if (installed.kind === 'problem') problems.push(installed.message);
   const plugins = installed.kind === 'read' && isRecord(installed.value['plugins']) ? installed.value['plugins'] : {};

@@ -1,7 +1,7 @@
 import type { HostDescription } from '../hosts/host-description.ts';
 import type { HookHandlerEntry } from '../hosts/hook-groups.ts';
 import type { ConfiguredHook } from './doctor-report.ts';
-import { shellWords } from './linkgate-invocation.ts';
+import { shellOperator, shellWords } from './linkgate-invocation.ts';
 
 /**
  * A handler of a host's hooks block as doctor judges it: the words it runs, whether the host will run it (`blocked`),
@@ -14,7 +14,13 @@ export function configuredHook(
   blocked?: string,
 ): ConfiguredHook {
   const failMode = host.failMode(h.handler);
-  const notGating = host.handlerNotGating(h.handler);
+  // a command line the shell runs with an operator in it (`|| true`, `&`, `> /dev/null`) runs more than linkgate
+  const operator = h.args === undefined ? shellOperator(h.command) : undefined;
+  const notGating =
+    host.handlerNotGating(h.handler) ??
+    (operator === undefined
+      ? undefined
+      : `its command line has the shell operator \`${operator === '\n' ? '\\n' : operator}\`: what reaches the host is not only linkgate's answer`);
   return {
     host: host.name,
     file,

@@ -17,6 +17,10 @@ export interface LinkgateInvocation {
   readonly entryProblem?: string;
   /** `--mode` as written: `enforce` unless the command says `observe` */
   readonly mode: 'enforce' | 'observe';
+  /** why the command will not run as linkgate should (a `--mode` it refuses, node flags that load other code) */
+  readonly argProblem?: string;
+  /** `--strict-files`: a policy this user could change is refused, so the command does not start */
+  readonly strictFiles?: true;
   /** `--records` as written (relative to the host's working directory) */
   readonly records?: string;
   /** `--policy` as written (relative to the host's working directory) */
@@ -78,6 +82,11 @@ export function linkgateInvocation(
   const end = rest.indexOf('--');
   const own = end < 0 ? rest.slice(1) : rest.slice(1, end);
   const host = subcommand === 'hook' ? own.find((a) => !a.startsWith('-') && !isOptionValue(own, a)) : undefined;
+  const mode = option(own, 'mode')['mode'];
+  const argProblem =
+    mode !== undefined && mode !== 'enforce' && mode !== 'observe'
+      ? `\`--mode ${mode}\` is refused by the command: it does not start`
+      : preloadProblem('its node flags', (nodeFlags ?? []).join(' '));
   return {
     subcommand,
     ...(host === undefined ? {} : { host }),
@@ -85,12 +94,47 @@ export function linkgateInvocation(
     bundleExists,
     ...(nodeFlags === undefined || nodeFlags.length === 0 ? {} : { nodeFlags }),
     ...(entryProblem === undefined ? {} : { entryProblem }),
-    mode: option(own, 'mode')['mode'] === 'observe' ? 'observe' : 'enforce',
+    mode: mode === 'observe' ? 'observe' : 'enforce',
+    ...(argProblem === undefined ? {} : { argProblem }),
+    ...(own.includes('--strict-files') ? { strictFiles: true as const } : {}),
     ...option(own, 'records'),
     ...option(own, 'policy'),
     ...option(own, 'allowed-signers', 'allowedSigners'),
     ...option(own, 'min-signers', 'minSigners'),
   };
+}
+
+/**
+ * Why node options (`node` flags, or `NODE_OPTIONS` of an environment) make the process run code of their own before
+ * linkgate (`--require`, `--import`, a loader), or undefined: that code can answer in linkgate's place.
+ */
+export function preloadProblem(where: string, options: string): string | undefined {
+  const found = /(?:^|\s)(-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.exec(options);
+  return found === null
+    ? undefined
+    : `${where} load other code first (\`${found[1]}\`): linkgate may not be what answers`;
+}
+
+/**
+ * The first shell operator of `line` outside quotes (`;`, `&`, `|`, `<`, `>`, a backtick, `$(`, a newline), or
+ * undefined: with one, the shell runs more than linkgate (`|| true`, `&`, `> /dev/null`), and what reaches the host is
+ * not linkgate's answer.
+ */
+export function shellOperator(line: string): string | undefined {
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\') i++;
+      else if (c === '`' || (c === '$' && line[i + 1] === '(')) return c === '`' ? c : '$(';
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') i++;
+    else if (';&|<>`\n'.includes(c) || (c === '$' && line[i + 1] === '(')) return c === '$' ? '$(' : c;
+  }
+  return undefined;
 }
 
 const valued = new Set([

@@ -28,6 +28,8 @@ export async function policyStatus(
   try {
     const policy = await loadPolicy(file, {
       env: {},
+      // `--strict-files` refuses a policy (or review file) this user could change: the command does not start
+      ...(invocation.strictFiles === true ? { strictFiles: true } : {}),
       ...(allowedSigners === undefined ? {} : { allowedSigners, minSigners }),
     });
     keep?.(policy);

@@ -21,7 +21,7 @@ import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
 import { coveredTools } from './hook-coverage.ts';
-import { type LinkgateInvocation, linkgateInvocation } from './linkgate-invocation.ts';
+import { type LinkgateInvocation, linkgateInvocation, preloadProblem } from './linkgate-invocation.ts';
 import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus } from './policy-status.ts';
 import { recordsHealth } from './records-health.ts';
@@ -64,6 +64,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
       invocation.policy,
       invocation.allowedSigners,
       invocation.minSigners,
+      invocation.strictFiles,
       env[allowedSignersEnv],
     ]);
     let found = loaded.get(key);
@@ -124,6 +125,7 @@ function frontEndProblems(
   const problems: string[] = [];
   if (!invocation.bundleExists) problems.push(`linkgate entry \`${invocation.bundle}\` is not there`);
   if (invocation.entryProblem !== undefined) problems.push(invocation.entryProblem);
+  if (invocation.argProblem !== undefined) problems.push(invocation.argProblem);
   const policyLine = problemOf(policy);
   if (policyLine !== undefined) problems.push(policyLine);
   if (records?.problem !== undefined) problems.push(records.problem);
@@ -207,6 +209,9 @@ async function serverReport(
     const policy = await status(invocation, { ...places.env, ...server.env });
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, places.cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
+    const preload = preloadProblem('`NODE_OPTIONS` of its environment', server.env['NODE_OPTIONS'] ?? '');
+    if (preload !== undefined) problems.push(preload);
+    if (server.env['LD_PRELOAD'] !== undefined) problems.push('`LD_PRELOAD` of its environment loads other code first');
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {

@@ -71,3 +71,21 @@ export function claudeCodeHookBlocked(
   const disabledBy = claudeCodeHooksDisabledBy([...layers, ...managed]);
   return disabledBy === undefined ? undefined : `\`disableAllHooks\` is set in \`${disabledBy}\``;
 }
+
+// Claude Code's truthy environment values (`1`, `true`, `yes`, `on`)
+const truthy = (value: unknown) =>
+  typeof value === 'string' && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+
+/**
+ * Why Claude Code runs in bare mode (`--bare`, `CLAUDE_CODE_SIMPLE`), where no hook of a settings file, managed ones
+ * included, fires: the variable in `env` or in a settings layer's `env` block; undefined when it does not.
+ */
+export function claudeCodeBareMode(env: Env, layers: readonly ClaudeSettingsLayer[]): string | undefined {
+  if (truthy(env['CLAUDE_CODE_SIMPLE'])) return '`CLAUDE_CODE_SIMPLE` is set (bare mode): no settings hook runs';
+  for (const { file, settings } of layers) {
+    const own = settings['env'];
+    if (typeof own === 'object' && own !== null && truthy((own as Record<string, unknown>)['CLAUDE_CODE_SIMPLE']))
+      return `\`env.CLAUDE_CODE_SIMPLE\` is set in \`${file}\` (bare mode): no settings hook runs`;
+  }
+  return undefined;
+}

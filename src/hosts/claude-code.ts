@@ -13,20 +13,46 @@ export function claudeCodeToolName(server: string, tool: string): string {
   return `mcp__${clean(server)}__${clean(tool)}`;
 }
 
+/**
+ * Claude Code's config folder: `$CLAUDE_CONFIG_DIR` when set (it then holds `.claude.json`, `settings.json` and
+ * `plugins/`), else ~/.claude (with ~/.claude.json beside it).
+ */
+export function claudeCodeConfigDir(home: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+  const own = env['CLAUDE_CONFIG_DIR'];
+  return own !== undefined && own !== '' ? own : join(home, '.claude');
+}
+
+// ~/.claude.json, or .claude.json in `$CLAUDE_CONFIG_DIR`
+function claudeStateFile(home: string, env: Readonly<Record<string, string | undefined>>): string {
+  const own = env['CLAUDE_CONFIG_DIR'];
+  return own !== undefined && own !== '' ? join(own, '.claude.json') : join(home, '.claude.json');
+}
+
 /** Claude Code's MCP server files: user and local scope in ~/.claude.json (local: `projects[CWD]`), project .mcp.json. */
-export function claudeCodeServerFiles(home: string, cwd: string): { user: string; project: string } {
-  return { user: join(home, '.claude.json'), project: join(cwd, '.mcp.json') };
+export function claudeCodeServerFiles(
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): { user: string; project: string } {
+  return { user: claudeStateFile(home, env), project: join(cwd, '.mcp.json') };
 }
 
 /** Where Claude Code records installed plugins (their `installPath`, per scope). */
-export function claudeCodeInstalledPlugins(home: string): string {
-  return join(home, '.claude', 'plugins', 'installed_plugins.json');
+export function claudeCodeInstalledPlugins(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
+  return join(claudeCodeConfigDir(home, env), 'plugins', 'installed_plugins.json');
 }
 
 /** Claude Code's settings files that hold hooks, lowest precedence first: user, project, local. */
-export function claudeCodeSettingsFiles(home: string, cwd: string): string[] {
+export function claudeCodeSettingsFiles(
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string[] {
   return [
-    join(home, '.claude', 'settings.json'),
+    join(claudeCodeConfigDir(home, env), 'settings.json'),
     join(cwd, '.claude', 'settings.json'),
     join(cwd, '.claude', 'settings.local.json'),
   ];

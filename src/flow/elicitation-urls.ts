@@ -3,12 +3,26 @@ import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import type { Gate } from '../gate/create-gate.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import type { LinkRecord } from '../record/link-record.ts';
+import { discoverLink, type FlowMode, type LinkStep, linkRefused, skipRead, startLink } from './link-steps.ts';
+import { recordRef } from './record-ref.ts';
 
 // A URL-mode elicitation asks the host to open a url the server chose (an auth page, say): the url reaches the user's
 // browser, so it is a link like any other and gets the link decision. It comes as a server's `elicitation/create`
 // request (2025-11-25) or inside an `input_required` result of `tools/call`, `prompts/get` or `resources/read`
 // (`inputRequests`, MCP 2026-07-28). A refused url is never handed to the host: the request is declined for the host
-// (2025) or the result is replaced by the gate's answer (2026); the notice names the scheme, never the url.
+// (2025) or the result is replaced by the gate's answer (2026); the notice names the scheme, never the url. Each url a
+// front end judges also gets a record, as a link does (`elicitationSteps`, `elicitationRecord`): observe mode leaves
+// the trace of a would-be refusal, and enforce mode the record a refusal's notice names.
+
+/** The `contentType` of the discovered stage of a url a URL-mode elicitation asked the host to open. */
+export const elicitationContentType = 'elicitation';
+
+/** The link an elicitation url is judged as: a `resource_link` named `elicitation`. */
+function elicitationLink(found: UrlElicitation): Record<string, string> {
+  return { type: 'resource_link', uri: found.url, name: 'elicitation' };
+}
 
 /** A URL-mode elicitation found in a message: the url to judge. */
 export interface UrlElicitation {
@@ -60,15 +74,74 @@ export async function refusedElicitation(
   return { decision, scheme: schemeOf(found[index]?.url ?? '') };
 }
 
-/** The line that stands for a refused elicitation url: its scheme, the reason codes and the policy; never the url. */
-export function refusedElicitationNotice(decision: Decision, scheme: string): string {
+/** Where the urls of one message were found, for their records: the connection's context, when, and the mode. */
+export interface ElicitationSource {
+  context: LinkContext;
+  at: Date;
+  mode: FlowMode;
+}
+
+/**
+ * The link step of each url (side by side): its link decision, with a discovered stage of content type `elicitation`
+ * (no content index), from the connection that sent it. Never throws: a gate that fails is a deny (`startLink`).
+ */
+export function elicitationSteps(
+  gate: Gate,
+  found: readonly UrlElicitation[],
+  source: ElicitationSource,
+): Promise<LinkStep[]> {
+  return Promise.all(
+    found.map((f) => {
+      const link = elicitationLink(f);
+      const discovered = {
+        ...discoverLink(link, null, source.context, source.at),
+        contentType: elicitationContentType,
+      };
+      return startLink(gate, { link, discovered, linkServer: source.context.server, mode: source.mode });
+    }),
+  );
+}
+
+/** The record of a judged elicitation url: `link-only` (the gate never sees the host open it), refused or not. */
+export function elicitationRecord(step: LinkStep): LinkRecord {
+  return skipRead(step, 'the server asked the host to open this url (url-mode elicitation); the gate reads no body');
+}
+
+/** A refused elicitation: its decision, its url's scheme and the ref of its record. */
+export interface RefusedElicitation {
+  decision: Decision;
+  scheme: string;
+  ref: string | null;
+}
+
+/** The first url among `steps` whose link decision refuses it (enforce mode), or null when none is refused. */
+export function refusedElicitationStep(steps: readonly LinkStep[]): RefusedElicitation | null {
+  const step = steps.find(linkRefused);
+  if (step === undefined) return null;
+  return {
+    decision: step.linkDecision,
+    scheme: schemeOf(step.link?.uri ?? step.discovered.uri),
+    ref: recordRef(step.discovered),
+  };
+}
+
+/**
+ * The line that stands for a refused elicitation url: its scheme, the reason codes, its record's ref (when it has a
+ * record) and the policy; never the url.
+ */
+export function refusedElicitationNotice(decision: Decision, scheme: string, ref: string | null = null): string {
   const codes = [...new Set(decision.reasons.map((r) => r.code))].join(', ') || decision.effect;
-  return `linkgate refused the url the server asked the host to open (scheme ${quoteValue(scheme)}): ${codes} [policy \`${decision.policy.id}\` ${decision.policy.version}]`;
+  const record = ref === null ? '' : `record ${quoteValue(ref)}; `;
+  return `linkgate refused the url the server asked the host to open (scheme ${quoteValue(scheme)}): ${codes} [${record}policy \`${decision.policy.id}\` ${decision.policy.version}]`;
 }
 
 /** The tool result that replaces an `input_required` answer whose elicitation url was refused: the notice, as an error. */
-export function refusedElicitationResult(decision: Decision, scheme: string): Record<string, unknown> {
-  const text = refusedElicitationNotice(decision, scheme);
+export function refusedElicitationResult(
+  decision: Decision,
+  scheme: string,
+  ref: string | null = null,
+): Record<string, unknown> {
+  const text = refusedElicitationNotice(decision, scheme, ref);
   return {
     resultType: 'complete',
     content: [{ type: 'text', text, _meta: { [decisionMetaKey]: decision } }],

@@ -40,7 +40,10 @@ export interface DiscoveredStage {
   responseId: string | number | null;
   /** 0-based index in the tool result's `content[]`, or null */
   contentIndex: number | null;
-  /** content item type (`resource_link`), or null when the read did not come from a tool result */
+  /**
+   * content item type (`resource_link`), `elicitation` for a url a URL-mode elicitation asked the host to open, or null
+   * when the read did not come from a tool result
+   */
   contentType: string | null;
   uri: string;
   /** declared mimeType, as the server wrote it, or null */

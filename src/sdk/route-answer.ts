@@ -17,7 +17,6 @@ import type { TransportSession } from './transport-session.ts';
 import {
   inputRequestUrls,
   isInputRequired,
-  refusedElicitation,
   refusedElicitationNotice,
   refusedElicitationResult,
   urlElicitationOf,
@@ -40,7 +39,7 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
     const params = (message as Record<string, unknown>)['params'];
     if (isRecord(params) && (params['result'] !== undefined || params['inputRequests'] !== undefined)) return;
   }
-  if (shape.kind === 'request' && shape.method === 'elicitation/create' && s.mode === 'enforce') {
+  if (shape.kind === 'request' && shape.method === 'elicitation/create') {
     const urls = urlElicitationOf((message as Record<string, unknown>)['params']);
     if (urls.length > 0) return judgeElicitationRequest(s, shape.id, message, urls, extra);
   }
@@ -77,16 +76,16 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
   const pending = s.reads.take(id);
   if (pending !== undefined) return s.queue(() => onReadAnswer(s, id, m, pending, extra));
   const { method, tool } = sent;
-  if ((method === 'tools/call' || method === 'prompts/get') && s.mode === 'enforce' && isInputRequired(m['result'])) {
+  if ((method === 'tools/call' || method === 'prompts/get') && isInputRequired(m['result'])) {
     const urls = inputRequestUrls(m['result']);
-    if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls), extra);
+    if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
   }
   if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
   if (method === 'tasks/get' && isRecord(m['result'])) {
     const task = m['result'];
-    if (s.mode === 'enforce' && task['status'] === 'input_required') {
+    if (task['status'] === 'input_required') {
       const urls = inputRequestUrls(task);
-      if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls), extra);
+      if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
     }
     if (task['status'] === 'completed' && isRecord(task['result'])) return onTaskResult(s, id, m, task, tool, extra);
   }
@@ -178,8 +177,9 @@ function answerJudged(s: TransportSession, id: JsonRpcId, judge: () => Promise<u
 }
 
 /**
- * A server's URL-mode `elicitation/create` (2025-11-25): passed on when its url's link decision allows it; refused, the
- * host never sees it and the server gets `decline`, as if the user had said no.
+ * A server's URL-mode `elicitation/create` (2025-11-25): its url is judged and recorded as a link is (observe mode too),
+ * and the request passed on when the link decision allows it; refused (or unrecorded, when that withholds), the host
+ * never sees it and the server gets `decline`, as if the user had said no.
  */
 function judgeElicitationRequest(
   s: TransportSession,
@@ -189,10 +189,21 @@ function judgeElicitationRequest(
   extra?: MessageExtraInfo,
 ): void {
   s.queue(async () => {
-    const refused = await refusedElicitation(s.gate, s.server, urls);
+    const decline = async () => {
+      if (id !== null)
+        await s.inner.send({ jsonrpc: '2.0', id, result: { action: 'decline' } } as never).catch(() => {});
+    };
+    let refused: Awaited<ReturnType<TransportSession['judgeElicitations']>>;
+    try {
+      refused = await s.judgeElicitations(urls, null, id);
+    } catch (error) {
+      // a records failure that withholds was reported as it happened
+      if (!(error instanceof RecordWithheldError)) s.fail(error);
+      return decline();
+    }
     if (refused === null) return onInboundJudged(s, message, extra);
-    s.fail(new Error(refusedElicitationNotice(refused.decision, refused.scheme)));
-    if (id !== null) await s.inner.send({ jsonrpc: '2.0', id, result: { action: 'decline' } } as never).catch(() => {});
+    s.fail(new Error(refusedElicitationNotice(refused.decision, refused.scheme, refused.ref)));
+    return decline();
   });
 }
 
@@ -203,21 +214,23 @@ function onInboundJudged(s: TransportSession, message: unknown, extra?: MessageE
 }
 
 /**
- * An `input_required` answer (MCP 2026-07-28) whose URL-mode elicitations are all allowed, as it came; with one refused,
- * the gate's answer instead: a tool result with the notice as an error, a gate error for a prompt.
+ * An `input_required` answer (MCP 2026-07-28), its URL-mode elicitations judged and recorded as links are (observe mode
+ * too): as it came when all are allowed; with one refused, the gate's answer instead: a tool result with the notice as
+ * an error, a gate error for a prompt.
  */
 async function judgedInputRequired(
   s: TransportSession,
   m: Record<string, unknown>,
   method: string,
   urls: ReturnType<typeof inputRequestUrls>,
+  tool: string | null,
 ): Promise<Record<string, unknown>> {
-  const refused = await refusedElicitation(s.gate, s.server, urls);
-  if (refused === null) return m;
   const id = m['id'] as JsonRpcId;
+  const refused = await s.judgeElicitations(urls, tool, id);
+  if (refused === null) return m;
   if (method === 'tools/call')
-    return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme) };
-  return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme));
+    return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme, refused.ref) };
+  return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme, refused.ref));
 }
 
 function couldNotJudge(error: unknown): string {

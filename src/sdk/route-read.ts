@@ -15,7 +15,8 @@ import {
   skipRead,
 } from '../flow/link-steps.ts';
 import type { LinkRecord } from '../record/link-record.ts';
-import { recordErrorMessage } from '../record/record-error.ts';
+import { RecordWithheldError, recordErrorMessage } from '../record/record-error.ts';
+import { inputRequestUrls, isInputRequired } from '../flow/elicitation-urls.ts';
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
@@ -141,6 +142,7 @@ export async function onReadAnswer(
   if (judged.complete && 'result' in answer)
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
   if (await withheldUnrecorded(s, id, judged.record, extra)) return;
+  if (await refusedInputUrl(s, id, answer, pending.step, judged, extra)) return;
   try {
     answerHost(s, id, message, pending.step, judged, extra);
   } catch (error) {
@@ -161,6 +163,36 @@ async function withheldUnrecorded(
 ): Promise<boolean> {
   if ((await s.emitChecked(record)) || !s.withholdsOnRecordError) return false;
   s.deliver(gateError(id, recordErrorMessage(s.recordError)), extra);
+  return true;
+}
+
+/**
+ * An `input_required` read answer the host may answer (`read.answerInputRequired`, or observe mode): the urls of its
+ * URL-mode elicitations are judged and recorded as links are, and one refused (or unrecorded, when that withholds)
+ * ends the read with the gate's denial instead (true: answered).
+ */
+async function refusedInputUrl(
+  s: TransportSession,
+  id: JsonRpcId,
+  answer: ReturnType<typeof answerOf>,
+  step: LinkStep,
+  judged: ReadJudgement,
+  extra?: MessageExtraInfo,
+): Promise<boolean> {
+  if (judged.delivery !== 'whole' || !('result' in answer) || !isInputRequired(answer.result)) return false;
+  const urls = inputRequestUrls(answer.result);
+  if (urls.length === 0) return false;
+  let refused: Awaited<ReturnType<TransportSession['judgeElicitations']>>;
+  try {
+    refused = await s.judgeElicitations(urls, step.discovered.tool, id);
+  } catch (error) {
+    if (!(error instanceof RecordWithheldError)) throw error;
+    s.deliver(gateError(id, error.message), extra);
+    return true;
+  }
+  if (refused === null) return false;
+  const what = 'refused a url the server asked the host to open, reading';
+  s.deliver(readDenial(id, step, refused.decision, what, judged.record.next, s.refusedReads), extra);
   return true;
 }
 

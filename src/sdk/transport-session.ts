@@ -4,7 +4,20 @@ import { guardGate } from '../flow/guard-gate.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { discoveredRecord } from '../record/discovered-record.ts';
-import { checkOnRecordError, type OnRecordError, recordErrorWithholds } from '../record/record-error.ts';
+import {
+  checkOnRecordError,
+  type OnRecordError,
+  recordErrorWithholds,
+  recordWithheldError,
+} from '../record/record-error.ts';
+import type { LinkContext } from '../record/build-stages.ts';
+import {
+  elicitationRecord,
+  elicitationSteps,
+  type RefusedElicitation,
+  refusedElicitationStep,
+  type UrlElicitation,
+} from '../flow/elicitation-urls.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
@@ -245,21 +258,44 @@ export class TransportSession {
 
   /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */
   private startStep(f: FoundLink): Promise<LinkStep> {
-    const context = {
+    return startLink(this.gate, {
+      link: f.link,
+      discovered: discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at),
+      linkServer: this.server,
+      mode: this.mode,
+    });
+  }
+
+  /**
+   * Judges the urls of URL-mode elicitations a message of the server carries (`tool`'s answer or the server's own
+   * request `responseId`) and writes each url's record before the message goes anywhere: the first refused url
+   * (enforce mode), or null. Throws `RecordWithheldError` when a record could not be written and that withholds.
+   */
+  async judgeElicitations(
+    urls: readonly UrlElicitation[],
+    tool: string | null,
+    responseId: JsonRpcId | null,
+  ): Promise<RefusedElicitation | null> {
+    const source = { context: this.context(tool, responseId), at: this.now(), mode: this.mode };
+    const steps = await elicitationSteps(this.gate, urls, source);
+    const written = await Promise.all(steps.map((step) => this.emitChecked(elicitationRecord(step))));
+    const refused = refusedElicitationStep(steps);
+    if (refused === null && written.includes(false) && this.withholdsOnRecordError)
+      throw recordWithheldError(this.recordError);
+    return refused;
+  }
+
+  // where this connection's links are found: the context of their discovered stage
+  private context(tool: string | null, responseId: JsonRpcId | null): LinkContext {
+    return {
       server: this.server,
-      tool: f.tool,
-      responseId: f.responseId,
+      tool,
+      responseId,
       protocolVersion: this.protocolVersion,
       client: this.requests.client,
       serverInfo: this.serverInfo,
       frontEnd: this.frontEnd,
     };
-    return startLink(this.gate, {
-      link: f.link,
-      discovered: discoverLink(f.link, f.contentIndex, context, f.at),
-      linkServer: this.server,
-      mode: this.mode,
-    });
   }
 
   /** Records a found link that was never read as `link-only`. */

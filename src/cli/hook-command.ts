@@ -8,6 +8,7 @@ import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
 import { EventBudget } from '../hook/event-budget.ts';
 import { EventSkeleton } from '../hook/event-skeleton.ts';
 import { hookSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
+import type { HostAdapter } from '../hook/host-adapter.ts';
 import type { HostDescription } from '../hosts/host-description.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
@@ -39,13 +40,14 @@ const hosts = Object.keys(hostAdapters).join('|');
 export const hookDefinition = defineCommand({
   name: 'hook',
   summary:
-    'judge one host hook event (claude code, codex, gemini cli, cursor, cline, copilot cli): deny reads, withhold bodies',
+    'judge one host hook event (claude code, codex, gemini cli, cursor, cline, copilot cli, windsurf): deny reads, withhold bodies',
   synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",
     'failing closed: a failure after the tool ran (bad event, policy that does not load, i/o fault) answers with the whole result withheld and the failure as the reason, and deletes the files the host saved for it; any other failure exits 2, the exit code hosts treat as a block.',
+    'windsurf reads no answer on stdout: a refused call exits 2 with the reason on stderr, which blocks it and is shown to the agent.',
     '`--mode observe` answers nothing and records what enforcing would have done (`wouldDeny`).',
-    '`linkgate hook HOST --print-config [--policy FILE] [--allowed-signers FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads (and, with `--allowed-signers`, that its review verifies: exit 2 and the reason otherwise) and prints the host\'s hooks configuration (claude code and gemini cli settings.json, codex and cursor hooks.json) running this command from the installed bundle; claude code entries carry `onFailure: "block"` and cursor\'s `failClosed: true`, so a hook that cannot start, crashes or hangs refuses the call. codex and gemini cli let a call through when a hook fails, and no host withholds a result when its post hook cannot run: `--server NAME -- COMMAND [ARG…]` also prints the `linkgate proxy` entry that fronts the server (the proxy as the front end, the hooks as a second layer); without it a warning says so.',
+    '`linkgate hook HOST --print-config [--policy FILE] [--allowed-signers FILE] [--records FILE] [--state DIR] [--mode MODE]` checks that the policy loads (and, with `--allowed-signers`, that its review verifies: exit 2 and the reason otherwise) and prints the host\'s hooks configuration (claude code and gemini cli settings.json, codex, cursor and windsurf hooks.json) running this command from the installed bundle; claude code entries carry `onFailure: "block"` and cursor\'s `failClosed: true`, so a hook that cannot start, crashes or hangs refuses the call. codex and gemini cli let a call through when a hook fails, and no host withholds a result when its post hook cannot run: `--server NAME -- COMMAND [ARG…]` also prints the `linkgate proxy` entry that fronts the server (the proxy as the front end, the hooks as a second layer); without it a warning says so.',
   ],
   options: {
     policy: {
@@ -105,7 +107,7 @@ export const hookDefinition = defineCommand({
   example: 'linkgate hook codex --print-config --policy policies/default.yaml --server docs -- npx -y docs-server',
   exitCodes: {
     0: "the host's answer is on stdout (an allow, a block, or a result withheld because the hook failed after the tool ran)",
-    2: 'usage error, a policy that does not load for --print-config, or a failure before the tool ran (or where no answer can be written): the host blocks the call',
+    2: 'usage error, a policy that does not load for --print-config, a failure before the tool ran (or where no answer can be written), or a refused call for windsurf (the reason on stderr): the host blocks the call',
   },
   run: async ({ values, positionals, rest, usageError }, io) => {
     const [host, extra] = positionals;
@@ -250,6 +252,9 @@ export const hookDefinition = defineCommand({
           recordDiscovered: append,
         });
       });
+      // a host that reads no answer on stdout (windsurf) blocks on exit 2 and hands the agent the reason on stderr
+      const adapter: HostAdapter = hostAdapters[host];
+      if (answer !== '' && adapter.answersByExit === true) return (io.stderr.write(`${answer}\n`), 2);
       if (answer !== '') io.stdout.write(`${answer}\n`);
       // what this host's hooks cannot enforce is said at every run, never silently ignored (only beside an answer: a
       // host hands the stderr of an exit 2 to the model)

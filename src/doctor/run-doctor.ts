@@ -17,6 +17,7 @@ import type {
 } from './doctor-report.ts';
 import { doctorHosts } from './doctor-report.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
+import { readWindsurf } from './windsurf-config.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -47,6 +48,7 @@ const readers: Readonly<Record<DoctorHost, (places: ConfigPlaces) => Promise<Hos
   cursor: readCursor,
   cline: readCline,
   'copilot-cli': readCopilotCli,
+  windsurf: readWindsurf,
 };
 
 /** Every host's configured servers and linkgate hooks under `places`, each judged: gated or not, and why. */

@@ -7,8 +7,8 @@ export type HookCall =
   | { kind: 'list'; server: string | null }
   /** an MCP server's tool (`mcp__<server>__<tool>`) */
   | { kind: 'mcp'; server: string; tool: string }
-  /** the host's own web fetch tool; every url it would fetch */
-  | { kind: 'web-fetch'; urls: string[] }
+  /** the host's own web fetch tool, or a tool given urls to fetch (`tool` names it in the records); every url */
+  | { kind: 'web-fetch'; urls: string[]; tool?: string }
   /** any other tool: the gate has nothing to say */
   | { kind: 'other'; name: string };
 

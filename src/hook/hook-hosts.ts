@@ -5,6 +5,7 @@ import { copilotCliHost } from './copilot-cli-host.ts';
 import { cursorHost } from './cursor-host.ts';
 import { geminiCliHost } from './gemini-cli-host.ts';
 import type { HostAdapter } from './host-adapter.ts';
+import { windsurfHost } from './windsurf-host.ts';
 
 /** Each host's adapter, by the name `linkgate hook HOST` takes. */
 export const hostAdapters = {
@@ -14,6 +15,7 @@ export const hostAdapters = {
   cursor: cursorHost,
   cline: clineHost,
   'copilot-cli': copilotCliHost,
+  windsurf: windsurfHost,
 } as const satisfies Readonly<Record<string, HostAdapter>>;
 
 /** A host name `linkgate hook` accepts. */

@@ -72,12 +72,13 @@ export async function judgeWebFetch(
   context: HookContext,
 ): Promise<HookAnswer> {
   if (context.gate.policy.document.hook?.webFetch === false) return { kind: 'none' };
+  const tool = (event.call.kind === 'web-fetch' ? event.call.tool : undefined) ?? 'WebFetch';
   for (const url of urls) {
     const link = { type: 'resource_link', uri: url, name: url };
     // the host's own fetcher reads it, not an MCP server: no `readFrom`
     const step = await startLink(context.gate, {
       link,
-      discovered: discoverLink(link, null, linkContext(webFetchServer, 'WebFetch'), nowOf(context)),
+      discovered: discoverLink(link, null, linkContext(webFetchServer, tool), nowOf(context)),
       linkServer: webFetchServer,
       readFrom: null,
       mode: modeOf(context),

@@ -7,6 +7,7 @@ import { geminiCli } from '../hosts/gemini-cli.ts';
 import { gateTools, printedHooks } from '../hosts/hook-setup.ts';
 import type { HostDescription } from '../hosts/host-description.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
+import { windsurf } from '../hosts/windsurf.ts';
 
 // Everything here is read from the host descriptions (src/hosts/) when it is asked for: this file only picks
 // linkgate's own choices (the timeout, the plugin's command) and keeps the names other modules import.
@@ -66,6 +67,7 @@ export const hostSettings = {
   // Cline's hooks are files, not a json block: `{hookFiles: {EVENT: script}}` (its description's `setup.print`)
   cline: (command: string) => hookSettings(cline, command),
   'copilot-cli': (command: string) => hookSettings(copilotCli, command),
+  windsurf: (command: string) => hookSettings(windsurf, command),
 } as const satisfies { readonly [H in keyof typeof hostDescriptions]: (command: string) => unknown };
 
 /** Quotes one argument for a POSIX shell command line (hosts run `command` through `sh -c`). */

@@ -8,4 +8,6 @@ export interface HostAdapter {
   format(answer: HookAnswer, event: HookEvent): string;
   /** the answer to any event the hook failed on, for a host that reads no exit code (else exit 2 and `failedPostAnswer`) */
   failed?(failure: string): string;
+  /** true for a host that reads no answer on stdout: a non-empty `format` goes to stderr with exit 2 (Windsurf) */
+  answersByExit?: boolean;
 }

@@ -1,5 +1,5 @@
 /** A host linkgate describes: its hooks, its MCP tool names and its configuration (src/hosts/). */
-export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'cline' | 'copilot-cli';
+export type HostName = 'claude-code' | 'codex' | 'gemini-cli' | 'cursor' | 'cline' | 'copilot-cli' | 'windsurf';
 
 /** Which part of a call a hook event sees: `pre` before a tool runs, `post` its result, `failure` a failed call. */
 export type HookPhase = 'pre' | 'post' | 'failure';

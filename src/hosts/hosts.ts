@@ -5,6 +5,7 @@ import { copilotCli } from './copilot-cli.ts';
 import { cursor } from './cursor.ts';
 import { geminiCli } from './gemini-cli.ts';
 import type { HostDescription, HostName } from './host-description.ts';
+import { windsurf } from './windsurf.ts';
 
 /** Every host linkgate describes, by name. */
 export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
@@ -14,7 +15,8 @@ export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
   cursor,
   cline,
   'copilot-cli': copilotCli,
+  windsurf,
 };
 
 /** The hosts, in the order linkgate reports them. */
-export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline', 'copilot-cli'];
+export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline', 'copilot-cli', 'windsurf'];

@@ -19,4 +19,12 @@ export const hostDescriptions: Readonly<Record<HostName, HostDescription>> = {
 };
 
 /** The hosts, in the order linkgate reports them. */
-export const hostNames: readonly HostName[] = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'cline', 'copilot-cli', 'windsurf'];
+export const hostNames: readonly HostName[] = [
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+  'cline',
+  'copilot-cli',
+  'windsurf',
+];

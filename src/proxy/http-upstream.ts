@@ -5,7 +5,7 @@ import { maskUri } from '../link/mask-uri.ts';
 import { cappedFetch } from '../fetch/capped-fetch.ts';
 import { responseWithBody } from '../fetch/response-with-body.ts';
 import { isJsonRpcId, messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
-import { modernHeadersFetch } from './modern-request-headers.ts';
+import { modernHeadersFetch, type ParsedBodyFetch } from './modern-request-headers.ts';
 
 /** Most same-origin 307/308 redirects followed for one request. */
 export const maxUpstreamRedirects = 5;
@@ -43,14 +43,15 @@ export function sameOriginFetch(origin: string, fetchImpl: FetchLike = fetch): F
 
 /**
  * A fetch that reports the requests of a POST whose event-stream answer breaks, or ends before it carried their
- * answers. The SDK transport has already resolved `send` for them and would wait for those answers forever.
+ * answers. The SDK transport has already resolved `send` for them and would wait for those answers forever. Their ids
+ * come from the body as `modernHeadersFetch` parsed it (`message`).
  */
-export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike): FetchLike {
-  return async (input, init) => {
+export function brokenStreamFetch(onBroken: BrokenAnswers, fetchImpl: FetchLike): ParsedBodyFetch {
+  return async (input, init, message) => {
     const response = await fetchImpl(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (init?.method !== 'POST' || response.body === null || !type.startsWith('text/event-stream')) return response;
-    const ids = requestIds(init.body);
+    const ids = requestIds(message);
     if (ids.length === 0) return response;
     const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
     const answers = eventStreamAnswers();
@@ -143,15 +144,8 @@ function eventStreamAnswers(): { push(chunk: Uint8Array): void; end(): void; rea
   };
 }
 
-// the ids of the requests in a JSON-RPC body the SDK wrote (one message or a batch)
-function requestIds(body: unknown): JsonRpcId[] {
-  if (typeof body !== 'string') return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return [];
-  }
+// the ids of the requests in a JSON-RPC body the SDK wrote (one message or a batch), as parsed (null: not JSON)
+function requestIds(parsed: unknown): JsonRpcId[] {
   const ids: JsonRpcId[] = [];
   for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
     const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown };

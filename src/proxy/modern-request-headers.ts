@@ -44,12 +44,22 @@ export function modernRequestHeaders(message: unknown): Record<string, string> |
 }
 
 /**
- * A fetch that sets the standard 2026-07-28 headers of each request POST from its body (replacing any set before),
- * and removes them from every other POST.
+ * A fetch whose caller has read the request body already: `message` is that body parsed (one message or a batch),
+ * null when it is not JSON or not a string, so no layer below parses it again.
  */
-export function modernHeadersFetch(fetchImpl: FetchLike): FetchLike {
+export type ParsedBodyFetch = (
+  input: string | URL,
+  init: RequestInit | undefined,
+  message: unknown,
+) => Promise<Response>;
+
+/**
+ * A fetch that parses each POST's body once, sets the standard 2026-07-28 headers of a request POST from it (replacing
+ * any set before) and removes them from every other POST, and hands the parsed body to `fetchImpl`.
+ */
+export function modernHeadersFetch(fetchImpl: ParsedBodyFetch): FetchLike {
   return (input, init) => {
-    if (init?.method !== 'POST' || typeof init.body !== 'string') return fetchImpl(input, init);
+    if (init?.method !== 'POST' || typeof init.body !== 'string') return fetchImpl(input, init, null);
     const headers = new Headers(init.headers);
     for (const name of modernHeaderNames) headers.delete(name);
     let message: unknown;
@@ -59,7 +69,7 @@ export function modernHeadersFetch(fetchImpl: FetchLike): FetchLike {
       message = null;
     }
     for (const [name, value] of Object.entries(modernRequestHeaders(message) ?? {})) headers.set(name, value);
-    return fetchImpl(input, { ...init, headers });
+    return fetchImpl(input, { ...init, headers }, message);
   };
 }
 

@@ -27,6 +27,7 @@ import { linkFacts } from './discover-links.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
 import { isNotFoundError } from '../read/result-outcome.ts';
+import { isoTime } from '../record/iso-time.ts';
 
 // The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
 // readFailed (read, decide read, deliver, record). A front end that sees the read happen in pieces (the Transport
@@ -168,7 +169,7 @@ export function sendRead(
   requestId: string | number | null = null,
 ): RequestedStage {
   return {
-    at: at.toISOString(),
+    at: isoTime(at),
     requestId,
     server: step.readFrom ?? step.linkServer,
     deadlineMs: gate.policy.document.read.readTimeoutMs,

@@ -26,6 +26,8 @@ export function maskUri(uri: string): string {
  * not split there reads them as part of the userinfo (`http://admin:pw?q@host`, `http://u\\x:pw@host`).
  */
 function stripUserinfo(text: string): string {
+  // no `@` anywhere: nothing any parser reads as userinfo
+  if (!text.includes('@')) return text;
   const lead = /^[\u0000-\u0020]*(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]*/.exec(text)?.[0] ?? '';
   const slash = text.indexOf('/', lead.length);
   const authority = slash === -1 ? text.slice(lead.length) : text.slice(lead.length, slash);
@@ -73,7 +75,11 @@ function maskQuery(query: string): string {
 // backticks: nothing that reorders, hides or ends a line, or closes a quote, survives into a record or a notice
 const unsafe = /[\u0000-\u0020\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Zs}`]|[\ud800-\udfff]/gu;
 
+// printable ASCII but the backtick: nothing in it is unsafe (the common case, checked without the Unicode classes)
+const plainAscii = /^[!-_a-~]*$/;
+
 function encodeUnsafe(text: string): string {
+  if (plainAscii.test(text)) return text;
   return text.replace(unsafe, (c) => {
     try {
       return encodeURIComponent(c);

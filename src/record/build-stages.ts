@@ -2,6 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import type { ItemEvidence } from '../gate/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { isoTime } from './iso-time.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type {
   DeliveredStage,
@@ -22,7 +23,7 @@ export function receivedFromError(
   at: Date,
 ): ReceivedStage {
   return {
-    at: at.toISOString(),
+    at: isoTime(at),
     elapsedMs,
     resultType: null,
     error: { code: error.code, message: maskText(error.message) },
@@ -77,7 +78,7 @@ export function receivedFromResult(
   });
   const resultType = typeof result['resultType'] === 'string' ? result['resultType'] : 'complete';
   return {
-    at: at.toISOString(),
+    at: isoTime(at),
     elapsedMs,
     resultType,
     error: null,
@@ -123,7 +124,7 @@ export function deliveredStage(
     const item = contents[index];
     if (isRecord(item) && typeof item['text'] === 'string') characters += item['text'].length;
   }
-  return { at: at.toISOString(), items: [...deliver], bytes, characters, dropped: [...dropped] };
+  return { at: isoTime(at), items: [...deliver], bytes, characters, dropped: [...dropped] };
 }
 
 /** The `contents` array of a read result, or `[]` when absent or not an array. */
@@ -189,7 +190,7 @@ export function discoveredStage(
   at: Date,
 ): DiscoveredStage {
   return {
-    at: at.toISOString(),
+    at: isoTime(at),
     tool: context.tool,
     responseId: context.responseId,
     contentIndex,

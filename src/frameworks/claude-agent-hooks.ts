@@ -11,7 +11,7 @@ import { eventPhase } from '../hosts/hook-setup.ts';
 import { handleHookEvent } from '../hook/handle-hook-event.ts';
 import type { HookContext } from '../hook/hook-context.ts';
 import { failedPostAnswer } from '../hook/run-hook.ts';
-import { defaultStateDir } from '../hook/session-state.ts';
+import { MemorySessionStates } from '../hook/memory-session-states.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -29,7 +29,10 @@ export interface ClaudeAgentHooksOptions {
   policyOptions?: LoadPolicyOptions;
   /** receives every finished record; the caller closes it after the query ends */
   records: RecordSink;
-  /** folder of the per-session state (default: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`) */
+  /**
+   * folder of the per-session state, kept in files as `linkgate hook` keeps it (for hooks of one session run by
+   * several processes); default: this process's memory, no file (the events of an in-process session arrive here)
+   */
   stateDir?: string;
   /** `observe` answers nothing and records what enforcing would have done; default `enforce` */
   mode?: FlowMode;
@@ -75,6 +78,12 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     return gate;
   };
   const mode = options.mode ?? 'enforce';
+  // the session state: files only when asked for, else memory (with the same rules: the per-event cap, the overflow
+  // servers, a pending read taken once)
+  const state =
+    options.stateDir === undefined
+      ? { stateDir: '', states: new MemorySessionStates() }
+      : { stateDir: options.stateDir };
   // one record per link: a discovery record as a tool result lists it, superseded by its read's or the session end's
   const ledger = new LinkLedger(options.records);
   const callback: ClaudeAgentHookCallback = async (input) => {
@@ -84,7 +93,7 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
       if (event === null) return {};
       const context: HookContext = {
         gate: await gateOf(),
-        stateDir: options.stateDir ?? defaultStateDir(process.env),
+        ...state,
         host: claudeAgentHostName,
         mode,
         record: (record) => ledger.finished(record),

@@ -3,7 +3,7 @@ import { resourcesListed, toolReturned } from './hook-discovery.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { readFailed, readReturned } from './hook-post-read.ts';
 import { judgeWebFetch, readRequested } from './hook-pre-read.ts';
-import { SessionState } from './session-state.ts';
+import { openSessionState } from './session-state.ts';
 
 /**
  * Judges one host hook event (DESIGN §4f), routed per host step: links returned by tools go into session state and
@@ -22,7 +22,7 @@ export async function handleHookEvent(event: HookEvent, context: HookContext): P
       ? toolReturned(event, call.server, call.tool, context)
       : resourcesListed(event, call.server, context);
   }
-  const state = await SessionState.open(context.stateDir, event.session);
+  const state = await openSessionState(context, event.session);
   const callId = event.toolUseId ?? `${call.server ?? ''}\n${call.uri}`;
   const read = { event, call, callId, state, context };
   if (event.phase === 'pre') return readRequested(read);

@@ -6,12 +6,15 @@ import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import type { EventBudget } from './event-budget.ts';
 import type { HookEvent } from './hook-event.ts';
+import type { SessionStates } from './session-state.ts';
 
 /** What handling one event needs: the gate, where session state lives, and where records go. */
 export interface HookContext {
   gate: Gate;
   /** folder of the per-session state */
   stateDir: string;
+  /** where each session's state is kept instead of files under `stateDir` (in-process hooks: memory; absent: files) */
+  states?: SessionStates;
   /** receives each finished record */
   record: (record: LinkRecord) => Promise<void>;
   /**

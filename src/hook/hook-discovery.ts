@@ -16,7 +16,7 @@ import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
-import { maxLinksPerEvent, SessionState, type SeenLink } from './session-state.ts';
+import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, unwrapToolOutput } from './tool-output.ts';
 
@@ -288,7 +288,7 @@ async function addSeen(
   overflow: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   if (seen.length === 0 && overflow.size === 0) return;
-  const state = await SessionState.open(context.stateDir, event.session);
+  const state = await openSessionState(context, event.session);
   await state.addSeen(event.toolUseId ?? randomUUID(), seen, overflow);
 }
 

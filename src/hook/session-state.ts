@@ -1,13 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { readRegularFile } from '../policy/read-regular-file.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';
+import { fileStateEntries, type StateEntries } from './state-entries.ts';
+
+/** Largest state entry read, bytes; defined in state-entries.ts, named here for the state's readers. */
+export { maxStateEntryBytes } from './state-entries.ts';
 
 /** A link the session saw returned: by a tool (`resource_link` item) or listed by the resource list tool. */
 export interface SeenLink {
@@ -27,9 +30,6 @@ export interface PendingRead extends LinkStep {
   requested: RequestedStage;
 }
 
-/** Largest state entry read, bytes (a FIFO, a device or a larger file planted in the state folder is an error). */
-export const maxStateEntryBytes = 16 * 1024 * 1024;
-
 /**
  * Most links kept from one tool result or resource list. A tool result's links over it are withheld; the state keeps
  * the servers that returned links over it, and a read of a uri it never kept is judged as a link of theirs, so a link
@@ -37,23 +37,41 @@ export const maxStateEntryBytes = 16 * 1024 * 1024;
  */
 export const maxLinksPerEvent = 1024;
 
+/** Where each session's state is kept: one `SessionState` per session id. */
+export interface SessionStates {
+  open(session: string): Promise<SessionState>;
+}
+
+/** The state of `session` for one event: the context's own `states` (in-process hooks keep it in memory), else files under `stateDir`. */
+export function openSessionState(
+  context: { stateDir: string; states?: SessionStates },
+  session: string,
+): Promise<SessionState> {
+  return context.states?.open(session) ?? SessionState.open(context.stateDir, session);
+}
+
 /**
  * Per-session state of the hook, safe for hook processes the host runs at the same time: each event writes its own
- * files (named by the tool call) with write-then-rename, so no two processes write the same file and no reader sees
- * half a file. Nothing is read-modify-written, so no lock is needed.
+ * entries (files named by the tool call, written whole: `state-entries.ts`), so no two processes write the same file
+ * and no reader sees half a file. Nothing is read-modify-written, so no lock is needed.
  */
 export class SessionState {
-  readonly dir: string;
+  private readonly store: StateEntries;
 
-  private constructor(dir: string) {
-    this.dir = dir;
+  private constructor(store: StateEntries) {
+    this.store = store;
   }
 
   /** The state of `session` under `stateDir` (created, mode 0700); the session id is hashed into the folder name. */
   static async open(stateDir: string, session: string): Promise<SessionState> {
     const dir = join(stateDir, `s-${digest(session)}`);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    return new SessionState(dir);
+    return new SessionState(fileStateEntries(dir));
+  }
+
+  /** The state of one session kept in `store` (in-process hooks: `memoryStateEntries`), with the same rules as files. */
+  static over(store: StateEntries): SessionState {
+    return new SessionState(store);
   }
 
   /**
@@ -113,29 +131,21 @@ export class SessionState {
     const name = `read-${digest(callId)}.json`;
     const value = await this.readJson(name);
     if (value === undefined) return undefined;
-    await rm(join(this.dir, name), { force: true });
+    await this.store.remove(name);
     return value as PendingRead;
   }
 
-  private async entries(prefix: string): Promise<string[]> {
-    return (await readdir(this.dir)).filter((n) => n.startsWith(prefix) && n.endsWith('.json'));
+  private entries(prefix: string): Promise<string[]> {
+    return this.store.names(prefix);
   }
 
-  private async writeAtomic(name: string, value: unknown): Promise<void> {
-    const temp = join(this.dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-    await writeFile(temp, JSON.stringify(value), { mode: 0o600 });
-    await rename(temp, join(this.dir, name));
+  private writeAtomic(name: string, value: unknown): Promise<void> {
+    return this.store.write(name, JSON.stringify(value));
   }
 
   private async readJson(name: string): Promise<unknown> {
-    let text: string;
-    try {
-      text = (await readRegularFile(join(this.dir, name), maxStateEntryBytes)).toString('utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    return JSON.parse(text) as unknown;
+    const text = await this.store.read(name);
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
   }
 }
 

@@ -1,23 +1,27 @@
 // The Claude Agent SDK's in-process hooks on Claude Code's own event shapes, without the SDK: the same answers as
 // `linkgate hook claude-code`, records with the SDK as the host, and every failure answered closed (never a throw,
 // which the SDK would by default let pass).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ClaudeAgentHooks, claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
+import { maxLinksPerEvent } from '../../src/hook/session-state.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordKindOf } from '../../src/record/record-kind.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
-import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
+import { readRequested, readReturned, resourcesListed, toolReturned } from '../hook/hook-events.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function setup(policy: string | undefined, mode?: 'observe') {
+// the session state: in this process's memory (the default), or in files under `stateDir` as the hook command keeps it
+type StateKind = 'memory' | 'files';
+
+async function setup(policy: string | undefined, mode?: 'observe', state: StateKind = 'memory') {
   const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-agent-hooks-'));
   dirs.push(dir);
   const records: LinkRecord[] = [];
@@ -26,10 +30,10 @@ async function setup(policy: string | undefined, mode?: 'observe') {
     records: callbackSink((r) => {
       records.push(r);
     }),
-    stateDir: path.join(dir, 'state'),
+    ...(state === 'files' ? { stateDir: path.join(dir, 'state') } : {}),
     ...(mode === undefined ? {} : { mode }),
   });
-  return { hooks, records };
+  return { hooks, records, dir };
 }
 
 // what the SDK would do: call the first matcher's callback of the event
@@ -82,37 +86,40 @@ describe('claudeAgentHooks', () => {
     );
   });
 
-  test('one record per link: a discovery record as the tool result goes out, superseded by the later record of the read or of flush', async () => {
-    const { hooks, records } = await setup(undefined);
-    const listed = [...links, { type: 'text', text: '[Resource link: guide] guide://docs/guide' }];
-    await call(hooks, toolReturned('docs', 'links', listed));
-    // every link listed has its discovery record before any read: the refused one with its refusal
-    expect(records.map((r) => [recordKindOf(r), r.uri, r.verdict])).toEqual([
-      ['discovered', 'guide://docs/readme', 'link-only'],
-      ['discovered', 'http://169.254.169.254/latest/meta-data/', 'link-only'],
-      ['discovered', 'guide://docs/guide', 'link-only'],
-    ]);
-    await call(hooks, readRequested('docs', 'guide://docs/readme'));
-    const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
-    await call(hooks, readReturned('docs', 'guide://docs/readme', body));
-    await call(hooks, readRequested('docs', 'http://169.254.169.254/latest/meta-data/', { toolUseId: 'toolu_meta' }));
-    await hooks.flush();
-    // one finished record per link: the read, the refused read, and the guide listed and never read
-    const finished = records.filter((r) => recordKindOf(r) === 'link');
-    expect(finished.map((r) => [r.uri, r.verdict, r.stages.requested === null, r.host?.toolUseIds])).toEqual([
-      ['guide://docs/readme', 'body-obtained', false, { discovered: 'toolu_docs_links', requested: 'toolu_read' }],
-      [
-        'http://169.254.169.254/latest/meta-data/',
-        'link-only',
-        true,
-        { discovered: 'toolu_docs_links', requested: 'toolu_meta' },
-      ],
-      ['guide://docs/guide', 'link-only', true, { discovered: 'toolu_docs_links', requested: null }],
-    ]);
-    // a second flush writes nothing more
-    await hooks.flush();
-    expect(records.filter((r) => recordKindOf(r) === 'link')).toHaveLength(3);
-  });
+  test.each<StateKind>(['memory', 'files'])(
+    'one record per link (state in %s): a discovery record as the tool result goes out, superseded by the later record of the read or of flush',
+    async (state) => {
+      const { hooks, records } = await setup(undefined, undefined, state);
+      const listed = [...links, { type: 'text', text: '[Resource link: guide] guide://docs/guide' }];
+      await call(hooks, toolReturned('docs', 'links', listed));
+      // every link listed has its discovery record before any read: the refused one with its refusal
+      expect(records.map((r) => [recordKindOf(r), r.uri, r.verdict])).toEqual([
+        ['discovered', 'guide://docs/readme', 'link-only'],
+        ['discovered', 'http://169.254.169.254/latest/meta-data/', 'link-only'],
+        ['discovered', 'guide://docs/guide', 'link-only'],
+      ]);
+      await call(hooks, readRequested('docs', 'guide://docs/readme'));
+      const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
+      await call(hooks, readReturned('docs', 'guide://docs/readme', body));
+      await call(hooks, readRequested('docs', 'http://169.254.169.254/latest/meta-data/', { toolUseId: 'toolu_meta' }));
+      await hooks.flush();
+      // one finished record per link: the read, the refused read, and the guide listed and never read
+      const finished = records.filter((r) => recordKindOf(r) === 'link');
+      expect(finished.map((r) => [r.uri, r.verdict, r.stages.requested === null, r.host?.toolUseIds])).toEqual([
+        ['guide://docs/readme', 'body-obtained', false, { discovered: 'toolu_docs_links', requested: 'toolu_read' }],
+        [
+          'http://169.254.169.254/latest/meta-data/',
+          'link-only',
+          true,
+          { discovered: 'toolu_docs_links', requested: 'toolu_meta' },
+        ],
+        ['guide://docs/guide', 'link-only', true, { discovered: 'toolu_docs_links', requested: null }],
+      ]);
+      // a second flush writes nothing more
+      await hooks.flush();
+      expect(records.filter((r) => recordKindOf(r) === 'link')).toHaveLength(3);
+    },
+  );
 
   test('a body the policy does not allow is replaced by the notice', async () => {
     const { hooks, records } = await setup(undefined);
@@ -172,5 +179,57 @@ describe('claudeAgentHooks', () => {
     const metadata = records.filter((r) => r.uri === uri);
     expect(metadata.length).toBeGreaterThan(0);
     for (const r of metadata) expect(r.wouldDeny).toBe(true);
+  });
+});
+
+// The per-event link cap fails closed in the in-process state as in the hook command's files (issue 39 item 1, the
+// same case as test/hook/link-cap.test.ts): a link over `maxLinksPerEvent` is withheld, and the state keeps that it
+// could not keep links of that server, so a read of it from another server is `server.mismatch`.
+describe.each<StateKind>(['memory', 'files'])('claudeAgentHooks: the per-event link cap, state in %s', (state) => {
+  const vault = 'vault://keys/prod';
+  const padding = (count: number) => Array.from({ length: count }, (_, i) => `guide://pad/${i}`);
+  const denied = (answer: Record<string, unknown>) => {
+    expect(answer).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    return JSON.stringify(answer);
+  };
+
+  test.each([0, maxLinksPerEvent])(
+    'with %i padding links, a read from another server is server.mismatch',
+    async (pad) => {
+      const { hooks } = await setup(undefined, undefined, state);
+      const listed = [...padding(pad), vault].map((uri, i) => ({
+        type: 'text',
+        text: `[Resource link: l${i}] ${uri}`,
+      }));
+      const returned = await call(hooks, toolReturned('docs', 'get', listed));
+      if (pad > 0) expect(JSON.stringify(returned)).toMatch(/linkgate withheld [^"]*content\.too-many-items/);
+      expect(denied(await call(hooks, readRequested('other', vault)))).toContain('server.mismatch');
+      // the server that returned it still reads it
+      expect(await call(hooks, readRequested('docs', vault, { toolUseId: 'toolu_2' }))).toEqual({});
+    },
+  );
+
+  test('a resource list over the cap: an entry it could not keep is not readable from another server', async () => {
+    const { hooks } = await setup(undefined, undefined, state);
+    const entries = [...padding(maxLinksPerEvent), vault].map((uri) => ({ server: 'docs', uri, name: uri }));
+    expect(await call(hooks, resourcesListed(entries))).toEqual({});
+    expect(denied(await call(hooks, readRequested('other', vault)))).toContain('server.mismatch');
+  });
+
+  test('a pending read is taken once: a second result of the same read has no pending step', async () => {
+    const { hooks, records, dir } = await setup(undefined, undefined, state);
+    await call(hooks, toolReturned('docs', 'links', links));
+    expect(await call(hooks, readRequested('docs', 'guide://docs/readme'))).toEqual({});
+    const body = [{ uri: 'guide://docs/readme', mimeType: 'text/plain', text: 'how to pack\n' }];
+    expect(await call(hooks, readReturned('docs', 'guide://docs/readme', body))).toEqual({});
+    const read = () => records.filter((r) => recordKindOf(r) === 'link' && r.uri === 'guide://docs/readme');
+    expect(read().map((r) => r.verdict)).toEqual(['body-obtained']);
+    // a replayed result finds no pending read: judged as a read the hook never let through, never as that one
+    await call(hooks, readReturned('docs', 'guide://docs/readme', body));
+    expect(read().length).toBe(2);
+    expect(read()[1]?.stages.requested).not.toEqual(read()[0]?.stages.requested);
+    // memory keeps no file; files are where the hook command keeps them
+    const kept = await readdir(dir);
+    expect(kept).toEqual(state === 'files' ? ['state'] : []);
   });
 });

@@ -93,11 +93,8 @@ describe('claudeAgentHooks inside the real Claude Agent SDK', () => {
     const dir = await suite.scratch('linkgate-agent-sdk-');
     const recordsFile = path.join(dir, 'records.jsonl');
     const records = jsonLinesSink(recordsFile);
-    const hooks = claudeAgentHooks({
-      policy: await loadPolicy('policies/default.yaml'),
-      records,
-      stateDir: path.join(dir, 'state'),
-    });
+    // the session state in memory, the default
+    const hooks = claudeAgentHooks({ policy: await loadPolicy('policies/default.yaml'), records });
     const run = await runAgent(sdkDir, dir, hooks, script);
     // the query ended: the links listed and never read get their last records
     await hooks.flush();
@@ -162,7 +159,7 @@ describe('claudeAgentHooks inside the real Claude Agent SDK', () => {
     const defaultPolicy = await readFile('policies/default.yaml', 'utf8');
     await writeFile(policyFile, defaultPolicy.replace('requireDiscovered: false', 'requireDiscovered: true'));
     const records = jsonLinesSink(path.join(dir, 'records.jsonl'));
-    const hooks = claudeAgentHooks({ policy: policyFile, records, stateDir: path.join(dir, 'state') });
+    const hooks = claudeAgentHooks({ policy: policyFile, records });
     const undiscovered = 'hostile://docs/never-returned.md';
     const run = await runAgent(sdkDir, dir, hooks, [
       read('toolu_early', 'hostile', hostileLink('readme').uri),

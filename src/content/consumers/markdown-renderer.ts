@@ -2,8 +2,8 @@
 // parse5 (markdown/active-markdown.ts). Text declared markdown, and text and JSON no data type was declared for,
 // reach them; XML read as text does too.
 import { findActiveMarkupUtf8 } from '../svg-html/active-markup.ts';
-import { sourceShownAsText } from './browser.ts';
-import type { ContentConsumer } from './content-consumer.ts';
+import { isSourceCodeUri } from '../text/uri-extension.ts';
+import type { ContentConsumer, TextBody } from './content-consumer.ts';
 
 /** The markdown renderers: markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js. */
 export const markdownConsumer: ContentConsumer = {
@@ -24,7 +24,7 @@ export const markdownConsumer: ContentConsumer = {
   readsText: (body) => {
     if (body.kind === 'xml') return true;
     if (body.kind === 'json') return body.declaredData === null;
-    return body.kind === 'text' && body.declaredData === null && !sourceShownAsText(body);
+    return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
   judgeText: (body, budget) => {
     const message = findActiveMarkupUtf8(body.utf8, 'markdown', body.text, budget);
@@ -32,3 +32,10 @@ export const markdownConsumer: ContentConsumer = {
     return [{ slot: body.kind === 'json' ? 'activeUnlessJson' : 'active', message }];
   },
 };
+
+// A source file by its uri (`.ts`, `.css`, `.py`, …) declared text/plain or not declared at all: editors, viewers and
+// hosts show it as text, and no markdown renderer is handed it (a browser may still sniff an undeclared one as HTML,
+// which the browser consumer judges)
+function sourceFile(body: TextBody): boolean {
+  return (body.declaredMime === null || body.declaredMime === 'text/plain') && isSourceCodeUri(body.uri);
+}

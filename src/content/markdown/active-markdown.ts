@@ -45,8 +45,12 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
     const url = activeUrl(asAnyRendererReads(reference.href));
     if (url !== null) return `a markdown link reference definition with ${url}`;
   }
+  // renderers often agree to the byte on ordinary prose: a page read once is not parsed (nor charged) again
+  const read = new Set<string>();
   for (const renderer of markdownRenderers) {
     const page = renderWith(renderer, text);
+    if (read.has(page)) continue;
+    read.add(page);
     const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }

@@ -1,11 +1,11 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { decisionMetaKey } from './decision-meta.ts';
-import type { FlowMode } from './link-steps.ts';
+import { resultLinkDecider } from './link-decider.ts';
 import {
   applyStructured,
   judgeStructured,
-  type RefusedRef,
+  type StructuredOptions,
   structuredLimits,
   tooLargeNotice,
 } from './structured-links.ts';
@@ -40,13 +40,11 @@ export function jsonTextValue(text: string): unknown {
 export async function judgeJsonTexts(
   gate: Gate,
   content: readonly unknown[],
-  options: {
-    server: string;
-    mode: FlowMode;
-    refs?: ReadonlyMap<string, RefusedRef> | Promise<ReadonlyMap<string, RefusedRef>>;
-  },
+  options: StructuredOptions,
 ): Promise<JsonTextEdit[]> {
   if (options.mode === 'observe') return [];
+  // one decider for all the JSON texts: a link they repeat is decided once
+  const judging = { ...options, decide: options.decide ?? resultLinkDecider(gate, options.server) };
   const found: { index: number; value: unknown }[] = [];
   content.forEach((item, index) => {
     if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return;
@@ -60,7 +58,7 @@ export async function judgeJsonTexts(
       values += valueCount(f.value, structuredLimits.maxValues - values + 1);
       return values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
-        : judgeStructured(gate, f.value, options);
+        : judgeStructured(gate, f.value, judging);
     }),
   );
   const edits: JsonTextEdit[] = [];

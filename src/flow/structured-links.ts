@@ -5,7 +5,7 @@ import { holdsAddress } from './gate-notice.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { guardGate } from './guard-gate.ts';
+import { type LinkDecider, resultLinkDecider } from './link-decider.ts';
 import type { FlowMode } from './link-steps.ts';
 import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 
@@ -53,6 +53,18 @@ interface Walked {
   values: number;
 }
 
+/** How a tool result's structured values are judged: its server, the mode, refused links and the result's decider. */
+export interface StructuredOptions {
+  server: string;
+  mode: FlowMode;
+  refs?: ReadonlyMap<string, RefusedRef> | Promise<ReadonlyMap<string, RefusedRef>>;
+  /**
+   * the link decisions of this tool result (`resultLinkDecider`), shared by its `content`, JSON texts and
+   * `structuredContent` so each link is decided once; default: one of its own, over `gate`
+   */
+  decide?: LinkDecider;
+}
+
 /**
  * Judges the links and uris of a tool result's `structuredContent` for links returned by `server`; `refs` gives, by
  * masked uri, the links refused in `content` (their record's ref names a uri that stood there too; awaited once this
@@ -62,21 +74,14 @@ interface Walked {
 export async function judgeStructured(
   gate: Gate,
   structured: unknown,
-  options: {
-    server: string;
-    mode: FlowMode;
-    refs?: ReadonlyMap<string, RefusedRef> | Promise<ReadonlyMap<string, RefusedRef>>;
-  },
+  options: StructuredOptions,
 ): Promise<StructuredJudgement> {
   if (options.mode === 'observe' || structured === undefined) return { withheld: false, edits: [] };
   const walked: Walked = { found: [], strings: [], values: 0 };
   if (!walk(structured, [], 0, walked)) return { withheld: true, notice: tooLargeNotice };
   const { found } = walked;
-  const guarded = guardGate(gate);
-  const { server } = options;
-  const decisions = await Promise.all(
-    found.map((f) => guarded.decide({ stage: 'link', server, readFrom: server, link: f.link })),
-  );
+  const decide = options.decide ?? resultLinkDecider(gate, options.server);
+  const decisions = await Promise.all(found.map((f) => decide(f.link, f.bare)));
   // the refs may come from the content's link decisions, made side by side with these
   const refs = await options.refs;
   const edits: StructuredEdit[] = [];

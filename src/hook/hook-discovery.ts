@@ -7,6 +7,8 @@ import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
+import { type DecidedLink, resultLinkDecider } from '../flow/link-decider.ts';
+import type { Decision } from '../decision/decision.ts';
 import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { capDecision, capNotice, type HookCap } from './cap-notice.ts';
@@ -55,6 +57,10 @@ export async function toolReturned(
   const overflow = new Set<string>();
   // the links refused, by masked uri: a string of `structuredContent` holding one's uri is replaced too
   const refused = new Map<string, RefusedRef>();
+  // each link's decision, so the JSON texts and `structuredContent` decide none of them again
+  const decided: DecidedLink[] = [];
+  // the link steps of this event by link: a link listed twice (in `content` and in `structuredContent`) is decided once
+  const steps: LinkSteps = new Map();
   let lastUri = '';
   let links = 0;
   for (const [index, item] of all.entries()) {
@@ -87,7 +93,8 @@ export async function toolReturned(
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
-      const refusal = await linkRefusal(event, entry, candidates, contentIndex, tool, context);
+      const { refusal, decision } = await linkRefusal(event, entry, candidates, contentIndex, tool, context, steps);
+      decided.push({ link: rendered.link, decision });
       if (refusal !== null) {
         withhold(index, refusal.notice);
         refused.set(refusal.step.discovered.uri, refusalRef(refusal));
@@ -105,11 +112,13 @@ export async function toolReturned(
   // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
   // proxy and the decorator), so a refused uri does not survive in it
   checkBudget(context.budget);
-  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), {
+  const judging = {
     server,
     mode: modeOf(context),
     refs: refused,
-  });
+    decide: resultLinkDecider(context.gate, server, decided),
+  };
+  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging);
   for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
   const result: Record<string, unknown> = { ...output.result, content };
   const inPlace = new Map<readonly (string | number)[], unknown>();
@@ -120,11 +129,7 @@ export async function toolReturned(
   const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
   // the flow's judgement of what is left: uri strings, and strings holding a refused link's uri
   checkBudget(context.budget);
-  const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, {
-    server,
-    mode: modeOf(context),
-    refs: refused,
-  });
+  const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, judging);
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
   if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
@@ -172,18 +177,27 @@ async function linkRefusal(
   index: number | null,
   tool: string,
   context: HookContext,
-): Promise<{ notice: string; step: LinkStep; link: Record<string, unknown> } | null> {
+  decidedSteps: LinkSteps,
+): Promise<{ refusal: { notice: string; step: LinkStep; link: Record<string, unknown> } | null; decision: Decision }> {
   const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
   for (const link of [entry.link, ...candidates]) {
     checkBudget(context.budget);
-    const step = await startLink(context.gate, {
-      link,
-      discovered: discoverLink(link, index, linkContext(entry.server, tool), nowOf(context)),
-      linkServer: entry.server,
-      readFrom: entry.server,
-      seen: true,
-      mode: modeOf(context),
-    });
+    const discovered = discoverLink(link, index, linkContext(entry.server, tool), nowOf(context));
+    const key = JSON.stringify([entry.server, link]);
+    const earlier = decidedSteps.get(key);
+    // the decision does not depend on where the link stood: a link decided before in this event keeps its decision
+    const step =
+      earlier === undefined
+        ? await startLink(context.gate, {
+            link,
+            discovered,
+            linkServer: entry.server,
+            readFrom: entry.server,
+            seen: true,
+            mode: modeOf(context),
+          })
+        : { ...earlier, discovered };
+    if (earlier === undefined) decidedSteps.set(key, step);
     steps.push({ link, step });
   }
   // a split that gives no usable uri stands for no link anyone can read; when no split does, the line is judged as is
@@ -191,8 +205,8 @@ async function linkRefusal(
   const denied = (usable.length === 0 ? steps.slice(0, 1) : usable).find(
     ({ step }) => step.linkDecision.effect === 'deny',
   );
+  const listed = steps[0]?.step;
   if (denied === undefined) {
-    const listed = steps[0]?.step;
     // no read yet: a front end that keeps discovery records gets one as the result goes out (superseded by the read's)
     if (listed !== undefined && context.recordDiscovered !== undefined)
       await saveDiscovered(
@@ -201,15 +215,19 @@ async function linkRefusal(
         { ...listed, discoveredBy: event.toolUseId },
         skipRead(listed, notReadYet),
       );
-    return null;
+    // a listed link is always decided (`steps` starts with it)
+    return { refusal: null, decision: (listed as LinkStep).linkDecision };
   }
   const { link, step } = denied;
   // no read was asked for: the record names the call that returned the link, none that read it
   const record = skipRead(step, 'the link was denied');
   await save(context, { ...event, toolUseId: null }, { ...step, discoveredBy: event.toolUseId }, record);
   const item = refusedStepItem(step, link);
-  return item === null ? null : { notice: String(item['text']), step, link };
+  return { refusal: item === null ? null : { notice: String(item['text']), step, link }, decision: step.linkDecision };
 }
+
+/** The link steps one event decided, by server and link (as JSON). */
+type LinkSteps = Map<string, LinkStep>;
 
 /** A refused link as `structuredContent` is judged beside it. */
 function refusalRef(refusal: { step: LinkStep; link: Record<string, unknown> }): RefusedRef {

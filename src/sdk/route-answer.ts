@@ -8,6 +8,7 @@ import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '..
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
+import { resultLinkDecider } from '../flow/link-decider.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
@@ -257,12 +258,16 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const refsOf = new Promise<Map<string, RefusedRef>>((resolve) => {
     refsMade = resolve;
   });
-  const structuring = judgeStructured(s.gate, result['structuredContent'], {
-    server: s.server,
-    mode: s.mode,
-    refs: refsOf,
-  });
-  const jsonTexts = judgeJsonTexts(s.gate, content, { server: s.server, mode: s.mode, refs: refsOf });
+  // the links of `content` are decided by the ledger: the same link or uri in the JSON texts and `structuredContent`
+  // takes that decision, and a link found only there is decided once for both
+  const known = inContent.map((f, i) => ({
+    link: f.link,
+    decision: stepping.then((steps) => (steps[i] as LinkStep).linkDecision),
+  }));
+  const decide = resultLinkDecider(s.gate, s.server, known);
+  const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };
+  const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
+  const jsonTexts = judgeJsonTexts(s.gate, content, judging);
   const steps = await stepping;
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {

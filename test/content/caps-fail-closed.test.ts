@@ -16,13 +16,16 @@ import {
   defaultMaxInflateBytes,
   defaultMaxInflatedStreams,
   maxHiddenObjectDepth,
+  maxObjectStreamNesting,
 } from '../../src/content/pdf/pdf-active.ts';
+import { maxFilterChain } from '../../src/content/pdf/pdf-filters.ts';
 import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
 import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
 import { type ConsumerId, consumerProfile } from '../../src/content/consumers/content-consumer.ts';
 import { makePng, makeZip } from '../fixtures/make-bytes.ts';
+import { nestedObjectStreamPdf } from './pdf/make-nested-pdf.ts';
 
 const srcContent = path.resolve(import.meta.dirname, '../../src/content');
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -362,6 +365,25 @@ const capCases: CapCase[] = [
     finding: new RegExp(`more than ${maxHiddenObjectDepth} deep`),
   },
   {
+    cap: 'maxObjectStreamNesting',
+    value: maxObjectStreamNesting,
+    mime: 'application/pdf',
+    bytes: () => nestedObjectStreamPdf({ active: 'none', levels: maxObjectStreamNesting + 3 }),
+    finding: new RegExp(`object streams more than ${maxObjectStreamNesting} deep`),
+  },
+  {
+    cap: 'maxFilterChain',
+    value: maxFilterChain,
+    mime: 'application/pdf',
+    bytes: () => {
+      let data = latin1('1 0 << /Type /Font >>');
+      for (let i = 0; i <= maxFilterChain; i++) data = deflateSync(data);
+      const filters = Array.from({ length: maxFilterChain + 1 }, () => '/FlateDecode').join(' ');
+      return pdf('<< /Type /Catalog >>', stream(`/Type /ObjStm /N 1 /First 4 /Filter [${filters}]`, data));
+    },
+    finding: /pdf object stream with filter `FlateDecode( FlateDecode)+` cannot be inspected/,
+  },
+  {
     cap: 'maxXmlDepth',
     value: maxXmlDepth,
     mime: 'image/svg+xml',
@@ -497,7 +519,7 @@ describe('every cap fails closed (issue 39 item 5)', () => {
       count: 1,
       why: 'frontmatter yaml that does not parse stops gray-matter too: the page is not built, no head entry runs',
     },
-    'pdf/pdf-inspect-stream.ts': {
+    'pdf/pdf-filters.ts': {
       count: 2,
       why: 'past the inflate budget: uninterpretable; cut short: what inflates is read (an object stream: uninterpretable); nothing: uninterpretable',
     },

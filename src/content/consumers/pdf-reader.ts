@@ -20,8 +20,9 @@ export const pdfReaderConsumer: ContentConsumer = {
       reaches:
         'a `%PDF-` header in the first KiB, of binary or of text; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
       judged:
-        'the object layer and inflated streams (object streams, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
-      notCovered: 'filters other than FlateDecode on object streams (withheld), files that need a password (withheld)',
+        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media and `javascript:` link targets; object streams through ASCIIHex, ASCII85 and FlateDecode chains; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
+      notCovered:
+        'object streams with other filters or a predictor, nested deeper than the cap (withheld); files that need a password (withheld)',
     },
   ],
   leftOut:

@@ -1,8 +1,8 @@
-// What one stream holds for the active-content scan: its inflated bytes (FlateDecode only, within the inflate
-// budget and stream cap), a raw object stream as is, or nothing (pixels, fonts, xref); an object stream that
-// cannot be read is uninterpretable.
-import { constants, inflateSync } from 'node:zlib';
+// What one stream holds for the active-content scan: its inflated bytes (FlateDecode; for an object stream, a
+// chain of ASCIIHex, ASCII85 and FlateDecode around one; within the inflate budget and stream cap), a raw object
+// stream as is, or nothing (pixels, fonts, xref); an object stream that cannot be read is uninterpretable.
 import { quoteValue } from '../../decision/quote-value.ts';
+import { decodeChain, isFlate, undoableChain } from './pdf-filters.ts';
 import { filterNames, isObjectStream, type StreamDict } from './pdf-stream-dict.ts';
 
 const OVER_BUDGET = 'pdf streams inflate past the inspection budget';
@@ -42,7 +42,10 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
   const dict = named.length > 0 ? keys : stream.span;
   const filters = named.length > 0 ? named : filterNames(stream.span);
   if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
-  if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) {
+  // a single FlateDecode is undone for any stream; a chain around a FlateDecode (`[/ASCII85Decode /FlateDecode]`,
+  // Flate twice) only for an object stream, whose objects pdf.js reads through every filter it names
+  const undoable = objectStream ? undoableChain(filters) : filters.length === 1 && isFlate(filters[0]);
+  if (!undoable) {
     return objectStream
       ? {
           ...skipped,
@@ -59,30 +62,21 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
   }
   if (budget <= 0) return { ...skipped, uninterpretable: OVER_BUDGET };
   if (refuse !== null) return { ...skipped, uninterpretable: refuse };
-  try {
-    const inflated = inflateSync(data, { maxOutputLength: budget });
-    return { data: inflated, inflated: inflated.length, uninterpretable: null };
-  } catch (error) {
-    // zlib stops at `maxOutputLength`: the whole remaining budget is spent
-    if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
-  }
-  try {
-    // a stream cut short (a lying `/Length`, or a fake `endstream` inside the data when the length is a
-    // reference) hides the rest of its objects: Z_SYNC_FLUSH keeps what it yields, and an object stream is
-    // marked uninterpretable because its end was never seen
-    const inflated = inflateSync(data, { maxOutputLength: budget, finishFlush: constants.Z_SYNC_FLUSH });
-    return {
-      data: inflated,
-      inflated: inflated.length,
-      uninterpretable: objectStream ? 'pdf object stream ends before its compressed data does' : null,
-    };
-  } catch (error) {
-    if (error instanceof RangeError) return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
-    // fails closed for every stream: what a stream that does not inflate holds was never seen
+  const decoded = decodeChain(filters, data, budget);
+  if (decoded.short === 'over-budget') return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
+  // a stream cut short (a lying `/Length`, or a fake `endstream` inside the data when the length is a reference)
+  // hides the rest of its objects: what it yields is kept, and an object stream is marked uninterpretable because
+  // its end was never seen; a stream that does not inflate fails closed, whatever it is
+  if (decoded.data === null)
     return {
       data: null,
-      inflated: 0,
+      inflated: decoded.produced,
       uninterpretable: objectStream ? 'pdf object stream does not inflate' : 'pdf stream does not inflate',
     };
-  }
+  return {
+    data: decoded.data,
+    inflated: decoded.produced,
+    uninterpretable:
+      decoded.short === 'cut' && objectStream ? 'pdf object stream ends before its compressed data does' : null,
+  };
 }

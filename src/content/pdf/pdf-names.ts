@@ -2,6 +2,7 @@
 // `/J#61vaScript`), found by one byte loop that looks at every byte once.
 import { quoteValue } from '../../decision/quote-value.ts';
 import type { WorkBudget } from '../work-budget.ts';
+import { scriptStringAt, uriTargetAfter } from './pdf-uri-target.ts';
 
 /** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
@@ -29,7 +30,7 @@ const isHex = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') isHex[c.charCodeAt(0)] = 1;
 // first byte of a name that can decode to an active name or `Encrypt` (or starts with an escape)
 const interestingFirst = new Uint8Array(256);
-for (const c of 'JLERXSIF#') interestingFirst[c.charCodeAt(0)] = 1;
+for (const c of 'JLERXSIFU#') interestingFirst[c.charCodeAt(0)] = 1;
 /** Longest written name that can decode to an active name or `Encrypt`: `EmbeddedFiles` with every letter escaped. */
 const maxInterestingRawName = 3 * 'EmbeddedFiles'.length;
 
@@ -40,6 +41,10 @@ export interface NameScanState {
   readonly work: { scannedBytes: number };
   encrypted: boolean;
   readonly budget: WorkBudget;
+  /** true once a `/URI` target given by reference (`/URI 9 0 R`) was seen */
+  uriByReference: boolean;
+  /** the script scheme of the first string seen that starts with one (`javascript:`), or null */
+  scriptString: string | null;
 }
 
 /** Decodes `#xx` escapes of a PDF name (without its slash). */
@@ -49,19 +54,22 @@ export function decodeName(raw: string): string {
     : raw;
 }
 
-/** An active name found in the bytes: decoded, and as written. */
+/** An active name found in the bytes: decoded, and as written; for a `/URI`, the script scheme of its target. */
 export interface FoundName {
   name: string;
   raw: string;
+  scheme?: string;
 }
 
 /** The finding for an active name seen `where` (\`in the object layer\`, …), with its escaped spelling when it had one. */
 export function describeName(found: FoundName, where: string): string {
-  return `pdf active content \`/${found.name}\`${found.raw !== found.name ? ` (written ${quoteValue(`/${found.raw}`)})` : ''} ${where}`;
+  const written = found.raw !== found.name ? ` (written ${quoteValue(`/${found.raw}`)})` : '';
+  const target = found.scheme === undefined ? '' : ` with a ${quoteValue(found.scheme)} target`;
+  return `pdf active content \`/${found.name}\`${written}${target} ${where}`;
 }
 
-// the first active name in bytes [from, to), as the `nameToken` pattern would find it; notes `/Encrypt` on the
-// way. One pass: every byte is looked at once, as part of a name or on the way to the next `/`
+// the first active name in bytes [from, to), as the `nameToken` pattern would find it, or a `/URI` whose target has a
+// script scheme; notes `/Encrypt`, a `/URI` target by reference and a script-scheme string on the way. One pass: every byte is looked at once, as part of a name or on the way to the next `/`
 export function findActiveName(b: Buffer, from: number, to: number, state: NameScanState): FoundName | null {
   if (to > from) {
     state.work.scannedBytes += to - from;
@@ -70,6 +78,9 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
   let i = from;
   while (i < to) {
     if (b[i] !== 0x2f) {
+      // a string that may be a `/URI` target given by reference
+      if ((b[i] === 0x28 || b[i] === 0x3c) && state.scriptString === null)
+        state.scriptString = scriptStringAt(b, i, to, state.budget);
       i++;
       continue;
     }
@@ -91,6 +102,11 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
       const name = decodeName(raw);
       if (activePdfNames.has(name)) return { name, raw };
       if (name === 'Encrypt') state.encrypted = true;
+      if (name === 'URI') {
+        const target = uriTargetAfter(b, end, to, state.budget);
+        if (target === 'reference') state.uriByReference = true;
+        else if (target !== null) return { name, raw, scheme: target.scheme };
+      }
     }
     i = length > 0 ? end : slash + 1;
   }

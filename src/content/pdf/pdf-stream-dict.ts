@@ -129,7 +129,8 @@ export const indirectFilter = '(indirect)';
 
 /**
  * The first `/Filter` (or `/F`, the abbreviation pdf.js also honours in stream dictionaries) entry with a value:
- * a name, an array of names up to its `]`, or a reference (`indirectFilter`); one forward pass.
+ * a name, an array of names up to its `]` (`indirectFilter` added for a reference in it), or a reference
+ * (`indirectFilter`); one forward pass.
  */
 export function filterNames(dict: string): string[] {
   // the first `]` at or after the last `[` seen; once there is none, no later array can close either
@@ -151,7 +152,10 @@ export function filterNames(dict: string): string[] {
         unclosed = true;
         continue;
       }
-      return [...dict.slice(i, close + 1).matchAll(/\/([^\s/[\]<>()]+)/g)].map((x) => x[1] ?? '');
+      const array = dict.slice(i, close + 1);
+      const names = [...array.matchAll(/\/([^\s/[\]<>()]+)/g)].map((x) => x[1] ?? '');
+      // pdf.js fetches each element by reference too (`[9 0 R]`): a filter it names cannot be seen here
+      return /\d/.test(array.replace(/\/[^\s/[\]<>()]+/g, '')) ? [...names, indirectFilter] : names;
     }
     if (c === 0x2f) {
       const name = /\/([^\s/[\]<>()]+)/y;

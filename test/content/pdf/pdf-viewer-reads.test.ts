@@ -53,6 +53,11 @@ describe('pdf: the scan is linear in the bytes', () => {
     ['`stream` words after text lines without `%`', (n) => 'x\nstream\n'.repeat(n / 9)],
     ['long comment lines ending in `stream`', (n) => `%${'y'.repeat(247)}stream\n`.repeat(n / 256)],
     ['`>>` then comment lines, then `stream`', (n) => `>>\n${'% c\n'.repeat(62)}stream\n`.repeat(n / 258)],
+    ['strings that start like a script scheme', (n) => '(javascrip'.repeat(n / 10)],
+    ['strings of spaces before a scheme', (n) => `(${' '.repeat(60)}java`.repeat(n / 65)],
+    ['hex strings that start like a script scheme', (n) => '<6a61766173637269'.repeat(n / 17)],
+    ['`/URI` keys before strings', (n) => '/URI (javascrip'.repeat(n / 15)],
+    ['hex strings of bytes a hex string skips', (n) => `<${'z'.repeat(60)}`.repeat(n / 61)],
   ];
   test.each(families)('%s: work per byte does not grow with the size', (_, body) => {
     const perByte = [1 << 16, 1 << 20].map((n) => {

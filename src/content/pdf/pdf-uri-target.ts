@@ -1,0 +1,153 @@
+// A URI action's target (`/URI (javascript:…)`) as a viewer follows it: pdf.js hands the string on as the link's
+// `unsafeUrl`, and a viewer that opens it in a browser runs a script scheme. The string is read as pdf.js's lexer
+// reads literal and hex strings (escapes, octal, a UTF-16BE byte order mark), only while it can still start with
+// a script scheme: a literal string's check stops at the first byte that rules one out or at a parenthesis, a hex
+// string's at `<` or `>`, so every byte is read a bounded number of times however many strings there are.
+
+import type { WorkBudget } from '../work-budget.ts';
+
+/** Schemes that run script where a browser opens them. */
+const scriptSchemes = ['javascript:', 'vbscript:', 'livescript:'];
+
+/** What follows a `/URI` key: a script-scheme target (its scheme), a reference to the string, or neither. */
+export type UriTarget = { scheme: string } | 'reference' | null;
+
+/** The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. */
+export function uriTargetAfter(b: Buffer, at: number, to: number, budget: WorkBudget): UriTarget {
+  // white space and comments, as pdf.js's lexer skips them between a key and its value
+  let i = at;
+  while (i < to) {
+    if (isWhite(b[i])) i++;
+    else if (b[i] === 0x25) while (i < to && b[i] !== 0x0a && b[i] !== 0x0d) i++;
+    else break;
+  }
+  budget.spend('pdf', i - at);
+  const c = b[i];
+  if (c === 0x28 || c === 0x3c) {
+    const scheme = scriptStringAt(b, i, to, budget);
+    return scheme === null ? null : { scheme };
+  }
+  return c !== undefined && c >= 0x30 && c <= 0x39 ? 'reference' : null;
+}
+
+/** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. */
+export function scriptStringAt(b: Buffer, at: number, to: number, budget: WorkBudget): string | null {
+  const c = b[at];
+  const read = c === 0x28 ? literalScheme(b, at, to) : c === 0x3c && b[at + 1] !== 0x3c ? hexScheme(b, at, to) : null;
+  if (read === null) return null;
+  budget.spend('pdf', read.read);
+  return read.scheme;
+}
+
+// PDF white space (PDF 32000 §7.2.3)
+function isWhite(c: number | undefined): boolean {
+  return c === 0x00 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0x20;
+}
+
+// the decoded bytes of a string, fed one at a time, as WHATWG URL reads a scheme: leading C0 controls and spaces
+// dropped, tabs and newlines removed anywhere, case folded; a UTF-16BE string (byte order mark) by its low bytes
+class SchemePrefix {
+  private text = '';
+  private fed = 0;
+  private bom = false;
+  private utf16 = false;
+
+  /** The scheme once matched, false once none can match, true while one still may. */
+  push(byte: number): string | boolean {
+    const index = this.fed++;
+    if (index === 0 && byte === 0xfe) {
+      this.bom = true;
+      return true;
+    }
+    if (index === 1 && this.bom) {
+      // a lone 0xFE is a character no scheme starts with
+      this.utf16 = byte === 0xff;
+      return this.utf16;
+    }
+    if (this.utf16) return index % 2 === 0 ? byte === 0 : this.unit(byte);
+    return this.unit(byte);
+  }
+
+  private unit(u: number): string | boolean {
+    if (u === 0x09 || u === 0x0a || u === 0x0d) return true;
+    if (this.text === '' && u <= 0x20) return true;
+    this.text += String.fromCharCode(u).toLowerCase();
+    for (const scheme of scriptSchemes) {
+      if (this.text === scheme) return scheme;
+      if (scheme.startsWith(this.text)) return true;
+    }
+    return false;
+  }
+}
+
+// what one string check found, and how many bytes it read
+interface Read {
+  scheme: string | null;
+  read: number;
+}
+
+// a literal string, escapes undone as pdf.js's `Lexer.getString` undoes them; a parenthesis inside ends the check
+function literalScheme(b: Buffer, at: number, to: number): Read {
+  const prefix = new SchemePrefix();
+  for (let i = at + 1; i < to; i++) {
+    let c = b[i] ?? 0;
+    if (c === 0x28 || c === 0x29) return { scheme: null, read: i - at };
+    if (c === 0x5c) {
+      const e = b[++i] ?? 0;
+      const simple = escapes.get(e);
+      if (simple !== undefined) c = simple;
+      else if (e >= 0x30 && e <= 0x37) {
+        let v = e & 0x0f;
+        for (let k = 0; k < 2 && isOctal(b[i + 1]); k++) v = (v << 3) | ((b[++i] ?? 0) & 0x0f);
+        c = v & 0xff;
+      } else if (e === 0x0d || e === 0x0a) {
+        if (e === 0x0d && b[i + 1] === 0x0a) i++;
+        continue;
+      } else c = e;
+    }
+    const state = prefix.push(c);
+    if (typeof state === 'string') return { scheme: state, read: i - at };
+    if (!state) return { scheme: null, read: i - at };
+  }
+  return { scheme: null, read: to - at };
+}
+
+const escapes: ReadonlyMap<number, number> = new Map([
+  [0x6e, 0x0a],
+  [0x72, 0x0d],
+  [0x74, 0x09],
+  [0x62, 0x08],
+  [0x66, 0x0c],
+]);
+
+function isOctal(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x37;
+}
+
+// a hex string: digits in pairs, other bytes skipped as pdf.js skips them, `>` or `<` ends the check
+function hexScheme(b: Buffer, at: number, to: number): Read {
+  const prefix = new SchemePrefix();
+  let high = -1;
+  for (let i = at + 1; i < to; i++) {
+    const c = b[i] ?? 0;
+    if (c === 0x3e || c === 0x3c) return { scheme: null, read: i - at };
+    const digit = hexDigit(c);
+    if (digit < 0) continue;
+    if (high < 0) {
+      high = digit;
+      continue;
+    }
+    const state = prefix.push((high << 4) | digit);
+    high = -1;
+    if (typeof state === 'string') return { scheme: state, read: i - at };
+    if (!state) return { scheme: null, read: i - at };
+  }
+  return { scheme: null, read: to - at };
+}
+
+function hexDigit(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}

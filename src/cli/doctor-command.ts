@@ -2,15 +2,16 @@ import { homedir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { formatDoctorText } from '../doctor/format-doctor.ts';
 import { runDoctor } from '../doctor/run-doctor.ts';
+import { hostLabels } from '../hosts/hosts.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 
 /** `linkgate doctor` (docs/doctor.md): which configured MCP servers linkgate gates, in every host, and why not. */
 export const doctorDefinition = defineCommand({
   name: 'doctor',
-  summary: 'list the mcp servers of claude code, codex, gemini cli and cursor and say which linkgate gates',
+  summary: `list the mcp servers of ${hostLabels()} and say which linkgate gates`,
   synopsis: '[--project DIR] [--allow-observe] [--require-signed] [--no-start] [--json]',
   description: [
-    "reads the mcp servers each host has configured on this machine and in the project (claude code's user, project and local scopes; codex; gemini cli; cursor) and says for each whether linkgate gates it: `linkgate proxy` in front of it, or a linkgate hook of its host that will run (the entry it names exists, codex has trusted it in `/hooks`) and sees both its reads and its tool results.",
+    "reads the mcp servers each host has configured on this machine and in the project (claude code's user, project and local scopes; codex; gemini cli; cursor; cline's mcp settings and hook folders; copilot cli's mcp-config.json and the project's .github/hooks; windsurf's mcp_config.json and hooks.json files) and says for each whether linkgate gates it: `linkgate proxy` in front of it, or a linkgate hook of its host that will run (the entry it names exists, codex has trusted it in `/hooks`) and sees both its reads and its tool results.",
     'for each proxy and hook it names the policy and whether the policy loads and its review verifies against the allowed signers the command gets (`--allowed-signers`, else $LINKGATE_ALLOWED_SIGNERS).',
     "a hook's matchers are judged as its host reads them, against the names the host gives the server's tools: doctor starts each user- or local-scope server a hook gates (as the host would; never one the project's files declare) and lists its tools, unless `--no-start`.",
     'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',

@@ -10,7 +10,7 @@ import { EventSkeleton } from '../hook/event-skeleton.ts';
 import { hookSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
 import type { HostAdapter } from '../hook/host-adapter.ts';
 import type { HostDescription } from '../hosts/host-description.ts';
-import { hostDescriptions } from '../hosts/hosts.ts';
+import { hostDescriptions, hostNames } from '../hosts/hosts.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
@@ -39,8 +39,7 @@ const hosts = Object.keys(hostAdapters).join('|');
  */
 export const hookDefinition = defineCommand({
   name: 'hook',
-  summary:
-    'judge one host hook event (claude code, codex, gemini cli, cursor, cline, copilot cli, windsurf): deny reads, withhold bodies',
+  summary: `judge one host hook event (${hostNames.map((n) => hostDescriptions[n].label).join(', ')}): deny reads, withhold bodies`,
   synopsis: `${hosts} (--policy FILE | --bundle DIR) [--allowed-signers FILE [--min-signers N]] [--records FILE] [--state DIR] [--mode enforce|observe] [--on-record-error withhold|report] [--otel] < event.json`,
   description: [
     "reads one hook event of the host from stdin and prints the host's answer on stdout: a denied read is blocked before it runs, a body the policy does not allow is withheld from the model.",

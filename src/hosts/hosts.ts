@@ -28,3 +28,9 @@ export const hostNames: readonly HostName[] = [
   'copilot-cli',
   'windsurf',
 ];
+
+/** The hosts' labels as one phrase for help text: `claude code, codex, … and copilot cli`. */
+export function hostLabels(): string {
+  const labels = hostNames.map((name) => hostDescriptions[name].label);
+  return `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+}

@@ -2,6 +2,7 @@ import { normalizeMime } from '../content/kinds.ts';
 import {
   classifyAddress,
   classifyIpLiteral,
+  ipLiteralClass,
   type AddressClass,
   type AddressVerdict,
 } from '../link/classify-address.ts';
@@ -162,7 +163,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     if (uri.userinfo)
       reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
     // a never-allowed scheme stays denied even in a policy built without the loader's check (fail closed)
-    const scheme = schemeFacts(uri.scheme);
+    const scheme = uri.schemeFacts;
     const listed = settings.schemes.has(uri.scheme);
     const network = listed && !scheme.neverAllowed;
     custom = !network && !scheme.knownNonCustom;
@@ -301,8 +302,10 @@ function hostVerdict(settings: LinkSettings, host: UriHost, custom: boolean): st
 function judgeOneHost(settings: LinkSettings, host: UriHost | null, custom: boolean, exempt: boolean): HostJudgement {
   if (host === null) return unjudged;
   if (host.kind !== 'name') {
+    // the class alone on the allow path; the verdict's words only for a denial
+    const addressClass = ipLiteralClass(host.kind, host.text);
+    if (addressClass === 'public' || !settings.denyNonPublicAddresses || exempt) return literalJudgement(addressClass);
     const verdict = classifyIpLiteral(host.kind, host.text);
-    if (verdict.public || !settings.denyNonPublicAddresses || exempt) return literalJudgement(verdict.class);
     return { reason: nonPublicAddress(host.text, verdict), addressClass: verdict.class, resolvable: false };
   }
   if (!settings.denyNonPublicAddresses) return unjudged;

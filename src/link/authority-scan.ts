@@ -1,25 +1,40 @@
-/** What one pass over the text after `scheme:` finds about the authority, as each kind of reader sees it. */
-export interface AuthorityScan {
-  /** `//` follows the scheme */
-  readonly slashes: boolean;
-  /** the character after `//`, when it is `/` or `\` (`http:///x`) */
-  readonly extraSlash: boolean;
-  /** the authority (WHATWG's for special schemes, RFC 3986's otherwise) holds `@` */
-  readonly userinfo: boolean;
-  /** RFC 3986's authority (after `//`, up to `/`, `?`, `#`) holds a C0 control or DEL */
-  readonly control: boolean;
-  /** RFC 3986's authority holds `\` */
-  readonly backslash: boolean;
-  /** in the text up to the first `/`, a `?` or `#` comes before a `@` */
-  readonly delimiterBeforeAt: boolean;
+// What one pass over the text after `scheme:` finds about the authority, as each kind of reader sees it: bit flags in
+// one number, so the per-link scan allocates nothing.
+
+/** `//` follows the scheme. */
+export const scanSlashes = 1;
+/** The character after `//` is `/` or `\` (`http:///x`). */
+export const scanExtraSlash = 2;
+/** The authority (WHATWG's for special schemes, RFC 3986's otherwise) holds `@`. */
+export const scanUserinfo = 4;
+/** RFC 3986's authority (after `//`, up to `/`, `?`, `#`) holds DEL (a C0 control ends the scan: `scanC0Control`). */
+export const scanControl = 8;
+/** RFC 3986's authority holds `\`. */
+export const scanBackslash = 16;
+/** In the text up to the first `/`, a `?` or `#` comes before a `@`. */
+export const scanDelimiterBeforeAt = 32;
+
+/** The pass stopped at a raw C0 control (U+0000–U+001F), at `scanStop(scan)`. */
+export const scanC0Control = 64;
+
+// the offset where the pass stopped is kept above the flags (`maxUriChars` keeps it within 17 bits)
+const stopUnit = 128;
+
+/** Where a scan's pass stopped: the raw C0 control it met (`scanC0Control`), else the end of the authority it read. */
+export function scanStop(scan: number): number {
+  return scan >>> 7;
 }
 
-/** One pass over the text after `scheme:` (from offset `from`): the authority as WHATWG, RFC 3986 and naive readers take it. */
-export function scanAuthority(raw: string, from: number, special: boolean): AuthorityScan {
+/**
+ * One pass over the text after `scheme:` (from offset `from`): the authority as WHATWG, RFC 3986 and naive readers
+ * take it, as `scan*` flags, and where the pass stopped (`scanStop`): at the first raw C0 control in the authority
+ * (`scanC0Control`; such a uri is refused whatever else it holds), else at its end, where `firstC0Control` goes on.
+ */
+export function scanAuthority(raw: string, from: number, special: boolean): number {
   const slashes = raw.charCodeAt(from) === 0x2f && raw.charCodeAt(from + 1) === 0x2f;
   const next = raw.charCodeAt(from + 2);
   const extraSlash = slashes && (next === 0x2f || next === 0x5c);
-  let userinfo = false;
+  let flags = (slashes ? scanSlashes : 0) | (extraSlash ? scanExtraSlash : 0);
   // WHATWG reads a special authority after any run of `/` and `\`, up to `/`, `\`, `?` or `#`; when it starts
   // right after `//` (the common case) the pass below reads it too, so only other shapes take this loop
   let whatwgOpen = special && slashes && !extraSlash;
@@ -29,54 +44,57 @@ export function scanAuthority(raw: string, from: number, special: boolean): Auth
     for (; i < raw.length; i++) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23) break;
-      if (c === 0x40) userinfo = true;
+      if (c === 0x40) flags |= scanUserinfo;
     }
   }
-  let control = false;
-  let backslash = false;
-  let delimiter = -1;
-  let at = -1;
+  let i = from;
   if (slashes) {
-    // one pass over the authority as a naive reader takes it (up to the first `/`); RFC 3986's ends earlier,
-    // at the first `?` or `#`
-    for (let i = from + 2; i < raw.length; i++) {
+    let delimiter = -1;
+    let at = -1;
+    // one pass over the authority as a naive reader takes it (up to the first `/`); RFC 3986's ends earlier, at the
+    // first `?` or `#`
+    for (i = from + 2; i < raw.length; i++) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f) break;
+      if (c < 0x20) return flags | scanC0Control | (i * stopUnit);
       if (c === 0x3f || c === 0x23) {
         if (delimiter === -1) delimiter = i;
         whatwgOpen = false;
       } else if (c === 0x40) {
         at = i;
-        if (whatwgOpen || (delimiter === -1 && !special)) userinfo = true;
+        if (whatwgOpen || (delimiter === -1 && !special)) flags |= scanUserinfo;
       } else if (c === 0x5c) {
         whatwgOpen = false;
-        if (delimiter === -1) backslash = true;
-      } else if (delimiter === -1 && c === 0x7f) control = true;
+        if (delimiter === -1) flags |= scanBackslash;
+      } else if (delimiter === -1 && c === 0x7f) flags |= scanControl;
     }
+    if (delimiter !== -1 && at > delimiter) flags |= scanDelimiterBeforeAt;
   }
-  return { slashes, extraSlash, userinfo, control, backslash, delimiterBeforeAt: delimiter !== -1 && at > delimiter };
+  return flags | (i * stopUnit);
 }
 
-/** The parser-confusion forms a scan found, one lower-case phrase each, in a fixed order (shared empty list when none). */
-export function findConfusions(scan: AuthorityScan, networkSpecial: boolean): readonly string[] {
-  // no array on the common path: most uris have no confusion form
-  let found: string[] | undefined;
+/** The offset of the first raw C0 control (U+0000–U+001F) at or after `from`, -1 when none. */
+export function firstC0Control(raw: string, from: number): number {
+  // a loop by char code costs less than a pattern at link length
+  for (let i = from; i < raw.length; i++) if (raw.charCodeAt(i) < 0x20) return i;
+  return -1;
+}
+
+/** The parser-confusion forms a scan's flags name, one lower-case phrase each, in a fixed order (shared empty list when none). */
+export function findConfusions(flags: number, networkSpecial: boolean): readonly string[] {
+  // the common path: no confusion form at all
+  const wrongSlashes = networkSpecial && ((flags & scanSlashes) === 0 || (flags & scanExtraSlash) !== 0);
+  if (!wrongSlashes && (flags & (scanControl | scanBackslash | scanDelimiterBeforeAt)) === 0) return noConfusions;
+  const found: string[] = [];
   // `http:foo.com`, `http:/foo.com`, `http:\\foo.com`, `http:///foo.com`: WHATWG finds a host, RFC 3986 none
-  if (networkSpecial && (!scan.slashes || scan.extraSlash))
-    found = append(found, 'a special scheme not followed by exactly `//`');
+  if (wrongSlashes) found.push('a special scheme not followed by exactly `//`');
   // DEL in the authority (C0 controls never get here): some readers stop at it
-  if (scan.control) found = append(found, 'a control character in the authority');
+  if ((flags & scanControl) !== 0) found.push('a control character in the authority');
   // `http://a\@b/`: WHATWG reads host `a`, RFC 3986 parsers and curl read `b`
-  if (networkSpecial && scan.backslash) found = append(found, 'a backslash in the authority');
+  if (networkSpecial && (flags & scanBackslash) !== 0) found.push('a backslash in the authority');
   // `https://a#@b/`: WHATWG reads host `a`, a reader that takes everything up to `/` as the authority reads `b`
-  if (scan.delimiterBeforeAt) found = append(found, '`?` or `#` before `@` in the authority');
-  return found ?? noConfusions;
-}
-
-function append(list: string[] | undefined, form: string): string[] {
-  if (list === undefined) return [form];
-  list.push(form);
-  return list;
+  if ((flags & scanDelimiterBeforeAt) !== 0) found.push('`?` or `#` before `@` in the authority');
+  return found.length === 0 ? noConfusions : found;
 }
 
 const noConfusions: readonly string[] = Object.freeze([]);

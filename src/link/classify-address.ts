@@ -200,6 +200,62 @@ export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Add
   return classifyIpv4(address * 256 + octet, canonical);
 }
 
+/**
+ * `classifyIpLiteral(kind, canonical).class`, without building the verdict: the per-link allow path asks only whether
+ * a literal is public (its words are needed only for a denial).
+ */
+export function ipLiteralClass(kind: 'ipv4' | 'ipv6', canonical: string): AddressClass {
+  if (kind === 'ipv6') return ipv6Class(canonical);
+  let address = 0;
+  let octet = 0;
+  for (let i = 0; i < canonical.length; i++) {
+    const c = canonical.charCodeAt(i);
+    if (c === 0x2e) {
+      address = address * 256 + octet;
+      octet = 0;
+    } else octet = octet * 10 + (c - 0x30);
+  }
+  return ipv4Class(address * 256 + octet);
+}
+
+// the class of an IPv4 address as a number (`classifyIpv4(address).class`)
+function ipv4Class(address: number): AddressClass {
+  const { metadataIpv4, ipv4ByFirstOctet } = tables();
+  if (metadataIpv4.has(address)) return 'cloud-metadata';
+  for (const range of ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
+    if ((address & range.mask) >>> 0 === range.base) return range.cls;
+  }
+  return 'public';
+}
+
+// the hextets of the address `ipv6Class` is judging: one array reused, so the allow path allocates nothing
+const scratchParts = [0, 0, 0, 0, 0, 0, 0, 0];
+
+// `classifyIpv6(address).class`, the same steps (`embeddedIpv4`'s order) without the words
+function ipv6Class(address: string): AddressClass {
+  const { metadataIpv6, mapped, nat64, sixToFour } = tables();
+  if (metadataIpv6.has(address)) return 'cloud-metadata';
+  const parts = hextets(address, scratchParts);
+  const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
+  if (inPrefix(parts, mapped) || inPrefix(parts, nat64)) return ipv4Class(low);
+  if (inPrefix(parts, sixToFour)) return ipv4Class(((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0);
+  const outer = ipv6PrefixClass(parts);
+  // ISATAP: the IPv4 sits in the interface id, so the prefix and the IPv4 must both be public
+  if (((parts[4] ?? 0) & 0xfcff) !== 0 || parts[5] !== 0x5efe || outer !== 'public') return outer;
+  return ipv4Class(low);
+}
+
+// `classifyIpv6Prefix(…).class`
+function ipv6PrefixClass(parts: readonly number[]): AddressClass {
+  const { ipv6Table, ipv6PublicExceptions, globalUnicast } = tables();
+  for (const range of ipv6Table) {
+    if (!inPrefix(parts, range)) continue;
+    if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
+    return range.cls;
+  }
+  return inPrefix(parts, globalUnicast) ? 'public' : 'reserved';
+}
+
 // `text` is the canonical dotted form of `address` when the caller has it
 function classifyIpv4(address: number, text: string = numberToDotted(address)): AddressVerdict {
   const { metadataIpv4, ipv4ByFirstOctet } = tables();
@@ -279,8 +335,8 @@ function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; w
 }
 
 // WHATWG IPv6 text: 1–4 hex digits per group, at most one `::`, no dotted tail
-function hextets(address: string): number[] {
-  const parts = [0, 0, 0, 0, 0, 0, 0, 0];
+function hextets(address: string, parts: number[] = [0, 0, 0, 0, 0, 0, 0, 0]): number[] {
+  parts.fill(0);
   let count = 0;
   // index in `parts` where `::` stands; the groups after it move to the end
   let gap = -1;

@@ -1,6 +1,6 @@
 import { classifyAddress } from './classify-address.ts';
 import { metadataNames } from './cloud-metadata.ts';
-import { matchesNamePatterns, noNamePatterns, type NamePatterns } from './name-patterns.ts';
+import { matchesNamePatterns, type NamePatterns } from './name-patterns.ts';
 import { isPublicTopLevelDomain } from './root-zone.ts';
 import { wildcardDnsAnswers, wildcardDnsTopLevelDomains } from './wildcard-dns.ts';
 
@@ -94,6 +94,51 @@ export interface NameRules {
 }
 
 const publicName: NameVerdict = Object.freeze({ class: 'public', public: true, description: 'public' });
+const emptyLabel: NameVerdict = Object.freeze({
+  class: 'empty-label',
+  public: false,
+  description: 'has an empty label, so it is not a dns name',
+});
+const localhostName: NameVerdict = Object.freeze({
+  class: 'localhost',
+  public: false,
+  description: 'is a localhost name',
+});
+const policyInternal: NameVerdict = Object.freeze({
+  class: 'policy-internal',
+  public: false,
+  description: 'is marked internal by the policy',
+});
+const singleLabel: NameVerdict = Object.freeze({
+  class: 'single-label',
+  public: false,
+  description: 'is a single-label name, resolved by search domains or intranet dns',
+});
+const loopbackWildcard: NameVerdict = Object.freeze({
+  class: 'wildcard-dns',
+  public: false,
+  description: 'is a public dns name that answers with loopback',
+});
+
+// What a top-level domain is, as bits: one lookup per name instead of one per table. Kept per label seen, up to a
+// bound (a stream of made-up labels costs the lookups it always did, never memory).
+const tldInternal = 1;
+const tldWildcard = 2;
+const tldDelegated = 4;
+const maxKeptTopLevelDomains = 2048;
+const keptTopLevelDomains = new Map<string, number>();
+
+function topLevelKind(tld: string): number {
+  let kind = keptTopLevelDomains.get(tld);
+  if (kind === undefined) {
+    kind =
+      (internalTopLevelDomains.has(tld) ? tldInternal : 0) |
+      (wildcardDnsTopLevelDomains.has(tld) ? tldWildcard : 0) |
+      (isPublicTopLevelDomain(tld) ? tldDelegated : 0);
+    if (keptTopLevelDomains.size < maxKeptTopLevelDomains) keptTopLevelDomains.set(tld, kind);
+  }
+  return kind;
+}
 
 /**
  * Classifies a canonical host name (IDNA ASCII, lower-case; one trailing dot allowed) by its text:
@@ -103,36 +148,30 @@ const publicName: NameVerdict = Object.freeze({ class: 'public', public: true, d
  * delegated in the root zone (an allow-list: only a local resolver can answer them).
  */
 export function classifyHostName(host: string, rules: NameRules = {}): NameVerdict {
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name === '' || name.startsWith('.') || name.endsWith('.') || name.includes('..')) {
-    if (rules.opaqueAuthority === true) return publicName;
-    return { class: 'empty-label', public: false, description: 'has an empty label, so it is not a dns name' };
+  // one pass: the last dot, and whether a label is empty (one trailing dot is allowed)
+  const end = host.charCodeAt(host.length - 1) === 0x2e ? host.length - 1 : host.length;
+  let lastDot = -1;
+  let empty = end === 0;
+  for (let i = 0; i < end; i++) {
+    if (host.charCodeAt(i) !== 0x2e) continue;
+    if (i === lastDot + 1) empty = true;
+    lastDot = i;
   }
-  const lastDot = name.lastIndexOf('.');
+  if (empty || lastDot === end - 1) return rules.opaqueAuthority === true ? publicName : emptyLabel;
+  const name = end === host.length ? host : host.slice(0, end);
   const tld = lastDot === -1 ? name : name.slice(lastDot + 1);
-  if (tld === 'localhost' || hostsFileNames.has(name)) {
-    return { class: 'localhost', public: false, description: 'is a localhost name' };
-  }
+  if (tld === 'localhost' || hostsFileNames.has(name)) return localhostName;
   const metadata = metadataNames.get(name);
   if (metadata !== undefined)
     return { class: 'cloud-metadata', public: false, description: `is a cloud metadata name (${metadata})` };
-  if (matchesNamePatterns(rules.internalNames ?? noNamePatterns, name)) {
-    return { class: 'policy-internal', public: false, description: 'is marked internal by the policy' };
-  }
-  if (lastDot === -1) {
-    if (rules.opaqueAuthority === true) return publicName;
-    return {
-      class: 'single-label',
-      public: false,
-      description: 'is a single-label name, resolved by search domains or intranet dns',
-    };
-  }
-  if (internalTopLevelDomains.has(tld)) {
+  if (rules.internalNames !== undefined && matchesNamePatterns(rules.internalNames, name)) return policyInternal;
+  if (lastDot === -1) return rules.opaqueAuthority === true ? publicName : singleLabel;
+  const kind = topLevelKind(tld);
+  if ((kind & tldInternal) !== 0) {
     return { class: 'internal-tld', public: false, description: `uses the internal top-level domain \`.${tld}\`` };
   }
-  const wildcard = wildcardDnsTopLevelDomains.has(tld) ? wildcardDnsAnswers(name) : undefined;
-  if (wildcard === 'loopback')
-    return { class: 'wildcard-dns', public: false, description: 'is a public dns name that answers with loopback' };
+  const wildcard = (kind & tldWildcard) !== 0 ? wildcardDnsAnswers(name) : undefined;
+  if (wildcard === 'loopback') return loopbackWildcard;
   if (wildcard !== undefined) {
     for (const answer of wildcard) {
       const inner = classifyAddress(answer);
@@ -145,7 +184,7 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
       }
     }
   }
-  if (rules.opaqueAuthority !== true && !isPublicTopLevelDomain(tld)) {
+  if (rules.opaqueAuthority !== true && (kind & tldDelegated) === 0) {
     return {
       class: 'undelegated-tld',
       public: false,

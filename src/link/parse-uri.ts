@@ -1,6 +1,14 @@
-import { schemeFacts } from './known-schemes.ts';
-import { findConfusions, scanAuthority } from './authority-scan.ts';
-import { customHost, specialHost } from './read-host.ts';
+import { schemeFacts, type SchemeFacts } from './known-schemes.ts';
+import {
+  findConfusions,
+  firstC0Control,
+  scanAuthority,
+  scanC0Control,
+  scanSlashes,
+  scanStop,
+  scanUserinfo,
+} from './authority-scan.ts';
+import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
 import type { UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
@@ -13,6 +21,8 @@ export interface ParsedUri {
   readonly ok: true;
   /** lower-case, without `:` */
   readonly scheme: string;
+  /** `schemeFacts(scheme)` */
+  readonly schemeFacts: SchemeFacts;
   /** a WHATWG special scheme (http, https, ws, wss, ftp, file) */
   readonly special: boolean;
   /** the uri has an authority (`scheme://…`) */
@@ -57,30 +67,46 @@ export type UriParse = ParsedUri | UnparsedUri;
  */
 export function parseUri(raw: string): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
+  const colon = schemeEnd(raw);
+  if (colon === -1) {
+    const control = firstC0Control(raw, schemeRun(raw));
+    return control === -1 ? { ok: false, message: 'uri has no scheme' } : controlMessage(raw, control);
+  }
+  const scheme = commonScheme(raw, colon) ?? raw.slice(0, colon).toLowerCase();
+  const facts = schemeFacts(scheme);
+  const defaultPort = facts.defaultPort;
+  const special = defaultPort !== undefined;
+  // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
+  const scan = scanAuthority(raw, colon + 1, special);
   // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
   // `http://a/%00`), so the text a consumer sees is not the uri the parser read
-  const control = firstC0Control(raw);
-  if (control !== -1) {
-    const code = raw.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0');
-    return { ok: false, message: `uri holds the raw control character U+${code} at offset ${control}` };
-  }
-  const colon = schemeEnd(raw);
-  if (colon === -1) return { ok: false, message: 'uri has no scheme' };
-  const scheme = commonScheme(raw, colon) ?? raw.slice(0, colon).toLowerCase();
+  if ((scan & scanC0Control) !== 0) return controlMessage(raw, scanStop(scan));
   // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
   // deletes tab/LF/CR) reads the same scheme
   const url = URL.parse(raw);
+  // past the authority: WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it
+  // serializes as its own text holds none, and only other text is scanned for one
+  if (url === null || url.href !== raw) {
+    const control = firstC0Control(raw, scanStop(scan));
+    if (control !== -1) return controlMessage(raw, control);
+  }
   if (url === null) return { ok: false, message: `\`${scheme}:\` uri does not parse` };
 
-  const defaultPort = schemeFacts(scheme).defaultPort;
-  const special = defaultPort !== undefined;
-  const scan = scanAuthority(raw, colon + 1, special);
-  const read = special ? specialHost(url, raw, colon + 1) : customHost(url);
-  if (read.invalid !== undefined) return { ok: false, message: read.invalid };
-  const found = findConfusions(scan, special && scheme !== 'file');
-  const confusions = read.confusion === undefined ? found : [...found, read.confusion];
-  const host = read.host;
-  const explicitPort = url.port === '' ? null : Number(url.port);
+  let host: UriHost | null;
+  let otherHosts: readonly UriHost[];
+  let confusions = findConfusions(scan, special && scheme !== 'file');
+  if (special) {
+    host = specialHost(url.hostname);
+    otherHosts = specialOtherHosts(host, raw, colon + 1);
+  } else {
+    const read = customHost(url);
+    if (read.invalid !== undefined) return { ok: false, message: read.invalid };
+    host = read.host;
+    otherHosts = read.otherHosts;
+    if (read.confusion !== undefined) confusions = [...confusions, read.confusion];
+  }
+  const portText = url.port;
+  const explicitPort = portText === '' ? null : Number(portText);
   const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
   const origin =
     host === null
@@ -89,15 +115,16 @@ export function parseUri(raw: string): UriParse {
   return {
     ok: true,
     scheme,
+    schemeFacts: facts,
     special,
-    hasAuthority: scan.slashes || (special && scheme !== 'file'),
+    hasAuthority: (scan & scanSlashes) !== 0 || (special && scheme !== 'file'),
     host,
     port,
     origin,
     path: url.pathname,
-    userinfo: scan.userinfo,
+    userinfo: (scan & scanUserinfo) !== 0,
     confusions,
-    otherHosts: read.otherHosts,
+    otherHosts,
     url,
   };
 }
@@ -127,19 +154,23 @@ function commonScheme(raw: string, colon: number): string | undefined {
 
 // RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then `:`; -1 when the uri has none
 function schemeEnd(raw: string): number {
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i) | 0x20;
-    if (c >= 0x61 && c <= 0x7a) continue;
-    const d = raw.charCodeAt(i);
-    if (i > 0 && ((d >= 0x30 && d <= 0x39) || d === 0x2b || d === 0x2d || d === 0x2e)) continue;
-    return d === 0x3a && i > 0 ? i : -1;
-  }
-  return -1;
+  const end = schemeRun(raw);
+  return end > 0 && raw.charCodeAt(end) === 0x3a ? end : -1;
 }
 
-// the offset of the first C0 control (U+0000–U+001F), -1 when none; a loop by char code costs less than a
-// pattern on uris of link length
-function firstC0Control(raw: string): number {
-  for (let i = 0; i < raw.length; i++) if (raw.charCodeAt(i) < 0x20) return i;
-  return -1;
+// the length of the run of scheme characters at the start (a letter first)
+function schemeRun(raw: string): number {
+  let i = 0;
+  for (; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    if (letter || (i > 0 && ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e))) continue;
+    break;
+  }
+  return i;
+}
+
+function controlMessage(raw: string, offset: number): UnparsedUri {
+  const code = raw.charCodeAt(offset).toString(16).toUpperCase().padStart(4, '0');
+  return { ok: false, message: `uri holds the raw control character U+${code} at offset ${offset}` };
 }

@@ -25,28 +25,70 @@ function hostRead(host: UriHost | null, otherHosts: readonly UriHost[] = noHosts
   return { host, otherHosts };
 }
 
-/** The host of a special-scheme uri as WHATWG read it, with the readings other parsers take from the raw text. */
-export function specialHost(url: URL, raw: string, from: number): HostRead {
-  const hostname = url.hostname;
-  if (hostname === '') return hostRead(null);
-  if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
+// no host at all (`urn:isbn:…`, `javascript:…`, `guide:///x`): one shared answer
+const noHostRead: HostRead = Object.freeze({ host: null, otherHosts: noHosts });
+
+/** The host of a special-scheme uri as WHATWG read it (its `hostname`): null when empty. */
+export function specialHost(hostname: string): UriHost | null {
+  if (hostname === '') return null;
+  if (hostname.charCodeAt(0) === 0x5b) return { kind: 'ipv6', text: hostname.slice(1, -1) };
   // WHATWG serializes every IPv4 host in dotted decimal, and a name cannot end in a number
   const last = hostname.charCodeAt(hostname.length - 1);
-  if (last >= 0x30 && last <= 0x39 && isDottedQuad(hostname)) {
-    const host: UriHost = { kind: 'ipv4', text: hostname };
-    // written as WHATWG writes it (right after `//`, no userinfo): no zero-padded part, one reading
-    if (raw.startsWith(hostname, from + 2) && hostEnds(raw.charCodeAt(from + 2 + hostname.length)))
-      return hostRead(host);
-    return hostRead(host, decimalReading(rawSpecialHost(raw, from), host));
+  return { kind: last >= 0x30 && last <= 0x39 && isDottedQuad(hostname) ? 'ipv4' : 'name', text: hostname };
+}
+
+/** The readings other parsers take from the raw text of a special-scheme uri whose WHATWG host is `host` (`from`: after `scheme:`). */
+export function specialOtherHosts(host: UriHost | null, raw: string, from: number): readonly UriHost[] {
+  if (host === null || host.kind === 'ipv6') return noHosts;
+  const text = host.text;
+  if (host.kind === 'ipv4') {
+    // the usual shapes (dotted, one number, hex; no zero-padded part) read the same everywhere: one pass over the
+    // raw authority says so without slicing it
+    if (plainRawIpv4(raw, from)) return noHosts;
+    return decimalReading(rawSpecialHost(raw, from), host);
   }
-  const host: UriHost = { kind: 'name', text: hostname };
   // a deviation character always becomes punycode, so only `xn--` hosts need the raw text
-  if (hostname.includes('xn--')) {
-    const decoded = safeDecode(rawSpecialHost(raw, from));
-    if (idnaDeviation.test(decoded))
-      return hostRead(host, [...transitionalReading(decoded, host), ...punycodeReading(host)]);
+  if (!text.includes('xn--')) return noHosts;
+  const decoded = safeDecode(rawSpecialHost(raw, from));
+  if (idnaDeviation.test(decoded)) return [...transitionalReading(decoded, host), ...punycodeReading(host)];
+  return punycodeReading(host);
+}
+
+// True when the authority right after `//` is ASCII letters, digits and dots, then only a `:port`, and no part of
+// digits alone is zero-padded: `decimalReading` finds no other reading there (a part with a letter is not decimal, and
+// a part `0…` followed by a digit is the only one decimal readers take differently). Anything else (`@`, `%`, a
+// non-ASCII character, `/\` runs) takes the full reading.
+function plainRawIpv4(raw: string, from: number): boolean {
+  if (raw.charCodeAt(from) !== 0x2f || raw.charCodeAt(from + 1) !== 0x2f) return false;
+  const start = from + 2;
+  let letter = false;
+  let padded = false;
+  let i = start;
+  for (; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x2e) continue;
+    if (c >= 0x30 && c <= 0x39) {
+      if (c === 0x30 && (i === start || raw.charCodeAt(i - 1) === 0x2e)) {
+        const next = raw.charCodeAt(i + 1);
+        if (next >= 0x30 && next <= 0x39) padded = true;
+      }
+      continue;
+    }
+    const lower = c | 0x20;
+    if (lower >= 0x61 && lower <= 0x7a) {
+      letter = true;
+      continue;
+    }
+    break;
   }
-  return hostRead(host, punycodeReading(host));
+  if (i === start) return false;
+  if (raw.charCodeAt(i) === 0x3a) {
+    // a port of digits only, then the end of the authority (a `@` after it makes this a userinfo)
+    i++;
+    while (i < raw.length && raw.charCodeAt(i) >= 0x30 && raw.charCodeAt(i) <= 0x39) i++;
+    if (raw.charCodeAt(i) === 0x3a) return false;
+  }
+  return hostEnds(raw.charCodeAt(i)) && (letter || !padded);
 }
 
 // the character after a host: `:`, `/`, `\`, `?`, `#` or the end (NaN)
@@ -61,16 +103,18 @@ function hostEnds(c: number): boolean {
  * an identifier, unless a lenient reader would still find an address or a delimiter in it.
  */
 export function customHost(url: URL): HostRead {
-  const read = customHostOnce(url);
-  const decoded = safeDecode(url.hostname);
-  if (read.host === null || !idnaDeviation.test(decoded)) return read;
+  const hostname = url.hostname;
+  if (hostname === '') return noHostRead;
+  const read = customHostOnce(hostname);
+  if (read.host === null) return read;
+  // with no escape the text is its own decoding
+  const decoded = hostname.includes('%') ? safeDecode(hostname) : hostname;
+  if (!idnaDeviation.test(decoded)) return read;
   const transitional = transitionalReading(decoded, read.host);
   return transitional.length === 0 ? read : { ...read, otherHosts: [...transitional, ...read.otherHosts] };
 }
 
-function customHostOnce(url: URL): HostRead {
-  const hostname = url.hostname;
-  if (hostname === '') return hostRead(null);
+function customHostOnce(hostname: string): HostRead {
   if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // lower-case LDH labels that start with a letter are already canonical and cannot be an IPv4 form
   if (canonicalLdh.test(hostname)) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, classifyIpLiteral } from '../../src/link/classify-address.ts';
+import { classifyAddress, classifyIpLiteral, ipLiteralClass } from '../../src/link/classify-address.ts';
 import { parseUri } from '../../src/link/parse-uri.ts';
 
 describe('classifyAddress', () => {
@@ -174,5 +174,60 @@ describe('classifyIpLiteral: the hot-path twin agrees with classifyAddress', () 
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('ipLiteralClass: the class alone, as the allow path asks it', () => {
+  // the embedded-IPv4 forms and the special-purpose blocks, where the class comes from more than one table
+  const special = fc.constantFrom(
+    '::ffff:',
+    '64:ff9b::',
+    '2002:',
+    '2001:db8::',
+    '2001::',
+    '2001:3::',
+    '2001:4:112::',
+    'fe80::',
+    'fd00::',
+    '::',
+    '100::',
+    '5f00::',
+  );
+  const isatap = fc
+    .tuple(fc.ipV6(), fc.ipV4(), fc.constantFrom('0:5efe', '200:5efe', '300:5efe', '100:5efe'))
+    .map(([prefix, ipv4, id]) => `${prefix.split(':').slice(0, 4).join(':') || '2606'}::${id}:${ipv4}`);
+  const literal = fc.oneof(
+    fc.ipV4(),
+    fc.ipV4Extended(),
+    fc.ipV6(),
+    fc.tuple(special, fc.ipV4()).map(([prefix, ipv4]) => `${prefix}${ipv4}`),
+    isatap,
+  );
+
+  it('is classifyIpLiteral(kind, text).class for every literal WHATWG canonicalizes', () => {
+    fc.assert(
+      fc.property(literal, (text) => {
+        const uri = parseUri(text.includes(':') ? `http://[${text}]/` : `http://${text}/`);
+        if (!uri.ok || uri.host === null || uri.host.kind === 'name') return;
+        expect(ipLiteralClass(uri.host.kind, uri.host.text)).toBe(
+          classifyIpLiteral(uri.host.kind, uri.host.text).class,
+        );
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['ipv6', '::ffff:7f00:1', 'loopback'],
+    ['ipv6', '2002:a00:1::', 'private'],
+    ['ipv6', '2606:4700::5efe:a00:1', 'private'],
+    ['ipv6', '2606:4700::200:5efe:808:808', 'public'],
+    ['ipv6', 'fe80::5efe:808:808', 'link-local'],
+    ['ipv6', 'fd00:ec2::254', 'cloud-metadata'],
+    ['ipv4', '169.254.169.254', 'cloud-metadata'],
+    ['ipv4', '8.8.8.8', 'public'],
+  ] as const)('%s %s is %s', (kind, text, cls) => {
+    expect(ipLiteralClass(kind, text)).toBe(cls);
+    expect(classifyIpLiteral(kind, text).class).toBe(cls);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyHostName, type NameClass } from '../../src/link/classify-host-name.ts';
 import { compileNamePatterns } from '../../src/link/name-patterns.ts';
@@ -91,5 +92,24 @@ describe('classifyHostName: custom-scheme authorities', () => {
     ['team.retro', 'public'],
   ])('%s is %s', (name, cls) => {
     expect(classifyHostName(name, { internalNames, opaqueAuthority: true }).class).toBe(cls);
+  });
+});
+
+describe('classifyHostName: empty labels, found in one pass', () => {
+  // the rule as written before the one-pass scan: one trailing dot dropped, then no empty label anywhere
+  const hasEmptyLabel = (host: string): boolean => {
+    const name = host.endsWith('.') ? host.slice(0, -1) : host;
+    return name === '' || name.startsWith('.') || name.endsWith('.') || name.includes('..');
+  };
+
+  it('calls a name empty-label exactly when a label is empty', () => {
+    const host = fc.array(fc.constantFrom('a', 'b', '.', 'com', 'x1'), { maxLength: 8 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(host, (text) => {
+        expect(classifyHostName(text).class === 'empty-label').toBe(hasEmptyLabel(text));
+        if (hasEmptyLabel(text)) expect(classifyHostName(text, { opaqueAuthority: true }).class).toBe('public');
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decimalReading } from '../../src/link/host-readings.ts';
 import { maxUriChars, parseUri, type ParsedUri } from '../../src/link/parse-uri.ts';
 
 function parsed(uri: string): ParsedUri {
@@ -160,5 +162,86 @@ describe('parseUri: names that end in a digit are names', () => {
     ['guide://v1.2/x', 'v1.2'],
   ])('%s', (uri, text) => {
     expect(parsed(uri).host).toEqual({ kind: 'name', text });
+  });
+});
+
+describe('parseUri: one scan of the raw text', () => {
+  // a uri built from pieces that move the host, the port and the userinfo around, with any raw C0 control inserted
+  const piece = fc.constantFrom(
+    'a',
+    'B',
+    '0',
+    '7',
+    '.',
+    ':',
+    '@',
+    '/',
+    '\\',
+    '?',
+    '#',
+    '%',
+    '[',
+    ']',
+    '\u007f',
+    ' ',
+    'ß',
+    '%30',
+  );
+  const uri = fc.tuple(
+    fc.constantFrom('http://', 'https://', 'ws:', 'HTTP:///', 'guide://', 'guide:', 'urn:', 'file://'),
+    fc.array(piece, { maxLength: 24 }).map((p) => p.join('')),
+  );
+
+  it('refuses every raw C0 control, naming the first one, wherever it stands', () => {
+    fc.assert(
+      fc.property(uri, fc.integer({ min: 0, max: 0x1f }), fc.nat(), ([head, tail], code, at) => {
+        const text = `${head}${tail}`;
+        const offset = head.length + (at % (tail.length + 1));
+        const raw = `${text.slice(0, offset)}${String.fromCharCode(code)}${text.slice(offset)}`;
+        const result = parseUri(raw);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.message).toContain(`at offset ${offset}`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a uri without raw controls is never refused for one', () => {
+    fc.assert(
+      fc.property(uri, ([head, tail]) => {
+        const result = parseUri(`${head}${tail}`);
+        if (!result.ok) expect(result.message).not.toContain('raw control character');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  // the decimal reading of a special IPv4 host is taken from its raw text; a pass over the authority skips it only
+  // where `decimalReading` would find none
+  const part = fc.oneof(
+    fc.integer({ min: 0, max: 300 }).map(String),
+    fc.integer({ min: 0, max: 0xffff }).map((n) => `0${n.toString(8)}`),
+    fc.integer({ min: 0, max: 0xffff }).map((n) => `0x${n.toString(16)}`),
+    fc.integer({ min: 0, max: 0xffffffff }).map(String),
+    fc.constantFrom('00', '08', '010', '0', '０１０', '%30%31', 'a'),
+  );
+  const ipv4ish = fc.tuple(
+    fc.array(part, { minLength: 1, maxLength: 4 }).map((p) => p.join('.')),
+    fc.constantFrom('', '.'),
+    fc.constantFrom('', ':80', ':8080', ':'),
+    fc.constantFrom('', 'user@', 'u:p@', '010.1.1.1@', '010.1.1.1:80@'),
+    fc.constantFrom('//', '/\\', '///', '\\\\'),
+    fc.constantFrom('/', '?q', '#f', '', '\\x'),
+  );
+
+  it('finds the decimal reading of every zero-padded IPv4 form, however the authority is written', () => {
+    fc.assert(
+      fc.property(ipv4ish, ([host, dot, port, userinfo, slashes, rest]) => {
+        const result = parseUri(`http:${slashes}${userinfo}${host}${dot}${port}${rest}`);
+        if (!result.ok || result.host?.kind !== 'ipv4') return;
+        expect(result.otherHosts).toEqual(decimalReading(`${host}${dot}`, result.host));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -6,11 +6,12 @@ import { isRecord } from '../decision/json-value.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
-import { type OnRecordError, recordErrorMessage, recordErrorWithholds } from '../record/record-error.ts';
+import { type OnRecordError, recordErrorMessage, recordErrorWithholds, sinkWrite } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
-import { guardGate } from './guard-gate.ts';
+import { guardGate, minJudgementMs } from './guard-gate.ts';
+import { judgeJsonTexts } from './json-text-links.ts';
 import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
@@ -106,6 +107,10 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
 
   const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
   const judged = await judgeEmbeddedItems(gate, items, options.mode);
+  // a text item that is one JSON value gets the structured content's judgement, as in the decorator and the hooks
+  for (const edit of await judgeJsonTexts(gate, items, { server: options.context.server, mode: options.mode }))
+    if (!judged.changed.has(edit.index))
+      judged.changed.set(edit.index, { ...(items[edit.index] as object), text: edit.text });
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
   const content: Record<string, unknown>[] = [];
   items.forEach((item: unknown, index: number) => {
@@ -118,9 +123,12 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   let recordError: string | null = null;
   try {
     if (options.sink !== undefined) {
-      for (const record of records) await options.sink.write(record);
-      if (options.sink.writeEmbedded !== undefined)
-        for (const record of judged.records) await options.sink.writeEmbedded(record);
+      // a sink that never answers fails like one that throws, within the gate's judgement deadline
+      const sink = options.sink;
+      const limitMs = Math.max(gate.policy.document.read.readTimeoutMs, minJudgementMs);
+      for (const record of records) await sinkWrite(() => sink.write(record), limitMs);
+      if (sink.writeEmbedded !== undefined)
+        for (const record of judged.records) await sinkWrite(() => sink.writeEmbedded?.(record), limitMs);
     }
   } catch (error) {
     recordError = recordErrorMessage(error);

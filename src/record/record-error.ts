@@ -35,3 +35,22 @@ export function checkOnRecordError(value: unknown): OnRecordError | undefined {
   if (value === undefined || value === 'withhold' || value === 'report') return value;
   throw new GateError('USAGE', 'option `onRecordError` must be `withhold` or `report`');
 }
+
+/**
+ * `write()` (one records write), failing with a `GateError` when it has not settled within `deadlineMs`: a sink that
+ * never answers is a records failure, so what waits on it answers by `onRecordError` instead of never.
+ */
+export async function sinkWrite<T>(write: () => T | Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new GateError('READ_FAILED', `the records sink did not answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(write), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,6 +1,6 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
 import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
-import { guardGate } from '../flow/guard-gate.ts';
+import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { discoveredRecord } from '../record/discovered-record.ts';
@@ -9,6 +9,7 @@ import {
   type OnRecordError,
   recordErrorWithholds,
   recordWithheldError,
+  sinkWrite,
 } from '../record/record-error.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import {
@@ -88,6 +89,8 @@ export class TransportSession {
   readonly server: string;
   readonly mode: FlowMode;
   readonly now: () => Date;
+  /** how long one records write may take before it counts as failed, milliseconds */
+  readonly sinkDeadlineMs: number;
   /** the policy's read deadline, milliseconds */
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
@@ -121,6 +124,7 @@ export class TransportSession {
     this.mode = options.mode ?? 'enforce';
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
+    this.sinkDeadlineMs = Math.max(this.deadlineMs, minJudgementMs);
     this.judgeItems = options.judgeEmbedded !== false;
     this.onToolResultSteps = options.onToolResultSteps;
     this.onRecordError = checkOnRecordError(options.onRecordError);
@@ -151,7 +155,8 @@ export class TransportSession {
    * failure goes to `onerror`): the caller withholds what the record is about when `withholdsOnRecordError`.
    */
   emitChecked(record: LinkRecord): Promise<boolean> {
-    return this.written(() => this.sink.write(record));
+    // a sink that never answers fails like one that throws, within the gate's judgement deadline
+    return this.written(() => sinkWrite(() => this.sink.write(record), this.sinkDeadlineMs));
   }
 
   /**
@@ -163,7 +168,10 @@ export class TransportSession {
     const write = this.sink.writeDiscovered?.bind(this.sink);
     if (found.length === 0 || write === undefined) return this.recordsWritten.then(() => true);
     const steps = this.stepsOf(found);
-    return this.written(async () => write((await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)))));
+    return this.written(async () => {
+      const records = (await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)));
+      await sinkWrite(() => write(records), this.sinkDeadlineMs);
+    });
   }
 
   /** Whether a records failure withholds what the record is about: enforce mode with `onRecordError: 'withhold'`. */
@@ -183,7 +191,7 @@ export class TransportSession {
   /** Writes the records of judged embedded resources; resolves as `emitChecked`. */
   async emitEmbedded(records: readonly EmbeddedRecord[]): Promise<boolean> {
     try {
-      for (const record of records) await this.sink.writeEmbedded?.(record);
+      for (const record of records) await sinkWrite(() => this.sink.writeEmbedded?.(record), this.sinkDeadlineMs);
       return true;
     } catch (error) {
       this.recordError = error;

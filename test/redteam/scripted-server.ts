@@ -1,0 +1,42 @@
+// The red team's stdio MCP server (JSON-RPC written by hand): tool `result` answers with the tool result its caller
+// passes as the argument `result`, so a test decides exactly what a hostile server sends; `resources/read` answers any
+// uri with a text body naming this server and the uri (`BODY <server> <uri>`), so a body that reached the model shows
+// which server gave it. Every read is appended as one JSON line `{server, uri}` to the file RT_REQUEST_LOG names.
+import { appendFileSync } from 'node:fs';
+import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
+
+/** The body a read of `uri` from server `name` returns. */
+export const bodyOf = (name: string, uri: string): string => `BODY ${name} ${uri}`;
+
+type Id = string | number;
+const name = process.env['RT_SERVER_NAME'] ?? 'scripted';
+const log = process.env['RT_REQUEST_LOG'];
+const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
+
+function main(): void {
+  readStdinMessages((message) => {
+    const { id, method } = message as { id?: Id; method?: unknown };
+    if (typeof method !== 'string' || id === undefined) return;
+    const params = (message['params'] ?? {}) as Record<string, unknown>;
+    if (method === 'initialize') {
+      const version = typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : '2025-06-18';
+      const capabilities = { tools: {}, resources: {} };
+      return void send({ id, result: { protocolVersion: version, capabilities, serverInfo: { name, version: '1' } } });
+    }
+    if (method === 'ping') return void send({ id, result: {} });
+    if (method === 'tools/list')
+      return void send({ id, result: { tools: [{ name: 'result', inputSchema: { type: 'object' } }] } });
+    if (method === 'tools/call') {
+      const args = (params['arguments'] ?? {}) as Record<string, unknown>;
+      return void send({ id, result: args['result'] ?? { content: [] } });
+    }
+    if (method === 'resources/read') {
+      const uri = String(params['uri'] ?? '');
+      if (log !== undefined) appendFileSync(log, `${JSON.stringify({ server: name, uri })}\n`);
+      return void send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text: bodyOf(name, uri) }] } });
+    }
+    send({ id, error: { code: -32601, message: `method not found: ${method}` } });
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) main();

@@ -25,6 +25,9 @@ export const maxResolvingLinks = maxDecidingLinks;
 /** The link decision a `resource_link` item carries under its `_meta` (DESIGN §4e); the full decision is in the records. */
 export type CompactDecision = { effect: 'allow' } | { effect: 'deny' | 'partial'; reasons: string[] };
 
+const allowCompact: CompactDecision = Object.freeze({ effect: 'allow' });
+const allowMeta = Object.freeze({ [decisionMetaKey]: allowCompact });
+
 /** The compact form of `decision`: its effect, and for anything but `allow` its reason codes (each once). */
 export function compactDecision(decision: Decision): CompactDecision {
   if (decision.effect === 'allow') return { effect: 'allow' };
@@ -89,10 +92,12 @@ export function itemJudge(
       refs.set(uri, { ref, link: item, decision });
       return { op: 'replace', path, value: refusedLinkItem(item, decision, ref) };
     }
-    const compact = compactDecision(decision);
+    // an allowed link's values are shared (frozen): each is written once into the line, however many links it marks
+    const allowed = decision.effect === 'allow';
+    const compact = allowed ? allowCompact : compactDecision(decision);
     return isRecord(item['_meta'])
       ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: compact }
-      : { op: 'set', path, key: '_meta', value: { [decisionMetaKey]: compact } };
+      : { op: 'set', path, key: '_meta', value: allowed ? allowMeta : { [decisionMetaKey]: compact } };
   };
 
   async function slowEdit(

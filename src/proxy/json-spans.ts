@@ -26,11 +26,21 @@ interface Splice extends Span {
 export function spliceEdits(text: string, edits: readonly MessageEdit[]): string | null {
   const index = new TextIndex(text);
   const splices: Splice[] = [];
+  // the JSON of each value and name, once: the links of one result share their compact decision
+  const written = new Map<unknown, string>();
+  const json = (value: unknown): string => {
+    let made = written.get(value);
+    if (made === undefined) {
+      made = JSON.stringify(value);
+      written.set(value, made);
+    }
+    return made;
+  };
   for (const edit of edits) {
     const at = index.locate(edit.path);
     if (at === null) return null;
     if (edit.op === 'replace') {
-      splices.push({ ...at, text: JSON.stringify(edit.value) });
+      splices.push({ ...at, text: json(edit.value) });
     } else if (edit.op === 'keep') {
       const elements = index.elements(at.start);
       if (elements === null) return null;
@@ -42,14 +52,14 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
       }
       splices.push({ ...at, text: `[${kept.join(',')}]` });
     } else {
-      const value = JSON.stringify(edit.value);
-      const added = index.addedMember(at, edit.key);
+      const value = json(edit.value);
+      const added = index.addedMember(at, json(edit.key));
       if (added !== undefined) {
         if (added === null) return null;
         splices.push({
           start: added,
           end: added,
-          text: `${text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ','}${JSON.stringify(edit.key)}:${value}`,
+          text: `${text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ','}${json(edit.key)}:${value}`,
         });
         continue;
       }
@@ -63,7 +73,7 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
         splices.push({
           start: close,
           end: close,
-          text: `${members.length > 0 ? ',' : ''}${JSON.stringify(edit.key)}:${value}`,
+          text: `${members.length > 0 ? ',' : ''}${json(edit.key)}:${value}`,
         });
       }
     }
@@ -121,16 +131,16 @@ class TextIndex {
   }
 
   /**
-   * Where member `key` is added to the object at `at` when it surely has none of that name (no backslash in the
-   * object's text, so every name is written as it reads, and `"key"` nowhere in it): just before its closing brace.
-   * null: not an object; undefined: it may have one (scan its members).
+   * Where a member named `quotedKey` (its JSON text) is added to the object at `at` when it surely has none of that
+   * name (no backslash in the object's text, so every name is written as it reads, and `quotedKey` nowhere in it):
+   * just before its closing brace. null: not an object; undefined: it may have one (scan its members).
    */
-  addedMember(at: Span, key: string): number | null | undefined {
+  addedMember(at: Span, quotedKey: string): number | null | undefined {
     if (this.text.charCodeAt(at.start) !== 123) return null;
     const end = at.end > at.start ? at.end : this.end(at.start);
     if (end === -1) return null;
     const body = this.text.slice(at.start, end);
-    if (body.includes('\\') || body.includes(JSON.stringify(key))) return undefined;
+    if (body.includes('\\') || body.includes(quotedKey)) return undefined;
     return end - 1;
   }
 

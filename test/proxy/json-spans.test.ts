@@ -75,6 +75,19 @@ describe('spanAt and spliceEdits', () => {
     );
   });
 
+  test('an edited copy keeps a member named `__proto__` as its own member, never as its prototype', () => {
+    const text = '{"id":1,"result":{"content":[{"type":"resource_link","__proto__":{"polluted":true},"uri":"u"}]}}';
+    const message = JSON.parse(text) as Record<string, unknown>;
+    const edit: MessageEdit = { op: 'set', path: ['result', 'content', 0], key: '_meta', value: { m: 1 } };
+    const edited = editMessage(message, [edit]) as { result: { content: Record<string, unknown>[] } };
+    const item = edited.result.content[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+    expect(Object.keys(item)).toEqual(['type', '__proto__', 'uri', '_meta']);
+    expect((item as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(item, '__proto__')?.value).toEqual({ polluted: true });
+    expect(spliceEdits(text, [edit])).toBe(text.replace('"uri":"u"}', '"uri":"u","_meta":{"m":1}}'));
+  });
+
   test('nesting 20 000 deep is walked without recursion', () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const text = `{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x"}]}}\n`;

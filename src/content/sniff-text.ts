@@ -7,7 +7,8 @@ import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type TextKind } from './text/text-kind.ts';
 import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
-import { findInvisibleUtf8, findUnsafeText, findUnsafeUtf8 } from './text/unsafe-text.ts';
+import { findUnsafeText } from './text/unsafe-text.ts';
+import { scanUtf8 } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /**
@@ -16,6 +17,8 @@ import type { WorkBudget } from './work-budget.ts';
  */
 export interface TextView {
   utf8: Buffer;
+  /** where `utf8` starts in the item's bytes (past a byte order mark); null when it is UTF-16 text encoded again */
+  start: number | null;
   text: () => string;
   /** findings of the string scan (UTF-16), or null when the UTF-8 bytes are scanned */
   unsafe: string[] | null;
@@ -28,6 +31,7 @@ export function readText(bytes: Buffer, hasNul: boolean, original: string | unde
     const bom = original.charCodeAt(0) === 0xfeff;
     return {
       utf8: bom ? bytes.subarray(3) : bytes,
+      start: bom ? 3 : 0,
       text: () => (bom ? original.slice(1) : original),
       unsafe: null,
       issues: [],
@@ -37,12 +41,13 @@ export function readText(bytes: Buffer, hasNul: boolean, original: string | unde
   if (from !== -1) {
     const utf8 = bytes.subarray(from);
     let decoded: string | undefined;
-    return { utf8, text: () => (decoded ??= utf8.toString('utf8')), unsafe: null, issues: [] };
+    return { utf8, start: from, text: () => (decoded ??= utf8.toString('utf8')), unsafe: null, issues: [] };
   }
   const decoded = decodeText(bytes);
   if (decoded === null) return null;
   return {
     utf8: Buffer.from(decoded.text, 'utf8'),
+    start: null,
     text: () => decoded.text,
     unsafe: findUnsafeText(decoded.text),
     issues: decoded.issues,
@@ -58,7 +63,16 @@ export function textFindings(
   seen: SeenKind,
 ): ContentSniff {
   budget.spend('text', bytes.length);
-  const unsafe = view.unsafe ?? findUnsafeUtf8(bytes);
+  const findInvisible = options.findInvisible !== false;
+  // UTF-8 bytes are scanned once for both; UTF-16 text had its string scan, and its invisible characters are looked
+  // for in its UTF-8
+  const scanned =
+    view.start === null
+      ? findInvisible
+        ? scanUtf8(view.utf8, 0, true)
+        : null
+      : scanUtf8(bytes, view.start, findInvisible);
+  const unsafe = view.unsafe ?? scanned?.unsafe ?? [];
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
   if (options.text !== undefined && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
@@ -74,7 +88,7 @@ export function textFindings(
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
   sniff.unsafe = unsafe;
-  sniff.invisible = options.findInvisible === false ? null : findInvisibleUtf8(view.utf8);
+  sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
   judgeTextForProfile(textBody(bytes, view, textKind, options, budget), profile, sniff, budget);
   return sniff;
 }

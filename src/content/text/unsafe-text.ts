@@ -46,45 +46,6 @@ export function findInvisibleText(text: string): string | null {
   return `text holds bidi controls or zero-width characters (u+${code} at offset ${found.index})`;
 }
 
-// the same characters as `invisible`, by their UTF-8 bytes: U+061C is D8 9C, U+180E is E1 A0 8E, U+FEFF is EF BB BF,
-// and U+200B–U+2069 are E2 80 xx or E2 81 xx, whose third bytes the two tables below mark
-const invisibleAfterE280 = new Uint8Array(256);
-const invisibleAfterE281 = new Uint8Array(256);
-for (let c = 0x200b; c <= 0x2069; c++) {
-  if ((c >= 0x2010 && c <= 0x2029) || (c >= 0x202f && c <= 0x205f) || c === 0x2065) continue;
-  const table = c < 0x2040 ? invisibleAfterE280 : invisibleAfterE281;
-  table[0x80 | (c & 0x3f)] = 1;
-}
-
-/** `findInvisibleText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark), by native byte searches: the same finding, or null. */
-export function findInvisibleUtf8(bytes: Buffer, from = 0): string | null {
-  let first = -1;
-  const earlier = (at: number): void => {
-    if (at !== -1 && (first === -1 || at < first)) first = at;
-  };
-  earlier(findSequence(bytes, from, 0xd8, (at) => bytes[at + 1] === 0x9c));
-  earlier(findSequence(bytes, from, 0xe1, (at) => bytes[at + 1] === 0xa0 && bytes[at + 2] === 0x8e));
-  // a byte order mark right at the start of the text is not reported (the string scan's `(?!^)`)
-  earlier(findSequence(bytes, from + 1, 0xef, (at) => bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf));
-  earlier(
-    findSequence(bytes, from, 0xe2, (at) => {
-      const second = bytes[at + 1];
-      const third = bytes[at + 2] ?? 0;
-      return second === 0x80 ? invisibleAfterE280[third] === 1 : second === 0x81 && invisibleAfterE281[third] === 1;
-    }),
-  );
-  if (first === -1) return null;
-  const code = bytes.toString('utf8', first, first + 3).codePointAt(0) ?? 0;
-  const offset = bytes.toString('utf8', from, first).length;
-  return `text holds bidi controls or zero-width characters (u+${code.toString(16).toUpperCase().padStart(4, '0')} at offset ${offset})`;
-}
-
-// the first offset from `from` on where `lead` starts a sequence `rest` accepts; -1 when none
-function findSequence(bytes: Buffer, from: number, lead: number, rest: (at: number) => boolean): number {
-  for (let at = bytes.indexOf(lead, from); at !== -1; at = bytes.indexOf(lead, at + 1)) if (rest(at)) return at;
-  return -1;
-}
-
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
@@ -96,49 +57,5 @@ function unsafeControls(text: string): string[] {
   if (/[\u0080-\u009F]/.test(text)) found.push('text holds c1 control characters');
   if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/.test(text))
     found.push('text holds control characters other than tab, lf and cr');
-  return found;
-}
-
-// C0 controls other than TAB, LF, CR and ESC: single bytes in UTF-8 (DEL is inert)
-const plainControls = [
-  1, 2, 3, 4, 5, 6, 7, 8, 0x0b, 0x0c, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a,
-  0x1c, 0x1d, 0x1e, 0x1f,
-];
-
-const tagLead = Buffer.from([0xf3, 0xa0]);
-
-/** The same findings as `findUnsafeText` for valid UTF-8 bytes, by native byte searches instead of a pass over the decoded string. */
-export function findUnsafeUtf8(bytes: Buffer): string[] {
-  const found: string[] = [];
-  if (bytes.indexOf(0) !== -1) found.push('text holds nul characters');
-  const esc = bytes.indexOf(0x1b);
-  if (esc !== -1) {
-    const next = bytes[esc + 1];
-    const kind =
-      next === 0x5b
-        ? 'csi'
-        : next === 0x5d
-          ? 'osc'
-          : next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f
-            ? 'string-control'
-            : 'esc';
-    // the offset is in characters, as the string scan reports it
-    found.push(`text holds terminal escape sequences (${kind} at offset ${bytes.toString('utf8', 0, esc).length})`);
-  }
-  // C1 controls U+0080–U+009F are encoded C2 80 – C2 9F
-  for (let at = bytes.indexOf(0xc2); at !== -1; at = bytes.indexOf(0xc2, at + 1)) {
-    const next = bytes[at + 1] ?? 0;
-    if (next >= 0x80 && next <= 0x9f) {
-      found.push('text holds c1 control characters');
-      break;
-    }
-  }
-  if (plainControls.some((c) => bytes.indexOf(c) !== -1))
-    found.push('text holds control characters other than tab, lf and cr');
-  // TAG characters are F3 A0 80 80 – F3 A0 81 BF in UTF-8: decode only when their lead bytes are there
-  if (bytes.indexOf(tagLead) !== -1) {
-    const tags = findTagCharacters(bytes.toString('utf8'));
-    if (tags !== null) found.push(tags);
-  }
   return found;
 }

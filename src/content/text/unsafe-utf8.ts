@@ -1,0 +1,172 @@
+// The unsafe and invisible characters of UTF-8 text found in one pass over its bytes, without decoding it: a 256-entry
+// table classes each byte, four bytes at a time are skipped while all of them are printable ASCII, and only a byte the
+// table marks is looked at closer. The findings are `findUnsafeText`'s and `findInvisibleText`'s, word for word.
+import { findTagCharacters } from './unsafe-text.ts';
+
+/** What one pass over UTF-8 text finds: `findUnsafeText`'s findings, and `findInvisibleText`'s (null: none, or not looked for). */
+export interface Utf8Findings {
+  unsafe: string[];
+  invisible: string | null;
+}
+
+// the byte classes: 0 is nothing to look at (printable ASCII, TAB, LF, CR, DEL, continuation bytes, other leads)
+const nul = 1;
+const esc = 2;
+// C0 controls other than TAB, LF, CR, ESC and NUL: single bytes in UTF-8
+const control = 3;
+// C1 controls U+0080–U+009F are C2 80 – C2 9F
+const c1Lead = 4;
+// TAG characters U+E0000–U+E007F are F3 A0 80 80 – F3 A0 81 BF
+const tagLead = 5;
+// the leads of `findInvisibleText`'s characters: U+061C is D8 9C, U+180E is E1 A0 8E, U+FEFF is EF BB BF, and
+// U+200B–U+2069 are E2 80 xx or E2 81 xx, whose third bytes the two tables below mark
+const invisibleD8 = 6;
+const invisibleE1 = 7;
+const invisibleE2 = 8;
+const invisibleEF = 9;
+
+const unsafeClasses = new Uint8Array(256);
+for (let b = 1; b < 0x20; b++) if (b !== 0x09 && b !== 0x0a && b !== 0x0d) unsafeClasses[b] = control;
+unsafeClasses[0x00] = nul;
+unsafeClasses[0x1b] = esc;
+unsafeClasses[0xc2] = c1Lead;
+unsafeClasses[0xf3] = tagLead;
+const allClasses = Uint8Array.from(unsafeClasses);
+allClasses[0xd8] = invisibleD8;
+allClasses[0xe1] = invisibleE1;
+allClasses[0xe2] = invisibleE2;
+allClasses[0xef] = invisibleEF;
+
+const noWords = new Int32Array(0);
+
+const invisibleAfterE280 = new Uint8Array(256);
+const invisibleAfterE281 = new Uint8Array(256);
+for (let c = 0x200b; c <= 0x2069; c++) {
+  if ((c >= 0x2010 && c <= 0x2029) || (c >= 0x202f && c <= 0x205f) || c === 0x2065) continue;
+  const table = c < 0x2040 ? invisibleAfterE280 : invisibleAfterE281;
+  table[0x80 | (c & 0x3f)] = 1;
+}
+
+/**
+ * Scans valid UTF-8 `bytes` once: the unsafe characters of all of them, and (when `invisible`) the first bidi control
+ * or zero-width character from byte `textFrom` on (where the text starts, past a byte order mark; a byte order mark
+ * right there is not reported). Offsets in the findings count UTF-16 code units, as the string scans report them.
+ */
+export function scanUtf8(bytes: Buffer, textFrom: number, invisible: boolean): Utf8Findings {
+  const classes = invisible ? allClasses : unsafeClasses;
+  const found = new Found(bytes, textFrom);
+  const length = bytes.length;
+  // a plain Uint8Array: V8 reads its elements faster than a Buffer's
+  const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, length);
+  // the bytes before the first 4-byte boundary, one by one (all of them when no whole word follows)
+  const head = (4 - (bytes.byteOffset & 3)) & 3;
+  const at = Math.min(length, head);
+  for (let i = 0; i < at; i++) {
+    const c = classes[u8[i] ?? 0] ?? 0;
+    if (c !== 0) found.note(c, i);
+  }
+  const wordCount = length > head ? (length - head) >>> 2 : 0;
+  const words = wordCount === 0 ? noWords : new Int32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
+  for (let k = 0; k < wordCount; k++) {
+    const w = words[k] ?? 0;
+    // every byte is 0x20–0x7F: none is below 0x20 (its subtraction sets the top bit, and the lowest such byte borrows
+    // from none below it) and none is 0x80 or above (its own top bit)
+    if ((((w - 0x20202020) | w) & 0x80808080) === 0) continue;
+    // no byte of the word is one the table marks (in any byte order)
+    if (
+      ((classes[w & 0xff] ?? 0) |
+        (classes[(w >>> 8) & 0xff] ?? 0) |
+        (classes[(w >>> 16) & 0xff] ?? 0) |
+        (classes[w >>> 24] ?? 0)) ===
+      0
+    )
+      continue;
+    for (let i = head + 4 * k, end = i + 4; i < end; i++) {
+      const c = classes[u8[i] ?? 0] ?? 0;
+      if (c !== 0) found.note(c, i);
+    }
+  }
+  for (let i = head + 4 * wordCount; i < length; i++) {
+    const c = classes[u8[i] ?? 0] ?? 0;
+    if (c !== 0) found.note(c, i);
+  }
+  return { unsafe: found.unsafe(), invisible: found.invisible() };
+}
+
+// what the pass has seen so far: which unsafe kinds, the first ESC and the first invisible character
+class Found {
+  private nul = false;
+  private esc = -1;
+  private control = false;
+  private c1 = false;
+  private tagLead = false;
+  private firstInvisible = -1;
+  private readonly bytes: Buffer;
+  private readonly textFrom: number;
+
+  constructor(bytes: Buffer, textFrom: number) {
+    this.bytes = bytes;
+    this.textFrom = textFrom;
+  }
+
+  note(kind: number, at: number): void {
+    const bytes = this.bytes;
+    if (kind === nul) this.nul = true;
+    else if (kind === esc) {
+      if (this.esc === -1) this.esc = at;
+    } else if (kind === control) this.control = true;
+    else if (kind === c1Lead) {
+      const next = bytes[at + 1] ?? 0;
+      if (next >= 0x80 && next <= 0x9f) this.c1 = true;
+    } else if (kind === tagLead) {
+      if (bytes[at + 1] === 0xa0) this.tagLead = true;
+    } else if (this.firstInvisible === -1 && at >= this.textFrom && this.invisibleAt(kind, at))
+      this.firstInvisible = at;
+  }
+
+  private invisibleAt(kind: number, at: number): boolean {
+    const bytes = this.bytes;
+    const second = bytes[at + 1];
+    if (kind === invisibleD8) return second === 0x9c;
+    if (kind === invisibleE1) return second === 0xa0 && bytes[at + 2] === 0x8e;
+    // a byte order mark right at the start of the text is not reported (the string scan's `(?!^)`)
+    if (kind === invisibleEF) return at > this.textFrom && second === 0xbb && bytes[at + 2] === 0xbf;
+    const third = bytes[at + 2] ?? 0;
+    return second === 0x80 ? invisibleAfterE280[third] === 1 : second === 0x81 && invisibleAfterE281[third] === 1;
+  }
+
+  unsafe(): string[] {
+    const found: string[] = [];
+    if (this.nul) found.push('text holds nul characters');
+    if (this.esc !== -1) {
+      const next = this.bytes[this.esc + 1];
+      const kind =
+        next === 0x5b
+          ? 'csi'
+          : next === 0x5d
+            ? 'osc'
+            : next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f
+              ? 'string-control'
+              : 'esc';
+      // the offset is in characters, as the string scan reports it
+      const offset = this.bytes.toString('utf8', 0, this.esc).length;
+      found.push(`text holds terminal escape sequences (${kind} at offset ${offset})`);
+    }
+    if (this.c1) found.push('text holds c1 control characters');
+    if (this.control) found.push('text holds control characters other than tab, lf and cr');
+    // a tag run decides by the characters around it (an emoji flag's): decoded only when a TAG lead is there
+    if (this.tagLead) {
+      const tags = findTagCharacters(this.bytes.toString('utf8'));
+      if (tags !== null) found.push(tags);
+    }
+    return found;
+  }
+
+  invisible(): string | null {
+    const first = this.firstInvisible;
+    if (first === -1) return null;
+    const code = this.bytes.toString('utf8', first, first + 3).codePointAt(0) ?? 0;
+    const offset = this.bytes.toString('utf8', this.textFrom, first).length;
+    return `text holds bidi controls or zero-width characters (u+${code.toString(16).toUpperCase().padStart(4, '0')} at offset ${offset})`;
+  }
+}

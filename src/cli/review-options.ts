@@ -141,12 +141,15 @@ async function warnLintErrors(io: CliIo, bytes: Uint8Array, shownAs: string): Pr
     io.stderr.write(line);
 }
 
-/** The stderr lines (`linkgate: file:line:col: error …`) for the lint errors of a policy's text on `now`'s UTC day. */
+// lint warnings worth a line at every load: a consumer profile that drops default consumers protects less than it reads
+const loadWarningCodes: ReadonlySet<string> = new Set(['lint.consumers-dropped']);
+
+/** The stderr lines (`linkgate: file:line:col: error …`) for the lint errors of a policy's text on `now`'s UTC day, and the warnings every load repeats (a consumer profile that drops default consumers). */
 export async function lintErrorLines(text: string, shownAs: string, now: Date): Promise<string[]> {
   const { lintPolicyText, utcToday } = await import('../review/lint-policy.ts');
   const { formatDiagnostic } = await import('../errors.ts');
   return lintPolicyText(text, shownAs, { today: utcToday(now) })
-    .filter((d) => d.severity === 'error')
+    .filter((d) => d.severity === 'error' || loadWarningCodes.has(d.code))
     .map((d) => `linkgate: ${formatDiagnostic(d)}\n`);
 }
 

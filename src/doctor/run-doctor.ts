@@ -19,6 +19,7 @@ import { doctorHosts } from './doctor-report.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
 import { readWindsurf } from './windsurf-config.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
+import { droppedDefaults } from '../content/consumers/content-consumer.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
 import { coveredTools } from './hook-coverage.ts';
@@ -83,7 +84,8 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   const blindSpotsOf = (host: DoctorHost, policy: PolicyStatus): string[] => {
     const kept = policies.get(policy);
     const line = kept === undefined ? null : hookBlindSpotLine(host, kept);
-    return line === null ? [] : [line];
+    const dropped = kept === undefined ? [] : droppedDefaults(kept.consumers);
+    return [...(line === null ? [] : [line]), ...(dropped.length === 0 ? [] : [droppedConsumersLine(policy, dropped)])];
   };
   const problemOf = (policy: PolicyStatus) => policyProblem(policy, requireSigned);
   const hooks: HookReport[] = [];
@@ -173,6 +175,11 @@ async function hookReport(
     runs: problems.length === 0,
     problems,
   };
+}
+
+// a consumer profile written short: what it leaves out of the default is not judged (`linkgate lint` names the line)
+function droppedConsumersLine(policy: PolicyStatus, dropped: readonly string[]): string {
+  return `the policy${policy.file === undefined ? '' : ` \`${policy.file}\``} leaves ${dropped.map((id) => `\`${id}\``).join(', ')} out of \`content.consumers\` (lint.consumers-dropped): bodies only ${dropped.length === 1 ? 'it reads are' : 'they read are'} not judged for ${dropped.length === 1 ? 'it' : 'them'}`;
 }
 
 // a per-event start (`linkgate-cached.cjs`) whose code cache does not match the bundle, this node or the flags: slower,

@@ -35,6 +35,11 @@ export const lintCodes = {
     severity: 'warning',
     description: '`content.allow` lists active, opaque or container content',
   },
+  'lint.consumers-dropped': {
+    severity: 'warning',
+    description:
+      '`content.consumers` leaves out a consumer of the default profile: bodies only it reads are not judged',
+  },
   'lint.cap-far-above-default': { severity: 'warning', description: 'a cap is far above the default policy' },
   'lint.limit-out-of-range': { severity: 'warning', description: 'a limit is too small to work' },
   'lint.limit-inconsistent': { severity: 'warning', description: 'two limits contradict each other' },

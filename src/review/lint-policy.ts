@@ -1,4 +1,5 @@
 import { isMap, LineCounter, parseDocument } from 'yaml';
+import { droppedDefaults } from '../content/consumers/content-consumer.ts';
 import { kindOfMime } from '../content/kinds.ts';
 import type { Diagnostic } from '../errors.ts';
 import { isKnownNonCustomScheme, neverAllowedSchemes } from '../link/known-schemes.ts';
@@ -238,6 +239,16 @@ function contentFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
         message: `content type \`${mime}\` ${why}`,
       });
   });
+  // a profile written out is easy to write short: what it leaves out of the default is no longer protected
+  const named = doc.content.consumers;
+  const dropped = named === undefined ? [] : droppedDefaults(named);
+  if (dropped.length > 0)
+    out.push({
+      path: ['content', 'consumers'],
+      at: 'key',
+      code: 'lint.consumers-dropped',
+      message: `\`content.consumers\` leaves out ${dropped.map((id) => `\`${id}\``).join(', ')} of the default profile: bodies only ${dropped.length === 1 ? 'it reads are' : 'they read are'} no longer judged for ${dropped.length === 1 ? 'it' : 'them'} (docs/policy-reference.md, "Consumers the content rules protect")`,
+    });
   return out;
 }
 

@@ -27,4 +27,25 @@ describe('lint errors at start', () => {
     const clean = await runCli(['eval', '--policy', 'policies/default.yaml'], `${line}\n`);
     expect(clean.stderr).toBe('');
   });
+
+  it('a profile that drops default consumers is named at load, with its place and what is dropped', async () => {
+    const policy = join(dir, 'browser-only.yaml');
+    writeFileSync(
+      policy,
+      readFileSync('policies/default.yaml', 'utf8').replace(
+        '  maxImagePixels: 50000000',
+        '  maxImagePixels: 50000000\n  consumers: [browser, markdown, notebook, pdf-reader]',
+      ),
+    );
+    const line = JSON.stringify({
+      stage: 'link',
+      server: 'docs',
+      readFrom: 'docs',
+      link: { type: 'resource_link', uri: 'https://example.com/a', name: 'a' },
+    });
+    const run = await runCli(['eval', '--policy', policy], `${line}\n`);
+    const warnings = run.stderr.split('\n').filter((l) => l.includes('lint.consumers-dropped'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/browser-only\.yaml:43:3: warning lint\.consumers-dropped: .*`launcher`, `shell`/);
+  });
 });

@@ -3,7 +3,7 @@
 // health; `--require-signed` refuses a policy whose review is not checked; a script merely named `linkgate.js` is not
 // linkgate; each host's own switches (`disableAllHooks` across layers, Gemini's `hooksConfig`) and handler options
 // (`async`, `once`, `if`) are read as the host reads them; a matcher is judged against the names the host gives.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -356,5 +356,27 @@ describe("each host's own switches and handler options", () => {
     expect(spots('claude-code').every((w) => w.length === 1 && w[0]?.includes('`links.maxDeclaredBytes`'))).toBe(true);
     expect(spots('codex')).toEqual([[], []]);
     expect(text).toContain('warning: not enforced by the claude-code hook: `links.maxDeclaredBytes`');
+  });
+
+  test('a hook whose policy drops default consumers says which ones are not protected', async () => {
+    const { home, project } = scratch();
+    const short = path.join(home, 'short.yaml');
+    write(
+      short,
+      readFileSync(policy, 'utf8').replace(
+        '  maxImagePixels: 50000000',
+        '  maxImagePixels: 50000000\n  consumers: [browser, markdown]',
+      ),
+    );
+    const command = ['node', cliEntry(), 'hook', 'claude-code', '--policy', short].map(shellQuote).join(' ');
+    write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](command));
+    const { report, text } = await doctorCli(home, project, '--no-start');
+    const dropped = report.hooks.map((h) => h.warnings.filter((w) => w.includes('lint.consumers-dropped')));
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const lines of dropped) {
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('`notebook`, `pdf-reader`, `launcher`, `shell`');
+    }
+    expect(text).toContain('lint.consumers-dropped');
   });
 });

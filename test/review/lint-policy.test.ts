@@ -182,6 +182,35 @@ describe('lint: settings', () => {
     expect(codes(text)).toEqual(want);
   });
 
+  it.each([
+    { consumers: '[browser, markdown]', dropped: ['notebook', 'pdf-reader', 'launcher', 'shell'] },
+    { consumers: '[browser, markdown, notebook, pdf-reader, launcher]', dropped: ['shell'] },
+  ])('content.consumers $consumers warns once at the key, naming $dropped', ({ consumers, dropped }) => {
+    const text = defaultText.replace(
+      '  maxImagePixels: 50000000',
+      `  maxImagePixels: 50000000\n  consumers: ${consumers}`,
+    );
+    const found = lint(text);
+    expect(found.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning lint.consumers-dropped']);
+    expect(`${found[0]?.file}:${found[0]?.line}:${found[0]?.col}`).toBe('p.yaml:43:3');
+    for (const id of dropped) expect(found[0]?.message).toContain(`\`${id}\``);
+    const kept = ['browser', 'markdown', 'notebook', 'pdf-reader', 'launcher', 'shell'].filter(
+      (id) => !dropped.includes(id),
+    );
+    for (const id of kept) expect(found[0]?.message).not.toContain(`\`${id}\``);
+  });
+
+  it.each([
+    '[browser, markdown, notebook, pdf-reader, launcher, shell]',
+    '[shell, launcher, pdf-reader, notebook, markdown, browser, mdx, vitepress]',
+  ])('content.consumers %s keeps every default consumer: no warning', (consumers) => {
+    const text = defaultText.replace(
+      '  maxImagePixels: 50000000',
+      `  maxImagePixels: 50000000\n  consumers: ${consumers}`,
+    );
+    expect(codes(text)).toEqual([]);
+  });
+
   it('does not warn for ws and wss, which are network schemes', () => {
     expect(codes(defaultText.replace('schemes: [https, http]', 'schemes: [https, http, ws, wss]'))).toEqual([]);
   });

@@ -32,6 +32,12 @@ export const defaultConsumerIds: readonly ConsumerId[] = consumerIds.filter((id)
 /** The default profile. */
 export const defaultProfile: ConsumerProfile = Object.freeze(new Set(defaultConsumerIds));
 
+/** The consumers of the default profile that `named` (a policy's `content.consumers`) leaves out, in the default's order. */
+export function droppedDefaults(named: Iterable<ConsumerId>): ConsumerId[] {
+  const kept = new Set(named);
+  return defaultConsumerIds.filter((id) => !kept.has(id));
+}
+
 /** The profile a policy's `content.consumers` names (absent: the default). */
 export function consumerProfile(ids: readonly ConsumerId[] | undefined): ConsumerProfile {
   return ids === undefined ? defaultProfile : Object.freeze(new Set(ids));

@@ -151,6 +151,38 @@ async function benchLinks(): Promise<void> {
   }
 }
 
+// the two patterns flagged as possibly super-linear, at two sizes: linear when twice the input takes about twice the time
+async function benchLinearPatterns(): Promise<void> {
+  const { withoutBracketSuffix } = (await import(
+    new URL('../dist/fetch/query-credentials.js', import.meta.url).href
+  )) as typeof import('../src/fetch/query-credentials.ts');
+  const { parseOciReference } = (await import(
+    new URL('../dist/bundle/oci-reference.js', import.meta.url).href
+  )) as typeof import('../src/bundle/oci-reference.ts');
+  const cases = {
+    'query name `[`×n then a line break': (n: number) => () => withoutBracketSuffix(`${'['.repeat(n)}\ntoken`),
+    'oci repository `a-`×n, refused': (n: number) => () => {
+      try {
+        parseOciReference(`oci://registry.example.com/${'a-'.repeat(n / 2)}-:1`, false);
+      } catch {
+        // refused, as it must be
+      }
+    },
+  };
+  console.log('\n1b. patterns on crafted input: 50,000 and 100,000 characters (linear: about 2× for twice the input)');
+  for (const [label, make] of Object.entries(cases)) {
+    const [small, large] = (await interleave({ small: make(50_000), large: make(100_000) }, rounds)) as [
+      Series,
+      Series,
+    ];
+    const growth = summary(large.rounds).median / summary(small.rounds).median;
+    console.log(
+      `  ${label.padEnd(44)} ${fmtMs(summary(small.rounds).median)} → ${fmtMs(summary(large.rounds).median)}  ${growth.toFixed(2)}×`,
+    );
+    check(`${label}: linear (growth ≤ 3× for twice the input)`, growth <= 3, `${growth.toFixed(2)}×`);
+  }
+}
+
 // ---------- 2. custom rules ----------
 function rulesYaml(n: number): string {
   const shapes = [
@@ -602,7 +634,10 @@ console.log(
 // adversarial, report, review, frameworks, fleet, content); all by default
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => only === undefined || only.includes(name);
-if (wanted('links')) await benchLinks();
+if (wanted('links')) {
+  await benchLinks();
+  await benchLinearPatterns();
+}
 if (wanted('rules')) await benchRules();
 if (wanted('reads')) await benchReads();
 if (wanted('cold')) benchColdStart();

@@ -12,7 +12,9 @@ export interface OciReference {
   readonly baseUrl: string;
 }
 
-// the distribution spec's repository name and tag grammars
+// the distribution spec's repository name and tag grammars. The repository pattern is linear: every `[a-z0-9]+` run must
+// be followed by a separator, a `/` or the end, and every separator by `[a-z0-9]`, so a failed match backtracks one
+// character per step, never a run again (test/bundle/oci-reference.test.ts refuses 100 KB inputs of each shape)
 const repositoryPattern = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*$/;
 const tagPattern = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
@@ -33,7 +35,12 @@ export function parseOciReference(text: string, plainHttp: boolean): OciReferenc
   }
   if (url.username !== '' || url.password !== '') fail('carries credentials (use `--user` and the environment)');
   if (url.search !== '' || url.hash !== '') fail('has a query or fragment');
-  const path = decodeURIComponent(url.pathname.slice(1));
+  let path = '';
+  try {
+    path = decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    fail('has a path that does not percent-decode');
+  }
   const colon = path.lastIndexOf(':');
   if (colon === -1 || colon < path.lastIndexOf('/')) fail('has no `:TAG`');
   const repository = path.slice(0, colon);

@@ -3,8 +3,8 @@
 // (SVG, MathML) content in its namespaces, template contents, and `srcdoc` documents parsed as documents of
 // their own down to `maxNestedMarkup` levels, as are down-level-hidden conditional comments; deeper nesting fails
 // closed. Every parse is charged its measured time per character and the open elements it walks at each tag.
-import type { DefaultTreeAdapterMap, Token } from 'parse5';
-import { html5 } from '../lazy-parsers.ts';
+import type { DefaultTreeAdapterMap } from 'parse5';
+import { parseHtmlSeeingTags } from '../lazy-parsers.ts';
 import { parse5NanosPerChar, parse5NanosPerOpenElement } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
@@ -16,7 +16,6 @@ export const maxNestedMarkup = 4;
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type ChildNode = DefaultTreeAdapterMap['childNode'];
 type Element = DefaultTreeAdapterMap['element'];
-type TagToken = Token.TagToken;
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -117,22 +116,13 @@ function parseSeeingStartTags(
   scan: MarkupScan,
 ): { document: DefaultTreeAdapterMap['document']; startTag: string | null } {
   let startTag: string | null = null;
-  const SeeingParser = class extends html5().Parser<DefaultTreeAdapterMap> {
-    override onStartTag(token: TagToken): void {
-      startTag ??= inspectTag(token.tagName, HTML_NS, token.attrs, scan);
-      // the tree builder's work on a tag grows with the open elements it looks through (an end tag in svg or
-      // math content walks the stack for its match): depth × elements is charged as it happens
-      scan.budget.spend('html', this.openElements.stackTop + 1);
-      scan.budget.spendTime('html nesting', parse5NanosPerOpenElement * (this.openElements.stackTop + 1));
-      super.onStartTag(token);
-    }
-    override onEndTag(token: TagToken): void {
-      scan.budget.spend('html', this.openElements.stackTop + 1);
-      scan.budget.spendTime('html nesting', parse5NanosPerOpenElement * (this.openElements.stackTop + 1));
-      super.onEndTag(token);
-    }
-  };
-  const document = SeeingParser.parse<DefaultTreeAdapterMap>(text);
+  const document = parseHtmlSeeingTags(text, (token, start, open) => {
+    if (start) startTag ??= inspectTag(token.tagName, HTML_NS, token.attrs, scan);
+    // the tree builder's work on a tag grows with the open elements it looks through (an end tag in svg or
+    // math content walks the stack for its match): depth × elements is charged as it happens
+    scan.budget.spend('html', open);
+    scan.budget.spendTime('html nesting', parse5NanosPerOpenElement * open);
+  });
   return { document, startTag };
 }
 

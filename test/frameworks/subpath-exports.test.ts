@@ -15,6 +15,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 // subpath, the src/frameworks module, the function it exports, and the framework it adapts (an optional peer)
 const adapters = [
   ['./claude-agent-sdk', 'claude-agent-hooks', 'claudeAgentHooks', '@anthropic-ai/claude-agent-sdk'],
+  ['./copilot-sdk', 'copilot-sdk-hooks', 'copilotSdkHooks', '@github/copilot-sdk'],
   ['./openai-agents', 'openai-agents-server', 'gatedAgentsServer', '@openai/agents'],
   ['./ai-sdk', 'ai-sdk-read-link', 'aiSdkReadLinkTool', 'ai'],
   ['./langchain', 'langchain-read-link', 'langchainReadLinkTool', '@langchain/core'],

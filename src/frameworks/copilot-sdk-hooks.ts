@@ -1,0 +1,230 @@
+// The GitHub Copilot SDK's in-process session hooks (`@github/copilot-sdk`, `createSession({hooks})`), judged by the same
+// steps as `linkgate hook copilot-cli`, plus what only the SDK's hooks can do: replace a tool's result. Observed with
+// @github/copilot-sdk 1.0.14 offline (test/frameworks/copilot-sdk.test.ts): `onPreToolUse` gets `{sessionId, toolName,
+// toolArgs}` (an MCP tool named `<server>-<tool>`, which cannot be split back), `onPreMcpToolCall` then gets the server
+// and tool apart (`{serverName, toolName, arguments}`, no way to refuse), and `onPostToolUse` gets `toolResult` with the
+// server's own items in `contents` (links with their declared types) beside `textResultForLlm`, the text the model
+// reads (links dropped, embedded text inlined); an answer `{modifiedResult}` replaces what the model reads. These
+// callbacks never throw: any failure denies the call or withholds the whole result.
+import { isRecord } from '../decision/json-value.ts';
+import type { FlowMode } from '../flow/link-steps.ts';
+import { createGate, type Gate } from '../gate/create-gate.ts';
+import { toolResponse } from '../hook/codex-host.ts';
+import { copilotCliHost } from '../hook/copilot-cli-host.ts';
+import { handleHookEvent } from '../hook/handle-hook-event.ts';
+import type { HookContext } from '../hook/hook-context.ts';
+import type { HookAnswer, HookEvent } from '../hook/hook-event.ts';
+import { defaultStateDir } from '../hook/session-state.ts';
+import { copilotCli } from '../hosts/copilot-cli.ts';
+import { type LoadPolicyOptions, loadPolicy } from '../policy/load-policy.ts';
+import type { Policy } from '../policy/policy.ts';
+import type { RecordSink } from '../record/record-sink.ts';
+import { LinkLedger } from './link-ledger.ts';
+
+/** The host name written into each record these hooks write (`record.host.name`). */
+export const copilotSdkHostName = 'copilot-sdk';
+
+/** What the hooks judge with: the policy (a file loaded once, at the first event, or a loaded one), and where records go. */
+export interface CopilotSdkHooksOptions {
+  /** the policy file (yaml), loaded at the first event; a policy that does not load fails every event closed */
+  policy: string | Policy;
+  /** how the file is loaded (review signatures); only with a policy file */
+  policyOptions?: LoadPolicyOptions;
+  /** receives every finished record; the caller closes it after the session ends */
+  records: RecordSink;
+  /** folder of the per-session state (default: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`) */
+  stateDir?: string;
+  /** `observe` answers nothing and records what enforcing would have done; default `enforce` */
+  mode?: FlowMode;
+}
+
+/** The session's id as the SDK hands it to every hook (`invocation`). */
+export interface CopilotSdkInvocation {
+  sessionId: string;
+}
+
+/** The `ToolResultObject` these hooks answer (`modifiedResult`), written structurally; other members are kept as they came. */
+export interface CopilotSdkToolResult {
+  textResultForLlm: string;
+  binaryResultsForLlm: { data: string; mimeType: string; type: 'image' | 'resource'; description?: string }[];
+  resultType: 'success';
+  sessionLog: string;
+  /** the server's items after judging (what the text was built from) */
+  contents: unknown[];
+}
+
+/** What `onPreToolUse` answers for a refused call (the SDK's `PreToolUseHookOutput`). */
+export interface CopilotSdkDeny {
+  permissionDecision: 'deny';
+  permissionDecisionReason: string;
+}
+
+/** The value for the SDK's `hooks` session option: the tool hooks the gate needs, written structurally. */
+export interface CopilotSdkHooks {
+  /** refuses the Copilot's own `web_fetch` of a refused url (`permissionDecision: "deny"`) */
+  onPreToolUse(input: unknown, invocation?: CopilotSdkInvocation): Promise<CopilotSdkDeny | undefined>;
+  /** notes which server and tool an MCP call goes to (the post hook's tool name cannot be split) */
+  onPreMcpToolCall(input: unknown, invocation?: CopilotSdkInvocation): Promise<undefined>;
+  /** judges an MCP tool's result: refused links and withheld bodies replaced by the notice (`modifiedResult`) */
+  onPostToolUse(
+    input: unknown,
+    invocation?: CopilotSdkInvocation,
+  ): Promise<{ modifiedResult: CopilotSdkToolResult } | undefined>;
+  /**
+   * Writes the last record of each link a tool listed (its discovery record's decision), for every session so far:
+   * call it when the session ended, before closing `records`. Not enumerable, so the SDK never sees it as a hook.
+   */
+  readonly flush: () => Promise<void>;
+}
+
+// the MCP calls noted by `onPreMcpToolCall`, by session and the name the other hooks see; bounded per hooks object
+const maxNotedCalls = 4096;
+
+/**
+ * In-process hooks for the Copilot SDK (`client.createSession({ …, hooks: copilotSdkHooks({…}) })`): a web fetch of a
+ * refused url is denied before it runs; an MCP tool's result holding a refused link or a body the policy does not allow
+ * reaches the model with the notice in their place; one record per link; every failure answered closed.
+ */
+export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHooks {
+  let gate: Promise<Gate> | undefined;
+  const gateOf = (): Promise<Gate> => {
+    // a failed load is not kept: the next event tries again, and fails closed again while the file is broken
+    gate ??= loadGate(options).catch((error: unknown) => {
+      gate = undefined;
+      throw error;
+    });
+    return gate;
+  };
+  const mode = options.mode ?? 'enforce';
+  const ledger = new LinkLedger(options.records);
+  const mcpCalls = new Map<string, { server: string; tool: string }>();
+  const judge = async (event: HookEvent): Promise<HookAnswer> => {
+    const context: HookContext = {
+      gate: await gateOf(),
+      stateDir: options.stateDir ?? defaultStateDir(process.env),
+      host: copilotSdkHostName,
+      mode,
+      record: (record) => ledger.finished(record),
+      recordDiscovered: (record) => ledger.discovered(record),
+      recordEmbedded: async (record) => options.records.writeEmbedded?.(record),
+    };
+    return handleHookEvent(event, context);
+  };
+  const hooks = {
+    async onPreToolUse(input: unknown): Promise<CopilotSdkDeny | undefined> {
+      try {
+        if (!isRecord(input)) throw new TypeError('the hook input is not an object');
+        const event = copilotCliHost.parse(input);
+        if (event === null) return undefined;
+        const answer = await judge(event);
+        if (mode === 'observe' || answer.kind !== 'deny') return undefined;
+        return { permissionDecision: 'deny' as const, permissionDecisionReason: answer.reason };
+      } catch (error) {
+        if (mode === 'observe') return undefined;
+        return {
+          permissionDecision: 'deny' as const,
+          permissionDecisionReason: `linkgate hook failed: ${failureLine(error)}`,
+        };
+      }
+    },
+    async onPreMcpToolCall(input: unknown, invocation?: CopilotSdkInvocation): Promise<undefined> {
+      if (!isRecord(input)) return undefined;
+      const { serverName: server, toolName: tool } = input;
+      const session = sessionOf(input, invocation);
+      if (typeof server !== 'string' || typeof tool !== 'string' || session === null) return undefined;
+      if (mcpCalls.size >= maxNotedCalls) mcpCalls.delete(mcpCalls.keys().next().value as string);
+      mcpCalls.set(`${session}\n${copilotCli.tools.mcpTool(server, tool)}`, { server, tool });
+      return undefined;
+    },
+    async onPostToolUse(
+      input: unknown,
+      invocation?: CopilotSdkInvocation,
+    ): Promise<{ modifiedResult: CopilotSdkToolResult } | undefined> {
+      try {
+        if (!isRecord(input)) throw new TypeError('the hook input is not an object');
+        const result = input['toolResult'];
+        if (!isRecord(result)) throw new TypeError('field `toolResult` must be an object');
+        const contents = result['contents'];
+        // a tool with no server items (the Copilot's own tools) has nothing the gate judges
+        if (contents === undefined) return undefined;
+        const name = input['toolName'];
+        const session = sessionOf(input, invocation);
+        if (typeof name !== 'string' || name === '') throw new TypeError('field `toolName` must be a non-empty string');
+        if (session === null) throw new TypeError('field `sessionId` must be a non-empty string');
+        if (!Array.isArray(contents)) throw new TypeError('field `toolResult.contents` must be an array');
+        // a call `onPreMcpToolCall` did not name is judged under its own name as the server (never passed unjudged)
+        const call = mcpCalls.get(`${session}\n${name}`) ?? { server: name, tool: name };
+        const event: HookEvent = {
+          session,
+          phase: 'post',
+          toolUseId: null,
+          call: { kind: 'mcp', ...call },
+          response: toolResponse({ content: contents }),
+          savedDir: null,
+        };
+        const answer = await judge(event);
+        if (mode === 'observe' || answer.kind !== 'replace') return undefined;
+        return { modifiedResult: replacedResult(result, answer.output) };
+      } catch (error) {
+        if (mode === 'observe') return undefined;
+        const notice = `linkgate withheld this tool result: the hook failed: ${failureLine(error)}`;
+        return { modifiedResult: replacedResult({}, { content: [{ type: 'text', text: notice }] }) };
+      }
+    },
+  };
+  return Object.defineProperty(hooks, 'flush', {
+    value: () => ledger.flush(),
+    enumerable: false,
+  }) as CopilotSdkHooks;
+}
+
+async function loadGate(options: CopilotSdkHooksOptions): Promise<Gate> {
+  const policy =
+    typeof options.policy === 'string' ? await loadPolicy(options.policy, options.policyOptions ?? {}) : options.policy;
+  return createGate(policy);
+}
+
+function sessionOf(input: Record<string, unknown>, invocation: CopilotSdkInvocation | undefined): string | null {
+  const own = input['sessionId'];
+  if (typeof own === 'string' && own !== '') return own;
+  const session = invocation?.sessionId;
+  return typeof session === 'string' && session !== '' ? session : null;
+}
+
+/**
+ * The result the model reads in place of `original`: the judged items as `contents`, and the text the Copilot builds
+ * from them (text items and embedded text, one per line; links dropped, as it drops them); an image is passed only
+ * when its item is still there, unchanged.
+ */
+function replacedResult(original: Record<string, unknown>, output: unknown): CopilotSdkToolResult {
+  const content: unknown[] = isRecord(output) && Array.isArray(output['content']) ? output['content'] : [];
+  const lines: string[] = [];
+  const images = new Set<string>();
+  for (const item of content) {
+    if (!isRecord(item)) continue;
+    if (item['type'] === 'text' && typeof item['text'] === 'string') lines.push(item['text']);
+    if (item['type'] === 'image' && typeof item['data'] === 'string') images.add(item['data']);
+    const resource = item['resource'];
+    if (item['type'] === 'resource' && isRecord(resource) && typeof resource['text'] === 'string')
+      lines.push(resource['text']);
+    if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
+      images.add(resource['blob']);
+  }
+  const binaries = Array.isArray(original['binaryResultsForLlm']) ? original['binaryResultsForLlm'] : [];
+  const text = lines.join('\n');
+  return {
+    ...original,
+    textResultForLlm: text,
+    sessionLog: text,
+    binaryResultsForLlm: binaries.filter(
+      (b: unknown) => isRecord(b) && typeof b['data'] === 'string' && images.has(b['data']),
+    ),
+    resultType: 'success',
+    contents: content,
+  } as CopilotSdkToolResult;
+}
+
+function failureLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.slice(0, 500) ?? 'unknown failure';
+}

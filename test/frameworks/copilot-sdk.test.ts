@@ -1,0 +1,191 @@
+// The real GitHub Copilot SDK (@github/copilot-sdk, its bundled Copilot runtime) run offline with a BYOK provider
+// pointed at the scripted model API (Chat Completions) and the hostile fixture server, with and without
+// `copilotSdkHooks` (issue 43 item 3): what the model received is read from the requests it got.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { chatCompletionsDialect, toolMessagesOf, toolMessageText } from '../real-host/chat-completions-model-api.ts';
+import { fixtureServer, readRequestLog } from '../real-host/fixture-process.ts';
+import { fixtureNamed, fixtureRenderings } from '../real-host/fixture-resources.ts';
+import { type ScriptStep, startModelApi } from '../real-host/model-api.ts';
+import { type FrameworkSpec, frameworkSuite, importFrom } from './framework-package.ts';
+
+/** The Copilot SDK the suite drives (its platform package holds the Copilot runtime it starts). */
+export const copilotSdkSpec: FrameworkSpec = {
+  name: '@github/copilot-sdk',
+  version: '1.0.14',
+  entry: 'node_modules/@github/copilot-sdk/dist/index.js',
+};
+
+const suite = frameworkSuite('the copilot sdk', copilotSdkSpec);
+const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
+
+// the SDK, written structurally: what this suite calls of it
+interface CopilotSession {
+  on(event: 'session.idle', handler: () => void): void;
+  send(message: { prompt: string }): Promise<unknown>;
+  disconnect(): Promise<void>;
+}
+interface CopilotSdk {
+  CopilotClient: new (
+    options: Record<string, unknown>,
+  ) => {
+    start(): Promise<void>;
+    stop(): Promise<unknown>;
+    createSession(config: Record<string, unknown>): Promise<CopilotSession>;
+  };
+  approveAll: unknown;
+}
+
+const badNotes = fixtureRenderings.find((r) => r.name === 'bad notes');
+const notes = fixtureRenderings.find((r) => r.name === 'my notes');
+const credentialed = 'https://reader:s3cret@docs.example.com/guide';
+// the model lists the links, takes the embedded documents, then fetches a url with credentials
+const script: ScriptStep[] = [
+  { toolUses: [{ id: 'call_links', name: 'fixture-links', input: {} }] },
+  { toolUses: [{ id: 'call_renderings', name: 'fixture-renderings', input: {} }] },
+  { toolUses: [{ id: 'call_fetch', name: 'web_fetch', input: { url: credentialed } }] },
+  { text: 'done' },
+];
+
+/** One session of the real SDK, offline: the prompt sent, the run waited for until the session is idle. */
+async function runSession(dir: string, hooks: Record<string, unknown> | undefined) {
+  const sdk = await importFrom<CopilotSdk>(dir, '@github/copilot-sdk');
+  const scratch = await suite.scratch('linkgate-copilot-sdk-');
+  const home = path.join(scratch, 'home');
+  await mkdir(home, { recursive: true });
+  const api = await startModelApi(script, chatCompletionsDialect);
+  const requests = path.join(scratch, 'requests.jsonl');
+  const client = new sdk.CopilotClient({
+    baseDirectory: path.join(home, '.copilot'),
+    workingDirectory: scratch,
+    useLoggedInUser: false,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TMPDIR: scratch, COPILOT_AUTO_UPDATE: 'false' },
+    logLevel: 'error',
+  });
+  await client.start();
+  try {
+    const server = fixtureServer(requests);
+    const session = await client.createSession({
+      model: 'scripted',
+      provider: { type: 'openai', baseUrl: `${api.url}/v1`, apiKey: 'offline' },
+      onPermissionRequest: sdk.approveAll,
+      mcpServers: { fixture: { type: 'local', ...server, tools: ['*'] } },
+      ...(hooks === undefined ? {} : { hooks }),
+    });
+    const idle = new Promise<void>((resolve) => session.on('session.idle', () => resolve()));
+    const started = performance.now();
+    await session.send({ prompt: 'list the links, show the documents, fetch the guide' });
+    await idle;
+    const elapsedMs = Math.round(performance.now() - started);
+    await session.disconnect();
+    const results = toolMessagesOf(api.requests);
+    return {
+      elapsedMs,
+      text: (id: string) => toolMessageText(results[id]),
+      everything: JSON.stringify(api.requests.map((r) => r.body)),
+      requests: await readRequestLog(requests),
+    };
+  } finally {
+    await client.stop();
+    await api.close();
+  }
+}
+
+function recording() {
+  const records: LinkRecord[] = [];
+  return { records, sink: callbackSink((r) => void records.push(r)) };
+}
+
+describe('copilotSdkHooks in the real copilot sdk', () => {
+  test('without the hooks the escape-laden body reaches the model; with them it is withheld, the refused link and the credentialed fetch refused', async (ctx) => {
+    const dir = suite.require(ctx);
+    if (badNotes === undefined || notes === undefined) throw new Error('fixture renderings changed');
+
+    const bare = await runSession(dir, undefined);
+    expect(bare.text('call_renderings')).toContain(badNotes.marker);
+    expect(bare.text('call_renderings')).toContain('\u001b]52;');
+
+    const { records, sink } = recording();
+    const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });
+    // the SDK reads the option's keys as hook names: `flush` is not among them
+    expect(Object.keys(hooks)).toEqual(['onPreToolUse', 'onPreMcpToolCall', 'onPostToolUse']);
+    const gated = await runSession(dir, hooks as unknown as Record<string, unknown>);
+    console.log(`copilot sdk: bare ${bare.elapsedMs} ms, with copilotSdkHooks ${gated.elapsedMs} ms`);
+    // the allowed embedded text is delivered; the escapes, the ELF and the audio are withheld with the notice
+    expect(gated.text('call_renderings')).toContain(notes.marker);
+    expect(gated.text('call_renderings')).toContain('content.unsafe-text');
+    expect(gated.everything).not.toContain(badNotes.marker);
+    expect(gated.everything).not.toContain('\\u001b]52;');
+    // the refused link is named by the notice, never by its uri
+    expect(gated.text('call_links')).toContain('linkgate refused the link `metadata`');
+    expect(gated.everything).not.toContain(fixtureNamed.metadata.uri);
+    // the credentialed fetch was denied before it ran: the model got the hook's reason, not the host's fetch error
+    expect(gated.text('call_fetch')).toContain('uri.userinfo');
+    expect(gated.text('call_fetch')).not.toContain('s3cret');
+    // the server answered the tool calls (the gate judged their results, it did not stop them)
+    expect(gated.requests.filter((r) => r.method === 'tools/call')).toHaveLength(2);
+
+    await hooks.flush();
+    const finished = records.filter((r) => recordKindOf(r) === 'link');
+    expect(finished.every((r) => r.host?.name === 'copilot-sdk')).toBe(true);
+    expect(finished.find((r) => r.uri === fixtureNamed.metadata.uri)?.decisions.link.reasons[0]?.code).toBe(
+      'uri.non-public-address',
+    );
+    expect(finished.map((r) => r.uri)).toContain('https://docs.example.com/guide');
+  });
+
+  test('a policy that does not load: every call denied before it runs, a result withheld whole; nothing throws', async (ctx) => {
+    const dir = suite.require(ctx);
+    const { records, sink } = recording();
+    const hooks = copilotSdkHooks({ policy: '/no/such/policy.yaml', records: sink });
+    const run = await runSession(dir, hooks as unknown as Record<string, unknown>);
+    for (const id of ['call_links', 'call_renderings', 'call_fetch'])
+      expect(run.text(id)).toContain('linkgate hook failed: cannot read policy');
+    // denied before they ran: the server was never asked for a tool call
+    expect(run.requests.map((r) => r.method)).not.toContain('tools/call');
+    // a result the hook cannot judge (here: the policy) is replaced whole, in the shape the SDK's post hook takes
+    const post = await hooks.onPostToolUse(
+      {
+        sessionId: 's1',
+        timestamp: new Date(),
+        workingDirectory: '/tmp',
+        toolName: 'fixture-renderings',
+        toolArgs: {},
+        toolResult: { textResultForLlm: badNotes?.text ?? '', resultType: 'success', contents: [] },
+      },
+      { sessionId: 's1' },
+    );
+    expect(post).toEqual({
+      modifiedResult: expect.objectContaining({
+        resultType: 'success',
+        textResultForLlm: expect.stringMatching(/^linkgate withheld this tool result: the hook failed: cannot read/),
+        binaryResultsForLlm: [],
+      }) as unknown,
+    });
+    expect(await hooks.onPostToolUse('garbage', { sessionId: 's1' })).toMatchObject({
+      modifiedResult: { textResultForLlm: expect.stringContaining('the hook failed') as unknown },
+    });
+    expect(records).toEqual([]);
+  });
+
+  test('observe mode changes nothing the model gets and records what enforcing would have refused', async (ctx) => {
+    const dir = suite.require(ctx);
+    if (badNotes === undefined) throw new Error('fixture renderings changed');
+    const { records, sink } = recording();
+    const hooks = copilotSdkHooks({
+      policy,
+      records: sink,
+      mode: 'observe',
+      stateDir: path.join(await suite.scratch('state-'), 's'),
+    });
+    const run = await runSession(dir, hooks as unknown as Record<string, unknown>);
+    expect(run.text('call_renderings')).toContain(badNotes.marker);
+    await hooks.flush();
+    expect(records.some((r) => r.uri === fixtureNamed.metadata.uri && r.verdict === 'link-only')).toBe(true);
+  });
+});

@@ -210,18 +210,20 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
     if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
       images.add(resource['blob']);
   }
-  const binaries = Array.isArray(original['binaryResultsForLlm']) ? original['binaryResultsForLlm'] : [];
+  const binaries: unknown[] = Array.isArray(original['binaryResultsForLlm']) ? original['binaryResultsForLlm'] : [];
+  const kept = binaries.filter(
+    (b): b is CopilotSdkToolResult['binaryResultsForLlm'][number] =>
+      isRecord(b) && typeof b['data'] === 'string' && images.has(b['data']),
+  );
   const text = lines.join('\n');
-  return {
-    ...original,
+  const result: CopilotSdkToolResult = {
     textResultForLlm: text,
     sessionLog: text,
-    binaryResultsForLlm: binaries.filter(
-      (b: unknown) => isRecord(b) && typeof b['data'] === 'string' && images.has(b['data']),
-    ),
+    binaryResultsForLlm: kept,
     resultType: 'success',
     contents: content,
-  } as CopilotSdkToolResult;
+  };
+  return { ...original, ...result };
 }
 
 function failureLine(error: unknown): string {

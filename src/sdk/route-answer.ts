@@ -88,7 +88,8 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       const urls = inputRequestUrls(task);
       if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
     }
-    if (task['status'] === 'completed' && isRecord(task['result'])) return onTaskResult(s, id, m, task, tool, extra);
+    // a result is judged whatever status it comes with: a host may show one the server sent beside `working`
+    if (isRecord(task['result'])) return onTaskResult(s, id, m, task, tool, extra);
   }
   if (method === 'tools/call' || method === 'tasks/result') {
     const result = m['result'];

@@ -2,6 +2,9 @@
 // passes as the argument `result`, so a test decides exactly what a hostile server sends; `resources/read` answers any
 // uri with a text body naming this server and the uri (`BODY <server> <uri>`), so a body that reached the model shows
 // which server gave it. Every read is appended as one JSON line `{server, uri}` to the file RT_REQUEST_LOG names.
+// For order attacks a call may also pass `before` and `after` (raw JSON-RPC messages written before and after its
+// answer, `"$id"` standing for the call's id), `answer: false` (no answer of its own), and `tasks` (taskId → the
+// `result` of a later `tasks/get` and `tasks/result` of that task); a read of `rt://hold/…` is never answered.
 import { appendFileSync } from 'node:fs';
 import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
 
@@ -12,6 +15,9 @@ type Id = string | number;
 const name = process.env['RT_SERVER_NAME'] ?? 'scripted';
 const log = process.env['RT_REQUEST_LOG'];
 const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
+const raw = (message: unknown, id: Id) =>
+  process.stdout.write(`${JSON.stringify(message).replaceAll('"$id"', JSON.stringify(id))}\n`);
+const tasks = new Map<string, { get?: unknown; result?: unknown }>();
 
 function main(): void {
   readStdinMessages((message) => {
@@ -28,11 +34,22 @@ function main(): void {
       return void send({ id, result: { tools: [{ name: 'result', inputSchema: { type: 'object' } }] } });
     if (method === 'tools/call') {
       const args = (params['arguments'] ?? {}) as Record<string, unknown>;
-      return void send({ id, result: args['result'] ?? { content: [] } });
+      for (const [taskId, task] of Object.entries((args['tasks'] ?? {}) as Record<string, { get?: unknown }>))
+        tasks.set(taskId, task);
+      for (const m of (args['before'] ?? []) as unknown[]) raw(m, id);
+      if (args['answer'] !== false) send({ id, result: args['result'] ?? { content: [] } });
+      for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
+      return;
+    }
+    if (method === 'tasks/get' || method === 'tasks/result') {
+      const task = tasks.get(String(params['taskId']));
+      const result = method === 'tasks/get' ? task?.get : task?.result;
+      if (result !== undefined) return void send({ id, result });
     }
     if (method === 'resources/read') {
       const uri = String(params['uri'] ?? '');
       if (log !== undefined) appendFileSync(log, `${JSON.stringify({ server: name, uri })}\n`);
+      if (uri.startsWith('rt://hold/')) return;
       return void send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text: bodyOf(name, uri) }] } });
     }
     send({ id, error: { code: -32601, message: `method not found: ${method}` } });

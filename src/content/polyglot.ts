@@ -2,7 +2,7 @@
 // ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
 import { findActiveMarkup } from './svg-html/active-markup.ts';
-import { maySniffAsActiveHtml } from './sniffed-html-screen.ts';
+import { mayHoldActiveMarkupUtf8 } from './svg-html/markup-screen.ts';
 import { findActiveSniffedHtml } from './svg-html/active-html.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { ecmaScript } from './lazy-parsers.ts';
@@ -37,7 +37,7 @@ export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = Wo
  */
 export function activeAsHtml(kind: string, bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): string | null {
   budget.spend('polyglot', bytes.length);
-  if (!maySniffAsActiveHtml(bytes)) return null;
+  if (!mayHoldActiveMarkupUtf8(bytes, 'sniffed')) return null;
   const found = findActiveSniffedHtml(bytes.toString('latin1'), budget);
   return found === null ? null : `the ${kind} read as html holds ${found} (polyglot)`;
 }

@@ -1,16 +1,30 @@
-// The screen in front of the HTML and markdown parsers, and of the HTML parse of a rendered page. The parsers cost far more than the bytes take to decode, so text passes a screen first: a test for what
-// every active construct the parsers can report needs to be spelled in the text at all. A `<script`,
-// `<object`, `<embed`, `<applet`, `<handler`, `<listener`, `<hta:` or `<style` tag, or (in a rendered page)
-// `<iframe`, `<frame`, `<form`, `<meta` or `<base`; an attribute with a value
-// (`=`) whose name starts `on` or is `style`, `srcdoc` or `attributeName`; or a script or `data:` scheme, which the parsers decode
-// from character references (only numeric ones, `&Tab;` and `&NewLine;` can put letters, tabs or newlines in
-// it; no named reference spells a letter), backslash escapes (markdown), tabs and newlines (dropped by the
-// URL parser) and markdown's container marks at the start of a line (taken off before HTML is rendered). Text that spells none of them has nothing for the parsers to find; the screen never
-// decides that anything is active.
+// The screen in front of the HTML and markdown parsers: the parsers cost far more than the bytes take to decode, so
+// bytes pass a test first for what every active construct the parsers can report needs to be spelled at all. Bytes
+// that spell none of them have nothing for the parsers to find; the screen never decides that anything is active.
+// It takes the browser's reading as an option:
+// - `text` (a page, markdown, the HTML of a rendered page): a `<script`, `<object`, `<embed`, `<applet`,
+//   `<handler`, `<listener`, `<hta:` or `<style` tag, or `<iframe`, `<frame`, `<form`, `<meta` or `<base`; an
+//   attribute with a value (`=`) whose name holds `on` or is `style`, `srcdoc` or `attributeName`; or a script or
+//   `data:` scheme, which the parsers decode from character references (only numeric ones, `&Tab;` and
+//   `&NewLine;` can put letters, tabs or newlines in it; no named reference spells a letter), backslash escapes
+//   (markdown), tabs and newlines (dropped by the URL parser) and markdown's container marks at the start of a
+//   line (taken off before HTML is rendered).
+// - `sniffed` (binary bytes a sniffing browser opens as a page, an image's pixels): binary data passes the text
+//   reading almost always (`on…=` and `&#` turn up by chance), and parsing megabytes of it costs seconds, so this
+//   reading asks for what a browser runs in bytes that are not text, spelled out: an element that runs script or
+//   loads a plugin (the tags above up to `<frame`), a handler under a name a browser runs (`on` and ASCII letters,
+//   after white space, `/` or a quote, before `=`), an attribute holding a document or script (`srcdoc`, `style`,
+//   `attributeName` before `=`), or a url scheme that runs script or a document (`javascript:`, `vbscript:`,
+//   `livescript:`, `data:`, or any numeric character reference in a run of text, which may spell one).
 import { spellsAt } from '../ascii-bytes.ts';
 
-// every element the parsers report starts `<name`
-const activeTags = [
+/** How the bytes reach the parsers: as text (`text`), or as binary a sniffing browser opens as a page (`sniffed`). */
+export type MarkupReading = 'text' | 'sniffed';
+
+const words = (list: readonly string[]): Buffer[] => list.map((w) => Buffer.from(w, 'latin1'));
+
+// every element the parsers report starts `<name`; a sniffed page is asked only for those that run script or a plugin
+const sniffedTags = words([
   'script',
   'object',
   'embed',
@@ -21,69 +35,98 @@ const activeTags = [
   'style',
   'iframe',
   'frame',
-  'form',
-  'meta',
-  'base',
-].map((w) => Buffer.from(w, 'latin1'));
-const letterReferences = ['&#', '&tab;', '&newline;'].map((w) => Buffer.from(w, 'latin1'));
+]);
+const textTags = [...sniffedTags, ...words(['form', 'meta', 'base'])];
+const letterReferences = words(['&#', '&tab;', '&newline;']);
 // attributes the parsers report by name: `on*` handlers, and these three by their exact name
-const namedAttributes = ['style', 'srcdoc', 'attributename'].map((w) => Buffer.from(w, 'latin1'));
+const namedAttributes = words(['style', 'srcdoc', 'attributename']);
 const on = Buffer.from('on', 'latin1');
+const sniffedSchemes = words(['javascript', 'vbscript', 'livescript', 'data']);
 
 /** The screen in front of the HTML and markdown parsers: true when the text may hold something they report. Linear; native searches first. */
 export function mayHoldActiveMarkup(text: string): boolean {
   return mayHoldActiveMarkupUtf8(Buffer.from(text, 'utf8'));
 }
 
-/** `mayHoldActiveMarkup` of the text that UTF-8 `bytes` hold: every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding the text. */
-export function mayHoldActiveMarkupUtf8(bytes: Buffer): boolean {
+/** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. */
+export function mayHoldActiveMarkupUtf8(bytes: Buffer, reading: MarkupReading = 'text'): boolean {
+  if (reading === 'sniffed')
+    return (
+      anyAfter(bytes, 0x3c, 1, sniffedTags) ||
+      anyEquals(bytes, sniffedNameBefore) ||
+      anyMark(bytes, 0x3a, (at) => sniffedSchemes.some((s) => spellsAt(bytes, at - s.length, s))) ||
+      anyMark(bytes, 0x26, (at) => bytes[at + 1] === 0x23 && numericReference(bytes, at + 2))
+    );
   return (
-    anyAfter(bytes, 0x3c, 1, activeTags) ||
+    anyAfter(bytes, 0x3c, 1, textTags) ||
     anyAfter(bytes, 0x26, 0, letterReferences) ||
-    attributeWithValue(bytes) ||
-    schemeBefore(bytes, 0x3a) ||
-    schemeBefore(bytes, 0x26) ||
-    schemeBefore(bytes, 0x5c)
+    anyEquals(bytes, textNameBefore) ||
+    anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at)) ||
+    anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at)) ||
+    anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at))
   );
 }
 
-// a `mark` byte followed (`skip` bytes on) by one of `words`, ASCII case-insensitive
-function anyAfter(bytes: Buffer, mark: number, skip: number, words: readonly Buffer[]): boolean {
-  for (let at = bytes.indexOf(mark); at !== -1; at = bytes.indexOf(mark, at + 1))
-    if (words.some((w) => spellsAt(bytes, at + skip, w))) return true;
+// a `mark` byte for which `holds` is true, found by native search
+function anyMark(bytes: Buffer, mark: number, holds: (at: number) => boolean): boolean {
+  for (let at = bytes.indexOf(mark); at !== -1; at = bytes.indexOf(mark, at + 1)) if (holds(at)) return true;
   return false;
 }
 
-// An attribute the parsers report has a value, so its name is followed by HTML white space and `=`. Before each
-// `=`, white space is skipped (and `>`, which a markdown block quote puts at the start of a line of raw HTML and
-// the renderer takes away), then the run of attribute-name bytes (anything but white space, `/`, `>` and `=`);
-// the name the HTML tokenizer reads is a tail of that run (a quote ends an attribute value and may start the
-// next name with no space). The run holding `on`, or ending in a named attribute, may be reported.
-function attributeWithValue(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(0x3d); at !== -1; at = bytes.indexOf(0x3d, at + 1)) {
-    let end = at;
-    while (end > 0 && (isHtmlSpace(bytes[end - 1] ?? 0) || bytes[end - 1] === 0x3e)) end--;
-    let start = end;
-    while (start > 0 && !endsName(bytes[start - 1] ?? 0)) start--;
-    if (namedAttributes.some((w) => spellsAt(bytes, end - w.length, w) && end - w.length >= start)) return true;
-    for (let i = start; i + 1 < end; i++) if (spellsAt(bytes, i, on)) return true;
-  }
+// a `mark` byte followed (`skip` bytes on) by one of `list`, ASCII case-insensitive
+function anyAfter(bytes: Buffer, mark: number, skip: number, list: readonly Buffer[]): boolean {
+  return anyMark(bytes, mark, (at) => list.some((w) => spellsAt(bytes, at + skip, w)));
+}
+
+// an `=` whose attribute name (read back from it) the reading reports
+function anyEquals(bytes: Buffer, nameBefore: (bytes: Buffer, equals: number) => boolean): boolean {
+  return anyMark(bytes, 0x3d, (at) => nameBefore(bytes, at));
+}
+
+// Text: an attribute the parsers report has a value, so its name is followed by HTML white space and `=`. Before
+// the `=`, white space is skipped (and `>`, which a markdown block quote puts at the start of a line of raw HTML and
+// the renderer takes away), then the run of attribute-name bytes (anything but white space, `/`, `>` and `=`); the
+// name the HTML tokenizer reads is a tail of that run (a quote ends an attribute value and may start the next name
+// with no space). The run holding `on`, or ending in a named attribute, may be reported.
+function textNameBefore(bytes: Buffer, equals: number): boolean {
+  let end = equals;
+  while (end > 0 && (isHtmlSpace(bytes[end - 1] ?? 0) || bytes[end - 1] === 0x3e)) end--;
+  let start = end;
+  while (start > 0 && !endsName(bytes[start - 1] ?? 0)) start--;
+  if (namedAttributes.some((w) => spellsAt(bytes, end - w.length, w) && end - w.length >= start)) return true;
+  for (let i = start; i + 1 < end; i++) if (spellsAt(bytes, i, on)) return true;
   return false;
+}
+
+// Sniffed: before the `=` (white space skipped), a handler name (`on` and letters, after white space, `/` or a
+// quote) or one of the attributes whose value is a document, css or a handler's name, in ASCII letters
+function sniffedNameBefore(bytes: Buffer, equals: number): boolean {
+  let end = equals;
+  while (end > 0 && isHtmlSpace(bytes[end - 1] ?? 0)) end--;
+  let start = end;
+  while (start > 0 && isLetter(bytes[start - 1] ?? 0)) start--;
+  if (start === end) return false;
+  if (namedAttributes.some((a) => a.length === end - start && spellsAt(bytes, start, a))) return true;
+  if (end - start < 3 || !spellsAt(bytes, start, on)) return false;
+  const before = bytes[start - 1] ?? 0x20;
+  return isHtmlSpace(before) || before === 0x2f || before === 0x22 || before === 0x27;
 }
 
 function isHtmlSpace(b: number): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d;
 }
 
+function isLetter(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a);
+}
+
 function endsName(b: number): boolean {
   return isHtmlSpace(b) || b === 0x2f || b === 0x3e || b === 0x3d;
 }
 
-// a `mark` (a scheme's `:`, the `&` of `&colon;`, markdown's `\:`) right after `script` or `data`
-function schemeBefore(bytes: Buffer, mark: number): boolean {
-  for (let at = bytes.indexOf(mark); at !== -1; at = bytes.indexOf(mark, at + 1))
-    if (spelledBefore(bytes, at, 'script') || spelledBefore(bytes, at, 'data')) return true;
-  return false;
+// a mark (a scheme's `:`, the `&` of `&colon;`, markdown's `\:`) right after `script` or `data`
+function schemeBefore(bytes: Buffer, at: number): boolean {
+  return spelledBefore(bytes, at, 'script') || spelledBefore(bytes, at, 'data');
 }
 
 // the letters of `word` (lower-case) end at `at`, ASCII case-insensitive, with tabs and newlines anywhere
@@ -101,4 +144,18 @@ function spelledBefore(bytes: Buffer, at: number, word: string): boolean {
 
 function isDroppedBetweenLetters(c: number): boolean {
   return c === 0x09 || c === 0x0a || c === 0x0d || c === 0x20 || c === 0x3e;
+}
+
+// `&#` then decimal digits or `x` and hex digits, in a run of text: a scheme a reference spells (`&#100ata:`, the
+// shortest) is at least 8 printable bytes, as the url parser takes no other bytes into a scheme
+function numericReference(bytes: Buffer, from: number): boolean {
+  for (let k = from - 2; k < from + 6; k++) {
+    const c = bytes[k] ?? 0;
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  const b = bytes[from] ?? 0;
+  const digit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+  const hex = (c: number): boolean => digit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+  if (digit(b)) return digit(bytes[from + 1] ?? 0);
+  return (b === 0x78 || b === 0x58) && hex(bytes[from + 1] ?? 0) && hex(bytes[from + 2] ?? 0);
 }

@@ -26,8 +26,39 @@ export function isJsonRpcError(error: unknown): error is { code: number; message
   return isRecord(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string';
 }
 
-/** Classifies one parsed message (never a batch: its elements are classified one by one). */
+// A message a front end parsed from bytes it keeps (the proxy's lines): the bytes (opaque here) and the message's
+// shape, classified once as it was parsed, so no layer it passes through classifies it again. A symbol (no JSON text
+// has one) and not enumerable (never serialized, never copied by a spread): only the object parsed carries it, and
+// that object is never changed (an edit makes a new one).
+const wire = Symbol('linkgate.wire');
+
+interface WireFacts {
+  readonly bytes: unknown;
+  readonly shape: MessageShape;
+}
+
+/** Marks `message`, just parsed from `bytes` and never changed after, with those bytes and its shape; returns the shape. */
+export function markWire(message: object, bytes: unknown): MessageShape {
+  const shape = classify(message);
+  Object.defineProperty(message, wire, { value: { bytes, shape } satisfies WireFacts });
+  return shape;
+}
+
+/** The bytes `markWire` kept on `message`, or undefined. */
+export function wireBytes(message: object): unknown {
+  return (message as { [wire]?: WireFacts })[wire]?.bytes;
+}
+
+/** Classifies one parsed message (never a batch: its elements are classified one by one); a wire message's shape is the one it was read with. */
 export function messageShape(message: unknown): MessageShape {
+  if (message !== null && typeof message === 'object') {
+    const known = (message as { [wire]?: WireFacts })[wire];
+    if (known !== undefined) return known.shape;
+  }
+  return classify(message);
+}
+
+function classify(message: unknown): MessageShape {
   if (!isRecord(message)) return { kind: 'invalid', id: null, why: 'not a json object' };
   const id = isJsonRpcId(message['id']) ? message['id'] : null;
   const invalid = (why: string): MessageShape => ({ kind: 'invalid', id, why });

@@ -2,29 +2,32 @@ import { GateError } from '../errors.ts';
 import { editsOf } from '../sdk/message-edits.ts';
 import type { Line } from './json-lines.ts';
 import { spliceEdits } from './json-spans.ts';
+import { markWire, wireBytes } from '../flow/json-rpc-shape.ts';
 
 /** What `frameOf` gives to write: a string, or the buffers a line arrived as, newline included. */
 export type Frame = string | readonly Buffer[];
 
-// A parsed message carries the line it arrived as: a message that passes the gate unchanged is forwarded as those
-// bytes, and a message the gate changed is those bytes with only the changed values replaced, never re-serialized (a
-// rebuilt message can drop or reorder what a peer relies on, or change a number). The member is a symbol (no JSON
-// text has one) and not enumerable: it is never serialized, and a spread copy does not pretend to be the line.
-const arrivedAs = Symbol('linkgate.arrived-as');
-
-// a message parsed from a line, with that line
-type WireMessage = object & { readonly [arrivedAs]: Line };
+// A parsed message carries the line it arrived as (and its JSON-RPC shape, classified once: `markWire`): a message
+// that passes the gate unchanged is forwarded as those bytes, and a message the gate changed is those bytes with only
+// the changed values replaced, never re-serialized (a rebuilt message can drop or reorder what a peer relies on, or
+// change a number). The member is not enumerable: it is never serialized, and a spread copy does not pretend to be
+// the line.
 
 /** Parses one JSON line into a message that carries its bytes (`lineOf`); throws SyntaxError for invalid JSON. */
 export function parseLine(line: Line): unknown {
   const value: unknown = JSON.parse(line.text);
-  if (value !== null && typeof value === 'object') Object.defineProperty(value, arrivedAs, { value: line });
+  if (value === null || typeof value !== 'object') return value;
+  markWire(value, line);
+  // a batch's elements are classified once too (they have no line of their own)
+  if (Array.isArray(value))
+    for (const element of value as unknown[])
+      if (element !== null && typeof element === 'object') markWire(element, undefined);
   return value;
 }
 
 /** The line `message` arrived as, when `parseLine` made it. */
 export function lineOf(message: object): Line | undefined {
-  return (message as Partial<WireMessage>)[arrivedAs];
+  return wireBytes(message) as Line | undefined;
 }
 
 /**

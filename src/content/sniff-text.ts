@@ -7,6 +7,7 @@ import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type TextKind } from './text/text-kind.ts';
 import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
+import { mayHoldActiveMarkupUtf8 } from './svg-html/markup-screen.ts';
 import { findUnsafeText } from './text/unsafe-text.ts';
 import { scanUtf8 } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
@@ -98,10 +99,13 @@ export function textFindings(
 function textBody(bytes: Buffer, view: TextView, kind: TextKind, options: SniffOptions, budget: WorkBudget): TextBody {
   const declaredMime = options.declaredMime ?? null;
   let parsed: { value: unknown } | undefined;
+  // the markdown renderers and the browser read the same text: the screen in front of their parsers runs once
+  let screened: boolean | undefined;
   return {
     bytes,
     utf8: view.utf8,
     text: view.text,
+    mayHoldActiveMarkup: () => (screened ??= mayHoldActiveMarkupUtf8(view.utf8)),
     kind,
     declaredMime,
     declaredKind: declaredMime === null ? null : (kindOfMime(declaredMime)?.id ?? null),

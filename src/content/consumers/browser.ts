@@ -53,7 +53,7 @@ export function sourceShownAsText(body: TextBody): boolean {
 }
 
 function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
-  const html = (): string | null => findActiveMarkupUtf8(body.utf8, 'html', body.text, budget);
+  const html = (): string | null => findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'html', body.text, budget);
   if (body.kind === 'html') return found('active', html());
   if (body.kind === 'svg' || body.kind === 'xml') {
     const markup = readMarkup(body.text(), body.kind, budget);

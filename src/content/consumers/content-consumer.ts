@@ -62,6 +62,8 @@ export interface TextBody {
   utf8: Buffer;
   /** the decoded text, made on first need */
   text: () => string;
+  /** the markup screen's answer for the text (`mayHoldActiveMarkupUtf8`), made once on first need for every consumer */
+  mayHoldActiveMarkup: () => boolean;
   kind: TextKind;
   /** the declared mime type (normalized), or null */
   declaredMime: string | null;

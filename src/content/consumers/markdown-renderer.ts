@@ -27,7 +27,7 @@ export const markdownConsumer: ContentConsumer = {
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
   judgeText: (body, budget) => {
-    const message = findActiveMarkupUtf8(body.utf8, 'markdown', body.text, budget);
+    const message = findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'markdown', body.text, budget);
     if (message === null) return [];
     return [{ slot: body.kind === 'json' ? 'activeUnlessJson' : 'active', message }];
   },

@@ -5,7 +5,7 @@ import { findActiveMarkdown } from '../markdown/active-markdown.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveHtml } from './active-html.ts';
 import { findActiveXml } from './active-xml.ts';
-import { mayHoldActiveMarkup, mayHoldActiveMarkupUtf8 } from './markup-screen.ts';
+import { mayHoldActiveMarkup } from './markup-screen.ts';
 
 /** The screen in front of the parsers, defined in markup-screen.ts, named here for its callers. */
 export { mayHoldActiveMarkup, mayHoldActiveMarkupUtf8 } from './markup-screen.ts';
@@ -50,14 +50,14 @@ export function readMarkup(
   return { active: parseMarkup(text, flavour, budget), malformed: null };
 }
 
-/** `findActiveMarkup` of HTML, XML or text held as UTF-8 `bytes`: the screen reads the bytes, and `text` decodes them only when the parsers must read them. */
+/** `findActiveMarkup` of HTML, XML or text held as UTF-8 bytes: `screen` is the screen's answer for them (`mayHoldActiveMarkupUtf8`, made once per body), and `text` decodes them only when the parsers must read them. */
 export function findActiveMarkupUtf8(
-  bytes: Buffer,
+  screen: () => boolean,
   flavour: TextFlavour,
   text: () => string,
   budget: WorkBudget = WorkBudget.unlimited(),
 ): string | null {
-  return mayHoldActiveMarkupUtf8(bytes) ? parseMarkup(text(), flavour, budget) : null;
+  return screen() ? parseMarkup(text(), flavour, budget) : null;
 }
 
 // HTML by the HTML parser, markdown by its renderers, other text both ways

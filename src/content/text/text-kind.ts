@@ -53,13 +53,15 @@ export function classifyUtf8(
       /^(?:REGEDIT4|Windows Registry Editor Version 5\.00)$/i.test(head))
   )
     return 'reg';
-  // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line
-  const sections = recognised('url-shortcut') ? sectionLines(bytes, from, shortcutSection) : [];
+  // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line; a freedesktop
+  // launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager), and GLib's key file reader
+  // finds the group on any line, leading white space skipped: both found in one search for `[`
+  const [sections = [], launcher = []] = sectionLines(bytes, from, [
+    recognised('url-shortcut') ? shortcutSection : null,
+    recognised('desktop-launcher') ? desktopEntrySection : null,
+  ]);
   if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode('url-shortcut', sections)))
     return 'url-shortcut';
-  // a freedesktop launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager); GLib's
-  // key file reader finds the group on any line, leading white space skipped
-  const launcher = recognised('desktop-launcher') ? sectionLines(bytes, from, desktopEntrySection) : [];
   if (
     launcher.length > 0 &&
     hasExecKey(bytes, from) &&
@@ -88,19 +90,25 @@ const desktopEntrySection = Buffer.from('[desktop entry]', 'latin1');
 const execKey = Buffer.from('exec', 'latin1');
 
 // `^[ \t]*\[Section\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is ended by
-// LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it; the offset of each
-function sectionLines(bytes: Buffer, from: number, section: Buffer): number[] {
-  const found: number[] = [];
-  for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1)) {
-    if (!spellsAt(bytes, at, section)) continue;
-    let before = at - 1;
-    while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
-    if (before >= from && !endsLineBreak(bytes, before, from)) continue;
-    let after = at + section.length;
-    while (bytes[after] === 0x20 || bytes[after] === 0x09) after++;
-    if (after >= bytes.length || startsLineBreak(bytes, after)) found.push(at);
-  }
+// LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it; the offsets of each section's
+// lines (none for a null section), all found in one search for `[`
+function sectionLines(bytes: Buffer, from: number, sections: readonly (Buffer | null)[]): number[][] {
+  const found = sections.map((): number[] => []);
+  if (sections.every((section) => section === null)) return found;
+  for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1))
+    for (const [i, section] of sections.entries())
+      if (section !== null && sectionLineAt(bytes, from, at, section)) found[i]?.push(at);
   return found;
+}
+
+function sectionLineAt(bytes: Buffer, from: number, at: number, section: Buffer): boolean {
+  if (!spellsAt(bytes, at, section)) return false;
+  let before = at - 1;
+  while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
+  if (before >= from && !endsLineBreak(bytes, before, from)) return false;
+  let after = at + section.length;
+  while (bytes[after] === 0x20 || bytes[after] === 0x09) after++;
+  return after >= bytes.length || startsLineBreak(bytes, after);
 }
 
 // an `Exec` key at the start of a line (white space before it, `[locale]`, white space or `=` after it)

@@ -5,7 +5,8 @@ import { createGate } from '../gate/create-gate.ts';
 import { GateError } from '../errors.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
-import { EventBudget } from '../hook/event-budget.ts';
+import { EventBudget, eventJsonCaps, pastEventJsonCaps } from '../hook/event-budget.ts';
+import { JsonScan } from '../flow/json-scan.ts';
 import { EventSkeleton } from '../hook/event-skeleton.ts';
 import { hookSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
 import type { HostAdapter } from '../hook/host-adapter.ts';
@@ -328,7 +329,8 @@ export { policyBuildKey } from '../policy/policy-cache.ts';
 const maxScannedEventBytes = 4 * maxEventBytes;
 
 /**
- * The event's text; over `maxEventBytes` it throws, and `oversize` holds the event's small top-level members (its name,
+ * The event's text; over `maxEventBytes`, or holding more JSON values or deeper nesting than `eventJsonCaps` (scanned
+ * as it arrives, so it is never parsed), it throws, and `oversize` holds the event's small top-level members (its name,
  * tool, input and ids, read by `EventSkeleton` from the rest of the stream) so the failure is answered in the host's
  * terms (a post event's result withheld), not by an exit code the host may not honour.
  */
@@ -336,20 +338,34 @@ async function readEvent(stdin: Readable, oversize: { members?: Record<string, u
   const parts: Buffer[] = [];
   let bytes = 0;
   let skeleton: EventSkeleton | undefined;
+  let scan: JsonScan | undefined;
+  let past: string | undefined;
   for await (const chunk of stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     bytes += buffer.length;
-    if (skeleton === undefined && bytes > maxEventBytes) {
-      skeleton = new EventSkeleton();
-      for (const part of parts) skeleton.feed(part);
-      parts.length = 0;
-    }
-    if (skeleton === undefined) parts.push(buffer);
-    else if (bytes - buffer.length < maxScannedEventBytes) skeleton.feed(buffer);
+    if (skeleton === undefined) {
+      parts.push(buffer);
+      if (scan !== undefined) scan.feed(buffer);
+      else if (bytes > eventJsonCaps.scanFromBytes) {
+        scan = new JsonScan();
+        for (const part of parts) scan.feed(part);
+      }
+      past =
+        bytes > maxEventBytes
+          ? `is over ${maxEventBytes} bytes`
+          : scan === undefined
+            ? undefined
+            : pastEventJsonCaps(scan);
+      if (past !== undefined) {
+        skeleton = new EventSkeleton();
+        for (const part of parts) skeleton.feed(part);
+        parts.length = 0;
+      }
+    } else if (bytes - buffer.length < maxScannedEventBytes) skeleton.feed(buffer);
   }
   if (skeleton !== undefined) {
     oversize.members = skeleton.members();
-    throw new GateError('INPUT_INVALID', `the hook event is over ${maxEventBytes} bytes`);
+    throw new GateError('INPUT_INVALID', `the hook event ${past ?? ''}`);
   }
   return Buffer.concat(parts).toString('utf8');
 }

@@ -1,5 +1,6 @@
 import type { Decision, Reason } from '../decision/decision.ts';
 import { quoteValue } from '../decision/quote-value.ts';
+import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
 import { recordRef } from './record-ref.ts';
@@ -35,7 +36,11 @@ export function gateNotice(
   decision: Decision,
   next: NextStep | null,
 ): string {
-  const subject = typeof about === 'string' ? { name: null, uri: about, ref: null } : about;
+  const given = typeof about === 'string' ? { name: null, uri: about, ref: null } : about;
+  // a uri past `maxUriChars` is no link anyone reads; its start is all a notice's checks need (a shorter address is
+  // found in more texts, so a cut uri hides more, never less)
+  const subject =
+    given === null || given.uri.length <= maxUriChars ? given : { ...given, uri: given.uri.slice(0, maxUriChars) };
   const codes = [...new Set(decision.reasons.map((r) => describeReason(r, subject)))].join('; ') || decision.effect;
   const record = subject?.ref == null ? '' : `record ${quoteValue(subject.ref)}; `;
   const policy = `policy \`${decision.policy.id}\` ${decision.policy.version}`;
@@ -64,7 +69,9 @@ function describeReason(r: Reason, subject: NoticeSubject | null): string {
 }
 
 function holdsHost(text: string, uri: string): boolean {
-  const host = addressOf(uri).split(/[/\\?#]/)[0] ?? '';
+  const address = addressOf(uri);
+  const end = address.search(/[/\\?#]/);
+  const host = end === -1 ? address : address.slice(0, end);
   return host.length >= 3 && text.toLowerCase().includes(host);
 }
 
@@ -82,7 +89,8 @@ export function holdsAddress(text: string, uri: string): boolean {
   return address.length >= 3 && text.toLowerCase().includes(address);
 }
 
-function addressOf(uri: string): string {
+/** The address `holdsAddress` looks for: `uri` with no scheme, leading slashes, userinfo or trailing slash, lowercase. */
+export function addressOf(uri: string): string {
   let rest = uri
     .trim()
     .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')
@@ -90,5 +98,11 @@ function addressOf(uri: string): string {
   const slash = rest.search(/[/\\]/);
   const at = (slash === -1 ? rest : rest.slice(0, slash)).lastIndexOf('@');
   if (at !== -1) rest = rest.slice(at + 1);
-  return rest.replace(/[/\\]+$/, '').toLowerCase();
+  // trailing slashes cut by a loop: `/[/\\]+$/` retries at every slash of a long run (quadratic in a server's uri)
+  let end = rest.length;
+  while (end > 0 && (rest.charCodeAt(end - 1) === slashCode || rest.charCodeAt(end - 1) === backslashCode)) end -= 1;
+  return rest.slice(0, end).toLowerCase();
 }
+
+const slashCode = 0x2f;
+const backslashCode = 0x5c;

@@ -1,6 +1,7 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { decisionMetaKey } from './decision-meta.ts';
+import { jsonShape } from './json-scan.ts';
 import { resultLinkDecider } from './link-decider.ts';
 import {
   applyStructured,
@@ -45,18 +46,32 @@ export async function judgeJsonTexts(
   if (options.mode === 'observe') return [];
   // one decider for all the JSON texts: a link they repeat is decided once
   const judging = { ...options, decide: options.decide ?? resultLinkDecider(gate, options.server) };
-  const found: { index: number; value: unknown }[] = [];
+  // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
+  // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
+  const found: { index: number; value: unknown; past: boolean }[] = [];
+  let scanned = 0;
   content.forEach((item, index) => {
     if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return;
-    const value = jsonTextValue(item['text']);
-    if (value !== undefined) found.push({ index, value });
+    const text = item['text'];
+    const first = text.trimStart()[0];
+    if (first !== '{' && first !== '[') return;
+    const shape = jsonShape(text);
+    // a character JSON never has outside strings: prose, which parse would refuse too
+    if (!shape.lexical) return;
+    scanned += shape.values;
+    // nesting past `maxDepth + 1` puts a value past the walk's depth
+    if (scanned > structuredLimits.maxValues || shape.depth > structuredLimits.maxDepth + 1) {
+      found.push({ index, value: undefined, past: true });
+      return;
+    }
+    const value = jsonTextValue(text);
+    if (value !== undefined) found.push({ index, value, past: false });
   });
-  // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged
   let values = 0;
   const judged = await Promise.all(
     found.map((f) => {
-      values += valueCount(f.value, structuredLimits.maxValues - values + 1);
-      return values > structuredLimits.maxValues
+      values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
+      return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
         : judgeStructured(gate, f.value, judging);
     }),

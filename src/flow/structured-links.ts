@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
-import { holdsAddress } from './gate-notice.ts';
+import { addressOf } from './gate-notice.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -18,10 +18,16 @@ import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 // address on as well as the link would: it is replaced by the link's notice too.
 
 /**
- * Most values of one `structuredContent` walked, its deepest nesting, and most string-by-refused-link comparisons
- * (string values × refused links); past any of them it is withheld whole.
+ * Most values of one `structuredContent` walked, its deepest nesting, most string-by-refused-link comparisons (string
+ * values × refused links) and most characters those comparisons search (characters of the strings × refused links);
+ * past any of them it is withheld whole.
  */
-export const structuredLimits = { maxValues: 100_000, maxDepth: 64, maxComparisons: 4_000_000 } as const;
+export const structuredLimits = {
+  maxValues: 100_000,
+  maxDepth: 64,
+  maxComparisons: 4_000_000,
+  maxComparedChars: 256 * 1024 * 1024,
+} as const;
 
 /** A link refused in `content`, as `structuredContent` is judged beside it: its record's ref, the link, its decision. */
 export interface RefusedRef {
@@ -100,13 +106,26 @@ export async function judgeStructured(
   // an empty or tiny uri would match every string: it has no address to hand on
   const held = [...refused].filter(([uri]) => uri.trim().length >= 3);
   if (held.length === 0) return { withheld: false, edits };
-  if (walked.strings.length * held.length > structuredLimits.maxComparisons)
+  // each string is searched for each refused uri: bounded by count and by characters before any search starts (a
+  // long refused uri, or long strings, would otherwise make one search cost what millions do)
+  const chars = walked.strings.reduce((sum, { text }) => sum + text.length, 0);
+  if (
+    walked.strings.length * held.length > structuredLimits.maxComparisons ||
+    chars * held.length > structuredLimits.maxComparedChars
+  )
     return { withheld: true, notice: tooLargeNotice };
+  // each refused uri's address worked out once, not once per string
+  const addresses = held.map(([uri, r]) => ({ uri, address: addressOf(uri), r }));
   for (const { path, text } of walked.strings) {
-    const holder = held.find(([uri]) => text.includes(uri) || holdsAddress(text, uri));
+    let lower: string | undefined;
+    const holder = addresses.find(({ uri, address }) => {
+      if (text.includes(uri)) return true;
+      if (address.length < 3 || address.length > text.length) return false;
+      lower ??= text.toLowerCase();
+      return lower.includes(address);
+    });
     if (holder === undefined) continue;
-    const [, r] = holder;
-    edits.push({ path, value: refusedLinkNotice(r.link, r.decision, r.ref) });
+    edits.push({ path, value: refusedLinkNotice(holder.r.link, holder.r.decision, holder.r.ref) });
   }
   return { withheld: false, edits };
 }

@@ -1,10 +1,12 @@
 import { GateError } from '../errors.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { parseEventJson } from './event-budget.ts';
 
 /** The event object of a hook's stdin, or a GateError naming what is wrong. */
 export function eventObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
+    // the command held the event to `eventJsonCaps` as it read it (`readEvent`): parsed here without a second scan
     value = JSON.parse(text);
   } catch {
     throw new GateError('INPUT_INVALID', 'the hook event on stdin is not valid json');
@@ -37,7 +39,7 @@ export function requiredObject(value: unknown, path: string): Record<string, unk
 export function toolInput(value: unknown, path: string): Record<string, unknown> {
   if (typeof value === 'string') {
     try {
-      return requiredObject(JSON.parse(value), path);
+      return requiredObject(parseEventJson(value), path);
     } catch (error) {
       if (error instanceof GateError) throw error;
       throw new GateError('INPUT_INVALID', `field \`${path}\` is a string that is not json`);

@@ -24,7 +24,10 @@ export function structuredLinks(value: unknown): StructuredLink[] | null {
     const next = stack.pop() as { value: unknown; path: (string | number)[] };
     if (++nodes > maxStructuredNodes || next.path.length > maxStructuredDepth) return null;
     const node = next.value;
+    // every value waiting on the stack is one more walked: past the cap before any is pushed, so one array of
+    // millions never allocates a stack entry each (the walk's cost is the cap's, not the array's)
     if (Array.isArray(node)) {
+      if (nodes + stack.length + node.length > maxStructuredNodes) return null;
       for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], path: [...next.path, i] });
     } else if (isRecord(node)) {
       if (node['type'] === 'resource_link') {
@@ -32,6 +35,7 @@ export function structuredLinks(value: unknown): StructuredLink[] | null {
         continue;
       }
       const keys = Object.keys(node);
+      if (nodes + stack.length + keys.length > maxStructuredNodes) return null;
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
         stack.push({ value: node[key], path: [...next.path, key] });

@@ -1,4 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
+import { GateError } from '../errors.ts';
+import { parseEventJson } from './event-budget.ts';
 
 /** A tool's output as the host gave it, unwrapped to a tool result, and how to wrap a changed result back. */
 export interface ToolOutput {
@@ -21,8 +23,10 @@ export function unwrapToolOutput(output: unknown): ToolOutput {
     };
     let parsed: unknown;
     try {
-      parsed = JSON.parse(output);
-    } catch {
+      parsed = parseEventJson(output);
+    } catch (error) {
+      // JSON past the event's caps fails the event closed; only a string that is no JSON is text
+      if (error instanceof GateError) throw error;
       return asText;
     }
     if (!Array.isArray(parsed) && !isRecord(parsed)) return asText;
@@ -73,8 +77,10 @@ export function listedResources(output: unknown): Record<string, unknown>[] {
 export function parsedJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value) as unknown;
-  } catch {
+    return parseEventJson(value);
+  } catch (error) {
+    // JSON past the event's caps fails the event closed; only a string that is no JSON stays a string
+    if (error instanceof GateError) throw error;
     return value;
   }
 }

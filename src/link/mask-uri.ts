@@ -8,7 +8,12 @@ export const maxMaskedUriChars = 2048;
  */
 export function maskUri(uri: string): string {
   // WHATWG URL drops tab, LF and CR anywhere, so they cannot hide a userinfo from the strip below
-  const plain = stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
+  const stripped = stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
+  // the userinfo is gone from the whole text; what is past `maxMaskedInputChars` is cut before the costly passes (a
+  // server's 64 MiB uri is masked in the time of a short one): each pass turns a prefix into a prefix of its output,
+  // and the output is cut far shorter anyway
+  const cut = stripped.length > maxMaskedInputChars;
+  const plain = cut ? stripped.slice(0, maxMaskedInputChars) : stripped;
   let masked: string;
   try {
     const url = URL.parse(plain);
@@ -17,8 +22,12 @@ export function maskUri(uri: string): string {
     masked = maskText(plain);
   }
   masked = encodeUnsafe(masked);
-  return masked.length > maxMaskedUriChars ? `${masked.slice(0, maxMaskedUriChars - 1)}…` : masked;
+  if (masked.length > maxMaskedUriChars) return `${masked.slice(0, maxMaskedUriChars - 1)}…`;
+  return cut ? `${masked}…` : masked;
 }
+
+/** Longest part of a uri (after its userinfo is stripped) the masking passes read, UTF-16 code units. */
+const maxMaskedInputChars = 16 * maxMaskedUriChars;
 
 /**
  * `text` without anything some uri parser reads as userinfo: after the scheme and its slashes (or backslashes), up to

@@ -3,18 +3,22 @@
 // events shaped exactly as its hooks docs show them (docs.windsurf.com/windsurf/cascade/hooks: the common fields and
 // `tool_info` of `pre_mcp_tool_use`), and judged by what Windsurf reads back: exit 2 blocks the call and hands the agent
 // stderr, any other exit lets it proceed. Also the fail-closed cases, the printed set-up and doctor on its files.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maxEventBytes } from '../../src/cli/hook-command.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { windsurfHost } from '../../src/hook/windsurf-host.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { builtCli } from '../real-host/host-suite.ts';
 
-builtCli();
+// the printed command runs the built event bundle, as an installed package would: one built before windsurf is rebuilt
+const eventBundle = path.resolve(import.meta.dirname, '../../dist/bin/linkgate-event.cjs');
+beforeAll(() => {
+  if (!existsSync(eventBundle) || !readFileSync(eventBundle, 'utf8').includes('pre_mcp_tool_use'))
+    execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
+}, 180_000);
 
 const dirs: string[] = [];
 afterEach(() => {

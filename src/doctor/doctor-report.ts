@@ -86,6 +86,8 @@ export interface PolicyStatus {
   readonly allowedSigners?: string;
   /** one lowercase line: why it does not load or verify (empty when it does) */
   readonly message: string;
+  /** why the user doctor runs as (the gated agent's) could change a file the review rests on, when it could */
+  readonly changeable?: string;
 }
 
 /** A linkgate hook doctor found in a host's configuration, and whether the host will run it. */

@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { allowedSignersEnv, loadPolicy } from '../policy/load-policy.ts';
+import { replaceableBy, trustedFiles } from '../policy/replaceable-file.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { PolicyStatus } from './doctor-report.ts';
 import type { LinkgateInvocation } from './linkgate-invocation.ts';
@@ -35,7 +36,16 @@ export async function policyStatus(
     keep?.(policy);
     const check = policy.reviewCheck;
     if (check === undefined) return { ...base, review: 'not-checked', message: '' };
-    if (check.verified) return { ...base, review: 'verified', message: '' };
+    if (check.verified) {
+      // a review this user could re-sign or replace protects nothing against it (docs/reviews.md, threat model)
+      const changeable = trustedFiles(file, { allowedSigners })
+        .map(({ kind, file: trusted }) => {
+          const why = replaceableBy(trusted);
+          return why === undefined ? undefined : `the ${kind} \`${trusted}\`: ${why}`;
+        })
+        .find((line) => line !== undefined);
+      return { ...base, review: 'verified', message: '', ...(changeable === undefined ? {} : { changeable }) };
+    }
     return { ...base, review: 'unverified', message: `${check.message}: every decision is deny` };
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
@@ -53,6 +63,8 @@ export function policyUsable(status: PolicyStatus, requireSigned = false): boole
 
 /** One lowercase line on what is wrong with the policy (with `requireSigned`, an unchecked review too), or undefined. */
 export function policyProblem(status: PolicyStatus, requireSigned = false): string | undefined {
+  if (requireSigned && status.review === 'verified' && status.changeable !== undefined)
+    return `policy \`${status.file}\` verifies, but this user can change what its review rests on (${status.changeable}): \`--require-signed\` asks for a review the gated agent cannot forge`;
   if (policyUsable(status, requireSigned)) return undefined;
   if (status.review === 'not-checked')
     return `policy \`${status.file}\` has no review checked (no allowed signers given): \`--require-signed\` asks for one that verifies`;

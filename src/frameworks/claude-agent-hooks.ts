@@ -4,6 +4,7 @@
 // callbacks never throw: any failure (a policy that does not load, a bad event, an i/o fault) is answered with the
 // read denied or the tool's result withheld.
 import type { FlowMode } from '../flow/link-steps.ts';
+import { checkMode } from '../flow/mode-option.ts';
 import { createGate, type Gate } from '../gate/create-gate.ts';
 import { claudeCodeHost, preToolUseDeny } from '../hook/claude-code-host.ts';
 import { claudeCode, type claudeCodeEvents } from '../hosts/claude-code.ts';
@@ -77,7 +78,7 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     });
     return gate;
   };
-  const mode = options.mode ?? 'enforce';
+  const mode = checkMode(options.mode);
   // the session state: files only when asked for, else memory (with the same rules: the per-event cap, the overflow
   // servers, a pending read taken once)
   const state =

@@ -15,6 +15,7 @@ import { tagParams, type TransportTap } from './transport-tap.ts';
 import { gateErrorCode } from './gate-answers.ts';
 import { oversizeOfError } from './oversize-answer.ts';
 import { positiveOption } from '../flow/positive-option.ts';
+import { checkMode } from '../flow/mode-option.ts';
 
 /** Default number of link reads in flight at once per tool result. */
 export const defaultReadConcurrency = 4;
@@ -135,7 +136,7 @@ export async function gateToolResult(
     gate,
     read: clientReader(client, options.tap),
     context,
-    mode: options.mode ?? 'enforce',
+    mode: checkMode(options.mode),
     concurrency,
     budgetMs,
     signal: options.signal,

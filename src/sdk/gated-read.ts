@@ -13,6 +13,7 @@ import type { LinkRecord } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { clientReader, type RequestingClient } from './gate-tool-result.ts';
+import { checkMode } from '../flow/mode-option.ts';
 
 /** Options of `gatedRead`. */
 export interface GatedReadOptions {
@@ -79,7 +80,7 @@ export async function gatedRead(
     context,
     readFrom: server,
     ...(options.discovered === undefined ? {} : { seen: origin !== undefined }),
-    mode: options.mode ?? 'enforce',
+    mode: checkMode(options.mode),
     cache: options.cache,
     authContext: options.authContext,
     budget,

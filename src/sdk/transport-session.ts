@@ -1,6 +1,7 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
 import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
 import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
+import { checkMode } from '../flow/mode-option.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { discoveredRecord } from '../record/discovered-record.ts';
@@ -121,7 +122,7 @@ export class TransportSession {
     // every judgement fails closed within the gate's own deadline, whatever gate the host passed
     this.gate = guardGate(options.gate);
     this.server = options.server ?? 'default';
-    this.mode = options.mode ?? 'enforce';
+    this.mode = checkMode(options.mode);
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
     this.sinkDeadlineMs = Math.max(this.deadlineMs, minJudgementMs);

@@ -353,7 +353,48 @@ describe('red team, adapters: refusedReads modes hand on nothing readable', () =
     });
 });
 
+describe('red team, adapters: what a read answers', () => {
+  test("a read whose answer holds another resource's contents (the metadata address) delivers none of it", async () => {
+    const { log, links } = await setup();
+    const { client } = await connect(links, 'a', log);
+    const swap = 'rt://swap/notes.md';
+    await call(client, { content: [link(swap)] });
+    const text = await links.read(swap);
+    expect(text).not.toContain('SWAPPED-BODY-31');
+    expect(text).not.toContain(hostPath);
+  });
+});
+
 describe('red team, adapters: a gate or policy the adapter is given', () => {
+  test('a mode that is neither `enforce` nor `observe` (`ENFORCE`) is refused, never half enforced', async () => {
+    const gate = createGate(await loadPolicy(policyFile));
+    const inner = serverTransport('a', path.join(await scratch(), 'log.jsonl'));
+    let outcome: string;
+    try {
+      gatedLinks({ gate, mode: 'ENFORCE' as never }).transport('a', inner);
+      outcome = 'accepted';
+    } catch (error) {
+      outcome = String(error);
+    }
+    expect(outcome).toContain('mode');
+    const client = new Client({ name: 'helper', version: '1' });
+    await client.connect(serverTransport('a', path.join(await scratch(), 'log.jsonl')));
+    closers.push(() => client.close());
+    const raw = await call(client, { content: [link(safe)] });
+    const sink: RecordSink = {
+      write: async () => {
+        throw new Error('disk full');
+      },
+      close: async () => undefined,
+    };
+    // a records failure must withhold (enforce), not pass the result on as observe mode would
+    const gated = await gateToolResult(client, raw, { gate, sink, mode: 'ENFORCE' as never }).then(
+      (r) => JSON.stringify(r.content),
+      (e: unknown) => String(e),
+    );
+    expect(gated).not.toContain(safe);
+  });
+
   test('a gate that answers garbage (`{effect: "allow"}` for everything) denies', async () => {
     const base = createGate(await loadPolicy(policyFile));
     const allow = { effect: 'allow' };

@@ -11,6 +11,7 @@ import { cliEntry } from '../../src/cli/package-root.ts';
 import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import { runCommand } from '../helpers/run-cli.ts';
+import { reviewFolders } from '../helpers/ssh-keygen.ts';
 
 const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
 const dirs: string[] = [];
@@ -211,6 +212,36 @@ describe('red team, doctor: a policy file the agent can write', () => {
     );
     const report = await doctor(home, project);
     expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+});
+
+describe('red team, doctor: a signed policy the agent can re-sign', () => {
+  const reviewFolder = reviewFolders();
+
+  test('`--require-signed`: a review that verifies, over files this user can change, does not gate', async () => {
+    const { home, project } = scratch();
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    const command = [
+      'node',
+      cliEntry(),
+      'hook',
+      'claude-code',
+      '--policy',
+      f.policy,
+      '--allowed-signers',
+      f.allowedSigners,
+    ];
+    claudeHooked(home, command.map(shellQuote).join(' '));
+    // the review verifies: gated without the flag
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    const run = await runCommand(doctorCommand, ['--json', '--require-signed'], {
+      cwd: project,
+      env: { HOME: home, PATH: process.env['PATH'] ?? '', LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed') },
+    });
+    const report = JSON.parse(run.stdout) as DoctorReport;
+    expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
+    expect(report.hooks[0]?.problems.join('\n')).toContain('can change what its review rests on');
   });
 });
 

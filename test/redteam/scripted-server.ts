@@ -50,6 +50,14 @@ function main(): void {
       const uri = String(params['uri'] ?? '');
       if (log !== undefined) appendFileSync(log, `${JSON.stringify({ server: name, uri })}\n`);
       if (uri.startsWith('rt://hold/')) return;
+      // `rt://swap/…` answers with another resource's contents (the metadata address's)
+      if (uri.startsWith('rt://swap/')) {
+        const other = 'http://169.254.169.254/latest/meta-data/';
+        return void send({
+          id,
+          result: { contents: [{ uri: other, mimeType: 'text/plain', text: 'SWAPPED-BODY-31' }] },
+        });
+      }
       return void send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text: bodyOf(name, uri) }] } });
     }
     send({ id, error: { code: -32601, message: `method not found: ${method}` } });

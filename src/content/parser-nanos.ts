@@ -7,6 +7,9 @@
 /** parse5 (the HTML tree builder) per character parsed, calibrated ns: 27–94 measured on `.d.ts` files, READMEs and SVG. */
 export const parse5NanosPerChar = 100;
 
+/** parse5 per document it parses, whatever its length, calibrated ns: a parser made and a document built, 1.2–7.6 µs measured on an empty and a one-line page (a notebook of thousands of one-line cells parses thousands of pages). */
+export const parse5NanosPerParse = 10_000;
+
 /** parse5 per open element it looks through at a start or end tag, calibrated ns: (191 − 94) ns per character of `<g>`s 250 deep. */
 export const parse5NanosPerOpenElement = 3;
 
@@ -16,11 +19,17 @@ export const saxesNanosPerChar = 30;
 /** saxes and the gate's look at each element it reads (names, attributes, the allow-lists), per start tag, calibrated ns: 1,150 measured on flat SVG past its 30 per character. */
 export const saxesNanosPerElement = 1200;
 
+/** saxes and the gate's reading around it per document, whatever its length, calibrated ns: 10.4 µs measured on a one-element svg, 4.6 µs of it charged per character and element. */
+export const saxesNanosPerParse = 10_000;
+
 /** saxes per open element whose prefixes it resolves at a start tag, calibrated ns: (165 − 28) ns per character of `<g>`s 250 deep. */
 export const saxesNanosPerOpenElement = 8;
 
 /** markdown-it's parse into tokens (the gate's own reading of links and definitions), calibrated ns per character: 47–171 measured. */
 export const markdownTokensNanosPerChar = 200;
+
+/** markdown-it's parse into tokens per text it parses, whatever its length, calibrated ns: 2.6–3.0 µs measured on a one-line cell. */
+export const markdownTokensNanosPerCall = 5_000;
 
 // each renderer as the gate runs it (markdown-renderers.ts), calibrated ns per character rendered: measured 96–142
 // and 102–135 (markdown-it), 2,014–3,718 (micromark with the GFM extensions), 175–577 (marked), 80–102
@@ -32,6 +41,27 @@ const rendererNanos: Readonly<Record<string, number>> = {
   marked: 600,
   'commonmark.js': 120,
 };
+
+// each renderer per text it renders, whatever its length (making its parser, combining its extensions), calibrated ns:
+// measured on a one-line cell 1.2–1.5 µs (markdown-it), 67–72 µs (micromark with the GFM extensions), 2.3–3.4 µs
+// (marked), 1.0–2.5 µs (commonmark.js); a notebook of thousands of one-line cells is thousands of renders
+const rendererCallNanos: Readonly<Record<string, number>> = {
+  'markdown-it commonmark': 5_000,
+  'markdown-it default': 5_000,
+  'micromark gfm': 150_000,
+  marked: 10_000,
+  'commonmark.js': 5_000,
+};
+
+/** A markdown renderer's cost per text it renders whatever its length, calibrated ns, by its name; a renderer not measured yet is charged as the slowest one is. */
+export function rendererNanosPerCall(name: string): number {
+  return rendererCallNanos[name] ?? Math.max(...Object.values(rendererCallNanos));
+}
+
+/** What reading one markdown text costs whatever its length, calibrated ns: the token read and every one of `renderers`. */
+export function markdownNanosPerCall(renderers: readonly { readonly name: string }[]): number {
+  return renderers.reduce((sum, r) => sum + rendererNanosPerCall(r.name), markdownTokensNanosPerCall);
+}
 
 /** A markdown renderer's cost per character, calibrated ns, by its name; a renderer not measured yet is charged as the slowest one is. */
 export function rendererNanosPerChar(name: string): number {

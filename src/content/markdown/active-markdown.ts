@@ -11,7 +11,7 @@
 import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
-import { markdownNanosPerChar } from '../parser-nanos.ts';
+import { markdownNanosPerCall, markdownNanosPerChar } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
 import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
@@ -29,8 +29,12 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
   const env: MarkdownEnv = { budget };
   // the renderers' superlinear pairing of delimiters, charged once before any of them runs
   budget.spend('markdown', pairingSteps(text));
-  // the measured time of the token read and of every renderer, charged at once: what will not fit is not started
-  budget.spendTime('markdown', markdownNanosPerChar(markdownRenderers) * text.length);
+  // the measured time of the token read and of every renderer, per character and per render, charged at once:
+  // what will not fit is not started
+  budget.spendTime(
+    'markdown',
+    markdownNanosPerCall(markdownRenderers) + markdownNanosPerChar(markdownRenderers) * text.length,
+  );
   const tokens = md.parse(text, env);
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;

@@ -5,7 +5,7 @@
 // closed. Every parse is charged its measured time per character and the open elements it walks at each tag.
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { parseHtmlSeeingTags } from '../lazy-parsers.ts';
-import { parse5NanosPerChar, parse5NanosPerOpenElement } from '../parser-nanos.ts';
+import { parse5NanosPerChar, parse5NanosPerOpenElement, parse5NanosPerParse } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
 import { activeAttributeUrl, svgImageUrl } from './markup-url.ts';
@@ -63,7 +63,7 @@ export interface MarkupScan {
 }
 
 function scanDocument(text: string, scan: MarkupScan): string | null {
-  scan.budget.spendTime('html', parse5NanosPerChar * text.length);
+  scan.budget.spendTime('html', parse5NanosPerParse + parse5NanosPerChar * text.length);
   const { document, startTag } = parseSeeingStartTags(text, scan);
   if (startTag !== null) return startTag;
   const stack: ChildNode[] = [];

@@ -10,7 +10,12 @@ import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl, svgImageUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
-import { saxesNanosPerChar, saxesNanosPerElement, saxesNanosPerOpenElement } from '../parser-nanos.ts';
+import {
+  saxesNanosPerChar,
+  saxesNanosPerElement,
+  saxesNanosPerOpenElement,
+  saxesNanosPerParse,
+} from '../parser-nanos.ts';
 import { WorkBudget, WorkExhausted } from '../work-budget.ts';
 
 /**
@@ -42,7 +47,7 @@ export function findActiveXml(
   budget: WorkBudget = WorkBudget.unlimited(),
 ): XmlFindings {
   const { SaxesParser } = xmlParser();
-  budget.spendTime('xml', saxesNanosPerChar * text.length);
+  budget.spendTime('xml', saxesNanosPerParse + saxesNanosPerChar * text.length);
   const parser = new SaxesParser({ xmlns: true });
   const findings: XmlFindings = { active: null, malformed: null };
   const found = (message: string): never => {

@@ -90,14 +90,20 @@ describe('a notebook of many small cells', () => {
   // one-line cells fit the bound and took the gate several seconds
   test('is charged each render, and withheld as too complex rather than judged for seconds', async () => {
     const cells = Array.from({ length: 20_000 }, (_, i) => markdownCell(`x on=${i % 10}`));
-    const verdict = await decideItem(asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }), 'application/json');
+    const verdict = await decideItem(
+      asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }),
+      'application/json',
+    );
     expect(verdict.effect, verdict.messages).toBe('partial');
     expect(verdict.codes).toEqual(['content.too-complex']);
   }, 60_000);
 
   test('a few hundred of them are judged whole', async () => {
     const cells = Array.from({ length: 300 }, (_, i) => markdownCell(`x on=${i % 10}`));
-    const verdict = await decideItem(asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }), 'application/json');
+    const verdict = await decideItem(
+      asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }),
+      'application/json',
+    );
     expect(verdict, verdict.messages).toMatchObject({ effect: 'allow', codes: [] });
   }, 60_000);
 });

@@ -7,11 +7,13 @@ import { describeExecutable } from './executable-kinds.ts';
 import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-answers.ts';
 import { readMetadata } from './image/image-metadata.ts';
 import { imageStructure } from './image/image-structure.ts';
-import { activeAsHtml, embeddedArchive, parsesAsScript, trailingFormatWith } from './polyglot.ts';
-import { pdfFindings, pdfInside } from './sniff-pdf.ts';
+import { trailingFormatWith } from './polyglot.ts';
 import type { WorkBudget } from './work-budget.ts';
-import type { ConsumerId } from './consumers/content-consumer.ts';
-import { binaryConsumerOf, defaultProfile } from './consumers/consumer-registry.ts';
+import { browserConsumer } from './consumers/browser.ts';
+import type { BinaryBody, BinaryStep } from './consumers/content-consumer.ts';
+import { binaryStep, defaultProfile, executableStep, judgeBinaryForProfile } from './consumers/consumer-registry.ts';
+import { pdfReaderConsumer } from './consumers/pdf-reader.ts';
+import { shellConsumer } from './consumers/shell.ts';
 
 const imageKinds = new Set(['png', 'apng', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'heic']);
 
@@ -58,51 +60,69 @@ export function binaryFindings(
   return detector === undefined ? blankSniff(kind, false) : detector.judge(kind, bytes, { options, answers, budget });
 }
 
-// a consumer of the policy's profile reads the bytes: its findings count, others' do not
-function protects(options: SniffOptions, consumer: ConsumerId | null): boolean {
-  return consumer !== null && (options.consumers ?? defaultProfile).has(consumer);
+// the format readers below read a body's structure; what a consumer makes active of it is judged by the consumer
+// registry, by the readings each format names here, in order, for the consumers of the policy's profile
+const archiveSteps = [binaryStep(shellConsumer, 'archive')];
+const pdfSteps = [binaryStep(pdfReaderConsumer, 'document'), binaryStep(shellConsumer, 'appendedArchive')];
+// an image is inert to its viewer; a second consumer of the profile that reads the same bytes as another format
+// judges them as that format: a zip reader the archive in it, a sniffing browser its metadata as HTML and the file
+// as a script, a pdf reader a pdf structure anywhere in it
+const imageSteps = [
+  binaryStep(shellConsumer, 'appendedArchive'),
+  binaryStep(browserConsumer, 'metadata'),
+  binaryStep(browserConsumer, 'script'),
+  binaryStep(pdfReaderConsumer, 'carried'),
+];
+// the whole image read as a page comes last: what follows the image's end is named as such first
+const pageSteps = [binaryStep(browserConsumer, 'page')];
+
+function judged(
+  sniff: ContentSniff,
+  body: Omit<BinaryBody, 'maxInflateBytes'>,
+  steps: readonly BinaryStep[],
+  { options, budget }: Pick<BinaryContext, 'options' | 'budget'>,
+): ContentSniff {
+  const full: BinaryBody = { ...body, maxInflateBytes: options.maxInflateBytes };
+  judgeBinaryForProfile(full, options.consumers ?? defaultProfile, steps, sniff, budget);
+  return sniff;
 }
 
-function zipFindings(_kind: string, bytes: Buffer, { budget, options }: BinaryContext): ContentSniff {
-  const listing = readZipDirectory(bytes, budget) ?? scanLocalListing(bytes, budget);
+function zipFindings(_kind: string, bytes: Buffer, context: BinaryContext): ContentSniff {
+  const listing = readZipDirectory(bytes, context.budget) ?? scanLocalListing(bytes, context.budget);
   const zip = classifyZip(bytes, listing);
-  const sniff = blankSniff(zip.kind, false);
-  // code an archive carries runs in an interpreter (`java -jar`, a browser's extension installer, an office macro host)
-  if (protects(options, 'shell')) sniff.active = zip.active ?? describeExecutable(zip.kind);
+  const sniff = judged(
+    blankSniff(zip.kind, false),
+    { kind: zip.kind, bytes, end: 0, carried: zip.active },
+    archiveSteps,
+    context,
+  );
   sniff.uninterpretable = zip.uninterpretable;
   return sniff;
 }
 
-function cfbFindings(_kind: string, bytes: Buffer, { options }: BinaryContext): ContentSniff {
+function cfbFindings(_kind: string, bytes: Buffer, context: BinaryContext): ContentSniff {
   const cfb = classifyCfb(bytes);
-  const sniff = blankSniff(cfb.kind, false);
-  if (protects(options, 'shell')) sniff.active = cfb.active ?? describeExecutable(cfb.kind);
+  const sniff = judged(
+    blankSniff(cfb.kind, false),
+    { kind: cfb.kind, bytes, end: 0, carried: cfb.active },
+    archiveSteps,
+    context,
+  );
   sniff.uninterpretable = cfb.uninterpretable;
   return sniff;
 }
 
-function executableFindings(kind: string, _bytes: Buffer, { options }: BinaryContext): ContentSniff {
-  const sniff = blankSniff(kind, false);
-  if (protects(options, binaryConsumerOf(kind))) sniff.active = describeExecutable(kind);
-  return sniff;
+function executableFindings(kind: string, bytes: Buffer, context: BinaryContext): ContentSniff {
+  const step = executableStep(kind);
+  return judged(blankSniff(kind, false), { kind, bytes, end: 0, carried: null }, step === null ? [] : [step], context);
 }
 
-function pdfDocumentFindings(kind: string, bytes: Buffer, { options, budget }: BinaryContext): ContentSniff {
-  const sniff = blankSniff(kind, false);
-  if (protects(options, 'pdf-reader')) {
-    const pdf = pdfFindings(bytes, options, budget);
-    sniff.active = pdf.active;
-    sniff.uninterpretable = pdf.uninterpretable;
-  }
-  if (sniff.active === null && protects(options, 'shell')) sniff.active = polyglot(kind, bytes, 0, budget);
-  return sniff;
+function pdfDocumentFindings(kind: string, bytes: Buffer, context: BinaryContext): ContentSniff {
+  return judged(blankSniff(kind, false), { kind, bytes, end: 0, carried: null }, pdfSteps, context);
 }
 
-function imageFindings(
-  kind: string,
-  bytes: Buffer,
-  { options, answers, budget }: BinaryContext,
-): ContentSniff | NeedsFileType {
+function imageFindings(kind: string, bytes: Buffer, context: BinaryContext): ContentSniff | NeedsFileType {
+  const { answers, budget } = context;
   const sniff = blankSniff(kind, false);
   budget.spend('image', bytes.length);
   const structure = imageStructure(kind, bytes, budget);
@@ -114,23 +134,9 @@ function imageFindings(
   sniff.uninterpretable = truncated
     ? `truncated ${kind} image: its structure ends before the data does`
     : (structure.malformed ?? metadata.uninterpretable);
-  // an image is inert to its viewer; a second consumer of the profile that reads the same bytes as another format
-  // judges them as that format: a zip reader the archive in it, a sniffing browser its metadata as HTML and the
-  // file as a script, a pdf reader a pdf structure anywhere in it
-  const readings: readonly [ConsumerId, () => string | null][] = [
-    ['shell', () => polyglot(kind, bytes, end, budget)],
-    ['browser', () => metadata.active],
-    ['browser', () => scriptPolyglot(kind, bytes, budget)],
-    ['pdf-reader', () => pdfInside(kind, bytes, options, budget)],
-  ];
-  for (const [consumer, read] of readings) {
-    if (sniff.active === null && protects(options, consumer)) sniff.active = read();
-  }
-  // the whole image read as a page comes last: what follows the image's end is named as such first
-  const asPage = (): ContentSniff => {
-    if (sniff.active === null && protects(options, 'browser')) sniff.active = activeAsHtml(kind, bytes, budget);
-    return sniff;
-  };
+  const body = { kind, bytes, end, carried: metadata.active };
+  judged(sniff, body, imageSteps, context);
+  const asPage = (): ContentSniff => judged(sniff, body, pageSteps, context);
   if (truncated) return asPage();
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
@@ -140,16 +146,6 @@ function imageFindings(
     if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
   }
   return asPage();
-}
-
-function polyglot(kind: string, bytes: Buffer, end: number, budget: WorkBudget): string | null {
-  const archive = embeddedArchive(bytes, end, budget);
-  return archive === null ? null : `the ${kind} is also ${archive} (polyglot)`;
-}
-
-// a header that opens a script comment (`GIF89a/*`) and script after the image's end marker
-function scriptPolyglot(kind: string, bytes: Buffer, budget: WorkBudget): string | null {
-  return parsesAsScript(bytes, budget) ? `the ${kind} is also a javascript program (polyglot)` : null;
 }
 
 // encoders pad with zeros or 0xFF; white space comes from text-mode transfers

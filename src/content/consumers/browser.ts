@@ -2,13 +2,28 @@
 // tokenizer start tags); saxes reads SVG and XML with namespaces and entities as an image/svg+xml document is read,
 // and the same bytes through parse5 as a lenient reader inlining them. Text a sniffing host may show as HTML
 // (anything not declared markdown) is read raw as HTML too.
+import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { isSourceCodeUri } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
-import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
+import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
+import { foundIn } from './content-consumer.ts';
+
+/** How a browser reads binary bodies: an image's metadata as HTML, the file as a script, the whole image as a page. */
+const browserBinary = {
+  // HTML in an image's metadata, as the image format reader found it
+  metadata: (body) => foundIn('active', body.carried),
+  // a header that opens a script comment (`GIF89a/*`) and script after the image's end marker
+  script: (body, budget) =>
+    foundIn(
+      'active',
+      parsesAsScript(body.bytes, budget) ? `the ${body.kind} is also a javascript program (polyglot)` : null,
+    ),
+  page: (body, budget) => foundIn('active', activeAsHtml(body.kind, body.bytes, budget)),
+} as const satisfies Record<string, BinaryReading>;
 
 /** Browsers: HTML, SVG as a document and SVG as an image. */
-export const browserConsumer: ContentConsumer = {
+export const browserConsumer = {
   id: 'browser',
   optIn: false,
   coverage: [
@@ -45,7 +60,8 @@ export const browserConsumer: ContentConsumer = {
     return body.declaredKind !== 'markdown' && !sourceShownAsText(body);
   },
   judgeText: (body, budget) => judgeInBrowser(body, budget),
-};
+  binaryReadings: browserBinary,
+} as const satisfies ContentConsumer;
 
 /** True when a source file (by its uri's extension) is declared text/plain: its consumers show it as text. */
 export function sourceShownAsText(body: TextBody): boolean {

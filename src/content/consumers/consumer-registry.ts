@@ -1,11 +1,16 @@
 // The consumer registry: every adapter, the default profile, and judging a body for every consumer of a profile
-// that would read it. A new consumer is one adapter file here and one entry in `contentConsumers`.
+// that would read it: a text body by each adapter's `readsText`/`judgeText`, a binary body by the adapters' binary
+// readings a format names (sniff-binary.ts). A new consumer is one adapter file here and one entry in
+// `contentConsumers`.
 import type { ContentSniff } from '../content-sniff.ts';
 import { familyOf } from '../kinds.ts';
 import type { TextKind } from '../text/text-kind.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import { browserConsumer } from './browser.ts';
 import {
+  type BinaryBody,
+  type BinaryReading,
+  type BinaryStep,
   type ConsumerId,
   type ConsumerProfile,
   type ContentConsumer,
@@ -55,6 +60,35 @@ export function judgeTextForProfile(
     if (!profile.has(consumer.id) || !consumer.readsText(body)) continue;
     recordFindings(sniff, consumer.judgeText(body, budget));
   }
+}
+
+/** Judges a binary body by `steps` in order, each only when its consumer is in `profile`, filling the sniff's verdict slots; stops once one makes it active. */
+export function judgeBinaryForProfile(
+  body: BinaryBody,
+  profile: ConsumerProfile,
+  steps: readonly BinaryStep[],
+  sniff: ContentSniff,
+  budget: WorkBudget,
+): void {
+  for (const step of steps) {
+    if (sniff.active !== null) return;
+    if (profile.has(step.consumer)) recordFindings(sniff, step.read(body, budget));
+  }
+}
+
+/** The step that reads a binary body by `consumer`'s binary reading `name`. */
+export function binaryStep<R extends Readonly<Record<string, BinaryReading>>>(
+  consumer: ContentConsumer & { readonly binaryReadings: R },
+  name: keyof R,
+): BinaryStep {
+  return { consumer: consumer.id, read: consumer.binaryReadings[name] as BinaryReading };
+}
+
+/** The step that judges an executable kind: its launcher (`lnk`) or shell (other executables); none when no consumer runs it. */
+export function executableStep(kind: string): BinaryStep | null {
+  const consumer = binaryConsumerOf(kind);
+  if (consumer === 'launcher') return binaryStep(launcherConsumer, 'executable');
+  return consumer === 'shell' ? binaryStep(shellConsumer, 'executable') : null;
 }
 
 /** The consumer that runs or opens a binary kind (`pdf` a PDF reader, `lnk` a launcher, other executables a shell), or null when none of them reads it. */

@@ -90,6 +90,28 @@ export interface ConsumerFinding {
   message: string;
 }
 
+/** A binary body as the consumers see it: its real kind and bytes, and what its format reader found (sniff-binary.ts). */
+export interface BinaryBody {
+  /** the real kind by its bytes (`png`, `pdf`, `jar`, …) */
+  kind: string;
+  bytes: Buffer;
+  /** budget for inflating compressed PDF streams, bytes (absent: the PDF reader's default) */
+  maxInflateBytes: number | undefined;
+  /** where the format's own structure ends (an image's end marker), 0 when it has none */
+  end: number;
+  /** what the format reader found inside for the consumer that opens it (the code a zip archive carries, HTML in an image's metadata), or null */
+  carried: string | null;
+}
+
+/** One way a consumer reads a binary body: what it makes active of it, in the order found. */
+export type BinaryReading = (body: BinaryBody, budget: WorkBudget) => ConsumerFinding[];
+
+/** One step of judging a binary format: a consumer and one of its binary readings. */
+export interface BinaryStep {
+  readonly consumer: ConsumerId;
+  readonly read: BinaryReading;
+}
+
 /** One consumer adapter: the bodies it reads and how it judges them, with the rows the policy reference prints. */
 export interface ContentConsumer {
   readonly id: ConsumerId;
@@ -105,4 +127,11 @@ export interface ContentConsumer {
   readsText(body: TextBody): boolean;
   /** what the consumer makes active of the body, in the order found; an empty list when nothing */
   judgeText(body: TextBody, budget: WorkBudget): ConsumerFinding[];
+  /** the ways it reads binary bodies, by name: the binary format readers (sniff-binary.ts) name which readings judge each format, in order */
+  readonly binaryReadings?: Readonly<Record<string, BinaryReading>>;
+}
+
+/** A finding in `slot` when `message` is not null; none otherwise. */
+export function foundIn(slot: VerdictSlot, message: string | null): ConsumerFinding[] {
+  return message === null ? [] : [{ slot, message }];
 }

@@ -3,10 +3,15 @@
 // Windows find the group on any line (text/text-kind.ts); a group shown only in code blocks of a document not named
 // `.desktop`/`.url` is code.
 import { describeExecutable } from '../executable-kinds.ts';
-import type { ContentConsumer } from './content-consumer.ts';
+import { type BinaryReading, type ContentConsumer, foundIn } from './content-consumer.ts';
+
+/** How a launcher reads binary bodies: a `.lnk` runs its command. */
+const launcherBinary = {
+  executable: (body) => foundIn('active', describeExecutable(body.kind)),
+} as const satisfies Record<string, BinaryReading>;
 
 /** Desktop launchers and shortcuts: `[Desktop Entry]` with `Exec`, `[InternetShortcut]`, `.lnk`. */
-export const launcherConsumer: ContentConsumer = {
+export const launcherConsumer = {
   id: 'launcher',
   optIn: false,
   coverage: [
@@ -22,4 +27,5 @@ export const launcherConsumer: ContentConsumer = {
   textKinds: ['url-shortcut', 'desktop-launcher'],
   readsText: (body) => body.kind === 'url-shortcut' || body.kind === 'desktop-launcher',
   judgeText: (body) => [{ slot: 'active', message: describeExecutable(body.kind) ?? `a \`${body.kind}\`` }],
-};
+  binaryReadings: launcherBinary,
+} as const satisfies ContentConsumer;

@@ -1,7 +1,8 @@
 // PDF readers (pdf.js, Acrobat): the object layer and inflated streams, read as pdf.js reads them (pdf/). A PDF is
 // recognised by a `%PDF-` header, or inside an image by PDF structure anywhere (sniff-pdf.ts).
-import { pdfFindings } from '../sniff-pdf.ts';
-import type { ConsumerFinding, ContentConsumer } from './content-consumer.ts';
+import { pdfFindings, pdfInside } from '../sniff-pdf.ts';
+import type { BinaryBody, BinaryReading, ConsumerFinding, ContentConsumer } from './content-consumer.ts';
+import { foundIn } from './content-consumer.ts';
 
 /** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
 const headerSearchBytes = 1024;
@@ -10,8 +11,22 @@ function headerAt(bytes: Buffer): number {
   return bytes.subarray(0, headerSearchBytes).indexOf('%PDF-', 0, 'latin1');
 }
 
+function inflateOptions(body: { maxInflateBytes: number | undefined }): { maxInflateBytes?: number } {
+  return body.maxInflateBytes === undefined ? {} : { maxInflateBytes: body.maxInflateBytes };
+}
+
+/** How a PDF reader reads binary bodies: a PDF document, and a PDF carried in an image. */
+const pdfBinary = {
+  document: (body: BinaryBody, budget) => {
+    const pdf = pdfFindings(body.bytes, inflateOptions(body), budget);
+    return [...foundIn('active', pdf.active), ...foundIn('uninterpretable', pdf.uninterpretable)];
+  },
+  carried: (body: BinaryBody, budget) =>
+    foundIn('active', pdfInside(body.kind, body.bytes, inflateOptions(body), budget)),
+} as const satisfies Record<string, BinaryReading>;
+
 /** PDF readers: script, launch, attachments, forms and rich media in the object layer and streams. */
-export const pdfReaderConsumer: ContentConsumer = {
+export const pdfReaderConsumer = {
   id: 'pdf-reader',
   optIn: false,
   coverage: [
@@ -30,8 +45,7 @@ export const pdfReaderConsumer: ContentConsumer = {
   // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf too
   readsText: (body) => body.kind === 'pdf' || headerAt(body.bytes) !== -1,
   judgeText: (body, budget) => {
-    const options = body.maxInflateBytes === undefined ? {} : { maxInflateBytes: body.maxInflateBytes };
-    const pdf = pdfFindings(body.bytes.subarray(Math.max(0, headerAt(body.bytes))), options, budget);
+    const pdf = pdfFindings(body.bytes.subarray(Math.max(0, headerAt(body.bytes))), inflateOptions(body), budget);
     const findings: ConsumerFinding[] = [];
     if (pdf.active !== null) findings.push({ slot: 'active', message: pdf.active });
     // text that holds a header past its start is a document first: only what a reader would run withholds it
@@ -39,4 +53,5 @@ export const pdfReaderConsumer: ContentConsumer = {
       findings.push({ slot: 'uninterpretable', message: pdf.uninterpretable });
     return findings;
   },
-};
+  binaryReadings: pdfBinary,
+} as const satisfies ContentConsumer;

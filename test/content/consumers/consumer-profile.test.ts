@@ -69,6 +69,17 @@ function pngCarryingPdf(): Buffer {
   return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)]);
 }
 
+// a png whose text chunk holds `comment`
+function pngWithComment(comment: string): Buffer {
+  const png = makePng();
+  const data = Buffer.from(`Comment\0${comment}`, 'latin1');
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write('tEXt', 4, 'latin1');
+  data.copy(chunk, 8);
+  return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)]);
+}
+
 // consumer, what it alone reads here, and the body
 const cases: [string, string, string, string, { text: string } | { blob: string }][] = [
   [
@@ -101,6 +112,13 @@ const cases: [string, string, string, string, { text: string } | { blob: string 
     { blob: pdfWithHiddenOpenAction().toString('base64') },
   ],
   ['pdf-reader', 'a pdf inside a png', 'guide://d/a.png', 'image/png', { blob: pngCarryingPdf().toString('base64') }],
+  [
+    'browser',
+    'a script in the text chunk of a png a sniffing browser opens as a page',
+    'guide://d/a.png',
+    'image/png',
+    { blob: pngWithComment('<script>alert(1)</script>').toString('base64') },
+  ],
   [
     'browser',
     'a script in html read raw as html',

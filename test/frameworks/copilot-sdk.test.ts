@@ -189,3 +189,46 @@ describe('copilotSdkHooks in the real copilot sdk', () => {
     expect(records.some((r) => r.uri === fixtureNamed.metadata.uri && r.verdict === 'link-only')).toBe(true);
   });
 });
+
+describe('copilotSdkHooks on the shapes the sdk hands them', () => {
+  const link = (uri: string) => ({ type: 'resource_link', uri, name: 'metadata', mimeType: 'application/json' });
+  const post = (toolName: string, contents: unknown[]) => ({
+    sessionId: 's1',
+    timestamp: new Date(),
+    workingDirectory: '/tmp',
+    toolName,
+    toolArgs: {},
+    toolResult: { textResultForLlm: '1 link', resultType: 'success', contents },
+  });
+
+  test('a result is judged as the server the pre-MCP hook named, even when both names hold `-`', async () => {
+    const { records, sink } = recording();
+    const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });
+    await hooks.onPreMcpToolCall(
+      { sessionId: 's1', serverName: 'my-docs', toolName: 'get-links', arguments: {} },
+      { sessionId: 's1' },
+    );
+    const answer = await hooks.onPostToolUse(post('my-docs-get-links', [link(fixtureNamed.metadata.uri)]), {
+      sessionId: 's1',
+    });
+    expect(answer?.modifiedResult.textResultForLlm).toContain('linkgate refused the link `metadata`');
+    expect(JSON.stringify(answer)).not.toContain(fixtureNamed.metadata.uri);
+    await hooks.flush();
+    expect(records.map((r) => [r.uri, r.stages.discovered.server, r.stages.discovered.tool])).toContainEqual([
+      fixtureNamed.metadata.uri,
+      'my-docs',
+      'get-links',
+    ]);
+  });
+
+  test('a result no pre-MCP hook named is still judged; a tool with no server items is left alone', async () => {
+    const { sink } = recording();
+    const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });
+    const answer = await hooks.onPostToolUse(post('someone-links', [link(fixtureNamed.metadata.uri)]), {
+      sessionId: 's1',
+    });
+    expect(answer?.modifiedResult.textResultForLlm).toContain('uri.non-public-address');
+    const own = { ...post('view', []), toolResult: { textResultForLlm: 'file text', resultType: 'success' } };
+    expect(await hooks.onPostToolUse(own, { sessionId: 's1' })).toBeUndefined();
+  });
+});

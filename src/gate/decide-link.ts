@@ -7,7 +7,6 @@ import {
   type AddressVerdict,
 } from '../link/classify-address.ts';
 import { classifyHostName } from '../link/classify-host-name.ts';
-import { schemeFacts } from '../link/known-schemes.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
@@ -128,9 +127,23 @@ const emptyOrigins = compileOriginAllowList([]);
 
 // the uri as a reader that takes `host` from its authority sees it
 function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
-  const port = uri.port === null || schemeFacts(uri.scheme).defaultPort === uri.port ? '' : `:${uri.port}`;
+  const port = uri.port === null || uri.schemeFacts.defaultPort === uri.port ? '' : `:${uri.port}`;
   const text = host.kind === 'ipv6' ? `[${host.text}]` : host.text;
-  return { ...uri, host, origin: `${uri.scheme}://${text}${port}` };
+  return {
+    ok: true,
+    scheme: uri.scheme,
+    schemeFacts: uri.schemeFacts,
+    special: uri.special,
+    hasAuthority: uri.hasAuthority,
+    host,
+    port: uri.port,
+    origin: `${uri.scheme}://${text}${port}`,
+    path: uri.path,
+    userinfo: uri.userinfo,
+    confusions: uri.confusions,
+    otherHosts: uri.otherHosts,
+    url: uri.url,
+  };
 }
 
 function anyDeny(hits: readonly RuleHit[]): boolean {
@@ -142,7 +155,8 @@ const noRuleHits: readonly RuleHit[] = Object.freeze([]);
 
 function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkAnalysis {
   const settings = policy.link;
-  const reasons: Reason[] = [];
+  // made at the first reason, of the size it needs (most links have none or one)
+  let reasons: Reason[] | undefined;
   const { link } = input;
   const server = input.server ?? 'default';
   // a link-stage line asks whether the link may be read from the server that returned it, so `readFrom` defaults to `server`
@@ -155,20 +169,24 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
   let custom = false;
   let exempt = false;
   if (!uri.ok) {
-    reasons.push(reason('uri.invalid', 'links.uri', uri.message));
+    reasons = add(reasons, reason('uri.invalid', 'links.uri', uri.message));
   } else {
     if (uri.confusions.length > 0) {
-      reasons.push(reason('uri.parser-confusion', 'links.uri', `uri has ${uri.confusions.join(' and ')}`));
+      reasons = add(reasons, reason('uri.parser-confusion', 'links.uri', `uri has ${uri.confusions.join(' and ')}`));
     }
     if (uri.userinfo)
-      reasons.push(reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'));
+      reasons = add(
+        reasons,
+        reason('uri.userinfo', 'links.userinfo', 'uri carries userinfo (a user, password or `@`)'),
+      );
     // a never-allowed scheme stays denied even in a policy built without the loader's check (fail closed)
     const scheme = uri.schemeFacts;
     const listed = settings.schemes.has(uri.scheme);
     const network = listed && !scheme.neverAllowed;
     custom = !network && !scheme.knownNonCustom;
     if (!network && !custom) {
-      reasons.push(
+      reasons = add(
+        reasons,
         reason(
           'uri.scheme-not-allowed',
           'links.schemes',
@@ -178,7 +196,8 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         ),
       );
     } else if (custom && !settings.customSchemesAllowed) {
-      reasons.push(
+      reasons = add(
+        reasons,
         reason(
           'uri.scheme-not-allowed',
           'links.customSchemes',
@@ -186,10 +205,11 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         ),
       );
     }
-    exempt = uri.origin !== null && settings.exemptOrigins.size > 0 && settings.exemptOrigins.has(uri.origin);
+    // the origin is made only for a policy that lists exempt origins
+    exempt = settings.exemptOrigins.size > 0 && uri.origin !== null && settings.exemptOrigins.has(uri.origin);
     const address = judgeHost(settings, uri, custom, exempt);
     addressClass = address.addressClass;
-    if (address.reason !== undefined) reasons.push(address.reason);
+    if (address.reason !== undefined) reasons = add(reasons, address.reason);
     if (network && address.resolvable) {
       resolveName = uri.host?.text ?? null;
       for (const other of uri.otherHosts)
@@ -197,12 +217,13 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     }
     if (network && settings.origins !== null && !originAllowed(settings.origins, uri)) {
       const origin = uri.origin === null ? 'uri has no origin' : `origin ${quoteValue(uri.origin)}`;
-      reasons.push(reason('origin.not-allowed', 'links.origins', `${origin} is not in \`links.origins\``));
+      reasons = add(reasons, reason('origin.not-allowed', 'links.origins', `${origin} is not in \`links.origins\``));
     } else if (network && settings.origins !== null) {
       // another reader of the same host (IDNA transitional, decimal IPv4) must get the same answer
       const other = uri.otherHosts.find((host) => !originAllowed(settings.origins ?? emptyOrigins, readAs(uri, host)));
       if (other !== undefined)
-        reasons.push(
+        reasons = add(
+          reasons,
           reason(
             'origin.not-allowed',
             'links.origins',
@@ -212,9 +233,10 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     }
   }
 
-  serverReasons(settings, server, readFrom, reasons);
+  reasons = serverReasons(settings, server, readFrom, reasons);
   if (settings.requireDiscovered && input.discovered === false) {
-    reasons.push(
+    reasons = add(
+      reasons,
       reason(
         'link.not-discovered',
         'hook.requireDiscovered',
@@ -223,9 +245,10 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     );
   }
   const size = sizeReason(settings, link.size);
-  if (size !== undefined) reasons.push(size);
+  if (size !== undefined) reasons = add(reasons, size);
   if (settings.denyDeclaredTypes && link.mimeType !== undefined && !settings.declaredTypeAllowed(link.mimeType)) {
-    reasons.push(
+    reasons = add(
+      reasons,
       reason(
         'type.declared-not-allowed',
         'links.denyDeclaredTypes',
@@ -253,7 +276,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         })
       : null;
   const ruleHits = facts !== null && settings.hasLinkRules ? runRules(policy, 'link', facts) : noRuleHits;
-  return { reasons, ruleHits, resolveName, otherNames: otherNames ?? noNames, exempt, facts };
+  return { reasons: reasons ?? [], ruleHits, resolveName, otherNames: otherNames ?? noNames, exempt, facts };
 }
 
 interface HostJudgement {
@@ -375,14 +398,28 @@ function resolutionReason(
   );
 }
 
-function serverReasons(settings: LinkSettings, server: string, readFrom: string, out: Reason[]): void {
+// `list` with `item` added: a new list of one for the first
+function add(list: Reason[] | undefined, item: Reason): Reason[] {
+  if (list === undefined) return [item];
+  list.push(item);
+  return list;
+}
+
+function serverReasons(
+  settings: LinkSettings,
+  server: string,
+  readFrom: string,
+  reasons: Reason[] | undefined,
+): Reason[] | undefined {
+  let out = reasons;
   const servers = settings.servers;
   if (servers !== null) {
-    if (!servers.has(server)) out.push(serverNotAllowed(server));
-    if (readFrom !== server && !servers.has(readFrom)) out.push(serverNotAllowed(readFrom));
+    if (!servers.has(server)) out = add(out, serverNotAllowed(server));
+    if (readFrom !== server && !servers.has(readFrom)) out = add(out, serverNotAllowed(readFrom));
   }
   if (settings.requireSameServer && readFrom !== server) {
-    out.push(
+    out = add(
+      out,
       reason(
         'server.mismatch',
         'links.requireSameServer',
@@ -390,6 +427,7 @@ function serverReasons(settings: LinkSettings, server: string, readFrom: string,
       ),
     );
   }
+  return out;
 }
 
 function serverNotAllowed(id: string): Reason {

@@ -25,6 +25,22 @@ export function scanStop(scan: number): number {
   return scan >>> 7;
 }
 
+// what each ASCII character is to the authority pass (0: an ordinary one)
+const slash = 1;
+const control = 2;
+const delimiterChar = 3;
+const atSign = 4;
+const backslash = 5;
+const del = 6;
+const authorityChars = new Uint8Array(0x80);
+authorityChars.fill(control, 0, 0x20);
+authorityChars[0x2f] = slash;
+authorityChars[0x3f] = delimiterChar;
+authorityChars[0x23] = delimiterChar;
+authorityChars[0x40] = atSign;
+authorityChars[0x5c] = backslash;
+authorityChars[0x7f] = del;
+
 /**
  * One pass over the text after `scheme:` (from offset `from`): the authority as WHATWG, RFC 3986 and naive readers
  * take it, as `scan*` flags, and where the pass stopped (`scanStop`): at the first raw C0 control in the authority
@@ -55,18 +71,21 @@ export function scanAuthority(raw: string, from: number, special: boolean): numb
     // first `?` or `#`
     for (i = from + 2; i < raw.length; i++) {
       const c = raw.charCodeAt(i);
-      if (c === 0x2f) break;
-      if (c < 0x20) return flags | scanC0Control | (i * stopUnit);
-      if (c === 0x3f || c === 0x23) {
+      // most characters of an authority are none of these: one table load decides
+      const kind = c < 0x80 ? authorityChars[c] : 0;
+      if (kind === 0) continue;
+      if (kind === slash) break;
+      if (kind === control) return flags | scanC0Control | (i * stopUnit);
+      if (kind === delimiterChar) {
         if (delimiter === -1) delimiter = i;
         whatwgOpen = false;
-      } else if (c === 0x40) {
+      } else if (kind === atSign) {
         at = i;
         if (whatwgOpen || (delimiter === -1 && !special)) flags |= scanUserinfo;
-      } else if (c === 0x5c) {
+      } else if (kind === backslash) {
         whatwgOpen = false;
         if (delimiter === -1) flags |= scanBackslash;
-      } else if (delimiter === -1 && c === 0x7f) flags |= scanControl;
+      } else if (delimiter === -1) flags |= scanControl;
     }
     if (delimiter !== -1 && at > delimiter) flags |= scanDelimiterBeforeAt;
   }

@@ -111,7 +111,8 @@ type Prefix = { readonly parts: readonly number[]; readonly bits: number };
 interface Tables {
   /** the IPv4 ranges that can hold an address with this first octet, in table order (most specific first) */
   readonly ipv4ByFirstOctet: readonly (readonly Ipv4Range[])[];
-  readonly ipv6Table: readonly Ipv6Range[];
+  /** the IPv6 ranges that can hold an address with this first byte, in table order */
+  readonly ipv6ByFirstByte: readonly (readonly Ipv6Range[])[];
   readonly ipv6PublicExceptions: readonly Prefix[];
   readonly globalUnicast: Prefix;
   readonly mapped: Prefix;
@@ -148,9 +149,17 @@ function buildTables(): Tables {
     if (address.includes(':')) metadataIpv6.set(address, what);
     else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets), what);
   }
+  const ipv6Table = ipv6Ranges.map(([cidr, cls, label]) => ({ ...ipv6Prefix(cidr), cls, label }));
+  // a range covers the first bytes that agree with its prefix in its first (up to 8) bits
+  const ipv6ByFirstByte = Array.from({ length: 256 }, (_, byte) =>
+    ipv6Table.filter((r) => {
+      const shift = 8 - Math.min(r.bits, 8);
+      return byte >> shift === ((r.parts[0] ?? 0) >> 8) >> shift;
+    }),
+  );
   return {
     ipv4ByFirstOctet,
-    ipv6Table: ipv6Ranges.map(([cidr, cls, label]) => ({ ...ipv6Prefix(cidr), cls, label })),
+    ipv6ByFirstByte,
     ipv6PublicExceptions: ['2001:3::/32', '2001:4:112::/48'].map(ipv6Prefix),
     globalUnicast: ipv6Prefix('2000::/3'),
     mapped: ipv6Prefix('::ffff:0:0/96'),
@@ -220,9 +229,14 @@ export function ipLiteralClass(kind: 'ipv4' | 'ipv6', canonical: string): Addres
 
 // the class of an IPv4 address as a number (`classifyIpv4(address).class`)
 function ipv4Class(address: number): AddressClass {
-  const { metadataIpv4, ipv4ByFirstOctet } = tables();
-  if (metadataIpv4.has(address)) return 'cloud-metadata';
-  for (const range of ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
+  const cls = ipv4RangeClass(address);
+  // a public address needs the metadata lookup only when some metadata address is public by the ranges alone
+  if (cls === 'public' && !metadataIpv4Public()) return 'public';
+  return tables().metadataIpv4.has(address) ? 'cloud-metadata' : cls;
+}
+
+function ipv4RangeClass(address: number): AddressClass {
+  for (const range of tables().ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
     if ((address & range.mask) >>> 0 === range.base) return range.cls;
   }
   return 'public';
@@ -233,8 +247,16 @@ const scratchParts = [0, 0, 0, 0, 0, 0, 0, 0];
 
 // `classifyIpv6(address).class`, the same steps (`embeddedIpv4`'s order) without the words
 function ipv6Class(address: string): AddressClass {
-  const { metadataIpv6, mapped, nat64, sixToFour } = tables();
-  if (metadataIpv6.has(address)) return 'cloud-metadata';
+  // asked before the scratch hextets are filled: the first answer classifies the metadata addresses with them
+  const metadataPublic = metadataIpv6Public();
+  const cls = ipv6RangeClass(address);
+  if (cls === 'public' && !metadataPublic) return 'public';
+  return tables().metadataIpv6.has(address) ? 'cloud-metadata' : cls;
+}
+
+// `ipv6Class` without the metadata lookup
+function ipv6RangeClass(address: string): AddressClass {
+  const { mapped, nat64, sixToFour } = tables();
   const parts = hextets(address, scratchParts);
   const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
   if (inPrefix(parts, mapped) || inPrefix(parts, nat64)) return ipv4Class(low);
@@ -245,10 +267,24 @@ function ipv6Class(address: string): AddressClass {
   return ipv4Class(low);
 }
 
+// whether some cloud metadata address is public by the tables alone (then every public address is looked up too)
+let ipv4MetadataPublic: boolean | undefined;
+let ipv6MetadataPublic: boolean | undefined;
+
+function metadataIpv4Public(): boolean {
+  ipv4MetadataPublic ??= [...tables().metadataIpv4.keys()].some((a) => ipv4RangeClass(a) === 'public');
+  return ipv4MetadataPublic;
+}
+
+function metadataIpv6Public(): boolean {
+  ipv6MetadataPublic ??= [...tables().metadataIpv6.keys()].some((a) => ipv6RangeClass(a) === 'public');
+  return ipv6MetadataPublic;
+}
+
 // `classifyIpv6Prefix(…).class`
 function ipv6PrefixClass(parts: readonly number[]): AddressClass {
-  const { ipv6Table, ipv6PublicExceptions, globalUnicast } = tables();
-  for (const range of ipv6Table) {
+  const { ipv6ByFirstByte, ipv6PublicExceptions, globalUnicast } = tables();
+  for (const range of ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges) {
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
     return range.cls;
@@ -308,8 +344,8 @@ function classifyIpv6(address: string): AddressVerdict {
 
 // the IPv6 special-purpose table and global unicast, ignoring any embedded IPv4
 function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressVerdict {
-  const { ipv6Table, ipv6PublicExceptions, globalUnicast } = tables();
-  for (const range of ipv6Table) {
+  const { ipv6ByFirstByte, ipv6PublicExceptions, globalUnicast } = tables();
+  for (const range of ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges) {
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
     return { address, class: range.cls, public: false, description: range.label };
@@ -376,6 +412,7 @@ function inPrefix(
 }
 
 const noRanges: readonly Ipv4Range[] = Object.freeze([]);
+const noV6Ranges: readonly Ipv6Range[] = Object.freeze([]);
 
 function octetsToNumber(octets: readonly number[]): number {
   return (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) >>> 0;

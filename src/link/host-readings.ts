@@ -72,7 +72,7 @@ export function decimalReading(rawHost: string, host: UriHost): readonly UriHost
   if (!needsMapping.test(rawHost)) {
     // printable ASCII without `%`: mapping would only lower-case it, and a letter (`0x7f`) is not a decimal part
     if (!plainDotted.test(rawHost)) return noHosts;
-    text = rawHost;
+    return decimalDigitsReading(rawHost, host);
   } else {
     // map fullwidth digits, ideographic dots and percent-escapes as WHATWG does, but stop it reading numbers:
     // a trailing label makes the text a name
@@ -90,6 +90,37 @@ export function decimalReading(rawHost: string, host: UriHost): readonly UriHost
   let address = 0;
   for (const n of numbers) address = address * 256 + n;
   address = address * 256 ** (4 - numbers.length) + last;
+  const dotted = `${Math.floor(address / 16777216)}.${Math.floor(address / 65536) % 256}.${Math.floor(address / 256) % 256}.${address % 256}`;
+  return dotted === host.text ? noHosts : [{ kind: 'ipv4', text: dotted }];
+}
+
+// `decimalReading` of text made of ASCII digits and dots only, in one pass: the same parts, numbers and checks
+function decimalDigitsReading(rawHost: string, host: UriHost): readonly UriHost[] {
+  const end = rawHost.endsWith('.') ? rawHost.length - 1 : rawHost.length;
+  const numbers = [0, 0, 0, 0];
+  let count = 0;
+  let digits = 0;
+  let padded = false;
+  for (let i = 0; i <= end; i++) {
+    const c = i === end ? 0x2e : rawHost.charCodeAt(i);
+    if (c === 0x2e) {
+      // an empty part, or a fifth, is not an address to these readers
+      if (digits === 0 || count === 4) return noHosts;
+      count++;
+      digits = 0;
+      continue;
+    }
+    if (digits === 1 && numbers[count] === 0) padded = true;
+    numbers[count] = (numbers[count] ?? 0) * 10 + (c - 0x30);
+    digits++;
+  }
+  if (!padded) return noHosts;
+  const last = numbers[count - 1] ?? 0;
+  for (let k = 0; k < count - 1; k++) if ((numbers[k] ?? 0) > 255) return noHosts;
+  if (last >= 256 ** (5 - count)) return noHosts;
+  let address = 0;
+  for (let k = 0; k < count - 1; k++) address = address * 256 + (numbers[k] ?? 0);
+  address = address * 256 ** (5 - count) + last;
   const dotted = `${Math.floor(address / 16777216)}.${Math.floor(address / 65536) % 256}.${Math.floor(address / 256) % 256}.${address % 256}`;
   return dotted === host.text ? noHosts : [{ kind: 'ipv4', text: dotted }];
 }

@@ -72,8 +72,9 @@ export function parseUri(raw: string): UriParse {
     const control = firstC0Control(raw, schemeRun(raw));
     return control === -1 ? { ok: false, message: 'uri has no scheme' } : controlMessage(raw, control);
   }
-  const scheme = commonScheme(raw, colon) ?? raw.slice(0, colon).toLowerCase();
-  const facts = schemeFacts(scheme);
+  const common = commonScheme(raw, colon);
+  const scheme = common ?? raw.slice(0, colon).toLowerCase();
+  const facts = common === undefined ? schemeFacts(scheme) : commonFacts(common);
   const defaultPort = facts.defaultPort;
   const special = defaultPort !== undefined;
   // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
@@ -129,9 +130,21 @@ export function parseUri(raw: string): UriParse {
   };
 }
 
+// the facts of the schemes `commonScheme` names, looked up once
+const httpFacts = schemeFacts('http');
+const httpsFacts = schemeFacts('https');
+const wsFacts = schemeFacts('ws');
+const wssFacts = schemeFacts('wss');
+
+function commonFacts(scheme: 'http' | 'https' | 'ws' | 'wss'): SchemeFacts {
+  if (scheme === 'https') return httpsFacts;
+  if (scheme === 'http') return httpFacts;
+  return scheme === 'ws' ? wsFacts : wssFacts;
+}
+
 // The lower-case scheme as a shared constant when it is a usual network scheme: no new string, and its hash
 // is already known to the sets and maps it is looked up in
-function commonScheme(raw: string, colon: number): string | undefined {
+function commonScheme(raw: string, colon: number): 'http' | 'https' | 'ws' | 'wss' | undefined {
   const c0 = raw.charCodeAt(0) | 0x20;
   if (c0 === 0x68) {
     // http, https

@@ -245,3 +245,38 @@ describe('parseUri: one scan of the raw text', () => {
     );
   });
 });
+
+describe('decimalReading of plain digits and dots, in one pass', () => {
+  // the general steps (split, patterns, numbers) as the reference for the one-pass reading
+  const reference = (raw: string, hostText: string): readonly { kind: string; text: string }[] => {
+    if (!raw.includes('0') || !/(?:^|\.)0\d/.test(raw)) return [];
+    const text = raw.endsWith('.') ? raw.slice(0, -1) : raw;
+    const parts = text.split('.');
+    if (parts.length > 4 || !parts.every((p) => /^\d+$/.test(p)) || !parts.some((p) => /^0\d/.test(p))) return [];
+    const numbers = parts.map(Number);
+    const last = numbers.pop() ?? 0;
+    if (numbers.some((n) => n > 255) || last >= 256 ** (4 - numbers.length)) return [];
+    let address = 0;
+    for (const n of numbers) address = address * 256 + n;
+    address = address * 256 ** (4 - numbers.length) + last;
+    const dotted = `${Math.floor(address / 16777216)}.${Math.floor(address / 65536) % 256}.${Math.floor(address / 256) % 256}.${address % 256}`;
+    return dotted === hostText ? [] : [{ kind: 'ipv4', text: dotted }];
+  };
+
+  it('matches the general steps for every text of digits and dots', () => {
+    const text = fc
+      .array(
+        fc.oneof(fc.constantFrom('.', '0', '00', '010', '0177', '255', '256', '4294967295', '99999999999999999999')),
+        {
+          maxLength: 9,
+        },
+      )
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.constantFrom('8.0.0.1', '127.0.0.1', '10.0.0.1'), (raw, hostText) => {
+        expect(decimalReading(raw, { kind: 'ipv4', text: hostText })).toEqual(reference(raw, hostText));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

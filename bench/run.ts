@@ -433,14 +433,25 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
   const line = textLine(b64);
   const first = await gate.decideRead(line);
   let sink = 0;
+  // the process's cpu time of each task beside its wall time: on a loaded machine the wall time of a few
+  // milliseconds swings with the scheduler, its cpu time far less
+  const cpu: Record<'decode' | 'decide', number[]> = { decode: [], decide: [] };
+  const cpuOf = async (name: 'decode' | 'decide', task: () => unknown): Promise<void> => {
+    const before = process.cpuUsage();
+    await task();
+    const used = process.cpuUsage(before);
+    cpu[name].push((used.user + used.system) / 1000);
+  };
   const [decode, decide] = (await interleave(
     {
-      decode: () => {
-        sink += Buffer.from(b64, 'base64').length;
-      },
-      decide: async () => {
-        sink += (await gate.decideRead(line)).reasons.length;
-      },
+      decode: () =>
+        cpuOf('decode', () => {
+          sink += Buffer.from(b64, 'base64').length;
+        }),
+      decide: () =>
+        cpuOf('decide', async () => {
+          sink += (await gate.decideRead(line)).reasons.length;
+        }),
     },
     rounds,
   )) as [Series, Series];
@@ -448,6 +459,11 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
   console.log(row('8 MiB text: base64 decode', decode));
   console.log(row(`8 MiB text: decideRead (${first.effect})`, decide, decode));
   console.log(`  ${ratioPerRound(decide, decode, 2)}`);
+  // the interleaving's warm-up rounds are not counted
+  const [decodeCpu, decideCpu] = [cpu.decode.slice(-rounds), cpu.decide.slice(-rounds)].map((r) => summary(r).median);
+  console.log(
+    `  cpu time: base64 decode ${fmtMs(decodeCpu ?? 0)}, decideRead ${fmtMs(decideCpu ?? 0)}: ${((decideCpu ?? 0) / (decodeCpu ?? 1)).toFixed(2)}×`,
+  );
   check(
     'read decision ≤ 2× decoding, 8 MiB text',
     ratio <= 2 && first.effect === 'allow',

@@ -55,6 +55,8 @@ export function readText(bytes: Buffer, hasNul: boolean, original: string | unde
   };
 }
 
+const replacementUtf8 = Buffer.from('\ufffd', 'utf8');
+
 /** Judges a text item: its kind, unsafe and invisible characters, and what every consumer of the profile that reads it would make active. */
 export function textFindings(
   bytes: Buffer,
@@ -75,7 +77,9 @@ export function textFindings(
       : scanUtf8(bytes, view.start, findInvisible);
   const unsafe = view.unsafe ?? scanned?.unsafe ?? [];
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
-  if (options.text !== undefined && hasLoneSurrogate(options.text))
+  // the bytes are the text's UTF-8, where a lone surrogate became U+FFFD (EF BF BD): the string is searched only
+  // when its bytes hold one
+  if (options.text !== undefined && bytes.indexOf(replacementUtf8) !== -1 && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
   const profile = options.consumers ?? defaultProfile;
   const textKind = classifyUtf8(

@@ -189,6 +189,8 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
 // the streams stored in an object stream's decoded data, one level further in
 function walkStored(w: Walk, data: Buffer): string | null {
   w.shared.state.budget.spend('pdf', data.length);
+  // no `stream` keyword at all: no stream object is stored there (most object streams), nothing more to read
+  if (data.indexOf('stream', 0, 'latin1') === -1) return null;
   const inner: Walk = {
     s: data.toString('latin1'),
     bytes: data,

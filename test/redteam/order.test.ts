@@ -4,81 +4,44 @@
 // with odd statuses, notifications in between. The hooks are driven event by event in odd orders and sessions, and a
 // review expires between a link's listing and its read. An attack succeeds when a refused uri (host and path) or a
 // body the gate withheld reaches the host, or the server is asked for what the gate refused.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
-import { createGate, type Gate } from '../../src/gate/create-gate.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { holdPolicy } from '../../src/gate/reload-policy.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { initialize, type RawHost, startRawHost } from '../proxy/raw-host.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
-import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
+import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { bodyOf } from './scripted-server.ts';
+import {
+  call,
+  closeAll,
+  hostPath,
+  link,
+  metadata,
+  onClose,
+  policyFile,
+  proxied,
+  reads,
+  scratch,
+  serverFile,
+  settled,
+} from './scripted-host.ts';
 
 type Json = Record<string, unknown>;
-const serverFile = path.join(import.meta.dirname, 'scripted-server.ts');
-const policyFile = path.join(repoRoot, 'policies/default.yaml');
-const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
-// what must never reach the host: the address with its path (a decision's `_meta` names the host alone, a known
-// leftover of issue 39 item 3)
-const hostPath = '169.254.169.254/latest';
 const safe = 'rt://docs/Guide.md';
-const link = (uri: string, name = 'doc') => ({ type: 'resource_link', uri, name, mimeType: 'text/plain' });
 const reviewFolder = reviewFolders();
 
-const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   vi.useRealTimers();
-  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  await closeAll();
 });
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-redteam-order-'));
-  closers.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A raw host past its handshake, through the in-process proxy, before the scripted server; its read log. */
-async function proxied(gate?: Gate): Promise<{ host: RawHost; log: string }> {
-  const log = path.join(await scratch(), 'requests.jsonl');
-  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
-  process.env['RT_SERVER_NAME'] = 'a';
-  process.env['RT_REQUEST_LOG'] = log;
-  const host = startRawHost(gate ?? createGate(await loadPolicy(policyFile)), { kind: 'command', command, args });
-  delete process.env['RT_SERVER_NAME'];
-  delete process.env['RT_REQUEST_LOG'];
-  closers.push(async () => {
-    host.end();
-    await host.exit;
-  });
-  await initialize(host);
-  return { host, log };
-}
-
-/** Every message the host got after its `ping` answer arrived (the server answers in order: a barrier). */
-async function settled(host: RawHost): Promise<string> {
-  await host.request('ping');
-  return host.lines.join('\n');
-}
-
-async function reads(log: string): Promise<string[]> {
-  const text = await readFile(log, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => (JSON.parse(l) as { uri: string }).uri);
-}
-
-const call = (host: RawHost, args: Json) => host.request('tools/call', { name: 'result', arguments: args });
 
 describe('red team, order: reads before, during and after the tool result', () => {
   test('a read before any tool result listed the uri is judged on its own: refused, never sent', async () => {
@@ -322,7 +285,7 @@ describe('red team, order: a review that expires mid-session', () => {
     });
     const client = new Client({ name: 'redteam', version: '1' });
     await client.connect(links.transport('a', inner));
-    closers.push(() => client.close());
+    onClose(() => client.close());
     await client.callTool({ name: 'result', arguments: { result: { content: [link(safe)] } } });
     vi.setSystemTime(new Date('2031-03-10T00:00:01Z'));
     const text = await links.read(safe);

@@ -5,8 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
+import { call, closeAll, hostPath, link, proxied } from './scripted-host.ts';
 
 type Json = Record<string, unknown>;
 const observedDir = join(import.meta.dirname, '../real-host/observed');
@@ -107,4 +108,26 @@ describe('red team: a refused uri in a JSON text item does not survive any hook'
       });
     }
   }
+});
+
+describe('red team, surviving links (re-checked through the proxy, issue 39 red team session 2)', () => {
+  afterEach(closeAll);
+
+  // FOUND, NOT FIXED (owner: failclosed): the JSON text of an embedded `resource` is not judged as a JSON text item
+  // is, so a refused link written there reaches the host whole. `test.fails` until it is fixed: then make it `test`.
+  test.fails('an embedded JSON resource holding a refused link: the address does not reach the host', async () => {
+    const { host } = await proxied();
+    const text = JSON.stringify({ next: metadata, links: [link(metadata)] });
+    const item = { type: 'resource', resource: { uri: 'rt://docs/data.json', mimeType: 'application/json', text } };
+    const answer = await call(host, { result: { content: [item] } });
+    expect(JSON.stringify(answer)).not.toContain(hostPath);
+  });
+
+  test("a read answer holding another resource's contents (the metadata address) delivers none of it", async () => {
+    const { host } = await proxied();
+    // the server answers the read of a listed link with JSON text naming the metadata address
+    await call(host, { result: { content: [link('rt://swap/data.json')] } });
+    const answer = await host.request('resources/read', { uri: 'rt://swap/data.json' });
+    expect(JSON.stringify(answer)).not.toContain('SWAPPED-BODY-31');
+  });
 });

@@ -21,6 +21,7 @@ import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
 import { recordErrorWithholds, recordWithheldError } from '../record/record-error.ts';
 import { recordsPathError, recordsPathProblem } from '../record/records-file.ts';
+import { namedRecordsPath } from '../record/records-folder.ts';
 import { displayPath } from '../review/display-path.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
@@ -150,15 +151,17 @@ export const hookDefinition = defineCommand({
         return failClosed(io, error);
       }
       // records the host's hook could never write would be lost (observe) or fail every event (enforce)
-      const recordsProblem =
-        values.records === undefined ? null : recordsPathProblem(resolvePath(io.cwd, values.records));
+      // the folder the user names now, at its real path: a symlink planted on the way later is refused at each event
+      const namedRecords =
+        values.records === undefined ? undefined : namedRecordsPath(resolvePath(io.cwd, values.records));
+      const recordsProblem = namedRecords === undefined ? null : recordsPathProblem(namedRecords);
       if (recordsProblem !== null)
         return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
       await warnReplaceable(io, trustedPolicy, review);
       const shared: string[] = [];
       if (values.bundle === undefined) shared.push('--policy', policy);
       else shared.push('--bundle', resolvePath(io.cwd, values.bundle));
-      if (values.records !== undefined) shared.push('--records', resolvePath(io.cwd, values.records));
+      if (namedRecords !== undefined) shared.push('--records', namedRecords);
       const tail: string[] = [];
       if (review.allowedSigners !== undefined)
         tail.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
@@ -207,7 +210,10 @@ export const hookDefinition = defineCommand({
           io.stderr.write(`linkgate hook: records: ${failureLine(error)}\n`);
         }
       };
-      if (records !== undefined) await reportOr(() => checkRecordsFile(records));
+      if (records !== undefined)
+        await reportOr(async () => {
+          await checkRecordsFile(records);
+        });
       // one write per record with O_APPEND, never blocking: lines from hook processes running at once never interleave
       const append = async (record: LinkRecord | EmbeddedRecord) => {
         if (records !== undefined) await reportOr(() => appendRecordsFile(records, `${JSON.stringify(record)}\n`));

@@ -25,9 +25,11 @@ function canWrite(stat: Stats, user: FileUser): boolean {
   return (stat.mode & 0o002) !== 0;
 }
 
-// why `user` can rename or replace `child` inside the folder `dir`, or undefined: write on the folder, unless its
-// sticky bit keeps entries to their owners (as in /tmp)
-function folderProblem(dir: string, child: Stats, user: FileUser): string | undefined {
+/**
+ * Why `user` can rename or replace `child` inside the folder `dir`, or undefined: write on the folder, unless its
+ * sticky bit keeps entries to their owners (as in /tmp).
+ */
+export function folderProblem(dir: string, child: Stats, user: FileUser): string | undefined {
   const stat = lstatSync(dir);
   // a link's own mode bits mean nothing: its folder (the next step up) and its target (the resolved chain) count
   if (stat.isSymbolicLink() || !canWrite(stat, user)) return undefined;

@@ -30,7 +30,8 @@ const planted = join(dir, 'planted');
 symlinkSync(chosen, planted);
 
 const metadata = 'http://169.254.169.254/latest/meta-data';
-const untouched = () => expect(readFileSync(join(chosen, 'records.jsonl'), 'utf8')).toBe('the agent picked this file\n');
+const untouched = () =>
+  expect(readFileSync(join(chosen, 'records.jsonl'), 'utf8')).toBe('the agent picked this file\n');
 
 describe('a records path whose folder is a symlink the running user could have made', () => {
   it('the hook withholds the result and writes nothing through it', async () => {

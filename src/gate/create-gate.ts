@@ -4,6 +4,7 @@ import { decideCredential } from './decide-credential.ts';
 import { decideLink, prepareLink } from './decide-link.ts';
 import type { ReadVerdict } from './read-evidence.ts';
 import {
+  isPlainLinkInput,
   parseCredentialInput,
   parseInput,
   parseLinkInput,
@@ -143,10 +144,15 @@ function bindGate(policy: Policy, options: GateOptions): Gate {
     policy,
     // the per-link hot path: a hand-written check of the common shape, no closure per call
     decideLink(input: unknown): Decision {
-      const parsed = parseLinkInput(input);
-      if (!parsed.ok) return invalid(parsed.message);
+      let link: LinkInput;
+      if (isPlainLinkInput(input)) link = input;
+      else {
+        const parsed = parseLinkInput(input);
+        if (!parsed.ok) return invalid(parsed.message);
+        link = parsed.input;
+      }
       try {
-        return decideLink(policy, parsed.input);
+        return decideLink(policy, link);
       } catch (error) {
         return failClosed(error);
       }

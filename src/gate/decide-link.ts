@@ -54,8 +54,9 @@ interface LinkAnalysis {
  * canonical origin is in `links.allowNonPublicOrigins` skips the address rules (its literal host and its
  * resolver answers may be non-public) and nothing else.
  */
-export function decideLink(policy: Policy, input: LinkInput, options: LinkDecisionOptions = {}): Decision {
-  return finishLink(policy, analyzeLink(policy, input), options.resolved);
+export function decideLink(policy: Policy, input: LinkInput, options?: LinkDecisionOptions): Decision {
+  // no default `{}`: an object per link on the hot path
+  return finishLink(policy, analyzeLink(policy, input), options?.resolved);
 }
 
 /** A link analysed once: the host names resolution must check, and the decision once their answers are in. */

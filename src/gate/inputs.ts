@@ -51,10 +51,12 @@ export function parseCredentialInput(value: unknown): ParsedInput<CredentialInpu
   return parseWith(inputSchemas().credential, value);
 }
 
-// True only for values `linkInputSchema` accepts, as plain JSON data (own data members, plain prototype);
-// false means "ask zod". Nothing is copied: the value is the input. A caller's accessor that changes a field
-// after this check can only make the decision throw, which the gate turns into a deny (`engine.error`).
-function isPlainLinkInput(value: unknown): value is LinkInput {
+/**
+ * True only for values `linkInputSchema` accepts, as plain JSON data (own data members, plain prototype); false means
+ * "ask zod" (`parseLinkInput`). Nothing is copied: the value is the input. A caller's accessor that changes a field
+ * after this check can only make the decision throw, which the gate turns into a deny (`engine.error`).
+ */
+export function isPlainLinkInput(value: unknown): value is LinkInput {
   if (!isPlainRecord(value)) return false;
   let hasStage = false;
   let hasLink = false;

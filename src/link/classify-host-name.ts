@@ -120,6 +120,24 @@ const loopbackWildcard: NameVerdict = Object.freeze({
   description: 'is a public dns name that answers with loopback',
 });
 
+// hosts-file names and cloud metadata names in one map (a hosts-file name is a localhost name first), made at first use
+let knownNameVerdicts: ReadonlyMap<string, NameVerdict> | undefined;
+
+function knownNames(): ReadonlyMap<string, NameVerdict> {
+  if (knownNameVerdicts === undefined) {
+    const map = new Map<string, NameVerdict>();
+    for (const [name, what] of metadataNames) {
+      map.set(
+        name,
+        Object.freeze({ class: 'cloud-metadata', public: false, description: `is a cloud metadata name (${what})` }),
+      );
+    }
+    for (const name of hostsFileNames) map.set(name, localhostName);
+    knownNameVerdicts = map;
+  }
+  return knownNameVerdicts;
+}
+
 // What a top-level domain is, as bits: one lookup per name instead of one per table. Kept per label seen, up to a
 // bound (a stream of made-up labels costs the lookups it always did, never memory).
 const tldInternal = 1;
@@ -160,11 +178,13 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
   if (empty || lastDot === end - 1) return rules.opaqueAuthority === true ? publicName : emptyLabel;
   const name = end === host.length ? host : host.slice(0, end);
   const tld = lastDot === -1 ? name : name.slice(lastDot + 1);
-  if (tld === 'localhost' || hostsFileNames.has(name)) return localhostName;
-  const metadata = metadataNames.get(name);
-  if (metadata !== undefined)
-    return { class: 'cloud-metadata', public: false, description: `is a cloud metadata name (${metadata})` };
-  if (rules.internalNames !== undefined && matchesNamePatterns(rules.internalNames, name)) return policyInternal;
+  if (tld === 'localhost') return localhostName;
+  const known = knownNames().get(name);
+  if (known !== undefined) return known;
+  const internal = rules.internalNames;
+  if (internal !== undefined && (internal.exact.size > 0 || internal.suffixes.length > 0)) {
+    if (matchesNamePatterns(internal, name)) return policyInternal;
+  }
   if (lastDot === -1) return rules.opaqueAuthority === true ? publicName : singleLabel;
   const kind = topLevelKind(tld);
   if ((kind & tldInternal) !== 0) {

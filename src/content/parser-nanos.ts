@@ -1,8 +1,10 @@
 // What each parser costs, in calibrated nanoseconds, for the parser-time bound of the work budget (work-budget.ts).
-// Measured on this project's 2-core machine under load (CPU time, the least of three runs): per character read on
-// real files (the markdown files of node_modules and the benign corpus, the `.d.ts` files of node_modules, flat
-// and nested SVG) and per open element walked at each tag of nested markup. `npm run bench` (bench/content.ts)
-// measures them again beside these figures; a parser that got slower shows there first.
+// Measured on this project's 2-core machine under load (CPU time, the least of three runs): per document parsed
+// (one-line cells and pages), per character read on real files (the markdown files of node_modules and the benign
+// corpus, the `.d.ts` files of node_modules, flat and nested SVG) and per open element walked at each tag of nested
+// markup. `npm run bench` (bench/content.ts) measures them again beside these figures; a parser that got slower shows
+// there first. Measure with the parsers loaded as node loads them (`--import tsx/esm`): tsx's CommonJS hook rewrites
+// the ESM parsers into getter-bound CommonJS, and parse5 ran 3–5× slower that way (221 ns a character, not 55).
 
 /** parse5 (the HTML tree builder) per character parsed, calibrated ns: 27–94 measured on `.d.ts` files, READMEs and SVG. */
 export const parse5NanosPerChar = 100;

@@ -3,10 +3,10 @@
  * read from a clock, so a verdict does not depend on how loaded the machine is:
  * - steps (bytes scanned, tokens read, nodes visited, re-parses, delimiters paired, open elements walked), at most
  *   `baseSteps + stepsPerByte × bytes`: work stays linear in the item's size;
- * - parser time in calibrated nanoseconds: each parser is charged its measured cost per character it reads and
- *   per open element it walks (`bench/content-budget.ts` measures them on real and crafted files), at most
- *   `maxParserNanos` whatever the size: linear work that is still too slow (seven megabytes of markup, a megabyte
- *   of markdown for five renderers) ends as well.
+ * - parser time in calibrated nanoseconds: each parser is charged its measured cost per document it parses, per
+ *   character it reads and per open element it walks (`bench/content.ts` measures them on real and crafted files),
+ *   at most `maxParserNanos` whatever the size: linear work that is still too slow (seven megabytes of markup, a
+ *   megabyte of markdown for five renderers, twenty thousand one-line notebook cells) ends as well.
  * An item whose checks exhaust either bound is withheld (`partial`, `content.too-complex`), never allowed.
  */
 
@@ -18,7 +18,9 @@ export const defaultBaseSteps = 1_000_000;
 
 /**
  * Parser time one item may take, calibrated nanoseconds: 1 s of the parsers' measured cost (what they took on a
- * loaded 2-core machine), so that judging one item stays within 2 s there with decoding and the rest around it.
+ * loaded 2-core machine). A notebook that spends all of it took 0.45–0.55 s of CPU warm and 1.1–1.3 s after a forced
+ * full garbage collection (a fresh heap: costlier collections on the way), 1–6.7 s wall at load 10–20 (`npm run
+ * bench`, docs/speed.md): within 2 s on a loaded machine only where the load leaves it half a core.
  */
 export const maxParserNanos = 1_000_000_000;
 

@@ -24,6 +24,11 @@ const pdfHeaderSearchBytes = 1024;
 
 const pdfMarkers = ['%PDF-', 'startxref', 'trailer', '%%EOF'];
 
+/** Whether `bytes` hold PDF structure anywhere (a header, a trailer, `startxref`, `%%EOF`): pdf.js opens them as a PDF. */
+export function holdsPdfStructure(bytes: Buffer): boolean {
+  return pdfMarkers.some((marker) => bytes.includes(marker, 0, 'latin1'));
+}
+
 /** The finding for a PDF carried in an image (`kind`) that holds active content, or null. */
 export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, budget: WorkBudget): string | null {
   const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
@@ -32,7 +37,7 @@ export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, bu
     return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
   }
   budget.spend('pdf', bytes.length);
-  if (!pdfMarkers.some((marker) => bytes.includes(marker, 0, 'latin1'))) return null;
+  if (!holdsPdfStructure(bytes)) return null;
   const pdf = pdfFindings(bytes, options, budget);
   return pdf.active === null ? null : `the ${kind} carries pdf structure that pdf.js opens, with ${pdf.active}`;
 }

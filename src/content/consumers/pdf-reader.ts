@@ -1,6 +1,6 @@
 // PDF readers (pdf.js, Acrobat): the object layer and inflated streams, read as pdf.js reads them (pdf/). A PDF is
 // recognised by a `%PDF-` header, or inside an image by PDF structure anywhere (sniff-pdf.ts).
-import { pdfFindings, pdfInside } from '../sniff-pdf.ts';
+import { holdsPdfStructure, pdfFindings, pdfInside } from '../sniff-pdf.ts';
 import type { BinaryBody, BinaryReading, ConsumerFinding, ContentConsumer } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
 
@@ -33,7 +33,7 @@ export const pdfReaderConsumer = {
     {
       consumer: 'PDF readers (pdf.js, Acrobat)',
       reaches:
-        'a `%PDF-` header in the first KiB, of binary or of text; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
+        'a `%PDF-` header in the first KiB, of binary or of text; in an image or text, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
       judged:
         'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media and `javascript:` link targets; object streams through ASCIIHex, ASCII85 and FlateDecode chains; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
       notCovered:
@@ -42,8 +42,9 @@ export const pdfReaderConsumer = {
   ],
   leftOut:
     'a pdf is judged by its type only: OpenAction javascript, launch actions and attachments pass, and pdfs inside images are not looked for',
-  // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf too
-  readsText: (body) => body.kind === 'pdf' || headerAt(body.bytes) !== -1,
+  // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf
+  // too; past the first KiB pdf.js still opens it by its trailer (a pdf after 4 KiB of notes runs its OpenAction)
+  readsText: (body) => body.kind === 'pdf' || headerAt(body.bytes) !== -1 || holdsPdfStructure(body.bytes),
   judgeText: (body, budget) => {
     const pdf = pdfFindings(body.bytes.subarray(Math.max(0, headerAt(body.bytes))), inflateOptions(body), budget);
     const findings: ConsumerFinding[] = [];

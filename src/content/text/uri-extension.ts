@@ -58,9 +58,23 @@ const sourceExtensions: ReadonlySet<string> = new Set([
 /** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. */
 export function uriExtension(uri: string | undefined): string | null {
   if (uri === undefined) return null;
+  // one read asks for its uri's extension several times (the text body, the source-file check, the shortcut check):
+  // the last answer is kept, by the uri's text
+  if (uri !== lastUri) {
+    lastExtension = extensionOf(uri);
+    lastUri = uri;
+  }
+  return lastExtension;
+}
+
+let lastUri: string | undefined;
+let lastExtension: string | null = null;
+
+function extensionOf(uri: string): string | null {
   // no url, no extension: the caller reads the body as it would any other
-  if (!URL.canParse(uri)) return null;
-  const path = new URL(uri).pathname;
+  const url = URL.parse(uri);
+  if (url === null) return null;
+  const path = url.pathname;
   const segment = path.slice(path.lastIndexOf('/') + 1);
   const dot = segment.lastIndexOf('.');
   if (dot <= 0 || dot === segment.length - 1) return null;

@@ -278,17 +278,22 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       hostHeld = true;
       hold(hostPace);
     }
-    fromHostChain = fromHostChain
-      .then(() => fromHost(message))
-      .catch((error: unknown) => warn(text(error)))
-      .finally(() => {
-        hostQueued -= 1;
-        if (hostQueued === 0 && hostHeld && hostPace !== null) {
-          hostHeld = false;
-          letGo(hostPace);
-        }
-      });
+    // one link of the chain per message (its failure is noted, never passed on to the next)
+    fromHostChain = fromHostChain.then(() => takeFromHost(message));
   };
+  async function takeFromHost(message: unknown): Promise<void> {
+    try {
+      await fromHost(message);
+    } catch (error) {
+      warn(text(error));
+    } finally {
+      hostQueued -= 1;
+      if (hostQueued === 0 && hostHeld && hostPace !== null) {
+        hostHeld = false;
+        letGo(hostPace);
+      }
+    }
+  }
   gated.onmessage = (message) => {
     try {
       fromServer(message);

@@ -23,12 +23,16 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
+import { frameworkSuite, importFrom } from '../frameworks/framework-package.ts';
 import { readRequested, toolReturned } from '../hook/hook-events.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { bodyOf } from './scripted-server.ts';
 
 const serverFile = path.join(import.meta.dirname, 'scripted-server.ts');
+const aiSdk = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
+const langchain = frameworkSuite('langchain', realFrameworks.langchain);
 const policyFile = path.join(repoRoot, 'policies/default.yaml');
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -246,6 +250,58 @@ describe('red team, adapters: links in structuredContent and JSON text, through 
     const answer = await hooks.PostToolUse[0]?.hooks[0]?.(event, 'toolu_1', { signal: new AbortController().signal });
     expect(JSON.stringify(answer)).not.toContain('169.254.169.254');
     expect(JSON.stringify(answer)).not.toBe('{}');
+  });
+});
+
+describe('red team, adapters: links in structuredContent and JSON text, through the real frameworks', () => {
+  const hostile = () => ({
+    content: [link(metadata, 'm'), { type: 'text', text: JSON.stringify({ next: metadata, links: [link(metadata)] }) }],
+    structuredContent: { href: metadata, links: [link(metadata)] },
+  });
+
+  test("the AI SDK's MCP tools over gatedLinks", { timeout: 120_000 }, async (ctx) => {
+    const dir = aiSdk.require(ctx);
+    const { createMCPClient } = await importFrom<{
+      createMCPClient: (config: { transport: unknown }) => Promise<{
+        tools(): Promise<Record<string, { execute: (input: unknown, options: unknown) => Promise<unknown> }>>;
+        close(): Promise<void>;
+      }>;
+    }>(dir, '@ai-sdk/mcp');
+    const { log, links } = await setup();
+    const mcp = await createMCPClient({ transport: links.transport('a', serverTransport('a', log)) });
+    closers.push(() => mcp.close());
+    const tools = await mcp.tools();
+    const output = await tools['result']?.execute({ result: hostile() }, { toolCallId: 'call_1', messages: [] });
+    expect(JSON.stringify(output)).toContain('linkgate refused the link');
+    expect(JSON.stringify(output)).not.toContain(hostPath);
+  });
+
+  test("LangChain's loadMcpTools over a gated client (content and artifact modes)", {
+    timeout: 120_000,
+  }, async (ctx) => {
+    const dir = langchain.require(ctx);
+    const { loadMcpTools } = await importFrom<{
+      loadMcpTools: (
+        name: string,
+        client: Client,
+        options?: Record<string, unknown>,
+      ) => Promise<{ name: string; invoke: (input: unknown) => Promise<unknown> }[]>;
+    }>(dir, '@langchain/mcp-adapters');
+    for (const options of [{}, { outputHandling: 'artifact' }]) {
+      const { log, links } = await setup();
+      const { client } = await connect(links, 'a', log);
+      const tools = await loadMcpTools('a', client, options);
+      const tool = tools.find((t) => t.name.endsWith('result'));
+      // as a tool call, so the answer is the ToolMessage: its content and, in artifact mode, its artifact
+      const output = await tool?.invoke({
+        type: 'tool_call',
+        id: 'call_1',
+        name: tool.name,
+        args: { result: hostile() },
+      });
+      expect(JSON.stringify(output)).toContain('linkgate refused the link');
+      expect(JSON.stringify(output)).not.toContain(hostPath);
+    }
   });
 });
 

@@ -184,6 +184,19 @@ describe('red team, doctor: a hook command that does not run linkgate as printed
       expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
     });
 
+  test('Gemini CLI: the printed hook gates, the same command ending in `|| true` does not', async () => {
+    const { home, project } = scratch();
+    const settings = (command: string) => ({
+      mcpServers: { docs: server },
+      ...hostSettings['gemini-cli'](command),
+    });
+    const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    write(path.join(home, '.gemini', 'settings.json'), settings(hookCommand('gemini-cli')));
+    expect(states(await doctor(home, project, env))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    write(path.join(home, '.gemini', 'settings.json'), settings(`${hookCommand('gemini-cli')} || true`));
+    expect(states(await doctor(home, project, env))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
+  });
+
   test('a quoted `||` inside an argument is no operator (the printed command with such a path still gates)', async () => {
     const { home, project } = scratch();
     const records = path.join(home, 'a || b; c & d');

@@ -31,7 +31,19 @@ function main(): void {
     }
     if (method === 'ping') return void send({ id, result: {} });
     if (method === 'tools/list')
-      return void send({ id, result: { tools: [{ name: 'result', inputSchema: { type: 'object' } }] } });
+      return void send({
+        id,
+        result: {
+          tools: [
+            {
+              name: 'result',
+              description: 'answers with the tool result it is given',
+              // named, so a framework that builds a validator from the schema keeps the argument
+              inputSchema: { type: 'object', properties: { result: {} }, additionalProperties: true },
+            },
+          ],
+        },
+      });
     if (method === 'tools/call') {
       const args = (params['arguments'] ?? {}) as Record<string, unknown>;
       for (const [taskId, task] of Object.entries((args['tasks'] ?? {}) as Record<string, { get?: unknown }>))

@@ -15,7 +15,8 @@ export type LinkDecider = (link: Readonly<Record<string, unknown>>, bare: boolea
 /** A link already decided for this tool result (a `content` link, from the front end's ledger), and its decision. */
 export interface DecidedLink {
   readonly link: unknown;
-  readonly decision: Decision | Promise<Decision>;
+  /** the decision, or how to get it (asked only when a value of the result needs a decision) */
+  readonly decision: Decision | Promise<Decision> | (() => Promise<Decision>);
 }
 
 /**
@@ -30,15 +31,22 @@ export function resultLinkDecider(gate: Gate, server: string, known: readonly De
     const uri = uriOf(link);
     byUri.set(uri, [...(byUri.get(uri) ?? []), decision]);
   };
-  for (const k of known) {
-    if (byItem.has(itemKey(k.link))) continue;
-    const decision = Promise.resolve(k.decision);
-    // a known decision no value here asks for is never awaited: its failure is the caller's to see, not unhandled
-    decision.catch(() => {});
-    keep(k.link, decision);
-  }
+  // the known links are keyed at the first decision asked for: a result with no JSON text or structured content
+  // asks for none and pays nothing
+  let keyed = false;
+  const keyKnown = () => {
+    keyed = true;
+    for (const k of known) {
+      if (byItem.has(itemKey(k.link))) continue;
+      const decision = Promise.resolve(typeof k.decision === 'function' ? k.decision() : k.decision);
+      // a known decision no value here asks for is never awaited: its failure is the caller's to see, not unhandled
+      decision.catch(() => {});
+      keep(k.link, decision);
+    }
+  };
   const bareDecisions = new Map<string, Promise<Decision>>();
   return (link, bare) => {
+    if (!keyed) keyKnown();
     const uri = uriOf(link);
     if (bare) {
       let decided = bareDecisions.get(uri);

@@ -263,7 +263,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   // takes that decision, and a link found only there is decided once for both
   const known = inContent.map((f, i) => ({
     link: f.link,
-    decision: stepping.then((steps) => (steps[i] as LinkStep).linkDecision),
+    decision: () => stepping.then((steps) => (steps[i] as LinkStep).linkDecision),
   }));
   const decide = resultLinkDecider(s.gate, s.server, known);
   const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };

@@ -60,37 +60,42 @@ export function scanUtf8(bytes: Buffer, textFrom: number, invisible: boolean): U
   const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, length);
   // the bytes before the first 4-byte boundary, one by one (all of them when no whole word follows)
   const head = (4 - (bytes.byteOffset & 3)) & 3;
-  const at = Math.min(length, head);
-  for (let i = 0; i < at; i++) {
-    const c = classes[u8[i] ?? 0] ?? 0;
-    if (c !== 0) found.note(c, i);
-  }
+  noteMarked(found, u8, classes, 0, Math.min(length, head));
   const wordCount = length > head ? (length - head) >>> 2 : 0;
   const words = wordCount === 0 ? noWords : new Int32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
-  for (let k = 0; k < wordCount; k++) {
-    const w = words[k] ?? 0;
+  for (let k = markedWord(words, classes, 0); k !== -1; k = markedWord(words, classes, k + 1))
+    noteMarked(found, u8, classes, head + 4 * k, head + 4 * k + 4);
+  noteMarked(found, u8, classes, head + 4 * wordCount, length);
+  return { unsafe: found.unsafe(), invisible: found.invisible() };
+}
+
+// The first word from `k` on holding a byte the table marks, or -1: the hot loop, a function of its own so that V8
+// optimizes it whole (nothing after the loop lacks type feedback) and no finding's code sits in it.
+function markedWord(words: Int32Array, classes: Uint8Array, k: number): number {
+  for (let i = k; i < words.length; i++) {
+    const w = words[i] ?? 0;
     // every byte is 0x20–0x7F: none is below 0x20 (its subtraction sets the top bit, and the lowest such byte borrows
     // from none below it) and none is 0x80 or above (its own top bit)
     if ((((w - 0x20202020) | w) & 0x80808080) === 0) continue;
-    // no byte of the word is one the table marks (in any byte order)
+    // a byte of the word the table marks (in any byte order)
     if (
       ((classes[w & 0xff] ?? 0) |
         (classes[(w >>> 8) & 0xff] ?? 0) |
         (classes[(w >>> 16) & 0xff] ?? 0) |
-        (classes[w >>> 24] ?? 0)) ===
+        (classes[w >>> 24] ?? 0)) !==
       0
     )
-      continue;
-    for (let i = head + 4 * k, end = i + 4; i < end; i++) {
-      const c = classes[u8[i] ?? 0] ?? 0;
-      if (c !== 0) found.note(c, i);
-    }
+      return i;
   }
-  for (let i = head + 4 * wordCount; i < length; i++) {
+  return -1;
+}
+
+// each byte from `from` to `to` the table marks, noted
+function noteMarked(found: Found, u8: Uint8Array, classes: Uint8Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
     const c = classes[u8[i] ?? 0] ?? 0;
     if (c !== 0) found.note(c, i);
   }
-  return { unsafe: found.unsafe(), invisible: found.invisible() };
 }
 
 // what the pass has seen so far: which unsafe kinds, the first ESC and the first invisible character

@@ -92,7 +92,8 @@ function finishLink(
   if (resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
     const resolution = resolutionReason(resolveName, resolved.get(resolveName), exempt);
     if (resolution !== undefined) reasons.push(resolution);
-    for (const other of otherNames) {
+    for (let i = 0; i < otherNames.length; i++) {
+      const other = otherNames[i] as string;
       const answers = resolved.get(other);
       if (resolution !== undefined || answers === undefined || answers.length === 0) continue;
       const otherReason = resolutionReason(other, answers, exempt, resolveName);
@@ -102,9 +103,11 @@ function finishLink(
       }
     }
   }
-  // every built-in reason denies; rule hits bring their own effect
+  // every built-in reason denies; rule hits bring their own effect. Indexed loops on this path: `for…of` over a
+  // frozen list (the shared empty ones) allocates an iterator and its results per link
   let effect: Effect = reasons.length > 0 ? 'deny' : 'allow';
-  for (const hit of ruleHits) {
+  for (let i = 0; i < ruleHits.length; i++) {
+    const hit = ruleHits[i] as RuleHit;
     effect = strongerEffect(effect, hit.effect);
     reasons.push(hit.reason);
   }
@@ -148,7 +151,7 @@ function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
 }
 
 function anyDeny(hits: readonly RuleHit[]): boolean {
-  for (const hit of hits) if (hit.effect === 'deny') return true;
+  for (let i = 0; i < hits.length; i++) if ((hits[i] as RuleHit).effect === 'deny') return true;
   return false;
 }
 
@@ -213,8 +216,11 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
     if (address.reason !== undefined) reasons = add(reasons, address.reason);
     if (network && address.resolvable) {
       resolveName = uri.host?.text ?? null;
-      for (const other of uri.otherHosts)
+      const others = uri.otherHosts;
+      for (let i = 0; i < others.length; i++) {
+        const other = others[i] as UriHost;
         if (other.kind === 'name' && other.text !== resolveName) (otherNames ??= []).push(other.text);
+      }
     }
     if (network && settings.origins !== null && !originAllowed(settings.origins, uri)) {
       const origin = uri.origin === null ? 'uri has no origin' : `origin ${quoteValue(uri.origin)}`;
@@ -296,7 +302,9 @@ function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean, exem
   const judgement = judgeOneHost(settings, uri.host, custom, exempt);
   if (judgement.reason !== undefined || !settings.denyNonPublicAddresses || exempt) return judgement;
   // every reading must be public: the reader that connects may not be WHATWG (CVE-2021-29923)
-  for (const other of uri.otherHosts) {
+  const others = uri.otherHosts;
+  for (let i = 0; i < others.length; i++) {
+    const other = others[i] as UriHost;
     const verdict = hostVerdict(settings, other, custom);
     if (verdict === undefined) continue;
     const host = quoteValue(uri.host?.text ?? '');

@@ -236,7 +236,9 @@ function ipv4Class(address: number): AddressClass {
 }
 
 function ipv4RangeClass(address: number): AddressClass {
-  for (const range of tables().ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
+  const ranges = tables().ipv4ByFirstOctet[address >>> 24] ?? noRanges;
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i] as Ipv4Range;
     if ((address & range.mask) >>> 0 === range.base) return range.cls;
   }
   return 'public';
@@ -284,7 +286,9 @@ function metadataIpv6Public(): boolean {
 // `classifyIpv6Prefix(…).class`
 function ipv6PrefixClass(parts: readonly number[]): AddressClass {
   const { ipv6ByFirstByte, ipv6PublicExceptions, globalUnicast } = tables();
-  for (const range of ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges) {
+  const ranges = ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges;
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i] as Ipv6Range;
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
     return range.cls;
@@ -297,7 +301,9 @@ function classifyIpv4(address: number, text: string = numberToDotted(address)): 
   const { metadataIpv4, ipv4ByFirstOctet } = tables();
   const metadata = metadataIpv4.get(address);
   if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
-  for (const range of ipv4ByFirstOctet[address >>> 24] ?? noRanges) {
+  const ranges = ipv4ByFirstOctet[address >>> 24] ?? noRanges;
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i] as Ipv4Range;
     if ((address & range.mask) >>> 0 === range.base)
       return { address: text, class: range.cls, public: false, description: range.label };
   }
@@ -345,7 +351,9 @@ function classifyIpv6(address: string): AddressVerdict {
 // the IPv6 special-purpose table and global unicast, ignoring any embedded IPv4
 function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressVerdict {
   const { ipv6ByFirstByte, ipv6PublicExceptions, globalUnicast } = tables();
-  for (const range of ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges) {
+  const ranges = ipv6ByFirstByte[(parts[0] ?? 0) >> 8] ?? noV6Ranges;
+  for (let i = 0; i < ranges.length; i++) {
+    const range = ranges[i] as Ipv6Range;
     if (!inPrefix(parts, range)) continue;
     if (range.cls === 'ietf-protocol' && ipv6PublicExceptions.some((p) => inPrefix(parts, p))) break;
     return { address, class: range.cls, public: false, description: range.label };

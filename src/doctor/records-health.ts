@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { RecordsHealth } from './doctor-report.ts';
 
@@ -10,6 +10,9 @@ import type { RecordsHealth } from './doctor-report.ts';
 export function recordsHealth(written: string, cwd: string): RecordsHealth {
   const file = resolvePath(cwd, written);
   const bad = (problem: string): RecordsHealth => ({ file, writable: false, problem });
+  // a front end opens its records file without following a symlink (O_NOFOLLOW): one there fails every write
+  if (lstatOf(file)?.isSymbolicLink() === true)
+    return bad(`records file \`${file}\` is a symlink: the front end refuses to write through it`);
   const info = statOf(file);
   if (info !== undefined) {
     if (!info.isFile()) return bad(`records file \`${file}\` is not a file`);
@@ -25,6 +28,14 @@ export function recordsHealth(written: string, cwd: string): RecordsHealth {
 function statOf(path: string): ReturnType<typeof statSync> | undefined {
   try {
     return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatOf(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
   } catch {
     return undefined;
   }

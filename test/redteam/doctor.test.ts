@@ -2,7 +2,7 @@
 // files the way a user (or an agent that can write them) might, where the gate does not stand, and checks that doctor
 // does not call the server gated. Hosts' own switches are read as their binaries read them (Claude Code 2.1.332:
 // `CLAUDE_CONFIG_DIR`, bare mode `CLAUDE_CODE_SIMPLE`, `managed-mcp.json`).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -225,6 +225,18 @@ describe('red team, doctor: a policy file the agent can write', () => {
     );
     const report = await doctor(home, project);
     expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+});
+
+describe('red team, doctor: a records file the agent planted', () => {
+  test('a `--records` path that is a symlink (the hook refuses to write through it) is not gated', async () => {
+    const { home, project } = scratch();
+    const target = path.join(home, 'bashrc');
+    write(target, 'export PATH=/usr/bin\n');
+    const records = path.join(home, 'records.jsonl');
+    symlinkSync(target, records);
+    claudeHooked(home, hookCommand('claude-code', '--records', records));
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });
 });
 

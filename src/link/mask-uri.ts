@@ -22,7 +22,9 @@ export function maskUri(uri: string): string {
     masked = maskText(plain);
   }
   masked = encodeUnsafe(masked);
-  if (masked.length > maxMaskedUriChars) return `${masked.slice(0, maxMaskedUriChars - 1)}…`;
+  // a cut input ends in `…` too, within the same cap
+  if (masked.length > maxMaskedUriChars || (cut && masked.length === maxMaskedUriChars))
+    return `${masked.slice(0, maxMaskedUriChars - 1)}…`;
   return cut ? `${masked}…` : masked;
 }
 

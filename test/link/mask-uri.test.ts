@@ -35,6 +35,16 @@ describe('maskUri', () => {
     expect(masked.endsWith('…')).toBe(true);
   });
 
+  it('caps the length when a long query value is cut before masking', () => {
+    // masked to exactly the cap from a uri long enough to be cut first: the `…` of the cut must not go past the cap
+    const head = `https://example.com/${'p'.repeat(maxMaskedUriChars - 'https://example.com/?a='.length)}?a=`;
+    expect(head.length).toBe(maxMaskedUriChars);
+    const masked = maskUri(`${head}${'Z'.repeat(maxMaskedUriChars * 20)}`);
+    expect(masked.length).toBeLessThanOrEqual(maxMaskedUriChars);
+    expect(masked.endsWith('…')).toBe(true);
+    expect(masked).not.toContain('Z');
+  });
+
   it('never throws and never keeps a fragment, userinfo or query value', () => {
     const secret = 'S3CRETvalue';
     const uri = fc.tuple(

@@ -468,6 +468,20 @@ describe('red team, adapters: a gate or policy the adapter is given', () => {
     expect(await reads(log)).toEqual([]);
   });
 
+  test('a gate that throws judging the read: the read tool answers the notice, never the body', async () => {
+    const base = createGate(await loadPolicy(policyFile));
+    const boom = () => {
+      throw new Error('boom: the engine broke');
+    };
+    const throwing: Gate = { ...base, decideRead: boom, decideReadDetailed: boom };
+    const { log, links } = await setup({ gate: throwing });
+    const { client } = await connect(links, 'a', log);
+    await call(client, { content: [link(safe)] });
+    const text = await links.read(safe);
+    expect(text).not.toContain(bodyOf('a', safe));
+    expect(text).toContain('engine.error');
+  });
+
   test('Claude Agent SDK hooks over a policy whose review does not verify deny every read', async () => {
     const dir = await scratch();
     const signers = path.join(dir, 'allowed_signers');

@@ -2,6 +2,7 @@
 // files the way a user (or an agent that can write them) might, where the gate does not stand, and checks that doctor
 // does not call the server gated. Hosts' own switches are read as their binaries read them (Claude Code 2.1.332:
 // `CLAUDE_CONFIG_DIR`, bare mode `CLAUDE_CODE_SIMPLE`, `managed-mcp.json`).
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -235,6 +236,14 @@ describe('red team, doctor: a records file the agent planted', () => {
     write(target, 'export PATH=/usr/bin\n');
     const records = path.join(home, 'records.jsonl');
     symlinkSync(target, records);
+    claudeHooked(home, hookCommand('claude-code', '--records', records));
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+
+  test('a `--records` path that is a FIFO (a write that never ends) is not gated', async () => {
+    const { home, project } = scratch();
+    const records = path.join(home, 'records.fifo');
+    execFileSync('mkfifo', [records]);
     claudeHooked(home, hookCommand('claude-code', '--records', records));
     expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });

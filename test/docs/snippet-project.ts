@@ -75,6 +75,7 @@ export const typesCheckModule = [
   "export * as aiSdk from 'linkgate/ai-sdk';",
   "export * as langchain from 'linkgate/langchain';",
   "export * as mastra from 'linkgate/mastra';",
+  "export * as copilotSdk from 'linkgate/copilot-sdk';",
 ].join('\n');
 
 /** A command's exit code and output. */

@@ -12,16 +12,10 @@ import { chatCompletionsDialect, toolMessagesOf, toolMessageText } from '../real
 import { fixtureServer, readRequestLog } from '../real-host/fixture-process.ts';
 import { fixtureNamed, fixtureRenderings } from '../real-host/fixture-resources.ts';
 import { type ScriptStep, startModelApi } from '../real-host/model-api.ts';
-import { type FrameworkSpec, frameworkSuite, importFrom } from './framework-package.ts';
+import { realFrameworks } from '../real-host/real-parts.ts';
+import { frameworkSuite, importFrom } from './framework-package.ts';
 
-/** The Copilot SDK the suite drives (its platform package holds the Copilot runtime it starts). */
-export const copilotSdkSpec: FrameworkSpec = {
-  name: '@github/copilot-sdk',
-  version: '1.0.14',
-  entry: 'node_modules/@github/copilot-sdk/dist/index.js',
-};
-
-const suite = frameworkSuite('the copilot sdk', copilotSdkSpec);
+const suite = frameworkSuite('the copilot sdk', realFrameworks.copilotSdk);
 const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
 
 // the SDK, written structurally: what this suite calls of it

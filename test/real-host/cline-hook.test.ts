@@ -167,7 +167,8 @@ describe('cline with failing hook files', () => {
 });
 
 // a hook that hangs (issue 43 item 3): Cline waits for a hook file 120 s (its fixed timeout, no setting moves it), then
-// logs it and lets the call go on. One tool call, both hook files hanging: about 240 s per run.
+// logs it and lets the call go on. One tool call, both hook files hanging: about 240 s per run; the two
+// runs (hooks alone, the printed proxy) go side by side.
 describe('cline with hook files that hang', () => {
   const hang = '#!/bin/sh\nexec sleep 600\n';
   test('cline lets the call and its result through after its timeout; with the printed proxy nothing refused is delivered', {
@@ -180,32 +181,36 @@ describe('cline with hook files that hang', () => {
     const script = [{ toolUses: [{ id: 'call_links', name: 'fixture__links', input: {} }] }, { text: 'done' }];
     const hanging = (files: Record<string, string>) => Object.fromEntries(Object.keys(files).map((n) => [n, hang]));
 
-    // hooks alone: the task goes on past both hangs and the model reads the refused link
-    const alone = await runCline({
-      mcpServers: { fixture: fixtureServer(requests) },
-      hookFiles: hanging(hookFilesOf(await printed(records))),
-      prompt: 'list the links',
-      script,
-      timeoutMs: 400_000,
-    });
+    // the printed set-up with the proxy in front of the server, run beside the hooks alone (each waits 240 s)
+    const config = await printed(records, tsServerCommand());
+    const proxy = (config['mcpServers'] as Record<string, { command: string; args: string[] }>)['fixture'];
+    if (proxy === undefined) throw new Error('no proxy entry printed');
+    const proxyRequests = path.join(logs, 'proxy-requests.jsonl');
+    const [alone, run] = await Promise.all([
+      // hooks alone: the task goes on past both hangs and the model reads the refused link
+      printed(records).then((hooksAlone) =>
+        runCline({
+          mcpServers: { fixture: fixtureServer(requests) },
+          hookFiles: hanging(hookFilesOf(hooksAlone)),
+          prompt: 'list the links',
+          script,
+          timeoutMs: 400_000,
+        }),
+      ),
+      runCline({
+        mcpServers: { fixture: { ...proxy, env: { LINKGATE_REQUEST_LOG: proxyRequests } } },
+        hookFiles: hanging(hookFilesOf(config)),
+        prompt: 'list the links',
+        script,
+        timeoutMs: 400_000,
+      }),
+    ]);
     host.defer(() => alone.cleanup());
+    host.defer(() => run.cleanup());
     expect(alone.timedOut, alone.stderr).toBe(false);
     expect(toolMessageText(alone.toolResults['call_links'])).toContain(fixtureNamed.metadata.uri);
     // both hook files were waited for, to Cline's timeout each
     expect(alone.elapsedMs).toBeGreaterThanOrEqual(2 * 120_000);
-
-    // the printed set-up with the proxy in front of the server
-    const config = await printed(records, tsServerCommand());
-    const proxy = (config['mcpServers'] as Record<string, { command: string; args: string[] }>)['fixture'];
-    if (proxy === undefined) throw new Error('no proxy entry printed');
-    const run = await runCline({
-      mcpServers: { fixture: { ...proxy, env: { LINKGATE_REQUEST_LOG: requests } } },
-      hookFiles: hanging(hookFilesOf(config)),
-      prompt: 'list the links',
-      script,
-      timeoutMs: 400_000,
-    });
-    host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
     console.log(`cline, hook that hangs: alone ${alone.elapsedMs} ms, with the proxy ${run.elapsedMs} ms`);
     expect(toolMessageText(run.toolResults['call_links'])).toContain('uri.non-public-address');

@@ -38,4 +38,10 @@ export const realFrameworks = {
     with: ['@mastra/core@1.71.0'],
   },
   openaiAgents: { name: '@openai/agents', version: '0.20.0', entry: 'node_modules/@openai/agents/dist/index.mjs' },
+  // its platform package holds the Copilot runtime the SDK starts
+  copilotSdk: {
+    name: '@github/copilot-sdk',
+    version: '1.0.14',
+    entry: 'node_modules/@github/copilot-sdk/dist/index.js',
+  },
 } as const satisfies Record<string, FrameworkSpec>;

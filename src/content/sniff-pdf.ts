@@ -22,10 +22,15 @@ export function pdfFindings(
 /** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
 const pdfHeaderSearchBytes = 1024;
 
-const pdfMarkers = ['%PDF-', 'startxref', 'trailer', '%%EOF'];
+// the rare markers first: `trailer` and `startxref` are slow to search for in prose (their letters are common)
+const pdfMarkers = ['%PDF-', '%%EOF', 'startxref', 'trailer'];
 
-/** Whether `bytes` hold PDF structure anywhere (a header, a trailer, `startxref`, `%%EOF`): pdf.js opens them as a PDF. */
+/**
+ * Whether `bytes` hold PDF structure anywhere (a header, a trailer, `startxref`, `%%EOF`): pdf.js opens them as a PDF.
+ * Bytes with no `<<` hold no dictionary (no catalog, no trailer, no action), so nothing in them can run as a PDF.
+ */
 export function holdsPdfStructure(bytes: Buffer): boolean {
+  if (!bytes.includes('<<', 0, 'latin1')) return false;
   return pdfMarkers.some((marker) => bytes.includes(marker, 0, 'latin1'));
 }
 

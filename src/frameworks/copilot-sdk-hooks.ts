@@ -145,15 +145,18 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         const result = input['toolResult'];
         if (!isRecord(result)) throw new TypeError('field `toolResult` must be an object');
         const contents = result['contents'];
-        // a tool with no server items (the Copilot's own tools) has nothing the gate judges
-        if (contents === undefined) return undefined;
         const name = input['toolName'];
         const session = sessionOf(input, invocation);
+        const noted = mcpCalls.get(`${session}\n${String(name)}`);
+        // a tool with no server items (the Copilot's own tools) has nothing the gate judges; an MCP call the pre-MCP
+        // hook named with none has a text the hook cannot judge: withheld (below), never passed unjudged
+        if (contents === undefined && noted === undefined) return undefined;
+        if (contents === undefined) throw new TypeError('an mcp tool result has no `toolResult.contents`');
         if (typeof name !== 'string' || name === '') throw new TypeError('field `toolName` must be a non-empty string');
         if (session === null) throw new TypeError('field `sessionId` must be a non-empty string');
         if (!Array.isArray(contents)) throw new TypeError('field `toolResult.contents` must be an array');
         // a call `onPreMcpToolCall` did not name is judged under its own name as the server (never passed unjudged)
-        const call = mcpCalls.get(`${session}\n${name}`) ?? { server: name, tool: name };
+        const call = noted ?? { server: name, tool: name };
         const event: HookEvent = {
           session,
           phase: 'post',

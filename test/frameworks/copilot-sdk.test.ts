@@ -225,4 +225,21 @@ describe('copilotSdkHooks on the shapes the sdk hands them', () => {
     const own = { ...post('view', []), toolResult: { textResultForLlm: 'file text', resultType: 'success' } };
     expect(await hooks.onPostToolUse(own, { sessionId: 's1' })).toBeUndefined();
   });
+
+  test('an MCP call the pre-MCP hook named whose result has no `contents` is withheld, never passed unjudged', async () => {
+    const { sink } = recording();
+    const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });
+    await hooks.onPreMcpToolCall(
+      { sessionId: 's1', serverName: 'docs', toolName: 'notes', arguments: {} },
+      { sessionId: 's1' },
+    );
+    // the text the model reads, built by the host from items the hook is not shown
+    const bare = {
+      ...post('docs-notes', []),
+      toolResult: { textResultForLlm: 'notes \u001b]52;c;ZXZpbA==\u0007', resultType: 'success' },
+    };
+    const answer = await hooks.onPostToolUse(bare, { sessionId: 's1' });
+    expect(answer?.modifiedResult.textResultForLlm).toMatch(/^linkgate withheld this tool result/);
+    expect(JSON.stringify(answer)).not.toContain(']52;');
+  });
 });

@@ -174,9 +174,10 @@ function markupRoot(head: string): 'svg' | 'html' | 'xml' | null {
     } else if (/^<!doctype\b/i.test(rest)) {
       const end = doctypeEnd(rest);
       doctype = rest.slice(0, end === -1 ? rest.length : end).toLowerCase();
+      // an internal subset longer than the head (a 60 KB entity) is still a prolog: the document is xml
+      prolog = true;
       if (end === -1) break;
       rest = rest.slice(end);
-      prolog = true;
     } else {
       break;
     }

@@ -22,8 +22,6 @@ export interface ResourceLink {
 /** A link item checked: the typed link (the value itself, not a copy), or the first member that is malformed. */
 export type CheckedLink = { ok: true; link: ResourceLink } | { ok: false; field: string; message: string };
 
-const optionalStrings = new Set(['title', 'description', 'mimeType']);
-
 /**
  * Checks an item a server sent (plain JSON data: own data members, plain prototype) as a `ResourceLink`; unknown
  * members are allowed and kept. `field` names the offending member (`uri`, `size`, or `(item)` for the item itself).
@@ -35,7 +33,8 @@ export function checkResourceLink(value: unknown): CheckedLink {
   if (typeof value['name'] !== 'string') return malformed('name', 'expected a string');
   // for…in also sees inherited enumerable members; `__proto__` as a member would set a copy's prototype
   for (const key in value) {
-    if (optionalStrings.has(key)) {
+    // compared as the interned names they are (no set lookup per member of every link)
+    if (key === 'title' || key === 'description' || key === 'mimeType') {
       if (typeof value[key] !== 'string') return malformed(key, 'expected a string');
     } else if (key === 'size') {
       const size = value[key];

@@ -93,6 +93,13 @@ const attacks: [string, string][] = [
   ['a spread attribute', '<a {...{href: "javascript:alert(1)"}}>x</a>\n'],
   ['a javascript link', '[docs](javascript:alert(1))\n'],
   ['a jsx javascript href', '<a href="javascript:alert(1)">docs</a>\n'],
+  // hidden round 5, rebuilt (contentred): expressions where a markdown eye does not look
+  ['an expression in a component prop', '<Callout title={globalThis.__mdxRan("prop")}>Note</Callout>\n'],
+  ['an expression in a heading', '# Title {globalThis.__mdxRan("heading")}\n'],
+  ['an expression in a nested list item', '- one\n  - {globalThis.__mdxRan("list")}\n'],
+  ['an export after the content', '# Page\n\nText.\n\nexport const late = globalThis.__mdxRan("late")\n'],
+  ['an expression after a BOM with CRLF lines', '\ufeff# Page\r\n\r\n{globalThis.__mdxRan("crlf")}\r\n'],
+  ['a jsx error handler', '<img src="x.png" onError={() => globalThis.__mdxRan("error")} />\n'],
 ];
 
 const controls: [string, string][] = [
@@ -106,6 +113,7 @@ const controls: [string, string][] = [
     '<Callout type="note" title="Heads up">Read the [guide](https://example.com/guide).</Callout>\n',
   ],
   ['html-like jsx without handlers', '<details>\n<summary>More</summary>\n\nHidden *text*.\n\n</details>\n'],
+  ['escaped braces', '# Templates\n\nWrite \\{name\\} where the name goes.\n'],
 ];
 
 describe('mdx: the real compiler runs each attack, the gate withholds it', () => {

@@ -54,10 +54,34 @@ const attacks: [string, string, 'html' | 'code', RegExp][] = [
   ],
   ['an interpolation in an indented code block', '# Page\n\n    total {{ 7 * 191 }}\n', 'html', new RegExp(marker)],
   ['an interpolation in inline code', '# Page\n\nUse `{{ 7 * 191 }}` here.\n', 'html', new RegExp(marker)],
+  // hidden round 5, rebuilt (contentred)
+  ['an interpolation in a table cell', '| a | b |\n|---|---|\n| x | {{ 7 * 191 }} |\n', 'html', new RegExp(marker)],
+  ['an interpolation in a heading', '# Total {{ 7 * 191 }}\n', 'html', new RegExp(marker)],
+  ['a long-form `v-on:click`', '# Page\n\n<button v-on:click="alert(1)">Go</button>\n', 'code', /onClick/],
+  [
+    'a long-form `v-bind:href` javascript url',
+    '# Page\n\n<a v-bind:href="\'javascript:alert(1)\'">x</a>\n',
+    'html',
+    /href="javascript:alert\(1\)"/,
+  ],
+  [
+    'markdown-it-attrs on a paragraph',
+    '# Page\n\nHover me\n{onmouseover="alert(1)"}\n',
+    'html',
+    /<p[^>]*onmouseover="alert\(1\)"/,
+  ],
+  [
+    'a frontmatter head script with a src',
+    '---\nhead:\n  - - script\n    - src: https://evil.example/x.js\n---\n\n# Page\n',
+    'html',
+    /<script src="https:\/\/evil\.example\/x\.js"/,
+  ],
+  ['an interpolation with CRLF lines', '# Page\r\n\r\nTotal: {{ 7 * 191 }}\r\n', 'html', new RegExp(marker)],
 ];
 
 const controls: [string, string][] = [
   ['a fenced block showing an interpolation', '# Page\n\n```vue\n<p>{{ 7 * 191 }}</p>\n```\n'],
+  ['attrs on a link setting a target', '# Page\n\nSee [docs](https://example.com/){target="_blank" rel="noopener"}.\n'],
   ['attrs setting an id and a class', '# Install {#setup .big}\n\nRun the [installer](https://example.com/x).\n'],
   [
     'an ordinary page with frontmatter',

@@ -41,6 +41,31 @@ export function isInputRequired(result: unknown): result is Record<string, unkno
   return isRecord(result) && result['resultType'] === 'input_required';
 }
 
+// what an `input_required` answer is made of (a result, or a Tasks-extension task awaiting input): anything else a
+// server adds beside its elicitations (content, structuredContent, messages, a task's result) is not passed on, so
+// nothing reaches the host unjudged through an answer whose only judged part is its urls
+const inputRequiredMembers = new Set(['resultType', 'inputRequests', 'requestState', '_meta']);
+const taskAwaitingInputMembers = new Set([
+  ...inputRequiredMembers,
+  'taskId',
+  'status',
+  'statusMessage',
+  'createdAt',
+  'lastUpdatedAt',
+  'ttl',
+  'ttlMs',
+  'pollInterval',
+  'pollIntervalMs',
+]);
+
+/** An `input_required` result (or a task awaiting input) with only the members such an answer is made of. */
+export function inputRequiredOnly(result: Record<string, unknown>, task: boolean): Record<string, unknown> {
+  const members = task ? taskAwaitingInputMembers : inputRequiredMembers;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(result)) if (members.has(key)) kept[key] = result[key];
+  return kept;
+}
+
 /** The URL-mode elicitations among an `input_required` result's `inputRequests`. */
 export function inputRequestUrls(result: Record<string, unknown>): UrlElicitation[] {
   const requests = result['inputRequests'];

@@ -16,6 +16,7 @@ import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
 import type { TransportSession } from './transport-session.ts';
 import {
+  inputRequiredOnly,
   inputRequestUrls,
   isInputRequired,
   refusedElicitationNotice,
@@ -229,7 +230,10 @@ async function judgedInputRequired(
 ): Promise<Record<string, unknown>> {
   const id = m['id'] as JsonRpcId;
   const refused = await s.judgeElicitations(urls, tool, id);
-  if (refused === null) return m;
+  if (refused === null) {
+    const result = m['result'] as Record<string, unknown>;
+    return { ...m, result: inputRequiredOnly(result, method === 'tasks/get') };
+  }
   if (method === 'tools/call')
     return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme, refused.ref) };
   return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme, refused.ref));

@@ -111,6 +111,16 @@ const htmlAttacks: Page[] = [
   ],
   ['an img after a comment that hides nothing', 'text/html', `<!--<img src="--><img src=x onerror=${ran}>-->`],
   ['a script in a UTF-8 BOM page', 'text/html', `\ufeff<!doctype html><script>${ran}</script>`],
+  [
+    'a handler in a UTF-16LE page with a BOM',
+    'text/html',
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`<p>Hi</p><img src=x onerror="${ran}">`, 'utf16le')]),
+  ],
+  [
+    'a script in a UTF-16BE page with a BOM',
+    'text/html',
+    Buffer.from(Buffer.from(`\ufeff<!doctype html><script>${ran}</script>`, 'utf16le').swap16()),
+  ],
 ];
 
 const svgControls: Page[] = [
@@ -177,6 +187,19 @@ describe('Chromium runs each attack, the shipped profile withholds it however it
     const verdicts = await judgeSendings(bodyOf(attack[2]), kind === 'svg' ? svgSendings : htmlSendings);
     expect(letThrough(verdicts)).toEqual([]);
   });
+});
+
+// json data holding markup, served as json: Chromium shows it as text
+const jsonControl: Page = [
+  'json data holding markup in its strings',
+  'application/json',
+  JSON.stringify({ title: 'Embed', snippet: `<script>${ran}</script>`, html: `<img src=x onerror="${ran}">` }),
+];
+
+test('Chromium shows json data holding markup inert, the shipped profile allows it as json', async (ctx) => {
+  expect(await liveInChromium(ctx, jsonControl)).toBe(false);
+  const sendings = sendingsOf('guide://api/embed', ['.json', '.JSON', ''], ['application/json']);
+  expect(refused(await judgeSendings(bodyOf(jsonControl[2]), sendings))).toEqual([]);
 });
 
 describe('Chromium loads each control inert, the shipped profile allows it however it is sent', () => {

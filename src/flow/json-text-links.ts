@@ -16,10 +16,30 @@ import {
 // its JSON), and many servers answer in JSON text. Its links and uri strings get the structured content's judgement,
 // so a uri refused in `content` or `structuredContent` does not survive in the text that mirrors them.
 
-/** A text item whose JSON changed: its index in `content` and its new text. */
+/** A text item (or embedded resource) whose JSON changed: its index in `content`, where its text is, its new text. */
 export interface JsonTextEdit {
   readonly index: number;
+  /** `['text']` for a text item, `['resource', 'text']` for an embedded resource's text */
+  readonly path: readonly ('text' | 'resource')[];
   readonly text: string;
+}
+
+/** `item` with the edit's new text in place. */
+export function withJsonText(item: unknown, edit: JsonTextEdit): Record<string, unknown> {
+  const made = { ...(item as Record<string, unknown>) };
+  if (edit.path.length === 1) made['text'] = edit.text;
+  else made['resource'] = { ...(made['resource'] as Record<string, unknown>), text: edit.text };
+  return made;
+}
+
+// the text of a text item, or (with `resources`) of an embedded resource, and where it stands in the item
+function textOf(item: unknown, resources: boolean): { text: string; path: JsonTextEdit['path'] } | null {
+  if (!isRecord(item)) return null;
+  if (item['type'] === 'text' && typeof item['text'] === 'string') return { text: item['text'], path: ['text'] };
+  const resource = item['resource'];
+  if (resources && item['type'] === 'resource' && isRecord(resource) && typeof resource['text'] === 'string')
+    return { text: resource['text'], path: ['resource', 'text'] };
+  return null;
 }
 
 /** The JSON value of a text that is one JSON object or array, or undefined. */
@@ -36,23 +56,25 @@ export function jsonTextValue(text: string): unknown {
 /**
  * Judges the JSON text items of a tool result's `content` as structured content (enforce mode): the new text of each
  * item with a refused link or uri in it (the notice in its place), or the withheld notice for a value past the walk's
- * limits. Observe mode changes nothing.
+ * limits. With `resources`, an embedded resource's text is judged the same way. Observe mode changes nothing.
  */
 export async function judgeJsonTexts(
   gate: Gate,
   content: readonly unknown[],
   options: StructuredOptions,
+  resources = false,
 ): Promise<JsonTextEdit[]> {
   if (options.mode === 'observe') return [];
   // one decider for all the JSON texts: a link they repeat is decided once
   const judging = { ...options, decide: options.decide ?? resultLinkDecider(gate, options.server) };
   // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
   // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
-  const found: { index: number; value: unknown; past: boolean }[] = [];
+  const found: { index: number; path: JsonTextEdit['path']; value: unknown; past: boolean }[] = [];
   let scanned = 0;
   content.forEach((item, index) => {
-    if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return;
-    const text = item['text'];
+    const at = textOf(item, resources);
+    if (at === null) return;
+    const { text, path } = at;
     const first = text.trimStart()[0];
     if (first !== '{' && first !== '[') return;
     const shape = jsonShape(text);
@@ -61,11 +83,11 @@ export async function judgeJsonTexts(
     scanned += shape.values;
     // nesting past `maxDepth + 1` puts a value past the walk's depth
     if (scanned > structuredLimits.maxValues || shape.depth > structuredLimits.maxDepth + 1) {
-      found.push({ index, value: undefined, past: true });
+      found.push({ index, path, value: undefined, past: true });
       return;
     }
     const value = jsonTextValue(text);
-    if (value !== undefined) found.push({ index, value, past: false });
+    if (value !== undefined) found.push({ index, path, value, past: false });
   });
   let values = 0;
   const judged = await Promise.all(
@@ -85,7 +107,7 @@ export async function judgeJsonTexts(
     const text = JSON.stringify(applyStructured(f.value, judgement), (key, v: unknown) =>
       key === decisionMetaKey ? undefined : v,
     );
-    edits.push({ index: f.index, text });
+    edits.push({ index: f.index, path: f.path, text });
   });
   return edits;
 }

@@ -11,7 +11,7 @@ import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
 import { guardGate, minJudgementMs } from './guard-gate.ts';
-import { judgeJsonTexts } from './json-text-links.ts';
+import { judgeJsonTexts, withJsonText } from './json-text-links.ts';
 import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
@@ -108,9 +108,8 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
   const judged = await judgeEmbeddedItems(gate, items, options.mode);
   // a text item that is one JSON value gets the structured content's judgement, as in the decorator and the hooks
-  for (const edit of await judgeJsonTexts(gate, items, { server: options.context.server, mode: options.mode }))
-    if (!judged.changed.has(edit.index))
-      judged.changed.set(edit.index, { ...(items[edit.index] as object), text: edit.text });
+  for (const edit of await judgeJsonTexts(gate, items, { server: options.context.server, mode: options.mode }, true))
+    if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(items[edit.index], edit));
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
   const content: Record<string, unknown>[] = [];
   items.forEach((item: unknown, index: number) => {

@@ -162,8 +162,11 @@ export function itemJudge(
     if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
     else for (const e of judged.edits) edits.push({ op: 'replace', path: [...at, ...e.path], value: e.value });
     // so do those of a text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say)
-    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs }))
-      edits.push({ op: 'replace', path: ['result', 'content', t.index, 'text'], value: t.text });
+    // (and of an embedded resource's text, unless the resource is withheld whole)
+    const replaced = new Set(found.filter((_, i) => made[i] != null).map((f) => f.index));
+    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs }, true))
+      if (!replaced.has(t.index))
+        edits.push({ op: 'replace', path: ['result', 'content', t.index, ...t.path], value: t.text });
     return edits.length === 0 ? null : editMessage(message, edits);
   }
 }

@@ -7,7 +7,7 @@ import { refusedStepItem } from '../flow/refused-link.ts';
 import { RecordWithheldError, recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
-import { judgeJsonTexts } from '../flow/json-text-links.ts';
+import { judgeJsonTexts, withJsonText } from '../flow/json-text-links.ts';
 import { resultLinkDecider } from '../flow/link-decider.ts';
 import type { FoundLink } from './found-links.ts';
 import { firstLine, gateError } from './gate-answers.ts';
@@ -272,7 +272,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const decide = resultLinkDecider(s.gate, s.server, known);
   const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };
   const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
-  const jsonTexts = judgeJsonTexts(s.gate, content, judging);
+  const jsonTexts = judgeJsonTexts(s.gate, content, judging, true);
   const steps = await stepping;
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
@@ -284,8 +284,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   });
   refsMade(refs);
   for (const edit of await jsonTexts)
-    if (!judged.changed.has(edit.index))
-      judged.changed.set(edit.index, { ...(content[edit.index] as object), text: edit.text });
+    if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(content[edit.index], edit));
   const structured = await structuring;
   const structuredChanged = structured.withheld || structured.edits.length > 0;
   if (judged.changed.size === 0 && !structuredChanged) return message;

@@ -8,6 +8,7 @@
 // callbacks never throw: any failure denies the call or withholds the whole result.
 import { isRecord } from '../decision/json-value.ts';
 import type { FlowMode } from '../flow/link-steps.ts';
+import { checkMode } from '../flow/mode-option.ts';
 import { createGate, type Gate } from '../gate/create-gate.ts';
 import { toolResponse } from '../hook/codex-host.ts';
 import { copilotCliHost } from '../hook/copilot-cli-host.ts';
@@ -95,7 +96,7 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
     });
     return gate;
   };
-  const mode = options.mode ?? 'enforce';
+  const mode = checkMode(options.mode);
   const ledger = new LinkLedger(options.records);
   const mcpCalls = new Map<string, { server: string; tool: string }>();
   const judge = async (event: HookEvent): Promise<HookAnswer> => {

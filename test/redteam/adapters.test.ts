@@ -16,6 +16,7 @@ import {
   gatedLinks,
   notDiscoveredNotice,
 } from '../../src/frameworks/gated-links.ts';
+import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { gatedMastraTools } from '../../src/frameworks/mastra-tools.ts';
 import { gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
@@ -445,6 +446,13 @@ describe('red team, adapters: a gate or policy the adapter is given', () => {
       outcome = String(error);
     }
     expect(outcome).toContain('mode');
+    // the in-process hooks of the Claude Agent SDK and the Copilot SDK refuse it when made
+    const records = callbackSink(() => {});
+    for (const make of [
+      () => claudeAgentHooks({ policy: policyFile, records, mode: 'ENFORCE' as never }),
+      () => copilotSdkHooks({ policy: policyFile, records, mode: 'ENFORCE' as never }),
+    ])
+      expect(make).toThrow(/mode/);
     const client = new Client({ name: 'helper', version: '1' });
     await client.connect(serverTransport('a', path.join(await scratch(), 'log.jsonl')));
     closers.push(() => client.close());

@@ -5,7 +5,6 @@
 // read denied or the tool's result withheld.
 import type { FlowMode } from '../flow/link-steps.ts';
 import { checkMode } from '../flow/mode-option.ts';
-import { createGate, type Gate } from '../gate/create-gate.ts';
 import { claudeCodeHost, preToolUseDeny } from '../hook/claude-code-host.ts';
 import { claudeCode, type claudeCodeEvents } from '../hosts/claude-code.ts';
 import { eventPhase } from '../hosts/hook-setup.ts';
@@ -14,9 +13,10 @@ import type { HookContext } from '../hook/hook-context.ts';
 import { failedPostAnswer } from '../hook/run-hook.ts';
 import { MemorySessionStates } from '../hook/memory-session-states.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { loadPolicy, type LoadPolicyOptions } from '../policy/load-policy.ts';
+import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
@@ -69,15 +69,7 @@ export type ClaudeAgentHooks = Record<keyof typeof claudeCodeEvents, ClaudeAgent
  * allow is replaced by the notice, one record per read), with no process per event, failing closed.
  */
 export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentHooks {
-  let gate: Promise<Gate> | undefined;
-  const gateOf = (): Promise<Gate> => {
-    // a failed load is not kept: the next event tries again, and fails closed again while the file is broken
-    gate ??= loadGate(options).catch((error: unknown) => {
-      gate = undefined;
-      throw error;
-    });
-    return gate;
-  };
+  const gateOf = lazyGate(options);
   const mode = checkMode(options.mode);
   // the session state: files only when asked for, else memory (with the same rules: the per-event cap, the overflow
   // servers, a pending read taken once)
@@ -115,12 +107,6 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     ClaudeAgentHookMatcher[]
   >;
   return Object.defineProperty(hooks, 'flush', { value: () => ledger.flush(), enumerable: false }) as ClaudeAgentHooks;
-}
-
-async function loadGate(options: ClaudeAgentHooksOptions): Promise<Gate> {
-  const policy =
-    typeof options.policy === 'string' ? await loadPolicy(options.policy, options.policyOptions ?? {}) : options.policy;
-  return createGate(policy);
 }
 
 // the host's answer text is one JSON object, or empty for no answer

@@ -9,7 +9,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { FlowMode } from '../flow/link-steps.ts';
 import { checkMode } from '../flow/mode-option.ts';
-import { createGate, type Gate } from '../gate/create-gate.ts';
 import { toolResponse } from '../hook/codex-host.ts';
 import { copilotCliHost } from '../hook/copilot-cli-host.ts';
 import { handleHookEvent } from '../hook/handle-hook-event.ts';
@@ -17,9 +16,10 @@ import type { HookContext } from '../hook/hook-context.ts';
 import type { HookAnswer, HookEvent } from '../hook/hook-event.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { copilotCli } from '../hosts/copilot-cli.ts';
-import { type LoadPolicyOptions, loadPolicy } from '../policy/load-policy.ts';
+import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
@@ -87,15 +87,7 @@ const maxNotedCalls = 4096;
  * reaches the model with the notice in their place; one record per link; every failure answered closed.
  */
 export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHooks {
-  let gate: Promise<Gate> | undefined;
-  const gateOf = (): Promise<Gate> => {
-    // a failed load is not kept: the next event tries again, and fails closed again while the file is broken
-    gate ??= loadGate(options).catch((error: unknown) => {
-      gate = undefined;
-      throw error;
-    });
-    return gate;
-  };
+  const gateOf = lazyGate(options);
   const mode = checkMode(options.mode);
   const ledger = new LinkLedger(options.records);
   const mcpCalls = new Map<string, { server: string; tool: string }>();
@@ -180,12 +172,6 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
     value: () => ledger.flush(),
     enumerable: false,
   }) as CopilotSdkHooks;
-}
-
-async function loadGate(options: CopilotSdkHooksOptions): Promise<Gate> {
-  const policy =
-    typeof options.policy === 'string' ? await loadPolicy(options.policy, options.policyOptions ?? {}) : options.policy;
-  return createGate(policy);
 }
 
 function sessionOf(input: Record<string, unknown>, invocation: CopilotSdkInvocation | undefined): string | null {

@@ -196,7 +196,11 @@ export function classifyAddress(text: string): AddressVerdict {
  */
 export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): AddressVerdict {
   if (kind === 'ipv6') return classifyIpv6(canonical);
-  // dotted decimal as WHATWG serializes it: four runs of digits, each ≤ 255
+  return classifyIpv4(dottedValue(canonical), canonical);
+}
+
+// the number of an IPv4 address in dotted decimal as WHATWG serializes it: four runs of digits, each ≤ 255
+function dottedValue(canonical: string): number {
   let address = 0;
   let octet = 0;
   for (let i = 0; i < canonical.length; i++) {
@@ -206,7 +210,7 @@ export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Add
       octet = 0;
     } else octet = octet * 10 + (c - 0x30);
   }
-  return classifyIpv4(address * 256 + octet, canonical);
+  return address * 256 + octet;
 }
 
 /**
@@ -215,16 +219,7 @@ export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Add
  */
 export function ipLiteralClass(kind: 'ipv4' | 'ipv6', canonical: string): AddressClass {
   if (kind === 'ipv6') return ipv6Class(canonical);
-  let address = 0;
-  let octet = 0;
-  for (let i = 0; i < canonical.length; i++) {
-    const c = canonical.charCodeAt(i);
-    if (c === 0x2e) {
-      address = address * 256 + octet;
-      octet = 0;
-    } else octet = octet * 10 + (c - 0x30);
-  }
-  return ipv4Class(address * 256 + octet);
+  return ipv4Class(dottedValue(canonical));
 }
 
 // the class of an IPv4 address as a number (`classifyIpv4(address).class`)

@@ -90,7 +90,9 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
   const gateOf = lazyGate(options);
   const mode = checkMode(options.mode);
   const ledger = new LinkLedger(options.records);
-  const mcpCalls = new Map<string, { server: string; tool: string }>();
+  // the MCP calls the pre-MCP hook named, by session and the name the Copilot gives the tool (`server-tool`); two
+  // servers whose names run together (`a-b`+`c`, `a`+`b-c`) make one name, whose results are then withheld
+  const mcpCalls = new Map<string, { server: string; tool: string; ambiguous: boolean }>();
   const judge = async (event: HookEvent): Promise<HookAnswer> => {
     const context: HookContext = {
       gate: await gateOf(),
@@ -126,7 +128,10 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
       const session = sessionOf(input, invocation);
       if (typeof server !== 'string' || typeof tool !== 'string' || session === null) return undefined;
       if (mcpCalls.size >= maxNotedCalls) mcpCalls.delete(mcpCalls.keys().next().value as string);
-      mcpCalls.set(`${session}\n${copilotCli.tools.mcpTool(server, tool)}`, { server, tool });
+      const key = `${session}\n${copilotCli.tools.mcpTool(server, tool)}`;
+      const before = mcpCalls.get(key);
+      const ambiguous = before !== undefined && (before.ambiguous || before.server !== server || before.tool !== tool);
+      mcpCalls.set(key, { server, tool, ambiguous });
       return undefined;
     },
     async onPostToolUse(
@@ -145,6 +150,8 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         // hook named with none has a text the hook cannot judge: withheld (below), never passed unjudged
         if (contents === undefined && noted === undefined) return undefined;
         if (contents === undefined) throw new TypeError('an mcp tool result has no `toolResult.contents`');
+        if (noted?.ambiguous === true)
+          throw new TypeError(`two mcp servers make the tool name \`${String(name)}\`: which one answered is unknown`);
         if (typeof name !== 'string' || name === '') throw new TypeError('field `toolName` must be a non-empty string');
         if (session === null) throw new TypeError('field `sessionId` must be a non-empty string');
         if (!Array.isArray(contents)) throw new TypeError('field `toolResult.contents` must be an array');

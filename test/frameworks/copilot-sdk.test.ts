@@ -226,6 +226,25 @@ describe('copilotSdkHooks on the shapes the sdk hands them', () => {
     expect(await hooks.onPostToolUse(own, { sessionId: 's1' })).toBeUndefined();
   });
 
+  test('two servers whose names run together into one tool name: the result is withheld, judged as neither', async () => {
+    const { sink } = recording();
+    const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });
+    const safe = { type: 'text', text: 'plain notes' };
+    // one server alone: its result is judged and passed on
+    await hooks.onPreMcpToolCall(
+      { sessionId: 's1', serverName: 'a-b', toolName: 'c', arguments: {} },
+      { sessionId: 's1' },
+    );
+    expect(await hooks.onPostToolUse(post('a-b-c', [safe]), { sessionId: 's1' })).toBeUndefined();
+    // `a` + `b-c` makes the same name: which server answered is unknown, so nothing passes
+    await hooks.onPreMcpToolCall(
+      { sessionId: 's1', serverName: 'a', toolName: 'b-c', arguments: {} },
+      { sessionId: 's1' },
+    );
+    const answer = await hooks.onPostToolUse(post('a-b-c', [safe]), { sessionId: 's1' });
+    expect(answer?.modifiedResult.textResultForLlm).toMatch(/^linkgate withheld this tool result/);
+  });
+
   test('an MCP call the pre-MCP hook named whose result has no `contents` is withheld, never passed unjudged', async () => {
     const { sink } = recording();
     const hooks = copilotSdkHooks({ policy, records: sink, stateDir: path.join(await suite.scratch('state-'), 's') });

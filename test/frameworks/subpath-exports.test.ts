@@ -22,8 +22,8 @@ const adapters = [
   ['./mastra', 'mastra-tools', 'gatedMastraTools', '@mastra/core'],
 ] as const;
 
-// modules the adapters share, reached through their subpaths (each re-exports `gatedLinks`), not a subpath of their own
-const shared = ['gated-links', 'link-ledger'];
+// modules the adapters share (the read-tool adapters re-export `gatedLinks` from one), not a subpath of their own
+const shared = ['gated-links', 'link-ledger', 'lazy-gate'];
 const sharedExports = { './ai-sdk': 'gatedLinks', './langchain': 'gatedLinks', './mastra': 'gatedLinks' } as const;
 
 // a dist/ built before the adapters were added lacks them: build it again

@@ -5,14 +5,11 @@
 // viewer's own template loads (nbconvert's javascript outputs start with `$(…)`); nothing else is loaded. Under
 // CI=true a missing nbconvert or Chromium fails the suite.
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, type TestContext, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createGate } from '../../../src/gate/create-gate.ts';
 import { parsePolicy } from '../../../src/policy/load-policy.ts';
-import { realHostSuite } from '../../real-host/host-suite.ts';
-import { useChromium } from '../svg-html/chromium-suite.ts';
-import { aptOracle, runOracle } from './apt-oracle.ts';
+import { useNbconvertViewer } from '../../helpers/nbconvert-viewer.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
@@ -22,8 +19,8 @@ const notebookOnly = createGate(
 );
 const defaults = createGate(parsePolicy(defaultYaml, 'default.yaml'));
 
-const nbconvert = realHostSuite('nbconvert', () => aptOracle('jupyter-nbconvert', '/usr/bin/jupyter-nbconvert'));
-const chromium = useChromium();
+// nbconvert's html of the notebook, opened in Chromium: whether anything in it ran
+const renders = useNbconvertViewer();
 
 const ran = 'window.__ran=1';
 const notebook = (cells: unknown[]): string =>
@@ -81,35 +78,6 @@ const controls: [string, string][] = [
   ],
   ['a text output holding markup', notebook([output({ 'text/plain': `<script>${ran}</script>` })])],
 ];
-
-// nbconvert's html of the notebook, opened in Chromium: whether anything in it ran
-async function renders(ctx: TestContext, text: string): Promise<boolean> {
-  const bin = nbconvert.require(ctx);
-  const browser = chromium.browser();
-  if (browser === undefined) return ctx.skip(chromium.skipReason());
-  const dir = await nbconvert.scratch('linkgate-nbconvert-');
-  const file = path.join(dir, 'analysis.ipynb');
-  await writeFile(file, text);
-  const out = await runOracle(bin, ['--to', 'html', '--template', 'basic', '--stdout', file], {
-    env: { ...process.env, HOME: dir, JUPYTER_CONFIG_DIR: dir },
-  });
-  expect(out.code, out.out.slice(-500)).toBe(0);
-  const html = out.out.slice(0, out.out.lastIndexOf('</div>') + 6);
-  const page = await browser.newPage();
-  try {
-    await page.addInitScript('window.$ = () => ({});');
-    await page.route('http://nb.test/**', (route) =>
-      route.request().url() === 'http://nb.test/'
-        ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><body>${html}</body></html>` })
-        : route.fulfill({ status: 404, body: '' }),
-    );
-    // `load` fires after every image has loaded or failed, so every handler that would run has run
-    await page.goto('http://nb.test/', { waitUntil: 'load' });
-    return (await page.evaluate('window.__ran === 1')) === true;
-  } finally {
-    await page.close();
-  }
-}
 
 async function decide(gate: ReturnType<typeof createGate>, text: string) {
   const uri = 'guide://lab/analysis.ipynb';

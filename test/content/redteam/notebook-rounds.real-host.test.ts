@@ -5,16 +5,12 @@
 // Controls render inert and are allowed. Variations: nbformat 3 and 4, outputs as strings and arrays, html,
 // javascript and markdown outputs, raw cells, attachments, escapes, duplicate keys. Under CI=true a missing
 // nbconvert or Chromium fails.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { describe, expect, type TestContext, test } from 'vitest';
-import { realHostSuite } from '../../real-host/host-suite.ts';
-import { aptOracle, runOracle } from '../consumers/apt-oracle.ts';
-import { useChromium } from '../svg-html/chromium-suite.ts';
+import { describe, expect, test } from 'vitest';
+import { useNbconvertViewer } from '../../helpers/nbconvert-viewer.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
-const nbconvert = realHostSuite('nbconvert', () => aptOracle('jupyter-nbconvert', '/usr/bin/jupyter-nbconvert'));
-const chromium = useChromium();
+// nbconvert's html of the notebook, opened in Chromium: whether anything in it ran
+const runsInViewer = useNbconvertViewer();
 
 const ran = 'window.__ran=1';
 const nb4 = (cells: unknown[]): string =>
@@ -131,35 +127,6 @@ const allowedSendings = sendingsOf(
   ['.ipynb', '.IPYNB', '.json', ''],
   ['application/json', 'text/plain', undefined],
 );
-
-// nbconvert's html of the notebook, opened in Chromium: whether anything in it ran (the page gets the jQuery stub
-// nbconvert's own template loads; `load` fires after every image has loaded or failed)
-async function runsInViewer(ctx: TestContext, body: string | Buffer): Promise<boolean> {
-  const bin = nbconvert.require(ctx);
-  const browser = chromium.browser();
-  if (browser === undefined) return ctx.skip(chromium.skipReason());
-  const dir = await nbconvert.scratch('linkgate-nbred-');
-  const file = path.join(dir, 'analysis.ipynb');
-  await writeFile(file, body);
-  const run = await runOracle(bin, ['--to', 'html', '--template', 'basic', '--stdout', file], {
-    env: { ...process.env, HOME: dir, JUPYTER_CONFIG_DIR: dir },
-  });
-  expect(run.code, run.out.slice(-500)).toBe(0);
-  const html = run.out.slice(0, run.out.lastIndexOf('</div>') + 6);
-  const page = await browser.newPage();
-  try {
-    await page.addInitScript('window.$ = () => ({});');
-    await page.route('**/*', (route) =>
-      route.request().url() === 'http://nb.test/'
-        ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><body>${html}</body></html>` })
-        : route.fulfill({ status: 404, body: '' }),
-    );
-    await page.goto('http://nb.test/', { waitUntil: 'load' });
-    return (await page.evaluate('window.__ran === 1')) === true;
-  } finally {
-    await page.close();
-  }
-}
 
 describe('nbconvert renders each attack live, the shipped profile withholds it however it is sent', () => {
   test.for(attacks.map(([name, body]) => ({ name, body })))('$name', { timeout: 180_000 }, async ({ body }, ctx) => {

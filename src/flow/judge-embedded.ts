@@ -4,8 +4,9 @@ import { isRecord } from '../decision/json-value.ts';
 import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';
-import { guardGate } from './guard-gate.ts';
+import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { FlowMode } from './link-steps.ts';
+import { refusedLinkItem } from './refused-link.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
 export interface EmbeddedJudgement {
@@ -82,11 +83,18 @@ export interface MessagesJudgement {
 }
 
 /**
- * Judges the embedded resources in `messages[].content` of a `prompts/get` result or a `sampling/createMessage` request
- * (a message holds one content block, 2025-06-18, or a list of them, later revisions). Records' `contentIndex` is the
- * block's index within its message.
+ * Judges the blocks in `messages[].content` of a `prompts/get` result or a `sampling/createMessage` request (a message
+ * holds one content block, 2025-06-18, or a list of them, later revisions): each embedded resource as a body, each
+ * `resource_link` its link decision refuses (for links returned by `server`) replaced by the refused link's item in
+ * enforce mode, and the blocks a `tool_result` block holds (2025-11-25 sampling) the same way. Records' `contentIndex`
+ * is the block's index within its list.
  */
-export async function judgeMessages(gate: Gate, messages: unknown, mode: FlowMode): Promise<MessagesJudgement> {
+export async function judgeMessages(
+  gate: Gate,
+  messages: unknown,
+  mode: FlowMode,
+  server = '',
+): Promise<MessagesJudgement> {
   if (!Array.isArray(messages)) return { messages: null, records: [] };
   const records: EmbeddedRecord[] = [];
   let any = false;
@@ -98,15 +106,43 @@ export async function judgeMessages(gate: Gate, messages: unknown, mode: FlowMod
     }
     const content = message['content'];
     const list: unknown[] = Array.isArray(content) ? content : [content];
-    const items = await judgeEmbeddedItems(gate, list, mode);
-    records.push(...items.records);
-    if (items.changed.size === 0) {
+    const replaced = await judgeBlocks(gate, list, mode, server, records);
+    if (replaced === null) {
       judged.push(message);
       continue;
     }
     any = true;
-    const replaced = list.map((item, i) => items.changed.get(i) ?? item);
     judged.push({ ...message, content: Array.isArray(content) ? replaced : replaced[0] });
   }
   return { messages: any ? judged : null, records };
+}
+
+// `list` with its withheld embedded resources and refused links replaced, into a message's `tool_result` blocks too
+// (one level: a block in one is no tool result); null when none is
+async function judgeBlocks(
+  gate: Gate,
+  list: readonly unknown[],
+  mode: FlowMode,
+  server: string,
+  records: EmbeddedRecord[],
+  nested = false,
+): Promise<unknown[] | null> {
+  // decided side by side, so a gate that stays silent costs one deadline, not one per link or block
+  const judging = list.map((block) => {
+    if (!isRecord(block)) return null;
+    if (mode === 'enforce' && block['type'] === 'resource_link')
+      return Promise.resolve(decideLinkLine(gate, { stage: 'link', server, readFrom: server, link: block }));
+    if (!nested && block['type'] === 'tool_result' && Array.isArray(block['content']))
+      return judgeBlocks(gate, block['content'], mode, server, records, true);
+    return null;
+  });
+  const items = await judgeEmbeddedItems(gate, list, mode);
+  records.push(...items.records);
+  const changed = items.changed;
+  for (const [index, block] of list.entries()) {
+    const judged = await judging[index];
+    if (Array.isArray(judged)) changed.set(index, { ...(block as Record<string, unknown>), content: judged });
+    else if (judged != null && judged.effect === 'deny') changed.set(index, refusedLinkItem(block, judged));
+  }
+  return changed.size === 0 ? null : list.map((item, i) => changed.get(i) ?? item);
 }

@@ -118,11 +118,7 @@ export function itemJudge(
       method === 'prompts/get'
         ? judgeFound(message, messageItems(message, 'result'))
         : judgeFound(message, toolItems(message), true, steps),
-    judgeRequest: (message) =>
-      judgeFound(
-        message,
-        messageItems(message, 'params').filter((f) => f.item['type'] === 'resource'),
-      ),
+    judgeRequest: (message) => judgeFound(message, messageItems(message, 'params')),
   };
 
   async function judgeFound(
@@ -179,7 +175,7 @@ function toolItems(message: Readonly<Record<string, unknown>>): Found[] {
 }
 
 // the items of `messages[].content` under `key` (a prompt result's, a sampling request's params): a message holds
-// one content block (2025-06-18) or a list of them (later revisions)
+// one content block (2025-06-18) or a list of them (later revisions), and a `tool_result` block a list of its own
 function messageItems(message: Readonly<Record<string, unknown>>, key: 'result' | 'params'): Found[] {
   const holder = message[key];
   const messages = isRecord(holder) ? holder['messages'] : undefined;
@@ -189,18 +185,26 @@ function messageItems(message: Readonly<Record<string, unknown>>, key: 'result' 
     if (!isRecord(m)) return;
     const content = m['content'];
     const path = [key, 'messages', i, 'content'];
-    if (Array.isArray(content)) found.push(...judgedAt(content, path));
+    if (Array.isArray(content)) found.push(...judgedAt(content, path, true));
     else if (isJudged(content)) found.push({ path, item: content, index: 0 });
+    else if (isToolResult(content)) found.push(...judgedAt(content['content'], [...path, 'content']));
   });
   return found;
 }
 
-function judgedAt(items: readonly unknown[], path: JsonPath): Found[] {
+function judgedAt(items: readonly unknown[], path: JsonPath, inToolResults = false): Found[] {
   const found: Found[] = [];
   items.forEach((item, i) => {
     if (isJudged(item)) found.push({ path: [...path, i], item, index: i });
+    else if (inToolResults && isToolResult(item)) found.push(...judgedAt(item['content'], [...path, i, 'content']));
   });
   return found;
+}
+
+// a sampling message's `tool_result` block (2025-11-25), whose `content` holds blocks as a tool result's does (one
+// level: a block in it is no tool result)
+function isToolResult(item: unknown): item is { content: unknown[] } {
+  return isRecord(item) && item['type'] === 'tool_result' && Array.isArray(item['content']);
 }
 
 // a text item that may hold one JSON value (judged by `judgeJsonTexts`)

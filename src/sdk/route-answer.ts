@@ -298,7 +298,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
 async function judgedMessages(s: TransportSession, message: Record<string, unknown>, key: 'result' | 'params') {
   const holder = message[key];
   if (!isRecord(holder)) return message;
-  const judged = await judgeMessages(s.gate, holder['messages'], s.mode);
+  const judged = await judgeMessages(s.gate, holder['messages'], s.mode, s.server);
   if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
 }

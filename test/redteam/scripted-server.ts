@@ -5,6 +5,8 @@
 // For order attacks a call may also pass `before` and `after` (raw JSON-RPC messages written before and after its
 // answer, `"$id"` standing for the call's id), `answer: false` (no answer of its own), and `tasks` (taskId → the
 // `result` of a later `tasks/get` and `tasks/result` of that task); a read of `rt://hold/…` is never answered.
+// `prompts/get` answers with the prompt result its `arguments.result` holds (a raw host sends it as an object; an SDK
+// client, whose prompt arguments are strings, as its JSON).
 import { appendFileSync } from 'node:fs';
 import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
 
@@ -26,7 +28,7 @@ function main(): void {
     const params = (message['params'] ?? {}) as Record<string, unknown>;
     if (method === 'initialize') {
       const version = typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : '2025-06-18';
-      const capabilities = { tools: {}, resources: {} };
+      const capabilities = { tools: {}, resources: {}, prompts: {} };
       return void send({ id, result: { protocolVersion: version, capabilities, serverInfo: { name, version: '1' } } });
     }
     if (method === 'ping') return void send({ id, result: {} });
@@ -52,6 +54,13 @@ function main(): void {
       if (args['answer'] !== false) send({ id, result: args['result'] ?? { content: [] } });
       for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
       return;
+    }
+    if (method === 'prompts/get') {
+      const given = ((params['arguments'] ?? {}) as Record<string, unknown>)['result'];
+      return void send({
+        id,
+        result: typeof given === 'string' ? (JSON.parse(given) as unknown) : (given ?? { messages: [] }),
+      });
     }
     if (method === 'tasks/get' || method === 'tasks/result') {
       const task = tasks.get(String(params['taskId']));

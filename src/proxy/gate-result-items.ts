@@ -7,6 +7,7 @@ import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
+import { type DecidedLink, type LinkDecider, resultLinkDecider } from '../flow/link-decider.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
@@ -74,7 +75,6 @@ export function itemJudge(
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
 ): ItemJudge {
   const gate = guardGate(anyGate);
-  const linkInput = (link: unknown) => ({ stage: 'link', server, readFrom: server, link });
 
   // a refused link is not handed on as a link (the flow's item, naming it and why); any other link keeps its place,
   // with its compact decision under its `_meta` (a link with an object `_meta` of its own keeps it, the decision beside)
@@ -104,9 +104,10 @@ export function itemJudge(
     found: Found,
     responseId: unknown,
     refs: Map<string, RefusedRef>,
+    decide: LinkDecider,
   ): Promise<MessageEdit | null> {
     const { path, item, index } = found;
-    if (item['type'] === 'resource_link') return linkEdit(found, responseId, await gate.decide(linkInput(item)), refs);
+    if (item['type'] === 'resource_link') return linkEdit(found, responseId, await decide(item, false), refs);
     // the flow's step: the same decision, record and notice as every other front end
     const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
     await onEmbedded(judged.record);
@@ -137,30 +138,38 @@ export function itemJudge(
     const made: (MessageEdit | null)[] = [];
     const slow: number[] = [];
     const responseId = message['id'];
+    // the result's one decider: the ledger's decisions of its `content` links are known to it, so the same link or
+    // uri in `structuredContent` or a JSON text takes that decision, and any other link is decided once for all
+    const known: DecidedLink[] = [];
     found.forEach((f, i) => {
       const step = f.item['type'] === 'resource_link' ? steps?.get(f.index) : undefined;
-      if (step === undefined) slow.push(i);
-      else made[i] = linkEdit(f, responseId, step.linkDecision, refs);
+      if (step === undefined) {
+        slow.push(i);
+        return;
+      }
+      made[i] = linkEdit(f, responseId, step.linkDecision, refs);
+      known.push({ link: f.item, decision: step.linkDecision });
     });
+    const decide = resultLinkDecider(gate, server, known);
     let next = 0;
     const worker = async () => {
       while (next < slow.length) {
         const at = slow[next] as number;
         next += 1;
-        made[at] = await slowEdit(found[at] as Found, responseId, refs);
+        made[at] = await slowEdit(found[at] as Found, responseId, refs, decide);
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
     const edits = made.filter((e): e is MessageEdit => e !== null && e !== undefined);
     // the links and uris of `structuredContent` get the same replacement as those of `content`
-    const judged = await judgeStructured(gate, structuredContent, { server, mode: 'enforce', refs });
+    const judged = await judgeStructured(gate, structuredContent, { server, mode: 'enforce', refs, decide });
     const at = ['result', 'structuredContent'];
     if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
     else for (const e of judged.edits) edits.push({ op: 'replace', path: [...at, ...e.path], value: e.value });
     // so do those of a text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say)
     // (and of an embedded resource's text, unless the resource is withheld whole)
     const replaced = new Set(found.filter((_, i) => made[i] != null).map((f) => f.index));
-    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs }, true))
+    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs, decide }, true))
       if (!replaced.has(t.index))
         edits.push({ op: 'replace', path: ['result', 'content', t.index, ...t.path], value: t.text });
     return edits.length === 0 ? null : editMessage(message, edits);

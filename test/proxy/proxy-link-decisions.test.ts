@@ -119,4 +119,49 @@ describe('link decisions of the proxy', () => {
     // the two reads, then the 501 links of the second result no one read
     expect(records).toHaveLength(503);
   });
+  test('one decision per link of a tool result across content, structuredContent and JSON text items', async () => {
+    const counter = countingGate(createGate(await loadPolicy(shippedPolicy('default'))));
+    const { sink, discovered } = recordingSink();
+    const host = memoryPeer();
+    const server = memoryPeer();
+    const session = proxySession(host.transport, server.transport, { gate: counter.gate, server: 'docs', sink });
+    await session.start();
+
+    const allowed = { type: 'resource_link', uri: 'guide://manuals/intro', name: 'intro', mimeType: 'text/plain' };
+    const refused = { type: 'resource_link', uri: 'file:///etc/passwd', name: 'pw' };
+    // a link found only in structuredContent (and its JSON text copy), and a bare uri found only there
+    const onlyStructured = { type: 'resource_link', uri: 'guide://manuals/annex', name: 'annex' };
+    const structured = {
+      links: [allowed, refused, onlyStructured],
+      urls: ['guide://manuals/intro', 'file:///etc/passwd', 'https://example.com/only-bare'],
+    };
+    host.deliver({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: {} } });
+    await server.waitFor((m) => m['id'] === 1);
+    server.deliver({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [allowed, refused, { type: 'text', text: JSON.stringify(structured) }],
+        structuredContent: structured,
+      },
+    });
+    const answer = await host.waitFor((m) => m['id'] === 1);
+    const result = answer['result'] as { content: Json[]; structuredContent: Json };
+    // the refused link is gone from all three places
+    expect(JSON.stringify(result)).not.toContain('/etc/passwd');
+    expect(result.content[1]?.['type']).toBe('text');
+    expect(JSON.stringify(result.structuredContent)).toContain('uri.scheme-not-allowed');
+    expect(String(result.content[2]?.['text'])).toContain('uri.scheme-not-allowed');
+    expect(discovered).toHaveLength(2);
+    // each link and each uri of this one result decided exactly once, wherever it stood
+    expect(Object.fromEntries(counter.byUri)).toEqual({
+      'guide://manuals/intro': 1,
+      'file:///etc/passwd': 1,
+      'guide://manuals/annex': 1,
+      'https://example.com/only-bare': 1,
+    });
+    server.hangUp();
+    await session.closed;
+    expect(counter.total()).toBe(4);
+  });
 });

@@ -291,10 +291,11 @@ export const hookDefinition = defineCommand({
 });
 
 /**
- * Milliseconds the hook gives one event before it answers as failed (fail closed), well inside the host's own
- * timeout (`hookTimeoutSeconds`), after which a host lets the call through.
+ * Milliseconds the hook gives one event before it answers as failed (fail closed): a third of the host's own timeout
+ * (`hookTimeoutSeconds`, after which a host lets the call through), so that on a loaded machine the start of the
+ * process, the read of the event and the fail-closed answer after the deadline still come well before it.
  */
-export const hookDeadlineMs = hookTimeoutSeconds * 1000 - 10_000;
+export const hookDeadlineMs = (hookTimeoutSeconds * 1000) / 3;
 
 /**
  * The hook's own deadline: `race` runs the event's work and throws when it has not finished within `hookDeadlineMs`,

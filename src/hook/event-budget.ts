@@ -32,6 +32,14 @@ export function checkBudget(budget: EventBudget | undefined): void {
 }
 
 /**
+ * Most items one tool result may hold for the hook to judge them (`content[]` items and the links of
+ * `structuredContent`): a result with more is withheld whole (`content.too-many-items`) before any is judged, so the
+ * work of one event stays a few thousand decisions, records and notices whatever its size. At most
+ * `maxLinksPerEvent` of them are links the state keeps; links past that are withheld one by one.
+ */
+export const maxItemsPerEvent = 4096;
+
+/**
  * The caps an event's JSON (and a JSON text inside it: a tool output, a tool input) is held to before it is parsed
  * (one `JSON.parse` is one step no budget can interrupt, and its cost is in values and depth, not bytes): `maxValues`
  * (containers and members, `JsonScan.values`) and `maxDepth`; past either it fails closed unparsed, as an event over

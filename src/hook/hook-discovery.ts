@@ -12,7 +12,7 @@ import type { Decision } from '../decision/decision.ts';
 import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { capDecision, capNotice, type HookCap } from './cap-notice.ts';
-import { checkBudget } from './event-budget.ts';
+import { checkBudget, maxItemsPerEvent } from './event-budget.ts';
 import { type HookContext, linkContext, modeOf, nowOf, save, saveDiscovered } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
@@ -46,6 +46,13 @@ export async function toolReturned(
   const inStructured = structured === undefined || structured === null ? [] : structuredLinks(structured);
   if (inStructured === null) return withheldWhole(context, tool, structuredTooLarge);
   const all = [...items, ...inStructured.map((s) => s.link)];
+  // a result of more items than one event may judge is withheld whole before any item is judged (each item costs a
+  // decision, a record and a notice: half a million of them outlast the host's timeout); the state keeps that it
+  // could not keep this server's links, so none of them is readable from another server
+  if (all.length > maxItemsPerEvent) {
+    await addSeen(event, [], context, new Set([server]));
+    return withheldWhole(context, tool, tooManyItems);
+  }
   const at = nowOf(context);
   const saved = new SavedFiles(event.savedDir);
   const seen: SeenLink[] = [];
@@ -247,6 +254,11 @@ const tooManyLinks: HookCap = {
   code: 'content.too-many-items',
   rule: 'hook.maxLinksPerEvent',
   message: `the tool result holds more than ${maxLinksPerEvent} links: this one was not judged`,
+};
+const tooManyItems: HookCap = {
+  code: 'content.too-many-items',
+  rule: 'hook.maxItemsPerEvent',
+  message: `the tool result holds more than ${maxItemsPerEvent} items (links included): none was judged`,
 };
 const unknownShape: HookCap = {
   code: 'content.shape',

@@ -12,12 +12,15 @@ export interface HookRun {
 }
 
 /** Runs `linkgate ARGS` (from the sources) as its own process with `stdin`; killed after the host's timeout. */
-export function runHookProcess(args: readonly string[], stdin: string): Promise<HookRun> {
+export function runHookProcess(args: readonly string[], stdin: string | Buffer): Promise<HookRun> {
+  return runHookCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], stdin);
+}
+
+/** Runs `file ARGS` (never through a shell unless `file` is one) with `stdin`, as a host runs a hook command; killed after the host's timeout. */
+export function runHookCommand(file: string, args: readonly string[], stdin: string | Buffer): Promise<HookRun> {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -26,6 +29,7 @@ export function runHookProcess(args: readonly string[], stdin: string): Promise<
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
+    // a ceiling that only ends a hung run: the host would have let the call through by then
     const ceiling = setTimeout(() => child.kill('SIGKILL'), hookTimeoutSeconds * 1000 + 5000);
     child.on('close', (code) => {
       clearTimeout(ceiling);

@@ -3,46 +3,14 @@
 // failing closed in Claude Code's protocol: exit 2 (a PreToolUse that exits 2 is blocked) when the policy cannot be
 // read, a deny with policy.unreviewed when the review files cannot. Each case runs the hook as its own process, as
 // a host does; on main a FIFO hangs until the host's timeout, which lets the call through.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, openSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookDeadlineMs } from '../../src/cli/hook-command.ts';
-import { hookTimeoutSeconds } from '../../src/hook/hook-settings.ts';
 import { type ReviewFolder, reviewFolder } from '../helpers/ssh-keygen.ts';
 import { readRequested } from './hook-events.ts';
-
-interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  elapsedMs: number;
-}
-
-// the hook as the host runs it: one process, the event on stdin; killed only past the host's own timeout
-function runHookProcess(args: readonly string[], stdin: string): Promise<HookRun> {
-  return new Promise((done) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    // a ceiling that only ends a hung run: the host would have let the call through by then
-    const ceiling = setTimeout(() => child.kill('SIGKILL'), hookTimeoutSeconds * 1000 + 5000);
-    child.on('close', (code) => {
-      clearTimeout(ceiling);
-      done({ code, stdout, stderr, elapsedMs: Math.round(performance.now() - started) });
-    });
-    child.stdin.end(stdin);
-  });
-}
+import { runHookProcess } from './hook-process.ts';
 
 const makers = {
   fifo: (path: string) => {

@@ -3,7 +3,7 @@
 // events shaped exactly as its hooks docs show them (docs.windsurf.com/windsurf/cascade/hooks: the common fields and
 // `tool_info` of `pre_mcp_tool_use`), and judged by what Windsurf reads back: exit 2 blocks the call and hands the agent
 // stderr, any other exit lets it proceed. Also the fail-closed cases, the printed set-up and doctor on its files.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { maxEventBytes } from '../../src/cli/hook-command.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { windsurfHost } from '../../src/hook/windsurf-host.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { runHookCommand } from '../hook/hook-process.ts';
 
 // the printed command runs the built event bundle, as an installed package would: one built before windsurf is rebuilt
 const eventBundle = path.resolve(import.meta.dirname, '../../dist/bin/linkgate-event.cjs');
@@ -53,29 +54,8 @@ const call = (server: string, tool: string, args: unknown) => ({
 });
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 
-interface HookRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The printed hooks.json's command, run as Windsurf runs it: `sh -c COMMAND`, the event on stdin. */
-function runAsWindsurf(command: string, stdin: string | Buffer): Promise<HookRun> {
-  return new Promise((done) => {
-    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
-}
+const runAsWindsurf = (command: string, stdin: string | Buffer) => runHookCommand('sh', ['-c', command], stdin);
 
 async function printed(args: string[] = []): Promise<{ hooks: Record<string, { command: string }[]> }> {
   const out = await runCli(['hook', 'windsurf', '--print-config', ...args]);

@@ -104,13 +104,17 @@ export const evalDefinition = defineCommand({
 /**
  * The policy for eval: without a review check, the validated policy and its lint lines come from the cache next to
  * the installed bundle (keyed by the policy's bytes and this build), so one eval line loads no yaml parser and no
- * schema (issue 42 item 1); with a review check, or from source, the full load of `loadReviewedPolicy`.
+ * schema (issue 42 item 1); with a review check or `--strict-files`, or from source, the full load of `loadReviewedPolicy`.
  */
 async function loadEvalPolicy(io: CliIo, file: string, review: LoadPolicyOptions): Promise<Policy> {
   const dir = policyCacheDir();
   const buildKey = policyBuildKey();
+  // `strictFiles` as well: a cache entry is a file this user writes (and the full load refuses a policy it could change)
   const reviewed =
-    review.allowedSigners !== undefined || review.policyId !== undefined || review.minVersion !== undefined;
+    review.strictFiles === true ||
+    review.allowedSigners !== undefined ||
+    review.policyId !== undefined ||
+    review.minVersion !== undefined;
   if (dir === undefined || buildKey === undefined || reviewed) return loadReviewedPolicy(io, file, review);
   const shownAs = displayPath(io.cwd, file);
   const now = new Date();

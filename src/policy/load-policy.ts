@@ -141,8 +141,8 @@ export async function loadPolicyBytes(
   return { policy: await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, options), bytes };
 }
 
-// `strictFiles`: the first trusted file the gated user could change ends the load
-function refuseReplaceable(file: string, options: LoadPolicyOptions): void {
+/** `strictFiles`: the first trusted file (policy, `.sig`, allowed signers) the gated user could change ends the load. */
+export function refuseReplaceable(file: string, options: LoadPolicyOptions): void {
   const review = reviewOptionsOf(options);
   for (const { kind, file: trusted } of trustedFiles(file, {
     signatureFile: options.signatureFile,

@@ -23,9 +23,9 @@ export interface PolicyCacheOptions {
   /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
   buildKey: string | undefined;
   /**
-   * the review check (`allowedSigners`); when set, the cache is neither read nor written: an entry is a file the
-   * gated agent (same user) can write, so a reviewed policy is always parsed from the very bytes whose signatures
-   * were checked, at every event
+   * the review check (`allowedSigners`, `strictFiles`); when set, the cache is neither read nor written: an entry is a
+   * file the gated agent (same user) can write, so a reviewed policy is always parsed from the very bytes whose
+   * signatures were checked, at every event, and `strictFiles` refuses a policy this user could change first
    */
   review?: LoadPolicyOptions;
   /**
@@ -79,8 +79,15 @@ export async function loadPolicyWithNotes(
   }
   const notes = options.notes;
   const review = options.review;
-  if (review?.allowedSigners !== undefined || review?.policyId !== undefined || review?.minVersion !== undefined) {
-    const { parsePolicy, reviewLoadedPolicy } = await import('./load-policy.ts');
+  // under `strictFiles` too: the gated user writes the entries, so one could stand for a policy the user cannot change
+  if (
+    review?.strictFiles === true ||
+    review?.allowedSigners !== undefined ||
+    review?.policyId !== undefined ||
+    review?.minVersion !== undefined
+  ) {
+    const { parsePolicy, refuseReplaceable, reviewLoadedPolicy } = await import('./load-policy.ts');
+    if (review.strictFiles === true) refuseReplaceable(file, review);
     const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, {
       ...review,
       shownAs,

@@ -3,8 +3,10 @@
 // and one a cell over is withheld as too complex; hitting the bound withholds, never allows, and the answer comes
 // either way. The charge of one cell is measured through the same budget code, not written down here.
 import { describe, expect, test } from 'vitest';
+import { notebookViewerRenderers } from '../../src/content/markdown/markdown-renderers.ts';
 import { findActiveNotebook } from '../../src/content/notebook/active-notebook.ts';
-import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
+import { markdownNanosPerChar } from '../../src/content/parser-nanos.ts';
+import { maxParserNanos, WorkBudget, WorkExhausted } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
 
 // an ordinary markdown cell that passes the screen in front of the renderers (`options =` may be a handler), so
@@ -56,6 +58,27 @@ describe('a notebook near the parser-time bound', () => {
     expect(budget.timeSpent).toBe(2 * perCell);
   });
 
+  test('twice the cells that fit are withheld before any parser starts: nothing is read, nothing spent', () => {
+    const budget = new WorkBudget(Number.POSITIVE_INFINITY);
+    expect(() => findActiveNotebook(notebook(2 * fitting), budget)).toThrow(WorkExhausted);
+    expect(budget.timeSpent).toBe(0);
+  });
+
+  test('a javascript output is found before any parser starts, wherever it stands', () => {
+    const cells = notebook(fitting + 1)['cells'] as unknown[];
+    cells.push({
+      cell_type: 'code',
+      metadata: {},
+      source: 'x',
+      outputs: [{ output_type: 'display_data', metadata: {}, data: { 'application/javascript': 'alert(1)' } }],
+    });
+    const budget = new WorkBudget(Number.POSITIVE_INFINITY);
+    expect(findActiveNotebook({ cells }, budget)).toMatch(
+      /cell \d+: an output holds a `application\/javascript` output/,
+    );
+    expect(budget.timeSpent).toBe(0);
+  });
+
   test('whose cells all fit is judged whole and allowed', async () => {
     const verdict = await decideItem(asBytes(notebook(fitting)), 'application/json');
     expect(verdict, verdict.messages).toMatchObject({ effect: 'allow', codes: [] });
@@ -85,25 +108,31 @@ describe('a notebook near the parser-time bound', () => {
 });
 
 describe('a notebook of many small cells', () => {
-  // each render costs its renderer's fixed work (making a parser, combining extensions: micromark's is tens of
-  // microseconds) whatever the text's length, and each page parse5's; charged per character only, twenty thousand
-  // one-line cells fit the bound and took the gate several seconds
-  test('is charged each render, and withheld as too complex rather than judged for seconds', async () => {
-    const cells = Array.from({ length: 20_000 }, (_, i) => markdownCell(`x on=${i % 10}`));
-    const verdict = await decideItem(
-      asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }),
-      'application/json',
-    );
+  // each render costs its renderer's fixed work (making a parser, combining extensions) whatever the text's length,
+  // and each page parse5's; charged per character only, tens of thousands of one-line cells fit the bound and took
+  // the gate several seconds
+  const small = (i: number) => markdownCell(`x on=${i % 10}`);
+  const smallNotebook = (count: number) => ({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {},
+    cells: Array.from({ length: count }, (_, i) => small(i)),
+  });
+  const budget = new WorkBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  findActiveNotebook(smallNotebook(1), budget);
+  const perSmallCell = budget.timeSpent;
+
+  test('is charged each render, and withheld as too complex before any renderer starts', async () => {
+    const count = Math.ceil((2 * maxParserNanos) / perSmallCell);
+    // per character alone, these cells would be charged a small part of the bound
+    expect(count * 'x on=0'.length * markdownNanosPerChar(notebookViewerRenderers)).toBeLessThan(maxParserNanos / 2);
+    const verdict = await decideItem(asBytes(smallNotebook(count)), 'application/json');
     expect(verdict.effect, verdict.messages).toBe('partial');
     expect(verdict.codes).toEqual(['content.too-complex']);
   }, 60_000);
 
   test('a few hundred of them are judged whole', async () => {
-    const cells = Array.from({ length: 300 }, (_, i) => markdownCell(`x on=${i % 10}`));
-    const verdict = await decideItem(
-      asBytes({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells }),
-      'application/json',
-    );
+    const verdict = await decideItem(asBytes(smallNotebook(300)), 'application/json');
     expect(verdict, verdict.messages).toMatchObject({ effect: 'allow', codes: [] });
   }, 60_000);
 });

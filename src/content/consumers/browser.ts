@@ -8,6 +8,7 @@ import { isSourceCodeUri } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
+import { shownAsNotebook } from './notebook-viewer.ts';
 
 /** How a browser reads binary bodies: an image's metadata as HTML, the file as a script, the whole image as a page. */
 const browserBinary = {
@@ -55,7 +56,7 @@ export const browserConsumer = {
   readsText: (body) => {
     if (body.kind === 'html' || body.kind === 'svg' || body.kind === 'xml') return true;
     // a browser shows text/plain as text; a host that sniffs reads raw HTML in anything not declared markdown
-    if (body.kind === 'json') return body.declaredData !== 'json';
+    if (body.kind === 'json') return body.declaredData !== 'json' && !shownAsNotebook(body);
     if (body.kind !== 'text') return false;
     return body.declaredKind !== 'markdown' && !sourceShownAsText(body);
   },

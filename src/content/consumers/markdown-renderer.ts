@@ -4,6 +4,7 @@
 import { findActiveMarkupUtf8 } from '../svg-html/active-markup.ts';
 import { isSourceCodeUri } from '../text/uri-extension.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
+import { shownAsNotebook } from './notebook-viewer.ts';
 
 /** The markdown renderers: markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js. */
 export const markdownConsumer: ContentConsumer = {
@@ -23,7 +24,7 @@ export const markdownConsumer: ContentConsumer = {
     'markdown links, images and raw html are no longer judged as rendered: text is read raw as HTML only (when the browser is in the profile), so `[x](javascript:…)` passes',
   readsText: (body) => {
     if (body.kind === 'xml') return true;
-    if (body.kind === 'json') return body.declaredData === null;
+    if (body.kind === 'json') return body.declaredData === null && !shownAsNotebook(body);
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
   judgeText: (body, budget) => {

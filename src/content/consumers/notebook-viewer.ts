@@ -1,7 +1,19 @@
 // Notebook viewers (nbconvert, JupyterLab, nbviewer): a notebook is recognised by its nbformat structure whatever it
 // is declared as; its markdown cells and outputs are judged as the viewers render them (notebook/active-notebook.ts).
 import { findActiveNotebook, isNotebook } from '../notebook/active-notebook.ts';
-import type { ContentConsumer } from './content-consumer.ts';
+import type { ContentConsumer, TextBody } from './content-consumer.ts';
+
+/**
+ * True when the body is a notebook that only notebook viewers render: nbformat structure, declared as nothing, as
+ * JSON, as plain text or as a type the table does not know (`application/x-ipynb+json`). Its viewers show code,
+ * streams and `text/plain` outputs escaped, so the markdown renderers and a sniffing browser do not read its raw
+ * JSON as well (a script printed as a text output is text); declared markdown or HTML, it reaches those as well.
+ */
+export function shownAsNotebook(body: TextBody): boolean {
+  const declared = body.declaredKind;
+  if (declared !== null && declared !== 'json' && declared !== 'text') return false;
+  return body.kind === 'json' && isNotebook(body.json());
+}
 
 /** Notebook viewers: markdown cells, html, svg, markdown and javascript outputs, raw cells by their format. */
 export const notebookConsumer: ContentConsumer = {
@@ -12,12 +24,13 @@ export const notebookConsumer: ContentConsumer = {
       consumer: 'notebook viewers (nbconvert, JupyterLab, nbviewer)',
       reaches: 'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type',
       judged:
-        'markdown cells and markdown outputs as markdown, html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format',
+        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page',
       notCovered:
         'widget outputs (`application/vnd.jupyter.widget-view+json`), whose code a viewer loads from elsewhere',
     },
   ],
-  leftOut: 'a notebook declared json is data: its html and javascript outputs are no longer judged',
+  leftOut:
+    'a notebook is data: its markdown cells and html, markdown, svg and javascript outputs are no longer judged (declared markdown or html, its raw text still is)',
   readsText: (body) => body.kind === 'json' && isNotebook(body.json()),
   judgeText: (body, budget) => {
     const notebook = body.json();

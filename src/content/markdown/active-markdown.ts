@@ -18,23 +18,25 @@ import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
 import {
   commonMark,
   type MarkdownEnv,
+  type MarkdownRenderer,
   markdownRenderers,
   maxMarkdownNesting,
   renderWith,
 } from './markdown-renderers.ts';
 
-/** The first active construct any markdown renderer yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. */
-export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
+/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. */
+export function findActiveMarkdown(
+  text: string,
+  budget: WorkBudget = WorkBudget.unlimited(),
+  renderers: readonly MarkdownRenderer[] = markdownRenderers,
+): string | null {
   const md = commonMark();
   const env: MarkdownEnv = { budget };
   // the renderers' superlinear pairing of delimiters, charged once before any of them runs
   budget.spend('markdown', pairingSteps(text));
   // the measured time of the token read and of every renderer, per character and per render, charged at once:
   // what will not fit is not started
-  budget.spendTime(
-    'markdown',
-    markdownNanosPerCall(markdownRenderers) + markdownNanosPerChar(markdownRenderers) * text.length,
-  );
+  budget.spendTime('markdown', markdownNanos(text, renderers));
   const tokens = md.parse(text, env);
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;
@@ -51,7 +53,7 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
   }
   // renderers often agree to the byte on ordinary prose: a page read once is not parsed (nor charged) again
   const read = new Set<string>();
-  for (const renderer of markdownRenderers) {
+  for (const renderer of renderers) {
     const page = renderWith(renderer, text);
     if (read.has(page)) continue;
     read.add(page);
@@ -59,6 +61,11 @@ export function findActiveMarkdown(text: string, budget: WorkBudget = WorkBudget
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }
   return null;
+}
+
+/** What `findActiveMarkdown` charges for reading `text` with `renderers` before any of them runs, calibrated ns (the pages' parse5 reads are charged as they are read). */
+export function markdownNanos(text: string, renderers: readonly MarkdownRenderer[] = markdownRenderers): number {
+  return markdownNanosPerCall(renderers) + markdownNanosPerChar(renderers) * text.length;
 }
 
 // white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every

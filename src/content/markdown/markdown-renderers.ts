@@ -154,6 +154,21 @@ export const markdownRenderers: readonly MarkdownRenderer[] = [
   },
 ];
 
+// the renderers notebook viewers are built on: JupyterLab, Jupyter Notebook and nbviewer's classic page render
+// markdown cells and outputs with marked, VS Code's notebooks with markdown-it; nbconvert's mistune and GitHub's
+// cmark-gfm read CommonMark as its reference implementation does (mistune passes raw HTML through as it stands)
+const notebookViewerNames: ReadonlySet<string> = new Set([
+  'markdown-it commonmark',
+  'markdown-it default',
+  'marked',
+  'commonmark.js',
+]);
+
+/** The renderers notebook viewers render markdown cells and outputs with: marked (JupyterLab, Jupyter Notebook), markdown-it (VS Code), commonmark.js for the CommonMark readers (nbconvert's mistune, GitHub's cmark-gfm). */
+export const notebookViewerRenderers: readonly MarkdownRenderer[] = markdownRenderers.filter((r) =>
+  notebookViewerNames.has(r.name),
+);
+
 const made = new Map<string, (text: string) => string>();
 
 /** The HTML page \`renderer\` makes of \`text\`; the caller charges the item's budget the renderers' time and pairing work before any of them runs (findActiveMarkdown). */

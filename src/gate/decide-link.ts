@@ -3,6 +3,7 @@ import {
   classifyAddress,
   classifyIpLiteral,
   ipLiteralClass,
+  nonPublicLiteral,
   type AddressClass,
   type AddressVerdict,
 } from '../link/classify-address.ts';
@@ -334,10 +335,10 @@ function hostVerdict(settings: LinkSettings, host: UriHost, custom: boolean): st
 function judgeOneHost(settings: LinkSettings, host: UriHost | null, custom: boolean, exempt: boolean): HostJudgement {
   if (host === null) return unjudged;
   if (host.kind !== 'name') {
-    // the class alone on the allow path; the verdict's words only for a denial
-    const addressClass = ipLiteralClass(host.kind, host.text);
-    if (addressClass === 'public' || !settings.denyNonPublicAddresses || exempt) return literalJudgement(addressClass);
-    const verdict = classifyIpLiteral(host.kind, host.text);
+    if (!settings.denyNonPublicAddresses || exempt) return literalJudgement(ipLiteralClass(host.kind, host.text));
+    // classified once: nothing built on the allow path, the verdict's words only for a denial
+    const verdict = nonPublicLiteral(host.kind, host.text);
+    if (verdict === undefined) return literalJudgement('public');
     return { reason: nonPublicAddress(host.text, verdict), addressClass: verdict.class, resolvable: false };
   }
   if (!settings.denyNonPublicAddresses) return unjudged;

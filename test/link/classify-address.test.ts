@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, classifyIpLiteral, ipLiteralClass } from '../../src/link/classify-address.ts';
+import {
+  classifyAddress,
+  classifyIpLiteral,
+  ipLiteralClass,
+  nonPublicLiteral,
+} from '../../src/link/classify-address.ts';
 import { parseUri } from '../../src/link/parse-uri.ts';
 
 describe('classifyAddress', () => {
@@ -217,6 +222,18 @@ describe('ipLiteralClass: the class alone, as the allow path asks it', () => {
     );
   });
 
+  it('nonPublicLiteral is classifyIpLiteral for a literal that is not public, undefined for one that is', () => {
+    fc.assert(
+      fc.property(literal, (text) => {
+        const uri = parseUri(text.includes(':') ? `http://[${text}]/` : `http://${text}/`);
+        if (!uri.ok || uri.host === null || uri.host.kind === 'name') return;
+        const verdict = classifyIpLiteral(uri.host.kind, uri.host.text);
+        expect(nonPublicLiteral(uri.host.kind, uri.host.text)).toEqual(verdict.public ? undefined : verdict);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it.each([
     ['ipv6', '::ffff:7f00:1', 'loopback'],
     ['ipv6', '2002:a00:1::', 'private'],
@@ -229,5 +246,6 @@ describe('ipLiteralClass: the class alone, as the allow path asks it', () => {
   ] as const)('%s %s is %s', (kind, text, cls) => {
     expect(ipLiteralClass(kind, text)).toBe(cls);
     expect(classifyIpLiteral(kind, text).class).toBe(cls);
+    expect(nonPublicLiteral(kind, text)?.class).toBe(cls === 'public' ? undefined : cls);
   });
 });

@@ -24,13 +24,20 @@ export interface DecidedStep {
   readonly reviewExpired: boolean;
 }
 
-/** The links of tool results by uri, newest last, at most `maxRememberedLinks`; a later read keeps their context. */
+/**
+ * The links of tool results, one entry per listing (a link two results list, or one result twice, is two discoveries,
+ * each ending in its own record: DESIGN §4c), oldest first, at most `maxRememberedLinks`; a read of a uri is for its
+ * newest listing, whose context it keeps.
+ */
 export class FoundLinks {
-  private readonly byUri = new Map<string, FoundLink>();
+  // every listing still remembered, oldest first, with its uri
+  private readonly listings = new Map<FoundLink, string>();
+  // the newest listing of each uri
+  private readonly newest = new Map<string, FoundLink>();
 
   /**
-   * Remembers the links of one tool result; returns them (`found`, in content order) and the unread links pushed out
-   * because the map was full (`evicted`).
+   * Remembers the links of one tool result; returns them (`found`, in content order) and the unread listings pushed
+   * out because the map was full (`evicted`).
    */
   remember(
     links: readonly { index: number; link: StartLinkInput['link'] }[],
@@ -44,22 +51,24 @@ export class FoundLinks {
       const uri = linkFacts(link).uri;
       const f: FoundLink = { link, contentIndex: index, tool, responseId, at: at(), read: false };
       found.push(f);
-      this.byUri.delete(uri);
-      this.byUri.set(uri, f);
-      if (this.byUri.size > maxRememberedLinks) {
-        const oldest = this.byUri.entries().next();
+      this.listings.set(f, uri);
+      this.newest.set(uri, f);
+      if (this.listings.size > maxRememberedLinks) {
+        const oldest = this.listings.entries().next();
         if (oldest.done !== true) {
-          this.byUri.delete(oldest.value[0]);
-          if (!oldest.value[1].read) evicted.push(oldest.value[1]);
+          const [listing, listedUri] = oldest.value;
+          this.listings.delete(listing);
+          if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
+          if (!listing.read) evicted.push(listing);
         }
       }
     }
     return { found, evicted };
   }
 
-  /** The link a read of `uri` is for, marked read: the remembered one, or a bare link with no tool-result context. */
+  /** The link a read of `uri` is for, marked read: its newest listing, or a bare link with no tool-result context. */
   forRead(uri: string, at: Date): FoundLink {
-    const f = this.byUri.get(uri) ?? {
+    const f = this.newest.get(uri) ?? {
       link: { type: 'resource_link', uri, name: uri },
       contentIndex: null,
       tool: null,
@@ -71,10 +80,11 @@ export class FoundLinks {
     return f;
   }
 
-  /** Takes every remembered link that was never read, and forgets them all. */
+  /** Takes every remembered listing that was never read, oldest first, and forgets them all. */
   takeUnread(): FoundLink[] {
-    const unread = [...this.byUri.values()].filter((f) => !f.read);
-    this.byUri.clear();
+    const unread = [...this.listings.keys()].filter((f) => !f.read);
+    this.listings.clear();
+    this.newest.clear();
     return unread;
   }
 }

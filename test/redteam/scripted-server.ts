@@ -8,81 +8,66 @@
 // `prompts/get` answers with the prompt result its `arguments.result` holds (a raw host sends it as an object; an SDK
 // client, whose prompt arguments are strings, as its JSON).
 import { appendFileSync } from 'node:fs';
-import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
+import { type RequestId, sendMessage, serveScript } from '../helpers/scripted-stdio-server.ts';
 
 /** The body a read of `uri` from server `name` returns. */
 export const bodyOf = (name: string, uri: string): string => `BODY ${name} ${uri}`;
 
-type Id = string | number;
 const name = process.env['RT_SERVER_NAME'] ?? 'scripted';
 const log = process.env['RT_REQUEST_LOG'];
-const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
-const raw = (message: unknown, id: Id) =>
+const raw = (message: unknown, id: RequestId) =>
   process.stdout.write(`${JSON.stringify(message).replaceAll('"$id"', JSON.stringify(id))}\n`);
 const tasks = new Map<string, { get?: unknown; result?: unknown }>();
 
-function main(): void {
-  readStdinMessages((message) => {
-    const { id, method } = message as { id?: Id; method?: unknown };
-    if (typeof method !== 'string' || id === undefined) return;
-    const params = (message['params'] ?? {}) as Record<string, unknown>;
-    if (method === 'initialize') {
-      const version = typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : '2025-06-18';
-      const capabilities = { tools: {}, resources: {}, prompts: {} };
-      return void send({ id, result: { protocolVersion: version, capabilities, serverInfo: { name, version: '1' } } });
+const tools = [
+  {
+    name: 'result',
+    description: 'answers with the tool result it is given',
+    // named, so a framework that builds a validator from the schema keeps the argument
+    inputSchema: { type: 'object', properties: { result: {} }, additionalProperties: true },
+  },
+];
+
+function answer(id: RequestId, method: string, params: Record<string, unknown>): boolean {
+  if (method === 'tools/call') {
+    const args = (params['arguments'] ?? {}) as Record<string, unknown>;
+    for (const [taskId, task] of Object.entries((args['tasks'] ?? {}) as Record<string, { get?: unknown }>))
+      tasks.set(taskId, task);
+    for (const m of (args['before'] ?? []) as unknown[]) raw(m, id);
+    if (args['answer'] !== false) sendMessage({ id, result: args['result'] ?? { content: [] } });
+    for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
+    return true;
+  }
+  if (method === 'prompts/get') {
+    const given = ((params['arguments'] ?? {}) as Record<string, unknown>)['result'];
+    sendMessage({
+      id,
+      result: typeof given === 'string' ? (JSON.parse(given) as unknown) : (given ?? { messages: [] }),
+    });
+    return true;
+  }
+  if (method === 'tasks/get' || method === 'tasks/result') {
+    const task = tasks.get(String(params['taskId']));
+    const result = method === 'tasks/get' ? task?.get : task?.result;
+    if (result === undefined) return false;
+    sendMessage({ id, result });
+    return true;
+  }
+  if (method === 'resources/read') {
+    const uri = String(params['uri'] ?? '');
+    if (log !== undefined) appendFileSync(log, `${JSON.stringify({ server: name, uri })}\n`);
+    if (uri.startsWith('rt://hold/')) return true;
+    // `rt://swap/…` answers with another resource's contents (the metadata address's)
+    if (uri.startsWith('rt://swap/')) {
+      const other = 'http://169.254.169.254/latest/meta-data/';
+      sendMessage({ id, result: { contents: [{ uri: other, mimeType: 'text/plain', text: 'SWAPPED-BODY-31' }] } });
+      return true;
     }
-    if (method === 'ping') return void send({ id, result: {} });
-    if (method === 'tools/list')
-      return void send({
-        id,
-        result: {
-          tools: [
-            {
-              name: 'result',
-              description: 'answers with the tool result it is given',
-              // named, so a framework that builds a validator from the schema keeps the argument
-              inputSchema: { type: 'object', properties: { result: {} }, additionalProperties: true },
-            },
-          ],
-        },
-      });
-    if (method === 'tools/call') {
-      const args = (params['arguments'] ?? {}) as Record<string, unknown>;
-      for (const [taskId, task] of Object.entries((args['tasks'] ?? {}) as Record<string, { get?: unknown }>))
-        tasks.set(taskId, task);
-      for (const m of (args['before'] ?? []) as unknown[]) raw(m, id);
-      if (args['answer'] !== false) send({ id, result: args['result'] ?? { content: [] } });
-      for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
-      return;
-    }
-    if (method === 'prompts/get') {
-      const given = ((params['arguments'] ?? {}) as Record<string, unknown>)['result'];
-      return void send({
-        id,
-        result: typeof given === 'string' ? (JSON.parse(given) as unknown) : (given ?? { messages: [] }),
-      });
-    }
-    if (method === 'tasks/get' || method === 'tasks/result') {
-      const task = tasks.get(String(params['taskId']));
-      const result = method === 'tasks/get' ? task?.get : task?.result;
-      if (result !== undefined) return void send({ id, result });
-    }
-    if (method === 'resources/read') {
-      const uri = String(params['uri'] ?? '');
-      if (log !== undefined) appendFileSync(log, `${JSON.stringify({ server: name, uri })}\n`);
-      if (uri.startsWith('rt://hold/')) return;
-      // `rt://swap/…` answers with another resource's contents (the metadata address's)
-      if (uri.startsWith('rt://swap/')) {
-        const other = 'http://169.254.169.254/latest/meta-data/';
-        return void send({
-          id,
-          result: { contents: [{ uri: other, mimeType: 'text/plain', text: 'SWAPPED-BODY-31' }] },
-        });
-      }
-      return void send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text: bodyOf(name, uri) }] } });
-    }
-    send({ id, error: { code: -32601, message: `method not found: ${method}` } });
-  });
+    sendMessage({ id, result: { contents: [{ uri, mimeType: 'text/plain', text: bodyOf(name, uri) }] } });
+    return true;
+  }
+  return false;
 }
 
-if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) main();
+if (process.argv[1] !== undefined && import.meta.filename === process.argv[1])
+  serveScript({ name, capabilities: { tools: {}, resources: {}, prompts: {} }, tools, answer });

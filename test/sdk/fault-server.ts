@@ -2,7 +2,7 @@
 // safe link, refused links (one with a password in a userinfo no parser reads, one with backticks in its path), an
 // embedded resource and `structuredContent` repeating the links; `resources/read` of `fault://big/N` answers with a
 // text body of N bytes (an answer over the connection cap), any other `fault://` uri with a short text.
-import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
+import { type RequestId, sendMessage, serveScript } from '../helpers/scripted-stdio-server.ts';
 
 /** The link the gate allows. */
 export const safeUri = 'fault://docs/guide.md';
@@ -57,11 +57,8 @@ export function artifactLinksResult(): Record<string, unknown> {
   return { content: [link(safeUri, 'guide'), link(brokenUri, 'gone')] };
 }
 
-type Id = string | number;
-const send = (message: Record<string, unknown>) => process.stdout.write(jsonRpcLine(message));
-
-function onRead(id: Id, uri: string): void {
-  if (uri === brokenUri) return void send({ id, error: { code: -32002, message: `resource not found: ${uri}` } });
+function onRead(id: RequestId, uri: string): void {
+  if (uri === brokenUri) return sendMessage({ id, error: { code: -32002, message: `resource not found: ${uri}` } });
   const last = /^fault:\/\/big-id-last\/(\d+)$/.exec(uri);
   if (last !== null) {
     // as an SDK server writes an answer: the id after the result
@@ -70,32 +67,21 @@ function onRead(id: Id, uri: string): void {
   }
   const big = /^fault:\/\/big\/(\d+)$/.exec(uri);
   const text = big === null ? `contents of ${uri}\n` : 'a'.repeat(Number(big[1]));
-  send({ id, result: { contents: [{ uri, mimeType: 'text/plain', text }] } });
+  sendMessage({ id, result: { contents: [{ uri, mimeType: 'text/plain', text }] } });
 }
 
-function main(): void {
-  readStdinMessages((message) => {
-    const { id, method } = message as { id?: Id; method?: unknown };
-    if (typeof method !== 'string' || id === undefined) return;
-    const params = (message['params'] ?? {}) as Record<string, unknown>;
-    if (method === 'initialize') {
-      const version = typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : '2025-06-18';
-      const capabilities = { tools: {}, resources: {} };
-      return void send({
-        id,
-        result: { protocolVersion: version, capabilities, serverInfo: { name: 'fault', version: '1' } },
-      });
-    }
-    if (method === 'ping') return void send({ id, result: {} });
-    if (method === 'tools/list') {
-      const tools = ['links', 'artifact-links'].map((name) => ({ name, inputSchema: { type: 'object' } }));
-      return void send({ id, result: { tools } });
-    }
-    if (method === 'tools/call')
-      return void send({ id, result: params['name'] === 'artifact-links' ? artifactLinksResult() : linksResult() });
-    if (method === 'resources/read') return onRead(id, String(params['uri'] ?? ''));
-    send({ id, error: { code: -32601, message: `method not found: ${method}` } });
+function answer(id: RequestId, method: string, params: Record<string, unknown>): boolean {
+  if (method === 'tools/call')
+    sendMessage({ id, result: params['name'] === 'artifact-links' ? artifactLinksResult() : linksResult() });
+  else if (method === 'resources/read') onRead(id, String(params['uri'] ?? ''));
+  else return false;
+  return true;
+}
+
+if (process.argv[1] !== undefined && import.meta.filename === process.argv[1])
+  serveScript({
+    name: 'fault',
+    capabilities: { tools: {}, resources: {} },
+    tools: ['links', 'artifact-links'].map((name) => ({ name, inputSchema: { type: 'object' } })),
+    answer,
   });
-}
-
-if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) main();

@@ -36,11 +36,24 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
     }
     return made;
   };
+  // the edits of one message mostly share their parent (the links of one `content`): located once for all of them
+  let parentPath: JsonPath | null = null;
+  let parentAt: Span | null = null;
   for (const edit of edits) {
-    const at = index.locate(edit.path);
+    const { path } = edit;
+    const step = path.at(-1);
+    let at: Span | null;
+    if (step === undefined) at = index.locate(path);
+    else {
+      if (parentPath === null || !sameParent(parentPath, path)) {
+        parentPath = path;
+        parentAt = index.locate(path.slice(0, -1));
+      }
+      at = parentAt === null ? null : index.child(parentAt, step);
+    }
     if (at === null) return null;
     if (edit.op === 'replace') {
-      splices.push({ ...at, text: json(edit.value) });
+      splices.push({ start: at.start, end: at.end, text: json(edit.value) });
     } else if (edit.op === 'keep') {
       const elements = index.elements(at.start);
       if (elements === null) return null;
@@ -50,17 +63,15 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
         if (element === undefined) return null;
         kept.push(text.slice(element.start, element.end));
       }
-      splices.push({ ...at, text: `[${kept.join(',')}]` });
+      splices.push({ start: at.start, end: at.end, text: `[${kept.join(',')}]` });
     } else {
       const value = json(edit.value);
-      const added = index.addedMember(at, json(edit.key));
+      const key = json(edit.key);
+      const added = index.addedMember(at, key);
       if (added !== undefined) {
         if (added === null) return null;
-        splices.push({
-          start: added,
-          end: added,
-          text: `${text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ','}${json(edit.key)}:${value}`,
-        });
+        const comma = text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ',';
+        splices.push({ start: added, end: added, text: `${comma}${key}:${value}` });
         continue;
       }
       const members = index.members(at.start);
@@ -70,15 +81,12 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
       else {
         // added as the last member, just before the closing brace
         const close = at.end - 1;
-        splices.push({
-          start: close,
-          end: close,
-          text: `${members.length > 0 ? ',' : ''}${json(edit.key)}:${value}`,
-        });
+        splices.push({ start: close, end: close, text: `${members.length > 0 ? ',' : ''}${key}:${value}` });
       }
     }
   }
-  splices.sort((a, b) => a.start - b.start || a.end - b.end);
+  // the edits of a judged result come in the order of the text: sorted only when they do not
+  if (!inOrder(splices)) splices.sort((a, b) => a.start - b.start || a.end - b.end);
   const pieces: string[] = [];
   let last = 0;
   for (const s of splices) {
@@ -88,6 +96,22 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
   }
   pieces.push(text.slice(last));
   return pieces.join('');
+}
+
+// whether `a` and `b` name the same parent (all but their last step)
+function sameParent(a: JsonPath, b: JsonPath): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length - 1; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function inOrder(splices: readonly Splice[]): boolean {
+  for (let i = 1; i < splices.length; i += 1) {
+    const a = splices[i - 1] as Splice;
+    const b = splices[i] as Splice;
+    if (a.start > b.start || (a.start === b.start && a.end > b.end)) return false;
+  }
+  return true;
 }
 
 /** The span of the value at `path` in `text` (a JSON text), or null; exported for tests. */
@@ -101,6 +125,7 @@ class TextIndex {
   private readonly objects = new Map<number, Member[] | null>();
   private readonly arrays = new Map<number, Span[] | null>();
   private closes: Map<number, number> | null = null;
+  private readonly found = new Map<string, number[]>();
   private readonly end = (i: number): number => valueEnd(this.text, i, this.closeOf);
 
   constructor(private readonly text: string) {}
@@ -108,16 +133,22 @@ class TextIndex {
   locate(path: JsonPath): Span | null {
     const start = skipSpace(this.text, 0);
     // the top value's end is needed only when the path is empty: each step finds its child's span
-    let at: Span = { start, end: path.length === 0 ? this.end(start) : start };
+    let at: Span | null = { start, end: path.length === 0 ? this.end(start) : start };
     if (at.end === -1) return null;
     for (const step of path) {
-      let next: Span | undefined;
-      if (typeof step === 'number') next = this.elements(at.start)?.[step];
-      else next = this.members(at.start)?.findLast((m) => m.key === step);
-      if (next === undefined) return null;
-      at = next;
+      at = this.child(at, step);
+      if (at === null) return null;
     }
     return at;
+  }
+
+  /** The span of member or element `step` of the container at `at`, or null. */
+  child(at: Span, step: string | number): Span | null {
+    const next =
+      typeof step === 'number'
+        ? this.elements(at.start)?.[step]
+        : this.members(at.start)?.findLast((m) => m.key === step);
+    return next ?? null;
   }
 
   members(open: number): Member[] | null {
@@ -139,9 +170,21 @@ class TextIndex {
     if (this.text.charCodeAt(at.start) !== 123) return null;
     const end = at.end > at.start ? at.end : this.end(at.start);
     if (end === -1) return null;
-    const body = this.text.slice(at.start, end);
-    if (body.includes('\\') || body.includes(quotedKey)) return undefined;
+    if (anyWithin(this.positions('\\'), at.start, end) || anyWithin(this.positions(quotedKey), at.start, end))
+      return undefined;
     return end - 1;
+  }
+
+  // where `part` occurs in the text, in order: found in one pass the first time it is asked for, so each of many
+  // objects asks in O(log n) whether it holds it, instead of searching its own text
+  private positions(part: string): number[] {
+    let found = this.found.get(part);
+    if (found === undefined) {
+      found = [];
+      for (let i = this.text.indexOf(part); i !== -1; i = this.text.indexOf(part, i + 1)) found.push(i);
+      this.found.set(part, found);
+    }
+    return found;
   }
 
   // the offset after the container opening at `open`, or -1: every container's end is found in one pass, on first need
@@ -149,6 +192,18 @@ class TextIndex {
     this.closes ??= matchBrackets(this.text);
     return this.closes.get(open) ?? -1;
   };
+}
+
+// whether one of `sorted` (increasing offsets) lies in `[start, end)`
+function anyWithin(sorted: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && (sorted[lo] as number) < end;
 }
 
 // the end of every container of `text` by the offset where it opens, from one pass that skips strings (no recursion:

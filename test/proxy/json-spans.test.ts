@@ -88,6 +88,31 @@ describe('spanAt and spliceEdits', () => {
     expect(spliceEdits(text, [edit])).toBe(text.replace('"uri":"u"}', '"uri":"u","_meta":{"m":1}}'));
   });
 
+  test('many siblings: one with a `_meta` of its own, one with the name in a string, one with a backslash, in any order', () => {
+    const items = [
+      '{"uri":"a"}',
+      '{"uri":"b","_meta":{"k":1}}',
+      '{"uri":"c","note":"see \\"_meta\\""}',
+      '{"uri":"d\\u0041"}',
+      '{"uri":"e","\\u005fmeta":2}',
+      '{"uri":"f"}',
+    ];
+    const text = `{"id":1,"result":{"content":[${items.join(',')}]}}\n`;
+    const edits: MessageEdit[] = items.map((_, i) => ({
+      op: 'set' as const,
+      path: ['result', 'content', i],
+      key: '_meta',
+      value: { d: i },
+    }));
+    for (const order of [edits, [...edits].reverse()]) {
+      const out = spliceEdits(text, order) ?? 'null';
+      expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(editMessage(JSON.parse(text), order))));
+      expect(out).toContain('{"uri":"a","_meta":{"d":0}}');
+      expect(out).toContain('{"uri":"b","_meta":{"d":1}}');
+      expect(out).toContain('{"uri":"e","\\u005fmeta":{"d":4}}');
+    }
+  });
+
   test('nesting 20 000 deep is walked without recursion', () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const text = `{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x"}]}}\n`;

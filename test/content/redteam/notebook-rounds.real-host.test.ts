@@ -103,6 +103,22 @@ const controls: [string, string][] = [
     ]),
   ],
   [
+    'a text/plain output printing a script (viewers show it escaped)',
+    nb4([out({ 'text/plain': `<script>${ran}</script>` }, 'execute_result')]),
+  ],
+  [
+    'a stream printing a script',
+    nb4([
+      {
+        cell_type: 'code',
+        metadata: {},
+        execution_count: 1,
+        source: 'print(page)',
+        outputs: [{ output_type: 'stream', name: 'stdout', text: [`<script>${ran}</script>\n`] }],
+      },
+    ]),
+  ],
+  [
     'an nbformat 3 notebook with a table and a png',
     nb3([
       {

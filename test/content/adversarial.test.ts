@@ -8,6 +8,7 @@ import type { Effect } from '../../src/decision/decision.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import * as make from '../fixtures/make-bytes.ts';
+import { realRenderers } from './markdown/markdown-differential.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
@@ -260,12 +261,29 @@ describe('html and script in declared text are never allowed', () => {
     ['json-looking text with a handler after it', asText('[1, 2]\n<img src=x onerror=alert(1)>'), 'application/json'],
     ['json with a trailing comma and markup', asText('{"a": "<svg/onload=alert(1)>",}'), 'application/json'],
     ['utf-16 json followed by a script', asBlob(make.utf16('{"a": 1}<script>alert(1)</script>')), 'application/json'],
-  ])('%s', async (_, body, mime) => {
+  ])('%s', async (name, body, mime) => {
     expect((await decideItem(body, mime)).effect).not.toBe('allow');
-    // behind a line of prose the text is no html document, so only the markup detector can catch it
-    if ('text' in body) expect((await decideItem(asText(`notes\n${body.text}`), mime)).effect).not.toBe('allow');
+    if (!('text' in body)) return;
+    // behind a line of prose the text opens with no tag: a browser shows it as text (html-signature.ts) and the
+    // markdown renderers read it. A tag no renderer passes on as html (every one escapes its `<`) is text to every
+    // consumer of the profile and allowed; any other is denied
+    const prose = `notes\n${body.text}`;
+    const verdict = (await decideItem(asText(prose), mime)).effect;
+    if (escapedByEveryRenderer.has(name)) {
+      for (const render of Object.values(realRenderers)) expect(render(prose)).not.toMatch(/<(?:img|svg)/i);
+      expect(verdict).toBe('allow');
+    } else expect(verdict).not.toBe('allow');
   });
 });
+
+// markup no markdown renderer reads as a tag: `/` or a line break where an attribute needs a space, no space between
+// attributes
+const escapedByEveryRenderer = new Set([
+  '<svg/onload>',
+  'img onerror with newlines',
+  'img onerror with a slash',
+  'img onerror after a quoted value',
+]);
 
 describe('markdown with raw html or script links is never allowed', () => {
   test.each([

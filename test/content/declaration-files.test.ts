@@ -55,30 +55,21 @@ describe('large declaration files served under their own name are allowed', () =
     expect(await decide(file, 'text/plain')).toEqual({ effect: 'allow', why: '' });
   });
 
-  // with no type a host that sniffs may still read the text raw as HTML (the browser consumer): these four hold
-  // a `<script>` or `<object>` in their comments and are denied for it, by that reading and never as too complex
-  const rawHtml = new Set([
-    '@types/node/crypto.d.ts',
-    '@types/node/inspector.generated.d.ts',
-    'playwright-core/types/protocol.d.ts',
-    'playwright-core/types/types.d.ts',
-  ]);
+  // with no type a browser sniffs the start of the text (html-signature.ts): a comment or `export` is no HTML
+  // signature, so the `<script>` and `<object>` four of them show in their comments are text, as Chromium shows them
   test.each(largeDeclarations)(
     '%s with no declared type',
     async (file) => {
-      const verdict = await decide(file, undefined);
-      expect(verdict.why).not.toMatch(/too-complex|markdown/);
-      if (rawHtml.has(file)) expect(verdict.why).toMatch(/^content\.executable: item 0: .*text read as html holds/);
-      else expect(verdict).toEqual({ effect: 'allow', why: '' });
+      expect(await decide(file, undefined)).toEqual({ effect: 'allow', why: '' });
     },
     60_000,
   );
 });
 
 describe('the same source where a markdown renderer reads it', () => {
-  test('an undeclared `.d.ts` holding a live html page is still read raw by the browser and denied', async () => {
+  test('an undeclared `.d.ts` that starts as an html page is still read raw by the browser and denied', async () => {
     const uri = 'guide://repo/types/index.d.ts';
-    const text = 'export declare const x: number;\n<p><img src=x onerror=alert(1)></p>\n';
+    const text = '<p><img src=x onerror=alert(1)></p>\nexport declare const x: number;\n';
     const decision = await gate.decideRead({
       stage: 'read',
       link: { type: 'resource_link', uri, name: 'index.d.ts' },

@@ -1,13 +1,13 @@
 // Browsers: HTML pages, SVG as a document and as an image. parse5 reads HTML as a browser does (tree and
 // tokenizer start tags); saxes reads SVG and XML with namespaces and entities as an image/svg+xml document is read,
-// and the same bytes through parse5 as a lenient reader inlining them. Text a sniffing host may show as HTML
-// (anything not declared markdown) is read raw as HTML too.
+// and the same bytes through parse5 as a lenient reader inlining them. Text a browser may open as a page is read raw
+// as HTML too: untyped text by the MIME Sniffing standard's HTML signatures, never text declared text/plain.
 import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
-import { isSourceCodeUri } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
+import { opensAsPage, sniffedAsUnknown } from './html-signature.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
 
 /** How a browser reads binary bodies: an image's metadata as HTML, the file as a script, the whole image as a page. */
@@ -31,10 +31,11 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        'bytes whose markup root is html; any text read raw as HTML by a sniffing host (text declared other than markdown, not a source file declared text/plain); an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
+        'bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
       judged:
         'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels)',
-      notCovered: 'script loaded from elsewhere by an allowed url (links are judged as links, not fetched)',
+      notCovered:
+        'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers',
     },
     {
       consumer: 'browsers: SVG as a document',
@@ -55,19 +56,28 @@ export const browserConsumer = {
     'html, svg and xml bodies are no longer read for script, and text is no longer read raw as a sniffing host reads it',
   readsText: (body) => {
     if (body.kind === 'html' || body.kind === 'svg' || body.kind === 'xml') return true;
-    // a browser shows text/plain as text; a host that sniffs reads raw HTML in anything not declared markdown
     if (body.kind === 'json') return body.declaredData !== 'json' && !shownAsNotebook(body);
-    if (body.kind !== 'text') return false;
-    return body.declaredKind !== 'markdown' && !sourceShownAsText(body);
+    return body.kind === 'text' && readsTextAsPage(body);
   },
   judgeText: (body, budget) => judgeInBrowser(body, budget),
   binaryReadings: browserBinary,
 } as const satisfies ContentConsumer;
 
-/** True when a source file (by its uri's extension) is declared text/plain: its consumers show it as text. */
-export function sourceShownAsText(body: TextBody): boolean {
-  return body.declaredMime === 'text/plain' && isSourceCodeUri(body.uri);
+// Text (no markup root by its own bytes) a browser opens as a page. Untyped text only when it opens with a tag
+// (html-signature.ts: every browser's HTML signatures and more); text/plain, which no browser sniffs as HTML (the
+// standard's text-or-binary rule, Chromium, Firefox), under the same rule, a margin for a host that ignores the
+// type: prose that shows markup further down is text either way. A file named `.html` is a page whatever it is
+// declared, as a host that saves and opens it reads it; any other declared type but markdown is read raw, as a host
+// that shows a body without regard to its type does.
+function readsTextAsPage(body: TextBody): boolean {
+  if (body.declaredKind === 'markdown') return false;
+  if (body.extension !== null && pageExtensions.has(body.extension)) return true;
+  if (body.declaredMime === 'text/plain' || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
+  return true;
 }
+
+// the extensions a browser opens from disk as an HTML page
+const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);
 
 function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const html = (): string | null => findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'html', body.text, budget);

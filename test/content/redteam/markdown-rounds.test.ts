@@ -51,8 +51,8 @@ const controls: [string, string, 'markdown' | 'text', Sending[]][] = [
     'a how-to showing a script in a fence and a handler in code',
     '# Embedding\n\n```html\n<script>window.__ran=1</script>\n```\n\nAvoid `<img src=x onerror=alert(1)>`.\n',
     'markdown',
-    // as text/plain or undeclared the gate reads it raw as a sniffing host would, and denies the fenced script
-    sendingsOf('guide://docs/howto', ['.md', '.MARKDOWN', '.txt', ''], ['text/markdown']),
+    // untyped it is text to a browser (no HTML signature at its start), and text/plain is never sniffed as a page
+    sendingsOf('guide://docs/howto', ['.md', '.MARKDOWN', '.txt', ''], ['text/markdown', 'text/plain', undefined]),
   ],
   [
     'an indented code block and escaped markup',

@@ -15,6 +15,7 @@ export const doctorDefinition = defineCommand({
     'for each proxy and hook it names the policy and whether the policy loads and its review verifies against the allowed signers the command gets (`--allowed-signers`, else $LINKGATE_ALLOWED_SIGNERS).',
     "a hook's matchers are judged as its host reads them, against the names the host gives the server's tools: doctor starts each user- or local-scope server a hook gates (as the host would; never one the project's files declare) and lists its tools, unless `--no-start`.",
     'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',
+    "doctor judges from each host's files and its own environment: it cannot see the flags or environment a host is started with (claude code's `--bare`, `--settings`, `--mcp-config`; codex's `-c`, `--profile`), and says so wherever it calls a server gated (`unseen` in `--json`).",
   ],
   options: {
     project: {

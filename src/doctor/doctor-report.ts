@@ -143,6 +143,11 @@ export interface ServerReport {
   /** the proxy's policy, or the policy of each hook that covers it */
   readonly policies: readonly PolicyStatus[];
   readonly problems: readonly string[];
+  /**
+   * for a server doctor calls gated or observed: what it cannot see that could change that, one lowercase line (the
+   * flags and environment its host is started with, `unseen-launch.ts`)
+   */
+  readonly unseen?: string;
 }
 
 /** The whole answer of `linkgate doctor` (`--json`, docs/doctor.md): every server, every linkgate hook, and the verdict. */

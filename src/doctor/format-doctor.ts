@@ -21,6 +21,9 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
             : `      tools not listed (${s.tools.unknown}): matchers judged for every tool name`,
         );
     }
+    // where a server is called gated, what doctor could not see of the host's start is said once for the host
+    const unseen = servers.find((s) => s.unseen !== undefined)?.unseen;
+    if (unseen !== undefined) lines.push(`  note: ${unseen}`);
   }
   if (report.hooks.length > 0) lines.push('linkgate hooks');
   for (const h of report.hooks) {
@@ -49,6 +52,10 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
       `${disabled > 0 ? `, ${disabled} disabled` : ''}; ${report.hooks.length} linkgate hook${report.hooks.length === 1 ? '' : 's'}` +
       `${notRunning > 0 ? `, ${notRunning} will not run` : ''}`,
   );
+  if (count('gated') > 0)
+    lines.push(
+      "gated as the hosts' files and this environment say: the flags and environment a host starts with are not seen",
+    );
   return `${lines.join('\n')}\n`;
 }
 

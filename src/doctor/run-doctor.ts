@@ -16,6 +16,7 @@ import type {
   ServerReport,
 } from './doctor-report.ts';
 import { doctorHosts } from './doctor-report.ts';
+import { unseenLaunch } from './unseen-launch.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
 import { readWindsurf } from './windsurf-config.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
@@ -109,8 +110,12 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     }),
   );
   const servers: ServerReport[] = [];
-  for (const [i, server] of configured.entries())
-    servers.push(await serverReport(server, hooks, places, status, problemOf, tools[i]));
+  for (const [i, server] of configured.entries()) {
+    const report = await serverReport(server, hooks, places, status, problemOf, tools[i]);
+    // a verdict from the files only: what the host is started with is not seen, and said so
+    const judged = report.state === 'gated' || report.state === 'observe';
+    servers.push(judged ? { ...report, unseen: unseenLaunch(report.host) } : report);
+  }
   const fine = (s: ServerReport) =>
     s.state === 'gated' || s.state === 'disabled' || (allowObserve && s.state === 'observe');
   const ok = servers.every(fine) && hooks.every((h) => h.runs) && problems.length === 0;

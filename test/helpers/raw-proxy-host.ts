@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
 export interface RawProxyHostOptions {
   gate: Gate;
   server: string;
-  sink: RecordSink;
+  /** where the proxy writes its records; none when absent */
+  sink?: RecordSink;
   command: readonly string[];
   mode?: 'enforce' | 'observe';
   /** sent as `params._meta` on every request (the 2026-07-28 envelope); none when absent */
@@ -21,11 +22,16 @@ export interface RawProxyHostOptions {
 
 /** A raw host over the proxy: requests answered by id, notifications sent, every message it got, and its end. */
 export interface RawProxyHost {
+  /** sends a request (ids 1, 2, 3… in order) and resolves with the proxy's answer to it */
   request(method: string, params: Json): Promise<Json>;
   notify(method: string, params?: Json): void;
+  /** writes `message` as it is, with `jsonrpc: "2.0"` (an answer to a request the server sent, say) */
+  send(message: Json): void;
+  /** the first message the proxy sends from now on that `match` accepts */
+  next(match: (message: Json) => boolean): Promise<Json>;
   readonly got: Json[];
-  /** ends the host's input and resolves when the proxy has exited */
-  close(): Promise<void>;
+  /** ends the host's input and resolves with the proxy's exit code once it has exited */
+  close(): Promise<number>;
 }
 
 /** Starts the proxy in this process with a raw host writing JSON-RPC lines to it. */
@@ -37,7 +43,7 @@ export function rawProxyHost(options: RawProxyHostOptions): RawProxyHost {
     gate: options.gate,
     server: options.server,
     mode: options.mode ?? 'enforce',
-    sink: options.sink,
+    ...(options.sink === undefined ? {} : { sink: options.sink }),
     upstream: { kind: 'command', command: command as string, args },
     stdin: toProxy,
     stdout: fromProxy,
@@ -46,6 +52,7 @@ export function rawProxyHost(options: RawProxyHostOptions): RawProxyHost {
     cwd: repoRoot,
   });
   const answers = new Map<number, (m: Json) => void>();
+  const waiters: { match: (m: Json) => boolean; resolve: (m: Json) => void }[] = [];
   const got: Json[] = [];
   let buffered = '';
   fromProxy.setEncoding('utf8');
@@ -56,6 +63,10 @@ export function rawProxyHost(options: RawProxyHostOptions): RawProxyHost {
       buffered = buffered.slice(end + 1);
       got.push(message);
       if (typeof message['id'] === 'number' && message['method'] === undefined) answers.get(message['id'])?.(message);
+      for (const w of waiters.filter((w) => w.match(message))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(message);
+      }
     }
   });
   let nextId = 1;
@@ -76,9 +87,15 @@ export function rawProxyHost(options: RawProxyHostOptions): RawProxyHost {
     notify(method, params) {
       write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
     },
-    async close() {
+    send(message) {
+      write({ jsonrpc: '2.0', ...message });
+    },
+    next(match) {
+      return new Promise<Json>((resolve) => waiters.push({ match, resolve }));
+    },
+    close() {
       toProxy.end();
-      await exit;
+      return exit;
     },
   };
 }

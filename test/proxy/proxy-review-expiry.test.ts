@@ -1,13 +1,11 @@
 // A review that expires while `linkgate proxy` runs (issue 39 item 6): the same proxy session, with the same loaded
 // policy, delivers the demo's links before the expiry day and refuses every link and read from the first decision
 // after it (policy.unreviewed), without a restart or a reload. Only Date is faked: timers and the server are real.
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { holdPolicy } from '../../src/gate/reload-policy.ts';
-import { runProxy } from '../../src/proxy/run-proxy.ts';
+import { rawProxyHost } from '../helpers/raw-proxy-host.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';
-import { repoRoot } from '../sdk/fake-gate.ts';
-import { demoServer, processEnv } from './proxy-helpers.ts';
+import { demoServer } from './proxy-helpers.ts';
 
 type Json = Record<string, unknown>;
 type Item = { type: string; uri?: string; _meta?: Json };
@@ -16,31 +14,6 @@ const reviewFolder = reviewFolders();
 afterEach(() => {
   vi.useRealTimers();
 });
-
-// a host over in-memory pipes: send a request, wait for the answer with its id
-function host(toProxy: PassThrough, fromProxy: PassThrough) {
-  const waiting = new Map<number, (m: Json) => void>();
-  let rest = '';
-  fromProxy.setEncoding('utf8');
-  fromProxy.on('data', (chunk: string) => {
-    rest += chunk;
-    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n')) {
-      const m = JSON.parse(rest.slice(0, end)) as Json;
-      rest = rest.slice(end + 1);
-      if (typeof m['id'] === 'number') waiting.get(m['id'])?.(m);
-    }
-  });
-  let next = 1;
-  return {
-    notify: (method: string) => toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`),
-    request: (method: string, params: Json): Promise<Json> => {
-      const id = next++;
-      const answer = new Promise<Json>((resolve) => waiting.set(id, resolve));
-      toProxy.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-      return answer;
-    },
-  };
-}
 
 const showLinks = { name: 'show-links', arguments: {} };
 const guide = 'demo://linkgate/guide.md';
@@ -55,23 +28,8 @@ describe('a review that expires while the proxy runs', () => {
     const f = reviewFolder({ 'alice@example.com': 'ed25519' }, { expires: '2031-03-10' });
     f.sign('alice@example.com');
     const holder = await holdPolicy(f.policy, { allowedSigners: f.allowedSigners, env: {} });
-    const toProxy = new PassThrough();
-    const fromProxy = new PassThrough();
-    const errors = new PassThrough();
-    errors.resume();
-    const [command, ...args] = demoServer;
-    const exit = runProxy({
-      gate: holder.gate(),
-      server: 'demo',
-      mode: 'enforce',
-      upstream: { kind: 'command', command: command as string, args },
-      stdin: toProxy,
-      stdout: fromProxy,
-      stderr: errors,
-      env: processEnv(),
-      cwd: repoRoot,
-    });
-    const h = host(toProxy, fromProxy);
+    // a host over in-memory pipes: send a request, wait for the answer with its id
+    const h = rawProxyHost({ gate: holder.gate(), server: 'demo', command: demoServer });
     await h.request('initialize', {
       protocolVersion: '2025-06-18',
       capabilities: {},
@@ -96,7 +54,6 @@ describe('a review that expires while the proxy runs', () => {
     expect(read.error?.message).toContain('policy.unreviewed');
     expect(read.error?.message).toContain('expired');
 
-    toProxy.end();
-    expect(await exit).toBe(0);
+    expect(await h.close()).toBe(0);
   });
 });

@@ -56,30 +56,37 @@ export function jsonTextValue(text: string): unknown {
 /**
  * Judges the JSON text items of a tool result's `content` as structured content (enforce mode): the new text of each
  * item with a refused link or uri in it (the notice in its place), or the withheld notice for a value past the walk's
- * limits. With `resources`, an embedded resource's text is judged the same way. Observe mode changes nothing.
+ * limits. With `resources`, an embedded resource's text is judged the same way. With `prose` (and `options.refs`, the
+ * links refused in `content`), a text item that is not JSON and holds a refused link's uri (or its host and path)
+ * becomes that link's notice, as such a string in `structuredContent` does. Observe mode changes nothing.
  */
 export async function judgeJsonTexts(
   gate: Gate,
   content: readonly unknown[],
   options: StructuredOptions,
   resources = false,
+  prose = false,
 ): Promise<JsonTextEdit[]> {
   if (options.mode === 'observe') return [];
   // one decider for all the JSON texts: a link they repeat is decided once
   const judging = { ...options, decide: options.decide ?? resultLinkDecider(gate, options.server) };
   // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
   // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
-  const found: { index: number; path: JsonTextEdit['path']; value: unknown; past: boolean }[] = [];
+  const found: { index: number; path: JsonTextEdit['path']; value: unknown; past: boolean; prose?: true }[] = [];
+  const proseText = (index: number, path: JsonTextEdit['path'], text: string) => {
+    if (prose && options.refs !== undefined && path.length === 1)
+      found.push({ index, path, value: text, past: false, prose: true });
+  };
   let scanned = 0;
   content.forEach((item, index) => {
     const at = textOf(item, resources);
     if (at === null) return;
     const { text, path } = at;
     const first = text.trimStart()[0];
-    if (first !== '{' && first !== '[') return;
+    if (first !== '{' && first !== '[') return proseText(index, path, text);
     const shape = jsonShape(text);
     // a character JSON never has outside strings: prose, which parse would refuse too
-    if (!shape.lexical) return;
+    if (!shape.lexical) return proseText(index, path, text);
     scanned += shape.values;
     // nesting past `maxDepth + 1` puts a value past the walk's depth
     if (scanned > structuredLimits.maxValues || shape.depth > structuredLimits.maxDepth + 1) {
@@ -88,10 +95,12 @@ export async function judgeJsonTexts(
     }
     const value = jsonTextValue(text);
     if (value !== undefined) found.push({ index, path, value, past: false });
+    else proseText(index, path, text);
   });
   let values = 0;
   const judged = await Promise.all(
     found.map((f) => {
+      if (f.prose === true) return judgeStructured(gate, f.value, { ...judging, prose: true });
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
@@ -102,6 +111,12 @@ export async function judgeJsonTexts(
   found.forEach((f, i) => {
     const judgement = judged[i];
     if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0)) return;
+    // prose holding a refused uri is one string: the edit's value is the notice
+    if (f.prose === true) {
+      const notice = judgement.withheld ? judgement.notice : judgement.edits[0]?.value;
+      edits.push({ index: f.index, path: f.path, text: String(notice) });
+      return;
+    }
     // text is read by the model whole: the decision a replaced link carries under `_meta` (its reasons name the host
     // and path) is left out of it, and so is any a server wrote there to pose as the gate's
     const text = JSON.stringify(applyStructured(f.value, judgement), (key, v: unknown) =>

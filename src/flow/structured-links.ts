@@ -50,13 +50,17 @@ interface Found {
   link: Record<string, unknown>;
   /** a uri string (replaced by the notice), not a link object (replaced by the text item) */
   bare: boolean;
+  /** the uri is an object's key (the object's path): refused, the whole value is withheld */
+  key?: true;
 }
 
 /** Everything one walk found: links and uri strings, and every other string (checked for refused uris later). */
 interface Walked {
   found: Found[];
-  strings: { path: (string | number)[]; text: string }[];
+  /** `key`: an object's key, not a value (a key holding a refused uri withholds the whole value) */
+  strings: { path: (string | number)[]; text: string; key?: true }[];
   values: number;
+  prose: boolean;
 }
 
 /** How a tool result's structured values are judged: its server, the mode, refused links and the result's decider. */
@@ -69,6 +73,11 @@ export interface StructuredOptions {
    * `structuredContent` so each link is decided once; default: one of its own, over `gate`
    */
   decide?: LinkDecider;
+  /**
+   * the value is prose (a text item's text): only its strings holding a refused link's uri are replaced, and no
+   * string in it is judged as a link of its own
+   */
+  prose?: boolean;
 }
 
 /**
@@ -83,7 +92,7 @@ export async function judgeStructured(
   options: StructuredOptions,
 ): Promise<StructuredJudgement> {
   if (options.mode === 'observe' || structured === undefined) return { withheld: false, edits: [] };
-  const walked: Walked = { found: [], strings: [], values: 0 };
+  const walked: Walked = { found: [], strings: [], values: 0, prose: options.prose === true };
   if (!walk(structured, [], 0, walked)) return { withheld: true, notice: tooLargeNotice };
   const { found } = walked;
   const decide = options.decide ?? resultLinkDecider(gate, options.server);
@@ -94,15 +103,19 @@ export async function judgeStructured(
   // every refused link, by its raw uri: those of `content`, then those found here
   const refused = new Map<string, { link: unknown; decision: Decision; ref: string | null }>();
   for (const r of refs?.values() ?? []) refused.set(uriOf(r.link), r);
+  let refusedKey: string | null = null;
   found.forEach((f, i) => {
     const decision = decisions[i];
     if (decision === undefined || decision.effect !== 'deny') return;
     const uri = uriOf(f.link);
     const ref = refs?.get(maskUri(uri))?.ref ?? null;
     const value = f.bare ? refusedLinkNotice(f.link, decision, ref) : refusedLinkItem(f.link, decision, ref);
-    edits.push({ path: f.path, value });
+    // a key cannot be replaced in place: the value that holds it is withheld whole
+    if (f.key === true) refusedKey ??= refusedLinkNotice(f.link, decision, ref);
+    else edits.push({ path: f.path, value });
     if (!refused.has(uri)) refused.set(uri, { link: f.link, decision, ref });
   });
+  if (refusedKey !== null) return { withheld: true, notice: refusedKey };
   // an empty or tiny uri would match every string: it has no address to hand on
   const held = [...refused].filter(([uri]) => uri.trim().length >= 3);
   if (held.length === 0) return { withheld: false, edits };
@@ -116,7 +129,7 @@ export async function judgeStructured(
     return { withheld: true, notice: tooLargeNotice };
   // each refused uri's address worked out once, not once per string
   const addresses = held.map(([uri, r]) => ({ uri, address: addressOf(uri), r }));
-  for (const { path, text } of walked.strings) {
+  for (const { path, text, key } of walked.strings) {
     let lower: string | undefined;
     const holder = addresses.find(({ uri, address }) => {
       if (text.includes(uri)) return true;
@@ -125,7 +138,9 @@ export async function judgeStructured(
       return lower.includes(address);
     });
     if (holder === undefined) continue;
-    edits.push({ path, value: refusedLinkNotice(holder.r.link, holder.r.decision, holder.r.ref) });
+    const notice = refusedLinkNotice(holder.r.link, holder.r.decision, holder.r.ref);
+    if (key === true) return { withheld: true, notice };
+    edits.push({ path, value: notice });
   }
   return { withheld: false, edits };
 }
@@ -152,7 +167,7 @@ function walk(value: unknown, path: (string | number)[], depth: number, walked: 
   walked.values += 1;
   if (walked.values > structuredLimits.maxValues || depth > structuredLimits.maxDepth) return false;
   if (typeof value === 'string') {
-    if (isUriString(value)) {
+    if (!walked.prose && isUriString(value)) {
       const name = path.length === 0 ? 'structuredContent' : `structuredContent.${path.join('.')}`;
       walked.found.push({ path, link: { type: 'resource_link', uri: value, name }, bare: true });
     } else walked.strings.push({ path, text: value });
@@ -168,7 +183,14 @@ function walk(value: unknown, path: (string | number)[], depth: number, walked: 
     walked.found.push({ path, link: value, bare: false });
     return true;
   }
-  return Object.entries(value).every(([k, v]) => walk(v, [...path, k], depth + 1, walked));
+  // keys reach the model as values do (a map keyed by uri): each is a string of its own
+  return Object.entries(value).every(([k, v]) => {
+    if (isUriString(k)) {
+      const name = path.length === 0 ? 'structuredContent' : `structuredContent.${path.join('.')}`;
+      walked.found.push({ path, link: { type: 'resource_link', uri: k, name }, bare: true, key: true });
+    } else walked.strings.push({ path, text: k, key: true });
+    return walk(v, [...path, k], depth + 1, walked);
+  });
 }
 
 function isUriString(text: string): boolean {

@@ -169,7 +169,7 @@ export function itemJudge(
     // so do those of a text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say)
     // (and of an embedded resource's text, unless the resource is withheld whole)
     const replaced = new Set(found.filter((_, i) => made[i] != null).map((f) => f.index));
-    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs, decide }, true))
+    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs, decide }, true, true))
       if (!replaced.has(t.index))
         edits.push({ op: 'replace', path: ['result', 'content', t.index, ...t.path], value: t.text });
     return edits.length === 0 ? null : editMessage(message, edits);

@@ -272,7 +272,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const decide = resultLinkDecider(s.gate, s.server, known);
   const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };
   const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
-  const jsonTexts = judgeJsonTexts(s.gate, content, judging, true);
+  const jsonTexts = judgeJsonTexts(s.gate, content, judging, true, true);
   const steps = await stepping;
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {

@@ -4,28 +4,8 @@
 // is judged as one: a refused link becomes its notice, a withheld body its notice, in the proxy and the decorator.
 // Before: the decorator passed a prompt's refused link whole, and both passed a sampling request's links and the
 // blocks of its `tool_result` (an executable included) unjudged.
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { callbackSink } from '../../src/record/record-sink.ts';
-import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
-import {
-  call,
-  closeAll,
-  hostPath,
-  link,
-  metadata,
-  onClose,
-  policyFile,
-  proxied,
-  scratch,
-  serverFile,
-} from './scripted-host.ts';
+import { call, closeAll, decorated, hostPath, link, metadata, proxied } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -42,33 +22,6 @@ const sampling = (id: string, content: unknown) => ({
   method: 'sampling/createMessage',
   params: { maxTokens: 10, messages: [{ role: 'user', content }] },
 });
-
-/** A real SDK client (sampling capable) over `gateTransport` before the scripted server; the sampling requests it got, and the first's arrival. */
-async function decorated() {
-  const dir = await scratch();
-  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
-  const inner = new StdioClientTransport({
-    command,
-    args,
-    env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: path.join(dir, 'r.jsonl') },
-    stderr: 'ignore',
-  });
-  const gate = createGate(await loadPolicy(policyFile));
-  const client = new Client({ name: 'rt', version: '1' }, { capabilities: { sampling: {} } });
-  const sampled: unknown[] = [];
-  let heard: () => void = () => {};
-  const firstSampled = new Promise<void>((resolve) => {
-    heard = resolve;
-  });
-  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
-    sampled.push(request.params);
-    heard();
-    return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' };
-  });
-  await client.connect(gateTransport(inner, { gate, server: 'a', sink: callbackSink(() => {}) }));
-  onClose(() => client.close());
-  return { client, sampled, firstSampled };
-}
 
 describe('red team, messages: a prompt holding a refused link', () => {
   test('the decorator hands the SDK client the notice, not the link', async () => {

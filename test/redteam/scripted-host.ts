@@ -1,11 +1,17 @@
-// What the red team's proxy cases share: a raw host (test/proxy/raw-host.ts) through the in-process proxy before the
-// real scripted stdio server (scripted-server.ts), a barrier that waits for everything the server wrote before it, and
-// the server's read log. Each test closes what it opened with `closeAll` (an `afterEach`).
+// What the red team's proxy and decorator cases share: a raw host (test/proxy/raw-host.ts) through the in-process
+// proxy before the real scripted stdio server (scripted-server.ts), a real SDK client over `gateTransport` before the
+// same server, a barrier that waits for everything the server wrote before it, and the server's read log. Each test
+// closes what it opened with `closeAll` (an `afterEach`).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { initialize, type RawHost, startRawHost } from '../proxy/raw-host.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
@@ -79,3 +85,33 @@ export async function reads(log: string): Promise<string[]> {
 
 /** Calls the scripted server's `result` tool with `args` (its result, messages before and after, tasks). */
 export const call = (host: RawHost, args: Json) => host.request('tools/call', { name: 'result', arguments: args });
+
+/**
+ * A real SDK client (sampling capable) over `gateTransport` before the scripted server `a`; the sampling requests it
+ * got, and the first one's arrival.
+ */
+export async function decorated() {
+  const dir = await scratch();
+  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
+  const inner = new StdioClientTransport({
+    command,
+    args,
+    env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: path.join(dir, 'r.jsonl') },
+    stderr: 'ignore',
+  });
+  const gate = createGate(await loadPolicy(policyFile));
+  const client = new Client({ name: 'rt', version: '1' }, { capabilities: { sampling: {} } });
+  const sampled: unknown[] = [];
+  let heard: () => void = () => {};
+  const firstSampled = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    sampled.push(request.params);
+    heard();
+    return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' };
+  });
+  await client.connect(gateTransport(inner, { gate, server: 'a', sink: callbackSink(() => {}) }));
+  onClose(() => client.close());
+  return { client, sampled, firstSampled };
+}

@@ -6,7 +6,8 @@
 // answer, `"$id"` standing for the call's id), `answer: false` (no answer of its own), and `tasks` (taskId → the
 // `result` of a later `tasks/get` and `tasks/result` of that task); a read of `rt://hold/…` is never answered.
 // `prompts/get` answers with the prompt result its `arguments.result` holds (a raw host sends it as an object; an SDK
-// client, whose prompt arguments are strings, as its JSON).
+// client, whose prompt arguments are strings, as its JSON). A call's `listing` (`resources`, `resourceTemplates`) is
+// what later `resources/list` and `resources/templates/list` answer.
 import { appendFileSync } from 'node:fs';
 import { type RequestId, sendMessage, serveScript } from '../helpers/scripted-stdio-server.ts';
 
@@ -18,6 +19,7 @@ const log = process.env['RT_REQUEST_LOG'];
 const raw = (message: unknown, id: RequestId) =>
   process.stdout.write(`${JSON.stringify(message).replaceAll('"$id"', JSON.stringify(id))}\n`);
 const tasks = new Map<string, { get?: unknown; result?: unknown }>();
+let listing: { resources?: unknown; resourceTemplates?: unknown } = {};
 
 const tools = [
   {
@@ -33,9 +35,18 @@ function answer(id: RequestId, method: string, params: Record<string, unknown>):
     const args = (params['arguments'] ?? {}) as Record<string, unknown>;
     for (const [taskId, task] of Object.entries((args['tasks'] ?? {}) as Record<string, { get?: unknown }>))
       tasks.set(taskId, task);
+    if (args['listing'] !== undefined) listing = args['listing'] as typeof listing;
     for (const m of (args['before'] ?? []) as unknown[]) raw(m, id);
     if (args['answer'] !== false) sendMessage({ id, result: args['result'] ?? { content: [] } });
     for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
+    return true;
+  }
+  if (method === 'resources/list' || method === 'resources/templates/list') {
+    const result =
+      method === 'resources/list'
+        ? { resources: listing.resources ?? [] }
+        : { resourceTemplates: listing.resourceTemplates ?? [] };
+    sendMessage({ id, result });
     return true;
   }
   if (method === 'prompts/get') {

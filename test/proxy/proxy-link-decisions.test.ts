@@ -116,8 +116,11 @@ describe('link decisions of the proxy', () => {
     expect(counter.total()).toBe(1002);
     const read = records.filter((r) => r.stages.requested !== null);
     expect(read.map((r) => [r.uri, r.verdict])).toEqual([[uri, 'body-obtained']]);
-    // the two reads, then the 501 links of the second result no one read
-    expect(records).toHaveLength(503);
+    // the two reads, then each listing no one read (one record per listing, DESIGN §4c): the 499 of the first
+    // result, the 501 of the second
+    expect(records).toHaveLength(1002);
+    // (the refused read is `link-only` too)
+    expect(records.filter((r) => r.verdict === 'link-only')).toHaveLength(1001);
   });
   test('one decision per link of a tool result across content, structuredContent and JSON text items', async () => {
     const counter = countingGate(createGate(await loadPolicy(shippedPolicy('default'))));

@@ -1,4 +1,4 @@
-import { linkFacts } from '../flow/discover-links.ts';
+import { uriOf } from '../link/resource-link.ts';
 import type { LinkStep, StartLinkInput } from '../flow/link-steps.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
@@ -30,8 +30,12 @@ export interface DecidedStep {
  * newest listing, whose context it keeps.
  */
 export class FoundLinks {
-  // every listing still remembered, oldest first, with its uri
-  private readonly listings = new Map<FoundLink, string>();
+  // every listing still remembered, oldest first from `head` on, and its uri at the same index: a queue, not a Map
+  // keyed by listing (a Map's oldest entry is found past every entry deleted before it, so evicting one listing per
+  // new one from a full map costs more with every eviction)
+  private listed: FoundLink[] = [];
+  private uris: string[] = [];
+  private head = 0;
   // the newest listing of each uri
   private readonly newest = new Map<string, FoundLink>();
 
@@ -48,20 +52,25 @@ export class FoundLinks {
     const evicted: FoundLink[] = [];
     const found: FoundLink[] = [];
     for (const { index, link } of links) {
-      const uri = linkFacts(link).uri;
+      const uri = uriOf(link);
       const f: FoundLink = { link, contentIndex: index, tool, responseId, at: at(), read: false };
       found.push(f);
-      this.listings.set(f, uri);
+      this.listed.push(f);
+      this.uris.push(uri);
       this.newest.set(uri, f);
-      if (this.listings.size > maxRememberedLinks) {
-        const oldest = this.listings.entries().next();
-        if (oldest.done !== true) {
-          const [listing, listedUri] = oldest.value;
-          this.listings.delete(listing);
-          if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
-          if (!listing.read) evicted.push(listing);
-        }
+      if (this.listed.length - this.head > maxRememberedLinks) {
+        const listing = this.listed[this.head] as FoundLink;
+        const listedUri = this.uris[this.head] as string;
+        this.head += 1;
+        if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
+        if (!listing.read) evicted.push(listing);
       }
+    }
+    // the queue drops what it evicted once that is as much as it keeps
+    if (this.head >= maxRememberedLinks) {
+      this.listed = this.listed.slice(this.head);
+      this.uris = this.uris.slice(this.head);
+      this.head = 0;
     }
     return { found, evicted };
   }
@@ -82,8 +91,10 @@ export class FoundLinks {
 
   /** Takes every remembered listing that was never read, oldest first, and forgets them all. */
   takeUnread(): FoundLink[] {
-    const unread = [...this.listings.keys()].filter((f) => !f.read);
-    this.listings.clear();
+    const unread = this.listed.slice(this.head).filter((f) => !f.read);
+    this.listed = [];
+    this.uris = [];
+    this.head = 0;
     this.newest.clear();
     return unread;
   }

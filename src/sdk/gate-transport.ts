@@ -121,7 +121,8 @@ class GatedTransport implements GateTransport {
 
   async flush(): Promise<void> {
     const s = this.session;
-    for (const f of s.found.takeUnread()) s.queue(() => s.recordUnread(f, 'the host did not read it'));
+    const unread = s.found.takeUnread();
+    if (unread.length > 0) s.queue(() => s.recordUnread(unread, 'the host did not read it'));
     await s.settle();
   }
 

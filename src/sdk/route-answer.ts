@@ -103,7 +103,8 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
     // the links of one result are found at one time (one clock reading, not one per link)
     const foundAt = s.now();
     const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
-    for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
+    if (evicted.length > 0)
+      s.queue(() => s.recordUnread(evicted, 'the host did not read it before more links arrived'));
     // every listed link is recorded before the result is passed on (a later record of the link supersedes it)
     if (s.judgeItems)
       return answerJudged(
@@ -145,7 +146,7 @@ function onTaskResult(
   const result = task['result'];
   const foundAt = s.now();
   const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
-  for (const f of evicted) s.queue(() => s.recordUnread(f, 'the host did not read it before more links arrived'));
+  if (evicted.length > 0) s.queue(() => s.recordUnread(evicted, 'the host did not read it before more links arrived'));
   answerJudged(
     s,
     id,

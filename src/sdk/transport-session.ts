@@ -307,9 +307,24 @@ export class TransportSession {
     };
   }
 
-  /** Records a found link that was never read as `link-only`. */
-  async recordUnread(f: FoundLink, why: string): Promise<void> {
-    await this.emit(skipRead(await this.stepOf(f), why));
+  /**
+   * Records found links that were never read as `link-only`, in order, as one write on the records chain (one
+   * deadline for all of them, not a timer and a chain link each); every record is tried, the first failure goes to
+   * `onerror`.
+   */
+  async recordUnread(found: readonly FoundLink[], why: string): Promise<void> {
+    if (found.length === 0) return;
+    const records = (await this.stepsOf(found)).map((step) => skipRead(step, why));
+    await this.written(() =>
+      sinkWrite(async () => {
+        let failed: { error: unknown } | null = null;
+        for (const record of records)
+          await this.sink.write(record).catch((error: unknown) => {
+            failed ??= { error };
+          });
+        if (failed !== null) throw (failed as { error: unknown }).error;
+      }, this.sinkDeadlineMs),
+    );
   }
 
   /** The read cache's key of `uri` on this connection. */

@@ -52,14 +52,23 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   }
 
   const files = new SavedFiles(event.savedDir);
-  const { contents, saved } = await judgedContents(raw, files, gate.policy.document.read.maxBytes, context);
+  // a result over the item cap is denied by its count before any item is judged: no saved file is read for it
+  const overCap = raw.length > gate.policy.document.read.maxItems;
+  const { contents, saved } = await judgedContents(
+    raw,
+    files,
+    overCap ? null : gate.policy.document.read.maxBytes,
+    context,
+  );
   if (linkRefused(step)) {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
     const notice = gateNotice('withheld the body of', stepSubject(step), step.linkDecision, record.next);
-    // the policy refused the link: the items standing for its body carry no address either
-    return withholdAnswer(raw, new Set(raw.map((_, i) => i)), notice, false);
+    // the policy refused the link: the items standing for its body carry no address either (one notice for a
+    // result over the item cap)
+    const items = overCap ? raw.slice(0, 1) : raw;
+    return withholdAnswer(items, new Set(items.map((_, i) => i)), notice, false);
   }
 
   // the host did the read: the flow judges its result afterwards
@@ -81,6 +90,9 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
   const notice = gateNotice('withheld the body of', stepSubject(step), judged.decision, judged.record.next);
+  // a result over the item cap is answered by one notice, not one per item (half a million items made an answer of
+  // 150 MB, past what a host reads in its timeout)
+  if (overCap && withheld.size === raw.length) return withholdAnswer(raw.slice(0, 1), new Set([0]), notice);
   return withholdAnswer(raw, withheld, notice);
 }
 
@@ -99,8 +111,16 @@ function readResult(contents: Record<string, unknown>[], resultType: unknown): R
   return resultType === undefined ? { contents } : { contents, resultType };
 }
 
-/** The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline). */
-async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxBytes: number, context: HookContext) {
+/**
+ * The read tool's items as the gate judges them, and the file each one's body was saved to (null: inline); with
+ * `maxBytes` null no saved file is read (an item whose body is one has none, which the gate denies).
+ */
+async function judgedContents(
+  raw: readonly unknown[],
+  files: SavedFiles,
+  maxBytes: number | null,
+  context: HookContext,
+) {
   const saved: (string | null)[] = [];
   const contents: Record<string, unknown>[] = [];
   for (const item of raw) {
@@ -119,7 +139,7 @@ async function judgedContents(raw: readonly unknown[], files: SavedFiles, maxByt
     } else {
       // the body is the saved file (the item's `text` is the host's note about it); a file that cannot be read back,
       // or lies outside the host's folder, gives an item with no body, which the gate denies (content.shape)
-      const blob = await files.readBase64(path, maxBytes);
+      const blob = maxBytes === null ? null : await files.readBase64(path, maxBytes);
       if (blob !== null) judgedItem['blob'] = blob;
     }
     contents.push(judgedItem);

@@ -110,6 +110,38 @@ describe.each(['codex', 'claude-code'] as const)('%s: a tool result of about 490
   }, 120_000);
 });
 
+describe('claude code: a read result of about 490 000 items', () => {
+  // over `read.maxItems` the read is denied by its count; on main every item was replaced by its own notice, an
+  // answer of 150 MB (more than twice the event) that the host had to read within its timeout
+  it('is withheld by one notice', async () => {
+    const count = 490_000;
+    const items = Array.from(
+      { length: count },
+      (_, i) => `{"uri":"guide://doc","mimeType":"text/plain","text":"${i} ${padName}"}`,
+    );
+    const event = JSON.stringify({
+      ...readRequested('docs', 'guide://doc', { session: 'r1' }),
+      hook_event_name: 'PostToolUse',
+      tool_response: '@',
+    }).replace('"@"', `{"contents":[${items.join(',')}]}`);
+    expect(event.length).toBeLessThan(maxEventBytes);
+    expect(event.length).toBeGreaterThan(maxEventBytes * 0.8);
+    const run = await runHookProcess(
+      ['hook', 'claude-code', '--policy', 'policies/default.yaml', '--state', state('read')],
+      event,
+    );
+    timings.push(`read of ${count} items ${run.elapsedMs} ms`);
+    expect(run.code, run.stderr).toBe(0);
+    const output = (
+      JSON.parse(run.stdout) as { hookSpecificOutput: { updatedToolOutput: { contents: { text: string }[] } } }
+    ).hookSpecificOutput.updatedToolOutput.contents;
+    expect(output).toHaveLength(1);
+    expect(output[0]?.text).toMatch(
+      /^linkgate withheld (the body of .*content\.too-many-items|this tool result: the hook failed)/,
+    );
+  }, 120_000);
+});
+
 describe('the item cap', () => {
   // links one by one up to the cap (the state keeps `maxLinksPerEvent`, the rest withheld each with its notice); one
   // item more withholds the result whole

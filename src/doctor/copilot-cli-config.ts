@@ -3,10 +3,14 @@ import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { copilotCli, copilotHome, copilotHooksFolder } from '../hosts/copilot-cli.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
+import { type HandlerCommand, readHooksFile } from './hooks-file.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
+
+// a command hook Copilot CLI runs: `{type: "command", bash, timeoutSec}`
+const commandHook: HandlerCommand = (h) =>
+  h['type'] === 'command' && typeof h['bash'] === 'string' ? { command: h['bash'] } : undefined;
 
 /**
  * Copilot CLI's MCP servers (`mcpServers` of ~/.copilot/mcp-config.json, `$COPILOT_HOME` moves it) and the command
@@ -27,18 +31,7 @@ export async function readCopilotCli(places: ConfigPlaces): Promise<HostInventor
         servers.push(serverFromEntry({ host: 'copilot-cli', name, scope: 'user', file, enabled: true }, entry));
   const folder = copilotHooksFolder(places.cwd);
   const names = await readdir(folder).catch(() => [] as string[]);
-  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
-    const hooksFile = join(folder, name);
-    const read = await readConfigFile(hooksFile);
-    if (read.kind === 'problem') problems.push(read.message);
-    const block = read.kind === 'read' && isRecord(read.value['hooks']) ? read.value['hooks'] : {};
-    for (const [event, phase] of Object.entries(copilotCli.events)) {
-      const list = block[event];
-      if (!Array.isArray(list)) continue;
-      for (const handler of list as unknown[])
-        if (isRecord(handler) && handler['type'] === 'command' && typeof handler['bash'] === 'string')
-          hooks.push(configuredHook(copilotCli, hooksFile, { event, phase, command: handler['bash'], handler }));
-    }
-  }
+  for (const name of names.filter((n) => n.endsWith('.json')).sort())
+    hooks.push(...(await readHooksFile(copilotCli, join(folder, name), commandHook, problems)));
   return { servers, hooks, problems };
 }

@@ -2,10 +2,16 @@ import { join } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { cursor, cursorFolders } from '../hosts/cursor.ts';
-import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
+import { type HandlerCommand, readHooksFile } from './hooks-file.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
+
+// a hook Cursor runs: `{command, matcher}`
+const commandHook: HandlerCommand = (h) =>
+  typeof h['command'] === 'string'
+    ? { command: h['command'], ...(typeof h['matcher'] === 'string' ? { matcher: h['matcher'] } : {}) }
+    : undefined;
 
 /**
  * Cursor's MCP servers (`mcpServers` of ~/.cursor/mcp.json and the project's .cursor/mcp.json) and its MCP hooks
@@ -28,25 +34,7 @@ export async function readCursor(places: ConfigPlaces): Promise<HostInventory> {
           serverFromEntry({ host: 'cursor', name, scope, file, enabled: entry['disabled'] !== true }, entry),
         );
       }
-    const hooksFile = join(folder, 'hooks.json');
-    const config = await readConfigFile(hooksFile);
-    if (config.kind === 'problem') problems.push(config.message);
-    const block = config.kind === 'read' && isRecord(config.value['hooks']) ? config.value['hooks'] : {};
-    for (const [event, phase] of Object.entries(cursor.events)) {
-      const list = block[event];
-      if (!Array.isArray(list)) continue;
-      for (const handler of list as unknown[])
-        if (isRecord(handler) && typeof handler['command'] === 'string')
-          hooks.push(
-            configuredHook(cursor, hooksFile, {
-              event,
-              phase,
-              ...(typeof handler['matcher'] === 'string' ? { matcher: handler['matcher'] } : {}),
-              command: handler['command'],
-              handler,
-            }),
-          );
-    }
+    hooks.push(...(await readHooksFile(cursor, join(folder, 'hooks.json'), commandHook, problems)));
   }
   return { servers, hooks, problems };
 }

@@ -1,10 +1,13 @@
 import { isRecord } from '../decision/json-value.ts';
 import { windsurf, windsurfHooksFiles, windsurfMcpConfigFile } from '../hosts/windsurf.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
+import { type HandlerCommand, readHooksFile } from './hooks-file.ts';
 import { readConfigFile } from './read-config-file.ts';
 import { serverFromEntry } from './server-entry.ts';
+
+// a hook Windsurf runs: `{command, show_output}`
+const commandHook: HandlerCommand = (h) => (typeof h['command'] === 'string' ? { command: h['command'] } : undefined);
 
 /**
  * Windsurf's MCP servers (`mcpServers` of ~/.codeium/windsurf/mcp_config.json; a remote one by `serverUrl`) and the
@@ -28,17 +31,7 @@ export async function readWindsurf(places: ConfigPlaces): Promise<HostInventory>
             'url',
           ]),
         );
-  for (const hooksFile of windsurfHooksFiles(places.home, places.cwd, places.env)) {
-    const read = await readConfigFile(hooksFile);
-    if (read.kind === 'problem') problems.push(read.message);
-    const block = read.kind === 'read' && isRecord(read.value['hooks']) ? read.value['hooks'] : {};
-    for (const [event, phase] of Object.entries(windsurf.events)) {
-      const list = block[event];
-      if (!Array.isArray(list)) continue;
-      for (const handler of list as unknown[])
-        if (isRecord(handler) && typeof handler['command'] === 'string')
-          hooks.push(configuredHook(windsurf, hooksFile, { event, phase, command: handler['command'], handler }));
-    }
-  }
+  for (const hooksFile of windsurfHooksFiles(places.home, places.cwd, places.env))
+    hooks.push(...(await readHooksFile(windsurf, hooksFile, commandHook, problems)));
   return { servers, hooks, problems };
 }

@@ -62,7 +62,7 @@ export const mdxConsumer: ContentConsumer = {
       reaches:
         'a uri named `.mdx`, `.md` or `.markdown`, or text declared markdown (MDX sites compile `.md` as MDX too)',
       judged:
-        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions (comment-only ones are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions), link and image urls',
+        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions), link and image urls',
       notCovered:
         'what the site maps a component name to (a `<Chart>` is judged by its props only); a body MDX cannot parse fails its build and is not denied for MDX',
     },
@@ -110,10 +110,8 @@ function activeOwn(node: MdxNode, budget: WorkBudget): string | null {
       return 'an `import`/`export` statement, which runs when the page is built';
     case 'mdxFlowExpression':
     case 'mdxTextExpression':
-      // `{/* a comment */}` is how MDX writes comments: an empty program runs nothing
-      return (node.data?.estree?.body?.length ?? 1) === 0
-        ? null
-        : 'a `{…}` expression, which runs when the page is built';
+      // `{/* a comment */}` is how MDX writes comments, `{"1.2.3"}` how it writes a literal: neither runs anything
+      return inertProgram(node.data?.estree) ? null : 'a `{…}` expression, which runs when the page is built';
     case 'mdxJsxFlowElement':
     case 'mdxJsxTextElement':
       return activeElement(node, budget);
@@ -126,6 +124,27 @@ function activeOwn(node: MdxNode, budget: WorkBudget): string | null {
     default:
       return null;
   }
+}
+
+// an expression's program as acorn read it: empty (a comment), or statements that are each one literal (a string,
+// number, boolean or null; no regular expression, no template with a substitution): evaluating it runs no code
+function inertProgram(program: { body?: unknown[] } | null | undefined): boolean {
+  const body = program?.body;
+  if (!Array.isArray(body)) return false;
+  return body.every((statement) => {
+    if (!isNode(statement) || statement['type'] !== 'ExpressionStatement') return false;
+    const expression = statement['expression'];
+    if (!isNode(expression)) return false;
+    if (expression['type'] === 'TemplateLiteral')
+      return Array.isArray(expression['expressions']) && expression['expressions'].length === 0;
+    if (expression['type'] !== 'Literal' || 'regex' in expression || 'bigint' in expression) return false;
+    const value = expression['value'];
+    return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+  });
+}
+
+function isNode(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object';
 }
 
 // a lowercase JSX name is an HTML element React renders as it is; a component's string props are read as the

@@ -100,6 +100,10 @@ const attacks: [string, string][] = [
   ['an export after the content', '# Page\n\nText.\n\nexport const late = globalThis.__mdxRan("late")\n'],
   ['an expression after a BOM with CRLF lines', '\ufeff# Page\r\n\r\n{globalThis.__mdxRan("crlf")}\r\n'],
   ['a jsx error handler', '<img src="x.png" onError={() => globalThis.__mdxRan("error")} />\n'],
+  // expressions that look like literals but are not one (issue 41 item 5: literals are allowed)
+  ['a template with a substitution', 'Version {`${globalThis.__mdxRan("template")}`}\n'],
+  ['a literal then a call', 'Version {"1.2.3", globalThis.__mdxRan("sequence")}\n'],
+  ['a call on a literal', 'Version {"x".constructor.constructor("globalThis.__mdxRan(1)")()}\n'],
 ];
 
 const controls: [string, string][] = [
@@ -114,6 +118,9 @@ const controls: [string, string][] = [
   ],
   ['html-like jsx without handlers', '<details>\n<summary>More</summary>\n\nHidden *text*.\n\n</details>\n'],
   ['escaped braces', '# Templates\n\nWrite \\{name\\} where the name goes.\n'],
+  // literals: evaluating one runs nothing (issue 41 item 5)
+  ['a string-literal expression', '# Release\n\nVersion {"1.2.3"} is out.\n'],
+  ['literal expressions on their own lines', '# Numbers\n\n{42}\n\n{`plain template`}\n\n{null}\n'],
 ];
 
 describe('mdx: the real compiler runs each attack, the gate withholds it', () => {

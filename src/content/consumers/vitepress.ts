@@ -34,6 +34,7 @@ function markdownIt(): MarkdownIt {
     const attrs = load('markdown-it-attrs') as (md: MarkdownIt) => void;
     // VitePress's createMarkdownRenderer: html and linkify on, markdown-it-attrs with its default delimiters
     const md = create('default', { html: true, linkify: true });
+    useContainers(md);
     md.use(attrs);
     const fence = md.renderer.rules.fence;
     md.renderer.rules.fence = (tokens, index, options, env, self) => {
@@ -46,6 +47,45 @@ function markdownIt(): MarkdownIt {
   return vitepressMd;
 }
 
+type Container = (md: MarkdownIt, name: string, options: { render: RenderRule }) => void;
+type RenderRule = NonNullable<MarkdownIt['renderer']['rules']['fence']>;
+
+// VitePress's containerPlugin, with the markdown-it-container it bundles: `::: tip`, `info`, `warning`, `danger` and
+// `details` blocks with a title rendered as inline markdown, `::: v-pre` (a `<div v-pre>`: Vue compiles nothing in
+// it) and `::: raw`
+function useContainers(md: MarkdownIt): void {
+  const container = load('markdown-it-container') as Container;
+  for (const [klass, title] of titledContainers)
+    container(md, klass, {
+      render: (tokens, index, _options, env: { references?: unknown }) => {
+        const token = tokens[index];
+        if (token === undefined) return '';
+        const tag = klass === 'details' ? 'details' : 'div';
+        if (token.nesting !== 1) return `</${tag}>\n`;
+        const info = token.info.trim().slice(klass.length).trim();
+        const heading = md.renderInline(info === '' ? title : info, { references: env.references });
+        const attrs = md.renderer.renderAttrs(token);
+        return klass === 'details'
+          ? `<details class="${klass} custom-block"${attrs}><summary>${heading}</summary>\n`
+          : `<div class="${klass} custom-block"${attrs}><p class="custom-block-title">${heading}</p>\n`;
+      },
+    });
+  const plain =
+    (open: string, close: string): RenderRule =>
+    (tokens, index) =>
+      tokens[index]?.nesting === 1 ? open : close;
+  container(md, 'v-pre', { render: plain('<div v-pre>\n', '</div>\n') });
+  container(md, 'raw', { render: plain('<div class="vp-raw">\n', '</div>\n') });
+}
+
+const titledContainers: readonly (readonly [string, string])[] = [
+  ['tip', 'TIP'],
+  ['info', 'INFO'],
+  ['warning', 'WARNING'],
+  ['danger', 'DANGER'],
+  ['details', 'Details'],
+];
+
 /** VitePress: frontmatter `head`, markdown-it-attrs attributes, Vue interpolation and directives. */
 export const vitepressConsumer: ContentConsumer = {
   id: 'vitepress',
@@ -55,9 +95,9 @@ export const vitepressConsumer: ContentConsumer = {
       consumer: 'VitePress (opt-in: `vitepress`)',
       reaches: 'a uri named `.md` or `.markdown`, or text declared markdown',
       judged:
-        'frontmatter (yaml) `head` entries as the head elements they become; markdown-it (html, linkify) with markdown-it-attrs, as VitePress renders, through parse5 as a browser reads the page and as a Vue template: `{{ }}` outside `v-pre`, directives (`v-html`, `v-on`/`@`, `v-bind`/`:`, `#`), `<script setup>`',
+        "frontmatter (yaml) `head` entries as the head elements they become; markdown-it (html, linkify) with markdown-it-attrs and VitePress's containers (markdown-it-container: `::: tip` … titles, `::: v-pre` content left to Vue uncompiled unless it holds raw html, `::: raw`), as VitePress renders, through parse5 as a browser reads the page and as a Vue template: `{{ }}` outside `v-pre`, directives (`v-html`, `v-on`/`@`, `v-bind`/`:`, `#`), `<script setup>`",
       notCovered:
-        "VitePress's own containers and includes (`::: …`, `<!--@include: …-->`), whose content is judged as markdown-it reads it; components the theme registers are judged by their attributes only",
+        "VitePress's includes (`<!--@include: …-->`) and code groups (`::: code-group`), whose content is judged as markdown-it reads it; components the theme registers are judged by their attributes only",
     },
   ],
   leftOut:
@@ -124,9 +164,16 @@ function activePage(markdown: string, budget: WorkBudget): string | null {
 // as html, which markdown-it's own rules escape as text: so the source of every inline run (its text and html) is
 // read as a template too, and code that VitePress does not wrap in `v-pre` for `{{ }}`
 function activeSource(md: MarkdownIt, markdown: string, budget: WorkBudget): string | null {
-  for (const block of md.parse(markdown, {})) {
+  const blocks = md.parse(markdown, {});
+  const inert = vPreContent(blocks);
+  for (const [at, block] of blocks.entries()) {
     budget.spend('vitepress', block.content.length);
-    if (block.type === 'html_block') {
+    if (inert.has(at)) continue;
+    if (block.type.startsWith('container_') && block.nesting === 1) {
+      // a container's title is rendered as inline markdown, whose source VitePress's html rules read too
+      const found = activeTemplate(html5().parseFragment(block.info).childNodes, false, 0, budget);
+      if (found !== null) return found;
+    } else if (block.type === 'html_block') {
       const found = activeTemplate(html5().parseFragment(block.content).childNodes, false, 0, budget);
       if (found !== null) return found;
     } else if (block.type === 'code_block' || (block.type === 'fence' && /-vue$/.test(fenceLanguage(block.info)))) {
@@ -144,6 +191,32 @@ function activeSource(md: MarkdownIt, markdown: string, budget: WorkBudget): str
     }
   }
   return null;
+}
+
+// the tokens inside `::: v-pre` blocks that hold no raw html: Vue compiles nothing of them. A block with raw html
+// could close its `<div v-pre>` early, so its source is read as any other (the rendered page is read either way)
+function vPreContent(blocks: readonly { type: string; nesting: number }[]): Set<number> {
+  const inert = new Set<number>();
+  for (let open = 0; open < blocks.length; open++) {
+    if (blocks[open]?.type !== 'container_v-pre_open') continue;
+    let depth = 0;
+    let close = open;
+    let html = false;
+    for (; close < blocks.length; close++) {
+      const type = blocks[close]?.type ?? '';
+      if (type === 'container_v-pre_open') depth++;
+      else if (type === 'container_v-pre_close' && --depth === 0) break;
+      else if (type === 'html_block' || (type === 'inline' && hasInlineHtml(blocks[close]))) html = true;
+    }
+    if (!html) for (let at = open + 1; at < close; at++) inert.add(at);
+    open = close;
+  }
+  return inert;
+}
+
+function hasInlineHtml(block: unknown): boolean {
+  const children = (block as { children?: { type: string }[] | null }).children ?? [];
+  return children.some((child) => child.type === 'html_inline');
 }
 
 function fenceLanguage(info: string): string {

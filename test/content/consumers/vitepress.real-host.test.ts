@@ -77,10 +77,23 @@ const attacks: [string, string, 'html' | 'code', RegExp][] = [
     /<script src="https:\/\/evil\.example\/x\.js"/,
   ],
   ['an interpolation with CRLF lines', '# Page\r\n\r\nTotal: {{ 7 * 191 }}\r\n', 'html', new RegExp(marker)],
+  // VitePress's containers (issue 41 item 5: `::: v-pre` content is allowed, what is around it is not)
+  ['an interpolation in a tip title', '::: tip Total {{ 7 * 191 }}\nText.\n:::\n', 'html', new RegExp(marker)],
+  [
+    'an interpolation after a v-pre block',
+    '::: v-pre\nShown.\n:::\n\nTotal {{ 7 * 191 }}\n',
+    'html',
+    new RegExp(marker),
+  ],
 ];
 
 const controls: [string, string][] = [
   ['a fenced block showing an interpolation', '# Page\n\n```vue\n<p>{{ 7 * 191 }}</p>\n```\n'],
+  [
+    'a v-pre block showing interpolations (issue 41 item 5)',
+    '# Syntax\n\n::: v-pre\nWrite `{{ 7 * 191 }}` or {{ 7 * 191 }} and Vue shows it as written.\n:::\n',
+  ],
+  ['a tip with a title and a link', '::: tip Heads up\nRead the [guide](https://example.com/guide).\n:::\n'],
   ['attrs on a link setting a target', '# Page\n\nSee [docs](https://example.com/){target="_blank" rel="noopener"}.\n'],
   ['attrs setting an id and a class', '# Install {#setup .big}\n\nRun the [installer](https://example.com/x).\n'],
   [

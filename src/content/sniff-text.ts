@@ -7,9 +7,9 @@ import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type TextKind } from './text/text-kind.ts';
 import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
-import { mayHoldActiveMarkupUtf8 } from './svg-html/markup-screen.ts';
+import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
 import { findUnsafeText } from './text/unsafe-text.ts';
-import { scanUtf8 } from './text/unsafe-utf8.ts';
+import { scanUtf8Marking } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /**
@@ -67,14 +67,19 @@ export function textFindings(
 ): ContentSniff {
   budget.spend('text', bytes.length);
   const findInvisible = options.findInvisible !== false;
-  // UTF-8 bytes are scanned once for both; UTF-16 text had its string scan, and its invisible characters are looked
-  // for in its UTF-8
+  // UTF-8 bytes are scanned once for both, noting which ASCII marks occur; UTF-16 text had its string scan, and its
+  // invisible characters are looked for in its UTF-8
   const scanned =
     view.start === null
       ? findInvisible
-        ? scanUtf8(view.utf8, 0, true)
+        ? scanUtf8Marking(view.utf8, 0, true)
         : null
-      : scanUtf8(bytes, view.start, findInvisible);
+      : scanUtf8Marking(bytes, view.start, findInvisible);
+  // the ASCII bytes the checks below search for: a mark the scan saw nowhere is not searched for, any other byte once
+  // for all of them (an ASCII byte is in the item's UTF-8 bytes exactly when it is in the text past their byte order
+  // mark)
+  const searched = holdsByte(view.utf8);
+  const mayHold = scanned === null ? searched : (byte: number) => scanned.mayHold(byte) && searched(byte);
   const unsafe = view.unsafe ?? scanned?.unsafe ?? [];
   if (view.issues.length > 0) unsafe.unshift(...view.issues);
   // the bytes are the text's UTF-8, where a lone surrogate became U+FFFD (EF BF BD): the string is searched only
@@ -88,28 +93,51 @@ export function textFindings(
     view.text,
     shortcutShownAsCode(view, options, budget),
     recognisedUnder(profile),
+    mayHold,
   );
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
   sniff.unsafe = unsafe;
   sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
-  judgeTextForProfile(textBody(bytes, view, textKind, options, budget), profile, sniff, budget);
+  judgeTextForProfile(textBody(bytes, view, textKind, options, budget, mayHold), profile, sniff, budget);
   return sniff;
+}
+
+// Whether `bytes` hold a byte: one native search per byte asked, its answer kept for the next asker.
+function holdsByte(bytes: Buffer): (byte: number) => boolean {
+  const known = new Map<number, boolean>();
+  return (byte) => {
+    let holds = known.get(byte);
+    if (holds === undefined) {
+      holds = bytes.indexOf(byte) !== -1;
+      known.set(byte, holds);
+    }
+    return holds;
+  };
 }
 
 // The body as the consumers see it. A notebook is JSON that its viewers render whatever it is declared as, so a
 // JSON body is parsed once, on first need, and charged to the item's budget.
-function textBody(bytes: Buffer, view: TextView, kind: TextKind, options: SniffOptions, budget: WorkBudget): TextBody {
+function textBody(
+  bytes: Buffer,
+  view: TextView,
+  kind: TextKind,
+  options: SniffOptions,
+  budget: WorkBudget,
+  mayHold: (mark: number) => boolean,
+): TextBody {
   const declaredMime = options.declaredMime ?? null;
   let parsed: { value: unknown } | undefined;
-  // the markdown renderers and the browser read the same text: the screen in front of their parsers runs once
+  // the markdown renderers and the browser read the same text: the screen in front of their parsers runs once, and
+  // not at all when none of the bytes its triggers are found at occurs in it
   let screened: boolean | undefined;
   return {
     bytes,
     utf8: view.utf8,
     text: view.text,
-    mayHoldActiveMarkup: () => (screened ??= mayHoldActiveMarkupUtf8(view.utf8)),
+    mayHoldActiveMarkup: () => (screened ??= textReadingMarks.some(mayHold) && mayHoldActiveMarkupUtf8(view.utf8)),
+    mayHold: view.start === null ? holdsByte(bytes) : mayHold,
     kind,
     declaredMime,
     declaredKind: declaredMime === null ? null : (kindOfMime(declaredMime)?.id ?? null),

@@ -64,6 +64,8 @@ export interface TextBody {
   text: () => string;
   /** the markup screen's answer for the text (`mayHoldActiveMarkupUtf8`), made once on first need for every consumer */
   mayHoldActiveMarkup: () => boolean;
+  /** whether `bytes` hold a byte, each byte searched for once for every consumer: a longer search is skipped when its first byte is missing */
+  mayHold: (byte: number) => boolean;
   kind: TextKind;
   /** the declared mime type (normalized), or null */
   declaredMime: string | null;

@@ -44,7 +44,9 @@ export const pdfReaderConsumer = {
     'a pdf is judged by its type only: OpenAction javascript, launch actions and attachments pass, and pdfs inside images are not looked for',
   // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf
   // too; past the first KiB pdf.js still opens it by its trailer (a pdf after 4 KiB of notes runs its OpenAction)
-  readsText: (body) => body.kind === 'pdf' || headerAt(body.bytes) !== -1 || holdsPdfStructure(body.bytes),
+  // PDF structure needs a `<<` dictionary: text with no `<` is searched no further
+  readsText: (body) =>
+    body.kind === 'pdf' || headerAt(body.bytes) !== -1 || (body.mayHold(0x3c) && holdsPdfStructure(body.bytes)),
   judgeText: (body, budget) => {
     const pdf = pdfFindings(body.bytes.subarray(Math.max(0, headerAt(body.bytes))), inflateOptions(body), budget);
     const findings: ConsumerFinding[] = [];

@@ -43,6 +43,9 @@ const namedAttributes = words(['style', 'srcdoc', 'attributename']);
 const on = Buffer.from('on', 'latin1');
 const sniffedSchemes = words(['javascript', 'vbscript', 'livescript', 'data']);
 
+/** The bytes every trigger of the `text` reading is found at (`<`, `&`, `=`, `:`, `\`): text holding none of them has nothing for the parsers to find. */
+export const textReadingMarks: readonly number[] = [0x3c, 0x26, 0x3d, 0x3a, 0x5c];
+
 /** The screen in front of the HTML and markdown parsers: true when the text may hold something they report. Linear; native searches first. */
 export function mayHoldActiveMarkup(text: string): boolean {
   return mayHoldActiveMarkupUtf8(Buffer.from(text, 'utf8'));

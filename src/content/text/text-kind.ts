@@ -32,6 +32,8 @@ export function classifyText(text: string): TextKind {
  * JSON. `shownAsCode` is asked with the byte offsets of every `[InternetShortcut]` section line when the body
  * does not reach a shortcut reader by name: true when each is code in a document (a fenced block), not a shortcut.
  * `recognised` says which kinds to look for: a format only a consumer outside the policy's profile reads is text.
+ * `mayHold` says whether the bytes hold a byte (a cheaper answer than a search, when the caller has one): the
+ * searches for a byte they lack are skipped.
  */
 export function classifyUtf8(
   bytes: Buffer,
@@ -39,6 +41,7 @@ export function classifyUtf8(
   text: () => string,
   shownAsCode?: (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean,
   recognised: (kind: TextKind) => boolean = () => true,
+  mayHold: (byte: number) => boolean = () => true,
 ): TextKind {
   const scripts = recognised('shell-script');
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
@@ -56,7 +59,7 @@ export function classifyUtf8(
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line; a freedesktop
   // launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager), and GLib's key file reader
   // finds the group on any line, leading white space skipped: both found in one search for `[`
-  const [sections = [], launcher = []] = sectionLines(bytes, from, [
+  const [sections = [], launcher = []] = sectionLines(bytes, from, mayHold(0x5b), [
     recognised('url-shortcut') ? shortcutSection : null,
     recognised('desktop-launcher') ? desktopEntrySection : null,
   ]);
@@ -73,7 +76,7 @@ export function classifyUtf8(
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
   if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text())) return 'json';
-  if (recognised('hta') && hasHtaApplication(bytes, from)) return 'hta';
+  if (recognised('hta') && mayHold(0x3a) && hasHtaApplication(bytes, from)) return 'hta';
   return markupRoot(head) ?? 'text';
 }
 
@@ -92,9 +95,14 @@ const execKey = Buffer.from('exec', 'latin1');
 // `^[ \t]*\[Section\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is ended by
 // LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it; the offsets of each section's
 // lines (none for a null section), all found in one search for `[`
-function sectionLines(bytes: Buffer, from: number, sections: readonly (Buffer | null)[]): number[][] {
+function sectionLines(
+  bytes: Buffer,
+  from: number,
+  mayHoldBracket: boolean,
+  sections: readonly (Buffer | null)[],
+): number[][] {
   const found = sections.map((): number[] => []);
-  if (sections.every((section) => section === null)) return found;
+  if (!mayHoldBracket || sections.every((section) => section === null)) return found;
   for (let at = bytes.indexOf(0x5b, from); at !== -1; at = bytes.indexOf(0x5b, at + 1))
     for (const [i, section] of sections.entries())
       if (section !== null && sectionLineAt(bytes, from, at, section)) found[i]?.push(at);

@@ -1,12 +1,19 @@
-// The unsafe and invisible characters of UTF-8 text found in one pass over its bytes, without decoding it: a 256-entry
-// table classes each byte, four bytes at a time are skipped while all of them are printable ASCII, and only a byte the
-// table marks is looked at closer. The findings are `findUnsafeText`'s and `findInvisibleText`'s, word for word.
+// The unsafe and invisible characters of UTF-8 text found in one pass over its bytes, without decoding it: the byte
+// classifier (byte-classes.ts) points at the 16-byte blocks that may hold one, a 256-entry table classes each byte of
+// those, and only a byte the table marks is looked at closer. The findings are `findUnsafeText`'s and
+// `findInvisibleText`'s, word for word.
+import { classifyBlocks } from './byte-classes.ts';
 import { findTagCharacters } from './unsafe-text.ts';
 
 /** What one pass over UTF-8 text finds: `findUnsafeText`'s findings, and `findInvisibleText`'s (null: none, or not looked for). */
 export interface Utf8Findings {
   unsafe: string[];
   invisible: string | null;
+}
+
+/** `Utf8Findings`, and whether the text may hold a byte: false only for one of `classifiedMarks` it lacks. */
+export interface MarkedUtf8Findings extends Utf8Findings {
+  mayHold: (byte: number) => boolean;
 }
 
 // the byte classes: 0 is nothing to look at (printable ASCII, TAB, LF, CR, DEL, continuation bytes, other leads)
@@ -37,8 +44,6 @@ allClasses[0xe1] = invisibleE1;
 allClasses[0xe2] = invisibleE2;
 allClasses[0xef] = invisibleEF;
 
-const noWords = new Int32Array(0);
-
 const invisibleAfterE280 = new Uint8Array(256);
 const invisibleAfterE281 = new Uint8Array(256);
 for (let c = 0x200b; c <= 0x2069; c++) {
@@ -53,41 +58,18 @@ for (let c = 0x200b; c <= 0x2069; c++) {
  * right there is not reported). Offsets in the findings count UTF-16 code units, as the string scans report them.
  */
 export function scanUtf8(bytes: Buffer, textFrom: number, invisible: boolean): Utf8Findings {
-  const classes = invisible ? allClasses : unsafeClasses;
-  const found = new Found(bytes, textFrom);
-  const length = bytes.length;
-  // a plain Uint8Array: V8 reads its elements faster than a Buffer's
-  const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, length);
-  // the bytes before the first 4-byte boundary, one by one (all of them when no whole word follows)
-  const head = (4 - (bytes.byteOffset & 3)) & 3;
-  noteMarked(found, u8, classes, 0, Math.min(length, head));
-  const wordCount = length > head ? (length - head) >>> 2 : 0;
-  const words = wordCount === 0 ? noWords : new Int32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
-  for (let k = markedWord(words, classes, 0); k !== -1; k = markedWord(words, classes, k + 1))
-    noteMarked(found, u8, classes, head + 4 * k, head + 4 * k + 4);
-  noteMarked(found, u8, classes, head + 4 * wordCount, length);
-  return { unsafe: found.unsafe(), invisible: found.invisible() };
+  const { unsafe, invisible: found } = scanUtf8Marking(bytes, textFrom, invisible);
+  return { unsafe, invisible: found };
 }
 
-// The first word from `k` on holding a byte the table marks, or -1: the hot loop, a function of its own so that V8
-// optimizes it whole (nothing after the loop lacks type feedback) and no finding's code sits in it.
-function markedWord(words: Int32Array, classes: Uint8Array, k: number): number {
-  for (let i = k; i < words.length; i++) {
-    const w = words[i] ?? 0;
-    // every byte is 0x20–0x7F: none is below 0x20 (its subtraction sets the top bit, and the lowest such byte borrows
-    // from none below it) and none is 0x80 or above (its own top bit)
-    if ((((w - 0x20202020) | w) & 0x80808080) === 0) continue;
-    // a byte of the word the table marks (in any byte order)
-    if (
-      ((classes[w & 0xff] ?? 0) |
-        (classes[(w >>> 8) & 0xff] ?? 0) |
-        (classes[(w >>> 16) & 0xff] ?? 0) |
-        (classes[w >>> 24] ?? 0)) !==
-      0
-    )
-      return i;
-  }
-  return -1;
+/** `scanUtf8`, noting on the same pass which of `classifiedMarks` (`:` `<` `=` `&` `[` `\`) occur in the bytes. */
+export function scanUtf8Marking(bytes: Buffer, textFrom: number, invisible: boolean): MarkedUtf8Findings {
+  const classes = invisible ? allClasses : unsafeClasses;
+  const found = new Found(bytes, textFrom);
+  // a plain Uint8Array: V8 reads its elements faster than a Buffer's
+  const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  const mayHold = classifyBlocks(u8, (from, to) => noteMarked(found, u8, classes, from, to));
+  return { unsafe: found.unsafe(), invisible: found.invisible(), mayHold };
 }
 
 // each byte from `from` to `to` the table marks, noted

@@ -155,16 +155,12 @@ export const markdownRenderers: readonly MarkdownRenderer[] = [
 ];
 
 // the renderers notebook viewers are built on: JupyterLab, Jupyter Notebook and nbviewer's classic page render
-// markdown cells and outputs with marked, VS Code's notebooks with markdown-it; nbconvert's mistune and GitHub's
-// cmark-gfm read CommonMark as its reference implementation does (mistune passes raw HTML through as it stands)
-const notebookViewerNames: ReadonlySet<string> = new Set([
-  'markdown-it commonmark',
-  'markdown-it default',
-  'marked',
-  'commonmark.js',
-]);
+// markdown cells and outputs with marked, VS Code's notebooks with markdown-it (its default preset, html on); nbconvert's
+// mistune and GitHub's cmark-gfm read CommonMark as its reference implementation does (mistune passes raw HTML
+// through as it stands)
+const notebookViewerNames: ReadonlySet<string> = new Set(['markdown-it default', 'marked', 'commonmark.js']);
 
-/** The renderers notebook viewers render markdown cells and outputs with: marked (JupyterLab, Jupyter Notebook), markdown-it (VS Code), commonmark.js for the CommonMark readers (nbconvert's mistune, GitHub's cmark-gfm). */
+/** The renderers notebook viewers render markdown cells and outputs with: marked (JupyterLab, Jupyter Notebook), markdown-it's default preset (VS Code), commonmark.js for the CommonMark readers (nbconvert's mistune, GitHub's cmark-gfm). */
 export const notebookViewerRenderers: readonly MarkdownRenderer[] = markdownRenderers.filter((r) =>
   notebookViewerNames.has(r.name),
 );

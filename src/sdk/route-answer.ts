@@ -127,7 +127,43 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       });
   }
   if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
+  if ((method === 'resources/list' || method === 'resources/templates/list') && s.mode === 'enforce')
+    return answerJudged(s, id, () => judgedListing(s, m), extra);
   s.deliver(m, extra);
+}
+
+/** Most entries of one `resources/list` or `resources/templates/list` page the gate judges; a longer page is withheld. */
+export const maxListedEntries = 10_000;
+
+/**
+ * A `resources/list` or `resources/templates/list` answer without the entries whose uri the link decision refuses (a
+ * host hands its listing to the model: Claude Code's ListMcpResourcesTool), each uri judged as a link of this server
+ * (its address: declared types and sizes stop reads, not listings); a template by its uri with every `{…}` expression
+ * empty. The same message when none is refused.
+ */
+async function judgedListing(s: TransportSession, m: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = m['result'];
+  if (!isRecord(result)) return m;
+  const key = Array.isArray(result['resources']) ? 'resources' : 'resourceTemplates';
+  const entries: unknown[] = Array.isArray(result[key]) ? result[key] : [];
+  // each entry costs a link decision: a longer listing (a server pages it with `nextCursor`) is not judged at all
+  if (entries.length > maxListedEntries)
+    return gateError(
+      m['id'] as JsonRpcId,
+      `linkgate withheld the listing: more than ${maxListedEntries} entries in one page (the server can page it)`,
+    );
+  const decide = resultLinkDecider(s.gate, s.server);
+  const refused = await Promise.all(
+    entries.map(async (entry) => {
+      if (!isRecord(entry)) return false;
+      const template = entry['uriTemplate'];
+      const uri = typeof template === 'string' ? template.replace(/\{[^{}]*\}/g, '') : entry['uri'];
+      // the address alone: a declared type or size would stop a read, not the listing of its address
+      return (await decide({ type: 'resource_link', uri, name: 'listed' }, true)).effect === 'deny';
+    }),
+  );
+  if (!refused.includes(true)) return m;
+  return { ...m, result: { ...result, [key]: entries.filter((_, i) => refused[i] !== true) } };
 }
 
 /**

@@ -6,8 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type TestContext } from 'vitest';
 import { aptOracle, runOracle } from '../content/consumers/apt-oracle.ts';
-import { useChromium } from '../content/svg-html/chromium-suite.ts';
 import { realHostSuite } from '../real-host/host-suite.ts';
+import { useChromium } from './use-chromium.ts';
 
 /** Whether anything in the notebook `body` ran once nbconvert's html of it loaded in Chromium (skips the test when either is missing). */
 export type RunsInViewer = (ctx: TestContext, body: string | Buffer) => Promise<boolean>;
@@ -18,8 +18,8 @@ export function useNbconvertViewer(): RunsInViewer {
   const chromium = useChromium();
   return async (ctx, body) => {
     const bin = nbconvert.require(ctx);
-    const browser = chromium.browser();
-    if (browser === undefined) return ctx.skip(chromium.skipReason());
+    const browser = chromium.browser;
+    if (browser === undefined) return ctx.skip(chromium.skipReason);
     const dir = await nbconvert.scratch('linkgate-nbconvert-');
     const file = path.join(dir, 'analysis.ipynb');
     await writeFile(file, body);

@@ -192,6 +192,8 @@ export const hookDefinition = defineCommand({
     let telemetry: TelemetryHandle | undefined;
     let eventText: string | undefined;
     const oversize: { members?: Record<string, unknown> } = {};
+    // what has arrived of the event so far: the failure path answers from it when the deadline comes mid-read
+    const reading: EventReading = { parts: [], started: false, done: false };
     // set once the policy is loaded (inside the deadline's race)
     const blind: { line: string | null } = { line: null };
     const deadline = hookDeadline(io);
@@ -245,7 +247,7 @@ export const hookDefinition = defineCommand({
                 ).loadBundlePolicy(resolvePath(io.cwd, bundle), review, cached)
               ).policy;
         blind.line = hookBlindSpotLine(host, policy);
-        eventText = await readEvent(io.stdin, oversize);
+        eventText = await readEvent(io.stdin, oversize, reading);
         return runHook(hostAdapters[host], eventText, {
           gate: createGate(policy),
           stateDir,
@@ -274,7 +276,12 @@ export const hookDefinition = defineCommand({
       const own = hostAdapters[host].failed?.(failureLine(error));
       if (own !== undefined) return (io.stdout.write(`${own}\n`), 0);
       // after the tool ran, exit 2 withholds nothing in some hosts: the answer withholds the whole result
-      eventText ??= await readEvent(io.stdin, oversize).catch(() => undefined);
+      // the event is read once, and for a short while only when the failure came before it was: a host that stalls or
+      // never closes stdin is answered from the members that arrived (its name, tool, ids), never waited for
+      if (!reading.started)
+        eventText = await readWithin(readEvent(io.stdin, oversize, reading), failureReadMs).catch(() => undefined);
+      if (eventText === undefined && !reading.done && oversize.members === undefined)
+        oversize.members = arrivedMembers(reading);
       // an event too large to parse is answered from its small members (the tool's output is not among them)
       if (oversize.members !== undefined) eventText = JSON.stringify(oversize.members);
       if (eventText === undefined) return code;
@@ -283,7 +290,8 @@ export const hookDefinition = defineCommand({
       io.stdout.write(`${answer}\n`);
       return 0;
     } finally {
-      deadline.done();
+      // a read of stdin still waiting would keep the process alive past its answer
+      deadline.done(reading.started && !reading.done);
       // a failing exporter never changes the answer already given
       await telemetry?.shutdown().catch(() => undefined);
     }
@@ -315,9 +323,10 @@ function hookDeadline(io: CliIo) {
       });
       return Promise.race([work(), late]);
     },
-    done(): void {
+    /** Ends the deadline; the process exits soon after when it expired or `pending` work (a read) would keep it up. */
+    done(pending = false): void {
       clearTimeout(timer);
-      if (expired && io.stdout === process.stdout) setTimeout(() => process.exit(), 200).unref();
+      if ((expired || pending) && io.stdout === process.stdout) setTimeout(() => process.exit(), 200).unref();
     },
   };
 }
@@ -341,8 +350,13 @@ const maxScannedEventBytes = 4 * maxEventBytes;
  * tool, input and ids, read by `EventSkeleton` from the rest of the stream) so the failure is answered in the host's
  * terms (a post event's result withheld), not by an exit code the host may not honour.
  */
-async function readEvent(stdin: Readable, oversize: { members?: Record<string, unknown> } = {}): Promise<string> {
-  const parts: Buffer[] = [];
+async function readEvent(
+  stdin: Readable,
+  oversize: { members?: Record<string, unknown> } = {},
+  reading: EventReading = { parts: [], started: false, done: false },
+): Promise<string> {
+  reading.started = true;
+  const parts = reading.parts;
   let bytes = 0;
   let skeleton: EventSkeleton | undefined;
   let scan: JsonScan | undefined;
@@ -367,14 +381,48 @@ async function readEvent(stdin: Readable, oversize: { members?: Record<string, u
         skeleton = new EventSkeleton();
         for (const part of parts) skeleton.feed(part);
         parts.length = 0;
+        reading.skeleton = skeleton;
       }
     } else if (bytes - buffer.length < maxScannedEventBytes) skeleton.feed(buffer);
   }
+  reading.done = true;
   if (skeleton !== undefined) {
     oversize.members = skeleton.members();
     throw new GateError('INPUT_INVALID', `the hook event ${past ?? ''}`);
   }
   return Buffer.concat(parts).toString('utf8');
+}
+
+/** Milliseconds the failure path waits for an event it had not started to read (the policy failed first). */
+const failureReadMs = 2000;
+
+/** `read`'s text, or undefined when it has not ended within `ms` (it goes on; what arrived stays in its reading). */
+async function readWithin(read: Promise<string>, ms: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What has arrived of one event: its bytes until a cap is passed, then the skeleton scanning the rest. */
+interface EventReading {
+  readonly parts: Buffer[];
+  skeleton?: EventSkeleton;
+  started: boolean;
+  done: boolean;
+}
+
+/** The small top-level members of the part of an event that has arrived (its name, tool, input and ids, when they came first). */
+function arrivedMembers(reading: EventReading): Record<string, unknown> {
+  if (reading.skeleton !== undefined) return reading.skeleton.members();
+  const skeleton = new EventSkeleton();
+  for (const part of reading.parts) skeleton.feed(part);
+  return skeleton.members();
 }
 
 // one line: the first diagnostic of a policy error (file:line:col), else the message

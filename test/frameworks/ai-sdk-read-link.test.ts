@@ -12,6 +12,7 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
+import { lastToolOutputs, scriptedAiModel } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
 import { expectReadToolRun, readToolScript } from './read-tool-checks.ts';
@@ -30,9 +31,6 @@ interface Ai {
   tool: <T>(tool: T) => T;
   isStepCount: (count: number) => unknown;
 }
-interface AiTest {
-  MockLanguageModelV4: new (options: Record<string, unknown>) => { doGenerateCalls: { prompt: unknown }[] };
-}
 
 describe('aiSdkReadLinkTool inside the real AI SDK', () => {
   test('reads only links a tool returned, through the gate: the body, or the notice', {
@@ -40,7 +38,6 @@ describe('aiSdkReadLinkTool inside the real AI SDK', () => {
   }, async (ctx) => {
     const dir = suite.require(ctx);
     const ai = await importFrom<Ai>(dir, 'ai');
-    const { MockLanguageModelV4 } = await importFrom<AiTest>(dir, 'ai/test');
     const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
     const scratch = await suite.scratch('linkgate-ai-sdk-read-');
     const requestLog = path.join(scratch, 'requests.jsonl');
@@ -55,43 +52,12 @@ describe('aiSdkReadLinkTool inside the real AI SDK', () => {
     try {
       const tools = { ...(await mcp.tools()), read_link: ai.tool(aiSdkReadLinkTool(links)) };
       const script = readToolScript('read_link', 'links');
-      let turn = 0;
-      const usage = {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      };
-      const model = new MockLanguageModelV4({
-        doGenerate: async () => {
-          const calls = script[turn++];
-          if (calls === undefined)
-            return {
-              content: [{ type: 'text', text: 'all read' }],
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage,
-              warnings: [],
-            };
-          return {
-            content: calls.map((c) => ({
-              type: 'tool-call',
-              toolCallId: c.id,
-              toolName: c.name,
-              input: JSON.stringify(c.args),
-            })),
-            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-            usage,
-            warnings: [],
-          };
-        },
-      });
+      const model = await scriptedAiModel(dir, script);
       const result = await ai.generateText({ model, tools, prompt: 'read every link', stopWhen: ai.isStepCount(10) });
       expect(result.text).toBe('all read');
 
       const prompts = model.doGenerateCalls.map((c) => c.prompt);
-      const outputs = new Map<string, unknown>();
-      for (const message of (prompts[prompts.length - 1] ?? []) as { role: string; content: unknown }[])
-        if (message.role === 'tool' && Array.isArray(message.content))
-          for (const part of message.content as Record<string, unknown>[])
-            if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), part['output']);
+      const outputs = lastToolOutputs(model);
       // a string a tool returns reaches the model as `{ type: 'text', value }`
       const output = (id: string) => {
         const o = outputs.get(id) as { type?: string; value?: unknown } | undefined;

@@ -11,6 +11,7 @@ import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
+import { lastToolOutputs, scriptedAiModel } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import {
   everythingDoc,
@@ -20,6 +21,7 @@ import {
   hostileServerFile,
 } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
+import type { ToolCall } from './langchain-scripted-model.ts';
 
 const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
 
@@ -37,10 +39,6 @@ interface Ai {
   jsonSchema: (schema: Record<string, unknown>) => unknown;
   isStepCount: (count: number) => unknown;
 }
-interface AiTest {
-  MockLanguageModelV4: new (options: Record<string, unknown>) => { doGenerateCalls: { prompt: unknown }[] };
-}
-type Call = { id: string; name: string; input: Record<string, unknown> };
 
 describe('createMCPClient over gateTransport inside the real AI SDK', () => {
   test('refused links are never read (tool results and the host read tool), withheld bodies never reach the model', {
@@ -48,7 +46,6 @@ describe('createMCPClient over gateTransport inside the real AI SDK', () => {
   }, async (ctx) => {
     const dir = suite.require(ctx);
     const ai = await importFrom<Ai>(dir, 'ai');
-    const { MockLanguageModelV4 } = await importFrom<AiTest>(dir, 'ai/test');
     const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
     const scratch = await suite.scratch('linkgate-ai-sdk-');
     const requestLog = path.join(scratch, 'requests.jsonl');
@@ -90,57 +87,27 @@ describe('createMCPClient over gateTransport inside the real AI SDK', () => {
           ),
       });
       const tools = { ...(await hostile.tools()), ...(await everything.tools()), read_resource: readTool };
-      const read = (server: string, uri: string, id: string): Call => ({
+      const read = (server: string, uri: string, id: string): ToolCall => ({
         id,
         name: 'read_resource',
-        input: { server, uri },
+        args: { server, uri },
       });
-      const script: Call[][] = [
-        [{ id: 'call_links', name: 'links', input: {} }],
+      const script: ToolCall[][] = [
+        [{ id: 'call_links', name: 'links', args: {} }],
         hostileLinks.map((r) => read('hostile', r.uri, `call_${r.key}`)),
-        [{ id: 'call_everything', name: 'get-resource-links', input: { count: 1 } }],
+        [{ id: 'call_everything', name: 'get-resource-links', args: { count: 1 } }],
         [read('everything', everythingDoc, 'call_everything_read')],
       ];
-      let turn = 0;
-      const usage = {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      };
-      const model = new MockLanguageModelV4({
-        doGenerate: async () => {
-          const calls = script[turn++];
-          if (calls === undefined)
-            return {
-              content: [{ type: 'text', text: 'all read' }],
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage,
-              warnings: [],
-            };
-          return {
-            content: calls.map((c) => ({
-              type: 'tool-call',
-              toolCallId: c.id,
-              toolName: c.name,
-              input: JSON.stringify(c.input),
-            })),
-            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-            usage,
-            warnings: [],
-          };
-        },
-      });
+      const model = await scriptedAiModel(dir, script);
       const result = await ai.generateText({ model, tools, prompt: 'read every link', stopWhen: ai.isStepCount(10) });
       expect(result.text).toBe('all read');
 
       // what the model received: the prompt of every call it answered
       const prompts = model.doGenerateCalls.map((c) => c.prompt);
       const sent = JSON.stringify(prompts);
-      const outputs = new Map<string, string>();
-      for (const message of (prompts[prompts.length - 1] ?? []) as { role: string; content: unknown }[])
-        if (message.role === 'tool' && Array.isArray(message.content))
-          for (const part of message.content as Record<string, unknown>[])
-            if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), JSON.stringify(part['output']));
-      await expectGatedRun({ requestLog, output: (id) => outputs.get(id) ?? '', sent });
+      const outputs = lastToolOutputs(model);
+      const output = (id: string) => (outputs.get(id) === undefined ? '' : JSON.stringify(outputs.get(id)));
+      await expectGatedRun({ requestLog, output, sent });
     } finally {
       await Promise.all([hostile.close(), everything.close()]);
       await sink.close();

@@ -5,8 +5,8 @@
 // is our own constant bytes, compiled once; it sees only the bytes it classifies and decides nothing alone.
 import { byteClassesWasm } from './byte-classes-wasm.ts';
 
-// memory layout (byte-classes.wat): the classes seen at 64, the bytes from 128 on, then 32 bytes it may read past
-const seenAt = 64;
+// memory layout (byte-classes.wat): the classes seen at 80, the bytes from 128 on, then 32 bytes it may read past
+const seenAt = 80;
 const bytesAt = 128;
 const slack = 32;
 const pageBytes = 65_536;

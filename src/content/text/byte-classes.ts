@@ -35,7 +35,7 @@ interface WasmApi {
 }
 interface Classifier {
   memory: WasmMemory;
-  scan: (from: number, end: number) => number;
+  scan: (from: number, end: number, leads: number) => number;
 }
 
 let classifier: Classifier | undefined;
@@ -55,12 +55,14 @@ function classifierFor(length: number): Classifier {
 
 /**
  * Classifies `bytes` 16 at a time: calls `block(from, to)` (offsets into `bytes`, in order) for each block that may
- * hold a C0 control other than TAB, LF and CR, or the start of a C1 control, a TAG character, or a bidi or zero-width
- * character (U+061C, U+180E, U+FEFF, U+200B–U+2069), and for the bytes after the last whole block; never skips a
- * block holding one. Returns `mayHold(byte)`: false only for a byte of `classifiedMarks` that occurs nowhere in them.
+ * hold a C0 control other than TAB, LF and CR, or the start of a C1 control or a TAG character, and when `invisible`
+ * of a bidi or zero-width character (U+061C, U+180E, U+FEFF, U+200B–U+2069), and for the bytes after the last whole
+ * block; never skips a block holding one. Returns `mayHold(byte)`: false only for a byte of `classifiedMarks` that
+ * occurs nowhere in them.
  */
 export function classifyBlocks(
   bytes: Uint8Array,
+  invisible: boolean,
   block: (from: number, to: number) => void,
 ): (byte: number) => boolean {
   const { memory, scan } = classifierFor(bytes.length);
@@ -68,7 +70,10 @@ export function classifyBlocks(
   mem.set(bytes, bytesAt);
   mem.fill(0, seenAt, seenAt + 16);
   const end = bytesAt + (bytes.length & ~15);
-  for (let at = scan(bytesAt, end); at < end; at = scan(at + 16, end)) block(at - bytesAt, at - bytesAt + 16);
+  // the lead classes that stop the scan (byte-classes.wat): C2 and F3 (with D8), and E1, E2 and EF for invisible ones
+  const leads = invisible ? 0x1f : 0x0f;
+  for (let at = scan(bytesAt, end, leads); at < end; at = scan(at + 16, end, leads))
+    block(at - bytesAt, at - bytesAt + 16);
   let seen = 0;
   for (let i = seenAt; i < seenAt + 16; i++) seen |= mem[i] ?? 0;
   const tail = end - bytesAt;

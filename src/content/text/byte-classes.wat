@@ -1,10 +1,11 @@
-;; The byte classifier in front of the exact UTF-8 scan (byte-classes.ts, unsafe-utf8.ts), 16 bytes at a time.
+;; The byte classifier in front of the exact UTF-8 scan (byte-classes.ts, unsafe-utf8.ts), 64 bytes at a time.
 ;; Source of byte-classes-wasm.ts: after an edit run `npx tsx scripts/gen-byte-classes.ts` (a test compares them).
 ;;
-;; `scan(p, end)` reads the 16-byte blocks from `p` to `end` and returns the first one holding a byte that may start
-;; an unsafe or invisible character (or `end`): a C0 control other than TAB, LF and CR, a C1 control (C2 80–9F), a
-;; TAG character (F3 A0 …), U+061C (D8 9C), U+180E (E1 A0 8E), U+FEFF (EF BB BF) or a bidi or zero-width character of
-;; U+200B–U+2069 (E2 80 8B–8F, E2 80 AA–AE, E2 81 A0–A9). It may stop at a block holding none (the caller checks its
+;; `scan(p, end, leads)` reads the 16-byte blocks from `p` to `end` and returns the first one holding a byte that may
+;; start an unsafe character (or `end`): a C0 control other than TAB, LF and CR, a C1 control (C2 80–9F), a TAG
+;; character (F3 A0 …), and when `leads` is 1F (not 0F) an invisible one too: U+061C (D8 9C), U+180E (E1 A0 8E),
+;; U+FEFF (EF BB BF) or a bidi or zero-width character of U+200B–U+2069 (E2 80 8B–8F, E2 80 AA–AE, E2 81 A0–A9).
+;; It may stop at a block holding none (the caller checks its
 ;; bytes exactly), never passes one holding one (test/content/text/byte-classes.test.ts). On its way it ORs the
 ;; classes of every byte it passes into the 16 bytes at 80, where the caller reads which marks occur.
 ;;
@@ -14,7 +15,9 @@
 ;; byte keeps its bits by the tables at 32 and 48 (04: 80–9F; 08: 90, 9C, A0, AC; 10: 80, 81, 8B, A0, A1, AB, B0,
 ;; B1, BB), the byte after that keeps bit 10 by the table at 64 (80–8F, A0–BF): a superset of the sequences above.
 ;; Memory: the tables from 0 to 80, the classes seen at 80, the bytes from 128 on, with 32 bytes after them that
-;; the module may read past the last block.
+;; the module may read past the last block. Four blocks are classified before one test of them all (a test and a
+;; branch per block cost as much as the classes); only a chunk of four holding a stopping class is looked at block by
+;; block.
 (module
   (memory (export "memory") 1)
   (data (i32.const 0)
@@ -23,42 +26,79 @@
     "\1f\17\07\07\07\07\07\07\07\07\07\17\0f\07\07\07"
     "\03\03\03\03\03\03\03\03\17\0f\1b\13\03\03\03\03"
     "\ef\ef\ef\ef\ef\ef\ef\ef\ff\ef\ff\ff\ef\ef\ef\ef")
-  (func (export "scan") (param $p i32) (param $end i32) (result i32)
-    (local $v v128) (local $c v128) (local $seen v128) (local $tableLo v128) (local $tableHi v128)
-    (local $nibble v128) (local $stop v128) (local $v1 v128) (local $nextLo v128) (local $nextHi v128) (local $thirdHi v128)
-    (local.set $tableLo (v128.load (i32.const 0)))
-    (local.set $tableHi (v128.load (i32.const 16)))
+  (func (export "scan") (param $p i32) (param $end i32) (param $leads i32) (result i32)
+    (local $v v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $seen v128)
+    (local $classLo v128) (local $classHi v128) (local $nibble v128) (local $stop v128)
+    (local.set $classLo (v128.load (i32.const 0)))
+    (local.set $classHi (v128.load (i32.const 16)))
     (local.set $seen (v128.load (i32.const 80)))
-    (local.set $nextLo (v128.load (i32.const 32)))
-    (local.set $nextHi (v128.load (i32.const 48)))
-    (local.set $thirdHi (v128.load (i32.const 64)))
     (local.set $nibble (i8x16.splat (i32.const 0x0f)))
-    (local.set $stop (i8x16.splat (i32.const 0x1f)))
+    (local.set $stop (i8x16.splat (local.get $leads)))
     (block $out
-      (loop $next
-        (br_if $out (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $v (v128.load (local.get $p)))
-        (local.set $c
-          (v128.and
-            (i8x16.swizzle (local.get $tableLo) (v128.and (local.get $v) (local.get $nibble)))
-            (i8x16.swizzle (local.get $tableHi)
-              (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
-        (local.set $seen (v128.or (local.get $seen) (local.get $c)))
-        (if (v128.any_true (v128.and (local.get $c) (local.get $stop)))
+      ;; whole chunks of four blocks
+      (loop $chunk
+        (br_if $out (i32.gt_u (i32.add (local.get $p) (i32.const 64)) (local.get $end)))
+        (local.set $v (v128.load offset=0 (local.get $p)))
+        (local.set $c0 (v128.and
+          (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=16 (local.get $p)))
+        (local.set $c1 (v128.and
+          (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=32 (local.get $p)))
+        (local.set $c2 (v128.and
+          (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=48 (local.get $p)))
+        (local.set $c3 (v128.and
+          (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $seen (v128.or (local.get $seen)
+          (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3)))))
+        (if (v128.any_true (v128.and (local.get $stop)
+              (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3)))))
           (then
-            ;; a control character stops the scan
-            (br_if $out (v128.any_true (v128.and (local.get $c) (i8x16.splat (i32.const 0x03)))))
-            ;; a lead stops it only where the two bytes after it keep its bits
-            (local.set $v1 (v128.load offset=1 (local.get $p)))
-            (local.set $c (v128.and (v128.and (local.get $c) (local.get $stop))
-              (v128.and
-                (v128.and
-                  (i8x16.swizzle (local.get $nextLo) (v128.and (local.get $v1) (local.get $nibble)))
-                  (i8x16.swizzle (local.get $nextHi) (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
-                (i8x16.swizzle (local.get $thirdHi)
-                  (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))
-            (br_if $out (v128.any_true (local.get $c)))))
+            (br_if $out (call $stops (local.get $c0) (local.get $p) (local.get $stop)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (br_if $out (call $stops (local.get $c1) (local.get $p) (local.get $stop)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (br_if $out (call $stops (local.get $c2) (local.get $p) (local.get $stop)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (br_if $out (call $stops (local.get $c3) (local.get $p) (local.get $stop)))
+            (local.set $p (i32.sub (local.get $p) (i32.const 48)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (br $chunk)))
+    ;; the blocks after the last whole chunk, one by one
+    (block $done
+      (loop $rest
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $v (v128.load (local.get $p)))
+        (local.set $c0 (v128.and
+          (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $seen (v128.or (local.get $seen) (local.get $c0)))
+        (br_if $done (call $stops (local.get $c0) (local.get $p) (local.get $stop)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
-        (br $next)))
+        (br $rest)))
     (v128.store (i32.const 80) (local.get $seen))
-    (local.get $p)))
+    (local.get $p))
+
+  ;; whether the block at `p`, of classes `c`, holds a control character, or a lead in `stop` that the two bytes after
+  ;; it keep
+  (func $stops (param $c v128) (param $p i32) (param $stop v128) (result i32)
+    (local $v1 v128) (local $nibble v128)
+    (local.set $c (v128.and (local.get $c) (local.get $stop)))
+    (if (i32.eqz (v128.any_true (local.get $c))) (then (return (i32.const 0))))
+    (if (v128.any_true (v128.and (local.get $c) (i8x16.splat (i32.const 0x03)))) (then (return (i32.const 1))))
+    (local.set $nibble (i8x16.splat (i32.const 0x0f)))
+    (local.set $v1 (v128.load offset=1 (local.get $p)))
+    (v128.any_true
+      (v128.and (local.get $c)
+        (v128.and
+          (v128.and
+            (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+            (i8x16.swizzle (v128.load (i32.const 48))
+              (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+          (i8x16.swizzle (v128.load (i32.const 64))
+            (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))

@@ -68,7 +68,7 @@ export function scanUtf8Marking(bytes: Buffer, textFrom: number, invisible: bool
   const found = new Found(bytes, textFrom);
   // a plain Uint8Array: V8 reads its elements faster than a Buffer's
   const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  const mayHold = classifyBlocks(u8, (from, to) => noteMarked(found, u8, classes, from, to));
+  const mayHold = classifyBlocks(u8, invisible, (from, to) => noteMarked(found, u8, classes, from, to));
   return { unsafe: found.unsafe(), invisible: found.invisible(), mayHold };
 }
 

@@ -8,18 +8,20 @@ import { byteClassesWasmFile, byteClassesWasmSource } from '../../../scripts/byt
 import { classifiedMarks, classifyBlocks } from '../../../src/content/text/byte-classes.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from '../../../src/content/svg-html/markup-screen.ts';
 
-// what the exact scan reports a finding for at `at`, by the bytes there (unsafe-utf8.ts, `Found.note`)
+// what the exact scan reports a finding for at `at`, by the bytes there (unsafe-utf8.ts, `Found.note`); invisible
+// characters only when looked for
 const invisibleE280 = new Set<number>();
 const invisibleE281 = new Set<number>();
 for (let c = 0x200b; c <= 0x2069; c++) {
   if ((c >= 0x2010 && c <= 0x2029) || (c >= 0x202f && c <= 0x205f) || c === 0x2065) continue;
   (c < 0x2040 ? invisibleE280 : invisibleE281).add(0x80 | (c & 0x3f));
 }
-function startsFinding(bytes: Uint8Array, at: number): boolean {
+function startsFinding(bytes: Uint8Array, at: number, invisible: boolean): boolean {
   const [b, second, third] = [bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0];
   if (b < 0x20) return b !== 0x09 && b !== 0x0a && b !== 0x0d;
   if (b === 0xc2) return second >= 0x80 && second <= 0x9f;
   if (b === 0xf3) return second === 0xa0;
+  if (!invisible) return false;
   if (b === 0xd8) return second === 0x9c;
   if (b === 0xe1) return second === 0xa0 && third === 0x8e;
   if (b === 0xef) return second === 0xbb && third === 0xbf;
@@ -27,9 +29,9 @@ function startsFinding(bytes: Uint8Array, at: number): boolean {
   return false;
 }
 
-function flaggedBlocks(bytes: Uint8Array): Set<number> {
+function flaggedBlocks(bytes: Uint8Array, invisible: boolean): Set<number> {
   const flagged = new Set<number>();
-  classifyBlocks(bytes, (from, to) => {
+  classifyBlocks(bytes, invisible, (from, to) => {
     for (let at = from; at < to; at++) flagged.add(at);
   });
   return flagged;
@@ -40,29 +42,32 @@ describe('classifyBlocks', () => {
     expect(await readFile(byteClassesWasmFile, 'utf8')).toBe(await byteClassesWasmSource());
   });
 
-  test('passes no block holding a control character or a lead with the bytes that make a finding, at every lane', () => {
-    // every byte a finding starts with, followed by every pair of bytes that may follow it (and some that may not)
-    const leads = [0xc2, 0xd8, 0xe1, 0xe2, 0xef, 0xf3];
-    const after = [0x00, 0x20, 0x41, 0x7f, ...Array.from({ length: 64 }, (_, i) => 0x80 + i), 0xc2, 0xe2];
-    const triples: number[][] = [];
-    for (let b = 0; b < 0x20; b++) triples.push([b, 0x41, 0x41]);
-    for (const lead of leads)
-      for (const second of after) for (const third of after) triples.push([lead, second, third]);
-    // one triple per 32 bytes, at each lane of a block in turn, in filler that marks nothing
-    const bytes = Buffer.alloc(triples.length * 32 + 5, 0x61);
-    triples.forEach((triple, i) => bytes.set(triple, i * 32 + (i % 16)));
-    const flagged = flaggedBlocks(bytes);
-    let findings = 0;
-    for (let at = 0; at < bytes.length; at++) {
-      if (!startsFinding(bytes, at)) continue;
-      findings += 1;
-      expect(flagged.has(at), `byte ${at}: ${bytes.subarray(at, at + 3).toString('hex')}`).toBe(true);
-    }
-    expect(findings).toBeGreaterThan(1000);
-    // and it passes ordinary text: an em dash, curly quotes, accents, CJK and fullwidth punctuation
-    const prose = Buffer.from('café — “quoted” ‘x’ naïve 行李，。 déjà vu\n'.repeat(64), 'utf8');
-    expect(flaggedBlocks(prose).size).toBeLessThanOrEqual(prose.length % 16);
-  });
+  test.each([true, false])(
+    'passes no block holding a control character or a lead with the bytes that make a finding, at every lane (invisible: %s)',
+    (invisible) => {
+      // every byte a finding starts with, followed by every pair of bytes that may follow it (and some that may not)
+      const leads = [0xc2, 0xd8, 0xe1, 0xe2, 0xef, 0xf3];
+      const after = [0x00, 0x20, 0x41, 0x7f, ...Array.from({ length: 64 }, (_, i) => 0x80 + i), 0xc2, 0xe2];
+      const triples: number[][] = [];
+      for (let b = 0; b < 0x20; b++) triples.push([b, 0x41, 0x41]);
+      for (const lead of leads)
+        for (const second of after) for (const third of after) triples.push([lead, second, third]);
+      // one triple per 32 bytes, at each lane of a block in turn, in filler that marks nothing
+      const bytes = Buffer.alloc(triples.length * 32 + 5, 0x61);
+      triples.forEach((triple, i) => bytes.set(triple, i * 32 + (i % 16)));
+      const flagged = flaggedBlocks(bytes, invisible);
+      let findings = 0;
+      for (let at = 0; at < bytes.length; at++) {
+        if (!startsFinding(bytes, at, invisible)) continue;
+        findings += 1;
+        expect(flagged.has(at), `byte ${at}: ${bytes.subarray(at, at + 3).toString('hex')}`).toBe(true);
+      }
+      expect(findings).toBeGreaterThan(invisible ? 1000 : 100);
+      // and it passes ordinary text: an em dash, curly quotes, accents, CJK and fullwidth punctuation
+      const prose = Buffer.from('café — “quoted” ‘x’ naïve 行李，。 déjà vu\n'.repeat(64), 'utf8');
+      expect(flaggedBlocks(prose, invisible).size).toBeLessThanOrEqual(prose.length % 16);
+    },
+  );
 
   test('calls back for every finding any bytes hold, whatever was classified before (property)', () => {
     const byte = fc.oneof(
@@ -71,13 +76,19 @@ describe('classifyBlocks', () => {
       { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) },
     );
     fc.assert(
-      fc.property(fc.array(byte, { maxLength: 300 }), fc.nat({ max: 4000 }), (list, before) => {
-        // a longer text first leaves its bytes in the module's memory past the end of this one
-        classifyBlocks(Buffer.alloc(before, 0x1b), () => undefined);
-        const bytes = Uint8Array.from(list);
-        const flagged = flaggedBlocks(bytes);
-        for (let at = 0; at < bytes.length; at++) if (startsFinding(bytes, at)) expect(flagged.has(at)).toBe(true);
-      }),
+      fc.property(
+        fc.array(byte, { maxLength: 300 }),
+        fc.nat({ max: 4000 }),
+        fc.boolean(),
+        (list, before, invisible) => {
+          // a longer text first leaves its bytes in the module's memory past the end of this one
+          classifyBlocks(Buffer.alloc(before, 0x1b), invisible, () => undefined);
+          const bytes = Uint8Array.from(list);
+          const flagged = flaggedBlocks(bytes, invisible);
+          for (let at = 0; at < bytes.length; at++)
+            if (startsFinding(bytes, at, invisible)) expect(flagged.has(at)).toBe(true);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -88,7 +99,7 @@ describe('classifyBlocks', () => {
     const byte = fc.oneof(fc.constantFrom(...classifiedMarks, 0x61, 0xe2, 0x80), fc.integer({ min: 0, max: 255 }));
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 200 }), (list) => {
-        const mayHold = classifyBlocks(Uint8Array.from(list), () => undefined);
+        const mayHold = classifyBlocks(Uint8Array.from(list), true, () => undefined);
         for (const marks of classOf)
           for (const mark of marks) expect(mayHold(mark)).toBe(marks.some((m) => list.includes(m)));
         for (const other of [0x00, 0x41, 0x3b, 0x5d, 0x22]) expect(mayHold(other)).toBe(true);

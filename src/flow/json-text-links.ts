@@ -19,13 +19,17 @@ import {
 /** A text item (or embedded resource) whose JSON changed: its index in `content`, where its text is, its new text. */
 export interface JsonTextEdit {
   readonly index: number;
-  /** `['text']` for a text item, `['resource', 'text']` for an embedded resource's text */
+  /**
+   * `['text']` for a text item, `['resource', 'text']` for an embedded resource's text, `[]` for an embedded resource
+   * whose uri holds a refused link's (the whole item becomes a text item of `text`, the notice)
+   */
   readonly path: readonly ('text' | 'resource')[];
   readonly text: string;
 }
 
-/** `item` with the edit's new text in place. */
+/** `item` with the edit's new text in place (a text item of it, for an edit of the whole item). */
 export function withJsonText(item: unknown, edit: JsonTextEdit): Record<string, unknown> {
+  if (edit.path.length === 0) return { type: 'text', text: edit.text };
   const made = { ...(item as Record<string, unknown>) };
   if (edit.path.length === 1) made['text'] = edit.text;
   else made['resource'] = { ...(made['resource'] as Record<string, unknown>), text: edit.text };
@@ -79,6 +83,11 @@ export async function judgeJsonTexts(
   };
   let scanned = 0;
   content.forEach((item, index) => {
+    // an embedded resource named by a refused link's uri hands that address on: the whole item becomes the notice
+    const embedded = resources && isRecord(item) && item['type'] === 'resource' && isRecord(item['resource']);
+    const uri = embedded ? (item['resource'] as Record<string, unknown>)['uri'] : undefined;
+    if (prose && options.refs !== undefined && typeof uri === 'string')
+      found.push({ index, path: [], value: uri, past: false, prose: true });
     const at = textOf(item, resources);
     if (at === null) return;
     const { text, path } = at;
@@ -108,9 +117,11 @@ export async function judgeJsonTexts(
     }),
   );
   const edits: JsonTextEdit[] = [];
+  const whole = new Set<number>();
   found.forEach((f, i) => {
     const judgement = judged[i];
-    if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0)) return;
+    if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0) || whole.has(f.index)) return;
+    if (f.path.length === 0) whole.add(f.index);
     // prose holding a refused uri is one string: the edit's value is the notice
     if (f.prose === true) {
       const notice = judgement.withheld ? judgement.notice : judgement.edits[0]?.value;

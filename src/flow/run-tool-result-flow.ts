@@ -16,6 +16,8 @@ import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
+import { recordRef } from './record-ref.ts';
+import type { RefusedRef } from './structured-links.ts';
 import { type LinkFlowResult, runLinkFlow } from './run-link-flow.ts';
 
 /** Everything the flow needs for one tool result; limits are whole numbers ≥ 1, checked by the caller. */
@@ -107,8 +109,16 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
 
   const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
   const judged = await judgeEmbeddedItems(gate, items, options.mode);
-  // a text item that is one JSON value gets the structured content's judgement, as in the decorator and the hooks
-  for (const edit of await judgeJsonTexts(gate, items, { server: options.context.server, mode: options.mode }, true))
+  // a text item that is one JSON value gets the structured content's judgement, as in the decorator and the hooks,
+  // and a text or embedded resource holding a refused link's uri becomes its notice
+  const refs = new Map<string, RefusedRef>();
+  flows.forEach((f, i) => {
+    const link = links[i]?.link;
+    if (f?.replacedBy === undefined || link === undefined) return;
+    refs.set(f.record.uri, { ref: recordRef(f.record.stages.discovered), link, decision: f.record.decisions.link });
+  });
+  const judging = { server: options.context.server, mode: options.mode, refs };
+  for (const edit of await judgeJsonTexts(gate, items, judging, true, true))
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(items[edit.index], edit));
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
   const content: Record<string, unknown>[] = [];

@@ -125,7 +125,8 @@ export async function toolReturned(
     refs: refused,
     decide: resultLinkDecider(context.gate, server, decided),
   };
-  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging);
+  // prose holding a refused link's uri too (a server's text naming it beside the link)
+  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging, false, true);
   for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
   const result: Record<string, unknown> = { ...output.result, content };
   const inPlace = new Map<readonly (string | number)[], unknown>();

@@ -171,7 +171,11 @@ export function itemJudge(
     const replaced = new Set(found.filter((_, i) => made[i] != null).map((f) => f.index));
     for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs, decide }, true, true))
       if (!replaced.has(t.index))
-        edits.push({ op: 'replace', path: ['result', 'content', t.index, ...t.path], value: t.text });
+        edits.push({
+          op: 'replace',
+          path: ['result', 'content', t.index, ...t.path],
+          value: t.path.length === 0 ? { type: 'text', text: t.text } : t.text,
+        });
     return edits.length === 0 ? null : editMessage(message, edits);
   }
 }

@@ -18,9 +18,11 @@ export const defaultBaseSteps = 1_000_000;
 
 /**
  * Parser time one item may take, calibrated nanoseconds: 1 s of the parsers' measured cost (what they took on a
- * loaded 2-core machine). A notebook that spends all of it took 0.45–0.55 s of CPU warm and 1.1–1.3 s after a forced
- * full garbage collection (a fresh heap: costlier collections on the way), 1–6.7 s wall at load 10–20 (`npm run
- * bench`, docs/speed.md): within 2 s on a loaded machine only where the load leaves it half a core.
+ * loaded 2-core machine). The costliest bodies it lets through whole (`npm run bench`, bench/content.ts) took
+ * 1.1–1.2 s of CPU at load 15–16 and 2.6–5.6 s wall: `http2.d.ts` judged as markdown (charged 0.74 s, the largest
+ * declaration file the renderers must still judge, so the bound cannot go below it) and a notebook of as many live
+ * markdown cells as fit. A notebook's pieces are charged before any parser reads them (notebook/active-notebook.ts),
+ * so one past the bound is withheld in milliseconds, not after a second of rendering.
  */
 export const maxParserNanos = 1_000_000_000;
 

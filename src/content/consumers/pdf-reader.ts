@@ -35,9 +35,9 @@ export const pdfReaderConsumer = {
       reaches:
         'a `%PDF-` header in the first KiB, of binary or of text; in an image or text, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
       judged:
-        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media and `javascript:` link targets; object streams through ASCIIHex, ASCII85 and FlateDecode chains; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
+        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media and `javascript:` link targets; object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
       notCovered:
-        'object streams with other filters or a predictor, nested deeper than the cap (withheld); files that need a password (withheld)',
+        'object streams with other filters (DCT, JPX, CCITTFax, JBIG2), predictors pdf.js refuses, parameters by reference or rows over 1 MiB, decoding past the inflate budget, nested deeper than the cap (all withheld); files that need a password (withheld)',
     },
   ],
   leftOut:

@@ -1,9 +1,12 @@
 // The filter chains an object stream is written with, undone as pdf.js undoes them (its `AsciiHexStream`,
-// `Ascii85Stream` and `FlateStream`), in the order the `/Filter` array names them: FlateDecode, alone or with
-// ASCII encodings and further FlateDecodes around it. Each stage's output counts against the inflate budget.
+// `Ascii85Stream`, `FlateStream`, `LZWStream`, `RunLengthStream` and `PredictorStream`), in the order the `/Filter`
+// array names them, each FlateDecode or LZWDecode with the predictor its `/DecodeParms` names. Each stage's output
+// counts against the inflate budget.
 import { constants, inflateSync } from 'node:zlib';
+import { lzwDecode, runLengthDecode } from './pdf-lzw.ts';
+import { type Predictor, predictedLength, unpredict } from './pdf-predictor.ts';
 
-type Decoder = 'hex' | 'a85' | 'flate';
+type Decoder = 'hex' | 'a85' | 'flate' | 'lzw' | 'rl';
 
 // the full and abbreviated names pdf.js's `Parser.makeFilter` accepts
 const decoders: ReadonlyMap<string, Decoder> = new Map([
@@ -13,7 +16,33 @@ const decoders: ReadonlyMap<string, Decoder> = new Map([
   ['A85', 'a85'],
   ['FlateDecode', 'flate'],
   ['Fl', 'flate'],
+  ['LZWDecode', 'lzw'],
+  ['LZW', 'lzw'],
+  ['RunLengthDecode', 'rl'],
+  ['RL', 'rl'],
 ]);
+
+/** How one filter of a chain is undone: its `/DecodeParms` as pdf.js reads them for it. */
+export interface FilterParms {
+  /** the predictor after a FlateDecode or LZWDecode, or null */
+  predictor: Predictor | null;
+  /** LZWDecode's `/EarlyChange` (default 1) */
+  earlyChange: number;
+}
+
+/** No parameters: no predictor, LZW's default early change. */
+export const noParms: FilterParms = Object.freeze({ predictor: null, earlyChange: 1 });
+
+/** True when pdf.js applies `/DecodeParms` to the filter (FlateDecode and LZWDecode; the others ignore them). */
+export function takesParms(filter: string): boolean {
+  const decoder = decoders.get(filter);
+  return decoder === 'flate' || decoder === 'lzw';
+}
+
+/** True for an LZWDecode filter name (full or abbreviated). */
+export function isLzw(filter: string): boolean {
+  return decoders.get(filter) === 'lzw';
+}
 
 /** Longest filter chain undone; a longer one is not read. */
 export const maxFilterChain = 8;
@@ -23,9 +52,9 @@ export function isFlate(filter: string | undefined): boolean {
   return filter !== undefined && decoders.get(filter) === 'flate';
 }
 
-/** True when the chain holds a FlateDecode and every filter in it is one this file undoes (at most `maxFilterChain`). */
+/** True when every filter in the chain is one this file undoes (at most `maxFilterChain`). */
 export function undoableChain(filters: readonly string[]): boolean {
-  return filters.length <= maxFilterChain && filters.some(isFlate) && filters.every((f) => decoders.has(f));
+  return filters.length <= maxFilterChain && filters.every((f) => decoders.has(f));
 }
 
 /** What undoing a chain made: the decoded bytes (null when a stage failed), the bytes produced, and why it stopped short. */
@@ -37,25 +66,45 @@ export interface Decoded {
   short: 'over-budget' | 'cut' | 'broken' | null;
 }
 
-/** Undoes `filters` in order on `data` within `budget` output bytes (all stages together). */
-export function decodeChain(filters: readonly string[], data: Buffer, budget: number): Decoded {
+/** Undoes `filters` in order on `data` within `budget` output bytes (all stages together), each with its `parms` (absent: none). */
+export function decodeChain(
+  filters: readonly string[],
+  data: Buffer,
+  budget: number,
+  parms: readonly FilterParms[] = [],
+): Decoded {
   let bytes = data;
   let produced = 0;
   let short: Decoded['short'] = null;
-  for (const filter of filters) {
+  for (const [i, filter] of filters.entries()) {
     const left = budget - produced;
     if (left <= 0) return { data: null, produced: budget, short: 'over-budget' };
     const decoder = decoders.get(filter);
+    const own = parms[i] ?? noParms;
     if (decoder === 'flate') {
       const stage = inflateStage(bytes, left);
       produced += stage.produced;
       if (stage.data === null) return { data: null, produced, short: stage.short };
       if (stage.short !== null) short = stage.short;
       bytes = stage.data;
+    } else if (decoder === 'lzw' || decoder === 'rl') {
+      const stage = decoder === 'lzw' ? lzwDecode(bytes, own.earlyChange, left) : runLengthDecode(bytes, left);
+      produced += stage.produced;
+      if (stage.data === null) return { data: null, produced: budget, short: 'over-budget' };
+      bytes = stage.data;
     } else {
       bytes = decoder === 'hex' ? asciiHex(bytes) : ascii85(bytes);
       produced += bytes.length;
       if (produced > budget) return { data: null, produced: budget, short: 'over-budget' };
+    }
+    if (own.predictor !== null && takesParms(filter)) {
+      // whole rows: a short last row is filled out, so the rows may be a little longer than the stage's output
+      const rows = predictedLength(bytes.length, own.predictor);
+      produced += Math.max(0, rows - bytes.length);
+      if (produced > budget) return { data: null, produced: budget, short: 'over-budget' };
+      const undone = unpredict(bytes, own.predictor);
+      if (undone === null) return { data: null, produced, short: 'broken' };
+      bytes = undone;
     }
   }
   return { data: bytes, produced, short };

@@ -1,9 +1,12 @@
 // What one stream holds for the active-content scan: its inflated bytes (FlateDecode; for an object stream, a
-// chain of ASCIIHex, ASCII85 and FlateDecode around one; within the inflate budget and stream cap), a raw object
-// stream as is, or nothing (pixels, fonts, xref); an object stream that cannot be read is uninterpretable.
+// chain of ASCIIHex, ASCII85, FlateDecode, LZWDecode and RunLengthDecode, with the predictors `/DecodeParms` names;
+// within the inflate budget and stream cap), a raw object stream as is, or nothing (pixels, fonts, xref); an object
+// stream that cannot be read is uninterpretable.
 import { quoteValue } from '../../decision/quote-value.ts';
-import { decodeChain, isFlate, undoableChain } from './pdf-filters.ts';
+import { decodeChain, type FilterParms, isFlate, isLzw, noParms, takesParms, undoableChain } from './pdf-filters.ts';
+import { predictorOf } from './pdf-predictor.ts';
 import { filterNames, isObjectStream, type StreamDict } from './pdf-stream-dict.ts';
+import { entry, type PdfValue, readPdfValue } from './pdf-value.ts';
 
 const OVER_BUDGET = 'pdf streams inflate past the inspection budget';
 
@@ -42,8 +45,9 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
   const dict = named.length > 0 ? keys : stream.span;
   const filters = named.length > 0 ? named : filterNames(stream.span);
   if (filters.length === 0) return objectStream ? { data, inflated: null, uninterpretable: null } : skipped;
-  // a single FlateDecode is undone for any stream; a chain around a FlateDecode (`[/ASCII85Decode /FlateDecode]`,
-  // Flate twice) only for an object stream, whose objects pdf.js reads through every filter it names
+  // a single FlateDecode is undone for any stream; any chain of the filters pdf-filters.ts undoes
+  // (`[/ASCII85Decode /FlateDecode]`, LZW, RunLength) only for an object stream, whose objects pdf.js reads through
+  // every filter it names
   const undoable = objectStream ? undoableChain(filters) : filters.length === 1 && isFlate(filters[0]);
   if (!undoable) {
     return objectStream
@@ -53,16 +57,14 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
         }
       : skipped;
   }
-  const predictor = /\/Predictor\s+(\d+)/.exec(dict);
-  // parameters by reference may name a predictor we cannot see
-  if ((predictor !== null && Number(predictor[1]) > 1) || /\/(?:DecodeParms|DP)\s+\d/.test(dict)) {
+  const parms = chainParms(dict, filters);
+  if (typeof parms === 'string')
     return objectStream
-      ? { ...skipped, uninterpretable: 'pdf object stream with a predictor cannot be inspected' }
+      ? { ...skipped, uninterpretable: `pdf object stream with ${parms} cannot be inspected` }
       : skipped;
-  }
   if (budget <= 0) return { ...skipped, uninterpretable: OVER_BUDGET };
   if (refuse !== null) return { ...skipped, uninterpretable: refuse };
-  const decoded = decodeChain(filters, data, budget);
+  const decoded = decodeChain(filters, data, budget, parms);
   if (decoded.short === 'over-budget') return { data: null, inflated: budget, uninterpretable: OVER_BUDGET };
   // a stream cut short (a lying `/Length`, or a fake `endstream` inside the data when the length is a reference)
   // hides the rest of its objects: what it yields is kept, and an object stream is marked uninterpretable because
@@ -79,4 +81,36 @@ export function inspectStream(stream: StreamDict, data: Buffer, budget: number, 
     uninterpretable:
       decoded.short === 'cut' && objectStream ? 'pdf object stream ends before its compressed data does' : null,
   };
+}
+
+// Each filter's `/DecodeParms` as pdf.js reads them (`/DP` before `/DecodeParms`; by index for a filter array), or
+// why they cannot be read: parameters by reference, a dictionary that does not parse, a predictor pdf.js refuses
+function chainParms(dict: string, filters: readonly string[]): FilterParms[] | string {
+  const named = /\/(?:DecodeParms|DP)(?![^\0\t\n\f\r /[\]<>(){}%])/.test(dict);
+  if (!named) return filters.map(() => noParms);
+  const read = readPdfValue(dict, dict.indexOf('<<'));
+  if (read === null || !(read.value instanceof Map)) return 'decode parameters outside a readable dictionary';
+  const value = entry(read.value, 'DP') ?? entry(read.value, 'DecodeParms');
+  // named, but not a key of the dictionary read: a reader of another dictionary in the text may find them
+  if (value === undefined) return 'decode parameters outside a readable dictionary';
+  if (value === null) return filters.map(() => noParms);
+  const own: (PdfValue | undefined)[] =
+    filters.length === 1 ? [value] : Array.isArray(value) ? value : filters.map(() => value);
+  const parms: FilterParms[] = [];
+  for (const [i, filter] of filters.entries()) {
+    const p = own[i];
+    if (p !== null && typeof p === 'object' && 'ref' in p) return 'decode parameters by reference';
+    if (!takesParms(filter)) {
+      parms.push(noParms);
+      continue;
+    }
+    const predictor = predictorOf(p);
+    if (typeof predictor === 'string') return predictor;
+    // a dictionary shared by every filter of an array reaches none of them in pdf.js: another reader may apply it
+    if (predictor !== null && filters.length > 1 && !Array.isArray(value)) return 'decode parameters not per filter';
+    const early = p instanceof Map && isLzw(filter) ? (entry(p, 'EarlyChange') ?? 1) : 1;
+    if (early !== 0 && early !== 1) return 'an lzw early change other than 0 or 1';
+    parms.push({ predictor, earlyChange: early });
+  }
+  return parms;
 }

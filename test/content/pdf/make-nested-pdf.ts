@@ -27,6 +27,8 @@ export interface NestedShape {
   levels: number;
   /** the outermost object stream's filters, in the order a reader undoes them (default `[FlateDecode]`) */
   outerFilters?: readonly OuterFilter[];
+  /** the outermost object stream written otherwise: its `/Filter` value, more dictionary (`/DecodeParms …`) and its encoder */
+  outerEncoding?: { filter: string; dict: string; encode: (data: Buffer) => Buffer };
   /** every inner object stream names the one around it by `/Extends` */
   extendsOuter?: boolean;
   /** the cross-reference stream is compressed (FlateDecode with the PNG Up predictor) */
@@ -188,8 +190,14 @@ export function nestedObjectStreamPdf(shape: NestedShape): Buffer {
   }
   const { data, first } = objectStreamData(stored);
   const filters = shape.outerFilters ?? ['FlateDecode'];
-  const packed = encode(filters, data);
-  const filterValue = filters.length === 1 ? `/${filters[0]}` : `[${filters.map((f) => `/${f}`).join(' ')}]`;
+  const custom = shape.outerEncoding;
+  const packed = custom === undefined ? encode(filters, data) : custom.encode(data);
+  const filterValue =
+    custom !== undefined
+      ? `${custom.filter}${custom.dict}`
+      : filters.length === 1
+        ? `/${filters[0]}`
+        : `[${filters.map((f) => `/${f}`).join(' ')}]`;
 
   const parts: Buffer[] = [latin1('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
   const offsets = new Map<number, number>();

@@ -26,13 +26,21 @@ describe('scanPdf', () => {
   test.each([
     [
       'an object stream with a filter it cannot undo',
-      makePdf({ activeName: 'JavaScript', inObjectStream: true, objectStreamFilter: 'ASCIIHexDecode' }),
-      /filter `ASCIIHexDecode`/,
+      makePdf({ activeName: 'JavaScript', inObjectStream: true, objectStreamFilter: 'JBIG2Decode' }),
+      /filter `JBIG2Decode`/,
     ],
     ['an encrypted pdf', makePdf({ encrypted: true }), /encrypted/],
     ['a truncated pdf', makePdf({ omitEof: true }), /no `%%EOF`/],
   ])('cannot interpret %s', (_, bytes, message) => {
     expect(scanPdf(bytes).uninterpretable).toMatch(message);
+  });
+
+  test('reads an object stream under ASCIIHexDecode alone (no compression in the chain)', () => {
+    const scan = scanPdf(
+      makePdf({ activeName: 'JavaScript', inObjectStream: true, objectStreamFilter: 'ASCIIHexDecode' }),
+    );
+    expect(scan.active).toMatch(/JavaScript/);
+    expect(scan.uninterpretable).toBeNull();
   });
 
   test('stops inflating at the budget (a deflate bomb is uninterpretable, not a crash)', () => {

@@ -2,19 +2,15 @@
 // `generateText` driven by the SDK's own MockLanguageModelV4 (no network) calls the read tool before any tool ran, then
 // the hostile server's tool, then the read tool for each link it returned and for a uri none did. What reached the
 // model is checked read by read, with the server's request log and the records.
-import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { aiSdkReadLinkTool } from '../../src/frameworks/ai-sdk-read-link.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { lastToolOutputs, scriptedAiModel } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { expectRecords } from './gated-run-checks.ts';
 import { expectReadToolRun, readToolScript } from './read-tool-checks.ts';
 
 const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
@@ -39,15 +35,10 @@ describe('aiSdkReadLinkTool inside the real AI SDK', () => {
     const dir = suite.require(ctx);
     const ai = await importFrom<Ai>(dir, 'ai');
     const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
-    const scratch = await suite.scratch('linkgate-ai-sdk-read-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(suite, 'linkgate-ai-sdk-read-');
     // the lines a user writes: the agent's gated connections, and the read tool over them
     const links = gatedLinks({ gate, sink });
-    const server = new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } });
+    const server = new StdioClientTransport(hostileServer);
     const mcp = await createMCPClient({ transport: links.transport('hostile', server) });
     try {
       const tools = { ...(await mcp.tools()), read_link: ai.tool(aiSdkReadLinkTool(links)) };

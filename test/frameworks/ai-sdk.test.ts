@@ -2,24 +2,14 @@
 // real `ai` and `@ai-sdk/mcp` (which declare Node 22; run here on Node 20), `generateText` driven by the SDK's own
 // MockLanguageModelV4 (no network), the hostile server and server-everything, and a host read tool over the same
 // gated connection (a second client on it would be a second, ungated path).
-import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { lastToolOutputs, scriptedAiModel } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import {
-  everythingDoc,
-  everythingServer,
-  expectGatedRun,
-  expectRecords,
-  hostileServerFile,
-} from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { everythingDoc, everythingServer, expectGatedRun, expectRecords } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
 import type { ToolCall } from './langchain-scripted-model.ts';
 
@@ -47,15 +37,10 @@ describe('createMCPClient over gateTransport inside the real AI SDK', () => {
     const dir = suite.require(ctx);
     const ai = await importFrom<Ai>(dir, 'ai');
     const { createMCPClient } = await importFrom<AiMcp>(dir, '@ai-sdk/mcp');
-    const scratch = await suite.scratch('linkgate-ai-sdk-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(suite, 'linkgate-ai-sdk-');
     // the line a user adds, per server: the client's transport goes through the gate
     const hostile = await createMCPClient({
-      transport: gateTransport(new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }), {
+      transport: gateTransport(new StdioClientTransport(hostileServer), {
         gate,
         sink,
         server: 'hostile',

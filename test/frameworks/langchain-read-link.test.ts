@@ -3,19 +3,15 @@
 // `links.transport(…)`, and the read tool as a `DynamicStructuredTool` of the installed @langchain/core. The model calls
 // the read tool before any tool ran, the links tool, then the read tool for every link and for a uri no tool returned;
 // what reached the model is checked read by read, with the server's request log and the records.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { langchainReadLinkTool } from '../../src/frameworks/langchain-read-link.ts';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { expectRecords } from './gated-run-checks.ts';
 import { hostileLink } from './hostile-resources.ts';
 import { scriptedModelClass } from './langchain-scripted-model.ts';
 import { expectReadToolRun, readToolScript } from './read-tool-checks.ts';
@@ -42,21 +38,14 @@ describe('langchainReadLinkTool inside a real LangChain agent', () => {
     const { loadMcpTools } = await importFrom<Adapters>(dir, '@langchain/mcp-adapters');
     const { createReactAgent } = await importFrom<Prebuilt>(dir, '@langchain/langgraph/prebuilt');
     const { DynamicStructuredTool } = await importFrom<CoreTools>(dir, '@langchain/core/tools');
-    const scratch = await suite.scratch('linkgate-langchain-read-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
+      suite,
+      'linkgate-langchain-read-',
+    );
     // the lines a user writes: a gated connection per server, its tools, and the read tool
     const links = gatedLinks({ gate, sink });
     const client = new Client({ name: 'langchain-host', version: '1.0.0' });
-    await client.connect(
-      links.transport(
-        'hostile',
-        new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }),
-      ),
-    );
+    await client.connect(links.transport('hostile', new StdioClientTransport(hostileServer)));
     try {
       const tools = [
         ...(await loadMcpTools('hostile', client)),

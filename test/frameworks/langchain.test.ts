@@ -4,18 +4,15 @@
 // server and server-everything. Artifact mode (`outputHandling: { resource_link: 'artifact' }`) makes the adapter read
 // every link itself: that second read path goes through the same transport, so refused links are never asked of the
 // server there either.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { serverReads } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { everythingDoc, everythingServer, expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { everythingDoc, everythingServer, expectRecords } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 import { scriptedModelClass, type ToolCall } from './langchain-scripted-model.ts';
 
@@ -51,13 +48,8 @@ describe('loadMcpTools over a gated client inside a real LangChain agent', () =>
       dir,
       '@langchain/core/tools',
     );
-    const scratch = await suite.scratch('linkgate-langchain-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
-    const hostileTransport = new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } });
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(suite, 'linkgate-langchain-');
+    const hostileTransport = new StdioClientTransport(hostileServer);
     const hostile = await gatedClient(hostileTransport, 'hostile', { gate, sink });
     const everything = await gatedClient(
       new StdioClientTransport({ command: process.execPath, args: [everythingServer, 'stdio'] }),

@@ -3,19 +3,15 @@
 // inside the real `@mastra/core` Agent driven by Mastra's own MastraLanguageModelV2Mock (no network). The model calls
 // the read tool before any tool ran, the links tool, then the read tool for every link and for a uri no tool returned;
 // what reached the model is checked read by read, with the server's request log and the records.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { gatedMastraTools, mastraReadLinkTool } from '../../src/frameworks/mastra-tools.ts';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { expectRecords } from './gated-run-checks.ts';
 import { hostileLink } from './hostile-resources.ts';
 import { expectReadToolRun, readToolScript } from './read-tool-checks.ts';
 
@@ -38,21 +34,14 @@ describe('gatedMastraTools and mastraReadLinkTool inside a real Mastra agent', (
     const dir = suite.require(ctx);
     const { Agent } = await importFrom<MastraCore>(dir, '@mastra/core/agent');
     const { MastraLanguageModelV2Mock } = await importFrom<MastraMock>(dir, '@mastra/core/test-utils/llm-mock');
-    const scratch = await suite.scratch('linkgate-mastra-in-process-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
+      suite,
+      'linkgate-mastra-in-process-',
+    );
     // the lines a user writes: a gated connection per server, its tools, and the read tool
     const links = gatedLinks({ gate, sink });
     const client = new Client({ name: 'mastra-host', version: '1.0.0' });
-    await client.connect(
-      links.transport(
-        'hostile',
-        new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }),
-      ),
-    );
+    await client.connect(links.transport('hostile', new StdioClientTransport(hostileServer)));
     try {
       const tools = { ...(await gatedMastraTools('hostile', client)), read_link: mastraReadLinkTool(links) };
       expect(Object.keys(tools).sort()).toEqual(['hostile_links', 'read_link']);

@@ -2,18 +2,15 @@
 // the real framework driven by its own ScriptedModel (no network). It reads only links the server's tool results
 // passed on, through the gate: a refused link (a notice in the tool result, never a link) and a uri no tool returned
 // are never asked of the server, withheld bodies never reach the model, the README does.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { gatedAgentsServer, readLinkParameters } from '../../src/frameworks/openai-agents-server.ts';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { serverReads, tsServerCommand } from '../real-host/fixture-process.ts';
+import { serverReads } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import { expectRecords, hostileServerFile } from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { expectRecords } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('openai agents', realFrameworks.openaiAgents);
@@ -39,16 +36,14 @@ describe('the OpenAI Agents read tool over readLink', () => {
     const dir = suite.require(ctx);
     const agents = await importFrom<Agents>(dir, '@openai/agents');
     const testing = await importFrom<AgentsTesting>(dir, '@openai/agents/testing');
-    const scratch = await suite.scratch('linkgate-openai-read-link-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
+      suite,
+      'linkgate-openai-read-link-',
+    );
     const hostile = gatedAgentsServer({
       name: 'hostile',
       client: new Client({ name: 'agents-host', version: '1.0.0' }),
-      transport: new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }),
+      transport: new StdioClientTransport(hostileServer),
       gate,
       sink,
     });

@@ -2,24 +2,14 @@
 // (no network), with the hostile server and server-everything behind `gatedAgentsServer`, and a host read tool over
 // `server.readResource` (the second read path a host adds). What the servers were asked, what the model received and
 // what the records say are all checked.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, test } from 'vitest';
 import { type GatedAgentsServer, gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { jsonLinesSink } from '../../src/record/record-sink.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
-import {
-  everythingDoc,
-  everythingServer,
-  expectGatedRun,
-  expectRecords,
-  hostileServerFile,
-} from './gated-run-checks.ts';
+import { gatedRunSetup } from './gated-run-setup.ts';
+import { everythingDoc, everythingServer, expectGatedRun, expectRecords } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('openai agents', realFrameworks.openaiAgents);
@@ -45,18 +35,16 @@ describe('gatedAgentsServer inside the real OpenAI Agents SDK', () => {
     const dir = suite.require(ctx);
     const agents = await importFrom<Agents>(dir, '@openai/agents');
     const testing = await importFrom<AgentsTesting>(dir, '@openai/agents/testing');
-    const scratch = await suite.scratch('linkgate-openai-agents-');
-    const requestLog = path.join(scratch, 'requests.jsonl');
-    const recordsFile = path.join(scratch, 'records.jsonl');
-    const sink = jsonLinesSink(recordsFile);
-    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
+      suite,
+      'linkgate-openai-agents-',
+    );
 
     // the lines a user adds: one gated server object per MCP server
-    const [command, ...args] = tsServerCommand(hostileServerFile) as [string, ...string[]];
     const hostile = gatedAgentsServer({
       name: 'hostile',
       client: new Client({ name: 'agents-host', version: '1.0.0' }),
-      transport: new StdioClientTransport({ command, args, env: { LINKGATE_REQUEST_LOG: requestLog } }),
+      transport: new StdioClientTransport(hostileServer),
       gate,
       sink,
     });

@@ -73,7 +73,12 @@ export async function judgeJsonTexts(
 ): Promise<JsonTextEdit[]> {
   if (options.mode === 'observe') return [];
   // one decider for all the JSON texts: a link they repeat is decided once
-  const judging = { ...options, decide: options.decide ?? resultLinkDecider(gate, options.server) };
+  // and one count of the searches for refused uris: the limits on them hold for all the texts together
+  const judging = {
+    ...options,
+    decide: options.decide ?? resultLinkDecider(gate, options.server),
+    searched: options.searched ?? { comparisons: 0, chars: 0 },
+  };
   // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
   // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
   const found: { index: number; path: JsonTextEdit['path']; value: unknown; past: boolean; prose?: true }[] = [];

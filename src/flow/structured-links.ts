@@ -78,6 +78,18 @@ export interface StructuredOptions {
    * string in it is judged as a link of its own
    */
   prose?: boolean;
+  /**
+   * the searches for refused uris already made for other values of the same result (`judgeJsonTexts` shares one
+   * across its texts): the limits on comparisons and searched characters hold for them all together, so a result of
+   * many JSON texts costs no more than one; absent: this value's own
+   */
+  searched?: SearchSpent;
+}
+
+/** Comparisons (strings × refused uris) and characters searched for refused uris so far, across the values sharing it. */
+export interface SearchSpent {
+  comparisons: number;
+  chars: number;
 }
 
 /**
@@ -122,11 +134,13 @@ export async function judgeStructured(
   // each string is searched for each refused uri: bounded by count and by characters before any search starts (a
   // long refused uri, or long strings, would otherwise make one search cost what millions do)
   const chars = walked.strings.reduce((sum, { text }) => sum + text.length, 0);
-  if (
-    walked.strings.length * held.length > structuredLimits.maxComparisons ||
-    chars * held.length > structuredLimits.maxComparedChars
-  )
+  const spent = options.searched ?? { comparisons: 0, chars: 0 };
+  const comparisons = spent.comparisons + walked.strings.length * held.length;
+  const searchedChars = spent.chars + chars * held.length;
+  if (comparisons > structuredLimits.maxComparisons || searchedChars > structuredLimits.maxComparedChars)
     return { withheld: true, notice: tooLargeNotice };
+  spent.comparisons = comparisons;
+  spent.chars = searchedChars;
   // each refused uri's address worked out once, not once per string
   const addresses = held.map(([uri, r]) => ({ uri, address: addressOf(uri), r }));
   for (const { path, text, key } of walked.strings) {

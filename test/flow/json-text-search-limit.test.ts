@@ -20,7 +20,7 @@ test('refused uris are searched for in all the JSON texts of one result within o
   const refs = new Map<string, RefusedRef>();
   for (let i = 0; i < refusedCount; i++) {
     const link = { type: 'resource_link', uri: `file:///etc/secret${i}`, name: `f${i}` };
-    const decision = await gate.decideLink({ link, server: 'docs' });
+    const decision = gate.decideLink({ link, server: 'docs' });
     expect(decision.effect).toBe('deny');
     refs.set(maskUri(link.uri), { ref: `r${i}`, link, decision });
   }

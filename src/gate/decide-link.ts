@@ -1,13 +1,5 @@
 import { normalizeMime } from '../content/kinds.ts';
-import {
-  classifyAddress,
-  classifyIpLiteral,
-  ipLiteralClass,
-  nonPublicLiteral,
-  type AddressClass,
-  type AddressVerdict,
-} from '../link/classify-address.ts';
-import { classifyHostName } from '../link/classify-host-name.ts';
+import { classifyAddress } from '../link/classify-address.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
@@ -17,6 +9,7 @@ import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
 import { strongerEffect, type Decision, type Effect, type PolicyRef, type Reason } from '../decision/decision.ts';
 import type { LinkInput } from './inputs.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
+import { judgeHost } from './judge-link-host.ts';
 import { runRules, type RuleHit } from './run-rules.ts';
 
 /** Options of a link decision: resolved answers for the names `linkNamesToResolve` returned. */
@@ -28,24 +21,37 @@ export interface LinkDecisionOptions {
 /** Most non-public resolver answers named in one reason message. */
 const maxAnswersInMessage = 3;
 
-interface LinkAnalysis {
-  /** built-in reasons in their fixed order (all deny) */
-  readonly reasons: Reason[];
+// What an analysis finds besides its reasons. A synchronous decision writes it into `found`, one record reused by every
+// link (no object per link: the analysis is folded into the decision that reads it at once); `prepareLink`, whose
+// decision waits for resolution, keeps a copy.
+interface LinkFindings {
   /** custom rule hits, in policy order */
-  readonly ruleHits: readonly RuleHit[];
+  ruleHits: readonly RuleHit[];
   /** the host name resolution must check, when the link is otherwise allowed to a network destination */
-  readonly resolveName: string | null;
+  resolveName: string | null;
   /**
    * the names other readers take from the same host (`ParsedUri.otherHosts`: the UTS #46 transitional `fass.de` for
    * `faß.de`, …), resolved beside it: any of them answering a non-public address denies (one that does not resolve
    * reaches nothing)
    */
-  readonly otherNames: readonly string[];
+  otherNames: readonly string[];
   /** the facts custom rules read, when the uri parsed and rules (or the caller) need them */
-  readonly facts: RuleFacts | null;
+  facts: RuleFacts | null;
   /** the canonical origin is in `links.allowNonPublicOrigins` */
-  readonly exempt: boolean;
+  exempt: boolean;
 }
+
+const noRuleHits: readonly RuleHit[] = Object.freeze([]);
+const noNames: readonly string[] = Object.freeze([]);
+
+// written by `analyzeLink` as its last step and read right after it, before anything else can run
+const found: LinkFindings = {
+  ruleHits: noRuleHits,
+  resolveName: null,
+  otherNames: noNames,
+  facts: null,
+  exempt: false,
+};
 
 /**
  * Pre-read decision for one link; synchronous, judges names by their text unless `resolved` is given.
@@ -57,7 +63,8 @@ interface LinkAnalysis {
  */
 export function decideLink(policy: Policy, input: LinkInput, options?: LinkDecisionOptions): Decision {
   // no default `{}`: an object per link on the hot path
-  return finishLink(policy, analyzeLink(policy, input), options?.resolved);
+  const reasons = analyzeLink(policy, input);
+  return finishLink(policy, reasons, found, options?.resolved);
 }
 
 /** A link analysed once: the host names resolution must check, and the decision once their answers are in. */
@@ -70,12 +77,13 @@ export interface PreparedLink {
 
 /** Analyses a link once for a caller that resolves names in between (the gate's `decide`); same decisions as `decideLink`. */
 export function prepareLink(policy: Policy, input: LinkInput): PreparedLink {
-  const analysis = analyzeLink(policy, input);
+  const reasons = analyzeLink(policy, input);
+  const findings: LinkFindings = { ...found };
   const names =
-    analysis.resolveName === null || analysis.reasons.length > 0 || anyDeny(analysis.ruleHits)
+    findings.resolveName === null || reasons.length > 0 || anyDeny(findings.ruleHits)
       ? []
-      : [analysis.resolveName, ...analysis.otherNames];
-  return { names, decide: (resolved) => finishLink(policy, { ...analysis, reasons: [...analysis.reasons] }, resolved) };
+      : [findings.resolveName, ...findings.otherNames];
+  return { names, decide: (resolved) => finishLink(policy, [...reasons], findings, resolved) };
 }
 
 /** Host names of a link that resolution must check (none for ip literals, opaque uris or denied links). */
@@ -83,13 +91,14 @@ export function linkNamesToResolve(policy: Policy, input: LinkInput): string[] {
   return [...prepareLink(policy, input).names];
 }
 
-// adds the resolution reason and the rule hits to an analysis (its `reasons` list is consumed)
+// the decision: an analysis's reasons (the list is consumed), the resolution reason and the rule hits
 function finishLink(
   policy: Policy,
-  analysis: LinkAnalysis,
+  reasons: Reason[],
+  findings: Readonly<LinkFindings>,
   resolved: ReadonlyMap<string, readonly string[]> | undefined,
 ): Decision {
-  const { reasons, ruleHits, resolveName, otherNames, exempt } = analysis;
+  const { ruleHits, resolveName, otherNames, exempt } = findings;
   if (resolved !== undefined && resolveName !== null && reasons.length === 0 && !anyDeny(ruleHits)) {
     const resolution = resolutionReason(resolveName, resolved.get(resolveName), exempt);
     if (resolution !== undefined) reasons.push(resolution);
@@ -125,7 +134,8 @@ function copyRef(ref: Readonly<PolicyRef>): PolicyRef {
 
 /** The facts the link stage's custom rules read for this input (`src/policy/rule-facts.ts`); null when the uri does not parse. */
 export function linkRuleFacts(policy: Policy, input: LinkInput): RuleFacts | null {
-  return analyzeLink(policy, input, true).facts;
+  analyzeLink(policy, input, true);
+  return found.facts;
 }
 
 const emptyOrigins = compileOriginAllowList([]);
@@ -156,9 +166,8 @@ function anyDeny(hits: readonly RuleHit[]): boolean {
   return false;
 }
 
-const noRuleHits: readonly RuleHit[] = Object.freeze([]);
-
-function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkAnalysis {
+// the built-in reasons of a link (a new list, in their fixed order; all deny), the rest of what it finds in `found`
+function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reason[] {
   const settings = policy.link;
   // made at the first reason, of the size it needs (most links have none or one)
   let reasons: Reason[] | undefined;
@@ -284,103 +293,17 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): LinkA
         })
       : null;
   const ruleHits = facts !== null && settings.hasLinkRules ? runRules(policy, 'link', facts) : noRuleHits;
-  return { reasons: reasons ?? [], ruleHits, resolveName, otherNames: otherNames ?? noNames, exempt, facts };
-}
-
-interface HostJudgement {
-  readonly reason?: Reason;
-  /** `public`, `loopback`, … for ip literals; null for names and uris without a host */
-  readonly addressClass: string | null;
-  /** a name that passed the text checks (or is exempt), so resolution may judge it */
-  readonly resolvable: boolean;
-}
-
-// the judgements without a reason, shared so the allow path allocates nothing here
-const unjudged: HostJudgement = Object.freeze({ addressClass: null, resolvable: false });
-const resolvableName: HostJudgement = Object.freeze({ addressClass: null, resolvable: true });
-
-function judgeHost(settings: LinkSettings, uri: ParsedUri, custom: boolean, exempt: boolean): HostJudgement {
-  const judgement = judgeOneHost(settings, uri.host, custom, exempt);
-  if (judgement.reason !== undefined || !settings.denyNonPublicAddresses || exempt) return judgement;
-  // every reading must be public: the reader that connects may not be WHATWG (CVE-2021-29923)
-  const others = uri.otherHosts;
-  for (let i = 0; i < others.length; i++) {
-    const other = others[i] as UriHost;
-    const verdict = hostVerdict(settings, other, custom);
-    if (verdict === undefined) continue;
-    const host = quoteValue(uri.host?.text ?? '');
-    return {
-      reason: reason(
-        'uri.non-public-address',
-        'links.denyNonPublicAddresses',
-        `host ${host} is read as ${quoteValue(other.text)} by other parsers, which ${verdict}`,
-      ),
-      addressClass: judgement.addressClass,
-      resolvable: false,
-    };
-  }
-  return judgement;
-}
-
-// why `host` is not public, as words after "which"; undefined when it is public
-function hostVerdict(settings: LinkSettings, host: UriHost, custom: boolean): string | undefined {
-  if (host.kind !== 'name') {
-    const verdict = classifyIpLiteral(host.kind, host.text);
-    return verdict.public ? undefined : `is a non-public address: ${verdict.description}`;
-  }
-  const verdict = classifyHostName(host.text, custom ? settings.opaqueNameRules : settings.networkNameRules);
-  return verdict.public ? undefined : verdict.description;
-}
-
-function judgeOneHost(settings: LinkSettings, host: UriHost | null, custom: boolean, exempt: boolean): HostJudgement {
-  if (host === null) return unjudged;
-  if (host.kind !== 'name') {
-    if (!settings.denyNonPublicAddresses || exempt) return literalJudgement(ipLiteralClass(host.kind, host.text));
-    // classified once: nothing built on the allow path, the verdict's words only for a denial
-    const verdict = nonPublicLiteral(host.kind, host.text);
-    if (verdict === undefined) return literalJudgement('public');
-    return { reason: nonPublicAddress(host.text, verdict), addressClass: verdict.class, resolvable: false };
-  }
-  if (!settings.denyNonPublicAddresses) return unjudged;
-  // an exempt origin skips the name rules; its answers must still resolve (`uri.unresolved` fails closed)
-  if (exempt) return custom ? unjudged : resolvableName;
-  const verdict = classifyHostName(host.text, custom ? settings.opaqueNameRules : settings.networkNameRules);
-  if (verdict.public) return custom ? unjudged : resolvableName;
-  return {
-    reason: reason(
-      'uri.non-public-address',
-      'links.denyNonPublicAddresses',
-      `host ${quoteValue(host.text)} ${verdict.description}`,
-    ),
-    addressClass: null,
-    resolvable: false,
-  };
-}
-
-// at most one entry per `AddressClass`
-const literalJudgements = new Map<AddressClass, HostJudgement>();
-
-function literalJudgement(addressClass: AddressClass): HostJudgement {
-  let judgement = literalJudgements.get(addressClass);
-  if (judgement === undefined) {
-    judgement = Object.freeze({ addressClass, resolvable: false });
-    literalJudgements.set(addressClass, judgement);
-  }
-  return judgement;
-}
-
-function nonPublicAddress(host: string, verdict: AddressVerdict): Reason {
-  return reason(
-    'uri.non-public-address',
-    'links.denyNonPublicAddresses',
-    `host ${quoteValue(host)} is a non-public address: ${verdict.description}`,
-  );
+  found.ruleHits = ruleHits;
+  found.resolveName = resolveName;
+  found.otherNames = otherNames ?? noNames;
+  found.facts = facts;
+  found.exempt = exempt;
+  return reasons ?? [];
 }
 
 // Fail closed: a name asked for and not answered (absent, `[]`, resolver error or timeout) is `uri.unresolved`;
 // any non-public answer (DNS rebinding lists every answer) is `uri.non-public-address`. An exempt origin may
 // resolve to non-public addresses, never to text that is not an address.
-const noNames: readonly string[] = Object.freeze([]);
 
 // why `name`'s answers deny, or undefined; `readFrom`: the link's own host, when `name` is another reader's reading of it
 function resolutionReason(

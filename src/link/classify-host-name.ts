@@ -134,8 +134,26 @@ function knownNames(): ReadonlyMap<string, NameVerdict> {
     }
     for (const name of hostsFileNames) map.set(name, localhostName);
     knownNameVerdicts = map;
+    knownNameHashes = new Set([...map.keys()].map(nameHash));
   }
   return knownNameVerdicts;
+}
+
+// `nameHash` of every known name, made with the map: a name whose hash is none of them is not looked up (the map
+// would hash the name's text again, which `classifyHostName`'s one pass already read)
+let knownNameHashes: ReadonlySet<number> | undefined;
+
+// the verdict of a known name, or undefined; `hash` is `nameHash(name)`
+function knownName(name: string, hash: number): NameVerdict | undefined {
+  const known = knownNames();
+  return knownNameHashes?.has(hash) === true ? known.get(name) : undefined;
+}
+
+// a 31-bit polynomial hash of a name's characters, as `classifyHostName`'s pass computes it
+function nameHash(name: string): number {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) & 0x7fffffff;
+  return hash;
 }
 
 // What a top-level domain is, as bits: one lookup per name instead of one per table. Kept per label seen, up to a
@@ -166,12 +184,15 @@ function topLevelKind(tld: string): number {
  * delegated in the root zone (an allow-list: only a local resolver can answer them).
  */
 export function classifyHostName(host: string, rules: NameRules = {}): NameVerdict {
-  // one pass: the last dot, and whether a label is empty (one trailing dot is allowed)
+  // one pass: the last dot, whether a label is empty (one trailing dot is allowed), and the name's `nameHash`
   const end = host.charCodeAt(host.length - 1) === 0x2e ? host.length - 1 : host.length;
   let lastDot = -1;
   let empty = end === 0;
+  let hash = 0;
   for (let i = 0; i < end; i++) {
-    if (host.charCodeAt(i) !== 0x2e) continue;
+    const c = host.charCodeAt(i);
+    hash = (Math.imul(hash, 31) + c) & 0x7fffffff;
+    if (c !== 0x2e) continue;
     if (i === lastDot + 1) empty = true;
     lastDot = i;
   }
@@ -179,7 +200,7 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
   const name = end === host.length ? host : host.slice(0, end);
   const tld = lastDot === -1 ? name : name.slice(lastDot + 1);
   if (tld === 'localhost') return localhostName;
-  const known = knownNames().get(name);
+  const known = knownName(name, hash);
   if (known !== undefined) return known;
   const internal = rules.internalNames;
   if (internal !== undefined && (internal.exact.size > 0 || internal.suffixes.length > 0)) {

@@ -87,7 +87,8 @@ export function parseUri(raw: string): UriParse {
   const url = URL.parse(raw);
   // past the authority: WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it
   // serializes as its own text holds none, and only other text is scanned for one
-  if (url === null || url.href !== raw) {
+  const serialized = url !== null && url.href === raw;
+  if (!serialized) {
     const control = firstC0Control(raw, scanStop(scan));
     if (control !== -1) return controlMessage(raw, control);
   }
@@ -98,7 +99,7 @@ export function parseUri(raw: string): UriParse {
   let confusions = findConfusions(scan, special && scheme !== 'file');
   if (special) {
     host = specialHost(url.hostname);
-    otherHosts = specialOtherHosts(host, raw, colon + 1);
+    otherHosts = specialOtherHosts(host, raw, colon + 1, serialized);
   } else {
     const read = customHost(url);
     if (read.invalid !== undefined) return { ok: false, message: read.invalid };

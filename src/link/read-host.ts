@@ -37,14 +37,23 @@ export function specialHost(hostname: string): UriHost | null {
   return { kind: last >= 0x30 && last <= 0x39 && isDottedQuad(hostname) ? 'ipv4' : 'name', text: hostname };
 }
 
-/** The readings other parsers take from the raw text of a special-scheme uri whose WHATWG host is `host` (`from`: after `scheme:`). */
-export function specialOtherHosts(host: UriHost | null, raw: string, from: number): readonly UriHost[] {
+/**
+ * The readings other parsers take from the raw text of a special-scheme uri whose WHATWG host is `host` (`from`: after
+ * `scheme:`); `serialized`: the raw text is WHATWG's own serialization of the uri (`href`).
+ */
+export function specialOtherHosts(
+  host: UriHost | null,
+  raw: string,
+  from: number,
+  serialized: boolean,
+): readonly UriHost[] {
   if (host === null || host.kind === 'ipv6') return noHosts;
   const text = host.text;
   if (host.kind === 'ipv4') {
-    // the usual shapes (dotted, one number, hex; no zero-padded part) read the same everywhere: one pass over the
-    // raw authority says so without slicing it
-    if (plainRawIpv4(raw, from)) return noHosts;
+    // WHATWG writes an IPv4 host in dotted decimal with no zero-padded part, which every reader takes the same: when
+    // the raw text is that serialization, there is nothing to read again. Else the usual shapes (dotted, one number,
+    // hex; no zero-padded part) read the same everywhere too: one pass over the raw authority says so
+    if (serialized || plainRawIpv4(raw, from)) return noHosts;
     return decimalReading(rawSpecialHost(raw, from), host);
   }
   // a deviation character always becomes punycode, so only `xn--` hosts need the raw text

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { Decision } from '../decision/decision.ts';
-import { parseUri } from '../link/parse-uri.ts';
+import { parseUri, uriOrigin } from '../link/parse-uri.ts';
 import { resolveWithin, type Resolver } from '../link/resolve-name.ts';
 import type { Policy } from '../policy/policy.ts';
 import { denied } from './fetch-trace.ts';
@@ -49,5 +49,6 @@ export async function pinAddress(
 /** True when the engine exempts `url`'s origin from the address rules (`links.allowNonPublicOrigins`), compared as the engine compares it. */
 function isExemptOrigin(policy: Policy, url: URL): boolean {
   const parsed = parseUri(url.href);
-  return parsed.ok && parsed.origin !== null && policy.link.exemptOrigins.has(parsed.origin);
+  const origin = parsed.ok ? uriOrigin(parsed) : null;
+  return origin !== null && policy.link.exemptOrigins.has(origin);
 }

@@ -2,7 +2,7 @@ import { normalizeMime } from '../content/kinds.ts';
 import { classifyAddress } from '../link/classify-address.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
-import { parseUri, type ParsedUri, type UriHost } from '../link/parse-uri.ts';
+import { parseUri, type ParsedUri, type UriHost, uriOrigin } from '../link/parse-uri.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
@@ -142,8 +142,6 @@ const emptyOrigins = compileOriginAllowList([]);
 
 // the uri as a reader that takes `host` from its authority sees it
 function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
-  const port = uri.port === null || uri.schemeFacts.defaultPort === uri.port ? '' : `:${uri.port}`;
-  const text = host.kind === 'ipv6' ? `[${host.text}]` : host.text;
   return {
     ok: true,
     scheme: uri.scheme,
@@ -152,8 +150,7 @@ function readAs(uri: ParsedUri, host: UriHost): ParsedUri {
     hasAuthority: uri.hasAuthority,
     host,
     port: uri.port,
-    origin: `${uri.scheme}://${text}${port}`,
-    path: uri.path,
+    explicitPort: uri.explicitPort,
     userinfo: uri.userinfo,
     confusions: uri.confusions,
     otherHosts: uri.otherHosts,
@@ -220,7 +217,10 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reaso
       );
     }
     // the origin is made only for a policy that lists exempt origins
-    exempt = settings.exemptOrigins.size > 0 && uri.origin !== null && settings.exemptOrigins.has(uri.origin);
+    if (settings.exemptOrigins.size > 0) {
+      const origin = uriOrigin(uri);
+      exempt = origin !== null && settings.exemptOrigins.has(origin);
+    }
     const address = judgeHost(settings, uri, custom, exempt);
     addressClass = address.addressClass;
     if (address.reason !== undefined) reasons = add(reasons, address.reason);
@@ -233,8 +233,9 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reaso
       }
     }
     if (network && settings.origins !== null && !originAllowed(settings.origins, uri)) {
-      const origin = uri.origin === null ? 'uri has no origin' : `origin ${quoteValue(uri.origin)}`;
-      reasons = add(reasons, reason('origin.not-allowed', 'links.origins', `${origin} is not in \`links.origins\``));
+      const origin = uriOrigin(uri);
+      const named = origin === null ? 'uri has no origin' : `origin ${quoteValue(origin)}`;
+      reasons = add(reasons, reason('origin.not-allowed', 'links.origins', `${named} is not in \`links.origins\``));
     } else if (network && settings.origins !== null) {
       // another reader of the same host (IDNA transitional, decimal IPv4) must get the same answer
       const other = uri.otherHosts.find((host) => !originAllowed(settings.origins ?? emptyOrigins, readAs(uri, host)));
@@ -244,7 +245,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reaso
           reason(
             'origin.not-allowed',
             'links.origins',
-            `origin ${quoteValue(uri.origin ?? '')} is read with host ${quoteValue(other.text)} by other parsers, which is not in \`links.origins\``,
+            `origin ${quoteValue(uriOrigin(uri) ?? '')} is read with host ${quoteValue(other.text)} by other parsers, which is not in \`links.origins\``,
           ),
         );
     }
@@ -283,8 +284,8 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reaso
           scheme: uri.scheme,
           host: uri.host?.text ?? null,
           port: uri.port,
-          origin: uri.origin,
-          path: uri.path,
+          origin: uriOrigin(uri),
+          path: uri.url.pathname,
           name: link.name,
           mimeType: link.mimeType === undefined ? null : normalizeMime(link.mimeType),
           size: link.size ?? null,

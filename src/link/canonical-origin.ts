@@ -1,4 +1,4 @@
-import type { ParsedUri } from './parse-uri.ts';
+import { type ParsedUri, uriOrigin } from './parse-uri.ts';
 
 /** Schemes whose WHATWG origin is a (scheme, host, port) tuple; every other scheme has an opaque origin. */
 const tupleOriginSchemes: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
@@ -9,5 +9,5 @@ const tupleOriginSchemes: ReadonlySet<string> = new Set(['http', 'https', 'ws', 
  * `file:`, `data:`), which is never the same origin as anything (WHATWG HTML §7.5).
  */
 export function credentialOrigin(uri: ParsedUri): string | null {
-  return tupleOriginSchemes.has(uri.scheme) ? uri.origin : null;
+  return tupleOriginSchemes.has(uri.scheme) ? uriOrigin(uri) : null;
 }

@@ -1,4 +1,4 @@
-import { parseUri } from './parse-uri.ts';
+import { parseUri, uriOrigin } from './parse-uri.ts';
 
 /**
  * Compiles `links.allowNonPublicOrigins` to canonical origins (`scheme://host[:port]`, default port elided,
@@ -11,7 +11,9 @@ export function compileExemptOrigins(entries: readonly string[]): ReadonlySet<st
   for (const entry of entries) {
     if (entry.includes('*')) continue;
     const parsed = parseUri(entry);
-    if (!parsed.ok || parsed.origin === null || parsed.userinfo || parsed.confusions.length > 0) continue;
+    if (!parsed.ok || parsed.userinfo || parsed.confusions.length > 0) continue;
+    const origin = uriOrigin(parsed);
+    if (origin === null) continue;
     const { url } = parsed;
     if (
       (url.pathname !== '' && url.pathname !== '/') ||
@@ -21,7 +23,7 @@ export function compileExemptOrigins(entries: readonly string[]): ReadonlySet<st
       entry.endsWith('#')
     )
       continue;
-    exact.add(parsed.origin);
+    exact.add(origin);
   }
   return exact;
 }

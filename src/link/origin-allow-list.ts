@@ -1,4 +1,4 @@
-import { parseUri, type ParsedUri } from './parse-uri.ts';
+import { parseUri, type ParsedUri, uriOrigin } from './parse-uri.ts';
 
 interface WildcardOrigin {
   readonly scheme: string;
@@ -27,7 +27,8 @@ export function compileOriginAllowList(entries: readonly string[]): OriginAllowL
     const star = entry.indexOf('://*.');
     if (star === -1) {
       const parsed = parseUri(entry);
-      if (parsed.ok && parsed.origin !== null) exact.add(parsed.origin);
+      const origin = parsed.ok ? uriOrigin(parsed) : null;
+      if (origin !== null) exact.add(origin);
       continue;
     }
     const parsed = parseUri(`${entry.slice(0, star)}://${placeholder}.${entry.slice(star + 5)}`);
@@ -39,8 +40,9 @@ export function compileOriginAllowList(entries: readonly string[]): OriginAllowL
 
 /** True when the uri's canonical origin is listed, or its host is a subdomain of a `*.` entry (never the apex). */
 export function originAllowed(list: OriginAllowList, uri: ParsedUri): boolean {
-  if (uri.origin === null || uri.host === null) return false;
-  if (list.exact.has(uri.origin)) return true;
+  const origin = uriOrigin(uri);
+  if (origin === null || uri.host === null) return false;
+  if (list.exact.has(origin)) return true;
   if (uri.host.kind !== 'name') return false;
   const host = uri.host.text;
   return list.wildcards.some(

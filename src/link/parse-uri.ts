@@ -31,10 +31,8 @@ export interface ParsedUri {
   readonly host: UriHost | null;
   /** explicit port, or the scheme's default; null when neither */
   readonly port: number | null;
-  /** canonical `scheme://host[:port]` with default ports elided; null without a host */
-  readonly origin: string | null;
-  /** the path as WHATWG serializes it */
-  readonly path: string;
+  /** the port the uri writes, when it is not the scheme's default (WHATWG drops a default one); null when none */
+  readonly explicitPort: number | null;
   /** the authority holds a `@` (user, password, or an empty userinfo) */
   readonly userinfo: boolean;
   /** one lower-case phrase per parser-confusion form found, in a fixed order; empty when none */
@@ -45,8 +43,19 @@ export interface ParsedUri {
    * the decoded form of ASCII-only punycode, a reading without empty labels. Empty when all agree.
    */
   readonly otherHosts: readonly UriHost[];
-  /** the WHATWG reading */
+  /** the WHATWG reading (its `pathname` is the path) */
   readonly url: URL;
+}
+
+/**
+ * The canonical origin of a parsed uri, `scheme://host[:port]` with a default port elided; null without a host. Made
+ * when asked (most decisions never need it).
+ */
+export function uriOrigin(uri: ParsedUri): string | null {
+  const host = uri.host;
+  if (host === null) return null;
+  const text = host.kind === 'ipv6' ? `[${host.text}]` : host.text;
+  return uri.explicitPort === null ? `${uri.scheme}://${text}` : `${uri.scheme}://${text}:${uri.explicitPort}`;
 }
 
 /** A uri that did not parse, with a lower-case reason. */
@@ -110,10 +119,6 @@ export function parseUri(raw: string): UriParse {
   const portText = url.port;
   const explicitPort = portText === '' ? null : Number(portText);
   const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
-  const origin =
-    host === null
-      ? null
-      : `${scheme}://${host.kind === 'ipv6' ? `[${host.text}]` : host.text}${explicitPort === null ? '' : `:${explicitPort}`}`;
   return {
     ok: true,
     scheme,
@@ -122,8 +127,7 @@ export function parseUri(raw: string): UriParse {
     hasAuthority: (scan & scanSlashes) !== 0 || (special && scheme !== 'file'),
     host,
     port,
-    origin,
-    path: url.pathname,
+    explicitPort,
     userinfo: (scan & scanUserinfo) !== 0,
     confusions,
     otherHosts,

@@ -154,6 +154,33 @@ async function compare(
   );
 }
 
+/**
+ * The CPU per op of the relay and the proxy once each has run `warm` ops (in blocks of `ops`, side by side), over the
+ * next `ops`: the rows above time processes that ran a few rounds only, so their CPU is mostly that of cold code and
+ * caches; this line shows what a long-running proxy costs. Informational: the goal stays on the row above.
+ */
+async function warmCpu(work: (peer: Peer) => Promise<void>, ops: number, warm: number): Promise<void> {
+  const relayPeer = connect([...relay, ...server]);
+  const proxyPeer = connect(['node', cli, 'proxy', '--policy', policy, '--', ...server]);
+  for (let done = 0; done < warm; done += ops) {
+    await work(relayPeer);
+    await work(proxyPeer);
+  }
+  const cpuOf = async (peer: Peer) => {
+    const before = peer.cpuNs();
+    await work(peer);
+    const after = peer.cpuNs();
+    return before === null || after === null ? null : (after - before) / 1000 / ops;
+  };
+  const relayCpu = await cpuOf(relayPeer);
+  const proxyCpu = await cpuOf(proxyPeer);
+  await Promise.all([relayPeer.close(), proxyPeer.close()]);
+  if (relayCpu === null || proxyCpu === null) return;
+  console.log(
+    `  CPU once warm (after ${warm.toLocaleString('en')} ops each): proxy ${proxyCpu.toFixed(1)} µs/op, relay ${relayCpu.toFixed(1)} µs/op, ${(proxyCpu / relayCpu).toFixed(2)}×`,
+  );
+}
+
 /** Times the proxy's three workloads; ratios against the relay, with the ratio to a direct connection beside them. */
 export async function benchProxy(rounds: number, row: Row, check: Check): Promise<void> {
   console.log('\n7. linkgate proxy, a round trip over stdio (each row: median [min – max] per round)');
@@ -161,6 +188,7 @@ export async function benchProxy(rounds: number, row: Row, check: Check): Promis
     for (let i = 0; i < n; i += 1) await peer.call('resources/read', { uri });
   };
   await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
+  await warmCpu(reads('bench://text/1024', 1000), 1000, 10_000);
   await compare('8 MiB resources/read (text)', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
   await compare('8 MiB png resources/read', reads(`bench://png/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 1.5);
   const links = async (peer: Peer) => {

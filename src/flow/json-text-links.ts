@@ -112,9 +112,18 @@ export async function judgeJsonTexts(
     else proseText(index, path, text);
   });
   let values = 0;
+  // prose is searched for every refused uri: bounded for all of one result's prose together, as one value's strings
+  // are (past it, the prose is withheld whole, unsearched)
+  // (prose makes no decisions: it waits on the refused links, while the JSON values' own decisions run)
+  const proseTooLarge = proseOverLimits(found, options.refs);
   const judged = await Promise.all(
     found.map((f) => {
-      if (f.prose === true) return judgeStructured(gate, f.value, { ...judging, prose: true });
+      if (f.prose === true)
+        return proseTooLarge.then((over) =>
+          over
+            ? ({ withheld: true, notice: tooLargeNotice } as const)
+            : judgeStructured(gate, f.value, { ...judging, prose: true }),
+        );
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
@@ -141,6 +150,18 @@ export async function judgeJsonTexts(
     edits.push({ index: f.index, path: f.path, text });
   });
   return edits;
+}
+
+// whether searching all the prose of `found` for each refused link passes the structured limits
+async function proseOverLimits(
+  found: readonly { value: unknown; prose?: true }[],
+  refs: StructuredOptions['refs'],
+): Promise<boolean> {
+  const prose = found.filter((f) => f.prose === true);
+  if (prose.length === 0) return false;
+  const held = (await refs)?.size ?? 0;
+  const chars = prose.reduce((sum, f) => sum + String(f.value).length, 0);
+  return prose.length * held > structuredLimits.maxComparisons || chars * held > structuredLimits.maxComparedChars;
 }
 
 // how many values `value` holds (each string, number, array, object…), counting no further than `upTo`

@@ -11,13 +11,24 @@ export interface HookRun {
   elapsedMs: number;
 }
 
+/** How the host hands the event over: by default it writes `stdin` and closes it. */
+export interface HookStdin {
+  /** writes `stdin` and keeps the pipe open until the hook exits, as a host that stalls mid-event would */
+  holdOpen?: boolean;
+}
+
 /** Runs `linkgate ARGS` (from the sources) as its own process with `stdin`; killed after the host's timeout. */
-export function runHookProcess(args: readonly string[], stdin: string | Buffer): Promise<HookRun> {
-  return runHookCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], stdin);
+export function runHookProcess(args: readonly string[], stdin: string | Buffer, how: HookStdin = {}): Promise<HookRun> {
+  return runHookCommand(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], stdin, how);
 }
 
 /** Runs `file ARGS` (never through a shell unless `file` is one) with `stdin`, as a host runs a hook command; killed after the host's timeout. */
-export function runHookCommand(file: string, args: readonly string[], stdin: string | Buffer): Promise<HookRun> {
+export function runHookCommand(
+  file: string,
+  args: readonly string[],
+  stdin: string | Buffer,
+  how: HookStdin = {},
+): Promise<HookRun> {
   return new Promise((done) => {
     const started = performance.now();
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -36,6 +47,7 @@ export function runHookCommand(file: string, args: readonly string[], stdin: str
       done({ code, stdout, stderr, elapsedMs: Math.round(performance.now() - started) });
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
+    if (how.holdOpen === true) child.stdin.write(stdin);
+    else child.stdin.end(stdin);
   });
 }

@@ -4,45 +4,19 @@
 // result went to the model). Now it is answered from the members read so far (its name, tool, ids): the result is
 // withheld. The host's side of stdin stays open here, as a host that stalls would keep it; the test waits for the
 // hook to end (no timed assertion).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hookTimeoutSeconds } from '../../src/hook/hook-settings.ts';
 import { readRequested, toolReturned } from './hook-events.ts';
+import { type HookRun, runHookProcess } from './hook-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-unfinished-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the hook with `head` written to its stdin, which is then held open until the hook exits. */
-function hookWithOpenStdin(
-  head: string,
-  policy = 'policies/default.yaml',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'hook', 'claude-code', '--policy', policy, '--state', dir],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    // a ceiling past the host's own timeout only: by then the host would have let the call through
-    const ceiling = setTimeout(() => child.kill('SIGKILL'), hookTimeoutSeconds * 1000 + 5000);
-    child.on('close', (code) => {
-      clearTimeout(ceiling);
-      done({ code, stdout, stderr });
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.write(head);
-  });
+function hookWithOpenStdin(head: string, policy = 'policies/default.yaml'): Promise<HookRun> {
+  return runHookProcess(['hook', 'claude-code', '--policy', policy, '--state', dir], head, { holdOpen: true });
 }
 
 /** The event's text up to the start of its tool output's content: the rest never arrives. */

@@ -7,13 +7,29 @@ import type { ContentConsumer, TextBody } from './content-consumer.ts';
  * True when the body is a notebook that only notebook viewers render: nbformat structure, declared as nothing, as
  * JSON, as plain text or as a type the table does not know (`application/x-ipynb+json`). Its viewers show code,
  * streams and `text/plain` outputs escaped, so the markdown renderers and a sniffing browser do not read its raw
- * JSON as well (a script printed as a text output is text); declared markdown or HTML, it reaches those as well.
+ * JSON as well (a script printed as a text output is text); declared markdown or HTML, or at a uri named as a page
+ * (`.html`, `.md`: a host that saves and opens it, a site that renders it), it reaches those as well.
  */
 export function shownAsNotebook(body: TextBody): boolean {
   const declared = body.declaredKind;
   if (declared !== null && declared !== 'json' && declared !== 'text') return false;
+  if (body.extension !== null && pageNamed.has(body.extension)) return false;
   return body.kind === 'json' && isNotebook(body.json());
 }
+
+// the extensions a browser opens from disk as an HTML page (browser.ts) or a markdown renderer or site reads as a page
+const pageNamed: ReadonlySet<string> = new Set([
+  'html',
+  'htm',
+  'xhtml',
+  'xht',
+  'shtml',
+  'mht',
+  'mhtml',
+  'md',
+  'markdown',
+  'mdx',
+]);
 
 /** Notebook viewers: markdown cells, html, svg, markdown and javascript outputs, raw cells by their format. */
 export const notebookConsumer: ContentConsumer = {
@@ -24,7 +40,7 @@ export const notebookConsumer: ContentConsumer = {
       consumer: 'notebook viewers (nbconvert, JupyterLab, nbviewer)',
       reaches: 'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type',
       judged:
-        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page',
+        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
       notCovered:
         'widget outputs (`application/vnd.jupyter.widget-view+json`), whose code a viewer loads from elsewhere',
     },

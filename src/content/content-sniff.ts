@@ -13,6 +13,8 @@ export interface ContentSniff {
   activeUnlessJson: string | null;
   /** script that only the raw text read as HTML holds, not the pages markdown renderers make of it (declared other than markdown, it is active), or null */
   activeUnlessMarkdown: string | null;
+  /** what a consumer would load from elsewhere by itself as it shows the bytes (a css `@import`), or null */
+  remoteLoad: string | null;
   /** bidi controls or zero-width characters in text (a policy may withhold them), or null (also when `findInvisible` is false) */
   invisible: string | null;
   /** unsafe characters or encodings in text (NUL, terminal escapes, UTF-16 without BOM); empty when clean */
@@ -52,6 +54,7 @@ export function blankSniff(kind: string, textual: boolean): ContentSniff {
     active: null,
     activeUnlessJson: null,
     activeUnlessMarkdown: null,
+    remoteLoad: null,
     invisible: null,
     unsafe: [],
     uninterpretable: null,

@@ -65,6 +65,15 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
       `executable or active content: text read as html holds ${sniff.activeUnlessMarkdown}`,
     );
 
+  if (sniff.remoteLoad !== null)
+    add(
+      found,
+      'deny',
+      'content.remote-load',
+      'content.consumers',
+      `a consumer loads more from elsewhere: ${sniff.remoteLoad}`,
+    );
+
   if (declaredMime !== null) {
     const declared = kindOfMime(declaredMime);
     if (declared === undefined || !allowed.has(declared.id)) {

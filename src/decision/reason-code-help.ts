@@ -144,6 +144,11 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
       'checking the body took more work than its size allows (deep nesting, comment walks, re-parsed tails); it was withheld',
     checkNext: 'the server that produced the body: ordinary files stay far inside the work budget',
   },
+  'content.remote-load': {
+    means:
+      'a consumer of the profile would load more from elsewhere by itself as it shows the body (a css `@import` in a `<style>` element, which a browser fetches off the page); it was withheld',
+    checkNext: 'the server that produced the body, and `content.consumers` (the browser reads html and svg)',
+  },
   'policy.unreviewed': {
     means:
       'the policy is not used (`--allowed-signers`): no signature, a signature over other bytes or in another namespace, a key not allowed, a signer not in `review.reviewers`, too few signers, or the review expired; the message says which',

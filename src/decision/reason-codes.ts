@@ -39,6 +39,8 @@ export const reasonCodes = [
   'fetch.downgrade',
   'fetch.too-many-redirects',
   'fetch.failed',
+  // a consumer of the profile loads more from elsewhere by itself (a css `@import` in a `<style>` element)
+  'content.remote-load',
 ] as const;
 
 /** A built-in reason code, or `rule.<id>` for a custom json-logic rule. */

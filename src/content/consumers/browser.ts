@@ -4,6 +4,7 @@
 // as HTML too: untyped text by the MIME Sniffing standard's HTML signatures, never text declared text/plain.
 import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
+import { findCssImport } from '../svg-html/css-import.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
@@ -33,9 +34,9 @@ export const browserConsumer = {
       reaches:
         'bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
       judged:
-        'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels)',
+        'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a css `@import` in a `<style>` element (html or svg), which the browser fetches by itself, is withheld as `content.remote-load`',
       notCovered:
-        'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers',
+        'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers',
     },
     {
       consumer: 'browsers: SVG as a document',
@@ -80,6 +81,14 @@ function readsTextAsPage(body: TextBody): boolean {
 const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);
 
 function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
+  const findings = judgePage(body, budget);
+  // a page with nothing active may still load a stylesheet from elsewhere by itself
+  if (findings.length === 0 && body.kind !== 'json' && body.utf8.includes(0x40))
+    findings.push(...found('remoteLoad', findCssImport(body.text(), budget)));
+  return findings;
+}
+
+function judgePage(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const html = (): string | null => findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'html', body.text, budget);
   if (body.kind === 'html') return found('active', html());
   if (body.kind === 'svg' || body.kind === 'xml') {

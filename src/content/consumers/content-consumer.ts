@@ -83,8 +83,8 @@ export interface TextBody {
   json: () => unknown;
 }
 
-/** The verdict slots a consumer fills on the sniff: `active` (denied whatever the declared type), or active only under a declared type other than JSON or markdown, and `uninterpretable`. */
-export type VerdictSlot = 'active' | 'activeUnlessJson' | 'activeUnlessMarkdown' | 'uninterpretable';
+/** The verdict slots a consumer fills on the sniff: `active` (denied whatever the declared type), or active only under a declared type other than JSON or markdown, `remoteLoad` (a load from elsewhere the consumer makes by itself), and `uninterpretable`. */
+export type VerdictSlot = 'active' | 'activeUnlessJson' | 'activeUnlessMarkdown' | 'remoteLoad' | 'uninterpretable';
 
 /** What one consumer found in a body: the slot and a one-line message. */
 export interface ConsumerFinding {

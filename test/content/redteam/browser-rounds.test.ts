@@ -86,6 +86,19 @@ const svgAttacks: Page[] = [
     Buffer.from(`\ufeff<?xml version="1.0"?>\r\n<svg xmlns="${svgNs}"\r\n  onload="${ran}">\r\n</svg>\r\n`),
   ],
   ['a script under an svg prefix', 'image/svg+xml', `<s:svg xmlns:s="${svgNs}"><s:script>${ran}</s:script></s:svg>`],
+  // a stylesheet the document fetches off its origin by itself (issue 41 item 3: withheld as content.remote-load)
+  [
+    'a css @import in an svg style',
+    'image/svg+xml',
+    `<svg xmlns="${svgNs}"><style>@import url(http://evil.test/x.css);</style><rect width="5" height="5"/></svg>`,
+    'leaves',
+  ],
+  [
+    'a css @import in CDATA with an escaped at-keyword',
+    'image/svg+xml',
+    `<svg xmlns="${svgNs}"><style><![CDATA[ @\\69mport "http://evil.test/x.css"; ]]></style></svg>`,
+    'leaves',
+  ],
 ];
 
 const htmlAttacks: Page[] = [
@@ -123,6 +136,27 @@ const htmlAttacks: Page[] = [
   ],
 ];
 
+// a page whose `<style>` imports a stylesheet from elsewhere: every sending a browser reads it as a page in (the
+// raw html of a markdown page is not covered: docs/policy-reference.md)
+const importPage: Page = [
+  'a css @import in a page style',
+  'text/html',
+  '<p>Hi</p><style>@import "http://evil.test/x.css";</style>',
+  'leaves',
+];
+const importSendings = sendingsOf(
+  'guide://site/page',
+  ['.html', '.HTM', '.txt', ''],
+  ['text/html', 'text/plain', 'application/octet-stream', undefined],
+);
+
+test("Chromium fetches a page style's @import off the page, the shipped profile withholds it as remote-load", async (ctx) => {
+  expect(await liveInChromium(ctx, importPage)).toBe(true);
+  const verdicts = await judgeSendings(bodyOf(importPage[2]), importSendings);
+  expect(letThrough(verdicts)).toEqual([]);
+  expect(verdicts.filter((v) => !v.codes.includes('content.remote-load')).map((v) => v.sending)).toEqual([]);
+});
+
 const svgControls: Page[] = [
   [
     'an icon-font svg (font and glyph elements)',
@@ -143,6 +177,11 @@ const svgControls: Page[] = [
     'a drawing with a title, gradient and text',
     'image/svg+xml',
     `<?xml version="1.0" encoding="UTF-8"?>\r\n<svg xmlns="${svgNs}" viewBox="0 0 40 20"><title>Badge</title><defs><linearGradient id="g"><stop offset="0" stop-color="#bbb"/></linearGradient></defs><rect fill="url(#g)" width="40" height="20"/><text x="2" y="14">build</text></svg>`,
+  ],
+  [
+    'a style with an @import only in a comment, and @media rules',
+    'image/svg+xml',
+    `<svg xmlns="${svgNs}"><style>/* @import url(theme.css) was here */ @media (prefers-color-scheme: dark) { rect { fill: #eee } }</style><rect width="5" height="5"/></svg>`,
   ],
   [
     'an animated spinner (animate on a transform)',

@@ -46,7 +46,7 @@ export async function scriptedAiModel(dir: string, script: readonly ToolCall[][]
   });
 }
 
-/** The tool results of the last prompt the model was sent: each part's `output` as the SDK handed it over, by call id. */
+/** The tool results of the last prompt a model was sent (an AI SDK prompt; Mastra's mock gets one too), by call id. */
 export function lastToolOutputs(model: ScriptedAiModel): Map<string, unknown> {
   const prompts = model.doGenerateCalls.map((c) => c.prompt);
   const outputs = new Map<string, unknown>();

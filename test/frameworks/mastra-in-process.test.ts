@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { gatedMastraTools, mastraReadLinkTool } from '../../src/frameworks/mastra-tools.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
+import { lastToolOutputs } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { gatedRunSetup } from './gated-run-setup.ts';
 import { expectRecords } from './gated-run-checks.ts';
@@ -71,11 +72,7 @@ describe('gatedMastraTools and mastraReadLinkTool inside a real Mastra agent', (
       expect(result.text).toBe('all read');
 
       const prompts = model.doGenerateCalls.map((c) => c.prompt);
-      const outputs = new Map<string, unknown>();
-      for (const message of (prompts[prompts.length - 1] ?? []) as { role: string; content: unknown }[])
-        if (message.role === 'tool' && Array.isArray(message.content))
-          for (const part of message.content as Record<string, unknown>[])
-            if (part['type'] === 'tool-result') outputs.set(String(part['toolCallId']), part['output']);
+      const outputs = lastToolOutputs(model);
       const output = (id: string) => {
         const o = outputs.get(id) as { type?: string; value?: unknown } | undefined;
         return o?.type === 'text' && typeof o.value === 'string' ? o.value : undefined;

@@ -144,27 +144,39 @@ export const maxListedEntries = 10_000;
 async function judgedListing(s: TransportSession, m: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = m['result'];
   if (!isRecord(result)) return m;
-  const key = Array.isArray(result['resources']) ? 'resources' : 'resourceTemplates';
-  const entries: unknown[] = Array.isArray(result[key]) ? result[key] : [];
+  // both arrays, whichever the method: a host's SDK passes a key it does not expect on, and a host hands it on too
+  const keys = listingKeys.filter((key) => Array.isArray(result[key]));
+  const lists = keys.map((key) => result[key] as unknown[]);
   // each entry costs a link decision: a longer listing (a server pages it with `nextCursor`) is not judged at all
-  if (entries.length > maxListedEntries)
+  if (lists.reduce((n, entries) => n + entries.length, 0) > maxListedEntries)
     return gateError(
       m['id'] as JsonRpcId,
       `linkgate withheld the listing: more than ${maxListedEntries} entries in one page (the server can page it)`,
     );
   const decide = resultLinkDecider(s.gate, s.server);
-  const refused = await Promise.all(
-    entries.map(async (entry) => {
-      if (!isRecord(entry)) return false;
-      const template = entry['uriTemplate'];
-      const uri = typeof template === 'string' ? template.replace(/\{[^{}]*\}/g, '') : entry['uri'];
-      // the address alone: a declared type or size would stop a read, not the listing of its address
-      return (await decide({ type: 'resource_link', uri, name: 'listed' }, true)).effect === 'deny';
-    }),
+  const refusedIn = await Promise.all(
+    lists.map((entries) =>
+      Promise.all(
+        entries.map(async (entry) => {
+          if (!isRecord(entry)) return false;
+          const template = entry['uriTemplate'];
+          const uri = typeof template === 'string' ? template.replace(/\{[^{}]*\}/g, '') : entry['uri'];
+          // the address alone: a declared type or size would stop a read, not the listing of its address
+          return (await decide({ type: 'resource_link', uri, name: 'listed' }, true)).effect === 'deny';
+        }),
+      ),
+    ),
   );
-  if (!refused.includes(true)) return m;
-  return { ...m, result: { ...result, [key]: entries.filter((_, i) => refused[i] !== true) } };
+  if (!refusedIn.some((refused) => refused.includes(true))) return m;
+  const kept = { ...result };
+  keys.forEach((key, k) => {
+    kept[key] = (lists[k] ?? []).filter((_, i) => refusedIn[k]?.[i] !== true);
+  });
+  return { ...m, result: kept };
 }
+
+// the arrays of a `resources/list` and a `resources/templates/list` answer
+const listingKeys = ['resources', 'resourceTemplates'] as const;
 
 /**
  * A completed task's `tasks/get` answer (Tasks extension, 2026-07-28): its `result` is the tool call's result, so its

@@ -7,7 +7,7 @@
 // `result` of a later `tasks/get` and `tasks/result` of that task); a read of `rt://hold/…` is never answered.
 // `prompts/get` answers with the prompt result its `arguments.result` holds (a raw host sends it as an object; an SDK
 // client, whose prompt arguments are strings, as its JSON). A call's `listing` (`resources`, `resourceTemplates`) is
-// what later `resources/list` and `resources/templates/list` answer.
+// what later `resources/list` and `resources/templates/list` answer; its `also` is added to both answers as it is.
 import { appendFileSync } from 'node:fs';
 import { type RequestId, sendMessage, serveScript } from '../helpers/scripted-stdio-server.ts';
 
@@ -19,7 +19,7 @@ const log = process.env['RT_REQUEST_LOG'];
 const raw = (message: unknown, id: RequestId) =>
   process.stdout.write(`${JSON.stringify(message).replaceAll('"$id"', JSON.stringify(id))}\n`);
 const tasks = new Map<string, { get?: unknown; result?: unknown }>();
-let listing: { resources?: unknown; resourceTemplates?: unknown } = {};
+let listing: { resources?: unknown; resourceTemplates?: unknown; also?: Record<string, unknown> } = {};
 
 const tools = [
   {
@@ -46,7 +46,7 @@ function answer(id: RequestId, method: string, params: Record<string, unknown>):
       method === 'resources/list'
         ? { resources: listing.resources ?? [] }
         : { resourceTemplates: listing.resourceTemplates ?? [] };
-    sendMessage({ id, result });
+    sendMessage({ id, result: { ...result, ...listing.also } });
     return true;
   }
   if (method === 'prompts/get') {

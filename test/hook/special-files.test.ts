@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, openSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookDeadlineMs } from '../../src/cli/hook-command.ts';
 import { type ReviewFolder, reviewFolder } from '../helpers/ssh-keygen.ts';
 import { readRequested } from './hook-events.ts';
 import { runHookProcess } from './hook-process.ts';
@@ -59,7 +58,8 @@ describe('the hook over special files', () => {
         expect(run.code).toBe(2);
         expect(run.stdout).toBe('');
         expect(run.stderr).toMatch(/not a regular file|over \d+ bytes/);
-        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+        // answered by the check, not by the deadline's timer (speed is measured, not asserted)
+        expect(`${run.stdout}${run.stderr}`).not.toContain('did not answer within');
       } finally {
         rmSync(policy, { force: true });
       }
@@ -74,7 +74,8 @@ describe('the hook over special files', () => {
         expect(run.code).toBe(0);
         expect(run.stdout).toContain('"permissionDecision":"deny"');
         expect(run.stdout).toContain('policy.unreviewed');
-        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+        // answered by the check, not by the deadline's timer (speed is measured, not asserted)
+        expect(`${run.stdout}${run.stderr}`).not.toContain('did not answer within');
       } finally {
         rmSync(f.sig, { force: true });
         spawnSync('mv', [sigCopy, f.sig]);
@@ -89,7 +90,8 @@ describe('the hook over special files', () => {
         expect(run.code).toBe(0);
         expect(run.stdout).toContain('"permissionDecision":"deny"');
         expect(run.stdout).toContain('policy.unreviewed');
-        expect(run.elapsedMs).toBeLessThan(hookDeadlineMs);
+        // answered by the check, not by the deadline's timer (speed is measured, not asserted)
+        expect(`${run.stdout}${run.stderr}`).not.toContain('did not answer within');
       } finally {
         rmSync(signers, { force: true });
       }

@@ -36,8 +36,10 @@ describe('linkgate proxy: an answer over the connection cap', () => {
     console.info(
       `[measure] proxy oversize answer, id last: failed in ${elapsedMs} ms (deadline 60000 ms); later read ok: ${'result' in later}`,
     );
-    expect((big['error'] as { code?: number } | undefined)?.code).toBeDefined();
-    expect(elapsedMs).toBeLessThan(30_000);
+    // failed for its size once the line ended, not by the read deadline's timer (speed is measured, not asserted)
+    const error = big['error'] as { code?: number; message?: string } | undefined;
+    expect(error?.code).toBeDefined();
+    expect(error?.message).toMatch(/answer is over the `\d+` byte cap/);
     expect(later['result']).toMatchObject({ contents: [{ uri: safeUri, text: `contents of ${safeUri}\n` }] });
   });
 });

@@ -39,6 +39,14 @@ describe('a notebook at a uri a page reader opens is read as that page', () => {
     expect(letThrough(verdicts)).toEqual([]);
   });
 
+  test('declared text/html or markdown, under any name, it is read as a page (held)', async () => {
+    const verdicts = await judgeSendings(
+      { text: notebook },
+      sendingsOf('guide://lab/analysis', ['.ipynb', '.json', ''], ['text/html', 'text/markdown']),
+    );
+    expect(letThrough(verdicts)).toEqual([]);
+  });
+
   test('control: as .ipynb, .json or no extension it is allowed', async () => {
     const verdicts = await judgeSendings(
       { text: notebook },

@@ -1,13 +1,11 @@
 // The hostile MCP server of the framework suites (stdio; run with tsx): tool `links` returns the resource_links of
 // hostile-resources.ts, `resources/read` returns every body (the refused ones too, so a read that got through would
 // show). Every request it receives is appended as one JSON line `{method, uri}` to the file LINKGATE_REQUEST_LOG names.
-import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { hostileContents, hostileLinks } from './hostile-resources.ts';
+import { serveLoggingRequests } from '../real-host/logged-stdio-server.ts';
 
-const logFile = process.env['LINKGATE_REQUEST_LOG'];
 const server = new McpServer({ name: 'hostile', version: '1.0.0' }, { capabilities: { resources: {}, tools: {} } });
 server.registerTool('links', { description: 'returns links to the documents of the trip' }, async () => ({
   content: [
@@ -22,12 +20,4 @@ server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
   return { contents: [hostileContents(resource)] };
 });
 
-const transport = new StdioServerTransport();
-await server.connect(transport);
-const handle = transport.onmessage;
-transport.onmessage = (message) => {
-  const m = message as { method?: string; params?: { uri?: string } };
-  if (logFile !== undefined && m.method !== undefined)
-    appendFileSync(logFile, `${JSON.stringify({ method: m.method, uri: m.params?.uri ?? null })}\n`);
-  handle?.(message);
-};
+await serveLoggingRequests(server);

@@ -2,9 +2,7 @@
 // resource_links of fixture-resources.ts, tool `embedded` returns embedded resources, `resources/list` lists them
 // all and `resources/read` returns each body. Every request it receives is appended as one JSON line
 // `{method, uri}` to the file named by LINKGATE_REQUEST_LOG.
-import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ListResourcesRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   fixtureDescribedLinks,
@@ -16,8 +14,7 @@ import {
   overCapText,
   resourceContents,
 } from './fixture-resources.ts';
-
-const logFile = process.env['LINKGATE_REQUEST_LOG'];
+import { serveLoggingRequests } from './logged-stdio-server.ts';
 
 const server = new McpServer({ name: 'fixture', version: '1.0.0' }, { capabilities: { resources: {}, tools: {} } });
 server.registerTool('links', { description: 'returns links to documents and images' }, async () => ({
@@ -67,12 +64,4 @@ server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
   return { contents: [resourceContents(resource)] };
 });
 
-const transport = new StdioServerTransport();
-await server.connect(transport);
-const handle = transport.onmessage;
-transport.onmessage = (message) => {
-  const m = message as { method?: string; params?: { uri?: string } };
-  if (logFile !== undefined && m.method !== undefined)
-    appendFileSync(logFile, `${JSON.stringify({ method: m.method, uri: m.params?.uri ?? null })}\n`);
-  handle?.(message);
-};
+await serveLoggingRequests(server);

@@ -2,9 +2,8 @@
 // `<style>` renders its text children as the element's css (React writes a text child as is), so a page's
 // `<style>@import url(…)</style>`, or the same css as a literal expression `<style>{"@import url(…)"}</style>`
 // (allowed as inert since 7abbefc), makes the browser fetch the stylesheet. mdx-compiler.ts judges a JSX element by its
-// name and attributes only, never its children's text. OPEN HOLE (left for contentover): read an intrinsic `style`
-// element's text and literal children with findCssImport, and confirm in mdx-compiler.real-host.test.ts (not run by
-// this review: @mdx-js/mdx installs on demand). When fixed, `it.fails` fails: make it `it`.
+// name and attributes only, never its children's text; now a `style` element's text and literal children are read as
+// its css (mdx-compiler.real-host.test.ts confirms the real compiler renders the import).
 import { describe, expect, it } from 'vitest';
 import { profileGate } from '../content/consumers/profile-gate.ts';
 import { judgeSendings, letThrough, refused } from '../content/redteam/judge-variants.ts';
@@ -13,7 +12,7 @@ const gate = profileGate(['mdx']);
 const sendings = [['guide://docs/page.mdx', 'text/markdown']] as const;
 
 describe('mdx: a css @import in a jsx <style>', () => {
-  it.fails.each([
+  it.each([
     ['as text', '# T\n\n<style>@import url(https://evil.example/x.css);</style>\n'],
     ['as a literal expression', '# T\n\n<style>{"@import url(https://evil.example/x.css);"}</style>\n'],
   ])('%s is withheld as a remote load', async (_name, text) => {

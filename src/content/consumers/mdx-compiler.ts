@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type * as FromMarkdown from 'mdast-util-from-markdown';
 import type * as MdastMdx from 'mdast-util-mdx';
 import type * as Mdxjs from 'micromark-extension-mdxjs';
+import { normalizeCss } from '../svg-html/active-css.ts';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
 import type { WorkBudget } from '../work-budget.ts';
@@ -27,6 +28,7 @@ interface MdxNode {
   type: string;
   name?: string | null;
   url?: string;
+  value?: string;
   attributes?: MdxAttribute[];
   children?: MdxNode[];
   data?: { estree?: { body?: unknown[] } | null };
@@ -62,7 +64,7 @@ export const mdxConsumer: ContentConsumer = {
       reaches:
         'a uri named `.mdx`, `.md` or `.markdown`, or text declared markdown (MDX sites compile `.md` as MDX too)',
       judged:
-        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions), link and image urls',
+        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions, a css `@import` in the text or literal children of a `<style>` element), link and image urls',
       notCovered:
         'what the site maps a component name to (a `<Chart>` is judged by its props only); a body MDX cannot parse fails its build and is not denied for MDX',
     },
@@ -89,7 +91,53 @@ function judgeMdx(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
     return [];
   }
   const message = activeNode(tree, 0, budget);
-  return message === null ? [] : [{ slot: 'active', message: `mdx: ${message}` }];
+  if (message !== null) return [{ slot: 'active', message: `mdx: ${message}` }];
+  const load = styleImport(tree, 0, budget);
+  return load === null ? [] : [{ slot: 'remoteLoad', message: `mdx: ${load}` }];
+}
+
+// React writes a `<style>` element's text children as its css, literal expressions included (`{"@import …"}`): the
+// browser fetches a stylesheet an `@import` there names, as in an html page (browser.ts)
+function styleImport(node: MdxNode, depth: number, budget: WorkBudget): string | null {
+  if (depth > maxMdxDepth) return `nested deeper than ${maxMdxDepth} levels`;
+  budget.spend('mdx', 1);
+  if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name === 'style') {
+    const css = textOf(node, depth, budget);
+    if (/@import\b/i.test(normalizeCss(css))) return 'jsx `<style>` with a css `@import` (a browser fetches it)';
+  }
+  for (const child of node.children ?? []) {
+    const found = styleImport(child, depth + 1, budget);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// the text React renders for a node's children: text nodes and the values of literal expressions, at any depth
+function textOf(node: MdxNode, depth: number, budget: WorkBudget): string {
+  if (depth > maxMdxDepth) return '';
+  budget.spend('mdx', 1);
+  if (node.type === 'text') return node.value ?? '';
+  if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') return literalText(node.data?.estree);
+  let text = '';
+  for (const child of node.children ?? []) text += textOf(child, depth + 1, budget);
+  return text;
+}
+
+// the strings an inert program's literals render as (a template without substitutions by its cooked text)
+function literalText(program: { body?: unknown[] } | null | undefined): string {
+  let text = '';
+  for (const statement of program?.body ?? []) {
+    const expression = isNode(statement) ? statement['expression'] : undefined;
+    if (!isNode(expression)) continue;
+    const value = expression['value'];
+    if (expression['type'] === 'Literal' && ['string', 'number', 'boolean'].includes(typeof value))
+      text += String(value);
+    if (expression['type'] === 'TemplateLiteral' && Array.isArray(expression['quasis']))
+      for (const quasi of expression['quasis'])
+        if (isNode(quasi) && isNode(quasi['value']) && typeof quasi['value']['cooked'] === 'string')
+          text += quasi['value']['cooked'];
+  }
+  return text;
 }
 
 function activeNode(node: MdxNode, depth: number, budget: WorkBudget): string | null {

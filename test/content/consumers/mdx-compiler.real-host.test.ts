@@ -46,6 +46,12 @@ async function oracle(mdx: Mdx, text: string): Promise<string[]> {
   const record = (type: unknown, props: Record<string, unknown>): Element => {
     if (typeof type === 'string') {
       if (type === 'script' || type === 'iframe') seen.push(`a <${type}> element`);
+      // React writes a style element's string children as its css: a browser fetches what an @import names
+      const css = [props['children']]
+        .flat()
+        .filter((c) => typeof c === 'string')
+        .join('');
+      if (type === 'style' && /@import\b/i.test(css)) seen.push('a css @import in a <style> element');
       for (const [key, value] of Object.entries(props)) {
         if (/^on/i.test(key) && typeof value === 'function') seen.push(`a ${key} handler`);
         if (key === 'dangerouslySetInnerHTML') seen.push('dangerouslySetInnerHTML');
@@ -104,6 +110,12 @@ const attacks: [string, string][] = [
   ['a template with a substitution', 'Version {`${globalThis.__mdxRan("template")}`}\n'],
   ['a literal then a call', 'Version {"1.2.3", globalThis.__mdxRan("sequence")}\n'],
   ['a call on a literal', 'Version {"x".constructor.constructor("globalThis.__mdxRan(1)")()}\n'],
+  // a css @import in a jsx <style>, as text or as a literal expression (review of the remote-load finding)
+  ['a style element importing css', '# T\n\n<style>@import url(https://evil.example/x.css);</style>\n'],
+  [
+    'a style element importing css by a literal',
+    '# T\n\n<style>{"@import url(https://evil.example/x.css);"}</style>\n',
+  ],
 ];
 
 const controls: [string, string][] = [
@@ -121,6 +133,7 @@ const controls: [string, string][] = [
   // literals: evaluating one runs nothing (issue 41 item 5)
   ['a string-literal expression', '# Release\n\nVersion {"1.2.3"} is out.\n'],
   ['literal expressions on their own lines', '# Numbers\n\n{42}\n\n{`plain template`}\n\n{null}\n'],
+  ['a style element without an import', '# T\n\n<style>{"h1 { color: teal }"}</style>\n'],
 ];
 
 describe('mdx: the real compiler runs each attack, the gate withholds it', () => {

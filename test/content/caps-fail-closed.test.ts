@@ -19,6 +19,7 @@ import {
   maxObjectStreamNesting,
 } from '../../src/content/pdf/pdf-active.ts';
 import { maxFilterChain } from '../../src/content/pdf/pdf-filters.ts';
+import { maxColors, maxColumns, maxRowBytes } from '../../src/content/pdf/pdf-predictor.ts';
 import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
@@ -26,6 +27,7 @@ import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
 import { type ConsumerId, consumerProfile } from '../../src/content/consumers/content-consumer.ts';
 import { makePng, makeZip } from '../fixtures/make-bytes.ts';
 import { nestedObjectStreamPdf } from './pdf/make-nested-pdf.ts';
+import { pngPredict } from './pdf/pdf-encoders.ts';
 
 const srcContent = path.resolve(import.meta.dirname, '../../src/content');
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -443,6 +445,27 @@ const capCases: CapCase[] = [
     finding: /template nested deeper than 256 levels/,
   },
   {
+    cap: 'maxColors (a pdf predictor)',
+    value: maxColors,
+    mime: 'application/pdf',
+    bytes: () => predictedPdf(`/Predictor 12 /Columns 4 /Colors ${maxColors + 1}`),
+    finding: /predictor with 33 colors/,
+  },
+  {
+    cap: 'maxColumns (a pdf predictor)',
+    value: maxColumns,
+    mime: 'application/pdf',
+    bytes: () => predictedPdf(`/Predictor 12 /Columns ${maxColumns + 1}`),
+    finding: /predictor with \d+ columns/,
+  },
+  {
+    cap: 'maxRowBytes (a pdf predictor)',
+    value: maxRowBytes,
+    mime: 'application/pdf',
+    bytes: () => predictedPdf(`/Predictor 12 /Columns ${maxColumns} /Colors ${maxColors} /BitsPerComponent 16`),
+    finding: /predictor rows over/,
+  },
+  {
     cap: 'the work budget (WorkBudget)',
     value: 0,
     mime: 'text/markdown',
@@ -452,8 +475,23 @@ const capCases: CapCase[] = [
   },
 ];
 
+// a pdf whose actions sit in an object stream inside an outer stream the predictor `parms` applies to
+function predictedPdf(parms: string): Buffer {
+  return nestedObjectStreamPdf({
+    active: 'open-action-script',
+    levels: 2,
+    outerEncoding: {
+      filter: '/FlateDecode',
+      dict: ` /DecodeParms << ${parms} >>`,
+      encode: (d) => deflateSync(pngPredict(d, 16)),
+    },
+  });
+}
+
 // constants that bound reading but whose hitting is not a gap: why each one cannot hide content
 const notCaps: Record<string, string> = {
+  maxCodes:
+    'pdf lzw: the 12-bit code table of the format (4,096 codes); a full table stops adding codes, as pdf.js and every LZW reader do, and the rest still decodes',
   maxHeaderTries:
     'pdf: no header found going back means the stream dictionary is read conservatively (every key since the previous stream), which inspects more',
   maxInterestingRawName:

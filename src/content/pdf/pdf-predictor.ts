@@ -12,10 +12,12 @@ export interface Predictor {
   columns: number;
 }
 
-/** Largest `/Colors`, `/Columns` and row read; larger ones are not undone (the stream is uninterpretable). */
-const maxColors = 32;
-const maxColumns = 1 << 20;
-const maxRowBytes = 1 << 20;
+/** Largest `/Colors` a predictor is undone with; more: not undone (the stream is uninterpretable). */
+export const maxColors = 32;
+/** Largest `/Columns` a predictor is undone with; more: not undone (the stream is uninterpretable). */
+export const maxColumns = 1 << 20;
+/** Largest predictor row, bytes; longer: not undone (the stream is uninterpretable). */
+export const maxRowBytes = 1 << 20;
 
 /** The predictor `parms` (one filter's `/DecodeParms`, or null) names: null for none, a string saying why it cannot be undone. */
 export function predictorOf(parms: PdfValue | undefined): Predictor | null | string {

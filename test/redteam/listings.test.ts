@@ -4,7 +4,7 @@
 // through the proxy and the decorator; now each entry is judged as a link of its server and a refused one is left out.
 import { afterEach, describe, expect, test } from 'vitest';
 import { maxListedEntries } from '../../src/sdk/route-answer.ts';
-import { call, closeAll, decorated, hostPath, metadata, proxied } from './scripted-host.ts';
+import { call, closeAll, hostPath, listingFronts, metadata, proxied } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -22,24 +22,7 @@ const listing = {
   ],
 };
 
-for (const [front, lists] of [
-  [
-    'proxy',
-    async () => {
-      const { host } = await proxied();
-      await call(host, { listing });
-      return [await host.request('resources/list', {}), await host.request('resources/templates/list', {})];
-    },
-  ],
-  [
-    'decorator',
-    async () => {
-      const { client } = await decorated();
-      await client.callTool({ name: 'result', arguments: { listing } });
-      return [await client.listResources(), await client.listResourceTemplates()];
-    },
-  ],
-] as const)
+for (const [front, lists] of listingFronts(listing))
   describe(`red team, listings through the ${front}`, () => {
     test('refused resources and templates are left out, the others kept', async () => {
       const [resources, templates] = await lists();

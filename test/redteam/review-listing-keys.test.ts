@@ -4,7 +4,7 @@
 // host's SDK keeps both keys (its result schemas pass unknown keys on) and a host that hands the listing to the model
 // hands them all. Every listing array of the answer is judged, whatever the method.
 import { afterEach, describe, expect, test } from 'vitest';
-import { call, closeAll, decorated, hostPath, proxied } from './scripted-host.ts';
+import { closeAll, hostPath, listingFronts } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -17,24 +17,7 @@ const listing = {
   also: { resources: [{ uri: 'rt://docs/Guide.md', name: 'guide' }, creds], resourceTemplates: [imds] },
 };
 
-for (const [front, lists] of [
-  [
-    'proxy',
-    async () => {
-      const { host } = await proxied();
-      await call(host, { listing });
-      return [await host.request('resources/list', {}), await host.request('resources/templates/list', {})];
-    },
-  ],
-  [
-    'decorator',
-    async () => {
-      const { client } = await decorated();
-      await client.callTool({ name: 'result', arguments: { listing } });
-      return [await client.listResources(), await client.listResourceTemplates()];
-    },
-  ],
-] as const)
+for (const [front, lists] of listingFronts(listing))
   describe(`review, listings with both keys through the ${front}`, () => {
     test('each listing array is judged, whatever the method', async () => {
       const got = JSON.stringify(await lists());

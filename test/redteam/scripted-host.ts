@@ -115,3 +115,27 @@ export async function decorated() {
   onClose(() => client.close());
   return { client, sampled, firstSampled };
 }
+
+/**
+ * Both front ends, each a function that has the scripted server return `listing` from a tool call and then answers
+ * `resources/list` and `resources/templates/list` through that front end.
+ */
+export const listingFronts = (listing: Json) =>
+  [
+    [
+      'proxy',
+      async () => {
+        const { host } = await proxied();
+        await call(host, { listing });
+        return [await host.request('resources/list', {}), await host.request('resources/templates/list', {})];
+      },
+    ],
+    [
+      'decorator',
+      async () => {
+        const { client } = await decorated();
+        await client.callTool({ name: 'result', arguments: { listing } });
+        return [await client.listResources(), await client.listResourceTemplates()];
+      },
+    ],
+  ] as const;

@@ -8,25 +8,13 @@ import { describe, expect, test } from 'vitest';
 import { gatedAgentsServer, readLinkParameters } from '../../src/frameworks/openai-agents-server.ts';
 import { serverReads } from '../real-host/fixture-process.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
-import { frameworkSuite, importFrom } from './framework-package.ts';
+import { frameworkSuite } from './framework-package.ts';
 import { gatedRunSetup } from './gated-run-setup.ts';
+import { importAgents } from './openai-agents-package.ts';
 import { expectRecords } from './gated-run-checks.ts';
 import { hostileLink, hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('openai agents', realFrameworks.openaiAgents);
-
-interface Agents {
-  Agent: new (config: Record<string, unknown>) => unknown;
-  run(agent: unknown, input: string, options?: Record<string, unknown>): Promise<{ finalOutput?: unknown }>;
-  tool(options: Record<string, unknown>): unknown;
-}
-interface AgentsTesting {
-  ScriptedModel: new (
-    steps: unknown[],
-  ) => { calls: readonly { request: { input: unknown } }[]; assertComplete(): void };
-  functionCall(name: string, args: Record<string, unknown>, options: { callId: string }): unknown;
-  assistantMessage(text: string): unknown;
-}
 
 // a uri of the hostile server's scheme that no tool returned: the read tool must not ask for it
 const undiscovered = 'hostile://docs/never-returned.md';
@@ -34,8 +22,7 @@ const undiscovered = 'hostile://docs/never-returned.md';
 describe('the OpenAI Agents read tool over readLink', () => {
   test('reads only links a tool returned, through the gate', { timeout: 120_000 }, async (ctx) => {
     const dir = suite.require(ctx);
-    const agents = await importFrom<Agents>(dir, '@openai/agents');
-    const testing = await importFrom<AgentsTesting>(dir, '@openai/agents/testing');
+    const { agents, testing } = await importAgents(dir);
     const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
       suite,
       'linkgate-openai-read-link-',

@@ -7,34 +7,20 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, test } from 'vitest';
 import { type GatedAgentsServer, gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
-import { frameworkSuite, importFrom } from './framework-package.ts';
+import { frameworkSuite } from './framework-package.ts';
 import { gatedRunSetup } from './gated-run-setup.ts';
+import { importAgents } from './openai-agents-package.ts';
 import { everythingDoc, everythingServer, expectGatedRun, expectRecords } from './gated-run-checks.ts';
 import { hostileLinks } from './hostile-resources.ts';
 
 const suite = frameworkSuite('openai agents', realFrameworks.openaiAgents);
-
-// the parts of @openai/agents the test drives, typed as far as it uses them
-interface Agents {
-  Agent: new (config: Record<string, unknown>) => unknown;
-  run(agent: unknown, input: string, options?: Record<string, unknown>): Promise<{ finalOutput?: unknown }>;
-  tool(options: Record<string, unknown>): unknown;
-}
-interface AgentsTesting {
-  ScriptedModel: new (
-    steps: unknown[],
-  ) => { calls: readonly { request: { input: unknown } }[]; assertComplete(): void };
-  functionCall(name: string, args: Record<string, unknown>, options: { callId: string }): unknown;
-  assistantMessage(text: string): unknown;
-}
 
 describe('gatedAgentsServer inside the real OpenAI Agents SDK', () => {
   test('refused links are never read (tool results and the host read tool), withheld bodies never reach the model', {
     timeout: 120_000,
   }, async (ctx) => {
     const dir = suite.require(ctx);
-    const agents = await importFrom<Agents>(dir, '@openai/agents');
-    const testing = await importFrom<AgentsTesting>(dir, '@openai/agents/testing');
+    const { agents, testing } = await importAgents(dir);
     const { requestLog, recordsFile, sink, gate, hostileServer } = await gatedRunSetup(
       suite,
       'linkgate-openai-agents-',

@@ -80,14 +80,16 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
   const { method, tool } = sent;
   if ((method === 'tools/call' || method === 'prompts/get') && isInputRequired(m['result'])) {
     const urls = inputRequestUrls(m['result']);
-    if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
+    if (urls.length > 0 || asksSampling(m['result']))
+      return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
   }
   if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
   if (method === 'tasks/get' && isRecord(m['result'])) {
     const task = m['result'];
     if (task['status'] === 'input_required') {
       const urls = inputRequestUrls(task);
-      if (urls.length > 0) return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
+      if (urls.length > 0 || asksSampling(task))
+        return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
     }
     // a result is judged whatever status it comes with: a host may show one the server sent beside `working`
     if (isRecord(task['result'])) return onTaskResult(s, id, m, task, tool, extra);
@@ -278,14 +280,41 @@ async function judgedInputRequired(
   tool: string | null,
 ): Promise<Record<string, unknown>> {
   const id = m['id'] as JsonRpcId;
-  const refused = await s.judgeElicitations(urls, tool, id);
+  const refused = urls.length > 0 ? await s.judgeElicitations(urls, tool, id) : null;
   if (refused === null) {
     const result = m['result'] as Record<string, unknown>;
-    return { ...m, result: inputRequiredOnly(result, method === 'tasks/get') };
+    return { ...m, result: await judgedSampling(s, inputRequiredOnly(result, method === 'tasks/get')) };
   }
   if (method === 'tools/call')
     return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme, refused.ref) };
   return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme, refused.ref));
+}
+
+// whether an `input_required` answer asks the host to run a sampling request (its messages reach the host's model)
+function asksSampling(result: unknown): boolean {
+  const requests = isRecord(result) ? result['inputRequests'] : undefined;
+  return (
+    isRecord(requests) && Object.values(requests).some((r) => isRecord(r) && r['method'] === 'sampling/createMessage')
+  );
+}
+
+/**
+ * An `input_required` answer's sampling requests with their messages judged as a server's `sampling/createMessage`
+ * request's are (a refused link becomes its notice, a withheld embedded body its notice), by every front end: the
+ * proxy judges no `inputRequests` itself.
+ */
+async function judgedSampling(s: TransportSession, result: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const requests = result['inputRequests'];
+  if (!isRecord(requests)) return result;
+  const judged: Record<string, unknown> = { ...requests };
+  for (const [key, request] of Object.entries(requests)) {
+    if (!isRecord(request) || request['method'] !== 'sampling/createMessage' || !isRecord(request['params'])) continue;
+    const params = request['params'];
+    const made = await judgeMessages(s.gate, params['messages'], s.mode, s.server);
+    if (!(await s.emitEmbedded(made.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
+    if (made.messages !== null) judged[key] = { ...request, params: { ...params, messages: made.messages } };
+  }
+  return { ...result, inputRequests: judged };
 }
 
 function couldNotJudge(error: unknown): string {

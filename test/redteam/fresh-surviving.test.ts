@@ -8,8 +8,6 @@ import { call, closeAll, decorated, hostPath, link, metadata, proxied, reads, se
 
 afterEach(closeAll);
 
-type Json = Record<string, unknown>;
-
 // an `input_required` answer (MCP 2026-07-28) asking the host to run a sampling request holding `content`
 const samplingInput = (content: unknown) => ({
   resultType: 'input_required',
@@ -32,12 +30,13 @@ const fronts = [
 
 for (const [front, answer] of fronts)
   describe(`red team, surviving links (fresh) through the ${front}`, () => {
-    test.fails('an input_required answer whose sampling request holds a refused link hands on the notice, not the link', async () => {
+    test('an input_required answer whose sampling request holds a refused link hands on the notice, not the link', async () => {
       const got = JSON.stringify(await answer(samplingInput(link(metadata, 'creds'))));
       expect(got).not.toContain(hostPath);
+      expect(got).toContain('linkgate refused the link `creds`');
     });
 
-    test.fails('an input_required answer whose sampling request holds a tool_result block with a refused link', async () => {
+    test('an input_required answer whose sampling request holds a tool_result block with a refused link', async () => {
       const block = { type: 'tool_result', toolUseId: 't1', content: [link(metadata, 'creds')] };
       const got = JSON.stringify(await answer(samplingInput([block])));
       expect(got).not.toContain(hostPath);
@@ -78,7 +77,7 @@ describe('red team, surviving links (fresh): requests the host batches', () => {
     host.sendLine(
       `{"jsonrpc":"2.0","id":"d1","method":"resources/read","params":{"uri":"rt://docs/a.md","uri":${JSON.stringify(metadata)}}}`,
     );
-    const answer = (await host.waitFor((m) => m['id'] === 'd1')) as Json;
+    const answer = await host.waitFor((m) => m['id'] === 'd1');
     expect(JSON.stringify(answer)).not.toContain(hostPath);
     expect(await reads(log)).not.toContain(metadata);
   });

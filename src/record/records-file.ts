@@ -12,6 +12,9 @@ const appendFlags =
   ((constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0) |
   ((constants as { O_NOFOLLOW?: number }).O_NOFOLLOW ?? 0);
 
+// why a records file with more than one name is refused
+const hardLinked = 'it has another hard link';
+
 /** The one wording of a records path that cannot be written: `cannot write records to \`FILE\`: REASON`. */
 export function recordsPathError(shownAs: string, reason: string): GateError {
   return new GateError('USAGE', `cannot write records to \`${shownAs}\`: ${reason}`);
@@ -32,6 +35,7 @@ export function recordsPathProblem(file: string): string | null {
   try {
     const stat = statSync(file);
     if (!stat.isFile()) return stat.isDirectory() ? 'it is a directory' : 'not a regular file';
+    if (stat.nlink > 1) return hardLinked;
     accessSync(file, constants.W_OK);
     return null;
   } catch (error) {
@@ -77,6 +81,9 @@ export function openRecordsFile(file: string, shownAs: string = file): number {
 export function openedProblem(file: string, opened: string, fd: number): string | null {
   const stat = fstatSync(fd);
   if (!stat.isFile()) return 'not a regular file';
+  // a hard link is the file under a second name: someone who can write the folder picks the file appended to (a
+  // shell start-up file, say, with a server's `$(…)` in a record), as with a symlink
+  if (stat.nlink > 1) return hardLinked;
   const again = realRecordsPath(file);
   if ('problem' in again) return again.problem;
   try {

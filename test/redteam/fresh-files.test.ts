@@ -38,21 +38,21 @@ const hook = (event: unknown) =>
   );
 
 describe('red team, agent-writable files: a records file hard-linked to another file', () => {
-  it.fails('the hook refuses it before a read, and leaves the other file as it was', async () => {
+  it('the hook refuses it before a read, and leaves the other file as it was', async () => {
     const run = await hook(readRequested('docs', 'http://169.254.169.254/$(id>/tmp/pwned)'));
     expect(readFileSync(target, 'utf8')).toBe(startup);
     expect(run.code).toBe(2);
   });
 
-  it.fails('the hook withholds a tool result rather than append its links there', async () => {
+  it('the hook withholds a tool result rather than append its links there', async () => {
     const link = { type: 'resource_link', uri: 'http://169.254.169.254/$(id)', name: '$(touch /tmp/x)' };
     const run = await hook(toolReturned('docs', 'links', [link]));
     expect(readFileSync(target, 'utf8')).toBe(startup);
     expect(run.stdout).toContain('linkgate withheld this tool result');
   });
 
-  it.fails("the proxy's and the decorator's writer refuses it at open", () => {
-    expect(() => jsonLinesSink(join(dir, 'r.jsonl'))).toThrow(/hard link/);
+  it("the proxy's and the decorator's writer refuses it at open", () => {
+    expect(() => jsonLinesSink(join(dir, 'r.jsonl'))).toThrow(/another hard link/);
     expect(readFileSync(target, 'utf8')).toBe(startup);
   });
 });

@@ -13,6 +13,7 @@ import type { HostAdapter } from '../hook/host-adapter.ts';
 import type { HostDescription } from '../hosts/host-description.ts';
 import { hostDescriptions, hostNames } from '../hosts/hosts.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
+import { judgeInChild, judgesInChild } from '../hook/judge-in-child.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
@@ -199,6 +200,8 @@ export const hookDefinition = defineCommand({
     const deadline = hookDeadline(io);
     // checked inside the hook's loops: work that never yields to the event loop never lets the deadline's timer fire
     const budget = new EventBudget(hookDeadlineMs);
+    // a large event is judged in a child process killed at the deadline: one step that never yields cannot hold it off
+    const child = { judging: false, kill: new AbortController() };
     try {
       const records = values.records === undefined ? undefined : resolvePath(io.cwd, values.records);
       // a records path that is no regular file fails the event at once (fail closed), before anything is judged
@@ -248,6 +251,10 @@ export const hookDefinition = defineCommand({
               ).policy;
         blind.line = hookBlindSpotLine(host, policy);
         eventText = await readEvent(io.stdin, oversize, reading);
+        if (judgesInChild(eventText.length, io.stdout === process.stdout)) {
+          child.judging = true;
+          return judgeInChild(eventText, child.kill.signal);
+        }
         return runHook(hostAdapters[host], eventText, {
           gate: createGate(policy),
           stateDir,
@@ -260,6 +267,12 @@ export const hookDefinition = defineCommand({
           recordDiscovered: append,
         });
       });
+      // the child answered by itself: its answer, its stderr and its exit code are this process's
+      if (typeof answer !== 'string') {
+        io.stdout.write(answer.stdout);
+        io.stderr.write(answer.stderr);
+        return answer.code;
+      }
       // a host that reads no answer on stdout (windsurf) blocks on exit 2 and hands the agent the reason on stderr
       const adapter: HostAdapter = hostAdapters[host];
       if (answer !== '' && adapter.answersByExit === true) return (io.stderr.write(`${answer}\n`), 2);
@@ -282,6 +295,9 @@ export const hookDefinition = defineCommand({
         eventText = await readWithin(readEvent(io.stdin, oversize, reading), failureReadMs).catch(() => undefined);
       if (eventText === undefined && !reading.done && oversize.members === undefined)
         oversize.members = arrivedMembers(reading);
+      // an event the child did not judge in time is answered from its small members: parsing it here is one more long
+      // step (the one that held the child, perhaps)
+      if (child.judging && oversize.members === undefined) oversize.members = arrivedMembers(reading);
       // an event too large to parse is answered from its small members (the tool's output is not among them)
       if (oversize.members !== undefined) eventText = JSON.stringify(oversize.members);
       if (eventText === undefined) return code;
@@ -290,6 +306,7 @@ export const hookDefinition = defineCommand({
       io.stdout.write(`${answer}\n`);
       return 0;
     } finally {
+      child.kill.abort();
       // a read of stdin still waiting would keep the process alive past its answer
       deadline.done(reading.started && !reading.done);
       // a failing exporter never changes the answer already given

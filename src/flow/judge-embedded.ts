@@ -1,4 +1,4 @@
-import type { Decision } from '../decision/decision.ts';
+import type { Decision, Reason } from '../decision/decision.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.ts';
@@ -35,14 +35,37 @@ export async function judgeEmbedded(
   contentIndex: number,
   mode: FlowMode,
 ): Promise<EmbeddedJudgement> {
-  const decision = await guardGate(gate).decideEmbedded(resource);
+  const uri = isRecord(resource) && typeof resource['uri'] === 'string' ? resource['uri'] : '';
+  const [body, label] = await Promise.all([guardGate(gate).decideEmbedded(resource), labelDecision(gate, uri)]);
+  const decision = withLabel(body, label);
   const record = embeddedRecord(contentIndex, resource, decision);
   const withheld = mode === 'enforce' && decision.effect !== 'allow';
-  const uri = isRecord(resource) && typeof resource['uri'] === 'string' ? resource['uri'] : '';
   const notice = withheld
     ? gateNotice('withheld the embedded resource', { name: null, uri, ref: null }, decision, record.next)
     : null;
   return { decision, record, withheld, notice };
+}
+
+// The link decision's codes that make an embedded resource's uri a pointer the model may follow with a tool the gate
+// does not cover (a shell, a web fetch): an internal or metadata address, credentials in it, a uri parsers read two
+// ways. Any other refusal of the uri (its scheme, its origin, its server) is about reading it, and the body is here
+// already: the uri is its label, and an ordinary `file://` or app embed passes.
+const pointerCodes = /^(?:uri\.non-public-address|uri\.userinfo|uri\.parser-confusion|credential\..+|engine\.error)$/;
+
+/** The reasons the link decision gives against an embedded resource's `uri` as a pointer (empty: it is a label only). */
+async function labelDecision(gate: Gate, uri: string): Promise<Reason[]> {
+  if (uri === '') return [];
+  const link = { type: 'resource_link', uri, name: 'embedded resource' };
+  // the server is no question here (its codes are no pointer's): a name the input check takes
+  const decision = await decideLinkLine(gate, { stage: 'link', server: 'embedded', readFrom: 'embedded', link });
+  return decision.effect === 'deny' ? decision.reasons.filter((r) => pointerCodes.test(r.code)) : [];
+}
+
+/** The body's decision, denied by the label's pointer reasons first when there are any. */
+function withLabel(body: Decision, label: readonly Reason[]): Decision {
+  if (label.length === 0) return body;
+  const reasons = [...label, ...body.reasons];
+  return { ...body, effect: 'deny', reasons, items: [{ index: 0, effect: 'deny', reasons }] };
 }
 
 /** The text item that stands where a withheld embedded resource was: the notice, with the decision under `_meta`. */

@@ -142,3 +142,58 @@ describe('records through one sink', () => {
     await expect(telemetrySink(undefined).write(obtainedRecord())).resolves.toBeUndefined();
   });
 });
+
+// An embedded resource is a body the server already sent: its uri is a label, so a uri the policy would not read
+// (`file://`, a scheme of its own, an origin off the allow-list) never withholds it (over-blocking ordinary embeds).
+// But a label that points at a cloud metadata or private address, or carries credentials, is an address the model
+// may hand to a shell or web-fetch tool the gate does not cover: such an embed is withheld whole, its notice naming
+// the link decision's code and never the uri (issue 39, left open: it passed when no refused link stood beside it).
+describe('the uri of an embedded resource', () => {
+  test.each([
+    ['file:///home/dev/notes.md', 'a local file'],
+    ['file:///etc/hosts', 'a system file'],
+    ['guide://note.txt', 'a scheme of its own'],
+    ['https://docs.example.com/guide.md', 'a public https page'],
+    ['ui://widget/panel', 'an app widget'],
+    ['', 'no uri'],
+  ])('%s (%s) is a label: the body is judged as a body and passes', async (uri) => {
+    const judged = await judgeEmbedded(gate, { ...note, uri }, 0, 'enforce');
+    expect(judged).toMatchObject({ withheld: false, notice: null });
+    expect(judged.record.verdict).toBe('embedded-delivered');
+  });
+
+  test.each([
+    ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'uri.non-public-address'],
+    ['http://metadata.google.internal/computeMetadata/v1/', 'uri.non-public-address'],
+    ['http://127.0.0.1:8080/admin', 'uri.non-public-address'],
+    ['http://10.0.0.7/internal', 'uri.non-public-address'],
+    ['https://deploy:hunter2@docs.example.com/guide.md', 'uri.userinfo'],
+  ])('%s is a pointer the model may follow: withheld whole (%s)', async (uri, code) => {
+    const judged = await judgeEmbedded(gate, { ...note, uri }, 2, 'enforce');
+    expect(judged.withheld).toBe(true);
+    expect(judged.decision.effect).toBe('deny');
+    expect(judged.decision.reasons.map((r) => r.code)).toContain(code);
+    expect(judged.record).toMatchObject({ contentIndex: 2, verdict: 'embedded-withheld' });
+    expect(judged.notice).toMatch(/^linkgate withheld the embedded resource \(scheme `https?`\): /);
+    expect(judged.notice).toContain(code);
+    const host = new URL(uri).hostname;
+    expect(judged.notice).not.toContain(host);
+    expect(judged.notice).not.toContain('hunter2');
+    expect(JSON.stringify(judged.record)).not.toContain('hunter2');
+    // observe mode records the same and passes it
+    const observed = await judgeEmbedded(gate, { ...note, uri }, 2, 'observe');
+    expect(observed).toMatchObject({ withheld: false, notice: null });
+    expect(observed.record.verdict).toBe('embedded-withheld');
+  });
+
+  test('a list: only the embed with the pointing label is replaced, the ordinary one beside it passes', async () => {
+    const items = [
+      item({ ...note, uri: 'file:///home/dev/notes.md' }),
+      item({ ...note, uri: 'http://169.254.169.254/latest/meta-data/' }),
+    ];
+    const judged = await judgeEmbeddedItems(gate, items, 'enforce');
+    expect([...judged.changed.keys()]).toEqual([1]);
+    expect(judged.changed.get(1)?.['text']).toMatch(/uri\.non-public-address/);
+    expect(judged.records.map((r) => r.verdict)).toEqual(['embedded-delivered', 'embedded-withheld']);
+  });
+});

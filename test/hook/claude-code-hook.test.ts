@@ -273,6 +273,22 @@ describe('linkgate hook claude-code: tool results', () => {
     expect(await hook(readRequested('docs', 'guide://docs/readme'), policy)).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('an embedded resource whose uri points at a metadata address is withheld; an ordinary file:// embed passes', async () => {
+    // issue 39: the uri of an embed is its label, so a scheme the policy would not read passes; an address the model
+    // could hand to a shell or web-fetch tool is withheld with the embed, named by its scheme and code only
+    const content = [
+      { type: 'text', text: '[Resource from docs at file:///home/dev/notes.md] fold the shirts' },
+      { type: 'text', text: '[Resource from docs at http://169.254.169.254/latest/meta-data/iam/] role-name' },
+    ];
+    const run = await hook(toolReturned('docs', 'get', content, { transcript: transcript() }));
+    const output = answer(run.stdout).hookSpecificOutput['updatedToolOutput'] as { text: string }[];
+    expect(output[0]).toEqual(content[0]);
+    expect(output[1]?.text).toMatch(
+      /^linkgate withheld the embedded resource \(scheme `http`\): uri\.non-public-address/,
+    );
+    expect(run.stdout).not.toContain('169.254.169.254');
+  });
+
   it("never reads or removes a file outside the folder where the host saves this session's bodies", async () => {
     const outside = join(dir, 'precious.bin');
     writeFileSync(outside, makeElf());

@@ -19,6 +19,8 @@ export const layers = [
   // one description per host (claude code, codex, gemini cli, cursor): hooks, tool names, matchers, switches, trust
   { name: 'hosts', paths: ['src/hosts/'] },
   { name: 'proxy, hook', paths: ['src/proxy/', 'src/hook/'] },
+  // the resident server for Claude Code's HTTP hooks, over the hook's own handling (docs/resident-hook.md)
+  { name: 'resident', paths: ['src/resident/'] },
   // adapters for agent frameworks (subpath exports) over the Transport decorator and the hook's host mapping
   { name: 'frameworks', paths: ['src/frameworks/'] },
   // linkgate doctor: reads every host's configuration and judges the proxies and hooks in it

@@ -9,6 +9,7 @@ import { lintDefinition } from './lint-command.ts';
 import { probeDefinition } from './probe.ts';
 import { proxyDefinition } from './proxy-command.ts';
 import { reportDefinition } from './report-command.ts';
+import { residentDefinition } from './resident-command.ts';
 import { reviewDefinition } from './review-command.ts';
 import { testDefinition } from './test-command.ts';
 
@@ -26,6 +27,7 @@ export const commands: readonly CommandDefinition<OptionDefinitions>[] = [
   reviewDefinition,
   proxyDefinition,
   hookDefinition,
+  residentDefinition,
   reportDefinition,
   doctorDefinition,
   bundleDefinition,

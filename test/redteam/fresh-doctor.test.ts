@@ -1,0 +1,151 @@
+// Red team (issue 39, fresh session 3), doctor: set-ups `linkgate doctor` called gated where the host does not run
+// the gate, or runs it in a way it cannot answer in. Each case changes one thing of a set-up doctor calls gated (the
+// baseline of each describe). Hosts read as their own code reads them: Gemini CLI 0.61 connects to a server's
+// `httpUrl` or `url` before it looks at `command` (`createTransport` in its bundle); a hook the host gives less time
+// than the hook's own 10 s deadline is cut off by the host, which then lets the call through where the hook fails open;
+// a bare `linkgate` is looked up on the PATH the server entry's own `env` gives it (Node's spawn).
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { doctorCommand } from '../../src/cli/doctor-command.ts';
+import { cliEntry } from '../../src/cli/package-root.ts';
+import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
+import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
+import { runCommand } from '../helpers/run-cli.ts';
+
+const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function scratch(): { home: string; project: string } {
+  const home = mkdtempSync(path.join(tmpdir(), 'linkgate-redteam-doctor-'));
+  dirs.push(home);
+  const project = path.join(home, 'project');
+  mkdirSync(project);
+  return { home, project };
+}
+
+function write(file: string, value: string | object): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+const hookCommand = (host: string, ...options: string[]) =>
+  ['node', cliEntry(), 'hook', host, '--policy', policy, ...options].map(shellQuote).join(' ');
+const server = { command: 'node', args: ['s.js'] };
+const proxied = (...options: string[]) => ({
+  command: 'node',
+  args: [cliEntry(), 'proxy', '--policy', policy, ...options, '--', 'node', 's.js'],
+});
+
+async function doctor(home: string, cwd: string, env: Record<string, string> = {}): Promise<DoctorReport> {
+  const run = await runCommand(doctorCommand, ['--json', '--no-start'], {
+    cwd,
+    env: {
+      HOME: home,
+      PATH: process.env['PATH'] ?? '',
+      LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed'),
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...env,
+    },
+  });
+  return JSON.parse(run.stdout) as DoctorReport;
+}
+
+const states = (report: DoctorReport) => report.servers.map((s) => [s.host, s.name, s.state]);
+
+// every handler of a hooks block with `change` applied
+function everyHandler(settings: Record<string, unknown>, change: (h: Record<string, unknown>) => void) {
+  const hooks = settings['hooks'] as Record<string, { hooks: Record<string, unknown>[] }[]>;
+  for (const groups of Object.values(hooks)) for (const group of groups) for (const h of group.hooks) change(h);
+  return settings;
+}
+
+describe('red team, doctor (fresh): a server entry the host reaches another way', () => {
+  test.fails('Gemini CLI: a proxied command beside an `httpUrl` is reached over http, not through the proxy', async () => {
+    const { home, project } = scratch();
+    const settings = (entry: object) =>
+      write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: entry } });
+    settings(proxied());
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    settings({ ...proxied(), httpUrl: 'http://127.0.0.1:9/mcp' });
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
+    settings({ ...proxied(), url: 'http://127.0.0.1:9/sse' });
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
+  });
+
+  test.fails("a bare `linkgate` is looked up on the entry's own PATH: another `linkgate` there is not the gate", async () => {
+    const { home, project } = scratch();
+    const real = path.join(home, 'bin');
+    const fake = path.join(home, 'fakebin');
+    mkdirSync(real);
+    symlinkSync(cliEntry(), path.join(real, 'linkgate'));
+    // runs the server itself, ungated
+    write(path.join(fake, 'linkgate'), '#!/bin/sh\nshift; while [ "$1" != "--" ]; do shift; done; shift; exec "$@"\n');
+    chmodSync(path.join(fake, 'linkgate'), 0o755);
+    const entry = { command: 'linkgate', args: ['proxy', '--policy', policy, '--', 'node', 's.js'] };
+    const env = { PATH: `${real}:${process.env['PATH'] ?? ''}` };
+    write(path.join(home, '.claude.json'), { mcpServers: { docs: entry } });
+    expect(states(await doctor(home, project, env))).toEqual([['claude-code', 'docs', 'gated']]);
+    write(path.join(home, '.claude.json'), {
+      mcpServers: { docs: { ...entry, env: { PATH: `${fake}:/usr/bin:/bin` } } },
+    });
+    expect(states(await doctor(home, project, env))).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+
+  test.fails('a proxy whose `--records` file has another hard link (it refuses to start) is not gated', async () => {
+    const { home, project } = scratch();
+    const records = path.join(home, 'records.jsonl');
+    write(path.join(home, 'bashrc'), 'export PATH=/usr/bin\n');
+    linkSync(path.join(home, 'bashrc'), records);
+    write(path.join(home, '.claude.json'), { mcpServers: { docs: proxied('--records', records) } });
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+});
+
+describe('red team, doctor (fresh): a hook the host gives less time than its own deadline', () => {
+  test.fails('Gemini CLI (fails open): a hook timeout of 1 s is cut before the hook can answer a slow event', async () => {
+    const { home, project } = scratch();
+    const settings = (timeoutMs: number) =>
+      write(path.join(home, '.gemini', 'settings.json'), {
+        mcpServers: { docs: server },
+        ...everyHandler(hostSettings['gemini-cli'](hookCommand('gemini-cli')), (h) => {
+          h['timeout'] = timeoutMs;
+        }),
+      });
+    settings(30_000);
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    settings(1000);
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
+  });
+
+  test.fails('Claude Code without `onFailure: "block"` (fails open): a hook timeout of 2 s', async () => {
+    const { home, project } = scratch();
+    const settings = (timeout: number) =>
+      write(path.join(home, '.claude', 'settings.json'), {
+        ...everyHandler(hostSettings['claude-code'](hookCommand('claude-code')), (h) => {
+          delete h['onFailure'];
+          h['timeout'] = timeout;
+        }),
+      });
+    write(path.join(home, '.claude.json'), { mcpServers: { docs: server } });
+    settings(30);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    settings(2);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
+  });
+
+  test('Claude Code with `onFailure: "block"` (fails closed): a short timeout still gates', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.claude.json'), { mcpServers: { docs: server } });
+    write(path.join(home, '.claude', 'settings.json'), {
+      ...everyHandler(hostSettings['claude-code'](hookCommand('claude-code')), (h) => {
+        h['timeout'] = 2;
+      }),
+    });
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Decision, Reason } from '../decision/decision.ts';
-import { quoteValue } from '../decision/quote-value.ts';
+import { maxQuotedChars, quoteValue } from '../decision/quote-value.ts';
 import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
@@ -63,9 +63,27 @@ export function schemeOf(uri: string): string {
 const addressCodes = /^(?:uri|origin|credential|fetch)\.|^read\.uri-mismatch$|^input\.invalid$/;
 
 function describeReason(r: Reason, subject: NoticeSubject | null): string {
-  if (addressCodes.test(r.code)) return r.code;
-  if (subject !== null && (holdsAddress(r.message, subject.uri) || holdsHost(r.message, subject.uri))) return r.code;
-  return `${r.code} (${r.message})`;
+  return showsMessage(r, subject) ? `${r.code} (${r.message})` : r.code;
+}
+
+// whether a reason's message may be shown beside its code: it quotes no part of the subject's uri
+function showsMessage(r: Reason, subject: NoticeSubject | null): boolean {
+  if (addressCodes.test(r.code)) return false;
+  return subject === null || !(holdsAddress(r.message, subject.uri) || holdsHost(r.message, subject.uri));
+}
+
+/**
+ * `decision` as it may travel beside a notice (the `_meta` of a refused link's item): each reason whose message the
+ * notice would not show (it quotes the link's host, origin or address) keeps its code, rule and stage, with a message
+ * that points at the record instead. A uri that is all host was readable there word for word.
+ */
+export function shownDecision(decision: Decision, uri: string): Decision {
+  const subject = { name: null, uri: uri.length <= maxUriChars ? uri : uri.slice(0, maxUriChars), ref: null };
+  if (decision.reasons.every((r) => showsMessage(r, subject))) return decision;
+  const reasons = decision.reasons.map((r) =>
+    showsMessage(r, subject) ? r : { ...r, message: 'quotes the link: in the record' },
+  );
+  return { ...decision, reasons };
 }
 
 function holdsHost(text: string, uri: string): boolean {
@@ -76,9 +94,27 @@ function holdsHost(text: string, uri: string): boolean {
 }
 
 function describeSubject(subject: NoticeSubject): string {
-  const name = subject.name === null || holdsAddress(subject.name, subject.uri) ? '' : ` ${quoteValue(subject.name)}`;
+  const name = subject.name === null || namesAddress(subject.name, subject.uri) ? '' : ` ${quoteValue(subject.name)}`;
   return `${name} (scheme ${quoteValue(schemeOf(subject.uri))})`;
 }
+
+// whether a link's name holds its address as written or as a parser, a browser or a reader takes it back: the part a
+// notice can show (`quoteValue` cuts it), percent-decoded, NFKC-folded (fullwidth letters and digits), IDNA's full
+// stops (U+3002, U+FF0E, U+FF61) as `.`, backslashes as `/`
+function namesAddress(name: string, uri: string): boolean {
+  if (holdsAddress(name, uri)) return true;
+  let text = name
+    .slice(0, 4 * maxQuotedChars)
+    .normalize('NFKC')
+    .replace(/[\u3002\uff0e\uff61]/g, '.')
+    .replaceAll('\\', '/');
+  for (let round = 0; round < 3 && percentByte.test(text); round += 1)
+    text = text.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
+  return holdsAddress(text, uri);
+}
+
+const percentByte = /%[0-9A-Fa-f]{2}/;
+const percentBytes = /%[0-9A-Fa-f]{2}/g;
 
 /**
  * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no

@@ -2,7 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { decisionMetaKey } from './decision-meta.ts';
-import { gateNotice } from './gate-notice.ts';
+import { gateNotice, shownDecision } from './gate-notice.ts';
 import { type LinkStep, linkRefused } from './link-steps.ts';
 import { recordRef } from './record-ref.ts';
 
@@ -22,7 +22,8 @@ export function refusedLinkNotice(link: unknown, decision: Decision, ref: string
 
 /** The text item that replaces a `resource_link` whose link decision is `decision` (a deny): the notice, the decision under `_meta`. */
 export function refusedLinkItem(link: unknown, decision: Decision, ref: string | null = null): Record<string, unknown> {
-  return { type: 'text', text: refusedLinkNotice(link, decision, ref), _meta: { [decisionMetaKey]: decision } };
+  const meta = { [decisionMetaKey]: shownDecision(decision, uriOf(link)) };
+  return { type: 'text', text: refusedLinkNotice(link, decision, ref), _meta: meta };
 }
 
 /** The item that replaces the step's link in what the host receives, or null when the link stays (allowed, or observe mode). */

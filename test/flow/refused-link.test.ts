@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { Decision } from '../../src/decision/decision.ts';
 import { decisionMetaKey } from '../../src/flow/decision-meta.ts';
+import { shownDecision } from '../../src/flow/gate-notice.ts';
 import type { LinkReader, ReadParams } from '../../src/flow/link-reader.ts';
 import { recordRef } from '../../src/flow/record-ref.ts';
 import { refusedLinkItem, refusedLinkNotice } from '../../src/flow/refused-link.ts';
@@ -64,7 +66,9 @@ describe('a resource_link refused by its link decision is not handed on as a lin
       `record \`${recordRef(gated.records[2]?.stages.discovered as never)}\``,
     );
     const meta = forPasswd?.['_meta'] as Record<string, unknown>;
-    expect(meta[decisionMetaKey]).toEqual(gated.records[2]?.decisions.link);
+    // the decision beside the notice, its messages that quote the uri left to the record (red team, fresh-notices)
+    expect(meta[decisionMetaKey]).toEqual(shownDecision(gated.records[2]?.decisions.link as Decision, passwd.uri));
+    expect(JSON.stringify(meta)).not.toContain('/etc/passwd');
     expect(gated.records.map((r) => r.verdict)).toEqual(['link-only', 'body-obtained', 'link-only']);
   });
 
@@ -81,7 +85,7 @@ describe('a resource_link refused by its link decision is not handed on as a lin
     expect(refusedLinkItem(passwd, decision)).toEqual({
       type: 'text',
       text: refusedLinkNotice(passwd, decision),
-      _meta: { [decisionMetaKey]: decision },
+      _meta: { [decisionMetaKey]: shownDecision(decision, passwd.uri) },
     });
     // a malformed item (no name, no uri) is still named as far as it can be
     expect(refusedLinkNotice({ type: 'resource_link' }, decision)).toMatch(

@@ -35,15 +35,14 @@ describe('red team, notices (fresh): a refused uri with a password, through the 
 });
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
+// ASCII `!`…`~` as their fullwidth forms (U+FF01…U+FF5E), which NFKC and IDNA fold back
+const fullwidth = (text: string) =>
+  text.replace(/[!-~]/g, (c) => String.fromCharCode((c.codePointAt(0) as number) + 0xfee0));
 // a name that a parser, a browser or a model reads back as the refused address
 const readBack: [string, string, RegExp][] = [
   ['the uri percent-encoded', encodeURIComponent(metadata), /169\.254\.169\.254%2Flatest/i],
   ['the uri with ideographic full stops', metadata.replaceAll('.', '\u3002'), /169\u3002254\u3002169\u3002254\/latest/],
-  [
-    'the uri with fullwidth letters and digits',
-    'ｈｔｔｐ://１６９.２５４.１６９.２５４/latest/meta-data/',
-    /１６９\.２５４\.１６９\.２５４\/latest/,
-  ],
+  ['the uri in fullwidth letters and digits', fullwidth(metadata), new RegExp(fullwidth('169.254.169.254/latest'))],
 ];
 
 for (const [front, answer] of [
@@ -55,13 +54,13 @@ for (const [front, answer] of [
 ] as const)
   describe(`red team, notices (fresh): what the ${front} hands the host for a refused link`, () => {
     for (const [label, name, shown] of readBack)
-      test.fails(`a name that is ${label} is not shown`, async () => {
+      test(`a name that is ${label} is not shown`, async () => {
         const got = JSON.stringify(await answer({ content: [link(metadata, name)] }));
         expect(got).toContain('linkgate refused the link');
         expect(got).not.toMatch(shown);
       });
 
-    test.fails('a refused uri that is all host: the decision under `_meta` does not name it', async () => {
+    test('a refused uri that is all host: the decision under `_meta` does not name it', async () => {
       const got = JSON.stringify(await answer({ content: [link('http://10.11.12.13/', 'lan')] }));
       expect(got).toContain('linkgate refused the link `lan`');
       expect(got).not.toContain('10.11.12.13');

@@ -1,7 +1,12 @@
 import type { HostDescription } from '../hosts/host-description.ts';
 import type { HookHandlerEntry } from '../hosts/hook-groups.ts';
 import type { ConfiguredHook } from './doctor-report.ts';
+import { hookTimeoutSeconds } from '../hook/hook-settings.ts';
 import { shellOperator, shellWords } from './linkgate-invocation.ts';
+
+// the hook's own deadline, a third of the timeout it is printed with (`hookDeadlineMs` of the hook command): a slow
+// event is answered, failing closed, by then
+const hookDeadlineSeconds = hookTimeoutSeconds / 3;
 
 /**
  * A handler of a host's hooks block as doctor judges it: the words it runs, whether the host will run it (`blocked`),
@@ -18,6 +23,7 @@ export function configuredHook(
   const operator = h.args === undefined ? shellOperator(h.command) : undefined;
   const notGating =
     host.handlerNotGating(h.handler) ??
+    (failMode === 'open' ? shortTimeout(host, h.handler) : undefined) ??
     (operator === undefined
       ? undefined
       : `its command line has the shell operator \`${operator === '\n' ? '\\n' : operator}\`: what reaches the host is not only linkgate's answer`);
@@ -34,4 +40,20 @@ export function configuredHook(
     failMode,
     warnings: failMode === 'open' ? [host.failOpenLine] : [],
   };
+}
+
+/**
+ * Why a handler that fails open is no gate for its timeout: the host gives it less than the hook's own deadline, so
+ * an event the hook may take that long over (a crafted result, a loaded machine) is cut off by the host, which then
+ * lets the call through. The timeout's field and unit are the ones the host's printed handler uses.
+ */
+function shortTimeout(host: HostDescription, handler: Readonly<Record<string, unknown>>): string | undefined {
+  for (const [key, perSecond] of Object.entries(host.setup.handler('', 1))) {
+    const given = handler[key];
+    if (typeof perSecond !== 'number' || perSecond <= 0 || typeof given !== 'number') continue;
+    const seconds = given / perSecond;
+    if (seconds < hookDeadlineSeconds)
+      return `${host.name} gives it ${seconds} s (\`${key}\`), less than its own ${hookDeadlineSeconds} s deadline: ${host.name} cuts a slow event off and lets the call through`;
+  }
+  return undefined;
 }

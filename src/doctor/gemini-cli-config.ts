@@ -58,7 +58,8 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
           enabled: untrusted === undefined,
         };
         // a remote server is `httpUrl` (streamable http) or `url` (sse)
-        const server = serverFromEntry(where, entry, ['httpUrl', 'url']);
+        // Gemini CLI 0.61 connects to `httpUrl` or `url` when there is one, before it looks at `command`
+        const server = serverFromEntry(where, entry, ['httpUrl', 'url'], true);
         byName.set(name, untrusted === undefined ? server : { ...server, disabledBy: untrusted });
       }
     for (const h of hookHandlers(settings['hooks'], geminiCli.events)) found.push([file, h]);

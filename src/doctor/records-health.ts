@@ -16,6 +16,9 @@ export function recordsHealth(written: string, cwd: string): RecordsHealth {
   const info = statOf(file);
   if (info !== undefined) {
     if (!info.isFile()) return bad(`records file \`${file}\` is not a file`);
+    // a hard link names a file someone who can write the folder chose: the front end refuses it as a symlink
+    if (info.nlink > 1)
+      return bad(`records file \`${file}\` has another hard link: the front end refuses to write to it`);
     return canWrite(file) ? { file, writable: true } : bad(`records file \`${file}\` is not writable`);
   }
   const folder = dirname(file);

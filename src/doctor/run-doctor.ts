@@ -100,7 +100,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     configured.map((server): Promise<ServerTools | undefined> => {
       const hookGated =
         server.enabled &&
-        linkgateInvocation(server.argv, places.cwd, places.env['PATH'])?.subcommand !== 'proxy' &&
+        linkgateInvocation(server.argv, places.cwd, server.env['PATH'] ?? places.env['PATH'])?.subcommand !== 'proxy' &&
         hooks.some((h) => h.host === server.host);
       if (!hookGated || options.startServers === false) return Promise.resolve(undefined);
       // a project's files may come from anyone (a cloned repository): doctor runs no command they declare
@@ -217,7 +217,8 @@ async function serverReport(
     return { ...base, gate: 'disabled', state: 'disabled', gated: false, records: [], policies: [], problems };
   }
 
-  const invocation = linkgateInvocation(server.argv, places.cwd, places.env['PATH']);
+  // a bare command is looked up on the PATH the entry's own `env` gives it, when it sets one (as the host's spawn does)
+  const invocation = linkgateInvocation(server.argv, places.cwd, server.env['PATH'] ?? places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
     const policy = await status(invocation, { ...places.env, ...server.env });

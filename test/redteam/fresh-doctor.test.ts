@@ -65,7 +65,7 @@ function everyHandler(settings: Record<string, unknown>, change: (h: Record<stri
 }
 
 describe('red team, doctor (fresh): a server entry the host reaches another way', () => {
-  test.fails('Gemini CLI: a proxied command beside an `httpUrl` is reached over http, not through the proxy', async () => {
+  test('Gemini CLI: a proxied command beside an `httpUrl` is reached over http, not through the proxy', async () => {
     const { home, project } = scratch();
     const settings = (entry: object) =>
       write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: entry } });
@@ -77,7 +77,7 @@ describe('red team, doctor (fresh): a server entry the host reaches another way'
     expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
   });
 
-  test.fails("a bare `linkgate` is looked up on the entry's own PATH: another `linkgate` there is not the gate", async () => {
+  test("a bare `linkgate` is looked up on the entry's own PATH: another `linkgate` there is not the gate", async () => {
     const { home, project } = scratch();
     const real = path.join(home, 'bin');
     const fake = path.join(home, 'fakebin');
@@ -96,7 +96,7 @@ describe('red team, doctor (fresh): a server entry the host reaches another way'
     expect(states(await doctor(home, project, env))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });
 
-  test.fails('a proxy whose `--records` file has another hard link (it refuses to start) is not gated', async () => {
+  test('a proxy whose `--records` file has another hard link (it refuses to start) is not gated', async () => {
     const { home, project } = scratch();
     const records = path.join(home, 'records.jsonl');
     write(path.join(home, 'bashrc'), 'export PATH=/usr/bin\n');
@@ -107,7 +107,7 @@ describe('red team, doctor (fresh): a server entry the host reaches another way'
 });
 
 describe('red team, doctor (fresh): a hook the host gives less time than its own deadline', () => {
-  test.fails('Gemini CLI (fails open): a hook timeout of 1 s is cut before the hook can answer a slow event', async () => {
+  test('Gemini CLI (fails open): a hook timeout of 1 s is cut before the hook can answer a slow event', async () => {
     const { home, project } = scratch();
     const settings = (timeoutMs: number) =>
       write(path.join(home, '.gemini', 'settings.json'), {
@@ -122,7 +122,7 @@ describe('red team, doctor (fresh): a hook the host gives less time than its own
     expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
   });
 
-  test.fails('Claude Code without `onFailure: "block"` (fails open): a hook timeout of 2 s', async () => {
+  test('Claude Code without `onFailure: "block"` (fails open): a hook timeout of 2 s', async () => {
     const { home, project } = scratch();
     const settings = (timeout: number) =>
       write(path.join(home, '.claude', 'settings.json'), {

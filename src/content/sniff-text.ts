@@ -5,8 +5,10 @@ import { defaultProfile, judgeTextForProfile, recognisedUnder } from './consumer
 import { decodeText, hasLoneSurrogate, utf8TextStart } from './text/text-encoding.ts';
 import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type TextKind } from './text/text-kind.ts';
+import { parseJsonText } from './text/json-syntax.ts';
 import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
+import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
 import { findUnsafeText } from './text/unsafe-text.ts';
 import { scanUtf8Marking } from './text/unsafe-utf8.ts';
@@ -148,7 +150,7 @@ function textBody(
     json: () => {
       if (parsed === undefined) {
         budget.spend('json', view.utf8.length);
-        parsed = { value: kind === 'json' ? (JSON.parse(view.text()) as unknown) : undefined };
+        parsed = { value: kind === 'json' ? parseJsonText(view.text()) : undefined };
       }
       return parsed.value;
     },
@@ -173,5 +175,7 @@ function shortcutShownAsCode(
   return (kind, sections) =>
     extension !== launcherExtensions[kind] &&
     declared !== kind &&
-    allInCodeBlocks(view.utf8, view.text(), sections, budget);
+    allInCodeBlocks(view.utf8, view.text(), sections, budget) &&
+    // GLib loads a launcher by its bytes, not its name: one shown in indented code under `#` headings still runs
+    (kind !== 'desktop-launcher' || !readsAsKeyFile(view.text()));
 }

@@ -34,7 +34,7 @@ export const browserConsumer = {
       reaches:
         'bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
       judged:
-        'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a css `@import` in a `<style>` element (html or svg), which the browser fetches by itself, is withheld as `content.remote-load`',
+        'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel="stylesheet">` or a css `xml-stylesheet` instruction whose url leaves the page\'s origin (html, svg, xhtml in svg), is withheld as `content.remote-load`',
       notCovered:
         'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers',
     },
@@ -83,7 +83,7 @@ const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xh
 function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const findings = judgePage(body, budget);
   // a page with nothing active may still load a stylesheet from elsewhere by itself
-  if (findings.length === 0 && body.kind !== 'json' && body.utf8.includes(0x40))
+  if (findings.length === 0 && body.kind !== 'json')
     findings.push(...found('remoteLoad', findCssImport(body.text(), budget)));
   return findings;
 }

@@ -38,13 +38,12 @@ export const markdownConsumer: ContentConsumer = {
   },
 };
 
-// Raw html passes through: a `<style>` element's css `@import` in a page a renderer makes is fetched by the browser
+// Raw html passes through: a `<style>` element's css `@import` or an off-origin `<link rel="stylesheet">` in a page a renderer makes is fetched by the browser
 // that shows it (browser.ts withholds the same in an html page). Each rendered page is read, not the raw text, so a
 // `<style>` shown in a code block stays text.
 function remoteLoads(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
-  if (!body.utf8.includes(0x40)) return [];
   const text = body.text();
-  if (!/<style/i.test(text)) return [];
+  if (!/<(?:[a-z]+:)?(?:style|link)\b/i.test(text)) return [];
   budget.spendTime('markdown', markdownNanos(text));
   for (const renderer of markdownRenderers) {
     const found = findCssImport(renderWith(renderer, text), budget);

@@ -38,7 +38,8 @@ export const notebookConsumer: ContentConsumer = {
   coverage: [
     {
       consumer: 'notebook viewers (nbconvert, JupyterLab, nbviewer)',
-      reaches: 'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type',
+      reaches:
+        'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type; JSON as Python reads it (nbconvert), `NaN`, `Infinity` and `-Infinity` included',
       judged:
         'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
       notCovered:

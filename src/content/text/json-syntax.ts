@@ -3,10 +3,12 @@
 // 10 MiB of `{},{},…` or of deeply nested arrays allocates millions of objects and takes over a second).
 
 const ARRAY = 0;
+const jsonLiterals = ['true', 'false', 'null'];
+const pythonLiterals = [...jsonLiterals, 'NaN', 'Infinity'];
 const OBJECT = 1;
 
-/** True when `text` is exactly one JSON value with optional JSON white space around it, as `JSON.parse` accepts; linear in the text, depth held in an explicit stack. */
-export function isJsonText(text: string): boolean {
+/** True when `text` is exactly one JSON value with optional JSON white space around it, as `JSON.parse` accepts (`python`: also the `NaN`, `Infinity` and `-Infinity` Python's json reads and writes, as nbconvert does); linear in the text, depth held in an explicit stack. */
+export function isJsonText(text: string, python = false): boolean {
   // container kinds by depth; grows by doubling, so a 10 MiB run of `[` costs a few reallocations
   let stack = new Uint8Array(64);
   let depth = 0;
@@ -38,9 +40,9 @@ export function isJsonText(text: string): boolean {
     } else if (c === 0x22) {
       i = stringEnd(text, i);
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      i = numberEnd(text, i);
+      i = python && text.startsWith('-Infinity', i) ? i + 9 : numberEnd(text, i);
     } else {
-      i = literalEnd(text, i);
+      i = literalEnd(text, i, python);
     }
     if (i === -1) return false;
     // after a value: close containers, or go on after a comma
@@ -136,8 +138,8 @@ function numberEnd(text: string, at: number): number {
   return i;
 }
 
-function literalEnd(text: string, at: number): number {
-  for (const word of ['true', 'false', 'null']) if (text.startsWith(word, at)) return at + word.length;
+function literalEnd(text: string, at: number, python: boolean): number {
+  for (const word of python ? pythonLiterals : jsonLiterals) if (text.startsWith(word, at)) return at + word.length;
   return -1;
 }
 
@@ -151,4 +153,38 @@ function isDigit(c: number): boolean {
 
 function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+/** The value of JSON text as Python's json reads it (`isJsonText(text, true)`): `JSON.parse`, with `NaN`, `Infinity` and `-Infinity` outside strings read as null. */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    if (!/NaN|Infinity/.test(text)) throw error;
+    return JSON.parse(pythonLiteralsAsNull(text)) as unknown;
+  }
+}
+
+// the text with each `NaN`, `Infinity` and `-Infinity` outside strings written `null`
+function pythonLiteralsAsNull(text: string): string {
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x4e || c === 0x49 || c === 0x2d) {
+      const word = ['NaN', 'Infinity', '-Infinity'].find((w) => text.startsWith(w, i));
+      if (word === undefined) continue;
+      out += `${text.slice(from, i)}null`;
+      i += word.length - 1;
+      from = i + 1;
+    }
+  }
+  return out + text.slice(from);
 }

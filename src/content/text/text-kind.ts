@@ -75,7 +75,7 @@ export function classifyUtf8(
   if (recognised('postscript') && head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
-  if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text())) return 'json';
+  if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text(), true)) return 'json';
   if (recognised('hta') && mayHold(0x3a) && hasHtaApplication(bytes, from)) return 'hta';
   return markupRoot(head) ?? 'text';
 }

@@ -3,6 +3,7 @@ import { engineError } from '../decision/deny.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { decidesLinksAtOnce, type Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
+import { SameDeadlines } from './same-deadlines.ts';
 
 // A `Gate` is an interface: a front end may be handed one that wraps, reloads or replaces `createGate`'s, and that
 // one may throw, reject, answer with garbage or never answer. The flow judges through this wrapper, so every such fault
@@ -25,6 +26,8 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
   if (guarded.has(gate)) return gate;
   const { policy } = gate;
   const limitMs = deadlineMs ?? Math.max(policy.document.read.readTimeoutMs, minJudgementMs);
+  // one timer for all of this gate's judgements in progress, not one each
+  const deadlines = new SameDeadlines(limitMs);
   const failed = (error: unknown): Decision => engineError(policy, error);
   const decision = (value: unknown): Decision =>
     isDecision(value) ? value : failed(new Error('the gate answered with something that is not a decision'));
@@ -43,16 +46,18 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
     policy,
     decideLink: (input: unknown) => sync(() => gate.decideLink(input)),
     decideCredential: (input: unknown) => sync(() => gate.decideCredential(input)),
-    decideRead: (input: unknown) => within(limitMs, () => gate.decideRead(input), decision, failed),
+    decideRead: (input: unknown) => within(deadlines, limitMs, () => gate.decideRead(input), decision, failed),
     decideReadDetailed: (input: unknown) =>
       within(
+        deadlines,
         limitMs,
         () => gate.decideReadDetailed(input),
         verdict,
         (e) => ({ decision: failed(e), evidence: [] }),
       ),
-    decideEmbedded: (resource: unknown) => within(limitMs, () => gate.decideEmbedded(resource), decision, failed),
-    decide: (line: unknown) => within(limitMs, () => gate.decide(line), decision, failed),
+    decideEmbedded: (resource: unknown) =>
+      within(deadlines, limitMs, () => gate.decideEmbedded(resource), decision, failed),
+    decide: (line: unknown) => within(deadlines, limitMs, () => gate.decide(line), decision, failed),
   });
   guarded.add(made);
   if (decidesLinksAtOnce(gate)) guardedAtOnce.add(made);
@@ -77,19 +82,17 @@ function isDecision(value: unknown): value is Decision {
 
 /** `run`'s answer checked by `accept`, or `fail`'s when it throws, rejects or passes `limitMs` milliseconds first. */
 function within<T>(
+  deadlines: SameDeadlines,
   limitMs: number,
   run: () => unknown,
   accept: (value: unknown) => T,
   fail: (error: unknown) => T,
 ): Promise<T> {
   return new Promise<T>((resolve) => {
-    // not unref'd: a hook process whose only pending work is a silent gate must still answer at the deadline
-    const timer = setTimeout(
-      () => resolve(fail(new Error(`the gate gave no decision within \`${limitMs}\` ms`))),
-      limitMs,
-    );
+    // held open until the deadline: a hook process whose only pending work is a silent gate must still answer then
+    const done = deadlines.add(() => resolve(fail(new Error(`the gate gave no decision within \`${limitMs}\` ms`))));
     const settle = (value: T) => {
-      clearTimeout(timer);
+      done();
       resolve(value);
     };
     try {

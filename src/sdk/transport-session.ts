@@ -30,6 +30,7 @@ import type { FoundLink } from './found-links.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
+import { RecordsDeadline } from './records-deadline.ts';
 import { RequestsInFlight } from './requests-in-flight.ts';
 
 /** The hint of a discovery record: the link was listed, and no read of it had been asked for yet. */
@@ -111,6 +112,8 @@ export class TransportSession {
   private readonly authContext: string | undefined;
   // records are written one after another, so a sink sees them in order; answers never wait for other answers
   private recordsWritten: Promise<void> = Promise.resolve();
+  // the deadline of the write in progress on that chain: one timer for all of them, not one per record
+  private readonly deadline: RecordsDeadline;
   // work started for messages the gate judges (and records of unread links), so `flush` can wait for all of it
   private readonly working = new Set<Promise<void>>();
 
@@ -126,6 +129,7 @@ export class TransportSession {
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
     this.sinkDeadlineMs = Math.max(this.deadlineMs, minJudgementMs);
+    this.deadline = new RecordsDeadline(this.sinkDeadlineMs);
     this.judgeItems = options.judgeEmbedded !== false;
     this.onToolResultSteps = options.onToolResultSteps;
     this.onRecordError = checkOnRecordError(options.onRecordError);
@@ -157,7 +161,7 @@ export class TransportSession {
    */
   emitChecked(record: LinkRecord): Promise<boolean> {
     // a sink that never answers fails like one that throws, within the gate's judgement deadline
-    return this.written(() => sinkWrite(() => this.sink.write(record), this.sinkDeadlineMs));
+    return this.written(() => this.deadline.run(() => this.sink.write(record)));
   }
 
   /**
@@ -171,7 +175,7 @@ export class TransportSession {
     const steps = this.stepsOf(found);
     return this.written(async () => {
       const records = (await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)));
-      await sinkWrite(() => write(records), this.sinkDeadlineMs);
+      await this.deadline.run(() => write(records));
     });
   }
 
@@ -316,14 +320,14 @@ export class TransportSession {
     if (found.length === 0) return;
     const records = (await this.stepsOf(found)).map((step) => skipRead(step, why));
     await this.written(() =>
-      sinkWrite(async () => {
+      this.deadline.run(async () => {
         let failed: { error: unknown } | null = null;
         for (const record of records)
           await this.sink.write(record).catch((error: unknown) => {
             failed ??= { error };
           });
         if (failed !== null) throw (failed as { error: unknown }).error;
-      }, this.sinkDeadlineMs),
+      }),
     );
   }
 

@@ -1,0 +1,58 @@
+// The guarded gate's one deadline timer (issue 42 item 4): each judgement still fails at its own deadline, one that
+// answered in time is never failed, and the timer holds the process open only while a judgement waits.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { SameDeadlines } from '../../src/flow/same-deadlines.ts';
+
+describe('deadlines of one length', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('each fires at its own deadline, in order, on one timer; one done in time never fires', async () => {
+    const deadlines = new SameDeadlines(1000);
+    const fired: string[] = [];
+    const at = (name: string) => () => fired.push(`${name}@${performance.now()}`);
+    deadlines.add(at('a'));
+    await vi.advanceTimersByTimeAsync(300);
+    const doneB = deadlines.add(at('b'));
+    await vi.advanceTimersByTimeAsync(300);
+    deadlines.add(at('c'));
+    expect(vi.getTimerCount()).toBe(1);
+    doneB();
+    await vi.advanceTimersByTimeAsync(399);
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fired).toEqual(['a@1000']);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(fired).toEqual(['a@1000', 'c@1600']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('a deadline added after all were done is kept from its own start', async () => {
+    const deadlines = new SameDeadlines(1000);
+    const fired: number[] = [];
+    deadlines.add(() => fired.push(1))();
+    await vi.advanceTimersByTimeAsync(500);
+    deadlines.add(() => fired.push(performance.now()));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fired).toEqual([1500]);
+  });
+
+  test('the timer holds the process open only while a deadline waits', () => {
+    vi.useRealTimers();
+    const deadlines = new SameDeadlines(60_000);
+    const done = deadlines.add(() => {});
+    const timer = (deadlines as unknown as { timer: NodeJS.Timeout | null }).timer;
+    expect(timer?.hasRef()).toBe(true);
+    done();
+    expect(timer?.hasRef()).toBe(false);
+    const again = deadlines.add(() => {});
+    expect(timer?.hasRef()).toBe(true);
+    again();
+  });
+});

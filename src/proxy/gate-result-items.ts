@@ -43,8 +43,8 @@ export function compactDecision(decision: Decision): CompactDecision {
  */
 export interface ItemJudge {
   /**
-   * The answer `message` with its items judged, made by `editMessage` (so the proxy writes the original bytes with
-   * only those items changed), or null when nothing needed a change (forward the answer as it came). `steps`: the
+   * The answer `message` with its items judged, made by the judge's `EditMaker` (so the proxy writes the original
+   * bytes with only those items changed), or null when nothing needed a change (forward the answer as it came). `steps`: the
    * decorator's link step of each `resource_link` by its `content` index (decided once, recorded as discovered); a
    * link with none is decided here.
    */
@@ -56,6 +56,12 @@ export interface ItemJudge {
   /** a server→host request (`sampling/createMessage`, …) with the embedded resources of its messages judged; null: unchanged */
   judgeRequest(message: Readonly<Record<string, unknown>>): Promise<object | null>;
 }
+
+/**
+ * What a judged message is made of: `editMessage` (a new message value, the default), or for a front end that only
+ * writes it as bytes, a value carrying the original and the edits (`EditedLine`).
+ */
+export type EditMaker = (message: Readonly<Record<string, unknown>>, edits: readonly MessageEdit[]) => object;
 
 interface Found {
   path: JsonPath;
@@ -73,6 +79,7 @@ export function itemJudge(
   anyGate: Gate,
   server: string,
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
+  edited: EditMaker = editMessage,
 ): ItemJudge {
   const gate = guardGate(anyGate);
 
@@ -176,7 +183,7 @@ export function itemJudge(
           path: ['result', 'content', t.index, ...t.path],
           value: t.path.length === 0 ? { type: 'text', text: t.text } : t.text,
         });
-    return edits.length === 0 ? null : editMessage(message, edits);
+    return edits.length === 0 ? null : edited(message, edits);
   }
 }
 

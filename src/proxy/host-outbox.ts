@@ -1,5 +1,6 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { EditedLine } from './edited-line.ts';
 
 /** A place kept in the host's outbox for a message still to come (being judged, or an answer the gate still holds). */
 export interface OutboxPlace {
@@ -89,5 +90,6 @@ export class HostOutbox {
 }
 
 function isAnswer(message: unknown): boolean {
+  if (message instanceof EditedLine) return message.isAnswer;
   return isRecord(message) && !('method' in message);
 }

@@ -28,8 +28,13 @@ export interface LineTransportOptions {
   onClose?: () => Promise<void>;
 }
 
-/** A line transport: a Transport whose reading can be paused while the other side cannot take more. */
-export interface LineTransport extends Transport, PacedTransport {}
+/**
+ * A line transport: a Transport whose reading can be paused while the other side cannot take more, and which writes
+ * an `EditedLine` as the bytes it was edited from with the edits spliced in.
+ */
+export interface LineTransport extends Transport, PacedTransport {
+  readonly writesEditedLines: true;
+}
 
 /** A transport that says when its peer reads slower than it is written to, and whose reading can be paused. */
 export interface PacedTransport {
@@ -93,6 +98,7 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
   };
 
   const transport: LineTransport = {
+    writesEditedLines: true,
     async start() {
       input.on('data', onData);
       input.once('end', onEnd);

@@ -1,8 +1,9 @@
 import { GateError } from '../errors.ts';
-import { editsOf } from '../sdk/message-edits.ts';
+import { editMessage, editsOf } from '../sdk/message-edits.ts';
 import type { Line } from './json-lines.ts';
 import { spliceEdits } from './json-spans.ts';
 import { markWire, wireBytes } from '../flow/json-rpc-shape.ts';
+import { EditedLine } from './edited-line.ts';
 
 /** What `frameOf` gives to write: a string, or the buffers a line arrived as, newline included. */
 export type Frame = string | readonly Buffer[];
@@ -32,7 +33,8 @@ export function lineOf(message: object): Line | undefined {
 
 /**
  * The line to send for `message`, newline included: the original bytes when it is the object `parseLine` returned;
- * for a message `editMessage` made from such an object, those bytes with the edits spliced in; else its JSON.
+ * for an `EditedLine` or a message `editMessage` made from such an object, those bytes with the edits spliced in;
+ * else its JSON.
  * Throws GateError `READ_FAILED` when the edits cannot be spliced into the original (the caller fails the request).
  */
 export function frameOf(message: unknown): Frame {
@@ -40,12 +42,16 @@ export function frameOf(message: unknown): Frame {
   const line = lineOf(message);
   if (line !== undefined) return line.parts;
   const text = editedText(message);
-  return text ?? `${JSON.stringify(message)}\n`;
+  if (text !== null) return text;
+  // an edited message that did not arrive as a line is written as the value the edits make of it
+  const value =
+    message instanceof EditedLine ? editMessage(message.from as Record<string, unknown>, message.edits) : message;
+  return `${JSON.stringify(value)}\n`;
 }
 
 // the original text with the edits made, for a message edited from one that arrived as a line (null: none did)
 function editedText(message: object): string | null {
-  const edited = editsOf(message);
+  const edited = message instanceof EditedLine ? message : editsOf(message);
   if (edited === undefined) return null;
   const from = lineOf(edited.from)?.text ?? editedText(edited.from);
   if (from === null) return null;

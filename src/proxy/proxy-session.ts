@@ -7,7 +7,8 @@ import { isRecord } from '../decision/json-value.ts';
 import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
-import { itemJudge, type ItemResultMethod } from './gate-result-items.ts';
+import { EditedLine } from './edited-line.ts';
+import { type EditMaker, itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
 import type { PacedTransport } from './line-transport.ts';
 import { ServerOrder } from './server-order.ts';
@@ -77,15 +78,24 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const warn = options.warn ?? (() => {});
   // embedded resources are judged here, not in the decorator, so the judged items are spliced into the original bytes
   const withholds = recordErrorWithholds(options.mode ?? 'enforce', options.onRecordError);
-  const items = itemJudge(gate, server, async (record) => {
-    try {
-      await options.sink?.writeEmbedded?.(record);
-    } catch (error) {
-      warn(text(error));
-      // the answer is then failed, not passed on (judgeThenSend)
-      if (withholds) throw recordWithheldError(error);
-    }
-  });
+  // a host over a line transport gets a judged result as its original bytes with the edits spliced in: the judge
+  // makes no copy of the message (an in-memory host gets the edited message itself)
+  const edited: EditMaker | undefined =
+    'writesEditedLines' in host ? (message, edits) => new EditedLine(message, edits) : undefined;
+  const items = itemJudge(
+    gate,
+    server,
+    async (record) => {
+      try {
+        await options.sink?.writeEmbedded?.(record);
+      } catch (error) {
+        warn(text(error));
+        // the answer is then failed, not passed on (judgeThenSend)
+        if (withholds) throw recordWithheldError(error);
+      }
+    },
+    edited,
+  );
   // requests the host sent and still waits on, with their method: an answer for any other id is dropped
   const pending = new Map<JsonRpcId, string>();
   // answers being judged: the session closes only after they went out

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { itemJudge } from '../../src/proxy/gate-result-items.ts';
+import { EditedLine } from '../../src/proxy/edited-line.ts';
 import { frameOf, parseLine } from '../../src/proxy/original-bytes.ts';
 import { decisionMetaKey } from '../../src/sdk/gate-transport.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
@@ -69,5 +70,25 @@ describe('itemJudge on tool results', () => {
     const rebuilt = await j.judge('tools/call', JSON.parse(line) as Json);
     expect(JSON.parse(frameText(rebuilt))).toEqual(first);
     expect(await j.judge('tools/call', { result: { content: [{ type: 'text', text: 'x' }] } })).toBeNull();
+  });
+
+  test('for a line transport, the judged result is the original with its edits (no copy), written as the same bytes', async () => {
+    const gate = createGate(await loadPolicy(shippedPolicy('default')));
+    const copied = await itemJudge(gate, 'docs').judge('tools/call', asLine(line));
+    const message = asLine(line);
+    const edited = await itemJudge(gate, 'docs', undefined, (m, e) => new EditedLine(m, e)).judge(
+      'tools/call',
+      message,
+    );
+    expect(edited).toBeInstanceOf(EditedLine);
+    expect((edited as EditedLine).from).toBe(message);
+    expect((edited as EditedLine).isAnswer).toBe(true);
+    // a server request judged (sampling) stays a request for the host's outbox order
+    expect(new EditedLine({ jsonrpc: '2.0', id: 1, method: 'sampling/createMessage' }, []).isAnswer).toBe(false);
+    expect(frameText(edited)).toBe(frameText(copied));
+    // one that did not arrive as a line is written as the value its edits make
+    const parsed = JSON.parse(line) as Json;
+    const unlined = new EditedLine(parsed, (edited as EditedLine).edits);
+    expect(JSON.parse(frameText(unlined))).toEqual(JSON.parse(frameText(copied)));
   });
 });

@@ -7,8 +7,8 @@ import { interleave, summary, type Series } from './measure.ts';
 
 const server = ['node', fileURLToPath(new URL('./proxy-bench-server.mjs', import.meta.url))];
 const relay = ['node', fileURLToPath(new URL('./byte-relay.mjs', import.meta.url))];
-// the CLI bundle, as installed (`linkgate proxy`)
-const cli = fileURLToPath(new URL('../dist/bin/linkgate.js', import.meta.url));
+// the CLI bundle, as installed (`linkgate proxy`); `BENCH_PROXY_CLI` names another build (a before/after comparison)
+const cli = process.env.BENCH_PROXY_CLI ?? fileURLToPath(new URL('../dist/bin/linkgate.js', import.meta.url));
 const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
 
 /** A connection that sends JSON-RPC requests and waits for their answer lines (parsed, as a host does). */
@@ -181,20 +181,30 @@ async function warmCpu(work: (peer: Peer) => Promise<void>, ops: number, warm: n
   );
 }
 
-/** Times the proxy's three workloads; ratios against the relay, with the ratio to a direct connection beside them. */
+/**
+ * Times the proxy's workloads; ratios against the relay, with the ratio to a direct connection beside them.
+ * `BENCH_PROXY_ROWS=read,links` runs some rows only (names: read, text, png, links, flight); all by default.
+ */
 export async function benchProxy(rounds: number, row: Row, check: Check): Promise<void> {
   console.log('\n7. linkgate proxy, a round trip over stdio (each row: median [min – max] per round)');
+  const only = process.env.BENCH_PROXY_ROWS?.split(',');
+  const wanted = (name: string) => only === undefined || only.includes(name);
   const reads = (uri: string, n: number) => async (peer: Peer) => {
     for (let i = 0; i < n; i += 1) await peer.call('resources/read', { uri });
   };
-  await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
-  await warmCpu(reads('bench://text/1024', 1000), 1000, 10_000);
-  await compare('8 MiB resources/read (text)', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
-  await compare('8 MiB png resources/read', reads(`bench://png/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 1.5);
+  if (wanted('read')) {
+    await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
+    await warmCpu(reads('bench://text/1024', 1000), 1000, 10_000);
+  }
+  if (wanted('text'))
+    await compare('8 MiB resources/read (text)', reads(`bench://text/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 2);
+  if (wanted('png'))
+    await compare('8 MiB png resources/read', reads(`bench://png/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 1.5);
   const links = async (peer: Peer) => {
     for (let i = 0; i < 5; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
   };
-  await compare('tools/call returning 500 links', links, 5, rounds, row, check, 1.5);
+  if (wanted('links')) await compare('tools/call returning 500 links', links, 5, rounds, row, check, 1.5);
   const inFlight = (peer: Peer) => peer.callMany('resources/read', { uri: 'bench://text/1024' }, 1000);
-  await compare('1 000 resources/read in flight (1 KiB each)', inFlight, 1000, rounds, row, check, 1.5);
+  if (wanted('flight'))
+    await compare('1 000 resources/read in flight (1 KiB each)', inFlight, 1000, rounds, row, check, 1.5);
 }

@@ -319,14 +319,24 @@ async function benchReads(): Promise<void> {
     const first = await gate.decideRead(line);
     const reps = size <= 1024 ? 2000 : 1;
     let sink = 0;
+    // the process's cpu time of each task beside its wall time, as for the text row
+    const cpu: Record<'decode' | 'decide', number[]> = { decode: [], decide: [] };
+    const cpuOf = async (name: 'decode' | 'decide', task: () => unknown): Promise<void> => {
+      const before = process.cpuUsage();
+      await task();
+      const used = process.cpuUsage(before);
+      cpu[name].push((used.user + used.system) / 1000);
+    };
     const series = await interleave(
       {
-        decode: () => {
-          for (let i = 0; i < reps; i += 1) sink += Buffer.from(b64, 'base64').length;
-        },
-        decide: async () => {
-          for (let i = 0; i < reps; i += 1) sink += (await gate.decideRead(line)).reasons.length;
-        },
+        decode: () =>
+          cpuOf('decode', () => {
+            for (let i = 0; i < reps; i += 1) sink += Buffer.from(b64, 'base64').length;
+          }),
+        decide: () =>
+          cpuOf('decide', async () => {
+            for (let i = 0; i < reps; i += 1) sink += (await gate.decideRead(line)).reasons.length;
+          }),
       },
       rounds,
     );
@@ -336,6 +346,10 @@ async function benchReads(): Promise<void> {
     console.log(row(`${label} png: base64 decode`, decode, undefined, reps));
     console.log(row(`${label} png: decideRead (${first.effect})`, decide, decode, reps));
     console.log(`  ${ratioPerRound(decide, decode, 2)}`);
+    const [decodeCpu, decideCpu] = [cpu.decode.slice(-rounds), cpu.decide.slice(-rounds)].map((r) => summary(r).median);
+    console.log(
+      `  cpu time: base64 decode ${fmtMs(decodeCpu ?? 0)}, decideRead ${fmtMs(decideCpu ?? 0)}: ${((decideCpu ?? 0) / (decodeCpu ?? 1)).toFixed(2)}×`,
+    );
     // a 1 KiB decision is judged against the stdio round trip it guards (below), not against decoding
     if (size > 1024)
       check(

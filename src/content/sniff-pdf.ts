@@ -2,6 +2,7 @@
 // the leading bytes of an image.
 import type { SniffOptions } from './content-sniff.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf/pdf-active.ts';
+import { pairSites } from './text/byte-sites.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /** What the PDF scan found in `bytes`: its first active name and why it cannot be inspected, each or null. */
@@ -34,6 +35,29 @@ export function holdsPdfStructure(bytes: Buffer): boolean {
   return pdfMarkers.some((marker) => bytes.includes(marker, 0, 'latin1'));
 }
 
+// the markers as bytes: each starts with a pair the byte-site pass lists (`%P`, `%%`, `st`, `tr`)
+const pdfMarkerBytes = pdfMarkers.map((marker) => Buffer.from(marker, 'latin1'));
+
+/** `holdsPdfStructure` of binary bytes, where each marker's first byte occurs thousands of times: each marker is compared only at the offsets where its first two bytes stand (byte-sites.ts). */
+export function binaryHoldsPdfStructure(bytes: Buffer): boolean {
+  if (!bytes.includes('<<', 0, 'latin1')) return false;
+  for (const at of pairSites(bytes)) {
+    const b = bytes[at];
+    if (
+      (b === 0x25 || b === 0x73 || b === 0x74) &&
+      pdfMarkerBytes.some((marker) => spelledExactlyAt(bytes, at, marker))
+    )
+      return true;
+  }
+  return false;
+}
+
+function spelledExactlyAt(bytes: Buffer, at: number, word: Buffer): boolean {
+  if (at + word.length > bytes.length) return false;
+  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  return true;
+}
+
 /** The finding for a PDF carried in an image (`kind`) that holds active content, or null. */
 export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, budget: WorkBudget): string | null {
   const at = bytes.subarray(0, pdfHeaderSearchBytes).indexOf('%PDF-', 0, 'latin1');
@@ -42,7 +66,7 @@ export function pdfInside(kind: string, bytes: Buffer, options: SniffOptions, bu
     return pdf.active === null ? null : `the ${kind} carries a pdf with ${pdf.active}`;
   }
   budget.spend('pdf', bytes.length);
-  if (!holdsPdfStructure(bytes)) return null;
+  if (!binaryHoldsPdfStructure(bytes)) return null;
   const pdf = pdfFindings(bytes, options, budget);
   return pdf.active === null ? null : `the ${kind} carries pdf structure that pdf.js opens, with ${pdf.active}`;
 }

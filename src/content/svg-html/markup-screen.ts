@@ -17,6 +17,7 @@
 //   `attributeName` before `=`), or a url scheme that runs script or a document (`javascript:`, `vbscript:`,
 //   `livescript:`, `data:`, or any numeric character reference in a run of text, which may spell one).
 import { spellsAt } from '../ascii-bytes.ts';
+import { pairSites } from '../text/byte-sites.ts';
 
 /** How the bytes reach the parsers: as text (`text`), or as binary a sniffing browser opens as a page (`sniffed`). */
 export type MarkupReading = 'text' | 'sniffed';
@@ -37,6 +38,11 @@ const sniffedTags = words([
   'frame',
 ]);
 const textTags = [...sniffedTags, ...words(['form', 'meta', 'base'])];
+// the sniffed tags by their first letter: most bytes after a `<` in binary data start none of them
+const sniffedTagsByFirst: readonly (readonly Buffer[] | undefined)[] = Array.from({ length: 128 }, (_, c) => {
+  const starting = sniffedTags.filter((w) => w[0] === c);
+  return starting.length === 0 ? undefined : starting;
+});
 const letterReferences = words(['&#', '&tab;', '&newline;']);
 // attributes the parsers report by name: `on*` handlers, and these three by their exact name
 const namedAttributes = words(['style', 'srcdoc', 'attributename']);
@@ -53,13 +59,12 @@ export function mayHoldActiveMarkup(text: string): boolean {
 
 /** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. */
 export function mayHoldActiveMarkupUtf8(bytes: Buffer, reading: MarkupReading = 'text'): boolean {
-  if (reading === 'sniffed')
-    return (
-      anyAfter(bytes, 0x3c, 1, sniffedTags) ||
-      anyEquals(bytes, sniffedNameBefore) ||
-      anyMark(bytes, 0x3a, (at) => sniffedSchemes.some((s) => spellsAt(bytes, at - s.length, s))) ||
-      anyMark(bytes, 0x26, (at) => bytes[at + 1] === 0x23 && numericReference(bytes, at + 2))
-    );
+  // binary bytes hold every mark many times over (each about once in 256 bytes): the sniffed reading's triggers are
+  // each looked for only at the offsets where the pair of bytes it starts with stands (byte-sites.ts)
+  if (reading === 'sniffed') {
+    for (const at of pairSites(bytes)) if (sniffedTriggerAt(bytes, at)) return true;
+    return false;
+  }
   return (
     anyAfter(bytes, 0x3c, 1, textTags) ||
     anyAfter(bytes, 0x26, 0, letterReferences) ||
@@ -68,6 +73,28 @@ export function mayHoldActiveMarkupUtf8(bytes: Buffer, reading: MarkupReading = 
     anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at)) ||
     anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at))
   );
+}
+
+/**
+ * Whether a trigger of the `sniffed` reading starts at the pair at `at`: `<` and a tag that runs script or a plugin,
+ * `&#` and a numeric reference, a script or document scheme ending before a `:` at `at + 1`, or a handler or named
+ * attribute before an `=` at `at + 1`. Every trigger has such a pair (`pairSites` lists them all).
+ */
+export function sniffedTriggerAt(bytes: Uint8Array, at: number): boolean {
+  const b = bytes[at];
+  const next = bytes[at + 1];
+  return (
+    (b === 0x3c && next !== undefined && tagAt(bytes, at + 1, sniffedTagsByFirst[(next | 0x20) & 0x7f])) ||
+    (b === 0x26 && next === 0x23 && numericReference(bytes, at + 2)) ||
+    (next === 0x3a && sniffedSchemes.some((s) => spellsAt(bytes, at + 1 - s.length, s))) ||
+    (next === 0x3d && sniffedNameBefore(bytes, at + 1))
+  );
+}
+
+function tagAt(bytes: Uint8Array, at: number, tags: readonly Buffer[] | undefined): boolean {
+  if (tags === undefined) return false;
+  for (const tag of tags) if (spellsAt(bytes, at, tag)) return true;
+  return false;
 }
 
 // a `mark` byte for which `holds` is true, found by native search
@@ -103,12 +130,13 @@ function textNameBefore(bytes: Buffer, equals: number): boolean {
 
 // Sniffed: before the `=` (white space skipped), a handler name (`on` and letters, after white space, `/` or a
 // quote) or one of the attributes whose value is a document, css or a handler's name, in ASCII letters
-function sniffedNameBefore(bytes: Buffer, equals: number): boolean {
+function sniffedNameBefore(bytes: Uint8Array, equals: number): boolean {
   let end = equals;
   while (end > 0 && isHtmlSpace(bytes[end - 1] ?? 0)) end--;
   let start = end;
   while (start > 0 && isLetter(bytes[start - 1] ?? 0)) start--;
-  if (start === end) return false;
+  // a handler's name is three letters or more, a named attribute's five or more
+  if (end - start < 3) return false;
   if (namedAttributes.some((a) => a.length === end - start && spellsAt(bytes, start, a))) return true;
   if (end - start < 3 || !spellsAt(bytes, start, on)) return false;
   const before = bytes[start - 1] ?? 0x20;
@@ -151,7 +179,7 @@ function isDroppedBetweenLetters(c: number): boolean {
 
 // `&#` then decimal digits or `x` and hex digits, in a run of text: a scheme a reference spells (`&#100ata:`, the
 // shortest) is at least 8 printable bytes, as the url parser takes no other bytes into a scheme
-function numericReference(bytes: Buffer, from: number): boolean {
+function numericReference(bytes: Uint8Array, from: number): boolean {
   for (let k = from - 2; k < from + 6; k++) {
     const c = bytes[k] ?? 0;
     if (c < 0x20 || c > 0x7e) return false;

@@ -5,9 +5,10 @@
 // is our own constant bytes, compiled once; it sees only the bytes it classifies and decides nothing alone.
 import { byteClassesWasm } from './byte-classes-wasm.ts';
 
-// memory layout (byte-classes.wat): the classes seen at 80, the bytes from 128 on, then 32 bytes it may read past
+// memory layout (byte-classes.wat): the classes seen at 80, the bytes from 256 on, then 32 bytes it may read past
 const seenAt = 80;
-const bytesAt = 128;
+/** Where the module reads the bytes it classifies from. */
+export const bytesAt = 256;
 const slack = 32;
 const pageBytes = 65_536;
 
@@ -33,21 +34,23 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { exports: unknown };
 }
-interface Classifier {
+/** The module's exports (byte-classes.wat). */
+export interface Classifier {
   memory: WasmMemory;
   scan: (from: number, end: number, leads: number) => number;
+  sites: (from: number, end: number, out: number) => number;
 }
 
 let classifier: Classifier | undefined;
 
-// one instance for the process, its memory grown to the largest text classified (the read caps bound it)
-function classifierFor(length: number): Classifier {
+/** The module's one instance for the process, its memory grown to hold `length` bytes from `bytesAt` and `extra` bytes after them (the read caps bound it). */
+export function classifierFor(length: number, extra = 0): Classifier {
   if (classifier === undefined) {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const instance = new wasm.Instance(new wasm.Module(Buffer.from(byteClassesWasm, 'base64')));
     classifier = instance.exports as Classifier;
   }
-  const need = bytesAt + length + slack;
+  const need = bytesAt + length + slack + extra;
   const have = classifier.memory.buffer.byteLength;
   if (need > have) classifier.memory.grow(Math.ceil((need - have) / pageBytes));
   return classifier;

@@ -14,8 +14,8 @@
 ;; 40 `&`; 80 `[` `\`. A lead starts a character the caller looks for only with the right bytes after it: the next
 ;; byte keeps its bits by the tables at 32 and 48 (04: 80–9F; 08: 90, 9C, A0, AC; 10: 80, 81, 8B, A0, A1, AB, B0,
 ;; B1, BB), the byte after that keeps bit 10 by the table at 64 (80–8F, A0–BF): a superset of the sequences above.
-;; Memory: the tables from 0 to 80, the classes seen at 80, the bytes from 128 on, with 32 bytes after them that
-;; the module may read past the last block. Four blocks are classified before one test of them all (a test and a
+;; Memory: the tables from 0 to 80, the classes seen at 80, the pair tables of `sites` from 96 to 160, the bytes
+;; from 256 on, with 32 bytes after them that the module may read past the last block. Four blocks are classified before one test of them all (a test and a
 ;; branch per block cost as much as the classes); only a chunk of four holding a stopping class is looked at block by
 ;; block.
 (module
@@ -26,6 +26,11 @@
     "\1f\17\07\07\07\07\07\07\07\07\07\17\0f\07\07\07"
     "\03\03\03\03\03\03\03\03\17\0f\1b\13\03\03\03\03"
     "\ef\ef\ef\ef\ef\ef\ef\ef\ff\ef\ff\ff\ef\ef\ef\ef")
+  (data (i32.const 96)
+    "\88\0c\08\28\4c\18\0a\08\08\88\88\08\89\88\08\08"
+    "\80\00\92\01\0c\0c\0c\6c\00\00\00\00\00\00\00\00"
+    "\10\01\40\03\20\11\01\00\01\01\04\00\01\88\00\01"
+    "\00\00\12\8c\01\11\01\61\00\00\00\00\00\00\00\00")
   (func (export "scan") (param $p i32) (param $end i32) (param $leads i32) (result i32)
     (local $v v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $seen v128)
     (local $classLo v128) (local $classHi v128) (local $nibble v128) (local $stop v128)
@@ -101,4 +106,100 @@
             (i8x16.swizzle (v128.load (i32.const 48))
               (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
           (i8x16.swizzle (v128.load (i32.const 64))
-            (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
+            (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble)))))))
+  ;; `sites(p, end, out)` reads the 16-byte blocks from `p` to `end` for the byte pairs the polyglot checks of binary
+  ;; bodies start at (sites.ts): for each block holding one it stores the block's address and a mask of its lanes (bit
+  ;; k: the pair starting at byte k) at `out`, eight bytes, and returns where the list ends. A lane is marked when its
+  ;; byte and the next one are, by the pair tables, a superset of: `<` and the first letter of a tag a sniffed page runs
+  ;; (s o e a h l i f, either case), `&#`, `t` or `a` (either case) before `:`, an ASCII letter or HTML white space
+  ;; before `=` (a letter only after another one), and the starts of the PDF markers `%P` `%%` `st` `tr`. A byte's pair classes are sLo[b & 15] &
+  ;; sHi[b >> 4] (tables at 96 and 112) for the byte itself, nLo and nHi (128, 144) for the byte after it; a lane is
+  ;; marked when the two share a bit. The caller gives at most as many blocks as its list holds entries, and 64 zero
+  ;; bytes after the last one.
+  (func (export "sites") (param $p i32) (param $end i32) (param $out i32) (result i32)
+    (local $v v128) (local $last v128) (local $nibble v128) (local $keep v128) (local $zero v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local $sLo v128) (local $sHi v128) (local $nLo v128) (local $nHi v128)
+    (local.set $sLo (v128.load (i32.const 96)))
+    (local.set $sHi (v128.load (i32.const 112)))
+    (local.set $nLo (v128.load (i32.const 128)))
+    (local.set $nHi (v128.load (i32.const 144)))
+    (local.set $nibble (i8x16.splat (i32.const 0x0f)))
+    ;; bit 08 (a letter before `=`) is kept only where the byte before has it too
+    (local.set $keep (i8x16.splat (i32.const 0xf7)))
+    ;; the classes of the byte before the first block: all of them (it is not known here)
+    (local.set $last (i8x16.splat (i32.const 0xff)))
+    ;; four blocks at a time, one test for them all; the caller rounds `end` up to a whole chunk (its bytes after the
+    ;; last one are zero, which start no pair)
+    (block $done
+      (loop $chunk
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $v (v128.load offset=0 (local.get $p)))
+        (local.set $s0 (v128.and
+          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=1 (local.get $p)))
+        (local.set $c0 (v128.and (local.get $s0) (v128.and
+          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
+        (local.set $c0 (v128.and (local.get $c0) (v128.or (local.get $keep)
+          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $last) (local.get $s0)))))
+        (local.set $v (v128.load offset=16 (local.get $p)))
+        (local.set $s1 (v128.and
+          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=17 (local.get $p)))
+        (local.set $c1 (v128.and (local.get $s1) (v128.and
+          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
+        (local.set $c1 (v128.and (local.get $c1) (v128.or (local.get $keep)
+          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s0) (local.get $s1)))))
+        (local.set $v (v128.load offset=32 (local.get $p)))
+        (local.set $s2 (v128.and
+          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=33 (local.get $p)))
+        (local.set $c2 (v128.and (local.get $s2) (v128.and
+          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
+        (local.set $c2 (v128.and (local.get $c2) (v128.or (local.get $keep)
+          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s1) (local.get $s2)))))
+        (local.set $v (v128.load offset=48 (local.get $p)))
+        (local.set $s3 (v128.and
+          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
+        (local.set $v (v128.load offset=49 (local.get $p)))
+        (local.set $c3 (v128.and (local.get $s3) (v128.and
+          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
+          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
+        (local.set $c3 (v128.and (local.get $c3) (v128.or (local.get $keep)
+          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s2) (local.get $s3)))))
+        (if (v128.any_true (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3))))
+          (then
+            (if (v128.any_true (local.get $c0))
+              (then
+                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 0)))
+                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c0) (local.get $zero))))
+                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+            (if (v128.any_true (local.get $c1))
+              (then
+                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 16)))
+                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c1) (local.get $zero))))
+                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+            (if (v128.any_true (local.get $c2))
+              (then
+                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 32)))
+                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c2) (local.get $zero))))
+                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+            (if (v128.any_true (local.get $c3))
+              (then
+                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 48)))
+                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c3) (local.get $zero))))
+                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+))
+        (local.set $last (local.get $s3))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (br $chunk)))
+    (local.get $out))
+)

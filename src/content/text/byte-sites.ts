@@ -1,0 +1,59 @@
+// Where the polyglot checks of a binary body may find something: the byte classifier's module (byte-classes.wat,
+// `sites`) reads the bytes 16 at a time and lists the offsets of the byte pairs those checks start at, so that an
+// image's megabytes of pixel data are looked at closely only where such a pair stands (in random bytes about one
+// offset in 500), not at every `<`, `=`, `:` and `&`. The list is a superset: each check still reads the bytes
+// themselves at each offset, and decides; the module decides nothing.
+import { bytesAt, classifierFor } from './byte-classes.ts';
+
+/** Entries of the module's list per call (eight bytes each): one call reads at most this many blocks. */
+const listEntries = 4096;
+// zero bytes after the last one: the module reads whole chunks of 64 bytes and one byte past each
+const slack = 96;
+
+const known = new WeakMap<Uint8Array, Int32Array>();
+
+/**
+ * The offsets in `bytes`, ascending, at which a pair starts that may begin one of: `<` and a tag's first letter (s o e
+ * a h l i f, either case), `&#`, `t` or `a` (either case) followed by `:`, an ASCII letter after another one or HTML
+ * white space, followed by `=`, and the PDF markers' `%P` `%%` `st` `tr`. Every offset where such a pair stands is listed; others
+ * may be. Made once per body (the same bytes object answers from memory).
+ */
+export function pairSites(bytes: Uint8Array): Int32Array {
+  let sites = known.get(bytes);
+  if (sites === undefined) {
+    sites = findSites(bytes);
+    known.set(bytes, sites);
+  }
+  return sites;
+}
+
+function findSites(bytes: Uint8Array): Int32Array {
+  const listBytes = listEntries * 8;
+  const { memory, sites } = classifierFor(bytes.length, slack + listBytes);
+  const mem = new Uint8Array(memory.buffer);
+  mem.set(bytes, bytesAt);
+  // the bytes after the last one read as zero: no pair starts with or just before them
+  mem.fill(0, bytesAt + bytes.length, bytesAt + bytes.length + slack);
+  const listAt = (bytesAt + bytes.length + slack + 7) & ~7;
+  const list = new Int32Array(memory.buffer, listAt, listEntries * 2);
+  let found = new Int32Array(64);
+  let count = 0;
+  const end = bytesAt + bytes.length;
+  for (let from = bytesAt; from < end; from += listEntries * 16) {
+    const listEnd = sites(from, Math.min(from + listEntries * 16, (end + 63) & ~63), listAt);
+    for (let e = 0; e < (listEnd - listAt) >> 2; e += 2) {
+      const block = (list[e] ?? 0) - bytesAt;
+      for (let mask = list[e + 1] ?? 0; mask !== 0; mask &= mask - 1) {
+        const at = block + 31 - Math.clz32(mask & -mask);
+        if (at >= bytes.length) break;
+        if (count === found.length) {
+          const grown = new Int32Array(count * 2);
+          grown.set(found);
+          found = grown;
+        }
+        found[count++] = at;
+      }
+    }
+  }
+  return found.subarray(0, count);
+}

@@ -1,0 +1,137 @@
+// The byte-pair sites of binary bodies (src/content/text/byte-sites.ts): the module lists every offset where a pair
+// the polyglot checks start at stands, at every lane and chunk position, whatever the module's memory held before;
+// the sniffed markup screen and the PDF-structure search that read only those offsets answer as a search of every
+// byte does.
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { spellsAt } from '../../../src/content/ascii-bytes.ts';
+import { binaryHoldsPdfStructure } from '../../../src/content/sniff-pdf.ts';
+import { mayHoldActiveMarkupUtf8, sniffedTriggerAt } from '../../../src/content/svg-html/markup-screen.ts';
+import { pairSites } from '../../../src/content/text/byte-sites.ts';
+import { classifyBlocks } from '../../../src/content/text/byte-classes.ts';
+
+const isLetter = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d;
+
+// the pairs `pairSites` promises to list, by their definition, one offset at a time
+function startsPair(bytes: Uint8Array, at: number): boolean {
+  const [before, b, next] = [bytes[at - 1] ?? -1, bytes[at] ?? -1, bytes[at + 1] ?? -1];
+  if (b === 0x3c && 'soeahlif'.includes(String.fromCharCode(next | 0x20))) return true;
+  if (b === 0x26 && next === 0x23) return true;
+  if ((b | 0x20) === 0x74 || (b | 0x20) === 0x61) if (next === 0x3a) return true;
+  if (next === 0x3d && (isSpace(b) || (isLetter(b) && isLetter(before)))) return true;
+  return ['%P', '%%', 'st', 'tr'].some((pair) => b === pair.charCodeAt(0) && next === pair.charCodeAt(1));
+}
+
+// the sniffed screen as it was before the sites: a native search for each mark, the same check at each
+const sniffedTags = ['script', 'object', 'embed', 'applet', 'handler', 'listener', 'hta:', 'style', 'iframe', 'frame'];
+const words = (list: string[]) => list.map((w) => Buffer.from(w, 'latin1'));
+function everyByteSniffed(bytes: Buffer): boolean {
+  for (let at = 0; at < bytes.length; at++) {
+    const b = bytes[at];
+    if (b === 0x3c && words(sniffedTags).some((w) => spellsAt(bytes, at + 1, w))) return true;
+    // `&`, `:` and `=` are checked by the screen's own rule for the pair that ends or starts at them
+    if ((b === 0x26 || b === 0x3a || b === 0x3d) && sniffedTriggerAt(bytes, b === 0x26 ? at : at - 1)) return true;
+  }
+  return false;
+}
+
+// the PDF structure search as it was: `<<` and any marker anywhere
+const everyBytePdf = (bytes: Buffer): boolean =>
+  bytes.includes('<<') && ['%PDF-', '%%EOF', 'startxref', 'trailer'].some((m) => bytes.includes(m));
+
+const triggers = [
+  '<script',
+  '<IFRAME',
+  '<hta:app',
+  '&#106;&#97;',
+  '&#x6a;&#x61;',
+  'javascript:',
+  'DATA:',
+  'vbscript:',
+  ' onload=',
+  '/onerror =',
+  ' style=',
+  ' srcdoc\t=',
+  '"attributename=',
+];
+const pdfTriggers = ['<<', '%PDF-', '%%EOF', 'startxref', 'trailer'];
+
+describe('pairSites', () => {
+  test('lists every pair at every lane of a 64-byte chunk, and near the end of the bytes', () => {
+    const pairs = ['<s', '<O', '<f', '&#', 't:', 'A:', 'ab=', ' =', '\t=', '%P', '%%', 'st', 'tr'];
+    for (const pair of pairs)
+      for (let lane = 0; lane < 70; lane++)
+        for (const tail of [0, 1, 2, 17]) {
+          // filler that starts no pair (`.`), the pair at `lane`, then `tail` more bytes
+          const bytes = Buffer.alloc(lane + pair.length + tail, 0x2e);
+          bytes.write(pair, lane, 'latin1');
+          const at = pair.endsWith('=') ? lane + pair.length - 2 : lane;
+          expect(startsPair(bytes, at)).toBe(true);
+          expect([...pairSites(bytes)], `${pair} at ${lane}, ${tail} after`).toContain(at);
+        }
+  });
+
+  test('lists every pair random bytes hold, whatever the module held before (property)', () => {
+    const byte = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\n')) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 255 }) },
+    );
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 400 }), fc.nat({ max: 5000 }), (list, before) => {
+        // a longer body first leaves its bytes in the module's memory past the end of this one
+        pairSites(Buffer.alloc(before, 0x3d));
+        classifyBlocks(Buffer.alloc(before, 0x74), false, () => undefined);
+        const bytes = Uint8Array.from(list);
+        const listed = new Set(pairSites(bytes));
+        for (let at = 0; at < bytes.length; at++) if (startsPair(bytes, at)) expect(listed.has(at)).toBe(true);
+        for (const at of listed) expect(at).toBeLessThan(bytes.length);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('lists few offsets in random bytes (an image’s pixel data)', () => {
+    const bytes = randomBytes(1 << 20);
+    const listed = pairSites(bytes);
+    expect(listed.length).toBeLessThan(bytes.length / 200);
+    expect([...listed]).toEqual([...listed].sort((a, b) => a - b));
+    // the same bytes answer from memory
+    expect(pairSites(bytes)).toBe(listed);
+  });
+});
+
+describe('the sniffed markup screen and the pdf structure search of binary bodies', () => {
+  test('answer as a search of every byte, for random bytes with a trigger anywhere (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 0, maxLength: 3000 }),
+        fc.array(fc.tuple(fc.constantFrom(...triggers, ...pdfTriggers), fc.nat()), { maxLength: 3 }),
+        (noise, planted) => {
+          const bytes = Buffer.from(noise);
+          for (const [word, where] of planted)
+            if (bytes.length >= word.length) bytes.write(word, where % (bytes.length - word.length + 1), 'latin1');
+          expect(mayHoldActiveMarkupUtf8(bytes, 'sniffed')).toBe(everyByteSniffed(bytes));
+          expect(binaryHoldsPdfStructure(bytes)).toBe(everyBytePdf(bytes));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  test('find each trigger at every offset of a megabyte of random bytes', () => {
+    const noise = randomBytes(1 << 20);
+    // random bytes hold no trigger of their own: the rare chance one does is cleared first
+    const clean = Buffer.from(noise);
+    for (let at = 0; at < clean.length; at++) if (clean[at] === 0x3c || clean[at] === 0x3d) clean[at] = 0x2e;
+    for (let at = 0; at < clean.length; at++) if (clean[at] === 0x3a || clean[at] === 0x26) clean[at] = 0x2e;
+    expect(mayHoldActiveMarkupUtf8(clean, 'sniffed')).toBe(false);
+    for (const [i, word] of triggers.entries())
+      for (const where of [0, 15, 16, 63, 64 + i, 65_535, 65_536 - word.length, clean.length - word.length]) {
+        const bytes = Buffer.from(clean);
+        bytes.write(word, where, 'latin1');
+        expect(mayHoldActiveMarkupUtf8(bytes, 'sniffed'), `${word} at ${where}`).toBe(true);
+      }
+  });
+});

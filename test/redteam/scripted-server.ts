@@ -2,9 +2,9 @@
 // passes as the argument `result`, so a test decides exactly what a hostile server sends; `resources/read` answers any
 // uri with a text body naming this server and the uri (`BODY <server> <uri>`), so a body that reached the model shows
 // which server gave it. Every read is appended as one JSON line `{server, uri}` to the file RT_REQUEST_LOG names.
-// For order attacks a call may also pass `before` and `after` (raw JSON-RPC messages written before and after its
+// A call's `rawResult` is written as the result's JSON text as it is. For order attacks a call may also pass `before` and `after` (raw JSON-RPC messages written before and after its
 // answer, `"$id"` standing for the call's id), `answer: false` (no answer of its own), and `tasks` (taskId → the
-// `result` of a later `tasks/get` and `tasks/result` of that task); a read of `rt://hold/…` is never answered.
+// `result` of a later `tasks/get` and `tasks/result` of that task; `tasks/cancel` and `tasks/list` answer its `get`); a read of `rt://hold/…` is never answered.
 // `prompts/get` answers with the prompt result its `arguments.result` holds (a raw host sends it as an object; an SDK
 // client, whose prompt arguments are strings, as its JSON). A call's `listing` (`resources`, `resourceTemplates`) is
 // what later `resources/list` and `resources/templates/list` answer; its `also` is added to both answers as it is.
@@ -37,7 +37,10 @@ function answer(id: RequestId, method: string, params: Record<string, unknown>):
       tasks.set(taskId, task);
     if (args['listing'] !== undefined) listing = args['listing'] as typeof listing;
     for (const m of (args['before'] ?? []) as unknown[]) raw(m, id);
-    if (args['answer'] !== false) sendMessage({ id, result: args['result'] ?? { content: [] } });
+    // `rawResult`: the result's JSON text as given (a nesting no JSON.stringify would write)
+    if (typeof args['rawResult'] === 'string')
+      process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${args['rawResult']}}\n`);
+    else if (args['answer'] !== false) sendMessage({ id, result: args['result'] ?? { content: [] } });
     for (const m of (args['after'] ?? []) as unknown[]) raw(m, id);
     return true;
   }
@@ -57,9 +60,14 @@ function answer(id: RequestId, method: string, params: Record<string, unknown>):
     });
     return true;
   }
-  if (method === 'tasks/get' || method === 'tasks/result') {
+  // `tasks/list` answers every task's `get`; `tasks/cancel` the task's `get` (a server may put a result in either)
+  if (method === 'tasks/list') {
+    sendMessage({ id, result: { tasks: [...tasks.values()].map((t) => t.get).filter((t) => t !== undefined) } });
+    return true;
+  }
+  if (method === 'tasks/get' || method === 'tasks/result' || method === 'tasks/cancel') {
     const task = tasks.get(String(params['taskId']));
-    const result = method === 'tasks/get' ? task?.get : task?.result;
+    const result = method === 'tasks/result' ? task?.result : task?.get;
     if (result === undefined) return false;
     sendMessage({ id, result });
     return true;

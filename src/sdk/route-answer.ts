@@ -14,6 +14,7 @@ import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
+import { asksSampling, judgedSampling } from './sampling-input-requests.ts';
 import type { TransportSession } from './transport-session.ts';
 import {
   inputRequiredOnly,
@@ -84,6 +85,10 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       return answerJudged(s, id, () => judgedInputRequired(s, m, method, urls, tool), extra);
   }
   if (id === s.requests.initializeId && isRecord(m['result'])) s.serverInfo = peerOf(m['result']['serverInfo']);
+  // a task is handed on with its result only from `tasks/get` (judged below) and `tasks/result`: one a `tasks/list` or
+  // `tasks/cancel` answer carries (or its input requests) is not judged, so it is left out
+  if ((method === 'tasks/list' || method === 'tasks/cancel') && s.mode === 'enforce' && isRecord(m['result']))
+    return s.deliver(withoutTaskResults(m, method), extra);
   if (method === 'tasks/get' && isRecord(m['result'])) {
     const task = m['result'];
     if (task['status'] === 'input_required') {
@@ -290,31 +295,20 @@ async function judgedInputRequired(
   return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme, refused.ref));
 }
 
-// whether an `input_required` answer asks the host to run a sampling request (its messages reach the host's model)
-function asksSampling(result: unknown): boolean {
-  const requests = isRecord(result) ? result['inputRequests'] : undefined;
-  return (
-    isRecord(requests) && Object.values(requests).some((r) => isRecord(r) && r['method'] === 'sampling/createMessage')
-  );
-}
-
-/**
- * An `input_required` answer's sampling requests with their messages judged as a server's `sampling/createMessage`
- * request's are (a refused link becomes its notice, a withheld embedded body its notice), by every front end: the
- * proxy judges no `inputRequests` itself.
- */
-async function judgedSampling(s: TransportSession, result: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const requests = result['inputRequests'];
-  if (!isRecord(requests)) return result;
-  const judged: Record<string, unknown> = { ...requests };
-  for (const [key, request] of Object.entries(requests)) {
-    if (!isRecord(request) || request['method'] !== 'sampling/createMessage' || !isRecord(request['params'])) continue;
-    const params = request['params'];
-    const made = await judgeMessages(s.gate, params['messages'], s.mode, s.server);
-    if (!(await s.emitEmbedded(made.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
-    if (made.messages !== null) judged[key] = { ...request, params: { ...params, messages: made.messages } };
-  }
-  return { ...result, inputRequests: judged };
+// a `tasks/list` or `tasks/cancel` answer without the `result` and `inputRequests` of its tasks (the same message
+// when none has one)
+function withoutTaskResults(m: Record<string, unknown>, method: string): Record<string, unknown> {
+  const result = m['result'] as Record<string, unknown>;
+  const carries = (t: unknown) => isRecord(t) && (t['result'] !== undefined || t['inputRequests'] !== undefined);
+  const bare = (t: unknown) => {
+    if (!carries(t)) return t;
+    const { result: _, inputRequests: __, ...rest } = t as Record<string, unknown>;
+    return rest;
+  };
+  if (method === 'tasks/cancel') return carries(result) ? { ...m, result: bare(result) } : m;
+  const list = result['tasks'];
+  if (!Array.isArray(list) || !list.some(carries)) return m;
+  return { ...m, result: { ...result, tasks: list.map(bare) } };
 }
 
 function couldNotJudge(error: unknown): string {

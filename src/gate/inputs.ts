@@ -1,5 +1,5 @@
 import { isPlainRecord } from '../decision/json-value.ts';
-import { checkResourceLink } from '../link/resource-link.ts';
+import { isResourceLink } from '../link/resource-link.ts';
 import {
   type CredentialInput,
   inputSchemas,
@@ -73,7 +73,7 @@ export function isPlainLinkInput(value: unknown): value is LinkInput {
       if (typeof value[key] !== 'boolean') return false;
     } else return false;
   }
-  return hasStage && hasLink && checkResourceLink(value['link']).ok;
+  return hasStage && hasLink && isResourceLink(value['link']);
 }
 
 // True only for values `readInputSchema` accepts, as plain JSON data; `result` is an untrusted record that the
@@ -97,7 +97,7 @@ function isPlainReadInput(value: unknown): value is ReadInput {
     else if (key === 'result') hasResult = true;
     else return false;
   }
-  if (!hasStage || !hasLink || !hasResult || !checkResourceLink(value['link']).ok) return false;
+  if (!hasStage || !hasLink || !hasResult || !isResourceLink(value['link'])) return false;
   const result = value['result'];
   if (!isPlainRecord(result)) return false;
   for (const key in result) if (key === '__proto__') return false;

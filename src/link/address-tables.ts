@@ -86,7 +86,10 @@ const ipv6Ranges: readonly Range[] = [
 // Tables are parsed with ipaddr.js once, at the first classification (a hook event that judges no address, one
 // process start, does not parse them); classification then compares integers (IPv4) and
 // hextets (IPv6).
-/** An IPv4 range of the table as integers. */
+/**
+ * An IPv4 range of the table as integers: `base` and `mask` as signed 32-bit values (`| 0`), as every IPv4 number of the
+ * classification is (a number at or over 2^31 would be a heap number, boxed at each call and map lookup).
+ */
 export interface Ipv4Range {
   readonly base: number;
   readonly mask: number;
@@ -114,6 +117,7 @@ export interface Tables {
   readonly mapped: Prefix;
   readonly nat64: Prefix;
   readonly sixToFour: Prefix;
+  /** by the address as a signed 32-bit value (`| 0`) */
   readonly metadataIpv4: ReadonlyMap<number, string>;
   readonly metadataIpv6: ReadonlyMap<string, string>;
 }
@@ -129,8 +133,8 @@ export function tables(): Tables {
 function buildTables(): Tables {
   const ipv4Table = ipv4Ranges.map(([cidr, cls, label]): Ipv4Range => {
     const [addr, bits] = ipaddr.IPv4.parseCIDR(cidr);
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return { base: (octetsToNumber(addr.octets) & mask) >>> 0, mask, cls, label };
+    const mask = bits === 0 ? 0 : 0xffffffff << (32 - bits);
+    return { base: octetsToNumber(addr.octets) & mask, mask, cls, label };
   });
   // a range covers the first octets from its base's to its last address's
   const ipv4ByFirstOctet = Array.from({ length: 256 }, (_, octet) =>
@@ -144,7 +148,7 @@ function buildTables(): Tables {
   const metadataIpv6 = new Map<string, string>();
   for (const [address, what] of metadataAddresses) {
     if (address.includes(':')) metadataIpv6.set(address, what);
-    else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets), what);
+    else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets) | 0, what);
   }
   const ipv6Table = ipv6Ranges.map(([cidr, cls, label]) => ({ ...ipv6Prefix(cidr), cls, label }));
   // a range covers the first bytes that agree with its prefix in its first (up to 8) bits

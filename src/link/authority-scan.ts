@@ -17,12 +17,15 @@ export const scanDelimiterBeforeAt = 32;
 /** The pass stopped at a raw C0 control (U+0000–U+001F), at `scanStop(scan)`. */
 export const scanC0Control = 64;
 
+/** The text from `//` up to the first `/` holds a `:` (a port, an IPv6 literal, or a `:` of the userinfo). */
+export const scanColon = 128;
+
 // the offset where the pass stopped is kept above the flags (`maxUriChars` keeps it within 17 bits)
-const stopUnit = 128;
+const stopUnit = 256;
 
 /** Where a scan's pass stopped: the raw C0 control it met (`scanC0Control`), else the end of the authority it read. */
 export function scanStop(scan: number): number {
-  return scan >>> 7;
+  return scan >>> 8;
 }
 
 // what each ASCII character is to the authority pass (0: an ordinary one)
@@ -32,6 +35,7 @@ const delimiterChar = 3;
 const atSign = 4;
 const backslash = 5;
 const del = 6;
+const colon = 7;
 const authorityChars = new Uint8Array(0x80);
 authorityChars.fill(control, 0, 0x20);
 authorityChars[0x2f] = slash;
@@ -40,6 +44,7 @@ authorityChars[0x23] = delimiterChar;
 authorityChars[0x40] = atSign;
 authorityChars[0x5c] = backslash;
 authorityChars[0x7f] = del;
+authorityChars[0x3a] = colon;
 
 /**
  * One pass over the text after `scheme:` (from offset `from`): the authority as WHATWG, RFC 3986 and naive readers
@@ -85,7 +90,8 @@ export function scanAuthority(raw: string, from: number, special: boolean): numb
       } else if (kind === backslash) {
         whatwgOpen = false;
         if (delimiter === -1) flags |= scanBackslash;
-      } else if (delimiter === -1) flags |= scanControl;
+      } else if (kind === colon) flags |= scanColon;
+      else if (delimiter === -1) flags |= scanControl;
     }
     if (delimiter !== -1 && at > delimiter) flags |= scanDelimiterBeforeAt;
   }

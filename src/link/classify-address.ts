@@ -22,7 +22,7 @@ const fourPartDecimal = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
 export function classifyAddress(text: string): AddressVerdict {
   if (fourPartDecimal.test(text)) {
     const parts = text.split('.').map(Number);
-    if (parts.every((p) => p <= 255)) return classifyIpv4(octetsToNumber(parts));
+    if (parts.every((p) => p <= 255)) return classifyIpv4(octetsToNumber(parts) | 0);
   } else if (text.includes(':')) {
     const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
     // the WHATWG IPv6 parser gives RFC 5952 text; ipaddr.js would read the deprecated `::a.b.c.d` as `::ffff:a.b.c.d`
@@ -41,18 +41,21 @@ export function classifyIpLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Add
   return classifyIpv4(dottedValue(canonical), canonical);
 }
 
-// the number of an IPv4 address in dotted decimal as WHATWG serializes it: four runs of digits, each ≤ 255
+// IPv4 addresses are numbers as signed 32-bit values (`| 0`) throughout this file: one at or over 2^31 as an unsigned
+// number would be a heap number, made at each call and hashed as a double by the metadata map
+
+// the number of an IPv4 address in dotted decimal as WHATWG serializes it (four runs of digits, each ≤ 255), signed
 function dottedValue(canonical: string): number {
   let address = 0;
   let octet = 0;
   for (let i = 0; i < canonical.length; i++) {
     const c = canonical.charCodeAt(i);
     if (c === 0x2e) {
-      address = address * 256 + octet;
+      address = (address << 8) | octet;
       octet = 0;
     } else octet = octet * 10 + (c - 0x30);
   }
-  return address * 256 + octet;
+  return (address << 8) | octet;
 }
 
 /**
@@ -81,7 +84,7 @@ function ipv4Range(address: number): Ipv4Range | undefined {
   const ranges = tables().ipv4ByFirstOctet[address >>> 24] ?? noRanges;
   for (let i = 0; i < ranges.length; i++) {
     const range = ranges[i] as Ipv4Range;
-    if ((address & range.mask) >>> 0 === range.base) return range;
+    if ((address & range.mask) === range.base) return range;
   }
   return undefined;
 }
@@ -92,8 +95,9 @@ function ipv4Range(address: number): Ipv4Range | undefined {
  */
 export function nonPublicLiteral(kind: 'ipv4' | 'ipv6', canonical: string): AddressVerdict | undefined {
   if (kind === 'ipv4') return ipv4NonPublic(dottedValue(canonical), canonical);
-  const verdict = classifyIpv6(canonical, scratchParts);
-  return verdict.public ? undefined : verdict;
+  // the class first, with no verdict built (a public verdict is `public` exactly when its class is)
+  if (ipv6Class(canonical) === 'public') return undefined;
+  return classifyIpv6(canonical, scratchParts);
 }
 
 // `classifyIpv4(address, text)` when it is not public, else undefined (one lookup in the tables either way)
@@ -121,9 +125,9 @@ function ipv6Class(address: string): AddressClass {
 function ipv6RangeClass(address: string): AddressClass {
   const { mapped, nat64, sixToFour } = tables();
   const parts = hextets(address, scratchParts);
-  const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
+  const low = ((parts[6] ?? 0) << 16) | (parts[7] ?? 0);
   if (inPrefix(parts, mapped) || inPrefix(parts, nat64)) return ipv4Class(low);
-  if (inPrefix(parts, sixToFour)) return ipv4Class(((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0);
+  if (inPrefix(parts, sixToFour)) return ipv4Class(((parts[1] ?? 0) << 16) | (parts[2] ?? 0));
   const outer = ipv6PrefixClass(parts);
   // ISATAP: the IPv4 sits in the interface id, so the prefix and the IPv4 must both be public
   if (((parts[4] ?? 0) & 0xfcff) !== 0 || parts[5] !== 0x5efe || outer !== 'public') return outer;
@@ -219,11 +223,10 @@ function classifyIpv6Prefix(address: string, parts: readonly number[]): AddressV
 // `within` is set when the IPv4 sits in the interface id, so the prefix is judged too
 function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; within?: 'interface-id' } | undefined {
   const { mapped, nat64, sixToFour } = tables();
-  const low = ((parts[6] ?? 0) * 0x10000 + (parts[7] ?? 0)) >>> 0;
+  const low = ((parts[6] ?? 0) << 16) | (parts[7] ?? 0);
   if (inPrefix(parts, mapped)) return { kind: 'ipv4-mapped ::ffff:0:0/96', ipv4: low };
   if (inPrefix(parts, nat64)) return { kind: 'nat64 64:ff9b::/96', ipv4: low };
-  if (inPrefix(parts, sixToFour))
-    return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) * 0x10000 + (parts[2] ?? 0)) >>> 0 };
+  if (inPrefix(parts, sixToFour)) return { kind: '6to4 2002::/16', ipv4: ((parts[1] ?? 0) << 16) | (parts[2] ?? 0) };
   // RFC 5214 §6.1: ISATAP interface id `0000:5efe` or `0200:5efe` (u/g bits free), then the IPv4; a host with
   // an ISATAP tunnel sends `prefix::5efe:7f00:1` to 127.0.0.1 over IPv4
   if (((parts[4] ?? 0) & 0xfcff) === 0 && parts[5] === 0x5efe)

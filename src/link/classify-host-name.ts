@@ -1,8 +1,9 @@
 import { classifyAddress } from './classify-address.ts';
 import { metadataNames } from './cloud-metadata.ts';
 import { matchesNamePatterns, type NamePatterns } from './name-patterns.ts';
-import { isPublicTopLevelDomain } from './root-zone.ts';
-import { wildcardDnsAnswers, wildcardDnsTopLevelDomains } from './wildcard-dns.ts';
+import { nameHash } from './name-hash.ts';
+import { asciiTopLevelDomains } from './root-zone.ts';
+import { wildcardDnsAnswers, wildcardDnsDomainHashes, wildcardDnsTopLevelDomains } from './wildcard-dns.ts';
 
 /** Why a host name is, or is not, a public destination by its text alone. */
 export type NameClass =
@@ -149,31 +150,52 @@ function knownName(name: string, hash: number): NameVerdict | undefined {
   return knownNameHashes?.has(hash) === true ? known.get(name) : undefined;
 }
 
-// a 31-bit polynomial hash of a name's characters, as `classifyHostName`'s pass computes it
-function nameHash(name: string): number {
-  let hash = 0;
-  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) & 0x7fffffff;
-  return hash;
-}
-
-// What a top-level domain is, as bits: one lookup per name instead of one per table. Kept per label seen, up to a
-// bound (a stream of made-up labels costs the lookups it always did, never memory).
+// What a top-level domain is, as bits: one lookup per name instead of one per table.
 const tldInternal = 1;
 const tldWildcard = 2;
 const tldDelegated = 4;
-const maxKeptTopLevelDomains = 2048;
-const keptTopLevelDomains = new Map<string, number>();
+const tldLocalhost = 8;
 
-function topLevelKind(tld: string): number {
-  let kind = keptTopLevelDomains.get(tld);
-  if (kind === undefined) {
-    kind =
-      (internalTopLevelDomains.has(tld) ? tldInternal : 0) |
-      (wildcardDnsTopLevelDomains.has(tld) ? tldWildcard : 0) |
-      (isPublicTopLevelDomain(tld) ? tldDelegated : 0);
-    if (keptTopLevelDomains.size < maxKeptTopLevelDomains) keptTopLevelDomains.set(tld, kind);
+// One known top-level label: its text, its bits, and the next label of the same `nameHash` (a chain: two labels that
+// share a hash are both kept, and the text is always compared).
+interface KnownLabel {
+  readonly text: string;
+  readonly kind: number;
+  readonly next: KnownLabel | undefined;
+}
+
+// every internal, wildcard-DNS and delegated top-level domain by `nameHash`, made at first use: the label is looked up by
+// the number the name's pass computed, and compared in place (no slice, no string hashed again)
+let knownLabels: Map<number, KnownLabel> | undefined;
+
+function topLevelLabels(): Map<number, KnownLabel> {
+  if (knownLabels !== undefined) return knownLabels;
+  const kinds = new Map<string, number>();
+  const mark = (labels: Iterable<string>, bit: number) => {
+    for (const label of labels) kinds.set(label, (kinds.get(label) ?? 0) | bit);
+  };
+  mark(internalTopLevelDomains, tldInternal);
+  mark(wildcardDnsTopLevelDomains, tldWildcard);
+  mark(asciiTopLevelDomains, tldDelegated);
+  mark(['localhost'], tldLocalhost);
+  // an IDN label is left to resolution, as `isPublicTopLevelDomain` says
+  for (const label of kinds.keys()) if (label.startsWith('xn--')) mark([label], tldDelegated);
+  const table = new Map<number, KnownLabel>();
+  for (const [text, kind] of kinds) {
+    const hash = nameHash(text);
+    table.set(hash, { text, kind, next: table.get(hash) });
   }
-  return kind;
+  knownLabels = table;
+  return table;
+}
+
+// the bits of the label `host[start, end)` whose `nameHash` is `hash` (`isPublicTopLevelDomain` for the delegated bit:
+// an IDN label, `xn--…`, listed or not, is left to resolution)
+function topLevelKind(host: string, start: number, end: number, hash: number): number {
+  for (let known = topLevelLabels().get(hash); known !== undefined; known = known.next) {
+    if (known.text.length === end - start && host.startsWith(known.text, start)) return known.kind;
+  }
+  return host.startsWith('xn--', start) ? tldDelegated : 0;
 }
 
 /**
@@ -184,22 +206,31 @@ function topLevelKind(tld: string): number {
  * delegated in the root zone (an allow-list: only a local resolver can answer them).
  */
 export function classifyHostName(host: string, rules: NameRules = {}): NameVerdict {
-  // one pass: the last dot, whether a label is empty (one trailing dot is allowed), and the name's `nameHash`
+  // one pass: the last dot, whether a label is empty (one trailing dot is allowed), the name's `nameHash`, and the
+  // hashes of its last label and of its last two labels
   const end = host.charCodeAt(host.length - 1) === 0x2e ? host.length - 1 : host.length;
   let lastDot = -1;
   let empty = end === 0;
   let hash = 0;
+  let labelHash = 0;
+  let twoLabelHash = 0;
   for (let i = 0; i < end; i++) {
     const c = host.charCodeAt(i);
     hash = (Math.imul(hash, 31) + c) & 0x7fffffff;
-    if (c !== 0x2e) continue;
+    if (c !== 0x2e) {
+      labelHash = (Math.imul(labelHash, 31) + c) & 0x7fffffff;
+      twoLabelHash = (Math.imul(twoLabelHash, 31) + c) & 0x7fffffff;
+      continue;
+    }
     if (i === lastDot + 1) empty = true;
     lastDot = i;
+    twoLabelHash = (Math.imul(labelHash, 31) + c) & 0x7fffffff;
+    labelHash = 0;
   }
   if (empty || lastDot === end - 1) return rules.opaqueAuthority === true ? publicName : emptyLabel;
+  const kind = topLevelKind(host, lastDot + 1, end, labelHash);
+  if ((kind & tldLocalhost) !== 0) return localhostName;
   const name = end === host.length ? host : host.slice(0, end);
-  const tld = lastDot === -1 ? name : name.slice(lastDot + 1);
-  if (tld === 'localhost') return localhostName;
   const known = knownName(name, hash);
   if (known !== undefined) return known;
   const internal = rules.internalNames;
@@ -207,11 +238,13 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
     if (matchesNamePatterns(internal, name)) return policyInternal;
   }
   if (lastDot === -1) return rules.opaqueAuthority === true ? publicName : singleLabel;
-  const kind = topLevelKind(tld);
   if ((kind & tldInternal) !== 0) {
+    const tld = name.slice(lastDot + 1);
     return { class: 'internal-tld', public: false, description: `uses the internal top-level domain \`.${tld}\`` };
   }
-  const wildcard = (kind & tldWildcard) !== 0 ? wildcardDnsAnswers(name) : undefined;
+  // a wildcard-DNS service is a name of two labels: only a name ending in one of them is read for an address
+  const wildcard =
+    (kind & tldWildcard) !== 0 && wildcardDnsDomainHashes.has(twoLabelHash) ? wildcardDnsAnswers(name) : undefined;
   if (wildcard === 'loopback') return loopbackWildcard;
   if (wildcard !== undefined) {
     for (const answer of wildcard) {
@@ -226,6 +259,7 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
     }
   }
   if (rules.opaqueAuthority !== true && (kind & tldDelegated) === 0) {
+    const tld = name.slice(lastDot + 1);
     return {
       class: 'undelegated-tld',
       public: false,

@@ -4,6 +4,7 @@ import {
   firstC0Control,
   scanAuthority,
   scanC0Control,
+  scanColon,
   scanSlashes,
   scanStop,
   scanUserinfo,
@@ -106,8 +107,12 @@ export function parseUri(raw: string): UriParse {
   let host: UriHost | null;
   let otherHosts: readonly UriHost[];
   let confusions = findConfusions(scan, special && scheme !== 'file');
+  // a special uri that is its own serialization has its authority right after `//`, up to the first `/` (WHATWG writes
+  // a path for every special uri): with no `@` and no `:` there, that text is the host, and there is no port, so the
+  // getters are not asked
+  const plainAuthority = special && serialized && (scan & (scanColon | scanUserinfo)) === 0;
   if (special) {
-    host = specialHost(url.hostname);
+    host = specialHost(plainAuthority ? raw.slice(colon + 3, scanStop(scan)) : url.hostname);
     otherHosts = specialOtherHosts(host, raw, colon + 1, serialized);
   } else {
     const read = customHost(url);
@@ -116,7 +121,7 @@ export function parseUri(raw: string): UriParse {
     otherHosts = read.otherHosts;
     if (read.confusion !== undefined) confusions = [...confusions, read.confusion];
   }
-  const portText = url.port;
+  const portText = plainAuthority ? '' : url.port;
   const explicitPort = portText === '' ? null : Number(portText);
   const port = explicitPort ?? (host === null ? null : (defaultPort ?? null));
   return {

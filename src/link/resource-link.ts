@@ -27,6 +27,17 @@ export type CheckedLink = { ok: true; link: ResourceLink } | { ok: false; field:
  * members are allowed and kept. `field` names the offending member (`uri`, `size`, or `(item)` for the item itself).
  */
 export function checkResourceLink(value: unknown): CheckedLink {
+  const problem = linkProblem(value);
+  return problem === undefined ? { ok: true, link: value as ResourceLink } : { ok: false, ...problem };
+}
+
+/** `checkResourceLink(value).ok`, with no result built (the per-link input check of the gate). */
+export function isResourceLink(value: unknown): value is ResourceLink {
+  return linkProblem(value) === undefined;
+}
+
+// the first malformed member of an item, or undefined when it is a well-formed link
+function linkProblem(value: unknown): { field: string; message: string } | undefined {
   if (!isPlainRecord(value)) return malformed('(item)', 'expected a json object');
   if (value['type'] !== 'resource_link') return malformed('type', 'expected `resource_link`');
   if (typeof value['uri'] !== 'string') return malformed('uri', 'expected a string');
@@ -41,7 +52,7 @@ export function checkResourceLink(value: unknown): CheckedLink {
       if (typeof size !== 'number' || !Number.isFinite(size)) return malformed(key, 'expected a finite number');
     } else if (key === '__proto__') return malformed(key, 'unexpected member');
   }
-  return { ok: true, link: value as unknown as ResourceLink };
+  return undefined;
 }
 
 /** The link's uri, or '' for an item whose uri is not a string (what a record keeps of a malformed link). */
@@ -50,6 +61,6 @@ export function uriOf(item: unknown): string {
   return typeof uri === 'string' ? uri : '';
 }
 
-function malformed(field: string, message: string): CheckedLink {
-  return { ok: false, field, message };
+function malformed(field: string, message: string): { field: string; message: string } {
+  return { field, message };
 }

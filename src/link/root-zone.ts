@@ -5,7 +5,8 @@ const asciiLdh = /^[a-z][a-z0-9-]*$/;
 // ASCII top-level domains delegated in the DNS root zone (IANA's list as the `tlds` package ships it). IDN
 // top-level domains are left out: they are written in punycode here, and their judgement is left to resolution,
 // so a list older than a newly delegated IDN ccTLD never blocks it.
-const asciiTopLevelDomains: ReadonlySet<string> = new Set(delegated.filter((tld) => asciiLdh.test(tld)));
+/** ASCII top-level domains delegated in the DNS root zone (lower-case, as the `tlds` package lists them). */
+export const asciiTopLevelDomains: ReadonlySet<string> = new Set(delegated.filter((tld) => asciiLdh.test(tld)));
 
 /**
  * True when `tld` (lower-case ASCII, no dot) can name a public DNS destination: it is delegated in the root

@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { nameHash } from './name-hash.ts';
 
 /**
  * Public wildcard-DNS services whose names answer with the address written inside them (`10.0.0.5.nip.io`,
@@ -27,6 +28,12 @@ export const wildcardDnsTopLevelDomains: ReadonlySet<string> = new Set(
 // (`.com`, `.io` and `.me` hold far more names than these services)
 const serviceDomains: ReadonlySet<string> = new Set([...embeddingSuffixes.map((s) => s.slice(1)), ...loopbackDomains]);
 for (const domain of serviceDomains) if (domain.split('.').length !== 2) throw new Error(`${domain}: not two labels`);
+
+/**
+ * `nameHash` of every service domain (two labels each): a name whose last two labels hash to none of these is not
+ * one of their names, so a caller that hashed them already skips `wildcardDnsAnswers`.
+ */
+export const wildcardDnsDomainHashes: ReadonlySet<number> = new Set([...serviceDomains].map(nameHash));
 
 // the last two labels of a name (the whole name when it has fewer)
 function lastTwoLabels(name: string): string {

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyHostName, type NameClass } from '../../src/link/classify-host-name.ts';
+import { classifyHostName, internalTopLevelDomains, type NameClass } from '../../src/link/classify-host-name.ts';
+import { nameHash } from '../../src/link/name-hash.ts';
+import { asciiTopLevelDomains } from '../../src/link/root-zone.ts';
+import { wildcardDnsTopLevelDomains } from '../../src/link/wildcard-dns.ts';
 import { compileNamePatterns } from '../../src/link/name-patterns.ts';
 
 const internalNames = compileNamePatterns(['build.corp.example.com', '*.svc.example.net']);
@@ -111,5 +114,45 @@ describe('classifyHostName: empty labels, found in one pass', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('classifyHostName: the top-level domain looked up by its hash, compared in place', () => {
+  // the rule as written before the lookup by hash: one set per kind of top-level domain
+  const reference = (tld: string): NameClass => {
+    if (tld === 'localhost') return 'localhost';
+    if (internalTopLevelDomains.has(tld)) return 'internal-tld';
+    return asciiTopLevelDomains.has(tld) || tld.startsWith('xn--') ? 'public' : 'undelegated-tld';
+  };
+  const listed = [...new Set([...asciiTopLevelDomains, ...internalTopLevelDomains, ...wildcardDnsTopLevelDomains])];
+
+  it('every listed top-level domain, and labels one character off, get the class the sets give', () => {
+    for (const tld of listed) {
+      for (const label of [tld, `${tld}x`, tld.slice(0, -1), `x${tld}`, `xn--${tld}`]) {
+        if (label === '') continue;
+        expect(classifyHostName(`name.${label}`).class, label).toBe(reference(label));
+      }
+    }
+  });
+
+  it('a label with the same hash as a listed one is not taken for it', () => {
+    const chars = 'abcdefghijklmnopqrstuvwxyz0123456789-';
+    // every label of one to three characters, by hash (`io` and `k1` share one: 105·31+111 = 107·31+49)
+    const byHash = new Map<number, string[]>();
+    const walk = (prefix: string): void => {
+      if (prefix !== '') byHash.set(nameHash(prefix), [...(byHash.get(nameHash(prefix)) ?? []), prefix]);
+      if (prefix.length < 3) for (const c of chars) walk(prefix + c);
+    };
+    walk('');
+    let checked = 0;
+    for (const tld of listed) {
+      if (tld.length > 3) continue;
+      for (const other of byHash.get(nameHash(tld)) ?? []) {
+        if (other === tld) continue;
+        expect(classifyHostName(`name.${other}`).class, `${other} (the hash of ${tld})`).toBe(reference(other));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });

@@ -66,8 +66,8 @@ export function toolResponse(raw: unknown): unknown {
 // Codex CLI 0.171 cuts a read's output before its hooks see it (observed: an 11 MiB text read arrives as a
 // 12 025-character string): the middle of the JSON text `{server, uri, contents}` is replaced by `…N chars
 // truncated…` (`…N tokens truncated…` under a token budget; both in its `truncate.rs`), so the text often still
-// parses, with the marker inside the item it cut
-const cutMarker = /…\d+ (?:chars|tokens) truncated…/;
+// parses, with the marker inside the item it cut. `\u2026` is `…`: the event bundle stays ASCII (docs/speed.md)
+const cutMarker = /\u2026\d+ (?:chars|tokens) truncated\u2026/;
 
 /**
  * A read's `tool_response`: a JSON string `{server, uri, contents}` with blobs inline as base64; an object is taken as

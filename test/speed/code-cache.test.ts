@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -123,6 +124,13 @@ describe('linkgate-cached.cjs, the built start', () => {
     expect(r.stdout).toContain('"effect":"deny"');
     return /linkgate code cache: (\w+)/.exec(r.stderr)?.[1];
   };
+
+  it('the event bundle is ASCII only: V8 keeps its source one byte a character, with no two-byte copy at every start', () => {
+    const bytes = readFileSync(path.join(bin, 'linkgate-event.cjs'));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    const around = at === -1 ? '' : bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+    expect(at, `a non-ASCII character in the event bundle: ${around}`).toBe(-1);
+  });
 
   it('a miss writes the cache next to the bundle; then a hit; an edited bundle or other flags are misses', () => {
     expect(evalOnce()).toBe('miss');

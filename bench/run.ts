@@ -25,6 +25,7 @@ import { fmtMs, interleave, percentile, summary, type Series } from './measure.t
 import { mixedLinkWorkload } from './mixed-links.ts';
 import { benchProxy } from './proxy.ts';
 import { benchReport } from './report.ts';
+import { benchResident } from './resident.ts';
 import { benchReview } from './review.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -660,7 +661,7 @@ async function benchTelemetry(): Promise<void> {
 console.log(
   `linkgate bench: node ${process.version}, ${rounds} interleaved rounds, median [min – max]; ratio against the row above`,
 );
-// BENCH_ONLY=links,reads runs some sections (names: links, rules, reads, cold, memory, telemetry, proxy, hook,
+// BENCH_ONLY=links,reads runs some sections (names: links, rules, reads, cold, memory, telemetry, proxy, hook, resident,
 // adversarial, report, review, frameworks, fleet, content); all by default
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => only === undefined || only.includes(name);
@@ -675,6 +676,8 @@ if (wanted('memory')) await benchMemory();
 if (wanted('telemetry')) await benchTelemetry();
 if (wanted('proxy')) await benchProxy(rounds, row, check);
 if (wanted('hook')) for (const v of await benchHook(rounds)) check(v.name, v.ok, v.figure);
+// the resident hook beside the command hook (docs/resident-hook.md)
+if (wanted('hook') || wanted('resident')) for (const v of await benchResident(rounds)) check(v.name, v.ok, v.figure);
 if (wanted('adversarial')) {
   const gate = createGate(await loadPolicy('policies/default.yaml'));
   const advRounds = Number(process.env.BENCH_ADVERSARIAL_ROUNDS ?? 3);

@@ -8,7 +8,8 @@ import type { default as MarkdownIt, Options as MarkdownOptions } from 'markdown
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { parse as parseYaml } from 'yaml';
 import { html5 } from '../lazy-parsers.ts';
-import { findActiveHtml, findActiveRenderedHtml } from '../svg-html/active-html.ts';
+import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
+import { findCssImport } from '../svg-html/css-import.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 
@@ -21,9 +22,26 @@ const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xml', 'svg']);
 export const vitepressStepsPerChar = 8;
 
 // attributes Vue reads as template syntax: directives and their shorthands; `v-pre`, `v-once` and `v-cloak` hold no expression
-const directive = /^(?:v-|:|@|#)/;
+// (`.name` binds a DOM property, `.innerHTML` included, as `:name.prop` does)
+const directive = /^(?:v-|:|@|#|\.)/;
 const inertDirectives: ReadonlySet<string> = new Set(['v-pre', 'v-once', 'v-cloak']);
 const maxTemplateDepth = 256;
+// native elements a dynamic component (`<component is="…">`, `is="vue:…"`) resolves to that run, load or leave
+const activeNative: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'meta',
+  'link',
+  'form',
+  'portal',
+]);
 
 let vitepressMd: MarkdownIt | undefined;
 
@@ -95,7 +113,7 @@ export const vitepressConsumer: ContentConsumer = {
       consumer: 'VitePress (opt-in: `vitepress`)',
       reaches: 'a uri named `.md` or `.markdown`, or text declared markdown',
       judged:
-        "frontmatter (yaml) `head` entries as the head elements they become; markdown-it (html, linkify) with markdown-it-attrs and VitePress's containers (markdown-it-container: `::: tip` … titles, `::: v-pre` content left to Vue uncompiled unless it holds raw html, `::: raw`), as VitePress renders, through parse5 as a browser reads the page and as a Vue template: `{{ }}` outside `v-pre`, directives (`v-html`, `v-on`/`@`, `v-bind`/`:`, `#`), `<script setup>`",
+        'frontmatter as gray-matter reads it: a `---js`/`---javascript` block is evaluated at build (withheld), yaml `head` entries as the head elements they become (script, handlers, frames, forms, a meta refresh, `base`; a stylesheet from elsewhere as `content.remote-load`); markdown-it (html, linkify) with markdown-it-attrs and VitePress\'s containers (markdown-it-container: `::: tip` … titles, `::: v-pre` content left to Vue uncompiled unless it holds raw html, `::: raw`), as VitePress renders, through parse5 as a browser reads the page and as a Vue template: `{{ }}` outside `v-pre`, directives (`v-html`, `v-on`/`@`, `v-bind`/`:`, `.prop`, `#`), dynamic components resolving to `<script>`, frames and the like (`<component is>`, `is="vue:…"`), `<script setup>`',
       notCovered:
         "VitePress's includes (`<!--@include: …-->`) and code groups (`::: code-group`), whose content is judged as markdown-it reads it; components the theme registers are judged by their attributes only",
     },
@@ -112,23 +130,41 @@ export const vitepressConsumer: ContentConsumer = {
 function judgeVitepress(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const text = body.text();
   budget.spend('vitepress', vitepressStepsPerChar * text.length);
-  const { frontmatter, content } = splitFrontmatter(text);
-  const message = (frontmatter === null ? null : activeHead(frontmatter, budget)) ?? activePage(content, budget);
+  const { language, frontmatter, content } = splitFrontmatter(text);
+  if (language !== null && evaluatedLanguages.has(language.toLowerCase()))
+    return [
+      {
+        slot: 'active',
+        message: `vitepress: a \`---${language}\` frontmatter block, which gray-matter evaluates as javascript when the page is built`,
+      },
+    ];
+  const head = frontmatter === null ? null : activeHead(frontmatter, budget);
+  if (head !== null && head.slot === 'remoteLoad')
+    return [{ slot: 'remoteLoad', message: `vitepress: ${head.message}` }];
+  const message = head?.message ?? activePage(content, budget);
   return message === null ? [] : [{ slot: 'active', message: `vitepress: ${message}` }];
 }
 
-// gray-matter's reading: a first line `---`, the yaml up to the next line `---`
-function splitFrontmatter(text: string): { frontmatter: string | null; content: string } {
-  const open = /^---[ \t]*\r?\n/.exec(text);
-  if (open === null) return { frontmatter: null, content: text };
+// gray-matter (VitePress's frontmatter reader, through @mdit-vue) picks its engine by the first line's text after
+// `---`: `js` and `javascript` (any case) are handed to `eval`
+const evaluatedLanguages: ReadonlySet<string> = new Set(['js', 'javascript']);
+
+// gray-matter's reading: a first line `---` and a language name, the frontmatter up to the next line `---` (yaml
+// unless the line names another language); a javascript block is evaluated whether or not it is closed
+function splitFrontmatter(text: string): { language: string | null; frontmatter: string | null; content: string } {
+  const open = /^---(?!-)([^\r\n]*)\r?\n/.exec(text);
+  if (open === null) return { language: null, frontmatter: null, content: text };
+  const language = (open[1] ?? '').trim();
   const close = /^---[ \t]*$/m.exec(text.slice(open[0].length));
-  if (close === null) return { frontmatter: null, content: text };
+  if (close === null) return { language, frontmatter: null, content: text };
   const end = open[0].length + close.index;
-  return { frontmatter: text.slice(open[0].length, end), content: text.slice(end + close[0].length) };
+  const frontmatter = language === '' || /^ya?ml$/i.test(language) ? text.slice(open[0].length, end) : null;
+  return { language, frontmatter, content: text.slice(end + close[0].length) };
 }
 
-// `head: [[tag, attrs, innerHTML?], …]` becomes `<tag attrs>innerHTML</tag>` in the page's head
-function activeHead(yaml: string, budget: WorkBudget): string | null {
+// `head: [[tag, attrs, innerHTML?], …]` becomes `<tag attrs>innerHTML</tag>` in the page's head: judged as a page a
+// renderer makes (frames, forms, a meta refresh and `base` are active there), a stylesheet from elsewhere a load
+function activeHead(yaml: string, budget: WorkBudget): ConsumerFinding | null {
   let data: unknown;
   try {
     data = parseYaml(yaml, { maxAliasCount: 100 });
@@ -142,12 +178,16 @@ function activeHead(yaml: string, budget: WorkBudget): string | null {
   for (const entry of head) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
     const tag = entry[0].toLowerCase();
-    if (!/^[a-z][a-z0-9-]*$/.test(tag)) return `a frontmatter \`head\` entry with an odd tag name`;
+    if (!/^[a-z][a-z0-9-]*$/.test(tag))
+      return { slot: 'active', message: 'a frontmatter `head` entry with an odd tag name' };
     const attrs = entry[1] !== null && typeof entry[1] === 'object' ? Object.entries(entry[1] as object) : [];
     const written = attrs.map(([key, value]) => `${key}="${escapeAttribute(String(value))}"`).join(' ');
     const inner = typeof entry[2] === 'string' ? entry[2] : '';
-    const found = findActiveHtml(`<${tag} ${written}>${inner}</${tag}>`, budget);
-    if (found !== null) return `a frontmatter \`head\` entry with ${found}`;
+    const element = `<${tag} ${written}>${inner}</${tag}>`;
+    const found = findActiveRenderedHtml(element, budget);
+    if (found !== null) return { slot: 'active', message: `a frontmatter \`head\` entry with ${found}` };
+    const load = findCssImport(element, budget);
+    if (load !== null) return { slot: 'remoteLoad', message: `a frontmatter \`head\` entry with ${load}` };
   }
   return null;
 }
@@ -238,12 +278,26 @@ function activeTemplate(nodes: readonly Node[], pre: boolean, depth: number, bud
     if (!vPre) {
       const live = node.attrs.find((a) => directive.test(a.name) && !inertDirectives.has(a.name));
       if (live !== undefined) return `a vue directive \`${live.name}\` on \`<${node.tagName}>\``;
+      const resolved = dynamicComponent(node);
+      if (resolved !== null && activeNative.has(resolved))
+        return `a dynamic component resolving to \`<${resolved}>\` on \`<${node.tagName}>\``;
     }
     const children = node.tagName === 'template' && 'content' in node ? node.content.childNodes : node.childNodes;
     const found = activeTemplate(children, vPre, depth + 1, budget);
     if (found !== null) return found;
   }
   return null;
+}
+
+// the native element name Vue resolves a dynamic component to: `<component is="x">`, or `is="vue:x"` on any element
+function dynamicComponent(node: DefaultTreeAdapterMap['element']): string | null {
+  const is = node.attrs
+    .find((a) => a.name === 'is')
+    ?.value.trim()
+    .toLowerCase();
+  if (is === undefined) return null;
+  if (is.startsWith('vue:')) return is.slice(4);
+  return node.tagName === 'component' ? is : null;
 }
 
 function escapeAttribute(value: string): string {

@@ -1,0 +1,170 @@
+// Red team (issue 39, fresh session 3), hooks and adapters: the hook command (its own process entry, in process) on
+// the event shapes each host sends (test/hook/hook-events.ts, the observed Codex and Gemini CLI shapes), and the
+// in-process framework adapters as docs/frameworks.md has a user paste them. Refused links in structuredContent
+// strings and keys (Codex hands the model `structuredContent`), a rendered link line named by its uri read back, a
+// Claude Code result of many lines each split as often as the cap allows, and a web fetch of the metadata address
+// spelled as other parsers read it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
+import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { toolReturned } from '../hook/hook-events.ts';
+import { runCli } from '../helpers/run-cli.ts';
+
+const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
+const hostPath = '169.254.169.254/latest';
+const link = (uri: string, name = 'creds') => ({ type: 'resource_link', uri, name });
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'linkgate-redteam-hooks-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const hook = (host: string, event: unknown) =>
+  runCli(
+    [
+      'hook',
+      host,
+      '--policy',
+      'policies/default.yaml',
+      '--state',
+      join(dir, 'state'),
+      '--records',
+      join(dir, 'r.jsonl'),
+    ],
+    JSON.stringify(event),
+  );
+
+// Codex's PostToolUse of an MCP tool (its observed shape: `tool_response` is the MCP result)
+const codexPost = (response: unknown) => ({
+  session_id: 's1',
+  transcript_path: '/tmp/linkgate-no-such-session.jsonl',
+  cwd: '/tmp',
+  hook_event_name: 'PostToolUse',
+  model: 'm',
+  permission_mode: 'default',
+  tool_name: 'mcp__fixture__links',
+  tool_input: {},
+  tool_response: response,
+  tool_use_id: 'call_1',
+  turn_id: 't1',
+});
+
+describe('red team, hooks (fresh): Codex hands the model structuredContent', () => {
+  test('a refused link in content, its uri inside a JSON string of structuredContent', async () => {
+    const run = await hook(
+      'codex',
+      codexPost({
+        content: [link(metadata)],
+        structuredContent: { raw: JSON.stringify({ next: { uri: metadata } }) },
+      }),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(run.stdout).not.toContain(hostPath);
+  });
+
+  test('structuredContent alone, a map keyed by the refused uri beside its link object', async () => {
+    const run = await hook(
+      'codex',
+      codexPost({ content: [], structuredContent: { links: [link(metadata)], byUri: { [metadata]: { role: 'x' } } } }),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(run.stdout).not.toContain(hostPath);
+  });
+});
+
+describe('red team, hooks (fresh): notices and cost of rendered lines', () => {
+  test('Gemini CLI: a `Resource Link:` part whose name is the refused uri percent-encoded', async () => {
+    const name = encodeURIComponent(metadata);
+    // Gemini CLI's observed AfterTool of an MCP tool, its parts replaced
+    const events = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../real-host/observed/gemini-cli/hook-events.json'), 'utf8'),
+    ) as unknown;
+    const list = (Array.isArray(events) ? events : Object.values(events as object)) as Record<string, unknown>[];
+    const observed = list.find((e) => e['hook_event_name'] === 'AfterTool' && e['tool_name'] === 'mcp_fixture_links');
+    expect(observed).toBeDefined();
+    const event = structuredClone(observed) as Record<string, unknown>;
+    event['tool_response'] = {
+      ...(event['tool_response'] as object),
+      llmContent: [{ text: `Resource Link: ${name} at ${metadata}` }],
+    };
+    const run = await hook('gemini-cli', event);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(run.stdout).not.toContain(hostPath);
+    expect(run.stdout).not.toMatch(/169\.254\.169\.254%2Flatest/i);
+  });
+
+  test('Claude Code: 2 000 rendered lines, each split as often as the cap allows, then a refused one', {
+    timeout: 60_000,
+  }, async () => {
+    // each line may stand for 63 links (`] ` and ` (` splits): under the per-line cap of 64, so each is judged
+    const line = (i: number) => `[Resource link: n${i}${'] rt://a ('.repeat(31)}] rt://docs/${i}`;
+    const items = Array.from({ length: 2000 }, (_, i) => ({ type: 'text', text: line(i) }));
+    items.push({ type: 'text', text: `[Resource link: creds] ${metadata}` });
+    const run = await hook('claude-code', toolReturned('fixture', 'links', items));
+    console.info(`[measure] 2 000 split lines through the claude-code hook: ${run.elapsedMs} ms`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toBe('');
+    expect(run.stdout).not.toContain(hostPath);
+  });
+});
+
+describe('red team, adapters (fresh): the in-process hooks as pasted', () => {
+  test('Claude Agent SDK hooks: a result whose only refused uri is a structuredContent key', async () => {
+    const hooks = claudeAgentHooks({
+      policy: 'policies/default.yaml',
+      records: callbackSink(() => undefined),
+      stateDir: join(dir, 'state'),
+    });
+    const event = {
+      ...toolReturned('a', 'result', []),
+      tool_response: {
+        content: [link(metadata)],
+        structuredContent: { [metadata]: { role: 'x' } },
+      },
+    };
+    const answer = await hooks.PostToolUse[0]?.hooks[0]?.(event, 'toolu_1', { signal: new AbortController().signal });
+    expect(JSON.stringify(answer)).not.toBe('{}');
+    expect(JSON.stringify(answer)).not.toContain(hostPath);
+  });
+
+  // the metadata address as other parsers spell it: each is 169.254.169.254 to WHATWG URL or to inet_aton
+  const spellings = [
+    'http://0xa9fea9fe/latest/meta-data/',
+    'http://2852039166/latest/meta-data/',
+    'http://0251.0376.0251.0376/latest/meta-data/',
+    'http://169.254.169.254./latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    'HTTP://169.254.169.254/latest/meta-data/',
+    'http://docs.example.com@169.254.169.254/latest/meta-data/',
+    'http:\\\\169.254.169.254\\latest\\meta-data\\',
+    'http://169.254.169.254%2F@docs.example.com/',
+  ];
+  test('Copilot SDK hooks: a web fetch of the metadata address, however spelled, is denied', async () => {
+    const hooks = copilotSdkHooks({
+      policy: 'policies/default.yaml',
+      records: callbackSink(() => undefined),
+      stateDir: join(dir, 'state'),
+    });
+    const allowed: string[] = [];
+    for (const url of spellings) {
+      const input = {
+        sessionId: 's1',
+        timestamp: new Date(),
+        workingDirectory: '/tmp',
+        toolName: 'web_fetch',
+        toolArgs: { url },
+      };
+      const answer = await hooks.onPreToolUse(input, { sessionId: 's1' });
+      if (answer?.permissionDecision !== 'deny') allowed.push(url);
+    }
+    expect(allowed).toEqual([]);
+  });
+});

@@ -4,14 +4,14 @@
 // strings and keys (Codex hands the model `structuredContent`), a rendered link line named by its uri read back, a
 // Claude Code result of many lines each split as often as the cap allows, and a web fetch of the metadata address
 // spelled as other parsers read it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
-import { toolReturned } from '../hook/hook-events.ts';
+import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { runCli } from '../helpers/run-cli.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
@@ -166,5 +166,31 @@ describe('red team, adapters (fresh): the in-process hooks as pasted', () => {
       if (answer?.permissionDecision !== 'deny') allowed.push(url);
     }
     expect(allowed).toEqual([]);
+  });
+});
+
+describe('red team, hooks (fresh): order and the state folder', () => {
+  test("Claude Code: a read answer whose item is another resource's (the metadata address) is withheld", async () => {
+    const safe = 'rt://docs/a.md';
+    await hook('claude-code', toolReturned('docs', 'links', [link(safe, 'a')]));
+    const swapped = [{ uri: metadata, mimeType: 'text/plain', text: 'SWAPPED-BODY-77' }];
+    const run = await hook('claude-code', readReturned('docs', safe, swapped));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('SWAPPED-BODY-77');
+  });
+
+  // The session state is files the gated agent (same user) can remove: once they are gone, a link another server
+  // listed reads as one no tool result listed, which the default policy (`hook.requireDiscovered: false`) allows
+  // from any server. Not fixed here: the state must live where the agent cannot reach it (a resident hook holding it
+  // in memory, issue 42 item 3, or the proxy, which keeps it in its own process).
+  test.fails('Claude Code: removing the state files lifts the server check on a link another server listed', async () => {
+    const uri = 'vault://keys/prod';
+    await hook('claude-code', toolReturned('evil', 'links', [link(uri, 'key')]));
+    const before = await hook('claude-code', readRequested('vault', uri));
+    expect(before.stdout).toContain('server.mismatch');
+    // the agent's shell: `rm -rf ~/.cache/linkgate/hook/*`
+    for (const entry of readdirSync(join(dir, 'state'))) rmSync(join(dir, 'state', entry), { recursive: true });
+    const after = await hook('claude-code', readRequested('vault', uri));
+    expect(after.stdout).toContain('server.mismatch');
   });
 });

@@ -42,6 +42,23 @@ for (const [front, answer] of fronts)
       expect(got).not.toContain(hostPath);
     });
 
+    test('a result claiming `resultType: task` while carrying content with a refused link', async () => {
+      const got = JSON.stringify(
+        await answer({ resultType: 'task', taskId: 'x1', content: [link(metadata, 'creds')] }),
+      );
+      expect(got).not.toContain(hostPath);
+    });
+
+    test('an input_required answer carrying content and structuredContent beside its requests', async () => {
+      const result = {
+        ...samplingInput({ type: 'text', text: 'hello' }),
+        content: [link(metadata, 'creds')],
+        structuredContent: { next: metadata },
+      };
+      const got = JSON.stringify(await answer(result));
+      expect(got).not.toContain(hostPath);
+    });
+
     test('an error result (`isError`) holding a refused link is judged like any result', async () => {
       const got = JSON.stringify(await answer({ isError: true, content: [link(metadata, 'creds')] }));
       expect(got).not.toContain(hostPath);

@@ -11,16 +11,18 @@ export function decisionJson(d: Decision): Decision {
   const out: Decision = {
     effect: d.effect,
     reasons: d.reasons.map(reason),
-    policy: {
-      id: d.policy.id,
-      version: d.policy.version,
-      digest: d.policy.digest,
-      ...(d.policy.bundleRevision === undefined ? {} : { bundleRevision: d.policy.bundleRevision }),
-    },
+    policy: policyJson(d.policy),
   };
   if (d.items !== undefined) {
     const items = d.items.map((i) => ({ index: i.index, effect: i.effect, reasons: i.reasons.map(reason) }));
     return { effect: out.effect, reasons: out.reasons, items, policy: out.policy };
   }
+  return out;
+}
+
+// set, not spread: a spread member costs more than the rest of the copy (two per read record)
+function policyJson(policy: Decision['policy']): Decision['policy'] {
+  const out: Decision['policy'] = { id: policy.id, version: policy.version, digest: policy.digest };
+  if (policy.bundleRevision !== undefined) out.bundleRevision = policy.bundleRevision;
   return out;
 }

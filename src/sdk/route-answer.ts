@@ -129,7 +129,11 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
         // each link decided once: the discovery records and the caller's edits of the items share the decision
         const steps = await s.stepsOf(found);
         const recorded = await s.emitDiscovered(found);
-        s.onToolResultSteps?.(id, new Map(found.map((f, i) => [f.contentIndex ?? -1, steps[i] as LinkStep])));
+        if (s.onToolResultSteps !== undefined) {
+          const byIndex = new Map<number, LinkStep>();
+          found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
+          s.onToolResultSteps(id, byIndex);
+        }
         s.deliver(recorded || !s.withholdsOnRecordError ? m : gateError(id, recordErrorMessage(s.recordError)), extra);
       });
   }

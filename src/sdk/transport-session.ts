@@ -323,10 +323,12 @@ export class TransportSession {
       this.deadline.run(async () => {
         let failed: { error: unknown } | null = null;
         for (const record of records)
-          await this.sink.write(record).catch((error: unknown) => {
+          try {
+            await this.sink.write(record);
+          } catch (error) {
             failed ??= { error };
-          });
-        if (failed !== null) throw (failed as { error: unknown }).error;
+          }
+        if (failed !== null) throw failed.error;
       }),
     );
   }

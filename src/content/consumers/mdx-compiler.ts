@@ -8,6 +8,7 @@ import type * as MdastMdx from 'mdast-util-mdx';
 import type * as Mdxjs from 'micromark-extension-mdxjs';
 import { normalizeCss } from '../svg-html/active-css.ts';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
+import { findCssImport } from '../svg-html/css-import.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
@@ -64,7 +65,7 @@ export const mdxConsumer: ContentConsumer = {
       reaches:
         'a uri named `.mdx`, `.md` or `.markdown`, or text declared markdown (MDX sites compile `.md` as MDX too)',
       judged:
-        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions, a css `@import` in the text or literal children of a `<style>` element), link and image urls',
+        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions, a css `@import` in the text or literal children of a `<style>` element, a `<link rel="stylesheet">` off the site; React prop names such as `httpEquiv` read as the attributes React writes), link and image urls',
       notCovered:
         'what the site maps a component name to (a `<Chart>` is judged by its props only); a body MDX cannot parse fails its build and is not denied for MDX',
     },
@@ -104,6 +105,10 @@ function styleImport(node: MdxNode, depth: number, budget: WorkBudget): string |
   if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name === 'style') {
     const css = textOf(node, depth, budget);
     if (/@import\b/i.test(normalizeCss(css))) return 'jsx `<style>` with a css `@import` (a browser fetches it)';
+  }
+  if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name === 'link') {
+    const found = linkLoad(node, budget);
+    if (found !== null) return found;
   }
   for (const child of node.children ?? []) {
     const found = styleImport(child, depth + 1, budget);
@@ -204,7 +209,7 @@ function activeElement(node: MdxNode, budget: WorkBudget): string | null {
   for (const attribute of node.attributes ?? []) {
     if (attribute.type === 'mdxJsxExpressionAttribute')
       return `jsx \`<${name}>\` with a spread expression, which runs when the page is built`;
-    const key = attribute.name ?? '';
+    const key = reactAttributeNames.get(attribute.name ?? '') ?? attribute.name ?? '';
     if (key === 'dangerouslySetInnerHTML') return `jsx \`<${name}>\` with \`dangerouslySetInnerHTML\``;
     const value = attribute.value;
     if (value !== null && typeof value === 'object')
@@ -219,6 +224,25 @@ function activeElement(node: MdxNode, budget: WorkBudget): string | null {
   const tag = intrinsic ? name : 'span';
   const found = findActiveRenderedHtml(`<${tag} ${attributes.join(' ')}></${tag}>`, budget);
   return found === null ? null : `jsx \`<${name === '' ? 'fragment' : name}>\` renders ${found}`;
+}
+
+// React props written under another name in the html React renders (`httpEquiv` is `http-equiv`)
+const reactAttributeNames: ReadonlyMap<string, string> = new Map([
+  ['httpEquiv', 'http-equiv'],
+  ['acceptCharset', 'accept-charset'],
+  ['className', 'class'],
+  ['htmlFor', 'for'],
+  ['xlinkHref', 'xlink:href'],
+]);
+
+// a jsx `<link>` as the element React renders: a stylesheet from elsewhere is fetched by the browser (css-import.ts)
+function linkLoad(node: MdxNode, budget: WorkBudget): string | null {
+  const attributes: string[] = [];
+  for (const attribute of node.attributes ?? [])
+    if (attribute.type !== 'mdxJsxExpressionAttribute' && typeof attribute.value === 'string')
+      attributes.push(`${attribute.name ?? ''}="${escapeAttribute(attribute.value)}"`);
+  const found = findCssImport(`<link ${attributes.join(' ')}>`, budget);
+  return found === null ? null : `jsx renders ${found}`;
 }
 
 function escapeAttribute(value: string): string {

@@ -66,7 +66,8 @@ function notebook(bytes: number): string {
 }
 
 // a notebook of as many markdown cells as its viewers' renderers read within the parser-time bound: each cell is
-// ordinary prose that passes the screen in front of them (`options = ` may be a handler), as the work budget charges it
+// ordinary prose that passes the screen in front of them (`data-action=` in a tag may be a handler), as the work
+// budget charges it
 async function notebookAtTheBound(): Promise<string> {
   const { findActiveNotebook } = (await import(
     new URL('../dist/content/notebook/active-notebook.js', import.meta.url).href
@@ -76,7 +77,7 @@ async function notebookAtTheBound(): Promise<string> {
   )) as Budgets;
   const prose = [
     '## Results\n\n',
-    'The `options = {}` object sets **each** run; see [the guide](https://example.com/guide) and _the notes_.\n\n',
+    'The `options = {}` object sets **each** run (<kbd data-action=save>Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
     '- one item\n- another, with `code`\n\n',
     '```python\nresult = fit(data, options=opts)\n```\n\n',
   ].join('');

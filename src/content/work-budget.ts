@@ -18,11 +18,11 @@ export const defaultBaseSteps = 1_000_000;
 
 /**
  * Parser time one item may take, calibrated nanoseconds: 1 s of the parsers' measured cost (what they took on a
- * loaded 2-core machine). The costliest bodies it lets through whole (`npm run bench`, bench/content.ts) took
- * 1.1–1.2 s of CPU at load 15–16 and 2.6–5.6 s wall: `http2.d.ts` judged as markdown (charged 0.74 s, the largest
- * declaration file the renderers must still judge, so the bound cannot go below it) and a notebook of as many live
- * markdown cells as fit. A notebook's pieces are charged before any parser reads them (notebook/active-notebook.ts),
- * so one past the bound is withheld in milliseconds, not after a second of rendering.
+ * loaded 2-core machine). The costliest body it lets through whole (`npm run bench`, bench/content.ts) is a notebook
+ * of as many markdown cells with a tag as fit: 1.3 s of CPU at load 16–19, 5 s wall. Declaration files read as
+ * markdown mostly pass nothing to the renderers now (markdown/markdown-screen.ts: `http2.d.ts` 2 ms); the costliest
+ * the renderers must still judge (hono's `types.d.ts`) is charged 0.38 s. A notebook's pieces are charged before
+ * any parser reads them (notebook/active-notebook.ts), so one past the bound is withheld in milliseconds.
  */
 export const maxParserNanos = 1_000_000_000;
 

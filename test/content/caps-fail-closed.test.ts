@@ -153,9 +153,10 @@ function hiddenObjects(depth: number): Buffer {
   return pdf('<< /Type /Catalog >>', stream('', inner));
 }
 
-// a character reference passes the screen in front of the renderers, so the nesting is read (and is all there is)
+// a tag with an attribute passes the screen in front of the renderers (`on=` is no handler), so the nesting is
+// read (and is all there is)
 function nestedMarkdown(levels: number): Buffer {
-  return Buffer.from(`${'> '.repeat(levels)}deep &#65;\n`);
+  return Buffer.from(`${'> '.repeat(levels)}deep <i on=1>\n`);
 }
 
 // many empty stored entries, written directly: the end record's 16-bit count cannot say how many (readers walk the directory)
@@ -413,7 +414,8 @@ const capCases: CapCase[] = [
     cap: "maxParserNanos (a megabyte of markdown: more than a second of the renderers' measured time)",
     value: maxParserNanos,
     mime: 'text/markdown',
-    bytes: () => Buffer.from(`an onload= attribute\n\n${'Array<Map<string, number>> | '.repeat(35_000)}`),
+    bytes: () =>
+      Buffer.from(`an <kbd data-action=save> attribute\n\n${'Array<Map<string, number>> | '.repeat(35_000)}`),
     finding: /more parser time than any item may/,
   },
   {

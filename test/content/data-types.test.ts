@@ -30,9 +30,9 @@ async function familiesSpent(body: string, declaredMime: string | null): Promise
   return budget.families;
 }
 
-// a JSON document whose strings spell a `<script` (so the screen in front of the parsers passes) and a run of
+// a JSON document whose strings spell a `<script>` tag (so the screens in front of the parsers pass) and a run of
 // emphasis marks the renderers resolve in quadratic time; 21 KB takes marked 11 s, micromark 13 s
-const pathologicalJson = JSON.stringify({ note: '<script', text: '_a*'.repeat(7000) });
+const pathologicalJson = JSON.stringify({ note: '<script>', text: '_a*'.repeat(7000) });
 // a CSV whose cell holds a markdown link with a script destination: a link only to a markdown renderer
 const csvWithMarkdownLink = 'name,link\nrelease notes,[open](javascript:alert(1))\n';
 // a CSV whose cell holds raw HTML with a handler: live to a host that sniffs the text as HTML
@@ -49,7 +49,7 @@ describe('a body declared a data type is not rendered as markdown', () => {
     expect(asJson.has('markdown')).toBe(false);
     expect(asJson.has('html')).toBe(false);
     // the same text declared markdown (a short one: the long one is the renderers' quadratic case) is rendered
-    const short = JSON.stringify({ note: '<script', text: '_a*'.repeat(10) });
+    const short = JSON.stringify({ note: '<script>', text: '_a*'.repeat(10) });
     expect((await familiesSpent(short, 'text/markdown')).has('markdown')).toBe(true);
     expect((await familiesSpent(short, null)).has('markdown')).toBe(true);
   });

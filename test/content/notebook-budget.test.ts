@@ -9,11 +9,11 @@ import { markdownNanosPerChar } from '../../src/content/parser-nanos.ts';
 import { maxParserNanos, WorkBudget, WorkExhausted } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
 
-// an ordinary markdown cell that passes the screen in front of the renderers (`options =` may be a handler), so
-// every renderer reads it and parse5 reads their pages
+// an ordinary markdown cell that passes the screen in front of the renderers (`data-action=` in a tag may be a
+// handler), so every renderer reads it and parse5 reads their pages
 const prose = [
   '## Results\n\n',
-  'The `options = {}` object sets **each** run; see [the guide](https://example.com/guide) and _the notes_.\n\n',
+  'The `options = {}` object sets **each** run (<kbd data-action=save>Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
   '- one item\n- another, with `code`\n\n',
   '```python\nresult = fit(data, options=opts)\n```\n\n',
 ].join('');
@@ -92,14 +92,16 @@ describe('a notebook near the parser-time bound', () => {
   }, 60_000);
 
   test('a script in its last fitting cell is found and denied', async () => {
-    const last = `${cellText.slice(0, 1900)}\n\n<img src=x onerror=alert(1)>\n`;
+    // first in the cell, where no code fence the cut of the prose leaves open can hold it
+    const last = `<img src=x onerror=alert(1)>\n\n${cellText.slice(0, 1900)}`;
     const verdict = await decideItem(asBytes(notebook(fitting, last)), 'application/json');
     expect(verdict.effect, verdict.messages).toBe('deny');
     expect(verdict.messages).toMatch(/notebook cell \d+: a markdown cell holds/);
   }, 60_000);
 
   test('a script in a cell past the bound is withheld with the rest, never allowed', async () => {
-    const last = `${cellText.slice(0, 1900)}\n\n<img src=x onerror=alert(1)>\n`;
+    // first in the cell, where no code fence the cut of the prose leaves open can hold it
+    const last = `<img src=x onerror=alert(1)>\n\n${cellText.slice(0, 1900)}`;
     // the cell before it already runs over the bound: the script is never read
     const verdict = await decideItem(asBytes(notebook(fitting + 2, last)), 'application/json');
     expect(verdict.effect, verdict.messages).not.toBe('allow');
@@ -111,7 +113,7 @@ describe('a notebook of many small cells', () => {
   // each render costs its renderer's fixed work (making a parser, combining extensions) whatever the text's length,
   // and each page parse5's; charged per character only, tens of thousands of one-line cells fit the bound and took
   // the gate several seconds
-  const small = (i: number) => markdownCell(`x on=${i % 10}`);
+  const small = (i: number) => markdownCell(`<i on=${i % 10}>`);
   const smallNotebook = (count: number) => ({
     nbformat: 4,
     nbformat_minor: 5,
@@ -125,7 +127,7 @@ describe('a notebook of many small cells', () => {
   test('is charged each render, and withheld as too complex before any renderer starts', async () => {
     const count = Math.ceil((2 * maxParserNanos) / perSmallCell);
     // per character alone, these cells would be charged a small part of the bound
-    expect(count * 'x on=0'.length * markdownNanosPerChar(notebookViewerRenderers)).toBeLessThan(maxParserNanos / 2);
+    expect(count * '<i on=0>'.length * markdownNanosPerChar(notebookViewerRenderers)).toBeLessThan(maxParserNanos / 2);
     const verdict = await decideItem(asBytes(smallNotebook(count)), 'application/json');
     expect(verdict.effect, verdict.messages).toBe('partial');
     expect(verdict.codes).toEqual(['content.too-complex']);

@@ -14,6 +14,7 @@ import { activeUrl } from '../svg-html/markup-url.ts';
 import { markdownNanosPerCall, markdownNanosPerChar } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
+import { mayHoldActiveMarkdown } from './markdown-screen.ts';
 import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
 import {
   commonMark,
@@ -30,6 +31,8 @@ export function findActiveMarkdown(
   budget: WorkBudget = WorkBudget.unlimited(),
   renderers: readonly MarkdownRenderer[] = markdownRenderers,
 ): string | null {
+  // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs, nothing is charged
+  if (!mayHoldActiveMarkdown(text)) return null;
   const md = commonMark();
   const env: MarkdownEnv = { budget };
   // the renderers' superlinear pairing of delimiters, charged once before any of them runs

@@ -11,6 +11,7 @@
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
 import { findActiveMarkdown, markdownNanos } from '../markdown/active-markdown.ts';
 import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
+import { mayHoldActiveMarkdown } from '../markdown/markdown-screen.ts';
 import { parse5NanosPerChar, parse5NanosPerParse, saxesNanosPerChar, saxesNanosPerParse } from '../parser-nanos.ts';
 import { findActiveHtml } from '../svg-html/active-html.ts';
 import { findActiveMarkup, mayHoldActiveMarkup } from '../svg-html/active-markup.ts';
@@ -115,11 +116,15 @@ function outputFlavour(mime: string): PieceFlavour | null {
 function leastCharge(piece: Piece): number {
   const length = piece.text.length;
   if (piece.flavour === 'svg') return saxesNanosPerParse + saxesNanosPerChar * length;
-  piece.live = mayHoldActiveMarkup(piece.text);
+  // the renderers' own screen counts an `=` only inside a tag (markdown-screen.ts): it passes no more than this one
+  piece.live = piece.flavour === 'markdown' ? mayHoldActiveMarkdown(piece.text) : mayHoldActiveMarkup(piece.text);
   if (!piece.live) return 0;
   const html = parse5NanosPerParse + parse5NanosPerChar * length;
   if (piece.flavour === 'html') return html;
-  const markdown = markdownNanos(piece.text, notebookViewerRenderers);
+  const markdown =
+    piece.flavour === 'markdown' || mayHoldActiveMarkdown(piece.text)
+      ? markdownNanos(piece.text, notebookViewerRenderers)
+      : 0;
   return piece.flavour === 'markdown' ? markdown : html + markdown;
 }
 

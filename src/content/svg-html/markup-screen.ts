@@ -37,7 +37,8 @@ const sniffedTags = words([
   'iframe',
   'frame',
 ]);
-const textTags = [...sniffedTags, ...words(['form', 'meta', 'base'])];
+// `frameset` is found as `frame` here; named for a reading that asks for whole tag names
+const textTags = [...sniffedTags, ...words(['form', 'meta', 'base', 'frameset'])];
 // the sniffed tags by their first letter: most bytes after a `<` in binary data start none of them
 const sniffedTagsByFirst: readonly (readonly Buffer[] | undefined)[] = Array.from({ length: 128 }, (_, c) => {
   const starting = sniffedTags.filter((w) => w[0] === c);
@@ -49,6 +50,15 @@ const namedAttributes = words(['style', 'srcdoc', 'attributename']);
 const on = Buffer.from('on', 'latin1');
 const sniffedSchemes = words(['javascript', 'vbscript', 'livescript', 'data']);
 
+/** Where the `text` reading's triggers may stand for the parser to report them: `tag(end)` for an active tag's name that a `<` starts and that ends before `end`, `attribute(at)` for the `=` at `at`, `url(at)` for a scheme's mark (`:`, `&`, `\`) or a character reference that may spell one at `at`; a trigger ruled out is text. */
+export interface MarkupPlaces {
+  tag: (end: number) => boolean;
+  attribute: (equals: number) => boolean;
+  url: (mark: number) => boolean;
+}
+
+const anywhere: MarkupPlaces = { tag: () => true, attribute: () => true, url: () => true };
+
 /** The bytes every trigger of the `text` reading is found at (`<`, `&`, `=`, `:`, `\`): text holding none of them has nothing for the parsers to find. */
 export const textReadingMarks: readonly number[] = [0x3c, 0x26, 0x3d, 0x3a, 0x5c];
 
@@ -57,8 +67,12 @@ export function mayHoldActiveMarkup(text: string): boolean {
   return mayHoldActiveMarkupUtf8(Buffer.from(text, 'utf8'));
 }
 
-/** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. */
-export function mayHoldActiveMarkupUtf8(bytes: Buffer, reading: MarkupReading = 'text'): boolean {
+/** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. `places` (the `text` reading): where its triggers may stand in what the parser reads (default: anywhere). */
+export function mayHoldActiveMarkupUtf8(
+  bytes: Buffer,
+  reading: MarkupReading = 'text',
+  places: MarkupPlaces = anywhere,
+): boolean {
   // binary bytes hold every mark many times over (each about once in 256 bytes): the sniffed reading's triggers are
   // each looked for only at the offsets where the pair of bytes it starts with stands (byte-sites.ts)
   if (reading === 'sniffed') {
@@ -66,12 +80,12 @@ export function mayHoldActiveMarkupUtf8(bytes: Buffer, reading: MarkupReading = 
     return false;
   }
   return (
-    anyAfter(bytes, 0x3c, 1, textTags) ||
-    anyAfter(bytes, 0x26, 0, letterReferences) ||
-    anyEquals(bytes, textNameBefore) ||
-    anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at)) ||
-    anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at)) ||
-    anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at))
+    anyMark(bytes, 0x3c, (at) => textTags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length))) ||
+    anyMark(bytes, 0x26, (at) => letterReferences.some((w) => spellsAt(bytes, at, w)) && places.url(at)) ||
+    anyEquals(bytes, (b, at) => places.attribute(at) && textNameBefore(b, at)) ||
+    anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at) && places.url(at)) ||
+    anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at) && places.url(at)) ||
+    anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at) && places.url(at))
   );
 }
 
@@ -101,11 +115,6 @@ function tagAt(bytes: Uint8Array, at: number, tags: readonly Buffer[] | undefine
 function anyMark(bytes: Buffer, mark: number, holds: (at: number) => boolean): boolean {
   for (let at = bytes.indexOf(mark); at !== -1; at = bytes.indexOf(mark, at + 1)) if (holds(at)) return true;
   return false;
-}
-
-// a `mark` byte followed (`skip` bytes on) by one of `list`, ASCII case-insensitive
-function anyAfter(bytes: Buffer, mark: number, skip: number, list: readonly Buffer[]): boolean {
-  return anyMark(bytes, mark, (at) => list.some((w) => spellsAt(bytes, at + skip, w)));
 }
 
 // an `=` whose attribute name (read back from it) the reading reports

@@ -1,0 +1,181 @@
+// The screen in front of the markdown renderers: the markup screen's `text` reading (svg-html/markup-screen.ts),
+// with its attribute trigger (`on…=`, `style=`, `srcdoc=`, `attributeName=`) counted only where a page a renderer
+// makes may hold it inside a tag. Source code read as markdown (a `.d.ts` file) spells `options =` everywhere, and
+// the five renderers cost it a second of parser time for nothing: outside a tag an `=` is text.
+//
+// Why an `=` outside every raw tag is text in every renderer's page. The HTML reader reads an attribute only inside
+// a tag, and a tag starts at `<` and an ASCII letter (`</` and a letter for an end tag). In a rendered page a `<`
+// is either one the renderer writes itself (its own elements, whose attribute values it escapes, `"` included) or
+// a `<` of the source passed through as raw HTML; every other `<` is escaped. Raw HTML is passed through byte for
+// byte within a line: an inline tag only when it is a whole tag by the renderer's grammar, an HTML block line by
+// line (block quote marks and indents come off the start of a line only; a table splits cells and unescapes `\|`,
+// and a tag split by a cell is no longer whole). So a raw tag that ends on its line, read as the HTML tokenizer
+// reads it (quoted values and all), ends at that same `>` in every page. A tag whose line ends first may run on
+// in a page past anything the source shows (an HTML block ends at a blank line and the renderer's own markup
+// follows inside the tag), so everything after its `<` counts, as in the markup screen.
+//
+// Likewise a script or `data:` scheme (its `:`, `&colon;` or `\:`) is a url only where a renderer reads one: in a
+// raw tag (an attribute, an autolink `<scheme:…>`, both tags above), or in a link's destination, which follows
+// `](` (an inline link or image) or `]:` (a reference definition) after white space holding at most one line
+// break, and holds none itself. GFM's bare autolinks make http(s), ftp, mailto and xmpp urls only. So a scheme
+// counts inside a tag, or after a `](` or `]:` on its own line or the line before; `data: Buffer` in a
+// declaration file is text. An active tag counts by its whole name as the tokenizer reads it (`<object>` does,
+// `<FormData>` and `<Metadata>` do not). A character reference that may spell a scheme's letters (`&#`, `&Tab;`,
+// `&NewLine;`) counts where a scheme does: elsewhere the renderers decode it into text and escape it again.
+// test/content/markdown/markdown-screen.test.ts checks the screen against every real renderer.
+import { mayHoldActiveMarkupUtf8 } from '../svg-html/markup-screen.ts';
+
+/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag. Linear; native searches first. */
+export function mayHoldActiveMarkdown(text: string): boolean {
+  const bytes = Buffer.from(text, 'utf8');
+  const tags = rawTagSpans(bytes);
+  return mayHoldActiveMarkupUtf8(bytes, 'text', {
+    // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
+    tag: (end) => bytes[end - 1] === 0x3a || endsTagName(bytes[end]),
+    attribute: (equals) => inSpan(tags, equals),
+    url: (mark) => inSpan(tags, mark) || afterLinkOpening(bytes, mark),
+  });
+}
+
+// a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break)
+function afterLinkOpening(bytes: Buffer, at: number): boolean {
+  const from = lineStart(bytes, previousLineEnd(bytes, lineStart(bytes, at)));
+  for (let i = bytes.indexOf(0x5d, from); i !== -1 && i < at; i = bytes.indexOf(0x5d, i + 1)) {
+    const next = bytes[i + 1];
+    if (next === 0x28 || next === 0x3a) return true;
+  }
+  return false;
+}
+
+// where the line holding `at` starts: after the last line break (`\n` or `\r`) before it
+function lineStart(bytes: Buffer, at: number): number {
+  if (at <= 0) return 0;
+  return Math.max(bytes.lastIndexOf(0x0a, at - 1), bytes.lastIndexOf(0x0d, at - 1)) + 1;
+}
+
+// a position on the line before the one starting at `start` (its last byte before the break; `\r\n` is one break)
+function previousLineEnd(bytes: Buffer, start: number): number {
+  let end = start - 1;
+  if (end > 0 && bytes[end] === 0x0a && bytes[end - 1] === 0x0d) end--;
+  return Math.max(0, end);
+}
+
+/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text. */
+export function rawTagSpans(bytes: Uint8Array): number[] {
+  const spans: number[] = [];
+  for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
+    const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
+    if (!isAsciiLetter(bytes[name] ?? 0)) continue;
+    const end = tagEnd(bytes, name);
+    if (end === -1) {
+      // its line ends first: a renderer may pass the line on as an html block and then write its own markup,
+      // or take marks off the next line, inside this tag; everything after it counts
+      spans.push(at, bytes.length);
+      break;
+    }
+    spans.push(at, end);
+    // a `<` inside this span is inside the tag, not the start of another
+    at = end;
+  }
+  return spans;
+}
+
+// the HTML tokenizer's states in a start or end tag (WHATWG HTML, 13.2.5.8 to 13.2.5.40)
+const Tag = {
+  Name: 0,
+  BeforeAttributeName: 1,
+  AttributeName: 2,
+  AfterAttributeName: 3,
+  BeforeValue: 4,
+  DoubleQuoted: 5,
+  SingleQuoted: 6,
+  Unquoted: 7,
+  AfterQuotedValue: 8,
+  SelfClosing: 9,
+} as const;
+
+// where the tag whose name starts at `from` ends (its `>`), read byte by byte as the HTML tokenizer reads it; -1
+// when a line break or the end of the text comes first
+function tagEnd(bytes: Uint8Array, from: number): number {
+  let state: number = Tag.Name;
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b === 0x0a || b === 0x0d) return -1;
+    const space = b === 0x20 || b === 0x09 || b === 0x0c;
+    switch (state) {
+      case Tag.Name:
+        if (b === 0x3e) return i;
+        if (space) state = Tag.BeforeAttributeName;
+        else if (b === 0x2f) state = Tag.SelfClosing;
+        break;
+      case Tag.BeforeAttributeName:
+        if (b === 0x3e) return i;
+        if (b === 0x2f) state = Tag.SelfClosing;
+        else if (!space) state = Tag.AttributeName;
+        break;
+      case Tag.AttributeName:
+        if (b === 0x3e) return i;
+        if (space) state = Tag.AfterAttributeName;
+        else if (b === 0x2f) state = Tag.SelfClosing;
+        else if (b === 0x3d) state = Tag.BeforeValue;
+        break;
+      case Tag.AfterAttributeName:
+        if (b === 0x3e) return i;
+        if (b === 0x2f) state = Tag.SelfClosing;
+        else if (b === 0x3d) state = Tag.BeforeValue;
+        else if (!space) state = Tag.AttributeName;
+        break;
+      case Tag.BeforeValue:
+        if (b === 0x3e) return i;
+        if (b === 0x22) state = Tag.DoubleQuoted;
+        else if (b === 0x27) state = Tag.SingleQuoted;
+        else if (!space) state = Tag.Unquoted;
+        break;
+      case Tag.DoubleQuoted:
+        if (b === 0x22) state = Tag.AfterQuotedValue;
+        break;
+      case Tag.SingleQuoted:
+        if (b === 0x27) state = Tag.AfterQuotedValue;
+        break;
+      case Tag.Unquoted:
+        if (b === 0x3e) return i;
+        if (space) state = Tag.BeforeAttributeName;
+        break;
+      case Tag.AfterQuotedValue:
+        if (b === 0x3e) return i;
+        state = b === 0x2f ? Tag.SelfClosing : space ? Tag.BeforeAttributeName : Tag.AttributeName;
+        break;
+      case Tag.SelfClosing:
+        if (b === 0x3e) return i;
+        if (b !== 0x2f) state = space ? Tag.BeforeAttributeName : Tag.AttributeName;
+        break;
+    }
+  }
+  return -1;
+}
+
+// whether `at` lies within one of `spans` (flat start, end pairs in order): a binary search
+function inSpan(spans: readonly number[], at: number): boolean {
+  let low = 0;
+  let high = spans.length / 2 - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const start = spans[2 * mid] ?? 0;
+    const end = spans[2 * mid + 1] ?? 0;
+    if (at < start) high = mid - 1;
+    else if (at > end) low = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+// a byte that ends a tag's name (white space, `/`, `>`), or the end of the text
+function endsTagName(b: number | undefined): boolean {
+  return (
+    b === undefined || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x2f || b === 0x3e
+  );
+}
+
+function isAsciiLetter(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a);
+}

@@ -1,0 +1,163 @@
+// The screen in front of the markdown renderers (markdown-screen.ts) counts an attribute's `=` only inside what may
+// be a raw tag: checked here against every real renderer as its users run it. Whenever the screen says no page can
+// hold anything, no renderer's page holds anything the HTML reader reports; and the tags that may run past their
+// first `>` (a line break, a quoted value) keep every `=` counted.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { mayHoldActiveMarkdown, rawTagSpans } from '../../../src/content/markdown/markdown-screen.ts';
+import { mayHoldActiveMarkup } from '../../../src/content/svg-html/markup-screen.ts';
+import { findActiveRenderedHtml } from '../../../src/content/svg-html/active-html.ts';
+import { realRenderers } from './markdown-differential.ts';
+
+// what the screen has to tell apart: attributes and `=` in and out of tags, tags cut by line breaks, quotes, block
+// quote and list marks, table cells, code, links and images whose text or title holds quotes
+const pieces = [
+  '<b ',
+  '<img src=x ',
+  '</b ',
+  '<b>',
+  '>',
+  '> ',
+  '\n',
+  '\n\n',
+  '\n> ',
+  '\n- ',
+  '\n    ',
+  ' onclick=alert(1)',
+  ' onerror=alert(1)',
+  'onmouseover=alert(1)',
+  ' style=x:expression(alert(1))',
+  ' data-action=save',
+  'options = {}',
+  '=',
+  '= ',
+  ' =',
+  '/',
+  '<div ',
+  '<form',
+  '<frameset',
+  '<formdata',
+  '<iframe',
+  '"',
+  "'",
+  'title="',
+  "title='",
+  ' x=y ',
+  '`',
+  '```\n',
+  '|',
+  '| --- |\n',
+  '[a](b "',
+  '![x" onerror="alert(1)',
+  '](y)',
+  '[a](',
+  '[a]: ',
+  ']: ',
+  '](\n',
+  'javascript:alert(1)',
+  'data:text/html,<script>x',
+  'data:text/html,x',
+  '&colon;',
+  '&#106;',
+  '&#x6a;avascript',
+  '&Tab;',
+  '\\:',
+  '\r\n',
+  '[^',
+  '*',
+  '<!--',
+  '-->',
+  '<div',
+  '<textarea>',
+  'x',
+  ' ',
+];
+
+const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
+
+// the real renderers whose page of `text` the HTML reader finds active
+function liveIn(markdown: string): string[] {
+  return Object.entries(realRenderers)
+    .filter(([, render]) => findActiveRenderedHtml(render(markdown)) !== null)
+    .map(([name]) => name);
+}
+
+describe('the screen in front of the markdown renderers', () => {
+  test('whenever it passes nothing, no real renderer makes a live page (fixed seed)', () => {
+    fc.assert(
+      fc.property(text, (markdown) => {
+        if (!mayHoldActiveMarkdown(markdown)) expect(liveIn(markdown), JSON.stringify(markdown)).toEqual([]);
+      }),
+      { seed: 20261205, numRuns: 4000 },
+    );
+  });
+
+  // each is live in some renderer: a tag that runs past its line or its first `>` keeps every `=` counted
+  test.each([
+    ['a tag cut by a line break', '<b\nonclick=alert(1)>x</b>'],
+    ['a block quote mark taken off inside a tag', '> <b\n> onclick=alert(1)>x</b>'],
+    ['a quoted value holding a `>`', '<b title="a>" onclick=alert(1)>x</b>'],
+    ['a quoted value after white space', "<b title= 'a>' onclick=alert(1)>x</b>"],
+    ['a quoted value across lines', "<b title='a\nb' onclick=alert(1)>x</b>"],
+    ['an html block whose tag runs past a blank line', '<div title="\n\n[x](onclick=alert(1))'],
+    ['a name beginning with `=` then a quote', `<div ='x ="y' > z" onclick=alert(1)>`],
+  ])('%s passes the screen and is live', (_name, markdown) => {
+    expect(mayHoldActiveMarkdown(markdown)).toBe(true);
+    expect(liveIn(markdown)).not.toEqual([]);
+  });
+
+  test('an `=` inside a tag that ends on its line counts; one outside every tag does not', () => {
+    expect(mayHoldActiveMarkdown('see <b onclick=alert(1)>x</b>')).toBe(true);
+    expect(mayHoldActiveMarkdown('Press <kbd data-action=save>Ctrl+S</kbd>')).toBe(true);
+    expect(mayHoldActiveMarkdown('`options = {}` and Promise<void> and Map<string, number>')).toBe(false);
+    // the markup screen, reading it as a page, counts that `=`
+    expect(mayHoldActiveMarkup('`options = {}` and Promise<void> and Map<string, number>')).toBe(true);
+    expect(rawTagSpans(Buffer.from('a <b> c </i x=1> <'))).toEqual([2, 4, 8, 15]);
+    // read as the HTML tokenizer reads a tag: a quoted value holds a `>`, a quote elsewhere is part of a name
+    expect(rawTagSpans(Buffer.from('a <b title="x>" y> c'))).toEqual([2, 17]);
+    expect(rawTagSpans(Buffer.from("a <b ='x ='y> z' w> c"))).toEqual([2, 18]);
+    expect(rawTagSpans(Buffer.from("<b x=y'> z'>"))).toEqual([0, 7]);
+    // a tag its line ends first runs to the end of the text
+    expect(rawTagSpans(Buffer.from('a <b> <b\n> c <i>'))).toEqual([2, 4, 6, 16]);
+    expect(mayHoldActiveMarkdown('<b title="x>" onclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<reference types="node" />\nlet options = {}')).toBe(false);
+    expect(mayHoldActiveMarkdown('options = {}\n<b\n>')).toBe(false);
+    expect(mayHoldActiveMarkdown('<b\n> options = {}')).toBe(true);
+  });
+
+  test('the other triggers count wherever they stand', () => {
+    expect(mayHoldActiveMarkdown('[x](javascript:alert(1))')).toBe(true);
+    expect(mayHoldActiveMarkdown('[x](&#106;avascript:alert(1))')).toBe(true);
+    expect(mayHoldActiveMarkdown('<script>alert(1)</script>')).toBe(true);
+    expect(mayHoldActiveMarkdown('![a](data:text/html,x)')).toBe(true);
+    // an active tag by its whole name
+    expect(mayHoldActiveMarkdown('<form action=x>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<FRAMESET/>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<object\n')).toBe(true);
+    expect(mayHoldActiveMarkdown('<hta:application>')).toBe(true);
+    expect(mayHoldActiveMarkdown('Promise<FormData> | Map<Metadata, BaseType> | <styles>')).toBe(false);
+    expect(mayHoldActiveMarkup('Promise<FormData>')).toBe(true);
+    // a character reference where a url or an attribute value may be read, and in text
+    expect(mayHoldActiveMarkdown('<a href=&#106;avascript&#58;alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('[a]: &#106;avascript&#58;alert(1)')).toBe(true);
+    expect(mayHoldActiveMarkdown('the `&#39;` reference, and &#x26;')).toBe(false);
+    expect(mayHoldActiveMarkdown('[a]:\r\n  javascript&colon;alert(1)')).toBe(true);
+    expect(mayHoldActiveMarkdown('> [a](\n> javascript\\:alert(1))')).toBe(true);
+    expect(mayHoldActiveMarkdown('<javascript:alert(1)>')).toBe(true);
+    // a scheme a renderer reads as no url: prose, or a destination two lines on
+    expect(mayHoldActiveMarkdown('on(event: "data", listener: (data: Buffer) => void)')).toBe(false);
+    expect(mayHoldActiveMarkdown('[a](\nx\njavascript:alert(1))')).toBe(false);
+    expect(liveIn('[a](\nx\njavascript:alert(1))')).toEqual([]);
+  });
+
+  test('declaration files read as markdown pass nothing to the renderers', () => {
+    const nodeModules = path.resolve(import.meta.dirname, '../../../node_modules');
+    for (const file of ['@types/node/http2.d.ts', '@types/node/net.d.ts', '@types/node/stream.d.ts']) {
+      const declarations = readFileSync(path.join(nodeModules, file), 'utf8');
+      expect(mayHoldActiveMarkup(declarations), file).toBe(true);
+      expect(mayHoldActiveMarkdown(declarations), file).toBe(false);
+    }
+  });
+});

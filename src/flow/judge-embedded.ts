@@ -5,8 +5,8 @@ import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.t
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
-import type { FlowMode } from './link-steps.ts';
-import { refusedLinkItem } from './refused-link.ts';
+import type { FlowMode, LinkStep } from './link-steps.ts';
+import { refusedLinkItem, refusedStepItem } from './refused-link.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
 export interface EmbeddedJudgement {
@@ -99,6 +99,27 @@ export async function judgeEmbeddedItems(
   return { records, changed };
 }
 
+/**
+ * The `resource_link` blocks of `messages` (a prompt result's, a sampling request's), each with its index in its list
+ * (a record's `contentIndex`): a message holds one block or a list of them, and a `tool_result` block a list of its own.
+ */
+export function messageLinks(messages: unknown): { index: number; link: Record<string, unknown> }[] {
+  const links: { index: number; link: Record<string, unknown> }[] = [];
+  const add = (list: readonly unknown[], nested: boolean) =>
+    list.forEach((block, index) => {
+      if (isRecord(block) && block['type'] === 'resource_link') links.push({ index, link: block });
+      else if (!nested && isRecord(block) && block['type'] === 'tool_result' && Array.isArray(block['content']))
+        add(block['content'], true);
+    });
+  if (Array.isArray(messages))
+    for (const message of messages) {
+      if (!isRecord(message)) continue;
+      const content = message['content'];
+      add(Array.isArray(content) ? content : [content], false);
+    }
+  return links;
+}
+
 /** A judged list of messages: the messages with withheld items replaced (null when none changed), and the records. */
 export interface MessagesJudgement {
   messages: unknown[] | null;
@@ -110,13 +131,15 @@ export interface MessagesJudgement {
  * holds one content block, 2025-06-18, or a list of them, later revisions): each embedded resource as a body, each
  * `resource_link` its link decision refuses (for links returned by `server`) replaced by the refused link's item in
  * enforce mode, and the blocks a `tool_result` block holds (2025-11-25 sampling) the same way. Records' `contentIndex`
- * is the block's index within its list.
+ * is the block's index within its list. `steps`: the front end's link step of each `resource_link` block (by the
+ * block), decided and recorded by it; its refused item names that record. A block with none is decided here.
  */
 export async function judgeMessages(
   gate: Gate,
   messages: unknown,
   mode: FlowMode,
   server = '',
+  steps: ReadonlyMap<unknown, LinkStep> = new Map(),
 ): Promise<MessagesJudgement> {
   if (!Array.isArray(messages)) return { messages: null, records: [] };
   const records: EmbeddedRecord[] = [];
@@ -129,7 +152,7 @@ export async function judgeMessages(
     }
     const content = message['content'];
     const list: unknown[] = Array.isArray(content) ? content : [content];
-    const replaced = await judgeBlocks(gate, list, mode, server, records);
+    const replaced = await judgeBlocks(gate, list, mode, server, records, steps);
     if (replaced === null) {
       judged.push(message);
       continue;
@@ -148,15 +171,19 @@ async function judgeBlocks(
   mode: FlowMode,
   server: string,
   records: EmbeddedRecord[],
+  steps: ReadonlyMap<unknown, LinkStep>,
   nested = false,
 ): Promise<unknown[] | null> {
   // decided side by side, so a gate that stays silent costs one deadline, not one per link or block
   const judging = list.map((block) => {
     if (!isRecord(block)) return null;
+    const step = steps.get(block);
+    // the front end's step: its decision, and the record its notice names
+    if (step !== undefined) return Promise.resolve(refusedStepItem(step, block) ?? null);
     if (mode === 'enforce' && block['type'] === 'resource_link')
       return Promise.resolve(decideLinkLine(gate, { stage: 'link', server, readFrom: server, link: block }));
     if (!nested && block['type'] === 'tool_result' && Array.isArray(block['content']))
-      return judgeBlocks(gate, block['content'], mode, server, records, true);
+      return judgeBlocks(gate, block['content'], mode, server, records, steps, true);
     return null;
   });
   const items = await judgeEmbeddedItems(gate, list, mode);
@@ -165,7 +192,9 @@ async function judgeBlocks(
   for (const [index, block] of list.entries()) {
     const judged = await judging[index];
     if (Array.isArray(judged)) changed.set(index, { ...(block as Record<string, unknown>), content: judged });
-    else if (judged != null && judged.effect === 'deny') changed.set(index, refusedLinkItem(block, judged));
+    else if (judged == null) continue;
+    else if (!('effect' in judged)) changed.set(index, judged);
+    else if (judged.effect === 'deny') changed.set(index, refusedLinkItem(block, judged as Decision));
   }
   return changed.size === 0 ? null : list.map((item, i) => changed.get(i) ?? item);
 }

@@ -15,6 +15,10 @@ import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
 import { asksSampling, judgedSampling } from './sampling-input-requests.ts';
+import { judgedListing } from './judge-listing.ts';
+import { messageLinkSteps } from './message-link-steps.ts';
+
+export { maxListedEntries } from './judge-listing.ts';
 import type { TransportSession } from './transport-session.ts';
 import {
   inputRequiredOnly,
@@ -30,7 +34,11 @@ export const judgedServerRequests: ReadonlySet<string> = new Set(['sampling/crea
 
 /** Whether a message from the server passes whole in a batch: a notification, or a request the gate does not judge. */
 export function passesWhole(s: TransportSession, shape: ReturnType<typeof messageShape>): boolean {
-  return shape.kind === 'notification' || (shape.kind === 'request' && !judgesRequest(s, shape.method));
+  // a sampling request's links are recorded before it goes on, whoever judges its items
+  return (
+    shape.kind === 'notification' ||
+    (shape.kind === 'request' && !judgesRequest(s, shape.method) && shape.method !== 'sampling/createMessage')
+  );
 }
 
 /** One message from the server: requests and notifications pass at once; answers are matched; the rest is dropped. */
@@ -56,6 +64,19 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
         if (shape.id !== null) await s.inner.send(gateError(shape.id, couldNotJudge(error)) as never).catch(() => {});
         throw error;
       }
+    });
+  }
+  if (shape.kind === 'request' && shape.method === 'sampling/createMessage') {
+    // a front end that judges the items itself (the proxy) still has the links recorded here, before they go on
+    const m = message as Record<string, unknown>;
+    return s.queue(async () => {
+      try {
+        await messageLinkSteps(s, shape.id, isRecord(m['params']) ? m['params']['messages'] : undefined);
+      } catch (error) {
+        if (shape.id !== null) await s.inner.send(gateError(shape.id, couldNotJudge(error)) as never).catch(() => {});
+        throw error;
+      }
+      s.deliver(message, extra);
     });
   }
   if (shape.kind === 'request' || shape.kind === 'notification') return s.deliver(message, extra);
@@ -138,56 +159,21 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       });
   }
   if (method === 'prompts/get' && s.judgeItems) return answerJudged(s, id, () => judgedMessages(s, m, 'result'), extra);
+  // a front end that judges the items itself (the proxy) still has the prompt's links recorded here
+  if (method === 'prompts/get')
+    return answerJudged(
+      s,
+      id,
+      async () => {
+        await messageLinkSteps(s, id, isRecord(m['result']) ? m['result']['messages'] : undefined);
+        return m;
+      },
+      extra,
+    );
   if ((method === 'resources/list' || method === 'resources/templates/list') && s.mode === 'enforce')
     return answerJudged(s, id, () => judgedListing(s, m), extra);
   s.deliver(m, extra);
 }
-
-/** Most entries of one `resources/list` or `resources/templates/list` page the gate judges; a longer page is withheld. */
-export const maxListedEntries = 10_000;
-
-/**
- * A `resources/list` or `resources/templates/list` answer without the entries whose uri the link decision refuses (a
- * host hands its listing to the model: Claude Code's ListMcpResourcesTool), each uri judged as a link of this server
- * (its address: declared types and sizes stop reads, not listings); a template by its uri with every `{…}` expression
- * empty. The same message when none is refused.
- */
-async function judgedListing(s: TransportSession, m: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = m['result'];
-  if (!isRecord(result)) return m;
-  // both arrays, whichever the method: a host's SDK passes a key it does not expect on, and a host hands it on too
-  const keys = listingKeys.filter((key) => Array.isArray(result[key]));
-  const lists = keys.map((key) => result[key] as unknown[]);
-  // each entry costs a link decision: a longer listing (a server pages it with `nextCursor`) is not judged at all
-  if (lists.reduce((n, entries) => n + entries.length, 0) > maxListedEntries)
-    return gateError(
-      m['id'] as JsonRpcId,
-      `linkgate withheld the listing: more than ${maxListedEntries} entries in one page (the server can page it)`,
-    );
-  const decide = resultLinkDecider(s.gate, s.server);
-  const refusedIn = await Promise.all(
-    lists.map((entries) =>
-      Promise.all(
-        entries.map(async (entry) => {
-          if (!isRecord(entry)) return false;
-          const template = entry['uriTemplate'];
-          const uri = typeof template === 'string' ? template.replace(/\{[^{}]*\}/g, '') : entry['uri'];
-          // the address alone: a declared type or size would stop a read, not the listing of its address
-          return (await decide({ type: 'resource_link', uri, name: 'listed' }, true)).effect === 'deny';
-        }),
-      ),
-    ),
-  );
-  if (!refusedIn.some((refused) => refused.includes(true))) return m;
-  const kept = { ...result };
-  keys.forEach((key, k) => {
-    kept[key] = (lists[k] ?? []).filter((_, i) => refusedIn[k]?.[i] !== true);
-  });
-  return { ...m, result: kept };
-}
-
-// the arrays of a `resources/list` and a `resources/templates/list` answer
-const listingKeys = ['resources', 'resourceTemplates'] as const;
 
 /**
  * A completed task's `tasks/get` answer (Tasks extension, 2026-07-28): its `result` is the tool call's result, so its
@@ -292,7 +278,7 @@ async function judgedInputRequired(
   const refused = urls.length > 0 ? await s.judgeElicitations(urls, tool, id) : null;
   if (refused === null) {
     const result = m['result'] as Record<string, unknown>;
-    return { ...m, result: await judgedSampling(s, inputRequiredOnly(result, method === 'tasks/get')) };
+    return { ...m, result: await judgedSampling(s, inputRequiredOnly(result, method === 'tasks/get'), id) };
   }
   if (method === 'tools/call')
     return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme, refused.ref) };
@@ -374,7 +360,8 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
 async function judgedMessages(s: TransportSession, message: Record<string, unknown>, key: 'result' | 'params') {
   const holder = message[key];
   if (!isRecord(holder)) return message;
-  const judged = await judgeMessages(s.gate, holder['messages'], s.mode, s.server);
+  const steps = await messageLinkSteps(s, message['id'], holder['messages']);
+  const judged = await judgeMessages(s.gate, holder['messages'], s.mode, s.server, steps);
   if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
 }

@@ -1,6 +1,8 @@
 import { isRecord } from '../decision/json-value.ts';
 import { judgeMessages } from '../flow/judge-embedded.ts';
 import { recordWithheldError } from '../record/record-error.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { messageLinkSteps } from './message-link-steps.ts';
 import type { TransportSession } from './transport-session.ts';
 
 // An `input_required` answer (MCP 2026-07-28) may ask the host to run `sampling/createMessage` requests: their
@@ -22,6 +24,7 @@ export function asksSampling(result: unknown): boolean {
 export async function judgedSampling(
   s: TransportSession,
   result: Record<string, unknown>,
+  id: JsonRpcId,
 ): Promise<Record<string, unknown>> {
   const requests = result['inputRequests'];
   if (!isRecord(requests)) return result;
@@ -29,7 +32,9 @@ export async function judgedSampling(
   for (const [key, request] of Object.entries(requests)) {
     if (!isRecord(request) || request['method'] !== 'sampling/createMessage' || !isRecord(request['params'])) continue;
     const params = request['params'];
-    const made = await judgeMessages(s.gate, params['messages'], s.mode, s.server);
+    // its links found and recorded as a tool result's are, each refused one's item naming its record
+    const steps = await messageLinkSteps(s, id, params['messages']);
+    const made = await judgeMessages(s.gate, params['messages'], s.mode, s.server, steps);
     if (!(await s.emitEmbedded(made.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
     if (made.messages !== null) judged[key] = { ...request, params: { ...params, messages: made.messages } };
   }

@@ -1,0 +1,104 @@
+// Every link a prompt, a server's sampling request or a resource listing carries ends in a record, as a tool
+// result's links do (DESIGN §4c), through `gateTransport` over the real SDK Client: a refused one is replaced (or, in
+// a listing, left out) and its record says so, the notice's record ref naming that record. On main they were replaced
+// with no record at all (issue 39, left open).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { recordRef } from '../../src/flow/record-ref.ts';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
+import { maskUri } from '../../src/link/mask-uri.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import type { LinkRecord } from '../../src/record/link-record.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
+import { gateTransport } from '../../src/sdk/gate-transport.ts';
+import { tsServer } from '../e2e/run-probe.ts';
+import { metadataUri } from './message-links-server.ts';
+
+type Json = Record<string, unknown>;
+let gate: Gate;
+beforeAll(async () => {
+  gate = createGate(await loadPolicy('policies/default.yaml'));
+});
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+const serverParams = () => {
+  const [command, ...args] = tsServer('test/sdk/message-links-server.ts');
+  return { command: command as string, args, stderr: 'ignore' as const };
+};
+
+function gated(records: LinkRecord[]) {
+  return gateTransport(new StdioClientTransport(serverParams()), {
+    gate,
+    server: 'docs',
+    sink: callbackSink((r) => void records.push(r)),
+  });
+}
+
+// the last record of each uri (a later record of a link supersedes its discovery record)
+const lastOf = (records: readonly LinkRecord[], uri: string) => records.filter((r) => r.uri === maskUri(uri)).at(-1);
+const refIn = (text: string) => /record `([0-9a-f]{10})`/.exec(text)?.[1];
+
+describe('links of prompts, sampling requests and listings get their records', () => {
+  test('a prompt: the refused link becomes its notice naming its record; the allowed one is recorded too', async () => {
+    const records: LinkRecord[] = [];
+    const client = new Client({ name: 'host', version: '1.0.0' });
+    await client.connect(gated(records));
+    const prompt = await client.getPrompt({ name: 'links' });
+    const notice = String((prompt.messages[0]?.content as Json)['text']);
+    expect(notice).toMatch(/^linkgate refused the link `meta` \(scheme `http`\): uri\.non-public-address/);
+    expect(notice).not.toContain('169.254.169.254');
+    await client.close();
+    const refused = lastOf(records, metadataUri);
+    expect(refused).toMatchObject({ verdict: 'link-only', decisions: { link: { effect: 'deny' } } });
+    expect(refIn(notice)).toBe(recordRef((refused as LinkRecord).stages.discovered));
+    expect(lastOf(records, 'guide://docs/readme')).toMatchObject({ verdict: 'link-only' });
+  });
+
+  test("a server's sampling request: the refused link is replaced and recorded", async () => {
+    const records: LinkRecord[] = [];
+    const transport = gated(records);
+    let sampled: (message: Json) => void = () => {};
+    const sampling = new Promise<Json>((resolve) => (sampled = resolve));
+    transport.onmessage = (message) => {
+      if ((message as Json)['method'] === 'sampling/createMessage') sampled(message as Json);
+    };
+    await transport.start();
+    const send = (message: Json) => transport.send(message as JSONRPCMessage);
+    await send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { sampling: {} },
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
+    await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sample', arguments: {} } });
+    const request = await sampling;
+    const block = (request['params'] as { messages: { content: Json[] }[] }).messages[0]?.content[0] as Json;
+    expect(String(block['text'])).toMatch(/^linkgate refused the link `meta`/);
+    await transport.close();
+    const refused = lastOf(records, metadataUri);
+    expect(refused).toMatchObject({ verdict: 'link-only', decisions: { link: { effect: 'deny' } } });
+    expect(refIn(String(block['text']))).toBe(recordRef((refused as LinkRecord).stages.discovered));
+  });
+
+  test('a listing: the refused entry is left out, and recorded', async () => {
+    const records: LinkRecord[] = [];
+    const client = new Client({ name: 'host', version: '1.0.0' });
+    await client.connect(gated(records));
+    const listed = await client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toEqual(['guide://docs/readme']);
+    await client.close();
+    expect(lastOf(records, metadataUri)).toMatchObject({
+      verdict: 'link-only',
+      decisions: { link: { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] } },
+    });
+  });
+});

@@ -65,7 +65,7 @@ describe('links of prompts, sampling requests and listings get their records', (
     let sampled: (message: Json) => void = () => {};
     const sampling = new Promise<Json>((resolve) => (sampled = resolve));
     transport.onmessage = (message) => {
-      if ((message as Json)['method'] === 'sampling/createMessage') sampled(message as Json);
+      if ((message as Json)['method'] === 'sampling/createMessage') sampled(message);
     };
     await transport.start();
     const send = (message: Json) => transport.send(message as JSONRPCMessage);

@@ -53,3 +53,48 @@ describe('LinkLedger', () => {
     expect(written.map((r) => r.uri)).not.toContain('x://0');
   });
 });
+
+// A link listed twice in one session (two tool results, or twice in one) is two listings: each ends in its own
+// record, as the decorator keeps them (`found-links.ts`); a read supersedes the newest listing only. On main the
+// second listing replaced the first, so the first listing never got its last record (issue 39, left open).
+describe('LinkLedger: every listing of a link', () => {
+  const listing = (toolUse: string, index: number, requested: string | null = null) =>
+    ({
+      uri: 'x://twice',
+      verdict: requested === null ? 'link-only' : 'body-obtained',
+      stages: { discovered: { contentIndex: index } },
+      host: { name: 'claude-agent-sdk', session: 's', toolUseIds: { discovered: toolUse, requested } },
+    }) as unknown as LinkRecord;
+
+  test('two listings, one read: the read supersedes the newer, flush finishes the older', async () => {
+    const { l, written } = ledger();
+    await l.discovered({ kind: 'discovered', ...listing('toolu_1', 0) });
+    await l.discovered({ kind: 'discovered', ...listing('toolu_2', 3) });
+    await l.finished(listing('toolu_2', 3, 'toolu_read'));
+    written.length = 0;
+    await l.flush();
+    expect(written.map((r) => [r.kind ?? 'link', r.host?.toolUseIds.discovered])).toEqual([['link', 'toolu_1']]);
+  });
+
+  test('two listings never read: each gets its last record', async () => {
+    const { l, written } = ledger();
+    await l.discovered({ kind: 'discovered', ...listing('toolu_1', 0) });
+    await l.discovered({ kind: 'discovered', ...listing('toolu_1', 1) });
+    written.length = 0;
+    await l.flush();
+    expect(
+      written.map(
+        (r) => (r as unknown as { stages: { discovered: { contentIndex: number } } }).stages.discovered.contentIndex,
+      ),
+    ).toEqual([0, 1]);
+  });
+
+  test('the same listing written twice waits once', async () => {
+    const { l, written } = ledger();
+    await l.discovered({ kind: 'discovered', ...listing('toolu_1', 0) });
+    await l.discovered({ kind: 'discovered', ...listing('toolu_1', 0) });
+    written.length = 0;
+    await l.flush();
+    expect(written).toHaveLength(1);
+  });
+});

@@ -66,3 +66,30 @@ for (const [front, answer] of [
       expect(got).not.toContain('10.11.12.13');
     });
   });
+
+// prose beside a refused link naming its address in a spelling a parser or a browser reads back as the same address
+const proseSpellings: [string, string][] = [
+  ['percent-encoded path characters', 'http://169.254.169.254/%6catest/meta-data/iam/security-credentials/'],
+  ['backslashes for the slashes', 'http:\\\\169.254.169.254\\latest\\meta-data\\iam\\security-credentials\\'],
+  ['fullwidth', fullwidth(metadata)],
+  ['ideographic full stops', metadata.replaceAll('.', '\u3002')],
+];
+
+for (const [front, answer] of [
+  ['proxy', async (result: unknown) => call((await proxied()).host, { result })],
+  [
+    'decorator',
+    async (result: unknown) => (await decorated()).client.callTool({ name: 'result', arguments: { result } }),
+  ],
+] as const)
+  describe(`red team, notices (fresh): prose beside a refused link, through the ${front}`, () => {
+    for (const [label, spelled] of proseSpellings)
+      test.fails(`its address spelled with ${label} does not survive`, async () => {
+        const got = JSON.stringify(
+          await answer({
+            content: [link(metadata, 'creds'), { type: 'text', text: `the keys are at ${spelled} now` }],
+          }),
+        );
+        expect(got).not.toContain(JSON.stringify(spelled).slice(1, -1));
+      });
+  });

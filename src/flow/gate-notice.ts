@@ -98,19 +98,29 @@ function describeSubject(subject: NoticeSubject): string {
   return `${name} (scheme ${quoteValue(schemeOf(subject.uri))})`;
 }
 
-// whether a link's name holds its address as written or as a parser, a browser or a reader takes it back: the part a
-// notice can show (`quoteValue` cuts it), percent-decoded, NFKC-folded (fullwidth letters and digits), IDNA's full
-// stops (U+3002, U+FF0E, U+FF61) as `.`, backslashes as `/`
+// whether a link's name holds its address as written or as read back (`readBack`), within the part a notice can show
+// (`quoteValue` cuts it)
 function namesAddress(name: string, uri: string): boolean {
-  if (holdsAddress(name, uri)) return true;
-  let text = name
-    .slice(0, 4 * maxQuotedChars)
+  return holdsAddress(name, uri) || holdsAddress(readBack(name.slice(0, 4 * maxQuotedChars)), uri);
+}
+
+/**
+ * `text` as a parser, a browser or a reader takes a uri in it back: NFKC-folded (fullwidth letters and digits), IDNA's
+ * full stops (U+3002, U+FF0E, U+FF61) as `.`, backslashes as `/`, percent-encoded bytes decoded (up to three times).
+ */
+export function readBack(text: string): string {
+  let back = text
     .normalize('NFKC')
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replaceAll('\\', '/');
-  for (let round = 0; round < 3 && percentByte.test(text); round += 1)
-    text = text.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
-  return holdsAddress(text, uri);
+  for (let round = 0; round < 3 && percentByte.test(back); round += 1)
+    back = back.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
+  return back;
+}
+
+/** Whether `readBack` may change `text`: it holds a `%`, a backslash or a character outside ASCII. */
+export function mayReadBack(text: string): boolean {
+  return /[%\\\u0080-\uffff]/.test(text);
 }
 
 const percentByte = /%[0-9A-Fa-f]{2}/;

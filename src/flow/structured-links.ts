@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
-import { addressOf } from './gate-notice.ts';
+import { addressOf, mayReadBack, readBack } from './gate-notice.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -145,11 +145,15 @@ export async function judgeStructured(
   const addresses = held.map(([uri, r]) => ({ uri, address: addressOf(uri), r }));
   for (const { path, text, key } of walked.strings) {
     let lower: string | undefined;
+    // the text as a parser reads a uri in it back (percent-encoded, backslashes, fullwidth, IDNA full stops), once
+    let back: string | null | undefined;
     const holder = addresses.find(({ uri, address }) => {
       if (text.includes(uri)) return true;
-      if (address.length < 3 || address.length > text.length) return false;
+      if (address.length < 3) return false;
       lower ??= text.toLowerCase();
-      return lower.includes(address);
+      if (address.length <= text.length && lower.includes(address)) return true;
+      back ??= mayReadBack(text) ? readBack(text).toLowerCase() : null;
+      return back !== null && back.includes(address);
     });
     if (holder === undefined) continue;
     const notice = refusedLinkNotice(holder.r.link, holder.r.decision, holder.r.ref);

@@ -84,7 +84,7 @@ for (const [front, answer] of [
 ] as const)
   describe(`red team, notices (fresh): prose beside a refused link, through the ${front}`, () => {
     for (const [label, spelled] of proseSpellings)
-      test.fails(`its address spelled with ${label} does not survive`, async () => {
+      test(`its address spelled with ${label} does not survive`, async () => {
         const got = JSON.stringify(
           await answer({
             content: [link(metadata, 'creds'), { type: 'text', text: `the keys are at ${spelled} now` }],

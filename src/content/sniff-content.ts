@@ -4,7 +4,7 @@ import { fileTypeKind } from './binary-kind.ts';
 import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-answers.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { binaryFindings } from './sniff-binary.ts';
-import { readText, textFindings } from './sniff-text.ts';
+import { readText, scanUtf8Early, textFindings } from './sniff-text.ts';
 import { startsWithBom } from './text/text-encoding.ts';
 import { WorkBudget, WorkExhausted } from './work-budget.ts';
 
@@ -63,8 +63,10 @@ function sniffWithin(
 ): ContentSniff | NeedsFileType {
   if (bytes.length === 0) return blankSniff(EMPTY_KIND, true);
 
-  // text without NULs is text whatever its first bytes say: `MZ-80K notes` is not a PE file
-  const hasNul = bytes.indexOf(0) !== -1;
+  // text without NULs is text whatever its first bytes say: `MZ-80K notes` is not a PE file. Valid UTF-8 is scanned
+  // for the text checks first, and that scan says whether it holds a NUL (no second search of the bytes)
+  const early = scanUtf8Early(bytes, options.findInvisible !== false);
+  const hasNul = early === null ? bytes.indexOf(0) !== -1 : early.nul;
   const binaryFirst = hasNul && !startsWithBom(bytes);
   let kind: string | null = null;
   if (binaryFirst) {
@@ -72,7 +74,7 @@ function sniffWithin(
     if (named === undefined) return { fileTypeAt: 0 };
     kind = named;
   }
-  const text = kind === null ? readText(bytes, hasNul, options.text) : null;
+  const text = kind === null ? readText(bytes, hasNul, options.text, early) : null;
   if (text === null && !binaryFirst) {
     const named = binaryAt(bytes, 0, answers);
     if (named === undefined) return { fileTypeAt: 0 };

@@ -2,7 +2,14 @@
 import { blankSniff, type ContentSniff, type SeenKind, type SniffOptions } from './content-sniff.ts';
 import type { TextBody } from './consumers/content-consumer.ts';
 import { defaultProfile, judgeTextForProfile, recognisedUnder } from './consumers/consumer-registry.ts';
-import { decodeText, hasLoneSurrogate, utf8TextStart } from './text/text-encoding.ts';
+import { isUtf8 } from 'node:buffer';
+import {
+  decodeText,
+  hasLoneSurrogate,
+  startsWithBom,
+  utf16GuessSampleBytes,
+  utf8TextStart,
+} from './text/text-encoding.ts';
 import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
@@ -11,7 +18,7 @@ import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
 import { findUnsafeText } from './text/unsafe-text.ts';
-import { scanUtf8Marking } from './text/unsafe-utf8.ts';
+import { type MarkedUtf8Findings, scanUtf8Marking } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /**
@@ -26,25 +33,53 @@ export interface TextView {
   /** findings of the string scan (UTF-16), or null when the UTF-8 bytes are scanned */
   unsafe: string[] | null;
   issues: readonly string[];
+  /** the scan of all the item's bytes (`scanUtf8Marking(bytes, 0, …)`), when it was made before the text was read */
+  scanned?: MarkedUtf8Findings;
 }
 
-/** The bytes as text, or null when they are not text; UTF-8 stays bytes (a text carrier's string is reused), UTF-16 is decoded. */
-export function readText(bytes: Buffer, hasNul: boolean, original: string | undefined): TextView | null {
+/**
+ * Valid UTF-8 with no byte order mark and no NUL in its first 4 KiB, scanned once (`scanUtf8Marking` from byte 0):
+ * the scan sees a NUL exactly when the bytes hold one, so the NUL search is not made again, and the text checks take
+ * the scan's findings; null for other bytes (UTF-16 and most binary formats hold a NUL early).
+ */
+export function scanUtf8Early(bytes: Buffer, findInvisible: boolean): MarkedUtf8Findings | null {
+  if (startsWithBom(bytes) || bytes.subarray(0, utf16GuessSampleBytes).indexOf(0) !== -1 || !isUtf8(bytes)) return null;
+  return scanUtf8Marking(bytes, 0, findInvisible);
+}
+
+/** The bytes as text, or null when they are not text; UTF-8 stays bytes (a text carrier's string is reused), UTF-16 is decoded. `early` is `scanUtf8Early`'s scan of them, if made. */
+export function readText(
+  bytes: Buffer,
+  hasNul: boolean,
+  original: string | undefined,
+  early: MarkedUtf8Findings | null = null,
+): TextView | null {
   if (original !== undefined && !hasNul) {
     const bom = original.charCodeAt(0) === 0xfeff;
-    return {
+    const view: TextView = {
       utf8: bom ? bytes.subarray(3) : bytes,
       start: bom ? 3 : 0,
       text: () => (bom ? original.slice(1) : original),
       unsafe: null,
       issues: [],
     };
+    if (!bom && early !== null) view.scanned = early;
+    return view;
   }
-  const from = utf8TextStart(bytes);
+  // valid UTF-8 with no byte order mark and no NUL early on is UTF-8 from its first byte (no UTF-16 pattern either)
+  const from = early === null ? utf8TextStart(bytes) : 0;
   if (from !== -1) {
     const utf8 = bytes.subarray(from);
     let decoded: string | undefined;
-    return { utf8, start: from, text: () => (decoded ??= utf8.toString('utf8')), unsafe: null, issues: [] };
+    const view: TextView = {
+      utf8,
+      start: from,
+      text: () => (decoded ??= utf8.toString('utf8')),
+      unsafe: null,
+      issues: [],
+    };
+    if (from === 0 && early !== null) view.scanned = early;
+    return view;
   }
   const decoded = decodeText(bytes);
   if (decoded === null) return null;
@@ -76,7 +111,9 @@ export function textFindings(
       ? findInvisible
         ? scanUtf8Marking(view.utf8, 0, true)
         : null
-      : scanUtf8Marking(bytes, view.start, findInvisible);
+      : view.start === 0 && view.scanned !== undefined
+        ? view.scanned
+        : scanUtf8Marking(bytes, view.start, findInvisible);
   // the ASCII bytes the checks below search for: a mark the scan saw nowhere is not searched for, any other byte once
   // for all of them (an ASCII byte is in the item's UTF-8 bytes exactly when it is in the text past their byte order
   // mark)

@@ -11,8 +11,9 @@ export interface Utf8Findings {
   invisible: string | null;
 }
 
-/** `Utf8Findings`, and whether the text may hold a byte: false only for one of `classifiedMarks` it lacks. */
+/** `Utf8Findings`, whether the bytes hold a NUL, and whether they may hold a byte: false only for one of `classifiedMarks` they lack. */
 export interface MarkedUtf8Findings extends Utf8Findings {
+  nul: boolean;
   mayHold: (byte: number) => boolean;
 }
 
@@ -69,7 +70,7 @@ export function scanUtf8Marking(bytes: Buffer, textFrom: number, invisible: bool
   // a plain Uint8Array: V8 reads its elements faster than a Buffer's
   const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   const mayHold = classifyBlocks(u8, invisible, (from, to) => noteMarked(found, u8, classes, from, to));
-  return { unsafe: found.unsafe(), invisible: found.invisible(), mayHold };
+  return { unsafe: found.unsafe(), invisible: found.invisible(), nul: found.holdsNul(), mayHold };
 }
 
 // each byte from `from` to `to` the table marks, noted
@@ -120,6 +121,10 @@ class Found {
     if (kind === invisibleEF) return at > this.textFrom && second === 0xbb && bytes[at + 2] === 0xbf;
     const third = bytes[at + 2] ?? 0;
     return second === 0x80 ? invisibleAfterE280[third] === 1 : second === 0x81 && invisibleAfterE281[third] === 1;
+  }
+
+  holdsNul(): boolean {
+    return this.nul;
   }
 
   unsafe(): string[] {

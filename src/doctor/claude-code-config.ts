@@ -13,6 +13,7 @@ import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { claudePluginHooks } from './claude-code-plugins.ts';
 import { readConfigFile } from './read-config-file.ts';
+import { residentHookProblems } from '../resident/resident-doctor.ts';
 import { serverFromEntry } from './server-entry.ts';
 
 /** Where doctor looks: the user's home folder and the project folder. */
@@ -61,6 +62,8 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     if (isRecord(plugins))
       for (const [key, on] of Object.entries(plugins)) if (typeof on === 'boolean') enabledPlugins.set(key, on);
     add(file, hookHandlers(settings.value['hooks'], claudeCode.events));
+    // a resident hook (http, docs/resident-hook.md) whose conditions do not hold
+    problems.push(...residentHookProblems(file, settings.value['hooks']));
   }
   for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems, places.env))
     add(plugin.file, plugin.handlers);
@@ -80,6 +83,7 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     if (settings.kind !== 'read') continue;
     managed.push({ file, settings: settings.value });
     for (const h of hookHandlers(settings.value['hooks'], claudeCode.events)) managedHooks.push([file, h]);
+    problems.push(...residentHookProblems(file, settings.value['hooks']));
   }
   // bare mode turns off every settings hook, the managed ones too
   const bare = claudeCodeBareMode(places.env, [...layers, ...managed]);

@@ -19,12 +19,20 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[i] ?? 0;
 }
 
-/** Runs each task once per round, interleaved (a, b, c, a, b, c, …), after `warmup` untimed rounds; milliseconds. */
-export async function interleave(tasks: Record<string, () => unknown>, rounds: number, warmup = 2): Promise<Series[]> {
+/**
+ * Runs each task once per round, interleaved (a, b, c, a, b, c, …), after `warmup` untimed rounds; milliseconds.
+ * `collect: false` leaves out the forced collection before each task (the link section of `run.ts` says why).
+ */
+export async function interleave(
+  tasks: Record<string, () => unknown>,
+  rounds: number,
+  warmup = 2,
+  collect = true,
+): Promise<Series[]> {
   const names = Object.keys(tasks);
   const out: Series[] = names.map((name) => ({ name, rounds: [] }));
   // with --expose-gc, collect before each timed task so one task's garbage is not charged to the next
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = collect ? (globalThis as { gc?: () => void }).gc : undefined;
   for (let r = 0; r < warmup + rounds; r += 1) {
     for (const [i, name] of names.entries()) {
       const task = tasks[name] as () => unknown;

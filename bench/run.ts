@@ -117,6 +117,11 @@ async function benchLinks(): Promise<void> {
         }),
       },
       rounds,
+      2,
+      // no forced collection before each loop: a full `gc()` leaves its sweeping to V8's helper threads, whose CPU time
+      // lands in the loop that follows (the 3.3 ms `new URL()` loop took 4.9–12.3 ms of CPU after one, and the CPU
+      // ratio of one build moved between 1.5× and 3.5×); each loop pays the scavenges its own allocation triggers
+      false,
     );
     // interleave's two warm-up rounds are not timed
     const cpuUrl = cpu.url.slice(-rounds);

@@ -11,8 +11,8 @@ export const maxListedEntries = 10_000;
 /**
  * A `resources/list` or `resources/templates/list` answer without the entries whose uri the link decision refuses (a
  * host hands its listing to the model: Claude Code's ListMcpResourcesTool), each uri judged as a link of this server
- * (its address: declared types and sizes stop reads, not listings); a template by its uri with every `{…}` expression
- * empty. The same message when none is refused.
+ * (its address: declared types and sizes stop reads, not listings); a template by what its expansions can reach
+ * (`templateJudged`). The same message when none is refused.
  */
 export async function judgedListing(s: TransportSession, m: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = m['result'];
@@ -33,9 +33,14 @@ export async function judgedListing(s: TransportSession, m: Record<string, unkno
         entries.map(async (entry) => {
           if (!isRecord(entry)) return false;
           const template = entry['uriTemplate'];
-          const uri = typeof template === 'string' ? template.replace(/\{[^{}]*\}/g, '') : entry['uri'];
+          if (typeof template === 'string') {
+            const judged = templateJudged(template);
+            if (judged === null) return false;
+            const decision = await decide({ type: 'resource_link', uri: judged.uri, name: 'listed' }, true);
+            return decision.effect === 'deny' && (judged.origin || decision.reasons.some(isSchemeRefusal));
+          }
           // the address alone: a declared type or size would stop a read, not the listing of its address
-          return (await decide({ type: 'resource_link', uri, name: 'listed' }, true)).effect === 'deny';
+          return (await decide({ type: 'resource_link', uri: entry['uri'], name: 'listed' }, true)).effect === 'deny';
         }),
       ),
     ),
@@ -63,3 +68,35 @@ export async function judgedListing(s: TransportSession, m: Record<string, unkno
 
 // the arrays of a `resources/list` and a `resources/templates/list` answer
 const listingKeys = ['resources', 'resourceTemplates'] as const;
+
+// a uri template's expression (RFC 6570 level 4: `{var}`, `{+var}`, `{?a,b}`, …)
+const expression = /\{[^{}]*\}/g;
+
+/**
+ * How a listed uri template is judged, by what its expansions can reach: when its host is fixed (no expression in the
+ * authority but its port), as the uri with each expression expanded (a scheme's to `http`, the scheme that reaches
+ * network addresses; a port's to `1`; any other to one plain segment), so its origin and address are judged as any
+ * listed uri's (`origin: true`: any refusal leaves it out); when an expression sits in the host (`https://{host}/…`),
+ * the origin is the expansion's, judged at the read of each expanded uri, so the template is judged by its fixed scheme
+ * only (`origin: false`: only a refused scheme leaves it out); null when it fixes neither (`{+url}`).
+ */
+export function templateJudged(template: string): { uri: string; origin: boolean } | null {
+  const parts = /^([^:/?#]*):(?:\/\/([^/?#]*))?/.exec(template);
+  if (parts === null) return null;
+  const scheme = parts[1] ?? '';
+  const authority = parts[2] ?? '';
+  const schemeVaries = scheme.includes('{');
+  // the host: the authority without its userinfo and its port
+  const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:(?:\d|\{[^{}]*\})*$/, '');
+  if (!host.includes('{')) {
+    const head = `${schemeVaries ? 'http' : scheme}:`;
+    const rest = template.slice(scheme.length + 1);
+    const port = /^\/\/[^/?#]*/.exec(rest)?.[0] ?? '';
+    const uri = head + port.replace(expression, '1') + rest.slice(port.length).replace(expression, 'x');
+    return { uri, origin: true };
+  }
+  if (schemeVaries) return null;
+  return { uri: `${scheme}://x/`, origin: false };
+}
+
+const isSchemeRefusal = (r: { code: string }) => r.code === 'uri.scheme-not-allowed';

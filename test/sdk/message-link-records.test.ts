@@ -101,4 +101,21 @@ describe('links of prompts, sampling requests and listings get their records', (
       decisions: { link: { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] } },
     });
   });
+
+  // a template is judged by what its expansions can reach: a fixed origin as that origin, a variable origin (or a
+  // template that is one expression) by its fixed scheme only; on main each `{…}` was emptied, which dropped `{+url}`
+  test('a template listing: templates whose fixed origin is refused are left out, open ones stay', async () => {
+    const records: LinkRecord[] = [];
+    const client = new Client({ name: 'host', version: '1.0.0' });
+    await client.connect(gated(records));
+    const listed = await client.listResourceTemplates();
+    expect(listed.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      '{+url}',
+      'https://docs.example.com/{+path}',
+      'https://{host}/guide/{page}',
+      'guide://docs/{name}{?lang}',
+    ]);
+    await client.close();
+    expect(lastOf(records, 'http://169.254.169.254/latest/{path}')).toMatchObject({ verdict: 'link-only' });
+  });
 });

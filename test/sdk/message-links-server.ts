@@ -43,6 +43,21 @@ if (process.argv[1]?.endsWith('message-links-server.ts'))
           ],
         },
       });
+    if (method === 'resources/templates/list')
+      return void send({
+        id,
+        result: {
+          resourceTemplates: [
+            '{+url}',
+            'https://docs.example.com/{+path}',
+            'https://{host}/guide/{page}',
+            'guide://docs/{name}{?lang}',
+            'http://169.254.169.254/latest/{path}',
+            'http://127.0.0.1:{port}/admin',
+            'file:///{+path}',
+          ].map((uriTemplate, i) => ({ uriTemplate, name: `t${i}` })),
+        },
+      });
     if (method === 'tools/call') {
       send({
         id: 'sample-1',

@@ -146,7 +146,7 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
   },
   'content.remote-load': {
     means:
-      'a consumer of the profile would load more from elsewhere by itself as it shows the body (a css `@import` in a `<style>` element, which a browser fetches off the page); it was withheld',
+      'a consumer of the profile would load more from elsewhere by itself as it shows the body (a stylesheet a browser fetches off the page: a css `@import` in a `<style>` element, a `<link rel="stylesheet">` or css `xml-stylesheet` to another origin, one a VitePress `head` entry or an MDX `<link>` writes); it was withheld',
     checkNext: 'the server that produced the body, and `content.consumers` (the browser reads html and svg)',
   },
   'policy.unreviewed': {

@@ -32,7 +32,8 @@ export function mayHoldActiveMarkdown(text: string): boolean {
   return mayHoldActiveMarkupUtf8(bytes, 'text', {
     // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
     tag: (end) => bytes[end - 1] === 0x3a || endsTagName(bytes[end]),
-    attribute: (equals) => inSpan(tags, equals),
+    // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
+    attribute: (equals) => nameFrom(tags, equals, bytes.length),
     url: (mark) => inSpan(tags, mark) || afterLinkOpening(bytes, mark),
   });
 }
@@ -154,8 +155,21 @@ function tagEnd(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-// whether `at` lies within one of `spans` (flat start, end pairs in order): a binary search
+// the first byte an attribute name holding the `=` at `at` may start at: after the `<` of the tag it lies in, the
+// start of the text for a tag that runs to its end, -1 outside every tag
+function nameFrom(spans: readonly number[], at: number, length: number): number {
+  const span = spanAt(spans, at);
+  if (span === -1) return -1;
+  return spans[2 * span + 1] === length ? 0 : (spans[2 * span] ?? 0) + 1;
+}
+
+// whether `at` lies within one of `spans` (flat start, end pairs in order)
 function inSpan(spans: readonly number[], at: number): boolean {
+  return spanAt(spans, at) !== -1;
+}
+
+// which of `spans` (flat start, end pairs in order) `at` lies within, -1 for none: a binary search
+function spanAt(spans: readonly number[], at: number): number {
   let low = 0;
   let high = spans.length / 2 - 1;
   while (low <= high) {
@@ -164,9 +178,9 @@ function inSpan(spans: readonly number[], at: number): boolean {
     const end = spans[2 * mid + 1] ?? 0;
     if (at < start) high = mid - 1;
     else if (at > end) low = mid + 1;
-    else return true;
+    else return mid;
   }
-  return false;
+  return -1;
 }
 
 // a byte that ends a tag's name (white space, `/`, `>`), or the end of the text

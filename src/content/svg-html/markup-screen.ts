@@ -50,14 +50,14 @@ const namedAttributes = words(['style', 'srcdoc', 'attributename']);
 const on = Buffer.from('on', 'latin1');
 const sniffedSchemes = words(['javascript', 'vbscript', 'livescript', 'data']);
 
-/** Where the `text` reading's triggers may stand for the parser to report them: `tag(end)` for an active tag's name that a `<` starts and that ends before `end`, `attribute(at)` for the `=` at `at`, `url(at)` for a scheme's mark (`:`, `&`, `\`) or a character reference that may spell one at `at`; a trigger ruled out is text. */
+/** Where the `text` reading's triggers may stand for the parser to report them: `tag(end)` for an active tag's name that a `<` starts and that ends before `end`, `attribute(at)` for the `=` at `at` (the first byte its name may start at, -1 when it is no attribute), `url(at)` for a scheme's mark (`:`, `&`, `\`) or a character reference that may spell one at `at`; a trigger ruled out is text. */
 export interface MarkupPlaces {
   tag: (end: number) => boolean;
-  attribute: (equals: number) => boolean;
+  attribute: (equals: number) => number;
   url: (mark: number) => boolean;
 }
 
-const anywhere: MarkupPlaces = { tag: () => true, attribute: () => true, url: () => true };
+const anywhere: MarkupPlaces = { tag: () => true, attribute: () => 0, url: () => true };
 
 /** The bytes every trigger of the `text` reading is found at (`<`, `&`, `=`, `:`, `\`): text holding none of them has nothing for the parsers to find. */
 export const textReadingMarks: readonly number[] = [0x3c, 0x26, 0x3d, 0x3a, 0x5c];
@@ -82,7 +82,7 @@ export function mayHoldActiveMarkupUtf8(
   return (
     anyMark(bytes, 0x3c, (at) => textTags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length))) ||
     anyMark(bytes, 0x26, (at) => letterReferences.some((w) => spellsAt(bytes, at, w)) && places.url(at)) ||
-    anyEquals(bytes, (b, at) => places.attribute(at) && textNameBefore(b, at)) ||
+    anyEquals(bytes, (b, at) => textNameBefore(b, at, places.attribute(at))) ||
     anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at) && places.url(at)) ||
     anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at) && places.url(at)) ||
     anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at) && places.url(at))
@@ -127,11 +127,13 @@ function anyEquals(bytes: Buffer, nameBefore: (bytes: Buffer, equals: number) =>
 // the renderer takes away), then the run of attribute-name bytes (anything but white space, `/`, `>` and `=`); the
 // name the HTML tokenizer reads is a tail of that run (a quote ends an attribute value and may start the next name
 // with no space). The run holding `on`, or ending in a named attribute, may be reported.
-function textNameBefore(bytes: Buffer, equals: number): boolean {
+// `from`: the first byte the name may start at (-1: the `=` is no attribute's).
+function textNameBefore(bytes: Buffer, equals: number, from: number): boolean {
+  if (from === -1) return false;
   let end = equals;
-  while (end > 0 && (isHtmlSpace(bytes[end - 1] ?? 0) || bytes[end - 1] === 0x3e)) end--;
+  while (end > from && (isHtmlSpace(bytes[end - 1] ?? 0) || bytes[end - 1] === 0x3e)) end--;
   let start = end;
-  while (start > 0 && !endsName(bytes[start - 1] ?? 0)) start--;
+  while (start > from && !endsName(bytes[start - 1] ?? 0)) start--;
   if (namedAttributes.some((w) => spellsAt(bytes, end - w.length, w) && end - w.length >= start)) return true;
   for (let i = start; i + 1 < end; i++) if (spellsAt(bytes, i, on)) return true;
   return false;

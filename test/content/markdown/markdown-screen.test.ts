@@ -31,6 +31,8 @@ const pieces = [
   ' style=x:expression(alert(1))',
   ' data-action=save',
   'options = {}',
+  'JSONSchema',
+  'on',
   '=',
   '= ',
   ' =',
@@ -125,6 +127,11 @@ describe('the screen in front of the markdown renderers', () => {
     expect(mayHoldActiveMarkdown('<reference types="node" />\nlet options = {}')).toBe(false);
     expect(mayHoldActiveMarkdown('options = {}\n<b\n>')).toBe(false);
     expect(mayHoldActiveMarkdown('<b\n> options = {}')).toBe(true);
+    // in a tag that ends on its line, a name starts after the `<`: what stands before it names nothing
+    expect(mayHoldActiveMarkdown('type JSONSchema<Value = any> = Options<Value>')).toBe(false);
+    expect(mayHoldActiveMarkdown('button<b onclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('on<b x=1>')).toBe(false);
+    expect(mayHoldActiveMarkdown('<bon=1>')).toBe(true);
   });
 
   test('the other triggers count wherever they stand', () => {

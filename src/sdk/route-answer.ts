@@ -14,6 +14,7 @@ import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
+import { searchedNotifications } from './refused-in-notifications.ts';
 import { asksSampling, judgedSampling } from './sampling-input-requests.ts';
 import { judgedListing } from './judge-listing.ts';
 import { messageLinkSteps } from './message-link-steps.ts';
@@ -79,6 +80,9 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
       s.deliver(message, extra);
     });
   }
+  // a log or progress message naming a link refused in this session is dropped (enforce mode)
+  if (shape.kind === 'notification' && s.mode === 'enforce' && searchedNotifications.has(shape.method))
+    if (s.refused.names(message)) return;
   if (shape.kind === 'request' || shape.kind === 'notification') return s.deliver(message, extra);
   if (shape.kind === 'answer') return onAnswer(s, shape.id, message as Record<string, unknown>, extra);
   // a malformed message never reaches the host; when it names a request in flight, that request fails
@@ -149,6 +153,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       return s.queue(async () => {
         // each link decided once: the discovery records and the caller's edits of the items share the decision
         const steps = await s.stepsOf(found);
+        s.refused.note(steps);
         const recorded = await s.emitDiscovered(found);
         if (s.onToolResultSteps !== undefined) {
           const byIndex = new Map<number, LinkStep>();
@@ -336,6 +341,7 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
   const jsonTexts = judgeJsonTexts(s.gate, content, judging, true, true);
   const steps = await stepping;
+  s.refused.note(steps);
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
     const step = steps[i];

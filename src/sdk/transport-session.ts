@@ -27,6 +27,7 @@ import type { RecordSink } from '../record/record-sink.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { FoundLink } from './found-links.ts';
+import { RefusedAddresses } from './refused-in-notifications.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
@@ -103,6 +104,8 @@ export class TransportSession {
   readonly requests = new RequestsInFlight();
   readonly reads = new ReadsInFlight();
   readonly found = new FoundLinks();
+  /** the addresses of this session's refused links, which its log and progress notifications may not name */
+  readonly refused = new RefusedAddresses();
   protocolVersion: string | null = null;
   serverInfo: PeerInfo | null = null;
   /** the last records failure, for the answer that withholds what it recorded */

@@ -100,17 +100,16 @@ describe('red team, surviving links (fresh): requests the host batches', () => {
   });
 });
 
-// A server's notifications pass through unjudged (docs/protocol-eras.md, "Not covered"); a host shows log messages and
-// progress messages to its user, and some hand them to the model. After a tool result whose link was refused, the same
-// server names the address in one. Not fixed here: it needs the refused uris of a session kept for its notifications
-// (the prose search of one result, `structured-links.ts`, applied to `notifications/message` data and progress
-// messages), issue 39 item 3.
+// A server's notifications passed through unjudged; a host shows log messages and progress messages to its user, and
+// some hand them to the model. After a tool result whose link was refused, the same server names the address in one:
+// it reached the host. Now a session keeps the addresses of its refused links, and a log or progress message naming one
+// (as written or read back) is dropped (`src/sdk/refused-in-notifications.ts`).
 describe('red team, surviving links (fresh): notifications after the refusal', () => {
   for (const [method, params] of [
     ['notifications/message', { level: 'info', logger: 'x', data: `credentials at ${metadata}` }],
     ['notifications/progress', { progressToken: 1, progress: 1, message: `fetching ${metadata}` }],
   ] as const)
-    test.fails(`a \`${method}\` naming the refused uri after its tool result`, async () => {
+    test(`a \`${method}\` naming the refused uri after its tool result`, async () => {
       const { host } = await proxied();
       await call(host, { result: { content: [link(metadata, 'creds')] } });
       await call(host, { result: { content: [] }, before: [{ jsonrpc: '2.0', method, params }] });

@@ -67,7 +67,9 @@ describe.each(['1.x', '2.x'] as const)('gateTransport under the real SDK %s Clie
     console.info(`[measure] ${major} throwing link gate: tool result answered in ${Math.round(elapsedMs)} ms`);
     expect(result.content.filter((c) => c['type'] === 'resource_link')).toEqual([]);
     const notices = result.content.filter((c) => c['type'] === 'text' && String(c['text']).includes('engine.error'));
-    expect(notices).toHaveLength(1 + refusedUris.length);
+    // every link, and the embedded resource whose uri the gate could not judge as a pointer (52a98d4)
+    expect(notices).toHaveLength(1 + refusedUris.length + 1);
+    expect(result.content.some((c) => c['type'] === 'resource')).toBe(false);
     await client.close();
     expect(client.records).toHaveLength(1 + refusedUris.length);
     for (const record of client.records) {
@@ -117,9 +119,11 @@ describe.each(['1.x', '2.x'] as const)('gateTransport under the real SDK %s Clie
       `[measure] ${major} silent gate (${minJudgementMs} ms deadline): tool result answered in ${Math.round(elapsedMs)} ms`,
     );
     expect(result.content.filter((c) => c['type'] === 'resource_link')).toEqual([]);
+    // every link, and the embedded resource whose uri is judged as a pointer by the same silent gate (52a98d4)
     expect(result.content.filter((c) => String(c['text']).includes('engine.error'))).toHaveLength(
-      1 + refusedUris.length,
+      1 + refusedUris.length + 1,
     );
+    expect(result.content.some((c) => c['type'] === 'resource')).toBe(false);
     await client.close();
     expect(client.records).toHaveLength(1 + refusedUris.length);
   });

@@ -166,6 +166,9 @@ function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>): stri
     : isRecord(output) && Array.isArray(output['contents'])
       ? output['contents']
       : [];
+  // a listing's entries (no content items): the reason holds the kept listing
+  if (items.length > 0 && items.every((item: unknown) => isRecord(item) && item['type'] === undefined))
+    return answer.reason;
   const texts = items.map((item: unknown) =>
     isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '[a part the gate passed unchanged]',
   );

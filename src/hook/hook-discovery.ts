@@ -20,7 +20,8 @@ import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCan
 import { SavedFiles } from './saved-files.ts';
 import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
-import { listedResources, unwrapToolOutput } from './tool-output.ts';
+import { listedResources, parsedJson, unwrapToolOutput } from './tool-output.ts';
+import { decideLinkLine } from '../flow/guard-gate.ts';
 
 /**
  * After an MCP tool ran: its links go into session state with where they came from, and each its link decision
@@ -291,6 +292,7 @@ export async function resourcesListed(
   const at = nowOf(context);
   const seen: SeenLink[] = [];
   const overflow = new Set<string>();
+  const refused = new Set<unknown>();
   for (const entry of listedResources(event.response)) {
     checkBudget(context.budget);
     const from = typeof entry['server'] === 'string' ? entry['server'] : server;
@@ -301,11 +303,32 @@ export async function resourcesListed(
       continue;
     }
     const link = keptLink({ ...entry, name: typeof entry['name'] === 'string' ? entry['name'] : entry['uri'] });
+    // the address alone, as the proxy judges a listing: an entry it refuses is not handed to the model
+    const address = { type: 'resource_link', uri: entry['uri'], name: 'listed' };
+    const decision = await decideLinkLine(context.gate, { stage: 'link', server: from, readFrom: from, link: address });
+    if (decision.effect === 'deny' && modeOf(context) === 'enforce') refused.add(entry['uri']);
     const discovered = discoverLink(link, null, linkContext(from, null), at);
     seen.push({ server: from, link, discovered, toolUseId: event.toolUseId });
   }
   await addSeen(event, seen, context, overflow);
-  return { kind: 'none' };
+  if (refused.size === 0) return { kind: 'none' };
+  const output = withoutEntries(event.response, refused);
+  // a host that replaces a result by a reason alone (Codex, Gemini CLI) hands the model the kept listing in it
+  const kept = typeof output === 'string' ? output : JSON.stringify(output);
+  const count = `${refused.size} refused ${refused.size === 1 ? 'entry' : 'entries'}`;
+  return { kind: 'replace', output, reason: `linkgate left ${count} out of the listing: ${kept}` };
+}
+
+// a list tool's output in the host's shape (an array, `{resources}`, either as a JSON string) without `refused`
+function withoutEntries(output: unknown, refused: ReadonlySet<unknown>): unknown {
+  const value = parsedJson(output);
+  const kept = (list: unknown[]) => list.filter((e) => !(isRecord(e) && refused.has(e['uri'])));
+  const made = Array.isArray(value)
+    ? kept(value)
+    : isRecord(value) && Array.isArray(value['resources'])
+      ? { ...value, resources: kept(value['resources']) }
+      : value;
+  return typeof output === 'string' ? JSON.stringify(made) : made;
 }
 
 /**

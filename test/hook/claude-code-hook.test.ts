@@ -289,6 +289,16 @@ describe('linkgate hook claude-code: tool results', () => {
     expect(run.stdout).not.toContain('169.254.169.254');
   });
 
+  it('a listing hands the model no refused entry: the metadata entry is left out, the others kept (issue 39)', async () => {
+    const entries = [
+      { uri: 'guide://listed', name: 'listed', server: 'docs' },
+      { uri: 'http://169.254.169.254/latest/meta-data', name: 'meta', server: 'docs' },
+    ];
+    const run = await hook(resourcesListed(entries));
+    const output = answer(run.stdout).hookSpecificOutput['updatedToolOutput'];
+    expect(output).toEqual([entries[0]]);
+  });
+
   it("never reads or removes a file outside the folder where the host saves this session's bodies", async () => {
     const outside = join(dir, 'precious.bin');
     writeFileSync(outside, makeElf());

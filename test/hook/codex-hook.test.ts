@@ -172,7 +172,11 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
     expect(answerOf((await hook(note, strict)).stdout)).toMatchObject({
       hookSpecificOutput: { permissionDecision: 'deny' },
     });
-    expect(await hook(recorded('PostToolUse', 'call_list'), strict)).toMatchObject({ code: 0, stdout: '' });
+    // the listing is handed on without its metadata entry (issue 39): the rest, as the reason that replaces it
+    const listed = await hook(recorded('PostToolUse', 'call_list'), strict);
+    expect(answerOf(listed.stdout)).toMatchObject({ decision: 'block' });
+    expect(listed.stdout).toContain('fixture://docs/readme.txt');
+    expect(listed.stdout).not.toContain('169.254.169.254');
     expect(await hook(note, strict)).toMatchObject({ code: 0, stdout: '' });
   });
 

@@ -79,7 +79,10 @@ describe('linkgate hook gemini-cli on the events a real Gemini CLI sent', () => 
   });
 
   it('keeps what list_mcp_resources listed, by server', async () => {
-    expect(await hook(find('AfterTool', 'list_mcp_resources'))).toMatchObject({ code: 0, stdout: '' });
+    // handed on without a refused entry (issue 39): the rest, as the reason that replaces the listing
+    const listing = await hook(find('AfterTool', 'list_mcp_resources'));
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).not.toContain('169.254.169.254');
     const policy = join(run, 'discovered.yaml');
     const text = readFileSync('policies/default.yaml', 'utf8').replace(
       'requireDiscovered: false',

@@ -107,10 +107,10 @@ describe('linkgate hook claude-code on the events a real Claude Code sent', () =
   });
 
   it('keeps what ListMcpResourcesTool listed, with the server of each entry', async () => {
-    expect(await hook(find('PostToolUse', 'ListMcpResourcesTool', 'toolu_list'))).toMatchObject({
-      code: 0,
-      stdout: '',
-    });
+    // handed on without its metadata entry (issue 39), the rest as listed
+    const listed = await hook(find('PostToolUse', 'ListMcpResourcesTool', 'toolu_list'));
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain('169.254.169.254');
     const strictish = join(run, 'discovered.yaml');
     writeFileSync(
       strictish,

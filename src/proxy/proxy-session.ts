@@ -227,7 +227,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   // the decorator passes on only answers to requests that were sent, each once, and never a malformed message
   function fromServer(message: unknown): void {
     const shape = Array.isArray(message) ? null : messageShape(message);
-    const place = order.placeOf(shape?.kind === 'answer' ? shape.id : null);
+    const place =
+      shape?.kind === 'request'
+        ? order.placeOfRequest(shape.id)
+        : order.placeOf(shape?.kind === 'answer' ? shape.id : null);
     // a server→host request carrying embedded resources (sampling, elicitation) has them judged first
     if (shape?.kind === 'request' && enforced && judgedServerRequests.has(shape.method))
       return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null, place ?? outbox.keep(false));

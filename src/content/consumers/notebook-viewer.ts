@@ -1,6 +1,6 @@
 // Notebook viewers (nbconvert, JupyterLab, nbviewer): a notebook is recognised by its nbformat structure whatever it
 // is declared as; its markdown cells and outputs are judged as the viewers render them (notebook/active-notebook.ts).
-import { findActiveNotebook, isNotebook } from '../notebook/active-notebook.ts';
+import { findActiveNotebook, findNotebookRemoteLoad, isNotebook } from '../notebook/active-notebook.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 
 /**
@@ -41,7 +41,7 @@ export const notebookConsumer: ContentConsumer = {
       reaches:
         'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type; JSON as Python reads it (nbconvert), `NaN`, `Infinity` and `-Infinity` included',
       judged:
-        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
+        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; a stylesheet a rendered piece loads from elsewhere by itself (a css `@import` in a `<style>`, an off-origin `<link rel="stylesheet">`) is withheld as `content.remote-load`; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
       notCovered:
         'widget outputs (`application/vnd.jupyter.widget-view+json`), whose code a viewer loads from elsewhere',
     },
@@ -51,7 +51,10 @@ export const notebookConsumer: ContentConsumer = {
   readsText: (body) => body.kind === 'json' && isNotebook(body.json()),
   judgeText: (body, budget) => {
     const notebook = body.json();
-    const message = isNotebook(notebook) ? findActiveNotebook(notebook, budget) : null;
-    return message === null ? [] : [{ slot: 'active', message }];
+    if (!isNotebook(notebook)) return [];
+    const message = findActiveNotebook(notebook, budget);
+    if (message !== null) return [{ slot: 'active', message }];
+    const load = findNotebookRemoteLoad(notebook, budget);
+    return load === null ? [] : [{ slot: 'remoteLoad', message: load }];
   },
 };

@@ -10,11 +10,12 @@
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
 import { findActiveMarkdown, markdownNanos } from '../markdown/active-markdown.ts';
-import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
+import { notebookViewerRenderers, renderWith } from '../markdown/markdown-renderers.ts';
 import { mayHoldActiveMarkdown } from '../markdown/markdown-screen.ts';
 import { parse5NanosPerChar, parse5NanosPerParse, saxesNanosPerChar, saxesNanosPerParse } from '../parser-nanos.ts';
 import { findActiveHtml } from '../svg-html/active-html.ts';
 import { findActiveMarkup, mayHoldActiveMarkup } from '../svg-html/active-markup.ts';
+import { findCssImport } from '../svg-html/css-import.ts';
 import { type WorkBudget, WorkExhausted } from '../work-budget.ts';
 
 // output mime types a viewer runs as script
@@ -58,6 +59,37 @@ export function findActiveNotebook(notebook: Record<string, unknown>, budget: Wo
     if (found !== null) return `notebook cell ${piece.cell}: ${piece.what} ${found}`;
   }
   return null;
+}
+
+/**
+ * The first stylesheet a viewer's page of the notebook loads from elsewhere by itself (a css `@import` in a `<style>`,
+ * an off-origin `<link rel="stylesheet">` or `xml-stylesheet`), as a one-line message; null when none. HTML, SVG and
+ * raw pieces are read as they are passed through, markdown as the viewers' renderers render it (a `<link>` shown in
+ * a code block stays text).
+ */
+export function findNotebookRemoteLoad(notebook: Record<string, unknown>, budget: WorkBudget): string | null {
+  const pieces: Piece[] = [];
+  for (const [index, cell] of cellsOf(notebook).entries()) piecesOf(cell, index + 1, pieces);
+  for (const piece of pieces) {
+    // the element needs its name: most pieces are read no further
+    if (!stylesheetElement.test(piece.text)) continue;
+    const pages = piece.flavour === 'html' || piece.flavour === 'svg' ? [piece.text] : renderedPages(piece, budget);
+    for (const page of pages) {
+      const found = findCssImport(page, budget);
+      if (found !== null) return `notebook cell ${piece.cell}: ${piece.what} ${found}`;
+    }
+  }
+  return null;
+}
+
+// an element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix
+const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
+
+// the pages the viewers make of a markdown or raw piece (a raw cell also reaches the html export as it is)
+function renderedPages(piece: Piece, budget: WorkBudget): string[] {
+  budget.spendTime('markdown', markdownNanos(piece.text, notebookViewerRenderers));
+  const pages = notebookViewerRenderers.map((renderer) => renderWith(renderer, piece.text));
+  return piece.flavour === 'raw' ? [piece.text, ...pages] : pages;
 }
 
 function cellsOf(notebook: Record<string, unknown>): Record<string, unknown>[] {

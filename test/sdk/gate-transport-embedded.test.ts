@@ -7,29 +7,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createGate, type Gate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { describe, expect, test } from 'vitest';
 import type { EmbeddedRecord } from '../../src/record/embedded-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { decisionMetaKey, gateTransport } from '../../src/sdk/gate-transport.ts';
-import { tsServer } from '../e2e/run-probe.ts';
 import { embeddedCases } from '../parity/parity-cases.ts';
+import { useStdioGate } from './stdio-gate-fixture.ts';
 
 type Json = Record<string, unknown>;
-let gate: Gate;
-beforeAll(async () => {
-  gate = createGate(await loadPolicy('test/fixtures/policies/parity.yaml'));
-});
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const serverParams = () => {
-  const [command, ...args] = tsServer('test/parity/parity-server.ts');
-  return { command: command as string, args, stderr: 'ignore' as const };
-};
+const stdio = useStdioGate('test/fixtures/policies/parity.yaml', 'test/parity/parity-server.ts');
+const { closers, serverParams } = stdio;
 const withheldNames = ['embedded-script', 'embedded-elf-as-png', 'embedded-elf'];
 const expectedTypes = embeddedCases.map((c) => (withheldNames.includes(c.name) ? 'text' : 'resource'));
 
@@ -67,7 +54,7 @@ describe.each([
     async function connect() {
       const records: EmbeddedRecord[] = [];
       const transport = gateTransport(makeTransport(), {
-        gate,
+        gate: stdio.gate,
         server: 'parity',
         sink: callbackSink(
           () => {},
@@ -101,7 +88,7 @@ describe.each([
 test("the server's sampling request reaches the host with its withheld embedded resources replaced", async () => {
   const records: EmbeddedRecord[] = [];
   const transport = gateTransport(new StdioClientTransport(serverParams()), {
-    gate,
+    gate: stdio.gate,
     server: 'parity',
     sink: callbackSink(
       () => {},

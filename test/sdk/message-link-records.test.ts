@@ -5,35 +5,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { recordRef } from '../../src/flow/record-ref.ts';
-import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { tsServer } from '../e2e/run-probe.ts';
 import { metadataUri } from './message-links-server.ts';
+import { useStdioGate } from './stdio-gate-fixture.ts';
 
 type Json = Record<string, unknown>;
-let gate: Gate;
-beforeAll(async () => {
-  gate = createGate(await loadPolicy('policies/default.yaml'));
-});
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const serverParams = () => {
-  const [command, ...args] = tsServer('test/sdk/message-links-server.ts');
-  return { command: command as string, args, stderr: 'ignore' as const };
-};
+const stdio = useStdioGate('policies/default.yaml', 'test/sdk/message-links-server.ts');
+const { serverParams } = stdio;
 
 function gated(records: LinkRecord[]) {
   return gateTransport(new StdioClientTransport(serverParams()), {
-    gate,
+    gate: stdio.gate,
     server: 'docs',
     sink: callbackSink((r) => void records.push(r)),
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRequested, toolReturned } from './hook-events.ts';
 import { runHookProcess } from './hook-process.ts';
+import { hookArgs } from './hook-args.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-records-'));
 let socketServer: Server;
@@ -27,16 +28,7 @@ afterAll(async () => {
 });
 
 const metadata = 'http://169.254.169.254/latest/meta-data';
-const args = (records: string) => [
-  'hook',
-  'claude-code',
-  '--policy',
-  'policies/default.yaml',
-  '--state',
-  join(dir, 'state'),
-  '--records',
-  join(dir, records),
-];
+const args = (records: string) => hookArgs('claude-code', dir, records);
 const timings: string[] = [];
 afterAll(() => console.log(`records-file answer times: ${timings.join(', ')}`));
 

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonLinesSink } from '../../src/record/record-sink.ts';
 import { readRequested, toolReturned } from '../hook/hook-events.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { hookArgs } from '../hook/hook-args.ts';
 
 let dir: string;
 let target: string;
@@ -22,20 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const hook = (event: unknown) =>
-  runCli(
-    [
-      'hook',
-      'claude-code',
-      '--policy',
-      'policies/default.yaml',
-      '--state',
-      join(dir, 'state'),
-      '--records',
-      join(dir, 'r.jsonl'),
-    ],
-    JSON.stringify(event),
-  );
+const hook = (event: unknown) => runCli(hookArgs('claude-code', dir), JSON.stringify(event));
 
 describe('red team, agent-writable files: a records file hard-linked to another file', () => {
   it('the hook refuses it before a read, and leaves the other file as it was', async () => {

@@ -13,6 +13,7 @@ import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { hookArgs } from '../hook/hook-args.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 const hostPath = '169.254.169.254/latest';
@@ -24,20 +25,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const hook = (host: string, event: unknown) =>
-  runCli(
-    [
-      'hook',
-      host,
-      '--policy',
-      'policies/default.yaml',
-      '--state',
-      join(dir, 'state'),
-      '--records',
-      join(dir, 'r.jsonl'),
-    ],
-    JSON.stringify(event),
-  );
+const hook = (host: string, event: unknown) => runCli(hookArgs(host, dir), JSON.stringify(event));
 
 // Codex's PostToolUse of an MCP tool (its observed shape: `tool_response` is the MCP result)
 const codexPost = (response: unknown) => ({

@@ -3,36 +3,20 @@
 // health; `--require-signed` refuses a policy whose review is not checked; a script merely named `linkgate.js` is not
 // linkgate; each host's own switches (`disableAllHooks` across layers, Gemini's `hooksConfig`) and handler options
 // (`async`, `once`, `if`) are read as the host reads them; a matcher is judged against the names the host gives.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import { runCommand } from '../helpers/run-cli.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
+import { useScratch, write } from './doctor-scratch.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const policy = path.join(repoRoot, 'policies', 'default.yaml');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function scratch(): { home: string; project: string } {
-  const home = mkdtempSync(path.join(tmpdir(), 'linkgate-doctor-'));
-  dirs.push(home);
-  const project = path.join(home, 'project');
-  mkdirSync(project);
-  return { home, project };
-}
-
-function write(file: string, value: string | object): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
-}
+const scratch = useScratch('linkgate-doctor-');
 
 const proxy = (...options: string[]) => ({
   command: 'node',

@@ -4,34 +4,18 @@
 // `httpUrl` or `url` before it looks at `command` (`createTransport` in its bundle); a hook the host gives less time
 // than the hook's own 10 s deadline is cut off by the host, which then lets the call through where the hook fails open;
 // a bare `linkgate` is looked up on the PATH the server entry's own `env` gives it (Node's spawn).
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import { runCommand } from '../helpers/run-cli.ts';
+import { useScratch, write } from '../doctor/doctor-scratch.ts';
 
 const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function scratch(): { home: string; project: string } {
-  const home = mkdtempSync(path.join(tmpdir(), 'linkgate-redteam-doctor-'));
-  dirs.push(home);
-  const project = path.join(home, 'project');
-  mkdirSync(project);
-  return { home, project };
-}
-
-function write(file: string, value: string | object): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
-}
+const scratch = useScratch('linkgate-redteam-doctor-');
 
 const hookCommand = (host: string, ...options: string[]) =>
   ['node', cliEntry(), 'hook', host, '--policy', policy, ...options].map(shellQuote).join(' ');

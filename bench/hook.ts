@@ -21,7 +21,8 @@ export interface HookBenchVerdict {
   figure: string;
 }
 
-const event = JSON.stringify({
+/** One Claude Code PreToolUse read of an allowed resource, as the host sends it to a hook. */
+export const event = JSON.stringify({
   session_id: 'bench',
   transcript_path: '/tmp/bench.jsonl',
   cwd: '/tmp',

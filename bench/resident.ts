@@ -5,35 +5,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePrivilegedPort } from '../test/resident/resident-process.ts';
+import { event } from './hook.ts';
 import { fmtMs, interleave, type Series, summary } from './measure.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
-
-const event = JSON.stringify({
-  session_id: 'bench',
-  transcript_path: '/tmp/bench.jsonl',
-  cwd: '/tmp',
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'ReadMcpResourceTool',
-  tool_input: { server: 'docs', uri: 'guide://manuals/packing' },
-  tool_use_id: 'toolu_bench',
-});
-
-async function freePrivilegedPort(): Promise<number> {
-  for (let port = 990; port > 600; port -= 1) {
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free privileged port');
-}
 
 // one event on a fresh connection, as a host that keeps none open would send it; the answer must be `{}` (allowed)
 function post(port: number, secret: string): Promise<void> {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ResidentProbe, residentHookProblems } from '../../src/resident/resident-doctor.ts';
 import { residentHandler } from '../../src/resident/resident-setup.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
-import { canStartAsRoot, freePrivilegedPort, gatedUid, startResidentProcess } from './resident-process.ts';
+import { asGatedUid, canStartAsRoot, freePrivilegedPort, gatedUid, startResidentProcess } from './resident-process.ts';
 
 const probe = (over: Partial<ResidentProbe> = {}): ResidentProbe => ({
   gatedUid,
@@ -66,11 +66,7 @@ describe.runIf(canStartAsRoot || process.env['CI'] === 'true')(
       const run = spawnSync(
         'setpriv',
         [
-          '--reuid',
-          String(gatedUid),
-          '--regid',
-          String(gatedUid),
-          '--clear-groups',
+          ...asGatedUid(),
           process.execPath,
           '--import',
           'tsx',

@@ -5,10 +5,34 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { runCli } from '../helpers/run-cli.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 
 /** The gated user's uid in these tests: no account, not root, not `nobody`. */
 export const gatedUid = 61234;
+
+/** The `setpriv` options that run a command as the gated uid with no groups, then `caps` (capability options). */
+export const asGatedUid = (...caps: string[]): string[] => [
+  '--reuid',
+  String(gatedUid),
+  '--regid',
+  String(gatedUid),
+  '--clear-groups',
+  ...caps,
+];
+
+/** `linkgate resident claude-code --print-config` on `port` for `gatedUser`, with `more` options (run in process). */
+export const printConfig = (port: number | string, gatedUser: number | string, ...more: string[]) =>
+  runCli([
+    'resident',
+    'claude-code',
+    '--print-config',
+    '--port',
+    String(port),
+    '--gated-user',
+    String(gatedUser),
+    ...more,
+  ]);
 
 /** The service user the server becomes. */
 export const serviceUser = 'nobody';
@@ -119,19 +143,8 @@ export async function postEvent(
 
 /** Runs `node -e SCRIPT` as the gated uid (no account, no groups, no capabilities); its stdout, trimmed. */
 export function asGatedUser(script: string): string {
-  return execFileSync(
-    'setpriv',
-    [
-      '--reuid',
-      String(gatedUid),
-      '--regid',
-      String(gatedUid),
-      '--clear-groups',
-      '--inh-caps=-all',
-      process.execPath,
-      '-e',
-      script,
-    ],
-    { encoding: 'utf8', cwd: '/' },
-  ).trim();
+  return execFileSync('setpriv', [...asGatedUid('--inh-caps=-all'), process.execPath, '-e', script], {
+    encoding: 'utf8',
+    cwd: '/',
+  }).trim();
 }

@@ -7,8 +7,14 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.ts';
-import { canStartAsRoot, freePrivilegedPort, gatedUid, spawnResident } from './resident-process.ts';
+import {
+  asGatedUid,
+  canStartAsRoot,
+  freePrivilegedPort,
+  gatedUid,
+  printConfig,
+  spawnResident,
+} from './resident-process.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -65,36 +71,18 @@ describe.runIf(canStartAsRoot || process.env['CI'] === 'true')(
 
 describe('--print-config', () => {
   it('refuses a port the gated user could bind', async () => {
-    const run = await runCli([
-      'resident',
-      'claude-code',
-      '--print-config',
-      '--port',
-      '8089',
-      '--gated-user',
-      String(gatedUid),
-    ]);
+    const run = await printConfig('8089', gatedUid);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/not safe here: .*(could bind it|has no port)/);
   });
 
   it('refuses a gated user that is root, and a service user that is the gated user', async () => {
-    const root = await runCli(['resident', 'claude-code', '--print-config', '--port', '873', '--gated-user', '0']);
+    const root = await printConfig('873', '0');
     expect(root.code).toBe(2);
     expect(root.stdout).toBe('');
     expect(root.stderr).toMatch(/not safe here: (the gated user is root|.*has no port)/);
-    const same = await runCli([
-      'resident',
-      'claude-code',
-      '--print-config',
-      '--port',
-      '873',
-      '--gated-user',
-      'nobody',
-      '--user',
-      'nobody',
-    ]);
+    const same = await printConfig('873', 'nobody', '--user', 'nobody');
     expect(same.code).toBe(2);
     expect(same.stdout).toBe('');
   });
@@ -103,13 +91,7 @@ describe('--print-config', () => {
     const port = await freePrivilegedPort();
     // the gated user given CAP_NET_BIND_SERVICE: it can bind the port, so it decides every read
     const holder = spawn('setpriv', [
-      '--reuid',
-      String(gatedUid),
-      '--regid',
-      String(gatedUid),
-      '--clear-groups',
-      '--inh-caps=+net_bind_service',
-      '--ambient-caps=+net_bind_service',
+      ...asGatedUid('--inh-caps=+net_bind_service', '--ambient-caps=+net_bind_service'),
       process.execPath,
       '-e',
       `require('node:net').createServer().listen(${port}, '127.0.0.1', () => console.log('held'))`,
@@ -119,17 +101,7 @@ describe('--print-config', () => {
         holder.stdout.on('data', (c: Buffer) => c.toString().includes('held') && resolve());
         holder.once('exit', (code) => reject(new Error(`the holder exited ${code}`)));
       });
-      const run = await runCli([
-        'resident',
-        'claude-code',
-        '--print-config',
-        '--port',
-        String(port),
-        '--gated-user',
-        String(gatedUid),
-        '--user',
-        'nobody',
-      ]);
+      const run = await printConfig(port, gatedUid, '--user', 'nobody');
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(`port ${port} is held by the gated user`);
     } finally {
@@ -140,17 +112,7 @@ describe('--print-config', () => {
   it.runIf(process.platform === 'linux')(
     'prints the http hook before a call, the command hook and the http hook after it, with the conditions',
     async () => {
-      const run = await runCli([
-        'resident',
-        'claude-code',
-        '--print-config',
-        '--port',
-        '873',
-        '--gated-user',
-        String(gatedUid),
-        '--user',
-        'nobody',
-      ]);
+      const run = await printConfig('873', gatedUid, '--user', 'nobody');
       expect(run.code, run.stderr).toBe(0);
       type Handler = Record<string, unknown>;
       const { hooks } = JSON.parse(run.stdout) as { hooks: Record<string, { matcher: string; hooks: Handler[] }[]> };

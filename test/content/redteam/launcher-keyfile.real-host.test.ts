@@ -3,16 +3,11 @@
 // skips leading white space and reads `#` lines as comments, so the whole file is a launcher whatever its name and
 // its `Exec` runs. Controls hold prose (or a key before any group) that GLib refuses, so nothing runs. `gio`
 // (Debian's libglib2.0-bin) is the oracle, installed on demand; under CI=true a missing `gio` fails.
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { waitUntil } from '../../helpers/wait-until.ts';
-import { realHostSuite } from '../../real-host/host-suite.ts';
-import { aptOracle, runOracle } from '../consumers/apt-oracle.ts';
+import { expectExecRan, expectRefused, gioLaunchSuite } from './gio-launch.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
-const suite = realHostSuite('gio launch', () => aptOracle('libglib2.0-bin', '/usr/bin/gio'));
+const launch = gioLaunchSuite('linkgate-gio-keyfile-', 'notes.md');
 
 const launcher = (indent: string): string =>
   ['[Desktop Entry]', 'Type=Application', 'Name=Notes', 'Exec=touch MARK'].map((line) => `${indent}${line}`).join('\n');
@@ -40,15 +35,6 @@ const controls: [string, string][] = [
   ['an indented launcher under a front-matter key', `title = Notes\n\n${launcher('    ')}\n`],
 ];
 
-async function launch(gio: string, body: string): Promise<{ code: number; mark: string }> {
-  const dir = await suite.scratch('linkgate-gio-keyfile-');
-  const mark = path.join(dir, 'ran');
-  const file = path.join(dir, 'notes.md');
-  await writeFile(file, body.replaceAll('MARK', mark));
-  const out = await runOracle(gio, ['launch', file], { cwd: dir, env: { ...process.env, HOME: dir } });
-  return { code: out.code, mark };
-}
-
 const mark = '/tmp/notes-ran';
 const sendings = sendingsOf(
   'guide://share/notes',
@@ -58,19 +44,14 @@ const sendings = sendingsOf(
 
 describe('gio launch runs each attack, the shipped profile withholds it however it is sent', () => {
   test.for(attacks.map(([name, body]) => ({ name, body })))('$name', async ({ body }, ctx) => {
-    const run = await launch(suite.require(ctx), body);
-    expect(run.code).toBe(0);
-    // the launched command runs after gio returns: wait for its marker file
-    await waitUntil('the Exec line ran', () => (existsSync(run.mark) ? true : undefined));
+    await expectExecRan(await launch(ctx, body));
     expect(letThrough(await judgeSendings({ text: body.replaceAll('MARK', mark) }, sendings))).toEqual([]);
   });
 });
 
 describe('gio launch refuses each control, the shipped profile allows it when not named a launcher', () => {
   test.for(controls.map(([name, body]) => ({ name, body })))('$name', async ({ body }, ctx) => {
-    const run = await launch(suite.require(ctx), body);
-    expect(run.code).not.toBe(0);
-    expect(existsSync(run.mark)).toBe(false);
+    expectRefused(await launch(ctx, body));
     const asDocument = sendings.filter(([uri]) => !uri.endsWith('.desktop'));
     expect(refused(await judgeSendings({ text: body.replaceAll('MARK', mark) }, asDocument))).toEqual([]);
   });

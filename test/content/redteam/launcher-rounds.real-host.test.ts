@@ -5,16 +5,11 @@
 // Controls are refused by `gio launch` (nothing runs) and allowed. Variations: CRLF, a BOM, spaced keys, escapes,
 // duplicate groups, `[Desktop Action …]` groups, `Type=Link`, launchers shown in fenced code. Under CI=true a
 // missing `gio` fails.
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { waitUntil } from '../../helpers/wait-until.ts';
-import { realHostSuite } from '../../real-host/host-suite.ts';
-import { aptOracle, runOracle } from '../consumers/apt-oracle.ts';
+import { expectExecRan, expectRefused, gioLaunchSuite } from './gio-launch.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
-const suite = realHostSuite('gio launch', () => aptOracle('libglib2.0-bin', '/usr/bin/gio'));
+const launch = gioLaunchSuite('linkgate-gio-red-', 'notes');
 
 const entry = '[Desktop Entry]\nType=Application\nName=Notes\n';
 // name, body (`MARK` is replaced by the marker file's path)
@@ -53,15 +48,6 @@ const controls: [string, string, boolean?][] = [
   ['an ini file with a look-alike group', '[Desktop Entry Extra]\nType=Application\nExec=touch MARK\n'],
 ];
 
-async function launch(gio: string, body: string): Promise<{ code: number; mark: string }> {
-  const dir = await suite.scratch('linkgate-gio-red-');
-  const mark = path.join(dir, 'ran');
-  const file = path.join(dir, 'notes');
-  await writeFile(file, body.replaceAll('MARK', mark));
-  const out = await runOracle(gio, ['launch', file], { cwd: dir, env: { ...process.env, HOME: dir } });
-  return { code: out.code, mark };
-}
-
 const mark = '/tmp/notes-ran';
 const attackSendings = sendingsOf(
   'guide://share/notes',
@@ -77,10 +63,7 @@ const controlSendings = sendingsOf(
 
 describe('gio launch runs each attack, the shipped profile withholds it however it is sent', () => {
   test.for(attacks.map(([name, body]) => ({ name, body })))('$name', async ({ body }, ctx) => {
-    const run = await launch(suite.require(ctx), body);
-    expect(run.code).toBe(0);
-    // the launched command runs after gio returns: wait for its marker file
-    await waitUntil('the Exec line ran', () => (existsSync(run.mark) ? true : undefined));
+    await expectExecRan(await launch(ctx, body));
     const verdicts = await judgeSendings({ text: body.replaceAll('MARK', mark) }, attackSendings);
     expect(letThrough(verdicts)).toEqual([]);
   });
@@ -90,9 +73,7 @@ describe('gio launch refuses each control, the shipped profile allows it however
   test.for(controls.map(([name, body, asDesktop]) => ({ name, body, asDesktop })))(
     '$name',
     async ({ body, asDesktop }, ctx) => {
-      const run = await launch(suite.require(ctx), body);
-      expect(run.code).not.toBe(0);
-      expect(existsSync(run.mark)).toBe(false);
+      expectRefused(await launch(ctx, body));
       const sendings =
         asDesktop === false ? controlSendings.filter(([uri]) => !uri.endsWith('.desktop')) : controlSendings;
       expect(refused(await judgeSendings({ text: body.replaceAll('MARK', mark) }, sendings))).toEqual([]);

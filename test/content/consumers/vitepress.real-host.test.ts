@@ -3,16 +3,13 @@
 // what the build made of it (an interpolation or binding evaluated, a handler or script planted in the page, a
 // handler compiled into the page's code) and withheld by the gate's vitepress adapter; a benign control is shown
 // inert by the built page and allowed. Under CI=true a VitePress that cannot install or build fails the suite.
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
 import { createGate } from '../../../src/gate/create-gate.ts';
 import { parsePolicy } from '../../../src/policy/load-policy.ts';
-import { mustRunRealParts } from '../../real-host/host-suite.ts';
-import { frameworkSuite } from '../../frameworks/framework-package.ts';
+import { useVitepressBuild } from './vitepress-build.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const defaultYaml = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
@@ -23,12 +20,6 @@ const gateFor = (consumers: readonly string[]) =>
 // attacks are judged by the vitepress adapter alone, so each deny is its own; controls under the whole profile
 const vitepressOnly = gateFor(['vitepress']);
 const withVitepress = gateFor([...defaultConsumerIds, 'vitepress']);
-
-const suite = frameworkSuite('vitepress', {
-  name: 'vitepress',
-  version: '1.6.4',
-  entry: 'node_modules/vitepress/dist/node/index.js',
-});
 
 // the marker every attack tries to make live: 7 × 191
 const marker = '1337';
@@ -102,64 +93,10 @@ const controls: [string, string][] = [
   ],
 ];
 
-let built: Map<string, { html: string; code: string }> | undefined;
-let buildError: string | undefined;
-
-function runBuild(bin: string, site: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [bin, 'build', site],
-      { cwd: site, timeout: 600_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, CI: 'true' } },
-      (error, stdout, stderr) => (error === null ? resolve() : reject(new Error(`${stderr}${stdout}`.slice(-2000)))),
-    );
-  });
-}
-
-beforeAll(async () => {
-  // the suite's own beforeAll ran the install first: under CI=true a failed install has failed the suite there
-  let dir: string;
-  try {
-    dir = suite.require({
-      skip: (why: string): never => {
-        throw new Error(why);
-      },
-    } as never);
-  } catch (error) {
-    buildError = (error as Error).message;
-    return;
-  }
-  const site = await suite.scratch('linkgate-vitepress-');
-  const pages = [...attacks.map(([, page]) => page), ...controls.map(([, page]) => page)];
-  await mkdir(path.join(site, '.vitepress'), { recursive: true });
-  // the built page imports vue from the site's own node_modules: the install's
-  await symlink(path.join(dir, 'node_modules'), path.join(site, 'node_modules'), 'dir');
-  await writeFile(path.join(site, '.vitepress', 'config.mjs'), 'export default { title: "oracle" }\n');
-  await Promise.all(pages.map((page, i) => writeFile(path.join(site, `case-${i}.md`), page)));
-  try {
-    await runBuild(path.join(dir, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), site);
-  } catch (error) {
-    buildError = (error as Error).message;
-    if (mustRunRealParts()) throw error;
-    return;
-  }
-  const dist = path.join(site, '.vitepress', 'dist');
-  const assets = readdirSync(path.join(dist, 'assets'));
-  built = new Map(
-    pages.map((_, i) => {
-      const chunk = assets.find((f) => f.startsWith(`case-${i}.md.`) && f.endsWith('.js') && !f.includes('.lean.'));
-      const code = chunk === undefined ? '' : readFileSync(path.join(dist, 'assets', chunk), 'utf8');
-      const file = path.join(dist, `case-${i}.html`);
-      return [pages[i] ?? '', { html: existsSync(file) ? readFileSync(file, 'utf8') : '', code }];
-    }),
-  );
-}, 900_000);
-
-function output(ctx: { skip: (why: string) => never }, page: string): { html: string; code: string } {
-  const out = built?.get(page);
-  if (out === undefined) return ctx.skip(`the vitepress build did not run: ${buildError ?? 'no install'}`);
-  return out;
-}
+const { output } = useVitepressBuild('linkgate-vitepress-', [
+  ...attacks.map(([, page]) => page),
+  ...controls.map(([, page]) => page),
+]);
 
 async function decide(gate: ReturnType<typeof createGate>, text: string) {
   const uri = 'guide://docs/page.md';

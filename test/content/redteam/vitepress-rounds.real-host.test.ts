@@ -4,23 +4,15 @@
 // `head` entries that refresh the page, re-base it or load a stylesheet from elsewhere. Live is what the build did
 // (a marker file written while building) or made (the built page or its compiled code). Attacks are judged by the
 // vitepress adapter alone; controls under the whole profile. Under CI=true a VitePress that cannot build fails.
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
-import { frameworkSuite } from '../../frameworks/framework-package.ts';
-import { mustRunRealParts } from '../../real-host/host-suite.ts';
 import { decideBody, profileGate } from '../consumers/profile-gate.ts';
+import { useVitepressBuild } from '../consumers/vitepress-build.ts';
 
 const vitepressOnly = profileGate(['vitepress']);
 const withVitepress = profileGate([...defaultConsumerIds, 'vitepress']);
-const suite = frameworkSuite('vitepress', {
-  name: 'vitepress',
-  version: '1.6.4',
-  entry: 'node_modules/vitepress/dist/node/index.js',
-});
 
 // `MARK` stands for a file the build writes when it evaluates the page's frontmatter
 const writesMark = "import('node:fs').then((fs) => fs.writeFileSync('MARK', 'ran'))";
@@ -79,65 +71,14 @@ const controls: [string, string][] = [
   ['a dynamic component naming a heading', '# Page\n\n<component is="h3">Notes</component>\n'],
 ];
 
-let site: string | undefined;
-let built: Map<string, { html: string; code: string }> | undefined;
-let buildError: string | undefined;
-const markOf = (i: number): string => path.join(site ?? '', `mark-${i}`);
+const build = useVitepressBuild(
+  'linkgate-vitepress-red-',
+  [...attacks.map(([, page]) => page), ...controls.map(([, page]) => page)],
+  (page, i) => pageOf(page, i),
+);
+const markOf = (i: number): string => path.join(build.site() ?? '', `mark-${i}`);
 const pageOf = (page: string, i: number): string => page.replaceAll('MARK', markOf(i));
-
-function runBuild(bin: string, dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [bin, 'build', dir],
-      { cwd: dir, timeout: 600_000, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, CI: 'true' } },
-      (error, stdout, stderr) => (error === null ? resolve() : reject(new Error(`${stderr}${stdout}`.slice(-2000)))),
-    );
-  });
-}
-
-beforeAll(async () => {
-  let dir: string;
-  try {
-    dir = suite.require({
-      skip: (why: string): never => {
-        throw new Error(why);
-      },
-    } as never);
-  } catch (error) {
-    buildError = (error as Error).message;
-    return;
-  }
-  site = await suite.scratch('linkgate-vitepress-red-');
-  const pages = [...attacks.map(([, page]) => page), ...controls.map(([, page]) => page)];
-  await mkdir(path.join(site, '.vitepress'), { recursive: true });
-  await symlink(path.join(dir, 'node_modules'), path.join(site, 'node_modules'), 'dir');
-  await writeFile(path.join(site, '.vitepress', 'config.mjs'), 'export default { title: "oracle" }\n');
-  await Promise.all(pages.map((page, i) => writeFile(path.join(site ?? '', `case-${i}.md`), pageOf(page, i))));
-  try {
-    await runBuild(path.join(dir, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), site);
-  } catch (error) {
-    buildError = (error as Error).message;
-    if (mustRunRealParts()) throw error;
-    return;
-  }
-  const dist = path.join(site, '.vitepress', 'dist');
-  const assets = readdirSync(path.join(dist, 'assets'));
-  built = new Map(
-    pages.map((page, i) => {
-      const chunk = assets.find((f) => f.startsWith(`case-${i}.md.`) && f.endsWith('.js') && !f.includes('.lean.'));
-      const code = chunk === undefined ? '' : readFileSync(path.join(dist, 'assets', chunk), 'utf8');
-      const file = path.join(dist, `case-${i}.html`);
-      return [page, { html: existsSync(file) ? readFileSync(file, 'utf8') : '', code }];
-    }),
-  );
-}, 900_000);
-
-function output(ctx: { skip: (why: string) => never }, page: string): { html: string; code: string } {
-  const out = built?.get(page);
-  if (out === undefined) return ctx.skip(`the vitepress build did not run: ${buildError ?? 'no install'}`);
-  return out;
-}
+const output = build.output;
 
 const decide = (gate: typeof vitepressOnly, page: string) =>
   decideBody(gate, 'guide://docs/page.md', 'text/markdown', { text: page.replaceAll('MARK', '/tmp/vp-mark') });

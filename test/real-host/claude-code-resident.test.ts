@@ -7,11 +7,11 @@
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCli } from '../helpers/run-cli.ts';
 import {
   canStartAsRoot,
   freePrivilegedPort,
   gatedUid,
+  printConfig,
   type ResidentProcess,
   startResidentProcess,
 } from '../resident/resident-process.ts';
@@ -35,19 +35,7 @@ afterAll(async () => {
 
 /** The printed settings for a server on `port`, the command hook writing its records to `records`. */
 async function printedSettings(port: number, records: string): Promise<Record<string, unknown>> {
-  const printed = await runCli([
-    'resident',
-    'claude-code',
-    '--print-config',
-    '--port',
-    String(port),
-    '--gated-user',
-    String(gatedUid),
-    '--user',
-    'nobody',
-    '--records',
-    records,
-  ]);
+  const printed = await printConfig(port, gatedUid, '--user', 'nobody', '--records', records);
   expect(printed.code, printed.stderr).toBe(0);
   return JSON.parse(printed.stdout) as Record<string, unknown>;
 }

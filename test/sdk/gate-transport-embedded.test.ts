@@ -6,13 +6,12 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import type { EmbeddedRecord } from '../../src/record/embedded-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { decisionMetaKey, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { embeddedCases } from '../parity/parity-cases.ts';
-import { useStdioGate } from './stdio-gate-fixture.ts';
+import { sampledContent, useStdioGate } from './stdio-gate-fixture.ts';
 
 type Json = Record<string, unknown>;
 const stdio = useStdioGate('test/fixtures/policies/parity.yaml', 'test/parity/parity-server.ts');
@@ -95,30 +94,7 @@ test("the server's sampling request reaches the host with its withheld embedded 
       (r) => void records.push(r),
     ),
   });
-  const seen: Json[] = [];
-  let sampled: (message: Json) => void = () => {};
-  const sampling = new Promise<Json>((resolve) => (sampled = resolve));
-  transport.onmessage = (message) => {
-    const m = message as Json;
-    seen.push(m);
-    if (m['method'] === 'sampling/createMessage') sampled(m);
-  };
-  await transport.start();
   closers.push(() => transport.close());
-  const send = (message: Json) => transport.send(message as JSONRPCMessage);
-  await send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: { sampling: {} },
-      clientInfo: { name: 'raw', version: '1' },
-    },
-  });
-  await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sample', arguments: {} } });
-  const request = await sampling;
-  const messages = (request['params'] as { messages: { content: Json[] }[] }).messages;
-  checkEmbedded(messages[0]?.content ?? []);
+  checkEmbedded(await sampledContent(transport));
   checkRecords(records);
 });

@@ -4,7 +4,6 @@
 // with no record at all (issue 39, left open).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { recordRef } from '../../src/flow/record-ref.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
@@ -12,7 +11,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { metadataUri } from './message-links-server.ts';
-import { useStdioGate } from './stdio-gate-fixture.ts';
+import { sampledContent, useStdioGate } from './stdio-gate-fixture.ts';
 
 type Json = Record<string, unknown>;
 const stdio = useStdioGate('policies/default.yaml', 'test/sdk/message-links-server.ts');
@@ -49,26 +48,7 @@ describe('links of prompts, sampling requests and listings get their records', (
   test("a server's sampling request: the refused link is replaced and recorded", async () => {
     const records: LinkRecord[] = [];
     const transport = gated(records);
-    let sampled: (message: Json) => void = () => {};
-    const sampling = new Promise<Json>((resolve) => (sampled = resolve));
-    transport.onmessage = (message) => {
-      if ((message as Json)['method'] === 'sampling/createMessage') sampled(message);
-    };
-    await transport.start();
-    const send = (message: Json) => transport.send(message as JSONRPCMessage);
-    await send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { sampling: {} },
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
-    await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sample', arguments: {} } });
-    const request = await sampling;
-    const block = (request['params'] as { messages: { content: Json[] }[] }).messages[0]?.content[0] as Json;
+    const block = (await sampledContent(transport))[0] as Json;
     expect(String(block['text'])).toMatch(/^linkgate refused the link `meta`/);
     await transport.close();
     const refused = lastOf(records, metadataUri);

@@ -1,9 +1,13 @@
 // The shared set-up of the SDK suites that gate a real stdio server: one gate from a policy file, the closers run
-// after each test, and the spawn parameters of the server.
+// after each test, the spawn parameters of the server, and a raw host's round trip to the server's sampling request.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll } from 'vitest';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { tsServer } from '../e2e/run-probe.ts';
+
+type Json = Record<string, unknown>;
 
 /** What {@link useStdioGate} gives a suite. */
 export interface StdioGateFixture {
@@ -35,4 +39,31 @@ export function useStdioGate(policyPath: string, serverFile: string): StdioGateF
       return { command: command as string, args, stderr: 'ignore' as const };
     },
   };
+}
+
+/**
+ * Starts `transport` as a raw host with sampling, calls the server's `sample` tool and returns the content of the
+ * first message of the sampling request the server sends back.
+ */
+export async function sampledContent(transport: Transport): Promise<Json[]> {
+  let sampled: (message: Json) => void = () => {};
+  const sampling = new Promise<Json>((resolve) => (sampled = resolve));
+  transport.onmessage = (message) => {
+    if ((message as Json)['method'] === 'sampling/createMessage') sampled(message);
+  };
+  await transport.start();
+  const send = (message: Json) => transport.send(message as JSONRPCMessage);
+  await send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { sampling: {} },
+      clientInfo: { name: 'raw', version: '1' },
+    },
+  });
+  await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sample', arguments: {} } });
+  const request = await sampling;
+  return (request['params'] as { messages: { content: Json[] }[] }).messages[0]?.content ?? [];
 }

@@ -52,9 +52,9 @@ export async function scratch(): Promise<string> {
 }
 
 /** A raw host past its handshake, through the in-process proxy, before the scripted server; its read log. */
-export async function proxied(gate?: Gate): Promise<{ host: RawHost; log: string }> {
+export async function proxied(gate?: Gate, file = serverFile): Promise<{ host: RawHost; log: string }> {
   const log = path.join(await scratch(), 'requests.jsonl');
-  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
+  const [command, ...args] = tsServerCommand(file) as [string, ...string[]];
   process.env['RT_SERVER_NAME'] = 'a';
   process.env['RT_REQUEST_LOG'] = log;
   const host = startRawHost(gate ?? createGate(await loadPolicy(policyFile)), { kind: 'command', command, args });
@@ -87,12 +87,12 @@ export async function reads(log: string): Promise<string[]> {
 export const call = (host: RawHost, args: Json) => host.request('tools/call', { name: 'result', arguments: args });
 
 /**
- * A real SDK client (sampling capable) over `gateTransport` before the scripted server `a`; the sampling requests it
- * got, and the first one's arrival.
+ * A real SDK client (sampling capable) over `gateTransport` before the scripted server `a` (or the server `file`); the
+ * sampling requests it got, and the first one's arrival.
  */
-export async function decorated() {
+export async function decorated(file = serverFile) {
   const dir = await scratch();
-  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
+  const [command, ...args] = tsServerCommand(file) as [string, ...string[]];
   const inner = new StdioClientTransport({
     command,
     args,

@@ -65,7 +65,7 @@ async function decoratorFront(): Promise<Front> {
   return {
     request: async (method, params) => {
       try {
-        return { result: await client.request({ method, params } as never, ResultSchema, { timeout: 60_000 }) };
+        return { result: await client.request({ method, params }, ResultSchema, { timeout: 60_000 }) };
       } catch (error) {
         if (error instanceof McpError) return { error: { code: error.code, message: error.message, data: error.data } };
         throw error;

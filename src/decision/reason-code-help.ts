@@ -149,6 +149,12 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
       'a consumer of the profile would load more from elsewhere by itself as it shows the body (a stylesheet a browser fetches off the page: a css `@import` in a `<style>` element, a `<link rel="stylesheet">` or css `xml-stylesheet` to another origin, one a VitePress `head` entry or an MDX `<link>` writes); it was withheld',
     checkNext: 'the server that produced the body, and `content.consumers` (the browser reads html and svg)',
   },
+  'hook.state-lost': {
+    means:
+      "a read through a host hook names a uri the session's state does not hold, and that state lost what it held (the resident server forgot the session, or could not keep a tool result whole): the link may be one another server returned",
+    checkNext:
+      "the resident server's stderr; read a link the session's tools return again, or start a new session (docs/resident-hook.md)",
+  },
   'policy.unreviewed': {
     means:
       'the policy is not used (`--allowed-signers`): no signature, a signature over other bytes or in another namespace, a key not allowed, a signer not in `review.reviewers`, too few signers, or the review expired; the message says which',

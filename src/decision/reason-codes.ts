@@ -41,6 +41,8 @@ export const reasonCodes = [
   'fetch.failed',
   // a consumer of the profile loads more from elsewhere by itself (a css `@import` in a `<style>` element)
   'content.remote-load',
+  // a hook's session state lost what it held (a resident server forgot the session, or could not keep a tool result)
+  'hook.state-lost',
 ] as const;
 
 /** A built-in reason code, or `rule.<id>` for a custom json-logic rule. */

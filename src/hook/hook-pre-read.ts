@@ -1,4 +1,14 @@
-import { discoverLink, linkRefused, readFailed, sendRead, skipRead, startLink } from '../flow/link-steps.ts';
+import { deny, reason } from '../decision/deny.ts';
+import { quoteValue } from '../decision/quote-value.ts';
+import {
+  cappedLink,
+  discoverLink,
+  linkRefused,
+  readFailed,
+  sendRead,
+  skipRead,
+  startLink,
+} from '../flow/link-steps.ts';
 import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save, saveProvisional } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
@@ -45,8 +55,29 @@ export async function decideReadLink(
   context: HookContext,
 ): Promise<HookStep> {
   const seen = await state.seen(uri, context.budget);
-  // a link returned by this very server first; else the first one seen (the read then goes to another server)
-  const origin = seen.find((s) => s.server === readServer) ?? seen[0];
+  // the link as the session saw it first, from the server that returned it first: a uri another server returns later
+  // reads from the first one only, so an event added later (one posted with the resident server's secret, whose
+  // times are the server's own) cannot move a link to the server it would be read from
+  const origin = seen[0];
+  // a state that lost what it held (`markLost`) cannot tell a link no tool returned from one another server did
+  const lost = origin === undefined ? await state.lostWhy(context.budget) : undefined;
+  if (lost !== undefined) {
+    const link = { type: 'resource_link', uri, name: uri };
+    const server = readServer ?? 'default';
+    const input = {
+      link,
+      discovered: discoverLink(link, null, linkContext(server, null), nowOf(context)),
+      linkServer: server,
+      readFrom: server,
+      seen: false,
+      mode: modeOf(context),
+    };
+    const why = `the session's state does not hold the uri and lost what it held: ${quoteValue(lost)}`;
+    return {
+      ...cappedLink(input, deny(context.gate.policy, reason('hook.state-lost', 'hook.state', 'link', why))),
+      discoveredBy: null,
+    };
+  }
   // a uri the session never kept may be a link the state could not keep (over its per-event cap): it is judged as a
   // link of a server that returned such links, another one than the reader when there is one (never looser)
   const overflow = origin === undefined ? await state.overflowServers(context.budget) : [];

@@ -121,6 +121,26 @@ export class SessionState {
     return found.sort((a, b) => a.discovered.at.localeCompare(b.discovered.at));
   }
 
+  /**
+   * Marks the state as no longer holding all it once held (`why`: the server forgot the session, a tool result it
+   * could not keep whole): a read of a uri it does not hold is refused from then on (`hook.state-lost`), never judged
+   * as a link no tool returned.
+   */
+  async markLost(why: string): Promise<void> {
+    await this.writeAtomic(`lost-${digest(why)}.json`, why);
+  }
+
+  /** Why the state no longer holds all it held (the first mark), or undefined when nothing marked it. */
+  async lostWhy(budget?: EventBudget): Promise<string | undefined> {
+    for (const name of await this.entries('lost-')) {
+      checkBudget(budget);
+      const why = await this.readJson(name);
+      // a mark that is not a line was written by something else: still a mark
+      return typeof why === 'string' ? why : 'an entry the hook did not write marks it';
+    }
+    return undefined;
+  }
+
   /** Keeps an allowed read until its result arrives. */
   async putPending(callId: string, pending: PendingRead): Promise<void> {
     await this.writeAtomic(`read-${digest(callId)}.json`, pending);

@@ -43,6 +43,7 @@ export const noDecision = '{}';
  */
 export async function answerEvent(text: string, handling: ResidentHandling): Promise<ResidentAnswer> {
   let phase: string | undefined;
+  let session: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = parseEventJson(text);
@@ -52,6 +53,7 @@ export async function answerEvent(text: string, handling: ResidentHandling): Pro
     if (phase === undefined) return unknownEvent(name);
     const event = claudeCodeHost.parse(raw);
     if (event === null) return unknownEvent(name);
+    session = event.session;
     const budget = new EventBudget(handling.deadlineMs);
     const pre = event.phase === 'pre';
     const context: HookContext = {
@@ -77,7 +79,11 @@ export async function answerEvent(text: string, handling: ResidentHandling): Pro
     const body = claudeCodeHost.format(answer, event);
     return { status: 200, body: body === '' ? noDecision : body };
   } catch (error) {
-    return failedAnswer(phase, text, failureLine(error));
+    const failure = failureLine(error);
+    // a tool result the server could not keep whole: the session's state no longer holds all the links it was given
+    // (not awaited: a state that does not answer must not keep the answer; the memory state marks it at once)
+    if (phase === 'post' && session !== undefined) void markLost(handling, session, failure);
+    return failedAnswer(phase, text, failure);
   } finally {
     clearTimeout(timer);
   }
@@ -94,6 +100,17 @@ export async function failedAnswer(phase: string | undefined, text: string, fail
     if (withheld !== null) return { status: 200, body: withheld };
   }
   return { status: 500, body: JSON.stringify({ error: `linkgate hook: ${failure}` }) };
+}
+
+// marks `session`'s state lost (a read of a uri it does not hold is then refused); a mark that cannot be made leaves
+// the answer as it is (a memory state does not fail to write)
+async function markLost(handling: ResidentHandling, session: string, failure: string): Promise<void> {
+  try {
+    const state = await handling.states.open(session);
+    await state.markLost(`the resident hook could not keep a tool result: ${failure}`);
+  } catch {
+    // nothing else to do: the answer withholds the result
+  }
 }
 
 /** The answer to a request that did not carry the session's secret: a status that blocks, never a 2xx. */

@@ -4,13 +4,17 @@
 // strings and keys (Codex hands the model `structuredContent`), a rendered link line named by its uri read back, a
 // Claude Code result of many lines each split as often as the cap allows, and a web fetch of the metadata address
 // spelled as other parsers read it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { answerEvent } from '../../src/resident/resident-answer.ts';
+import { ResidentStates } from '../../src/resident/resident-states.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { hookArgs } from '../hook/hook-args.ts';
@@ -167,18 +171,48 @@ describe('red team, hooks (fresh): order and the state folder', () => {
     expect(run.stdout).not.toContain('SWAPPED-BODY-77');
   });
 
-  // The session state is files the gated agent (same user) can remove: once they are gone, a link another server
-  // listed reads as one no tool result listed, which the default policy (`hook.requireDiscovered: false`) allows
-  // from any server. Not fixed here: the state must live where the agent cannot reach it (a resident hook holding it
-  // in memory, issue 42 item 3, or the proxy, which keeps it in its own process).
-  test.fails('Claude Code: removing the state files lifts the server check on a link another server listed', async () => {
-    const uri = 'vault://keys/prod';
-    await hook('claude-code', toolReturned('evil', 'links', [link(uri, 'key')]));
-    const before = await hook('claude-code', readRequested('vault', uri));
-    expect(before.stdout).toContain('server.mismatch');
+  // The command hook's session state is files the gated agent (same user) can remove: once they are gone, a link
+  // another server listed reads as one no tool result listed. Where the resident hook runs (docs/resident-hook.md) the
+  // state the read is decided on is the server's memory, which the agent cannot reach; with command hooks alone it
+  // holds only under `hook.requireDiscovered: true`, and with the default policy it cannot (docs/hooks.md says so).
+  const removeState = () => {
     // the agent's shell: `rm -rf ~/.cache/linkgate/hook/*`
     for (const entry of readdirSync(join(dir, 'state'))) rmSync(join(dir, 'state', entry), { recursive: true });
-    const after = await hook('claude-code', readRequested('vault', uri));
-    expect(after.stdout).toContain('server.mismatch');
+  };
+  const uri = 'vault://keys/prod';
+
+  test('Claude Code with the resident hook: removing the state files leaves the server check in place', async () => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const handling = {
+      gate: () => gate,
+      states: new ResidentStates(),
+      deadlineMs: 10_000,
+      record: async () => undefined,
+    };
+    // the printed set-up: a tool result goes to the command hook and to the resident server
+    const returned = toolReturned('evil', 'links', [link(uri, 'key')]);
+    await hook('claude-code', returned);
+    expect(await answerEvent(JSON.stringify(returned), handling)).toEqual({ status: 200, body: '{}' });
+    removeState();
+    const read = await answerEvent(JSON.stringify(readRequested('vault', uri)), handling);
+    expect(JSON.parse(read.body).hookSpecificOutput.permissionDecisionReason).toContain('server.mismatch');
+  });
+
+  test('Claude Code, command hooks alone: removed state files lift the server check under the default policy, not under `hook.requireDiscovered: true`', async () => {
+    await hook('claude-code', toolReturned('evil', 'links', [link(uri, 'key')]));
+    expect((await hook('claude-code', readRequested('vault', uri))).stdout).toContain('server.mismatch');
+    removeState();
+    // the documented limit: to the hook the session is a new one, and the link one no tool result listed
+    expect((await hook('claude-code', readRequested('vault', uri))).stdout).not.toContain('permissionDecision');
+    const strict = join(dir, 'strict.yaml');
+    writeFileSync(
+      strict,
+      readFileSync('policies/default.yaml', 'utf8').replace('requireDiscovered: false', 'requireDiscovered: true'),
+    );
+    const args = hookArgs('claude-code', dir).map((a) => (a === 'policies/default.yaml' ? strict : a));
+    await runCli(args, JSON.stringify(toolReturned('evil', 'links', [link(uri, 'key')])));
+    removeState();
+    const after = await runCli(args, JSON.stringify(readRequested('vault', uri)));
+    expect(after.stdout).toContain('link.not-discovered');
   });
 });

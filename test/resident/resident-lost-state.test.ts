@@ -1,0 +1,123 @@
+// The resident server's state is its own memory, which the gated agent cannot delete (issue 39: the command hook's
+// state files are the agent's). What the server cannot keep it never forgets silently: a session pushed out past
+// `maxResidentSessions` (the agent holds the secret and can post events of sessions of its own), a session it cannot
+// tell it held once the forgotten ids are too many, a tool result it failed to keep: each marks the session's state
+// lost, and a read of a uri the state does not hold is refused (`hook.state-lost`), never judged as a link no tool
+// returned (which the default policy lets any server read). A new session's first read is still an ordinary one.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createGate, type Gate } from '../../src/gate/create-gate.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { answerEvent, type ResidentHandling } from '../../src/resident/resident-answer.ts';
+import { maxResidentSessions, ResidentStates } from '../../src/resident/resident-states.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
+import { readRequested, toolReturned } from '../hook/hook-events.ts';
+
+const secret = 'vault://keys/prod';
+const link = (uri: string, name = 'key') => ({ type: 'resource_link', uri, name });
+
+let gate: Gate;
+beforeEach(async () => {
+  gate ??= createGate(await loadPolicy(`${repoRoot}/policies/default.yaml`));
+});
+
+const handlingOf = (states: ResidentStates, gateOf: () => Gate = () => gate): ResidentHandling => ({
+  gate: gateOf,
+  states,
+  deadlineMs: 10_000,
+  record: async () => undefined,
+});
+
+/** The answer to a read of `uri` from `server` in `session`: `{}` (no decision) or the deny's reason. */
+async function read(handling: ResidentHandling, server: string, uri: string, session: string): Promise<string> {
+  const answer = await answerEvent(JSON.stringify(readRequested(server, uri, { session })), handling);
+  expect(answer.status).toBe(200);
+  if (answer.body === '{}') return '{}';
+  return JSON.parse(answer.body).hookSpecificOutput.permissionDecisionReason as string;
+}
+
+async function listed(handling: ResidentHandling, server: string, uri: string, session: string): Promise<void> {
+  const answer = await answerEvent(JSON.stringify(toolReturned(server, 'links', [link(uri)], { session })), handling);
+  expect(answer).toEqual({ status: 200, body: '{}' });
+}
+
+describe('the resident state, past what it can hold', () => {
+  let states: ResidentStates;
+  let handling: ResidentHandling;
+  beforeEach(() => {
+    states = new ResidentStates();
+    handling = handlingOf(states);
+  });
+
+  it(`a session pushed out by the ${maxResidentSessions + 1}th comes back lost: an unknown uri is refused, not judged as never seen`, async () => {
+    await listed(handling, 'evil', secret, 'victim');
+    expect(await read(handling, 'vault', secret, 'victim')).toContain('server.mismatch');
+    // the agent, which holds the secret, posts events of sessions of its own until the victim's is pushed out
+    for (let i = 0; i < maxResidentSessions; i++) {
+      expect(await read(handling, 'docs', 'guide://docs/a.md', `flood-${i}`)).toBe('{}');
+    }
+    expect(states.size).toBe(maxResidentSessions);
+    const after = await read(handling, 'vault', secret, 'victim');
+    expect(after).toContain('hook.state-lost');
+    expect(after).not.toContain('vault://');
+    // what the session's tools return from now on is kept as before: a link a tool returned reads from its server
+    await listed(handling, 'docs', 'guide://docs/b.md', 'victim');
+    expect(await read(handling, 'docs', 'guide://docs/b.md', 'victim')).toBe('{}');
+    expect(await read(handling, 'vault', 'guide://docs/b.md', 'victim')).toContain('server.mismatch');
+    // and a new session's first read of a uri no tool returned is an ordinary one
+    expect(await read(handling, 'docs', 'guide://docs/c.md', 'new-session')).toBe('{}');
+  });
+
+  it('the 256 sessions it holds keep their state; only the one used longest ago is forgotten', async () => {
+    for (let i = 0; i <= maxResidentSessions; i++) await listed(handling, 'evil', secret, `s-${i}`);
+    expect(states.size).toBe(maxResidentSessions);
+    for (const i of [maxResidentSessions, 100, 1])
+      expect(await read(handling, 'vault', secret, `s-${i}`)).toContain('server.mismatch');
+    expect(await read(handling, 'vault', secret, 's-0')).toContain('hook.state-lost');
+    // s-0 coming back pushed out the one used longest ago in turn (s-2: s-1 was just read)
+    expect(await read(handling, 'vault', secret, 's-2')).toContain('hook.state-lost');
+  });
+
+  it('once it has forgotten more sessions than it can name, every session it does not hold is opened lost', async () => {
+    const small = new ResidentStates(1, 2);
+    const h = handlingOf(small);
+    for (const s of ['a', 'b', 'c']) expect(await read(h, 'docs', 'guide://docs/a.md', s)).toBe('{}');
+    expect(small.forgetful).toBe(false);
+    // the third forgotten id is more than it remembers
+    expect(await read(h, 'docs', 'guide://docs/a.md', 'd')).toBe('{}');
+    expect(small.forgetful).toBe(true);
+    expect(await read(h, 'docs', 'guide://docs/a.md', 'never-seen')).toContain('hook.state-lost');
+    // a link the session's own tools returned still reads
+    await listed(h, 'docs', 'guide://docs/z.md', 'never-seen');
+    expect(await read(h, 'docs', 'guide://docs/z.md', 'never-seen')).toBe('{}');
+  });
+
+  it('an event the agent posts later (it holds the secret) cannot move a link to the server it reads from', async () => {
+    await listed(handling, 'evil', secret, 'victim');
+    // a forged tool result of `vault` returning the same uri: the link is still the one `evil` returned first
+    await listed(handling, 'vault', secret, 'victim');
+    expect(await read(handling, 'vault', secret, 'victim')).toContain('server.mismatch');
+    // the other way round, the server that returned it first still reads it
+    await listed(handling, 'vault', secret, 'other');
+    await listed(handling, 'evil', secret, 'other');
+    expect(await read(handling, 'vault', secret, 'other')).toBe('{}');
+  });
+
+  it('a tool result it failed to keep marks the session lost', async () => {
+    let failing = false;
+    const h = handlingOf(states, () => {
+      if (failing) throw new Error('the policy could not be taken');
+      return gate;
+    });
+    await listed(h, 'docs', 'guide://docs/a.md', 'victim');
+    failing = true;
+    const post = await answerEvent(
+      JSON.stringify(toolReturned('evil', 'links', [link(secret)], { session: 'victim' })),
+      h,
+    );
+    expect(post.body).toContain('linkgate withheld this tool result');
+    failing = false;
+    expect(await read(h, 'vault', secret, 'victim')).toContain('hook.state-lost');
+    // what it did keep still reads
+    expect(await read(h, 'docs', 'guide://docs/a.md', 'victim')).toBe('{}');
+  });
+});

@@ -2,6 +2,7 @@
 import { blankSniff, type ContentSniff, type SeenKind, type SniffOptions } from './content-sniff.ts';
 import type { TextBody } from './consumers/content-consumer.ts';
 import { defaultProfile, judgeTextForProfile, recognisedUnder } from './consumers/consumer-registry.ts';
+import { isOwnSourceShebang } from './consumers/shell.ts';
 import { isUtf8 } from 'node:buffer';
 import {
   decodeText,
@@ -126,12 +127,15 @@ export function textFindings(
   if (options.text !== undefined && bytes.indexOf(replacementUtf8) !== -1 && hasLoneSurrogate(options.text))
     unsafe.push('text holds unpaired utf-16 surrogates');
   const profile = options.consumers ?? defaultProfile;
+  const recognised = recognisedUnder(profile);
   const textKind = classifyUtf8(
     view.utf8,
     0,
     view.text,
     shortcutShownAsCode(view, options, budget),
-    recognisedUnder(profile),
+    // a source file whose `#!` line names its own language's interpreter is that source (consumers/shell.ts)
+    (kind) =>
+      recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, uriExtension(options.uri))),
     mayHold,
   );
   seen.kind = textKind;

@@ -7,6 +7,46 @@ import { type BinaryReading, type ContentConsumer, foundIn } from './content-con
 
 const scriptKinds: readonly TextKind[] = ['shell-script', 'reg', 'postscript', 'hta'];
 
+// the interpreters that run a source language, by the extensions of its files: a `#!` line naming one of them over a
+// file of that language is the language's own first line (npm `bin` entries, tsc copying it into a `.d.ts`, python
+// tools), and the file is the same source without it, which the profile shows as text
+const interpretersOf: Readonly<Record<string, RegExp>> = {
+  js: /^(?:node|nodejs|bun|deno)$/,
+  mjs: /^(?:node|nodejs|bun|deno)$/,
+  cjs: /^(?:node|nodejs|bun|deno)$/,
+  jsx: /^(?:node|nodejs|bun|deno)$/,
+  ts: /^(?:node|nodejs|bun|deno|tsx|ts-node|ts-node-esm)$/,
+  mts: /^(?:node|nodejs|bun|deno|tsx|ts-node|ts-node-esm)$/,
+  cts: /^(?:node|nodejs|bun|deno|tsx|ts-node|ts-node-esm)$/,
+  tsx: /^(?:node|nodejs|bun|deno|tsx|ts-node|ts-node-esm)$/,
+  py: /^(?:python|pypy)[0-9.]*$/,
+  rb: /^ruby[0-9.]*$/,
+  lua: /^(?:lua[0-9.]*|luajit)$/,
+};
+
+/**
+ * True when the `#!` first line of `utf8` (past white space) names an interpreter of the source language `extension`
+ * names (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `#!/usr/bin/python3` over a `.py`): the body is that source
+ * file, which no consumer of the profile runs; false for any other interpreter (`#!/bin/sh` over a `.js` is a script).
+ */
+export function isOwnSourceShebang(utf8: Buffer, extension: string | null): boolean {
+  const runs = extension === null ? undefined : interpretersOf[extension];
+  if (runs === undefined) return false;
+  const start = utf8.toString('latin1', 0, 512).search(/\S/);
+  if (start === -1) return false;
+  const line = utf8.toString('latin1', start, start + 512).split(/[\r\n]/, 1)[0] ?? '';
+  const words = /^#!\s*(\S+)(.*)$/.exec(line);
+  if (words === null) return false;
+  let program = (words[1] ?? '').slice((words[1] ?? '').lastIndexOf('/') + 1);
+  if (program === 'env') {
+    // `env -S node --flags`, `env NODE_OPTIONS=… node`: the first word that is neither an option nor an assignment
+    const rest = (words[2] ?? '').trim().split(/\s+/);
+    program = rest.find((w) => w !== '' && !w.startsWith('-') && !w.includes('=')) ?? '';
+    program = program.slice(program.lastIndexOf('/') + 1);
+  }
+  return runs.test(program);
+}
+
 /** How a shell or interpreter reads binary bodies: a code archive, an executable, a zip archive inside another format. */
 const shellBinary = {
   // code an archive carries runs in an interpreter (`java -jar`, a browser's extension installer, an office macro host)
@@ -29,7 +69,8 @@ export const shellConsumer = {
       reaches:
         'a `#!` first line, registry imports, PostScript, HTA, executables and archives that carry code (jar, apk, extensions, macro documents), a zip archive inside an image',
       judged: 'executable: denied',
-      notCovered: 'plain-text source without a shebang (shown as text; never executed by a consumer of the profile)',
+      notCovered:
+        "plain-text source without a shebang, or with one naming its own language's interpreter (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `python3` over a `.py`): shown as text; never executed by a consumer of the profile",
     },
   ],
   leftOut:

@@ -20,6 +20,14 @@ type Element = DefaultTreeAdapterMap['element'];
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const pluginElements: ReadonlySet<string> = new Set(['object', 'embed', 'applet']);
+// what a plugin element loads: an `object` or `embed` naming none of these loads nothing (no plugin runs without
+// data; browsers show its fallback content), as in `#<Object>` of a changelog that a markdown renderer passes on as
+// raw html. Chromium takes an `object`'s url from a `<param>` (`src`, `movie`, `code`, `url`) when it has no `data`,
+// so a `param` with a value counts as a plugin element itself; `applet` always counts
+const pluginLoads: Readonly<Record<string, ReadonlySet<string>>> = {
+  object: new Set(['data', 'classid', 'codebase', 'archive']),
+  embed: new Set(['src', 'code']),
+};
 // SVG Tiny 1.2 `handler` and `listener` elements run script like `script` does
 const svgScriptElements: ReadonlySet<string> = new Set(['handler', 'listener']);
 
@@ -140,7 +148,9 @@ function inspectTag(
   const name = tagName.toLowerCase();
   if (name === 'script') return 'a `<script>` element';
   if (namespace === HTML_NS) {
-    if (pluginElements.has(name)) return 'a plugin element (`object`, `embed` or `applet`)';
+    if (pluginElements.has(name) && loadsPlugin(name, attrs)) return 'a plugin element (`object`, `embed` or `applet`)';
+    if (name === 'param' && attrs.some((a) => a.name.toLowerCase() === 'value' && a.value.trim() !== ''))
+      return 'a plugin parameter (`param` with a value)';
     if (name === 'hta:application') return 'an hta application element';
     if (scan.rendered) {
       const rendered = renderedActiveElements.get(name);
@@ -160,6 +170,12 @@ function inspectTag(
     if (found !== null) return found;
   }
   return null;
+}
+
+// true when a plugin element names something to load (an `applet` always)
+function loadsPlugin(name: string, attrs: readonly { name: string; value: string }[]): boolean {
+  const loads = pluginLoads[name];
+  return loads === undefined || attrs.some((a) => loads.has(a.name.toLowerCase()));
 }
 
 /** Why one attribute (lower-case name, decoded value) is active in HTML or SVG; null when it is not. `scan` says how deep in `srcdoc` documents it is and what the parsers may spend. */

@@ -46,6 +46,14 @@ export function findInvisibleText(text: string): string | null {
   return `text holds bidi controls or zero-width characters (u+${code} at offset ${found.index})`;
 }
 
+/**
+ * The C1 controls a terminal acts on in UTF-8 (xterm, VTE): reverse index (up a line, to write over it), the single
+ * shifts, the string and sequence introducers (DCS, SOS, CSI, OSC, PM, APC) and ST, and DECID (the terminal answers
+ * into its own input). The rest are line breaks (IND, NEL), a tab stop or no-ops to every terminal, and occur in
+ * ordinary files (a NEL in a bundled YAML escaper, a stray U+0083 in a translation).
+ */
+export const terminalC1 = /[\u008D-\u0090\u0098\u009A-\u009F]/;
+
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
@@ -54,7 +62,7 @@ function unsafeControls(text: string): string[] {
     const kind = esc[1] === '[' ? 'csi' : esc[1] === ']' ? 'osc' : esc[1] === '' ? 'esc' : 'string-control';
     found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
   }
-  if (/[\u0080-\u009F]/.test(text)) found.push('text holds c1 control characters');
+  if (terminalC1.test(text)) found.push('text holds c1 control characters');
   if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/.test(text))
     found.push('text holds control characters other than tab, lf and cr');
   return found;

@@ -3,7 +3,7 @@
 // those, and only a byte the table marks is looked at closer. The findings are `findUnsafeText`'s and
 // `findInvisibleText`'s, word for word.
 import { classifyBlocks } from './byte-classes.ts';
-import { findTagCharacters } from './unsafe-text.ts';
+import { findTagCharacters, terminalC1 } from './unsafe-text.ts';
 
 /** What one pass over UTF-8 text finds: `findUnsafeText`'s findings, and `findInvisibleText`'s (null: none, or not looked for). */
 export interface Utf8Findings {
@@ -22,7 +22,7 @@ const nul = 1;
 const esc = 2;
 // C0 controls other than TAB, LF, CR, ESC and NUL: single bytes in UTF-8
 const control = 3;
-// C1 controls U+0080–U+009F are C2 80 – C2 9F
+// C1 controls U+0080–U+009F are C2 80 – C2 9F (those a terminal acts on are unsafe)
 const c1Lead = 4;
 // TAG characters U+E0000–U+E007F are F3 A0 80 80 – F3 A0 81 BF
 const tagLead = 5;
@@ -32,6 +32,10 @@ const invisibleD8 = 6;
 const invisibleE1 = 7;
 const invisibleE2 = 8;
 const invisibleEF = 9;
+
+// the second bytes (C2 xx) of the C1 controls a terminal acts on (unsafe-text.ts, `terminalC1`)
+const terminalC1Byte = new Uint8Array(256);
+for (let b = 0x80; b <= 0x9f; b++) if (terminalC1.test(String.fromCharCode(b))) terminalC1Byte[b] = 1;
 
 const unsafeClasses = new Uint8Array(256);
 for (let b = 1; b < 0x20; b++) if (b !== 0x09 && b !== 0x0a && b !== 0x0d) unsafeClasses[b] = control;
@@ -105,7 +109,7 @@ class Found {
     } else if (kind === control) this.control = true;
     else if (kind === c1Lead) {
       const next = bytes[at + 1] ?? 0;
-      if (next >= 0x80 && next <= 0x9f) this.c1 = true;
+      if (terminalC1Byte[next] === 1) this.c1 = true;
     } else if (kind === tagLead) {
       if (bytes[at + 1] === 0xa0) this.tagLead = true;
     } else if (this.firstInvisible === -1 && at >= this.textFrom && this.invisibleAt(kind, at))

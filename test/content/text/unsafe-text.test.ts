@@ -14,6 +14,12 @@ describe('findUnsafeText', () => {
     ],
     ['bare esc', 'x\u001bc', [/terminal escape sequences \(esc/]],
     ['c1 csi', 'x\u009b31m', [/c1 control/]],
+    ['c1 osc', 'x\u009d52;c;ZWNobw==\u009c', [/c1 control/]],
+    ['c1 reverse index (writes over the line above)', 'shown\nhidden\u008d', [/c1 control/]],
+    ['c1 decid (the terminal answers into its input)', 'x\u009a', [/c1 control/]],
+    // a line break and a no-op to every terminal: a NEL in a bundled YAML escaper, a stray U+0083 in a translation
+    ['c1 next line', 'N: "\u0085"', []],
+    ['c1 no break here', 'Rozpoznawanie \u0083„{0}”', []],
     ['bell', 'ding\u0007', [/control characters other than tab/]],
     ['form feed', 'page\u000cbreak', [/control characters other than tab/]],
     // DEL is inert (issue 23): terminals and renderers ignore it

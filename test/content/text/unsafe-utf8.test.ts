@@ -65,7 +65,14 @@ function findUnsafeUtf8(bytes: Buffer): string[] {
   }
   for (let at = bytes.indexOf(0xc2); at !== -1; at = bytes.indexOf(0xc2, at + 1)) {
     const next = bytes[at + 1] ?? 0;
-    if (next >= 0x80 && next <= 0x9f) {
+    if (
+      next === 0x8d ||
+      next === 0x8e ||
+      next === 0x8f ||
+      next === 0x90 ||
+      next === 0x98 ||
+      (next >= 0x9a && next <= 0x9f)
+    ) {
       found.push('text holds c1 control characters');
       break;
     }

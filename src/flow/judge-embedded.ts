@@ -6,6 +6,7 @@ import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { FlowMode, LinkStep } from './link-steps.ts';
+import { type MessageBlock, messageBlocks, replaceMessageBlocks } from './message-blocks.ts';
 import { refusedLinkItem, refusedStepItem } from './refused-link.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
@@ -100,23 +101,14 @@ export async function judgeEmbeddedItems(
 }
 
 /**
- * The `resource_link` blocks of `messages` (a prompt result's, a sampling request's), each with its index in its list
- * (a record's `contentIndex`): a message holds one block or a list of them, and a `tool_result` block a list of its own.
+ * The `resource_link` blocks of `messages` (a prompt result's, a sampling request's), each with its position among the
+ * messages' blocks (`messageBlocks`: a record's `contentIndex`, so the same link at the same place of two messages
+ * gets two records): a message holds one block or a list of them, and a `tool_result` block a list of its own.
  */
 export function messageLinks(messages: unknown): { index: number; link: Record<string, unknown> }[] {
   const links: { index: number; link: Record<string, unknown> }[] = [];
-  const add = (list: readonly unknown[], nested: boolean) =>
-    list.forEach((block, index) => {
-      if (isRecord(block) && block['type'] === 'resource_link') links.push({ index, link: block });
-      else if (!nested && isRecord(block) && block['type'] === 'tool_result' && Array.isArray(block['content']))
-        add(block['content'], true);
-    });
-  if (Array.isArray(messages))
-    for (const message of messages) {
-      if (!isRecord(message)) continue;
-      const content = message['content'];
-      add(Array.isArray(content) ? content : [content], false);
-    }
+  for (const { block, position } of messageBlocks(messages))
+    if (isRecord(block) && block['type'] === 'resource_link') links.push({ index: position, link: block });
   return links;
 }
 
@@ -126,75 +118,57 @@ export interface MessagesJudgement {
   records: EmbeddedRecord[];
 }
 
+/** The front end's link step of each `resource_link` block of a list of messages, by the block. */
+export type BlockSteps = ReadonlyMap<unknown, LinkStep>;
+
 /**
  * Judges the blocks in `messages[].content` of a `prompts/get` result or a `sampling/createMessage` request (a message
  * holds one content block, 2025-06-18, or a list of them, later revisions): each embedded resource as a body, each
  * `resource_link` its link decision refuses (for links returned by `server`) replaced by the refused link's item in
  * enforce mode, and the blocks a `tool_result` block holds (2025-11-25 sampling) the same way. Records' `contentIndex`
- * is the block's index within its list. `steps`: the front end's link step of each `resource_link` block (by the
- * block), decided and recorded by it; its refused item names that record. A block with none is decided here.
+ * is the block's position among the messages' blocks (`messageBlocks`). `steps`: the front end's link step of each
+ * `resource_link` block (by the block), decided and recorded by it, or the promise of them (the bodies are judged
+ * meanwhile: a silent gate costs one deadline for the whole list); its refused item names that record. A block with
+ * none is decided here.
  */
 export async function judgeMessages(
   gate: Gate,
   messages: unknown,
   mode: FlowMode,
   server = '',
-  steps: ReadonlyMap<unknown, LinkStep> = new Map(),
+  steps: BlockSteps | PromiseLike<BlockSteps> = new Map(),
 ): Promise<MessagesJudgement> {
   if (!Array.isArray(messages)) return { messages: null, records: [] };
+  const blocks = messageBlocks(messages);
+  // judged side by side, so a gate that stays silent costs one deadline, not one per link or block
+  const judged = await Promise.all(blocks.map((b) => judgeBlock(gate, b, mode, server, steps)));
   const records: EmbeddedRecord[] = [];
-  let any = false;
-  const judged: unknown[] = [];
-  for (const message of messages) {
-    if (!isRecord(message)) {
-      judged.push(message);
-      continue;
-    }
-    const content = message['content'];
-    const list: unknown[] = Array.isArray(content) ? content : [content];
-    const replaced = await judgeBlocks(gate, list, mode, server, records, steps);
-    if (replaced === null) {
-      judged.push(message);
-      continue;
-    }
-    any = true;
-    judged.push({ ...message, content: Array.isArray(content) ? replaced : replaced[0] });
+  const replacement = new Map<number, unknown>();
+  for (const [i, one] of judged.entries()) {
+    if (one.record !== null) records.push(one.record);
+    if (one.item !== null) replacement.set((blocks[i] as MessageBlock).position, one.item);
   }
-  return { messages: any ? judged : null, records };
+  return { messages: replaceMessageBlocks(messages, replacement), records };
 }
 
-// `list` with its withheld embedded resources and refused links replaced, into a message's `tool_result` blocks too
-// (one level: a block in one is no tool result); null when none is
-async function judgeBlocks(
+// one block of a list of messages: an embedded resource's record, and the item that stands in its place (null: none)
+async function judgeBlock(
   gate: Gate,
-  list: readonly unknown[],
+  { block, position }: MessageBlock,
   mode: FlowMode,
   server: string,
-  records: EmbeddedRecord[],
-  steps: ReadonlyMap<unknown, LinkStep>,
-  nested = false,
-): Promise<unknown[] | null> {
-  // decided side by side, so a gate that stays silent costs one deadline, not one per link or block
-  const judging = list.map((block) => {
-    if (!isRecord(block)) return null;
-    const step = steps.get(block);
-    // the front end's step: its decision, and the record its notice names
-    if (step !== undefined) return Promise.resolve(refusedStepItem(step, block) ?? null);
-    if (mode === 'enforce' && block['type'] === 'resource_link')
-      return Promise.resolve(decideLinkLine(gate, { stage: 'link', server, readFrom: server, link: block }));
-    if (!nested && block['type'] === 'tool_result' && Array.isArray(block['content']))
-      return judgeBlocks(gate, block['content'], mode, server, records, steps, true);
-    return null;
-  });
-  const items = await judgeEmbeddedItems(gate, list, mode);
-  records.push(...items.records);
-  const changed = items.changed;
-  for (const [index, block] of list.entries()) {
-    const judged = await judging[index];
-    if (Array.isArray(judged)) changed.set(index, { ...(block as Record<string, unknown>), content: judged });
-    else if (judged == null) continue;
-    else if (!('effect' in judged)) changed.set(index, judged);
-    else if (judged.effect === 'deny') changed.set(index, refusedLinkItem(block, judged as Decision));
+  steps: BlockSteps | PromiseLike<BlockSteps>,
+): Promise<{ record: EmbeddedRecord | null; item: Record<string, unknown> | null }> {
+  if (!isRecord(block)) return { record: null, item: null };
+  if (block['type'] === 'resource' && isRecord(block['resource'])) {
+    const judged = await judgeEmbedded(gate, block['resource'], position, mode);
+    return { record: judged.record, item: judged.withheld ? withheldItem(judged) : null };
   }
-  return changed.size === 0 ? null : list.map((item, i) => changed.get(i) ?? item);
+  if (block['type'] !== 'resource_link') return { record: null, item: null };
+  // the front end's step: its decision, and the record its notice names
+  const step = (await steps).get(block);
+  if (step !== undefined) return { record: null, item: refusedStepItem(step, block) };
+  if (mode !== 'enforce') return { record: null, item: null };
+  const decision = await decideLinkLine(gate, { stage: 'link', server, readFrom: server, link: block });
+  return { record: null, item: decision.effect === 'deny' ? refusedLinkItem(block, decision) : null };
 }

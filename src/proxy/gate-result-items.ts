@@ -1,6 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
+import { messageBlocks } from '../flow/message-blocks.ts';
 import { guardGate } from '../flow/guard-gate.ts';
 import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
@@ -194,37 +195,22 @@ function toolItems(message: Readonly<Record<string, unknown>>): Found[] {
   return Array.isArray(content) ? judgedAt(content, ['result', 'content']) : [];
 }
 
-// the items of `messages[].content` under `key` (a prompt result's, a sampling request's params): a message holds
-// one content block (2025-06-18) or a list of them (later revisions), and a `tool_result` block a list of its own
+// the items of `messages[].content` under `key` (a prompt result's, a sampling request's params), each indexed by its
+// position among the messages' blocks (`messageBlocks`), as the decorator's records are
 function messageItems(message: Readonly<Record<string, unknown>>, key: 'result' | 'params'): Found[] {
   const holder = message[key];
-  const messages = isRecord(holder) ? holder['messages'] : undefined;
-  if (!Array.isArray(messages)) return [];
   const found: Found[] = [];
-  messages.forEach((m: unknown, i) => {
-    if (!isRecord(m)) return;
-    const content = m['content'];
-    const path = [key, 'messages', i, 'content'];
-    if (Array.isArray(content)) found.push(...judgedAt(content, path, true));
-    else if (isJudged(content)) found.push({ path, item: content, index: 0 });
-    else if (isToolResult(content)) found.push(...judgedAt(content['content'], [...path, 'content']));
-  });
+  for (const { block, position, path } of messageBlocks(isRecord(holder) ? holder['messages'] : undefined))
+    if (isJudged(block)) found.push({ path: [key, 'messages', ...path], item: block, index: position });
   return found;
 }
 
-function judgedAt(items: readonly unknown[], path: JsonPath, inToolResults = false): Found[] {
+function judgedAt(items: readonly unknown[], path: JsonPath): Found[] {
   const found: Found[] = [];
   items.forEach((item, i) => {
     if (isJudged(item)) found.push({ path: [...path, i], item, index: i });
-    else if (inToolResults && isToolResult(item)) found.push(...judgedAt(item['content'], [...path, i, 'content']));
   });
   return found;
-}
-
-// a sampling message's `tool_result` block (2025-11-25), whose `content` holds blocks as a tool result's does (one
-// level: a block in it is no tool result)
-function isToolResult(item: unknown): item is { content: unknown[] } {
-  return isRecord(item) && item['type'] === 'tool_result' && Array.isArray(item['content']);
 }
 
 // a text item that may hold one JSON value (judged by `judgeJsonTexts`)

@@ -38,7 +38,10 @@ export interface DiscoveredStage {
   tool: string | null;
   /** JSON-RPC id of the tools/call response, or null */
   responseId: string | number | null;
-  /** 0-based index in the tool result's `content[]`, or null */
+  /**
+   * 0-based index in the tool result's `content[]` (for a prompt's or sampling request's link, its position among the
+   * blocks of all its messages, `messageBlocks`), or null
+   */
   contentIndex: number | null;
   /**
    * content item type (`resource_link`), `elicitation` for a url a URL-mode elicitation asked the host to open, or null

@@ -97,6 +97,27 @@ describe('judgeEmbedded: the one step for embedded resources', () => {
     expect((await judgeMessages(gate, [{ role: 'user', content: item(note) }], 'enforce')).messages).toBeNull();
     expect(await judgeMessages(gate, 'not a list', 'enforce')).toEqual({ messages: null, records: [] });
   });
+
+  test("each block's record has its position among all the messages' blocks, a tool_result's blocks after it", async () => {
+    const toolResult = { type: 'tool_result', toolUseId: 't1', content: [item(elf)] };
+    const messages = [
+      { role: 'user', content: item(elf) },
+      { role: 'user', content: [item(elf), toolResult, item(note)] },
+    ];
+    const judged = await judgeMessages(gate, messages, 'enforce');
+    expect(judged.records.map((r) => [r.contentIndex, r.verdict])).toEqual([
+      [0, 'embedded-withheld'],
+      [1, 'embedded-withheld'],
+      [3, 'embedded-withheld'],
+      [4, 'embedded-delivered'],
+    ]);
+    const out = judged.messages as { content: unknown }[];
+    const second = out[1]?.content as Record<string, unknown>[];
+    expect(second.map((c) => c['type'])).toEqual(['text', 'tool_result', 'resource']);
+    expect((second[1]?.['content'] as { type: string }[]).map((c) => c.type)).toEqual(['text']);
+    expect(second[2]).toBe(messages[1]?.content[2]);
+    expect(toolResult.content[0]?.type).toBe('resource');
+  });
 });
 
 describe('records through one sink', () => {

@@ -27,8 +27,9 @@ const server = tsServer('test/sdk/message-links-server.ts');
 const refIn = (text: string) => /record `([0-9a-f]{10})`/.exec(text)?.[1];
 
 // what the host sends, the same to the proxy and to the decorator: the handshake (with sampling), the prompt, and the
-// tool call that makes the server send its sampling request
-const hostMessages: Json[] = [
+// tool call that makes the server send its sampling request (`twice`: the prompt and tool whose messages each carry the
+// refused link at their first place)
+const hostMessages = (twice = false): Json[] => [
   {
     jsonrpc: '2.0',
     id: 1,
@@ -40,8 +41,8 @@ const hostMessages: Json[] = [
     },
   },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'links' } },
-  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'sample', arguments: {} } },
+  { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: twice ? 'twice' : 'links' } },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: twice ? 'sample-twice' : 'sample', arguments: {} } },
 ];
 
 // waits for messages as they arrive: each wanted message resolves its waiter when it comes
@@ -71,16 +72,33 @@ const promptNotice = (answer: Json) =>
   String(((answer['result'] as { messages: { content: Json }[] }).messages[0]?.content as Json)['text']);
 const samplingNotice = (request: Json) =>
   String(((request['params'] as { messages: { content: Json[] }[] }).messages[0]?.content[0] as Json)['text']);
+// the text of every message's first block (of a `tool_result` block's first block, when that is the message's)
+const firstTexts = (messages: { content: unknown }[]) =>
+  messages.map(({ content }) => {
+    const first = (Array.isArray(content) ? content[0] : content) as Json;
+    return String((first['type'] === 'tool_result' ? (first['content'] as Json[])[0] : first)?.['text']);
+  });
 
 interface Seen {
   prompt: string;
   sampling: string;
+  /** every message's first text, of the prompt and of the sampling request */
+  texts: { prompt: string[]; sampling: string[] };
 }
 
+const seenOf = (promptAnswer: Json, sampling: Json): Seen => ({
+  prompt: promptNotice(promptAnswer),
+  sampling: samplingNotice(sampling),
+  texts: {
+    prompt: firstTexts((promptAnswer['result'] as { messages: { content: unknown }[] }).messages),
+    sampling: firstTexts((sampling['params'] as { messages: { content: unknown }[] }).messages),
+  },
+});
+
 // the proxy as a host starts it: its own process, stdio piped; the records file is complete once it has exited
-async function viaProxy(): Promise<
-  Seen & { lines: unknown[]; records: unknown[]; exitCode: number | null; stderr: string }
-> {
+async function viaProxy(
+  twice = false,
+): Promise<Seen & { lines: unknown[]; records: unknown[]; exitCode: number | null; stderr: string }> {
   const recordsFile = path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-proxy-refs-')), 'records.jsonl');
   const [command, ...args] = proxyCommandLine(
     ['--policy', shippedPolicy('default'), '--server', 'docs', '--records', recordsFile],
@@ -103,7 +121,7 @@ async function viaProxy(): Promise<
     }
   });
   const send = (message: Json) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  const [initialize, initialized, prompt, call] = hostMessages as [Json, Json, Json, Json];
+  const [initialize, initialized, prompt, call] = hostMessages(twice) as [Json, Json, Json, Json];
   send(initialize);
   await got.next(isAnswer(1));
   send(initialized);
@@ -120,10 +138,8 @@ async function viaProxy(): Promise<
   child.stdin.end();
   const [exitCode] = await exited;
   const text = await readFile(recordsFile, 'utf8');
-  const [promptText, samplingText] = [promptNotice(promptAnswer), samplingNotice(sampling)];
   return {
-    prompt: promptText,
-    sampling: samplingText,
+    ...seenOf(promptAnswer, sampling),
     lines: jsonLines(text),
     records: linkRecordLines(text),
     exitCode,
@@ -132,7 +148,7 @@ async function viaProxy(): Promise<
 }
 
 // the transport decorator over the same server, sent the same messages with the same ids and the same server name
-async function viaDecorator(): Promise<Seen> {
+async function viaDecorator(twice = false): Promise<Seen> {
   const gate = createGate(await loadPolicy(shippedPolicy('default')));
   const [command, ...args] = server;
   const transport = gateTransport(new StdioClientTransport({ command: command as string, args, stderr: 'ignore' }), {
@@ -144,7 +160,7 @@ async function viaDecorator(): Promise<Seen> {
   transport.onmessage = (message) => got.take(message);
   await transport.start();
   const send = (message: Json) => transport.send(message as JSONRPCMessage);
-  const [initialize, initialized, prompt, call] = hostMessages as [Json, Json, Json, Json];
+  const [initialize, initialized, prompt, call] = hostMessages(twice) as [Json, Json, Json, Json];
   await send(initialize);
   await got.next(isAnswer(1));
   await send(initialized);
@@ -154,7 +170,7 @@ async function viaDecorator(): Promise<Seen> {
   const sampling = await got.next(isSampling);
   await got.next(isAnswer(3));
   await transport.close();
-  return { prompt: promptNotice(promptAnswer), sampling: samplingNotice(sampling) };
+  return seenOf(promptAnswer, sampling);
 }
 
 describe('linkgate proxy: links of a prompt and of a sampling request get their records', () => {
@@ -194,6 +210,31 @@ describe('linkgate proxy: links of a prompt and of a sampling request get their 
     expect((proxied.records as LinkRecord[]).filter((r) => r.uri === 'guide://docs/readme')).toHaveLength(1);
     // the same notices, record refs included, as the decorator gives for the same messages
     const decorated = await viaDecorator();
-    expect({ prompt: proxied.prompt, sampling: proxied.sampling }).toEqual(decorated);
+    expect({ prompt: proxied.prompt, sampling: proxied.sampling }).toEqual({
+      prompt: decorated.prompt,
+      sampling: decorated.sampling,
+    });
+  }, 60_000);
+
+  // positions once counted within each message: the links had the same server, response id, index and uri, so one
+  // record ref for all of them (issue 39, second reading)
+  test('the same refused link at the same place of several messages: a notice, a record and a ref each', async () => {
+    const proxied = await viaProxy(true);
+    expect(proxied.exitCode, proxied.stderr).toBe(0);
+    const refused = (proxied.records as LinkRecord[]).filter((r) => r.uri === maskUri(metadataUri));
+    for (const [notices, responseId, count] of [
+      [proxied.texts.prompt, 2, 2],
+      [proxied.texts.sampling, 'sample-1', 3],
+    ] as const) {
+      expect(notices).toHaveLength(count);
+      for (const notice of notices) expect(notice).toMatch(/^linkgate refused the link `meta`/);
+      const mine = refused.filter((r) => r.stages.discovered?.responseId === responseId);
+      expect(mine).toHaveLength(count);
+      const refs = mine.map((r) => recordRef(r.stages.discovered));
+      expect(new Set(refs).size).toBe(count);
+      expect(notices.map(refIn)).toEqual(refs);
+    }
+    // the same notices, refs included, from the decorator
+    expect(proxied.texts).toEqual((await viaDecorator(true)).texts);
   }, 60_000);
 });

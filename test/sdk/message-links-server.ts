@@ -1,5 +1,7 @@
 // A stdio MCP server whose prompt, sampling request and resource listing carry links (one to a cloud metadata
-// address each), for test/sdk/message-link-records.test.ts. JSON-RPC written by hand.
+// address each), for test/sdk/message-link-records.test.ts. JSON-RPC written by hand. The prompt `twice` and the
+// tool `sample-twice` carry the same refused link at the first place of each of their messages (and of a sampling
+// `tool_result` block).
 import { jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
 
 type Json = Record<string, unknown>;
@@ -20,6 +22,17 @@ if (process.argv[1]?.endsWith('message-links-server.ts'))
           protocolVersion: '2025-11-25',
           capabilities: { tools: {}, resources: {}, prompts: {} },
           serverInfo: { name: 'message-links', version: '1.0.0' },
+        },
+      });
+    const name = (message as { params?: { name?: unknown } }).params?.name;
+    if (method === 'prompts/get' && name === 'twice')
+      return void send({
+        id,
+        result: {
+          messages: [
+            { role: 'user', content: meta },
+            { role: 'user', content: meta },
+          ],
         },
       });
     if (method === 'prompts/get')
@@ -59,11 +72,16 @@ if (process.argv[1]?.endsWith('message-links-server.ts'))
         },
       });
     if (method === 'tools/call') {
-      send({
-        id: 'sample-1',
-        method: 'sampling/createMessage',
-        params: { messages: [{ role: 'user', content: [meta] }], maxTokens: 10 },
-      });
+      const toolResult = { type: 'tool_result', toolUseId: 'call-1', content: [meta] };
+      const messages =
+        name === 'sample-twice'
+          ? [
+              { role: 'user', content: [meta] },
+              { role: 'user', content: [meta] },
+              { role: 'user', content: [toolResult] },
+            ]
+          : [{ role: 'user', content: [meta] }];
+      send({ id: 'sample-1', method: 'sampling/createMessage', params: { messages, maxTokens: 10 } });
       return void send({ id, result: { content: [{ type: 'text', text: 'asked' }] } });
     }
     send({ id, error: { code: -32601, message: `method not found: ${method}` } });

@@ -46,6 +46,11 @@ export function useStdioGate(policyPath: string, serverFile: string): StdioGateF
  * first message of the sampling request the server sends back.
  */
 export async function sampledContent(transport: Transport): Promise<Json[]> {
+  return (await sampledMessages(transport))[0]?.content ?? [];
+}
+
+/** As {@link sampledContent}, calling the server's tool `tool`: every message of the sampling request. */
+export async function sampledMessages(transport: Transport, tool = 'sample'): Promise<{ content: Json[] }[]> {
   let sampled: (message: Json) => void = () => {};
   const sampling = new Promise<Json>((resolve) => (sampled = resolve));
   transport.onmessage = (message) => {
@@ -63,7 +68,7 @@ export async function sampledContent(transport: Transport): Promise<Json[]> {
       clientInfo: { name: 'raw', version: '1' },
     },
   });
-  await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sample', arguments: {} } });
+  await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: {} } });
   const request = await sampling;
-  return (request['params'] as { messages: { content: Json[] }[] }).messages[0]?.content ?? [];
+  return (request['params'] as { messages: { content: Json[] }[] }).messages;
 }

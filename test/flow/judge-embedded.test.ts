@@ -100,9 +100,10 @@ describe('judgeEmbedded: the one step for embedded resources', () => {
 
   test("each block's record has its position among all the messages' blocks, a tool_result's blocks after it", async () => {
     const toolResult = { type: 'tool_result', toolUseId: 't1', content: [item(elf)] };
+    const kept = item(note);
     const messages = [
       { role: 'user', content: item(elf) },
-      { role: 'user', content: [item(elf), toolResult, item(note)] },
+      { role: 'user', content: [item(elf), toolResult, kept] },
     ];
     const judged = await judgeMessages(gate, messages, 'enforce');
     expect(judged.records.map((r) => [r.contentIndex, r.verdict])).toEqual([
@@ -115,7 +116,7 @@ describe('judgeEmbedded: the one step for embedded resources', () => {
     const second = out[1]?.content as Record<string, unknown>[];
     expect(second.map((c) => c['type'])).toEqual(['text', 'tool_result', 'resource']);
     expect((second[1]?.['content'] as { type: string }[]).map((c) => c.type)).toEqual(['text']);
-    expect(second[2]).toBe(messages[1]?.content[2]);
+    expect(second[2]).toBe(kept);
     expect(toolResult.content[0]?.type).toBe('resource');
   });
 });

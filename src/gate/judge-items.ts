@@ -1,6 +1,7 @@
 import { judgeContent, type ContentFinding, type ContentRules } from '../content/judge-content.ts';
 import { UNKNOWN_KIND, normalizeMime } from '../content/kinds.ts';
 import { sniffContent, sniffContentSync, type ContentSniff, type SniffOptions } from '../content/sniff-content.ts';
+import { holdBody, releaseBody } from '../content/text/byte-classes.ts';
 import type { Effect, Reason } from '../decision/decision.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { ReasonCode } from '../decision/reason-codes.ts';
@@ -26,8 +27,8 @@ export interface ItemState {
   /** the finding came from a byte cap under `overCap: partial`: the item is dropped, the read goes on */
   dropped: boolean;
   kind: string;
-  /** decoded bytes, kept only until evidence hashes them */
-  decoded: Buffer | null;
+  /** decoded bytes, or how to decode them again (a body judged in place), kept only until evidence hashes them */
+  decoded: Buffer | (() => Buffer) | null;
 }
 
 /** A finding with one reason. */
@@ -102,21 +103,34 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
       s.dropped = overCapPartial;
       continue;
     }
+    // a blob is decoded into the byte classifier's memory, where the checks read it without a copy or a new buffer of
+    // its size; it is let go once judged, so what outlives the judging (a wait for file-type, the evidence's digest)
+    // keeps bytes of its own
+    let held: Buffer | null = null;
+    const payload = s.inspected.payload;
     const bytes =
       s.inspected.carrier === 'blob'
-        ? decodeStrictBase64(s.inspected.payload)
-        : Buffer.from(s.inspected.payload, 'utf8');
-    if (bytes === null) {
-      s.findings.push(
-        finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
-      );
-      continue;
+        ? decodeStrictBase64(payload, (length) => (held = holdBody(length)))
+        : Buffer.from(payload, 'utf8');
+    try {
+      if (bytes === null) {
+        s.findings.push(
+          finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
+        );
+        continue;
+      }
+      const inPlace = bytes === held;
+      s.decoded = inPlace ? () => Buffer.from(payload, 'base64') : bytes;
+      const text = s.inspected.carrier === 'text' ? payload : undefined;
+      const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules, s.inspected.uri));
+      if (sniff !== null) judgeSniffed(s, sniff, rules);
+      else {
+        const own = inPlace ? Buffer.from(bytes) : bytes;
+        (waiting ??= []).push({ state: s, bytes: own, text, uri: s.inspected.uri });
+      }
+    } finally {
+      if (held !== null) releaseBody(held);
     }
-    s.decoded = bytes;
-    const text = s.inspected.carrier === 'text' ? s.inspected.payload : undefined;
-    const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules, s.inspected.uri));
-    if (sniff !== null) judgeSniffed(s, sniff, rules);
-    else (waiting ??= []).push({ state: s, bytes, text, uri: s.inspected.uri });
   }
   if (waiting === undefined) return undefined;
   const later = waiting;

@@ -52,15 +52,17 @@ function evidenceOf(s: ItemState): ItemEvidence {
 
 // hashing costs more than decoding, and `gate.decideRead` drops the evidence: the digest is computed the
 // first time anyone reads it (JSON.stringify, spread and property access all do), then the bytes are released
-function hashOnFirstRead(evidence: ItemEvidence, bytes: Buffer): void {
-  let pending: Buffer | null = bytes;
+function hashOnFirstRead(evidence: ItemEvidence, bytes: Buffer | (() => Buffer)): void {
+  let pending: Buffer | (() => Buffer) | null = bytes;
   let digest: string | null = null;
   Object.defineProperty(evidence, 'sha256', {
     enumerable: true,
     configurable: true,
     get(): string | null {
       if (pending !== null) {
-        digest = `sha256:${createHash('sha256').update(pending).digest('hex')}`;
+        digest = `sha256:${createHash('sha256')
+          .update(typeof pending === 'function' ? pending() : pending)
+          .digest('hex')}`;
         pending = null;
       }
       return digest;

@@ -16,8 +16,12 @@ export function base64DecodedLength(b64: string): number | null {
   return (length / 4) * 3 - pad;
 }
 
-/** Decodes canonical base64 into bytes, or returns null when the string is not canonical (bad alphabet, padding, length or unused bits). */
-export function decodeStrictBase64(b64: string): Buffer | null {
+/**
+ * Decodes canonical base64 into bytes, or returns null when the string is not canonical (bad alphabet, padding,
+ * length or unused bits). With `into`, the bytes are written into the buffer it gives for their length (exactly
+ * that long) instead of a new one; it is asked only once the string passed every check but the decode's own.
+ */
+export function decodeStrictBase64(b64: string, into?: (length: number) => Buffer): Buffer | null {
   const expected = base64DecodedLength(b64);
   if (expected === null) return null;
   if (expected === 0) return Buffer.alloc(0);
@@ -27,6 +31,12 @@ export function decodeStrictBase64(b64: string): Buffer | null {
   if (wideCodeUnit.test(b64)) return null;
   // the url-safe `-` and `_` are decoded, not skipped
   if (b64.indexOf('-') !== -1 || b64.indexOf('_') !== -1) return null;
+  if (into !== undefined) {
+    const target = into(expected);
+    // the same decoder as `Buffer.from`, into a buffer of the length the string implies: a skipped character leaves
+    // it short, as below
+    return target.length === expected && target.write(b64, 0, expected, 'base64') === expected ? target : null;
+  }
   const bytes = Buffer.from(b64, 'base64');
   // any skipped character (whitespace, `=` inside, punctuation) leaves fewer bytes than the length implies
   return bytes.length === expected ? bytes : null;

@@ -41,19 +41,73 @@ export interface Classifier {
   sites: (from: number, end: number, out: number) => number;
 }
 
-let classifier: Classifier | undefined;
+// the module's instances, made once each and kept for the process: a body held in place (`holdBody`) keeps its
+// instance until it is let go, and any other bytes are copied into a free one
+interface Slot {
+  classifier: Classifier;
+  /** the length of the body held at `bytesAt`, or -1 when the instance is free */
+  held: number;
+}
+const slots: Slot[] = [];
+/** What an instance holding a body keeps after it: the module's slack and the list `sites` writes (byte-sites.ts). */
+export const heldExtra = 65_536;
 
-/** The module's one instance for the process, its memory grown to hold `length` bytes from `bytesAt` and `extra` bytes after them (the read caps bound it). */
-export function classifierFor(length: number, extra = 0): Classifier {
-  if (classifier === undefined) {
+function grown(slot: Slot, need: number): Classifier {
+  const { memory } = slot.classifier;
+  const have = memory.buffer.byteLength;
+  if (need > have) memory.grow(Math.ceil((need - have) / pageBytes));
+  return slot.classifier;
+}
+
+function freeSlot(): Slot {
+  let slot = slots.find((s) => s.held === -1);
+  if (slot === undefined) {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const instance = new wasm.Instance(new wasm.Module(Buffer.from(byteClassesWasm, 'base64')));
-    classifier = instance.exports as Classifier;
+    slot = { classifier: instance.exports as Classifier, held: -1 };
+    slots.push(slot);
   }
-  const need = bytesAt + length + slack + extra;
-  const have = classifier.memory.buffer.byteLength;
-  if (need > have) classifier.memory.grow(Math.ceil((need - have) / pageBytes));
-  return classifier;
+  return slot;
+}
+
+/** A free instance of the module (none holds a body), its memory grown to hold `length` bytes from `bytesAt` and `extra` bytes after them (the read caps bound it). */
+export function classifierFor(length: number, extra = 0): Classifier {
+  return grown(freeSlot(), bytesAt + length + slack + extra);
+}
+
+/**
+ * `length` bytes at `bytesAt` in a free instance's memory, held for one body until `releaseBody`: a reader writes the
+ * body there (a base64 decode) and the checks read it in place, with no copy; the memory never grows while held, and
+ * bytes outside the body are never written to it. A fresh view each time (a cache keyed by the view never answers
+ * for another body).
+ */
+export function holdBody(length: number): Buffer {
+  const slot = freeSlot();
+  const { memory } = grown(slot, bytesAt + length + heldExtra);
+  slot.held = length;
+  // the module may read up to `slack` bytes past the body: zeros, never an earlier body's bytes
+  new Uint8Array(memory.buffer).fill(0, bytesAt + length, bytesAt + length + slack);
+  return Buffer.from(memory.buffer, bytesAt, length);
+}
+
+/** Lets go of a body `holdBody` gave: its instance is free again, and its bytes may be overwritten. */
+export function releaseBody(body: Uint8Array): void {
+  const slot = holding(body);
+  if (slot !== undefined) slot.held = -1;
+}
+
+function holding(bytes: Uint8Array): Slot | undefined {
+  return slots.find(
+    (s) => s.held === bytes.length && bytes.byteOffset === bytesAt && bytes.buffer === s.classifier.memory.buffer,
+  );
+}
+
+/** The instance whose memory holds all of `bytes` in place (a body `holdBody` gave, or a view of the whole of it) with room for `extra` bytes after them, or undefined: copy them into `classifierFor`'s instance instead. */
+export function classifierHolding(bytes: Uint8Array, extra = 0): Classifier | undefined {
+  const slot = holding(bytes);
+  if (slot === undefined || bytesAt + bytes.length + slack + extra > slot.classifier.memory.buffer.byteLength)
+    return undefined;
+  return slot.classifier;
 }
 
 /**
@@ -68,9 +122,10 @@ export function classifyBlocks(
   invisible: boolean,
   block: (from: number, to: number) => void,
 ): (byte: number) => boolean {
-  const { memory, scan } = classifierFor(bytes.length);
+  const held = classifierHolding(bytes);
+  const { memory, scan } = held ?? classifierFor(bytes.length);
   const mem = new Uint8Array(memory.buffer);
-  mem.set(bytes, bytesAt);
+  if (held === undefined) mem.set(bytes, bytesAt);
   mem.fill(0, seenAt, seenAt + 16);
   const end = bytesAt + (bytes.length & ~15);
   // the lead classes that stop the scan (byte-classes.wat): C2 and F3 (with D8), and E1, E2 and EF for invisible ones

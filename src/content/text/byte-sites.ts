@@ -3,7 +3,7 @@
 // image's megabytes of pixel data are looked at closely only where such a pair stands (in random bytes about one
 // offset in 500), not at every `<`, `=`, `:` and `&`. The list is a superset: each check still reads the bytes
 // themselves at each offset, and decides; the module decides nothing.
-import { bytesAt, classifierFor } from './byte-classes.ts';
+import { bytesAt, classifierFor, classifierHolding } from './byte-classes.ts';
 
 /** Entries of the module's list per call (eight bytes each): one call reads at most this many blocks. */
 const listEntries = 4096;
@@ -29,9 +29,11 @@ export function pairSites(bytes: Uint8Array): Int32Array {
 
 function findSites(bytes: Uint8Array): Int32Array {
   const listBytes = listEntries * 8;
-  const { memory, sites } = classifierFor(bytes.length, slack + listBytes);
+  // a body held in the module's memory is read where it is; other bytes are copied in
+  const held = classifierHolding(bytes, slack + listBytes + 8);
+  const { memory, sites } = held ?? classifierFor(bytes.length, slack + listBytes + 8);
   const mem = new Uint8Array(memory.buffer);
-  mem.set(bytes, bytesAt);
+  if (held === undefined) mem.set(bytes, bytesAt);
   // the bytes after the last one read as zero: no pair starts with or just before them
   mem.fill(0, bytesAt + bytes.length, bytesAt + bytes.length + slack);
   const listAt = (bytesAt + bytes.length + slack + 7) & ~7;

@@ -99,7 +99,7 @@ const read = (contents: unknown[]): ReadInput => ({
   result: { resultType: 'complete', contents },
 });
 const judged = async (bodies: Buffer[]) =>
-  (await decideReadDetailed(policy, read(bodies.map(blob)))).decision.items.map((i) => [
+  ((await decideReadDetailed(policy, read(bodies.map(blob)))).decision.items ?? []).map((i) => [
     i.effect,
     i.reasons.map((r) => r.code),
   ]);

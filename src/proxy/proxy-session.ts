@@ -4,7 +4,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import { type OnRecordError, recordErrorWithholds, recordWithheldError } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { gateErrorCode, gateTransport, judgedServerRequests } from '../sdk/gate-transport.ts';
+import { frontedGateTransport, gateErrorCode, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { EditedLine } from './edited-line.ts';
@@ -96,8 +96,6 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     },
     edited,
   );
-  // requests the host sent and still waits on, with their method: an answer for any other id is dropped
-  const pending = new Map<JsonRpcId, string>();
   // answers being judged: the session closes only after they went out
   const judging = new Set<Promise<void>>();
   let fromHostChain: Promise<void> = Promise.resolve();
@@ -143,20 +141,25 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       else letGo(upstreamPace);
     },
   );
-  const order = new ServerOrder(upstream, outbox, (id) => pending.has(id));
+  // the decorator says which server messages it holds to judge: each keeps its place in the server's order
+  const order = new ServerOrder(outbox);
   // the decorator's link step of each link of a tool result (decided once, recorded as discovered), handed over just
   // before the result reaches `fromServer`, which takes it
   const linkSteps = new Map<JsonRpcId, ReadonlyMap<number, LinkStep>>();
-  const gated = gateTransport(order.transport, {
+  const gated = frontedGateTransport(upstream, {
     gate,
     server,
     mode: options.mode ?? 'enforce',
     judgeEmbedded: false,
     onToolResultSteps: (id, steps) => linkSteps.set(id, steps),
+    onHeld: order.held,
     frontEnd: 'proxy',
     ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),
     ...optionalSink(options),
   });
+  // the host's requests it still waits on, with their method (the decorator's one table): an answer for any other
+  // id is dropped
+  const pending = gated.waiting;
   // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,
   // the proxy stops reading the host until the chain has caught up
   let hostQueued = 0;
@@ -190,13 +193,12 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
           (s) =>
             s.kind === 'notification' ||
             s.kind === 'answer' ||
-            (s.kind === 'request' && !gatedMethods.has(s.method) && !pending.has(s.id)),
+            (s.kind === 'request' && !gatedMethods.has(s.method) && pending.methodOf(s.id) === undefined),
         );
       if (!whole) {
         for (const element of message) await fromHost(element);
         return;
       }
-      for (const s of shapes) if (s.kind === 'request') pending.set(s.id, s.method);
       return sendUp(message, null);
     }
     const shape = messageShape(message);
@@ -204,13 +206,12 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     if (shape.kind === 'invalid') return answerError(shape.id, invalidRequestCode, `linkgate: ${shape.why}`);
     if (shape.kind !== 'request') return sendUp(message, null);
     const { id } = shape;
-    if (pending.has(id))
+    if (pending.methodOf(id) !== undefined)
       return answerError(
         id,
         invalidRequestCode,
         `linkgate: id \`${String(id)}\` is already in use by a request in flight`,
       );
-    pending.set(id, shape.method);
     return sendUp(message, id);
   }
 
@@ -219,7 +220,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       await gated.send(message as JSONRPCMessage);
       holdWhileBackedUp(upstreamPace, hostPace);
     } catch (error) {
-      if (id === null || !pending.delete(id)) return warn(`cannot forward a message to the server: ${text(error)}`);
+      // the decorator forgot a request it could not send: the host still waits, and hears why
+      if (id === null) return warn(`cannot forward a message to the server: ${text(error)}`);
       answerError(id, gateErrorCode, `linkgate: the request could not be sent to the server: ${text(error)}`);
     }
   }
@@ -238,12 +240,12 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     const { id } = shape;
     const steps = linkSteps.get(id);
     linkSteps.delete(id);
-    const method = pending.get(id);
+    // the decorator passes on only answers to requests the host waits on, and ends the wait once this returns
+    const method = pending.methodOf(id);
     if (method === undefined) {
       place?.drop();
       return warn(`dropped an answer for id \`${String(id)}\` that no request is waiting on`);
     }
-    pending.delete(id);
     const m = message as Msg;
     const result = m['result'];
     if (method === 'initialize' && isRecord(result) && typeof result['protocolVersion'] === 'string')
@@ -277,8 +279,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     // answers the decorator still holds go out first; links never read are recorded as such
     await gated.flush().catch((error: unknown) => warn(text(error)));
     while (judging.size > 0) await Promise.all(judging);
-    for (const id of pending.keys()) answerError(id, gateErrorCode, 'linkgate: the server closed before answering');
-    pending.clear();
+    for (const id of pending.ids()) {
+      pending.answered(id);
+      answerError(id, gateErrorCode, 'linkgate: the server closed before answering');
+    }
     order.dropAll();
     hostOpen = false;
     await host.close().catch(() => {});
@@ -335,7 +339,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     },
     closed,
     failUpstream(id, message) {
-      if (!pending.has(id)) return false;
+      if (pending.methodOf(id) === undefined) return false;
       // handed to the decorator as the server's answer, so a read in flight is recorded as failed
       upstream.onmessage?.({ jsonrpc: '2.0', id, error: { code: gateErrorCode, message } });
       return true;

@@ -12,17 +12,25 @@ import { linearizeReadBuffer } from './linear-read-buffer.ts';
 import { onInbound, passesWhole } from './route-answer.ts';
 import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';
+import type { WaitingRequests } from './requests-in-flight.ts';
 
 export { decisionMetaKey } from '../flow/decision-meta.ts';
 export { gateErrorCode } from './gate-answers.ts';
 export { maxRememberedLinks } from './requests-in-flight.ts';
+export type { WaitingRequests } from './requests-in-flight.ts';
 export { judgedServerRequests } from './route-answer.ts';
-export type { GateTransportOptions } from './transport-session.ts';
+export type { GateTransportOptions, HeldKind } from './transport-session.ts';
 
 /** A gated transport: a Transport, plus `flush` to record links that were found but never read. */
 export interface GateTransport extends Transport, Transport2x {
   /** records every remembered, unread link as `link-only` and forgets it */
   flush(): Promise<void>;
+}
+
+/** A gated transport with its table of the host's requests in flight, for a front end over it (the proxy). */
+export interface FrontedGateTransport extends GateTransport {
+  /** the host's requests that wait on an answer: the decorator's one table of requests in flight */
+  readonly waiting: WaitingRequests;
 }
 
 /** Optional members a 2.x Transport adds to the 1.x shape. */
@@ -42,8 +50,13 @@ export function gateTransport(inner: Transport, options: GateTransportOptions): 
   return new GatedTransport(inner, options);
 }
 
+/** `gateTransport` for a front end that answers the host itself (the proxy): it reads the one table of requests. */
+export function frontedGateTransport(inner: Transport, options: GateTransportOptions): FrontedGateTransport {
+  return new GatedTransport(inner, options);
+}
+
 /** The decorator: the host's side of one gated connection, with its session's per-id maps. */
-class GatedTransport implements GateTransport {
+class GatedTransport implements FrontedGateTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -114,9 +127,16 @@ class GatedTransport implements GateTransport {
       return;
     }
     const m = message as Record<string, unknown>;
-    if (isRead(m))
-      return onRead(this.session, m['id'] as JsonRpcId, isRecord(m['params']) ? m['params'] : {}, message, sendOptions);
-    return this.sendNoted(message, sendOptions);
+    if (!isRead(m)) return this.sendNoted(message, sendOptions);
+    const id = m['id'] as JsonRpcId;
+    // the host waits on the read from now: refused, it is answered without being sent
+    this.session.requests.noteTakenRead(id);
+    try {
+      await onRead(this.session, id, isRecord(m['params']) ? m['params'] : {}, message, sendOptions);
+    } catch (error) {
+      this.session.requests.forgetId(id);
+      throw error;
+    }
   }
 
   async flush(): Promise<void> {
@@ -124,6 +144,10 @@ class GatedTransport implements GateTransport {
     const unread = s.found.takeUnread();
     if (unread.length > 0) s.queue(() => s.recordUnread(unread, 'the host did not read it'));
     await s.settle();
+  }
+
+  get waiting(): WaitingRequests {
+    return this.session.requests;
   }
 
   get sessionId(): string | undefined {

@@ -12,13 +12,32 @@ export interface SentRequest {
 }
 
 /**
- * The decorator's requests sent to the server and not yet answered, by id: only an answer to one of these is passed
- * on, and only once its request went out (an answer that comes first, for an id not sent yet, is dropped).
+ * The host's requests that wait on an answer, as a front end over the decorator (the proxy) reads them: the same one
+ * table the decorator matches the server's answers with.
  */
-export class RequestsInFlight {
-  private readonly outstanding = new Map<JsonRpcId, string>();
-  // the tool of each `tools/call` and `tasks/result` in flight, and the tool each task was created by
-  private readonly toolCalls = new Map<JsonRpcId, string | null>();
+export interface WaitingRequests {
+  /** the method of the host's request `id` while the host waits on its answer (taken, sent, or answered and judged) */
+  methodOf(id: JsonRpcId): string | undefined;
+  /** every id the host still waits on */
+  ids(): JsonRpcId[];
+  /** the front end answered the host's request `id` itself: the host waits on it no more */
+  answered(id: JsonRpcId): void;
+}
+
+interface InFlight {
+  readonly method: string;
+  readonly tool: string | null;
+  /** sent, and the server owes its answer (false: not sent yet, answered locally, or its answer is being judged) */
+  owed: boolean;
+}
+
+/**
+ * The host's requests in flight, by id, from the moment the decorator takes one until the host got its answer: only
+ * an answer to a request the server owes is passed on, and only once its request went out (an answer that comes
+ * first, for an id not sent yet, is dropped), and only once (the first answer ends what the server owes).
+ */
+export class RequestsInFlight implements WaitingRequests {
+  private readonly inFlight = new Map<JsonRpcId, InFlight>();
   private readonly taskTools = new Map<string, string | null>();
   // ids answered locally at their deadline: a late answer from the server is dropped, not passed to the host
   private readonly expired = new Set<JsonRpcId>();
@@ -33,43 +52,66 @@ export class RequestsInFlight {
     if (shape.kind !== 'request') return;
     const { id, method } = shape;
     const params = (message as { params?: unknown }).params;
-    this.outstanding.set(id, method);
-    if (method === 'tools/call')
-      this.toolCalls.set(id, isRecord(params) && typeof params['name'] === 'string' ? params['name'] : null);
+    let tool: string | null = null;
+    if (method === 'tools/call') tool = isRecord(params) && typeof params['name'] === 'string' ? params['name'] : null;
     if (method === 'tasks/result' || method === 'tasks/get')
-      this.toolCalls.set(id, isRecord(params) ? (this.taskTools.get(String(params['taskId'])) ?? null) : null);
+      tool = isRecord(params) ? (this.taskTools.get(String(params['taskId'])) ?? null) : null;
     if (method === 'initialize') {
       this.initializeId = id;
       this.client = peerOf(isRecord(params) ? params['clientInfo'] : undefined);
     }
+    this.inFlight.set(id, { method, tool, owed: true });
   }
 
-  /** Notes a `resources/read` that goes out (its tool context lives with the read). */
+  /** Notes a `resources/read` the host asked for, before its link is decided (not sent yet: see `noteRead`). */
+  noteTakenRead(id: JsonRpcId): void {
+    this.inFlight.set(id, { method: 'resources/read', tool: null, owed: false });
+  }
+
+  /** Notes that the `resources/read` `id` goes out (its tool context lives with the read): the server owes it now. */
   noteRead(id: JsonRpcId): void {
-    this.outstanding.set(id, 'resources/read');
+    const entry = this.inFlight.get(id);
+    if (entry === undefined) this.inFlight.set(id, { method: 'resources/read', tool: null, owed: true });
+    else entry.owed = true;
   }
 
-  /** Forgets a request that never went out (its send failed). */
+  /** Forgets a request that never went out (its send failed): the one who sent it answers the host. */
   forget(message: unknown): void {
     const shape = messageShape(message);
-    if (shape.kind !== 'request') return;
-    this.outstanding.delete(shape.id);
-    this.toolCalls.delete(shape.id);
+    if (shape.kind === 'request') this.inFlight.delete(shape.id);
   }
 
-  /** Whether a request with `id` waits for its answer. */
+  /** Forgets the request `id` (its send failed). */
+  forgetId(id: JsonRpcId): void {
+    this.inFlight.delete(id);
+  }
+
+  /** Whether the server owes an answer to the request `id`. */
   has(id: JsonRpcId): boolean {
-    return this.outstanding.has(id);
+    return this.inFlight.get(id)?.owed === true;
   }
 
-  /** Takes the request `id` answers; undefined when none waits (then `wasExpired` says whether to drop it quietly). */
+  /**
+   * Takes the request `id` answers: the server owes it nothing more, and the host waits until the answer is passed on
+   * (`answered`); undefined when the server owes none (then `wasExpired` says whether to drop it quietly).
+   */
   take(id: JsonRpcId): SentRequest | undefined {
-    const method = this.outstanding.get(id);
-    if (method === undefined) return undefined;
-    this.outstanding.delete(id);
-    const tool = this.toolCalls.get(id) ?? null;
-    this.toolCalls.delete(id);
-    return { method, tool };
+    const entry = this.inFlight.get(id);
+    if (entry === undefined || !entry.owed) return undefined;
+    entry.owed = false;
+    return { method: entry.method, tool: entry.tool };
+  }
+
+  methodOf(id: JsonRpcId): string | undefined {
+    return this.inFlight.get(id)?.method;
+  }
+
+  ids(): JsonRpcId[] {
+    return [...this.inFlight.keys()];
+  }
+
+  answered(id: JsonRpcId): void {
+    this.inFlight.delete(id);
   }
 
   /** Remembers that the task `taskId` was created by `tool`, for its later `tasks/result`. */
@@ -77,9 +119,10 @@ export class RequestsInFlight {
     remember(this.taskTools, taskId, tool);
   }
 
-  /** Marks `id` answered locally at its deadline: its request no longer waits, and a late answer is dropped. */
+  /** Marks `id` answered locally at its deadline: the server owes it nothing more, and a late answer is dropped. */
   expire(id: JsonRpcId): void {
-    this.outstanding.delete(id);
+    const entry = this.inFlight.get(id);
+    if (entry !== undefined) entry.owed = false;
     this.expired.add(id);
     if (this.expired.size > maxRememberedLinks) this.expired.delete(this.expired.values().next().value as JsonRpcId);
   }
@@ -89,9 +132,9 @@ export class RequestsInFlight {
     return this.expired.delete(id);
   }
 
-  /** Forgets every request in flight (the connection closed). */
+  /** The connection closed: the server owes nothing any more (the host's requests still wait, for `ids`). */
   clear(): void {
-    this.outstanding.clear();
+    for (const entry of this.inFlight.values()) entry.owed = false;
   }
 }
 

@@ -57,7 +57,7 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
   }
   if (shape.kind === 'request' && judgesRequest(s, shape.method)) {
     const m = message as Record<string, unknown>;
-    return s.queue(async () => {
+    return s.hold('request', shape.id, async () => {
       try {
         s.deliver(await judgedMessages(s, m, 'params'), extra);
       } catch (error) {
@@ -70,7 +70,7 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
   if (shape.kind === 'request' && shape.method === 'sampling/createMessage') {
     // a front end that judges the items itself (the proxy) still has the links recorded here, before they go on
     const m = message as Record<string, unknown>;
-    return s.queue(async () => {
+    return s.hold('request', shape.id, async () => {
       try {
         await messageLinkSteps(s, shape.id, isRecord(m['params']) ? m['params']['messages'] : undefined);
       } catch (error) {
@@ -102,7 +102,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
     return;
   }
   const pending = s.reads.take(id);
-  if (pending !== undefined) return s.queue(() => onReadAnswer(s, id, m, pending, extra));
+  if (pending !== undefined) return s.hold('answer', id, () => onReadAnswer(s, id, m, pending, extra));
   const { method, tool } = sent;
   if ((method === 'tools/call' || method === 'prompts/get') && isInputRequired(m['result'])) {
     const urls = inputRequestUrls(m['result']);
@@ -150,7 +150,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
         extra,
       );
     if (found.length > 0)
-      return s.queue(async () => {
+      return s.hold('answer', id, async () => {
         // each link decided once: the discovery records and the caller's edits of the items share the decision
         const steps = await s.stepsOf(found);
         s.refused.note(steps);
@@ -216,7 +216,7 @@ function onTaskResult(
  * remembered, so each still gets its record.
  */
 function answerJudged(s: TransportSession, id: JsonRpcId, judge: () => Promise<unknown>, extra?: MessageExtraInfo) {
-  s.queue(async () => {
+  s.hold('answer', id, async () => {
     let judged: unknown;
     try {
       judged = await judge();
@@ -242,7 +242,7 @@ function judgeElicitationRequest(
   urls: ReturnType<typeof urlElicitationOf>,
   extra?: MessageExtraInfo,
 ): void {
-  s.queue(async () => {
+  s.hold('request', id, async () => {
     const decline = async () => {
       if (id !== null)
         await s.inner.send({ jsonrpc: '2.0', id, result: { action: 'decline' } } as never).catch(() => {});

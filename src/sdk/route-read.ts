@@ -65,7 +65,7 @@ export async function onRead(
   try {
     await s.inner.send(message, sendOptions);
   } catch (error) {
-    s.requests.take(id);
+    s.requests.forgetId(id);
     // an HTTP transport rejects here when the POST or its body fails (a byte cap, a refused connection): the client
     // rejects the request with this error, so the read is recorded as failed now, not answered again at the deadline
     const pending = s.reads.take(id);

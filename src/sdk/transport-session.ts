@@ -25,7 +25,8 @@ import type { FrontEnd, LinkRecord, PeerInfo } from '../record/link-record.ts';
 import { telemetrySink } from '../record/link-telemetry.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import type { Policy } from '../policy/policy.ts';
-import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { isRecord } from '../decision/json-value.ts';
 import type { FoundLink } from './found-links.ts';
 import { RefusedAddresses } from './refused-in-notifications.ts';
 import { FoundLinks } from './found-links.ts';
@@ -65,6 +66,13 @@ export interface GateTransportOptions {
    */
   onToolResultSteps?: (answerId: JsonRpcId, steps: ReadonlyMap<number, LinkStep>) => void;
   /**
+   * told, as the decorator takes a message of the server that it passes on only once judged (an answer, or the
+   * server's own request), that it holds it; the function returned is called once the decorator is done with it (what
+   * it passed on for it, if anything, went to `onmessage` first): a front end that keeps the server's order (the
+   * proxy) keeps that message's place in between
+   */
+  onHeld?: (kind: HeldKind, id: JsonRpcId) => () => void;
+  /**
    * how a read the gate refused, could not finish, or the server failed is answered (enforce mode): `error`, a -32080
    * JSON-RPC error (default; a server's own error passes as it came), or `notice`, a result whose one item is the
    * notice as text, for consumers that read many links at once and fail them all on one error (LangChain's
@@ -79,6 +87,9 @@ export interface GateTransportOptions {
    */
   onRecordError?: OnRecordError;
 }
+
+/** What a held message of the server is: an answer to a request of the host, or a request of the server's own. */
+export type HeldKind = 'answer' | 'request';
 
 /** Where the decorator passes messages and errors on: the host's side of the wrapper. */
 export type HostSide = Pick<Transport, 'onmessage' | 'onerror'>;
@@ -98,6 +109,7 @@ export class TransportSession {
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
   readonly onToolResultSteps: GateTransportOptions['onToolResultSteps'];
+  private readonly onHeld: GateTransportOptions['onHeld'];
   readonly frontEnd: FrontEnd;
   readonly refusedReads: RefusedReadAnswer;
   readonly cache: ReadCache | undefined;
@@ -135,6 +147,7 @@ export class TransportSession {
     this.deadline = new RecordsDeadline(this.sinkDeadlineMs);
     this.judgeItems = options.judgeEmbedded !== false;
     this.onToolResultSteps = options.onToolResultSteps;
+    this.onHeld = options.onHeld;
     this.onRecordError = checkOnRecordError(options.onRecordError);
     this.frontEnd = options.frontEnd ?? 'decorator';
     this.refusedReads = options.refusedReads === 'notice' ? 'notice' : 'error';
@@ -146,6 +159,9 @@ export class TransportSession {
   /** Passes a message on to the host. */
   deliver(message: unknown, extra?: MessageExtraInfo): void {
     this.host.onmessage?.(message as JSONRPCMessage, extra);
+    // an answer ends its request's wait (one table from the host's request to its answer: `requests`)
+    if (isRecord(message) && !('method' in message) && isJsonRpcId(message['id']))
+      this.requests.answered(message['id']);
   }
 
   /** Reports an error to the host's `onerror`. */
@@ -230,6 +246,15 @@ export class TransportSession {
       .catch((error: unknown) => this.fail(error))
       .finally(() => this.working.delete(running));
     this.working.add(running);
+  }
+
+  /**
+   * Runs the judging work of the server's message `id` (an answer or the server's own request), which is passed on
+   * only by that work: the front end hears it held now (`onHeld`), and released once the work is done.
+   */
+  hold(kind: HeldKind, id: JsonRpcId | null, work: () => Promise<void>): void {
+    const release = id === null ? undefined : this.onHeld?.(kind, id);
+    this.queue(release === undefined ? work : () => work().finally(release));
   }
 
   /** Waits for all judging work started so far, and every record it wrote. */

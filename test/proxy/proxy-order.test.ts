@@ -118,4 +118,44 @@ describe('linkgate proxy: message order', () => {
       'notifications/message',
     ]);
   });
+
+  test('a server request the gate answers itself holds nothing back: a refused url elicitation is declined upstream', async () => {
+    const gate = createGate(await loadPolicy(shippedPolicy('default')));
+    const host = memoryPeer();
+    const server = memoryPeer();
+    const warnings: string[] = [];
+    await proxySession(host.transport, server.transport, {
+      gate,
+      server: 'order',
+      warn: (m) => warnings.push(m),
+    }).start();
+    // held while its url is judged, then declined to the server: the host never sees it, and what the server wrote
+    // after it goes out
+    const url = 'http://169.254.169.254/latest/meta-data/';
+    server.deliver({
+      jsonrpc: '2.0',
+      id: 'e1',
+      method: 'elicitation/create',
+      params: { mode: 'url', url, message: 'open' },
+    });
+    server.deliver({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'after' } });
+    const declined = await server.waitFor((m) => m['id'] === 'e1');
+    expect(declined['result']).toEqual({ action: 'decline' });
+    await host.waitFor((m) => (m['params'] as Json | undefined)?.['data'] === 'after');
+    expect((host.received as Json[]).map(named)).toEqual(['notifications/message']);
+    // a second request with the same id, allowed this time, reaches the host in its place
+    server.deliver({
+      jsonrpc: '2.0',
+      id: 'e1',
+      method: 'elicitation/create',
+      params: { mode: 'url', url: 'https://docs.example.com/form', message: 'open' },
+    });
+    server.deliver({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'last' } });
+    await host.waitFor((m) => (m['params'] as Json | undefined)?.['data'] === 'last');
+    expect((host.received as Json[]).map(named)).toEqual([
+      'notifications/message',
+      'elicitation/create',
+      'notifications/message',
+    ]);
+  });
 });

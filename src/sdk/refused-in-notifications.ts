@@ -11,24 +11,37 @@ export const searchedNotifications: ReadonlySet<string> = new Set(['notification
 const maxKept = 1024;
 /** Longest notification searched, characters of its JSON; a longer one is dropped while any address is kept. */
 const maxSearchedChars = 1 << 20;
+/**
+ * Characters of an address searched for: a longer address is searched by its first ones, so a text holding the whole
+ * address still matches (and one holding only its start is dropped too: the bound fails closed), and the matcher
+ * holds at most `maxKept` × this many states.
+ */
+export const maxAddressChars = 256;
 
 /** The addresses of one session's refused links, and the check of its notifications against them. */
 export class RefusedAddresses {
   readonly #addresses = new Set<string>();
+  // built from the addresses when a notification is searched after they changed
+  #matcher: AddressMatcher | null = null;
 
   /** Keeps the address of each refused step's link. */
   note(steps: readonly (LinkStep | undefined)[]): void {
     for (const step of steps) {
       if (step === undefined || !linkRefused(step)) continue;
-      const address = addressOf(step.link?.uri ?? step.discovered.uri);
+      const address = addressOf(step.link?.uri ?? step.discovered.uri).slice(0, maxAddressChars);
       if (address.length < 3) continue;
-      this.#addresses.delete(address);
+      // kept as the newest; the set changes (and the matcher with it) only for an address it did not hold
+      if (!this.#addresses.delete(address)) this.#matcher = null;
       this.#addresses.add(address);
       if (this.#addresses.size > maxKept) this.#addresses.delete(this.#addresses.values().next().value as string);
     }
   }
 
-  /** Whether `message` (a notification) names a refused address, as written or read back; past the search's bounds: true. */
+  /**
+   * Whether `message` (a notification) names a refused address, as written or read back; past the search's bounds:
+   * true. One pass over the lower-cased text finds every kept address at once (`AddressMatcher`), whatever their
+   * number.
+   */
   names(message: unknown): boolean {
     if (this.#addresses.size === 0) return false;
     let text: string;
@@ -39,9 +52,92 @@ export class RefusedAddresses {
       return true;
     }
     if (text.length > maxSearchedChars) return true;
-    const lower = text.toLowerCase();
-    const back = mayReadBack(text) ? readBack(text).toLowerCase() : '';
-    for (const address of this.#addresses) if (lower.includes(address) || back.includes(address)) return true;
+    this.#matcher ??= new AddressMatcher(this.#addresses);
+    if (this.#matcher.foundIn(text.toLowerCase())) return true;
+    return mayReadBack(text) && this.#matcher.foundIn(readBack(text).toLowerCase());
+  }
+
+  /** Steps the matcher took over all texts so far (a transition or a fall back): at most twice the characters searched. */
+  get searchSteps(): number {
+    return this.#matcher?.steps ?? 0;
+  }
+}
+
+/**
+ * Aho–Corasick over UTF-16 code units: a trie of the patterns with, for each state, the longest proper suffix that is
+ * also a trie state, so one pass over a text finds whether it holds any pattern, in steps linear in the text (each
+ * character moves down once; each fall back moves up, never more than the moves down).
+ */
+export class AddressMatcher {
+  /** transitions taken and fall backs made, over every text searched */
+  steps = 0;
+  // the root's children by code unit (0: none), the others' in one map keyed by state × 2^16 + code unit
+  private readonly rootNext = new Int32Array(0x10000);
+  private readonly next = new Map<number, number>();
+  private readonly fallBack: Int32Array;
+  private readonly ends: Uint8Array;
+
+  constructor(patterns: Iterable<string>) {
+    const parent: number[] = [0];
+    const unit: number[] = [0];
+    const depth: number[] = [0];
+    const terminal: boolean[] = [false];
+    for (const pattern of patterns) {
+      let state = 0;
+      for (let i = 0; i < pattern.length; i += 1) {
+        const c = pattern.charCodeAt(i);
+        let child = state === 0 ? this.rootNext[c] || undefined : this.next.get(state * 0x10000 + c);
+        if (child === undefined) {
+          child = parent.length;
+          parent.push(state);
+          unit.push(c);
+          depth.push((depth[state] as number) + 1);
+          terminal.push(false);
+          if (state === 0) this.rootNext[c] = child;
+          else this.next.set(state * 0x10000 + c, child);
+        }
+        state = child;
+      }
+      if (pattern.length > 0) terminal[state] = true;
+    }
+    const count = parent.length;
+    this.fallBack = new Int32Array(count);
+    this.ends = new Uint8Array(count);
+    // states by depth, so a state's parent and every shorter suffix are done before it
+    const byDepth = Array.from({ length: count }, (_, i) => i).sort(
+      (a, b) => (depth[a] as number) - (depth[b] as number),
+    );
+    for (const state of byDepth) {
+      if (state === 0) continue;
+      const from = parent[state] as number;
+      const c = unit[state] as number;
+      let back = from === 0 ? 0 : this.move(this.fallBack[from] as number, c);
+      if (back === state) back = 0;
+      this.fallBack[state] = back;
+      this.ends[state] = terminal[state] === true || this.ends[back] === 1 ? 1 : 0;
+    }
+    this.steps = 0;
+  }
+
+  /** Whether `text` holds any of the patterns. */
+  foundIn(text: string): boolean {
+    let state = 0;
+    for (let i = 0; i < text.length; i += 1) {
+      state = this.move(state, text.charCodeAt(i));
+      if (this.ends[state] === 1) return true;
+    }
     return false;
+  }
+
+  // the state after reading `c` in `state`: down the trie when it can, else along the fall backs
+  private move(state: number, c: number): number {
+    let at = state;
+    for (;;) {
+      this.steps += 1;
+      if (at === 0) return this.rootNext[c] as number;
+      const child = this.next.get(at * 0x10000 + c);
+      if (child !== undefined) return child;
+      at = this.fallBack[at] as number;
+    }
   }
 }

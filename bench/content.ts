@@ -66,7 +66,7 @@ function notebook(bytes: number): string {
 }
 
 // a notebook of as many markdown cells as its viewers' renderers read within the parser-time bound: each cell is
-// ordinary prose that passes the screen in front of them (`data-action=` in a tag may be a handler), as the work
+// ordinary prose that passes the screen in front of them (a `style` attribute in a tag may hold script css), as the work
 // budget charges it
 async function notebookAtTheBound(): Promise<string> {
   const { findActiveNotebook } = (await import(
@@ -77,7 +77,7 @@ async function notebookAtTheBound(): Promise<string> {
   )) as Budgets;
   const prose = [
     '## Results\n\n',
-    'The `options = {}` object sets **each** run (<kbd data-action=save>Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
+    'The `options = {}` object sets **each** run (<kbd style="color: teal">Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
     '- one item\n- another, with `code`\n\n',
     '```python\nresult = fit(data, options=opts)\n```\n\n',
   ].join('');

@@ -9,11 +9,11 @@ import { markdownNanosPerChar } from '../../src/content/parser-nanos.ts';
 import { maxParserNanos, WorkBudget, WorkExhausted } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
 
-// an ordinary markdown cell that passes the screen in front of the renderers (`data-action=` in a tag may be a
-// handler), so every renderer reads it and parse5 reads their pages
+// an ordinary markdown cell that passes the screen in front of the renderers (a `style` attribute in a tag may hold
+// script css), so every renderer reads it and parse5 reads their pages
 const prose = [
   '## Results\n\n',
-  'The `options = {}` object sets **each** run (<kbd data-action=save>Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
+  'The `options = {}` object sets **each** run (<kbd style="color: teal">Ctrl+S</kbd>); see [the guide](https://example.com/guide) and _the notes_.\n\n',
   '- one item\n- another, with `code`\n\n',
   '```python\nresult = fit(data, options=opts)\n```\n\n',
 ].join('');

@@ -23,7 +23,9 @@
 // `<FormData>` and `<Metadata>` do not). A character reference that may spell a scheme's letters (`&#`, `&Tab;`,
 // `&NewLine;`) counts where a scheme does: elsewhere the renderers decode it into text and escape it again.
 // test/content/markdown/markdown-screen.test.ts checks the screen against every real renderer.
+import { spellsAt } from '../ascii-bytes.ts';
 import { mayHoldActiveMarkupUtf8 } from '../svg-html/markup-screen.ts';
+import { type HtmlBlockLines, htmlBlockLines, markedRawTextFrom, mayGoOnAsTag } from './raw-html-grammar.ts';
 
 /** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag. Linear; native searches first. */
 export function mayHoldActiveMarkdown(text: string): boolean {
@@ -33,7 +35,7 @@ export function mayHoldActiveMarkdown(text: string): boolean {
     // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
     tag: (end) => bytes[end - 1] === 0x3a || endsTagName(bytes[end]),
     // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
-    attribute: (equals) => nameFrom(tags, equals, bytes.length),
+    attribute: (equals) => attributeFrom(bytes, tags, equals),
     url: (mark) => inSpan(tags, mark) || afterLinkOpening(bytes, mark),
   });
 }
@@ -64,13 +66,28 @@ function previousLineEnd(bytes: Buffer, start: number): number {
 /** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text. */
 export function rawTagSpans(bytes: Uint8Array): number[] {
   const spans: number[] = [];
+  let blocks: HtmlBlockLines | undefined;
+  let read = 0;
+  let rawFrom: number | undefined;
   for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
     const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
     const end = tagEnd(bytes, name);
-    if (end === -1) {
-      // its line ends first: a renderer may pass the line on as an html block and then write its own markup,
-      // or take marks off the next line, inside this tag; everything after it counts
+    if (end < 0) {
+      // its line ends first: text to every renderer unless the line so far may be the start of a tag by the
+      // renderers' grammar (one that goes on past the line), it may stand in an html block (raw line by line) or
+      // marked may pass it on raw after a `<pre>`, `<code>` or `<kbd>` tag (raw-html-grammar.ts);
+      // the lines read for such tags are counted, and past the text's length the rest counts (no quadratic read)
+      read += ~end - at;
+      rawFrom ??= markedRawTextFrom(bytes);
+      const text =
+        read <= bytes.length &&
+        at < rawFrom &&
+        !mayGoOnAsTag(bytes, at + 1) &&
+        !(blocks ??= htmlBlockLines(bytes)).holds(at);
+      if (text) continue;
+      // a renderer may pass the line on as an html block and then write its own markup, or take marks off the
+      // next line, inside this tag; everything after it counts
       spans.push(at, bytes.length);
       break;
     }
@@ -95,13 +112,13 @@ const Tag = {
   SelfClosing: 9,
 } as const;
 
-// where the tag whose name starts at `from` ends (its `>`), read byte by byte as the HTML tokenizer reads it; -1
-// when a line break or the end of the text comes first
+// where the tag whose name starts at `from` ends (its `>`), read byte by byte as the HTML tokenizer reads it; when a
+// line break or the end of the text comes first, `~lineEnd` (negative: -1 - where the line ends)
 function tagEnd(bytes: Uint8Array, from: number): number {
   let state: number = Tag.Name;
   for (let i = from; i < bytes.length; i++) {
     const b = bytes[i] ?? 0;
-    if (b === 0x0a || b === 0x0d) return -1;
+    if (b === 0x0a || b === 0x0d) return ~i;
     const space = b === 0x20 || b === 0x09 || b === 0x0c;
     switch (state) {
       case Tag.Name:
@@ -152,15 +169,48 @@ function tagEnd(bytes: Uint8Array, from: number): number {
         break;
     }
   }
+  return ~bytes.length;
+}
+
+// the first byte an attribute name holding the `=` at `equals` may start at (the markup screen then asks whether a
+// name there holds `on` or ends in a named attribute): the start of the text for a tag that runs to its end (a
+// renderer's own markup may end a name anywhere in it); -1 outside every tag, and in a tag that ends on its line
+// when no name the HTML tokenizer may read there is a handler's (`on…`) or a named attribute: such a tag is passed
+// on byte for byte or not at all, and a name in it starts after white space, `/` or the quote that ends a value
+// (`Options = {}` in a generic names no `on…`)
+function attributeFrom(bytes: Buffer, spans: readonly number[], equals: number): number {
+  const span = spanAt(spans, equals);
+  if (span === -1) return -1;
+  if (spans[2 * span + 1] === bytes.length) return 0;
+  const from = (spans[2 * span] ?? 0) + 1;
+  let end = equals;
+  while (end > from && (isHtmlSpace(bytes[end - 1] ?? 0) || bytes[end - 1] === 0x3e)) end--;
+  let start = end;
+  while (start > from && !endsName(bytes[start - 1] ?? 0)) start--;
+  for (let i = start; i < end; i++) {
+    const quote = bytes[i - 1] === 0x22 || bytes[i - 1] === 0x27;
+    if ((i === start || quote) && activeName(bytes, i, end)) return from;
+  }
   return -1;
 }
 
-// the first byte an attribute name holding the `=` at `at` may start at: after the `<` of the tag it lies in, the
-// start of the text for a tag that runs to its end, -1 outside every tag
-function nameFrom(spans: readonly number[], at: number, length: number): number {
-  const span = spanAt(spans, at);
-  if (span === -1) return -1;
-  return spans[2 * span + 1] === length ? 0 : (spans[2 * span] ?? 0) + 1;
+// the attributes the markup screen reports by name: a handler (`on…`) or `style`, `srcdoc`, `attributeName`
+const on = Buffer.from('on', 'latin1');
+const namedAttributes = ['style', 'srcdoc', 'attributename'].map((w) => Buffer.from(w, 'latin1'));
+
+// whether the name from `start` to `end` is a handler's or a named attribute, ASCII case-insensitive
+function activeName(bytes: Buffer, start: number, end: number): boolean {
+  if (end - start >= 2 && spellsAt(bytes, start, on)) return true;
+  return namedAttributes.some((w) => w.length === end - start && spellsAt(bytes, start, w));
+}
+
+function isHtmlSpace(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d;
+}
+
+// what ends an attribute name for the HTML tokenizer: white space, `/`, `>`, `=`
+function endsName(b: number): boolean {
+  return isHtmlSpace(b) || b === 0x2f || b === 0x3e || b === 0x3d;
 }
 
 // whether `at` lies within one of `spans` (flat start, end pairs in order)

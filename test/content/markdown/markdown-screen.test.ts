@@ -30,6 +30,16 @@ const pieces = [
   'onmouseover=alert(1)',
   ' style=x:expression(alert(1))',
   ' data-action=save',
+  '"onclick=alert(1)',
+  '<T & {',
+  '<P extends X',
+  '<Buffer 76 ',
+  ' * ',
+  '[^1]: ',
+  '<pre>',
+  '</pre>',
+  '<x-y a="b">',
+  ' Options = {}',
   'options = {}',
   'JSONSchema',
   'on',
@@ -112,7 +122,15 @@ describe('the screen in front of the markdown renderers', () => {
 
   test('an `=` inside a tag that ends on its line counts; one outside every tag does not', () => {
     expect(mayHoldActiveMarkdown('see <b onclick=alert(1)>x</b>')).toBe(true);
-    expect(mayHoldActiveMarkdown('Press <kbd data-action=save>Ctrl+S</kbd>')).toBe(true);
+    expect(mayHoldActiveMarkdown('Press <kbd style="color: teal">Ctrl+S</kbd>')).toBe(true);
+    // a name the HTML tokenizer reads starts after white space, `/` or a value's closing quote: `data-action` and
+    // `Options` name no handler, a name glued to a quoted value does
+    expect(mayHoldActiveMarkdown('Press <kbd data-action=save>Ctrl+S</kbd>')).toBe(false);
+    expect(mayHoldActiveMarkdown('type T<O extends Options = {}> = O')).toBe(false);
+    expect(mayHoldActiveMarkdown('<b title="x"onclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown("<b title='x'/ONCLICK=alert(1)>")).toBe(true);
+    expect(mayHoldActiveMarkdown('<b xstyle=a>')).toBe(false);
+    expect(mayHoldActiveMarkdown('<b STYLE=a>')).toBe(true);
     expect(mayHoldActiveMarkdown('`options = {}` and Promise<void> and Map<string, number>')).toBe(false);
     // the markup screen, reading it as a page, counts that `=`
     expect(mayHoldActiveMarkup('`options = {}` and Promise<void> and Map<string, number>')).toBe(true);
@@ -131,7 +149,36 @@ describe('the screen in front of the markdown renderers', () => {
     expect(mayHoldActiveMarkdown('type JSONSchema<Value = any> = Options<Value>')).toBe(false);
     expect(mayHoldActiveMarkdown('button<b onclick=alert(1)>')).toBe(true);
     expect(mayHoldActiveMarkdown('on<b x=1>')).toBe(false);
-    expect(mayHoldActiveMarkdown('<bon=1>')).toBe(true);
+    // the tag's own name is no attribute: `<bon=1>` is an element named `bon=1`
+    expect(mayHoldActiveMarkdown('<bon=1>')).toBe(false);
+    expect(mayHoldActiveMarkdown('<b on=1>')).toBe(true);
+  });
+
+  test('a tag its line ends first counts everything after it only where a renderer may pass it on raw', () => {
+    // no tag by CommonMark's grammar (`&`, a digit, `[` where an attribute starts): its `<` is escaped, its line text
+    expect(mayHoldActiveMarkdown('type X = Y<T & {\n  onclick = 1 }>')).toBe(false);
+    expect(mayHoldActiveMarkdown(' * <Buffer 76 26 af\n * 9d onclick = 1 >')).toBe(false);
+    expect(mayHoldActiveMarkdown("F<T['input'] & {\n  onclick = 1 }>")).toBe(false);
+    // a tag that may go on past the line by the grammar, or in an html block (raw line by line), still counts
+    expect(mayHoldActiveMarkdown('see <b x=1\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('see <b x="1\ny" onclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<div>\n<T & {\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('  <P extends X\n<T & {\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('> - <div>\n<T & {\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('[^1]: <section>\n<T & {\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<x-y a="b">\n<T & {\nonclick=alert(1)>')).toBe(true);
+    expect(mayHoldActiveMarkdown('<!--\n\n<T & {\nonclick=alert(1)>\n-->')).toBe(true);
+    expect(mayHoldActiveMarkdown('<pre>\n\n<T & {\nonclick=alert(1)>\n</pre>')).toBe(true);
+    // a blank line ends an html block of the sixth and seventh kinds
+    expect(mayHoldActiveMarkdown('<div>\n\n<T & {\nonclick=alert(1)>')).toBe(false);
+    // marked passes a paragraph's text on raw after an inline `<pre>`, `<code>` or `<kbd>` tag
+    expect(mayHoldActiveMarkdown('a <kbd>b <b &Tab; onerror=alert(1)')).toBe(true);
+    for (const live of [
+      '<div>\n<T & {\nonclick=alert(1)>',
+      'a <kbd>b <b &Tab; onerror=alert(1)',
+      '<pre>\n\n<T & {\nonclick=alert(1)>\n</pre>',
+    ])
+      expect(liveIn(live), live).not.toEqual([]);
   });
 
   test('the other triggers count wherever they stand', () => {

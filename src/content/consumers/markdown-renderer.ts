@@ -1,13 +1,11 @@
 // Markdown renderers: CommonMark, GFM, markdown-it and marked, each in the preset its users run, every page read by
 // parse5 (markdown/active-markdown.ts). Text declared markdown, and text and JSON no data type was declared for,
 // reach them; XML read as text does too.
-import { markdownNanos } from '../markdown/active-markdown.ts';
-import { markdownRenderers, renderWith } from '../markdown/markdown-renderers.ts';
-import { findActiveMarkupUtf8 } from '../svg-html/active-markup.ts';
-import { findCssImport } from '../svg-html/css-import.ts';
+import { findActiveMarkdown } from '../markdown/active-markdown.ts';
+import { markdownRenderers } from '../markdown/markdown-renderers.ts';
+import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
 import { isSourceCodeUri } from '../text/uri-extension.ts';
-import type { WorkBudget } from '../work-budget.ts';
-import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
+import type { ContentConsumer, TextBody } from './content-consumer.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
 
 /** The markdown renderers: markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js. */
@@ -32,26 +30,26 @@ export const markdownConsumer: ContentConsumer = {
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
   judgeText: (body, budget) => {
-    const message = findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'markdown', body.text, budget);
-    if (message === null) return remoteLoads(body, budget);
-    return [{ slot: body.kind === 'json' ? 'activeUnlessJson' : 'active', message }];
+    // a page that may load a stylesheet needs the element's name: only then are the pages read for loads too
+    const loads = styled(body) ? new PageLoads(budget) : null;
+    const message = body.mayHoldActiveMarkup()
+      ? findActiveMarkdown(body.text(), budget, markdownRenderers, loads?.see)
+      : null;
+    if (message !== null) return [{ slot: body.kind === 'json' ? 'activeUnlessJson' : 'active', message }];
+    if (loads === null) return [];
+    // the pages the renderers made for the active reading, or made now when the screen kept the text from them
+    if (!loads.seen) for (const page of renderedPages(body.text(), markdownRenderers, budget)) loads.see(page);
+    return loads.found === null
+      ? []
+      : [{ slot: 'remoteLoad', message: `markdown renders to html with ${loads.found}` }];
   },
 };
 
-// Raw html passes through: a `<style>` element's css `@import` or an off-origin `<link rel="stylesheet">` in a page a renderer makes is fetched by the browser
-// that shows it (browser.ts withholds the same in an html page). Each rendered page is read, not the raw text, so a
-// `<style>` shown in a code block stays text.
-function remoteLoads(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
-  // the element needs a `<`: text without one is not decoded (issue 42: 8 MiB of prose took 2x a decode here)
-  if (!body.mayHold(0x3c)) return [];
-  const text = body.text();
-  if (!/<(?:[a-z]+:)?(?:style|link)\b/i.test(text)) return [];
-  budget.spendTime('markdown', markdownNanos(text));
-  for (const renderer of markdownRenderers) {
-    const found = findCssImport(renderWith(renderer, text), budget);
-    if (found !== null) return [{ slot: 'remoteLoad', message: `markdown renders to html with ${found}` }];
-  }
-  return [];
+// Raw html passes through: a `<style>` element's css `@import` or an off-origin `<link rel="stylesheet">` in a page a
+// renderer makes is fetched by the browser that shows it (browser.ts withholds the same in an html page). The element
+// needs a `<`: text without one is not decoded (issue 42: 8 MiB of prose took 2x a decode here).
+function styled(body: TextBody): boolean {
+  return body.mayHold(0x3c) && stylesheetElement.test(body.text());
 }
 
 // A source file by its uri (`.ts`, `.css`, `.py`, …) declared text/plain or not declared at all: editors, viewers and

@@ -1,6 +1,6 @@
 // Notebook viewers (nbconvert, JupyterLab, nbviewer): a notebook is recognised by its nbformat structure whatever it
 // is declared as; its markdown cells and outputs are judged as the viewers render them (notebook/active-notebook.ts).
-import { findActiveNotebook, findNotebookRemoteLoad, isNotebook } from '../notebook/active-notebook.ts';
+import { isNotebook, readNotebook } from '../notebook/active-notebook.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 
 /**
@@ -52,9 +52,9 @@ export const notebookConsumer: ContentConsumer = {
   judgeText: (body, budget) => {
     const notebook = body.json();
     if (!isNotebook(notebook)) return [];
-    const message = findActiveNotebook(notebook, budget);
-    if (message !== null) return [{ slot: 'active', message }];
-    const load = findNotebookRemoteLoad(notebook, budget);
-    return load === null ? [] : [{ slot: 'remoteLoad', message: load }];
+    // one reading of its pieces for both: what a viewer runs, and the stylesheets its pages load from elsewhere
+    const { active, remoteLoad } = readNotebook(notebook, budget);
+    if (active !== null) return [{ slot: 'active', message: active }];
+    return remoteLoad === null ? [] : [{ slot: 'remoteLoad', message: remoteLoad }];
   },
 };

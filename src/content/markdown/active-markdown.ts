@@ -25,11 +25,12 @@ import {
   renderWith,
 } from './markdown-renderers.ts';
 
-/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. */
+/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. `seePage` is handed each distinct page a renderer made (none when the screen passes nothing), for a caller that reads the pages for more. */
 export function findActiveMarkdown(
   text: string,
   budget: WorkBudget = WorkBudget.unlimited(),
   renderers: readonly MarkdownRenderer[] = markdownRenderers,
+  seePage?: (page: string) => void,
 ): string | null {
   // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs, nothing is charged
   if (!mayHoldActiveMarkdown(text)) return null;
@@ -60,6 +61,7 @@ export function findActiveMarkdown(
     const page = renderWith(renderer, text);
     if (read.has(page)) continue;
     read.add(page);
+    seePage?.(page);
     const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }

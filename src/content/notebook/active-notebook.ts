@@ -10,12 +10,12 @@
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
 import { findActiveMarkdown, markdownNanos } from '../markdown/active-markdown.ts';
-import { notebookViewerRenderers, renderWith } from '../markdown/markdown-renderers.ts';
+import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
 import { mayHoldActiveMarkdown } from '../markdown/markdown-screen.ts';
+import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
 import { parse5NanosPerChar, parse5NanosPerParse, saxesNanosPerChar, saxesNanosPerParse } from '../parser-nanos.ts';
 import { findActiveHtml } from '../svg-html/active-html.ts';
 import { findActiveMarkup, mayHoldActiveMarkup } from '../svg-html/active-markup.ts';
-import { findCssImport } from '../svg-html/css-import.ts';
 import { type WorkBudget, WorkExhausted } from '../work-budget.ts';
 
 // output mime types a viewer runs as script
@@ -40,56 +40,47 @@ interface Piece {
   text: string;
   /** the screen's answer for the text (`mayHoldActiveMarkup`), made once */
   live?: boolean;
+  /** whether the text names an element that may load a stylesheet (`stylesheetElement`) */
+  styled: boolean;
 }
 
-/** The first thing a notebook viewer would run or render as active, as a one-line message; null when none. */
-export function findActiveNotebook(notebook: Record<string, unknown>, budget: WorkBudget): string | null {
+/** What a notebook viewer's pages of a notebook hold: the first thing it would run or render as active, and the first stylesheet a page loads from elsewhere by itself (a css `@import` in a `<style>`, an off-origin `<link rel="stylesheet">` or `xml-stylesheet`); each a one-line message, null when none. */
+export interface NotebookFindings {
+  active: string | null;
+  remoteLoad: string | null;
+}
+
+/**
+ * The notebook read once as its viewers render it: its pieces are listed once, and each piece is read once by the
+ * parser its viewers use, for active content and for stylesheets loaded from elsewhere alike (a markdown piece's
+ * pages are made once for both). HTML, SVG and raw pieces are read for loads as they are passed through, markdown as
+ * the viewers' renderers render it (a `<link>` shown in a code block stays text).
+ */
+export function readNotebook(notebook: Record<string, unknown>, budget: WorkBudget): NotebookFindings {
   const pieces: Piece[] = [];
   for (const [index, cell] of cellsOf(notebook).entries()) {
     const script = piecesOf(cell, index + 1, pieces);
-    if (script !== null) return `notebook cell ${index + 1}: ${script}`;
+    if (script !== null) return { active: `notebook cell ${index + 1}: ${script}`, remoteLoad: null };
   }
   // only what the parsers will surely be charged (the screen passed, the pages not yet made): never more than the
   // reading below would spend, so a notebook that fits is read whole
   let charge = 0;
   for (const piece of pieces) charge += leastCharge(piece);
   if (budget.timeSpent + charge > budget.timeLimit) throw new WorkExhausted('notebook', 'time');
+  let remoteLoad: string | null = null;
   for (const piece of pieces) {
-    const found = readPiece(piece, budget);
-    if (found !== null) return `notebook cell ${piece.cell}: ${piece.what} ${found}`;
+    // the element needs its name: most pieces are read for active content only
+    const loads = piece.styled ? new PageLoads(budget) : null;
+    const found = readPiece(piece, budget, loads);
+    if (found !== null) return { active: `notebook cell ${piece.cell}: ${piece.what} ${found}`, remoteLoad };
+    if (loads?.found != null) remoteLoad ??= `notebook cell ${piece.cell}: ${piece.what} ${loads.found}`;
   }
-  return null;
+  return { active: null, remoteLoad };
 }
 
-/**
- * The first stylesheet a viewer's page of the notebook loads from elsewhere by itself (a css `@import` in a `<style>`,
- * an off-origin `<link rel="stylesheet">` or `xml-stylesheet`), as a one-line message; null when none. HTML, SVG and
- * raw pieces are read as they are passed through, markdown as the viewers' renderers render it (a `<link>` shown in
- * a code block stays text).
- */
-export function findNotebookRemoteLoad(notebook: Record<string, unknown>, budget: WorkBudget): string | null {
-  const pieces: Piece[] = [];
-  for (const [index, cell] of cellsOf(notebook).entries()) piecesOf(cell, index + 1, pieces);
-  for (const piece of pieces) {
-    // the element needs its name: most pieces are read no further
-    if (!stylesheetElement.test(piece.text)) continue;
-    const pages = piece.flavour === 'html' || piece.flavour === 'svg' ? [piece.text] : renderedPages(piece, budget);
-    for (const page of pages) {
-      const found = findCssImport(page, budget);
-      if (found !== null) return `notebook cell ${piece.cell}: ${piece.what} ${found}`;
-    }
-  }
-  return null;
-}
-
-// an element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix
-const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
-
-// the pages the viewers make of a markdown or raw piece (a raw cell also reaches the html export as it is)
-function renderedPages(piece: Piece, budget: WorkBudget): string[] {
-  budget.spendTime('markdown', markdownNanos(piece.text, notebookViewerRenderers));
-  const pages = notebookViewerRenderers.map((renderer) => renderWith(renderer, piece.text));
-  return piece.flavour === 'raw' ? [piece.text, ...pages] : pages;
+/** The first thing a notebook viewer would run or render as active, as a one-line message; null when none (`readNotebook`'s `active`). */
+export function findActiveNotebook(notebook: Record<string, unknown>, budget: WorkBudget): string | null {
+  return readNotebook(notebook, budget).active;
 }
 
 function cellsOf(notebook: Record<string, unknown>): Record<string, unknown>[] {
@@ -106,15 +97,13 @@ function cellsOf(notebook: Record<string, unknown>): Record<string, unknown>[] {
 function piecesOf(cell: Record<string, unknown>, index: number, pieces: Piece[]): string | null {
   const type = cell['cell_type'];
   const source = textOf(cell['source'] ?? cell['input']);
-  if (type === 'markdown' || type === 'heading')
-    pieces.push({ cell: index, what: 'a markdown cell holds', flavour: 'markdown', text: source });
+  if (type === 'markdown' || type === 'heading') pieces.push(piece(index, 'a markdown cell holds', 'markdown', source));
   if (type === 'raw') {
     // nbconvert passes a raw cell through to the exports its format names (`text/html`, `text/markdown`, …)
     const meta = isRecord(cell['metadata']) ? cell['metadata'] : {};
     const named = meta['raw_mimetype'] ?? meta['format'];
     const format = typeof named === 'string' ? named.toLowerCase() : '';
-    if (/html|markdown|rst|latex|^$/.test(format))
-      pieces.push({ cell: index, what: 'a raw cell holds', flavour: 'raw', text: source });
+    if (/html|markdown|rst|latex|^$/.test(format)) pieces.push(piece(index, 'a raw cell holds', 'raw', source));
   }
   // markdown cells may carry attachments rendered as images: raster and svg images only reach an `<img>`
   const outputs = Array.isArray(cell['outputs']) ? cell['outputs'] : [];
@@ -129,11 +118,15 @@ function piecesOf(cell: Record<string, unknown>, index: number, pieces: Piece[])
           return `an output holds a \`${mime}\` output, which viewers run as script`;
         const flavour = outputFlavour(mime);
         if (flavour === null || (typeof value !== 'string' && !Array.isArray(value))) continue;
-        pieces.push({ cell: index, what: 'an output holds', flavour, text: textOf(value) });
+        pieces.push(piece(index, 'an output holds', flavour, textOf(value)));
       }
     }
   }
   return null;
+}
+
+function piece(cell: number, what: string, flavour: PieceFlavour, text: string): Piece {
+  return { cell, what, flavour, text, styled: stylesheetElement.test(text) };
 }
 
 // how a viewer renders an output by its mime type; null for what it shows escaped (`text/plain`, streams) or as an image
@@ -150,7 +143,9 @@ function leastCharge(piece: Piece): number {
   if (piece.flavour === 'svg') return saxesNanosPerParse + saxesNanosPerChar * length;
   // the renderers' own screen counts an `=` only inside a tag (markdown-screen.ts): it passes no more than this one
   piece.live = piece.flavour === 'markdown' ? mayHoldActiveMarkdown(piece.text) : mayHoldActiveMarkup(piece.text);
-  if (!piece.live) return 0;
+  // a markdown or raw piece that may load a stylesheet is rendered for that reading whatever the screen says
+  if (!piece.live)
+    return piece.styled && piece.flavour !== 'html' ? markdownNanos(piece.text, notebookViewerRenderers) : 0;
   const html = parse5NanosPerParse + parse5NanosPerChar * length;
   if (piece.flavour === 'html') return html;
   const markdown =
@@ -160,14 +155,32 @@ function leastCharge(piece: Piece): number {
   return piece.flavour === 'markdown' ? markdown : html + markdown;
 }
 
-// a piece read as its viewer reads it: markdown by the viewers' renderers, HTML by parse5, SVG by saxes (and parse5)
-function readPiece(piece: Piece, budget: WorkBudget): string | null {
-  if (piece.flavour === 'svg') return findActiveMarkup(piece.text, 'svg', budget);
-  if (piece.live === false) return null;
-  if (piece.flavour === 'markdown') return findActiveMarkdown(piece.text, budget, notebookViewerRenderers);
-  const html = findActiveHtml(piece.text, budget);
-  if (html !== null || piece.flavour === 'html') return html;
-  return findActiveMarkdown(piece.text, budget, notebookViewerRenderers);
+// a piece read as its viewer reads it: markdown by the viewers' renderers, HTML by parse5, SVG by saxes (and parse5);
+// `loads` (when the piece may load a stylesheet) is handed the pages the viewers make of it, each made once
+function readPiece(piece: Piece, budget: WorkBudget, loads: PageLoads | null): string | null {
+  if (piece.flavour === 'svg') {
+    const found = findActiveMarkup(piece.text, 'svg', budget);
+    if (found === null) loads?.see(piece.text);
+    return found;
+  }
+  if (piece.flavour !== 'markdown') {
+    // html and raw pieces reach a page as they are
+    const html = piece.live === false ? null : findActiveHtml(piece.text, budget);
+    if (html !== null) return html;
+    loads?.see(piece.text);
+    if (piece.flavour === 'html') return null;
+  }
+  // markdown and raw pieces by the viewers' renderers, whose pages are read for loads as they are made
+  let rendered = false;
+  const seePage = (page: string): void => {
+    rendered = true;
+    loads?.see(page);
+  };
+  const found = piece.live === false ? null : findActiveMarkdown(piece.text, budget, notebookViewerRenderers, seePage);
+  // a piece the screen kept from the renderers is rendered for its loads alone
+  if (found === null && loads !== null && !rendered)
+    for (const page of renderedPages(piece.text, notebookViewerRenderers, budget)) loads.see(page);
+  return found;
 }
 
 // nbformat multiline strings: a string, or a list of strings joined as they are

@@ -13,7 +13,12 @@ import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { claudePluginHooks } from './claude-code-plugins.ts';
 import { readConfigFile } from './read-config-file.ts';
-import { residentHookProblems } from '../resident/resident-doctor.ts';
+import {
+  type ResidentHandlerEntry,
+  type ResidentProbe,
+  residentHandlers,
+  residentHookProblems,
+} from '../resident/resident-doctor.ts';
 import { serverFromEntry } from './server-entry.ts';
 
 /** Where doctor looks: the user's home folder and the project folder. */
@@ -21,6 +26,8 @@ export interface ConfigPlaces {
   readonly home: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** what the resident hook's checks read from the machine (tests give their own; default: the machine) */
+  readonly residentProbe?: ResidentProbe;
 }
 
 /**
@@ -49,7 +56,7 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   const hooks: ConfiguredHook[] = [];
   const enabledPlugins = new Map<string, boolean>();
   const layers: { file: string; settings: Record<string, unknown> }[] = [];
-  const found: [string, HookHandlerEntry][] = [];
+  const found: [string, FoundHandler][] = [];
   const add = (file: string, handlers: readonly HookHandlerEntry[]) => {
     for (const h of handlers) found.push([file, h]);
   };
@@ -62,14 +69,13 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     if (isRecord(plugins))
       for (const [key, on] of Object.entries(plugins)) if (typeof on === 'boolean') enabledPlugins.set(key, on);
     add(file, hookHandlers(settings.value['hooks'], claudeCode.events));
-    // a resident hook (http, docs/resident-hook.md) whose conditions do not hold
-    problems.push(...residentHookProblems(file, settings.value['hooks']));
+    addResident(file, settings.value['hooks'], found);
   }
   for (const plugin of await claudePluginHooks(places.home, places.cwd, enabledPlugins, problems, places.env))
     add(plugin.file, plugin.handlers);
   // the administrator's managed settings, above every other layer: their hooks, and their switches over the others
   const managed: ClaudeSettingsLayer[] = [];
-  const managedHooks: [string, HookHandlerEntry][] = [];
+  const managedHooks: [string, FoundHandler][] = [];
   const managedDir = claudeCodeManagedDir(places.env);
   // the servers the administrator delivers (managed-mcp.json), whatever the user's files say
   const delivered = join(managedDir, 'managed-mcp.json');
@@ -83,15 +89,36 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     if (settings.kind !== 'read') continue;
     managed.push({ file, settings: settings.value });
     for (const h of hookHandlers(settings.value['hooks'], claudeCode.events)) managedHooks.push([file, h]);
-    problems.push(...residentHookProblems(file, settings.value['hooks']));
+    addResident(file, settings.value['hooks'], managedHooks);
   }
   // bare mode turns off every settings hook, the managed ones too
   const bare = claudeCodeBareMode(places.env, [...layers, ...managed]);
-  for (const [file, h] of found)
-    hooks.push(configuredHook(claudeCode, file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
+  const judged = (file: string, h: FoundHandler, blocked: string | undefined): ConfiguredHook => {
+    const hook = configuredHook(claudeCode, file, h, blocked);
+    return 'residentProblems' in h ? { ...hook, argv: [], resident: { problems: h.residentProblems } } : hook;
+  };
+  for (const [file, h] of found) hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
   for (const [file, h] of managedHooks)
-    hooks.push(configuredHook(claudeCode, file, h, bare ?? claudeCodeHookBlocked(layers, managed, true)));
+    hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, true)));
   return { servers, hooks, problems };
+
+  // a resident hook (http, docs/resident-hook.md): before a read it is a hook of its own, judged by its conditions;
+  // after a tool ran it only keeps links (the command hook withholds), so only a condition that does not hold is said
+  function addResident(file: string, block: unknown, into: [string, FoundHandler][]): void {
+    const probe = places.residentProbe;
+    for (const entry of residentHandlers(block, probe))
+      if (entry.phase === 'pre') into.push([file, residentEntry(entry)]);
+    problems.push(...residentHookProblems(file, block, probe, (entry) => entry.phase !== 'pre'));
+  }
+}
+
+// a handler as doctor judges it: a command, or a resident http hook before a read (its url as the command)
+type FoundHandler = HookHandlerEntry | (HookHandlerEntry & { residentProblems: readonly string[] });
+
+function residentEntry(entry: ResidentHandlerEntry): FoundHandler {
+  const { url, problems, ...rest } = entry;
+  // as an exec form (`args`): the url is no shell command line
+  return { ...rest, command: url, args: [], residentProblems: problems };
 }
 
 function claudeServers(value: unknown, scope: ConfiguredServer['scope'], file: string): ConfiguredServer[] {

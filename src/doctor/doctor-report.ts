@@ -66,6 +66,11 @@ export interface ConfiguredHook {
   readonly failMode: FailMode;
   /** warnings that do not stop it running (such as a Claude Code handler without `"onFailure": "block"`) */
   readonly warnings: readonly string[];
+  /**
+   * a resident HTTP hook before a read (docs/resident-hook.md) rather than a command: `command` is the url it posts
+   * to, and `problems` each condition that does not hold (none: as safe as the command hook)
+   */
+  readonly resident?: { readonly problems: readonly string[] };
 }
 
 /** What a host's configuration holds: its servers and its hooks, and any file doctor could not read. */

@@ -100,7 +100,7 @@ function policyText(p: PolicyStatus, short: (file: string) => string): string {
   const review = {
     verified: `review verified${signers}`,
     unverified: `review does not verify${signers}: ${p.message}`,
-    'not-checked': 'review not checked (no allowed signers)',
+    'not-checked': p.message === '' ? 'review not checked (no allowed signers)' : p.message,
     'does-not-load': `does not load: ${p.message}`,
     missing: 'missing',
   }[p.review];

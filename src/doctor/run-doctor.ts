@@ -82,8 +82,13 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     }
     return found;
   };
-  const blindSpotsOf = (host: DoctorHost, policy: PolicyStatus): string[] => {
+  const blindSpotsOf = (host: DoctorHost, policy: PolicyStatus, phase: ConfiguredHook['phase']): string[] => {
     const kept = policies.get(policy);
+    const serverCheck = kept !== undefined && phase === 'pre' ? serverCheckLine(host, kept) : undefined;
+    if (serverCheck !== undefined) return [...blindSpotLines(host, policy, kept), serverCheck];
+    return blindSpotLines(host, policy, kept);
+  };
+  const blindSpotLines = (host: DoctorHost, policy: PolicyStatus, kept: Policy | undefined): string[] => {
     const line = kept === undefined ? null : hookBlindSpotLine(host, kept);
     const dropped = kept === undefined ? [] : droppedDefaults(kept.consumers);
     return [...(line === null ? [] : [line]), ...(dropped.length === 0 ? [] : [droppedConsumersLine(policy, dropped)])];
@@ -155,8 +160,9 @@ async function hookReport(
   places: ConfigPlaces,
   status: PolicyOf,
   problemOf: ProblemOf,
-  blindSpotsOf: (host: DoctorHost, policy: PolicyStatus) => string[],
+  blindSpotsOf: (host: DoctorHost, policy: PolicyStatus, phase: ConfiguredHook['phase']) => string[],
 ): Promise<HookReport | undefined> {
+  if (hook.resident !== undefined) return residentHookReport(hook, hook.resident.problems, problemOf);
   const invocation = linkgateInvocation(hook.argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand !== 'hook') return undefined;
   const policy = await status(invocation, places.env);
@@ -171,12 +177,54 @@ async function hookReport(
   return {
     ...configured,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
-    warnings: [...hook.warnings, ...blindSpotsOf(hook.host, policy), ...codeCacheLines(invocation, places.env)],
+    warnings: [
+      ...hook.warnings,
+      ...blindSpotsOf(hook.host, policy, hook.phase),
+      ...codeCacheLines(invocation, places.env),
+    ],
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,
     mode: invocation.mode,
     ...(records === undefined ? {} : { records }),
+    runs: problems.length === 0,
+    problems,
+  };
+}
+
+// a command hook before a read decides the server check (`links.requireSameServer`) from its state folder, which the
+// gated agent (the same user) can delete: the session is then a new one to the hook (docs/resident-hook.md, "the
+// server check, and which set-up holds it")
+function serverCheckLine(host: DoctorHost, policy: Policy): string | undefined {
+  if (!policy.link.requireSameServer || policy.link.requireDiscovered) return undefined;
+  const resident = host === 'claude-code' ? "claude code's resident hook (`linkgate resident`) or " : '';
+  return `\`links.requireSameServer\` rests on the hook's state folder, which the agent can delete: a link another server returned then reads from any server; ${resident}\`hook.requireDiscovered: true\` holds it (docs/resident-hook.md)`;
+}
+
+// the resident server's policy is its own (`linkgate resident --policy`, read by the service user): doctor, run as
+// the gated user, does not see it
+const residentPolicy: PolicyStatus = {
+  review: 'not-checked',
+  message: "the resident server's own (its `--policy`): doctor does not see it from here",
+};
+
+// a resident http hook before a read (docs/resident-hook.md): it gates reads when every condition holds
+function residentHookReport(hook: ConfiguredHook, conditions: readonly string[], problemOf: ProblemOf): HookReport {
+  const problems: string[] = [];
+  if (hook.blocked !== undefined) problems.push(hook.blocked);
+  if (hook.notGating !== undefined) problems.push(hook.notGating);
+  problems.push(...conditions.map((why) => `the http hook is not as safe as the command hook: ${why}`));
+  if (problemOf(residentPolicy) !== undefined)
+    problems.push(
+      "the resident server's policy is its own: doctor cannot check its review (run the server with `--allowed-signers`)",
+    );
+  const { blocked: _, notGating: __, resident: ___, ...configured } = hook;
+  return {
+    ...configured,
+    bundle: hook.command,
+    bundleExists: true,
+    policy: residentPolicy,
+    mode: 'enforce',
     runs: problems.length === 0,
     problems,
   };

@@ -5,6 +5,7 @@
 // blocks. Each condition that does not hold is one line; none means the hook is as safe as the command hook.
 import { isRecord } from '../decision/json-value.ts';
 import { claudeCode } from '../hosts/claude-code.ts';
+import type { HookPhase } from '../hosts/host-description.ts';
 import { listenerUid, portProblem, unprivilegedPortStart } from './resident-conditions.ts';
 import { residentPath } from './resident-server.ts';
 import { isSecretHeader } from './resident-setup.ts';
@@ -22,30 +23,70 @@ export function machineProbe(): ResidentProbe {
   return { gatedUid: process.getuid?.() ?? -1, portStart: () => unprivilegedPortStart(), listener: listenerUid };
 }
 
-/**
- * One line per resident HTTP hook of a Claude Code settings `hooks` block (from `file`) whose conditions do not
- * hold, each naming the file, the event and the url.
- */
-export function residentHookProblems(file: string, hooks: unknown, probe: ResidentProbe = machineProbe()): string[] {
+/** A resident HTTP handler of a hooks block: where it is, the handler, and each condition that does not hold. */
+export interface ResidentHandlerEntry {
+  readonly event: string;
+  readonly phase: HookPhase;
+  readonly matcher?: string;
+  /** the url it posts to */
+  readonly url: string;
+  readonly handler: Readonly<Record<string, unknown>>;
+  readonly groupIndex: number;
+  readonly handlerIndex: number;
+  /** one lowercase line per condition that does not hold (none: as safe as the command hook) */
+  readonly problems: readonly string[];
+}
+
+/** Every resident HTTP handler (`type: "http"`, a loopback url to `/claude-code`) of a Claude Code `hooks` block, judged. */
+export function residentHandlers(hooks: unknown, probe: ResidentProbe = machineProbe()): ResidentHandlerEntry[] {
   if (!isRecord(hooks)) return [];
-  const lines: string[] = [];
-  for (const event of Object.keys(claudeCode.events)) {
+  const found: ResidentHandlerEntry[] = [];
+  for (const [event, phase] of Object.entries(claudeCode.events)) {
     const groups = hooks[event];
     if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      if (!isRecord(group) || !Array.isArray(group['hooks'])) continue;
-      for (const handler of group['hooks']) {
-        if (!isRecord(handler) || handler['type'] !== 'http' || typeof handler['url'] !== 'string') continue;
+    groups.forEach((group: unknown, groupIndex) => {
+      if (!isRecord(group) || !Array.isArray(group['hooks'])) return;
+      const matcher = typeof group['matcher'] === 'string' ? group['matcher'] : undefined;
+      group['hooks'].forEach((handler: unknown, handlerIndex) => {
+        // claude code runs a handler by its `type`: an http entry that also carries a `command` posts, and runs nothing
+        if (!isRecord(handler) || handler['type'] !== 'http' || typeof handler['url'] !== 'string') return;
         const url = residentUrlOf(handler['url']);
-        if (url === undefined) continue;
-        for (const why of handlerProblems(handler, url, probe))
-          lines.push(
-            `\`${file}\`: the ${event} http hook \`${handler['url']}\` is not as safe as the command hook: ${why}`,
-          );
-      }
-    }
+        if (url === undefined) return;
+        const problems = handlerProblems(handler, url, probe);
+        found.push({
+          event,
+          phase,
+          ...(matcher === undefined ? {} : { matcher }),
+          url: handler['url'],
+          handler,
+          groupIndex,
+          handlerIndex,
+          problems,
+        });
+      });
+    });
   }
-  return lines;
+  return found;
+}
+
+/**
+ * One line per resident HTTP hook of a Claude Code settings `hooks` block (from `file`) whose conditions do not
+ * hold, each naming the file, the event and the url; `only` picks the handlers said (default: all).
+ */
+export function residentHookProblems(
+  file: string,
+  hooks: unknown,
+  probe: ResidentProbe = machineProbe(),
+  only: (entry: ResidentHandlerEntry) => boolean = () => true,
+): string[] {
+  return residentHandlers(hooks, probe)
+    .filter(only)
+    .flatMap((entry) =>
+      entry.problems.map(
+        (why) =>
+          `\`${file}\`: the ${entry.event} http hook \`${entry.url}\` is not as safe as the command hook: ${why}`,
+      ),
+    );
 }
 
 // a linkgate resident url: a loopback host and the resident path (`localhost` too: it is checked as a problem)

@@ -363,7 +363,8 @@ describe('inert xml declared text/plain is allowed', () => {
   });
 
   test.each([
-    ['an internal subset', '<?xml version="1.0"?><!DOCTYPE n [<!ENTITY e "x">]><n>&e;</n>'],
+    // a subset of names and uris is read expanded (tool-exports-browser.test.ts); one holding markup is not read
+    ['an internal subset', '<?xml version="1.0"?><!DOCTYPE n [<!ENTITY e "<x/>">]><n>&e;</n>'],
     ['an xslt instruction', '<?xml version="1.0"?><?xml-stylesheet type="text/xsl" href="a.xsl"?><n/>'],
     [
       'xhtml script',
@@ -1110,7 +1111,8 @@ describe('svg is judged by its namespaces and an allow-list', () => {
       'an ATTLIST default href',
       `<!DOCTYPE svg [<!ATTLIST a href CDATA "javascript:alert(1)">]><svg xmlns="${SVG}"><a><text>x</text></a></svg>`,
     ],
-    ['an entity declaration', `<!DOCTYPE svg [<!ENTITY e "x">]><svg xmlns="${SVG}"><text>&e;</text></svg>`],
+    ['an entity declaration', `<!DOCTYPE svg [<!ENTITY e "<g/>">]><svg xmlns="${SVG}"><text>&e;</text></svg>`],
+    ['an attribute default', `<!DOCTYPE svg [<!ATTLIST svg onload CDATA "x">]><svg xmlns="${SVG}"/>`],
     ['an xslt instruction typed text/xml', `<?xml-stylesheet type="text/xml" href="#x"?><svg xmlns="${SVG}"/>`],
     [
       'an xslt instruction typed application/xslt+xml',

@@ -23,6 +23,7 @@ import { maxColors, maxColumns, maxRowBytes } from '../../src/content/pdf/pdf-pr
 import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
+import { maxDeclaredEntities, maxEntityExpansionChars } from '../../src/content/svg-html/dtd-entities.ts';
 import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
 import { type ConsumerId, consumerProfile } from '../../src/content/consumers/content-consumer.ts';
 import { makePng, makeZip } from '../fixtures/make-bytes.ts';
@@ -395,6 +396,28 @@ const capCases: CapCase[] = [
         `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(maxXmlDepth)}${'</g>'.repeat(maxXmlDepth)}</svg>`,
       ),
     finding: /xml nesting/,
+  },
+  {
+    cap: 'maxDeclaredEntities',
+    value: maxDeclaredEntities,
+    mime: 'image/svg+xml',
+    bytes: () => {
+      const entities = Array.from({ length: maxDeclaredEntities + 1 }, (_, i) => `<!ENTITY e${i} "x">`).join('');
+      return Buffer.from(`<!DOCTYPE svg [${entities}]><svg xmlns="http://www.w3.org/2000/svg"><text>&e0;</text></svg>`);
+    },
+    finding: /dtd internal subset/,
+  },
+  {
+    cap: 'maxEntityExpansionChars',
+    value: maxEntityExpansionChars,
+    mime: 'image/svg+xml',
+    bytes: () => {
+      const uses = Math.ceil(maxEntityExpansionChars / 1000) + 1;
+      return Buffer.from(
+        `<!DOCTYPE svg [<!ENTITY a "${'x'.repeat(1000)}">]><svg xmlns="http://www.w3.org/2000/svg"><text>${'&a;'.repeat(uses)}</text></svg>`,
+      );
+    },
+    finding: /dtd entities that expand to more than/,
   },
   {
     cap: 'maxNestedMarkup',

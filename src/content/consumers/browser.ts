@@ -42,7 +42,7 @@ export const browserConsumer = {
       consumer: 'browsers: SVG as a document',
       reaches: 'bytes whose markup root is svg, whatever the declared type',
       judged:
-        'saxes (namespaces, entities): element and attribute allow-lists, DTD subsets, xml-stylesheet, `foreignObject` xhtml as a rendered page (meta refresh, frames, forms, base); the same bytes through parse5 as HTML',
+        'saxes (namespaces, entities): element and attribute allow-lists, DTD subsets (denied unless they declare only entities naming a name or a uri, as Illustrator writes, read expanded), xml-stylesheet, `foreignObject` xhtml as a rendered page (meta refresh, frames, forms, base); the same bytes through parse5 as HTML',
       notCovered: 'nesting past 256 levels (withheld as too complex)',
     },
     {

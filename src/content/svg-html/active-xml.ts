@@ -1,10 +1,12 @@
 // Script in SVG and other XML, judged from what a strict namespace-aware XML parser (saxes) reads: element and
 // attribute names resolved to their namespaces (a prefix is any name, `<x:script>` is a script element when
 // `x` names the SVG namespace), character and entity references decoded. SVG elements and attributes must be
-// on an allow-list; any DOCTYPE internal subset is denied (entities and attribute defaults rewrite the document
-// after inspection); an `xml-stylesheet` instruction may only name CSS (XSLT generates script).
+// on an allow-list; a DOCTYPE internal subset is denied (entities and attribute defaults rewrite the document
+// after inspection) unless it declares only plain-text entities, which are read expanded (dtd-entities.ts); an
+// `xml-stylesheet` instruction may only name CSS (XSLT generates script).
 import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
 import { findActiveCss } from './active-css.ts';
+import { entityExpansionChars, maxEntityExpansionChars, plainTextEntities } from './dtd-entities.ts';
 import { activeXhtmlElement, inspectAttribute } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
 import { activeUrl, svgImageUrl } from './markup-url.ts';
@@ -61,7 +63,17 @@ export function findActiveXml(
     findings.malformed ??= error.message.split('\n', 1)[0] ?? 'not well-formed';
   });
   parser.on('doctype', (doctype) => {
-    if (doctype.includes('[')) found('a dtd internal subset can declare entities or attribute defaults');
+    if (!doctype.includes('[')) return;
+    // a subset of plain-text entities (Illustrator's namespace uris) is read expanded, as the browser reads it
+    const entities = plainTextEntities(doctype);
+    if (entities === null) found('a dtd internal subset can declare entities or attribute defaults');
+    else {
+      budget.spend('xml', text.length * entities.size);
+      const added = entityExpansionChars(text, entities);
+      if (added > maxEntityExpansionChars) found('dtd entities that expand to more than the document may hold');
+      budget.spend('xml', added);
+      for (const [name, value] of entities) parser.ENTITIES[name] = value;
+    }
   });
   parser.on('processinginstruction', ({ target, body }) => {
     if (target.toLowerCase() !== 'xml-stylesheet') return;

@@ -116,6 +116,9 @@ export const svgAttributes: ReadonlySet<string> = new Set([
   'zoomandpan',
   'contentstyletype',
   'contentscripttype',
+  // no attribute of any svg element: draw.io keeps its diagram (escaped xml) in the root's `content`, which a browser
+  // never reads
+  'content',
   'requiredfeatures',
   'requiredextensions',
   'systemlanguage',

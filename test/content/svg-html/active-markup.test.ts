@@ -62,7 +62,13 @@ describe('findActiveMarkup', () => {
     ['markdown javascript link', 'see [here](javascript:alert(1))', 'text', /markdown link/],
     ['markdown reference definition', '[x]: javascript:alert(1)\n', 'text', /markdown link/],
     ['markdown autolink', '<javascript:alert(1)>', 'text', /`javascript:`/],
-    ['xml entity declarations', '<!DOCTYPE svg [<!ENTITY x "javascript:">]><svg/>', 'svg', /dtd internal subset/],
+    ['xml entity declarations', '<!DOCTYPE svg [<!ENTITY x "<script>">]><svg/>', 'svg', /dtd internal subset/],
+    [
+      'an entity expanding to a javascript: url',
+      '<!DOCTYPE svg [<!ENTITY x "javascript:void.x">]><svg><a href="&x;"/></svg>',
+      'svg',
+      /javascript:/,
+    ],
     ['xslt', '<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg/>', 'svg', /xslt/],
   ])('finds %s', (_, text, flavour, message) => {
     expect(findActiveMarkup(text, flavour)).toMatch(message);

@@ -10,3 +10,10 @@ export function spellsAt(bytes: Uint8Array, at: number, word: Uint8Array): boole
   }
   return true;
 }
+
+/** The first offset at or after `from` holding byte `b`, -1 for none: the next few bytes are looked at one by one before a native search, so a body dense with `b` (8 MiB of `[`) costs a loop, not a native call per byte. */
+export function nextByte(bytes: Uint8Array, b: number, from: number): number {
+  const near = Math.min(bytes.length, from + 32);
+  for (let at = from; at < near; at++) if (bytes[at] === b) return at;
+  return near < bytes.length ? bytes.indexOf(b, near) : -1;
+}

@@ -16,7 +16,7 @@
 //   after white space, `/` or a quote, before `=`), an attribute holding a document or script (`srcdoc`, `style`,
 //   `attributeName` before `=`), or a url scheme that runs script or a document (`javascript:`, `vbscript:`,
 //   `livescript:`, `data:`, or any numeric character reference in a run of text, which may spell one).
-import { spellsAt } from '../ascii-bytes.ts';
+import { nextByte, spellsAt } from '../ascii-bytes.ts';
 import { pairSites } from '../text/byte-sites.ts';
 
 /** How the bytes reach the parsers: as text (`text`), or as binary a sniffing browser opens as a page (`sniffed`). */
@@ -42,6 +42,11 @@ const textTags = [...sniffedTags, ...words(['form', 'meta', 'base', 'frameset'])
 // the sniffed tags by their first letter: most bytes after a `<` in binary data start none of them
 const sniffedTagsByFirst: readonly (readonly Buffer[] | undefined)[] = Array.from({ length: 128 }, (_, c) => {
   const starting = sniffedTags.filter((w) => w[0] === c);
+  return starting.length === 0 ? undefined : starting;
+});
+// the text tags by their first letter: most bytes after a `<` start none of them (8 MiB of `<a`)
+const textTagsByFirst: readonly (readonly Buffer[] | undefined)[] = Array.from({ length: 128 }, (_, c) => {
+  const starting = textTags.filter((w) => w[0] === c);
   return starting.length === 0 ? undefined : starting;
 });
 const letterReferences = words(['&#', '&tab;', '&newline;']);
@@ -80,7 +85,10 @@ export function mayHoldActiveMarkupUtf8(
     return false;
   }
   return (
-    anyMark(bytes, 0x3c, (at) => textTags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length))) ||
+    anyMark(bytes, 0x3c, (at) => {
+      const tags = textTagsByFirst[((bytes[at + 1] ?? 0) | 0x20) & 0x7f];
+      return tags !== undefined && tags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length));
+    }) ||
     anyMark(bytes, 0x26, (at) => letterReferences.some((w) => spellsAt(bytes, at, w)) && places.url(at)) ||
     anyEquals(bytes, (b, at) => textNameBefore(b, at, places.attribute(at))) ||
     anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at) && places.url(at)) ||
@@ -113,7 +121,7 @@ function tagAt(bytes: Uint8Array, at: number, tags: readonly Buffer[] | undefine
 
 // a `mark` byte for which `holds` is true, found by native search
 function anyMark(bytes: Buffer, mark: number, holds: (at: number) => boolean): boolean {
-  for (let at = bytes.indexOf(mark); at !== -1; at = bytes.indexOf(mark, at + 1)) if (holds(at)) return true;
+  for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1)) if (holds(at)) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@ import { maxQuotedChars, quoteValue } from '../decision/quote-value.ts';
 import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
+import { dottedIpv4, dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
 import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
@@ -87,10 +88,13 @@ export function shownDecision(decision: Decision, uri: string): Decision {
 }
 
 function holdsHost(text: string, uri: string): boolean {
-  const address = addressOf(uri);
-  const end = address.search(/[/\\?#]/);
-  const host = end === -1 ? address : address.slice(0, end);
-  return host.length >= 3 && text.toLowerCase().includes(host);
+  const lower = text.toLowerCase();
+  // the host as written and as an IPv4 parser reads it (`addressOf` gives the latter)
+  return [rawAddressOf(uri), addressOf(uri)].some((address) => {
+    const end = address.search(/[/\\?#]/);
+    const host = end === -1 ? address : address.slice(0, end);
+    return host.length >= 3 && lower.includes(host);
+  });
 }
 
 function describeSubject(subject: NoticeSubject): string {
@@ -115,12 +119,15 @@ export function readBack(text: string): string {
     .replaceAll('\\', '/');
   for (let round = 0; round < 3 && percentByte.test(back); round += 1)
     back = back.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
-  return back;
+  return dottedNumericHosts(back);
 }
 
-/** Whether `readBack` may change `text`: it holds a `%`, a backslash or a character outside ASCII. */
+/**
+ * Whether `readBack` may change `text`: it holds a `%`, a backslash, a character outside ASCII, or a number where a
+ * host stands.
+ */
 export function mayReadBack(text: string): boolean {
-  return /[%\\\u0080-\uffff]/.test(text);
+  return /[%\\\u0080-\uffff]/.test(text) || holdsNumericHost(text);
 }
 
 const percentByte = /%[0-9A-Fa-f]{2}/;
@@ -131,12 +138,24 @@ const percentBytes = /%[0-9A-Fa-f]{2}/g;
  * leading slashes, no userinfo and no trailing slash, compared without case. Also used for strings beside the link.
  */
 export function holdsAddress(text: string, uri: string): boolean {
-  const address = addressOf(uri);
-  return address.length >= 3 && text.toLowerCase().includes(address);
+  const lower = text.toLowerCase();
+  // as written, and with a numeric host as an IPv4 parser reads it
+  return [rawAddressOf(uri), addressOf(uri)].some((address) => address.length >= 3 && lower.includes(address));
 }
 
-/** The address `holdsAddress` looks for: `uri` with no scheme, leading slashes, userinfo or trailing slash, lowercase. */
+/**
+ * The address `holdsAddress` looks for: `uri` with no scheme, leading slashes, userinfo or trailing slash, lowercase,
+ * a host written as numbers (`2852039166`, `0xa9fea9fe`) as the dotted IPv4 a URL parser reads.
+ */
 export function addressOf(uri: string): string {
+  const address = rawAddressOf(uri);
+  const end = address.search(/[/\\?#:]/);
+  const dotted = dottedIpv4(end === -1 ? address : address.slice(0, end));
+  return dotted === null ? address : `${dotted}${end === -1 ? '' : address.slice(end)}`;
+}
+
+// `addressOf` with the host as written
+function rawAddressOf(uri: string): string {
   let rest = uri
     .trim()
     .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')

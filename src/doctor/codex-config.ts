@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
-import { codex, codexHome as codexHomeOf } from '../hosts/codex.ts';
+import { codex, codexHome as codexHomeOf, codexServerEntryProblem } from '../hosts/codex.ts';
 import { codexHookBlocked, codexHookHash, codexHookKey } from '../hosts/codex-hook-trust.ts';
 import { hookHandlers } from '../hosts/hook-groups.ts';
 import { codexProjectLayers } from '../hosts/codex-project-layers.ts';
@@ -43,12 +43,21 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   for (const { file, config: layerConfig, scope } of layers) {
     const table = layerConfig['mcp_servers'];
     if (isRecord(table))
-      for (const [name, entry] of Object.entries(table))
-        if (isRecord(entry))
-          byName.set(
-            name,
-            serverFromEntry({ host: 'codex', name, scope, file, enabled: entry['enabled'] !== false }, entry),
-          );
+      for (const [name, entry] of Object.entries(table)) {
+        if (!isRecord(entry)) continue;
+        const refused = codexServerEntryProblem(entry);
+        const server = serverFromEntry(
+          { host: 'codex', name, scope, file, enabled: entry['enabled'] !== false },
+          entry,
+        );
+        if (refused === undefined) byName.set(name, server);
+        else {
+          // codex does not load a file with such an entry: it starts no server (nor itself) with it
+          const why = `codex refuses \`[mcp_servers.${name}]\` of \`${file}\`: ${refused}; it does not load the file`;
+          problems.push(why);
+          byName.set(name, { ...server, enabled: false, disabledBy: why });
+        }
+      }
   }
   const servers = [...byName.values()];
 

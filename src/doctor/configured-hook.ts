@@ -5,8 +5,16 @@ import { hookTimeoutSeconds } from '../hook/hook-settings.ts';
 import { shellOperator, shellWords } from './linkgate-invocation.ts';
 
 // the hook's own deadline, a third of the timeout it is printed with (`hookDeadlineMs` of the hook command): a slow
-// event is answered, failing closed, by then
+// event is answered, failing closed, by then, counted from when the hook's code has loaded
 const hookDeadlineSeconds = hookTimeoutSeconds / 3;
+
+/**
+ * Seconds a host must give a hook that fails open: its deadline, plus what the host's clock counts besides (the shell
+ * and node starting and loading the hook before its deadline runs, the fail-closed answer, the records line and the
+ * exit after it) on a loaded machine. Under it a slow event can be cut off before the hook's answer; the printed
+ * timeout (`hookTimeoutSeconds`) is twice it.
+ */
+export const hookAnswerSeconds = hookDeadlineSeconds + 5;
 
 /**
  * A handler of a host's hooks block as doctor judges it: the words it runs, whether the host will run it (`blocked`),
@@ -43,7 +51,7 @@ export function configuredHook(
 }
 
 /**
- * Why a handler that fails open is no gate for its timeout: the host gives it less than the hook's own deadline, so
+ * Why a handler that fails open is no gate for its timeout: the host gives it less than `hookAnswerSeconds`, so
  * an event the hook may take that long over (a crafted result, a loaded machine) is cut off by the host, which then
  * lets the call through. The timeout's field and unit are the ones the host's printed handler uses.
  */
@@ -52,8 +60,8 @@ function shortTimeout(host: HostDescription, handler: Readonly<Record<string, un
     const given = handler[key];
     if (typeof perSecond !== 'number' || perSecond <= 0 || typeof given !== 'number') continue;
     const seconds = given / perSecond;
-    if (seconds < hookDeadlineSeconds)
-      return `${host.name} gives it ${seconds} s (\`${key}\`), less than its own ${hookDeadlineSeconds} s deadline: ${host.name} cuts a slow event off and lets the call through`;
+    if (seconds < hookAnswerSeconds)
+      return `${host.name} gives it ${seconds} s (\`${key}\`), less than the ${hookAnswerSeconds} s it may need to answer (its own ${hookDeadlineSeconds} s deadline, its start and its answer): ${host.name} cuts a slow event off and lets the call through`;
   }
   return undefined;
 }

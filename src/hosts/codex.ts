@@ -20,6 +20,36 @@ export function codexToolName(server: string, tool: string): string {
   return `mcp__${clean(server)}__${clean(tool)}`;
 }
 
+// what codex-rs (`config/src/mcp_types.rs`, `TryFrom<RawMcpServerConfig>`) refuses beside each transport's own field:
+// an entry with both is a configuration error, and Codex does not load the file
+const notBesideCommand = [
+  'url',
+  'bearer_token_env_var',
+  'bearer_token',
+  'http_headers',
+  'env_http_headers',
+  'oauth',
+  'oauth_resource',
+];
+const notBesideUrl = ['args', 'env', 'env_vars', 'cwd', 'bearer_token'];
+
+/**
+ * Why Codex refuses an `[mcp_servers.NAME]` entry as codex-rs reads it (a `command` beside a `url` or another http
+ * field, an http field beside a `url` entry's stdio fields, neither), undefined when it takes it.
+ */
+export function codexServerEntryProblem(entry: Readonly<Record<string, unknown>>): string | undefined {
+  const set = (key: string) => entry[key] !== undefined;
+  if (set('command')) {
+    const other = notBesideCommand.find(set);
+    return other === undefined ? undefined : `\`${other}\` is not supported beside \`command\` (stdio)`;
+  }
+  if (set('url')) {
+    const other = notBesideUrl.find(set);
+    return other === undefined ? undefined : `\`${other}\` is not supported beside \`url\` (streamable http)`;
+  }
+  return 'neither `command` nor `url`: invalid transport';
+}
+
 /** Codex CLI's hooks (hooks.json and `[hooks]` of config.toml, trusted in `/hooks`: codex-hook-trust.ts). */
 export const codex: HostDescription = {
   name: 'codex',

@@ -14,6 +14,7 @@ import {
   discoverLink,
   type FlowMode,
   judgeRead,
+  type LinkStep,
   readFailed,
   type ReadFailure,
   sendRead,
@@ -50,6 +51,8 @@ export interface LinkFlowOptions {
   readFrom?: string | undefined;
   /** whether the link was returned by a tool before this read, for `hook.requireDiscovered` (omitted: not judged) */
   seen?: boolean | undefined;
+  /** the link's first step when the caller started it (`startLinkFlow`: a tool result's links decided side by side) */
+  step?: Promise<LinkStep> | undefined;
 }
 
 /** One link's record and the contents items delivered for it (raw items, in order). */
@@ -58,6 +61,20 @@ export interface LinkFlowResult {
   contents: Record<string, unknown>[];
   /** the text item that stands in the link's place when its link decision refused it (enforce mode): `refusedLinkItem` */
   replacedBy?: Record<string, unknown>;
+}
+
+/** `runLinkFlow`'s first step, the link decision: for a caller that decides its links side by side before any read. */
+export function startLinkFlow(link: unknown, contentIndex: number | null, options: LinkFlowOptions): Promise<LinkStep> {
+  const now = options.now ?? (() => new Date());
+  const { context } = options;
+  return startLink(guardGate(options.gate), {
+    link,
+    discovered: discoverLink(link, contentIndex, context, now()),
+    linkServer: context.server,
+    readFrom: options.readFrom ?? context.server,
+    mode: options.mode,
+    ...(options.seen === undefined ? {} : { seen: options.seen }),
+  });
 }
 
 /**
@@ -74,16 +91,8 @@ export async function runLinkFlow(
   const { context } = options;
   const gate = guardGate(options.gate);
   const uri = linkFacts(link).uri;
-  const discovered = discoverLink(link, contentIndex, context, now());
   const readFrom = options.readFrom ?? context.server;
-  const step = await startLink(gate, {
-    link,
-    discovered,
-    linkServer: context.server,
-    readFrom,
-    mode: options.mode,
-    ...(options.seen === undefined ? {} : { seen: options.seen }),
-  });
+  const step = await (options.step ?? startLinkFlow(link, contentIndex, options));
   const unread = (why: string): LinkFlowResult => ({ record: skipRead(step, why), contents: [] });
 
   const replacedBy = refusedStepItem(step, link);

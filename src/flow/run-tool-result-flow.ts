@@ -18,7 +18,7 @@ import type { FlowMode } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
 import { recordRef } from './record-ref.ts';
 import type { RefusedRef } from './structured-links.ts';
-import { type LinkFlowResult, runLinkFlow } from './run-link-flow.ts';
+import { type LinkFlowOptions, type LinkFlowResult, runLinkFlow, startLinkFlow } from './run-link-flow.ts';
 
 /** Everything the flow needs for one tool result; limits are whole numbers ≥ 1, checked by the caller. */
 export interface ToolResultFlowOptions {
@@ -81,24 +81,34 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   // otherwise report as a leak (MaxListenersExceededWarning) past its default of 10
   setMaxListeners(concurrency, budget);
   const { links } = discoverLinks(toolResult);
+  // the embedded resources judged beside the links (their bodies, and the labels their uris are), so a gate that
+  // stays silent costs one deadline for both
+  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
+  const embedding = judgeEmbeddedItems(gate, items, options.mode);
 
   const flows = new Array<LinkFlowResult>(links.length);
+  const linkOptions: LinkFlowOptions = {
+    gate,
+    read: options.read,
+    context: options.context,
+    mode: options.mode,
+    cache: options.cache,
+    authContext: options.authContext,
+    budget,
+    answerInput: options.answerInput,
+    fetch: options.fetch,
+  };
+  // every link decided side by side before the reads (`concurrency` at once), so a gate that stays silent costs one
+  // deadline, not one per `concurrency` links; a policy that resolves names decides each as its read starts
+  const steps = gate.policy.document.links.resolveNames
+    ? []
+    : links.map((found) => startLinkFlow(found.link, found.index, linkOptions));
   let nextLink = 0;
   const worker = async () => {
     for (let i = nextLink++; i < links.length; i = nextLink++) {
       const found = links[i];
       if (found === undefined) continue;
-      flows[i] = await runLinkFlow(found.link, found.index, {
-        gate,
-        read: options.read,
-        context: options.context,
-        mode: options.mode,
-        cache: options.cache,
-        authContext: options.authContext,
-        budget,
-        answerInput: options.answerInput,
-        fetch: options.fetch,
-      });
+      flows[i] = await runLinkFlow(found.link, found.index, { ...linkOptions, step: steps[i] });
     }
   };
   try {
@@ -107,8 +117,7 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
     budgetDeadline.release();
   }
 
-  const items = isRecord(toolResult) && Array.isArray(toolResult['content']) ? toolResult['content'] : [];
-  const judged = await judgeEmbeddedItems(gate, items, options.mode);
+  const judged = await embedding;
   // a text item that is one JSON value gets the structured content's judgement, as in the decorator and the hooks,
   // and a text or embedded resource holding a refused link's uri becomes its notice
   const refs = new Map<string, RefusedRef>();

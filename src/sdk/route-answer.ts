@@ -318,13 +318,14 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
   const result = message['result'];
   if (!isRecord(result)) return message;
   const content: unknown[] = Array.isArray(result['content']) ? result['content'] : [];
-  const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
-  if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   // the refused link stays remembered: its one record is written by a read of it (refused, never sent) or, unread,
   // by `flush`, so every link a tool result held has exactly one record, as in observe mode
-  // decided side by side, so a gate that stays silent costs one deadline per message, not one per link
+  // decided side by side, and beside the embedded resources (their bodies and the labels their uris are), so a gate
+  // that stays silent costs one deadline per message, not one per link, nor one for the links and one for the labels
   const inContent = found.filter((f) => f.contentIndex !== null);
   const stepping = s.stepsOf(inContent);
+  const judged = await judgeEmbeddedItems(s.gate, content, s.mode);
+  if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   // structuredContent is judged beside the content's links: a silent gate costs one deadline for both
   let refsMade: (refs: Map<string, RefusedRef>) => void = () => {};
   const refsOf = new Promise<Map<string, RefusedRef>>((resolve) => {
@@ -366,8 +367,9 @@ async function judgedToolResult(s: TransportSession, message: Record<string, unk
 async function judgedMessages(s: TransportSession, message: Record<string, unknown>, key: 'result' | 'params') {
   const holder = message[key];
   if (!isRecord(holder)) return message;
-  const steps = await messageLinkSteps(s, message['id'], holder['messages']);
-  const judged = await judgeMessages(s.gate, holder['messages'], s.mode, s.server, steps);
+  // the links' steps and the embedded resources judged side by side: a silent gate costs one deadline
+  const steps = messageLinkSteps(s, message['id'], holder['messages']);
+  const [, judged] = await Promise.all([steps, judgeMessages(s.gate, holder['messages'], s.mode, s.server, steps)]);
   if (!(await s.emitEmbedded(judged.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
   return judged.messages === null ? message : { ...message, [key]: { ...holder, messages: judged.messages } };
 }

@@ -33,8 +33,9 @@ export async function judgedSampling(
     if (!isRecord(request) || request['method'] !== 'sampling/createMessage' || !isRecord(request['params'])) continue;
     const params = request['params'];
     // its links found and recorded as a tool result's are, each refused one's item naming its record
-    const steps = await messageLinkSteps(s, id, params['messages']);
-    const made = await judgeMessages(s.gate, params['messages'], s.mode, s.server, steps);
+    // the embedded resources judged beside the links' steps: a silent gate costs one deadline
+    const steps = messageLinkSteps(s, id, params['messages']);
+    const [, made] = await Promise.all([steps, judgeMessages(s.gate, params['messages'], s.mode, s.server, steps)]);
     if (!(await s.emitEmbedded(made.records)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
     if (made.messages !== null) judged[key] = { ...request, params: { ...params, messages: made.messages } };
   }

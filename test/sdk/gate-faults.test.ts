@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { minJudgementMs } from '../../src/flow/guard-gate.ts';
@@ -106,30 +106,92 @@ describe.each(['1.x', '2.x'] as const)('gateTransport under the real SDK %s Clie
     expect(record?.stages.delivered).toBeNull();
   });
 
-  test('a gate that never answers: the judgement ends at the gate deadline, failing closed', {
-    timeout: 90_000,
-  }, async () => {
-    const client = await connect(major, await faultyGate('link never answers', 1000));
-    const started = performance.now();
-    // one deadline (`minJudgementMs`, the policy's 1000 ms being shorter) for the whole message, not one per link:
-    // five links judged one after another would pass 50 s
-    const result = await client.callTool('links', 40_000);
-    const elapsedMs = performance.now() - started;
-    console.info(
-      `[measure] ${major} silent gate (${minJudgementMs} ms deadline): tool result answered in ${Math.round(elapsedMs)} ms`,
-    );
-    expect(result.content.filter((c) => c['type'] === 'resource_link')).toEqual([]);
-    // every link, and the embedded resource whose uri is judged as a pointer by the same silent gate (52a98d4)
-    expect(result.content.filter((c) => String(c['text']).includes('engine.error'))).toHaveLength(
-      1 + refusedUris.length + 1,
-    );
-    expect(result.content.some((c) => c['type'] === 'resource')).toBe(false);
+  // one deadline for the whole message, not one per link, nor one for the links and then one for the embedded
+  // resource's label (52a98d4 judged the label after the links: 20 s for a 10 s deadline). Fake timers: the deadline
+  // passes when the test says, and the fake clock says when the answer came.
+  test('a gate that never answers: the whole tool result ends at one gate deadline, failing closed', async () => {
+    const silent = await faultyGate('link never answers', 1000);
+    const linkCount = 1 + refusedUris.length;
+    // the judgement has begun once the gate is first asked
+    let begun: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (begun = resolve));
+    const client = await connect(major, {
+      ...silent,
+      decide: (line: unknown) => {
+        begun();
+        return silent.decide(line);
+      },
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const started = performance.now();
+      let answeredAt: number | null = null;
+      const calling = client.callTool('links', 10 * minJudgementMs).then((result) => {
+        answeredAt = performance.now() - started;
+        return result;
+      });
+      await asked;
+      await vi.advanceTimersByTimeAsync(minJudgementMs - 1);
+      expect(answeredAt).toBeNull();
+      // the deadline passes; a second one would end at twice it
+      for (let step = 0; answeredAt === null && step < 30; step += 1) await vi.advanceTimersByTimeAsync(1000);
+      console.info(`[measure] ${major} silent gate (${minJudgementMs} ms deadline): answered at ${answeredAt} ms`);
+      expect(answeredAt).toBeGreaterThanOrEqual(minJudgementMs);
+      expect(answeredAt).toBeLessThan(2 * minJudgementMs);
+      const result = await calling;
+      expect(result.content.filter((c) => c['type'] === 'resource_link')).toEqual([]);
+      // every link, and the embedded resource whose uri is judged as a pointer by the same silent gate (52a98d4)
+      expect(result.content.filter((c) => String(c['text']).includes('engine.error'))).toHaveLength(linkCount + 1);
+      expect(result.content.some((c) => c['type'] === 'resource')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
     await client.close();
-    expect(client.records).toHaveLength(1 + refusedUris.length);
+    expect(client.records).toHaveLength(linkCount);
   });
 });
 
 describe('gateToolResult with a faulty gate', () => {
+  // the embedded resource's label was judged after the links' flows: a second deadline (issue 39, second reading)
+  test('a gate that never answers: the tool result resolves at one gate deadline, failing closed', async () => {
+    const silent = await faultyGate('link never answers', 1000);
+    let begun: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (begun = resolve));
+    const gate = {
+      ...silent,
+      decide: (line: unknown) => {
+        begun();
+        return silent.decide(line);
+      },
+    };
+    const client = new Client({ name: 'helper-host', version: '1.0.0' });
+    await client.connect(faultStdio('1.x'));
+    closers.push(() => client.close());
+    const tool = await client.callTool({ name: 'links' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const started = performance.now();
+      let resolvedAt: number | null = null;
+      const gating = gateToolResult(client, tool, { gate, server: 'fault', tool: 'links' }).then((gated) => {
+        resolvedAt = performance.now() - started;
+        return gated;
+      });
+      await asked;
+      await vi.advanceTimersByTimeAsync(minJudgementMs - 1);
+      expect(resolvedAt).toBeNull();
+      for (let step = 0; resolvedAt === null && step < 30; step += 1) await vi.advanceTimersByTimeAsync(1000);
+      expect(resolvedAt).toBeGreaterThanOrEqual(minJudgementMs);
+      expect(resolvedAt).toBeLessThan(2 * minJudgementMs);
+      const gated = await gating;
+      expect(gated.content.filter((c) => c['type'] === 'resource_link' || c['type'] === 'resource')).toEqual([]);
+      expect(gated.embedded.map((e) => [e.decision.effect, e.decision.reasons[0]?.code])).toEqual([
+        ['deny', 'engine.error'],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test.each(['link throws', 'read throws', 'embedded rejects'] as const)(
     '%s: it resolves, failing closed',
     async (fault) => {

@@ -14,6 +14,7 @@ import {
 import { residentConditionLines, residentSettings } from '../resident/resident-setup.ts';
 import { ResidentStates } from '../resident/resident-states.ts';
 import { startResident } from '../resident/start-resident.ts';
+import { type PolicyWatch, reloadLine, watchPolicyFiles } from '../resident/watch-policy.ts';
 import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand } from './command-definition.ts';
 import { hookCommand } from './hook-command.ts';
@@ -31,7 +32,7 @@ export const residentDefinition = defineCommand({
   description: [
     "a resident server for claude code's pre-read http hook: the same decisions, notices and records as `linkgate hook claude-code`, without starting a process per event. claude code lets a read go ahead on any 2xx answer with an empty body, so whoever holds the port decides: the server starts only where the gated user can neither take its port nor stop it, and refuses to start otherwise.",
     "conditions: the port is below `net.ipv4.ip_unprivileged_port_start` (linux only); the server runs as a service user that is neither root nor the gated user (started as root, it binds the port and then becomes `--user` for good; started as that user, it needs CAP_NET_BIND_SERVICE); the gated user is not root. every start writes a fresh secret to `--secret-file` (group the gated user's, mode 0640), and every request without it in `X-Linkgate-Secret` is refused with a status that blocks.",
-    'answers: a refused read is a deny; any failure, timeout or unknown event before the call is a deny or a status that blocks, never an empty 2xx. after a tool ran the server only keeps what the result returned (links, for the next read): the command hook withholds, because a post hook that does not answer lets the result through for every hook type. SIGHUP reloads the policy.',
+    'answers: a refused read is a deny; any failure, timeout or unknown event before the call is a deny or a status that blocks, never an empty 2xx. after a tool ran the server only keeps what the result returned (links, for the next read): the command hook withholds, because a post hook that does not answer lets the result through for every hook type. the policy is reloaded when the policy file, its `.sig` or the allowed signers change (and on SIGHUP); a file that does not load keeps the policy in force, and each outcome is one line on stderr.',
     '`--print-config [--records FILE] [--state DIR] [--server NAME -- COMMAND [ARG…]]` prints the claude code set-up (the http hook before a call, the command hook and the http hook after it) with its conditions on stderr, or refuses (exit 2) when they cannot hold on this machine.',
   ],
   options: {
@@ -126,15 +127,31 @@ export const residentDefinition = defineCommand({
       io.stderr.write(
         `linkgate resident: listening on 127.0.0.1:${started.port} as uid ${started.uid} for gated uid ${started.gatedUid}\n`,
       );
+      // the policy, its review signatures and the allowed signers: a change to any reloads the policy, as SIGHUP does
+      const watched = [
+        policyFile,
+        `${policyFile}.sig`,
+        ...(review.allowedSigners === undefined ? [] : [review.allowedSigners]),
+      ];
+      let watch: PolicyWatch | undefined;
+      try {
+        watch = watchPolicyFiles(
+          watched,
+          () => holder.reload(),
+          (outcome) => io.stderr.write(`${reloadLine(outcome, 'policy files changed')}\n`),
+        );
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`${reloadLine({ watchFailed: why }, '')}\n`);
+      }
       return await new Promise<number>((resolve) => {
         const stop = () => {
           process.off('SIGHUP', reload);
+          watch?.close();
           void started.close().then(() => resolve(0));
         };
         const reload = () => {
-          void holder.reload().then((outcome) => {
-            io.stderr.write(`linkgate resident: reload ${outcome.ok ? 'ok' : `kept the policy: ${outcome.message}`}\n`);
-          });
+          void holder.reload().then((outcome) => io.stderr.write(`${reloadLine(outcome, 'SIGHUP')}\n`));
         };
         process.on('SIGHUP', reload);
         process.once('SIGTERM', stop);

@@ -1,0 +1,80 @@
+// The resident server reloads its policy when the policy file changes, not only on SIGHUP (issue 42 item 3 limits): a
+// file renamed over it or written in place is loaded and checked as at a start; a file that does not load keeps the
+// policy in force, and every outcome is reported. Tests wait for the reported outcome, never for a time.
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { holdPolicy, type PolicyHolder, type ReloadOutcome } from '../../src/gate/reload-policy.ts';
+import { type PolicyWatch, reloadLine, watchPolicyFiles } from '../../src/resident/watch-policy.ts';
+import { repoRoot } from '../sdk/fake-gate.ts';
+
+type Outcome = ReloadOutcome | { watchFailed: string };
+const original = readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8');
+const withVersion = (version: string) => original.replace(/^version: .*$/m, `version: ${version}`);
+
+let dir: string;
+let file: string;
+let holder: PolicyHolder;
+let watch: PolicyWatch;
+let waiters: { test: (o: Outcome) => boolean; resolve: (o: Outcome) => void }[];
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'linkgate-watch-policy-'));
+  file = path.join(dir, 'policy.yaml');
+  writeFileSync(file, withVersion('1.0.0'));
+  holder = await holdPolicy(file);
+  waiters = [];
+  watch = watchPolicyFiles(
+    [file, `${file}.sig`],
+    () => holder.reload(),
+    (outcome) => {
+      for (const w of waiters.splice(0))
+        if (w.test(outcome)) w.resolve(outcome);
+        else waiters.push(w);
+    },
+  );
+});
+afterEach(() => {
+  watch.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// the first outcome reported from now on that passes `test` (a burst of changes may be reported more than once)
+const until = (test: (o: Outcome) => boolean) => new Promise<Outcome>((resolve) => waiters.push({ test, resolve }));
+const version = () => holder.gate().policy.ref.version;
+
+describe('the resident policy watch', () => {
+  it('loads a policy renamed over the file, as a deployment or an editor writes it', async () => {
+    const loaded = until((o) => 'ok' in o && o.ok && o.policy.version === '1.0.1');
+    writeFileSync(path.join(dir, '.policy.yaml.tmp'), withVersion('1.0.1'));
+    renameSync(path.join(dir, '.policy.yaml.tmp'), file);
+    const outcome = await loaded;
+    expect(version()).toBe('1.0.1');
+    expect(reloadLine(outcome, 'policy files changed')).toBe(
+      'linkgate resident: policy files changed: reload ok, policy `default` 1.0.1',
+    );
+  });
+
+  it('loads a policy written in place', async () => {
+    const loaded = until((o) => 'ok' in o && o.ok && o.policy.version === '2.0.0');
+    writeFileSync(file, withVersion('2.0.0'));
+    await loaded;
+    expect(version()).toBe('2.0.0');
+  });
+
+  it('keeps the policy in force when the new file does not load, and says so', async () => {
+    const kept = until((o) => 'ok' in o && !o.ok);
+    writeFileSync(file, `${withVersion('3.0.0')}\nlinks: [not, a, mapping\n`);
+    const outcome = await kept;
+    expect(version()).toBe('1.0.0');
+    expect(reloadLine(outcome, 'policy files changed')).toMatch(
+      /^linkgate resident: policy files changed: kept the policy in force: /,
+    );
+    // the next good file is loaded
+    const loaded = until((o) => 'ok' in o && o.ok && o.policy.version === '3.0.1');
+    writeFileSync(file, withVersion('3.0.1'));
+    await loaded;
+    expect(version()).toBe('3.0.1');
+  });
+});

@@ -108,7 +108,11 @@ export type Prefix = { readonly parts: readonly number[]; readonly bits: number 
 
 /** The parsed tables, indexed for classification. */
 export interface Tables {
-  /** the IPv4 ranges that can hold an address with this first octet, in table order (most specific first) */
+  /**
+   * the IPv4 ranges that can hold an address with this first octet, in table order (most specific first), after the
+   * cloud metadata addresses with it (each a /32 of class `cloud-metadata`, its label what it is): the first range that
+   * holds an address is its verdict, metadata or not, in one lookup
+   */
   readonly ipv4ByFirstOctet: readonly (readonly Ipv4Range[])[];
   /** the IPv6 ranges that can hold an address with this first byte, in table order */
   readonly ipv6ByFirstByte: readonly (readonly Ipv6Range[])[];
@@ -136,10 +140,6 @@ function buildTables(): Tables {
     const mask = bits === 0 ? 0 : 0xffffffff << (32 - bits);
     return { base: octetsToNumber(addr.octets) & mask, mask, cls, label };
   });
-  // a range covers the first octets from its base's to its last address's
-  const ipv4ByFirstOctet = Array.from({ length: 256 }, (_, octet) =>
-    ipv4Table.filter((r) => octet >= r.base >>> 24 && octet <= ((r.base | ~r.mask) >>> 0) >>> 24),
-  );
   const ipv6Prefix = (cidr: string): Prefix => {
     const [addr, bits] = ipaddr.IPv6.parseCIDR(cidr);
     return { parts: addr.parts, bits };
@@ -150,6 +150,15 @@ function buildTables(): Tables {
     if (address.includes(':')) metadataIpv6.set(address, what);
     else metadataIpv4.set(octetsToNumber(ipaddr.IPv4.parse(address).octets) | 0, what);
   }
+  const metadataRanges = [...metadataIpv4].map(
+    ([base, what]): Ipv4Range => ({ base, mask: -1, cls: 'cloud-metadata', label: what }),
+  );
+  // a range covers the first octets from its base's to its last address's
+  const ipv4ByFirstOctet = Array.from({ length: 256 }, (_, octet) =>
+    [...metadataRanges, ...ipv4Table].filter(
+      (r) => octet >= r.base >>> 24 && octet <= ((r.base | ~r.mask) >>> 0) >>> 24,
+    ),
+  );
   const ipv6Table = ipv6Ranges.map(([cidr, cls, label]) => ({ ...ipv6Prefix(cidr), cls, label }));
   // a range covers the first bytes that agree with its prefix in its first (up to 8) bits
   const ipv6ByFirstByte = Array.from({ length: 256 }, (_, byte) =>

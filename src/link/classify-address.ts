@@ -67,19 +67,13 @@ export function ipLiteralClass(kind: 'ipv4' | 'ipv6', canonical: string): Addres
   return ipv4Class(dottedValue(canonical));
 }
 
-// the class of an IPv4 address as a number (`classifyIpv4(address).class`)
+// the class of an IPv4 address as a number (`classifyIpv4(address).class`): a metadata address is its own /32 range
 function ipv4Class(address: number): AddressClass {
-  const cls = ipv4RangeClass(address);
-  // a public address needs the metadata lookup only when some metadata address is public by the ranges alone
-  if (cls === 'public' && !metadataIpv4Public()) return 'public';
-  return tables().metadataIpv4.has(address) ? 'cloud-metadata' : cls;
-}
-
-function ipv4RangeClass(address: number): AddressClass {
   return ipv4Range(address)?.cls ?? 'public';
 }
 
-// the first range of the table that holds an IPv4 address; undefined when none does
+// the first range of the table that holds an IPv4 address (a cloud metadata address first, as a /32 of class
+// `cloud-metadata`); undefined when none does
 function ipv4Range(address: number): Ipv4Range | undefined {
   const ranges = tables().ipv4ByFirstOctet[address >>> 24] ?? noRanges;
   for (let i = 0; i < ranges.length; i++) {
@@ -97,15 +91,13 @@ export function nonPublicLiteral(kind: 'ipv4' | 'ipv6', canonical: string): Addr
   if (kind === 'ipv4') return ipv4NonPublic(dottedValue(canonical), canonical);
   // the class first, with no verdict built (a public verdict is `public` exactly when its class is)
   if (ipv6Class(canonical) === 'public') return undefined;
+  // `ipv6Class` left the address's hextets in `scratchParts`: not read again
   return classifyIpv6(canonical, scratchParts);
 }
 
-// `classifyIpv4(address, text)` when it is not public, else undefined (one lookup in the tables either way)
+// `classifyIpv4(address, text)` when it is not public, else undefined (one lookup in the tables)
 function ipv4NonPublic(address: number, text: string): AddressVerdict | undefined {
   const range = ipv4Range(address);
-  if (range === undefined && !metadataIpv4Public()) return undefined;
-  const metadata = tables().metadataIpv4.get(address);
-  if (metadata !== undefined) return { address: text, class: 'cloud-metadata', public: false, description: metadata };
   return range === undefined ? undefined : { address: text, class: range.cls, public: false, description: range.label };
 }
 
@@ -135,13 +127,7 @@ function ipv6RangeClass(address: string): AddressClass {
 }
 
 // whether some cloud metadata address is public by the tables alone (then every public address is looked up too)
-let ipv4MetadataPublic: boolean | undefined;
 let ipv6MetadataPublic: boolean | undefined;
-
-function metadataIpv4Public(): boolean {
-  ipv4MetadataPublic ??= [...tables().metadataIpv4.keys()].some((a) => ipv4RangeClass(a) === 'public');
-  return ipv4MetadataPublic;
-}
 
 function metadataIpv6Public(): boolean {
   ipv6MetadataPublic ??= [...tables().metadataIpv6.keys()].some((a) => ipv6RangeClass(a) === 'public');
@@ -166,12 +152,12 @@ function classifyIpv4(address: number, text: string = numberToDotted(address)): 
   return ipv4NonPublic(address, text) ?? { address: text, class: 'public', public: true, description: 'public' };
 }
 
-// `address` is WHATWG-serialized IPv6 (lower-case hex, longest zero run compressed, no dotted tail); `into` receives
-// its hextets (a reused array on the per-link path)
-function classifyIpv6(address: string, into?: number[]): AddressVerdict {
+// `address` is WHATWG-serialized IPv6 (lower-case hex, longest zero run compressed, no dotted tail); `parsed`: its
+// hextets, when the caller has read them already
+function classifyIpv6(address: string, parsed?: readonly number[]): AddressVerdict {
   const metadata = tables().metadataIpv6.get(address);
   if (metadata !== undefined) return { address, class: 'cloud-metadata', public: false, description: metadata };
-  const parts = hextets(address, into);
+  const parts = parsed ?? hextets(address);
   const embedded = embeddedIpv4(parts);
   if (embedded !== undefined && embedded.within !== undefined) {
     // ISATAP's interface id embeds an IPv4 under any prefix: both the prefix and the IPv4 must be public
@@ -236,7 +222,8 @@ function embeddedIpv4(parts: readonly number[]): { kind: string; ipv4: number; w
 
 // WHATWG IPv6 text: 1–4 hex digits per group, at most one `::`, no dotted tail
 function hextets(address: string, parts: number[] = [0, 0, 0, 0, 0, 0, 0, 0]): number[] {
-  parts.fill(0);
+  // a loop, not `fill` (a call out of optimized code per address)
+  for (let i = 0; i < 8; i++) parts[i] = 0;
   let count = 0;
   // index in `parts` where `::` stands; the groups after it move to the end
   let gap = -1;

@@ -7,6 +7,7 @@ import {
   scanColon,
   scanSlashes,
   scanStop,
+  scanSerializedAuthority,
   scanUserinfo,
 } from './authority-scan.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
@@ -87,20 +88,24 @@ export function parseUri(raw: string): UriParse {
   const facts = common === undefined ? schemeFacts(scheme) : commonFacts(common);
   const defaultPort = facts.defaultPort;
   const special = defaultPort !== undefined;
-  // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
-  const scan = scanAuthority(raw, colon + 1, special);
-  // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
-  // `http://a/%00`), so the text a consumer sees is not the uri the parser read
-  if ((scan & scanC0Control) !== 0) return controlMessage(raw, scanStop(scan));
   // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
   // deletes tab/LF/CR) reads the same scheme
   const url = URL.parse(raw);
-  // past the authority: WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it
-  // serializes as its own text holds none, and only other text is scanned for one
+  // WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it serializes as its own text
+  // holds none, and only other text is scanned for one
   const serialized = url !== null && url.href === raw;
-  if (!serialized) {
-    const control = firstC0Control(raw, scanStop(scan));
-    if (control !== -1) return controlMessage(raw, control);
+  let scan: number;
+  if (serialized && common !== undefined) scan = scanSerializedAuthority(raw, colon + 1);
+  else {
+    // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
+    scan = scanAuthority(raw, colon + 1, special);
+    // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
+    // `http://a/%00`), so the text a consumer sees is not the uri the parser read
+    if ((scan & scanC0Control) !== 0) return controlMessage(raw, scanStop(scan));
+    if (!serialized) {
+      const control = firstC0Control(raw, scanStop(scan));
+      if (control !== -1) return controlMessage(raw, control);
+    }
   }
   if (url === null) return { ok: false, message: `\`${scheme}:\` uri does not parse` };
 

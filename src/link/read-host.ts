@@ -9,7 +9,22 @@ import {
 } from './host-readings.ts';
 import { asciiHost, isDottedQuad, noHosts, safeDecode, type UriHost } from './uri-host.ts';
 
-const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
+/**
+ * `/^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/.test(text)` in one pass by char code: lower-case LDH labels, each starting
+ * with a letter (a pattern call costs more than the pass at host length).
+ */
+export function isCanonicalLdh(text: string): boolean {
+  let labelStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) labelStart = false;
+    else if (c === 0x2e) {
+      if (labelStart) return false;
+      labelStart = true;
+    } else if (labelStart || !((c >= 0x30 && c <= 0x39) || c === 0x2d)) return false;
+  }
+  return !labelStart;
+}
 
 /** How one reader pass took the host: the canonical host, other readings, and what makes it unusable. */
 export interface HostRead {
@@ -126,7 +141,7 @@ export function customHost(url: URL): HostRead {
 function customHostOnce(hostname: string): HostRead {
   if (hostname.startsWith('[')) return hostRead({ kind: 'ipv6', text: hostname.slice(1, -1) });
   // lower-case LDH labels that start with a letter are already canonical and cannot be an IPv4 form
-  if (canonicalLdh.test(hostname)) {
+  if (isCanonicalLdh(hostname)) {
     const host: UriHost = { kind: 'name', text: hostname };
     return hostRead(host, punycodeReading(host));
   }

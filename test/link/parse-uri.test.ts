@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { scanAuthority, scanSerializedAuthority } from '../../src/link/authority-scan.ts';
 import { decimalReading } from '../../src/link/host-readings.ts';
+import { isCanonicalLdh } from '../../src/link/read-host.ts';
 import { maxUriChars, parseUri, type ParsedUri, uriOrigin } from '../../src/link/parse-uri.ts';
 
 function parsed(uri: string): ParsedUri {
@@ -216,6 +218,19 @@ describe('parseUri: one scan of the raw text', () => {
     );
   });
 
+  it('a serialized network uri gets the same scan from the light pass as from the full one', () => {
+    // WHATWG's own serialization of anything the pieces make: the light pass is only taken for such text
+    fc.assert(
+      fc.property(uri, fc.constantFrom('http', 'https', 'ws', 'wss', 'HTTP', 'Ws'), ([, tail], scheme) => {
+        const href = URL.parse(`${scheme}://${tail}`)?.href;
+        if (href === undefined) return;
+        const from = href.indexOf(':') + 1;
+        expect(scanSerializedAuthority(href, from)).toBe(scanAuthority(href, from, true));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   // the decimal reading of a special IPv4 host is taken from its raw text; a pass over the authority skips it only
   // where `decimalReading` would find none
   const part = fc.oneof(
@@ -277,6 +292,20 @@ describe('decimalReading of plain digits and dots, in one pass', () => {
         expect(decimalReading(raw, { kind: 'ipv4', text: hostText })).toEqual(reference(raw, hostText));
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('isCanonicalLdh, in one pass', () => {
+  const canonicalLdh = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
+  it('matches the pattern it replaces for every text of host characters', () => {
+    const char = fc.constantFrom('a', 'z', 'q', '0', '9', '-', '.', 'A', '_', '%', 'é', '\u0000');
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 12 }), (chars) => {
+        const text = chars.join('');
+        expect(isCanonicalLdh(text)).toBe(canonicalLdh.test(text));
+      }),
+      { numRuns: 20000 },
     );
   });
 });

@@ -98,7 +98,7 @@ export const scriptProbeChars = 4096;
  */
 export function parsesAsScript(bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): boolean {
   return scriptReadings.some((read) => {
-    if (!mayStartScript(read(bytes, 256))) return false;
+    if (!mayStartScriptIn(bytes, read)) return false;
     const head = read(bytes, scriptProbeChars);
     // the probe is a fixed cost, covered by the budget's base
     budget.spend('script', head.length);
@@ -118,11 +118,24 @@ const cp1252High =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
-function windows1252(bytes: Buffer, chars: number): string {
-  return bytes.toString('latin1', 0, chars).replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80] ?? c);
+/** `bytes` up to `chars` characters decoded as windows-1252. */
+export function windows1252(bytes: Buffer, chars: number): string {
+  const text = bytes.toString('latin1', 0, chars);
+  if (text.length > 256) return text.replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80] ?? c);
+  // a probe's head: its few bytes 0x80–0x9F mapped in one pass, without a pattern and a callback per match
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80 || c > 0x9f) continue;
+    out += text.slice(from, i) + cp1252High.charAt(c - 0x80);
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
-const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)[] = [
+/** The readings a browser may give a script's bytes (UTF-8, Latin-1, windows-1252, any all-letters legacy encoding). */
+export const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)[] = [
   (b, n) => b.toString('latin1', 0, n),
   (b, n) => b.toString('utf8', 0, n),
   windows1252,
@@ -133,13 +146,35 @@ const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)[] = [
 // characters and white space (identifiers, punctuators, numbers): a control character there, or an invalid
 // byte decoded as U+FFFD, is a syntax error, so the parser need not be asked (every real image's magic
 // bytes have one within their first few bytes)
-function mayStartScript(head: string): boolean {
+/** `mayStartScript(read(bytes, 256))`, from the first 16 bytes alone when they decide (a real image's magic bytes do). */
+export function mayStartScriptIn(bytes: Buffer, read: (bytes: Buffer, chars: number) => string): boolean {
+  const short = read(bytes, 16);
+  const at = scriptStartDecider(short);
+  // the short reading is the start of the longer one, but for its last character: a UTF-8 sequence the cut leaves
+  // open ends it as U+FFFD
+  if (at !== -1 && at < short.length - 1) return opensScript(short.charCodeAt(at));
+  return mayStartScript(read(bytes, 256));
+}
+
+/** Whether `head` may start a classic script: no control character or U+FFFD before its first comment, string, template or regular expression. */
+export function mayStartScript(head: string): boolean {
+  const at = scriptStartDecider(head);
+  return at === -1 || opensScript(head.charCodeAt(at));
+}
+
+// the offset of the first character that decides `mayStartScript`, -1 when none does
+function scriptStartDecider(head: string): number {
   for (let i = 0; i < head.length; i++) {
     const c = head.charCodeAt(i);
-    if (c === 0x2f || c === 0x22 || c === 0x27 || c === 0x60) return true;
-    if (c < 0x20 ? c < 0x09 || c > 0x0d : (c >= 0x7f && c < 0xa0) || c === 0xfffd) return false;
+    if (opensScript(c)) return i;
+    if (c < 0x20 ? c < 0x09 || c > 0x0d : (c >= 0x7f && c < 0xa0) || c === 0xfffd) return i;
   }
-  return true;
+  return -1;
+}
+
+// `/`, `"`, `'` or a backtick: a comment, string, template or regular expression starts, where anything may follow
+function opensScript(c: number): boolean {
+  return c === 0x2f || c === 0x22 || c === 0x27 || c === 0x60;
 }
 
 // where the text stops parsing as a classic script (acorn's error position, and whether something was left

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { embeddedArchive, trailingFormat, trailingFormatWith } from '../../src/content/polyglot.ts';
+import {
+  embeddedArchive,
+  mayStartScript,
+  mayStartScriptIn,
+  scriptReadings,
+  trailingFormat,
+  trailingFormatWith,
+  windows1252,
+} from '../../src/content/polyglot.ts';
 import { makeElf, makeGif, makeJar, makePdf, makePng, makeZip, utf16 } from '../fixtures/make-bytes.ts';
 
 describe('embeddedArchive', () => {
@@ -72,5 +81,44 @@ describe('trailingFormatWith', () => {
     ['text never asks', Buffer.from('<script>x</script>'), () => undefined, '`html` text'],
   ])('%s', (_, bytes, kindOf, expected) => {
     expect(trailingFormatWith(bytes, kindOf)).toBe(expected);
+  });
+});
+
+describe('mayStartScriptIn: the script probe decided from a short head', () => {
+  // bytes that decide or straddle the cut at 16: openers, controls, C1 controls, UTF-8 leads and continuations
+  const byte = fc.oneof(
+    fc.constantFrom(0x2f, 0x22, 0x27, 0x60, 0x00, 0x09, 0x0a, 0x1a, 0x20, 0x41, 0x7f, 0x80, 0x89, 0x9f, 0xa0),
+    fc.constantFrom(0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xff),
+    fc.integer({ min: 0, max: 255 }),
+  );
+  test('answers as the 256-character reading does, for every reading', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 20 }), fc.array(byte, { maxLength: 40 }), (printable, tail) => {
+        // a printable run first moves the deciding bytes across the cut
+        const bytes = Buffer.concat([Buffer.alloc(printable, 0x61), Buffer.from(tail)]);
+        for (const read of scriptReadings) expect(mayStartScriptIn(bytes, read)).toBe(mayStartScript(read(bytes, 256)));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
+describe('windows1252', () => {
+  const high =
+    '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+    '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+  // the WHATWG index byte by byte, as the reference
+  const byByte = (bytes: Buffer, chars: number) =>
+    [...bytes.subarray(0, chars)]
+      .map((b) => (b >= 0x80 && b <= 0x9f ? high[b - 0x80] : String.fromCharCode(b)))
+      .join('');
+  test('decodes every byte as the index says, short heads and long texts alike', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), fc.constantFrom(16, 256, 4096), (raw, chars) => {
+        const bytes = Buffer.from(raw);
+        expect(windows1252(bytes, chars)).toBe(byByte(bytes, chars));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

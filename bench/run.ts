@@ -324,10 +324,7 @@ async function benchReads(): Promise<void> {
     const line = readLine(b64);
     const first = await gate.decideRead(line);
     const reps = size <= 1024 ? 2000 : 1;
-    const { decode, decide, cpuRatio } = await decodeAgainstDecision(b64, () => gate.decideRead(line), reps);
-    console.log(row(`${label} png: base64 decode`, decode, undefined, reps));
-    console.log(row(`${label} png: decideRead (${first.effect})`, decide, decode, reps));
-    console.log(`  ${ratioPerRound(decide, decode, 2)}`);
+    const cpuRatio = await decodeAgainstDecision(`${label} png`, first.effect, b64, () => gate.decideRead(line), reps);
     // a 1 KiB decision is judged against the stdio round trip it guards (below), not against decoding
     if (size > 1024)
       check(
@@ -424,10 +421,7 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
   const b64 = Buffer.from(textOf(8 * 1024 ** 2)).toString('base64');
   const line = textLine(b64);
   const first = await gate.decideRead(line);
-  const { decode, decide, cpuRatio } = await decodeAgainstDecision(b64, () => gate.decideRead(line), 1);
-  console.log(row('8 MiB text: base64 decode', decode));
-  console.log(row(`8 MiB text: decideRead (${first.effect})`, decide, decode));
-  console.log(`  ${ratioPerRound(decide, decode, 2)}`);
+  const cpuRatio = await decodeAgainstDecision('8 MiB text', first.effect, b64, () => gate.decideRead(line), 1);
   check(
     'read decision ≤ 2× decoding, 8 MiB text',
     cpuRatio <= 2 && first.effect === 'allow',
@@ -437,7 +431,8 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
 
 /**
  * A read decision of a base64 body against its floor, `Buffer.from(b64, 'base64')` of the same string (the decode any
- * reader of the body makes, into a new buffer), interleaved, `reps` of each per round; prints the CPU times and
+ * reader of the body makes, into a new buffer), interleaved, `reps` of each per round; prints the rows of both (`label`,
+ * the decision's `effect`), the ratio per round and the CPU times, and
  * returns the ratio of their medians, the rows' check. The process's CPU time, not wall time: on a shared machine
  * another process's slice lands in the wall time of whichever task it interrupts. No forced collection before each
  * task: a full `gc()` leaves the body out of the caches (a pass of `isUtf8` over the 8 MiB held body took 0.42 ms
@@ -446,10 +441,12 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
  * reference, the bare decode into a buffer made once is printed too.
  */
 async function decodeAgainstDecision(
+  label: string,
+  effect: string,
   b64: string,
   decideOnce: () => Promise<{ reasons: readonly unknown[] }>,
   reps: number,
-): Promise<{ decode: Series; decide: Series; cpuRatio: number }> {
+): Promise<number> {
   const rowRounds = reps > 1 ? rounds : Math.max(rounds, 25);
   const reused = Buffer.allocUnsafeSlow(Buffer.byteLength(b64, 'base64'));
   let sink = 0;
@@ -480,6 +477,9 @@ async function decodeAgainstDecision(
     false,
   )) as [Series, Series, Series];
   if (sink === -1) console.log(sink); // keeps the work observable
+  console.log(row(`${label}: base64 decode`, decode, undefined, reps));
+  console.log(row(`${label}: decideRead (${effect})`, decide, decode, reps));
+  console.log(`  ${ratioPerRound(decide, decode, 2)}`);
   // the interleaving's warm-up rounds are not counted
   const [decodeCpu, decideCpu, bareCpu] = [cpu.decode, cpu.decide, cpu.bare].map(
     (r) => summary(r.slice(-rowRounds)).median,
@@ -488,7 +488,7 @@ async function decodeAgainstDecision(
   console.log(
     `  cpu time, median of ${rowRounds}: base64 decode ${fmtMs(decodeCpu)}, decideRead ${fmtMs(decideCpu)}: ${cpuRatio.toFixed(2)}× (the bare decode into a buffer made once ${fmtMs(bareCpu)}: ${(decideCpu / bareCpu).toFixed(2)}×)`,
   );
-  return { decode, decide, cpuRatio };
+  return cpuRatio;
 }
 
 // The demo server's `oversize.png` is a 1×1 png padded to `--oversize-bytes`: with 1024 it is a 1 KiB read

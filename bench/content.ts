@@ -4,7 +4,9 @@
 // markdown cell render a notebook; parse5 parses SVG as a browser inlines it), interleaved round by round. The goal
 // beside each row is issue 41's: every answer within 2 s on a loaded 2-core machine (an item the gate cannot judge
 // within its parser-time bound is withheld as too complex, quickly). Then the costliest bodies the bound lets through
-// whole: the largest declaration file judged as markdown (`http2.d.ts`) and a notebook of as many live cells as fit.
+// whole: the largest declaration file judged as markdown (`http2.d.ts`) and a notebook of as many live cells as fit;
+// then two hostile bodies of one mark. Each row is checked against 2 s of wall time and 0.5 s of CPU time, and an
+// ordinary body against being withheld as too complex (a fast answer that withholds it is over-blocking).
 // Then the parser-time calibration of the work budget: each parser's cost per character measured here, beside the
 // figure src/content/parser-nanos.ts charges.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const load = createRequire(import.meta.url);
 const MiB = 1024 ** 2;
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const goalMs = 2000;
+const goalCpuMs = 500;
 
 // the markdown files of this project's dependencies that show no live html, joined until `bytes` (repeated when
 // they run out)
@@ -169,7 +172,7 @@ export async function benchContent(rounds: number, row: Row, check: Check): Prom
       read: (body: string) => parse(body).childNodes.length,
     },
   ];
-  const measure = async (kind: (typeof kinds)[number], body: string, label: string): Promise<void> => {
+  const measure = async (kind: (typeof kinds)[number], body: string, label: string, ordinary = true): Promise<void> => {
     const line = readLine(kind.uri, kind.mime, body);
     const first = await gate.decideRead(line);
     let sink = 0;
@@ -197,12 +200,20 @@ export async function benchContent(rounds: number, row: Row, check: Check): Prom
     const ms = summary(decide.rounds).median;
     const cpuMs = summary(cpu.slice(1)).median;
     const ratio = ms / summary(consumer.rounds).median;
-    console.log(`  ${''.padEnd(44)} goal ≤ ${goalMs} ms wall; CPU ${Math.round(cpuMs)} ms (median)`);
-    check(
-      `${label} judged within 2 s (÷ ${kind.consumer})`,
-      ms <= goalMs,
-      `${ratio.toFixed(2)}×, ${Math.round(ms)} ms wall, ${Math.round(cpuMs)} ms CPU, ${first.effect}`,
+    console.log(
+      `  ${''.padEnd(44)} goal ≤ ${goalMs} ms wall, ≤ ${goalCpuMs} ms CPU; CPU ${Math.round(cpuMs)} ms (median)`,
     );
+    const figure = `${ratio.toFixed(2)}×, ${Math.round(ms)} ms wall, ${Math.round(cpuMs)} ms CPU, ${verdict}`;
+    check(`${label} answered within 2 s wall (÷ ${kind.consumer})`, ms <= goalMs, figure);
+    // wall time is CPU time times the machine's load: 0.5 s of CPU is within 2 s where the load leaves a quarter core
+    check(`${label} answered within ${goalCpuMs} ms CPU`, cpuMs <= goalCpuMs, figure);
+    // an answer in time that withholds an ordinary body as too complex is over-blocking, not speed (issue 41 item 4)
+    if (ordinary)
+      check(
+        `${label} judged whole, not withheld as too complex (the consumer: ${Math.round(summary(consumer.rounds).median)} ms)`,
+        !first.reasons.some((r) => r.code === 'content.too-complex'),
+        verdict,
+      );
   };
   for (const kind of kinds)
     for (const size of [MiB, 8 * MiB]) await measure(kind, kind.make(size), `${size / MiB} MiB ${kind.name}`);
@@ -215,6 +226,12 @@ export async function benchContent(rounds: number, row: Row, check: Check): Prom
     await measure(markdownKind, http2, `http2.d.ts (${Math.round(http2.length / 1024)} KiB) as markdown`);
     const bound = await notebookAtTheBound();
     await measure(notebookKind, bound, `a notebook at the bound (${Math.round(bound.length / 1024)} KiB)`);
+    // hostile bodies of one mark, which the screens and searches in front of the parsers meet at every byte: 8 MiB
+    // of `[` and one link (the launcher and shortcut search, json), 8 MiB of `<a` (the tag screens); an answer of
+    // any verdict within the goal is what counts
+    const link = '[x](https://example.com/)';
+    await measure(markdownKind, `${'['.repeat(8 * MiB - link.length)}${link}`, '8 MiB of `[` and a link', false);
+    await measure(markdownKind, '<a'.repeat(4 * MiB), '8 MiB of `<a`', false);
   }
   await benchParserNanos();
 }

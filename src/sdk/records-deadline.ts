@@ -1,60 +1,37 @@
 import { GateError } from '../errors.ts';
-
-interface Writing {
-  readonly dueAt: number;
-  readonly fail: (error: unknown) => void;
-}
+import { SameDeadlines } from '../flow/same-deadlines.ts';
 
 /**
- * The deadline of the records chain's writes (one runs at a time): a write that does not settle within `deadlineMs`
- * fails with the same error `sinkWrite` gives. One timer serves every write, armed for the write in progress and moved
- * on only when it fires early, so a record costs no timer of its own; the timer holds the process open only while a
- * write is in progress (as a write's own timer did).
+ * The deadline of the records chain's writes: a write that does not settle within `deadlineMs` fails with the same
+ * error `sinkWrite` gives. Deadlines of one length on one timer (`SameDeadlines`), so a record costs no timer of its
+ * own and the timer holds the process open only while a write is in progress.
  */
 export class RecordsDeadline {
-  private writing: Writing | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly deadlines: SameDeadlines;
 
-  constructor(private readonly deadlineMs: number) {}
+  constructor(private readonly deadlineMs: number) {
+    this.deadlines = new SameDeadlines(deadlineMs);
+  }
 
-  /** Runs `write` (the only one in progress); resolves or rejects as it does, or rejects at its deadline. */
+  /** Runs `write`; resolves or rejects as it does, or rejects at its deadline. */
   async run(write: () => unknown): Promise<void> {
     const failed = await new Promise<{ error: unknown } | null>((settle) => {
-      const entry: Writing = { dueAt: performance.now() + this.deadlineMs, fail: (error) => settle({ error }) };
-      this.writing = entry;
-      if (this.timer === null) this.arm(this.deadlineMs);
-      else this.timer.ref();
-      const done = (outcome: { error: unknown } | null) => {
-        if (this.writing !== entry) return;
-        this.writing = null;
-        this.timer?.unref();
+      const late = new GateError('READ_FAILED', `the records sink did not answer within ${this.deadlineMs} ms`);
+      const done = this.deadlines.add(() => settle({ error: late }));
+      const end = (outcome: { error: unknown } | null) => {
+        done();
         settle(outcome);
       };
       try {
         Promise.resolve(write()).then(
-          () => done(null),
-          (error: unknown) => done({ error }),
+          () => end(null),
+          (error: unknown) => end({ error }),
         );
       } catch (error) {
-        done({ error });
+        end({ error });
       }
     });
     // the sink's own failure, as it gave it
     if (failed !== null) throw failed.error;
   }
-
-  private arm(ms: number): void {
-    this.timer = setTimeout(this.due, Math.max(1, ms));
-    if (this.writing === null) this.timer.unref();
-  }
-
-  private readonly due = (): void => {
-    this.timer = null;
-    const entry = this.writing;
-    if (entry === null) return;
-    const left = entry.dueAt - performance.now();
-    if (left > 0) return this.arm(left);
-    this.writing = null;
-    entry.fail(new GateError('READ_FAILED', `the records sink did not answer within ${this.deadlineMs} ms`));
-  };
 }

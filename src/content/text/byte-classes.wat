@@ -114,11 +114,13 @@
   ;; (s o e a h l i f, either case), `&#`, `t` or `a` (either case) before `:`, an ASCII letter or HTML white space
   ;; before `=` (a letter only after another one), and the starts of the PDF markers `%P` `%%` `st` `tr`. A byte's pair classes are sLo[b & 15] &
   ;; sHi[b >> 4] (tables at 96 and 112) for the byte itself, nLo and nHi (128, 144) for the byte after it; a lane is
-  ;; marked when the two share a bit. The caller gives at most as many blocks as its list holds entries, and 64 zero
-  ;; bytes after the last one.
+  ;; marked when the two share a bit. The caller gives at most as many blocks as its list holds entries, and 80 zero
+  ;; bytes after the last one (the end rounded up to a chunk, and the block after it).
   (func (export "sites") (param $p i32) (param $end i32) (param $out i32) (result i32)
-    (local $v v128) (local $last v128) (local $nibble v128) (local $keep v128) (local $zero v128)
-    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $v v128) (local $lo v128) (local $hi v128) (local $last v128) (local $nibble v128) (local $keep v128)
+    (local $zero v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $s4 v128)
+    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $n3 v128) (local $n4 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local $sLo v128) (local $sHi v128) (local $nLo v128) (local $nHi v128)
     (local.set $sLo (v128.load (i32.const 96)))
@@ -130,51 +132,55 @@
     (local.set $keep (i8x16.splat (i32.const 0xf7)))
     ;; the classes of the byte before the first block: all of them (it is not known here)
     (local.set $last (i8x16.splat (i32.const 0xff)))
+    ;; each block is read once: its nibbles give both its bytes' classes as the first of a pair (s) and as the byte
+    ;; after one (n), and a block's next bytes are its n shifted by one lane with the next block's; the first block's
+    ;; classes are made here, each later one's in the chunk before it
+    (local.set $v (v128.load (local.get $p)))
+    (local.set $lo (v128.and (local.get $v) (local.get $nibble)))
+    (local.set $hi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+    (local.set $s0 (v128.and (i8x16.swizzle (local.get $sLo) (local.get $lo)) (i8x16.swizzle (local.get $sHi) (local.get $hi))))
+    (local.set $n0 (v128.and (i8x16.swizzle (local.get $nLo) (local.get $lo)) (i8x16.swizzle (local.get $nHi) (local.get $hi))))
     ;; four blocks at a time, one test for them all; the caller rounds `end` up to a whole chunk (its bytes after the
-    ;; last one are zero, which start no pair)
+    ;; last one are zero, which start no pair, and the block after it is read too)
     (block $done
       (loop $chunk
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $v (v128.load offset=0 (local.get $p)))
-        (local.set $s0 (v128.and
-          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
-        (local.set $v (v128.load offset=1 (local.get $p)))
-        (local.set $c0 (v128.and (local.get $s0) (v128.and
-          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
-        (local.set $c0 (v128.and (local.get $c0) (v128.or (local.get $keep)
-          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $last) (local.get $s0)))))
         (local.set $v (v128.load offset=16 (local.get $p)))
-        (local.set $s1 (v128.and
-          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
-        (local.set $v (v128.load offset=17 (local.get $p)))
-        (local.set $c1 (v128.and (local.get $s1) (v128.and
-          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
-        (local.set $c1 (v128.and (local.get $c1) (v128.or (local.get $keep)
-          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s0) (local.get $s1)))))
+        (local.set $lo (v128.and (local.get $v) (local.get $nibble)))
+        (local.set $hi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+        (local.set $s1 (v128.and (i8x16.swizzle (local.get $sLo) (local.get $lo)) (i8x16.swizzle (local.get $sHi) (local.get $hi))))
+        (local.set $n1 (v128.and (i8x16.swizzle (local.get $nLo) (local.get $lo)) (i8x16.swizzle (local.get $nHi) (local.get $hi))))
         (local.set $v (v128.load offset=32 (local.get $p)))
-        (local.set $s2 (v128.and
-          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
-        (local.set $v (v128.load offset=33 (local.get $p)))
-        (local.set $c2 (v128.and (local.get $s2) (v128.and
-          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
-        (local.set $c2 (v128.and (local.get $c2) (v128.or (local.get $keep)
-          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s1) (local.get $s2)))))
+        (local.set $lo (v128.and (local.get $v) (local.get $nibble)))
+        (local.set $hi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+        (local.set $s2 (v128.and (i8x16.swizzle (local.get $sLo) (local.get $lo)) (i8x16.swizzle (local.get $sHi) (local.get $hi))))
+        (local.set $n2 (v128.and (i8x16.swizzle (local.get $nLo) (local.get $lo)) (i8x16.swizzle (local.get $nHi) (local.get $hi))))
         (local.set $v (v128.load offset=48 (local.get $p)))
-        (local.set $s3 (v128.and
-          (i8x16.swizzle (local.get $sLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $sHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
-        (local.set $v (v128.load offset=49 (local.get $p)))
-        (local.set $c3 (v128.and (local.get $s3) (v128.and
-          (i8x16.swizzle (local.get $nLo) (v128.and (local.get $v) (local.get $nibble)))
-          (i8x16.swizzle (local.get $nHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble))))))
-        (local.set $c3 (v128.and (local.get $c3) (v128.or (local.get $keep)
-          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s2) (local.get $s3)))))
+        (local.set $lo (v128.and (local.get $v) (local.get $nibble)))
+        (local.set $hi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+        (local.set $s3 (v128.and (i8x16.swizzle (local.get $sLo) (local.get $lo)) (i8x16.swizzle (local.get $sHi) (local.get $hi))))
+        (local.set $n3 (v128.and (i8x16.swizzle (local.get $nLo) (local.get $lo)) (i8x16.swizzle (local.get $nHi) (local.get $hi))))
+        (local.set $v (v128.load offset=64 (local.get $p)))
+        (local.set $lo (v128.and (local.get $v) (local.get $nibble)))
+        (local.set $hi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+        (local.set $s4 (v128.and (i8x16.swizzle (local.get $sLo) (local.get $lo)) (i8x16.swizzle (local.get $sHi) (local.get $hi))))
+        (local.set $n4 (v128.and (i8x16.swizzle (local.get $nLo) (local.get $lo)) (i8x16.swizzle (local.get $nHi) (local.get $hi))))
+        (local.set $c0 (v128.and
+          (v128.and (local.get $s0) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n0) (local.get $n1)))
+          (v128.or (local.get $keep)
+            (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $last) (local.get $s0)))))
+        (local.set $c1 (v128.and
+          (v128.and (local.get $s1) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n1) (local.get $n2)))
+          (v128.or (local.get $keep)
+            (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s0) (local.get $s1)))))
+        (local.set $c2 (v128.and
+          (v128.and (local.get $s2) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n2) (local.get $n3)))
+          (v128.or (local.get $keep)
+            (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s1) (local.get $s2)))))
+        (local.set $c3 (v128.and
+          (v128.and (local.get $s3) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n3) (local.get $n4)))
+          (v128.or (local.get $keep)
+            (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s2) (local.get $s3)))))
         (if (v128.any_true (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3))))
           (then
             (if (v128.any_true (local.get $c0))
@@ -196,9 +202,10 @@
               (then
                 (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 48)))
                 (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c3) (local.get $zero))))
-                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
-))
+                (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
         (local.set $last (local.get $s3))
+        (local.set $s0 (local.get $s4))
+        (local.set $n0 (local.get $n4))
         (local.set $p (i32.add (local.get $p) (i32.const 64)))
         (br $chunk)))
     (local.get $out))

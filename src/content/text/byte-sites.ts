@@ -7,7 +7,7 @@ import { bytesAt, classifierFor, classifierHolding } from './byte-classes.ts';
 
 /** Entries of the module's list per call (eight bytes each): one call reads at most this many blocks. */
 const listEntries = 4096;
-// zero bytes after the last one: the module reads whole chunks of 64 bytes and one byte past each
+// zero bytes after the last one: the module reads whole chunks of 64 bytes and the block after the last one
 const slack = 96;
 
 const known = new WeakMap<Uint8Array, Int32Array>();

@@ -103,29 +103,39 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
       s.dropped = overCapPartial;
       continue;
     }
-    // a blob is decoded into the byte classifier's memory, where the checks read it without a copy or a new buffer of
-    // its size; it is let go once judged, so what outlives the judging (a wait for file-type, the evidence's digest)
-    // keeps bytes of its own
+    // a blob is decoded (a text encoded) into the byte classifier's memory, where the checks read it without a copy or
+    // a new buffer of its size; it is let go once judged, so what outlives the judging (a wait for file-type, the
+    // evidence's digest) keeps bytes of its own
     let held: Buffer | null = null;
-    const payload = s.inspected.payload;
-    const bytes =
-      s.inspected.carrier === 'blob'
-        ? decodeStrictBase64(payload, (length) => (held = holdBody(length)))
-        : Buffer.from(payload, 'utf8');
+    const { payload, carrier } = s.inspected;
+    const bytes = carrier === 'blob' ? decodeStrictBase64(payload, (length) => (held = holdBody(length))) : null;
     try {
-      if (bytes === null) {
+      let body = bytes;
+      if (carrier === 'text') {
+        // `bytes` is the string's UTF-8 length (a lone surrogate is the three bytes of U+FFFD, as written); should the
+        // two ever differ, the text gets a buffer of its own
+        held = holdBody(s.inspected.bytes);
+        if (held.write(payload, 0, 'utf8') === held.length) body = held;
+        else {
+          releaseBody(held);
+          held = null;
+          body = Buffer.from(payload, 'utf8');
+        }
+      }
+      if (body === null) {
         s.findings.push(
           finding('deny', 'content.shape', 'content', 'content', 'the item has a `blob` that is not canonical base64'),
         );
         continue;
       }
-      const inPlace = bytes === held;
-      s.decoded = inPlace ? () => Buffer.from(payload, 'base64') : bytes;
-      const text = s.inspected.carrier === 'text' ? payload : undefined;
-      const sniff = sniffContentSync(bytes, sniffOptions(text, s.declaredMime, rules, s.inspected.uri));
+      const inPlace = body === held;
+      const encoding = carrier === 'text' ? 'utf8' : 'base64';
+      s.decoded = inPlace ? () => Buffer.from(payload, encoding) : body;
+      const text = carrier === 'text' ? payload : undefined;
+      const sniff = sniffContentSync(body, sniffOptions(text, s.declaredMime, rules, s.inspected.uri));
       if (sniff !== null) judgeSniffed(s, sniff, rules);
       else {
-        const own = inPlace ? Buffer.from(bytes) : bytes;
+        const own = inPlace ? Buffer.from(body) : body;
         (waiting ??= []).push({ state: s, bytes: own, text, uri: s.inspected.uri });
       }
     } finally {

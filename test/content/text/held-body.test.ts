@@ -143,6 +143,33 @@ describe('the items of a read, each decoded into the classifier’s memory', () 
     ]);
   });
 
+  test('text items are encoded there too, and judge as each does alone', async () => {
+    const texts = [
+      'packing guide café 行李 — fold then roll; '.repeat(300),
+      '<p>notes</p><script>alert(1)</script>',
+      'lone \ud800 surrogate',
+      '',
+    ];
+    const items = [...texts.map((t) => ({ uri: LINK, text: t })), blob(unknown), blob(script)];
+    const judge = async (list: unknown[]) =>
+      ((await decideReadDetailed(policy, read(list))).decision.items ?? []).map((i) => [
+        i.effect,
+        i.reasons.map((r) => r.code),
+      ]);
+    const alone = await Promise.all(items.map(async (item) => (await judge([item]))[0]));
+    expect(alone[0]?.[0]).toBe('allow');
+    expect(alone[1]?.[0]).toBe('deny');
+    for (const order of [
+      [4, 0, 1, 2, 3, 5],
+      [1, 0, 5, 4, 3, 2],
+    ])
+      expect(await judge(order.map((i) => items[i]))).toEqual(order.map((i) => alone[i]));
+    const verdict = await decideReadDetailed(policy, read(items.slice(0, 3)));
+    await judge([blob(script)]);
+    const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+    expect(verdict.evidence.map((e) => e.sha256)).toEqual(texts.slice(0, 3).map((t) => sha(Buffer.from(t, 'utf8'))));
+  });
+
   test('the evidence’s digest is of the item’s own bytes, read after other bodies were judged', async () => {
     const verdict = await decideReadDetailed(policy, read([blob(prose), blob(pngPadded)]));
     await judged([script, unknown]);

@@ -22,6 +22,7 @@ import { maxFilterChain } from '../../src/content/pdf/pdf-filters.ts';
 import { maxColors, maxColumns, maxRowBytes } from '../../src/content/pdf/pdf-predictor.ts';
 import { sniffContent } from '../../src/content/sniff-content.ts';
 import { maxNestedMarkup } from '../../src/content/svg-html/active-html.ts';
+import { maxMatrixChars } from '../../src/content/pdf/pdf-font-matrix.ts';
 import { maxXmlDepth } from '../../src/content/svg-html/active-xml.ts';
 import { maxDeclaredEntities, maxEntityExpansionChars } from '../../src/content/svg-html/dtd-entities.ts';
 import { maxParserNanos, WorkBudget } from '../../src/content/work-budget.ts';
@@ -374,6 +375,17 @@ const capCases: CapCase[] = [
     mime: 'application/pdf',
     bytes: () => nestedObjectStreamPdf({ active: 'none', levels: maxObjectStreamNesting + 3 }),
     finding: new RegExp(`object streams more than ${maxObjectStreamNesting} deep`),
+  },
+  {
+    cap: 'maxMatrixChars',
+    value: maxMatrixChars,
+    mime: 'application/pdf',
+    bytes: () =>
+      pdf(
+        '<< /Type /Catalog >>',
+        `<< /Type /Font /Subtype /Type1 /FontMatrix [0.001 0 0 0.001 0${' '.repeat(maxMatrixChars)} 0] >>`,
+      ),
+    finding: /`\/FontMatrix` that is not an array of numbers/,
   },
   {
     cap: 'maxFilterChain',

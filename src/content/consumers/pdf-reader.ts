@@ -35,7 +35,7 @@ export const pdfReaderConsumer = {
       reaches:
         'a `%PDF-` header in the first KiB, of binary or of text; in an image or text, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
       judged:
-        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media and `javascript:` link targets; object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
+        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media, `javascript:` link targets and a font `/FontMatrix` that is not an inline array of numbers (pdf.js before 4.2.67 runs it as script, CVE-2024-4367); object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
       notCovered:
         'object streams with other filters (DCT, JPX, CCITTFax, JBIG2), predictors pdf.js refuses, parameters by reference or rows over 1 MiB, decoding past the inflate budget, nested deeper than the cap (all withheld); files that need a password (withheld)',
     },

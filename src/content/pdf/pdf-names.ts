@@ -2,9 +2,10 @@
 // `/J#61vaScript`), found by one byte loop that looks at every byte once.
 import { quoteValue } from '../../decision/quote-value.ts';
 import type { WorkBudget } from '../work-budget.ts';
+import { isNumericFontMatrix } from './pdf-font-matrix.ts';
 import { scriptStringAt, uriTargetAfter } from './pdf-uri-target.ts';
 
-/** Names that make a PDF active: script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
+/** Names that make a PDF active (besides a `/URI` with a script target and a `/FontMatrix` that is not numbers, read where they stand): script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
   'JavaScript',
   'JS',
@@ -59,13 +60,16 @@ export interface FoundName {
   name: string;
   raw: string;
   scheme?: string;
+  /** what makes an otherwise inert name active (a `/FontMatrix` that is not numbers) */
+  detail?: string;
 }
 
 /** The finding for an active name seen `where` (\`in the object layer\`, …), with its escaped spelling when it had one. */
 export function describeName(found: FoundName, where: string): string {
   const written = found.raw !== found.name ? ` (written ${quoteValue(`/${found.raw}`)})` : '';
   const target = found.scheme === undefined ? '' : ` with a ${quoteValue(found.scheme)} target`;
-  return `pdf active content \`/${found.name}\`${written}${target} ${where}`;
+  const detail = found.detail === undefined ? '' : ` ${found.detail}`;
+  return `pdf active content \`/${found.name}\`${written}${target}${detail} ${where}`;
 }
 
 // the first active name in bytes [from, to), as the `nameToken` pattern would find it, or a `/URI` whose target has a
@@ -102,6 +106,8 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
       const name = decodeName(raw);
       if (activePdfNames.has(name)) return { name, raw };
       if (name === 'Encrypt') state.encrypted = true;
+      if (name === 'FontMatrix' && !isNumericFontMatrix(b, end, to, state.budget))
+        return { name, raw, detail: 'that is not an array of numbers (pdf.js before 4.2.67 runs it, CVE-2024-4367)' };
       if (name === 'URI') {
         const target = uriTargetAfter(b, end, to, state.budget);
         if (target === 'reference') state.uriByReference = true;

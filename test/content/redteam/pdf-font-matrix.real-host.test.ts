@@ -75,8 +75,7 @@ const controls: [name: string, entries: string][] = [
 const sendings = sendingsOf('guide://docs/report', ['.pdf', '.PDF', ''], ['application/pdf', undefined]);
 
 describe('pdf.js 4.1 runs each font-matrix attack, the shipped profile withholds it', () => {
-  // fails until the pdf reader reads a font's matrix (the attacks get through today)
-  test.fails.for(attacks.map(([name, entries]) => ({ name, entries })))('$name', async ({ entries }, ctx) => {
+  test.for(attacks.map(([name, entries]) => ({ name, entries })))('$name', async ({ entries }, ctx) => {
     const bytes = pdfWithType1Font(entries);
     expect(await runsInPdfJs(ctx, bytes)).toBe(true);
     expect(letThrough(await judgeSendings({ blob: bytes }, sendings))).toEqual([]);

@@ -83,6 +83,32 @@ describe.runIf(canStartAsRoot || process.env['CI'] === 'true')('claude code with
     expect(await readFile(path.join(dir, 'resident.jsonl'), 'utf8')).toContain('uri.non-public-address');
   });
 
+  // a handler runs by its `type` (docs/doctor.md): an http entry that also carries a `command` posts, and runs nothing
+  test('an http entry that also carries a command posts to the server and runs no command', {
+    timeout: 240_000,
+  }, async (ctx) => {
+    host.require(ctx);
+    const dir = await host.scratch('linkgate-resident-typed-');
+    await chmod(dir, 0o777);
+    const port = await freePrivilegedPort();
+    const own = await startResidentProcess(port, dir, ['--records', path.join(dir, 'resident.jsonl')]);
+    host.defer(async () => void (await own.stop()));
+    const settings = await printedSettings(port, path.join(dir, 'hook.jsonl'));
+    const marker = path.join(dir, 'command-ran');
+    const hooks = settings['hooks'] as Record<string, { hooks: Record<string, unknown>[] }[]>;
+    for (const group of hooks['PreToolUse'] ?? [])
+      for (const handler of group.hooks) handler['command'] = `touch ${marker}`;
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const { run, text } = await runWith(settings, own.secret, requestLog);
+    console.log(
+      `claude code, http entry with a command: ${run.elapsedMs} ms; metadata ${text('toolu_metadata').slice(0, 300)}`,
+    );
+    expect(await serverReads(requestLog)).not.toContain(metadata.uri);
+    expect(text('toolu_metadata')).toContain('linkgate refused to read');
+    expect(await readFile(path.join(dir, 'resident.jsonl'), 'utf8')).toContain('uri.non-public-address');
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+
   test('a wrong secret blocks every read', { timeout: 240_000 }, async (ctx) => {
     host.require(ctx);
     if (server === undefined) throw new Error('the server did not start');

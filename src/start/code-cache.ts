@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  type BigIntStats,
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
@@ -11,9 +24,19 @@ import { codeCacheDir, eventBundleName } from './start-files.ts';
 // by a sha-256 of the bundle's bytes, the Node version, the platform and the flags, and read only from a folder (and
 // a file) no other user can write, next to the installed bundle; anything that does not match is never read, and
 // the bundle is compiled as usual.
+//
+// Hashing the 0.8 MB bundle at every start costs about as much as reading it, so the hash is kept beside the caches
+// with the bundle's stat (device, inode, size, modification and change times, to the nanosecond): a start whose
+// bundle has exactly that stat takes the kept hash, any other stat hashes the bytes again. The change time moves with
+// every write, rename or chmod of the file and cannot be set back by its owner, so a bundle that changed since the
+// hash was kept never matches; a stat is kept only once its change time is `racyStatMs` old, so a write within the
+// file system's timestamp tick of the one that was hashed cannot share its stat.
 
 /** Layout version of the cache; changing it turns every older file into a miss. */
-export const codeCacheFormat = 1;
+export const codeCacheFormat = 2;
+
+/** How old a bundle's change time must be before its stat is kept with its hash, milliseconds. */
+export const racyStatMs = 2000;
 
 /** What one cache file depends on: the bundle's bytes and the runtime that compiled it. */
 export interface CodeCacheRuntime {
@@ -34,19 +57,53 @@ export function currentRuntime(): CodeCacheRuntime {
   };
 }
 
+/** The hex sha-256 of a bundle's bytes. */
+export function bundleDigest(source: Uint8Array): string {
+  return createHash('sha256').update(source).digest('hex');
+}
+
 /** The key of the cache for `source` compiled by `runtime`: hex sha-256. */
 export function codeCacheKey(source: Uint8Array, runtime: CodeCacheRuntime): string {
+  return keyOfDigest(bundleDigest(source), runtime);
+}
+
+// the key of the cache for the bundle whose bytes hash to `digest`
+function keyOfDigest(digest: string, runtime: CodeCacheRuntime): string {
   return createHash('sha256')
     .update(`linkgate code cache ${codeCacheFormat}\0${runtime.version}\0${runtime.target}\0`)
     .update(JSON.stringify(runtime.flags))
-    .update('\0')
-    .update(source)
+    .update(`\0${digest}`)
     .digest('hex');
 }
 
 /** The cache file of the bundle `file` (its `bytes`) compiled by `runtime`, in `cacheDir`. */
 export function codeCacheFile(file: string, bytes: Uint8Array, cacheDir: string, runtime: CodeCacheRuntime): string {
-  return join(cacheDir, `${basename(file)}-${codeCacheKey(bytes, runtime)}.v8`);
+  return cacheFileOf(file, bundleDigest(bytes), cacheDir, runtime);
+}
+
+function cacheFileOf(file: string, digest: string, cacheDir: string, runtime: CodeCacheRuntime): string {
+  return join(cacheDir, `${basename(file)}-${keyOfDigest(digest, runtime)}.v8`);
+}
+
+/** The file that keeps the bundle `file`'s stat with the hash of its bytes, in `cacheDir`. */
+export function bundleStatFile(file: string, cacheDir: string): string {
+  return join(cacheDir, `${basename(file)}.stat`);
+}
+
+// every part of a stat that a change to the file's bytes moves
+function statFingerprint(stat: BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+// the hash kept for a bundle of exactly this stat, from a trusted file of a trusted folder; undefined when none
+function keptDigest(statFile: string, fingerprint: string): string | undefined {
+  if (!trustedFile(statFile)) return undefined;
+  try {
+    const [kept, digest] = readFileSync(statFile, 'latin1').split('\n');
+    return kept === fingerprint && digest !== undefined && /^[0-9a-f]{64}$/.test(digest) ? digest : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -91,22 +148,40 @@ export interface CachedScript {
   status: CodeCacheStatus;
   /** the cache file for this bundle and runtime (whether or not it exists) */
   cacheFile: string;
-  /** writes the cache (code compiled so far included) when there was none that V8 took and the folder is ours */
+  /**
+   * writes the cache (code compiled so far included) when there was none that V8 took, and the bundle's stat with its
+   * hash when none was kept and the stat is old enough, when the folder is ours
+   */
   save(): void;
 }
 
 /**
  * Compiles and runs the CommonJS bundle `file` as Node would (`exports`, `require`, `module`, `__filename`,
- * `__dirname`), with V8's code cache from `cacheDir` when one exists for exactly these bytes and this runtime.
+ * `__dirname`), with V8's code cache from `cacheDir` when one exists for exactly these bytes and this runtime; the
+ * bytes are hashed unless a hash is kept for exactly their file's stat (`now`: the clock the stat's age is read by).
  */
 export function runCachedScript(
   file: string,
   cacheDir: string,
   runtime: CodeCacheRuntime = currentRuntime(),
+  now: () => number = Date.now,
 ): CachedScript {
-  const bytes = readFileSync(file);
-  const cacheFile = codeCacheFile(file, bytes, cacheDir, runtime);
+  // the stat and the bytes of one open file
+  const fd = openSync(file, 'r');
+  let bytes: Buffer;
+  let stat: BigIntStats;
+  try {
+    stat = fstatSync(fd, { bigint: true });
+    bytes = readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   const trusted = trustedFolder(cacheDir);
+  const fingerprint = statFingerprint(stat);
+  const statFile = bundleStatFile(file, cacheDir);
+  const kept = trusted === 'yes' ? keptDigest(statFile, fingerprint) : undefined;
+  const digest = kept ?? bundleDigest(bytes);
+  const cacheFile = cacheFileOf(file, digest, cacheDir, runtime);
   let cachedData: Buffer | undefined;
   if (trusted === 'yes' && trustedFile(cacheFile)) {
     try {
@@ -144,18 +219,26 @@ export function runCachedScript(
     status,
     cacheFile,
     save() {
-      if (status === 'hit' || status === 'off') return;
-      const temp = `${cacheFile}.${process.pid}.tmp`;
-      try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
-        renameSync(temp, cacheFile);
-      } catch {
-        // the cache only saves time: one that cannot be written leaves the next start to compile again
-        rmSync(temp, { force: true });
-      }
+      if (status === 'off') return;
+      if (status !== 'hit') writeAtomic(cacheDir, cacheFile, script.createCachedData());
+      // the hash kept with the stat once the stat is old enough that no later write can share it
+      if (kept === undefined && now() - Number(stat.ctimeNs / 1_000_000n) >= racyStatMs)
+        writeAtomic(cacheDir, statFile, `${fingerprint}\n${digest}`);
     },
   };
+}
+
+// writes `file` in `dir` whole (a reader never sees half of it), mode 0600, in a folder made 0700
+function writeAtomic(dir: string, file: string, data: Uint8Array | string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, data, { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // the cache only saves time: one that cannot be written leaves the next start to compile (or hash) again
+    rmSync(temp, { force: true });
+  }
 }
 
 // a folder this user (or root) owns and no other user can write: `maybe` when it is not made yet and its parent is

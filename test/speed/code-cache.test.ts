@@ -11,7 +11,9 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +22,13 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cachedEntryBuildOptions, eventBuildOptions, repoRoot } from '../../scripts/cli-build-options.ts';
 import { eventCommandNames } from '../../src/cli/cached-start.ts';
-import { codeCacheKey, currentRuntime, runCachedScript } from '../../src/start/code-cache.ts';
+import {
+  bundleStatFile,
+  codeCacheKey,
+  currentRuntime,
+  racyStatMs,
+  runCachedScript,
+} from '../../src/start/code-cache.ts';
 import { perEventCommands } from '../../src/cli/per-event-commands.ts';
 
 let dir: string;
@@ -82,6 +90,60 @@ describe('runCachedScript', () => {
     rmSync(path.join(cacheDir, file ?? ''));
     expect(run()).toEqual({ status: 'off', answer: 'allow' });
     expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  // a start that finds the bundle's stat kept with its hash takes the hash instead of reading the bytes for it
+  const later = () => Date.now() + racyStatMs + 60_000;
+  const runLater = () => {
+    const script = runCachedScript(bundle, cacheDir, currentRuntime(), later);
+    script.save();
+    return { status: script.status, answer: (script.exports['answer'] as () => string)() };
+  };
+
+  it('keeps the bundle hash with its stat only once the stat is old enough, then starts from it', () => {
+    write('allow');
+    // just written: a write within the same timestamp tick could share the stat, so none is kept
+    expect(run()).toEqual({ status: 'miss', answer: 'allow' });
+    expect(existsSync(bundleStatFile(bundle, cacheDir))).toBe(false);
+    expect(runLater()).toEqual({ status: 'hit', answer: 'allow' });
+    expect(existsSync(bundleStatFile(bundle, cacheDir))).toBe(true);
+    expect(run()).toEqual({ status: 'hit', answer: 'allow' });
+  });
+
+  it('a bundle replaced by other code of the same length never takes the kept hash: its own code runs', () => {
+    write('deny!');
+    runLater();
+    expect(existsSync(bundleStatFile(bundle, cacheDir))).toBe(true);
+    // another file in its place (a new inode and change time), as an install or a build writes it
+    const next = `${bundle}.next`;
+    writeFileSync(next, `exports.answer = function answer() { return ${JSON.stringify('allow')}; };\n`);
+    renameSync(next, bundle);
+    expect(runLater()).toEqual({ status: 'miss', answer: 'allow' });
+    expect(runLater()).toEqual({ status: 'hit', answer: 'allow' });
+  });
+
+  it('a bundle edited in place never takes the kept hash once its stat moved: its own code runs', () => {
+    write('deny!');
+    runLater();
+    const before = statSync(bundle, { bigint: true });
+    // the same length, written in place: the change time moves with the write (waited for, not slept on)
+    let after = before;
+    while (after.ctimeNs === before.ctimeNs && after.mtimeNs === before.mtimeNs) {
+      write('allow');
+      after = statSync(bundle, { bigint: true });
+    }
+    expect(runLater()).toEqual({ status: 'miss', answer: 'allow' });
+  });
+
+  it('a kept stat in a file other users can write is never read', () => {
+    write('allow');
+    runLater();
+    const statFile = bundleStatFile(bundle, cacheDir);
+    // a kept hash that lies: were it read, the start would look for the cache of other bytes
+    const [fingerprint] = readFileSync(statFile, 'latin1').split('\n');
+    writeFileSync(statFile, `${fingerprint}\n${'0'.repeat(64)}`);
+    chmodSync(statFile, 0o666);
+    expect(runLater()).toEqual({ status: 'hit', answer: 'allow' });
   });
 
   it('the key covers the bytes, the version, the target and the flags', () => {

@@ -154,7 +154,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
         // each link decided once: the discovery records and the caller's edits of the items share the decision
         const steps = await s.stepsOf(found);
         s.refused.note(steps);
-        const recorded = await s.emitDiscovered(found);
+        const recorded = await s.emitDiscovered(found, steps);
         if (s.onToolResultSteps !== undefined) {
           const byIndex = new Map<number, LinkStep>();
           found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));

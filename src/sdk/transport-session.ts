@@ -188,10 +188,11 @@ export class TransportSession {
    * is passed on: a process killed later still leaves a record of every link the host was shown. Resolves as
    * `emitChecked`; true at once for a sink that keeps link records only.
    */
-  emitDiscovered(found: readonly FoundLink[]): Promise<boolean> {
+  emitDiscovered(found: readonly FoundLink[], decided?: readonly LinkStep[]): Promise<boolean> {
     const write = this.sink.writeDiscovered?.bind(this.sink);
     if (found.length === 0 || write === undefined) return this.recordsWritten.then(() => true);
-    const steps = this.stepsOf(found);
+    // `decided`: the steps of `found` the caller already has (`stepsOf`), not asked for again
+    const steps = decided ?? this.stepsOf(found);
     return this.written(async () => {
       const records = (await steps).map((step) => discoveredRecord(skipRead(step, notReadYet)));
       await this.deadline.run(() => write(records));
@@ -268,9 +269,8 @@ export class TransportSession {
    * a later read and the close all use that one decision. Decided again only when the policy changed, its review
    * expired since, or `fresh` (a read under a policy that resolves names: an address may have changed).
    */
-  stepOf(f: FoundLink, fresh = false): Promise<LinkStep> {
+  stepOf(f: FoundLink, fresh = false, reviewExpired = reviewHasExpired(this.gate.policy)): Promise<LinkStep> {
     const { policy } = this.gate;
-    const reviewExpired = reviewHasExpired(policy);
     const d = f.decided;
     if (!fresh && d !== undefined && d.policy === policy && d.reviewExpired === reviewExpired) return d.step;
     const step = this.startStep(f);
@@ -283,7 +283,13 @@ export class TransportSession {
    * message, not one per link; when the policy resolves names, at most `maxDecidingLinks` at once.
    */
   async stepsOf(found: readonly FoundLink[]): Promise<LinkStep[]> {
-    if (this.gate.policy.document.links.resolveNames !== true) return Promise.all(found.map((f) => this.stepOf(f)));
+    if (this.gate.policy.document.links.resolveNames !== true) {
+      // one reading of the clock for the review's expiry, not one per link
+      const reviewExpired = reviewHasExpired(this.gate.policy);
+      const steps = new Array<Promise<LinkStep>>(found.length);
+      for (let i = 0; i < found.length; i += 1) steps[i] = this.stepOf(found[i] as FoundLink, false, reviewExpired);
+      return Promise.all(steps);
+    }
     const steps: LinkStep[] = new Array<LinkStep>(found.length);
     let next = 0;
     const worker = async () => {

@@ -41,6 +41,19 @@ export class HostOutbox {
 
   /** Sends `message` after everything taken before it (at once when nothing holds it back). */
   put(message: unknown, id: JsonRpcId | null): void {
+    // nothing held and no flush in progress (the common case): written at once, with no part kept for it
+    if (this.parts.length === 0 && !this.flushing) {
+      this.flushing = true;
+      try {
+        this.write(message, id);
+      } finally {
+        this.flushing = false;
+      }
+      // what the write put back meanwhile (a send that failed at once answers its request) goes out now
+      if (this.parts.length > 0) this.flush();
+      else this.onWaiting(0);
+      return;
+    }
     this.parts.push({ state: 'ready', answer: isAnswer(message), message, id });
     this.flush();
   }

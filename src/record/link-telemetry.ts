@@ -82,6 +82,21 @@ export function telemetrySink(
       emitLinkTelemetry(record, { sessionId: options.sessionId?.() });
       await sink?.write(record);
     },
+    async writeMany(records) {
+      const sessionId = options.sessionId?.();
+      for (const record of records) emitLinkTelemetry(record, { sessionId });
+      if (sink === undefined) return;
+      if (sink.writeMany !== undefined) return sink.writeMany(records);
+      // each record is tried; the first failure is the write's
+      let failed: { error: unknown } | null = null;
+      for (const record of records)
+        try {
+          await sink.write(record);
+        } catch (error) {
+          failed ??= { error };
+        }
+      if (failed !== null) throw failed.error;
+    },
     async close() {
       await sink?.close();
     },

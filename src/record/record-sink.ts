@@ -13,6 +13,8 @@ import { openRecordsFile, writeAll } from './records-file.ts';
  */
 export interface RecordSink {
   write(record: LinkRecord): Promise<void>;
+  /** several link records as one write, in order (a file: one `write(2)`); without it, `write` takes each */
+  writeMany?(records: readonly LinkRecord[]): Promise<void>;
   writeEmbedded?(record: EmbeddedRecord): Promise<void>;
   writeDiscovered?(records: readonly DiscoveredRecord[]): Promise<void>;
   flush?(): Promise<void>;
@@ -57,6 +59,7 @@ export function jsonLinesSink(file: string): RecordSink {
   };
   return {
     write: (record) => writeLines([record]),
+    writeMany: writeLines,
     writeEmbedded: (record) => writeLines([record]),
     writeDiscovered: writeLines,
     async flush() {},

@@ -347,12 +347,17 @@ export class TransportSession {
 
   /**
    * Records found links that were never read as `link-only`, in order, as one write on the records chain (one
-   * deadline for all of them, not a timer and a chain link each); every record is tried, the first failure goes to
-   * `onerror`.
+   * deadline for all of them, not a timer and a chain link each; one `writeMany` when the sink has it: a file's one
+   * `write(2)`); every record is tried, the first failure goes to `onerror`.
    */
   async recordUnread(found: readonly FoundLink[], why: string): Promise<void> {
     if (found.length === 0) return;
     const records = (await this.stepsOf(found)).map((step) => skipRead(step, why));
+    const many = this.sink.writeMany?.bind(this.sink);
+    if (many !== undefined) {
+      await this.written(() => this.deadline.run(() => many(records)));
+      return;
+    }
     await this.written(() =>
       this.deadline.run(async () => {
         let failed: { error: unknown } | null = null;

@@ -139,7 +139,8 @@ export function itemJudge(
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
     const content = structured && isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
-    if (found.length === 0 && structuredContent === undefined && !content.some(isJsonText)) return null;
+    const jsonTexts = content.some(isJsonText);
+    if (found.length === 0 && structuredContent === undefined && !jsonTexts) return null;
     const refs = new Map<string, RefusedRef>();
     // links the decorator decided take its step, without a promise each; the rest (embedded resources, links of
     // prompts) run side by side
@@ -148,15 +149,24 @@ export function itemJudge(
     const responseId = message['id'];
     // the result's one decider: the ledger's decisions of its `content` links are known to it, so the same link or
     // uri in `structuredContent` or a JSON text takes that decision, and any other link is decided once for all
+    for (let i = 0; i < found.length; i += 1) {
+      const f = found[i] as Found;
+      const step = f.item['type'] === 'resource_link' ? steps?.get(f.index) : undefined;
+      if (step === undefined) slow.push(i);
+      else made[i] = linkEdit(f, responseId, step.linkDecision, refs);
+    }
+    // a result whose links the decorator decided and allowed, with no structured content and no JSON text, needs no
+    // decider (prose is searched only for refused links): one pass over its links, nothing kept per link beyond its
+    // edit
+    const edits: MessageEdit[] = [];
+    if (slow.length === 0 && refs.size === 0 && structuredContent === undefined && !jsonTexts) {
+      for (const edit of made) if (edit !== null && edit !== undefined) edits.push(edit);
+      return edits.length === 0 ? null : edited(message, edits);
+    }
     const known: DecidedLink[] = [];
     found.forEach((f, i) => {
-      const step = f.item['type'] === 'resource_link' ? steps?.get(f.index) : undefined;
-      if (step === undefined) {
-        slow.push(i);
-        return;
-      }
-      made[i] = linkEdit(f, responseId, step.linkDecision, refs);
-      known.push({ link: f.item, decision: step.linkDecision });
+      const step = made[i] === undefined ? undefined : steps?.get(f.index);
+      if (step !== undefined) known.push({ link: f.item, decision: step.linkDecision });
     });
     const decide = resultLinkDecider(gate, server, known);
     let next = 0;
@@ -168,7 +178,7 @@ export function itemJudge(
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
-    const edits = made.filter((e): e is MessageEdit => e !== null && e !== undefined);
+    for (const edit of made) if (edit !== null && edit !== undefined) edits.push(edit);
     // the links and uris of `structuredContent` get the same replacement as those of `content`
     const judged = await judgeStructured(gate, structuredContent, { server, mode: 'enforce', refs, decide });
     const at = ['result', 'structuredContent'];

@@ -1,16 +1,10 @@
 import { bundleOption, policyChoiceProblem } from './bundle-option.ts';
-import { join, resolve as resolvePath } from 'node:path';
-import type { Readable } from 'node:stream';
+import { resolve as resolvePath } from 'node:path';
 import { createGate } from '../gate/create-gate.ts';
-import { GateError } from '../errors.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { hostAdapters, isHookHost } from '../hook/hook-hosts.ts';
-import { EventBudget, eventJsonCaps, pastEventJsonCaps } from '../hook/event-budget.ts';
-import { JsonScan } from '../flow/json-scan.ts';
-import { EventSkeleton } from '../hook/event-skeleton.ts';
-import { hookSettings, hookTimeoutSeconds, shellQuote } from '../hook/hook-settings.ts';
+import { EventBudget } from '../hook/event-budget.ts';
 import type { HostAdapter } from '../hook/host-adapter.ts';
-import type { HostDescription } from '../hosts/host-description.ts';
 import { hostDescriptions, hostNames } from '../hosts/hosts.ts';
 import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { judgeInChild, judgesInChild } from '../hook/judge-in-child.ts';
@@ -21,17 +15,14 @@ import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
 import { recordErrorWithholds, recordWithheldError } from '../record/record-error.ts';
-import { recordsPathError, recordsPathProblem } from '../record/records-file.ts';
-import { namedRecordsPath } from '../record/records-folder.ts';
 import { displayPath } from '../review/display-path.ts';
-import type { CliIo } from './cli-io.ts';
 import { commandRunner, defineCommand, didYouMeanText } from './command-definition.ts';
-import { cliEntry, packageRoot, perEventEntry } from './package-root.ts';
+import { hookDeadline, hookDeadlineMs } from './hook-deadline.ts';
+import { arrivedMembers, type EventReading, failureReadMs, readEvent, readWithin } from './hook-event-input.ts';
+import { failClosed, failureLine } from './hook-failure.ts';
+import { printHookConfig } from './hook-print-config.ts';
 import type { TelemetryHandle } from './start-telemetry.ts';
-import { reviewLoadOptions, reviewOptions, warnReplaceable } from './review-options.ts';
-
-/** Largest hook event read from stdin, bytes (a tool result with embedded resources can be large). */
-export const maxEventBytes = 64 * 1024 * 1024;
+import { reviewLoadOptions, reviewOptions } from './review-options.ts';
 
 const hosts = Object.keys(hostAdapters).join('|');
 
@@ -125,68 +116,7 @@ export const hookDefinition = defineCommand({
       return usageError('`--server` and a command after `--` are for `--print-config`');
     if ((values.server === undefined) !== (rest.length === 0))
       return usageError('`--server NAME` needs the command that starts the server after `--`, and the command a name');
-    if (values['print-config'] === true) {
-      const policy = resolvePath(io.cwd, values.policy ?? join(packageRoot(), 'policies', 'default.yaml'));
-      let trustedPolicy = policy;
-      try {
-        // a policy that does not load, or does not verify against the allowed signers, would fail or deny every event
-        // in the host: refuse to print it (loaded here only: an event reads the validated policy from the cache
-        // without the yaml parser)
-        const { loadPolicy } = await import('../policy/load-policy.ts');
-        const shownAs = values.policy === undefined ? policy : displayPath(io.cwd, values.policy);
-        let loaded;
-        if (values.bundle === undefined) loaded = await loadPolicy(policy, { ...review, shownAs });
-        else {
-          const { loadBundlePolicy } = await import('../bundle/bundle-policy.ts');
-          const bundle = await loadBundlePolicy(resolvePath(io.cwd, values.bundle), review);
-          // the files whose writability matters are the active revision's
-          trustedPolicy = bundle.state.policyFile;
-          loaded = bundle.policy;
-        }
-        const check = loaded.reviewCheck;
-        const blind = hookBlindSpotLine(host, loaded);
-        if (blind !== null) io.stderr.write(`linkgate hook: ${blind}\n`);
-        if (check !== undefined && !check.verified)
-          throw new GateError('POLICY_INVALID', `policy.unreviewed: ${check.message}; every read would be denied`);
-      } catch (error) {
-        return failClosed(io, error);
-      }
-      // records the host's hook could never write would be lost (observe) or fail every event (enforce)
-      // the folder the user names now, at its real path: a symlink planted on the way later is refused at each event
-      const namedRecords =
-        values.records === undefined ? undefined : namedRecordsPath(resolvePath(io.cwd, values.records));
-      const recordsProblem = namedRecords === undefined ? null : recordsPathProblem(namedRecords);
-      if (recordsProblem !== null)
-        return failClosed(io, recordsPathError(displayPath(io.cwd, values.records ?? ''), recordsProblem));
-      await warnReplaceable(io, trustedPolicy, review);
-      const shared: string[] = [];
-      if (values.bundle === undefined) shared.push('--policy', policy);
-      else shared.push('--bundle', resolvePath(io.cwd, values.bundle));
-      if (namedRecords !== undefined) shared.push('--records', namedRecords);
-      const tail: string[] = [];
-      if (review.allowedSigners !== undefined)
-        tail.push('--allowed-signers', review.allowedSigners, '--min-signers', String(review.minSigners ?? 1));
-      if (review.policyId !== undefined) tail.push('--policy-id', review.policyId);
-      if (review.minVersion !== undefined) tail.push('--min-version', review.minVersion);
-      if (review.strictFiles === true) tail.push('--strict-files');
-      if (mode === 'observe') tail.push('--mode', 'observe');
-      if (values['on-record-error'] === 'report') tail.push('--on-record-error', 'report');
-      // the per-event start with V8's code cache, by the installed bundle's absolute path (docs/speed.md)
-      const command = ['node', perEventEntry(), 'hook', host, ...shared];
-      if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
-      command.push(...tail);
-      // the host's own hooks block, from its description (src/hosts/)
-      const description = hostDescriptions[host];
-      const settings = hookSettings(description, command.map(shellQuote).join(' '));
-      if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(description)}\n`);
-      else {
-        // the proxy in front of the server: it sees every read and result itself, so nothing depends on a hook running
-        const args = [cliEntry(), 'proxy', ...shared, '--server', values.server, ...tail, '--', ...rest];
-        settings[description.setup.serversKey] = { [values.server]: { command: 'node', args } };
-      }
-      io.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
-      return 0;
-    }
+    if (values['print-config'] === true) return printHookConfig(host, values, rest, review, io);
     const choice = policyChoiceProblem(values);
     if (choice !== undefined) return usageError(choice);
 
@@ -315,144 +245,9 @@ export const hookDefinition = defineCommand({
   },
 });
 
-/**
- * Milliseconds the hook gives one event before it answers as failed (fail closed): a third of the host's own timeout
- * (`hookTimeoutSeconds`, after which a host lets the call through), so that on a loaded machine the start of the
- * process, the read of the event and the fail-closed answer after the deadline still come well before it.
- */
-export const hookDeadlineMs = (hookTimeoutSeconds * 1000) / 3;
-
-/**
- * The hook's own deadline: `race` runs the event's work and throws when it has not finished within `hookDeadlineMs`,
- * so the answer is the fail-closed one; when the hook runs as the process itself, the process exits soon after that
- * answer even if the stuck work still holds the event loop.
- */
-function hookDeadline(io: CliIo) {
-  let timer: NodeJS.Timeout | undefined;
-  let expired = false;
-  return {
-    race<T>(work: () => Promise<T>): Promise<T> {
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          expired = true;
-          reject(new GateError('READ_TIMEOUT', `the hook did not answer within ${hookDeadlineMs} ms`));
-        }, hookDeadlineMs);
-      });
-      return Promise.race([work(), late]);
-    },
-    /** Ends the deadline; the process exits soon after when it expired or `pending` work (a read) would keep it up. */
-    done(pending = false): void {
-      clearTimeout(timer);
-      if ((expired || pending) && io.stdout === process.stdout) setTimeout(() => process.exit(), 200).unref();
-    },
-  };
-}
-
-/** What `--print-config` says on stderr when it prints the hooks alone: how the host fails with hooks only. */
-function hooksAloneLine(host: HostDescription): string {
-  return `${host.setup.hooksAlone}; give \`--server NAME -- COMMAND [ARG…]\` to print the proxy that fronts each server as well`;
-}
-
 /** `linkgate hook` as a runnable command. */
 export const hookCommand = commandRunner(hookDefinition);
 
 export { policyBuildKey } from '../policy/policy-cache.ts';
-
-/** Most bytes of an oversize event scanned for its members (what is past it is not read). */
-const maxScannedEventBytes = 4 * maxEventBytes;
-
-/**
- * The event's text; over `maxEventBytes`, or holding more JSON values or deeper nesting than `eventJsonCaps` (scanned
- * as it arrives, so it is never parsed), it throws, and `oversize` holds the event's small top-level members (its name,
- * tool, input and ids, read by `EventSkeleton` from the rest of the stream) so the failure is answered in the host's
- * terms (a post event's result withheld), not by an exit code the host may not honour.
- */
-async function readEvent(
-  stdin: Readable,
-  oversize: { members?: Record<string, unknown> } = {},
-  reading: EventReading = { parts: [], started: false, done: false },
-): Promise<string> {
-  reading.started = true;
-  const parts = reading.parts;
-  let bytes = 0;
-  let skeleton: EventSkeleton | undefined;
-  let scan: JsonScan | undefined;
-  let past: string | undefined;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buffer.length;
-    if (skeleton === undefined) {
-      parts.push(buffer);
-      if (scan !== undefined) scan.feed(buffer);
-      else if (bytes > eventJsonCaps.scanFromBytes) {
-        scan = new JsonScan();
-        for (const part of parts) scan.feed(part);
-      }
-      past =
-        bytes > maxEventBytes
-          ? `is over ${maxEventBytes} bytes`
-          : scan === undefined
-            ? undefined
-            : pastEventJsonCaps(scan);
-      if (past !== undefined) {
-        skeleton = new EventSkeleton();
-        for (const part of parts) skeleton.feed(part);
-        parts.length = 0;
-        reading.skeleton = skeleton;
-      }
-    } else if (bytes - buffer.length < maxScannedEventBytes) skeleton.feed(buffer);
-  }
-  reading.done = true;
-  if (skeleton !== undefined) {
-    oversize.members = skeleton.members();
-    throw new GateError('INPUT_INVALID', `the hook event ${past ?? ''}`);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
-/** Milliseconds the failure path waits for an event it had not started to read (the policy failed first). */
-const failureReadMs = 2000;
-
-/** `read`'s text, or undefined when it has not ended within `ms` (it goes on; what arrived stays in its reading). */
-async function readWithin(read: Promise<string>, ms: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([read, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** What has arrived of one event: its bytes until a cap is passed, then the skeleton scanning the rest. */
-interface EventReading {
-  readonly parts: Buffer[];
-  skeleton?: EventSkeleton;
-  started: boolean;
-  done: boolean;
-}
-
-/** The small top-level members of the part of an event that has arrived (its name, tool, input and ids, when they came first). */
-function arrivedMembers(reading: EventReading): Record<string, unknown> {
-  if (reading.skeleton !== undefined) return reading.skeleton.members();
-  const skeleton = new EventSkeleton();
-  for (const part of reading.parts) skeleton.feed(part);
-  return skeleton.members();
-}
-
-// one line: the first diagnostic of a policy error (file:line:col), else the message
-function failureLine(error: unknown): string {
-  let line: string;
-  if (error instanceof GateError && error.diagnostics.length > 0) {
-    const d = error.diagnostics[0];
-    line = d === undefined ? error.message : `${d.file}:${d.line}:${d.col}: ${d.message}`;
-  } else line = error instanceof Error ? error.message : String(error);
-  return line.replace(/\s+/g, ' ').trim();
-}
-
-function failClosed(io: CliIo, error: unknown): number {
-  io.stderr.write(`linkgate hook: ${failureLine(error)}\n`);
-  return 2;
-}
+export { hookDeadlineMs } from './hook-deadline.ts';
+export { maxEventBytes } from './hook-event-input.ts';

@@ -1,16 +1,17 @@
 import { addressOf, mayReadBack, readBack } from '../flow/gate-notice.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 
-// A server's log and progress notifications pass through unjudged, and a host may show them to its user or its model:
-// once one of the server's links was refused, a notification naming that link's address is dropped (enforce mode).
-
-/** Notifications whose text a host may show: searched for the addresses of the session's refused links. */
-export const searchedNotifications: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress']);
+// A server's notifications and the answers the gate has no judgement of its own for pass through unjudged, and a host
+// may show them to its user or its model: once one of the server's links was refused, a notification naming that
+// link's address is dropped, an answer naming it replaced by the gate's error (enforce mode, `plain-answers.ts`).
 
 /** Most refused addresses a session keeps for its notifications (the oldest go first). */
 const maxKept = 1024;
-/** Longest notification searched, characters of its JSON; a longer one is dropped while any address is kept. */
-const maxSearchedChars = 1 << 20;
+/**
+ * Most characters one message's search reads (characters of its JSON × addresses kept); a longer message is not
+ * searched, so it is dropped while any address is kept (1 MiB with 64 addresses, 64 MiB with one).
+ */
+const maxSearchedChars = 64 << 20;
 /**
  * Characters of an address searched for: a longer address is searched by its first ones, so a text holding the whole
  * address still matches (and one holding only its start is dropped too: the bound fails closed), and the matcher
@@ -23,6 +24,11 @@ export class RefusedAddresses {
   readonly #addresses = new Set<string>();
   // built from the addresses when a notification is searched after they changed
   #matcher: AddressMatcher | null = null;
+
+  /** How many addresses are kept. */
+  get size(): number {
+    return this.#addresses.size;
+  }
 
   /** Keeps the address of each refused step's link. */
   note(steps: readonly (LinkStep | undefined)[]): void {
@@ -51,7 +57,7 @@ export class RefusedAddresses {
       // nested past what JSON.stringify can write: not searched, so not passed on
       return true;
     }
-    if (text.length > maxSearchedChars) return true;
+    if (text.length * this.#addresses.size > maxSearchedChars) return true;
     this.#matcher ??= new AddressMatcher(this.#addresses);
     if (this.#matcher.foundIn(text.toLowerCase())) return true;
     return mayReadBack(text) && this.#matcher.foundIn(readBack(text).toLowerCase());

@@ -14,7 +14,13 @@ import { firstLine, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { peerOf } from './requests-in-flight.ts';
 import { onReadAnswer } from './route-read.ts';
-import { searchedNotifications } from './refused-in-notifications.ts';
+import {
+  judgedPlainAnswer,
+  judgesPlainAnswer,
+  namesRefused,
+  withheldNaming,
+  withoutLinkItems,
+} from './plain-answers.ts';
 import { asksSampling, judgedSampling } from './sampling-input-requests.ts';
 import { judgedListing } from './judge-listing.ts';
 import { messageLinkSteps } from './message-link-steps.ts';
@@ -55,6 +61,15 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
     const urls = urlElicitationOf((message as Record<string, unknown>)['params']);
     if (urls.length > 0) return judgeElicitationRequest(s, shape.id, message, urls, extra);
   }
+  // a notification naming a link refused in this session is dropped (enforce mode)
+  if (shape.kind === 'notification' && s.mode === 'enforce' && s.refused.names(message)) return;
+  // so is a request (the server hears the gate's error), but a sampling request, whose links are judged on their own
+  if (shape.kind === 'request' && s.mode === 'enforce' && shape.method !== 'sampling/createMessage')
+    if (s.refused.names(message)) {
+      const why = 'linkgate withheld the request: it names the address of a link the gate refused in this session';
+      if (shape.id !== null) void s.inner.send(gateError(shape.id, why) as never).catch(() => {});
+      return;
+    }
   if (shape.kind === 'request' && judgesRequest(s, shape.method)) {
     const m = message as Record<string, unknown>;
     return s.hold('request', shape.id, async () => {
@@ -80,9 +95,6 @@ export function onInbound(s: TransportSession, message: unknown, extra?: Message
       s.deliver(message, extra);
     });
   }
-  // a log or progress message naming a link refused in this session is dropped (enforce mode)
-  if (shape.kind === 'notification' && s.mode === 'enforce' && searchedNotifications.has(shape.method))
-    if (s.refused.names(message)) return;
   if (shape.kind === 'request' || shape.kind === 'notification') return s.deliver(message, extra);
   if (shape.kind === 'answer') return onAnswer(s, shape.id, message as Record<string, unknown>, extra);
   // a malformed message never reaches the host; when it names a request in flight, that request fails
@@ -104,6 +116,9 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
   const pending = s.reads.take(id);
   if (pending !== undefined) return s.hold('answer', id, () => onReadAnswer(s, id, m, pending, extra));
   const { method, tool } = sent;
+  // an error answer has its data judged, and is withheld when it names a refused link's address
+  if (m['error'] !== undefined && judgesPlainAnswer(s, m, method))
+    return answerJudged(s, id, () => judgedPlainAnswer(s, m, method), extra);
   if ((method === 'tools/call' || method === 'prompts/get') && isInputRequired(m['result'])) {
     const urls = inputRequestUrls(m['result']);
     if (urls.length > 0 || asksSampling(m['result']))
@@ -145,12 +160,15 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
         async () => {
           const judged = await judgedToolResult(s, m, found);
           if (!(await s.emitDiscovered(found)) && s.withholdsOnRecordError) throw recordWithheldError(s.recordError);
-          return judged;
+          // what is left names no refused link's address (its own links became notices)
+          return namesRefused(s, judged) ? withheldNaming(id) : judged;
         },
         extra,
       );
     if (found.length > 0)
       return s.hold('answer', id, async () => {
+        // the result's prose may not name a link refused before it (its own links become notices in the proxy)
+        const naming = namesRefused(s, withoutLinkItems(m));
         // each link decided once: the discovery records and the caller's edits of the items share the decision
         const steps = await s.stepsOf(found);
         s.refused.note(steps);
@@ -160,6 +178,7 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
           found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
           s.onToolResultSteps(id, byIndex);
         }
+        if (naming) return s.deliver(withheldNaming(id), extra);
         s.deliver(recorded || !s.withholdsOnRecordError ? m : gateError(id, recordErrorMessage(s.recordError)), extra);
       });
   }
@@ -176,7 +195,8 @@ function onAnswer(s: TransportSession, id: JsonRpcId, m: Record<string, unknown>
       extra,
     );
   if ((method === 'resources/list' || method === 'resources/templates/list') && s.mode === 'enforce')
-    return answerJudged(s, id, () => judgedListing(s, m), extra);
+    return answerJudged(s, id, async () => judgedPlainAnswer(s, await judgedListing(s, m), method), extra);
+  if (judgesPlainAnswer(s, m, method)) return answerJudged(s, id, () => judgedPlainAnswer(s, m, method), extra);
   s.deliver(m, extra);
 }
 

@@ -1,0 +1,66 @@
+import { isRecord } from '../decision/json-value.ts';
+import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
+import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import { gateError } from './gate-answers.ts';
+import type { TransportSession } from './transport-session.ts';
+
+// The answers the gate has no judgement of their own for (a JSON-RPC error, a completion, a tool or prompt listing, a
+// listing's cursor) still reach the host, and a host may show them to its model: a link or uri in an error's `data` is
+// judged as one in `structuredContent` is, a completion value that is a refused uri is left out, and an answer that
+// still names the address of a link refused earlier in the session is replaced by the gate's error (enforce mode).
+
+/** Whether answer `m` to `method` needs `judgedPlainAnswer` before it goes on (enforce mode only). */
+export function judgesPlainAnswer(s: TransportSession, m: Record<string, unknown>, method: string): boolean {
+  return s.mode === 'enforce' && (s.refused.size > 0 || m['error'] !== undefined || method === 'completion/complete');
+}
+
+/** Answer `m` to `method` with the links of an error's data and a completion's values judged, as it may go on. */
+export async function judgedPlainAnswer(
+  s: TransportSession,
+  m: Record<string, unknown>,
+  method: string,
+): Promise<Record<string, unknown>> {
+  let judged = m;
+  const error = m['error'];
+  if (isRecord(error) && error['data'] !== undefined) {
+    const data = await judgeStructured(s.gate, error['data'], { server: s.server, mode: s.mode });
+    if (data.withheld || data.edits.length > 0)
+      judged = { ...m, error: { ...error, data: applyStructured(error['data'], data) } };
+  }
+  const result = m['result'];
+  if (method === 'completion/complete' && isRecord(result) && isRecord(result['completion'])) {
+    const completion = result['completion'];
+    const values = completion['values'];
+    if (Array.isArray(values)) {
+      const found = await judgeStructured(s.gate, values, { server: s.server, mode: s.mode });
+      // a value the gate replaced (a refused uri) is left out: a notice is no value to complete with
+      const refused = new Set(found.withheld ? [] : found.edits.map((e) => e.path[0]));
+      if (found.withheld) judged = { ...m, result: { ...result, completion: { ...completion, values: [] } } };
+      else if (refused.size > 0) {
+        const kept = values.filter((_, i) => !refused.has(i));
+        judged = { ...m, result: { ...result, completion: { ...completion, values: kept } } };
+      }
+    }
+  }
+  return namesRefused(s, judged) ? withheldNaming(m['id'] as JsonRpcId) : judged;
+}
+
+/** Whether `message` names the address of a link refused in this session (enforce mode). */
+export function namesRefused(s: TransportSession, message: unknown): boolean {
+  return s.mode === 'enforce' && s.refused.names(message);
+}
+
+/** The gate's answer to request `id` in place of an answer that names a refused link's address. */
+export function withheldNaming(id: JsonRpcId): Record<string, unknown> {
+  return gateError(id, 'linkgate withheld the answer: it names the address of a link the gate refused in this session');
+}
+
+/** A tool result's answer without its `resource_link` items (each judged on its own), for `namesRefused`. */
+export function withoutLinkItems(m: Record<string, unknown>): Record<string, unknown> {
+  const result = m['result'];
+  if (!isRecord(result) || !Array.isArray(result['content'])) return m;
+  const content = (result['content'] as unknown[]).filter(
+    (item) => !isRecord(item) || item['type'] !== 'resource_link',
+  );
+  return { ...m, result: { ...result, content } };
+}

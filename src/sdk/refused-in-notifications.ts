@@ -5,13 +5,21 @@ import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 // may show them to its user or its model: once one of the server's links was refused, a notification naming that
 // link's address is dropped, an answer naming it replaced by the gate's error (enforce mode, `plain-answers.ts`).
 
+/** Reasons that refuse a link for what its server declared about the body, not for its address. */
+const declaredOnly: ReadonlySet<string> = new Set(['size.declared-too-large', 'type.declared-not-allowed']);
+
+// whether every one of a refusal's reasons is about what the server declared (none: not)
+function declaredAlone(reasons: readonly { code: string }[]): boolean {
+  return reasons.length > 0 && reasons.every((r) => declaredOnly.has(r.code));
+}
+
 /** Most refused addresses a session keeps for its notifications (the oldest go first). */
 const maxKept = 1024;
 /**
- * Most characters one message's search reads (characters of its JSON × addresses kept); a longer message is not
- * searched, so it is dropped while any address is kept (1 MiB with 64 addresses, 64 MiB with one).
+ * Longest message searched, characters of its JSON (more than any message a connection under the default policy
+ * carries: `connectionByteCap`); a longer one is not passed on while any address is kept.
  */
-const maxSearchedChars = 64 << 20;
+const maxSearchedChars = 16 << 20;
 /**
  * Characters of an address searched for: a longer address is searched by its first ones, so a text holding the whole
  * address still matches (and one holding only its start is dropped too: the bound fails closed), and the matcher
@@ -34,6 +42,8 @@ export class RefusedAddresses {
   note(steps: readonly (LinkStep | undefined)[]): void {
     for (const step of steps) {
       if (step === undefined || !linkRefused(step)) continue;
+      // refused for what its server declared (type, size) alone, the address is one a listing shows too
+      if (declaredAlone(step.linkDecision.reasons)) continue;
       const address = addressOf(step.link?.uri ?? step.discovered.uri).slice(0, maxAddressChars);
       if (address.length < 3) continue;
       // kept as the newest; the set changes (and the matcher with it) only for an address it did not hold
@@ -57,7 +67,7 @@ export class RefusedAddresses {
       // nested past what JSON.stringify can write: not searched, so not passed on
       return true;
     }
-    if (text.length * this.#addresses.size > maxSearchedChars) return true;
+    if (text.length > maxSearchedChars) return true;
     this.#matcher ??= new AddressMatcher(this.#addresses);
     if (this.#matcher.foundIn(text.toLowerCase())) return true;
     return mayReadBack(text) && this.#matcher.foundIn(readBack(text).toLowerCase());

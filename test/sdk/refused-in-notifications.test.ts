@@ -9,7 +9,12 @@ import { AddressMatcher, maxAddressChars, RefusedAddresses } from '../../src/sdk
 
 // a refused step of `uri`, as the ledger hands it over (only what the search reads)
 const refused = (uri: string) =>
-  ({ mode: 'enforce', linkDecision: { effect: 'deny' }, link: { uri }, discovered: { uri } }) as unknown as LinkStep;
+  ({
+    mode: 'enforce',
+    linkDecision: { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] },
+    link: { uri },
+    discovered: { uri },
+  }) as unknown as LinkStep;
 const log = (data: string) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data } });
 
 afterEach(() => vi.restoreAllMocks());

@@ -32,7 +32,7 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        'bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)',
+        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them; text/plain named `.md` is the markdown renderers' alone), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)",
       judged:
         'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel="stylesheet">` or a css `xml-stylesheet` instruction whose url leaves the page\'s origin (html, svg, xhtml in svg), is withheld as `content.remote-load`',
       notCovered:
@@ -72,10 +72,17 @@ export const browserConsumer = {
 // that shows a body without regard to its type does.
 function readsTextAsPage(body: TextBody): boolean {
   if (body.declaredKind === 'markdown') return false;
+  // text/plain named as a markdown document (`README.md`) is markdown to every consumer that would show it (the
+  // markdown renderers judge its raw html); no browser sniffs text/plain, and a host going by the name renders markdown
+  if (body.declaredMime === 'text/plain' && body.extension !== null && markdownExtensions.has(body.extension))
+    return false;
   if (body.extension !== null && pageExtensions.has(body.extension)) return true;
   if (body.declaredMime === 'text/plain' || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
   return true;
 }
+
+// the extensions of a markdown document
+const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
 
 // the extensions a browser opens from disk as an HTML page
 const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);

@@ -252,3 +252,21 @@ describe('Chromium loads each control inert, the shipped profile allows it howev
     },
   );
 });
+
+// a README that opens with a centred heading and shows a browser install snippet in a fenced block: served as
+// text/plain, Chromium shows it as text; named `.md`, the markdown renderers read it (the fence is code) and the
+// browser's raw reading of text/plain (a margin for hosts that ignore the type) is left to other names
+const readme: Page = [
+  'a README with a fenced script snippet, served as text/plain',
+  'text/plain',
+  `<p align="center"><img src="logo.png" width="120"></p>\n\n# widget\n\nIn a browser:\n\n\`\`\`html\n<script src="https://cdn.example.com/widget.js"></script>\n<script>${ran}</script>\n\`\`\`\n`,
+];
+
+test('Chromium shows a README served as text/plain inert, the shipped profile allows it named .md and withholds it under other names', async (ctx) => {
+  expect(await liveInChromium(ctx, readme)).toBe(false);
+  const asMarkdown = sendingsOf('guide://repo/README', ['.md', '.markdown', '.MD'], ['text/plain', 'text/markdown']);
+  expect(refused(await judgeSendings(bodyOf(readme[2]), asMarkdown))).toEqual([]);
+  // under no name, or named as text, a host that ignores the type could render it: the margin stays
+  const elsewhere = sendingsOf('guide://repo/README', ['', '.txt'], ['text/plain']);
+  expect(letThrough(await judgeSendings(bodyOf(readme[2]), elsewhere))).toEqual([]);
+});

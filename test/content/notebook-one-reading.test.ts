@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { findActiveMarkdown } from '../../src/content/markdown/active-markdown.ts';
 import { notebookViewerRenderers, renderWith } from '../../src/content/markdown/markdown-renderers.ts';
+import { markdownRuns, stylesheetElement } from '../../src/content/markdown/markdown-parts.ts';
 import { readNotebook } from '../../src/content/notebook/active-notebook.ts';
 import { parse5NanosPerChar, parse5NanosPerParse } from '../../src/content/parser-nanos.ts';
 import { WorkBudget } from '../../src/content/work-budget.ts';
@@ -37,7 +38,9 @@ describe('a notebook read once', () => {
     // the active reading alone, and parse5's read of each distinct page naming a style for the loads
     const alone = unlimited();
     expect(findActiveMarkdown(live, alone, notebookViewerRenderers)).toBeNull();
-    const pages = new Set(notebookViewerRenderers.map((r) => renderWith(r, live)));
+    // the pages of the parts read (markdown-parts.ts: those the screen passes and those naming a stylesheet)
+    const runs = markdownRuns(live, (part) => stylesheetElement.test(part));
+    const pages = new Set(runs.flatMap((run) => notebookViewerRenderers.map((r) => renderWith(r, run))));
     let loads = 0;
     for (const page of pages) if (/style/i.test(page)) loads += parse5NanosPerParse + parse5NanosPerChar * page.length;
     expect(budget.timeSpent).toBe(alone.timeSpent + loads);

@@ -14,6 +14,7 @@ import { activeUrl } from '../svg-html/markup-url.ts';
 import { markdownNanosPerCall, markdownNanosPerChar } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
+import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
 import { mayHoldActiveMarkdown } from './markdown-screen.ts';
 import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
 import {
@@ -25,7 +26,7 @@ import {
   renderWith,
 } from './markdown-renderers.ts';
 
-/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. `seePage` is handed each distinct page a renderer made (none when the screen passes nothing), for a caller that reads the pages for more. */
+/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. */
 export function findActiveMarkdown(
   text: string,
   budget: WorkBudget = WorkBudget.unlimited(),
@@ -34,14 +35,53 @@ export function findActiveMarkdown(
 ): string | null {
   // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs, nothing is charged
   if (!mayHoldActiveMarkdown(text)) return null;
-  const md = commonMark();
+  const runs = readRuns(text, seePage === undefined ? undefined : stylesheetPart);
+  // the renderers' superlinear pairing of delimiters, and the measured time of the token read and of every renderer
+  // per character and per render, charged for every run before any of them runs: what will not fit is not started
+  for (const run of runs) budget.spend('markdown', pairingSteps(run));
+  budget.spendTime('markdown', runsNanos(runs, renderers));
+  for (const run of runs) {
+    const found = readRun(run, budget, renderers, seePage);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** What `findActiveMarkdown` charges for reading `text` with `renderers` (the parts the screen passes, and those naming a stylesheet element when `stylesheets`), calibrated ns; the pages' parse5 reads are charged as they are read. */
+export function markdownCharge(
+  text: string,
+  renderers: readonly MarkdownRenderer[] = markdownRenderers,
+  stylesheets = false,
+): number {
+  if (!mayHoldActiveMarkdown(text) && !stylesheets) return 0;
+  return runsNanos(markdownRuns(text, stylesheets ? stylesheetPart : undefined), renderers);
+}
+
+// the runs a reading renders; the whole text when no part passes on its own (the screen passed the whole text)
+function readRuns(text: string, also?: (part: string) => boolean): string[] {
+  const runs = markdownRuns(text, also);
+  return runs.length === 0 ? [text] : runs;
+}
+
+function runsNanos(runs: readonly string[], renderers: readonly MarkdownRenderer[]): number {
+  let nanos = 0;
+  for (const run of runs) nanos += markdownNanos(run, renderers);
+  return nanos;
+}
+
+function stylesheetPart(part: string): boolean {
+  return stylesheetElement.test(part);
+}
+
+// one run read whole, charged already: markdown-it's tokens, then every renderer's page through parse5
+function readRun(
+  text: string,
+  budget: WorkBudget,
+  renderers: readonly MarkdownRenderer[],
+  seePage: ((page: string) => void) | undefined,
+): string | null {
   const env: MarkdownEnv = { budget };
-  // the renderers' superlinear pairing of delimiters, charged once before any of them runs
-  budget.spend('markdown', pairingSteps(text));
-  // the measured time of the token read and of every renderer, per character and per render, charged at once:
-  // what will not fit is not started
-  budget.spendTime('markdown', markdownNanos(text, renderers));
-  const tokens = md.parse(text, env);
+  const tokens = commonMark().parse(text, env);
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;
     if (block.children === null) continue;
@@ -68,7 +108,7 @@ export function findActiveMarkdown(
   return null;
 }
 
-/** What `findActiveMarkdown` charges for reading `text` with `renderers` before any of them runs, calibrated ns (the pages' parse5 reads are charged as they are read). */
+/** What reading all of `text` once with `renderers` costs, the token read included, calibrated ns (the charge of one run; the pages' parse5 reads are charged as they are read). */
 export function markdownNanos(text: string, renderers: readonly MarkdownRenderer[] = markdownRenderers): number {
   return markdownNanosPerCall(renderers) + markdownNanosPerChar(renderers) * text.length;
 }

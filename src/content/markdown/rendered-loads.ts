@@ -8,9 +8,9 @@ import { findCssImport } from '../svg-html/css-import.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import { markdownNanos } from './active-markdown.ts';
 import { type MarkdownRenderer, renderWith } from './markdown-renderers.ts';
+import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
 
-/** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
-export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
+export { stylesheetElement } from './markdown-parts.ts';
 
 /** The first stylesheet `page` (HTML, as a browser reads it) loads from elsewhere by itself, as a one-line message; null when none. Its parse5 read is charged to the budget's parser time before it starts. */
 export function stylesheetLoad(page: string, budget: WorkBudget): string | null {
@@ -20,10 +20,11 @@ export function stylesheetLoad(page: string, budget: WorkBudget): string | null 
   return findCssImport(page, budget);
 }
 
-/** The pages `renderers` make of `text`, each distinct page once, charged before any renderer starts: for a text the screen kept from `findActiveMarkdown`'s renderers. */
+/** The pages `renderers` make of the parts of `text` that name a stylesheet element (markdown-parts.ts), each distinct page once, charged before any renderer starts: for a text the screen kept from `findActiveMarkdown`'s renderers. */
 export function renderedPages(text: string, renderers: readonly MarkdownRenderer[], budget: WorkBudget): string[] {
-  budget.spendTime('markdown', markdownNanos(text, renderers));
-  return [...new Set(renderers.map((renderer) => renderWith(renderer, text)))];
+  const runs = markdownRuns(text, (part) => stylesheetElement.test(part));
+  for (const run of runs) budget.spendTime('markdown', markdownNanos(run, renderers));
+  return [...new Set(runs.flatMap((run) => renderers.map((renderer) => renderWith(renderer, run))))];
 }
 
 /** Collects the first stylesheet load of the pages it is handed (`see`, for `findActiveMarkdown`'s `seePage`): `found` once one loads, `seen` once any page came. */

@@ -9,7 +9,7 @@
 // viewers are built on, `notebookViewerRenderers`). The pieces are listed first: a script output is a finding no
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
-import { findActiveMarkdown, markdownNanos } from '../markdown/active-markdown.ts';
+import { findActiveMarkdown, markdownCharge } from '../markdown/active-markdown.ts';
 import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
 import { mayHoldActiveMarkdown } from '../markdown/markdown-screen.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
@@ -144,14 +144,12 @@ function leastCharge(piece: Piece): number {
   // the renderers' own screen counts an `=` only inside a tag (markdown-screen.ts): it passes no more than this one
   piece.live = piece.flavour === 'markdown' ? mayHoldActiveMarkdown(piece.text) : mayHoldActiveMarkup(piece.text);
   // a markdown or raw piece that may load a stylesheet is rendered for that reading whatever the screen says
+  // (the parts of it the screen passes, and those naming one: markdown-parts.ts)
   if (!piece.live)
-    return piece.styled && piece.flavour !== 'html' ? markdownNanos(piece.text, notebookViewerRenderers) : 0;
+    return piece.styled && piece.flavour !== 'html' ? markdownCharge(piece.text, notebookViewerRenderers, true) : 0;
   const html = parse5NanosPerParse + parse5NanosPerChar * length;
   if (piece.flavour === 'html') return html;
-  const markdown =
-    piece.flavour === 'markdown' || mayHoldActiveMarkdown(piece.text)
-      ? markdownNanos(piece.text, notebookViewerRenderers)
-      : 0;
+  const markdown = markdownCharge(piece.text, notebookViewerRenderers, piece.styled);
   return piece.flavour === 'markdown' ? markdown : html + markdown;
 }
 

@@ -1,0 +1,101 @@
+// Markdown is read in parts cut where every renderer starts afresh (markdown-parts.ts), each part the screen passes
+// rendered on its own: checked here against every real renderer. Whenever the gate finds nothing in a text read in
+// parts, no renderer's page of the whole text holds anything live; and the cuts fall only where they may.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { findActiveMarkdown, markdownCharge, markdownNanos } from '../../../src/content/markdown/active-markdown.ts';
+import { markdownParts, markdownRuns } from '../../../src/content/markdown/markdown-parts.ts';
+import { findActiveRenderedHtml } from '../../../src/content/svg-html/active-html.ts';
+import { realRenderers } from './markdown-differential.ts';
+
+// what may carry a renderer's state across a blank line: fences (top-level and a list item's), html blocks of every
+// kind, tags cut by lines, list items and their indented content, quotes, definitions and footnotes, marked's raw text
+const pieces = [
+  '\n\n',
+  '\n',
+  '```\n',
+  '~~~\n',
+  '  ```\n',
+  '````\n',
+  '```~\n',
+  '- a\n',
+  '1. a\n',
+  '    ',
+  '  ',
+  '> ',
+  '<div>\n',
+  '<pre>\n',
+  '</pre>\n',
+  '<!--\n',
+  '-->\n',
+  '<?x\n',
+  '<b\n',
+  '<div title="\n',
+  '<T & {\n',
+  'onclick=alert(1)>',
+  '<img src=x onerror=alert(1)>',
+  '<kbd>',
+  '<b &Tab; onerror=alert(1)',
+  '<svg>',
+  '<style>',
+  '<style><img src=x onerror=alert(1)></style>',
+  '[^1]',
+  '[^1]: ',
+  '[a]: javascript:alert(1)\n',
+  '[a]: javascript:alert(1) "t\n\nu"\n',
+  '[a]',
+  '[x](javascript:alert(1))',
+  '`',
+  '"',
+  'x',
+  ' ',
+];
+
+const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
+
+function liveIn(markdown: string): string[] {
+  return Object.entries(realRenderers)
+    .filter(([, render]) => findActiveRenderedHtml(render(markdown)) !== null)
+    .map(([name]) => name);
+}
+
+describe('markdown read in parts', () => {
+  test('whenever the gate finds nothing, no real renderer makes a live page of the whole text (fixed seed)', () => {
+    fc.assert(
+      fc.property(text, (markdown) => {
+        if (findActiveMarkdown(markdown) === null) expect(liveIn(markdown), JSON.stringify(markdown)).toEqual([]);
+      }),
+      { seed: 20261205, numRuns: 3000 },
+    );
+  });
+
+  test('parts are the text, cut before a line with no indent after a blank line', () => {
+    const readme = '# Title\n\nSome prose.\n\n```js\nx\n\ny\n```\n\n- a\n\n  b\n\nEnd <b style="color: teal">x</b>.\n';
+    const parts = markdownParts(readme);
+    expect(parts.join('')).toBe(readme);
+    expect(parts).toEqual([
+      '# Title\n\n',
+      'Some prose.\n\n',
+      '```js\nx\n\ny\n```\n\n',
+      '- a\n\n  b\n\n',
+      'End <b style="color: teal">x</b>.\n',
+    ]);
+    // only the part the screen passes is rendered, and charged
+    expect(markdownRuns(readme)).toEqual(['End <b style="color: teal">x</b>.\n']);
+    expect(markdownCharge(readme)).toBe(markdownNanos('End <b style="color: teal">x</b>.\n'));
+  });
+
+  test.each([
+    ['a footnote', 'a[^1]\n\nb\n\n[^1]: c\n', 1],
+    ['an svg element', '<svg>\n\nb\n', 1],
+    ['a fence indented as a list item may indent it', '- a\n  ```\n\nb\n', 1],
+    ['a tag cut by its line', '<div title="\n\nb\n', 1],
+    ['marked raw text after an inline <kbd>', 'a <kbd>x\n\nb\n', 1],
+    ['an html block of the first kinds, until it ends', '<!--\n\nb\n-->\n\nc\n', 2],
+    ['a <pre> block (marked passes what follows an inline one raw)', '<pre>\n\nb\n</pre>\n\nc\n', 1],
+  ])('no cut inside what %s may hold open', (_name, markdown, count) => {
+    const parts = markdownParts(markdown);
+    expect(parts.join('')).toBe(markdown);
+    expect(parts).toHaveLength(count);
+  });
+});

@@ -42,17 +42,21 @@ interface Api {
 }
 
 const load = createRequire(import.meta.url);
-let loaded: Api | undefined;
+// the loaded API, or null once it could not be loaded (not installed, or broken): tried once, not on every record
+let loaded: Api | null | undefined;
 
-function api(): Api {
-  if (loaded === undefined) {
-    const otel = load('@opentelemetry/api') as typeof OpenTelemetry;
-    loaded = {
-      otel,
-      noopTracerProvider: new otel.ProxyTracerProvider().getDelegate(),
-      noopMeter: otel.createNoopMeter(),
-    };
-  }
+function api(): Api | null {
+  if (loaded === undefined)
+    try {
+      const otel = load('@opentelemetry/api') as typeof OpenTelemetry;
+      loaded = {
+        otel,
+        noopTracerProvider: new otel.ProxyTracerProvider().getDelegate(),
+        noopMeter: otel.createNoopMeter(),
+      };
+    } catch {
+      loaded = null;
+    }
   return loaded;
 }
 
@@ -111,18 +115,20 @@ export function telemetrySink(
 }
 
 function emitSpanAndMetrics(record: LinkRecord, options: LinkTelemetryOptions): void {
-  if (tracingEnabled()) emitSpan(record, options);
-  countDecisions(record);
+  const loadedApi = api();
+  // without the API there is no provider to emit to
+  if (loadedApi === null) return;
+  if (tracingEnabled(loadedApi)) emitSpan(loadedApi, record, options);
+  countDecisions(loadedApi, record);
 }
 
-function tracingEnabled(): boolean {
-  const { otel, noopTracerProvider } = api();
+function tracingEnabled({ otel, noopTracerProvider }: Api): boolean {
   const provider = otel.trace.getTracerProvider();
   return !(provider instanceof otel.ProxyTracerProvider) || provider.getDelegate() !== noopTracerProvider;
 }
 
-function emitSpan(record: LinkRecord, options: LinkTelemetryOptions): void {
-  const { SpanKind, SpanStatusCode, context, trace } = api().otel;
+function emitSpan({ otel }: Api, record: LinkRecord, options: LinkTelemetryOptions): void {
+  const { SpanKind, SpanStatusCode, context, trace } = otel;
   const { discovered, requested, received, delivered } = record.stages;
   const tracer = trace.getTracer(telemetryScope);
   const parent = options.parent ?? context.active();
@@ -188,8 +194,7 @@ function spanAttributes(record: LinkRecord, sessionId: string | undefined): Attr
   return attributes;
 }
 
-function countDecisions(record: LinkRecord): void {
-  const { otel, noopMeter } = api();
+function countDecisions({ otel, noopMeter }: Api, record: LinkRecord): void {
   const provider = otel.metrics.getMeterProvider();
   let instruments = instrumentsByProvider.get(provider);
   if (instruments === undefined) {

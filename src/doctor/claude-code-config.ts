@@ -57,6 +57,8 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   const enabledPlugins = new Map<string, boolean>();
   const layers: { file: string; settings: Record<string, unknown> }[] = [];
   const found: [string, FoundHandler][] = [];
+  // the resident urls an http hook after an mcp tool posts to (the server keeps what tool results return)
+  const keepsLinks = new Set<string>();
   const add = (file: string, handlers: readonly HookHandlerEntry[]) => {
     for (const h of handlers) found.push([file, h]);
   };
@@ -95,7 +97,16 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   const bare = claudeCodeBareMode(places.env, [...layers, ...managed]);
   const judged = (file: string, h: FoundHandler, blocked: string | undefined): ConfiguredHook => {
     const hook = configuredHook(claudeCode, file, h, blocked);
-    return 'residentProblems' in h ? { ...hook, argv: [], resident: { problems: h.residentProblems } } : hook;
+    if (!('residentProblems' in h)) return hook;
+    // the server learns which server returned a link only from the tool results posted to it after a tool ran
+    const learns = keepsLinks.has(h.command);
+    const warnings = learns
+      ? hook.warnings
+      : [
+          ...hook.warnings,
+          `no http hook after an mcp tool ran posts to \`${h.command}\`: the server never learns which server returned a link, so \`links.requireSameServer\` holds for no link (the printed set-up has one)`,
+        ];
+    return { ...hook, argv: [], warnings, resident: { problems: h.residentProblems } };
   };
   for (const [file, h] of found) hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
   for (const [file, h] of managedHooks)
@@ -106,8 +117,11 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   // after a tool ran it only keeps links (the command hook withholds), so only a condition that does not hold is said
   function addResident(file: string, block: unknown, into: [string, FoundHandler][]): void {
     const probe = places.residentProbe;
-    for (const entry of residentHandlers(block, probe))
+    for (const entry of residentHandlers(block, probe)) {
       if (entry.phase === 'pre') into.push([file, residentEntry(entry)]);
+      else if (entry.phase === 'post' && claudeCode.matcherCovers(entry.matcher, claudeCode.tools.mcpTool('a', 't')))
+        keepsLinks.add(entry.url);
+    }
     problems.push(...residentHookProblems(file, block, probe, (entry) => entry.phase !== 'pre'));
   }
 }

@@ -101,6 +101,20 @@ describe('doctor counts the resident http hook as the hook before a read', () =>
 });
 
 describe('doctor says which set-up holds the server check', () => {
+  test('a resident hook before a read with no http hook after mcp tools is warned: the server learns no link', async () => {
+    const settings = printed() as { hooks: Record<string, { hooks: Record<string, unknown>[] }[]> };
+    settings.hooks['PostToolUse'] = (settings.hooks['PostToolUse'] ?? []).filter((g) =>
+      g.hooks.every((h) => h['type'] !== 'http'),
+    );
+    const report = await doctor(setUp(settings));
+    const pre = report.hooks.find((h) => h.phase === 'pre');
+    expect(pre?.runs).toBe(true);
+    expect(pre?.warnings.join('\n')).toContain('the server never learns which server returned a link');
+    // the printed set-up has it: no such warning
+    const printedReport = await doctor(setUp(printed()));
+    expect(printedReport.hooks.flatMap((h) => h.warnings).join('\n')).not.toContain('never learns');
+  });
+
   test('a command hook before a read, under the default policy, is warned: its state folder is the agent’s', async () => {
     const report = await doctor(setUp(hostSettings['claude-code'](hookCommand())));
     const pre = report.hooks.find((h) => h.phase === 'pre');

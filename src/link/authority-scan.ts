@@ -98,24 +98,6 @@ export function scanAuthority(raw: string, from: number, special: boolean): numb
   return flags | (i * stopUnit);
 }
 
-/**
- * `scanAuthority` of a uri of a usual network scheme (http, https, ws, wss) that is its own WHATWG serialization: `//`,
- * then the authority up to the first `/` (WHATWG writes a path for every such uri, and the host is never empty), which
- * holds no C0 control, DEL, `\\`, `?` or `#` (WHATWG percent-encodes the userinfo and refuses them in a host), so only
- * `@` and `:` are looked for.
- */
-export function scanSerializedAuthority(raw: string, from: number): number {
-  let flags = scanSlashes;
-  let i = from + 2;
-  for (; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c === 0x2f) break;
-    if (c === 0x40) flags |= scanUserinfo;
-    else if (c === 0x3a) flags |= scanColon;
-  }
-  return flags | (i * stopUnit);
-}
-
 /** The offset of the first raw C0 control (U+0000–U+001F) at or after `from`, -1 when none. */
 export function firstC0Control(raw: string, from: number): number {
   // a loop by char code costs less than a pattern at link length

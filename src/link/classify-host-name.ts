@@ -1,9 +1,14 @@
 import { classifyAddress } from './classify-address.ts';
 import { metadataNames } from './cloud-metadata.ts';
 import { matchesNamePatterns, type NamePatterns } from './name-patterns.ts';
-import { nameHash } from './name-hash.ts';
+import { hashBits, mayHoldHash, nameHash } from './name-hash.ts';
 import { asciiTopLevelDomains } from './root-zone.ts';
-import { wildcardDnsAnswers, wildcardDnsDomainHashes, wildcardDnsTopLevelDomains } from './wildcard-dns.ts';
+import {
+  wildcardDnsAnswers,
+  wildcardDnsDomainBits,
+  wildcardDnsDomainHashes,
+  wildcardDnsTopLevelDomains,
+} from './wildcard-dns.ts';
 
 /** Why a host name is, or is not, a public destination by its text alone. */
 export type NameClass =
@@ -136,6 +141,7 @@ function knownNames(): ReadonlyMap<string, NameVerdict> {
     for (const name of hostsFileNames) map.set(name, localhostName);
     knownNameVerdicts = map;
     knownNameHashes = new Set([...map.keys()].map(nameHash));
+    knownNameBits = hashBits(knownNameHashes);
   }
   return knownNameVerdicts;
 }
@@ -143,10 +149,13 @@ function knownNames(): ReadonlyMap<string, NameVerdict> {
 // `nameHash` of every known name, made with the map: a name whose hash is none of them is not looked up (the map
 // would hash the name's text again, which `classifyHostName`'s one pass already read)
 let knownNameHashes: ReadonlySet<number> | undefined;
+// the same hashes as bits: most names are ruled out without a set lookup
+let knownNameBits: Uint32Array | undefined;
 
 // the verdict of a known name, or undefined; `hash` is `nameHash(name)`
 function knownName(name: string, hash: number): NameVerdict | undefined {
   const known = knownNames();
+  if (knownNameBits === undefined || !mayHoldHash(knownNameBits, hash)) return undefined;
   return knownNameHashes?.has(hash) === true ? known.get(name) : undefined;
 }
 
@@ -244,7 +253,11 @@ export function classifyHostName(host: string, rules: NameRules = {}): NameVerdi
   }
   // a wildcard-DNS service is a name of two labels: only a name ending in one of them is read for an address
   const wildcard =
-    (kind & tldWildcard) !== 0 && wildcardDnsDomainHashes.has(twoLabelHash) ? wildcardDnsAnswers(name) : undefined;
+    (kind & tldWildcard) !== 0 &&
+    mayHoldHash(wildcardDnsDomainBits, twoLabelHash) &&
+    wildcardDnsDomainHashes.has(twoLabelHash)
+      ? wildcardDnsAnswers(name)
+      : undefined;
   if (wildcard === 'loopback') return loopbackWildcard;
   if (wildcard !== undefined) {
     for (const answer of wildcard) {

@@ -7,7 +7,6 @@ import {
   scanColon,
   scanSlashes,
   scanStop,
-  scanSerializedAuthority,
   scanUserinfo,
 } from './authority-scan.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
@@ -94,18 +93,15 @@ export function parseUri(raw: string): UriParse {
   // WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it serializes as its own text
   // holds none, and only other text is scanned for one
   const serialized = url !== null && url.href === raw;
-  let scan: number;
-  if (serialized && common !== undefined) scan = scanSerializedAuthority(raw, colon + 1);
-  else {
-    // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
-    scan = scanAuthority(raw, colon + 1, special);
-    // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
-    // `http://a/%00`), so the text a consumer sees is not the uri the parser read
-    if ((scan & scanC0Control) !== 0) return controlMessage(raw, scanStop(scan));
-    if (!serialized) {
-      const control = firstC0Control(raw, scanStop(scan));
-      if (control !== -1) return controlMessage(raw, control);
-    }
+  if (serialized && common !== undefined) return serializedNetworkUri(raw, colon, common, facts, url);
+  // one pass over the authority as each kind of reader takes it, stopping at a raw C0 control
+  const scan = scanAuthority(raw, colon + 1, special);
+  // RFC 3986 §2 has no place for a raw C0 control: WHATWG strips or percent-encodes them (`java\tscript:`,
+  // `http://a/%00`), so the text a consumer sees is not the uri the parser read
+  if ((scan & scanC0Control) !== 0) return controlMessage(raw, scanStop(scan));
+  if (!serialized) {
+    const control = firstC0Control(raw, scanStop(scan));
+    if (control !== -1) return controlMessage(raw, control);
   }
   if (url === null) return { ok: false, message: `\`${scheme}:\` uri does not parse` };
 
@@ -144,6 +140,35 @@ export function parseUri(raw: string): UriParse {
     url,
   };
 }
+
+/**
+ * A uri of a usual network scheme (http, https, ws, wss) that is its own WHATWG serialization: `scheme://`, the
+ * authority as WHATWG writes it, then a path. Such text holds no raw control, no `\\`, no `?` or `#` before the path,
+ * no empty userinfo and no `//` run other than the one (WHATWG deletes, encodes or drops them), so no parser-confusion
+ * form, and its authority is what WHATWG read: a userinfo exactly when there is a user or a password, the host and the
+ * port its getters give. No pass over the raw text is needed.
+ */
+function serializedNetworkUri(raw: string, colon: number, scheme: string, facts: SchemeFacts, url: URL): ParsedUri {
+  const host = specialHost(url.hostname);
+  const portText = url.port;
+  const explicitPort = portText === '' ? null : Number(portText);
+  return {
+    ok: true,
+    scheme,
+    schemeFacts: facts,
+    special: true,
+    hasAuthority: true,
+    host,
+    port: explicitPort ?? (host === null ? null : (facts.defaultPort ?? null)),
+    explicitPort,
+    userinfo: url.username !== '' || url.password !== '',
+    confusions: noConfusions,
+    otherHosts: specialOtherHosts(host, raw, colon + 1, true),
+    url,
+  };
+}
+
+const noConfusions: readonly string[] = Object.freeze([]);
 
 // the facts of the schemes `commonScheme` names, looked up once
 const httpFacts = schemeFacts('http');

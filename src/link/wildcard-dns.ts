@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { nameHash } from './name-hash.ts';
+import { hashBits, nameHash } from './name-hash.ts';
 
 /**
  * Public wildcard-DNS services whose names answer with the address written inside them (`10.0.0.5.nip.io`,
@@ -34,6 +34,9 @@ for (const domain of serviceDomains) if (domain.split('.').length !== 2) throw n
  * one of their names, so a caller that hashed them already skips `wildcardDnsAnswers`.
  */
 export const wildcardDnsDomainHashes: ReadonlySet<number> = new Set([...serviceDomains].map(nameHash));
+
+/** `wildcardDnsDomainHashes` as bits (`mayHoldHash`): most names are ruled out without a set lookup. */
+export const wildcardDnsDomainBits: Uint32Array = hashBits(wildcardDnsDomainHashes);
 
 // the last two labels of a name (the whole name when it has fewer)
 function lastTwoLabels(name: string): string {

@@ -139,6 +139,8 @@ function claudeServers(value: unknown, scope: ConfiguredServer['scope'], file: s
   if (!isRecord(value)) return [];
   return Object.entries(value).flatMap(([name, entry]): ConfiguredServer[] => {
     if (!isRecord(entry)) return [];
-    return [serverFromEntry({ host: 'claude-code', name, scope, file, enabled: true }, entry)];
+    // Claude Code picks the transport by `type`: an `http` or `sse` entry reaches its url, a command beside it never runs
+    const remote = entry['type'] !== undefined && entry['type'] !== 'stdio';
+    return [serverFromEntry({ host: 'claude-code', name, scope, file, enabled: true }, entry, ['url'], remote)];
   });
 }

@@ -17,14 +17,15 @@ export const defaultStepsPerByte = 64;
 export const defaultBaseSteps = 1_000_000;
 
 /**
- * Parser time one item may take, calibrated nanoseconds: 1 s of the parsers' measured cost (what they took on a
+ * Parser time one item may take, calibrated nanoseconds: 0.5 s of the parsers' measured cost (what they took on a
  * loaded 2-core machine). The costliest body it lets through whole (`npm run bench`, bench/content.ts) is a notebook
- * of as many markdown cells with a tag as fit: 1.3 s of CPU at load 16–19, 5 s wall. Declaration files read as
- * markdown mostly pass nothing to the renderers now (markdown/markdown-screen.ts: `http2.d.ts` 2 ms); the costliest
- * the renderers must still judge (hono's `types.d.ts`) is charged 0.38 s. A notebook's pieces are charged before
- * any parser reads them (notebook/active-notebook.ts), so one past the bound is withheld in milliseconds.
+ * of as many live markdown cells as fit, about half a second of CPU: within 2 s where the load leaves a quarter core.
+ * Markdown is read in parts, only those the screen passes (markdown/markdown-parts.ts), so ordinary READMEs are
+ * charged a fraction of it (the benign corpus at most 0.25 s); the costliest declaration file the tests require
+ * judged as markdown (hono's `types.d.ts`) is charged 0.39 s. A notebook's pieces are charged before any parser reads
+ * them (notebook/active-notebook.ts), so one past the bound is withheld in milliseconds.
  */
-export const maxParserNanos = 1_000_000_000;
+export const maxParserNanos = 500_000_000;
 
 /** Thrown by `WorkBudget.spend` when the budget runs out; caught where the item's judgement is assembled. */
 export class WorkExhausted extends Error {

@@ -446,7 +446,7 @@ const capCases: CapCase[] = [
     finding: new RegExp(`markdown nested deeper than ${maxMarkdownNesting} levels`),
   },
   {
-    cap: "maxParserNanos (a megabyte of markdown: more than a second of the renderers' measured time)",
+    cap: "maxParserNanos (a megabyte of markdown: more than half a second of the renderers' measured time)",
     value: maxParserNanos,
     mime: 'text/markdown',
     bytes: () =>

@@ -238,8 +238,9 @@ export function kindCovers(label: string, real: string): boolean {
   if ((label === 'png' && real === 'apng') || (label === 'apng' && real === 'png')) return true;
   // text/plain is the safe supertype of inert text (markdown, csv, json, …); bytes cannot tell inert text formats apart
   if (familyOf(label) === 'text' && familyOf(real) === 'text') return true;
-  // xml under a text label is shown as text; its markup is still read for script (which is denied by itself)
-  if (familyOf(label) === 'text' && real === 'xml') return true;
+  // xml or svg under a text label is shown as text (no browser sniffs text/plain as an image); its markup is still
+  // read for script by the browser consumer, whatever the label (which is denied by itself)
+  if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg')) return true;
   return false;
 }
 

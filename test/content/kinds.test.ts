@@ -62,7 +62,8 @@ describe('kinds table', () => {
     ['octet-stream', 'pe', true],
     ['png', 'jpeg', false],
     ['text', 'html', false],
-    ['text', 'svg', false],
+    // shown as text under a text label, and read for script by the browser whatever the label (issue 41 item 5)
+    ['text', 'svg', true],
     ['svg', 'xml', false],
   ])('kindCovers(%s, %s) = %s', (label, real, expected) => {
     expect(kindCovers(label, real)).toBe(expected);

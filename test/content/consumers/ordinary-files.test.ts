@@ -123,3 +123,18 @@ describe('an svg shown as an image is judged as the image it runs as (script off
     expect(await decide('guide://docs/icon.md', 'text/markdown', md)).toEqual({ effect: 'allow', why: '' });
   });
 });
+
+// an icon served as text/plain (a server that labels every text file so): Chromium shows text/plain as text, and the
+// browser consumer reads svg bytes for script whatever the label, so the label no longer denies an inert icon
+describe('an svg icon declared text/plain is judged as the svg it is', () => {
+  const icon =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><path d="M2 2h12v12H2z" fill="currentColor"/></svg>\n';
+  test('an inert icon is allowed', async () => {
+    expect(await decide('guide://icons/close.svg', 'text/plain', icon)).toEqual({ effect: 'allow', why: '' });
+  });
+  test('an icon with a handler is still denied', async () => {
+    const verdict = await decide('guide://icons/close.svg', 'text/plain', icon.replace('<path', '<path onclick="x()"'));
+    expect(verdict.effect).toBe('deny');
+    expect(verdict.why).toMatch(/event-handler/);
+  });
+});

@@ -226,12 +226,13 @@ export const hookDefinition = defineCommand({
       if (eventText === undefined && !reading.done && oversize.members === undefined)
         oversize.members = arrivedMembers(reading);
       // an event the child did not judge in time is answered from its small members: parsing it here is one more long
-      // step (the one that held the child, perhaps)
+      // step (the one that held the child, perhaps); the files the host saved for it are found in its text unparsed
+      const unparsed = child.judging ? eventText : undefined;
       if (child.judging && oversize.members === undefined) oversize.members = arrivedMembers(reading);
       // an event too large to parse is answered from its small members (the tool's output is not among them)
       if (oversize.members !== undefined) eventText = JSON.stringify(oversize.members);
       if (eventText === undefined) return code;
-      const answer = await failedPostAnswer(hostAdapters[host], eventText, failureLine(error));
+      const answer = await failedPostAnswer(hostAdapters[host], eventText, failureLine(error), unparsed);
       if (answer === null) return code;
       io.stdout.write(`${answer}\n`);
       return 0;

@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { eventPhase } from '../hosts/hook-setup.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
@@ -33,7 +34,12 @@ const isReadTool = (name: string) => Object.values(hostDescriptions).some((h) =>
  * result replaced with one notice naming the failure, every saved file the event names deleted (DESIGN §4f). Null
  * when the text is no post-event of a tool (pre-events and garbage exit 2: the host blocks the call).
  */
-export async function failedPostAnswer(host: HostAdapter, eventText: string, failure: string): Promise<string | null> {
+export async function failedPostAnswer(
+  host: HostAdapter,
+  eventText: string,
+  failure: string,
+  unparsed?: string,
+): Promise<string | null> {
   let raw: Record<string, unknown>;
   try {
     raw = eventObject(eventText);
@@ -42,7 +48,7 @@ export async function failedPostAnswer(host: HostAdapter, eventText: string, fai
   }
   const name = raw['hook_event_name'];
   if (typeof name !== 'string' || !isPostEvent(name)) return null;
-  await removeSavedFiles(raw);
+  await removeSavedFiles(raw, unparsed);
   const tool = typeof raw['tool_name'] === 'string' ? raw['tool_name'] : '';
   const input = isRecord(raw['tool_input']) ? raw['tool_input'] : {};
   const uri = typeof input['uri'] === 'string' ? input['uri'] : '';
@@ -68,12 +74,13 @@ export async function failedPostAnswer(host: HostAdapter, eventText: string, fai
   }
 }
 
-// every file the failed event's result points the model at, as far as the host saved it for this session
-async function removeSavedFiles(raw: Record<string, unknown>): Promise<void> {
+// every file the failed event's result points the model at, as far as the host saved it for this session; when the
+// event was answered from its small members (`raw` holds no result), the paths its whole text names in that folder
+async function removeSavedFiles(raw: Record<string, unknown>, unparsed: string | undefined): Promise<void> {
   const transcript = raw['transcript_path'];
   const saved = SavedFiles.forTranscript(typeof transcript === 'string' ? transcript : undefined);
   if (saved.dir === null) return;
-  const paths: string[] = [];
+  const paths: string[] = unparsed === undefined ? [] : savedPathsIn(unparsed, saved.dir);
   const walk = (value: unknown, depth: number): void => {
     if (depth > 8) return;
     if (typeof value === 'string') {
@@ -89,4 +96,50 @@ async function removeSavedFiles(raw: Record<string, unknown>): Promise<void> {
   };
   walk(raw['tool_response'], 0);
   for (const path of paths) await saved.remove(path).catch(() => undefined);
+}
+
+/** Most places of the saved folder `savedPathsIn` reads in one event's text. */
+export const maxScannedSavedPaths = 1024;
+
+/**
+ * The paths in `dir` (the host's folder of saved bodies) that an event's JSON text names, found without parsing it (a
+ * large event, whose parse may be what held the judgement past its deadline): each place the folder is written, up
+ * to the end of its JSON string or of its line, at most `maxScannedSavedPaths`; a candidate that is no file of the
+ * folder is left alone by `SavedFiles.remove`. Linear in the text.
+ */
+export function savedPathsIn(text: string, dir: string): string[] {
+  const needle = JSON.stringify(`${dir}${sep}`).slice(1, -1);
+  const paths = new Set<string>();
+  let at = text.indexOf(needle);
+  for (let seen = 0; at !== -1 && seen < maxScannedSavedPaths; seen += 1, at = text.indexOf(needle, at + 1)) {
+    // a path is shorter than `pathWindow`: its JSON string (or its rendered line, `\n` in the JSON) ends within it
+    const written = text.slice(at, writtenEnd(text, at));
+    let path: string;
+    try {
+      path = JSON.parse(`"${written}"`) as string;
+    } catch {
+      continue;
+    }
+    paths.add(path);
+    // `[Image source: PATH]` closes its bracket after the path
+    if (path.endsWith(']')) paths.add(path.slice(0, -1));
+  }
+  return [...paths];
+}
+
+const pathWindow = 8192;
+
+// where the JSON string holding a path that starts at `at` ends: its closing quote, a written line end (`\n`), or
+// `pathWindow` characters on
+function writtenEnd(text: string, at: number): number {
+  const last = Math.min(text.length, at + pathWindow);
+  for (let i = at; i < last; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i;
+    if (c === 0x5c) {
+      if (text.charCodeAt(i + 1) === 0x6e) return i;
+      i += 1;
+    }
+  }
+  return last;
 }

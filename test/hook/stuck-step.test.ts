@@ -4,11 +4,12 @@
 // `JSON.parse` of the event spin), the strongest form of that case. A large event is judged in a child process the
 // hook kills at its deadline, so the hook still answers, fail-closed, in the host's terms. On main the process never
 // answered at all (the host's timeout lets the result through). The test waits for the process to end.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childJudgedFromBytes } from '../../src/hook/judge-in-child.ts';
+import { savedPathsIn } from '../../src/hook/run-hook.ts';
 import { readRequested, toolReturned } from './hook-events.ts';
 import { runHookCommand } from './hook-process.ts';
 
@@ -55,6 +56,58 @@ describe('a hook event whose judgement never yields', () => {
     expect(output[0]?.text).toMatch(/^linkgate withheld this tool result: the hook failed: the hook did not answer/);
     expect(run.stdout).not.toContain(refused);
   }, 120_000);
+
+  // the answer of the deadline came from the event's small members, which hold no result: the files the host saved
+  // for the event stayed on disk, where a shell or file tool could still read them (issue 39, second reading)
+  it('post: the files the host saved for the result are deleted, and only those', async () => {
+    const transcript = join(dir, 'saved-session.jsonl');
+    const folder = join(dir, 'saved-session', 'tool-results');
+    mkdirSync(folder, { recursive: true });
+    const [binary, image, outside] = [
+      join(folder, 'toolu_1-0.png'),
+      join(folder, 'toolu_1 [1].png'),
+      join(dir, 'x.png'),
+    ];
+    for (const file of [binary, image, outside]) writeFileSync(file, 'bytes');
+    const event = toolReturned(
+      'docs',
+      'get',
+      [
+        {
+          type: 'text',
+          text: `[Resource from docs at guide://a] Binary content (image/png, 5 bytes) saved to ${binary}`,
+        },
+        { type: 'text', text: `[Image source: ${image}]` },
+        {
+          type: 'text',
+          text: `[Resource from docs at guide://b] Binary content (image/png, 5 bytes) saved to ${outside}`,
+        },
+        { type: 'text', text: padding },
+      ],
+      { transcript },
+    );
+    const run = await stuckHook(event);
+    timings.push(`post with saved files ${run.elapsedMs} ms`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/linkgate withheld this tool result: the hook failed: the hook did not answer/);
+    expect([binary, image, outside].map((file) => existsSync(file))).toEqual([false, false, true]);
+  }, 120_000);
+
+  it('the saved paths are read from the text as JSON wrote them, line by line', () => {
+    const folder = '/s/tool-results';
+    const text = JSON.stringify([
+      `Binary content (image/png, 5 bytes) saved to ${folder}/a "q".png\nmore`,
+      `[Image source: ${folder}/b.png]`,
+      `${folder}/c.png`,
+      '/elsewhere/d.png',
+    ]);
+    expect(savedPathsIn(text, folder)).toEqual([
+      `${folder}/a "q".png`,
+      `${folder}/b.png]`,
+      `${folder}/b.png`,
+      `${folder}/c.png`,
+    ]);
+  });
 
   it('pre: the read is blocked (exit 2), the reason on stderr', async () => {
     const event = { ...readRequested('docs', refused), tool_input: { server: 'docs', uri: refused, note: padding } };

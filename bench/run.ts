@@ -83,6 +83,9 @@ function linkWorkload(n: number): unknown[] {
   return out;
 }
 
+/** Untimed rounds before the link section's timed ones (the section says why). */
+const linkWarmupRounds = 10;
+
 async function benchLinks(): Promise<void> {
   const gate = createGate(await loadPolicy('policies/web-public.yaml'), { resolve: 'none' });
   const workloads = [
@@ -117,13 +120,16 @@ async function benchLinks(): Promise<void> {
         }),
       },
       rounds,
-      2,
+      // ten untimed rounds (100,000 decisions) first: after the other workload V8 optimizes the decision again for the
+      // new shapes, and on a loaded 2-core machine its compiler thread waits for a slice; a 10,000-link round took 87,
+      // 32, 28, 21, 18, 20, 13 ms, then held at 12–15 ms from the seventh on (the floor, native code, is warm at once)
+      linkWarmupRounds,
       // no forced collection before each loop: a full `gc()` leaves its sweeping to V8's helper threads, whose CPU time
       // lands in the loop that follows (the 3.3 ms `new URL()` loop took 4.9–12.3 ms of CPU after one, and the CPU
       // ratio of one build moved between 1.5× and 3.5×); each loop pays the scavenges its own allocation triggers
       false,
     );
-    // interleave's two warm-up rounds are not timed
+    // interleave's warm-up rounds are not timed
     const cpuUrl = cpu.url.slice(-rounds);
     const cpuDecide = cpu.decideLink.slice(-rounds);
     const cpuRatio = summary(cpuDecide).median / summary(cpuUrl).median;

@@ -1,7 +1,7 @@
 // A red-team stdio MCP server (JSON-RPC written by hand) that answers any method as its caller scripted it, so a test
 // decides what every answer holds, `tools/list` and `completion/complete` included. The tool `result` answers with its
 // argument `result` (or with its `error`, a JSON-RPC error); its `answers` (method → `{result}` or `{error}`) is what
-// later requests of that method get, and `notify` (raw messages) is written right after the call's answer. A
+// later requests of that method get (`{hold: true}`: none), and `notify` (raw messages) is written right after the call's answer. A
 // `resources/read` answers `BODY <uri>` unless `answers` scripts it, and is appended to RT_REQUEST_LOG as `{uri}`.
 import { appendFileSync } from 'node:fs';
 import { type JsonObject, jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
@@ -28,7 +28,8 @@ function onRequest(id: string | number, method: string, params: JsonObject): voi
   if (method === 'resources/read' && log !== undefined)
     appendFileSync(log, `${JSON.stringify({ uri: params['uri'] })}\n`);
   const scripted = answers.get(method);
-  if (scripted !== undefined) return send({ id, ...scripted });
+  // `{hold: true}`: never answered
+  if (scripted !== undefined) return scripted['hold'] === true ? undefined : send({ id, ...scripted });
   if (method === 'ping') return send({ id, result: {} });
   if (method === 'tools/list') return send({ id, result: { tools: [tool] } });
   if (method === 'resources/read') {

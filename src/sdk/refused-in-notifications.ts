@@ -64,13 +64,42 @@ export class RefusedAddresses {
     try {
       text = JSON.stringify(message) ?? '';
     } catch {
-      // nested past what JSON.stringify can write: not searched, so not passed on
-      return true;
+      // nested past what JSON.stringify can write: each name, string and number searched on its own, with no recursion
+      return this.#namedWhenDeep(message);
     }
     if (text.length > maxSearchedChars) return true;
+    return this.#holds(text);
+  }
+
+  // the text, as written or read back, holds a kept address
+  #holds(text: string): boolean {
     this.#matcher ??= new AddressMatcher(this.#addresses);
     if (this.#matcher.foundIn(text.toLowerCase())) return true;
     return mayReadBack(text) && this.#matcher.foundIn(readBack(text).toLowerCase());
+  }
+
+  // a value too deep to stringify, walked with a stack: each member name, string and number is one text; past the
+  // search's bound of characters, or a value that is none of JSON's: true
+  #namedWhenDeep(message: unknown): boolean {
+    const stack: unknown[] = [message];
+    let chars = 0;
+    while (stack.length > 0) {
+      const value = stack.pop();
+      let text: string | null = null;
+      if (typeof value === 'string') text = value;
+      else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+      else if (Array.isArray(value)) for (const v of value as unknown[]) stack.push(v);
+      else if (value !== null && typeof value === 'object')
+        for (const [key, v] of Object.entries(value)) {
+          stack.push(v);
+          stack.push(key);
+        }
+      else if (value !== null && value !== undefined) return true;
+      if (text === null) continue;
+      chars += text.length;
+      if (chars > maxSearchedChars || this.#holds(text)) return true;
+    }
+    return false;
   }
 
   /** Steps the matcher took over all texts so far (a transition or a fall back): at most twice the characters searched. */

@@ -98,3 +98,19 @@ describe('refused addresses in notifications', () => {
     expect(kept.names(log(`here: ${long.slice(8, 8 + maxAddressChars - 1)}`))).toBe(false);
   });
 });
+
+describe('refused addresses in a message too deep to stringify', () => {
+  const deep = (inner: unknown) => {
+    let nested: unknown = inner;
+    for (let i = 0; i < 20_000; i += 1) nested = [nested];
+    return nested;
+  };
+  test('is searched with no recursion: found when it names an address, passed when it does not', () => {
+    const kept = new RefusedAddresses();
+    kept.note([refused('file:///etc/passwd')]);
+    expect(kept.names({ jsonrpc: '2.0', id: 1, result: { d: deep('see /ETC/passwd') } })).toBe(true);
+    expect(kept.names({ jsonrpc: '2.0', id: 1, result: { d: deep('etc%2Fpasswd') } })).toBe(true);
+    expect(kept.names({ jsonrpc: '2.0', id: 1, result: { d: deep({ 'etc/passwd': 1 }) } })).toBe(true);
+    expect(kept.names({ jsonrpc: '2.0', id: 1, result: { d: deep('nothing here') } })).toBe(false);
+  });
+});

@@ -208,8 +208,15 @@ async function liveInChromium(ctx: TestContext, [, served, body, then]: Page): P
         : undefined;
     await page.goto('http://page.test/page', { waitUntil: 'load' });
     if (leaving !== undefined) return (await leaving.then(() => true)) === true;
-    if (then !== undefined) await page.click(then, { position: { x: 5, y: 5 } });
-    return (await page.evaluate('window.__ran === 1')) === true;
+    if (then === undefined) return (await page.evaluate('window.__ran === 1')) === true;
+    // an animation applies its value on a frame after load, and a `javascript:` link runs as a navigation task after
+    // the click: wait for two frames before clicking, and for the script to have run after it (an attack expects it)
+    await page.evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))');
+    await page.click(then, { position: { x: 5, y: 5 } });
+    return await page
+      .waitForFunction('window.__ran === 1', undefined, { timeout: 60_000 })
+      .then(() => true)
+      .catch(() => false);
   } finally {
     await page.close();
   }

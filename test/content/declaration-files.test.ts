@@ -66,6 +66,19 @@ describe('large declaration files served under their own name are allowed', () =
   );
 });
 
+// declared application/octet-stream, a source file is shown as text or saved, never rendered as markdown: the shipped
+// policy refuses the type alone, with no markdown cost charged (issue 41 item 5: withheld as too complex before)
+test.each(largeDeclarations)(
+  '%s declared application/octet-stream is judged by its type, not as markdown',
+  async (file) => {
+    const { effect, why } = await decide(file, 'application/octet-stream');
+    expect(effect).toBe('deny');
+    const codes = why.split('; ').map((r) => r.split(':')[0]);
+    expect(codes).toContain('content.type-not-allowed');
+    expect(codes).not.toContain('content.too-complex');
+  },
+);
+
 describe('the same source where a markdown renderer reads it', () => {
   test('an undeclared `.d.ts` that starts as an html page is still read raw by the browser and denied', async () => {
     const uri = 'guide://repo/types/index.d.ts';

@@ -16,7 +16,7 @@ export const markdownConsumer: ContentConsumer = {
     {
       consumer: 'markdown renderers: CommonMark, GFM, markdown-it, marked',
       reaches:
-        'text declared markdown, or text/plain and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml',
+        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml',
       judged:
         "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5; destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
       notCovered: 'build-time consumers (MDX, VitePress): opt-in entries of their own',
@@ -52,9 +52,10 @@ function styled(body: TextBody): boolean {
   return body.mayHold(0x3c) && stylesheetElement.test(body.text());
 }
 
-// A source file by its uri (`.ts`, `.css`, `.py`, …) declared text/plain or not declared at all: editors, viewers and
-// hosts show it as text, and no markdown renderer is handed it (a browser may still sniff an undeclared one as HTML,
-// which the browser consumer judges)
+// A source file by its uri (`.ts`, `.css`, `.py`, …) declared text/plain, application/octet-stream or not declared at
+// all: editors, viewers and hosts show it as text, and no markdown renderer is handed it (a browser may still sniff an
+// undeclared one as HTML, which the browser consumer judges)
+const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 function sourceFile(body: TextBody): boolean {
-  return (body.declaredMime === null || body.declaredMime === 'text/plain') && isSourceCodeUri(body.uri);
+  return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeUri(body.uri);
 }

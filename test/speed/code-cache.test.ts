@@ -110,6 +110,17 @@ describe('runCachedScript', () => {
     expect(run()).toEqual({ status: 'hit', answer: 'allow' });
   });
 
+  it('a stat read while it was fresh is never kept, however late the start saves (its bytes may be a later write)', () => {
+    write('allow');
+    // the clock reads fresh while the start reads the stat and runs, late when it saves
+    let late = false;
+    const clock = () => Date.now() + (late ? racyStatMs + 60_000 : 0);
+    const script = runCachedScript(bundle, cacheDir, currentRuntime(), clock);
+    late = true;
+    script.save();
+    expect(existsSync(bundleStatFile(bundle, cacheDir))).toBe(false);
+  });
+
   it('a bundle replaced by other code of the same length never takes the kept hash: its own code runs', () => {
     write('deny!');
     runLater();

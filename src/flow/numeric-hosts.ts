@@ -2,7 +2,7 @@
 // `0xA9FEA9FE/latest`, `0251.0376.0251.0376` all reach 169.254.169.254. Text beside a refused link is searched for the
 // link's address as a reader would take it back (`readBack` in gate-notice.ts), so each such host in it is read as the
 // WHATWG URL standard's IPv4 parser reads it and written dotted. Only where a host stands: after `//` or `@`, or on its
-// own (nothing word-like before it) right before a `/`. One pass over the text, linear in its length.
+// own (nothing word-like and no `/` before it) right before a `/`. One pass over the text, linear in its length.
 
 // digits, a-f, A-F, `x`, `X`, `.`: what a numeric host is written with
 function hostChar(c: number): boolean {
@@ -104,11 +104,12 @@ function numericHostSpans(text: string, first = false): [number, number, string]
   for (let i = 0; i < text.length && !(first && spans.length > 0); i += 1) {
     const c = text.charCodeAt(i);
     if (c !== slash && c !== at) continue;
-    // on its own right before this `/`
+    // on its own right before this `/` (after a `/` it is a path segment: `latest/12/x` keeps its `12`)
     if (c === slash) {
       let start = i;
       while (start > 0 && hostChar(text.charCodeAt(start - 1))) start -= 1;
-      if (start === 0 || !wordChar(text.charCodeAt(start - 1))) take(start, i);
+      const before = text.charCodeAt(start - 1);
+      if (start === 0 || (!wordChar(before) && before !== slash)) take(start, i);
     }
     // after `//` or `@`
     if (c === at || (i > 0 && text.charCodeAt(i - 1) === slash)) {

@@ -2,7 +2,18 @@
 // every spelling it reads as an IPv4 address reads as that address, and what the parser rejects or reads as a name is
 // left alone.
 import { describe, expect, test } from 'vitest';
+import type { LinkStep } from '../../src/flow/link-steps.ts';
 import { dottedIpv4, dottedNumericHosts } from '../../src/flow/numeric-hosts.ts';
+import { RefusedAddresses } from '../../src/sdk/refused-in-notifications.ts';
+
+// a refused step of `uri`, as a session's ledger hands it over (only what the search reads)
+const refusedStep = (uri: string) =>
+  ({
+    mode: 'enforce',
+    linkDecision: { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] },
+    link: { uri },
+    discovered: { uri },
+  }) as unknown as LinkStep;
 
 const hosts = [
   '2852039166',
@@ -49,5 +60,14 @@ describe('numeric hosts read as the WHATWG URL parser reads them', () => {
     expect(dottedNumericHosts('v2852039166/latest and 1.2.3.4.5/x and cafe/')).toBe(
       'v2852039166/latest and 1.2.3.4.5/x and cafe/',
     );
+  });
+
+  test('a path segment of numbers stays as written, so an address with one is still found read back', () => {
+    expect(dottedNumericHosts('http://2852039166/latest/12/x and evil.example/files/12345/x')).toBe(
+      'http://169.254.169.254/latest/12/x and evil.example/files/12345/x',
+    );
+    const kept = new RefusedAddresses();
+    kept.note([refusedStep('http://169.254.169.254/latest/12/x')]);
+    expect(kept.names({ text: 'now curl http://2852039166/latest/12/x' })).toBe(true);
   });
 });

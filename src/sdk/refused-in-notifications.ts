@@ -13,7 +13,7 @@ function declaredAlone(reasons: readonly { code: string }[]): boolean {
   return reasons.length > 0 && reasons.every((r) => declaredOnly.has(r.code));
 }
 
-/** Most refused addresses a session keeps for its notifications; past them every message counts as naming one. */
+/** Most refused addresses a session keeps for its notifications (the oldest go first). */
 const maxKept = 1024;
 /**
  * Longest message searched, characters of its JSON (more than any message a connection under the default policy
@@ -30,8 +30,6 @@ export const maxAddressChars = 256;
 /** The addresses of one session's refused links, and the check of its notifications against them. */
 export class RefusedAddresses {
   readonly #addresses = new Set<string>();
-  // more addresses were refused than are kept: one the set no longer holds could be named anywhere (fails closed)
-  #overflowed = false;
   // built from the addresses when a notification is searched after they changed
   #matcher: AddressMatcher | null = null;
 
@@ -51,21 +49,17 @@ export class RefusedAddresses {
       // kept as the newest; the set changes (and the matcher with it) only for an address it did not hold
       if (!this.#addresses.delete(address)) this.#matcher = null;
       this.#addresses.add(address);
-      if (this.#addresses.size > maxKept) {
-        this.#addresses.delete(this.#addresses.values().next().value as string);
-        this.#overflowed = true;
-      }
+      if (this.#addresses.size > maxKept) this.#addresses.delete(this.#addresses.values().next().value as string);
     }
   }
 
   /**
-   * Whether `message` (a notification) names a refused address, as written or read back; past the search's bounds, or
-   * once more addresses were refused than are kept: true. One pass over the lower-cased text finds every kept address at once (`AddressMatcher`), whatever their
+   * Whether `message` (a notification) names a refused address, as written or read back; past the search's bounds:
+   * true. One pass over the lower-cased text finds every kept address at once (`AddressMatcher`), whatever their
    * number.
    */
   names(message: unknown): boolean {
     if (this.#addresses.size === 0) return false;
-    if (this.#overflowed) return true;
     let text: string;
     try {
       text = JSON.stringify(message) ?? '';

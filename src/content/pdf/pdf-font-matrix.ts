@@ -6,7 +6,7 @@ import type { WorkBudget } from '../work-budget.ts';
 
 const space = new Uint8Array(256);
 for (const c of [0x00, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]) space[c] = 1;
-const number = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const number = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** Longest `/FontMatrix` array read, characters: six numbers with generous spacing; a longer one is not a matrix (active). */
 export const maxMatrixChars = 512;
 

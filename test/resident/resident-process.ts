@@ -40,10 +40,15 @@ export const serviceUser = 'nobody';
 /** True when this process may start the server the safe way (bind a privileged port, then become `nobody`). */
 export const canStartAsRoot = process.getuid?.() === 0 && process.platform === 'linux';
 
+// the Fetch standard's bad ports between 600 and 999
+const fetchBlockedPorts: ReadonlySet<number> = new Set([601, 636, 989, 990, 993, 995]);
+
 /** A privileged loopback port nothing listens on now (below 1024: `net.ipv4.ip_unprivileged_port_start` here). */
 export async function freePrivilegedPort(): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
     const port = 600 + Math.floor(Math.random() * 400);
+    // ports the Fetch standard blocks (`fetch` fails with "bad port"), so the tests' own requests could not reach it
+    if (fetchBlockedPorts.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const probe = createServer();
       probe.once('error', () => resolve(false));

@@ -3,34 +3,28 @@
 // does not call the server gated. Hosts' own switches are read as their binaries read them (Claude Code 2.1.332:
 // `CLAUDE_CONFIG_DIR`, bare mode `CLAUDE_CODE_SIMPLE`, `managed-mcp.json`).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { doctorCommand } from '../../src/cli/doctor-command.ts';
+import { describe, expect, test } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
-import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
-import { runCommand } from '../helpers/run-cli.ts';
+import {
+  defaultPolicy,
+  doctorReport,
+  plainServer,
+  printedHook,
+  proxiedServer,
+  serverStates,
+  useScratch,
+  write,
+} from '../doctor/doctor-scratch.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';
 
-const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
+const policy = defaultPolicy;
+const fresh = useScratch('linkgate-redteam-doctor-');
 function scratch(): { home: string; project: string; managed: string } {
-  const home = mkdtempSync(path.join(tmpdir(), 'linkgate-redteam-doctor-'));
-  dirs.push(home);
-  const project = path.join(home, 'project');
-  mkdirSync(project);
+  const { home, project } = fresh();
   return { home, project, managed: path.join(home, 'managed') };
-}
-
-function write(file: string, value: string | object): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 const words = (host: string, ...options: string[]) => [
@@ -42,30 +36,11 @@ const words = (host: string, ...options: string[]) => [
   policy,
   ...options,
 ];
-const hookCommand = (host: string, ...options: string[]) =>
-  words(host, ...options)
-    .map(shellQuote)
-    .join(' ');
-const server = { command: 'node', args: ['s.js'] };
-const proxied = (...options: string[]) => ({
-  command: 'node',
-  args: [cliEntry(), 'proxy', '--policy', policy, ...options, '--', 'node', 's.js'],
-});
-
-async function doctor(home: string, cwd: string, env: Record<string, string> = {}): Promise<DoctorReport> {
-  const run = await runCommand(doctorCommand, ['--json'], {
-    cwd,
-    env: {
-      HOME: home,
-      PATH: process.env['PATH'] ?? '',
-      LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed'),
-      ...env,
-    },
-  });
-  return JSON.parse(run.stdout) as DoctorReport;
-}
-
-const states = (report: DoctorReport) => report.servers.map((s) => [s.host, s.name, s.state]);
+const hookCommand = printedHook;
+const server = plainServer;
+const proxied = proxiedServer;
+const doctor = (home: string, cwd: string, env: Record<string, string> = {}) => doctorReport(home, cwd, env);
+const states = serverStates;
 
 // a Claude Code user whose hooks gate `docs`, in `home`; `command` replaces the printed hook command
 function claudeHooked(home: string, command = hookCommand('claude-code')): void {
@@ -269,11 +244,7 @@ describe('red team, doctor: a signed policy the agent can re-sign', () => {
     claudeHooked(home, command.map(shellQuote).join(' '));
     // the review verifies: gated without the flag
     expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
-    const run = await runCommand(doctorCommand, ['--json', '--require-signed'], {
-      cwd: project,
-      env: { HOME: home, PATH: process.env['PATH'] ?? '', LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed') },
-    });
-    const report = JSON.parse(run.stdout) as DoctorReport;
+    const report = await doctorReport(home, project, {}, ['--require-signed']);
     expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
     expect(report.hooks[0]?.problems.join('\n')).toContain('can change what its review rests on');
   });

@@ -7,46 +7,27 @@
 import { chmodSync, linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { doctorCommand } from '../../src/cli/doctor-command.ts';
 import { cliEntry } from '../../src/cli/package-root.ts';
-import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
-import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
-import { runCommand } from '../helpers/run-cli.ts';
-import { useScratch, write } from '../doctor/doctor-scratch.ts';
+import { hostSettings } from '../../src/hook/hook-settings.ts';
+import {
+  defaultPolicy,
+  doctorReport,
+  everyHandler,
+  plainServer,
+  printedHook,
+  proxiedServer,
+  serverStates,
+  useScratch,
+  write,
+} from '../doctor/doctor-scratch.ts';
 
-const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
 const scratch = useScratch('linkgate-redteam-doctor-');
-
-const hookCommand = (host: string, ...options: string[]) =>
-  ['node', cliEntry(), 'hook', host, '--policy', policy, ...options].map(shellQuote).join(' ');
-const server = { command: 'node', args: ['s.js'] };
-const proxied = (...options: string[]) => ({
-  command: 'node',
-  args: [cliEntry(), 'proxy', '--policy', policy, ...options, '--', 'node', 's.js'],
-});
-
-async function doctor(home: string, cwd: string, env: Record<string, string> = {}): Promise<DoctorReport> {
-  const run = await runCommand(doctorCommand, ['--json', '--no-start'], {
-    cwd,
-    env: {
-      HOME: home,
-      PATH: process.env['PATH'] ?? '',
-      LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed'),
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      ...env,
-    },
-  });
-  return JSON.parse(run.stdout) as DoctorReport;
-}
-
-const states = (report: DoctorReport) => report.servers.map((s) => [s.host, s.name, s.state]);
-
-// every handler of a hooks block with `change` applied
-function everyHandler(settings: Record<string, unknown>, change: (h: Record<string, unknown>) => void) {
-  const hooks = settings['hooks'] as Record<string, { hooks: Record<string, unknown>[] }[]>;
-  for (const groups of Object.values(hooks)) for (const group of groups) for (const h of group.hooks) change(h);
-  return settings;
-}
+const hookCommand = printedHook;
+const server = plainServer;
+const proxied = proxiedServer;
+const doctor = (home: string, cwd: string, env: Record<string, string> = {}) =>
+  doctorReport(home, cwd, { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...env }, ['--no-start']);
+const states = serverStates;
 
 describe('red team, doctor (fresh): a server entry the host reaches another way', () => {
   test('Gemini CLI: a proxied command beside an `httpUrl` is reached over http, not through the proxy', async () => {
@@ -70,7 +51,7 @@ describe('red team, doctor (fresh): a server entry the host reaches another way'
     // runs the server itself, ungated
     write(path.join(fake, 'linkgate'), '#!/bin/sh\nshift; while [ "$1" != "--" ]; do shift; done; shift; exec "$@"\n');
     chmodSync(path.join(fake, 'linkgate'), 0o755);
-    const entry = { command: 'linkgate', args: ['proxy', '--policy', policy, '--', 'node', 's.js'] };
+    const entry = { command: 'linkgate', args: ['proxy', '--policy', defaultPolicy, '--', 'node', 's.js'] };
     const env = { PATH: `${real}:${process.env['PATH'] ?? ''}` };
     write(path.join(home, '.claude.json'), { mcpServers: { docs: entry } });
     expect(states(await doctor(home, project, env))).toEqual([['claude-code', 'docs', 'gated']]);

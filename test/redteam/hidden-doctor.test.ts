@@ -6,41 +6,29 @@
 // codex-rs refuses an `[mcp_servers.NAME]` with both `url` and `command` and does not load the file.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { doctorCommand } from '../../src/cli/doctor-command.ts';
-import { cliEntry } from '../../src/cli/package-root.ts';
-import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
-import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
-import { runCommand } from '../helpers/run-cli.ts';
-import { useScratch, write } from '../doctor/doctor-scratch.ts';
+import { hostSettings } from '../../src/hook/hook-settings.ts';
+import {
+  doctorReport,
+  everyHandler,
+  plainServer,
+  printedHook,
+  proxiedServer,
+  serverStates,
+  useScratch,
+  write,
+} from '../doctor/doctor-scratch.ts';
 
-const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
 const scratch = useScratch('linkgate-redteam-hidden-doctor-');
-
-const hookCommand = (host: string) => ['node', cliEntry(), 'hook', host, '--policy', policy].map(shellQuote).join(' ');
-const server = { command: 'node', args: ['s.js'] };
-const proxied = { command: 'node', args: [cliEntry(), 'proxy', '--policy', policy, '--', 'node', 's.js'] };
-
-async function doctor(home: string, cwd: string): Promise<DoctorReport> {
-  const run = await runCommand(doctorCommand, ['--json', '--no-start'], {
-    cwd,
-    env: {
-      HOME: home,
-      PATH: process.env['PATH'] ?? '',
-      LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed'),
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    },
-  });
-  return JSON.parse(run.stdout) as DoctorReport;
-}
-
-const states = (report: DoctorReport) => report.servers.map((s) => [s.host, s.name, s.state]);
+const hookCommand = (host: string) => printedHook(host);
+const server = plainServer;
+const proxied = proxiedServer();
+const doctor = (home: string, cwd: string) =>
+  doctorReport(home, cwd, { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, ['--no-start']);
+const states = serverStates;
 
 // the printed Claude Code hooks with `change` applied to every handler
 function claudeHooks(change: (h: Record<string, unknown>) => void) {
-  const settings = hostSettings['claude-code'](hookCommand('claude-code'));
-  const hooks = settings['hooks'] as Record<string, { hooks: Record<string, unknown>[] }[]>;
-  for (const groups of Object.values(hooks)) for (const group of groups) for (const h of group.hooks) change(h);
-  return settings;
+  return everyHandler(hostSettings['claude-code'](hookCommand('claude-code')), change);
 }
 
 describe('red team, doctor (hidden): Claude Code runs a handler by its type', () => {

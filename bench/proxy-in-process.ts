@@ -2,14 +2,34 @@
 // transports over PassThrough streams, the server a few lines that answer at once, so the CPU per op is the proxy's
 // own code (plus a little of the server's), with no pipes and no other process.
 // `node --import tsx/esm bench/proxy-in-process.ts read|links`; `PROF=warm` writes the CPU profile of the phases
-// whose name holds `warm` to /tmp/proxy-in-process.cpuprofile.
+// whose name holds `warm` to /tmp/proxy-in-process.cpuprofile (`PROF_OUT` names another file). `BENCH_FROM=dist`
+// loads the built modules (`npm run build`) instead of the sources, `BENCH_FROM=DIR` another build's `dist/` (a
+// before/after comparison): tsx compiles with esbuild's `keepNames`, whose `__name` call on every closure made costs
+// a few percent the installed bundle does not pay.
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { PassThrough } from 'node:stream';
-import { createGate } from '../src/gate/create-gate.ts';
-import { loadPolicy } from '../src/policy/load-policy.ts';
-import { lineTransport } from '../src/proxy/line-transport.ts';
-import { proxySession } from '../src/proxy/proxy-session.ts';
+import { pathToFileURL } from 'node:url';
+import type * as GateModule from '../src/gate/create-gate.ts';
+import type * as PolicyModule from '../src/policy/load-policy.ts';
+import type * as LineModule from '../src/proxy/line-transport.ts';
+import type * as SessionModule from '../src/proxy/proxy-session.ts';
+
+const built = process.env['BENCH_FROM'];
+// the sources, `dist/`, or the `dist/` folder of another build (a before/after comparison)
+const root =
+  built === undefined
+    ? new URL('../src/', import.meta.url)
+    : built === 'dist'
+      ? new URL('../dist/', import.meta.url)
+      : pathToFileURL(`${resolve(built)}/`);
+const module = async <T>(path: string): Promise<T> =>
+  (await import(new URL(built === undefined ? path : path.replace(/\.ts$/, '.js'), root).href)) as T;
+const { createGate } = await module<typeof GateModule>('gate/create-gate.ts');
+const { loadPolicy } = await module<typeof PolicyModule>('policy/load-policy.ts');
+const { lineTransport } = await module<typeof LineModule>('proxy/line-transport.ts');
+const { proxySession } = await module<typeof SessionModule>('proxy/proxy-session.ts');
 
 const which = process.argv[2] ?? 'read';
 const gate = createGate(await loadPolicy(new URL('../policies/default.yaml', import.meta.url).pathname));
@@ -76,7 +96,7 @@ const phase = async (name: string, n: number, op: () => Promise<void>) => {
   const wallUs = ((performance.now() - t0) * 1000) / n;
   if (profiling) {
     const { profile } = await inspector.post('Profiler.stop');
-    writeFileSync('/tmp/proxy-in-process.cpuprofile', JSON.stringify(profile));
+    writeFileSync(process.env['PROF_OUT'] ?? '/tmp/proxy-in-process.cpuprofile', JSON.stringify(profile));
   }
   console.log(`${name}: ${cpuUs.toFixed(1)} µs CPU/op, ${wallUs.toFixed(1)} µs wall/op`);
 };

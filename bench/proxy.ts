@@ -117,34 +117,42 @@ async function compare(
   const p = peers();
   // the first call of each starts its processes and warms their code paths
   await Promise.all([work(p.direct), work(p.relay), work(p.proxy)]);
-  const cpuBefore = [p.relay.cpuNs(), p.proxy.cpuNs()];
+  // the CPU of the relay and the proxy in each timed round, read around their own work only (what the other peers
+  // ran meanwhile is not theirs): a ratio per round, whose spread shows how far the machine moved it
+  const cpu = { relay: [] as number[], proxy: [] as number[] };
+  const timed = (peer: Peer, into: number[] | null) => async () => {
+    const before = peer.cpuNs();
+    await work(peer);
+    const after = peer.cpuNs();
+    if (into !== null && before !== null && after !== null) into.push(after - before);
+  };
   const [direct, byteRelay, proxy] = (await interleave(
-    { direct: () => work(p.direct), relay: () => work(p.relay), proxy: () => work(p.proxy) },
+    { direct: timed(p.direct, null), relay: timed(p.relay, cpu.relay), proxy: timed(p.proxy, cpu.proxy) },
     rounds,
   )) as [Series, Series, Series];
-  const cpuAfter = [p.relay.cpuNs(), p.proxy.cpuNs()];
   await Promise.all([p.direct.close(), p.relay.close(), p.proxy.close()]);
   const median = (s: Series) => summary(s.rounds).median;
   const toRelay = median(proxy) / median(byteRelay);
   // per-round ratios give the spread: each round ran the three back to back
   const perRound = proxy.rounds.map((ms, i) => ms / (byteRelay.rounds[i] ?? ms));
   const spread = summary(perRound);
-  console.log(`\n${title}`);
+  console.log(`\n${title} (${ops} per round)`);
   console.log(row('direct (no process in between)', direct, undefined, ops));
   console.log(row('byte relay (copies bytes, parses nothing)', byteRelay, direct, ops));
   console.log(row('linkgate proxy', proxy, byteRelay, ops));
   console.log(
-    `  proxy ÷ relay ${toRelay.toFixed(2)}× [${spread.min.toFixed(2)} – ${spread.max.toFixed(2)}], proxy ÷ direct ${(median(proxy) / median(direct)).toFixed(2)}×`,
+    `  proxy ÷ relay ${toRelay.toFixed(2)}× [${spread.min.toFixed(2)} – ${spread.max.toFixed(2)}] (goal ≤ ${target}×), proxy ÷ direct ${(median(proxy) / median(direct)).toFixed(2)}×`,
   );
-  const [relayBefore, proxyBefore] = cpuBefore;
-  const [relayAfter, proxyAfter] = cpuAfter;
-  if (relayBefore != null && proxyBefore != null && relayAfter != null && proxyAfter != null) {
-    // every round (the two warm-up rounds too) ran `ops` operations through each
-    const perOp = (ns: number) => ns / 1000 / ((rounds + 2) * ops);
-    const relayCpu = perOp(relayAfter - relayBefore);
-    const proxyCpu = perOp(proxyAfter - proxyBefore);
+  // the interleaving's two warm-up rounds are not counted
+  const relayCpu = cpu.relay.slice(-rounds);
+  const proxyCpu = cpu.proxy.slice(-rounds);
+  if (relayCpu.length === rounds && proxyCpu.length === rounds) {
+    const perOp = (ns: number) => ns / 1000 / ops;
+    const ratios = summary(proxyCpu.map((ns, i) => ns / (relayCpu[i] ?? ns)));
+    const proxyUs = perOp(summary(proxyCpu).median);
+    const relayUs = perOp(summary(relayCpu).median);
     console.log(
-      `  CPU of the process in between: proxy ${proxyCpu.toFixed(1)} µs/op, relay ${relayCpu.toFixed(1)} µs/op, ${(proxyCpu / relayCpu).toFixed(2)}× (steadier than wall time on a shared machine)`,
+      `  CPU of the process in between, median per round: proxy ${proxyUs.toFixed(1)} µs/op, relay ${relayUs.toFixed(1)} µs/op, ${(proxyUs / relayUs).toFixed(2)}× [${ratios.min.toFixed(2)} – ${ratios.max.toFixed(2)}] (goal ≤ ${target}×; steadier than wall time on a shared machine)`,
     );
   }
   check(
@@ -193,7 +201,7 @@ export async function benchProxy(rounds: number, row: Row, check: Check): Promis
     for (let i = 0; i < n; i += 1) await peer.call('resources/read', { uri });
   };
   if (wanted('read')) {
-    await compare('1 KiB resources/read', reads('bench://text/1024', 100), 100, rounds, row, check, 1.5);
+    await compare('1 KiB resources/read', reads('bench://text/1024', 300), 300, rounds, row, check, 1.5);
     await warmCpu(reads('bench://text/1024', 1000), 1000, 10_000);
   }
   if (wanted('text'))
@@ -201,9 +209,9 @@ export async function benchProxy(rounds: number, row: Row, check: Check): Promis
   if (wanted('png'))
     await compare('8 MiB png resources/read', reads(`bench://png/${8 * 1024 * 1024}`, 2), 2, rounds, row, check, 1.5);
   const links = async (peer: Peer) => {
-    for (let i = 0; i < 5; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
+    for (let i = 0; i < 20; i += 1) await peer.call('tools/call', { name: 'links', arguments: { count: 500 } });
   };
-  if (wanted('links')) await compare('tools/call returning 500 links', links, 5, rounds, row, check, 1.5);
+  if (wanted('links')) await compare('tools/call returning 500 links', links, 20, rounds, row, check, 1.5);
   const inFlight = (peer: Peer) => peer.callMany('resources/read', { uri: 'bench://text/1024' }, 1000);
   if (wanted('flight'))
     await compare('1 000 resources/read in flight (1 KiB each)', inFlight, 1000, rounds, row, check, 1.5);

@@ -2,17 +2,30 @@
 // withheld or denied under policies/default.yaml, kept allowed (issue 41 item 5). Each is committed as it was
 // published (gzip of the package's file, `source` names it), so the test holds whatever node_modules holds: a node
 // shebang over a javascript source or a declaration file, `#<Object>` in a changelog, a NEL or a stray U+0083 in
-// text. Each has its denied twin: the same bytes made active for the consumer that reads them.
+// text, a fenced `<script>` or `onerror` sample in a readme sent as application/octet-stream (judged with that type
+// added to `content.allow`: the shipped policy refuses it by name). Each has its denied twin: the same bytes made
+// active for the consumer that reads them.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
+import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(import.meta.dirname, 'ordinary-files');
 const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
+const octet = 'application/octet-stream';
+// policies/default.yaml with octet-stream admitted, so the bytes decide
+const octetGate = createGate(
+  parsePolicy(
+    readFileSync(path.join(repoRoot, 'policies/default.yaml'), 'utf8').replace(
+      /^content:\n {2}allow:\n/m,
+      `content:\n  allow:\n    - ${octet}\n`,
+    ),
+    'default.yaml',
+  ),
+);
 
 interface OrdinaryFile {
   file: string;
@@ -29,20 +42,22 @@ const files = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
 const uriOf = (source: string): string => `guide://corpus/${source.replace(/@[^@ ]+ /, '/')}`;
 const textOf = (f: OrdinaryFile): string => gunzipSync(readFileSync(path.join(dir, f.file))).toString('utf8');
 
+// an octet-stream body is sent as a blob, as a server sends bytes it has no type for
 async function decide(uri: string, mimeType: string, text: string): Promise<{ effect: string; why: string }> {
-  const decision = await gate.decideRead({
+  const body = mimeType === octet ? { blob: Buffer.from(text).toString('base64') } : { text };
+  const decision = await (mimeType === octet ? octetGate : gate).decideRead({
     stage: 'read',
     link: { type: 'resource_link', uri, name: path.basename(uri), mimeType },
-    result: { resultType: 'complete', contents: [{ uri, mimeType, text }] },
+    result: { resultType: 'complete', contents: [{ uri, mimeType, ...body }] },
   });
   return { effect: decision.effect, why: decision.reasons.map((r) => `${r.code}: ${r.message}`).join('; ') };
 }
 
 test('the list holds the files the measurement found', () => {
-  expect(files.length).toBe(14);
+  expect(files.length).toBe(17);
 });
 
-describe('ordinary files once over-blocked are allowed, declared by extension and as text/plain', () => {
+describe('ordinary files once over-blocked are allowed, declared as listed and as text/plain', () => {
   test.for(files.flatMap((f) => [...new Set([f.mimeType, 'text/plain'])].map((mimeType) => ({ ...f, mimeType }))))(
     '$source as $mimeType ($why)',
     async (f) => {
@@ -72,4 +87,21 @@ describe('their twins, made active, are still refused', () => {
     const text = textOf(f).replace('\u0085', '\u009b2J');
     expect((await decide(uriOf(f.source), f.mimeType, text)).why).toMatch(/c1 control/);
   });
+
+  test.for(byKind('octet-stream').map((f) => ({ ...f })))(
+    '$source as octet-stream with a live sample, or opening with one',
+    async (f) => {
+      const text = textOf(f);
+      // named as markdown: the renderers read a sample outside its fence as raw html
+      if (/\.md$/i.test(f.source)) {
+        const live = `${text}\n<img src="x" onerror="alert(1)">\n`;
+        expect((await decide(uriOf(f.source), octet, live)).why).toMatch(/handler|onerror/);
+      }
+      // a body that opens with a tag is read as the page it looks like, whatever its name
+      for (const uri of [uriOf(f.source), 'guide://corpus/download'])
+        expect((await decide(uri, octet, `<script>alert(1)</script>\n${text}`)).why, uri).toMatch(/`<script>` element/);
+      // named as a page, it is one
+      expect((await decide('guide://corpus/page.html', octet, text)).effect).not.toBe('allow');
+    },
+  );
 });

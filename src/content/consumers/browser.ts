@@ -32,7 +32,7 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain and unlisted tags are a margin, no browser sniffs them; text/plain named `.md` is the markdown renderers' alone), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)",
+        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain or application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain, octet-stream and unlisted tags are a margin, no browser sniffs them; text/plain or octet-stream named `.md` is the markdown renderers' alone), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: handlers under names a browser runs)",
       judged:
         'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel="stylesheet">` or a css `xml-stylesheet` instruction whose url leaves the page\'s origin (html, svg, xhtml in svg), is withheld as `content.remote-load`',
       notCovered:
@@ -65,21 +65,27 @@ export const browserConsumer = {
 } as const satisfies ContentConsumer;
 
 // Text (no markup root by its own bytes) a browser opens as a page. Untyped text only when it opens with a tag
-// (html-signature.ts: every browser's HTML signatures and more); text/plain, which no browser sniffs as HTML (the
-// standard's text-or-binary rule, Chromium, Firefox), under the same rule, a margin for a host that ignores the
-// type: prose that shows markup further down is text either way. A file named `.html` is a page whatever it is
+// (html-signature.ts: every browser's HTML signatures and more); text/plain and application/octet-stream, which no
+// browser sniffs as HTML (the standard's text-or-binary rule; octet-stream is downloaded), under the same rule, a
+// margin for a host that ignores the type: prose that shows markup further down is text either way. A file named `.html` is a page whatever it is
 // declared, as a host that saves and opens it reads it; any other declared type but markdown is read raw, as a host
 // that shows a body without regard to its type does.
 function readsTextAsPage(body: TextBody): boolean {
   if (body.declaredKind === 'markdown') return false;
+  const plain = body.declaredMime !== null && shownAsText.has(body.declaredMime);
   // text/plain named as a markdown document (`README.md`) is markdown to every consumer that would show it (the
   // markdown renderers judge its raw html); no browser sniffs text/plain, and a host going by the name renders markdown
-  if (body.declaredMime === 'text/plain' && body.extension !== null && markdownExtensions.has(body.extension))
-    return false;
+  if (plain && body.extension !== null && markdownExtensions.has(body.extension)) return false;
   if (body.extension !== null && pageExtensions.has(body.extension)) return true;
-  if (body.declaredMime === 'text/plain' || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
+  if (plain || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
   return true;
 }
+
+// Types no browser renders as a page: text/plain is shown as text (the standard's text-or-binary rule), and
+// application/octet-stream is downloaded, never sniffed as HTML (Chromium sniffs it only for an extension package;
+// the standard's unknown types are `unknown/unknown`, `application/unknown` and `*/*`). Both get the untyped body's
+// rule, a margin: a body that opens with a tag is read as the page it looks like.
+const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 
 // the extensions of a markdown document
 const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);

@@ -1,5 +1,5 @@
 // When the browser consumer reads text as a page, against Chromium's own MIME sniffing (issue 41 item 5): each body
-// is served by a real HTTP server with no Content-Type (or as text/plain) and opened in the system Chromium, which
+// is served by a real HTTP server with no Content-Type (or as text/plain or application/octet-stream) and opened in the system Chromium, which
 // says what it took the body for (`document.contentType`) and whether its script ran. The gate reads as a page every
 // body Chromium does, and more only where the body opens with a tag (Firefox's wider list, and the gate's margin);
 // prose first is text to both. Under CI=true a missing Chromium fails the suite (chromium-suite.ts).
@@ -68,10 +68,18 @@ async function open(ctx: TestContext, body: string, type: string | undefined) {
   try {
     // nothing off the test server loads: a sniffed page's refresh or image stays on it
     await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.fulfill({ status: 404, body: '' }));
-    await page.goto(`${origin}${key}`, { waitUntil: 'load' });
+    const opened = await page.goto(`${origin}${key}`, { waitUntil: 'load' }).then(
+      () => 'shown' as const,
+      // a body Chromium saves instead of showing: nothing of it is rendered
+      (error: Error) => {
+        if (/Download is starting/.test(error.message)) return 'downloaded' as const;
+        throw error;
+      },
+    );
+    if (opened === 'downloaded') return { html: false, ran: false, downloaded: true };
     const contentType = String(await page.evaluate('document.contentType'));
     const didRun = (await page.evaluate('window.__ran === 1')) === true;
-    return { html: contentType === 'text/html', ran: didRun };
+    return { html: contentType === 'text/html', ran: didRun, downloaded: false };
   } finally {
     await page.close();
   }
@@ -91,7 +99,14 @@ describe('untyped text: Chromium sniffs a page by its first bytes, the gate by a
 
 describe('text declared text/plain: Chromium never sniffs it as a page', () => {
   test.for(bodies.map(([name, body]) => ({ name, body })))('$name', { timeout: 120_000 }, async ({ body }, ctx) => {
-    expect(await open(ctx, body, 'text/plain')).toEqual({ html: false, ran: false });
+    expect(await open(ctx, body, 'text/plain')).toEqual({ html: false, ran: false, downloaded: false });
+  });
+});
+
+// the gate reads octet-stream text as it reads text/plain (browser.ts): a page only when it opens with a tag
+describe('text declared application/octet-stream: Chromium downloads it, never shows it as a page', () => {
+  test.for(bodies.map(([name, body]) => ({ name, body })))('$name', { timeout: 120_000 }, async ({ body }, ctx) => {
+    expect(await open(ctx, body, 'application/octet-stream')).toEqual({ html: false, ran: false, downloaded: true });
   });
 });
 
@@ -110,8 +125,8 @@ async function decide(gate: ReturnType<typeof profileGate>, uri: string, type: s
 }
 
 test('a markdown how-to with a fenced script is text to Chromium untyped and as text/plain, and allowed', async (ctx) => {
-  expect(await open(ctx, howTo, undefined)).toEqual({ html: false, ran: false });
-  expect(await open(ctx, howTo, 'text/plain')).toEqual({ html: false, ran: false });
+  expect(await open(ctx, howTo, undefined)).toEqual({ html: false, ran: false, downloaded: false });
+  expect(await open(ctx, howTo, 'text/plain')).toEqual({ html: false, ran: false, downloaded: false });
   for (const uri of ['guide://docs/howto.md', 'guide://docs/howto.txt', 'guide://docs/howto'])
     for (const type of [undefined, 'text/plain'])
       expect([uri, type, await decide(shipped, uri, type, howTo)]).toEqual([
@@ -125,7 +140,7 @@ test('untyped text Chromium runs as a page is withheld by the browser alone', as
   const pages = bodies.filter(([, body, want]) => want === 'html' && body.includes('onerror'));
   expect(pages.length).toBeGreaterThan(3);
   for (const [, body] of pages) {
-    expect(await open(ctx, body, undefined)).toEqual({ html: true, ran: true });
+    expect(await open(ctx, body, undefined)).toEqual({ html: true, ran: true, downloaded: false });
     for (const uri of ['guide://docs/page.txt', 'guide://docs/page'])
       expect((await decide(browserOnly, uri, undefined, body)).reasons.join('; '), body).toMatch(
         /^content\.executable: /,

@@ -94,7 +94,9 @@ for (const [front, start] of fronts)
   test(`red team, notices as markdown (round 5), ${front}: a declared type quoted by a reason renders as a code span`, async () => {
     const f = await start();
     const answer = await callWith(f, {
-      result: { content: [{ type: 'resource_link', uri: 'rt://docs/setup.exe', name: 'setup', mimeType: hostileType }] },
+      result: {
+        content: [{ type: 'resource_link', uri: 'rt://docs/setup.exe', name: 'setup', mimeType: hostileType }],
+      },
     });
     const notices = noticesIn(answer);
     expect(notices.length).toBeGreaterThan(0);

@@ -22,7 +22,7 @@ const markdownIt = new MarkdownIt({ html: true, linkify: true });
 
 /** The element names `text` renders to, by both renderers. */
 function renderedTags(text: string): string[] {
-  const html = `${marked.parse(text, { async: false, gfm: true }) as string}\n${markdownIt.render(text)}`;
+  const html = `${marked.parse(text, { async: false, gfm: true })}\n${markdownIt.render(text)}`;
   return [...new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => (m[1] as string).toLowerCase()))].sort();
 }
 

@@ -11,17 +11,10 @@ import { readNotebook } from '../../src/content/notebook/active-notebook.ts';
 import { parse5NanosPerChar, parse5NanosPerParse } from '../../src/content/parser-nanos.ts';
 import { WorkBudget } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
+import { htmlOutput, markdownCell, notebookOf } from './notebook-cells.ts';
 
 const sheet = 'https://evil.example/x.css';
-const markdownCell = (source: string) => ({ cell_type: 'markdown', metadata: {}, source });
-const htmlOutput = (html: string) => ({
-  cell_type: 'code',
-  metadata: {},
-  execution_count: 1,
-  source: 'show()',
-  outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': 'x' } }],
-});
-const notebook = (cells: unknown[]) => ({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells });
+const notebook = notebookOf;
 const unlimited = () => new WorkBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
 
 describe('a notebook read once', () => {

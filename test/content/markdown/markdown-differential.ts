@@ -111,10 +111,14 @@ export function markdownText(maxLength = 16): fc.Arbitrary<string> {
   return fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
 }
 
-/** The renderers whose page of `text` holds live markup while the gate finds nothing; empty when the gate holds. */
-export function missedBy(text: string): string[] {
-  if (findActiveMarkdown(text) !== null) return [];
+/** The real renderers whose page of `text` the HTML reader finds active. */
+export function liveIn(text: string): string[] {
   return Object.entries(realRenderers)
     .filter(([, render]) => findActiveRenderedHtml(render(text)) !== null)
     .map(([name]) => name);
+}
+
+/** The renderers whose page of `text` holds live markup while the gate finds nothing; empty when the gate holds. */
+export function missedBy(text: string): string[] {
+  return findActiveMarkdown(text) !== null ? [] : liveIn(text);
 }

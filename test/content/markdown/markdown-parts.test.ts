@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findActiveMarkdown, markdownCharge, markdownNanos } from '../../../src/content/markdown/active-markdown.ts';
 import { markdownParts, markdownRuns } from '../../../src/content/markdown/markdown-parts.ts';
-import { findActiveRenderedHtml } from '../../../src/content/svg-html/active-html.ts';
-import { realRenderers } from './markdown-differential.ts';
+import { liveIn } from './markdown-differential.ts';
 
 // what may carry a renderer's state across a blank line: fences (top-level and a list item's), html blocks of every
 // kind, tags cut by lines, list items and their indented content, quotes, definitions and footnotes, marked's raw text
@@ -52,12 +51,6 @@ const pieces = [
 ];
 
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
-
-function liveIn(markdown: string): string[] {
-  return Object.entries(realRenderers)
-    .filter(([, render]) => findActiveRenderedHtml(render(markdown)) !== null)
-    .map(([name]) => name);
-}
 
 describe('markdown read in parts', () => {
   test('whenever the gate finds nothing, no real renderer makes a live page of the whole text (fixed seed)', () => {

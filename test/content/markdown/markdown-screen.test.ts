@@ -8,8 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { mayHoldActiveMarkdown, rawTagSpans } from '../../../src/content/markdown/markdown-screen.ts';
 import { mayHoldActiveMarkup } from '../../../src/content/svg-html/markup-screen.ts';
-import { findActiveRenderedHtml } from '../../../src/content/svg-html/active-html.ts';
-import { realRenderers } from './markdown-differential.ts';
+import { liveIn } from './markdown-differential.ts';
 
 // what the screen has to tell apart: attributes and `=` in and out of tags, tags cut by line breaks, quotes, block
 // quote and list marks, table cells, code, links and images whose text or title holds quotes
@@ -88,13 +87,6 @@ const pieces = [
 ];
 
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
-
-// the real renderers whose page of `text` the HTML reader finds active
-function liveIn(markdown: string): string[] {
-  return Object.entries(realRenderers)
-    .filter(([, render]) => findActiveRenderedHtml(render(markdown)) !== null)
-    .map(([name]) => name);
-}
 
 describe('the screen in front of the markdown renderers', () => {
   test('whenever it passes nothing, no real renderer makes a live page (fixed seed)', () => {

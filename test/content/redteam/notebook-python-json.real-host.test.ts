@@ -6,6 +6,7 @@
 // allowed. Under CI=true a missing nbconvert or Chromium fails.
 import { describe, expect, test } from 'vitest';
 import { useNbconvertViewer } from '../../helpers/nbconvert-viewer.ts';
+import { htmlOutput, markdownCell } from '../notebook-cells.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
 const runsInViewer = useNbconvertViewer();
@@ -19,14 +20,6 @@ function pythonNotebook(literal: string, cells: unknown[], where: 'notebook' | '
   const text = JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: meta, cells }, null, 1);
   return text.replaceAll(marker, literal).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
 }
-const htmlOutput = (html: string, metadata: Record<string, unknown> = {}) => ({
-  cell_type: 'code',
-  metadata: {},
-  execution_count: 1,
-  source: 'show()',
-  outputs: [{ output_type: 'display_data', metadata, data: { 'text/html': html, 'text/plain': 'x' } }],
-});
-const markdownCell = (source: string) => ({ cell_type: 'markdown', metadata: {}, source });
 
 const attacks: [string, string][] = [
   [

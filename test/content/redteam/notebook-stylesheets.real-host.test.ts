@@ -7,20 +7,13 @@
 // for nothing elsewhere and are allowed. Under CI=true a missing nbconvert or Chromium fails.
 import { describe, expect, test } from 'vitest';
 import { useNbconvertLoads } from '../../helpers/nbconvert-viewer.ts';
+import { htmlOutput, markdownCell, notebookOf } from '../notebook-cells.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
 const loadsInViewer = useNbconvertLoads();
 const sheet = 'https://evil.example/x.css';
 
-const notebook = (cells: unknown[]) => JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells });
-const htmlOutput = (html: string) => ({
-  cell_type: 'code',
-  metadata: {},
-  execution_count: 1,
-  source: 'show()',
-  outputs: [{ output_type: 'display_data', metadata: {}, data: { 'text/html': html, 'text/plain': 'x' } }],
-});
-const markdownCell = (source: string) => ({ cell_type: 'markdown', metadata: {}, source });
+const notebook = (cells: unknown[]) => JSON.stringify(notebookOf(cells));
 
 const attacks: [string, string][] = [
   [

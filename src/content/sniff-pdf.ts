@@ -41,14 +41,19 @@ const pdfMarkerBytes = pdfMarkers.map((marker) => Buffer.from(marker, 'latin1'))
 /** `holdsPdfStructure` of binary bytes, where each marker's first byte occurs thousands of times: each marker is compared only at the offsets where its first two bytes stand (byte-sites.ts). */
 export function binaryHoldsPdfStructure(bytes: Buffer): boolean {
   if (!bytes.includes('<<', 0, 'latin1')) return false;
-  for (const at of pairSites(bytes)) {
+  // indexed loops, no closure per site: a `for…of` made an iterator result per site in a loop that runs once per body
+  const sites = pairSites(bytes);
+  for (let i = 0; i < sites.length; i++) {
+    const at = sites[i] as number;
     const b = bytes[at];
-    if (
-      (b === 0x25 || b === 0x73 || b === 0x74) &&
-      pdfMarkerBytes.some((marker) => spelledExactlyAt(bytes, at, marker))
-    )
-      return true;
+    if ((b === 0x25 || b === 0x73 || b === 0x74) && pdfMarkerAt(bytes, at)) return true;
   }
+  return false;
+}
+
+function pdfMarkerAt(bytes: Buffer, at: number): boolean {
+  for (let k = 0; k < pdfMarkerBytes.length; k++)
+    if (spelledExactlyAt(bytes, at, pdfMarkerBytes[k] as Buffer)) return true;
   return false;
 }
 

@@ -60,6 +60,9 @@ const declarations = [
   'zod/v4/core/schemas.d.ts',
   'zod/v3/types.d.ts',
   'json-schema-typed/draft_2020_12.d.ts',
+  // `WeakSet<object>` (a bare object loads nothing) and `<Meta = PluginContextMeta>` (no refresh): withheld before
+  '@types/node/util.d.ts',
+  'vite/dist/node/index.d.ts',
 ];
 const nodeModules = path.resolve(import.meta.dirname, '../../node_modules');
 

@@ -25,19 +25,90 @@
 // test/content/markdown/markdown-screen.test.ts checks the screen against every real renderer.
 import { spellsAt } from '../ascii-bytes.ts';
 import { mayHoldActiveMarkupUtf8 } from '../svg-html/markup-screen.ts';
+import { type IndentedCode, indentedCode } from './indented-code.ts';
 import { type HtmlBlockLines, htmlBlockLines, markedRawTextFrom, mayGoOnAsTag } from './raw-html-grammar.ts';
 
-/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag. Linear; native searches first. */
+/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). Linear; native searches first. */
 export function mayHoldActiveMarkdown(text: string): boolean {
   const bytes = Buffer.from(text, 'utf8');
   const tags = rawTagSpans(bytes);
-  return mayHoldActiveMarkupUtf8(bytes, 'text', {
+  const escaped = escapedAsCode(bytes, tags);
+  let param: boolean | undefined;
+  const spellsParam = (): boolean => {
+    param ??= /<param/i.test(bytes.toString('latin1'));
+    return param;
+  };
+  const tag = (end: number): boolean =>
+    (bytes[end - 1] === 0x3a || endsTagName(bytes[end])) && !escaped(end) && reportable(bytes, tags, end, spellsParam);
+  const live = mayHoldActiveMarkupUtf8(bytes, 'text', {
     // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
-    tag: (end) => bytes[end - 1] === 0x3a || endsTagName(bytes[end]),
+    tag,
     // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
-    attribute: (equals) => attributeFrom(bytes, tags, equals),
-    url: (mark) => inSpan(tags, mark) || afterLinkOpening(bytes, mark),
+    attribute: (equals) => (escaped(equals) ? -1 : attributeFrom(bytes, tags, equals)),
+    url: (mark) => !escaped(mark) && (inSpan(tags, mark) || afterLinkOpening(bytes, mark)),
   });
+  // a `<param>` with a value is reported by itself (a plugin's url when its object names none); the markup screen
+  // does not ask for it
+  return live || (spellsParam() && anyParam(bytes, tag));
+}
+
+// a `<param` tag for which `tag` (given where its name ends) holds
+function anyParam(bytes: Buffer, tag: (end: number) => boolean): boolean {
+  for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1))
+    if (indexOfFolded(bytes, 'param', at + 1, at + 6) === at + 1 && tag(at + 6)) return true;
+  return false;
+}
+
+// Elements the HTML reader reports only with certain attributes (active-html.ts): an `object` that names what it
+// loads (or has a `<param>` with a value, which counts wherever one is spelled), an `embed` with a `src` or `code`, a
+// meta refresh, a `param` with a value. Such a tag that ends on its line is passed on byte for byte or escaped, so its attributes are those
+// its source spells between its `<` and `>`: with none of those names there, it reports nothing (`WeakSet<object>`
+// of a declaration file, `<Meta = PluginContextMeta>`). A `<` in no span is escaped by every renderer; a tag that may
+// run past its line counts (the renderer's own markup may add attributes inside it).
+const attributeNamed: Readonly<Record<string, readonly string[]>> = {
+  object: ['data', 'classid', 'codebase', 'archive'],
+  embed: ['src', 'code'],
+  meta: ['http-equiv'],
+  param: ['value'],
+};
+
+// whether the active tag whose name ends at `end` may be reported as the page holds it; `param`: whether the text
+// spells a `<param` anywhere (asked once)
+function reportable(bytes: Buffer, tags: readonly number[], end: number, param: () => boolean): boolean {
+  const lt = bytes.lastIndexOf(0x3c, end - 1);
+  const name = bytes.toString('latin1', lt + 1, end).toLowerCase();
+  const names = attributeNamed[name];
+  if (names === undefined) return true;
+  const span = spanAt(tags, lt);
+  if (span === -1) return false;
+  const to = tags[2 * span + 1] ?? bytes.length;
+  if (to === bytes.length) return true;
+  // a `<param>` may stand anywhere after the object (its children)
+  if (name === 'object' && param()) return true;
+  return names.some((w) => indexOfFolded(bytes, w, tags[2 * span] ?? 0, to + 1) !== -1);
+}
+
+// where `word` (lower-case ASCII letters and `-`) stands in `bytes` from `from` up to `to`, ASCII case-insensitive;
+// -1 when it does not
+function indexOfFolded(bytes: Buffer, word: string, from: number, to: number): number {
+  const first = word.charCodeAt(0);
+  for (let i = from; i + word.length <= to; i++) {
+    if (((bytes[i] ?? 0) | 0x20) !== first) continue;
+    let k = 1;
+    while (k < word.length && ((bytes[i + k] ?? 0) | 0x20) === word.charCodeAt(k)) k++;
+    if (k === word.length) return i;
+  }
+  return -1;
+}
+
+// whether the byte at `at` is text every renderer escapes as indented code (indented-code.ts): on such a line, off
+// every line an html block may hold, and before a tag a page may leave open (`rawTagSpans`' last span, when it runs
+// to the text's end: the renderers' own markup, and code text with it, may stand inside that tag)
+function escapedAsCode(bytes: Uint8Array, tags: readonly number[]): (at: number) => boolean {
+  const open = tags[tags.length - 1] === bytes.length ? (tags[tags.length - 2] ?? 0) : bytes.length;
+  let code: IndentedCode | undefined;
+  let blocks: HtmlBlockLines | undefined;
+  return (at) => at < open && (code ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at);
 }
 
 // a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break)
@@ -67,11 +138,14 @@ function previousLineEnd(bytes: Buffer, start: number): number {
 export function rawTagSpans(bytes: Uint8Array): number[] {
   const spans: number[] = [];
   let blocks: HtmlBlockLines | undefined;
+  let code: IndentedCode | undefined;
   let read = 0;
   let rawFrom: number | undefined;
   for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
     const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
+    // on a line every renderer reads as indented code (and no html block's) the `<` is escaped: no tag
+    if ((code ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at)) continue;
     const end = tagEnd(bytes, name);
     if (end < 0) {
       // its line ends first: text to every renderer unless the line so far may be the start of a tag by the

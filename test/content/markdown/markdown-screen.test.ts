@@ -82,6 +82,22 @@ const pieces = [
   '-->',
   '<div',
   '<textarea>',
+  // elements reported only with certain attributes, and indented code (every renderer escapes it)
+  '<object>',
+  '<object data=x>',
+  '<object\n',
+  '<param name=src value=x>',
+  '<embed>',
+  '<embed src=x>',
+  '<meta http-equiv=refresh content=0>',
+  '<Meta = X>',
+  '<script>',
+  '    ',
+  '\t',
+  '\n\t',
+  '\n    <object data=x>',
+  '1. ',
+  '+ ',
   'x',
   ' ',
 ];
@@ -110,6 +126,35 @@ describe('the screen in front of the markdown renderers', () => {
   ])('%s passes the screen and is live', (_name, markdown) => {
     expect(mayHoldActiveMarkdown(markdown)).toBe(true);
     expect(liveIn(markdown)).not.toEqual([]);
+  });
+
+  // each is live in some renderer, and passes the screen
+  test.each([
+    ['an object naming its data', 'a <object data=x.swf> b'],
+    ['an object with a param', 'a <object>\n<param name=movie value=x.swf></object> b'],
+    ['an object whose tag runs past its line', 'a <object\ndata=x.swf> b'],
+    ['an embed with a src', 'a <embed src=x.swf> b'],
+    ['a meta refresh', 'a <meta http-equiv=refresh content="0;url=https://example.com/"> b'],
+    ['an indented line inside a list item', '- a\n\n    <object data=x.swf>\n'],
+    ['an indented line inside an ordered list item', '1. a\n\n    <object data=x.swf>\n'],
+    ['a param with a value by itself', 'a <param name=movie value=x.swf> b'],
+    ['an indented line after a paragraph line', 'a\n    <object data=x.swf>\n'],
+    ['an indented line in a <pre> block', '<pre>\n\n    <script>alert(1)</script>\n</pre>\n'],
+    ['an indented line inside a tag left open', "<div title='\n\n    x' onclick=alert(1) \n"],
+  ])('%s passes the screen and is live', (_name, markdown) => {
+    expect(mayHoldActiveMarkdown(markdown)).toBe(true);
+    expect(liveIn(markdown)).not.toEqual([]);
+  });
+
+  test('an object, embed or meta naming nothing they act on, and indented code, pass nothing', () => {
+    // a declaration file's generics: `@types/node/util.d.ts`, vite's `index.d.ts`
+    expect(mayHoldActiveMarkdown('function isWeakSet(object: unknown): object is WeakSet<object>;\n')).toBe(false);
+    expect(mayHoldActiveMarkdown('declare class Context<Meta = PluginContextMeta> {\n')).toBe(false);
+    expect(mayHoldActiveMarkdown('a <embed type=x> b')).toBe(false);
+    expect(mayHoldActiveMarkdown('a\n\n    x <script>alert(1)</script>\n\tx <iframe src=y>\n')).toBe(false);
+    expect(mayHoldActiveMarkdown('- a\n\nb\n\n    x <script>alert(1)</script>\n')).toBe(false);
+    for (const markdown of ['a <embed type=x> b', 'a\n\n    x <script>alert(1)</script>\n\tx <iframe src=y>\n'])
+      expect(liveIn(markdown)).toEqual([]);
   });
 
   test('an `=` inside a tag that ends on its line counts; one outside every tag does not', () => {

@@ -155,6 +155,11 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
     checkNext:
       "the resident server's stderr; read a link the session's tools return again, or start a new session (docs/resident-hook.md)",
   },
+  'content.names-refused-address': {
+    means:
+      "a tool result reaching a host's hook names, as written or read back, the address of a link the gate refused earlier in the session (or the session refused more links than its state keeps the addresses of): it was withheld whole, so the address is not handed on to a tool the gate does not cover",
+    checkNext: 'the server that produced the result, and the earlier record of the refused link (docs/hooks.md)',
+  },
   'policy.unreviewed': {
     means:
       'the policy is not used (`--allowed-signers`): no signature, a signature over other bytes or in another namespace, a key not allowed, a signer not in `review.reviewers`, too few signers, or the review expired; the message says which',

@@ -43,6 +43,8 @@ export const reasonCodes = [
   'content.remote-load',
   // a hook's session state lost what it held (a resident server forgot the session, or could not keep a tool result)
   'hook.state-lost',
+  // a hook's tool result names the address of a link the gate refused earlier in the session
+  'content.names-refused-address',
 ] as const;
 
 /** A built-in reason code, or `rule.<id>` for a custom json-logic rule. */

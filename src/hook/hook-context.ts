@@ -34,6 +34,11 @@ export interface HookContext {
   host?: string;
   /** `observe` records what enforcing would have done and withholds or deletes nothing; default `enforce` */
   mode?: FlowMode;
+  /**
+   * the mode of the one check of a tool result against the addresses the session refused earlier (`refused-named.ts`);
+   * default `mode` (the resident server keeps state in `observe` mode and still withholds such a result)
+   */
+  namingMode?: FlowMode;
   /** clock (tests pass their own) */
   now?: () => Date;
   /** the event's work budget, checked in every loop over items, links and state entries (absent: caps only) */

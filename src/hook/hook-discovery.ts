@@ -18,6 +18,8 @@ import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
+import { refusedAddressOf } from '../sdk/refused-in-notifications.ts';
+import { namingWithheld } from './refused-named.ts';
 import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, parsedJson, unwrapToolOutput } from './tool-output.ts';
@@ -56,7 +58,13 @@ export async function toolReturned(
   }
   const at = nowOf(context);
   const saved = new SavedFiles(event.savedDir);
+  const state = await openSessionState(context, event.session);
+  // the addresses the session refused before this event, searched for in what this result hands on
+  const refusedBefore = await state.refusedAddresses(context.budget);
   const seen: SeenLink[] = [];
+  // this event's denied links: their addresses (kept for later events) and the items standing for them
+  const deniedAddresses: string[] = [];
+  const deniedItems = new Set<number>();
   const withheld = new Map<number, string>();
   const withhold = (index: number, notice: string | null) => {
     if (notice !== null) withheld.set(index, notice);
@@ -101,8 +109,21 @@ export async function toolReturned(
       const entry: SeenLink = { server, link: keptLink(rendered.link), discovered, toolUseId: event.toolUseId };
       if (rendered.rendered !== undefined) entry.rendered = rendered.rendered;
       seen.push(entry);
-      const { refusal, decision } = await linkRefusal(event, entry, candidates, contentIndex, tool, context, steps);
+      const { refusal, decision, denied } = await linkRefusal(
+        event,
+        entry,
+        candidates,
+        contentIndex,
+        tool,
+        context,
+        steps,
+      );
       decided.push({ link: rendered.link, decision });
+      if (denied !== null) {
+        deniedItems.add(index);
+        const address = refusedAddressOf(denied.linkDecision, denied.link?.uri ?? denied.discovered.uri);
+        if (address !== null) deniedAddresses.push(address);
+      }
       if (refusal !== null) {
         withhold(index, refusal.notice);
         refused.set(refusal.step.discovered.uri, refusalRef(refusal));
@@ -111,7 +132,10 @@ export async function toolReturned(
     }
     withhold(index, await judgeToolItem(rendered, index, lastUri, saved, context));
   }
-  await addSeen(event, seen, context, overflow);
+  const callId = event.toolUseId ?? randomUUID();
+  await state.addSeen(callId, seen, overflow);
+  // kept before the result goes on: a later result naming one is withheld (a failure here withholds this one)
+  await state.addRefused(callId, deniedAddresses);
   const noticeItem = (notice: string) => ({ type: 'text', text: notice });
   const content = items.map((item, index) => {
     const notice = withheld.get(index);
@@ -140,8 +164,14 @@ export async function toolReturned(
   checkBudget(context.budget);
   const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, judging);
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
-  if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
+  // what is left names no address refused before (enforce mode: nor one of this event's, whose links are notices now)
+  const searched = { ...result, content: content.map((item, i) => (deniedItems.has(i) ? null : item)) };
+  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
+  if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
+  const naming = namingWithheld(searched, searchedFor, tool, context.namingMode ?? modeOf(context), context);
+  if (naming !== null) return naming;
+  if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   const notices = [
     ...withheld.values(),
     ...(judged.withheld ? [judged.notice] : judged.edits.map(editText)),
@@ -187,7 +217,12 @@ async function linkRefusal(
   tool: string,
   context: HookContext,
   decidedSteps: LinkSteps,
-): Promise<{ refusal: { notice: string; step: LinkStep; link: Record<string, unknown> } | null; decision: Decision }> {
+): Promise<{
+  refusal: { notice: string; step: LinkStep; link: Record<string, unknown> } | null;
+  decision: Decision;
+  /** the step of the link the line stands for that was denied, whatever the mode (null: none) */
+  denied: LinkStep | null;
+}> {
   const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
   for (const link of [entry.link, ...candidates]) {
     checkBudget(context.budget);
@@ -225,14 +260,15 @@ async function linkRefusal(
         skipRead(listed, notReadYet),
       );
     // a listed link is always decided (`steps` starts with it)
-    return { refusal: null, decision: (listed as LinkStep).linkDecision };
+    return { refusal: null, decision: (listed as LinkStep).linkDecision, denied: null };
   }
   const { link, step } = denied;
   // no read was asked for: the record names the call that returned the link, none that read it
   const record = skipRead(step, 'the link was denied');
   await save(context, { ...event, toolUseId: null }, { ...step, discoveredBy: event.toolUseId }, record);
   const item = refusedStepItem(step, link);
-  return { refusal: item === null ? null : { notice: String(item['text']), step, link }, decision: step.linkDecision };
+  const refusal = item === null ? null : { notice: String(item['text']), step, link };
+  return { refusal, decision: step.linkDecision, denied: step };
 }
 
 /** The link steps one event decided, by server and link (as JSON). */
@@ -293,6 +329,8 @@ export async function resourcesListed(
   const seen: SeenLink[] = [];
   const overflow = new Set<string>();
   const refused = new Set<unknown>();
+  // the addresses of the entries refused, kept for the search of later tool results
+  const deniedAddresses: string[] = [];
   for (const entry of listedResources(event.response)) {
     checkBudget(context.budget);
     const from = typeof entry['server'] === 'string' ? entry['server'] : server;
@@ -307,10 +345,12 @@ export async function resourcesListed(
     const address = { type: 'resource_link', uri: entry['uri'], name: 'listed' };
     const decision = await decideLinkLine(context.gate, { stage: 'link', server: from, readFrom: from, link: address });
     if (decision.effect === 'deny' && modeOf(context) === 'enforce') refused.add(entry['uri']);
+    const kept = refusedAddressOf(decision, entry['uri']);
+    if (kept !== null) deniedAddresses.push(kept);
     const discovered = discoverLink(link, null, linkContext(from, null), at);
     seen.push({ server: from, link, discovered, toolUseId: event.toolUseId });
   }
-  await addSeen(event, seen, context, overflow);
+  await addSeen(event, seen, context, overflow, deniedAddresses);
   if (refused.size === 0) return { kind: 'none' };
   const output = withoutEntries(event.response, refused);
   // a host that replaces a result by a reason alone (Codex, Gemini CLI) hands the model the kept listing in it
@@ -333,17 +373,21 @@ function withoutEntries(output: unknown, refused: ReadonlySet<unknown>): unknown
 
 /**
  * Keeps the links one event saw in the session's state, under the event's tool-use id; `overflow` names the servers
- * of links over the per-event cap, which the state keeps as links it could not keep.
+ * of links over the per-event cap, which the state keeps as links it could not keep; `refused` the addresses of the
+ * links it refused (`refusedAddressOf`).
  */
 async function addSeen(
   event: HookEvent,
   seen: SeenLink[],
   context: HookContext,
   overflow: ReadonlySet<string> = new Set(),
+  refused: readonly string[] = [],
 ): Promise<void> {
-  if (seen.length === 0 && overflow.size === 0) return;
+  if (seen.length === 0 && overflow.size === 0 && refused.length === 0) return;
   const state = await openSessionState(context, event.session);
-  await state.addSeen(event.toolUseId ?? randomUUID(), seen, overflow);
+  const callId = event.toolUseId ?? randomUUID();
+  await state.addSeen(callId, seen, overflow);
+  await state.addRefused(callId, refused);
 }
 
 /**

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { maxAddressChars, maxKept } from '../sdk/refused-in-notifications.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';
@@ -36,6 +37,21 @@ export interface PendingRead extends LinkStep {
  * it could not keep is never readable from another server (`links.requireSameServer`).
  */
 export const maxLinksPerEvent = 1024;
+
+/**
+ * Most addresses of refused links one session keeps (the decorator's bound, `maxKept`): past it the state says it is
+ * not whole, and every later tool result of the session is withheld rather than searched for fewer addresses.
+ */
+export const maxRefusedAddresses = maxKept;
+
+/** Most characters of refused addresses one session keeps (each at most `maxAddressChars`), past it as past the count. */
+export const maxRefusedChars = 64 * 1024;
+
+/** The addresses of the links a session refused, and whether they are all it refused (false: past the bound). */
+export interface RefusedAddressList {
+  addresses: string[];
+  complete: boolean;
+}
 
 /** Where each session's state is kept: one `SessionState` per session id. */
 export interface SessionStates {
@@ -119,6 +135,41 @@ export class SessionState {
       }
     }
     return found.sort((a, b) => a.discovered.at.localeCompare(b.discovered.at));
+  }
+
+  /**
+   * Keeps the addresses of links one event refused (`refusedAddressOf`), under the event's `callId`, so a later tool
+   * result naming one is withheld (`refused-named.ts`). One event writes at most one past `maxRefusedAddresses`: enough
+   * for a reader to know the state is past its bound.
+   */
+  async addRefused(callId: string, addresses: readonly string[]): Promise<void> {
+    const kept = [...new Set(addresses)].slice(0, maxRefusedAddresses + 1);
+    if (kept.length > 0) await this.writeAtomic(`refused-${digest(callId)}.json`, kept);
+  }
+
+  /**
+   * The addresses of the links the session refused; `complete: false` when they are past the bound
+   * (`maxRefusedAddresses`, `maxRefusedChars`) or an entry is not a list of addresses: a search over them then fails
+   * closed, never forgets. Reading stops at the bound; `budget` is checked per entry.
+   */
+  async refusedAddresses(budget?: EventBudget): Promise<RefusedAddressList> {
+    const addresses = new Set<string>();
+    let chars = 0;
+    for (const name of await this.entries('refused-')) {
+      checkBudget(budget);
+      const value = await this.readJson(name);
+      // an entry that is not a list of addresses was written by something else: the list is not whole
+      if (!Array.isArray(value) || !value.every((a) => typeof a === 'string' && a.length <= maxAddressChars))
+        return { addresses: [...addresses], complete: false };
+      for (const address of value as string[]) {
+        if (addresses.has(address)) continue;
+        addresses.add(address);
+        chars += address.length;
+        if (addresses.size > maxRefusedAddresses || chars > maxRefusedChars)
+          return { addresses: [...addresses], complete: false };
+      }
+    }
+    return { addresses: [...addresses], complete: true };
   }
 
   /**

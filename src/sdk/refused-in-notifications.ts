@@ -1,4 +1,5 @@
 import { addressOf, mayReadBack, readBack } from '../flow/gate-notice.ts';
+import type { Decision } from '../decision/decision.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 
 // A server's notifications and the answers the gate has no judgement of its own for pass through unjudged, and a host
@@ -14,7 +15,7 @@ function declaredAlone(reasons: readonly { code: string }[]): boolean {
 }
 
 /** Most refused addresses a session keeps for its notifications (the oldest go first). */
-const maxKept = 1024;
+export const maxKept = 1024;
 /**
  * Longest message searched, characters of its JSON (more than any message a connection under the default policy
  * carries: `connectionByteCap`); a longer one is not passed on while any address is kept.
@@ -26,6 +27,17 @@ const maxSearchedChars = 16 << 20;
  * holds at most `maxKept` × this many states.
  */
 export const maxAddressChars = 256;
+
+/**
+ * The address a link `decision` denied (its effect, whatever the mode) is searched for by, at most `maxAddressChars`
+ * long; null when it was refused for what its server declared (type, size) alone, an address a listing shows too, or
+ * when it is too short to search for.
+ */
+export function refusedAddressOf(decision: Decision, uri: string): string | null {
+  if (decision.effect !== 'deny' || declaredAlone(decision.reasons)) return null;
+  const address = addressOf(uri).slice(0, maxAddressChars);
+  return address.length < 3 ? null : address;
+}
 
 /** The addresses of one session's refused links, and the check of its notifications against them. */
 export class RefusedAddresses {
@@ -42,10 +54,14 @@ export class RefusedAddresses {
   note(steps: readonly (LinkStep | undefined)[]): void {
     for (const step of steps) {
       if (step === undefined || !linkRefused(step)) continue;
-      // refused for what its server declared (type, size) alone, the address is one a listing shows too
-      if (declaredAlone(step.linkDecision.reasons)) continue;
-      const address = addressOf(step.link?.uri ?? step.discovered.uri).slice(0, maxAddressChars);
-      if (address.length < 3) continue;
+      const address = refusedAddressOf(step.linkDecision, step.link?.uri ?? step.discovered.uri);
+      if (address !== null) this.keep([address]);
+    }
+  }
+
+  /** Keeps `addresses` (each as `refusedAddressOf` gives it) as the newest; past `maxKept` the oldest go first. */
+  keep(addresses: Iterable<string>): void {
+    for (const address of addresses) {
       // kept as the newest; the set changes (and the matcher with it) only for an address it did not hold
       if (!this.#addresses.delete(address)) this.#matcher = null;
       this.#addresses.add(address);

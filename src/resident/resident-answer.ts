@@ -38,8 +38,9 @@ export const noDecision = '{}';
 
 /**
  * The answer to one event's JSON text. `PreToolUse` is judged and answered as the command hook answers; the post
- * events keep what a tool result returned in the server's state and answer nothing (the command hook withholds);
- * any failure is answered closed.
+ * events keep what a tool result returned in the server's state (its links, the addresses of those refused) and
+ * answer nothing (the command hook withholds) unless the result names an address the session refused earlier, which
+ * is withheld whole; any failure is answered closed.
  */
 export async function answerEvent(text: string, handling: ResidentHandling): Promise<ResidentAnswer> {
   let phase: string | undefined;
@@ -63,8 +64,11 @@ export async function answerEvent(text: string, handling: ResidentHandling): Pro
       states: handling.states,
       host: claudeCode.name,
       budget,
-      // after the tool ran the command hook judges and records; here only what the result returned is kept
+      // after the tool ran the command hook judges and records; here only what the result returned is kept, and a
+      // result naming an address the session refused earlier (which the server's memory holds whatever the agent does
+      // to the command hook's files) is withheld
       mode: pre ? 'enforce' : 'observe',
+      namingMode: 'enforce',
       record: pre ? handling.record : async () => undefined,
       ...(pre ? { recordProvisional: handling.record } : {}),
     };
@@ -75,7 +79,8 @@ export async function answerEvent(text: string, handling: ResidentHandling): Pro
       );
     });
     const answer = await Promise.race([handleHookEvent(event, context), late]);
-    if (!pre) return { status: 200, body: noDecision };
+    // after the tool ran, the only answer in observe mode is a result withheld for naming a refused address
+    if (!pre && answer.kind !== 'replace') return { status: 200, body: noDecision };
     const body = claudeCodeHost.format(answer, event);
     return { status: 200, body: body === '' ? noDecision : body };
   } catch (error) {

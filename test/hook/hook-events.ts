@@ -67,3 +67,23 @@ export function webFetch(url: string, options: EventOptions = {}) {
     tool_use_id: options.toolUseId ?? 'toolu_fetch',
   };
 }
+
+/** Codex's `PostToolUse` of an MCP tool `mcp__<server>__<tool>` (its observed shape: `tool_response` is the MCP result). */
+export function codexToolReturned(
+  response: unknown,
+  options: { session?: string; toolUseId?: string; server?: string; tool?: string } = {},
+) {
+  return {
+    session_id: options.session ?? 's1',
+    transcript_path: '/tmp/linkgate-no-such-session.jsonl',
+    cwd: '/tmp',
+    hook_event_name: 'PostToolUse',
+    model: 'm',
+    permission_mode: 'default',
+    tool_name: `mcp__${options.server ?? 'fixture'}__${options.tool ?? 'links'}`,
+    tool_input: {},
+    tool_response: response,
+    tool_use_id: options.toolUseId ?? 'call_1',
+    turn_id: 't1',
+  };
+}

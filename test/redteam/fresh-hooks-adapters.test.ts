@@ -4,10 +4,9 @@
 // strings and keys (Codex hands the model `structuredContent`), a rendered link line named by its uri read back, a
 // Claude Code result of many lines each split as often as the cap allows, and a web fetch of the metadata address
 // spelled as other parsers read it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
@@ -15,42 +14,22 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { answerEvent } from '../../src/resident/resident-answer.ts';
 import { ResidentStates } from '../../src/resident/resident-states.ts';
-import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
+import { codexToolReturned, readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { hookArgs } from '../hook/hook-args.ts';
+import { hookArgs, hookScratch } from '../hook/hook-args.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 const hostPath = '169.254.169.254/latest';
 const link = (uri: string, name = 'creds') => ({ type: 'resource_link', uri, name });
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'linkgate-redteam-hooks-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const hook = (host: string, event: unknown) => runCli(hookArgs(host, dir), JSON.stringify(event));
-
-// Codex's PostToolUse of an MCP tool (its observed shape: `tool_response` is the MCP result)
-const codexPost = (response: unknown) => ({
-  session_id: 's1',
-  transcript_path: '/tmp/linkgate-no-such-session.jsonl',
-  cwd: '/tmp',
-  hook_event_name: 'PostToolUse',
-  model: 'm',
-  permission_mode: 'default',
-  tool_name: 'mcp__fixture__links',
-  tool_input: {},
-  tool_response: response,
-  tool_use_id: 'call_1',
-  turn_id: 't1',
-});
+const scratch = hookScratch('linkgate-redteam-hooks-');
+const hook = (host: string, event: unknown) => scratch.hook(host, event);
 
 describe('red team, hooks (fresh): Codex hands the model structuredContent', () => {
   test('a refused link in content, its uri inside a JSON string of structuredContent', async () => {
     const run = await hook(
       'codex',
-      codexPost({
+      codexToolReturned({
         content: [link(metadata)],
         structuredContent: { raw: JSON.stringify({ next: { uri: metadata } }) },
       }),
@@ -63,7 +42,10 @@ describe('red team, hooks (fresh): Codex hands the model structuredContent', () 
   test('structuredContent alone, a map keyed by the refused uri beside its link object', async () => {
     const run = await hook(
       'codex',
-      codexPost({ content: [], structuredContent: { links: [link(metadata)], byUri: { [metadata]: { role: 'x' } } } }),
+      codexToolReturned({
+        content: [],
+        structuredContent: { links: [link(metadata)], byUri: { [metadata]: { role: 'x' } } },
+      }),
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toBe('');
@@ -113,7 +95,7 @@ describe('red team, adapters (fresh): the in-process hooks as pasted', () => {
     const hooks = claudeAgentHooks({
       policy: 'policies/default.yaml',
       records: callbackSink(() => undefined),
-      stateDir: join(dir, 'state'),
+      stateDir: join(scratch.dir, 'state'),
     });
     const event = {
       ...toolReturned('a', 'result', []),
@@ -143,7 +125,7 @@ describe('red team, adapters (fresh): the in-process hooks as pasted', () => {
     const hooks = copilotSdkHooks({
       policy: 'policies/default.yaml',
       records: callbackSink(() => undefined),
-      stateDir: join(dir, 'state'),
+      stateDir: join(scratch.dir, 'state'),
     });
     const allowed: string[] = [];
     for (const url of spellings) {
@@ -177,7 +159,8 @@ describe('red team, hooks (fresh): order and the state folder', () => {
   // holds only under `hook.requireDiscovered: true`, and with the default policy it cannot (docs/hooks.md says so).
   const removeState = () => {
     // the agent's shell: `rm -rf ~/.cache/linkgate/hook/*`
-    for (const entry of readdirSync(join(dir, 'state'))) rmSync(join(dir, 'state', entry), { recursive: true });
+    for (const entry of readdirSync(join(scratch.dir, 'state')))
+      rmSync(join(scratch.dir, 'state', entry), { recursive: true });
   };
   const uri = 'vault://keys/prod';
 
@@ -204,12 +187,12 @@ describe('red team, hooks (fresh): order and the state folder', () => {
     removeState();
     // the documented limit: to the hook the session is a new one, and the link one no tool result listed
     expect((await hook('claude-code', readRequested('vault', uri))).stdout).not.toContain('permissionDecision');
-    const strict = join(dir, 'strict.yaml');
+    const strict = join(scratch.dir, 'strict.yaml');
     writeFileSync(
       strict,
       readFileSync('policies/default.yaml', 'utf8').replace('requireDiscovered: false', 'requireDiscovered: true'),
     );
-    const args = hookArgs('claude-code', dir).map((a) => (a === 'policies/default.yaml' ? strict : a));
+    const args = hookArgs('claude-code', scratch.dir).map((a) => (a === 'policies/default.yaml' ? strict : a));
     await runCli(args, JSON.stringify(toolReturned('evil', 'links', [link(uri, 'key')])));
     removeState();
     const after = await runCli(args, JSON.stringify(readRequested('vault', uri)));

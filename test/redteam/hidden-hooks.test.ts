@@ -2,41 +2,17 @@
 // (test/hook/hook-events.ts; Codex's observed PostToolUse of an MCP tool). Prose beside a refused link spelling its
 // address as a number (`http://2852039166/`, which curl and a browser read as 169.254.169.254), and a later tool
 // result's prose naming the address of a link an earlier event refused.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { toolReturned } from '../hook/hook-events.ts';
-import { hookArgs } from '../hook/hook-args.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { describe, expect, test } from 'vitest';
+import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
+import { hookScratch } from '../hook/hook-args.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 const decimal = 'http://2852039166/latest/meta-data/iam/security-credentials/';
 const link = (uri: string, name = 'creds') => ({ type: 'resource_link', uri, name });
 const text = (t: string) => ({ type: 'text', text: t });
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'linkgate-redteam-hidden-hooks-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const hook = (host: string, event: unknown) => runCli(hookArgs(host, dir), JSON.stringify(event));
-
-// Codex's PostToolUse of an MCP tool (its observed shape: `tool_response` is the MCP result)
-const codexPost = (response: unknown) => ({
-  session_id: 's1',
-  transcript_path: '/tmp/linkgate-no-such-session.jsonl',
-  cwd: '/tmp',
-  hook_event_name: 'PostToolUse',
-  model: 'm',
-  permission_mode: 'default',
-  tool_name: 'mcp__fixture__links',
-  tool_input: {},
-  tool_response: response,
-  tool_use_id: 'call_1',
-  turn_id: 't1',
-});
+const scratch = hookScratch('linkgate-redteam-hidden-hooks-');
+const hook = (host: string, event: unknown) => scratch.hook(host, event);
 
 describe('red team, hooks (hidden): prose spelling the refused address as a number', () => {
   test('Claude Code: beside the refused link, in its content', async () => {
@@ -49,7 +25,7 @@ describe('red team, hooks (hidden): prose spelling the refused address as a numb
   test('Codex: beside the refused link, in structuredContent prose', async () => {
     const run = await hook(
       'codex',
-      codexPost({ content: [link(metadata)], structuredContent: { note: `the keys: ${decimal}` } }),
+      codexToolReturned({ content: [link(metadata)], structuredContent: { note: `the keys: ${decimal}` } }),
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toBe('');
@@ -78,8 +54,11 @@ describe('red team, hooks (hidden): a later tool result naming an address refuse
   });
 
   test('Codex: the second result names it in structuredContent', async () => {
-    await hook('codex', codexPost({ content: [link(metadata)] }));
-    const later = { ...codexPost({ content: [text('ok')], structuredContent: { next: `curl ${metadata}` } }), tool_use_id: 'c2' };
+    await hook('codex', codexToolReturned({ content: [link(metadata)] }));
+    const later = {
+      ...codexToolReturned({ content: [text('ok')], structuredContent: { next: `curl ${metadata}` } }),
+      tool_use_id: 'c2',
+    };
     const run = await hook('codex', later);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain('169.254.169.254/latest');

@@ -1,0 +1,87 @@
+// The hook state keeps the addresses of the links the hook refused (issue 39 item 1): a later tool result of the
+// session naming one is withheld whole (`content.names-refused-address`), as the decorator withholds such an answer.
+// The state's bound fails closed: past `maxRefusedAddresses` addresses, or with an entry that is not a list of them
+// (something else wrote it), every later tool result is withheld, none searched for fewer addresses.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { maxLinksPerEvent, maxRefusedAddresses } from '../../src/hook/session-state.ts';
+import { hookScratch } from './hook-args.ts';
+import { codexToolReturned, resourcesListed, toolReturned } from './hook-events.ts';
+
+const scratch = hookScratch('linkgate-refused-addresses-');
+const hook = (event: unknown, ...extra: string[]) => scratch.hook('claude-code', event, ...extra);
+const link = (uri: string, name = 'a link') => ({ type: 'resource_link', uri, name });
+const text = (t: string) => ({ type: 'text', text: t });
+const internal = (i: number) => `http://10.0.${i >> 8}.${i & 255}/x`;
+/** A tool result of `count` refused links (distinct internal addresses from `from`), under its own tool-use id. */
+const refusedLinks = (from: number, count: number, id: string) =>
+  toolReturned(
+    'docs',
+    'links',
+    Array.from({ length: count }, (_, i) => link(internal(from + i))),
+    { toolUseId: id },
+  );
+const later = (t: string, id = 'toolu_later') => toolReturned('docs', 'notes', [text(t)], { toolUseId: id });
+
+describe('a later tool result naming a refused address', () => {
+  it('is withheld, as written or read back (percent-encoded)', async () => {
+    expect((await hook(refusedLinks(0, 3, 'toolu_1'))).code).toBe(0);
+    for (const prose of ['fetch http://10.0.0.1/x now', 'fetch http://10.0.0.%32/x now']) {
+      const run = await hook(later(prose));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('content.names-refused-address');
+      expect(run.stdout).not.toContain('10.0.0');
+    }
+    // another address, and the same host with another path, pass
+    for (const prose of ['see http://10.0.0.9/x', 'see http://10.0.0.1/y'])
+      expect((await hook(later(prose))).stdout).toBe('');
+  });
+
+  it("a resource list's refused entry counts too", async () => {
+    const entries = [{ server: 'docs', uri: 'file:///etc/shadow', name: 'shadow' }];
+    expect((await hook(resourcesListed(entries))).code).toBe(0);
+    expect((await hook(later('cat /etc/shadow please'))).stdout).toContain('content.names-refused-address');
+  });
+
+  it('a link refused for its declared size alone is not searched for (a listing shows its address too)', async () => {
+    // Codex hands its hook the link item as the server sent it, declared size included
+    const big = { ...link('guide://manuals/big'), size: 2 ** 40 };
+    const first = await scratch.hook('codex', codexToolReturned({ content: [big] }));
+    expect(first.stdout).toContain('size.declared-too-large');
+    const next = codexToolReturned({ content: [text('the big manual is guide://manuals/big')] }, { toolUseId: 'c2' });
+    expect((await scratch.hook('codex', next)).stdout).toBe('');
+    // refused for its address, the same prose is withheld
+    await scratch.hook('codex', codexToolReturned({ content: [link('http://127.0.0.1/big')] }, { toolUseId: 'c3' }));
+    const naming = codexToolReturned({ content: [text('try http://127.0.0.1/big')] }, { toolUseId: 'c4' });
+    expect((await scratch.hook('codex', naming)).stdout).toContain('content.names-refused-address');
+  });
+
+  it('observe mode withholds nothing', async () => {
+    await hook(refusedLinks(0, 1, 'toolu_1'), '--mode', 'observe');
+    expect((await hook(later('fetch http://10.0.0.0/x'), '--mode', 'observe')).stdout).toBe('');
+  });
+});
+
+describe('the bound on refused addresses fails closed', () => {
+  it(`past ${maxRefusedAddresses} addresses every later tool result is withheld`, async () => {
+    const half = Math.ceil((maxRefusedAddresses + 1) / 2);
+    expect(half).toBeLessThanOrEqual(maxLinksPerEvent);
+    expect((await hook(refusedLinks(0, half, 'toolu_1'))).code).toBe(0);
+    // at the bound: still searched
+    expect((await hook(later('nothing to see'))).stdout).toBe('');
+    expect((await hook(refusedLinks(half, half, 'toolu_2'))).code).toBe(0);
+    const run = await hook(later('nothing to see', 'toolu_3'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('content.names-refused-address');
+    expect(run.stdout).not.toContain('nothing to see');
+  });
+
+  it('an entry that is not a list of addresses withholds every later result', async () => {
+    await hook(refusedLinks(0, 1, 'toolu_1'));
+    const session = readdirSync(join(scratch.dir, 'state')).find((name) => name.startsWith('s-'));
+    writeFileSync(join(scratch.dir, 'state', session as string, 'refused-planted.json'), '{"not":"a list"}');
+    const run = await hook(later('nothing to see'));
+    expect(run.stdout).toContain('content.names-refused-address');
+  });
+});

@@ -9,7 +9,7 @@ import { readFailed } from '../flow/link-steps.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import { linearizeReadBuffer } from './linear-read-buffer.ts';
-import { onInbound, passesWhole } from './route-answer.ts';
+import { onInbound, onWholeBatch, passesWhole } from './route-inbound.ts';
 import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';
 import type { WaitingRequests } from './requests-in-flight.ts';
@@ -18,7 +18,7 @@ export { decisionMetaKey } from '../flow/decision-meta.ts';
 export { gateErrorCode } from './gate-answers.ts';
 export { maxRememberedLinks } from './requests-in-flight.ts';
 export type { WaitingRequests } from './requests-in-flight.ts';
-export { judgedServerRequests } from './route-answer.ts';
+export { judgedServerRequests } from './route-inbound.ts';
 export type { GateTransportOptions, HeldKind } from './transport-session.ts';
 
 /** A gated transport: a Transport, plus `flush` to record links that were found but never read. */
@@ -44,7 +44,7 @@ interface Transport2x {
  * links in `tools/call` results are remembered, a denied `resources/read` is answered locally (never sent), a denied
  * result becomes an error and a partial one keeps only the allowed items, with the decision under `_meta`. The
  * decisions and records are the flow's steps (`src/flow/link-steps.ts`); the decorator only routes messages to them
- * (`route-read.ts` for reads, `route-answer.ts` for what the server sends).
+ * (`route-read.ts` for reads, `route-inbound.ts` for what the server sends).
  */
 export function gateTransport(inner: Transport, options: GateTransportOptions): GateTransport {
   return new GatedTransport(inner, options);
@@ -80,7 +80,7 @@ class GatedTransport implements FrontedGateTransport {
       // a batch of notifications and requests that need no judging passes whole; one holding anything else is taken
       // apart, so each answer meets the gate on its own and nothing malformed rides along
       const shapes = batch.map(messageShape);
-      if (shapes.length > 0 && shapes.every((shape) => passesWhole(s, shape))) return s.deliver(message, extra);
+      if (shapes.length > 0 && shapes.every((shape) => passesWhole(s, shape))) return onWholeBatch(s, batch, extra);
       for (const element of batch) onInbound(s, element, extra);
     };
     inner.onerror = (error) => this.onerror?.(error);

@@ -1,6 +1,8 @@
 import { isRecord } from '../decision/json-value.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
+import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
+import { messageBlocks, replaceMessageBlocks } from '../flow/message-blocks.ts';
 import { gateError } from './gate-answers.ts';
 import type { TransportSession } from './transport-session.ts';
 
@@ -11,7 +13,10 @@ import type { TransportSession } from './transport-session.ts';
 
 /** Whether answer `m` to `method` needs `judgedPlainAnswer` before it goes on (enforce mode only). */
 export function judgesPlainAnswer(s: TransportSession, m: Record<string, unknown>, method: string): boolean {
-  return s.mode === 'enforce' && (s.refused.size > 0 || m['error'] !== undefined || method === 'completion/complete');
+  return (
+    s.mode === 'enforce' &&
+    (s.refused.size > 0 || s.noted.busy || m['error'] !== undefined || method === 'completion/complete')
+  );
 }
 
 /** Answer `m` to `method` with the links of an error's data and a completion's values judged, as it may go on. */
@@ -42,6 +47,8 @@ export async function judgedPlainAnswer(
       }
     }
   }
+  // searched once every refusal noted before it is (a tool result in the same chunk refusing what it names)
+  await s.noted.settled();
   return namesRefused(s, judged) ? withheldNaming(m['id'] as JsonRpcId) : judged;
 }
 
@@ -55,12 +62,45 @@ export function withheldNaming(id: JsonRpcId): Record<string, unknown> {
   return gateError(id, 'linkgate withheld the answer: it names the address of a link the gate refused in this session');
 }
 
-/** A tool result's answer without its `resource_link` items (each judged on its own), for `namesRefused`. */
-export function withoutLinkItems(m: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A tool result's answer as searched for refused addresses where the front end replaces its refused links itself (the
+ * proxy): each `resource_link` its step refused (`steps`, by `content` index) without its `uri` (its own address, just
+ * noted: the notice takes its place), every other item whole (an allowed link's name, title and description too).
+ */
+export function searchedToolResult(m: Record<string, unknown>, steps: ReadonlyMap<number, LinkStep>): unknown {
   const result = m['result'];
   if (!isRecord(result) || !Array.isArray(result['content'])) return m;
-  const content = (result['content'] as unknown[]).filter(
-    (item) => !isRecord(item) || item['type'] !== 'resource_link',
-  );
+  const content = (result['content'] as unknown[]).map((item, i) => {
+    const step = steps.get(i);
+    return step !== undefined && linkRefused(step) ? withoutUri(item) : item;
+  });
   return { ...m, result: { ...result, content } };
+}
+
+/**
+ * A message holding `messages` at `path` (a prompt's result, a sampling request's params) as searched for refused
+ * addresses where the front end replaces its refused links itself: each `resource_link` block its step refused
+ * (`steps`, by the block) without its `uri`.
+ */
+export function searchedWithoutRefused(
+  m: Record<string, unknown>,
+  path: readonly ['result' | 'params', 'messages'],
+  steps: ReadonlyMap<unknown, LinkStep>,
+): unknown {
+  const holder = m[path[0]];
+  const messages = isRecord(holder) ? holder['messages'] : undefined;
+  if (!isRecord(holder) || !Array.isArray(messages) || steps.size === 0) return m;
+  const replaced = new Map<number, unknown>();
+  for (const { block, position } of messageBlocks(messages)) {
+    const step = steps.get(block);
+    if (step !== undefined && linkRefused(step)) replaced.set(position, withoutUri(block));
+  }
+  const made = replaceMessageBlocks(messages, replaced);
+  return made === null ? m : { ...m, [path[0]]: { ...holder, messages: made } };
+}
+
+function withoutUri(item: unknown): unknown {
+  if (!isRecord(item)) return item;
+  const { uri: _, ...rest } = item;
+  return rest;
 }

@@ -20,6 +20,7 @@ import { inputRequestUrls, isInputRequired } from '../flow/elicitation-urls.ts';
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
+import { namesRefused, withheldNaming } from './plain-answers.ts';
 import { oversizeOf } from './oversize-answer.ts';
 import type { PendingRead } from './reads-in-flight.ts';
 import type { TransportSession } from './transport-session.ts';
@@ -39,7 +40,15 @@ export async function onRead(
   // a later read of the same link keeps its tool-result context and its link decision (the ledger); a uri never seen
   // in a tool result gets none
   const resolvesNames = s.gate.policy.document.links.resolveNames === true;
-  const step = await s.stepOf(s.found.forRead(uri, s.now()), resolvesNames);
+  // a refused read's address is noted as a tool result's refused links are: what the server sends meanwhile waits
+  const noted = s.noted.start();
+  let step: LinkStep;
+  try {
+    step = await s.stepOf(s.found.forRead(uri, s.now()), resolvesNames);
+    s.refused.note([step]);
+  } finally {
+    noted();
+  }
   if (linkRefused(step)) {
     s.queue(async () => {
       const recorded = skipRead(step, 'the link was denied');
@@ -55,7 +64,9 @@ export async function onRead(
       const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
       const judged = await judgeRead(s.gate, step, { result: hit.result }, timing);
       if (await withheldUnrecorded(s, id, judged.record)) return;
-      answerHost(s, id, { jsonrpc: '2.0', id, result: hit.result }, step, judged);
+      const answer = { jsonrpc: '2.0', id, result: hit.result };
+      if (await withheldNamingRead(s, id, answer, uri)) return;
+      answerHost(s, id, answer, step, judged);
     });
     return;
   }
@@ -143,12 +154,49 @@ export async function onReadAnswer(
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
   if (await withheldUnrecorded(s, id, judged.record, extra)) return;
   if (await refusedInputUrl(s, id, answer, pending.step, judged, extra)) return;
+  if (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra)) return;
   try {
     answerHost(s, id, message, pending.step, judged, extra);
   } catch (error) {
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
     s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);
   }
+}
+
+/**
+ * Whether the read answer `message` of `uri` names the address of a link refused in this session (enforce mode, once
+ * every refusal noted before it is; the read's own uri in its contents aside): then the host gets the gate's answer
+ * instead, a -32080 error or, with notices for refused reads, a result whose one item is the notice (true: answered).
+ */
+async function withheldNamingRead(
+  s: TransportSession,
+  id: JsonRpcId,
+  message: Record<string, unknown>,
+  uri: string,
+  extra?: MessageExtraInfo,
+): Promise<boolean> {
+  if (s.mode !== 'enforce') return false;
+  await s.noted.settled();
+  if (!namesRefused(s, searchedReadAnswer(message, uri))) return false;
+  const withheld = withheldNaming(id);
+  if (s.refusedReads === 'error') s.deliver(withheld, extra);
+  else {
+    const text = String((withheld['error'] as { message: string }).message);
+    s.deliver({ jsonrpc: '2.0', id, result: { contents: [{ uri, mimeType: 'text/plain', text }] } }, extra);
+  }
+  return true;
+}
+
+// a read answer as searched for refused addresses: each of its contents' `uri` that is the read's own left out
+function searchedReadAnswer(message: Record<string, unknown>, uri: string): unknown {
+  const result = message['result'];
+  if (!isRecord(result) || !Array.isArray(result['contents'])) return message;
+  const contents = (result['contents'] as unknown[]).map((c) => {
+    if (!isRecord(c) || c['uri'] !== uri) return c;
+    const { uri: _, ...rest } = c;
+    return rest;
+  });
+  return { ...message, result: { ...result, contents } };
 }
 
 /**

@@ -29,6 +29,7 @@ import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { FoundLink } from './found-links.ts';
 import { RefusedAddresses } from './refused-in-notifications.ts';
+import { RefusalsNoted } from './refusals-noted.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
@@ -71,7 +72,7 @@ export interface GateTransportOptions {
    * it passed on for it, if anything, went to `onmessage` first): a front end that keeps the server's order (the
    * proxy) keeps that message's place in between
    */
-  onHeld?: (kind: HeldKind, id: JsonRpcId) => () => void;
+  onHeld?: (kind: HeldKind, id: JsonRpcId | null) => () => void;
   /**
    * how a read the gate refused, could not finish, or the server failed is answered (enforce mode): `error`, a -32080
    * JSON-RPC error (default; a server's own error passes as it came), or `notice`, a result whose one item is the
@@ -88,8 +89,11 @@ export interface GateTransportOptions {
   onRecordError?: OnRecordError;
 }
 
-/** What a held message of the server is: an answer to a request of the host, or a request of the server's own. */
-export type HeldKind = 'answer' | 'request';
+/**
+ * What a held message of the server is: an answer to a request of the host, a request of the server's own, or a
+ * notification (or a batch passing whole: id null) held until the refusals before it are noted.
+ */
+export type HeldKind = 'answer' | 'request' | 'notification';
 
 /** Where the decorator passes messages and errors on: the host's side of the wrapper. */
 export type HostSide = Pick<Transport, 'onmessage' | 'onerror'>;
@@ -118,6 +122,10 @@ export class TransportSession {
   readonly found = new FoundLinks();
   /** the addresses of this session's refused links, which its log and progress notifications may not name */
   readonly refused = new RefusedAddresses();
+  /** the refusals still being noted: what is searched for refused addresses waits for them, in order */
+  readonly noted = new RefusalsNoted();
+  // the place a message held until the refusals were noted kept, for the hold its route starts (not a second place)
+  private ahead: (() => void) | undefined;
   protocolVersion: string | null = null;
   serverInfo: PeerInfo | null = null;
   /** the last records failure, for the answer that withholds what it recorded */
@@ -254,8 +262,32 @@ export class TransportSession {
    * only by that work: the front end hears it held now (`onHeld`), and released once the work is done.
    */
   hold(kind: HeldKind, id: JsonRpcId | null, work: () => Promise<void>): void {
-    const release = id === null ? undefined : this.onHeld?.(kind, id);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    const release = ahead ?? (id === null ? undefined : this.onHeld?.(kind, id));
     this.queue(release === undefined ? work : () => work().finally(release));
+  }
+
+  /**
+   * Routes the server's message (`kind`, `id`) once no refusal is still being noted and everything that waited before
+   * it was routed (at once when none): the front end hears it held meanwhile (`onHeld`), and released once routed
+   * (unless its route holds it on: `hold` keeps that place).
+   */
+  afterNoted(kind: HeldKind, id: JsonRpcId | null, route: () => void): void {
+    if (!this.noted.busy) return route();
+    const release = this.onHeld?.(kind, id);
+    this.noted.after(() => {
+      this.ahead = release;
+      try {
+        route();
+      } catch (error) {
+        this.fail(error);
+      } finally {
+        const left = this.ahead;
+        this.ahead = undefined;
+        left?.();
+      }
+    });
   }
 
   /** Waits for all judging work started so far, and every record it wrote. */

@@ -31,7 +31,10 @@ const prose = (text: string) => ({ type: 'text', text });
 // prose beside a refused link, each meant to make the search for its address slow
 const slowProse: [string, string][] = [
   ['512 Ki of U+FDFA (NFKC makes each 18 characters)', '\ufdfa'.repeat(1 << 19)],
-  ['200 000 numbers a host parser reads as IPv4', Array.from({ length: 200_000 }, (_, i) => `0x${i.toString(16)}.0${i % 8}`).join(' ')],
+  [
+    '200 000 numbers a host parser reads as IPv4',
+    Array.from({ length: 200_000 }, (_, i) => `0x${i.toString(16)}.0${i % 8}`).join(' '),
+  ],
   ['1 MiB of %25 (each decoding round makes another)', '%25'.repeat(350_000)],
   ['1 MiB of near misses of the address', '169.254.169.254/lates '.repeat(48_000)],
   ['fullwidth digits and ideographic stops, 400 000 of them', '\uff11\u3002'.repeat(200_000)],
@@ -40,31 +43,39 @@ const slowProse: [string, string][] = [
 for (const [front, start] of fronts)
   describe(`red team, cost (round 5) through the ${front}`, () => {
     for (const [label, text] of slowProse)
-      it(`${front} ${label}`)(`${label} beside a refused link: answered, nothing refused, still up`, {
+      it(`${front} ${label}`)(
+        `${label} beside a refused link: answered, nothing refused, still up`,
+        {
+          timeout: 60_000,
+        },
+        async () => {
+          const f = await start();
+          const answer = JSON.stringify(
+            await timed(`${front}: ${label}`, () =>
+              callWith(f, { result: { content: [link(metadata, 'creds'), prose(text)] } }),
+            ),
+          );
+          expect(answer).not.toContain(hostPath);
+          expect(await f.request('ping')).toHaveProperty('result');
+        },
+      );
+
+    it(`${front} later`)(
+      'after the refusal, a later result of 2 MiB of spellings to read back: answered, still up',
+      {
         timeout: 60_000,
-      }, async () => {
+      },
+      async () => {
         const f = await start();
+        await callWith(f, { result: { content: [link(metadata, 'creds')] } });
+        const text = `${'%31%36%39\uff0e'.repeat(100_000)} ${'\ufdfa'.repeat(50_000)}`;
         const answer = JSON.stringify(
-          await timed(`${front}: ${label}`, () =>
-            callWith(f, { result: { content: [link(metadata, 'creds'), prose(text)] } }),
-          ),
+          await timed(`${front}: later 2 MiB`, () => callWith(f, { result: { content: [prose(text)] } })),
         );
         expect(answer).not.toContain(hostPath);
         expect(await f.request('ping')).toHaveProperty('result');
-      });
-
-    it(`${front} later`)('after the refusal, a later result of 2 MiB of spellings to read back: answered, still up', {
-      timeout: 60_000,
-    }, async () => {
-      const f = await start();
-      await callWith(f, { result: { content: [link(metadata, 'creds')] } });
-      const text = `${'%31%36%39\uff0e'.repeat(100_000)} ${'\ufdfa'.repeat(50_000)}`;
-      const answer = JSON.stringify(
-        await timed(`${front}: later 2 MiB`, () => callWith(f, { result: { content: [prose(text)] } })),
-      );
-      expect(answer).not.toContain(hostPath);
-      expect(await f.request('ping')).toHaveProperty('result');
-    });
+      },
+    );
   });
 
 describe('red team, cost (round 5) through the Claude Code hook command', () => {
@@ -72,15 +83,19 @@ describe('red team, cost (round 5) through the Claude Code hook command', () => 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const [label, text] of slowProse.slice(0, 3))
-    it(`hook ${label}`)(`${label} beside a refused link: the hook answers and withholds it`, {
-      timeout: 60_000,
-    }, async () => {
-      dir = mkdtempSync(join(tmpdir(), 'linkgate-redteam-cost-'));
-      const event = toolReturned('fixture', 'links', [link(metadata, 'creds'), prose(text)]);
-      const run = await runCli(hookArgs('claude-code', dir), JSON.stringify(event));
-      console.info(`[measure] claude-code hook: ${label}: ${run.elapsedMs} ms`);
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).not.toBe('');
-      expect(run.stdout).not.toContain(hostPath);
-    });
+    it(`hook ${label}`)(
+      `${label} beside a refused link: the hook answers and withholds it`,
+      {
+        timeout: 60_000,
+      },
+      async () => {
+        dir = mkdtempSync(join(tmpdir(), 'linkgate-redteam-cost-'));
+        const event = toolReturned('fixture', 'links', [link(metadata, 'creds'), prose(text)]);
+        const run = await runCli(hookArgs('claude-code', dir), JSON.stringify(event));
+        console.info(`[measure] claude-code hook: ${label}: ${run.elapsedMs} ms`);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).not.toBe('');
+        expect(run.stdout).not.toContain(hostPath);
+      },
+    );
 });

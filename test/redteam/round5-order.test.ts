@@ -20,12 +20,18 @@ const benign = JSON.stringify({ type: 'text', text: 'nothing here' });
 const rawResults: [string, string][] = [
   ['`content` twice, the refused link in the last', `{"content":[${benign}],"content":[${refusedLink}]}`],
   ['`content` spelled with a \\u escape', `{"cont\\u0065nt":[${refusedLink}]}`],
-  ['the uri with its path written in \\u escapes', `{"content":[${refusedLink.replace('/latest/', '/\\u006catest/')}]}`],
+  [
+    'the uri with its path written in \\u escapes',
+    `{"content":[${refusedLink.replace('/latest/', '/\\u006catest/')}]}`,
+  ],
   [
     "the item's `uri` twice, a safe one first",
     `{"content":[{"type":"resource_link","uri":"rt://docs/a.md","name":"a","uri":"${metadata}"}]}`,
   ],
-  ['`result` twice in the message, the refused link in the last', `{"content":[${benign}]},"result":{"content":[${refusedLink}]}`],
+  [
+    '`result` twice in the message, the refused link in the last',
+    `{"content":[${benign}]},"result":{"content":[${refusedLink}]}`,
+  ],
   [
     '`result` and an `error` whose data holds the refused link',
     `{"content":[${benign}]},"error":{"code":-32000,"message":"x","data":{"content":[${refusedLink}]}}`,
@@ -40,7 +46,12 @@ describe('red team, order (round 5): one answer two readers read apart (proxy)',
   for (const [label, rawResult] of rawResults)
     it(label)(`${label}: the host's parser finds nothing refused`, async () => {
       const { host } = await proxied();
-      host.send({ jsonrpc: '2.0', id: 'd1', method: 'tools/call', params: { name: 'result', arguments: { rawResult } } });
+      host.send({
+        jsonrpc: '2.0',
+        id: 'd1',
+        method: 'tools/call',
+        params: { name: 'result', arguments: { rawResult } },
+      });
       await host.waitFor((m) => m['id'] === 'd1');
       const lines = (await settled(host)).split('\n');
       // every line as the host's JSON parser reads it

@@ -108,15 +108,29 @@ export function discoverLink(
 
 /** Decides the link before any read; never throws, and a gate that throws or stays silent is a deny (`guardGate`). */
 export async function startLink(gate: Gate, input: StartLinkInput): Promise<LinkStep> {
+  return startLinkNow(gate, input);
+}
+
+/**
+ * `startLink`, with the step itself when the gate decides the link at once (`decideLinkLine`), so a tool result's
+ * 500 links cost no promise each; the promise of it when the gate answers later.
+ */
+export function startLinkNow(gate: Gate, input: StartLinkInput): LinkStep | Promise<LinkStep> {
   const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
-  const checked = checkResourceLink(input.link);
   // a malformed item still goes to the gate as sent: the gate words its `input.invalid` deny (fail closed)
   // built member by member, in the same order: a spread of an optional member costs a link decision's worth of work
   const line: Record<string, unknown> = { stage: 'link', server: input.linkServer };
   if (readFrom !== null) line['readFrom'] = readFrom;
   line['link'] = input.link;
   if (input.seen !== undefined) line['discovered'] = input.seen;
-  const linkDecision = await decideLinkLine(gate, line);
+  const linkDecision = decideLinkLine(gate, line);
+  return linkDecision instanceof Promise
+    ? linkDecision.then((decision) => linkStep(input, readFrom, decision))
+    : linkStep(input, readFrom, linkDecision);
+}
+
+function linkStep(input: StartLinkInput, readFrom: string | null, linkDecision: Decision): LinkStep {
+  const checked = checkResourceLink(input.link);
   const step: LinkStep = {
     link: checked.ok ? checked.link : null,
     linkServer: input.linkServer,

@@ -19,7 +19,8 @@ export interface FoundLink {
 
 /** A found link's step and what its decision depended on: the policy, and whether its review had expired. */
 export interface DecidedStep {
-  readonly step: Promise<LinkStep>;
+  /** the step itself when the gate decided at once (`startLinkNow`), else its promise */
+  readonly step: LinkStep | Promise<LinkStep>;
   readonly policy: Policy;
   readonly reviewExpired: boolean;
 }

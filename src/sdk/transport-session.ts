@@ -1,5 +1,5 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
-import { discoverLink, type FlowMode, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { discoverLink, type FlowMode, type LinkStep, skipRead, startLinkNow } from '../flow/link-steps.ts';
 import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
 import { checkMode } from '../flow/mode-option.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
@@ -302,6 +302,11 @@ export class TransportSession {
    * expired since, or `fresh` (a read under a policy that resolves names: an address may have changed).
    */
   stepOf(f: FoundLink, fresh = false, reviewExpired = reviewHasExpired(this.gate.policy)): Promise<LinkStep> {
+    return Promise.resolve(this.stepNow(f, fresh, reviewExpired));
+  }
+
+  // `stepOf`'s step itself when the gate decided at once, else its promise
+  private stepNow(f: FoundLink, fresh: boolean, reviewExpired: boolean): LinkStep | Promise<LinkStep> {
     const { policy } = this.gate;
     const d = f.decided;
     if (!fresh && d !== undefined && d.policy === policy && d.reviewExpired === reviewExpired) return d.step;
@@ -318,9 +323,17 @@ export class TransportSession {
     if (this.gate.policy.document.links.resolveNames !== true) {
       // one reading of the clock for the review's expiry, not one per link
       const reviewExpired = reviewHasExpired(this.gate.policy);
-      const steps = new Array<Promise<LinkStep>>(found.length);
-      for (let i = 0; i < found.length; i += 1) steps[i] = this.stepOf(found[i] as FoundLink, false, reviewExpired);
-      return Promise.all(steps);
+      const steps = new Array<LinkStep | Promise<LinkStep>>(found.length);
+      // a gate that decides at once (the usual one) gives the steps themselves: no promise per link to wait on
+      let later = false;
+      for (let i = 0; i < found.length; i += 1) {
+        const step = this.stepNow(found[i] as FoundLink, false, reviewExpired);
+        steps[i] = step;
+        if (step instanceof Promise) later = true;
+      }
+      if (!later) return steps as LinkStep[];
+      // the steps just started are kept on each link (`decided`): asked again, they are those, not new decisions
+      return Promise.all(found.map((f) => this.stepOf(f, false, reviewExpired)));
     }
     const steps: LinkStep[] = new Array<LinkStep>(found.length);
     let next = 0;
@@ -336,8 +349,8 @@ export class TransportSession {
   }
 
   /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */
-  private startStep(f: FoundLink): Promise<LinkStep> {
-    return startLink(this.gate, {
+  private startStep(f: FoundLink): LinkStep | Promise<LinkStep> {
+    return startLinkNow(this.gate, {
       link: f.link,
       discovered: discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at),
       linkServer: this.server,

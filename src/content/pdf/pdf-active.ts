@@ -13,6 +13,7 @@ import { describeName, findActiveName, type NameScanState } from './pdf-names.ts
 import { findObjectHeader } from './pdf-object-header.ts';
 import { isObjectStream, type StreamDict, streamDictionary, streamEnd } from './pdf-stream-dict.ts';
 import { openEncryptedPdf, type StreamDecryptor } from './pdf-decrypt.ts';
+import { EncryptedStrings } from './pdf-encrypted-strings.ts';
 
 /** Default budget for inflating one PDF's streams, bytes (all streams together); past it the PDF is uninterpretable. */
 export const defaultMaxInflateBytes = 64 * 1024 * 1024;
@@ -66,7 +67,8 @@ export function scanPdf(
   const opening = s.includes('/Encrypt') ? openEncryptedPdf(s) : null;
   const decrypt = opening?.ok === true ? opening : null;
   const shared: Shared = { state, out, inflateLeft: maxInflateBytes, maxInflatedStreams };
-  const walk: Walk = { s, bytes, shared, decrypt, stored: 0 };
+  const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.decrypt, budget);
+  const walk: Walk = { s, bytes, shared, decrypt, stored: 0, strings };
   const found = walkObjects(walk, 0, bytes.length, 0);
   if (found !== null) return { ...out, active: found };
   // a `/URI` target given by reference: a string anywhere with a script scheme may be it
@@ -107,6 +109,8 @@ interface Walk {
   decrypt: { decrypt: StreamDecryptor; encryptMetadata: boolean } | null;
   /** object streams the data is stored in: 0 for the file itself */
   stored: number;
+  /** the file's strings as a viewer decrypts them, when it is encrypted and opens; null otherwise */
+  strings: EncryptedStrings | null;
 }
 
 // the object layer in [from, to) and every stream starting there (a stream's data may run past `to`). A reader
@@ -121,7 +125,10 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
   for (;;) {
     const at = nextStreamKeyword(s, pos, to, state.budget);
     const inside = at !== -1;
+    // an encrypted file's own strings (not those of a decrypted object stream) are read decrypted
+    state.openString = w.strings === null ? undefined : (at) => (w.strings as EncryptedStrings).open(at);
     const found = w.stored > 0 ? null : findActiveName(bytes, pos, inside ? at : to, state);
+    state.openString = undefined;
     if (found !== null)
       return describeName(
         found,
@@ -197,6 +204,7 @@ function walkStored(w: Walk, data: Buffer): string | null {
     shared: w.shared,
     decrypt: null,
     stored: w.stored + 1,
+    strings: null,
   };
   return walkObjects(inner, 0, data.length, 0);
 }

@@ -3,9 +3,9 @@
 import { quoteValue } from '../../decision/quote-value.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import { isNumericFontMatrix } from './pdf-font-matrix.ts';
-import { scriptStringAt, uriTargetAfter } from './pdf-uri-target.ts';
+import { type StringOpener, scriptStringAt, uriTargetAfter } from './pdf-uri-target.ts';
 
-/** Names that make a PDF active (besides a `/URI` with a script target and a `/FontMatrix` that is not numbers, read where they stand): script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
+/** Names that make a PDF active (besides a `/URI`, or a file `/F` or `/UF` pdf.js hands on as a link target, with a script target and a `/FontMatrix` that is not numbers, read where they stand): script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
 export const activePdfNames: ReadonlySet<string> = new Set([
   'JavaScript',
   'JS',
@@ -46,6 +46,8 @@ export interface NameScanState {
   uriByReference: boolean;
   /** the script scheme of the first string seen that starts with one (`javascript:`), or null */
   scriptString: string | null;
+  /** while an encrypted file's object layer is read: how its strings decrypt (a link target is read in the clear) */
+  openString?: StringOpener | undefined;
 }
 
 /** Decodes `#xx` escapes of a PDF name (without its slash). */
@@ -108,8 +110,17 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
       if (name === 'Encrypt') state.encrypted = true;
       if (name === 'FontMatrix' && !isNumericFontMatrix(b, end, to, state.budget))
         return { name, raw, detail: 'that is not an array of numbers (pdf.js before 4.2.67 runs it, CVE-2024-4367)' };
-      if (name === 'URI') {
-        const target = uriTargetAfter(b, end, to, state.budget);
+      if (name === 'URI' || name === 'F' || name === 'UF') {
+        const target = uriTargetAfter(b, end, to, state.budget, name !== 'URI', state.openString);
+        if (target === 'undecryptable')
+          return {
+            name,
+            raw,
+            detail: 'whose encrypted target string does not decrypt (a viewer still reads its bytes)',
+          };
+        // an encrypted file's strings elsewhere are not read in the clear: a target by reference there is not followed
+        if (target === 'reference' && state.openString !== undefined)
+          return { name, raw, detail: 'whose target is given by reference in an encrypted file (not followed)' };
         if (target === 'reference') state.uriByReference = true;
         else if (target !== null) return { name, raw, scheme: target.scheme };
       }

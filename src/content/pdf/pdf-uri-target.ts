@@ -1,5 +1,6 @@
 // A URI action's target (`/URI (javascript:…)`) as a viewer follows it: pdf.js hands the string on as the link's
-// `unsafeUrl`, and a viewer that opens it in a browser runs a script scheme. The string is read as pdf.js's lexer
+// `unsafeUrl`, and a viewer that opens it in a browser runs a script scheme. A GoToR action's file (`/F`, a string or
+// a file specification's `/F`) is handed on the same way (`javascript:…#[0 /Fit]`), and is read the same way. The string is read as pdf.js's lexer
 // reads literal and hex strings (escapes, octal, a UTF-16BE byte order mark), only while it can still start with
 // a script scheme: a literal string's check stops at the first byte that rules one out or at a parenthesis, a hex
 // string's at `<` or `>`, so every byte is read a bounded number of times however many strings there are.
@@ -9,11 +10,25 @@ import type { WorkBudget } from '../work-budget.ts';
 /** Schemes that run script where a browser opens them. */
 const scriptSchemes = ['javascript:', 'vbscript:', 'livescript:'];
 
-/** What follows a `/URI` key: a script-scheme target (its scheme), a reference to the string, or neither. */
-export type UriTarget = { scheme: string } | 'reference' | null;
+/** What follows a `/URI` key: a script-scheme target (its scheme), a reference to the string, an encrypted string that does not decrypt, or none of these. */
+export type UriTarget = { scheme: string } | 'reference' | 'undecryptable' | null;
 
-/** The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. */
-export function uriTargetAfter(b: Buffer, at: number, to: number, budget: WorkBudget): UriTarget {
+/** The decrypted bytes of the string opening at a position of an encrypted file's object layer, null when it does not decrypt (pdf-encrypted-strings.ts). */
+export type StringOpener = (at: number) => Buffer | null;
+
+/**
+ * The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. With
+ * `fileKey` (a GoToR or Launch action's `/F`, which pdf.js hands on as the link's `unsafeUrl` too) a number is a
+ * reference only when written as one (`9 0 R`): `/F` is also an annotation's flags (`/F 4`).
+ */
+export function uriTargetAfter(
+  b: Buffer,
+  at: number,
+  to: number,
+  budget: WorkBudget,
+  fileKey = false,
+  open?: StringOpener,
+): UriTarget {
   // white space and comments, as pdf.js's lexer skips them between a key and its value
   let i = at;
   while (i < to) {
@@ -23,11 +38,38 @@ export function uriTargetAfter(b: Buffer, at: number, to: number, budget: WorkBu
   }
   budget.spend('pdf', i - at);
   const c = b[i];
+  // in an encrypted file the string is read as the viewer reads it, decrypted
+  if (open !== undefined && (c === 0x28 || (c === 0x3c && b[i + 1] !== 0x3c))) {
+    const plain = open(i);
+    if (plain === null) return 'undecryptable';
+    const hex = Buffer.from(`<${plain.toString('hex')}>`, 'latin1');
+    const scheme = scriptStringAt(hex, 0, hex.length, budget);
+    return scheme === null ? null : { scheme };
+  }
   if (c === 0x28 || c === 0x3c) {
     const scheme = scriptStringAt(b, i, to, budget);
     return scheme === null ? null : { scheme };
   }
-  return c !== undefined && c >= 0x30 && c <= 0x39 ? 'reference' : null;
+  if (c === undefined || c < 0x30 || c > 0x39) return null;
+  return !fileKey || referenceAt(b, i, to, budget) ? 'reference' : null;
+}
+
+// `N G R` at `at`: a number, white space, a number, white space and `R` (the bytes read are spent from `budget`)
+function referenceAt(b: Buffer, at: number, to: number, budget: WorkBudget): boolean {
+  let i = at;
+  const digits = (): boolean => {
+    const from = i;
+    while (i < to && i - from < 12 && (b[i] ?? 0) >= 0x30 && (b[i] ?? 0) <= 0x39) i++;
+    return i > from;
+  };
+  const space = (): boolean => {
+    const from = i;
+    while (i < to && i - from < 64 && isWhite(b[i])) i++;
+    return i > from;
+  };
+  const found = digits() && space() && digits() && space() && b[i] === 0x52;
+  budget.spend('pdf', i - at);
+  return found;
 }
 
 /** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. */

@@ -95,8 +95,8 @@ function aes(algorithm: string, key: Buffer, data: Buffer): Buffer {
   return Buffer.concat([iv, cipher.update(data), cipher.final()]);
 }
 
-/** An encrypted one-page PDF whose OpenAction runs `encryptedScript` (`withAction: false`: no OpenAction, the same objects otherwise). */
-export function encryptedPdf(cipher: PdfCipher, options: { withAction?: boolean } = {}): Buffer {
+/** An encrypted one-page PDF whose OpenAction runs `encryptedScript` (`withAction: false`: no OpenAction, the same objects otherwise); `linkTarget`: page 1 also holds a link whose URI action's target is that string, encrypted as every string is. */
+export function encryptedPdf(cipher: PdfCipher, options: { withAction?: boolean; linkTarget?: string } = {}): Buffer {
   const id = randomBytes(16);
   const sec = security(cipher, id);
   const parts: Buffer[] = [latin1('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
@@ -118,13 +118,21 @@ export function encryptedPdf(cipher: PdfCipher, options: { withAction?: boolean 
   const open = options.withAction === false ? '' : ' /OpenAction 4 0 R';
   add(1, latin1(`1 0 obj\n<< /Type /Catalog /Pages 2 0 R${open} >>\nendobj\n`));
   add(2, latin1('2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'));
-  add(3, latin1('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>\nendobj\n'));
+  const annots = options.linkTarget === undefined ? '' : ' /Annots [9 0 R]';
+  add(3, latin1(`3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10]${annots} >>\nendobj\n`));
+  if (options.linkTarget !== undefined) {
+    const target = sec.encrypt(latin1(options.linkTarget), 9, 0).toString('hex');
+    add(
+      9,
+      latin1(`9 0 obj\n<< /Type /Annot /Subtype /Link /Rect [0 0 9 9] /A << /S /URI /URI <${target}> >> >>\nendobj\n`),
+    );
+  }
   const index = '4 0 ';
   const action = options.withAction === false ? '<< /S /GoTo /D [3 0 R /Fit] >>' : '<< /S /JavaScript /JS 7 0 R >>';
   add(5, stream(5, `/Type /ObjStm /N 1 /First ${index.length}`, latin1(`${index}${action}`)));
   add(7, stream(7, '', latin1(encryptedScript)));
   add(8, latin1(`8 0 obj\n${sec.dict}\nendobj\n`));
-  const size = 9;
+  const size = options.linkTarget === undefined ? 9 : 10;
   const xrefAt = length;
   const rows: Buffer[] = [];
   for (let n = 0; n < size; n++) {

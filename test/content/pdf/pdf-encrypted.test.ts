@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { scanPdf } from '../../../src/content/pdf/pdf-active.ts';
 import { decideItem } from '../decide-item.ts';
 import { encryptedPdf, encryptedScript, type PdfCipher } from './encrypt-pdf.ts';
+import { activeInPdfJs } from './pdf-differential.ts';
 import { pdfJsOpenScripts } from './pdfjs-oracle.ts';
 
 const ciphers: PdfCipher[] = ['rc4-40', 'rc4-128', 'aes-128', 'aes-256'];
@@ -47,5 +48,34 @@ describe('pdf encrypted with an empty user password is decrypted and inspected',
     const broken = Buffer.from(bytes);
     broken[at + 20] = (broken[at + 20] ?? 0) ^ 0xff;
     expect(scanPdf(broken).uninterpretable).toMatch(/does not (?:decrypt|inflate)/);
+  });
+});
+
+// a fresh round (issue 41 item 3): a link's URI target is a string, and in an encrypted file every string is
+// encrypted with its object's key, so `javascript:` is not readable in the clear; pdf.js decrypts it and hands it on
+// as the link's url
+describe('an encrypted link target is read decrypted', () => {
+  test.each(ciphers)('%s: a javascript: link target pdf.js hands on is denied', async (cipher) => {
+    const bytes = encryptedPdf(cipher, { withAction: false, linkTarget: 'javascript:app.alert(1)' });
+    expect(await activeInPdfJs(bytes)).toEqual(['link:javascript:app.alert(1)']);
+    expect(bytes.toString('latin1')).not.toMatch(/javascript/i);
+    const { effect, messages } = await decideItem(bytes, 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/`\/URI` with a `javascript:` target/);
+  });
+
+  test.each(ciphers)('%s: a web link target is allowed', async (cipher) => {
+    const bytes = encryptedPdf(cipher, { withAction: false, linkTarget: 'https://example.com/guide' });
+    expect(await activeInPdfJs(bytes)).toEqual([]);
+    expect(await decideItem(bytes, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
+  });
+
+  test('a link target that does not decrypt is denied, not read as inert', async () => {
+    const bytes = encryptedPdf('aes-128', { withAction: false, linkTarget: 'https://example.com/guide' });
+    // a target of 5 bytes is no aes string (an iv and whole blocks)
+    const text = bytes.toString('latin1').replace(/\/URI <[0-9a-f]+>/, '/URI <0102030405>');
+    const { effect, messages } = await decideItem(Buffer.from(text, 'latin1'), 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/encrypted target string does not decrypt/);
   });
 });

@@ -85,9 +85,10 @@ export function findActiveXml(
     // saxes resolves the element's prefixes through every open element: depth × elements, charged as it happens
     budget.spend('xml', depth);
     budget.spendTime('xml nesting', saxesNanosPerElement + saxesNanosPerOpenElement * depth);
-    const message = inspectElement(tag, flavour, budget);
+    const local = lowerCase(tag.local ?? tag.name);
+    const message = inspectElement(tag, local, flavour, budget);
     if (message !== null) found(message);
-    if (styleDepth > 0 || (tag.local ?? tag.name).toLowerCase() === 'style') {
+    if (styleDepth > 0 || local === 'style') {
       // text is collected only inside a `<style>`: saxes builds no text anywhere it has no handler (a text handler
       // for the whole document was 60% of the read of an 8 MiB icon sheet), and reads its handler as each run starts
       if (styleDepth++ === 0) {
@@ -124,8 +125,22 @@ export function findActiveXml(
   return findings;
 }
 
-function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml', budget: WorkBudget): string | null {
-  const local = (tag.local ?? tag.name).toLowerCase();
+// Names lower-cased once each: an icon sheet repeats a few dozen element and attribute names hundreds of thousands of
+// times, and lower-casing each anew (and the garbage of it) was a third of the gate's look at each element. The cache
+// holds at most `cacheSizeInNames`; a name past that is lower-cased each time.
+const lowerNames = new Map<string, string>();
+const cacheSizeInNames = 4096;
+
+function lowerCase(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < cacheSizeInNames) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
+function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', budget: WorkBudget): string | null {
   const uri = tag.uri ?? '';
   if (local === 'script') return 'a `<script>` element';
   if (uri === XML_EVENTS_NS) return 'an xml events element';
@@ -142,18 +157,21 @@ function inspectElement(tag: SaxesTagNS, flavour: 'svg' | 'xml', budget: WorkBud
       ? `an svg \`<${local}>\` element`
       : `an svg element \`<${local}>\` outside the allow-list`;
   }
-  for (const attribute of Object.values(tag.attributes)) {
-    if (svg && svgImageUrl(local, attribute.local.toLowerCase(), attribute.value)) continue;
-    const message = inspectXmlAttribute(attribute, svg);
+  const attributes = tag.attributes;
+  for (const key in attributes) {
+    const attribute = attributes[key] as SaxesAttributeNS;
+    const name = lowerCase(attribute.local);
+    if (svg && svgImageUrl(local, name, attribute.value)) continue;
+    const message = inspectXmlAttribute(attribute, name, svg);
     if (message !== null) return message;
   }
   return null;
 }
 
-function inspectXmlAttribute(attribute: SaxesAttributeNS, svg: boolean): string | null {
+// `local`: the attribute's local name, lower-cased
+function inspectXmlAttribute(attribute: SaxesAttributeNS, local: string, svg: boolean): string | null {
   if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') return null;
   if (attribute.uri === XML_EVENTS_NS) return 'an xml events attribute';
-  const local = attribute.local.toLowerCase();
   const found = inspectAttribute(local, attribute.value);
   if (found !== null) return found;
   if (svg && attribute.uri === '' && !svgAttributes.has(local) && !/^(?:data|aria)-/.test(local))

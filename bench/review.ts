@@ -60,7 +60,10 @@ export async function benchReview(
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '' },
       });
-      if (r.status !== 0 || !r.stdout.includes('"effect":"allow"') || r.stderr !== '')
+      // a warning (`linkgate: warning: …`, such as a policy file this user can change, printed when the bench runs as
+      // root) is part of what the command does and prints; anything else on stderr is a failure
+      const unexpected = r.stderr.split('\n').some((l) => l !== '' && !l.startsWith('linkgate: warning: '));
+      if (r.status !== 0 || !r.stdout.includes('"effect":"allow"') || unexpected)
         throw new Error(`eval ${extra.join(' ')} failed (exit ${r.status}): ${r.stderr.slice(0, 300)}`);
     };
     const [plain, reviewed] = await interleave(

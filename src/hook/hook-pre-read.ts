@@ -55,10 +55,11 @@ export async function decideReadLink(
   context: HookContext,
 ): Promise<HookStep> {
   const seen = await state.seen(uri, context.budget);
-  // the link as the session saw it first, from the server that returned it first: a uri another server returns later
-  // reads from the first one only, so an event added later (one posted with the resident server's secret, whose
-  // times are the server's own) cannot move a link to the server it would be read from
-  const origin = seen[0];
+  // a uri several servers returned reads from each of them (two file servers sharing a folder), as the reading server
+  // returned it first; from a server that did not return it, it is judged as the first server's link. An event added
+  // later (one posted with the resident server's secret) adds a server, never takes one away: entries are never
+  // replaced (`SessionState.addSeen`)
+  const origin = seen.find((entry) => entry.server === readServer) ?? seen[0];
   // a state that lost what it held (`markLost`) cannot tell a link no tool returned from one another server did
   const lost = origin === undefined ? await state.lostWhy(context.budget) : undefined;
   if (lost !== undefined) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -68,8 +68,9 @@ export function openSessionState(
 
 /**
  * Per-session state of the hook, safe for hook processes the host runs at the same time: each event writes its own
- * entries (files named by the tool call, written whole: `state-entries.ts`), so no two processes write the same file
- * and no reader sees half a file. Nothing is read-modify-written, so no lock is needed.
+ * entries (files named by the tool call and a random part, written whole: `state-entries.ts`), so no two processes
+ * write the same file, no reader sees half a file, and no event replaces what another kept. Nothing is
+ * read-modify-written, so no lock is needed.
  */
 export class SessionState {
   private readonly store: StateEntries;
@@ -97,9 +98,9 @@ export class SessionState {
    */
   async addSeen(callId: string, links: readonly SeenLink[], overflow: ReadonlySet<string> = new Set()): Promise<void> {
     const over = new Set([...overflow, ...links.slice(maxLinksPerEvent).map((l) => l.server)]);
-    if (over.size > 0) await this.writeAtomic(`over-${digest(callId)}.json`, [...over]);
+    if (over.size > 0) await this.writeAtomic(entryName('over-', callId), [...over]);
     if (links.length === 0) return;
-    await this.writeAtomic(`seen-${digest(callId)}.json`, links.slice(0, maxLinksPerEvent));
+    await this.writeAtomic(entryName('seen-', callId), links.slice(0, maxLinksPerEvent));
   }
 
   /** The servers that returned links the state could not keep (over `maxLinksPerEvent` in one event), sorted. */
@@ -144,7 +145,7 @@ export class SessionState {
    */
   async addRefused(callId: string, addresses: readonly string[]): Promise<void> {
     const kept = [...new Set(addresses)].slice(0, maxRefusedAddresses + 1);
-    if (kept.length > 0) await this.writeAtomic(`refused-${digest(callId)}.json`, kept);
+    if (kept.length > 0) await this.writeAtomic(entryName('refused-', callId), kept);
   }
 
   /**
@@ -218,6 +219,15 @@ export class SessionState {
     const text = await this.store.read(name);
     return text === undefined ? undefined : (JSON.parse(text) as unknown);
   }
+}
+
+/**
+ * The name of a new entry of what one call returned (`seen-`, `over-`, `refused-`): the call's digest and a random
+ * part, so an event sent again under the same tool-use id (one posted with the resident server's secret) adds an entry
+ * and never replaces what an earlier event kept.
+ */
+function entryName(prefix: string, callId: string): string {
+  return `${prefix}${digest(callId)}-${randomBytes(6).toString('hex')}.json`;
 }
 
 /** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`. */

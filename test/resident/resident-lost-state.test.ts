@@ -91,15 +91,39 @@ describe('the resident state, past what it can hold', () => {
     expect(await read(h, 'docs', 'guide://docs/z.md', 'never-seen')).toBe('{}');
   });
 
-  it('an event the agent posts later (it holds the secret) cannot move a link to the server it reads from', async () => {
+  it('a later event (the agent holds the secret) adds a server that returned a link, never takes one away', async () => {
     await listed(handling, 'evil', secret, 'victim');
-    // a forged tool result of `vault` returning the same uri: the link is still the one `evil` returned first
+    // a uri two servers return reads from each of them (issue 39 item 2): `vault`, returning it later, reads it too
     await listed(handling, 'vault', secret, 'victim');
+    expect(await read(handling, 'vault', secret, 'victim')).toBe('{}');
+    expect(await read(handling, 'evil', secret, 'victim')).toBe('{}');
+    // a server that did not return it still does not read it
+    expect(await read(handling, 'docs', secret, 'victim')).toContain('server.mismatch');
+  });
+
+  it('an event posted again under the same tool-use id replaces nothing an earlier one kept', async () => {
+    const post = (server: string, uri: string) =>
+      answerEvent(
+        JSON.stringify(toolReturned(server, 'links', [link(uri)], { session: 'victim', toolUseId: 'toolu_1' })),
+        handling,
+      );
+    await post('evil', secret);
+    // the same call's id, a harmless link: the link `evil` returned is still its link
+    await post('evil', 'guide://docs/a.md');
     expect(await read(handling, 'vault', secret, 'victim')).toContain('server.mismatch');
-    // the other way round, the server that returned it first still reads it
-    await listed(handling, 'vault', secret, 'other');
-    await listed(handling, 'evil', secret, 'other');
-    expect(await read(handling, 'vault', secret, 'other')).toBe('{}');
+    // and the address of a link refused under that id is still searched for in later results
+    await post('evil', 'http://169.254.169.254/latest/');
+    await post('evil', 'http://10.9.9.9/other');
+    const later = await answerEvent(
+      JSON.stringify(
+        toolReturned('docs', 'notes', [{ type: 'text', text: 'curl http://169.254.169.254/latest/' }], {
+          session: 'victim',
+          toolUseId: 'toolu_2',
+        }),
+      ),
+      handling,
+    );
+    expect(later.body).toContain('content.names-refused-address');
   });
 
   it('a tool result it failed to keep marks the session lost', async () => {

@@ -24,6 +24,49 @@ interface Splice extends Span {
  * path does not lead where the edit needs (the caller fails the message instead of rewriting it another way).
  */
 export function spliceEdits(text: string, edits: readonly MessageEdit[]): string | null {
+  const splices = editSplices(text, edits);
+  if (splices === null) return null;
+  const pieces: string[] = [];
+  let last = 0;
+  for (const s of splices) {
+    pieces.push(text.slice(last, s.start), s.text);
+    last = s.end;
+  }
+  pieces.push(text.slice(last));
+  return pieces.join('');
+}
+
+/**
+ * `spliceEdits` made on the line's bytes when its `text` is all ASCII (`bytes` as long as `text`, so an offset in
+ * the text is one in the bytes): the bytes between the edits are copied as they came, with no string built and
+ * encoded again. null when a path does not lead where an edit needs, or the line is not ASCII.
+ */
+export function spliceEditsInto(
+  text: string,
+  bytes: readonly Buffer[],
+  size: number,
+  edits: readonly MessageEdit[],
+): Buffer | null {
+  if (size !== text.length) return null;
+  const splices = editSplices(text, edits);
+  if (splices === null) return null;
+  let length = size;
+  for (const s of splices) length += Buffer.byteLength(s.text) - (s.end - s.start);
+  const source = bytes.length === 1 ? (bytes[0] as Buffer) : Buffer.concat(bytes, size);
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  let last = 0;
+  for (const s of splices) {
+    at += source.copy(out, at, last, s.start);
+    at += out.write(s.text, at, 'utf8');
+    last = s.end;
+  }
+  at += source.copy(out, at, last, size);
+  return at === length ? out : null;
+}
+
+// the splices `edits` make of `text`, in order and not overlapping; null when a path does not lead where an edit needs
+function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | null {
   const index = new TextIndex(text);
   const splices: Splice[] = [];
   // the JSON of each value and name, once: the links of one result share their compact decision
@@ -87,15 +130,12 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[]): string
   }
   // the edits of a judged result come in the order of the text: sorted only when they do not
   if (!inOrder(splices)) splices.sort((a, b) => a.start - b.start || a.end - b.end);
-  const pieces: string[] = [];
   let last = 0;
   for (const s of splices) {
     if (s.start < last) return null;
-    pieces.push(text.slice(last, s.start), s.text);
     last = s.end;
   }
-  pieces.push(text.slice(last));
-  return pieces.join('');
+  return splices;
 }
 
 // whether `a` and `b` name the same parent (all but their last step)

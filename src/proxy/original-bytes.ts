@@ -1,7 +1,7 @@
 import { GateError } from '../errors.ts';
 import { editMessage, editsOf } from '../sdk/message-edits.ts';
 import type { Line } from './json-lines.ts';
-import { spliceEdits } from './json-spans.ts';
+import { spliceEdits, spliceEditsInto } from './json-spans.ts';
 import { markWire, wireBytes } from '../flow/json-rpc-shape.ts';
 import { EditedLine } from './edited-line.ts';
 
@@ -41,12 +41,22 @@ export function frameOf(message: unknown): Frame {
   if (message === null || typeof message !== 'object') return `${JSON.stringify(message)}\n`;
   const line = lineOf(message);
   if (line !== undefined) return line.parts;
+  const bytes = editedBytes(message);
+  if (bytes !== null) return [bytes];
   const text = editedText(message);
   if (text !== null) return text;
   // an edited message that did not arrive as a line is written as the value the edits make of it
   const value =
     message instanceof EditedLine ? editMessage(message.from as Record<string, unknown>, message.edits) : message;
   return `${JSON.stringify(value)}\n`;
+}
+
+// the original bytes with the edits made, for a message edited once from a line of ASCII text (null: another one)
+function editedBytes(message: object): Buffer | null {
+  const edited = message instanceof EditedLine ? message : editsOf(message);
+  const line = edited === undefined ? undefined : lineOf(edited.from);
+  if (edited === undefined || line === undefined) return null;
+  return spliceEditsInto(line.text, line.parts, line.size, edited.edits);
 }
 
 // the original text with the edits made, for a message edited from one that arrived as a line (null: none did)

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { spanAt, spliceEdits } from '../../src/proxy/json-spans.ts';
+import { spanAt, spliceEdits, spliceEditsInto } from '../../src/proxy/json-spans.ts';
 import { editMessage, type MessageEdit } from '../../src/sdk/message-edits.ts';
 
 // writes a value the way a peer might: compact or spaced, members in their order
@@ -113,6 +113,25 @@ describe('spanAt and spliceEdits', () => {
     }
   });
 
+  test('on the bytes of an ASCII line: each edit written as UTF-8 between the bytes as they came', () => {
+    const text = '{"id":1,"result":{"content":[{"uri":"a"},{"uri":"b"}]}}\n';
+    const edits: MessageEdit[] = [
+      { op: 'set', path: ['result', 'content', 0], key: '_meta', value: { note: 'é ✓' } },
+      { op: 'replace', path: ['result', 'content', 1], value: { type: 'text', text: '漢字' } },
+    ];
+    const out = spliceEditsInto(text, [Buffer.from(text)], text.length, edits);
+    expect(out?.toString('utf8')).toBe(spliceEdits(text, edits));
+    expect(out?.toString('utf8')).toBe(
+      '{"id":1,"result":{"content":[{"uri":"a","_meta":{"note":"é ✓"}},{"type":"text","text":"漢字"}]}}\n',
+    );
+    // a path that leads nowhere: null, never bytes written another way
+    expect(
+      spliceEditsInto(text, [Buffer.from(text)], text.length, [{ op: 'replace', path: ['x'], value: 1 }]),
+    ).toBeNull();
+    const wide = text.replace('"a"', '"ä"');
+    expect(spliceEditsInto(wide, [Buffer.from(wide)], Buffer.byteLength(wide), edits)).toBeNull();
+  });
+
   test('nesting 20 000 deep is walked without recursion', () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const text = `{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x"}]}}\n`;
@@ -152,6 +171,13 @@ describe('spanAt and spliceEdits', () => {
           const out = spliceEdits(text, edits);
           // compared as JSON (a -0 reads back as 0 either way)
           expect(JSON.parse(out ?? 'null')).toEqual(JSON.parse(JSON.stringify(editMessage(parsed, edits))));
+          // made on the bytes (split in two parts, as a line that came in two chunks), the same bytes as the text's,
+          // or null when the line is not ASCII (an offset in the text is then not one in the bytes)
+          const bytes = Buffer.from(text);
+          const cut = Math.floor(bytes.length / 2);
+          const into = spliceEditsInto(text, [bytes.subarray(0, cut), bytes.subarray(cut)], bytes.length, edits);
+          if (bytes.length !== text.length) expect(into).toBeNull();
+          else expect(into?.toString('utf8') ?? null).toBe(out);
         },
       ),
       { numRuns: 300 },

@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy, parsePolicy } from '../../src/policy/load-policy.ts';
+import { pdfJsOpenScripts } from '../content/pdf/pdfjs-oracle.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(import.meta.dirname, 'ordinary-files');
@@ -104,4 +105,49 @@ describe('their twins, made active, are still refused', () => {
       expect((await decide('guide://corpus/page.html', octet, text)).effect).not.toBe('allow');
     },
   );
+});
+
+// A minimal twin of nodejs's CHANGELOG_V20.md (Debian's /usr/share/doc/nodejs, found by bench/ordinary-files.ts
+// --root /usr/share): a `trailer` word, a `<<` and an MDN link whose path holds `/JavaScript` read as a pdf's object
+// layer. pdf.js opens nothing in it (the oracle); what pdf.js needs, a `trailer` dictionary or an object, still is.
+describe('prose naming pdf words is not a pdf; a pdf pdf.js opens in prose still is', () => {
+  const changelog = [
+    '# Changelog',
+    '',
+    '* **http**: use null prototype for headersDistinct/trailersDistinct',
+    '* **http**: send the trailer',
+    'trailer fields are sent after the body, see [import.meta.resolve](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Operators/import.meta/resolve)',
+    '* **src**: use `std::cout << value` in the inspector, and mention startxref and %%EOF',
+    '',
+  ].join('\n');
+  const catalog =
+    '<< /Type /Catalog /Pages << /Type /Pages /Kids [] /Count 0 >> /OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >> >>';
+
+  test('the changelog is allowed, and pdf.js opens no document in it', async () => {
+    expect(await pdfJsOpenScripts(Buffer.from(changelog)).catch((e: Error) => e.message)).toMatch(/invalid pdf/i);
+    for (const mimeType of ['text/markdown', 'text/plain'])
+      expect(await decide('guide://corpus/nodejs/CHANGELOG_V20.md', mimeType, changelog)).toEqual({
+        effect: 'allow',
+        why: '',
+      });
+  });
+
+  test.for([
+    ['an inline trailer', `${changelog}trailer\n<< /Root ${catalog} >>\n`],
+    ['an inline trailer after a comment', `${changelog}trailer % root\n<< /Root ${catalog} >>\n`],
+    ['an inline trailer after 300 spaces', `${changelog}trailer${' '.repeat(300)}<< /Root ${catalog} >>\n`],
+  ])('the changelog with %s whose script pdf.js runs is denied', async ([, text]) => {
+    expect(await pdfJsOpenScripts(Buffer.from(text as string))).toEqual(['app.alert(1)']);
+    for (const mimeType of ['text/markdown', 'text/plain'])
+      expect((await decide('guide://corpus/nodejs/CHANGELOG_V20.md', mimeType, text as string)).why).toMatch(
+        /pdf active content `\/JavaScript`/,
+      );
+  });
+
+  test('the changelog with an object holding an action is denied', async () => {
+    const text = `${changelog}\n1 0 obj\n${catalog}\nendobj\n`;
+    expect((await decide('guide://corpus/nodejs/CHANGELOG_V20.md', 'text/plain', text)).why).toMatch(
+      /pdf active content `\/JavaScript`/,
+    );
+  });
 });

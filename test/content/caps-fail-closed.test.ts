@@ -533,6 +533,8 @@ const notCaps: Record<string, string> = {
     'pdf: no header found going back means the stream dictionary is read conservatively (every key since the previous stream), which inspects more',
   maxInterestingRawName:
     'pdf: a raw name longer than every active name written with `#xx` escapes throughout cannot decode to one; a length filter, not a limit',
+  maxGapBytes:
+    'pdf in text: a gap after `trailer` or before `obj` longer than it counts as pdf structure, so the text is read as a pdf, which inspects more',
   eocdSearchBytes:
     'zip: the end record is at most 22 + 65,535 bytes from the end by the format; readers search no further',
 };

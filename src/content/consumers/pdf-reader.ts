@@ -33,7 +33,7 @@ export const pdfReaderConsumer = {
     {
       consumer: 'PDF readers (pdf.js, Acrobat)',
       reaches:
-        'a `%PDF-` header in the first KiB, of binary or of text; in an image or text, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere',
+        'a `%PDF-` header in the first KiB, of binary or of text; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere; in text, what pdf.js opens a document by with no header: an object header (`N G obj`) or a `trailer` keyword before a dictionary, anywhere (a `trailer` word in prose, `startxref` or `%%EOF` alone give it no catalog)',
       judged:
         'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media, `javascript:` link targets (of a URI action, or a GoToR file `/F` pdf.js hands on as the link url) and a font `/FontMatrix` that is not an inline array of numbers (pdf.js before 4.2.67 runs it as script, CVE-2024-4367); object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
       notCovered:
@@ -44,7 +44,7 @@ export const pdfReaderConsumer = {
     'a pdf is judged by its type only: OpenAction javascript, launch actions and attachments pass, and pdfs inside images are not looked for',
   // a pdf reader finds the header anywhere in the first KiB (pdf.js, Acrobat): text with a line before it is a pdf
   // too; past the first KiB pdf.js still opens it by its trailer (a pdf after 4 KiB of notes runs its OpenAction)
-  // PDF structure needs a `<<` dictionary: text with no `<` is searched no further
+  // PDF structure needs a `<<` dictionary: text with no `<` is searched no further (sniff-pdf.ts: what pdf.js needs)
   readsText: (body) =>
     body.kind === 'pdf' || headerAt(body.bytes) !== -1 || (body.mayHold(0x3c) && holdsPdfStructure(body.bytes)),
   judgeText: (body, budget) => {

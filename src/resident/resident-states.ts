@@ -3,33 +3,29 @@
 // the printed set-up also sends it); a read's outcome is judged by the command hook, which decides the link again
 // from its own state, so a read the server let through is not kept waiting here.
 //
-// What it cannot keep it never forgets silently: a session pushed out by newer ones is remembered by a digest of its
-// id, and its state, if it comes back, is marked lost (`SessionState.markLost`): a read of a uri it does not hold is
-// refused (`hook.state-lost`), never judged as a link no tool returned. When even the forgotten ids are too many to
-// remember, every session the server does not hold is opened lost.
-import { createHash } from 'node:crypto';
+// What it cannot keep it never forgets silently: a session pushed out by newer ones is remembered in a filter of the
+// digests of forgotten ids, and its state, if it comes back, is marked lost (`SessionState.markLost`): a read of a uri
+// it does not hold is refused (`hook.state-lost`), never judged as a link no tool returned. The filter has a fixed size
+// however many sessions are forgotten (`ForgottenSessions`): it never misses a forgotten session; its errors go one way
+// only, a session it never held now and then taken for a forgotten one and opened lost (closed for that session's reads
+// of uris its tools did not return), and never the other.
 import { SessionState, type SessionStates } from '../hook/session-state.ts';
 import { memoryStateEntries, type StateEntries } from '../hook/state-entries.ts';
+import { ForgottenSessions } from './forgotten-sessions.ts';
 
 /** Sessions kept at most; the one used longest ago is forgotten first (and marked lost if it comes back). */
 export const maxResidentSessions = 256;
 
-/** Forgotten session ids remembered at most (a digest each); past it every session not held is opened lost. */
-export const maxForgottenSessions = 65_536;
-
 /** Each session's state in this process, the most recent `maxResidentSessions` of them. */
 export class ResidentStates implements SessionStates {
   private readonly sessions = new Map<string, SessionState>();
-  private readonly forgotten = new Set<string>();
+  private readonly forgotten: ForgottenSessions;
   private readonly limit: number;
-  private readonly forgetLimit: number;
-  /** true once more sessions were forgotten than `forgetLimit`: every session not held is opened lost */
-  private overflowed = false;
 
-  /** Keeps at most `limit` sessions, and remembers at most `forgetLimit` forgotten ones. */
-  constructor(limit: number = maxResidentSessions, forgetLimit: number = maxForgottenSessions) {
+  /** Keeps at most `limit` sessions; `forgotten` remembers those pushed out (its default: 1 MiB, `ForgottenSessions`). */
+  constructor(limit: number = maxResidentSessions, forgotten: ForgottenSessions = new ForgottenSessions()) {
     this.limit = limit;
-    this.forgetLimit = forgetLimit;
+    this.forgotten = forgotten;
   }
 
   /** The state of `session`: empty at its first event, marked lost when the server held it once and forgot it. */
@@ -41,18 +37,15 @@ export class ResidentStates implements SessionStates {
       return state;
     }
     state = SessionState.over(withoutPendingReads(memoryStateEntries()));
-    const key = digest(session);
-    const lost = this.forgotten.delete(key)
-      ? `the resident hook held more than ${this.limit} sessions and forgot this one`
-      : this.overflowed
-        ? `the resident hook forgot more than ${this.forgetLimit} sessions and cannot tell whether it held this one`
-        : undefined;
+    const lost = this.forgotten.mayHold(session)
+      ? `the resident hook held more than ${this.limit} sessions and forgot this one (or, rarely, one whose id it cannot tell from this one's)`
+      : undefined;
     // held before anything is awaited: an event of the same session meanwhile opens this very state
     this.sessions.set(session, state);
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= this.limit) break;
       this.sessions.delete(oldest);
-      this.forget(digest(oldest));
+      this.forgotten.add(oldest);
     }
     if (lost !== undefined) await state.markLost(lost);
     return state;
@@ -61,22 +54,6 @@ export class ResidentStates implements SessionStates {
   /** How many sessions are kept. */
   get size(): number {
     return this.sessions.size;
-  }
-
-  /** True once more sessions were forgotten than can be remembered: every session not held is opened lost. */
-  get forgetful(): boolean {
-    return this.overflowed;
-  }
-
-  private forget(key: string): void {
-    if (this.overflowed) return;
-    if (this.forgotten.size >= this.forgetLimit) {
-      // from now on every session not held is opened lost: the ids remembered so far are no longer needed
-      this.overflowed = true;
-      this.forgotten.clear();
-      return;
-    }
-    this.forgotten.add(key);
   }
 }
 
@@ -90,8 +67,4 @@ function withoutPendingReads(store: StateEntries): StateEntries {
       if (!name.startsWith('read-')) await store.write(name, text);
     },
   };
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
 }

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { answerEvent, type ResidentHandling } from '../../src/resident/resident-answer.ts';
+import { ForgottenSessions } from '../../src/resident/forgotten-sessions.ts';
 import { maxResidentSessions, ResidentStates } from '../../src/resident/resident-states.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { readRequested, toolReturned } from '../hook/hook-events.ts';
@@ -77,18 +78,33 @@ describe('the resident state, past what it can hold', () => {
     expect(await read(handling, 'vault', secret, 's-2')).toContain('hook.state-lost');
   });
 
-  it('once it has forgotten more sessions than it can name, every session it does not hold is opened lost', async () => {
-    const small = new ResidentStates(1, 2);
-    const h = handlingOf(small);
-    for (const s of ['a', 'b', 'c']) expect(await read(h, 'docs', 'guide://docs/a.md', s)).toBe('{}');
-    expect(small.forgetful).toBe(false);
-    // the third forgotten id is more than it remembers
-    expect(await read(h, 'docs', 'guide://docs/a.md', 'd')).toBe('{}');
-    expect(small.forgetful).toBe(true);
-    expect(await read(h, 'docs', 'guide://docs/a.md', 'never-seen')).toContain('hook.state-lost');
+  it('past 65 536 forgotten sessions a new session is still an ordinary one, and a forgotten one still comes back lost', async () => {
+    // on main every session it did not hold was opened lost for the server's life once 65 536 were forgotten
+    const one = new ResidentStates(1);
+    const h = handlingOf(one);
+    await listed(h, 'evil', secret, 'victim');
+    for (let i = 0; i < 70_000; i++) await one.open(`flood-${i}`);
+    expect(await read(h, 'docs', 'guide://docs/a.md', 'never-seen')).toBe('{}');
+    expect(await read(h, 'vault', secret, 'victim')).toContain('hook.state-lost');
+    for (const i of [0, 35_000, 69_998])
+      expect(await read(h, 'docs', 'guide://docs/a.md', `flood-${i}`)).toContain('hook.state-lost');
     // a link the session's own tools returned still reads
-    await listed(h, 'docs', 'guide://docs/z.md', 'never-seen');
-    expect(await read(h, 'docs', 'guide://docs/z.md', 'never-seen')).toBe('{}');
+    await listed(h, 'docs', 'guide://docs/z.md', 'never-seen-2');
+    expect(await read(h, 'docs', 'guide://docs/z.md', 'never-seen-2')).toBe('{}');
+  });
+
+  it('the forgotten-session filter errs one way only: a tiny filter never misses a forgotten session', async () => {
+    const filter = new ForgottenSessions(64);
+    const tiny = new ResidentStates(1, filter);
+    const h = handlingOf(tiny);
+    for (let i = 0; i < 200; i++) await tiny.open(`s-${i}`);
+    expect(filter.falsePositiveRate).toBeGreaterThan(0.5);
+    for (let i = 0; i < 199; i++) expect(await read(h, 'vault', secret, `s-${i}`)).toContain('hook.state-lost');
+    // and the default one, after as many, takes next to no new session for a forgotten one
+    const wide = new ForgottenSessions();
+    for (let i = 0; i < 70_000; i++) wide.add(`s-${i}`);
+    expect(wide.falsePositiveRate).toBeLessThan(1e-8);
+    expect(() => new ForgottenSessions(100)).toThrow(/power of two/);
   });
 
   it('a later event (the agent holds the secret) adds a server that returned a link, never takes one away', async () => {

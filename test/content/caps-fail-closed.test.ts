@@ -450,7 +450,7 @@ const capCases: CapCase[] = [
     value: maxParserNanos,
     mime: 'text/markdown',
     bytes: () =>
-      Buffer.from(`an <kbd style="color: teal"> attribute\n\n${'Array<Map<string, number>> | '.repeat(35_000)}`),
+      Buffer.from(`an <kbd style="color: teal"> attribute\n${'Array<Map<string, number>> | '.repeat(35_000)}`),
     finding: /more parser time than any item may/,
   },
   {

@@ -30,7 +30,7 @@ describe('markup and markdown that take the parsers seconds are withheld', () =>
     ['7 MB of flat svg read as xml and as html', () => svgOf(referenced + '<g/>'.repeat(1_750_000)), 'image/svg+xml'],
     [
       '1 MB of markdown for five renderers',
-      () => Buffer.from(`an <kbd style="color: teal"> attribute\n\n${'*a* b '.repeat(170_000)}`),
+      () => Buffer.from(`an <kbd style="color: teal"> attribute\n${'*a* b '.repeat(170_000)}`),
       'text/markdown',
     ],
   ])(

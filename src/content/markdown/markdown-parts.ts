@@ -9,16 +9,19 @@
 //   of those (or a fence line in what may be an html block, or a closing line only marked takes) nothing is cut;
 // - html blocks of the first five kinds (`<pre`, `<script`, `<style`, `<textarea`, `<!--`, `<?`, `<!X`, `<![CDATA[`)
 //   run to their end marker: no cut inside what may be one (raw-html-grammar.ts, read with a margin);
-// - raw html: no cut inside a tag the screen reads as running past its line (`rawTagSpans`); none after an inline
-//   `<pre>`, `<code>`, `<kbd>` or `<script>` tag (marked passes text on raw after one), nor after a `<style>` tag
-//   (the browser reads every later part as css up to its end tag); a text naming `<svg>` or
+// - raw html: no cut inside a tag the screen reads as running past its line (`rawTagSpans`); none after a `<style>`
+//   tag (the browser reads every later part as css up to its end tag). marked passes a paragraph's text on raw after
+//   an inline `<pre>`, `<code>`, `<kbd>` or `<script>` tag, but only within that block: its lexer (marked 18,
+//   `Lexer.lex`) sets `inRawBlock` off before the inline text of each block, so a part starts with it off as in
+//   place (markdown-parts.test.ts checks it against marked); a text naming `<svg>` or
 //   `<math>` is not cut (the browser parses what follows them as foreign content, where a `<style>` holds markup);
 // - definitions: a link reference definition links its uses anywhere, and the renderers disagree on what one is
 //   (marked takes labels past 999 characters and titles across a blank line), so a text whose live part may define
 //   one (`]:`) is read whole (a definition with an inert destination makes inert links); a GFM footnote definition
-//   renders only where it is referenced, so a text with `[^` is not cut.
+//   renders only where it is referenced, so a text whose live part holds a `[^` is read whole (a definition is a
+//   container that a line with no indent after a blank line ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
-import { htmlBlockLines, markedRawTextFrom } from './raw-html-grammar.ts';
+import { htmlBlockLines } from './raw-html-grammar.ts';
 import { mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
 
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
@@ -29,17 +32,14 @@ const inlineStyleTag = /<(?:[a-z]+:)?style\b/i;
 
 /** The text cut into parts every renderer reads as it reads them in place, in order (their concatenation is the text); one part when no cut is safe. Linear. */
 export function markdownParts(text: string): string[] {
-  if (/\[\^|<(?:svg|math)\b/i.test(text)) return [text];
+  if (/<(?:svg|math)\b/i.test(text)) return [text];
   const bytes = Buffer.from(text, 'utf8');
   const spans = rawTagSpans(bytes);
   const blocks = htmlBlockLines(bytes);
-  // no cut at or after the first place marked may pass text on raw, nor after the first `<style` tag: an inline one in
-  // a paragraph opens a style element that runs, in the browser, over every later part to its end tag
+  // no cut after the first `<style` tag: an inline one in a paragraph opens a style element that runs, in the
+  // browser, over every later part to its end tag
   const styleAt = text.search(inlineStyleTag);
-  const rawFrom = Math.min(
-    markedRawTextFrom(bytes),
-    styleAt === -1 ? Number.POSITIVE_INFINITY : Buffer.byteLength(text.slice(0, styleAt), 'utf8'),
-  );
+  const rawFrom = styleAt === -1 ? Number.POSITIVE_INFINITY : Buffer.byteLength(text.slice(0, styleAt), 'utf8');
   const cuts: number[] = [];
   // the open top-level fence (its character and length), and whether fences can no longer be followed
   let fence: { char: number; length: number } | null = null;
@@ -95,8 +95,9 @@ export function markdownRuns(text: string, also?: (part: string) => boolean): st
     const live = mayHoldActiveMarkdown(part);
     // a live part that may define a link reference (`]:`): the renderers disagree on what a definition is (marked
     // takes labels past 999 characters and titles across a blank line), and a use anywhere links it, so the whole
-    // text is read as one
-    if (live && part.includes(']:')) return [text];
+    // text is read as one; likewise a live part holding a footnote reference or definition (`[^`), which renders
+    // only with its other half
+    if (live && (part.includes(']:') || part.includes('[^'))) return [text];
     if (live || also?.(part) === true) run += part;
     else if (run !== '') {
       runs.push(run);

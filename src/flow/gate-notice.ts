@@ -154,8 +154,8 @@ export function addressOf(uri: string): string {
   return dotted === null ? address : `${dotted}${end === -1 ? '' : address.slice(end)}`;
 }
 
-// `addressOf` with the host as written
-function rawAddressOf(uri: string): string {
+/** `addressOf` with the host as written. */
+export function rawAddressOf(uri: string): string {
   let rest = uri
     .trim()
     .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')

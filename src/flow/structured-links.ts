@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
-import { addressOf, mayReadBack, readBack } from './gate-notice.ts';
+import { type AddressForm, AddressSearch, addressForms } from './address-search.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -44,6 +44,13 @@ export interface StructuredEdit {
 
 /** What judging a `structuredContent` changed: its replacements, or `withheld` (the whole value) when it was past a limit. */
 export type StructuredJudgement = { withheld: false; edits: StructuredEdit[] } | { withheld: true; notice: string };
+
+// a refused link whose address a string may hold: the link, its decision and its record's ref
+interface RefusedHolder {
+  link: unknown;
+  decision: Decision;
+  ref: string | null;
+}
 
 interface Found {
   path: (string | number)[];
@@ -90,6 +97,8 @@ export interface StructuredOptions {
 export interface SearchSpent {
   comparisons: number;
   chars: number;
+  /** the address forms of each refused uri, made once for all the values sharing the count */
+  forms?: Map<string, readonly AddressForm[]>;
 }
 
 /**
@@ -113,7 +122,7 @@ export async function judgeStructured(
   const refs = await options.refs;
   const edits: StructuredEdit[] = [];
   // every refused link, by its raw uri: those of `content`, then those found here
-  const refused = new Map<string, { link: unknown; decision: Decision; ref: string | null }>();
+  const refused = new Map<string, RefusedHolder>();
   for (const r of refs?.values() ?? []) refused.set(uriOf(r.link), r);
   let refusedKey: string | null = null;
   found.forEach((f, i) => {
@@ -141,22 +150,18 @@ export async function judgeStructured(
     return { withheld: true, notice: tooLargeNotice };
   spent.comparisons = comparisons;
   spent.chars = searchedChars;
-  // each refused uri's address worked out once, not once per string
-  const addresses = held.map(([uri, r]) => ({ uri, address: addressOf(uri), r }));
+  // every refused uri's address in all its forms, searched in one pass over each string (`AddressSearch`)
+  const search = new AddressSearch<RefusedHolder>();
+  const made = (spent.forms ??= new Map());
+  for (const [uri, r] of held) {
+    let forms = made.get(uri);
+    if (forms === undefined) made.set(uri, (forms = addressForms(uri)));
+    search.add(uri, r, forms);
+  }
   for (const { path, text, key } of walked.strings) {
-    let lower: string | undefined;
-    // the text as a parser reads a uri in it back (percent-encoded, backslashes, fullwidth, IDNA full stops), once
-    let back: string | null | undefined;
-    const holder = addresses.find(({ uri, address }) => {
-      if (text.includes(uri)) return true;
-      if (address.length < 3) return false;
-      lower ??= text.toLowerCase();
-      if (address.length <= text.length && lower.includes(address)) return true;
-      back ??= mayReadBack(text) ? readBack(text).toLowerCase() : null;
-      return back !== null && back.includes(address);
-    });
+    const holder = search.find(text);
     if (holder === undefined) continue;
-    const notice = refusedLinkNotice(holder.r.link, holder.r.decision, holder.r.ref);
+    const notice = refusedLinkNotice(holder.link, holder.decision, holder.ref);
     if (key === true) return { withheld: true, notice };
     edits.push({ path, value: notice });
   }

@@ -18,7 +18,7 @@ import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
-import { refusedAddressOf } from '../sdk/refused-in-notifications.ts';
+import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { namingWithheld } from './refused-named.ts';
 import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';

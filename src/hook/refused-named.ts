@@ -7,7 +7,7 @@ import { deny, reason } from '../decision/deny.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { FlowMode } from '../flow/link-steps.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
-import { RefusedAddresses } from '../sdk/refused-in-notifications.ts';
+import { RefusedAddresses } from '../sdk/refused-addresses.ts';
 import { checkBudget } from './event-budget.ts';
 import type { HookContext } from './hook-context.ts';
 import type { HookAnswer } from './hook-event.ts';

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
-import { maxAddressChars, maxKept } from '../sdk/refused-in-notifications.ts';
+import { maxAddressChars, maxKept } from '../sdk/refused-addresses.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';

@@ -18,7 +18,7 @@ import { answerJudged } from './answer-judged.ts';
 import type { Noting } from './refusals-noted.ts';
 
 // A tool result (and a task's result, which is one): its links found, decided once each and recorded before it goes
-// on; each refused link noted (`refused-in-notifications.ts`) and, where this front end judges the items, replaced by
+// on; each refused link noted (`refused-addresses.ts`) and, where this front end judges the items, replaced by
 // its notice in `content` and `structuredContent` alike; what is left may not name a refused link's address.
 
 /** The answer `m` to the `tools/call` or `tasks/result` `id` (of `tool`): recorded, judged and passed on. */

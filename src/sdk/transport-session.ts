@@ -28,7 +28,8 @@ import type { Policy } from '../policy/policy.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { FoundLink } from './found-links.ts';
-import { RefusedAddresses } from './refused-in-notifications.ts';
+import { RefusedAddresses } from './refused-addresses.ts';
+import { connectionByteCap } from './connection-byte-cap.ts';
 import { RefusalsNoted } from './refusals-noted.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
@@ -121,7 +122,7 @@ export class TransportSession {
   readonly reads = new ReadsInFlight();
   readonly found = new FoundLinks();
   /** the addresses of this session's refused links, which its log and progress notifications may not name */
-  readonly refused = new RefusedAddresses();
+  readonly refused: RefusedAddresses;
   /** the refusals still being noted: what is searched for refused addresses waits for them, in order */
   readonly noted = new RefusalsNoted();
   // the place a message held until the refusals were noted kept, for the hold its route starts (not a second place)
@@ -151,6 +152,7 @@ export class TransportSession {
     this.mode = checkMode(options.mode);
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
+    this.refused = new RefusedAddresses(connectionByteCap(options.gate.policy));
     this.sinkDeadlineMs = Math.max(this.deadlineMs, minJudgementMs);
     this.deadline = new RecordsDeadline(this.sinkDeadlineMs);
     this.judgeItems = options.judgeEmbedded !== false;

@@ -103,7 +103,7 @@ describe('red team, surviving links (fresh): requests the host batches', () => {
 // A server's notifications passed through unjudged; a host shows log messages and progress messages to its user, and
 // some hand them to the model. After a tool result whose link was refused, the same server names the address in one:
 // it reached the host. Now a session keeps the addresses of its refused links, and a log or progress message naming one
-// (as written or read back) is dropped (`src/sdk/refused-in-notifications.ts`).
+// (as written or read back) is dropped (`src/sdk/refused-addresses.ts`).
 describe('red team, surviving links (fresh): notifications after the refusal', () => {
   for (const [method, params] of [
     ['notifications/message', { level: 'info', logger: 'x', data: `credentials at ${metadata}` }],

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { LinkStep } from '../../src/flow/link-steps.ts';
 import { dottedIpv4, dottedNumericHosts } from '../../src/flow/numeric-hosts.ts';
-import { RefusedAddresses } from '../../src/sdk/refused-in-notifications.ts';
+import { RefusedAddresses } from '../../src/sdk/refused-addresses.ts';
 
 // a refused step of `uri`, as a session's ledger hands it over (only what the search reads)
 const refusedStep = (uri: string) =>
@@ -66,7 +66,7 @@ describe('numeric hosts read as the WHATWG URL parser reads them', () => {
     expect(dottedNumericHosts('http://2852039166/latest/12/x and evil.example/files/12345/x')).toBe(
       'http://169.254.169.254/latest/12/x and evil.example/files/12345/x',
     );
-    const kept = new RefusedAddresses();
+    const kept = new RefusedAddresses(16 << 20);
     kept.note([refusedStep('http://169.254.169.254/latest/12/x')]);
     expect(kept.names({ text: 'now curl http://2852039166/latest/12/x' })).toBe(true);
   });

@@ -1,0 +1,152 @@
+import type { Decision } from '../decision/decision.ts';
+import { AddressSearch, addressForms, maxAddressChars, minAddressChars } from '../flow/address-search.ts';
+import { addressOf } from '../flow/gate-notice.ts';
+import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
+
+export { maxAddressChars } from '../flow/address-search.ts';
+
+// A server's notifications and the answers the gate has no judgement of its own for pass through unjudged, and a host
+// may show them to its user or its model: once one of the server's links was refused for its address (an internal
+// or metadata address, credentials in it, an address parsers read differently, a local file), a notification naming
+// that address is dropped, an answer naming it replaced by the gate's error or, in a listing, the string naming it by
+// the gate's notice (enforce mode, `plain-answers.ts`). A link refused for what it is not (its origin is not listed,
+// its server is not allowed, its declared type or size, an engine failure) leaves its address free to be named.
+
+/**
+ * The reasons that refuse a link for its address: one that must not be handed on in any later text of the session.
+ * A scheme refusal counts only for `file:` (the address is a file of this machine, which a shell reads).
+ */
+const addressReasons: ReadonlySet<string> = new Set([
+  'uri.non-public-address',
+  'uri.userinfo',
+  'uri.parser-confusion',
+  'uri.invalid',
+  'uri.unresolved',
+]);
+const localSchemes: ReadonlySet<string> = new Set(['file']);
+
+/** Whether a refused link's `reasons` refuse it for its address (`uri`'s scheme decides a scheme refusal). */
+export function refusedForAddress(reasons: readonly { code: string }[], uri: string): boolean {
+  return reasons.some(
+    (r) =>
+      addressReasons.has(r.code) ||
+      (r.code === 'uri.scheme-not-allowed' &&
+        localSchemes.has(/^\s*([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase() ?? '')),
+  );
+}
+
+/**
+ * The address a link `decision` denied for its address (its effect, whatever the mode; `refusedForAddress`) is kept
+ * by, as a hook's session state stores it: at most `maxAddressChars` long; null when it was refused for anything else,
+ * or is too short to search for.
+ */
+export function refusedAddressOf(decision: Decision, uri: string): string | null {
+  if (decision.effect !== 'deny' || !refusedForAddress(decision.reasons, uri)) return null;
+  const address = addressOf(uri).slice(0, maxAddressChars);
+  return address.length < minAddressChars ? null : address;
+}
+
+/**
+ * Most refused addresses a hook's session state keeps in its files (`maxRefusedAddresses`; past it the state is not
+ * whole and fails closed). The decorator's `RefusedAddresses` keeps all, bounded by characters.
+ */
+export const maxKept = 1024;
+
+/** The default connection cap of `RefusedAddresses`, bytes: above the default policy's `connectionByteCap`. */
+export const defaultCapBytes = 16 << 20;
+
+/**
+ * Characters of address forms a session keeps whole, for a connection cap of `capBytes`: a sixteenth of it (the
+ * forms of the addresses of one message at the cap come to about that much); past it the oldest are kept by their
+ * start only, and a text holding one of those counts as naming it.
+ */
+export function keptCharsFor(capBytes: number): number {
+  return Math.max(64 * 1024, Math.floor(capBytes / 16));
+}
+
+/** The addresses of one session's refused links, and the check of its later messages against them. */
+export class RefusedAddresses {
+  readonly #search: AddressSearch<true>;
+  /**
+   * Characters of one message's strings searched (the connection's cap: no message a connection carries is longer
+   * as JSON); a message with more is not passed on while any address is kept.
+   */
+  readonly maxSearchedChars: number;
+
+  /** `capBytes`: the connection's cap on one message (`connectionByteCap`), which bounds what is kept and searched. */
+  constructor(capBytes: number = defaultCapBytes) {
+    this.maxSearchedChars = capBytes;
+    this.#search = new AddressSearch<true>({ maxChars: keptCharsFor(capBytes), forgotten: true });
+  }
+
+  /** How many addresses are kept whole. */
+  get size(): number {
+    return this.#search.size + this.#search.forgotten;
+  }
+
+  /** Keeps the address of each step's link refused for its address. */
+  note(steps: readonly (LinkStep | undefined)[]): void {
+    for (const step of steps) {
+      if (step === undefined || !linkRefused(step)) continue;
+      const uri = step.link?.uri ?? step.discovered.uri;
+      if (refusedForAddress(step.linkDecision.reasons, uri)) this.#search.add(uri, true);
+    }
+  }
+
+  /**
+   * Keeps `addresses` (each as `refusedAddressOf` gives it: no scheme, no userinfo), in all their forms; one of
+   * `maxAddressChars` may have been cut, so it is found whatever follows it.
+   */
+  keep(addresses: Iterable<string>): void {
+    for (const address of addresses) {
+      if (address.length < minAddressChars) continue;
+      // read as a uri's address again (the forms of `http://` + it: read back, IDNA, dotted)
+      const forms = addressForms(`http://${address}`);
+      const cut = address.length >= maxAddressChars;
+      this.#search.add(address, true, cut ? forms.map((f) => ({ ...f, hostEnd: false })) : forms);
+    }
+  }
+
+  /**
+   * Whether `message` names a refused address in any of its strings, member names and numbers, each searched on its own
+   * as a host reads it (decoded, not as JSON text), as written and read back; past the search's bound of characters,
+   * or a value that is none of JSON's: true. Walked with a stack, so no nesting overflows it.
+   */
+  names(message: unknown): boolean {
+    if (this.#search.empty) return false;
+    const stack: unknown[] = [message];
+    let chars = 0;
+    while (stack.length > 0) {
+      const value = stack.pop();
+      let text: string | null = null;
+      if (typeof value === 'string') text = value;
+      else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+      else if (Array.isArray(value)) for (const v of value as unknown[]) stack.push(v);
+      else if (value !== null && typeof value === 'object')
+        for (const [key, v] of Object.entries(value)) {
+          stack.push(v);
+          stack.push(key);
+        }
+      else if (value !== null && value !== undefined) return true;
+      if (text === null) continue;
+      chars += text.length;
+      if (chars > this.maxSearchedChars || this.#search.find(text) === true) return true;
+    }
+    return false;
+  }
+
+  /** Steps the automata took over all texts so far (a transition or a fall back): at most twice the characters, per level. */
+  get searchSteps(): number {
+    return this.#search.steps;
+  }
+
+  /** Characters of address forms built into automata so far, over every rebuild (about log2 rebuilds per character). */
+  get builtChars(): number {
+    return this.#search.builtChars;
+  }
+
+  /** Characters of the address forms kept whole. */
+  get keptChars(): number {
+    return this.#search.chars;
+  }
+}

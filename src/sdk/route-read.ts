@@ -20,7 +20,7 @@ import { inputRequestUrls, isInputRequired } from '../flow/elicitation-urls.ts';
 import { firstLine, gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
-import { namesRefused, withheldNaming } from './plain-answers.ts';
+import { judgedPlainAnswer, judgesPlainAnswer, namesRefused, withheldNaming } from './plain-answers.ts';
 import { oversizeOf } from './oversize-answer.ts';
 import type { PendingRead } from './reads-in-flight.ts';
 import type { TransportSession } from './transport-session.ts';
@@ -155,8 +155,14 @@ export async function onReadAnswer(
   if (await withheldUnrecorded(s, id, judged.record, extra)) return;
   if (await refusedInputUrl(s, id, answer, pending.step, judged, extra)) return;
   if (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra)) return;
+  // a server error's `data` reaches the host whole: its links and uris are judged as `structuredContent`'s are (a
+  // not-found error's `data.uri` may name any address)
+  const sent =
+    'error' in message && judgesPlainAnswer(s, message, 'resources/read')
+      ? await judgedPlainAnswer(s, message, 'resources/read')
+      : message;
   try {
-    answerHost(s, id, message, pending.step, judged, extra);
+    answerHost(s, id, sent, pending.step, judged, extra);
   } catch (error) {
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
     s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);

@@ -26,6 +26,8 @@ export interface ConfiguredServer {
   readonly url?: string;
   /** the environment the host gives the server's process */
   readonly env: Readonly<Record<string, string>>;
+  /** the folder the host starts the command in, when its entry sets one (absolute: Gemini CLI's `cwd`) */
+  readonly cwd?: string;
   /** false when the host's configuration turns it off (it never starts) */
   readonly enabled: boolean;
   /** why the host never starts it, when that is not its own entry's switch (Gemini CLI in an untrusted folder) */

@@ -7,7 +7,7 @@ import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
-import { serverFromEntry } from './server-entry.ts';
+import { entryCwd, serverFromEntry } from './server-entry.ts';
 
 /**
  * Gemini CLI's MCP servers and `BeforeTool`/`AfterTool` hooks as it loads them (src/hosts/gemini-cli-settings.ts): the
@@ -59,7 +59,7 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
         };
         // a remote server is `httpUrl` (streamable http) or `url` (sse)
         // Gemini CLI 0.61 connects to `httpUrl` or `url` when there is one, before it looks at `command`
-        const server = serverFromEntry(where, entry, ['httpUrl', 'url'], true);
+        const server = { ...serverFromEntry(where, entry, ['httpUrl', 'url'], true), ...entryCwd(entry, places.cwd) };
         byName.set(name, untrusted === undefined ? server : { ...server, disabledBy: untrusted });
       }
     for (const h of hookHandlers(settings['hooks'], geminiCli.events)) found.push([file, h]);

@@ -63,8 +63,9 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   const loaded = new Map<string, Promise<PolicyStatus>>();
   // the loaded policies, for what a host's hooks cannot enforce of them (host-blind-spots.ts)
   const policies = new WeakMap<PolicyStatus, Policy>();
-  const status: PolicyOf = (invocation, env) => {
+  const status: PolicyOf = (invocation, env, cwd = places.cwd) => {
     const key = JSON.stringify([
+      cwd,
       invocation.policy,
       invocation.allowedSigners,
       invocation.minSigners,
@@ -74,7 +75,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     let found = loaded.get(key);
     if (found === undefined) {
       let kept: Policy | undefined;
-      found = policyStatus(invocation, places.cwd, env, (p) => (kept = p)).then((s) => {
+      found = policyStatus(invocation, cwd, env, (p) => (kept = p)).then((s) => {
         if (kept !== undefined) policies.set(s, kept);
         return s;
       });
@@ -153,6 +154,7 @@ const observeLine = (what: string) =>
 type PolicyOf = (
   invocation: LinkgateInvocation,
   env: Readonly<Record<string, string | undefined>>,
+  cwd?: string,
 ) => Promise<PolicyStatus>;
 
 async function hookReport(
@@ -265,12 +267,14 @@ async function serverReport(
     return { ...base, gate: 'disabled', state: 'disabled', gated: false, records: [], policies: [], problems };
   }
 
-  // a bare command is looked up on the PATH the entry's own `env` gives it, when it sets one (as the host's spawn does)
-  const invocation = linkgateInvocation(server.argv, places.cwd, server.env['PATH'] ?? places.env['PATH']);
+  // a bare command is looked up on the PATH the entry's own `env` gives it, when it sets one (as the host's spawn does);
+  // its relative paths resolve in the folder the host starts it in (the entry's `cwd`, when its host reads one)
+  const cwd = server.cwd ?? places.cwd;
+  const invocation = linkgateInvocation(server.argv, cwd, server.env['PATH'] ?? places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
-    const policy = await status(invocation, { ...places.env, ...server.env });
-    const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, places.cwd);
+    const policy = await status(invocation, { ...places.env, ...server.env }, cwd);
+    const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
     const preload = preloadProblem('`NODE_OPTIONS` of its environment', server.env['NODE_OPTIONS'] ?? '');
     if (preload !== undefined) problems.push(preload);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ConfiguredServer } from './doctor-report.ts';
 import { stringList, stringRecord } from './read-config-file.ts';
 
@@ -22,4 +23,10 @@ export function serverFromEntry(
     ...(url === undefined || command !== undefined ? {} : { url }),
     env: stringRecord(entry['env']),
   };
+}
+
+/** The folder a host that reads an entry's `cwd` starts its command in, resolved against `base`; none when unset. */
+export function entryCwd(entry: Readonly<Record<string, unknown>>, base: string): { cwd?: string } {
+  const cwd = entry['cwd'];
+  return typeof cwd === 'string' && cwd !== '' ? { cwd: resolve(base, cwd) } : {};
 }

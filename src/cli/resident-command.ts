@@ -128,15 +128,13 @@ export const residentDefinition = defineCommand({
         `linkgate resident: listening on 127.0.0.1:${started.port} as uid ${started.uid} for gated uid ${started.gatedUid}\n`,
       );
       // the policy, its review signatures and the allowed signers: a change to any reloads the policy, as SIGHUP does
-      const watched = [
-        policyFile,
-        `${policyFile}.sig`,
-        ...(review.allowedSigners === undefined ? [] : [review.allowedSigners]),
-      ];
+      // (the policy itself only when a new file replaced it: one written in place may be half written)
+      const rests = [`${policyFile}.sig`, ...(review.allowedSigners === undefined ? [] : [review.allowedSigners])];
       let watch: PolicyWatch | undefined;
       try {
         watch = watchPolicyFiles(
-          watched,
+          policyFile,
+          rests,
           () => holder.reload(),
           (outcome) => io.stderr.write(`${reloadLine(outcome, 'policy files changed')}\n`),
         );
@@ -151,7 +149,11 @@ export const residentDefinition = defineCommand({
           void started.close().then(() => resolve(0));
         };
         const reload = () => {
-          void holder.reload().then((outcome) => io.stderr.write(`${reloadLine(outcome, 'SIGHUP')}\n`));
+          void holder.reload().then((outcome) => {
+            // the policy as SIGHUP loaded it is the one later changes are judged against
+            if (outcome.ok) watch?.loaded();
+            io.stderr.write(`${reloadLine(outcome, 'SIGHUP')}\n`);
+          });
         };
         process.on('SIGHUP', reload);
         process.once('SIGTERM', stop);

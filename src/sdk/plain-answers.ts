@@ -49,8 +49,13 @@ export async function judgedPlainAnswer(
   }
   // searched once every refusal noted before it is (a tool result in the same chunk refusing what it names)
   await s.noted.settled();
-  return namesRefused(s, judged) ? withheldNaming(m['id'] as JsonRpcId) : judged;
+  if (!namesRefused(s, judged)) return judged;
+  // a listing keeps what names no refused address: the string naming one replaced, an entry it names left out
+  return s.refused.listingWithout(judged, method, namedNotice) ?? withheldNaming(m['id'] as JsonRpcId);
 }
+
+/** What stands for a listing's string that names a refused link's address. */
+const namedNotice = 'linkgate withheld this text: it names the address of a link the gate refused in this session';
 
 /** Whether `message` names the address of a link refused in this session (enforce mode). */
 export function namesRefused(s: TransportSession, message: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
+import { isRecord } from '../decision/json-value.ts';
 import { AddressSearch, addressForms, maxAddressChars, minAddressChars } from '../flow/address-search.ts';
 import { addressOf } from '../flow/gate-notice.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
@@ -51,6 +52,18 @@ export function refusedAddressOf(decision: Decision, uri: string): string | null
  * whole and fails closed). The decorator's `RefusedAddresses` keeps all, bounded by characters.
  */
 export const maxKept = 1024;
+
+/** The list of each listing method's answer. */
+const listingKeys: ReadonlyMap<string, string> = new Map([
+  ['tools/list', 'tools'],
+  ['prompts/list', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resourceTemplates'],
+]);
+/** The members that say what a listing entry is: one naming a refused address leaves the entry out. */
+const identifying = ['name', 'uri', 'uriTemplate'] as const;
+/** Deepest nesting of a listing entry whose strings are replaced one by one (an input schema); deeper: left out. */
+export const maxListedDepth = 32;
 
 /** The default connection cap of `RefusedAddresses`, bytes: above the default policy's `connectionByteCap`. */
 export const defaultCapBytes = 16 << 20;
@@ -133,6 +146,52 @@ export class RefusedAddresses {
       if (chars > this.maxSearchedChars || this.#search.find(text) === true) return true;
     }
     return false;
+  }
+
+  /**
+   * A listing answer (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`) that names a refused
+   * address, with what names one taken out: an entry whose `name`, `uri` or `uriTemplate` names one is left out, any
+   * other string of an entry naming one becomes `notice`; null when that cannot be done safely (not a listing, an
+   * error, a member outside the entries, a member name or a number naming one, nesting past `maxListedDepth`): the
+   * caller withholds the whole answer.
+   */
+  listingWithout(answer: Record<string, unknown>, method: string, notice: string): Record<string, unknown> | null {
+    const key = listingKeys.get(method);
+    const result = answer['result'];
+    if (key === undefined || answer['error'] !== undefined || !isRecord(result)) return null;
+    const entries = result[key];
+    if (!Array.isArray(entries)) return null;
+    for (const [member, value] of Object.entries(result))
+      if (member !== key && this.names([member, value])) return null;
+    const kept: unknown[] = [];
+    for (const entry of entries as unknown[]) {
+      if (!this.names(entry)) kept.push(entry);
+      else if (isRecord(entry) && !identifying.some((field) => this.names(entry[field] ?? null))) {
+        const edited = this.#replaced(entry, notice, 0);
+        if (edited !== null) kept.push(edited);
+      }
+    }
+    return { ...answer, result: { ...result, [key]: kept } };
+  }
+
+  // `value` with each string naming a refused address replaced by `notice`; null when a member name or a number names
+  // one, or past `maxListedDepth`
+  #replaced(value: unknown, notice: string, depth: number): unknown {
+    if (typeof value === 'string') return this.names(value) ? notice : value;
+    if (!this.names(value)) return value;
+    if (depth >= maxListedDepth || (!Array.isArray(value) && !isRecord(value))) return null;
+    if (Array.isArray(value)) {
+      const items = (value as unknown[]).map((v) => this.#replaced(v, notice, depth + 1));
+      return items.includes(null) && !(value as unknown[]).includes(null) ? null : items;
+    }
+    const copy: Record<string, unknown> = {};
+    for (const [member, v] of Object.entries(value)) {
+      if (this.names(member)) return null;
+      const replaced = this.#replaced(v, notice, depth + 1);
+      if (replaced === null && v !== null) return null;
+      copy[member] = replaced;
+    }
+    return copy;
   }
 
   /** Steps the automata took over all texts so far (a transition or a fall back): at most twice the characters, per level. */

@@ -54,46 +54,35 @@ export async function decideReadLink(
   state: SessionState,
   context: HookContext,
 ): Promise<HookStep> {
-  const seen = await state.seen(uri, context.budget);
+  const { seen, lost, overflow } = await state.forRead(uri, context.budget);
   // a uri several servers returned reads from each of them (two file servers sharing a folder), as the reading server
   // returned it first; from a server that did not return it, it is judged as the first server's link. An event added
   // later (one posted with the resident server's secret) adds a server, never takes one away: entries are never
   // replaced (`SessionState.addSeen`)
   const origin = seen.find((entry) => entry.server === readServer) ?? seen[0];
-  // a state that lost what it held (`markLost`) cannot tell a link no tool returned from one another server did
-  const lost = origin === undefined ? await state.lostWhy(context.budget) : undefined;
-  if (lost !== undefined) {
-    const link = { type: 'resource_link', uri, name: uri };
-    const server = readServer ?? 'default';
-    const input = {
-      link,
-      discovered: discoverLink(link, null, linkContext(server, null), nowOf(context)),
-      linkServer: server,
-      readFrom: server,
-      seen: false,
-      mode: modeOf(context),
-    };
-    const why = `the session's state does not hold the uri and lost what it held: ${quoteValue(lost)}`;
-    return {
-      ...cappedLink(input, deny(context.gate.policy, reason('hook.state-lost', 'hook.state', 'link', why))),
-      discoveredBy: null,
-    };
-  }
   // a uri the session never kept may be a link the state could not keep (over its per-event cap): it is judged as a
   // link of a server that returned such links, another one than the reader when there is one (never looser)
-  const overflow = origin === undefined ? await state.overflowServers(context.budget) : [];
   const keptBy = origin?.server ?? overflow.find((s) => s !== readServer) ?? overflow[0];
   // a host that finds the server by the uri reads from the server that returned or listed it
   const server = readServer ?? keptBy ?? 'default';
   const link = origin?.link ?? { type: 'resource_link', uri, name: uri };
-  const step = await startLink(context.gate, {
+  const input = {
     link,
     discovered: origin?.discovered ?? discoverLink(link, null, linkContext(keptBy ?? server, null), nowOf(context)),
     linkServer: keptBy ?? server,
     readFrom: server,
     seen: origin !== undefined,
     mode: modeOf(context),
-  });
+  };
+  // a state that lost what it held (`markLost`) cannot tell a link no tool returned from one another server did
+  if (lost !== undefined) {
+    const why = `the session's state does not hold the uri and lost what it held: ${quoteValue(lost)}`;
+    return {
+      ...cappedLink(input, deny(context.gate.policy, reason('hook.state-lost', 'hook.state', 'link', why))),
+      discoveredBy: null,
+    };
+  }
+  const step = await startLink(context.gate, input);
   return { ...step, discoveredBy: origin?.toolUseId ?? null };
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { maxAddressChars, maxKept } from '../sdk/refused-addresses.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';
+import { sha256 } from './sha256.ts';
 import { fileStateEntries, type StateEntries } from './state-entries.ts';
 
 /** Largest state entry read, bytes; defined in state-entries.ts, named here for the state's readers. */
@@ -51,6 +52,16 @@ export const maxRefusedChars = 64 * 1024;
 export interface RefusedAddressList {
   addresses: string[];
   complete: boolean;
+}
+
+/** What the state holds for a read of one uri (`SessionState.forRead`). */
+export interface ReadState {
+  /** every link the session saw with the uri, oldest first */
+  seen: SeenLink[];
+  /** when none: why the state lost what it held (undefined: it did not) */
+  lost: string | undefined;
+  /** when none and not lost: the servers that returned links the state could not keep, sorted */
+  overflow: string[];
 }
 
 /** Where each session's state is kept: one `SessionState` per session id. */
@@ -103,10 +114,32 @@ export class SessionState {
     await this.writeAtomic(entryName('seen-', callId), links.slice(0, maxLinksPerEvent));
   }
 
-  /** The servers that returned links the state could not keep (over `maxLinksPerEvent` in one event), sorted. */
-  async overflowServers(budget?: EventBudget): Promise<string[]> {
+  /**
+   * What a read of `uri` is decided on, from one listing of the state: every link the session saw with this exact uri
+   * (oldest first); when there is none, why the state lost what it held (the first mark; undefined when nothing
+   * marked it), and when it did not, the servers that returned links it could not keep (sorted). `budget` is checked
+   * per entry.
+   */
+  async forRead(uri: string, budget?: EventBudget): Promise<ReadState> {
+    const names = await this.store.names('');
+    const seen = await this.seenIn(
+      names.filter((n) => n.startsWith('seen-')),
+      uri,
+      budget,
+    );
+    if (seen.length > 0) return { seen, lost: undefined, overflow: [] };
+    const lost = await this.lostIn(
+      names.filter((n) => n.startsWith('lost-')),
+      budget,
+    );
+    if (lost !== undefined) return { seen, lost, overflow: [] };
+    return { seen, lost, overflow: await this.overflowIn(names.filter((n) => n.startsWith('over-')), budget) };
+  }
+
+  // the servers of the `over-` entries `names`: an entry that is not a list of servers refuses reads from every server
+  private async overflowIn(names: readonly string[], budget?: EventBudget): Promise<string[]> {
     const servers = new Set<string>();
-    for (const name of await this.entries('over-')) {
+    for (const name of names) {
       checkBudget(budget);
       const value = await this.readJson(name);
       // an entry that is not a list of servers was written by something else: it refuses reads from every server
@@ -116,10 +149,10 @@ export class SessionState {
     return [...servers].sort();
   }
 
-  /** Every link the session saw with this exact uri, oldest first; `budget` is checked per entry. */
-  async seen(uri: string, budget?: EventBudget): Promise<SeenLink[]> {
+  // every link of the `seen-` entries `names` with this exact uri, oldest first
+  private async seenIn(names: readonly string[], uri: string, budget?: EventBudget): Promise<SeenLink[]> {
     const found: SeenLink[] = [];
-    for (const name of await this.entries('seen-')) {
+    for (const name of names) {
       const links = await this.readJson(name);
       if (!Array.isArray(links)) continue;
       for (const entry of links as SeenLink[]) {
@@ -182,9 +215,9 @@ export class SessionState {
     await this.writeAtomic(`lost-${digest(why)}.json`, why);
   }
 
-  /** Why the state no longer holds all it held (the first mark), or undefined when nothing marked it. */
-  async lostWhy(budget?: EventBudget): Promise<string | undefined> {
-    for (const name of await this.entries('lost-')) {
+  // why the `lost-` entries `names` say the state lost what it held (the first mark), or undefined when there is none
+  private async lostIn(names: readonly string[], budget?: EventBudget): Promise<string | undefined> {
+    for (const name of names) {
       checkBudget(budget);
       const why = await this.readJson(name);
       // a mark that is not a line was written by something else: still a mark
@@ -236,6 +269,7 @@ export function defaultStateDir(env: Readonly<Record<string, string | undefined>
   return join(cache !== undefined && cache !== '' ? cache : join(homedir(), '.cache'), 'linkgate', 'hook');
 }
 
+// the name part of a session or a call: 32 hex digits of its digest
 function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  return sha256(text).toString('hex').slice(0, 32);
 }

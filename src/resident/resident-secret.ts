@@ -1,7 +1,8 @@
 // The resident server's per-session secret: made fresh at every start, written once to a file the host's user reads
 // into its environment, and checked on every request in constant time. Without it any local process (another user, a
 // web page posting to loopback) could feed the server events; a header a page cannot set without a preflight.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../hook/sha256.ts';
 
 /** The request header that carries the secret. */
 export const secretHeader = 'x-linkgate-secret';
@@ -16,15 +17,11 @@ export function newSecret(): string {
 
 /** A check of the header against `secret`, in time that does not depend on where the two differ. */
 export function secretCheck(secret: string): (given: string | string[] | undefined) => boolean {
-  const want = digest(secret);
+  const want = sha256(secret);
   return (given) => {
     // a header sent twice, or not at all, is no secret
     if (typeof given !== 'string' || given === '') return false;
-    return timingSafeEqual(digest(given), want);
+    // equal lengths for timingSafeEqual whatever was sent
+    return timingSafeEqual(sha256(given), want);
   };
-}
-
-// equal lengths for timingSafeEqual whatever was sent
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }

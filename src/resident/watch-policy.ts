@@ -10,10 +10,10 @@
 // short can still parse, looser than the whole one. A policy written in place is reported and not loaded until it is
 // replaced or SIGHUP asks for it. The signatures and the allowed signers are reloaded however they change: cut short,
 // they verify fewer signatures, never more.
-import { createHash } from 'node:crypto';
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ReloadOutcome } from '../gate/reload-policy.ts';
+import { sha256 } from '../hook/sha256.ts';
 import { maxPolicyFileBytes, readRegularFileSync } from '../policy/read-regular-file.ts';
 
 /** Milliseconds with no further change before a reload: a file written in several steps is read once, whole. */
@@ -123,7 +123,7 @@ function identityOf(file: string): FileIdentity | null {
   try {
     const bytes = readRegularFileSync(file, maxPolicyFileBytes);
     const stats = statSync(file);
-    const digest = createHash('sha256').update(bytes).digest('hex');
+    const digest = sha256(bytes).toString('hex');
     return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, digest };
   } catch {
     return null;

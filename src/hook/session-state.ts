@@ -133,7 +133,14 @@ export class SessionState {
       budget,
     );
     if (lost !== undefined) return { seen, lost, overflow: [] };
-    return { seen, lost, overflow: await this.overflowIn(names.filter((n) => n.startsWith('over-')), budget) };
+    return {
+      seen,
+      lost,
+      overflow: await this.overflowIn(
+        names.filter((n) => n.startsWith('over-')),
+        budget,
+      ),
+    };
   }
 
   // the servers of the `over-` entries `names`: an entry that is not a list of servers refuses reads from every server

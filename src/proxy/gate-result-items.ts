@@ -3,7 +3,7 @@ import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
 import { messageBlocks } from '../flow/message-blocks.ts';
 import { guardGate } from '../flow/guard-gate.ts';
-import { isJsonRpcId } from '../flow/json-rpc-shape.ts';
+import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
@@ -17,12 +17,16 @@ import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { editMessage, type JsonPath, type MessageEdit } from '../sdk/message-edits.ts';
 import { maxDecidingLinks } from '../sdk/transport-session.ts';
+import type { EarlyItems } from '../sdk/early-items.ts';
 
 /** Results whose content items the proxy judges: tool results and prompts (both may carry links and embedded resources). */
 export type ItemResultMethod = 'tools/call' | 'prompts/get';
 
 /** Most items of one result judged here at once (links the decorator did not decide, embedded resources). */
 export const maxResolvingLinks = maxDecidingLinks;
+
+// most messages whose early judgements are kept before they are judged (more only when messages go unjudged)
+const maxEarlyKept = 1024;
 
 /** The link decision a `resource_link` item carries under its `_meta` (DESIGN §4e); the full decision is in the records. */
 export type CompactDecision = { effect: 'allow' } | { effect: 'deny' | 'partial'; reasons: string[] };
@@ -56,6 +60,12 @@ export interface ItemJudge {
   ): Promise<object | null>;
   /** a server→host request (`sampling/createMessage`, …) with the embedded resources of its messages judged; null: unchanged */
   judgeRequest(message: Readonly<Record<string, unknown>>): Promise<object | null>;
+  /**
+   * what the decorator judged of the items of the answer (`answer`, the host's id) or server request (`request`, the
+   * server's id) `id` before handing it on (its `onEarlyItems`): `judge` or `judgeRequest` of that message takes its
+   * steps and awaits its embedded judgements instead of starting them again (one silent-gate deadline per message)
+   */
+  early: (kind: 'answer' | 'request', id: JsonRpcId, early: EarlyItems) => void;
 }
 
 /**
@@ -113,21 +123,44 @@ export function itemJudge(
     responseId: unknown,
     refs: Map<string, RefusedRef>,
     decide: LinkDecider,
+    embedded: EarlyItems['embedded'] | undefined,
   ): Promise<MessageEdit | null> {
     const { path, item, index } = found;
     if (item['type'] === 'resource_link') return linkEdit(found, responseId, await decide(item, false), refs);
-    // the flow's step: the same decision, record and notice as every other front end
-    const judged = await judgeEmbedded(gate, item['resource'], index, 'enforce');
+    // the flow's step: the same decision, record and notice as every other front end (started by the decorator when
+    // it handed the message on only once its links were decided)
+    const judged = await (embedded?.get(index) ?? judgeEmbedded(gate, item['resource'], index, 'enforce'));
     await onEmbedded(judged.record);
     return judged.withheld ? { op: 'replace', path, value: withheldItem(judged) } : null;
   }
 
+  // what the decorator handed over early, by the message's id, until the message is judged
+  const earlyAnswers = new Map<JsonRpcId, EarlyItems>();
+  const earlyRequests = new Map<JsonRpcId, EarlyItems>();
+  const takeEarly = (kept: Map<JsonRpcId, EarlyItems>, id: unknown): EarlyItems | undefined => {
+    if (!isJsonRpcId(id)) return undefined;
+    const early = kept.get(id);
+    kept.delete(id);
+    return early;
+  };
+
   return {
-    judge: (method, message, steps) =>
-      method === 'prompts/get'
-        ? judgeFound(message, messageItems(message, 'result'))
-        : judgeFound(message, toolItems(message), true, steps),
-    judgeRequest: (message) => judgeFound(message, messageItems(message, 'params')),
+    judge: (method, message, steps) => {
+      const early = takeEarly(earlyAnswers, message['id']);
+      return method === 'prompts/get'
+        ? judgeFound(message, messageItems(message, 'result'), false, early?.steps, early?.embedded)
+        : judgeFound(message, toolItems(message), true, steps ?? early?.steps, early?.embedded);
+    },
+    judgeRequest: (message) => {
+      const early = takeEarly(earlyRequests, message['id']);
+      return judgeFound(message, messageItems(message, 'params'), false, early?.steps, early?.embedded);
+    },
+    early: (kind, id, early) => {
+      const kept = kind === 'answer' ? earlyAnswers : earlyRequests;
+      kept.set(id, early);
+      // a message handed over and never judged (the host left) keeps no more than a bounded number
+      if (kept.size > maxEarlyKept) kept.delete(kept.keys().next().value as JsonRpcId);
+    },
   };
 
   async function judgeFound(
@@ -135,6 +168,7 @@ export function itemJudge(
     found: Found[],
     structured = false,
     steps?: ReadonlyMap<number, LinkStep>,
+    embedded?: EarlyItems['embedded'],
   ): Promise<object | null> {
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
@@ -174,7 +208,7 @@ export function itemJudge(
       while (next < slow.length) {
         const at = slow[next] as number;
         next += 1;
-        made[at] = await slowEdit(found[at] as Found, responseId, refs, decide);
+        made[at] = await slowEdit(found[at] as Found, responseId, refs, decide, embedded);
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));

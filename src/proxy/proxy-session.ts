@@ -152,6 +152,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     mode: options.mode ?? 'enforce',
     judgeEmbedded: false,
     onToolResultSteps: (id, steps) => linkSteps.set(id, steps),
+    onEarlyItems: items.early,
     onHeld: order.held,
     frontEnd: 'proxy',
     ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),

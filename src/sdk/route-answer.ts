@@ -15,6 +15,7 @@ import { asksSampling, judgedSampling } from './sampling-input-requests.ts';
 import { judgedListing } from './judge-listing.ts';
 import { judgedMessages, messageLinkSteps } from './message-link-steps.ts';
 import { answerJudged } from './answer-judged.ts';
+import { blockSteps, blocksEmbedded } from './early-items.ts';
 import { onTaskResult, onToolResult } from './route-tool-result.ts';
 import type { TransportSession } from './transport-session.ts';
 import {
@@ -86,9 +87,14 @@ async function judgedPrompt(s: TransportSession, m: Record<string, unknown>): Pr
     await s.noted.settled();
     return namesRefused(s, judged) ? withheldNaming(id) : judged;
   }
-  const steps = await messageLinkSteps(s, id, isRecord(m['result']) ? m['result']['messages'] : undefined);
+  const messages = isRecord(m['result']) ? m['result']['messages'] : undefined;
+  // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
+  const embedded = s.handsEarlyItems && isRecord(m['result']) ? blocksEmbedded(s.gate, messages) : null;
+  const steps = await messageLinkSteps(s, id, messages);
   await s.noted.settled();
-  return namesRefused(s, searchedWithoutRefused(m, ['result', 'messages'], steps)) ? withheldNaming(id) : m;
+  if (namesRefused(s, searchedWithoutRefused(m, ['result', 'messages'], steps))) return withheldNaming(id);
+  if (embedded !== null) s.onEarlyItems?.('answer', id, { steps: blockSteps(messages, steps), embedded });
+  return m;
 }
 
 /**

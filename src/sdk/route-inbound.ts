@@ -7,6 +7,8 @@ import { onAnswer } from './route-answer.ts';
 import { couldNotJudge } from './answer-judged.ts';
 import { namesRefused, searchedWithoutRefused } from './plain-answers.ts';
 import { judgedMessages, messageLinkSteps } from './message-link-steps.ts';
+import { blockSteps, blocksEmbedded } from './early-items.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
 import type { TransportSession } from './transport-session.ts';
 import { refusedElicitationNotice, urlElicitationOf } from '../flow/elicitation-urls.ts';
 
@@ -94,16 +96,20 @@ function routeInbound(
     // a front end that judges the items itself (the proxy) still has the links recorded here, before they go on
     const m = message as Record<string, unknown>;
     const messages = isRecord(m['params']) ? m['params']['messages'] : undefined;
+    // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
+    const embedded = s.handsEarlyItems ? blocksEmbedded(s.gate, messages) : null;
     return s.hold('request', shape.id, async () => {
+      let steps: Map<unknown, LinkStep>;
       try {
-        const steps = await messageLinkSteps(s, shape.id, messages);
+        steps = await messageLinkSteps(s, shape.id, messages);
         await s.noted.settled();
         // its refused links become notices in the front end: the rest of it may not name a refused address
         if (withheldNaming(s, searchedWithoutRefused(m, ['params', 'messages'], steps), shape)) return;
       } catch (error) {
-        if (shape.id !== null) await s.inner.send(gateError(shape.id, couldNotJudge(error)) as never).catch(() => {});
+        await s.inner.send(gateError(shape.id, couldNotJudge(error)) as never).catch(() => {});
         throw error;
       }
+      if (embedded !== null) s.onEarlyItems?.('request', shape.id, { steps: blockSteps(messages, steps), embedded });
       s.deliver(message, extra);
     });
   }

@@ -16,6 +16,7 @@ import { namesRefused, searchedToolResult, withheldNaming } from './plain-answer
 import type { TransportSession } from './transport-session.ts';
 import { answerJudged } from './answer-judged.ts';
 import type { Noting } from './refusals-noted.ts';
+import { contentEmbedded } from './early-items.ts';
 
 // A tool result (and a task's result, which is one): its links found, decided once each and recorded before it goes
 // on; each refused link noted (`refused-addresses.ts`) and, where this front end judges the items, replaced by
@@ -66,6 +67,8 @@ export function onToolResult(
   if (found.length === 0) return s.deliver(m, extra);
   // noted from now: what the server sends after it is checked once its refusals are
   const noted = s.noted.start();
+  // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
+  const embedded = s.handsEarlyItems && isRecord(result) ? contentEmbedded(s.gate, result['content']) : null;
   s.hold('answer', id, async () => {
     try {
       // each link decided once: the discovery records and the caller's edits of the items share the decision
@@ -81,7 +84,10 @@ export function onToolResult(
       const recorded = await s.emitDiscovered(found, steps);
       if (naming) return s.deliver(withheldNaming(id), extra);
       s.onToolResultSteps?.(id, byIndex);
-      s.deliver(recorded || !s.withholdsOnRecordError ? m : gateError(id, recordErrorMessage(s.recordError)), extra);
+      if (!recorded && s.withholdsOnRecordError)
+        return s.deliver(gateError(id, recordErrorMessage(s.recordError)), extra);
+      if (embedded !== null) s.onEarlyItems?.('answer', id, { steps: byIndex, embedded });
+      s.deliver(m, extra);
     } finally {
       noted();
     }

@@ -30,6 +30,7 @@ import { isRecord } from '../decision/json-value.ts';
 import type { FoundLink } from './found-links.ts';
 import { RefusedAddresses } from './refused-addresses.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
+import type { EarlyItems } from './early-items.ts';
 import { RefusalsNoted } from './refusals-noted.ts';
 import { FoundLinks } from './found-links.ts';
 import type { RefusedReadAnswer } from './gate-answers.ts';
@@ -67,6 +68,14 @@ export interface GateTransportOptions {
    * that edits the items itself (the proxy) decides none of them again
    */
   onToolResultSteps?: (answerId: JsonRpcId, steps: ReadonlyMap<number, LinkStep>) => void;
+  /**
+   * with `judgeEmbedded: false`, enforce mode: what the decorator judged of the items of a tool result with links or
+   * a prompt result (`answer`, by the host's id), or of a sampling request (`request`, by the server's id), handed over
+   * just before it is passed on: its links' steps, and the judgements of its embedded resources, started as it was
+   * taken (beside the links' decisions), so a caller that judges the items itself (the proxy) starts none again and a
+   * silent gate costs one deadline per message (`early-items.ts`)
+   */
+  onEarlyItems?: (kind: 'answer' | 'request', id: JsonRpcId, early: EarlyItems) => void;
   /**
    * told, as the decorator takes a message of the server that it passes on only once judged (an answer, or the
    * server's own request), that it holds it; the function returned is called once the decorator is done with it (what
@@ -114,6 +123,7 @@ export class TransportSession {
   readonly deadlineMs: number;
   readonly judgeItems: boolean;
   readonly onToolResultSteps: GateTransportOptions['onToolResultSteps'];
+  readonly onEarlyItems: GateTransportOptions['onEarlyItems'];
   private readonly onHeld: GateTransportOptions['onHeld'];
   readonly frontEnd: FrontEnd;
   readonly refusedReads: RefusedReadAnswer;
@@ -157,6 +167,7 @@ export class TransportSession {
     this.deadline = new RecordsDeadline(this.sinkDeadlineMs);
     this.judgeItems = options.judgeEmbedded !== false;
     this.onToolResultSteps = options.onToolResultSteps;
+    this.onEarlyItems = options.onEarlyItems;
     this.onHeld = options.onHeld;
     this.onRecordError = checkOnRecordError(options.onRecordError);
     this.frontEnd = options.frontEnd ?? 'decorator';
@@ -348,6 +359,11 @@ export class TransportSession {
     };
     await Promise.all(Array.from({ length: Math.min(maxDecidingLinks, found.length) }, worker));
     return steps;
+  }
+
+  /** Whether the items of the messages it hands on are judged by the caller, which takes `onEarlyItems` (enforce mode). */
+  get handsEarlyItems(): boolean {
+    return this.onEarlyItems !== undefined && this.mode === 'enforce' && !this.judgeItems;
   }
 
   /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */

@@ -5,6 +5,7 @@ import type {
   TransportSendOptions,
 } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { GateError } from '../errors.ts';
 import { readFailed } from '../flow/link-steps.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
@@ -129,6 +130,8 @@ class GatedTransport implements FrontedGateTransport {
     const m = message as Record<string, unknown>;
     if (!isRead(m)) return this.sendNoted(message, sendOptions);
     const id = m['id'] as JsonRpcId;
+    if (this.session.requests.owedFor(m))
+      throw new GateError('USAGE', `request id \`${String(id)}\` is already in flight`);
     // the host waits on the read from now: refused, it is answered without being sent
     this.session.requests.noteTakenRead(id);
     try {
@@ -166,6 +169,10 @@ class GatedTransport implements FrontedGateTransport {
   /** Sends requests other than reads, noted first so their answers can be matched; forgotten again if the send fails. */
   private async sendNoted(message: JSONRPCMessage | JSONRPCMessage[], sendOptions?: TransportSendOptions) {
     const list: unknown[] = Array.isArray(message) ? message : [message];
+    // an id the server still owes an answer to is not sent again: its answers could not be told apart
+    const reused = list.find((m) => this.session.requests.owedFor(m));
+    if (reused !== undefined)
+      throw new GateError('USAGE', `request id \`${String((reused as { id: unknown }).id)}\` is already in flight`);
     for (const m of list) this.session.requests.note(m);
     try {
       await this.inner.send(message, sendOptions);

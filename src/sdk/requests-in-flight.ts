@@ -114,6 +114,23 @@ export class RequestsInFlight implements WaitingRequests {
     this.inFlight.delete(id);
   }
 
+  /**
+   * An answer to `id` was passed on to the host: its wait ends, unless the host already reused the id for a request
+   * the server still owes (that one waits on its own answer).
+   */
+  delivered(id: JsonRpcId): void {
+    if (this.inFlight.get(id)?.owed !== true) this.inFlight.delete(id);
+  }
+
+  /**
+   * Whether the id of request `message` is one the server still owes an answer to: sent again, the first answer could
+   * not be told from the second (and would be judged as the second's method), so it is not sent.
+   */
+  owedFor(message: unknown): boolean {
+    const shape = messageShape(message);
+    return shape.kind === 'request' && this.has(shape.id);
+  }
+
   /** Remembers that the task `taskId` was created by `tool`, for its later `tasks/result`. */
   noteTask(taskId: string, tool: string | null): void {
     remember(this.taskTools, taskId, tool);

@@ -182,7 +182,7 @@ export class TransportSession {
     this.host.onmessage?.(message as JSONRPCMessage, extra);
     // an answer ends its request's wait (one table from the host's request to its answer: `requests`)
     if (isRecord(message) && !('method' in message) && isJsonRpcId(message['id']))
-      this.requests.answered(message['id']);
+      this.requests.delivered(message['id']);
   }
 
   /** Reports an error to the host's `onerror`. */

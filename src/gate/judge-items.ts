@@ -13,6 +13,9 @@ import { decodeStrictBase64 } from '../read/strict-base64.ts';
 import { uriWithinLink } from '../read/uri-scope.ts';
 import type { ReadInput } from './inputs.ts';
 
+// the one encoder of text items into the byte classifier's memory
+const utf8 = new TextEncoder();
+
 // Judging the items of a read (or one embedded resource): shape, uri scope, byte caps before decoding, strict
 // base64, one sniff per item and the content rules. Each item's findings are kept on its state.
 
@@ -113,9 +116,11 @@ export function judgeItems(policy: Policy, input: ReadInput | null, states: Item
       let body = bytes;
       if (carrier === 'text') {
         // `bytes` is the string's UTF-8 length (a lone surrogate is the three bytes of U+FFFD, as written); should the
-        // two ever differ, the text gets a buffer of its own
+        // two ever differ, the text gets a buffer of its own. Whole only when every character was read and the buffer
+        // filled: `Buffer.write`'s count alone stops at a character boundary, so a short buffer could pass as full
         held = holdBody(s.inspected.bytes);
-        if (held.write(payload, 0, 'utf8') === held.length) body = held;
+        const into = utf8.encodeInto(payload, held);
+        if (into.read === payload.length && into.written === held.length) body = held;
         else {
           releaseBody(held);
           held = null;

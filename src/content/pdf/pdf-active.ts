@@ -67,7 +67,7 @@ export function scanPdf(
   const opening = s.includes('/Encrypt') ? openEncryptedPdf(s) : null;
   const decrypt = opening?.ok === true ? opening : null;
   const shared: Shared = { state, out, inflateLeft: maxInflateBytes, maxInflatedStreams };
-  const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.decrypt, budget);
+  const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.decryptString, budget);
   const walk: Walk = { s, bytes, shared, decrypt, stored: 0, strings };
   const found = walkObjects(walk, 0, bytes.length, 0);
   if (found !== null) return { ...out, active: found };

@@ -8,8 +8,16 @@ import { type PdfValue, entry, nameOf, readPdfValue } from './pdf-value.ts';
 /** Decrypts one stream's data for object `num`/`gen`; null when it does not decrypt (bad length or padding). */
 export type StreamDecryptor = (data: Buffer, num: number, gen: number) => Buffer | null;
 
-/** What opening an encrypted PDF with the empty user password gives: a stream decryptor, or why not. */
-export type PdfOpening = { ok: true; decrypt: StreamDecryptor; encryptMetadata: boolean } | { ok: false; why: string };
+/**
+ * What opening an encrypted PDF with the empty user password gives: a decryptor for streams (by `/StmF`) and one for
+ * strings (by `/StrF`, as pdf.js picks them), or why not.
+ */
+export type PdfOpening =
+  | { ok: true; decrypt: StreamDecryptor; decryptString: StreamDecryptor; encryptMetadata: boolean }
+  | { ok: false; why: string };
+
+type Cipher = 'rc4' | 'aesv2' | 'aesv3' | 'identity';
+const asIs: StreamDecryptor = (data) => data;
 
 const padding = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
 
@@ -27,8 +35,10 @@ export function openEncryptedPdf(s: string): PdfOpening {
   const encryptMetadata = entry(dict, 'EncryptMetadata') !== false;
   if (o === null || u === null || p === null)
     return { ok: false, why: 'its encryption dictionary lacks `/O`, `/U` or `/P`' };
-  const method = cipherOf(dict, v);
-  if (method === null) return { ok: false, why: `its crypt filter (v${v}) is not one of rc4, aesv2, aesv3` };
+  const method = cipherOf(dict, v, 'StmF');
+  const stringMethod = cipherOf(dict, v, 'StrF');
+  if (method === null || stringMethod === null)
+    return { ok: false, why: `its crypt filter (v${v}) is not one of rc4, aesv2, aesv3` };
   if (r === 5 || r === 6) {
     const ue = bytesOf(entry(dict, 'UE'));
     if (u.length < 48 || ue === null || ue.length < 32) return { ok: false, why: 'its `/U` or `/UE` is too short' };
@@ -38,7 +48,8 @@ export function openEncryptedPdf(s: string): PdfOpening {
     const decipher = createDecipheriv('aes-256-cbc', intermediate, Buffer.alloc(16));
     decipher.setAutoPadding(false);
     const fileKey = Buffer.concat([decipher.update(ue.subarray(0, 32)), decipher.final()]);
-    return { ok: true, decrypt: (data) => aes('aes-256-cbc', fileKey, data), encryptMetadata };
+    const by = (m: Cipher): StreamDecryptor => (m === 'identity' ? asIs : (data) => aes('aes-256-cbc', fileKey, data));
+    return { ok: true, decrypt: by(method), decryptString: by(stringMethod), encryptMetadata };
   }
   if (r < 2 || r > 4) return { ok: false, why: `its revision ${r} is not one of 2 to 6` };
   const id = firstId(s);
@@ -56,25 +67,25 @@ export function openEncryptedPdf(s: string): PdfOpening {
   if (r >= 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, length));
   key = key.subarray(0, length);
   if (!userKeyMatches(key, r, u, id)) return { ok: false, why: 'it needs a user password' };
-  const objectKey = (num: number, gen: number): Buffer => {
+  const objectKey = (num: number, gen: number, m: Cipher): Buffer => {
     const salt = Buffer.from([num & 0xff, (num >> 8) & 0xff, (num >> 16) & 0xff, gen & 0xff, (gen >> 8) & 0xff]);
-    const aesSalt = method === 'aesv2' ? Buffer.from('sAlT', 'latin1') : Buffer.alloc(0);
+    const aesSalt = m === 'aesv2' ? Buffer.from('sAlT', 'latin1') : Buffer.alloc(0);
     return md5(key, salt, aesSalt).subarray(0, Math.min(16, length + 5));
   };
-  if (method === 'identity') return { ok: true, decrypt: (data) => data, encryptMetadata };
-  return {
-    ok: true,
-    decrypt: (data, num, gen) =>
-      method === 'aesv2' ? aes('aes-128-cbc', objectKey(num, gen), data) : rc4(objectKey(num, gen), data),
-    encryptMetadata,
+  const by = (m: Cipher): StreamDecryptor => {
+    if (m === 'identity') return asIs;
+    if (m === 'aesv2') return (data, num, gen) => aes('aes-128-cbc', objectKey(num, gen, m), data);
+    return (data, num, gen) => rc4(objectKey(num, gen, m), data);
   };
+  return { ok: true, decrypt: by(method), decryptString: by(stringMethod), encryptMetadata };
 }
 
-// V1/V2: RC4; V4: the stream crypt filter's method; V5: AESV3 (checked by the revision)
-function cipherOf(dict: PdfValue, v: number): 'rc4' | 'aesv2' | 'aesv3' | 'identity' | null {
+// V1/V2: RC4; V4: the named crypt filter's method (`/StmF` for streams, `/StrF` for strings, Identity when absent);
+// V5: AESV3 (checked by the revision)
+function cipherOf(dict: PdfValue, v: number, which: 'StmF' | 'StrF'): Cipher | null {
   if (v === 1 || v === 2) return 'rc4';
   if (v !== 4 && v !== 5) return null;
-  const filter = nameOf(entry(dict, 'StmF')) ?? 'Identity';
+  const filter = nameOf(entry(dict, which)) ?? 'Identity';
   if (filter === 'Identity') return 'identity';
   const method = nameOf(entry(entry(entry(dict, 'CF'), filter), 'CFM'));
   if (method === 'V2') return 'rc4';

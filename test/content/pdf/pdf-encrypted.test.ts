@@ -79,3 +79,27 @@ describe('an encrypted link target is read decrypted', () => {
     expect(messages).toMatch(/encrypted target string does not decrypt/);
   });
 });
+
+// a second reading: pdf.js picks the strings' crypt filter by `/StrF` and the streams' by `/StmF`; `/StrF /Identity`
+// leaves strings in the clear, so a `javascript:` target written plainly is what pdf.js hands on (decrypting it with
+// the streams' cipher garbled it, and the file was allowed)
+describe('strings are decrypted by their own crypt filter, `/StrF`', () => {
+  const withStrF = ciphers.filter((c) => encryptedPdf(c, { withAction: false }).includes('/StrF /StdCF'));
+
+  test('every cipher with crypt filters is tried', () => {
+    expect(withStrF).toEqual(expect.arrayContaining(['aes-128', 'aes-256']));
+  });
+
+  test.each(withStrF)('%s with `/StrF /Identity`: a plain javascript: target pdf.js hands on is denied', async (c) => {
+    const bytes = encryptedPdf(c, { withAction: false, linkTarget: 'https://example.com/guide' });
+    const text = bytes
+      .toString('latin1')
+      .replace('/StrF /StdCF', '/StrF /Identity')
+      .replace(/\/URI <[0-9a-f]+>/, '/URI (javascript:app.alert(1))');
+    const plain = Buffer.from(text, 'latin1');
+    expect(await activeInPdfJs(plain)).toEqual(['link:javascript:app.alert(1)']);
+    const { effect, messages } = await decideItem(plain, 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/`\/URI` with a `javascript:` target/);
+  });
+});

@@ -165,6 +165,13 @@ export function rawTagSpans(bytes: Uint8Array): number[] {
       spans.push(at, bytes.length);
       break;
     }
+    // marked passes text on raw after a `<pre>`, `<code>` or `<kbd>` tag but still turns a backslash escape into an
+    // entity (`\"` -> `&quot;`, `\>` -> `&gt;`), so a tag holding one does not end where it seems: everything after
+    // it counts
+    if (bytes.subarray(at, end).includes(0x5c) && at >= (rawFrom ??= markedRawTextFrom(bytes))) {
+      spans.push(at, bytes.length);
+      break;
+    }
     spans.push(at, end);
     // a `<` inside this span is inside the tag, not the start of another
     at = end;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { findActiveMarkdown } from '../../../src/content/markdown/active-markdown.ts';
 import { mayHoldActiveMarkdown, rawTagSpans } from '../../../src/content/markdown/markdown-screen.ts';
 import { mayHoldActiveMarkup } from '../../../src/content/svg-html/markup-screen.ts';
 import { liveIn } from './markdown-differential.ts';
@@ -216,6 +217,17 @@ describe('the screen in front of the markdown renderers', () => {
       '<pre>\n\n<T & {\nonclick=alert(1)>\n</pre>',
     ])
       expect(liveIn(live), live).not.toEqual([]);
+  });
+
+  test('after marked starts passing text on raw, a tag holding a backslash escape counts everything after it', () => {
+    // marked turns `\"` into `&quot;` inside the raw text, so the `"` that seemed to end the value does not; the next
+    // `"` marked writes itself (a fence's class) ends it, and parse5 reads an `img` with `onerror`
+    const escaped = '<code> <img src=x @ alt="\\">\n\n```x/onerror=alert(1)//\ny\n```\n';
+    expect(liveIn(escaped)).toContain('marked');
+    expect(mayHoldActiveMarkdown(escaped)).toBe(true);
+    expect(findActiveMarkdown(escaped)).toMatch(/onerror/);
+    // before any such tag a backslash in a tag changes nothing marked writes
+    expect(mayHoldActiveMarkdown('<img src=x alt="\\">\n\nplain text\n')).toBe(false);
   });
 
   test('the other triggers count wherever they stand', () => {

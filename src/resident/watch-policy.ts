@@ -48,18 +48,18 @@ export function watchPolicyFiles(
     names.add(basename(file));
     byFolder.set(dirname(file), names);
   }
-  // the policy file in force: its identity when the watch started or the watch last reloaded it
+  // the policy file last examined: its identity when the watch started, or when the watch last reloaded it, whether
+  // it loaded or not. A file renamed over it is compared with the file that stands there, never with one already
+  // removed, whose inode a new file may reuse (that read as a write in place, and a good policy was never loaded)
   let inForce = identityOf(policy);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   // each burst of changes gets a number: a check a later change overtook does nothing
   let burst = 0;
   const reloadNow = (identity: FileIdentity | null) => {
+    if (identity !== null) inForce = identity;
     void reload().then(
-      (outcome) => {
-        if (outcome.ok && identity !== null) inForce = identity;
-        report(outcome);
-      },
+      (outcome) => report(outcome),
       (error: unknown) => report({ watchFailed: error instanceof Error ? error.message : String(error) }),
     );
   };

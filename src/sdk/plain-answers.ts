@@ -47,6 +47,8 @@ export async function judgedPlainAnswer(
       }
     }
   }
+  // an answer holding no text (a ping's `{}`) can name no address: it is never held behind a result's refusals
+  if (!holdsText(judged['result']) && !holdsText(judged['error'])) return judged;
   // searched once every refusal noted before it is (a tool result in the same chunk refusing what it names)
   await s.noted.settled();
   if (!namesRefused(s, judged)) return judged;
@@ -108,4 +110,18 @@ function withoutUri(item: unknown): unknown {
   if (!isRecord(item)) return item;
   const { uri: _, ...rest } = item;
   return rest;
+}
+
+// whether `value` holds a string anywhere (a key of an object counts): only text can name an address
+function holdsText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') return true;
+    if (Array.isArray(v)) stack.push(...(v as unknown[]));
+    else if (isRecord(v)) {
+      if (Object.keys(v).length > 0) return true;
+    }
+  }
+  return false;
 }

@@ -6,13 +6,18 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  McpError,
+  ResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
-import { onClose, policyFile, proxied, scratch } from './scripted-host.ts';
+import { call, decorated, onClose, policyFile, proxied, scratch } from './scripted-host.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,18 +46,33 @@ async function proxyFront(): Promise<Front> {
   };
 }
 
-async function decoratorFront(): Promise<Front> {
-  const dir = await scratch();
-  const [command, ...args] = tsServerCommand(answeringServer) as [string, ...string[]];
+/**
+ * A real SDK client over `gateTransport` before the stdio server `file` (its environment `env`), form elicitation
+ * declared and declined, sampling (and URL elicitation) declared and answered at once when `sampling` is set, its host
+ * side tapped where the transport hands messages to the client.
+ */
+export async function gatedClientFront(
+  file: string,
+  env: Record<string, string> = {},
+  sampling = false,
+): Promise<Front> {
+  const [command, ...args] = tsServerCommand(file) as [string, ...string[]];
   const inner = new StdioClientTransport({
     command,
     args,
-    env: { PATH: process.env['PATH'] ?? '', RT_REQUEST_LOG: path.join(dir, 'r.jsonl') },
+    env: { PATH: process.env['PATH'] ?? '', ...env },
     stderr: 'ignore',
   });
   const gate = createGate(await loadPolicy(policyFile));
-  const client = new Client({ name: 'rt', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  const capabilities = sampling ? { sampling: {}, elicitation: { form: {}, url: {} } } : { elicitation: { form: {} } };
+  const client = new Client({ name: 'rt', version: '1' }, { capabilities });
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+  if (sampling)
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'ok' },
+      model: 'm',
+    }));
   const seen: string[] = [];
   const transport = gateTransport(inner, { gate, server: 'a', sink: callbackSink(() => {}) });
   await client.connect(transport);
@@ -78,8 +98,40 @@ async function decoratorFront(): Promise<Front> {
   };
 }
 
+const decoratorFront = async () =>
+  gatedClientFront(answeringServer, { RT_REQUEST_LOG: path.join(await scratch(), 'r.jsonl') });
+
 /** The proxy and the decorator, each started on demand. */
 export const fronts = [
   ['proxy', proxyFront],
   ['decorator', decoratorFront],
+] as const;
+
+/**
+ * Both front ends before the scripted server, each a `call` of its tool `result` and a `get` of a task by id (the
+ * scripted server keeps tasks): a task handle, then its task from `tasks/get`.
+ */
+export const taskFronts = [
+  [
+    'proxy',
+    async () => {
+      const { host } = await proxied();
+      return {
+        call: (args: Json) => call(host, args),
+        get: (taskId: string) => host.request('tasks/get', { taskId }),
+      };
+    },
+  ],
+  [
+    'decorator',
+    async () => {
+      const { client } = await decorated();
+      return {
+        call: (args: Json) =>
+          client.request({ method: 'tools/call', params: { name: 'result', arguments: args } }, ResultSchema),
+        get: (taskId: string) =>
+          client.request({ method: 'tasks/get', params: { taskId } }, ResultSchema).catch((e: Error) => e.message),
+      };
+    },
+  ],
 ] as const;

@@ -6,7 +6,6 @@
 // body the gate withheld reaches the host, or the server is asked for what the gate refused.
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
@@ -16,7 +15,6 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { bodyOf } from './scripted-server.ts';
 import {
@@ -30,7 +28,7 @@ import {
   proxied,
   reads,
   scratch,
-  serverFile,
+  scriptedTransport,
   settled,
 } from './scripted-host.ts';
 
@@ -276,15 +274,8 @@ describe('red team, order: a review that expires mid-session', () => {
     const holder = await holdPolicy(f.policy, { allowedSigners: f.allowedSigners, env: {} });
     const log = path.join(await scratch(), 'requests.jsonl');
     const links = gatedLinks({ gate: holder.gate(), sink: callbackSink(() => undefined) });
-    const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
-    const inner = new StdioClientTransport({
-      command,
-      args,
-      env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: log },
-      stderr: 'ignore',
-    });
     const client = new Client({ name: 'redteam', version: '1' });
-    await client.connect(links.transport('a', inner));
+    await client.connect(links.transport('a', scriptedTransport(log)));
     onClose(() => client.close());
     await client.callTool({ name: 'result', arguments: { result: { content: [link(safe)] } } });
     vi.setSystemTime(new Date('2031-03-10T00:00:01Z'));

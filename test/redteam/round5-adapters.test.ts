@@ -5,8 +5,6 @@
 // stays withheld, `gateToolResult` retried after its sink threw still hands on nothing refused, and a link in an error
 // result of a retried call is not one the read tool may read. `gatedLinks` over a real SDK client and the real
 // scripted stdio server, the Claude Agent SDK hooks in process, `gateToolResult`.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -18,8 +16,17 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { readRequested, toolReturned } from '../hook/hook-events.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
-import { closeAll, hostPath, link, metadata, onClose, policyFile, serverFile } from './scripted-host.ts';
+import {
+  closeAll,
+  hostPath,
+  link,
+  metadata,
+  onClose,
+  policyFile,
+  reads,
+  scratch,
+  scriptedTransport,
+} from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -27,31 +34,13 @@ afterEach(closeAll);
 const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'linkgate-redteam-retry-'));
-  onClose(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 /** A real SDK client over `transport(inner)` before the scripted server `a`; the server's read log. */
 async function client(transport: (inner: StdioClientTransport) => Parameters<Client['connect']>[0]) {
   const log = path.join(await scratch(), 'requests.jsonl');
-  const [command, ...args] = tsServerCommand(serverFile) as [string, ...string[]];
-  const inner = new StdioClientTransport({
-    command,
-    args,
-    env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: log },
-    stderr: 'ignore',
-  });
   const c = new Client({ name: 'retry', version: '1' });
-  await c.connect(transport(inner));
+  await c.connect(transport(scriptedTransport(log)));
   onClose(() => c.close());
-  const reads = async () =>
-    (await readFile(log, 'utf8').catch(() => ''))
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => (JSON.parse(l) as { uri: string }).uri);
-  return { client: c, reads };
+  return { client: c, reads: () => reads(log) };
 }
 
 const callTool = (c: Client, result: unknown) => c.callTool({ name: 'result', arguments: { result } });

@@ -3,10 +3,9 @@
 // it was refused (docs say the gate keeps `data.uri` of a read error); a read that answers `input_required` with a
 // sampling request holding a refused link; a task handle (`resultType: task`) whose completed task, from `tasks/get`,
 // holds the refused uri only in `structuredContent`. Through the proxy and the decorator over the real stdio servers.
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { callWith, fronts } from './hidden-fronts.ts';
-import { call, closeAll, decorated, hostPath, link, metadata, proxied } from './scripted-host.ts';
+import { callWith, fronts, taskFronts } from './hidden-fronts.ts';
+import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -60,30 +59,6 @@ for (const [front, start] of fronts)
   });
 
 // a task handle, then its completed task from `tasks/get` (the scripted server keeps tasks)
-const taskFronts = [
-  [
-    'proxy',
-    async () => {
-      const { host } = await proxied();
-      return {
-        call: (args: Record<string, unknown>) => call(host, args),
-        get: (taskId: string) => host.request('tasks/get', { taskId }),
-      };
-    },
-  ],
-  [
-    'decorator',
-    async () => {
-      const { client } = await decorated();
-      return {
-        call: (args: Record<string, unknown>) =>
-          client.request({ method: 'tools/call', params: { name: 'result', arguments: args } }, ResultSchema),
-        get: (taskId: string) =>
-          client.request({ method: 'tasks/get', params: { taskId } }, ResultSchema).catch((e: Error) => e.message),
-      };
-    },
-  ],
-] as const;
 
 for (const [front, start] of taskFronts)
   describe(`red team, MCP 2026-07-28 (round 5) through the ${front}: a task handle`, () => {

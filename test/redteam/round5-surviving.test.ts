@@ -5,8 +5,8 @@
 // `statusMessage` and a completed task's prose from `tasks/get`, and the address spelled in capitals with a trailing
 // dot (a URL parser reads it back as the same host). Through the proxy and the decorator over the real stdio servers.
 import { afterEach, describe, expect, test } from 'vitest';
-import { callWith, fronts } from './hidden-fronts.ts';
-import { call, closeAll, decorated, hostPath, link, metadata, proxied } from './scripted-host.ts';
+import { callWith, fronts, taskFronts } from './hidden-fronts.ts';
+import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -109,30 +109,6 @@ for (const [front, start] of fronts)
   });
 
 // tasks (the scripted server keeps them): a `tasks/get` answer after the refusal
-const taskFronts = [
-  [
-    'proxy',
-    async () => {
-      const { host } = await proxied();
-      return {
-        call: (args: Record<string, unknown>) => call(host, args),
-        get: (taskId: string) => host.request('tasks/get', { taskId }),
-      };
-    },
-  ],
-  [
-    'decorator',
-    async () => {
-      const { client } = await decorated();
-      const { ResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-      return {
-        call: (args: Record<string, unknown>) => client.callTool({ name: 'result', arguments: args }),
-        get: (taskId: string) =>
-          client.request({ method: 'tasks/get', params: { taskId } }, ResultSchema).catch((e: Error) => e.message),
-      };
-    },
-  ],
-] as const;
 
 for (const [front, start] of taskFronts)
   describe(`red team, surviving links (round 5) through the ${front}: tasks/get after the refusal`, () => {

@@ -86,19 +86,23 @@ export async function reads(log: string): Promise<string[]> {
 /** Calls the scripted server's `result` tool with `args` (its result, messages before and after, tasks). */
 export const call = (host: RawHost, args: Json) => host.request('tools/call', { name: 'result', arguments: args });
 
+/** A stdio transport to the scripted server `a` (or the server `file`), its read log at `log`. */
+export function scriptedTransport(log: string, file = serverFile): StdioClientTransport {
+  const [command, ...args] = tsServerCommand(file) as [string, ...string[]];
+  return new StdioClientTransport({
+    command,
+    args,
+    env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: log },
+    stderr: 'ignore',
+  });
+}
+
 /**
  * A real SDK client (sampling capable) over `gateTransport` before the scripted server `a` (or the server `file`); the
  * sampling requests it got, and the first one's arrival.
  */
 export async function decorated(file = serverFile) {
-  const dir = await scratch();
-  const [command, ...args] = tsServerCommand(file) as [string, ...string[]];
-  const inner = new StdioClientTransport({
-    command,
-    args,
-    env: { PATH: process.env['PATH'] ?? '', RT_SERVER_NAME: 'a', RT_REQUEST_LOG: path.join(dir, 'r.jsonl') },
-    stderr: 'ignore',
-  });
+  const inner = scriptedTransport(path.join(await scratch(), 'r.jsonl'), file);
   const gate = createGate(await loadPolicy(policyFile));
   const client = new Client({ name: 'rt', version: '1' }, { capabilities: { sampling: {} } });
   const sampled: unknown[] = [];

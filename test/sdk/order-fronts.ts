@@ -4,20 +4,8 @@
 // `got` is everything the front end handed the host so far, as one string, once a `ping` came back (the server
 // answers in order: a barrier).
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  McpError,
-  ResultSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { createGate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import { callbackSink } from '../../src/record/record-sink.ts';
-import { gateTransport } from '../../src/sdk/gate-transport.ts';
-import { tsServerCommand } from '../real-host/fixture-process.ts';
-import { onClose, policyFile, proxied } from '../redteam/scripted-host.ts';
+import { gatedClientFront } from '../redteam/hidden-fronts.ts';
+import { proxied } from '../redteam/scripted-host.ts';
 
 type Json = Record<string, unknown>;
 
@@ -47,44 +35,7 @@ async function proxyFront(): Promise<OrderFront> {
   };
 }
 
-async function decoratorFront(): Promise<OrderFront> {
-  const [command, ...args] = tsServerCommand(oneWriteServer) as [string, ...string[]];
-  const inner = new StdioClientTransport({ command, args, env: { PATH: process.env['PATH'] ?? '' }, stderr: 'ignore' });
-  const gate = createGate(await loadPolicy(policyFile));
-  const client = new Client(
-    { name: 'rt', version: '1' },
-    { capabilities: { sampling: {}, elicitation: { form: {}, url: {} } } },
-  );
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({
-    role: 'assistant',
-    content: { type: 'text', text: 'ok' },
-    model: 'm',
-  }));
-  const seen: string[] = [];
-  const transport = gateTransport(inner, { gate, server: 'a', sink: callbackSink(() => {}) });
-  await client.connect(transport);
-  const handOn = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    seen.push(JSON.stringify(message));
-    handOn?.(message, extra);
-  };
-  onClose(() => client.close());
-  return {
-    request: async (method, params) => {
-      try {
-        return { result: await client.request({ method, params }, ResultSchema, { timeout: 60_000 }) };
-      } catch (error) {
-        if (error instanceof McpError) return { error: { code: error.code, message: error.message, data: error.data } };
-        throw error;
-      }
-    },
-    got: async () => {
-      await client.ping();
-      return seen.join('\n');
-    },
-  };
-}
+const decoratorFront = () => gatedClientFront(oneWriteServer, {}, true);
 
 /** The proxy and the decorator, each started on demand. */
 export const orderFronts = [

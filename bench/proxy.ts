@@ -12,7 +12,7 @@ const cli = process.env.BENCH_PROXY_CLI ?? fileURLToPath(new URL('../dist/bin/li
 const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
 
 /** A connection that sends JSON-RPC requests and waits for their answer lines (parsed, as a host does). */
-interface Peer {
+export interface Peer {
   call(method: string, params: Record<string, unknown>): Promise<unknown>;
   /** sends `count` requests at once and resolves when every answer is in */
   callMany(method: string, params: Record<string, unknown>, count: number): Promise<void>;
@@ -23,7 +23,7 @@ interface Peer {
 
 // the CPU time of a process, from the scheduler's own count per thread (Linux): on a shared machine it moves far less
 // than the wall time of a round trip, which waits on every other process
-function cpuNsOf(pid: number | undefined): number | null {
+export function cpuNsOf(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     let ns = 0;
@@ -35,7 +35,8 @@ function cpuNsOf(pid: number | undefined): number | null {
   }
 }
 
-function connect(argv: readonly string[]): Peer {
+/** A peer over the stdio of `argv` (a host's view: one line per answer, parsed). */
+export function connect(argv: readonly string[]): Peer {
   const [command, ...args] = argv;
   const child: ChildProcessWithoutNullStreams = spawn(command as string, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.resume();

@@ -11,6 +11,7 @@ import { judgeInChild, judgesInChild } from '../hook/judge-in-child.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
 import { defaultStateDir } from '../hook/session-state.ts';
+import { readyStateFolder } from '../hook/state-folder.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
 import { callbackSink, type RecordSink } from '../record/record-sink.ts';
@@ -66,7 +67,7 @@ export const hookDefinition = defineCommand({
       type: 'string',
       value: 'DIR',
       description:
-        'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook)',
+        'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook); made mode 0700, it must be yours, writable by no group or other, and reached through no symlink you could have made (the hook fails closed otherwise)',
     },
     mode: {
       type: 'string',
@@ -159,7 +160,11 @@ export const hookDefinition = defineCommand({
         telemetry = await (await import('./start-telemetry.ts')).startTelemetry({ stdoutReserved: true });
         sink = (await import('../record/link-telemetry.ts')).telemetrySink(sink);
       }
-      const stateDir = values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state);
+      // refused when an agent could have put it where it chose (a symlink) or others can write it: nothing is written
+      // through it, the policy cache included
+      const stateDir = await readyStateFolder(
+        values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
+      );
       const { policy: policyFile = '', bundle } = values;
       const answer = await deadline.race(async () => {
         // one event is one process start: a policy that did not change is read validated from the state folder

@@ -3,6 +3,7 @@ import { GateError } from '../errors.ts';
 import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import type { HookHost } from '../hook/hook-hosts.ts';
 import { hookSettings, shellQuote } from '../hook/hook-settings.ts';
+import { namedStateFolder } from '../hook/state-folder.ts';
 import type { HostDescription } from '../hosts/host-description.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { LoadPolicyOptions } from '../policy/load-policy.ts';
@@ -84,7 +85,7 @@ export async function printHookConfig(
   if (values['on-record-error'] === 'report') tail.push('--on-record-error', 'report');
   // the per-event start with V8's code cache, by the installed bundle's absolute path (docs/speed.md)
   const command = ['node', perEventEntry(), 'hook', host, ...shared];
-  if (values.state !== undefined) command.push('--state', resolvePath(io.cwd, values.state));
+  if (values.state !== undefined) command.push('--state', namedStateFolder(resolvePath(io.cwd, values.state)));
   command.push(...tail);
   // the host's own hooks block, from its description (src/hosts/)
   const description = hostDescriptions[host];

@@ -4,11 +4,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import { currentFileUser } from '../policy/replaceable-file.ts';
 import { maxAddressChars, maxKept } from '../sdk/refused-addresses.ts';
 import type { DiscoveredStage, RequestedStage } from '../record/link-record.ts';
 import { checkBudget, type EventBudget } from './event-budget.ts';
 import { renderedLinkFor } from './rendered-item.ts';
 import { sha256 } from './sha256.ts';
+import { checkOwnFolder, readyStateFolder } from './state-folder.ts';
 import { fileStateEntries, type StateEntries } from './state-entries.ts';
 
 /** Largest state entry read, bytes; defined in state-entries.ts, named here for the state's readers. */
@@ -90,10 +92,18 @@ export class SessionState {
     this.store = store;
   }
 
-  /** The state of `session` under `stateDir` (created, mode 0700); the session id is hashed into the folder name. */
+  /**
+   * The state of `session` under `stateDir` (checked by `readyStateFolder`): its own folder, made mode 0700, which
+   * must be a folder this user owns that no group or other can write (a symlink an agent put there is refused, never
+   * written through). The session id is hashed into the folder name.
+   */
   static async open(stateDir: string, session: string): Promise<SessionState> {
-    const dir = join(stateDir, `s-${digest(session)}`);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const user = currentFileUser();
+    const dir = join(await readyStateFolder(stateDir, user), `s-${digest(session)}`);
+    await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    checkOwnFolder(dir, user, `the session's state folder \`${dir}\``);
     return new SessionState(fileStateEntries(dir));
   }
 

@@ -29,7 +29,7 @@ export function namingWithheld(
   if (refused.complete && refused.addresses.length === 0) return null;
   checkBudget(context.budget);
   let why: string;
-  if (!refused.complete) why = pastBound;
+  if (!refused.complete) why = refused.incomplete ?? pastBound;
   else {
     const kept = new RefusedAddresses();
     kept.keep(refused.addresses);

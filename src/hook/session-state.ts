@@ -50,10 +50,12 @@ export const maxRefusedAddresses = maxKept;
 /** Most characters of refused addresses one session keeps (each at most `maxAddressChars`), past it as past the count. */
 export const maxRefusedChars = 64 * 1024;
 
-/** The addresses of the links a session refused, and whether they are all it refused (false: past the bound). */
+/** The addresses of the links a session refused, and whether they are all it refused (false: past the bound, lost). */
 export interface RefusedAddressList {
   addresses: string[];
   complete: boolean;
+  /** when not complete: why (undefined: past the bound) */
+  incomplete?: string;
 }
 
 /** What the state holds for a read of one uri (`SessionState.forRead`). */
@@ -200,18 +202,21 @@ export class SessionState {
 
   /**
    * The addresses of the links the session refused; `complete: false` when they are past the bound
-   * (`maxRefusedAddresses`, `maxRefusedChars`) or an entry is not a list of addresses: a search over them then fails
-   * closed, never forgets. Reading stops at the bound; `budget` is checked per entry.
+   * (`maxRefusedAddresses`, `maxRefusedChars`), an entry is not a list of addresses, or the state is marked lost
+   * (`markLost`: what it lost may have held refusals): a search over them then fails closed, never forgets. Reading
+   * stops at the bound; `budget` is checked per entry.
    */
   async refusedAddresses(budget?: EventBudget): Promise<RefusedAddressList> {
     const addresses = new Set<string>();
+    const names = await this.entries('');
+    if (names.some((n) => n.startsWith('lost-'))) return { addresses: [], complete: false, incomplete: lostRefusals };
     let chars = 0;
-    for (const name of await this.entries('refused-')) {
+    for (const name of names.filter((n) => n.startsWith('refused-'))) {
       checkBudget(budget);
       const value = await this.readJson(name);
       // an entry that is not a list of addresses was written by something else: the list is not whole
       if (!Array.isArray(value) || !value.every((a) => typeof a === 'string' && a.length <= maxAddressChars))
-        return { addresses: [...addresses], complete: false };
+        return { addresses: [...addresses], complete: false, incomplete: foreignRefusals };
       for (const address of value as string[]) {
         if (addresses.has(address)) continue;
         addresses.add(address);
@@ -279,6 +284,11 @@ export class SessionState {
 function entryName(prefix: string, callId: string): string {
   return `${prefix}${digest(callId)}-${randomBytes(6).toString('hex')}.json`;
 }
+
+const lostRefusals =
+  'the state of this session was lost (marked lost): the addresses of links refused before are not all kept, and any later tool result could name one';
+const foreignRefusals =
+  "an entry of the session's refused addresses is not a list of them (the hook did not write it): any later tool result could name one it does not hold";
 
 /** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`. */
 export function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {

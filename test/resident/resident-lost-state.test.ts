@@ -36,9 +36,12 @@ async function read(handling: ResidentHandling, server: string, uri: string, ses
   return JSON.parse(answer.body).hookSpecificOutput.permissionDecisionReason as string;
 }
 
-async function listed(handling: ResidentHandling, server: string, uri: string, session: string): Promise<void> {
+/** A tool result of `server` returning `uri` in `session`: passed on (`{}`), or withheld (`lost`: the state was lost). */
+async function listed(handling: ResidentHandling, server: string, uri: string, session: string, lost = false) {
   const answer = await answerEvent(JSON.stringify(toolReturned(server, 'links', [link(uri)], { session })), handling);
-  expect(answer).toEqual({ status: 200, body: '{}' });
+  if (!lost) expect(answer).toEqual({ status: 200, body: '{}' });
+  // what the lost state held may have named refused addresses: every later result is withheld (still kept, below)
+  else expect(answer.body).toContain('content.names-refused-address');
 }
 
 describe('the resident state, past what it can hold', () => {
@@ -61,7 +64,7 @@ describe('the resident state, past what it can hold', () => {
     expect(after).toContain('hook.state-lost');
     expect(after).not.toContain('vault://');
     // what the session's tools return from now on is kept as before: a link a tool returned reads from its server
-    await listed(handling, 'docs', 'guide://docs/b.md', 'victim');
+    await listed(handling, 'docs', 'guide://docs/b.md', 'victim', true);
     expect(await read(handling, 'docs', 'guide://docs/b.md', 'victim')).toBe('{}');
     expect(await read(handling, 'vault', 'guide://docs/b.md', 'victim')).toContain('server.mismatch');
     // and a new session's first read of a uri no tool returned is an ordinary one

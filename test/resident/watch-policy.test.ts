@@ -3,7 +3,7 @@
 // load keeps the policy in force, and every outcome is reported. A policy written in place may be half written and
 // still parse, looser than the whole (issue 39 item 4): it is reported and not loaded until it is replaced or SIGHUP
 // asks. Tests wait for the reported outcome, never for a time.
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -111,5 +111,29 @@ describe('the resident policy watch', () => {
     renameSync(next, file);
     await loaded;
     expect(version()).toBe('3.0.1');
+  });
+
+  it('after a failed reload, a good file renamed over the policy with the inode of the policy once in force loads', async () => {
+    // 488b968: the watch compared a renamed-over file with the policy *in force*, not with the file it last examined.
+    // A file system may give a new file the inode of the one in force once a failed reload's file replaced it (CI run
+    // 23); a hard link makes that deterministic: `spare` keeps the inode of the file in force alive, is written with a
+    // good policy and renamed over the file that failed to load. It is no write in place: the file standing there was
+    // the failed one.
+    const spare = path.join(dir, '.policy.yaml.spare');
+    linkSync(file, spare);
+    const next = path.join(dir, '.policy.yaml.tmp');
+    const failed = until((o) => 'ok' in o && !o.ok);
+    writeFileSync(next, `${withVersion('5.0.0')}\nlinks: [not, a, mapping\n`);
+    renameSync(next, file);
+    await failed;
+    expect(version()).toBe('1.0.0');
+    const reported = until((o) => 'writtenInPlace' in o || ('ok' in o && o.ok));
+    writeFileSync(spare, withVersion('5.0.1'));
+    const inForce = statSync(spare).ino;
+    renameSync(spare, file);
+    expect(statSync(file).ino).toBe(inForce);
+    const outcome = await reported;
+    expect(outcome).toMatchObject({ ok: true });
+    expect(version()).toBe('5.0.1');
   });
 });

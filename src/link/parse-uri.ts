@@ -9,8 +9,9 @@ import {
   scanStop,
   scanUserinfo,
 } from './authority-scan.ts';
+import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
-import type { UriHost } from './uri-host.ts';
+import { noHosts, type UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
 
@@ -77,6 +78,20 @@ export type UriParse = ParsedUri | UnparsedUri;
  */
 export function parseUri(raw: string): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
+  const canonical = readCanonicalNetworkUri(raw);
+  if (canonical !== null) {
+    const facts = commonFacts(canonical.scheme);
+    const host: UriHost = { kind: canonical.kind, text: raw.slice(canonical.hostStart, canonical.hostEnd) };
+    const explicitPort = canonical.port === -1 ? null : canonical.port;
+    return new CanonicalUri(
+      raw,
+      canonical.scheme,
+      facts,
+      host,
+      explicitPort ?? (facts.defaultPort as number),
+      explicitPort,
+    );
+  }
   const colon = schemeEnd(raw);
   if (colon === -1) {
     const control = firstC0Control(raw, schemeRun(raw));
@@ -169,6 +184,36 @@ function serializedNetworkUri(raw: string, colon: number, scheme: string, facts:
 }
 
 const noConfusions: readonly string[] = Object.freeze([]);
+
+// A uri `readCanonicalNetworkUri` read: what `serializedNetworkUri` would find (no userinfo, no confusion, no other
+// reading: a name holds no `xn--`, an IPv4 host is WHATWG's own dotted form, IPv6 has none), with the WHATWG reading
+// made only when asked (custom rules read its path)
+class CanonicalUri implements ParsedUri {
+  readonly ok = true;
+  readonly special = true;
+  readonly hasAuthority = true;
+  readonly userinfo = false;
+  readonly confusions = noConfusions;
+  readonly otherHosts = noHosts;
+  readonly #raw: string;
+  #url: URL | undefined;
+
+  constructor(
+    raw: string,
+    readonly scheme: string,
+    readonly schemeFacts: SchemeFacts,
+    readonly host: UriHost,
+    readonly port: number,
+    readonly explicitPort: number | null,
+  ) {
+    this.#raw = raw;
+  }
+
+  get url(): URL {
+    this.#url ??= new URL(this.#raw);
+    return this.#url;
+  }
+}
 
 // the facts of the schemes `commonScheme` names, looked up once
 const httpFacts = schemeFacts('http');

@@ -111,7 +111,15 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
   for (const [file, h] of found) hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
   for (const [file, h] of managedHooks)
     hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, true)));
-  return { servers, hooks, problems };
+  // the settings' `env` is set for the whole session: every hook and server it starts inherits it (an entry's own
+  // `env` above it), so a project file's NODE_OPTIONS runs code of its own before linkgate
+  const env = settingsEnv([...layers, ...managed]);
+  if (Object.keys(env).length === 0) return { servers, hooks, problems };
+  return {
+    servers: servers.map((s) => ({ ...s, env: { ...env, ...s.env } })),
+    hooks: hooks.map((h) => ({ ...h, env })),
+    problems,
+  };
 
   // a resident hook (http, docs/resident-hook.md): before a read it is a hook of its own, judged by its conditions;
   // after a tool ran it only keeps links (the command hook withholds), so only a condition that does not hold is said
@@ -124,6 +132,17 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
     }
     problems.push(...residentHookProblems(file, block, probe, (entry) => entry.phase !== 'pre'));
   }
+}
+
+// the `env` of Claude Code's settings layers merged, lowest precedence first (user, project, local, managed)
+function settingsEnv(layers: readonly { settings: Record<string, unknown> }[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { settings } of layers) {
+    const block = settings['env'];
+    if (isRecord(block))
+      for (const [key, value] of Object.entries(block)) if (typeof value === 'string') env[key] = value;
+  }
+  return env;
 }
 
 // a handler as doctor judges it: a command, or a resident http hook before a read (its url as the command)

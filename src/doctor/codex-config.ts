@@ -63,8 +63,11 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
 
   const tomlHooks = isRecord(root['hooks']) ? root['hooks'] : {};
   const state = tomlHooks['state'];
-  const features = isRecord(root['features']) ? root['features'] : {};
-  const featureOff = features['hooks'] === false || features['codex_hooks'] === false;
+  // codex merges a trusted project's config.toml over the user's: its `[features]` switch hooks off as well
+  const featureOff = layers.some(({ config: layerConfig }) => {
+    const features = isRecord(layerConfig['features']) ? layerConfig['features'] : {};
+    return features['hooks'] === false || features['codex_hooks'] === false;
+  });
   // each layer's hooks.json and [hooks]; the trust is the user's, recorded in its config.toml
   const sources: [string, unknown][] = [];
   for (const layer of layers) {

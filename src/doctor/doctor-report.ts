@@ -73,6 +73,8 @@ export interface ConfiguredHook {
    * to, and `problems` each condition that does not hold (none: as safe as the command hook)
    */
   readonly resident?: { readonly problems: readonly string[] };
+  /** what the host's settings add to the environment it runs the handler in (Claude Code's settings `env`) */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** What a host's configuration holds: its servers and its hooks, and any file doctor could not read. */

@@ -106,13 +106,17 @@ export function linkgateInvocation(
 
 /**
  * Why node options (`node` flags, or `NODE_OPTIONS` of an environment) make the process run code of their own before
- * linkgate (`--require`, `--import`, a loader), or undefined: that code can answer in linkgate's place.
+ * linkgate (`--require`, `--import`, a loader, an `--env-file` that can set NODE_OPTIONS), or undefined: that code
+ * can answer in linkgate's place.
  */
 export function preloadProblem(where: string, options: string): string | undefined {
   const found = /(?:^|\s)(-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.exec(options);
-  return found === null
+  if (found !== null) return `${where} load other code first (\`${found[1]}\`): linkgate may not be what answers`;
+  // node reads NODE_OPTIONS from an env file too (node 20): a `--require` there runs before linkgate
+  const envFile = /(?:^|\s)(--env-file(?:-if-exists)?)(?:[\s=]|$)/.exec(options);
+  return envFile === null
     ? undefined
-    : `${where} load other code first (\`${found[1]}\`): linkgate may not be what answers`;
+    : `${where} read an env file (\`${envFile[1]}\`), whose NODE_OPTIONS can load other code first: linkgate may not be what answers`;
 }
 
 /**

@@ -147,6 +147,15 @@ function frontEndProblems(
   return problems;
 }
 
+// what an environment the host gives a front end makes it run before linkgate (NODE_OPTIONS, LD_PRELOAD)
+function environmentProblems(env: Readonly<Record<string, string>>): string[] {
+  const preload = preloadProblem('`NODE_OPTIONS` of its environment', env['NODE_OPTIONS'] ?? '');
+  return [
+    ...(preload === undefined ? [] : [preload]),
+    ...(env['LD_PRELOAD'] === undefined ? [] : ['`LD_PRELOAD` of its environment loads other code first']),
+  ];
+}
+
 const observeLine = (what: string) =>
   `${what} runs in \`--mode observe\`: it records, but blocks and withholds nothing`;
 
@@ -175,7 +184,8 @@ async function hookReport(
   if (invocation.host !== hook.host)
     problems.push(`runs \`linkgate hook ${invocation.host ?? ''}\` in ${hook.host}: the event formats differ`);
   problems.push(...frontEndProblems(invocation, policy, records, problemOf));
-  const { blocked: _, notGating: __, ...configured } = hook;
+  problems.push(...environmentProblems(hook.env ?? {}));
+  const { blocked: _, notGating: __, env: ___, ...configured } = hook;
   return {
     ...configured,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
@@ -276,9 +286,7 @@ async function serverReport(
     const policy = await status(invocation, { ...places.env, ...server.env }, cwd);
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
-    const preload = preloadProblem('`NODE_OPTIONS` of its environment', server.env['NODE_OPTIONS'] ?? '');
-    if (preload !== undefined) problems.push(preload);
-    if (server.env['LD_PRELOAD'] !== undefined) problems.push('`LD_PRELOAD` of its environment loads other code first');
+    problems.push(...environmentProblems(server.env));
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {

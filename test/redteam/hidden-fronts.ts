@@ -135,3 +135,18 @@ export const taskFronts = [
     },
   ],
 ] as const;
+
+/** The notices (text items and error messages, from `linkgate `) in `answer`. */
+export function noticesIn(answer: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      // an SDK error's message starts `MCP error -32080: `
+      const at = value.indexOf('linkgate ');
+      if (at !== -1) found.push(value.slice(at));
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(answer);
+  return found;
+}

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { readRequested, toolReturned } from '../hook/hook-events.ts';
 import { hookArgs } from '../hook/hook-args.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { callWith, fronts } from './hidden-fronts.ts';
+import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
 import { closeAll, link, metadata } from './scripted-host.ts';
 
 afterEach(closeAll);
@@ -24,21 +24,6 @@ const markdownIt = new MarkdownIt({ html: true, linkify: true });
 function renderedTags(text: string): string[] {
   const html = `${marked.parse(text, { async: false, gfm: true })}\n${markdownIt.render(text)}`;
   return [...new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => (m[1] as string).toLowerCase()))].sort();
-}
-
-/** The notices (text items and error messages, from `linkgate `) in `answer`. */
-function noticesIn(answer: unknown): string[] {
-  const found: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') {
-      // an SDK error's message starts `MCP error -32080: `
-      const at = value.indexOf('linkgate ');
-      if (at !== -1) found.push(value.slice(at));
-    } else if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(answer);
-  return found;
 }
 
 // a server-chosen name for the refused link, each meant to become something the renderer acts on

@@ -40,12 +40,19 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
     if (layer.kind === 'problem') problems.push(layer.message);
     layers.push({ folder, file, config: layer.kind === 'read' ? layer.value : {}, scope: 'project' });
   }
+  // each name's entry as codex merges it: a later layer's table merged into the earlier one key by key (codex-rs
+  // `merge_toml_values`), so a project's `[mcp_servers.NAME]` keeps what it does not set (a user's `env`) from below
+  const merged = new Map<string, Record<string, unknown>>();
   for (const { file, config: layerConfig, scope } of layers) {
     const table = layerConfig['mcp_servers'];
     if (isRecord(table))
-      for (const [name, entry] of Object.entries(table)) {
-        if (!isRecord(entry)) continue;
-        const refused = codexServerEntryProblem(entry);
+      for (const [name, written] of Object.entries(table)) {
+        if (!isRecord(written)) continue;
+        const below = merged.get(name);
+        const entry = below === undefined ? written : mergeToml(below, written);
+        merged.set(name, entry);
+        // the file's own entry is what codex refuses to load
+        const refused = codexServerEntryProblem(written);
         const server = serverFromEntry(
           { host: 'codex', name, scope, file, enabled: entry['enabled'] !== false },
           entry,
@@ -88,4 +95,16 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
       hooks.push(configuredHook(codex, file, h, blocked));
     }
   return { servers, hooks, problems };
+}
+
+// `overlay` merged into `base` as codex-rs `merge_toml_values` does: tables key by key, an empty table clearing what
+// it lands on, anything else replaced
+function mergeToml(base: Record<string, unknown>, overlay: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(overlay).length === 0) return {};
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overlay)) {
+    const under = out[key];
+    out[key] = isRecord(under) && isRecord(value) ? mergeToml(under, value) : value;
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // Red team (issue 39, hidden-style round 6), doctor: set-ups `linkgate doctor` must not call gated, each one thing
 // changed from a set-up it calls gated (the control in the same test). A trusted Codex project's own
-// `.codex/config.toml` turning hooks off (codex merges the project layer over the user's); node started with
+// `.codex/config.toml` turning hooks off, or setting only the proxy's `args` of a server whose user entry sets
+// NODE_OPTIONS (codex merges the project layer into the user's, table by table); node started with
 // `--env-file` whose file sets `NODE_OPTIONS` (node 20 honours it: other code runs first); Claude Code's project
 // settings `env` setting `NODE_OPTIONS` for every hook and server it starts; a `--policy` written through a symlink and
 // then `..` (the kernel follows the symlink before `..`, a lexical resolve drops both); a project settings
@@ -57,6 +58,29 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
       mkdirSync(path.join(project, '.codex'));
       expect(serverStates(await doctorReport(home, project))).toContainEqual(gated('codex'));
       write(path.join(project, '.codex', 'config.toml'), '[features]\nhooks = false\n');
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('codex'));
+    },
+  );
+
+  it('codex project merge')(
+    "codex: a trusted project's `[mcp_servers.docs]` puts the proxy in front, the user's entry below it sets NODE_OPTIONS: not gated",
+    async () => {
+      const { home, project } = scratch();
+      const trusted = `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`;
+      const user = (env: string) =>
+        write(
+          path.join(home, '.codex', 'config.toml'),
+          `[mcp_servers.docs]\ncommand = "node"\nargs = ["s.js"]\n${env}${trusted}`,
+        );
+      const args = [cliEntry(), 'proxy', '--policy', defaultPolicy, '--', 'node', 's.js'];
+      write(
+        path.join(project, '.codex', 'config.toml'),
+        `[mcp_servers.docs]\ncommand = "node"\nargs = ${JSON.stringify(args)}\n`,
+      );
+      user('');
+      expect(serverStates(await doctorReport(home, project))).toEqual([gated('codex')]);
+      // codex merges the project's table into the user's key by key: the user's `env` stays under the proxy
+      user(`env = { NODE_OPTIONS = "--require ${path.join(project, 'x.cjs')}" }\n`);
       expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('codex'));
     },
   );

@@ -3,7 +3,8 @@
 // MDX (a docs site or a chat front end that renders a message as MDX runs `{…}` as JavaScript and `<X>` as a
 // component). A server-chosen name of a refused link must stay text inside the notice's code span: no element but a
 // paragraph and code, no MDX expression, JSX or ESM node, and, shown in a terminal, no escape sequence. Through the
-// proxy and the decorator over the real answering server.
+// proxy and the decorator over the real answering server, and the Claude Code hook command (its deny reason for a read
+// of a link it refused).
 import { Parser as CommonmarkParser, HtmlRenderer } from 'commonmark';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mdxFromMarkdown } from 'mdast-util-mdx';
@@ -12,8 +13,11 @@ import { gfmAutolinkLiteral, gfmAutolinkLiteralHtml } from 'micromark-extension-
 import { gfmFootnote, gfmFootnoteHtml } from 'micromark-extension-gfm-footnote';
 import { mdxjs } from 'micromark-extension-mdxjs';
 import { afterEach, describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/run-cli.ts';
+import { hookArgs } from '../hook/hook-args.ts';
+import { readRequested, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
-import { closeAll, link, metadata } from './scripted-host.ts';
+import { closeAll, link, metadata, scratch } from './scripted-host.ts';
 
 afterEach(closeAll);
 
@@ -66,17 +70,36 @@ const names: [string, string][] = [
 
 const mdxNodes = ['mdxFlowExpression', 'mdxTextExpression', 'mdxJsxFlowElement', 'mdxJsxTextElement', 'mdxjsEsm'];
 
+/** Each of `notices` (at least one) renders as a paragraph of code spans, forms no MDX node and holds no control. */
+function stayText(notices: readonly string[]): void {
+  expect(notices.length).toBeGreaterThan(0);
+  for (const notice of notices) {
+    expect(renderedTags(notice)).toEqual(['code', 'p']);
+    expect(mdxTypes(notice).filter((t) => mdxNodes.includes(t))).toEqual([]);
+    expect(notice).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  }
+}
+
 for (const [front, start] of fronts)
   describe(`red team, notices (round 6) through the ${front}: more renderers`, () => {
     for (const [label, name] of names)
       it(label)(`a refused link named as ${label} stays text in its notice`, async () => {
         const f = await start();
-        const notices = noticesIn(await callWith(f, { result: { content: [link(metadata, name)] } }));
-        expect(notices.length).toBeGreaterThan(0);
-        for (const notice of notices) {
-          expect(renderedTags(notice)).toEqual(['code', 'p']);
-          expect(mdxTypes(notice).filter((t) => mdxNodes.includes(t))).toEqual([]);
-          expect(notice).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-        }
+        stayText(noticesIn(await callWith(f, { result: { content: [link(metadata, name)] } })));
       });
   });
+
+describe('red team, notices (round 6) through the Claude Code hook: more renderers', () => {
+  for (const [label, name] of names)
+    it(`hook ${label}`)(`a deny reason for a read of a refused link named as ${label} stays text`, async () => {
+      const dir = await scratch();
+      const listed = await runCli(
+        hookArgs('claude-code', dir),
+        JSON.stringify(toolReturned('fixture', 'links', [link(metadata, name)])),
+      );
+      expect(listed.code, listed.stderr).toBe(0);
+      const run = await runCli(hookArgs('claude-code', dir), JSON.stringify(readRequested('fixture', metadata)));
+      expect(run.code, run.stderr).toBe(0);
+      stayText(noticesIn(JSON.parse(run.stdout)));
+    });
+});

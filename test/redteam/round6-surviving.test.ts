@@ -5,8 +5,10 @@
 // `outputSchema`, deep in an array; a prompt's description; a resource template's `uriTemplate` and `title`; a tool's
 // `icons`; a sampling request's `systemPrompt`; a URL elicitation's `url`; a read error's nested `data`. Then the
 // address as a URL parser reads it back from prose: a soft hyphen in the host (UTS 46 maps it to nothing) and the
-// IPv4-mapped IPv6 host. Through the proxy and the decorator over the real answering server.
+// IPv4-mapped IPv6 host. Through the proxy and the decorator over the real answering server, and the Claude Code hook.
 import { afterEach, describe, expect, test } from 'vitest';
+import { hookScratch } from '../hook/hook-args.ts';
+import { toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 
@@ -17,9 +19,10 @@ afterEach(closeAll);
 // parser applies to a host, so a soft hyphen (or U+200B, U+2060, U+FEFF, a variation selector) in the host hides the
 // address from the search; `addressForms` (src/flow/address-search.ts:29) has no IPv4-mapped IPv6 form
 // (`[::ffff:169.254.169.254]`, `[::ffff:a9fe:a9fe]`), which curl and a dual-stack socket reach as the IPv4 address.
+// The Claude Code hook (hookgaps' src/hook) searches prose beside a refused link by the same forms and misses both.
 const open = new Set<string>(
   ['a soft hyphen in the host', 'the IPv4-mapped IPv6 host, dotted', 'the IPv4-mapped IPv6 host, hex'].flatMap(
-    (label) => [`beside ${label}`, `after ${label}`],
+    (label) => [`beside ${label}`, `after ${label}`, `hook beside ${label}`],
   ),
 );
 const it = (key: string) => (open.has(key) ? test.fails : test);
@@ -251,3 +254,16 @@ for (const [front, start] of fronts)
       });
     }
   });
+
+const hooks = hookScratch('linkgate-redteam-r6hooks-');
+
+describe('red team, surviving links (round 6) through the Claude Code hook: prose a URL parser reads back', () => {
+  for (const [label, spelled] of spellings)
+    it(`hook beside ${label}`)(`${label}, beside the refused link, does not survive`, async () => {
+      const run = await hooks.hook('claude-code', toolReturned('fixture', 'links', [link(metadata), prose(spelled)]));
+      expect(run.code, run.stderr).toBe(0);
+      // the hook replaces the result (the refused link): what it hands on holds no form of the address
+      expect(run.stdout).toContain('linkgate refused the link');
+      expect(readBack(run.stdout)).not.toContain(hostPath);
+    });
+});

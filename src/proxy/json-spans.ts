@@ -22,9 +22,11 @@ interface Splice extends Span {
  * or 20-digit integers, spacing, member order, duplicate members). A member named twice resolves to the last, as
  * JSON.parse does. Work is linear in the text and needs no recursion, however deep it nests. Returns null when a
  * path does not lead where the edit needs (the caller fails the message instead of rewriting it another way).
+ * `parsed`: `JSON.parse(text)` itself, when the caller has it: a `set` whose object has no member of that name (its
+ * parsed value has no own one) adds it before the closing brace without searching the object's text for the name.
  */
-export function spliceEdits(text: string, edits: readonly MessageEdit[]): string | null {
-  const splices = editSplices(text, edits);
+export function spliceEdits(text: string, edits: readonly MessageEdit[], parsed?: unknown): string | null {
+  const splices = editSplices(text, edits, parsed);
   if (splices === null) return null;
   const pieces: string[] = [];
   let last = 0;
@@ -46,27 +48,44 @@ export function spliceEditsInto(
   bytes: readonly Buffer[],
   size: number,
   edits: readonly MessageEdit[],
+  parsed?: unknown,
 ): Buffer | null {
   if (size !== text.length) return null;
-  const splices = editSplices(text, edits);
+  const splices = editSplices(text, edits, parsed);
   if (splices === null) return null;
+  // each text spliced in is encoded once (the links of one result share theirs), and copied in as bytes
+  const encoded = new Map<string, Buffer>();
+  const bytesOf = (spliced: string): Buffer => {
+    let made = encoded.get(spliced);
+    if (made === undefined) {
+      made = Buffer.from(spliced, 'utf8');
+      encoded.set(spliced, made);
+    }
+    return made;
+  };
   let length = size;
-  for (const s of splices) length += Buffer.byteLength(s.text) - (s.end - s.start);
-  const source = bytes.length === 1 ? (bytes[0] as Buffer) : Buffer.concat(bytes, size);
+  for (const s of splices) length += bytesOf(s.text).length - (s.end - s.start);
+  const whole = bytes.length === 1 ? (bytes[0] as Buffer) : Buffer.concat(bytes, size);
+  // a plain view: its pieces are plain views too, far cheaper to make than a Buffer's
+  const source = new Uint8Array(whole.buffer, whole.byteOffset, size);
   const out = Buffer.allocUnsafe(length);
   let at = 0;
   let last = 0;
   for (const s of splices) {
-    at += source.copy(out, at, last, s.start);
-    at += out.write(s.text, at, 'utf8');
+    out.set(source.subarray(last, s.start), at);
+    at += s.start - last;
+    const spliced = bytesOf(s.text);
+    out.set(spliced, at);
+    at += spliced.length;
     last = s.end;
   }
-  at += source.copy(out, at, last, size);
+  out.set(source.subarray(last, size), at);
+  at += size - last;
   return at === length ? out : null;
 }
 
 // the splices `edits` make of `text`, in order and not overlapping; null when a path does not lead where an edit needs
-function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | null {
+function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknown): Splice[] | null {
   const index = new TextIndex(text);
   const splices: Splice[] = [];
   // the JSON of each value and name, once: the links of one result share their compact decision
@@ -78,6 +97,22 @@ function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | nu
       written.set(value, made);
     }
     return made;
+  };
+  // the text of each member added, made once for its value and name (not a new string per link): `"key":value`, and
+  // after a comma
+  const added = new Map<string, Map<string, readonly [string, string]>>();
+  const member = (comma: boolean, key: string, value: string): string => {
+    let byKey = added.get(value);
+    if (byKey === undefined) {
+      byKey = new Map();
+      added.set(value, byKey);
+    }
+    let made = byKey.get(key);
+    if (made === undefined) {
+      made = [`${key}:${value}`, `,${key}:${value}`];
+      byKey.set(key, made);
+    }
+    return made[comma ? 1 : 0];
   };
   // the edits of one message mostly share their parent (the links of one `content`): located once for all of them
   let parentPath: JsonPath | null = null;
@@ -110,11 +145,11 @@ function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | nu
     } else {
       const value = json(edit.value);
       const key = json(edit.key);
-      const added = index.addedMember(at, key);
+      const added = lacksMember(parsed, path, edit.key) ? index.closingBrace(at) : index.addedMember(at, key);
       if (added !== undefined) {
         if (added === null) return null;
         const comma = text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ',';
-        splices.push({ start: added, end: added, text: `${comma}${key}:${value}` });
+        splices.push({ start: added, end: added, text: member(comma === ',', key, value) });
         continue;
       }
       const members = index.members(at.start);
@@ -124,7 +159,7 @@ function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | nu
       else {
         // added as the last member, just before the closing brace
         const close = at.end - 1;
-        splices.push({ start: close, end: close, text: `${members.length > 0 ? ',' : ''}${key}:${value}` });
+        splices.push({ start: close, end: close, text: member(members.length > 0, key, value) });
       }
     }
   }
@@ -136,6 +171,19 @@ function editSplices(text: string, edits: readonly MessageEdit[]): Splice[] | nu
     last = s.end;
   }
   return splices;
+}
+
+// whether the value at `path` in `parsed` (the parsed text, when given) is an object with no own member `key`: the
+// object its text holds then has no member of that name, however written (JSON.parse makes every member an own one)
+function lacksMember(parsed: unknown, path: JsonPath, key: string): boolean {
+  let value = parsed;
+  for (let i = 0; i < path.length; i += 1) {
+    if (value === null || typeof value !== 'object') return false;
+    const step = path[i] as string | number;
+    if (Array.isArray(value) ? typeof step !== 'number' : !Object.hasOwn(value, step)) return false;
+    value = (value as Record<string | number, unknown>)[step];
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, key);
 }
 
 // whether `a` and `b` name the same parent (all but their last step)
@@ -201,18 +249,24 @@ class TextIndex {
     return scannedOnce(this.arrays, open, () => scanElements(this.text, open, this.end));
   }
 
+  /** The offset of the closing brace of the object at `at` (where a member is added last), or null: not an object. */
+  closingBrace(at: Span): number | null {
+    if (this.text.charCodeAt(at.start) !== 123) return null;
+    const end = at.end > at.start ? at.end : this.end(at.start);
+    return end === -1 ? null : end - 1;
+  }
+
   /**
    * Where a member named `quotedKey` (its JSON text) is added to the object at `at` when it surely has none of that
    * name (no backslash in the object's text, so every name is written as it reads, and `quotedKey` nowhere in it):
    * just before its closing brace. null: not an object; undefined: it may have one (scan its members).
    */
   addedMember(at: Span, quotedKey: string): number | null | undefined {
-    if (this.text.charCodeAt(at.start) !== 123) return null;
-    const end = at.end > at.start ? at.end : this.end(at.start);
-    if (end === -1) return null;
-    if (anyWithin(this.positions('\\'), at.start, end) || anyWithin(this.positions(quotedKey), at.start, end))
+    const close = this.closingBrace(at);
+    if (close === null) return null;
+    if (anyWithin(this.positions('\\'), at.start, close) || anyWithin(this.positions(quotedKey), at.start, close))
       return undefined;
-    return end - 1;
+    return close;
   }
 
   // where `part` occurs in the text, in order: found in one pass the first time it is asked for, so each of many

@@ -56,16 +56,18 @@ function editedBytes(message: object): Buffer | null {
   const edited = message instanceof EditedLine ? message : editsOf(message);
   const line = edited === undefined ? undefined : lineOf(edited.from);
   if (edited === undefined || line === undefined) return null;
-  return spliceEditsInto(line.text, line.parts, line.size, edited.edits);
+  return spliceEditsInto(line.text, line.parts, line.size, edited.edits, edited.from);
 }
 
 // the original text with the edits made, for a message edited from one that arrived as a line (null: none did)
 function editedText(message: object): string | null {
   const edited = message instanceof EditedLine ? message : editsOf(message);
   if (edited === undefined) return null;
-  const from = lineOf(edited.from)?.text ?? editedText(edited.from);
+  const line = lineOf(edited.from);
+  const from = line?.text ?? editedText(edited.from);
   if (from === null) return null;
-  const text = spliceEdits(from, edited.edits);
+  // the message parsed from the line is that text's value; one edited from another is not (its edits are in the text)
+  const text = spliceEdits(from, edited.edits, line === undefined ? undefined : edited.from);
   if (text === null)
     throw new GateError('READ_FAILED', 'the judged answer cannot be written into the bytes it came as');
   return text;

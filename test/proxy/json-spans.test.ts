@@ -88,6 +88,22 @@ describe('spanAt and spliceEdits', () => {
     expect(spliceEdits(text, [edit])).toBe(text.replace('"uri":"u"}', '"uri":"u","_meta":{"m":1}}'));
   });
 
+  test('given the parsed message, a member named with escapes is replaced, and one the object lacks is added last', () => {
+    const text = '{"result":{"content":[{"uri":"a","\\u005fmeta":{"k":1}},{"uri":"b","note":"\\"_meta\\""}]}}\n';
+    const parsed = JSON.parse(text) as unknown;
+    const edits: MessageEdit[] = [0, 1].map((i) => ({
+      op: 'set',
+      path: ['result', 'content', i],
+      key: '_meta',
+      value: { d: i },
+    }));
+    const out = spliceEdits(text, edits, parsed);
+    expect(out).toBe(
+      '{"result":{"content":[{"uri":"a","\\u005fmeta":{"d":0}},{"uri":"b","note":"\\"_meta\\"","_meta":{"d":1}}]}}\n',
+    );
+    expect(out).toBe(spliceEdits(text, edits));
+  });
+
   test('many siblings: one with a `_meta` of its own, one with the name in a string, one with a backslash, in any order', () => {
     const items = [
       '{"uri":"a"}',
@@ -171,11 +187,19 @@ describe('spanAt and spliceEdits', () => {
           const out = spliceEdits(text, edits);
           // compared as JSON (a -0 reads back as 0 either way)
           expect(JSON.parse(out ?? 'null')).toEqual(JSON.parse(JSON.stringify(editMessage(parsed, edits))));
+          // given the parsed message, a member it lacks is added without searching the object's text: the same text
+          expect(spliceEdits(text, edits, parsed)).toBe(out);
           // made on the bytes (split in two parts, as a line that came in two chunks), the same bytes as the text's,
           // or null when the line is not ASCII (an offset in the text is then not one in the bytes)
           const bytes = Buffer.from(text);
           const cut = Math.floor(bytes.length / 2);
-          const into = spliceEditsInto(text, [bytes.subarray(0, cut), bytes.subarray(cut)], bytes.length, edits);
+          const into = spliceEditsInto(
+            text,
+            [bytes.subarray(0, cut), bytes.subarray(cut)],
+            bytes.length,
+            edits,
+            parsed,
+          );
           if (bytes.length !== text.length) expect(into).toBeNull();
           else expect(into?.toString('utf8') ?? null).toBe(out);
         },

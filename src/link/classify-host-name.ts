@@ -2,7 +2,7 @@ import { classifyAddress } from './classify-address.ts';
 import { metadataNames } from './cloud-metadata.ts';
 import { matchesNamePatterns, type NamePatterns } from './name-patterns.ts';
 import { hashBits, mayHoldHash, nameHash } from './name-hash.ts';
-import { asciiTopLevelDomains } from './root-zone.ts';
+import { asciiTopLevelDomains, resolvedReservedTopLevelDomains } from './root-zone.ts';
 import {
   wildcardDnsAnswers,
   wildcardDnsDomainBits,
@@ -31,8 +31,10 @@ export interface NameVerdict {
 }
 
 /**
- * Top-level domains that never name a public destination: RFC 6761/6762/8375/9476 special-use names,
- * RFC 2606 reserved names, and the ICANN-withheld or de-facto private `corp`, `home`, `lan`, `intranet`, ….
+ * Top-level domains that never name a public destination: RFC 6761/6762/8375/9476 special-use names, the
+ * RFC 2606 reserved names that local resolvers answer (`test`: Laravel Valet and dnsmasq set-ups point it at
+ * 127.0.0.1; `invalid`), and the ICANN-withheld or de-facto private `corp`, `home`, `lan`, `intranet`, …. Not
+ * `example`: it is for documentation, not a local namespace (`resolvedReservedTopLevelDomains`).
  */
 export const internalTopLevelDomains: ReadonlySet<string> = new Set([
   'localhost',
@@ -47,7 +49,6 @@ export const internalTopLevelDomains: ReadonlySet<string> = new Set([
   'lan',
   'test',
   'invalid',
-  'example',
   'onion',
   'alt',
   'arpa',
@@ -186,6 +187,7 @@ function topLevelLabels(): Map<number, KnownLabel> {
   mark(internalTopLevelDomains, tldInternal);
   mark(wildcardDnsTopLevelDomains, tldWildcard);
   mark(asciiTopLevelDomains, tldDelegated);
+  mark(resolvedReservedTopLevelDomains, tldDelegated);
   mark(['localhost'], tldLocalhost);
   // an IDN label is left to resolution, as `isPublicTopLevelDomain` says
   for (const label of kinds.keys()) if (label.startsWith('xn--')) mark([label], tldDelegated);

@@ -8,9 +8,11 @@ import { asciiHost, noHosts, type UriHost } from './uri-host.ts';
 
 // UTS #46 deviation characters: IDNA2003 and transitional readers map `ß` to `ss`, `ς` to `σ` and delete ZWJ and
 // ZWNJ, while WHATWG (nontransitional) keeps them, so `faß.de` is xn--fa-hia.de to one reader and fass.de to
-// another. Both names are judged: the transitional one is another reading of the host (`otherHosts`).
-/** UTS #46 deviation characters (`ß`, `ς`, ZWJ, ZWNJ). */
-export const idnaDeviation = /[\u00df\u03c2\u200c\u200d]/;
+// another. `ẞ` (U+1E9E) splits readers the same way: node's IDNA table (Unicode 15.0) maps it to `ss`, UTS #46 since
+// Unicode 15.1 (newer browsers, tr46) to `ß`, so `faẞ.de` is fass.de to the gate's parser and xn--fa-hia.de to them.
+// Every reading is judged: the others are other readings of the host (`otherHosts`).
+/** Characters UTS #46 readers map differently (`ß`, `ς`, ZWJ, ZWNJ, `ẞ`). */
+export const idnaDeviation = /[\u00df\u03c2\u1e9e\u200c\u200d]/;
 
 const load = createRequire(import.meta.url);
 let tr46: typeof Tr46 | undefined;
@@ -23,21 +25,27 @@ function uts46ToAscii(...args: Parameters<typeof Tr46.toASCII>): ReturnType<type
 }
 
 /**
- * The host as a UTS #46 transitional reader (IDNA2003 libraries, older browsers and resolvers) writes  it; none
- * when it is the WHATWG reading or does not convert.
+ * The host as UTS #46 readers write it, transitional (IDNA2003 libraries, older browsers and resolvers) and
+ * nontransitional by the current table (newer browsers, tr46), each that differs from `host` (the WHATWG reading of
+ * node's table) and converts; none when all agree.
  */
 export function transitionalReading(unicode: string, host: UriHost): readonly UriHost[] {
-  const ascii = uts46ToAscii(unicode, {
-    transitionalProcessing: true,
-    checkHyphens: false,
-    checkBidi: true,
-    checkJoiners: true,
-    useSTD3ASCIIRules: false,
-    verifyDNSLength: false,
-  });
-  if (ascii === null || ascii === '') return noHosts;
-  const reading = asciiHost(ascii.toLowerCase());
-  return reading.text === host.text ? noHosts : [reading];
+  let readings: UriHost[] | undefined;
+  for (const transitionalProcessing of [true, false]) {
+    const ascii = uts46ToAscii(unicode, {
+      transitionalProcessing,
+      checkHyphens: false,
+      checkBidi: true,
+      checkJoiners: true,
+      useSTD3ASCIIRules: false,
+      verifyDNSLength: false,
+    });
+    if (ascii === null || ascii === '') continue;
+    const reading = asciiHost(ascii.toLowerCase());
+    if (reading.text === host.text || readings?.some((r) => r.text === reading.text) === true) continue;
+    (readings ??= []).push(reading);
+  }
+  return readings ?? noHosts;
 }
 
 const decimalParts = /^\d+$/;

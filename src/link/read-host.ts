@@ -71,12 +71,20 @@ export function specialOtherHosts(
     if (serialized || plainRawIpv4(raw, from)) return noHosts;
     return decimalReading(rawSpecialHost(raw, from), host);
   }
-  // a deviation character always becomes punycode, so only `xn--` hosts need the raw text
-  if (!text.includes('xn--')) return noHosts;
+  // a deviation character becomes punycode, so only `xn--` hosts need the raw text, but for `ẞ`, which node's table
+  // maps to `ss` (written or percent-encoded; a uri that is its own serialization is ASCII and holds neither)
+  if (!text.includes('xn--') && (serialized || !mayHoldCapitalSharpS(raw))) return noHosts;
   const decoded = safeDecode(rawSpecialHost(raw, from));
   if (idnaDeviation.test(decoded)) return [...transitionalReading(decoded, host), ...punycodeReading(host)];
   return punycodeReading(host);
 }
+
+// `ẞ` (U+1E9E), as written or as its percent-encoded UTF-8, anywhere in the text
+function mayHoldCapitalSharpS(raw: string): boolean {
+  return raw.includes('\u1e9e') || capitalSharpSEscape.test(raw);
+}
+
+const capitalSharpSEscape = /%e1%ba%9e/i;
 
 // True when the authority right after `//` is ASCII letters, digits and dots, then only a `:port`, and no part of
 // digits alone is zero-padded: `decimalReading` finds no other reading there (a part with a letter is not decimal, and

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyHostName, internalTopLevelDomains, type NameClass } from '../../src/link/classify-host-name.ts';
 import { nameHash } from '../../src/link/name-hash.ts';
-import { asciiTopLevelDomains } from '../../src/link/root-zone.ts';
+import { asciiTopLevelDomains, resolvedReservedTopLevelDomains } from '../../src/link/root-zone.ts';
 import { wildcardDnsTopLevelDomains } from '../../src/link/wildcard-dns.ts';
 import { compileNamePatterns } from '../../src/link/name-patterns.ts';
 
@@ -43,7 +43,9 @@ describe('classifyHostName: network authorities', () => {
     ['wiki.corp', 'internal-tld'],
     ['router.lan', 'internal-tld'],
     ['host.localdomain', 'internal-tld'],
-    ['www.example', 'internal-tld'],
+    // RFC 6761 §6.5: documentation names are resolved like any other, not a local namespace (issue 41)
+    ['www.example', 'public'],
+    ['xn--fa-hia.example', 'public'],
     ['duck.onion', 'internal-tld'],
     ['..', 'empty-label'],
     ['foo.09..', 'empty-label'],
@@ -122,7 +124,9 @@ describe('classifyHostName: the top-level domain looked up by its hash, compared
   const reference = (tld: string): NameClass => {
     if (tld === 'localhost') return 'localhost';
     if (internalTopLevelDomains.has(tld)) return 'internal-tld';
-    return asciiTopLevelDomains.has(tld) || tld.startsWith('xn--') ? 'public' : 'undelegated-tld';
+    return asciiTopLevelDomains.has(tld) || tld.startsWith('xn--') || resolvedReservedTopLevelDomains.has(tld)
+      ? 'public'
+      : 'undelegated-tld';
   };
   const listed = [...new Set([...asciiTopLevelDomains, ...internalTopLevelDomains, ...wildcardDnsTopLevelDomains])];
 

@@ -245,13 +245,46 @@ describe('IDNA deviation characters: both readings are judged (issue 23)', () =>
     'https://می\u200cخواهم.ir/',
     'https://docs.groß.de/',
     'https://maß.straße.de/a',
+    // `.example` is for documentation (RFC 6761 §6.5), not a local namespace: resolution decides (issue 41)
+    'https://faß.ExAmPlE/',
+    'https://faẞ.de/',
   ])('%s is allowed under default and web-public', (uri) => {
     expectAllowed(defaultGate, uri);
     expectAllowed(webPublic, uri);
   });
 
+  // with a resolver, every reading is resolved and any non-public answer denies: WHATWG's (node's table), the
+  // transitional one (`ß` → `ss`) and the nontransitional one of the current UTS #46 table (`ẞ` → `ß`, where node's
+  // table still gives `ss`), whichever way the name is written
+  it.each([
+    ['https://faß.ExAmPlE/', ['xn--fa-hia.example', 'fass.example']],
+    ['https://faẞ.de/', ['fass.de', 'xn--fa-hia.de']],
+    ['https://FAẞ.de/x', ['fass.de', 'xn--fa-hia.de']],
+    ['https://fa%E1%BA%9E.de/', ['fass.de', 'xn--fa-hia.de']],
+    ['https://faẞß.de/', ['xn--fass-yna.de', 'xn--fa-hiaa.de', 'fassss.de']],
+  ] as const)('%s: every reading of %j is resolved and judged', async (uri, names) => {
+    const policy = await loadPolicy(path.join(repoRoot, 'policies/web-public.yaml'));
+    const line = { stage: 'link', server: 'default', link: { type: 'resource_link', uri, name: 'probe' } };
+    for (const bad of names) {
+      const asked: string[] = [];
+      const gate = createGate(policy, {
+        resolve: async (name) => {
+          asked.push(name);
+          return name === bad ? ['10.0.0.7'] : ['93.184.215.14'];
+        },
+      });
+      const decision = await gate.decide(line);
+      expect(asked.sort()).toEqual([...names].sort());
+      expect(decision.effect, `${bad} answers 10.0.0.7`).toBe('deny');
+      expect(codes(decision)).toEqual(['uri.non-public-address']);
+    }
+    const allPublic = createGate(policy, { resolve: async () => ['93.184.215.14'] });
+    expect((await allPublic.decide(line)).effect).toBe('allow');
+  });
+
   // an origin allow-list must give both readings the same answer
   it.each([
+    ['https://fass.de', 'https://faẞ.de/', 'deny'],
     ['https://fass.de', 'https://faß.de/', 'deny'],
     ['https://xn--fa-hia.de', 'https://faß.de/', 'deny'],
     ['https://xn--fa-hia.de', 'https://xn--fa-hia.de/', 'allow'],

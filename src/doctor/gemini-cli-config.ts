@@ -7,13 +7,15 @@ import { type HookHandlerEntry, hookHandlers } from '../hosts/hook-groups.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
+import { geminiEnvFileVars } from './gemini-env-file.ts';
 import { entryCwd, serverFromEntry } from './server-entry.ts';
 
 /**
  * Gemini CLI's MCP servers and `BeforeTool`/`AfterTool` hooks as it loads them (src/hosts/gemini-cli-settings.ts): the
  * system defaults, user, project and system settings files (a later entry of the same name replacing an earlier one),
  * each hook judged against `hooksConfig` of them all; the project file only in a folder Gemini CLI trusts, and in one
- * it does not trust, no settings hook runs and no configured server starts.
+ * it does not trust, no settings hook runs and no configured server starts. The env file it loads (a trusted folder's
+ * `.env`) and a hook's own `env` go into the environment doctor checks.
  */
 export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory> {
   const problems: string[] = [];
@@ -64,8 +66,23 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
       }
     for (const h of hookHandlers(settings['hooks'], geminiCli.events)) found.push([file, h]);
   }
-  const hooks: ConfiguredHook[] = found.map(([file, h]) =>
-    configuredHook(geminiCli, file, h, untrusted ?? geminiCliHookSwitchedOff(layers, h.handler)),
+  // what Gemini CLI's env file sets in its own environment, which its hooks and servers inherit; a hook's own `env`
+  // above it (an entry's own may not set these: gemini cli blocks that)
+  const ignoreLocalEnv = layers.some(
+    (l) => isRecord(l.settings['advanced']) && l.settings['advanced']['ignoreLocalEnv'] === true,
   );
-  return { servers: [...byName.values()], hooks, problems };
+  const fileEnv = geminiEnvFileVars(places.cwd, places.home, places.env, trust.trusted, ignoreLocalEnv);
+  const hooks: ConfiguredHook[] = found.map(([file, h]) => {
+    const hook = configuredHook(geminiCli, file, h, untrusted ?? geminiCliHookSwitchedOff(layers, h.handler));
+    const own = h.handler['env'];
+    const env = { ...fileEnv, ...(isRecord(own) ? stringValues(own) : {}) };
+    return Object.keys(env).length === 0 ? hook : { ...hook, env };
+  });
+  const servers = [...byName.values()].map((s) => ({ ...s, env: { ...s.env, ...fileEnv } }));
+  return { servers, hooks, problems };
+}
+
+// the string members of a handler's `env`
+function stringValues(block: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(block).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

@@ -5,7 +5,9 @@
 // `--env-file` whose file sets `NODE_OPTIONS` (node 20 honours it: other code runs first); Claude Code's project
 // settings `env` setting `NODE_OPTIONS` for every hook and server it starts; a `--policy` written through a symlink and
 // then `..` (the kernel follows the symlink before `..`, a lexical resolve drops both); a project settings
-// file replacing a gated server of the same name; hooks switched off in a local settings file; `--mode=observe`.
+// file replacing a gated server of the same name; hooks switched off in a local settings file; `--mode=observe`; Gemini
+// CLI's env file (a trusted project's `.env`, loaded into its own environment) and a Gemini hook's own `env` setting
+// NODE_OPTIONS.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import {
   defaultPolicy,
   doctorReport,
+  everyHandler,
   plainServer,
   printedHook,
   proxiedServer,
@@ -152,6 +155,34 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
       expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(gated('gemini-cli'));
     },
   );
+
+  it('gemini env file')(
+    'gemini cli: a `.env` in the trusted project sets NODE_OPTIONS (gemini cli loads it into its own environment): not gated',
+    async () => {
+      const { home, project } = scratch();
+      const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+      write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: proxiedServer() } });
+      expect(serverStates(await doctorReport(home, project, env))).toEqual([gated('gemini-cli')]);
+      writeFileSync(path.join(project, '.env'), `NODE_OPTIONS="--require ${path.join(project, 'x.cjs')}"\n`);
+      expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(gated('gemini-cli'));
+    },
+  );
+
+  it('gemini hook env')("gemini cli: a hook handler's own `env` sets NODE_OPTIONS: not gated", async () => {
+    const { home, project } = scratch();
+    const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const settings = (change: (h: Record<string, unknown>) => void) =>
+      write(path.join(home, '.gemini', 'settings.json'), {
+        mcpServers: { docs: plainServer },
+        ...everyHandler(hostSettings['gemini-cli'](printedHook('gemini-cli')), change),
+      });
+    settings(() => undefined);
+    expect(serverStates(await doctorReport(home, project, env))).toEqual([gated('gemini-cli')]);
+    settings((h) => {
+      h['env'] = { NODE_OPTIONS: `--require ${path.join(project, 'x.cjs')}` };
+    });
+    expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(gated('gemini-cli'));
+  });
 
   it('claude local scope')(
     "claude code: a local-scope `docs` (~/.claude.json's project entry) beside the gated user one: not all gated",

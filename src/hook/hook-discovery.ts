@@ -5,7 +5,7 @@ import { jsonText } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
-import { refusedStepItem } from '../flow/refused-link.ts';
+import { refusedLinkNotice, refusedStepItem } from '../flow/refused-link.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
 import { type DecidedLink, resultLinkDecider } from '../flow/link-decider.ts';
 import type { Decision } from '../decision/decision.ts';
@@ -19,7 +19,7 @@ import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
 import { SavedFiles } from './saved-files.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
-import { namingWithheld } from './refused-named.ts';
+import { listingNamed, namelessWhereNaming, namingWithheld, refusedSearch } from './refused-named.ts';
 import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, parsedJson, unwrapToolOutput } from './tool-output.ts';
@@ -53,7 +53,7 @@ export async function toolReturned(
   // decision, a record and a notice: half a million of them outlast the host's timeout); the state keeps that it
   // could not keep this server's links, so none of them is readable from another server
   if (all.length > maxItemsPerEvent) {
-    await addSeen(event, [], context, new Set([server]));
+    await addOverflow(event, context, new Set([server]));
     return withheldWhole(context, tool, tooManyItems);
   }
   const at = nowOf(context);
@@ -65,6 +65,8 @@ export async function toolReturned(
   // this event's denied links: their addresses (kept for later events) and the items standing for them
   const deniedAddresses: string[] = [];
   const deniedItems = new Set<number>();
+  // the refusals standing for this event's denied links (enforce mode), by item: their notices quote the links' names
+  const refusals = new Map<number, Refusal>();
   const withheld = new Map<number, string>();
   const withhold = (index: number, notice: string | null) => {
     if (notice !== null) withheld.set(index, notice);
@@ -127,6 +129,7 @@ export async function toolReturned(
       if (refusal !== null) {
         withhold(index, refusal.notice);
         refused.set(refusal.step.discovered.uri, refusalRef(refusal));
+        refusals.set(index, refusal);
       }
       continue;
     }
@@ -136,6 +139,20 @@ export async function toolReturned(
   await state.addSeen(callId, seen, overflow);
   // kept before the result goes on: a later result naming one is withheld (a failure here withholds this one)
   await state.addRefused(callId, deniedAddresses);
+  // what is handed on names no address refused before (enforce mode: nor one of this event's, whose links are notices)
+  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
+  if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
+  checkBudget(context.budget);
+  const search = refusedSearch(searchedFor);
+  // a refused link's notice quotes its name, which may carry another refused address: that notice names it by scheme
+  for (const [index, refusal] of refusals) {
+    const named = namelessWhereNaming(withheld.get(index) ?? refusal.notice, refusal.link, search, (link) =>
+      refusedLinkNotice(link, refusal.step.linkDecision, recordRef(refusal.step.discovered)),
+    );
+    withheld.set(index, named.notice);
+    // what still names one is searched with the rest (and withholds the result)
+    if (named.naming) deniedItems.delete(index);
+  }
   const noticeItem = (notice: string) => ({ type: 'text', text: notice });
   const content = items.map((item, index) => {
     const notice = withheld.get(index);
@@ -165,11 +182,10 @@ export async function toolReturned(
   const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, judging);
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
   if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
-  // what is left names no address refused before (enforce mode: nor one of this event's, whose links are notices now)
+  // what is left names no address refused before (enforce mode: nor one of this event's, whose links are notices now,
+  // searched above)
   const searched = { ...result, content: content.map((item, i) => (deniedItems.has(i) ? null : item)) };
-  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
-  if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
-  const naming = namingWithheld(searched, searchedFor, tool, context.namingMode ?? modeOf(context), context);
+  const naming = namingWithheld(searched, searchedFor, tool, context.namingMode ?? modeOf(context), context, search);
   if (naming !== null) return naming;
   if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   const notices = [
@@ -218,7 +234,7 @@ async function linkRefusal(
   context: HookContext,
   decidedSteps: LinkSteps,
 ): Promise<{
-  refusal: { notice: string; step: LinkStep; link: Record<string, unknown> } | null;
+  refusal: Refusal | null;
   decision: Decision;
   /** the step of the link the line stands for that was denied, whatever the mode (null: none) */
   denied: LinkStep | null;
@@ -271,11 +287,18 @@ async function linkRefusal(
   return { refusal, decision: step.linkDecision, denied: step };
 }
 
+/** A link the hook refused (enforce mode): the notice standing for it, its step and the link the notice names. */
+interface Refusal {
+  notice: string;
+  step: LinkStep;
+  link: Record<string, unknown>;
+}
+
 /** The link steps one event decided, by server and link (as JSON). */
 type LinkSteps = Map<string, LinkStep>;
 
 /** A refused link as `structuredContent` is judged beside it. */
-function refusalRef(refusal: { step: LinkStep; link: Record<string, unknown> }): RefusedRef {
+function refusalRef(refusal: Refusal): RefusedRef {
   return { ref: recordRef(refusal.step.discovered), link: refusal.link, decision: refusal.step.linkDecision };
 }
 
@@ -326,6 +349,9 @@ export async function resourcesListed(
   context: HookContext,
 ): Promise<HookAnswer> {
   const at = nowOf(context);
+  const state = await openSessionState(context, event.session);
+  // the addresses the session refused before this event, searched for in what the listing hands on
+  const refusedBefore = await state.refusedAddresses(context.budget);
   const seen: SeenLink[] = [];
   const overflow = new Set<string>();
   const refused = new Set<unknown>();
@@ -350,13 +376,25 @@ export async function resourcesListed(
     const discovered = discoverLink(link, null, linkContext(from, null), at);
     seen.push({ server: from, link, discovered, toolUseId: event.toolUseId });
   }
-  await addSeen(event, seen, context, overflow, deniedAddresses);
-  if (refused.size === 0) return { kind: 'none' };
-  const output = withoutEntries(event.response, refused);
+  const callId = event.toolUseId ?? randomUUID();
+  await state.addSeen(callId, seen, overflow);
+  await state.addRefused(callId, deniedAddresses);
+  let output = refused.size === 0 ? event.response : withoutEntries(event.response, refused);
+  // what is left names no address refused before (enforce mode: nor one of this event's), as the decorator's listings
+  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
+  if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
+  const named = listingNamed(output, searchedFor, context.namingMode ?? modeOf(context), context);
+  if (named.kind === 'withheld') return named.answer;
+  if (named.kind === 'kept') output = named.output;
+  if (refused.size === 0 && named.kind === 'unchanged') return { kind: 'none' };
   // a host that replaces a result by a reason alone (Codex, Gemini CLI) hands the model the kept listing in it
   const kept = typeof output === 'string' ? output : JSON.stringify(output);
   const count = `${refused.size} refused ${refused.size === 1 ? 'entry' : 'entries'}`;
-  return { kind: 'replace', output, reason: `linkgate left ${count} out of the listing: ${kept}` };
+  const naming =
+    named.kind === 'kept'
+      ? ` and ${named.left} naming an address refused earlier (other texts naming one withheld)`
+      : '';
+  return { kind: 'replace', output, reason: `linkgate left ${count}${naming} out of the listing: ${kept}` };
 }
 
 // a list tool's output in the host's shape (an array, `{resources}`, either as a JSON string) without `refused`
@@ -372,22 +410,12 @@ function withoutEntries(output: unknown, refused: ReadonlySet<unknown>): unknown
 }
 
 /**
- * Keeps the links one event saw in the session's state, under the event's tool-use id; `overflow` names the servers
- * of links over the per-event cap, which the state keeps as links it could not keep; `refused` the addresses of the
- * links it refused (`refusedAddressOf`).
+ * Keeps in the session's state that one event returned links of `overflow`'s servers it could not keep, under the
+ * event's tool-use id (a later read of a uri it never kept is judged as a link of theirs).
  */
-async function addSeen(
-  event: HookEvent,
-  seen: SeenLink[],
-  context: HookContext,
-  overflow: ReadonlySet<string> = new Set(),
-  refused: readonly string[] = [],
-): Promise<void> {
-  if (seen.length === 0 && overflow.size === 0 && refused.length === 0) return;
+async function addOverflow(event: HookEvent, context: HookContext, overflow: ReadonlySet<string>): Promise<void> {
   const state = await openSessionState(context, event.session);
-  const callId = event.toolUseId ?? randomUUID();
-  await state.addSeen(callId, seen, overflow);
-  await state.addRefused(callId, refused);
+  await state.addSeen(event.toolUseId ?? randomUUID(), [], overflow);
 }
 
 /**

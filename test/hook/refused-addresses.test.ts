@@ -85,3 +85,73 @@ describe('the bound on refused addresses fails closed', () => {
     expect(run.stdout).toContain('content.names-refused-address');
   });
 });
+
+const updated = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.updatedToolOutput as unknown;
+
+describe('a resource listing naming an address refused earlier (second reading, finding 2)', () => {
+  it('keeps what names none, as the decorator does: the entry named by it left out, a text naming it a notice', async () => {
+    expect((await hook(refusedLinks(0, 1, 'toolu_1'))).code).toBe(0);
+    const entries = [
+      { server: 'docs', uri: 'rt://docs/a.md', name: 'a', description: 'mirror of http://10.0.0.0/x' },
+      { server: 'docs', uri: 'rt://docs/b.md', name: 'http://10.0.0.0/x' },
+      { server: 'docs', uri: 'rt://docs/c.md', name: 'c', description: 'plain' },
+    ];
+    const run = await hook(resourcesListed(entries, { toolUseId: 'toolu_list' }));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('10.0.0.0');
+    expect(updated(run.stdout)).toEqual([
+      { ...entries[0], description: expect.stringContaining('names the address of a link the gate refused') },
+      entries[2],
+    ]);
+  });
+
+  it('a listing in a shape the decorator cannot take apart is withheld whole', async () => {
+    expect((await hook(refusedLinks(0, 1, 'toolu_1'))).code).toBe(0);
+    const odd = { ...resourcesListed([]), tool_response: { note: 'see http://10.0.0.0/x', resources: [] } };
+    const run = await hook(odd);
+    expect(run.stdout).toContain('content.names-refused-address');
+    expect(run.stdout).not.toContain('10.0.0.0');
+  });
+
+  it('a listing naming none, or in observe mode, passes unchanged', async () => {
+    expect((await hook(refusedLinks(0, 1, 'toolu_1'))).code).toBe(0);
+    const entries = [{ server: 'docs', uri: 'rt://docs/c.md', name: 'c', description: 'http://10.0.0.9/x' }];
+    expect((await hook(resourcesListed(entries))).stdout).toBe('');
+    const naming = [{ server: 'docs', uri: 'rt://docs/b.md', name: 'http://10.0.0.0/x' }];
+    expect((await hook(resourcesListed(naming), '--mode', 'observe')).stdout).toBe('');
+  });
+});
+
+describe("a refused link's notice does not hand on another refused address in the link's name (finding 5b)", () => {
+  it('the notice names that link by its scheme only', async () => {
+    expect((await hook(refusedLinks(0, 1, 'toolu_1'))).code).toBe(0);
+    // a second refused link whose name is the first one's address, beside ordinary text
+    const named = toolReturned('docs', 'links', [link('http://10.0.9.9/y', 'http://10.0.0.0/x'), text('hello')], {
+      toolUseId: 'toolu_2',
+    });
+    const run = await hook(named);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('10.0.0.0');
+    expect(run.stdout).not.toContain('10.0.9.9');
+    expect(updated(run.stdout)).toEqual([
+      { type: 'text', text: expect.stringMatching(/^linkgate refused the link \(scheme `http`\): uri\./) },
+      text('hello'),
+    ]);
+  });
+
+  it('also when the name carries the address of a link refused in the same result', async () => {
+    const both = toolReturned('docs', 'links', [
+      link('http://10.0.0.7/z', 'z'),
+      link('http://10.0.9.9/y', 'at 10.0.0.7/z'),
+    ]);
+    const run = await hook(both);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('10.0.0.7');
+    expect(run.stdout).toContain('refused the link `z`');
+  });
+
+  it('a name naming no refused address is still quoted', async () => {
+    const run = await hook(toolReturned('docs', 'links', [link('http://10.0.9.9/y', 'keys')]));
+    expect(run.stdout).toContain('refused the link `keys`');
+  });
+});

@@ -67,11 +67,14 @@ export function scanPdf(
   const opening = s.includes('/Encrypt') ? openEncryptedPdf(s) : null;
   const decrypt = opening?.ok === true ? opening : null;
   const shared: Shared = { state, out, inflateLeft: maxInflateBytes, maxInflatedStreams };
-  const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.decryptString, budget);
+  const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.strings, budget);
   const walk: Walk = { s, bytes, shared, decrypt, stored: 0, strings };
   const found = walkObjects(walk, 0, bytes.length, 0);
   if (found !== null) return { ...out, active: found };
-  // a `/URI` target given by reference: a string anywhere with a script scheme may be it
+  // a `/URI` target given by reference: a string anywhere with a script scheme may be it (in an encrypted file, read
+  // decrypted, which is searched for only then)
+  if (state.uriByReference && state.scriptString === null && decrypt !== null)
+    state.scriptString = new EncryptedStrings(s, decrypt.strings, budget).firstScriptString(bytes);
   if (state.uriByReference && state.scriptString !== null)
     return {
       ...out,

@@ -1,19 +1,31 @@
 // The PDF standard security handler (ISO 32000-2 §7.6.4) for the empty user password: what pdf.js and every
 // viewer do when a file opens without asking for one. Revisions 2–4 (RC4 40–128 bits, AESV2) and 5–6 (AESV3);
 // the key is checked against `/U` first, so a file that needs a real password stays uninspectable.
-import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, type Decipher } from 'node:crypto';
 import { numbersBefore } from './pdf-object-header.ts';
+import type { StringDecipher } from './pdf-uri-target.ts';
 import { type PdfValue, entry, nameOf, readPdfValue } from './pdf-value.ts';
 
 /** Decrypts one stream's data for object `num`/`gen`; null when it does not decrypt (bad length or padding). */
 export type StreamDecryptor = (data: Buffer, num: number, gen: number) => Buffer | null;
 
 /**
- * What opening an encrypted PDF with the empty user password gives: a decryptor for streams (by `/StmF`) and one for
- * strings (by `/StrF`, as pdf.js picks them), or why not.
+ * How an encrypted file's strings read (`/StrF`): a decipher for a string of object `num`/`gen`, as pdf.js reads it
+ * (AES: the first 16 bytes are the iv, each whole block is decrypted as it fills, a partial last block is dropped, so
+ * a string under 32 bytes reads empty; it never fails), and whether its bytes as written are a reading too (AES:
+ * MuPDF leaves a string whose length is no iv and whole blocks as it stands).
+ */
+export interface StringCipher {
+  open: (num: number, gen: number) => StringDecipher;
+  rawToo: boolean;
+}
+
+/**
+ * What opening an encrypted PDF with the empty user password gives: a decryptor for streams (by `/StmF`) and the
+ * strings' cipher (by `/StrF`, as pdf.js picks them), or why not.
  */
 export type PdfOpening =
-  | { ok: true; decrypt: StreamDecryptor; decryptString: StreamDecryptor; encryptMetadata: boolean }
+  | { ok: true; decrypt: StreamDecryptor; strings: StringCipher; encryptMetadata: boolean }
   | { ok: false; why: string };
 
 type Cipher = 'rc4' | 'aesv2' | 'aesv3' | 'identity';
@@ -49,7 +61,8 @@ export function openEncryptedPdf(s: string): PdfOpening {
     decipher.setAutoPadding(false);
     const fileKey = Buffer.concat([decipher.update(ue.subarray(0, 32)), decipher.final()]);
     const by = (m: Cipher): StreamDecryptor => (m === 'identity' ? asIs : (data) => aes('aes-256-cbc', fileKey, data));
-    return { ok: true, decrypt: by(method), decryptString: by(stringMethod), encryptMetadata };
+    const strings: StringCipher = stringMethod === 'identity' ? clearStrings : aesStrings('aes-256-ecb', () => fileKey);
+    return { ok: true, decrypt: by(method), strings, encryptMetadata };
   }
   if (r < 2 || r > 4) return { ok: false, why: `its revision ${r} is not one of 2 to 6` };
   const id = firstId(s);
@@ -77,7 +90,89 @@ export function openEncryptedPdf(s: string): PdfOpening {
     if (m === 'aesv2') return (data, num, gen) => aes('aes-128-cbc', objectKey(num, gen, m), data);
     return (data, num, gen) => rc4(objectKey(num, gen, m), data);
   };
-  return { ok: true, decrypt: by(method), decryptString: by(stringMethod), encryptMetadata };
+  const strings: StringCipher =
+    stringMethod === 'identity'
+      ? clearStrings
+      : stringMethod === 'aesv2'
+        ? aesStrings('aes-128-ecb', (num, gen) => objectKey(num, gen, 'aesv2'))
+        : rc4Strings((num, gen) => objectKey(num, gen, 'rc4'));
+  return { ok: true, decrypt: by(method), strings, encryptMetadata };
+}
+
+const clearStrings: StringCipher = { open: () => ({ unit: 1, next: (data) => data }), rawToo: false };
+
+// the last object's value, made again only when the object changes (a file's strings come object by object)
+function perObject<T>(make: (num: number, gen: number) => T): (num: number, gen: number) => T {
+  let last: { num: number; gen: number; value: T } | null = null;
+  return (num, gen) => {
+    if (last === null || last.num !== num || last.gen !== gen) last = { num, gen, value: make(num, gen) };
+    return last.value;
+  };
+}
+
+// AES-CBC strings read as pdf.js's `decryptBlock` reads them: the iv, then each whole block (xor the one before)
+function aesStrings(
+  algorithm: 'aes-128-ecb' | 'aes-256-ecb',
+  keyOf: (num: number, gen: number) => Buffer,
+): StringCipher {
+  const blockCipher = perObject((num, gen): Decipher => {
+    const ecb = createDecipheriv(algorithm, keyOf(num, gen), null);
+    ecb.setAutoPadding(false);
+    return ecb;
+  });
+  const open = (num: number, gen: number): StringDecipher => {
+    const previous = new Uint8Array(16); // the iv, then the last cipher block
+    let started = false;
+    const none = new Uint8Array(0);
+    return {
+      unit: 16,
+      next: (block) => {
+        if (!started) {
+          started = true;
+          previous.set(block);
+          return none;
+        }
+        const plain = blockCipher(num, gen).update(block);
+        for (let i = 0; i < 16; i++) plain[i] = (plain[i] ?? 0) ^ (previous[i] ?? 0);
+        previous.set(block);
+        return plain;
+      },
+    };
+  };
+  return { open, rawToo: true };
+}
+
+// RC4 strings: the object's key schedule made once, copied for each string
+function rc4Strings(keyOf: (num: number, gen: number) => Buffer): StringCipher {
+  const scheduleOf = perObject((num, gen) => rc4State(keyOf(num, gen)));
+  return { open: (num, gen) => rc4Stream(scheduleOf(num, gen).slice()), rawToo: false };
+}
+
+// RC4 as a keystream over the bytes as they come, from a key schedule it consumes
+function rc4Stream(state: Uint8Array): StringDecipher & { whole: (data: Buffer) => Buffer } {
+  let i = 0;
+  let j = 0;
+  const one = new Uint8Array(1);
+  const byte = (b: number): number => {
+    i = (i + 1) & 0xff;
+    j = (j + (state[i] ?? 0)) & 0xff;
+    const t = state[i] ?? 0;
+    state[i] = state[j] ?? 0;
+    state[j] = t;
+    return b ^ (state[((state[i] ?? 0) + t) & 0xff] ?? 0);
+  };
+  return {
+    unit: 1,
+    next: (data) => {
+      one[0] = byte(data[0] ?? 0);
+      return one;
+    },
+    whole: (data) => {
+      const out = Buffer.alloc(data.length);
+      for (let n = 0; n < data.length; n++) out[n] = byte(data[n] ?? 0);
+      return out;
+    },
+  };
 }
 
 // V1/V2: RC4; V4: the named crypt filter's method (`/StmF` for streams, `/StrF` for strings, Identity when absent);
@@ -131,20 +226,18 @@ function aes(algorithm: 'aes-128-cbc' | 'aes-256-cbc', key: Buffer, data: Buffer
 
 /** RC4 (ARCFOUR), written out: OpenSSL 3 keeps it in the legacy provider node does not load. */
 export function rc4(key: Buffer, data: Buffer): Buffer {
+  return rc4Stream(rc4State(key)).whole(data);
+}
+
+// the key schedule
+function rc4State(key: Buffer): Uint8Array {
   const state = new Uint8Array(256);
   for (let i = 0; i < 256; i++) state[i] = i;
   for (let i = 0, j = 0; i < 256; i++) {
     j = (j + (state[i] ?? 0) + (key[i % key.length] ?? 0)) & 0xff;
     [state[i], state[j]] = [state[j] ?? 0, state[i] ?? 0];
   }
-  const out = Buffer.alloc(data.length);
-  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
-    i = (i + 1) & 0xff;
-    j = (j + (state[i] ?? 0)) & 0xff;
-    [state[i], state[j]] = [state[j] ?? 0, state[i] ?? 0];
-    out[n] = (data[n] ?? 0) ^ (state[((state[i] ?? 0) + (state[j] ?? 0)) & 0xff] ?? 0);
-  }
-  return out;
+  return state;
 }
 
 function md5(...parts: Buffer[]): Buffer {

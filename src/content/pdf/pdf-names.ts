@@ -85,6 +85,7 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
   while (i < to) {
     if (b[i] !== 0x2f) {
       // a string that may be a `/URI` target given by reference
+      // (as written: an encrypted file's strings are read decrypted once such a target is seen, pdf-active.ts)
       if ((b[i] === 0x28 || b[i] === 0x3c) && state.scriptString === null)
         state.scriptString = scriptStringAt(b, i, to, state.budget);
       i++;
@@ -116,11 +117,9 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
           return {
             name,
             raw,
-            detail: 'whose encrypted target string does not decrypt (a viewer still reads its bytes)',
+            detail: 'whose encrypted target string stands in no object, so its key is unknown',
           };
-        // an encrypted file's strings elsewhere are not read in the clear: a target by reference there is not followed
-        if (target === 'reference' && state.openString !== undefined)
-          return { name, raw, detail: 'whose target is given by reference in an encrypted file (not followed)' };
+        // a target by reference may be any string of the file, read as the viewer reads it (decrypted: pdf-active.ts)
         if (target === 'reference') state.uriByReference = true;
         else if (target !== null) return { name, raw, scheme: target.scheme };
       }

@@ -10,11 +10,26 @@ import type { WorkBudget } from '../work-budget.ts';
 /** Schemes that run script where a browser opens them. */
 const scriptSchemes = ['javascript:', 'vbscript:', 'livescript:'];
 
-/** What follows a `/URI` key: a script-scheme target (its scheme), a reference to the string, an encrypted string that does not decrypt, or none of these. */
+/** What follows a `/URI` key: a script-scheme target (its scheme), a reference to the string, an encrypted string no object holds (its key unknown), or none of these. */
 export type UriTarget = { scheme: string } | 'reference' | 'undecryptable' | null;
 
-/** The decrypted bytes of the string opening at a position of an encrypted file's object layer, null when it does not decrypt (pdf-encrypted-strings.ts). */
-export type StringOpener = (at: number) => Buffer | null;
+/**
+ * Decrypts one string's bytes as they are read, `unit` bytes at a time (an aes block, one byte of rc4): `next` gives
+ * the plain bytes of the next unit (empty for an aes string's iv), in a view the next call may overwrite.
+ */
+export interface StringDecipher {
+  readonly unit: number;
+  next(data: Uint8Array): Uint8Array;
+}
+
+/** An encrypted string as viewers read it: decrypted as it is read, and, when `rawToo`, as written as well. */
+export interface OpenedString {
+  decipher: StringDecipher;
+  rawToo: boolean;
+}
+
+/** How the string opening at a position of an encrypted file's object layer reads, null when no object holds it (pdf-encrypted-strings.ts). */
+export type StringOpener = (at: number) => OpenedString | null;
 
 /**
  * The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. With
@@ -40,10 +55,9 @@ export function uriTargetAfter(
   const c = b[i];
   // in an encrypted file the string is read as the viewer reads it, decrypted
   if (open !== undefined && (c === 0x28 || (c === 0x3c && b[i + 1] !== 0x3c))) {
-    const plain = open(i);
-    if (plain === null) return 'undecryptable';
-    const hex = Buffer.from(`<${plain.toString('hex')}>`, 'latin1');
-    const scheme = scriptStringAt(hex, 0, hex.length, budget);
+    const opened = open(i);
+    if (opened === null) return 'undecryptable';
+    const scheme = scriptStringAt(b, i, to, budget, opened);
     return scheme === null ? null : { scheme };
   }
   if (c === 0x28 || c === 0x3c) {
@@ -72,10 +86,18 @@ function referenceAt(b: Buffer, at: number, to: number, budget: WorkBudget): boo
   return found;
 }
 
-/** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. */
-export function scriptStringAt(b: Buffer, at: number, to: number, budget: WorkBudget): string | null {
+/** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. `opened`: the string is encrypted and read as viewers decrypt it. */
+export function scriptStringAt(
+  b: Buffer,
+  at: number,
+  to: number,
+  budget: WorkBudget,
+  opened?: OpenedString,
+): string | null {
   const c = b[at];
-  const read = c === 0x28 ? literalScheme(b, at, to) : c === 0x3c && b[at + 1] !== 0x3c ? hexScheme(b, at, to) : null;
+  if (c !== 0x28 && (c !== 0x3c || b[at + 1] === 0x3c)) return null;
+  const prefix = opened === undefined ? new SchemePrefix() : new OpenedPrefix(opened);
+  const read = c === 0x28 ? literalScheme(b, at, to, prefix) : hexScheme(b, at, to, prefix);
   if (read === null) return null;
   budget.spend('pdf', read.read);
   return read.scheme;
@@ -86,9 +108,14 @@ function isWhite(c: number | undefined): boolean {
   return c === 0x00 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0x20;
 }
 
+/** A string's decoded bytes fed one at a time: the scheme once matched, false once none can match, true while one still may. */
+interface Prefix {
+  push(byte: number): string | boolean;
+}
+
 // the decoded bytes of a string, fed one at a time, as WHATWG URL reads a scheme: leading C0 controls and spaces
 // dropped, tabs and newlines removed anywhere, case folded; a UTF-16BE string (byte order mark) by its low bytes
-class SchemePrefix {
+class SchemePrefix implements Prefix {
   private text = '';
   private fed = 0;
   private bom = false;
@@ -122,19 +149,58 @@ class SchemePrefix {
   }
 }
 
+// an encrypted string's bytes as written, decrypted a unit at a time as they come and read as a scheme; with
+// `rawToo` read as written too
+class OpenedPrefix implements Prefix {
+  private plain: SchemePrefix | null = new SchemePrefix();
+  private raw: SchemePrefix | null;
+  private readonly unit: Uint8Array;
+  private filled = 0;
+
+  constructor(private readonly opened: OpenedString) {
+    this.raw = opened.rawToo ? new SchemePrefix() : null;
+    this.unit = new Uint8Array(opened.decipher.unit);
+  }
+
+  push(byte: number): string | boolean {
+    if (this.raw !== null) {
+      const state = this.raw.push(byte);
+      if (typeof state === 'string') return state;
+      if (!state) this.raw = null;
+    }
+    if (this.plain !== null) {
+      this.unit[this.filled++] = byte;
+      if (this.filled === this.unit.length) {
+        this.filled = 0;
+        for (const plain of this.opened.decipher.next(this.unit)) {
+          const state = this.plain.push(plain);
+          if (typeof state === 'string') return state;
+          if (!state) {
+            this.plain = null;
+            break;
+          }
+        }
+      }
+    }
+    return this.plain !== null || this.raw !== null;
+  }
+}
+
 // what one string check found, and how many bytes it read
 interface Read {
   scheme: string | null;
   read: number;
 }
 
-// a literal string, escapes undone as pdf.js's `Lexer.getString` undoes them; a parenthesis inside ends the check
-function literalScheme(b: Buffer, at: number, to: number): Read {
-  const prefix = new SchemePrefix();
+// a literal string, escapes undone and balanced parentheses kept as pdf.js's `Lexer.getString` does (no scheme holds
+// one, so in the clear the first ends the check; an encrypted string's bytes go on)
+function literalScheme(b: Buffer, at: number, to: number, prefix: Prefix): Read {
+  let depth = 1;
   for (let i = at + 1; i < to; i++) {
     let c = b[i] ?? 0;
-    if (c === 0x28 || c === 0x29) return { scheme: null, read: i - at };
-    if (c === 0x5c) {
+    if (c === 0x28) depth++;
+    else if (c === 0x29 && --depth === 0) return { scheme: null, read: i - at };
+    else if (c === 0x5c) {
       const e = b[++i] ?? 0;
       const simple = escapes.get(e);
       if (simple !== undefined) c = simple;
@@ -167,8 +233,7 @@ function isOctal(c: number | undefined): boolean {
 }
 
 // a hex string: digits in pairs, other bytes skipped as pdf.js skips them, `>` or `<` ends the check
-function hexScheme(b: Buffer, at: number, to: number): Read {
-  const prefix = new SchemePrefix();
+function hexScheme(b: Buffer, at: number, to: number, prefix: Prefix): Read {
   let high = -1;
   for (let i = at + 1; i < to; i++) {
     const c = b[i] ?? 0;

@@ -35,7 +35,7 @@ function hash2B(input: Buffer): Buffer {
 
 interface Security {
   dict: string;
-  encrypt: (data: Buffer, num: number, gen: number) => Buffer;
+  encrypt: (data: Buffer, num: number, gen: number, pad?: boolean) => Buffer;
 }
 
 function security(cipher: PdfCipher, id: Buffer): Security {
@@ -53,7 +53,7 @@ function security(cipher: PdfCipher, id: Buffer): Security {
     const perms = randomBytes(16);
     return {
       dict: `<< /Filter /Standard /V 5 /R 6 /Length 256 /CF << /StdCF << /CFM /AESV3 /Length 32 /AuthEvent /DocOpen >> >> /StmF /StdCF /StrF /StdCF /O ${hex(o)} /U ${hex(u)} /OE ${hex(oe)} /UE ${hex(ue)} /Perms ${hex(perms)} /P -4 >>`,
-      encrypt: (data) => aes('aes-256-cbc', fileKey, data),
+      encrypt: (data, _num, _gen, pad) => aes('aes-256-cbc', fileKey, data, pad),
     };
   }
   const r = cipher === 'rc4-40' ? 2 : cipher === 'rc4-128' ? 3 : 4;
@@ -84,19 +84,24 @@ function security(cipher: PdfCipher, id: Buffer): Security {
       : `/V ${r === 2 ? 1 : 2}`;
   return {
     dict: `<< /Filter /Standard ${filters} /R ${r} /Length ${length * 8} /O ${hex(o32)} /U ${hex(u)} /P -4 >>`,
-    encrypt: (data, num, gen) =>
-      r === 4 ? aes('aes-128-cbc', objectKey(num, gen), data) : rc4(objectKey(num, gen), data),
+    encrypt: (data, num, gen, pad) =>
+      r === 4 ? aes('aes-128-cbc', objectKey(num, gen), data, pad) : rc4(objectKey(num, gen), data),
   };
 }
 
-function aes(algorithm: string, key: Buffer, data: Buffer): Buffer {
+// `pad: false`: whole blocks without the padding (a last byte over 16 is no padding, which pdf.js then keeps)
+function aes(algorithm: string, key: Buffer, data: Buffer, pad = true): Buffer {
   const iv = randomBytes(16);
   const cipher = createCipheriv(algorithm, key, iv);
+  cipher.setAutoPadding(pad);
   return Buffer.concat([iv, cipher.update(data), cipher.final()]);
 }
 
-/** An encrypted one-page PDF whose OpenAction runs `encryptedScript` (`withAction: false`: no OpenAction, the same objects otherwise); `linkTarget`: page 1 also holds a link whose URI action's target is that string, encrypted as every string is. */
-export function encryptedPdf(cipher: PdfCipher, options: { withAction?: boolean; linkTarget?: string } = {}): Buffer {
+/** An encrypted one-page PDF whose OpenAction runs `encryptedScript` (`withAction: false`: no OpenAction, the same objects otherwise); `linkTarget`: page 1 also holds a link whose URI action's target is that string, encrypted as every string is (`byReference`: in an object of its own, `/URI 10 0 R`; `unpadded`: aes without its padding, whole blocks). */
+export function encryptedPdf(
+  cipher: PdfCipher,
+  options: { withAction?: boolean; linkTarget?: string; byReference?: boolean; unpadded?: boolean } = {},
+): Buffer {
   const id = randomBytes(16);
   const sec = security(cipher, id);
   const parts: Buffer[] = [latin1('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
@@ -121,18 +126,18 @@ export function encryptedPdf(cipher: PdfCipher, options: { withAction?: boolean;
   const annots = options.linkTarget === undefined ? '' : ' /Annots [9 0 R]';
   add(3, latin1(`3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10]${annots} >>\nendobj\n`));
   if (options.linkTarget !== undefined) {
-    const target = sec.encrypt(latin1(options.linkTarget), 9, 0).toString('hex');
-    add(
-      9,
-      latin1(`9 0 obj\n<< /Type /Annot /Subtype /Link /Rect [0 0 9 9] /A << /S /URI /URI <${target}> >> >>\nendobj\n`),
-    );
+    const holder = options.byReference === true ? 10 : 9;
+    const target = `<${sec.encrypt(latin1(options.linkTarget), holder, 0, options.unpadded !== true).toString('hex')}>`;
+    const uri = options.byReference === true ? '10 0 R' : target;
+    add(9, latin1(`9 0 obj\n<< /Type /Annot /Subtype /Link /Rect [0 0 9 9] /A << /S /URI /URI ${uri} >> >>\nendobj\n`));
+    if (options.byReference === true) add(10, latin1(`10 0 obj\n${target}\nendobj\n`));
   }
   const index = '4 0 ';
   const action = options.withAction === false ? '<< /S /GoTo /D [3 0 R /Fit] >>' : '<< /S /JavaScript /JS 7 0 R >>';
   add(5, stream(5, `/Type /ObjStm /N 1 /First ${index.length}`, latin1(`${index}${action}`)));
   add(7, stream(7, '', latin1(encryptedScript)));
   add(8, latin1(`8 0 obj\n${sec.dict}\nendobj\n`));
-  const size = options.linkTarget === undefined ? 9 : 10;
+  const size = options.linkTarget === undefined ? 9 : options.byReference === true ? 11 : 10;
   const xrefAt = length;
   const rows: Buffer[] = [];
   for (let n = 0; n < size; n++) {

@@ -69,14 +69,90 @@ describe('an encrypted link target is read decrypted', () => {
     expect(await activeInPdfJs(bytes)).toEqual([]);
     expect(await decideItem(bytes, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
   });
+});
 
-  test('a link target that does not decrypt is denied, not read as inert', async () => {
-    const bytes = encryptedPdf('aes-128', { withAction: false, linkTarget: 'https://example.com/guide' });
-    // a target of 5 bytes is no aes string (an iv and whole blocks)
-    const text = bytes.toString('latin1').replace(/\/URI <[0-9a-f]+>/, '/URI <0102030405>');
+// the second reading's finding 6 (over-blocks): a target by reference in an encrypted file was denied unread, and an
+// aes string that is no iv and whole padded blocks was denied as not decrypting; pdf.js reads both (an aes string is
+// decrypted block by block as it fills, a partial last block dropped, padding removed only when it is padding)
+describe('an encrypted link target is read as pdf.js reads it, by reference and whatever its length', () => {
+  const aesCiphers: PdfCipher[] = ['aes-128', 'aes-256'];
+
+  test.each(ciphers)('%s: a web link target given by reference is allowed', async (cipher) => {
+    const bytes = encryptedPdf(cipher, {
+      withAction: false,
+      linkTarget: 'https://example.com/guide',
+      byReference: true,
+    });
+    expect(bytes.toString('latin1')).toContain('/URI 10 0 R');
+    expect(await activeInPdfJs(bytes)).toEqual([]);
+    expect(await decideItem(bytes, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
+  });
+
+  test.each(ciphers)('%s: a javascript: link target given by reference is denied', async (cipher) => {
+    const bytes = encryptedPdf(cipher, { withAction: false, linkTarget: 'javascript:app.alert(1)', byReference: true });
+    expect(await activeInPdfJs(bytes)).toEqual(['link:javascript:app.alert(1)']);
+    const { effect, messages } = await decideItem(bytes, 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/`\/URI` whose target by reference may be a `javascript:` string/);
+  });
+
+  test.each(aesCiphers)('%s: a target under 32 bytes reads empty to pdf.js and is allowed', async (cipher) => {
+    const bytes = encryptedPdf(cipher, { withAction: false, linkTarget: 'https://example.com/guide' });
+    // 5 bytes (no iv) and 24 bytes (an iv and half a block): pdf.js hands on an empty target
+    for (const short of ['0102030405', 'aa'.repeat(24)]) {
+      const text = bytes.toString('latin1').replace(/\/URI <[0-9a-f]+>/, `/URI <${short}>`);
+      const file = Buffer.from(text, 'latin1');
+      expect(await activeInPdfJs(file)).toEqual([]);
+      expect(await decideItem(file, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
+    }
+  });
+
+  test.each(aesCiphers)('%s: whole blocks whose last byte is no padding are read whole', async (cipher) => {
+    // 32 bytes ending in `/`: pdf.js keeps the last block as it stands
+    const web = encryptedPdf(cipher, {
+      withAction: false,
+      linkTarget: 'https://example.com/guide///////',
+      unpadded: true,
+    });
+    expect(await activeInPdfJs(web)).toEqual([]);
+    expect(await decideItem(web, 'application/pdf')).toMatchObject({ effect: 'allow', codes: [] });
+    const script = encryptedPdf(cipher, {
+      withAction: false,
+      linkTarget: 'javascript:app.alert(1)/////////',
+      unpadded: true,
+    });
+    expect(await activeInPdfJs(script)).toEqual(['link:javascript:app.alert(1)/////////']);
+    expect((await decideItem(script, 'application/pdf')).effect).toBe('deny');
+  });
+
+  test.each(aesCiphers)('%s: a target that is no aes string is also read as written', async (cipher) => {
+    // pdf.js reads 23 bytes as empty; MuPDF leaves a string that is no iv and whole blocks as written
+    const bytes = encryptedPdf(cipher, { withAction: false, linkTarget: 'https://example.com/guide' });
+    const text = bytes.toString('latin1').replace(/\/URI <[0-9a-f]+>/, '/URI (javascript:app.alert(1))');
     const { effect, messages } = await decideItem(Buffer.from(text, 'latin1'), 'application/pdf');
     expect(effect).toBe('deny');
-    expect(messages).toMatch(/encrypted target string does not decrypt/);
+    expect(messages).toMatch(/`\/URI` with a `javascript:` target/);
+  });
+
+  test('strings are read decrypted only for a target by reference, each charged: a file of strings is withheld', async () => {
+    const base = encryptedPdf('aes-128', { withAction: false }).toString('latin1');
+    const strings = '(a) '.repeat(300_000);
+    const file = (uri: string): Buffer =>
+      Buffer.from(base.replace('2 0 obj\n', `11 0 obj\n[${strings}<< /URI ${uri} >>]\nendobj\n2 0 obj\n`), 'latin1');
+    // a target written in place needs none of them decrypted
+    expect(await decideItem(file('(https://example.com/)'), 'application/pdf')).toMatchObject({ effect: 'allow' });
+    const { effect, codes } = await decideItem(file('12 0 R'), 'application/pdf');
+    expect(effect).toBe('partial');
+    expect(codes).toEqual(['content.too-complex']);
+  });
+
+  test('a string no object holds is denied: its key is unknown', async () => {
+    const text = encryptedPdf('aes-128', { withAction: false })
+      .toString('latin1')
+      .replace('%PDF-1.7\n', '%PDF-1.7\n<< /A << /S /URI /URI <00112233445566778899aabbccddeeff> >> >>\n');
+    const { effect, messages } = await decideItem(Buffer.from(text, 'latin1'), 'application/pdf');
+    expect(effect).toBe('deny');
+    expect(messages).toMatch(/stands in no object/);
   });
 });
 

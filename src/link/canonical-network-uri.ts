@@ -10,12 +10,17 @@ export interface CanonicalParts {
   hostEnd: number;
   /** what the host is: a name, four dotted decimal parts, or an IPv6 address as WHATWG writes it */
   kind: 'name' | 'ipv4' | 'ipv6';
+  /**
+   * WHATWG's dotted form of an IPv4 host written in another number form (`2130706433`, `0x7f.1`, `0177.0.0.1`): the
+   * text is then not its own serialization, only its host differs; null when the host is written as WHATWG writes it
+   */
+  address: string | null;
   /** the port the text writes (never the scheme's default), or -1 */
   port: number;
 }
 
 // the record `readCanonicalNetworkUri` writes: no object per link on the hot path
-const parts: CanonicalParts = { scheme: 'http', hostStart: 0, hostEnd: 0, kind: 'name', port: -1 };
+const parts: CanonicalParts = { scheme: 'http', hostStart: 0, hostEnd: 0, kind: 'name', address: null, port: -1 };
 
 // Characters kept as they are, by part (WHATWG URL §4.4's percent-encode sets, narrowed to RFC 3986 unreserved and
 // sub-delims plus `:` `@` `/`): `%` is checked on its own; `'` is encoded in a special uri's query; `?` ends the path
@@ -35,7 +40,8 @@ kept[0x3f] = inQuery | inFragment; // ?
  * with no userinfo and a host that every reader takes the same way; null for anything else (the caller parses it).
  * Covered: a lower-case scheme, `//`; a host of lower-case letter, digit and `-` labels whose last label starts with a
  * letter, with no `xn--` in it (the IDNA mapping leaves it as it is and it cannot end in a number), or four decimal
- * parts 0–255 without a leading zero, or a bracketed IPv6 address in RFC 5952 form (WHATWG's: lower-case pieces
+ * parts 0–255 without a leading zero (or another number form of an IPv4 address, whose dotted form `address` gives:
+ * the only way the text may differ from its serialization), or a bracketed IPv6 address in RFC 5952 form (WHATWG's: lower-case pieces
  * without leading zeros, the first longest run of two or more zero pieces written `::`, no dotted tail); an optional
  * port 1–65535 without a leading zero, not the scheme's default; then a path from `/` with no `.` or `..` segment and
  * no `%2e`, an optional query and fragment, each of characters WHATWG keeps, `%` only before two hex digits. The
@@ -73,6 +79,7 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
   if (raw.charCodeAt(at) !== 0x3a || raw.charCodeAt(at + 1) !== 0x2f || raw.charCodeAt(at + 2) !== 0x2f) return null;
   let hostStart = at + 3;
   let hostEnd: number;
+  parts.address = null;
   let i: number;
   if (raw.charCodeAt(hostStart) === 0x5b) {
     hostStart++;
@@ -82,6 +89,7 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
     i = hostEnd + 1;
   } else {
     hostEnd = hostNameEnd(raw, hostStart);
+    if (hostEnd === -1) hostEnd = ipv4NumberEnd(raw, hostStart);
     if (hostEnd === -1) return null;
     i = hostEnd;
   }
@@ -151,6 +159,62 @@ function hostNameEnd(raw: string, start: number): number {
   if (labels === 4 && quadParts === 4) parts.kind = 'ipv4';
   else if (lastStartsWithLetter) parts.kind = 'name';
   else return -1;
+  return i;
+}
+
+// The end of a host that WHATWG reads as an IPv4 address written in another number form, starting at `start` (sets
+// `parts.kind` and `parts.address`), or -1: one to four parts of digits (octal after a leading `0`) or `0x` and hex
+// digits, lower-case, no empty part, each but the last at most 255 and the last within what the others leave (URL
+// Standard, IPv4 parser; anything it refuses, or reads as a name, is left to it)
+function ipv4NumberEnd(raw: string, start: number): number {
+  const n = raw.length;
+  let address = 0;
+  let count = 0;
+  let i = start;
+  for (;;) {
+    // one part: its radix from its prefix, then at least one digit of that radix (`0x` alone is 0 to WHATWG: left
+    // to it, as is `0` followed by nothing, which is plain 0 and taken below)
+    let radix = 10;
+    if (i < n && raw.charCodeAt(i) === 0x30) {
+      const next = i + 1 < n ? raw.charCodeAt(i + 1) : -1;
+      if (next === 0x78) {
+        radix = 16;
+        i += 2;
+      } else if (next >= 0x30 && next <= 0x39) {
+        radix = 8;
+        i += 1;
+      }
+    }
+    const first = i;
+    let value = 0;
+    for (; i < n; i++) {
+      const c = raw.charCodeAt(i);
+      let digit = -1;
+      if (c >= 0x30 && c <= 0x39) digit = c - 0x30;
+      else if (c >= 0x61 && c <= 0x66) digit = c - 0x57;
+      if (digit === -1) break;
+      if (digit >= radix) return -1;
+      value = value * radix + digit;
+      if (value > 0xffffffff) return -1;
+    }
+    if (i === first) return -1;
+    count++;
+    const c = i < n ? raw.charCodeAt(i) : -1;
+    if (c === 0x2e) {
+      // a part before the last is one byte, and at most four parts
+      if (value > 255 || count === 4) return -1;
+      address = address * 256 + value;
+      i++;
+      continue;
+    }
+    // the last part fills the bytes the others left
+    const room = 256 ** (5 - count);
+    if (value >= room) return -1;
+    address = address * room + value;
+    break;
+  }
+  parts.kind = 'ipv4';
+  parts.address = `${Math.floor(address / 16777216)}.${Math.floor(address / 65536) % 256}.${Math.floor(address / 256) % 256}.${address % 256}`;
   return i;
 }
 

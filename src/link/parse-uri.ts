@@ -81,16 +81,16 @@ export function parseUri(raw: string): UriParse {
   const canonical = readCanonicalNetworkUri(raw);
   if (canonical !== null) {
     const facts = commonFacts(canonical.scheme);
-    const host: UriHost = { kind: canonical.kind, text: raw.slice(canonical.hostStart, canonical.hostEnd) };
+    const address = canonical.address;
+    const host: UriHost = {
+      kind: canonical.kind,
+      text: address ?? raw.slice(canonical.hostStart, canonical.hostEnd),
+    };
     const explicitPort = canonical.port === -1 ? null : canonical.port;
-    return new CanonicalUri(
-      raw,
-      canonical.scheme,
-      facts,
-      host,
-      explicitPort ?? (facts.defaultPort as number),
-      explicitPort,
-    );
+    // an IPv4 host in another number form is read again by the readers that take zero-padded parts as decimal
+    const otherHosts = address === null ? noHosts : specialOtherHosts(host, raw, canonical.scheme.length + 1, false);
+    const port = explicitPort ?? (facts.defaultPort as number);
+    return new CanonicalUri(raw, canonical.scheme, facts, host, port, explicitPort, otherHosts);
   }
   const colon = schemeEnd(raw);
   if (colon === -1) {
@@ -185,16 +185,15 @@ function serializedNetworkUri(raw: string, colon: number, scheme: string, facts:
 
 const noConfusions: readonly string[] = Object.freeze([]);
 
-// A uri `readCanonicalNetworkUri` read: what `serializedNetworkUri` would find (no userinfo, no confusion, no other
-// reading: a name holds no `xn--`, an IPv4 host is WHATWG's own dotted form, IPv6 has none), with the WHATWG reading
-// made only when asked (custom rules read its path)
+// A uri `readCanonicalNetworkUri` read: what the WHATWG path would find (no userinfo, no confusion; no other reading
+// of a name, which holds no `xn--`, of a dotted IPv4 host or of IPv6), with the WHATWG reading made only when asked
+// (custom rules read its path)
 class CanonicalUri implements ParsedUri {
   readonly ok = true;
   readonly special = true;
   readonly hasAuthority = true;
   readonly userinfo = false;
   readonly confusions = noConfusions;
-  readonly otherHosts = noHosts;
   readonly #raw: string;
   #url: URL | undefined;
 
@@ -205,6 +204,7 @@ class CanonicalUri implements ParsedUri {
     readonly host: UriHost,
     readonly port: number,
     readonly explicitPort: number | null,
+    readonly otherHosts: readonly UriHost[],
   ) {
     this.#raw = raw;
   }

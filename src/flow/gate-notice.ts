@@ -109,17 +109,47 @@ function namesAddress(name: string, uri: string): boolean {
 }
 
 /**
- * `text` as a parser, a browser or a reader takes a uri in it back: NFKC-folded (fullwidth letters and digits), IDNA's
- * full stops (U+3002, U+FF0E, U+FF61) as `.`, backslashes as `/`, percent-encoded bytes decoded (up to three times).
+ * `text` as a parser, a browser or a reader takes a uri in it back: NFKC-folded (fullwidth letters and digits), without
+ * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
+ * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
+ * as `.`, backslashes as `/`, percent-encoded bytes decoded (up to three times; a run that is UTF-8 as its characters,
+ * as a host parser decodes it, and read back again).
  */
 export function readBack(text: string): string {
-  let back = text
+  let back = folded(text);
+  let decoded = false;
+  for (let round = 0; round < 3 && percentByte.test(back); round += 1) {
+    back = back.replace(percentRuns, decodedRun);
+    decoded = true;
+  }
+  return dottedNumericHosts(decoded ? folded(back) : back);
+}
+
+// NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops and backslashes as URL
+// parsers read them
+function folded(text: string): string {
+  return text
     .normalize('NFKC')
+    .replace(unseen, '')
     .replace(/[\u3002\uff0e\uff61]/g, '.')
     .replaceAll('\\', '/');
-  for (let round = 0; round < 3 && percentByte.test(back); round += 1)
-    back = back.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
-  return dottedNumericHosts(back);
+}
+
+/**
+ * Code points a text may hold inside an address that no reader sees and a host parser deletes: Unicode's
+ * default-ignorable code points, which hold every one UTS #46 maps to nothing (U+00AD, U+034F, U+180B–U+180F, U+200B,
+ * U+2060, U+2064, U+FE00–U+FE0F, U+FEFF, U+1BCA0–U+1BCA3, U+E0100–U+E01EF; checked against tr46 and the WHATWG URL
+ * parser by the tests).
+ */
+const unseen = /\p{Default_Ignorable_Code_Point}/gu;
+
+// a run of percent-encoded bytes: its UTF-8 characters when it is UTF-8, else each byte as a character
+function decodedRun(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
+  }
 }
 
 /**
@@ -132,6 +162,7 @@ export function mayReadBack(text: string): boolean {
 
 const percentByte = /%[0-9A-Fa-f]{2}/;
 const percentBytes = /%[0-9A-Fa-f]{2}/g;
+const percentRuns = /(?:%[0-9A-Fa-f]{2})+/g;
 
 /**
  * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no

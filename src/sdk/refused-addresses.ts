@@ -151,9 +151,10 @@ export class RefusedAddresses {
   /**
    * A listing answer (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`) that names a refused
    * address, with what names one taken out: an entry whose `name`, `uri` or `uriTemplate` names one is left out, any
-   * other string of an entry naming one becomes `notice`; null when that cannot be done safely (not a listing, an
-   * error, a member outside the entries, a member name or a number naming one, nesting past `maxListedDepth`): the
-   * caller withholds the whole answer.
+   * other string of an entry naming one becomes `notice`, a member of the answer beside `result` naming one is left
+   * out; null when that cannot be done safely (not a listing, an error, a member of `result` outside the entries, the
+   * answer's id, a member name or a number naming one, nesting past `maxListedDepth`): the caller withholds the whole
+   * answer.
    */
   listingWithout(answer: Record<string, unknown>, method: string, notice: string): Record<string, unknown> | null {
     const key = listingKeys.get(method);
@@ -171,7 +172,15 @@ export class RefusedAddresses {
         if (edited !== null) kept.push(edited);
       }
     }
-    return { ...answer, result: { ...result, [key]: kept } };
+    // the answer's own members beside `result` are searched too: one naming a refused address is left out (its id
+    // or version: the whole answer is withheld)
+    const made: Record<string, unknown> = {};
+    for (const [member, value] of Object.entries(answer)) {
+      if (member === 'result' || !this.names([member, value])) made[member] = value;
+      else if (member === 'id' || member === 'jsonrpc') return null;
+    }
+    made['result'] = { ...result, [key]: kept };
+    return made;
   }
 
   // `value` with each string naming a refused address replaced by `notice`; null when a member name or a number names

@@ -23,7 +23,12 @@ export interface DecidedLink {
  * The decider of one tool result from `server`: `known` links (decided elsewhere, e.g. the ledger's steps) are never
  * decided again, and each other link or uri is decided once (`decideLinkLine`: never throws, a failing gate denies).
  */
-export function resultLinkDecider(gate: Gate, server: string, known: readonly DecidedLink[] = []): LinkDecider {
+export function resultLinkDecider(
+  gate: Gate,
+  server: string,
+  known: readonly DecidedLink[] = [],
+  onDecided?: DecidedHere,
+): LinkDecider {
   const byItem = new Map<string, Promise<Decision>>();
   const byUri = new Map<string, Promise<Decision>[]>();
   const keep = (link: unknown, decision: Promise<Decision>) => {
@@ -52,7 +57,7 @@ export function resultLinkDecider(gate: Gate, server: string, known: readonly De
       let decided = bareDecisions.get(uri);
       if (decided === undefined) {
         const same = byUri.get(uri);
-        decided = same === undefined ? decide(gate, server, link) : strictest(same);
+        decided = same === undefined ? decide(gate, server, link, onDecided) : strictest(same);
         bareDecisions.set(uri, decided);
       }
       return decided;
@@ -60,14 +65,25 @@ export function resultLinkDecider(gate: Gate, server: string, known: readonly De
     const key = itemKey(link);
     const decided = byItem.get(key);
     if (decided !== undefined) return decided;
-    const made = decide(gate, server, link);
+    const made = decide(gate, server, link, onDecided);
     keep(link, made);
     return made;
   };
 }
 
-function decide(gate: Gate, server: string, link: unknown): Promise<Decision> {
-  return Promise.resolve(decideLinkLine(gate, { stage: 'link', server, readFrom: server, link }));
+/**
+ * Told of each decision a result's decider makes itself (never of a known link's), before anyone awaiting it hears
+ * it: a front end notes the refused ones (`RefusedAddresses.noteDecided`).
+ */
+export type DecidedHere = (uri: string, decision: Decision) => void;
+
+function decide(gate: Gate, server: string, link: unknown, onDecided?: DecidedHere): Promise<Decision> {
+  const made = Promise.resolve(decideLinkLine(gate, { stage: 'link', server, readFrom: server, link }));
+  if (onDecided === undefined) return made;
+  return made.then((decision) => {
+    onDecided(uriOf(link), decision);
+    return decision;
+  });
 }
 
 // the first refusing decision among those of one uri, else the first

@@ -8,7 +8,7 @@ import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
 import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
-import { type DecidedLink, type LinkDecider, resultLinkDecider } from '../flow/link-decider.ts';
+import { type DecidedHere, type DecidedLink, type LinkDecider, resultLinkDecider } from '../flow/link-decider.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { Gate } from '../gate/create-gate.ts';
@@ -84,13 +84,15 @@ interface Found {
 /**
  * An item judge over `gate` for links returned by `server`. A tool result's links come with the decorator's steps
  * (one decision per link, the one its records carry); any other link, and each embedded resource, is judged here,
- * up to `maxResolvingLinks` at once. The record of each embedded resource goes to `onEmbedded`.
+ * up to `maxResolvingLinks` at once. The record of each embedded resource goes to `onEmbedded`; each link decided here
+ * goes to `onDecided` (the session notes the refused ones).
  */
 export function itemJudge(
   anyGate: Gate,
   server: string,
   onEmbedded: (record: EmbeddedRecord) => Promise<void> = async () => {},
   edited: EditMaker = editMessage,
+  onDecided?: DecidedHere,
 ): ItemJudge {
   const gate = guardGate(anyGate);
 
@@ -202,7 +204,7 @@ export function itemJudge(
       const step = made[i] === undefined ? undefined : steps?.get(f.index);
       if (step !== undefined) known.push({ link: f.item, decision: step.linkDecision });
     });
-    const decide = resultLinkDecider(gate, server, known);
+    const decide = resultLinkDecider(gate, server, known, onDecided);
     let next = 0;
     const worker = async () => {
       while (next < slow.length) {

@@ -95,6 +95,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       }
     },
     edited,
+    // a link decided here (one only in `structuredContent` or a JSON text) is noted as refused as the decorator's are
+    (uri, decision) => gated.noteDecided(uri, decision),
   );
   // answers being judged: the session closes only after they went out
   const judging = new Set<Promise<void>>();
@@ -236,7 +238,12 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
         : order.placeOf(shape?.kind === 'answer' ? shape.id : null);
     // a server→host request carrying embedded resources (sampling, elicitation) has them judged first
     if (shape?.kind === 'request' && enforced && judgedServerRequests.has(shape.method))
-      return judgeThenSend(items.judgeRequest(message as Msg), message as Msg, null, place ?? outbox.keep(false));
+      return judgeThenSend(
+        noting(() => items.judgeRequest(message as Msg)),
+        message as Msg,
+        null,
+        place ?? outbox.keep(false),
+      );
     if (shape?.kind !== 'answer') return toHost(message, null, place);
     const { id } = shape;
     const steps = linkSteps.get(id);
@@ -253,7 +260,19 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       gated.setProtocolVersion?.(result['protocolVersion']);
     const judged = itemMethods.get(method);
     if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id, place);
-    judgeThenSend(items.judge(judged, m, steps), m, id, place ?? outbox.keep(true));
+    judgeThenSend(
+      noting(() => items.judge(judged, m, steps)),
+      m,
+      id,
+      place ?? outbox.keep(true),
+    );
+  }
+
+  // what the server sends after a message being judged is searched for refused addresses only once the links the
+  // judge decides itself are noted (the decorator holds it until this starts)
+  function noting(judge: () => Promise<object | null>): Promise<object | null> {
+    const noted = gated.notingRefusals();
+    return judge().finally(noted);
   }
 
   // sends `message` as judged, in its `place`, once judging is done; a failure fails the request `id` answers (or

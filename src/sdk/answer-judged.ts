@@ -7,15 +7,16 @@ import type { TransportSession } from './transport-session.ts';
 /**
  * Passes on the message `judge` makes of answer `id`; when judging fails, the host's request gets the gate's error at
  * once (nothing unjudged is handed on) and the failure goes to `onerror`. The links a tool result held stay
- * remembered, so each still gets its record.
+ * remembered, so each still gets its record. `noted`: a noting of refusals that ends once the answer was passed on.
  */
 export function answerJudged(
   s: TransportSession,
   id: JsonRpcId,
   judge: () => Promise<unknown>,
   extra?: MessageExtraInfo,
+  noted?: () => void,
 ): void {
-  s.hold('answer', id, async () => {
+  const passOn = async () => {
     let judged: unknown;
     try {
       judged = await judge();
@@ -26,7 +27,9 @@ export function answerJudged(
       throw error;
     }
     s.deliver(judged, extra);
-  });
+  };
+  // a noting kept open until the answer was passed on (its caller notes what it decides meanwhile) ends then
+  s.hold('answer', id, noted === undefined ? passOn : () => passOn().finally(noted));
 }
 
 /** The gate error's message for an answer or request the gate could not judge. */

@@ -7,6 +7,7 @@ import type {
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { readFailed } from '../flow/link-steps.ts';
+import type { DecidedHere } from '../flow/link-decider.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import { linearizeReadBuffer } from './linear-read-buffer.ts';
@@ -32,6 +33,13 @@ export interface GateTransport extends Transport, Transport2x {
 export interface FrontedGateTransport extends GateTransport {
   /** the host's requests that wait on an answer: the decorator's one table of requests in flight */
   readonly waiting: WaitingRequests;
+  /**
+   * starts noting the refusals of one message whose links the front end decides itself (`noteDecided` each): what the
+   * server sends meanwhile is searched for refused addresses only once the returned end was called
+   */
+  notingRefusals(): () => void;
+  /** notes a link the front end decided itself (kept when refused for its address) */
+  readonly noteDecided: DecidedHere;
 }
 
 /** Optional members a 2.x Transport adds to the 1.x shape. */
@@ -152,6 +160,12 @@ class GatedTransport implements FrontedGateTransport {
   get waiting(): WaitingRequests {
     return this.session.requests;
   }
+
+  notingRefusals(): () => void {
+    return this.session.noted.start();
+  }
+
+  readonly noteDecided: DecidedHere = (uri, decision) => this.session.refused.noteDecided(uri, decision);
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;

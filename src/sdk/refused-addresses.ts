@@ -107,6 +107,14 @@ export class RefusedAddresses {
   }
 
   /**
+   * Keeps the address of a link the front end decided itself (one in `structuredContent`, a JSON text, a URL
+   * elicitation) when `decision` refuses it for its address.
+   */
+  noteDecided(uri: string, decision: Pick<Decision, 'effect' | 'reasons'>): void {
+    if (decision.effect === 'deny' && refusedForAddress(decision.reasons, uri)) this.#search.add(uri, true);
+  }
+
+  /**
    * Keeps `addresses` (each as `refusedAddressOf` gives it: no scheme, no userinfo), in all their forms; one of
    * `maxAddressChars` may have been cut, so it is found whatever follows it.
    */

@@ -54,18 +54,23 @@ export function onToolResult(
       },
       extra,
     );
-  if (found.length === 0 && s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy))
+  // here the caller judges the items (the proxy): a noting ends only once the result was passed on, so what the server
+  // sent after it waits until the caller, taking it, starts noting the refusals it decides itself (`notingRefusals`)
+  if (found.length === 0 && s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy)) {
+    const noted = s.noted.start();
     return answerJudged(
       s,
       id,
       async () => {
-        await s.noted.settled();
+        await noted.earlier();
         return namesRefused(s, m) ? withheldNaming(id) : m;
       },
       extra,
+      noted,
     );
+  }
   if (found.length === 0) return s.deliver(m, extra);
-  // noted from now: what the server sends after it is checked once its refusals are
+  // noted from now: what the server sends after it is checked once its refusals are, and those its caller decides
   const noted = s.noted.start();
   // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
   const embedded = s.handsEarlyItems && isRecord(result) ? contentEmbedded(s.gate, result['content']) : null;
@@ -80,7 +85,6 @@ export function onToolResult(
       await noted.earlier();
       const naming = namesRefused(s, searchedToolResult(m, byIndex));
       s.refused.note(steps);
-      noted();
       const recorded = await s.emitDiscovered(found, steps);
       if (naming) return s.deliver(withheldNaming(id), extra);
       s.onToolResultSteps?.(id, byIndex);
@@ -136,7 +140,8 @@ function remembered(s: TransportSession, result: unknown, tool: string | null, i
 /**
  * A tool result's message with each link its link decision refused (enforce mode) and each withheld embedded resource
  * replaced by its notice, in `content` and in `structuredContent` alike (the same message when none is). Its refusals
- * are noted from the call on (before its first wait) until its links are decided.
+ * are noted from the call on (before its first wait) until its links are decided, those of its JSON texts and
+ * `structuredContent` too.
  */
 async function judgedToolResult(s: TransportSession, message: Record<string, unknown>, found: readonly FoundLink[]) {
   const noted = s.noted.start();
@@ -175,13 +180,13 @@ async function judgedNoted(
     link: f.link,
     decision: () => stepping.then((steps) => (steps[i] as LinkStep).linkDecision),
   }));
-  const decide = resultLinkDecider(s.gate, s.server, known);
+  // a link decided only there is noted as refused as its decision is made, before the noting ends
+  const decide = resultLinkDecider(s.gate, s.server, known, (uri, d) => s.refused.noteDecided(uri, d));
   const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };
   const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
   const jsonTexts = judgeJsonTexts(s.gate, content, judging, true, true);
   const steps = await stepping;
   s.refused.note(steps);
-  noted();
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
     const step = steps[i];
@@ -194,6 +199,7 @@ async function judgedNoted(
   for (const edit of await jsonTexts)
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(content[edit.index], edit));
   const structured = await structuring;
+  noted();
   const structuredChanged = structured.withheld || structured.edits.length > 0;
   if (judged.changed.size === 0 && !structuredChanged) return message;
   const made: Record<string, unknown> = { ...result };

@@ -378,8 +378,8 @@ export class TransportSession {
 
   /**
    * Judges the urls of URL-mode elicitations a message of the server carries (`tool`'s answer or the server's own
-   * request `responseId`) and writes each url's record before the message goes anywhere: the first refused url
-   * (enforce mode), or null. Throws `RecordWithheldError` when a record could not be written and that withholds.
+   * request `responseId`) and writes each url's record before the message goes anywhere, a url refused for its address
+   * noted as a refused link's: the first refused url (enforce mode), or null. Throws `RecordWithheldError` when a record could not be written and that withholds.
    */
   async judgeElicitations(
     urls: readonly UrlElicitation[],
@@ -387,7 +387,15 @@ export class TransportSession {
     responseId: JsonRpcId | null,
   ): Promise<RefusedElicitation | null> {
     const source = { context: this.context(tool, responseId), at: this.now(), mode: this.mode };
-    const steps = await elicitationSteps(this.gate, urls, source);
+    // a refused url is noted like a refused link: what the server sends meanwhile waits for it
+    const noted = this.noted.start();
+    let steps: LinkStep[];
+    try {
+      steps = await elicitationSteps(this.gate, urls, source);
+      this.refused.note(steps);
+    } finally {
+      noted();
+    }
     const written = await Promise.all(steps.map((step) => this.emitChecked(elicitationRecord(step))));
     const refused = refusedElicitationStep(steps);
     if (refused === null && written.includes(false) && this.withholdsOnRecordError)

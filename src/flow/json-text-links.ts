@@ -77,7 +77,7 @@ export async function judgeJsonTexts(
   const judging = {
     ...options,
     decide: options.decide ?? resultLinkDecider(gate, options.server),
-    searched: options.searched ?? { comparisons: 0, chars: 0 },
+    searched: options.searched ?? { chars: 0 },
   };
   // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
   // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
@@ -112,18 +112,11 @@ export async function judgeJsonTexts(
     else proseText(index, path, text);
   });
   let values = 0;
-  // prose is searched for every refused uri: bounded for all of one result's prose together, as one value's strings
-  // are (past it, the prose is withheld whole, unsearched)
-  // (prose makes no decisions: it waits on the refused links, while the JSON values' own decisions run)
-  const proseTooLarge = proseOverLimits(found, options.refs);
+  // prose is searched for every refused uri within the same bound of searched characters as the JSON values (past
+  // it, a text is withheld whole, unsearched)
   const judged = await Promise.all(
     found.map((f) => {
-      if (f.prose === true)
-        return proseTooLarge.then((over) =>
-          over
-            ? ({ withheld: true, notice: tooLargeNotice } as const)
-            : judgeStructured(gate, f.value, { ...judging, prose: true }),
-        );
+      if (f.prose === true) return judgeStructured(gate, f.value, { ...judging, prose: true });
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
@@ -150,18 +143,6 @@ export async function judgeJsonTexts(
     edits.push({ index: f.index, path: f.path, text });
   });
   return edits;
-}
-
-// whether searching all the prose of `found` for each refused link passes the structured limits
-async function proseOverLimits(
-  found: readonly { value: unknown; prose?: true }[],
-  refs: StructuredOptions['refs'],
-): Promise<boolean> {
-  const prose = found.filter((f) => f.prose === true);
-  if (prose.length === 0) return false;
-  const held = (await refs)?.size ?? 0;
-  const chars = prose.reduce((sum, f) => sum + String(f.value).length, 0);
-  return prose.length * held > structuredLimits.maxComparisons || chars * held > structuredLimits.maxComparedChars;
 }
 
 // how many values `value` holds (each string, number, array, object…), counting no further than `upTo`

@@ -18,15 +18,15 @@ import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 // address on as well as the link would: it is replaced by the link's notice too.
 
 /**
- * Most values of one `structuredContent` walked, its deepest nesting, most string-by-refused-link comparisons (string
- * values × refused links) and most characters those comparisons search (characters of the strings × refused links);
- * past any of them it is withheld whole.
+ * Most values of one `structuredContent` walked, its deepest nesting, and most characters the search for refused links
+ * may cost (`maxSearchedChars`: each string is searched in one automaton pass as written and one read back, and the
+ * automaton is built from the refused links' address forms, so the cost is the strings' characters twice plus the
+ * forms' characters, for all the values of one result together); past any of them it is withheld whole.
  */
 export const structuredLimits = {
   maxValues: 100_000,
   maxDepth: 64,
-  maxComparisons: 4_000_000,
-  maxComparedChars: 256 * 1024 * 1024,
+  maxSearchedChars: 64 * 1024 * 1024,
 } as const;
 
 /** A link refused in `content`, as `structuredContent` is judged beside it: its record's ref, the link, its decision. */
@@ -87,15 +87,14 @@ export interface StructuredOptions {
   prose?: boolean;
   /**
    * the searches for refused uris already made for other values of the same result (`judgeJsonTexts` shares one
-   * across its texts): the limits on comparisons and searched characters hold for them all together, so a result of
-   * many JSON texts costs no more than one; absent: this value's own
+   * across its texts): `maxSearchedChars` holds for them all together, so a result of many JSON texts costs no more
+   * than one; absent: this value's own
    */
   searched?: SearchSpent;
 }
 
-/** Comparisons (strings × refused uris) and characters searched for refused uris so far, across the values sharing it. */
+/** Characters the searches for refused uris cost so far (`maxSearchedChars`), across the values sharing it. */
 export interface SearchSpent {
-  comparisons: number;
   chars: number;
   /** the address forms of each refused uri, made once for all the values sharing the count */
   forms?: Map<string, readonly AddressForm[]>;
@@ -120,10 +119,12 @@ export async function judgeStructured(
   const decisions = await Promise.all(found.map((f) => decide(f.link, f.bare)));
   // the refs may come from the content's link decisions, made side by side with these
   const refs = await options.refs;
+  const spent = options.searched ?? { chars: 0 };
+  // every refused link, by its raw uri: those of `content` (made once for the values sharing `spent`), then those found
+  // here
+  const shared = sharedSearch(spent, refs);
+  const own = new Map<string, RefusedHolder>();
   const edits: StructuredEdit[] = [];
-  // every refused link, by its raw uri: those of `content`, then those found here
-  const refused = new Map<string, RefusedHolder>();
-  for (const r of refs?.values() ?? []) refused.set(uriOf(r.link), r);
   let refusedKey: string | null = null;
   found.forEach((f, i) => {
     const decision = decisions[i];
@@ -134,29 +135,28 @@ export async function judgeStructured(
     // a key cannot be replaced in place: the value that holds it is withheld whole
     if (f.key === true) refusedKey ??= refusedLinkNotice(f.link, decision, ref);
     else edits.push({ path: f.path, value });
-    if (!refused.has(uri)) refused.set(uri, { link: f.link, decision, ref });
+    // an empty or tiny uri would match every string: it has no address to hand on
+    if (!shared.held.has(uri) && !own.has(uri) && uri.trim().length >= 3) own.set(uri, { link: f.link, decision, ref });
   });
   if (refusedKey !== null) return { withheld: true, notice: refusedKey };
-  // an empty or tiny uri would match every string: it has no address to hand on
-  const held = [...refused].filter(([uri]) => uri.trim().length >= 3);
-  if (held.length === 0) return { withheld: false, edits };
-  // each string is searched for each refused uri: bounded by count and by characters before any search starts (a
-  // long refused uri, or long strings, would otherwise make one search cost what millions do)
-  const chars = walked.strings.reduce((sum, { text }) => sum + text.length, 0);
-  const spent = options.searched ?? { comparisons: 0, chars: 0 };
-  const comparisons = spent.comparisons + walked.strings.length * held.length;
-  const searchedChars = spent.chars + chars * held.length;
-  if (comparisons > structuredLimits.maxComparisons || searchedChars > structuredLimits.maxComparedChars)
-    return { withheld: true, notice: tooLargeNotice };
-  spent.comparisons = comparisons;
-  spent.chars = searchedChars;
+  if (shared.held.size === 0 && own.size === 0) return { withheld: false, edits };
+  // the search costs each string's characters twice (as written, read back) and the automaton's build (once for the
+  // values sharing `spent` that hold no refused uri of their own): bounded before any of it starts, for all the values
+  // of the result together (a long refused uri, or long strings, cost only their characters, never characters times
+  // refused links)
+  let searched = spent.chars;
+  for (const { text } of walked.strings) searched += 2 * text.length;
+  const built = own.size === 0 ? shared.search : undefined;
+  const held = built === undefined ? [...shared.held, ...own] : [];
+  for (const [uri] of held) for (const form of formsOf(spent, uri)) searched += form.text.length;
+  if (searched > structuredLimits.maxSearchedChars) return { withheld: true, notice: tooLargeNotice };
+  spent.chars = searched;
   // every refused uri's address in all its forms, searched in one pass over each string (`AddressSearch`)
-  const search = new AddressSearch<RefusedHolder>();
-  const made = (spent.forms ??= new Map());
-  for (const [uri, r] of held) {
-    let forms = made.get(uri);
-    if (forms === undefined) made.set(uri, (forms = addressForms(uri)));
-    search.add(uri, r, forms);
+  let search = built;
+  if (search === undefined) {
+    search = new AddressSearch<RefusedHolder>();
+    for (const [uri, r] of held) search.add(uri, r, formsOf(spent, uri));
+    if (own.size === 0) shared.search = search;
   }
   for (const { path, text, key } of walked.strings) {
     const holder = search.find(text);
@@ -168,8 +168,40 @@ export async function judgeStructured(
   return { withheld: false, edits };
 }
 
+// the address forms of `uri`, made once for the values sharing `spent`
+function formsOf(spent: SearchSpent, uri: string): readonly AddressForm[] {
+  spent.forms ??= new Map();
+  let forms = spent.forms.get(uri);
+  if (forms === undefined) spent.forms.set(uri, (forms = addressForms(uri)));
+  return forms;
+}
+
+// the refused links of `content` as the values sharing `spent` search for them (by raw uri, those too short to search
+// for left out), and the search built of them alone once one was
+interface SharedSearch {
+  readonly refs: ReadonlyMap<string, RefusedRef> | undefined;
+  readonly held: ReadonlyMap<string, RefusedHolder>;
+  search?: AddressSearch<RefusedHolder>;
+}
+
+function sharedSearch(spent: SearchSpent, refs: ReadonlyMap<string, RefusedRef> | undefined): SharedSearch {
+  const kept = sharedSearches.get(spent);
+  if (kept !== undefined && kept.refs === refs) return kept;
+  const held = new Map<string, RefusedHolder>();
+  for (const r of refs?.values() ?? []) {
+    const uri = uriOf(r.link);
+    if (uri.trim().length >= 3 && !held.has(uri)) held.set(uri, r);
+  }
+  const made: SharedSearch = { refs, held };
+  sharedSearches.set(spent, made);
+  return made;
+}
+
+// the shared refused links of the values sharing a `SearchSpent`
+const sharedSearches = new WeakMap<SearchSpent, SharedSearch>();
+
 /** The notice of a structured value past the limits (withheld whole). */
-export const tooLargeNotice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or ${structuredLimits.maxComparisons} comparisons with refused links`;
+export const tooLargeNotice = `linkgate withheld the structured content: past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or ${structuredLimits.maxSearchedChars} characters searched for refused links`;
 
 /** `structured` with `judged` applied (a copy; the original is not changed), or the withheld notice's object. */
 export function applyStructured(structured: unknown, judged: StructuredJudgement): unknown {

@@ -4,7 +4,7 @@
 // DEL (U+007F) is inert: terminals and renderers ignore it
 const anyUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u0080-\u009F]/;
 
-/** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, C1 and other control characters except TAB, LF and CR, Unicode TAG characters outside an emoji flag; empty when clean. */
+/** One-line descriptions of unsafe characters in text: NUL, ESC/CSI/OSC sequences, the C1 and C0 controls a terminal acts on, Unicode TAG characters outside an emoji flag; empty when clean. */
 export function findUnsafeText(text: string): string[] {
   const tags = findTagCharacters(text);
   if (!anyUnsafe.test(text)) return tags === null ? [] : [tags];
@@ -54,6 +54,15 @@ export function findInvisibleText(text: string): string | null {
  */
 export const terminalC1 = /[\u008D-\u0090\u0098\u009A-\u009F]/;
 
+/**
+ * The C0 controls besides NUL, TAB, LF, CR and ESC that a terminal acts on: ENQ (xterm answers into its own input),
+ * BEL (a bell, and the end of an OSC string), BS (back over a character, to write over it), VT and FF (line feeds),
+ * SO and SI (switch the character set: the Linux console draws line graphics), CAN and SUB (cancel a sequence; xterm
+ * draws SUB). xterm, VTE, tmux and the Linux console ignore the rest (SOH–EOT, ACK, DLE–ETB, EM, FS–US), which
+ * ordinary files hold as data: a record separator in a parser's table, ETX as a key in a prompt's key map.
+ */
+export const terminalC0 = /[\u0005\u0007\u0008\u000B\u000C\u000E\u000F\u0018\u001A]/;
+
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
@@ -63,7 +72,6 @@ function unsafeControls(text: string): string[] {
     found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
   }
   if (terminalC1.test(text)) found.push('text holds c1 control characters');
-  if (/[\u0001-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/.test(text))
-    found.push('text holds control characters other than tab, lf and cr');
+  if (terminalC0.test(text)) found.push('text holds control characters a terminal acts on');
   return found;
 }

@@ -3,7 +3,7 @@
 // those, and only a byte the table marks is looked at closer. The findings are `findUnsafeText`'s and
 // `findInvisibleText`'s, word for word.
 import { classifyBlocks } from './byte-classes.ts';
-import { findTagCharacters, terminalC1 } from './unsafe-text.ts';
+import { findTagCharacters, terminalC0, terminalC1 } from './unsafe-text.ts';
 
 /** What one pass over UTF-8 text finds: `findUnsafeText`'s findings, and `findInvisibleText`'s (null: none, or not looked for). */
 export interface Utf8Findings {
@@ -20,7 +20,7 @@ export interface MarkedUtf8Findings extends Utf8Findings {
 // the byte classes: 0 is nothing to look at (printable ASCII, TAB, LF, CR, DEL, continuation bytes, other leads)
 const nul = 1;
 const esc = 2;
-// C0 controls other than TAB, LF, CR, ESC and NUL: single bytes in UTF-8
+// the C0 controls a terminal acts on other than ESC and NUL (unsafe-text.ts, `terminalC0`): single bytes in UTF-8
 const control = 3;
 // C1 controls U+0080–U+009F are C2 80 – C2 9F (those a terminal acts on are unsafe)
 const c1Lead = 4;
@@ -38,7 +38,7 @@ const terminalC1Byte = new Uint8Array(256);
 for (let b = 0x80; b <= 0x9f; b++) if (terminalC1.test(String.fromCharCode(b))) terminalC1Byte[b] = 1;
 
 const unsafeClasses = new Uint8Array(256);
-for (let b = 1; b < 0x20; b++) if (b !== 0x09 && b !== 0x0a && b !== 0x0d) unsafeClasses[b] = control;
+for (let b = 1; b < 0x20; b++) if (terminalC0.test(String.fromCharCode(b))) unsafeClasses[b] = control;
 unsafeClasses[0x00] = nul;
 unsafeClasses[0x1b] = esc;
 unsafeClasses[0xc2] = c1Lead;
@@ -149,7 +149,7 @@ class Found {
       found.push(`text holds terminal escape sequences (${kind} at offset ${offset})`);
     }
     if (this.c1) found.push('text holds c1 control characters');
-    if (this.control) found.push('text holds control characters other than tab, lf and cr');
+    if (this.control) found.push('text holds control characters a terminal acts on');
     // a tag run decides by the characters around it (an emoji flag's): decoded only when a TAG lead is there
     if (this.tagLead) {
       const tags = findTagCharacters(this.bytes.toString('utf8'));

@@ -20,8 +20,17 @@ describe('findUnsafeText', () => {
     // a line break and a no-op to every terminal: a NEL in a bundled YAML escaper, a stray U+0083 in a translation
     ['c1 next line', 'N: "\u0085"', []],
     ['c1 no break here', 'Rozpoznawanie \u0083„{0}”', []],
-    ['bell', 'ding\u0007', [/control characters other than tab/]],
-    ['form feed', 'page\u000cbreak', [/control characters other than tab/]],
+    ['bell', 'ding\u0007', [/control characters a terminal acts on/]],
+    ['form feed', 'page\u000cbreak', [/control characters a terminal acts on/]],
+    [
+      'backspace (writes over the character before)',
+      'rm -rf ~/x\u0008\u0008',
+      [/control characters a terminal acts on/],
+    ],
+    ['shift out (the linux console draws line graphics)', 'x\u000eqqq', [/control characters a terminal acts on/]],
+    // no terminal acts on these: fast-check's terminator table, ETX as a key in rolldown's prompt key map
+    ['record separator and nak as data', 'const terminatorChars = [..."\u001e\u0015"];', []],
+    ['etx as a key', '["\u0003", "cancel"]', []],
     // DEL is inert (issue 23): terminals and renderers ignore it
     ['delete', 'x\u007f', []],
     ['delete runs in csv fields', 'a,b\u007f\u007f,c\n1,2,\u007f\n', []],

@@ -205,27 +205,51 @@ export class SessionState {
    * (`maxRefusedAddresses`, `maxRefusedChars`), an entry is not a list of addresses, or the state is marked lost
    * (`markLost`: what it lost may have held refusals): a search over them then fails closed, never forgets. Reading
    * stops at the bound; `budget` is checked per entry.
+   *
+   * Every tool result reads them, so they are read from a combined entry (`allrefused-`) where one is kept: the union
+   * of the `refused-` entries it names, each written once under a name never used again; only the entries it does not
+   * name are read one by one, and once `refusedCombinedAfter` of them were, a new combined entry replaces it. A
+   * combined entry that is not what the hook writes is left aside and the entries it names read again; an entry it
+   * names that is gone keeps its addresses there (the list holds more, never fewer).
    */
   async refusedAddresses(budget?: EventBudget): Promise<RefusedAddressList> {
-    const addresses = new Set<string>();
     const names = await this.entries('');
     if (names.some((n) => n.startsWith('lost-'))) return { addresses: [], complete: false, incomplete: lostRefusals };
-    let chars = 0;
-    for (const name of names.filter((n) => n.startsWith('refused-'))) {
+    const list = new BoundedAddresses();
+    const combinedNames = names.filter((n) => n.startsWith(combinedPrefix));
+    const covered = new Set<string>();
+    for (const name of combinedNames) {
+      checkBudget(budget);
+      const combined = asCombined(await this.readJson(name).catch(() => undefined));
+      if (combined === null) continue;
+      for (const entry of combined.names) covered.add(entry);
+      if (!list.add(combined.addresses)) return list.pastBound();
+    }
+    const entries = names.filter((n) => n.startsWith('refused-'));
+    let read = 0;
+    for (const name of entries) {
+      if (covered.has(name)) continue;
       checkBudget(budget);
       const value = await this.readJson(name);
       // an entry that is not a list of addresses was written by something else: the list is not whole
-      if (!Array.isArray(value) || !value.every((a) => typeof a === 'string' && a.length <= maxAddressChars))
-        return { addresses: [...addresses], complete: false, incomplete: foreignRefusals };
-      for (const address of value as string[]) {
-        if (addresses.has(address)) continue;
-        addresses.add(address);
-        chars += address.length;
-        if (addresses.size > maxRefusedAddresses || chars > maxRefusedChars)
-          return { addresses: [...addresses], complete: false };
-      }
+      if (!isAddressList(value)) return { addresses: list.all(), complete: false, incomplete: foreignRefusals };
+      if (!list.add(value)) return list.pastBound();
+      read += 1;
     }
-    return { addresses: [...addresses], complete: true };
+    if (read >= refusedCombinedAfter) await this.combine([...covered, ...entries], list.all(), combinedNames);
+    return { addresses: list.all(), complete: true };
+  }
+
+  // one combined entry of the `refused-` entries `names` (their union `addresses`), in place of `replaced`; a failure
+  // to write it costs the next event the reads it would have saved, nothing else
+  private async combine(names: readonly string[], addresses: readonly string[], replaced: readonly string[]) {
+    try {
+      const combined: CombinedRefusals = { names: [...new Set(names)].sort(), addresses: [...addresses] };
+      await this.store.write(`${combinedPrefix}${randomBytes(6).toString('hex')}.json`, JSON.stringify(combined));
+      for (const name of replaced) await this.store.remove(name);
+    } catch {
+      // the entries it would have combined are all still there
+    }
   }
 
   /**
@@ -283,6 +307,60 @@ export class SessionState {
  */
 function entryName(prefix: string, callId: string): string {
   return `${prefix}${digest(callId)}-${randomBytes(6).toString('hex')}.json`;
+}
+
+/**
+ * `refused-` entries read one by one before `refusedAddresses` keeps them in one combined entry: a tool result then
+ * reads at most this many more files than one.
+ */
+export const refusedCombinedAfter = 16;
+
+// the name of a combined entry of refused addresses starts with it (never with `refused-`)
+const combinedPrefix = 'allrefused-';
+
+/** A combined entry of refused addresses: the `refused-` entries it holds the union of, and that union. */
+interface CombinedRefusals {
+  names: string[];
+  addresses: string[];
+}
+
+// what `value` is as a combined entry the hook wrote; null when it is anything else
+function asCombined(value: unknown): CombinedRefusals | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const { names, addresses } = value as Record<string, unknown>;
+  const entries: unknown = names;
+  if (!Array.isArray(entries) || !entries.every((n): n is string => typeof n === 'string' && n.startsWith('refused-')))
+    return null;
+  return isAddressList(addresses) ? { names: entries, addresses } : null;
+}
+
+function isAddressList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((a) => typeof a === 'string' && a.length <= maxAddressChars);
+}
+
+/** Refused addresses as `refusedAddresses` gathers them: each once, up to the state's bound. */
+class BoundedAddresses {
+  private readonly addresses = new Set<string>();
+  private chars = 0;
+
+  /** Adds `addresses`; false once past the bound (`maxRefusedAddresses`, `maxRefusedChars`). */
+  add(addresses: readonly string[]): boolean {
+    for (const address of addresses) {
+      if (this.addresses.has(address)) continue;
+      this.addresses.add(address);
+      this.chars += address.length;
+      if (this.addresses.size > maxRefusedAddresses || this.chars > maxRefusedChars) return false;
+    }
+    return true;
+  }
+
+  all(): string[] {
+    return [...this.addresses];
+  }
+
+  pastBound(): RefusedAddressList {
+    return { addresses: this.all(), complete: false };
+  }
 }
 
 const lostRefusals =

@@ -2,10 +2,10 @@
 // session naming one is withheld whole (`content.names-refused-address`), as the decorator withholds such an answer.
 // The state's bound fails closed: past `maxRefusedAddresses` addresses, or with an entry that is not a list of them
 // (something else wrote it), every later tool result is withheld, none searched for fewer addresses.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { maxLinksPerEvent, maxRefusedAddresses } from '../../src/hook/session-state.ts';
+import { maxLinksPerEvent, maxRefusedAddresses, refusedCombinedAfter } from '../../src/hook/session-state.ts';
 import { hookScratch } from './hook-args.ts';
 import { codexToolReturned, resourcesListed, toolReturned } from './hook-events.ts';
 
@@ -153,5 +153,60 @@ describe("a refused link's notice does not hand on another refused address in th
   it('a name naming no refused address is still quoted', async () => {
     const run = await hook(toolReturned('docs', 'links', [link('http://10.0.9.9/y', 'keys')]));
     expect(run.stdout).toContain('refused the link `keys`');
+  });
+});
+
+describe('the refused addresses kept in one combined entry (every tool result reads them)', () => {
+  const sessionFolder = () => {
+    const state = join(scratch.dir, 'state');
+    return join(state, readdirSync(state).find((name) => name.startsWith('s-')) as string);
+  };
+  const combined = () => readdirSync(sessionFolder()).filter((name) => name.startsWith('allrefused-'));
+  /** `count` tool results of one refused link each (as many `refused-` entries), the first's address `internal(0)`. */
+  const refusedOneByOne = async (count: number) => {
+    for (let i = 0; i < count; i++) expect((await hook(refusedLinks(i, 1, `toolu_r${i}`))).code).toBe(0);
+  };
+
+  it(`is written once ${refusedCombinedAfter} entries were read one by one, and searched as they were`, async () => {
+    await refusedOneByOne(refusedCombinedAfter);
+    expect(combined()).toEqual([]);
+    // the next result reads them all and combines them; the one after reads the combined entry
+    expect((await hook(later('nothing to see', 'toolu_a'))).stdout).toBe('');
+    expect(combined()).toHaveLength(1);
+    for (const i of [0, refusedCombinedAfter - 1])
+      expect((await hook(later(`fetch ${internal(i)}`, `toolu_b${i}`))).stdout).toContain(
+        'content.names-refused-address',
+      );
+    // an address refused after it is read from its own entry
+    await hook(refusedLinks(500, 1, 'toolu_new'));
+    expect((await hook(later(`fetch ${internal(500)}`, 'toolu_c'))).stdout).toContain('content.names-refused-address');
+  });
+
+  it('a combined entry that is not what the hook writes is left aside: the entries it names are read again', async () => {
+    await refusedOneByOne(refusedCombinedAfter);
+    await hook(later('nothing to see', 'toolu_a'));
+    const [name] = combined();
+    const entries = readdirSync(sessionFolder()).filter((n) => n.startsWith('refused-'));
+    // it claims every entry and holds no address of theirs
+    writeFileSync(join(sessionFolder(), name as string), JSON.stringify({ names: entries, addresses: 'none' }));
+    expect((await hook(later(`fetch ${internal(0)}`, 'toolu_b'))).stdout).toContain('content.names-refused-address');
+    writeFileSync(join(sessionFolder(), name as string), '{not json');
+    expect((await hook(later(`fetch ${internal(1)}`, 'toolu_c'))).stdout).toContain('content.names-refused-address');
+  });
+
+  it('an entry it does not name that is not a list of addresses still withholds every later result', async () => {
+    await refusedOneByOne(refusedCombinedAfter);
+    await hook(later('nothing to see', 'toolu_a'));
+    expect(combined()).toHaveLength(1);
+    writeFileSync(join(sessionFolder(), 'refused-planted.json'), '{"not":"a list"}');
+    expect((await hook(later('nothing to see', 'toolu_b'))).stdout).toContain('content.names-refused-address');
+  });
+
+  it('an entry it names that is gone keeps its addresses', async () => {
+    await refusedOneByOne(refusedCombinedAfter);
+    await hook(later('nothing to see', 'toolu_a'));
+    for (const n of readdirSync(sessionFolder()).filter((e) => e.startsWith('refused-')))
+      rmSync(join(sessionFolder(), n));
+    expect((await hook(later(`fetch ${internal(3)}`, 'toolu_b'))).stdout).toContain('content.names-refused-address');
   });
 });

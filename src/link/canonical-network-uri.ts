@@ -41,11 +41,11 @@ kept[0x3f] = inQuery | inFragment; // ?
  * Covered: a lower-case scheme, `//`; a host of lower-case letter, digit and `-` labels whose last label starts with a
  * letter, with no `xn--` in it (the IDNA mapping leaves it as it is and it cannot end in a number), or four decimal
  * parts 0–255 without a leading zero (or another number form of an IPv4 address, whose dotted form `address` gives:
- * the only way the text may differ from its serialization), or a bracketed IPv6 address in RFC 5952 form (WHATWG's: lower-case pieces
- * without leading zeros, the first longest run of two or more zero pieces written `::`, no dotted tail); an optional
- * port 1–65535 without a leading zero, not the scheme's default; then a path from `/` with no `.` or `..` segment and
- * no `%2e`, an optional query and fragment, each of characters WHATWG keeps, `%` only before two hex digits. The
- * record it returns is shared: read it before the next call.
+ * the only way the text may differ from its serialization), or a bracketed IPv6 address in RFC 5952 form (WHATWG's:
+ * lower-case pieces without leading zeros, the first longest run of two or more zero pieces written `::`, no dotted
+ * tail); an optional port 1–65535 without a leading zero, not the scheme's default; then a path from `/` with no `.`
+ * or `..` segment and no `%2e`, an optional query and fragment, each of characters WHATWG keeps, `%` only before two
+ * hex digits. The record it returns is shared: read it before the next call.
  */
 export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> | null {
   const n = raw.length;

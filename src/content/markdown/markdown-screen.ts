@@ -40,23 +40,13 @@ export function mayHoldActiveMarkdown(text: string): boolean {
   };
   const tag = (end: number): boolean =>
     (bytes[end - 1] === 0x3a || endsTagName(bytes[end])) && !escaped(end) && reportable(bytes, tags, end, spellsParam);
-  const live = mayHoldActiveMarkupUtf8(bytes, 'text', {
+  return mayHoldActiveMarkupUtf8(bytes, 'text', {
     // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
     tag,
     // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
     attribute: (equals) => (escaped(equals) ? -1 : attributeFrom(bytes, tags, equals)),
     url: (mark) => !escaped(mark) && (inSpan(tags, mark) || afterLinkOpening(bytes, mark)),
   });
-  // a `<param>` with a value is reported by itself (a plugin's url when its object names none); the markup screen
-  // does not ask for it
-  return live || (spellsParam() && anyParam(bytes, tag));
-}
-
-// a `<param` tag for which `tag` (given where its name ends) holds
-function anyParam(bytes: Buffer, tag: (end: number) => boolean): boolean {
-  for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1))
-    if (indexOfFolded(bytes, 'param', at + 1, at + 6) === at + 1 && tag(at + 6)) return true;
-  return false;
 }
 
 // Elements the HTML reader reports only with certain attributes (active-html.ts): an `object` that names what it

@@ -4,12 +4,12 @@
 // on an allow-list; a DOCTYPE internal subset is denied (entities and attribute defaults rewrite the document
 // after inspection) unless it declares only plain-text entities, which are read expanded (dtd-entities.ts); an
 // `xml-stylesheet` instruction may only name CSS (XSLT generates script).
-import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
+import type { SaxesAttributeNS, SaxesParser, SaxesTagNS } from 'saxes';
 import { findActiveCss } from './active-css.ts';
 import { entityExpansionChars, maxEntityExpansionChars, plainTextEntities } from './dtd-entities.ts';
-import { activeXhtmlElement, inspectAttribute } from './active-html.ts';
+import { activeXhtmlElement, inspectAttribute, type MarkupScan } from './active-html.ts';
 import { xmlParser } from '../lazy-parsers.ts';
-import { activeUrl, svgImageUrl } from './markup-url.ts';
+import { activeUrl, svgImageAttribute, svgImageUrl } from './markup-url.ts';
 import { svgAttributes, svgElements } from './svg-allow-list.ts';
 import { xmlStylesheetAttributes } from './xml-stylesheet.ts';
 import {
@@ -48,81 +48,138 @@ export function findActiveXml(
   flavour: 'svg' | 'xml',
   budget: WorkBudget = WorkBudget.unlimited(),
 ): XmlFindings {
-  const { SaxesParser } = xmlParser();
   budget.spendTime('xml', saxesNanosPerParse + saxesNanosPerChar * text.length);
-  const parser = new SaxesParser({ xmlns: true });
-  const findings: XmlFindings = { active: null, malformed: null };
-  const found = (message: string): never => {
-    findings.active = message;
-    throw stop;
-  };
-  let styleDepth = 0;
-  let depth = 0;
-  let css = '';
-  parser.on('error', (error) => {
-    findings.malformed ??= error.message.split('\n', 1)[0] ?? 'not well-formed';
-  });
-  parser.on('doctype', (doctype) => {
-    if (!doctype.includes('[')) return;
-    // a subset of plain-text entities (Illustrator's namespace uris) is read expanded, as the browser reads it
-    const entities = plainTextEntities(doctype);
-    if (entities === null) found('a dtd internal subset can declare entities or attribute defaults');
-    else {
-      budget.spend('xml', text.length * entities.size);
-      const added = entityExpansionChars(text, entities);
-      if (added > maxEntityExpansionChars) found('dtd entities that expand to more than the document may hold');
-      budget.spend('xml', added);
-      for (const [name, value] of entities) parser.ENTITIES[name] = value;
-    }
-  });
-  parser.on('processinginstruction', ({ target, body }) => {
-    if (target.toLowerCase() !== 'xml-stylesheet') return;
-    const message = inspectStylesheetInstruction(body);
-    if (message !== null) found(message);
-  });
-  parser.on('opentag', (tag) => {
-    if (!tag.isSelfClosing && ++depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
-    // saxes resolves the element's prefixes through every open element: depth × elements, charged as it happens
-    budget.spend('xml', depth);
-    budget.spendTime('xml nesting', saxesNanosPerElement + saxesNanosPerOpenElement * depth);
-    const local = lowerCase(tag.local ?? tag.name);
-    const message = inspectElement(tag, local, flavour, budget);
-    if (message !== null) found(message);
-    if (styleDepth > 0 || local === 'style') {
-      // text is collected only inside a `<style>`: saxes builds no text anywhere it has no handler (a text handler
-      // for the whole document was 60% of the read of an 8 MiB icon sheet), and reads its handler as each run starts
-      if (styleDepth++ === 0) {
-        parser.on('text', collect);
-        parser.on('cdata', collect);
-      }
-    }
-  });
-  parser.on('closetag', (tag) => {
-    if (!tag.isSelfClosing) depth--;
-    if (styleDepth === 0) return;
-    styleDepth--;
-    if (styleDepth === 0) {
-      parser.off('text');
-      parser.off('cdata');
-      const active = findActiveCss(css);
-      if (active !== null) found(`${active} in a \`<style>\` element`);
-      css = '';
-    }
-  });
-  const collect = (data: string): void => {
-    if (styleDepth > 0) css += data;
-  };
+  // a parser that reads nothing, kept for the process (see `readings`)
+  keptParser ??= newParser();
+  const parser = newParser();
+  const reading = new XmlReading(text, flavour, budget, parser);
+  readings.push(reading);
   try {
     parser.write(text).close();
     // an unclosed `<style>` is still a stylesheet to a lenient reader
-    if (styleDepth > 0) {
-      const active = findActiveCss(css);
-      if (active !== null) found(`${active} in a \`<style>\` element`);
+    if (reading.styleDepth > 0) {
+      const active = findActiveCss(reading.css);
+      if (active !== null) reading.found(`${active} in a \`<style>\` element`);
     }
   } catch (error) {
     if (error !== stop) throw error;
+  } finally {
+    readings.pop();
   }
-  return findings;
+  return reading.findings;
+}
+
+/** One document's reading: what saxes's handlers see and find. */
+class XmlReading {
+  readonly findings: XmlFindings = { active: null, malformed: null };
+  /** an attribute's `srcdoc` document is read on the item's budget */
+  readonly scan: MarkupScan;
+  /** open elements, and open elements inside a `<style>` */
+  depth = 0;
+  styleDepth = 0;
+  /** the text of the open `<style>` */
+  css = '';
+
+  constructor(
+    readonly text: string,
+    readonly flavour: 'svg' | 'xml',
+    readonly budget: WorkBudget,
+    readonly parser: SaxesParser<{ xmlns: true }>,
+  ) {
+    this.scan = { depth: 0, budget, rendered: false };
+  }
+
+  found(message: string): never {
+    this.findings.active = message;
+    throw stop;
+  }
+}
+
+// The documents being read, the innermost last; saxes's handlers are the functions below, the same for every
+// document, which find their document here. V8 optimizes saxes for the shapes of its parser (a parser with these
+// handlers) and drops that code when a garbage collection finds no parser of that shape left: with each document's
+// parser gone after its read, a collection between two reads threw it away, and after a few V8 left saxes unoptimized,
+// 2–3× slower for the rest of the process (an 8 MiB icon sheet: 0.3 s of CPU, then 0.8 s from its seventh read). One
+// parser made as every one is and kept, never fed, keeps those shapes alive (and holds no document).
+const readings: XmlReading[] = [];
+let keptParser: SaxesParser<{ xmlns: true }> | undefined;
+
+// a namespace-aware parser with this reading's handlers
+function newParser(): SaxesParser<{ xmlns: true }> {
+  const { SaxesParser } = xmlParser();
+  const parser = new SaxesParser({ xmlns: true });
+  parser.on('error', onError);
+  parser.on('doctype', onDoctype);
+  parser.on('processinginstruction', onProcessingInstruction);
+  parser.on('opentag', onOpenTag);
+  parser.on('closetag', onCloseTag);
+  return parser;
+}
+
+function reading(): XmlReading {
+  return readings[readings.length - 1] as XmlReading;
+}
+
+function onError(error: Error): void {
+  const findings = reading().findings;
+  findings.malformed ??= error.message.split('\n', 1)[0] ?? 'not well-formed';
+}
+
+function onDoctype(doctype: string): void {
+  if (!doctype.includes('[')) return;
+  const r: XmlReading = reading();
+  // a subset of plain-text entities (Illustrator's namespace uris) is read expanded, as the browser reads it
+  const entities = plainTextEntities(doctype);
+  if (entities === null) r.found('a dtd internal subset can declare entities or attribute defaults');
+  r.budget.spend('xml', r.text.length * entities.size);
+  const added = entityExpansionChars(r.text, entities);
+  if (added > maxEntityExpansionChars) r.found('dtd entities that expand to more than the document may hold');
+  r.budget.spend('xml', added);
+  for (const [name, value] of entities) r.parser.ENTITIES[name] = value;
+}
+
+function onProcessingInstruction({ target, body }: { target: string; body: string }): void {
+  if (target.toLowerCase() !== 'xml-stylesheet') return;
+  const message = inspectStylesheetInstruction(body);
+  if (message !== null) reading().found(message);
+}
+
+function onOpenTag(tag: SaxesTagNS): void {
+  const r: XmlReading = reading();
+  if (!tag.isSelfClosing && ++r.depth > maxXmlDepth) throw new WorkExhausted('xml nesting');
+  // saxes resolves the element's prefixes through every open element: depth × elements, charged as it happens
+  r.budget.spend('xml', r.depth);
+  r.budget.spendTime('xml nesting', saxesNanosPerElement + saxesNanosPerOpenElement * r.depth);
+  const local = lowerCase(tag.local ?? tag.name);
+  const message = inspectElement(tag, local, r.flavour, r.scan);
+  if (message !== null) r.found(message);
+  if (r.styleDepth > 0 || local === 'style') {
+    // text is collected only inside a `<style>`: saxes builds no text anywhere it has no handler (a text handler
+    // for the whole document was 60% of the read of an 8 MiB icon sheet), and reads its handler as each run starts
+    if (r.styleDepth++ === 0) {
+      r.parser.on('text', onStyleText);
+      r.parser.on('cdata', onStyleText);
+    }
+  }
+}
+
+function onCloseTag(tag: SaxesTagNS): void {
+  const r: XmlReading = reading();
+  if (!tag.isSelfClosing) r.depth--;
+  if (r.styleDepth === 0) return;
+  r.styleDepth--;
+  if (r.styleDepth === 0) {
+    r.parser.off('text');
+    r.parser.off('cdata');
+    const active = findActiveCss(r.css);
+    if (active !== null) r.found(`${active} in a \`<style>\` element`);
+    r.css = '';
+  }
+}
+
+function onStyleText(data: string): void {
+  const r: XmlReading = reading();
+  if (r.styleDepth > 0) r.css += data;
 }
 
 // Names lower-cased once each: an icon sheet repeats a few dozen element and attribute names hundreds of thousands of
@@ -140,7 +197,34 @@ function lowerCase(name: string): string {
   return lower;
 }
 
-function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', budget: WorkBudget): string | null {
+/** What the look at an attribute needs to know of its local name, worked out once per name (an icon sheet's 350,000 attributes have a dozen names). */
+interface AttributeName {
+  /** the name, lower-cased */
+  lower: string;
+  /** on the svg allow-list (or a `data-`/`aria-` attribute) */
+  allowed: boolean;
+  /** `inspectAttribute` can find nothing but a url in its value (no handler, `style`, `srcdoc` or `attributeName`) */
+  urlOnly: boolean;
+}
+
+const attributeNames = new Map<string, AttributeName>();
+
+function attributeName(local: string): AttributeName {
+  let known = attributeNames.get(local);
+  if (known === undefined) {
+    const lower = local.toLowerCase();
+    known = {
+      lower,
+      allowed: svgAttributes.has(lower) || /^(?:data|aria)-/.test(lower),
+      urlOnly: !lower.startsWith('on') && lower !== 'style' && lower !== 'srcdoc' && lower !== 'attributename',
+    };
+    if (attributeNames.size < cacheSizeInNames) attributeNames.set(local, known);
+  }
+  return known;
+}
+
+// `scan`: the item's budget for a `srcdoc` document an attribute holds (made once per document read)
+function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', scan: MarkupScan): string | null {
   const uri = tag.uri ?? '';
   if (local === 'script') return 'a `<script>` element';
   if (uri === XML_EVENTS_NS) return 'an xml events element';
@@ -148,7 +232,7 @@ function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', 
   // xhtml content (in a `foreignObject`) is rendered as a page: a meta refresh, frame, form or base acts there
   if (uri === XHTML_NS) {
     const attributes = Object.values(tag.attributes).map((a) => ({ name: a.local.toLowerCase(), value: a.value }));
-    const found = activeXhtmlElement(local, attributes, budget);
+    const found = activeXhtmlElement(local, attributes, scan.budget);
     if (found !== null) return `xhtml content holds ${found}`;
   }
   const svg = uri === SVG_NS || (uri === '' && flavour === 'svg');
@@ -157,25 +241,33 @@ function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', 
       ? `an svg \`<${local}>\` element`
       : `an svg element \`<${local}>\` outside the allow-list`;
   }
+  // the attribute an svg image element loads its url from (`<image href>`), asked once per element
+  const imageUrlIn = svg ? svgImageAttribute(local) : undefined;
   const attributes = tag.attributes;
   for (const key in attributes) {
     const attribute = attributes[key] as SaxesAttributeNS;
-    const name = lowerCase(attribute.local);
-    if (svg && svgImageUrl(local, name, attribute.value)) continue;
-    const message = inspectXmlAttribute(attribute, name, svg);
+    const name = attributeName(attribute.local);
+    if (name.lower === imageUrlIn && svgImageUrl(local, name.lower, attribute.value)) continue;
+    const message = inspectXmlAttribute(attribute, name, svg, scan);
     if (message !== null) return message;
   }
   return null;
 }
 
-// `local`: the attribute's local name, lower-cased
-function inspectXmlAttribute(attribute: SaxesAttributeNS, local: string, svg: boolean): string | null {
+function inspectXmlAttribute(
+  attribute: SaxesAttributeNS,
+  name: AttributeName,
+  svg: boolean,
+  scan: MarkupScan,
+): string | null {
   if (attribute.uri === XMLNS_NS || attribute.name === 'xmlns') return null;
   if (attribute.uri === XML_EVENTS_NS) return 'an xml events attribute';
-  const found = inspectAttribute(local, attribute.value);
-  if (found !== null) return found;
-  if (svg && attribute.uri === '' && !svgAttributes.has(local) && !/^(?:data|aria)-/.test(local))
-    return `an svg attribute \`${local}\` outside the allow-list`;
+  // most values hold no `:`, and most names no more than a url to look for
+  if (!name.urlOnly || attribute.value.includes(':')) {
+    const found = inspectAttribute(name.lower, attribute.value, scan);
+    if (found !== null) return found;
+  }
+  if (svg && attribute.uri === '' && !name.allowed) return `an svg attribute \`${name.lower}\` outside the allow-list`;
   return null;
 }
 

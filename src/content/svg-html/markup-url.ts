@@ -23,6 +23,11 @@ const imageLoaders: ReadonlyMap<string, string> = new Map([
   ['img', 'src'],
 ]);
 
+/** The attribute an element loads its url from as an image (`href` of `<image>`, `src` of `<img>`; lower-case local names), undefined for other elements. */
+export function svgImageAttribute(element: string): string | undefined {
+  return imageLoaders.get(element);
+}
+
 /**
  * True when an attribute loads an svg `data:` url as an image (`<image href>`, `<feImage href>`, `<img src>`):
  * browsers run an svg image with script off and nothing loaded from it (Chromium's SVGImage, the SVG

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { findActiveMarkup, type MarkupFlavour } from '../../../src/content/svg-html/active-markup.ts';
+import {
+  findActiveMarkup,
+  type MarkupFlavour,
+  mayHoldActiveMarkup,
+} from '../../../src/content/svg-html/active-markup.ts';
+import { WorkBudget, WorkExhausted } from '../../../src/content/work-budget.ts';
 import { maxNestedMarkup } from '../../../src/content/svg-html/active-html.ts';
 
 describe('findActiveMarkup', () => {
@@ -174,6 +179,23 @@ describe('findActiveMarkup', () => {
     ],
   ])('finds %s', (_, text, message) => {
     expect(findActiveMarkup(text, 'text')).toMatch(message);
+  });
+
+  test('a page holding only a plugin parameter with a value reaches the HTML parser', () => {
+    // Chromium takes an object's url from a `<param>`; the screen in front of the parser let it by as text
+    const page = '<p>Video:</p>\n<param name="movie" value="https://example.com/x.swf">';
+    expect(mayHoldActiveMarkup(page)).toBe(true);
+    expect(findActiveMarkup(page, 'html')).toMatch(/plugin parameter/);
+    expect(findActiveMarkup('<p>a <param name="autoplay" value="true"> b</p>', 'text')).toMatch(/plugin parameter/);
+  });
+
+  test("an svg attribute's srcdoc document is read on the item's budget", () => {
+    // off the allow-list, but an attribute's value is read before its name is: the page parse is charged
+    const inner = `&lt;p&gt;${'word '.repeat(200_000)}&lt;/p&gt;`;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"><g srcdoc="${inner}"/></svg>`;
+    const budget = new WorkBudget(Number.POSITIVE_INFINITY, 50_000_000);
+    expect(() => findActiveMarkup(svg, 'svg', budget)).toThrow(WorkExhausted);
+    expect(findActiveMarkup(svg, 'svg')).toMatch(/allow-list/);
   });
 
   test('markdown destinations are read with their character references decoded', () => {

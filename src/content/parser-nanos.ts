@@ -27,6 +27,12 @@ export const saxesNanosPerParse = 10_000;
 /** saxes per open element whose prefixes it resolves at a start tag, calibrated ns: (165 − 28) ns per character of `<g>`s 250 deep. */
 export const saxesNanosPerOpenElement = 8;
 
+/** The screen in front of the markdown renderers (markdown-screen.ts) or the HTML parser (markup-screen.ts) per character it reads, calibrated ns: 10–21 measured on notebook cells (a 2,000-character cell of prose, code, links and a styled tag). */
+export const screenNanosPerChar = 25;
+
+/** Cutting markdown into the parts every renderer reads apart and screening each (markdown-parts.ts), per character, calibrated ns: 22–28 measured on the same cells. */
+export const partsNanosPerChar = 60;
+
 /** markdown-it's parse into tokens (the gate's own reading of links and definitions), calibrated ns per character: 47–171 measured. */
 export const markdownTokensNanosPerChar = 200;
 

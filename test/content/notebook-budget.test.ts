@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { notebookViewerRenderers } from '../../src/content/markdown/markdown-renderers.ts';
 import { findActiveNotebook } from '../../src/content/notebook/active-notebook.ts';
-import { markdownNanosPerChar } from '../../src/content/parser-nanos.ts';
+import { markdownNanosPerChar, partsNanosPerChar, screenNanosPerChar } from '../../src/content/parser-nanos.ts';
 import { maxParserNanos, WorkBudget, WorkExhausted } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
 
@@ -58,10 +58,10 @@ describe('a notebook near the parser-time bound', () => {
     expect(budget.timeSpent).toBe(2 * perCell);
   });
 
-  test('twice the cells that fit are withheld before any parser starts: nothing is read, nothing spent', () => {
+  test('twice the cells that fit are withheld before any parser starts: only the screens and cutting are spent', () => {
     const budget = new WorkBudget(Number.POSITIVE_INFINITY);
     expect(() => findActiveNotebook(notebook(2 * fitting), budget)).toThrow(WorkExhausted);
-    expect(budget.timeSpent).toBe(0);
+    expect(budget.timeSpent).toBe(2 * fitting * (screenNanosPerChar + partsNanosPerChar) * cellText.length);
   });
 
   test('a javascript output is found before any parser starts, wherever it stands', () => {

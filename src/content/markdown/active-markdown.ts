@@ -11,7 +11,7 @@
 import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
-import { markdownNanosPerCall, markdownNanosPerChar } from '../parser-nanos.ts';
+import { markdownNanosPerCall, markdownNanosPerChar, partsNanosPerChar, screenNanosPerChar } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { pairingSteps } from './markdown-cost.ts';
 import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
@@ -26,16 +26,33 @@ import {
   renderWith,
 } from './markdown-renderers.ts';
 
-/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. */
+/** What the screen and the cutting make of a markdown text, worked out once: whether a renderer's page may hold something active (`live`), and the runs a reading renders (markdown-parts.ts; none when nothing needs rendering). */
+export interface MarkdownPlan {
+  live: boolean;
+  runs: readonly string[];
+}
+
+/** Screens `text` and, when the screen passes it or `stylesheets` asks for the parts naming a stylesheet element, cuts it into the runs a reading renders (the whole text when the screen passed it and no part passes on its own); both are charged to `budget`'s parser time as they happen. */
+export function planMarkdown(text: string, budget: WorkBudget, stylesheets = false): MarkdownPlan {
+  budget.spendTime('markdown screen', screenNanosPerChar * text.length);
+  const live = mayHoldActiveMarkdown(text);
+  if (!live && !stylesheets) return { live, runs: [] };
+  budget.spendTime('markdown parts', partsNanosPerChar * text.length);
+  const runs = markdownRuns(text, stylesheets ? stylesheetPart : undefined);
+  return { live, runs: live && runs.length === 0 ? [text] : runs };
+}
+
+/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. `plan`: the text's plan (`planMarkdown`, with `stylesheets` when `seePage` is given) when the caller made it already. */
 export function findActiveMarkdown(
   text: string,
   budget: WorkBudget = WorkBudget.unlimited(),
   renderers: readonly MarkdownRenderer[] = markdownRenderers,
   seePage?: (page: string) => void,
+  plan: MarkdownPlan = planMarkdown(text, budget, seePage !== undefined),
 ): string | null {
-  // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs, nothing is charged
-  if (!mayHoldActiveMarkdown(text)) return null;
-  const runs = readRuns(text, seePage === undefined ? undefined : stylesheetPart);
+  // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs
+  if (!plan.live) return null;
+  const runs = plan.runs;
   // the renderers' superlinear pairing of delimiters, and the measured time of the token read and of every renderer
   // per character and per render, charged for every run before any of them runs: what will not fit is not started
   for (const run of runs) budget.spend('markdown', pairingSteps(run));
@@ -47,20 +64,9 @@ export function findActiveMarkdown(
   return null;
 }
 
-/** What `findActiveMarkdown` charges for reading `text` with `renderers` (the parts the screen passes, and those naming a stylesheet element when `stylesheets`), calibrated ns; the pages' parse5 reads are charged as they are read. */
-export function markdownCharge(
-  text: string,
-  renderers: readonly MarkdownRenderer[] = markdownRenderers,
-  stylesheets = false,
-): number {
-  if (!mayHoldActiveMarkdown(text) && !stylesheets) return 0;
-  return runsNanos(markdownRuns(text, stylesheets ? stylesheetPart : undefined), renderers);
-}
-
-// the runs a reading renders; the whole text when no part passes on its own (the screen passed the whole text)
-function readRuns(text: string, also?: (part: string) => boolean): string[] {
-  const runs = markdownRuns(text, also);
-  return runs.length === 0 ? [text] : runs;
+/** What `findActiveMarkdown` charges for rendering the runs of `plan` with `renderers`, calibrated ns (the pages' parse5 reads are charged as they are read). */
+export function planCharge(plan: MarkdownPlan, renderers: readonly MarkdownRenderer[] = markdownRenderers): number {
+  return runsNanos(plan.runs, renderers);
 }
 
 function runsNanos(runs: readonly string[], renderers: readonly MarkdownRenderer[]): number {

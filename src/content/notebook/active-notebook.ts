@@ -9,11 +9,16 @@
 // viewers are built on, `notebookViewerRenderers`). The pieces are listed first: a script output is a finding no
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
-import { findActiveMarkdown, markdownCharge } from '../markdown/active-markdown.ts';
+import { findActiveMarkdown, type MarkdownPlan, planCharge, planMarkdown } from '../markdown/active-markdown.ts';
 import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
-import { mayHoldActiveMarkdown } from '../markdown/markdown-screen.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
-import { parse5NanosPerChar, parse5NanosPerParse, saxesNanosPerChar, saxesNanosPerParse } from '../parser-nanos.ts';
+import {
+  parse5NanosPerChar,
+  parse5NanosPerParse,
+  saxesNanosPerChar,
+  saxesNanosPerParse,
+  screenNanosPerChar,
+} from '../parser-nanos.ts';
 import { findActiveHtml } from '../svg-html/active-html.ts';
 import { findActiveMarkup, mayHoldActiveMarkup } from '../svg-html/active-markup.ts';
 import { type WorkBudget, WorkExhausted } from '../work-budget.ts';
@@ -40,6 +45,8 @@ interface Piece {
   text: string;
   /** the screen's answer for the text (`mayHoldActiveMarkup`), made once */
   live?: boolean;
+  /** what the markdown screen and cutting make of the text (markdown and raw pieces), made once */
+  plan?: MarkdownPlan;
   /** whether the text names an element that may load a stylesheet (`stylesheetElement`) */
   styled: boolean;
 }
@@ -65,7 +72,7 @@ export function readNotebook(notebook: Record<string, unknown>, budget: WorkBudg
   // only what the parsers will surely be charged (the screen passed, the pages not yet made): never more than the
   // reading below would spend, so a notebook that fits is read whole
   let charge = 0;
-  for (const piece of pieces) charge += leastCharge(piece);
+  for (const piece of pieces) charge += leastCharge(piece, budget);
   if (budget.timeSpent + charge > budget.timeLimit) throw new WorkExhausted('notebook', 'time');
   let remoteLoad: string | null = null;
   for (const piece of pieces) {
@@ -137,20 +144,26 @@ function outputFlavour(mime: string): PieceFlavour | null {
   return null;
 }
 
-// the parser time a piece's reading surely spends: nothing when the screen keeps it from the parsers
-function leastCharge(piece: Piece): number {
+// the parser time a piece's reading surely spends: nothing when the screen keeps it from the parsers. The screens
+// and the cutting it runs to know (each piece once) are charged as they run.
+function leastCharge(piece: Piece, budget: WorkBudget): number {
   const length = piece.text.length;
   if (piece.flavour === 'svg') return saxesNanosPerParse + saxesNanosPerChar * length;
   // the renderers' own screen counts an `=` only inside a tag (markdown-screen.ts): it passes no more than this one
-  piece.live = piece.flavour === 'markdown' ? mayHoldActiveMarkdown(piece.text) : mayHoldActiveMarkup(piece.text);
-  // a markdown or raw piece that may load a stylesheet is rendered for that reading whatever the screen says
-  // (the parts of it the screen passes, and those naming one: markdown-parts.ts)
-  if (!piece.live)
-    return piece.styled && piece.flavour !== 'html' ? markdownCharge(piece.text, notebookViewerRenderers, true) : 0;
-  const html = parse5NanosPerParse + parse5NanosPerChar * length;
-  if (piece.flavour === 'html') return html;
-  const markdown = markdownCharge(piece.text, notebookViewerRenderers, piece.styled);
-  return piece.flavour === 'markdown' ? markdown : html + markdown;
+  if (piece.flavour === 'markdown') {
+    piece.plan = planMarkdown(piece.text, budget, piece.styled);
+    piece.live = piece.plan.live;
+    // a markdown piece that may load a stylesheet is rendered for that reading whatever the screen says (the parts
+    // of it the screen passes, and those naming one: markdown-parts.ts)
+    return piece.live || piece.styled ? planCharge(piece.plan, notebookViewerRenderers) : 0;
+  }
+  budget.spendTime('html screen', screenNanosPerChar * length);
+  piece.live = mayHoldActiveMarkup(piece.text);
+  const html = piece.live ? parse5NanosPerParse + parse5NanosPerChar * length : 0;
+  if (piece.flavour === 'html' || (!piece.live && !piece.styled)) return html;
+  // a raw piece reaches the markdown exports too
+  piece.plan = planMarkdown(piece.text, budget, piece.styled);
+  return html + (piece.plan.live || piece.styled ? planCharge(piece.plan, notebookViewerRenderers) : 0);
 }
 
 // a piece read as its viewer reads it: markdown by the viewers' renderers, HTML by parse5, SVG by saxes (and parse5);
@@ -174,7 +187,8 @@ function readPiece(piece: Piece, budget: WorkBudget, loads: PageLoads | null): s
     rendered = true;
     loads?.see(page);
   };
-  const found = piece.live === false ? null : findActiveMarkdown(piece.text, budget, notebookViewerRenderers, seePage);
+  const found =
+    piece.live === false ? null : findActiveMarkdown(piece.text, budget, notebookViewerRenderers, seePage, piece.plan);
   // a piece the screen kept from the renderers is rendered for its loads alone
   if (found === null && loads !== null && !rendered)
     for (const page of renderedPages(piece.text, notebookViewerRenderers, budget)) loads.see(page);

@@ -3,7 +3,14 @@
 // parts, no renderer's page of the whole text holds anything live; and the cuts fall only where they may.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { findActiveMarkdown, markdownCharge, markdownNanos } from '../../../src/content/markdown/active-markdown.ts';
+import {
+  findActiveMarkdown,
+  markdownNanos,
+  planCharge,
+  planMarkdown,
+} from '../../../src/content/markdown/active-markdown.ts';
+import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
+import { WorkBudget } from '../../../src/content/work-budget.ts';
 import { markdownParts, markdownRuns } from '../../../src/content/markdown/markdown-parts.ts';
 import { liveIn, realRenderers } from './markdown-differential.ts';
 
@@ -75,7 +82,10 @@ describe('markdown read in parts', () => {
     ]);
     // only the part the screen passes is rendered, and charged
     expect(markdownRuns(readme)).toEqual(['End <b style="color: teal">x</b>.\n']);
-    expect(markdownCharge(readme)).toBe(markdownNanos('End <b style="color: teal">x</b>.\n'));
+    const budget = WorkBudget.unlimited();
+    expect(planCharge(planMarkdown(readme, budget))).toBe(markdownNanos('End <b style="color: teal">x</b>.\n'));
+    // the screen and the cutting are charged as they run, once
+    expect(budget.timeSpent).toBe((screenNanosPerChar + partsNanosPerChar) * readme.length);
   });
 
   test.each([

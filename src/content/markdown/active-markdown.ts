@@ -108,6 +108,7 @@ function readRun(
     if (read.has(page)) continue;
     read.add(page);
     seePage?.(page);
+    budget.spendTime('html screen', screenNanosPerChar * page.length);
     const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }

@@ -33,6 +33,13 @@ export function isNotebook(value: unknown): value is Record<string, unknown> {
   return Array.isArray(record['cells']) || Array.isArray(record['worksheets']);
 }
 
+/** True when JSON `bytes` may hold a notebook: past white space (and a byte order mark) they open an object. Asked before the JSON is parsed: 8 MiB of `[` and `]` is JSON, four million arrays deep, whose parse cost seconds for a body no viewer could open as a notebook. */
+export function opensAsObject(bytes: Uint8Array): boolean {
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d) at++;
+  return bytes[at] === 0x7b;
+}
+
 // how a viewer reads one piece: as markdown, as HTML, as SVG, or (`raw`) as the HTML and markdown exports a raw
 // cell passes through to
 type PieceFlavour = 'markdown' | 'html' | 'svg' | 'raw';

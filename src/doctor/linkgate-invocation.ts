@@ -23,6 +23,8 @@ export interface LinkgateInvocation {
   readonly strictFiles?: true;
   /** `--records` as written (relative to the host's working directory) */
   readonly records?: string;
+  /** `--state` as written (relative to the host's working directory; hook only) */
+  readonly state?: string;
   /** `--policy` as written (relative to the host's working directory) */
   readonly policy?: string;
   readonly allowedSigners?: string;
@@ -98,6 +100,7 @@ export function linkgateInvocation(
     ...(argProblem === undefined ? {} : { argProblem }),
     ...(own.includes('--strict-files') ? { strictFiles: true as const } : {}),
     ...option(own, 'records'),
+    ...(subcommand === 'hook' ? option(own, 'state') : {}),
     ...option(own, 'policy'),
     ...option(own, 'allowed-signers', 'allowedSigners'),
     ...option(own, 'min-signers', 'minSigners'),

@@ -28,6 +28,7 @@ import { type LinkgateInvocation, linkgateInvocation, preloadProblem } from './l
 import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus } from './policy-status.ts';
 import { recordsHealth } from './records-health.ts';
+import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
@@ -184,6 +185,8 @@ async function hookReport(
   if (invocation.host !== hook.host)
     problems.push(`runs \`linkgate hook ${invocation.host ?? ''}\` in ${hook.host}: the event formats differ`);
   problems.push(...frontEndProblems(invocation, policy, records, problemOf));
+  // the hook refuses a state folder an agent could have put elsewhere, or others can write: every event fails closed
+  problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
   problems.push(...environmentProblems(hook.env ?? {}));
   const { blocked: _, notGating: __, env: ___, ...configured } = hook;
   return {

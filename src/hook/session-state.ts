@@ -368,10 +368,10 @@ const lostRefusals =
 const foreignRefusals =
   "an entry of the session's refused addresses is not a list of them (the hook did not write it): any later tool result could name one it does not hold";
 
-/** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook`. */
-export function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
+/** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook` (`home`: the user's home). */
+export function defaultStateDir(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string {
   const cache = env['XDG_CACHE_HOME'];
-  return join(cache !== undefined && cache !== '' ? cache : join(homedir(), '.cache'), 'linkgate', 'hook');
+  return join(cache !== undefined && cache !== '' ? cache : join(home, '.cache'), 'linkgate', 'hook');
 }
 
 // the name part of a session or a call: 32 hex digits of its digest

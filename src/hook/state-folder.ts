@@ -5,7 +5,7 @@
 // folder is walked as the records file's folder is (`realRecordsPath`: a symlink the user could have made or replaced
 // is refused), made mode 0700 when missing, and must be a folder this user owns that no group or other can write;
 // each session's folder in it the same (`checkOwnFolder`). Anything else is a `USAGE` error: the hook fails closed.
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { GateError } from '../errors.ts';
@@ -26,6 +26,44 @@ export async function readyStateFolder(dir: string, user: FileUser = currentFile
   }
   checkOwnFolder(real, user, `the state folder \`${dir}\``);
   return real;
+}
+
+/**
+ * Why the hook would refuse state folder `dir` and each session's folder in it (as `readyStateFolder` and
+ * `SessionState.open` check them), one line each, none when it would not; nothing is made (`linkgate doctor`).
+ */
+export function stateFolderProblems(dir: string, user: FileUser = currentFileUser()): string[] {
+  const problem = (check: () => void): string[] => {
+    try {
+      check();
+      return [];
+    } catch (error) {
+      // the hook fails on any other error too (a file on the way: ENOTDIR; no access)
+      const why =
+        error instanceof GateError ? error.message : `the state folder \`${dir}\` cannot be used: ${String(error)}`;
+      return [why];
+    }
+  };
+  let real = '';
+  const folder = problem(() => {
+    real = realFolder(dir, user);
+    if (lstatOrNull(real) !== null) checkOwnFolder(real, user, `the state folder \`${dir}\``);
+  });
+  if (folder.length > 0 || lstatOrNull(real) === null) return folder;
+  let names: string[] = [];
+  const listed = problem(() => {
+    names = readdirSync(real);
+  });
+  return [
+    ...listed,
+    ...names
+      .filter((name) => name.startsWith('s-'))
+      .flatMap((name) =>
+        problem(() =>
+          checkOwnFolder(path.join(real, name), user, `the session's state folder \`${path.join(real, name)}\``),
+        ),
+      ),
+  ];
 }
 
 /**

@@ -24,8 +24,7 @@ export class ForgottenAddresses {
       if (n < shortest) continue;
       const [h1, h2] = hashes(text, 0, n);
       for (let i = 0; i < probes; i += 1) {
-        const bit = (h1 + i * h2) >>> 0;
-        const at = bit & (bits - 1);
+        const at = position(h1, h2, i);
         this.#filter[at >>> 3] = (this.#filter[at >>> 3] ?? 0) | (1 << (at & 7));
       }
       this.count += 1;
@@ -52,11 +51,16 @@ export class ForgottenAddresses {
 
   #has(h1: number, h2: number): boolean {
     for (let i = 0; i < probes; i += 1) {
-      const at = ((h1 + i * h2) >>> 0) & (bits - 1);
+      const at = position(h1, h2, i);
       if ((((this.#filter[at >>> 3] ?? 0) >>> (at & 7)) & 1) === 0) return false;
     }
     return true;
   }
+}
+
+// the bit of probe `i` for the hashes `h1`, `h2` (double hashing): `forget` sets the bits `mayHold` reads
+function position(h1: number, h2: number, i: number): number {
+  return ((h1 + i * h2) >>> 0) & (bits - 1);
 }
 
 // two 32-bit FNV-1a hashes of `text[from, to)` (different primes), the second made odd (double hashing); `mayHold`

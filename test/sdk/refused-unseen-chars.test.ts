@@ -24,9 +24,14 @@ for (const [front, start] of orderFronts)
       const other = `http://169.254.${soft}169.253/latest/meta-data/iam/security-credentials/`;
       expect(new URL(other).hostname).toBe('169.254.169.253');
       await callWith(f, { with: [log(`now read ${other} marker-other`)] });
+      // the same host as an IPv4-mapped IPv6 host (a dual-stack socket reaches 169.254.169.254 by it)
+      const mapped = 'http://[::ffff:a9fe:a9fe]/latest/meta-data/iam/security-credentials/';
+      expect(new URL(mapped).hostname).toBe('[::ffff:a9fe:a9fe]');
+      await callWith(f, { with: [log(`now read ${mapped} marker-mapped`)] });
       const got = await f.got();
       expect(got).toContain('marker-other');
       expect(got).not.toContain('marker-hidden');
+      expect(got).not.toContain('marker-mapped');
     });
 
     test('a later log naming a refused local file with U+200B and a variation selector in its path is withheld', async () => {

@@ -40,7 +40,9 @@ export function stateFolderProblems(dir: string, user: FileUser = currentFileUse
     } catch (error) {
       // the hook fails on any other error too (a file on the way: ENOTDIR; no access)
       const why =
-        error instanceof GateError ? error.message : `the state folder \`${dir}\` cannot be used: ${String(error)}`;
+        error instanceof GateError
+          ? error.message
+          : `the state folder \`${dir}\` cannot be used: ${error instanceof Error ? error.message : String(error)}`;
       return [why];
     }
   };

@@ -106,6 +106,17 @@ describe("doctor reads the hook's state folder", () => {
     expect(await hookReadCode([], { XDG_CACHE_HOME: cache })).toBe(2);
   });
 
+  test('a plain file on the way to a folder not made yet: the hook cannot make it, and doctor says so', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, 'file'), 'planted');
+    const state = path.join(home, 'file', 'a', 'state');
+    const { report } = await doctorOn(home, project, ['--state', state]);
+    expect(stateLines(report)[0]).toEqual([
+      expect.stringMatching(/^the state folder `[^`]+\/file\/a\/state` cannot be used: ENOTDIR: not a directory/),
+    ]);
+    expect(await hookReadCode(['--state', state])).toBe(2);
+  });
+
   test("a session's folder in it that is a symlink: that session's events fail closed", async () => {
     const { home, project } = scratch();
     const state = path.join(home, 'state');

@@ -1,3 +1,6 @@
+import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
+import { keepParsedUrl } from './reused-url.ts';
+
 /** Longest masked uri, in UTF-16 code units; longer output is cut and ends in `…`. */
 export const maxMaskedUriChars = 2048;
 
@@ -15,12 +18,17 @@ export function maskUri(uri: string): string {
   const cut = stripped.length > maxMaskedInputChars;
   const plain = cut ? stripped.slice(0, maxMaskedInputChars) : stripped;
   let masked: string;
-  try {
-    const url = URL.parse(plain);
-    masked = url === null ? maskText(plain) : maskUrl(url);
-  } catch {
-    masked = maskText(plain);
-  }
+  // text that is its own WHATWG serialization (`readCanonicalNetworkUri`, its host in WHATWG's own form) with no
+  // userinfo, query or fragment is what the parse would give back, with nothing to remove: not parsed
+  const canonical = plain.includes('?') || plain.includes('#') ? null : readCanonicalNetworkUri(plain);
+  if (canonical !== null && canonical.address === null) masked = plain;
+  else
+    try {
+      const url = URL.parse(plain);
+      masked = url === null ? maskText(plain) : maskUrl(url, plain);
+    } catch {
+      masked = maskText(plain);
+    }
   masked = encodeUnsafe(masked);
   // a cut input ends in `…` too, within the same cap
   if (masked.length > maxMaskedUriChars || (cut && masked.length === maxMaskedUriChars))
@@ -46,10 +54,15 @@ function stripUserinfo(text: string): string {
   return at === -1 ? text : lead + text.slice(lead.length + at + 1);
 }
 
-function maskUrl(url: URL): string {
+// `url`: the WHATWG reading of `text`; one with nothing to remove is kept for the link decision that parses `text` next
+function maskUrl(url: URL, text: string): string {
   if (url.protocol === 'data:') {
     const comma = url.pathname.indexOf(',');
     return `data:${comma === -1 ? url.pathname : url.pathname.slice(0, comma)},…`;
+  }
+  if (url.username === '' && url.password === '' && url.hash === '' && url.search === '' && !url.href.endsWith('#')) {
+    keepParsedUrl(text, url);
+    return url.href;
   }
   // each setter serializes the url again: only what is there is removed (`#` alone is an empty fragment)
   if (url.username !== '') url.username = '';

@@ -11,6 +11,7 @@ import {
 } from './authority-scan.ts';
 import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
+import { parsedUrl } from './reused-url.ts';
 import { noHosts, type UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
@@ -104,7 +105,8 @@ export function parseUri(raw: string): UriParse {
   const special = defaultPort !== undefined;
   // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
   // deletes tab/LF/CR) reads the same scheme
-  const url = URL.parse(raw);
+  // a link's uri masked for its record just before is not parsed again (`reused-url.ts`)
+  const url = parsedUrl(raw);
   // WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it serializes as its own text
   // holds none, and only other text is scanned for one
   const serialized = url !== null && url.href === raw;

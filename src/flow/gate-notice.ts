@@ -3,13 +3,8 @@ import { maxQuotedChars, quoteValue } from '../decision/quote-value.ts';
 import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
-import {
-  dottedIpv4,
-  dottedMappedHosts,
-  dottedNumericHosts,
-  holdsMappedHost,
-  holdsNumericHost,
-} from './numeric-hosts.ts';
+import { holdsIpv6Host, readIpv6Hosts } from './bracketed-hosts.ts';
+import { dottedIpv4, dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
 import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
@@ -119,8 +114,8 @@ function namesAddress(name: string, uri: string): boolean {
  * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
  * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
  * as `.`, backslashes as `/`, percent-encoded bytes decoded (up to three times; a run that is UTF-8 as its characters,
- * as a host parser decodes it, and read back again), an IPv4-mapped IPv6 host and a numeric one as the dotted IPv4
- * address they reach.
+ * as a host parser decodes it, and read back again), a numeric host and an IPv4-mapped IPv6 one as the dotted IPv4
+ * address they reach, and any other bracketed IPv6 host as the WHATWG URL parser writes it.
  */
 export function readBack(text: string): string {
   let back = folded(text);
@@ -129,7 +124,7 @@ export function readBack(text: string): string {
     back = back.replace(percentRuns, decodedRun);
     decoded = true;
   }
-  return dottedNumericHosts(dottedMappedHosts(decoded ? folded(back) : back));
+  return dottedNumericHosts(readIpv6Hosts(decoded ? folded(back) : back));
 }
 
 // NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops and backslashes as URL
@@ -161,10 +156,10 @@ function decodedRun(run: string): string {
 
 /**
  * Whether `readBack` may change `text`: it holds a `%`, a backslash, a character outside ASCII, a number where a
- * host stands, or what may be an IPv4-mapped IPv6 host.
+ * host stands, or a bracketed IPv6 host not written as the URL parser writes it.
  */
 export function mayReadBack(text: string): boolean {
-  return /[%\\\u0080-\uffff]/.test(text) || holdsNumericHost(text) || holdsMappedHost(text);
+  return /[%\\\u0080-\uffff]/.test(text) || holdsNumericHost(text) || holdsIpv6Host(text);
 }
 
 const percentByte = /%[0-9A-Fa-f]{2}/;

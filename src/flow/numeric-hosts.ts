@@ -139,31 +139,3 @@ export function dottedNumericHosts(text: string): string {
   pieces.push(text.slice(from));
   return pieces.join('');
 }
-
-// an IPv6 literal in brackets that may be IPv4-mapped: hex digits, colons and dots, at most 45 (the longest IPv6 text
-// form), holding `ffff` (the mapped prefix's group, which no shorter spelling has)
-const bracketed = /\[([0-9A-Fa-f:.]{2,45})\]/g;
-const mappedHost = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/;
-
-/** Whether `text` may hold an IPv4-mapped IPv6 host (`dottedMappedHosts` may change it). */
-export function holdsMappedHost(text: string): boolean {
-  return text.includes('[') && /ffff/i.test(text);
-}
-
-/**
- * `text` with each IPv6 literal the WHATWG URL parser reads as an IPv4-mapped address (`[::ffff:169.254.169.254]`,
- * `[0:0:0:0:0:ffff:a9fe:a9fe]`) written as that IPv4 address, dotted: a dual-stack socket (curl, fetch) reaches the
- * IPv4 host by it.
- */
-export function dottedMappedHosts(text: string): string {
-  if (!holdsMappedHost(text)) return text;
-  return text.replace(bracketed, (whole: string, inner: string) => {
-    if (!/ffff/i.test(inner)) return whole;
-    const url = `http://[${inner}]/`;
-    const groups = URL.canParse(url) ? mappedHost.exec(new URL(url).hostname) : null;
-    if (groups === null) return whole;
-    const high = Number.parseInt(groups[1] as string, 16);
-    const low = Number.parseInt(groups[2] as string, 16);
-    return `${high >>> 8}.${high & 255}.${low >>> 8}.${low & 255}`;
-  });
-}

@@ -90,7 +90,13 @@ class GatedTransport implements FrontedGateTransport {
       // apart, so each answer meets the gate on its own and nothing malformed rides along
       const shapes = batch.map(messageShape);
       if (shapes.length > 0 && shapes.every((shape) => passesWhole(s, shape))) return onWholeBatch(s, batch, extra);
-      for (const element of batch) onInbound(s, element, extra);
+      // the batch came whole: a member before one whose refusals are being noted is searched once they are too
+      const noted = s.noted.start();
+      try {
+        for (const element of batch) onInbound(s, element, extra);
+      } finally {
+        noted();
+      }
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {

@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'n
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { cachedEntryName } from '../start/start-files.ts';
+import { nodeOptionsArgs, preloadingFlag } from './node-options.ts';
 
 /** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
 export interface LinkgateInvocation {
@@ -88,7 +89,7 @@ export function linkgateInvocation(
   const argProblem =
     mode !== undefined && mode !== 'enforce' && mode !== 'observe'
       ? `\`--mode ${mode}\` is refused by the command: it does not start`
-      : preloadProblem('its node flags', (nodeFlags ?? []).join(' '));
+      : preloadProblem('its node flags', nodeFlags ?? []);
   return {
     subcommand,
     ...(host === undefined ? {} : { host }),
@@ -108,18 +109,25 @@ export function linkgateInvocation(
 }
 
 /**
- * Why node options (`node` flags, or `NODE_OPTIONS` of an environment) make the process run code of their own before
- * linkgate (`--require`, `--import`, a loader, an `--env-file` that can set NODE_OPTIONS), or undefined: that code
- * can answer in linkgate's place.
+ * Why node options make the process run code of its own before linkgate (`--require`, `--import`, a loader, an
+ * `--env-file` that can set NODE_OPTIONS), or undefined: that code can answer in linkgate's place. `options` is a
+ * NODE_OPTIONS value, split as node splits it (quotes and all), or node's own arguments as the command gives them. A
+ * NODE_OPTIONS node cannot read is a problem too: node does not start.
  */
-export function preloadProblem(where: string, options: string): string | undefined {
-  const found = /(?:^|\s)(-r|--require|--import|--loader|--experimental-loader)(?:[\s=]|$)/.exec(options);
-  if (found !== null) return `${where} load other code first (\`${found[1]}\`): linkgate may not be what answers`;
+export function preloadProblem(where: string, options: string | readonly string[]): string | undefined {
+  let args: readonly string[];
+  if (typeof options === 'string') {
+    const split = nodeOptionsArgs(options);
+    if ('unreadable' in split)
+      return `${where} cannot be read as node reads it (${split.unreadable}): node does not start`;
+    args = split.args;
+  } else args = options;
+  const found = preloadingFlag(args);
+  if (found === undefined) return undefined;
   // node reads NODE_OPTIONS from an env file too (node 20): a `--require` there runs before linkgate
-  const envFile = /(?:^|\s)(--env-file(?:-if-exists)?)(?:[\s=]|$)/.exec(options);
-  return envFile === null
-    ? undefined
-    : `${where} read an env file (\`${envFile[1]}\`), whose NODE_OPTIONS can load other code first: linkgate may not be what answers`;
+  return found.kind === 'code'
+    ? `${where} load other code first (\`${found.flag}\`): linkgate may not be what answers`
+    : `${where} read an env file (\`${found.flag}\`), whose NODE_OPTIONS can load other code first: linkgate may not be what answers`;
 }
 
 /**

@@ -198,6 +198,25 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
     },
   );
 
+  it('claude settings env quoted')(
+    'claude code: the settings\' `env` sets NODE_OPTIONS with node\'s own quoting (`"--require" x`, `--re""quire x`, an unclosed quote): not gated',
+    async () => {
+      const { home, project } = scratch();
+      const evil = path.join(project, 'x.cjs');
+      claudeHooked(home, project, { env: { NODE_OPTIONS: '--no-warnings' } });
+      expect(serverStates(await doctorReport(home, project))).toEqual([gated('claude-code')]);
+      for (const value of [
+        `"--require" ${evil}`,
+        `--re""quire ${evil}`,
+        `"--env-file=${evil}"`,
+        `"--require ${evil}`,
+      ]) {
+        claudeHooked(home, project, { env: { NODE_OPTIONS: value } });
+        expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('claude-code'));
+      }
+    },
+  );
+
   it('observe equals')('a hook with `--mode=observe` (one word): not gated', async () => {
     const { home, project } = scratch();
     write(path.join(home, '.claude.json'), { mcpServers: { docs: plainServer } });

@@ -32,6 +32,8 @@ export interface ConfiguredServer {
   readonly enabled: boolean;
   /** why the host never starts it, when that is not its own entry's switch (Gemini CLI in an untrusted folder) */
   readonly disabledBy?: string;
+  /** why the environment the host gives it is not known (an env file the host loads that doctor cannot read) */
+  readonly envProblem?: string;
 }
 
 /** What a front end does with a policy's decisions: `enforce` blocks and withholds, `observe` only records. */
@@ -75,6 +77,8 @@ export interface ConfiguredHook {
   readonly resident?: { readonly problems: readonly string[] };
   /** what the host's settings add to the environment it runs the handler in (Claude Code's settings `env`) */
   readonly env?: Readonly<Record<string, string>>;
+  /** why the environment the host runs it in is not known (an env file the host loads that doctor cannot read) */
+  readonly envProblem?: string;
 }
 
 /** What a host's configuration holds: its servers and its hooks, and any file doctor could not read. */

@@ -71,14 +71,17 @@ export async function readGeminiCli(places: ConfigPlaces): Promise<HostInventory
   const ignoreLocalEnv = layers.some(
     (l) => isRecord(l.settings['advanced']) && l.settings['advanced']['ignoreLocalEnv'] === true,
   );
-  const fileEnv = geminiEnvFileVars(places.cwd, places.home, places.env, trust.trusted, ignoreLocalEnv);
+  const envFile = geminiEnvFileVars(places.cwd, places.home, places.env, trust.trusted, ignoreLocalEnv);
+  const fileEnv = envFile.vars;
+  // an env file that cannot be read: no hook or server it would set variables for is called gated
+  const unknown = envFile.problem === undefined ? {} : { envProblem: envFile.problem };
   const hooks: ConfiguredHook[] = found.map(([file, h]) => {
     const hook = configuredHook(geminiCli, file, h, untrusted ?? geminiCliHookSwitchedOff(layers, h.handler));
     const own = h.handler['env'];
     const env = { ...fileEnv, ...(isRecord(own) ? stringValues(own) : {}) };
-    return Object.keys(env).length === 0 ? hook : { ...hook, env };
+    return { ...hook, ...(Object.keys(env).length === 0 ? {} : { env }), ...unknown };
   });
-  const servers = [...byName.values()].map((s) => ({ ...s, env: { ...s.env, ...fileEnv } }));
+  const servers = [...byName.values()].map((s) => ({ ...s, env: { ...s.env, ...fileEnv }, ...unknown }));
   return { servers, hooks, problems };
 }
 

@@ -1,15 +1,24 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Variables of an env file that make node or the loader run code of their own first, as doctor checks them. */
 const codeLoading = ['NODE_OPTIONS', 'LD_PRELOAD'] as const;
+
+/** What Gemini CLI's env file sets that doctor checks, and why it could not be read when it could not. */
+export interface GeminiEnvFile {
+  readonly vars: Record<string, string>;
+  /** the env file Gemini CLI picks exists but doctor cannot read it: what it sets is not known */
+  readonly problem?: string;
+}
 
 /**
  * The code-loading variables (NODE_OPTIONS, LD_PRELOAD) Gemini CLI 0.61 sets in its own environment from the env file
  * it loads (`loadEnvironment`): in a trusted folder the first `.gemini/.env` or `.env` from `cwd` up (only the home
  * folder's `.env` with `advanced.ignoreLocalEnv`), then `~/.gemini/.env`, `~/.env`; none in an untrusted one (only
  * its auth keys). A variable the environment already has is not replaced. Every hook and stdio server it starts
- * inherits them (an entry's own `env` may not override them: Gemini CLI blocks that).
+ * inherits them (an entry's own `env` may not override them: Gemini CLI blocks that). A file it picks (any path that
+ * exists, a folder too) that cannot be read is a problem: Gemini CLI reads it as the user it runs as, and doctor cannot
+ * say what it sets.
  */
 export function geminiEnvFileVars(
   cwd: string,
@@ -17,53 +26,53 @@ export function geminiEnvFileVars(
   env: Readonly<Record<string, string | undefined>>,
   trusted: boolean,
   ignoreLocalEnv: boolean,
-): Record<string, string> {
-  if (!trusted) return {};
+): GeminiEnvFile {
+  if (!trusted) return { vars: {} };
   const file = envFile(resolve(cwd), resolve(home), ignoreLocalEnv);
-  if (file === undefined) return {};
+  if (file === undefined) return { vars: {} };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      vars: {},
+      problem: `gemini cli's env file \`${file}\` cannot be read (${why}): what it sets for hooks and servers (NODE_OPTIONS) is not known`,
+    };
   }
-  const parsed = parseEnvFile(text);
-  const found: Record<string, string> = {};
-  for (const key of codeLoading) if (parsed[key] !== undefined && env[key] === undefined) found[key] = parsed[key];
-  return found;
+  const parsed = parseDotenv(text);
+  const vars: Record<string, string> = {};
+  for (const key of codeLoading)
+    if (Object.hasOwn(parsed, key) && env[key] === undefined) vars[key] = parsed[key] as string;
+  return { vars };
 }
 
-// Gemini CLI's `findEnvFile` for a trusted folder
+// Gemini CLI's `findEnvFile` for a trusted folder: the first path that exists (`fs.existsSync`, a folder too)
 function envFile(cwd: string, home: string, ignoreLocalEnv: boolean): string | undefined {
   for (let dir = cwd; ; dir = dirname(dir)) {
     const gemini = join(dir, '.gemini', '.env');
-    if (isFile(gemini)) return gemini;
+    if (existsSync(gemini)) return gemini;
     const plain = join(dir, '.env');
-    if (isFile(plain) && (!ignoreLocalEnv || dir === home)) return plain;
+    if (existsSync(plain) && (!ignoreLocalEnv || dir === home)) return plain;
     if (dirname(dir) === dir) break;
   }
-  return [join(home, '.gemini', '.env'), join(home, '.env')].find(isFile);
+  return [join(home, '.gemini', '.env'), join(home, '.env')].find((f) => existsSync(f));
 }
 
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
+// dotenv's LINE (dotenv 17, bundled in Gemini CLI 0.61): `KEY=value` and `KEY: value`, `export ` allowed, a quoted
+// value may span lines, `#` starts a comment outside quotes
+const dotenvLine =
+  /(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)/gm;
 
-// `KEY=VALUE` lines as dotenv reads them: `export ` allowed, `#` comments, a value in matching quotes unquoted
-function parseEnvFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
-    if (match === null) continue;
-    let value = match[2] as string;
+/** `text` read as `dotenv.parse` reads it (the parser Gemini CLI loads its env file with); a later key replaces an earlier one. */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  const lines = text.replace(/\r\n?/gm, '\n');
+  for (const match of lines.matchAll(dotenvLine)) {
+    let value = (match[2] ?? '').trim();
     const quote = value[0];
-    if ((quote === '"' || quote === "'" || quote === '`') && value.endsWith(quote) && value.length >= 2)
-      value = value.slice(1, -1);
-    else value = value.replace(/\s+#.*$/, '');
+    value = value.replace(/^(['"`])([\s\S]*)\1$/gm, '$2');
+    if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
     out[match[1] as string] = value;
   }
   return out;

@@ -149,9 +149,10 @@ function frontEndProblems(
 }
 
 // what an environment the host gives a front end makes it run before linkgate (NODE_OPTIONS, LD_PRELOAD)
-function environmentProblems(env: Readonly<Record<string, string>>): string[] {
+function environmentProblems(env: Readonly<Record<string, string>>, unknown: string | undefined): string[] {
   const preload = preloadProblem('`NODE_OPTIONS` of its environment', env['NODE_OPTIONS'] ?? '');
   return [
+    ...(unknown === undefined ? [] : [unknown]),
     ...(preload === undefined ? [] : [preload]),
     ...(env['LD_PRELOAD'] === undefined ? [] : ['`LD_PRELOAD` of its environment loads other code first']),
   ];
@@ -187,8 +188,8 @@ async function hookReport(
   problems.push(...frontEndProblems(invocation, policy, records, problemOf));
   // the hook refuses a state folder an agent could have put elsewhere, or others can write: every event fails closed
   problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
-  problems.push(...environmentProblems(hook.env ?? {}));
-  const { blocked: _, notGating: __, env: ___, ...configured } = hook;
+  problems.push(...environmentProblems(hook.env ?? {}, hook.envProblem));
+  const { blocked: _, notGating: __, env: ___, envProblem: ____, ...configured } = hook;
   return {
     ...configured,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
@@ -289,7 +290,7 @@ async function serverReport(
     const policy = await status(invocation, { ...places.env, ...server.env }, cwd);
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
-    problems.push(...environmentProblems(server.env));
+    problems.push(...environmentProblems(server.env, server.envProblem));
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {

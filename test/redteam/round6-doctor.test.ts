@@ -168,6 +168,43 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
     },
   );
 
+  it('gemini env file colon')(
+    'gemini cli: a `.env` line `NODE_OPTIONS: --require x` (dotenv reads `KEY: value` too): not gated',
+    async () => {
+      const { home, project } = scratch();
+      const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+      write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: proxiedServer() } });
+      writeFileSync(path.join(project, '.env'), 'NODE_OPTIONS: --no-warnings\n');
+      expect(serverStates(await doctorReport(home, project, env))).toEqual([gated('gemini-cli')]);
+      const evil = path.join(project, 'x.cjs');
+      for (const text of [
+        `NODE_OPTIONS: --require ${evil}\n`,
+        `A=1\nexport NODE_OPTIONS:  "--require ${evil}" # c\n`,
+      ]) {
+        writeFileSync(path.join(project, '.env'), text);
+        expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(gated('gemini-cli'));
+      }
+    },
+  );
+
+  it('gemini env file unreadable')(
+    'gemini cli: the `.env` it picks exists but cannot be read (a folder): not gated, and said',
+    async () => {
+      const { home, project } = scratch();
+      const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+      write(path.join(home, '.gemini', 'settings.json'), {
+        mcpServers: { docs: proxiedServer() },
+        ...hostSettings['gemini-cli'](printedHook('gemini-cli')),
+      });
+      expect(serverStates(await doctorReport(home, project, env))).toEqual([gated('gemini-cli')]);
+      // gemini cli stops at the first `.env` that exists (fs.existsSync) and reads nothing from a folder
+      mkdirSync(path.join(project, '.gemini', '.env'), { recursive: true });
+      const report = await doctorReport(home, project, env);
+      expect(serverStates(report)).not.toContainEqual(gated('gemini-cli'));
+      expect(JSON.stringify(report)).toMatch(/env file .* cannot be read/);
+    },
+  );
+
   it('gemini hook env')("gemini cli: a hook handler's own `env` sets NODE_OPTIONS: not gated", async () => {
     const { home, project } = scratch();
     const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };

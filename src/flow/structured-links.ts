@@ -31,7 +31,8 @@ export const structuredLimits = {
 
 /** A link refused in `content`, as `structuredContent` is judged beside it: its record's ref, the link, its decision. */
 export interface RefusedRef {
-  ref: string;
+  /** null: no record names the link (one a front end decided inside a structured value) */
+  ref: string | null;
   link: unknown;
   decision: Decision;
 }

@@ -7,7 +7,7 @@ import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkNotice, refusedStepItem } from '../flow/refused-link.ts';
 import { judgeJsonTexts } from '../flow/json-text-links.ts';
-import { type DecidedLink, resultLinkDecider } from '../flow/link-decider.ts';
+import type { DecidedLink } from '../flow/link-decider.ts';
 import type { Decision } from '../decision/decision.ts';
 import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
@@ -17,6 +17,7 @@ import { type HookContext, linkContext, modeOf, nowOf, save, saveDiscovered } fr
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
+import { NotingDecider } from './refused-beside.ts';
 import { SavedFiles } from './saved-files.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { listingNamed, namelessWhereNaming, namingWithheld, refusedSearch } from './refused-named.ts';
@@ -161,31 +162,42 @@ export async function toolReturned(
   // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
   // proxy and the decorator), so a refused uri does not survive in it
   checkBudget(context.budget);
-  const judging = {
-    server,
-    mode: modeOf(context),
-    refs: refused,
-    decide: resultLinkDecider(context.gate, server, decided),
-  };
-  // prose holding a refused link's uri too (a server's text naming it beside the link)
-  const jsonEdits = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging, false, true);
-  for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
-  const result: Record<string, unknown> = { ...output.result, content };
+  const noting = new NotingDecider(context.gate, server, decided);
   const inPlace = new Map<readonly (string | number)[], unknown>();
   for (const [k, { path }] of inStructured.entries()) {
     const notice = withheld.get(items.length + k);
     if (notice !== undefined) inPlace.set(path, noticeItem(notice));
   }
   const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
-  // the flow's judgement of what is left: uri strings, and strings holding a refused link's uri
-  checkBudget(context.budget);
-  const judged = await judgeStructured(context.gate, linksReplaced ?? undefined, judging);
+  // prose holding a refused link's uri too (a server's text naming it beside the link), and the flow's judgement of
+  // `structuredContent`'s uri strings and strings holding a refused link's uri
+  const judgeValues = async (refs: ReadonlyMap<string, RefusedRef>) => {
+    const judging = { server, mode: modeOf(context), refs, decide: noting.decide };
+    checkBudget(context.budget);
+    const texts = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging, false, true);
+    checkBudget(context.budget);
+    return { texts, structured: await judgeStructured(context.gate, linksReplaced ?? undefined, judging) };
+  };
+  let values = await judgeValues(refused);
+  // a link refused inside a JSON text or `structuredContent` hands its address on through every other string of the
+  // result as a `content` link does: all of them are judged again, searched for it too (the decisions are kept)
+  const beyond = await noting.refusedBeyond(refused);
+  if (beyond.refs.size > 0) values = await judgeValues(new Map([...refused, ...beyond.refs]));
+  // kept as `content`'s are, in an entry of their own (each entry is written once)
+  await state.addRefused(`${callId}-beside`, beyond.addresses);
+  const { texts: jsonEdits, structured: judged } = values;
+  for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
+  const result: Record<string, unknown> = { ...output.result, content };
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
   if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
   // what is left names no address refused before (enforce mode: nor one of this event's, whose links are notices now,
   // searched above)
   const searched = { ...result, content: content.map((item, i) => (deniedItems.has(i) ? null : item)) };
-  const naming = namingWithheld(searched, searchedFor, tool, context.namingMode ?? modeOf(context), context, search);
+  // and none of the links refused in the JSON texts or `structuredContent` (their strings replaced above)
+  if (modeOf(context) === 'enforce' && beyond.addresses.length > 0) searchedFor.addresses.push(...beyond.addresses);
+  const finalSearch = beyond.addresses.length > 0 ? refusedSearch(searchedFor) : search;
+  const mode = context.namingMode ?? modeOf(context);
+  const naming = namingWithheld(searched, searchedFor, tool, mode, context, finalSearch);
   if (naming !== null) return naming;
   if (withheld.size === 0 && !structuredChanged && jsonEdits.length === 0) return { kind: 'none' };
   const notices = [

@@ -3,12 +3,13 @@
 // links refused in `content`, so "now fetch <the address>" reached the host through the proxy and the Claude Code hook.
 // The decorator withholds the same answers (it searches the whole answer once the result's refusals are noted).
 // Open (`test.fails`) until the fix: src/proxy/gate-result-items.ts (structured and JSON-text judgements search for
-// `refs`, the refusals of `content`, only), src/flow/json-text-links.ts (prose searched for those alone),
-// src/hook/hook-discovery.ts (`searchedFor`: earlier refusals and `content`'s denied links).
+// `refs`, the refusals of `content`, only), src/flow/json-text-links.ts (prose searched for those alone). The hooks
+// (Claude Code, Codex) judge every value again once a JSON text or `structuredContent` refused a link of its own
+// (src/hook/refused-beside.ts); the Codex cases are those its `structuredContent` adds.
 import { afterEach, describe, expect, test } from 'vitest';
 import { readBack } from '../../src/flow/gate-notice.ts';
 import { hookScratch } from '../hook/hook-args.ts';
-import { toolReturned } from '../hook/hook-events.ts';
+import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 
@@ -18,7 +19,6 @@ const open = new Set<string>([
   'proxy: a JSON text item holds the link, a prose item the address',
   'proxy: a JSON text item holds the link, another JSON text item the address',
   'proxy: structuredContent holds the link, a prose item the address',
-  'hook: a JSON text item holds the link, a prose item the address',
 ]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
@@ -61,17 +61,72 @@ for (const [front, start] of fronts)
   });
 
 const hooks = hookScratch('linkgate-redteam-r6structured-');
+// what the host hands the model after a hook ran: its replacement, or (no answer) the tool result as it came
+const afterHook = (stdout: string, result: unknown) => (stdout.trim() === '' ? JSON.stringify(result) : stdout);
+
+// each result as the Claude Code hook is handed it (`content`'s items) and as Codex hands its hook the MCP result
+const hookCases: [string, unknown[]][] = [
+  ['a JSON text item holds the link, a prose item the address', [jsonText({ link: link(metadata) }), prose(told)]],
+  [
+    'a JSON text item holds the link, another JSON text item the address',
+    [jsonText({ link: link(metadata) }), jsonText({ note: told })],
+  ],
+  ['a JSON text item holds the uri, a prose item the address', [jsonText({ url: metadata }), prose(told)]],
+  [
+    'a prose item holds the address, a JSON text item the link after it',
+    [prose(told), jsonText({ link: link(metadata) })],
+  ],
+];
 
 describe('red team (round 6, second reading) through the Claude Code hook: a link refused in a JSON text item', () => {
-  it('hook: a JSON text item holds the link, a prose item the address')(
-    'a JSON text item holds the link, a prose item the address: the address does not survive',
-    async () => {
-      const run = await hooks.hook(
-        'claude-code',
-        toolReturned('fixture', 'links', [jsonText({ link: link(metadata) }), prose(told)]),
-      );
+  for (const [label, content] of hookCases)
+    it(`hook: ${label}`)(`${label}: the address does not survive`, async () => {
+      const run = await hooks.hook('claude-code', toolReturned('fixture', 'links', content));
       expect(run.code, run.stderr).toBe(0);
-      expect(readBack(run.stdout.toLowerCase())).not.toContain(hostPath);
-    },
-  );
+      expect(readBack(afterHook(run.stdout, content).toLowerCase())).not.toContain(hostPath);
+    });
+
+  test('a later result names the address of a link refused in a JSON text item', async () => {
+    const first = toolReturned('fixture', 'links', [jsonText({ link: link(metadata) })], { toolUseId: 'toolu_1' });
+    expect((await hooks.hook('claude-code', first)).code).toBe(0);
+    const later = await hooks.hook(
+      'claude-code',
+      toolReturned('fixture', 'notes', [prose(told)], { toolUseId: 'toolu_2' }),
+    );
+    expect(later.code, later.stderr).toBe(0);
+    expect(readBack(afterHook(later.stdout, [prose(told)]).toLowerCase())).not.toContain(hostPath);
+  });
+});
+
+// Codex hands the model `structuredContent` when there is one, its items otherwise
+const codexCases: [string, Record<string, unknown>][] = [
+  [
+    'a JSON text item holds the link, a prose item the address',
+    { content: [jsonText({ link: link(metadata) }), prose(told)] },
+  ],
+  [
+    'a JSON text item holds the link, structuredContent the address',
+    { content: [jsonText({ link: link(metadata) })], structuredContent: { note: told } },
+  ],
+  [
+    'structuredContent holds the uri, a prose item the address',
+    { content: [prose(told)], structuredContent: { url: metadata } },
+  ],
+  [
+    'structuredContent holds the link, a prose item the address',
+    { content: [prose(told)], structuredContent: { link: link(metadata) } },
+  ],
+  [
+    'structuredContent holds the uri, another of its strings the address',
+    { content: [], structuredContent: { url: metadata, note: told } },
+  ],
+];
+
+describe('red team (round 6, second reading) through the Codex hook: a link refused in structured values', () => {
+  for (const [label, result] of codexCases)
+    it(`codex hook: ${label}`)(`${label}: the address does not survive`, async () => {
+      const run = await hooks.hook('codex', codexToolReturned(result));
+      expect(run.code, run.stderr).toBe(0);
+      expect(readBack(afterHook(run.stdout, result).toLowerCase())).not.toContain(hostPath);
+    });
 });

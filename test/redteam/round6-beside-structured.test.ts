@@ -1,10 +1,9 @@
 // A link refused inside a JSON text item or `structuredContent`, its address elsewhere in the same result (second
 // reading of this session, finding 1): the link becomes its notice, but the prose beside it was searched only for the
 // links refused in `content`, so "now fetch <the address>" reached the host through the proxy and the Claude Code hook.
-// The decorator withholds the same answers (it searches the whole answer once the result's refusals are noted).
-// Open (`test.fails`) until the fix: src/proxy/gate-result-items.ts (structured and JSON-text judgements search for
-// `refs`, the refusals of `content`, only), src/flow/json-text-links.ts (prose searched for those alone). The hooks
-// (Claude Code, Codex) judge every value again once a JSON text or `structuredContent` refused a link of its own
+// The decorator withholds the same answers (it searches the whole answer once the result's refusals are noted). The
+// proxy searches the judged answer again once the links its judge decided are noted (src/proxy/proxy-session.ts); the
+// hooks (Claude Code, Codex) judge every value again once a JSON text or `structuredContent` refused a link of its own
 // (src/hook/refused-beside.ts); the Codex cases are those its `structuredContent` adds.
 import { afterEach, describe, expect, test } from 'vitest';
 import { readBack } from '../../src/flow/gate-notice.ts';
@@ -15,11 +14,7 @@ import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 
 afterEach(closeAll);
 
-const open = new Set<string>([
-  'proxy: a JSON text item holds the link, a prose item the address',
-  'proxy: a JSON text item holds the link, another JSON text item the address',
-  'proxy: structuredContent holds the link, a prose item the address',
-]);
+const open = new Set<string>();
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const prose = (text: string) => ({ type: 'text', text });

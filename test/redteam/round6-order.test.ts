@@ -10,11 +10,12 @@ import { call, closeAll, hostPath, link, metadata, proxied, settled } from './sc
 
 afterEach(closeAll);
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). Open
-// (src/sdk): one batch answering two calls, the address in the first: that answer waits only for refusals noted
-// before it (the second's waits for the first's too, so neither can wait for the other). Fixed: a log before the
-// refusing answer in one batch (the batch is noted as a whole while it is taken apart).
-const open = new Set<string>(['batch two answers']);
+// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). Fixed: a
+// log before the refusing answer in one batch (the batch is noted as a whole while it is taken apart); one batch
+// answering two calls, the address in the first (the proxy searches a judged answer again once its judge is done,
+// which is after the decorator noted the batch's refusals: src/proxy/proxy-session.ts). The decorator alone still
+// searches the first answer for refusals noted before it only (src/sdk/route-tool-result.ts).
+const open = new Set<string>();
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const refusing = { jsonrpc: '2.0', id: '$id', result: { content: [link(metadata, 'creds')] } };

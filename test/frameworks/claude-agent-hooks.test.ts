@@ -224,7 +224,11 @@ describe.each<StateKind>(['memory', 'files'])('claudeAgentHooks: the per-event l
     expect(await call(hooks, readReturned('docs', 'guide://docs/readme', body))).toEqual({});
     const read = () => records.filter((r) => recordKindOf(r) === 'link' && r.uri === 'guide://docs/readme');
     expect(read().map((r) => r.verdict)).toEqual(['body-obtained']);
-    // a replayed result finds no pending read: judged as a read the hook never let through, never as that one
+    // a replayed result finds no pending read: judged as a read the hook never let through, never as that one (its
+    // requested stage is made when the replay comes, so the clock is let pass the first one's millisecond: within
+    // one, the two stages read the same whichever way the replay was judged)
+    const first = read()[0]?.stages.requested?.at;
+    while (new Date().toISOString() === first) await new Promise((resolve) => setImmediate(resolve));
     await call(hooks, readReturned('docs', 'guide://docs/readme', body));
     expect(read().length).toBe(2);
     expect(read()[1]?.stages.requested).not.toEqual(read()[0]?.stages.requested);

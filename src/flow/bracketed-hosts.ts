@@ -5,6 +5,8 @@
 // host in it is written as the WHATWG URL parser writes it, and an IPv4-mapped one as its dotted IPv4 address. One
 // pass over the text: each `[` looks at most `maxInner` characters ahead.
 
+import { splicedSpans } from './spliced-spans.ts';
+
 // the longest text an IPv6 address is written in (eight pieces of four digits, or six and a dotted IPv4 tail)
 const maxInner = 45;
 const close = 0x5d;
@@ -56,14 +58,5 @@ export function holdsIpv6Host(text: string): boolean {
 /** `text` with every bracketed IPv6 host written as `readIpv6Host` reads it. */
 export function readIpv6Hosts(text: string): string {
   if (!text.includes('[')) return text;
-  const spans = bracketedSpans(text);
-  if (spans.length === 0) return text;
-  const pieces: string[] = [];
-  let from = 0;
-  for (const [start, end, read] of spans) {
-    pieces.push(text.slice(from, start), read);
-    from = end;
-  }
-  pieces.push(text.slice(from));
-  return pieces.join('');
+  return splicedSpans(text, bracketedSpans(text));
 }

@@ -4,6 +4,8 @@
 // WHATWG URL standard's IPv4 parser reads it and written dotted. Only where a host stands: after `//` or `@`, or on its
 // own (nothing word-like and no `/` before it) right before a `/`. One pass over the text, linear in its length.
 
+import { splicedSpans } from './spliced-spans.ts';
+
 // digits, a-f, A-F, `x`, `X`, `.`: what a numeric host is written with
 function hostChar(c: number): boolean {
   return (
@@ -128,14 +130,5 @@ export function holdsNumericHost(text: string): boolean {
 
 /** `text` with every numeric host where a host stands written as the dotted IPv4 address a URL parser reads. */
 export function dottedNumericHosts(text: string): string {
-  const spans = numericHostSpans(text);
-  if (spans.length === 0) return text;
-  const pieces: string[] = [];
-  let from = 0;
-  for (const [start, end, dotted] of spans) {
-    pieces.push(text.slice(from, start), dotted);
-    from = end;
-  }
-  pieces.push(text.slice(from));
-  return pieces.join('');
+  return splicedSpans(text, numericHostSpans(text));
 }

@@ -10,7 +10,7 @@ import { quoteValue } from '../decision/quote-value.ts';
 import type { FlowMode } from '../flow/link-steps.ts';
 import { gateNotice } from '../flow/gate-notice.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { RefusedAddresses } from '../sdk/refused-addresses.ts';
+import { namedNotice, RefusedAddresses } from '../sdk/refused-addresses.ts';
 import { checkBudget } from './event-budget.ts';
 import type { HookContext } from './hook-context.ts';
 import type { HookAnswer } from './hook-event.ts';
@@ -87,10 +87,6 @@ export function listingNamed(
   const left = list.length - kept['resources'].length;
   return { kind: 'kept', output: typeof output === 'string' ? JSON.stringify(made) : made, left };
 }
-
-/** What stands for a listing's string that names a refused link's address (the decorator's words). */
-export const namedNotice =
-  'linkgate withheld this text: it names the address of a link the gate refused in this session';
 
 /**
  * The notice that stands for a refused link (`notice`, built from `link`), without the link's name when the name or

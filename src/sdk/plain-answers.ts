@@ -4,6 +4,7 @@ import { applyStructured, judgeStructured } from '../flow/structured-links.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 import { messageBlocks, replaceMessageBlocks } from '../flow/message-blocks.ts';
 import { gateError } from './gate-answers.ts';
+import { namedNotice } from './refused-addresses.ts';
 import type { TransportSession } from './transport-session.ts';
 
 // The answers the gate has no judgement of their own for (a JSON-RPC error, a completion, a tool or prompt listing, a
@@ -55,9 +56,6 @@ export async function judgedPlainAnswer(
   // a listing keeps what names no refused address: the string naming one replaced, an entry it names left out
   return s.refused.listingWithout(judged, method, namedNotice) ?? withheldNaming(m['id'] as JsonRpcId);
 }
-
-/** What stands for a listing's string that names a refused link's address. */
-const namedNotice = 'linkgate withheld this text: it names the address of a link the gate refused in this session';
 
 /** Whether `message` names the address of a link refused in this session (enforce mode). */
 export function namesRefused(s: TransportSession, message: unknown): boolean {

@@ -47,6 +47,10 @@ export function refusedAddressOf(decision: Decision, uri: string): string | null
   return address.length < minAddressChars ? null : address;
 }
 
+/** What stands for a listing's string that names a refused link's address, in every front end. */
+export const namedNotice =
+  'linkgate withheld this text: it names the address of a link the gate refused in this session';
+
 /**
  * Most refused addresses a hook's session state keeps in its files (`maxRefusedAddresses`; past it the state is not
  * whole and fails closed). The decorator's `RefusedAddresses` keeps all, bounded by characters.

@@ -2,7 +2,7 @@
 // WHATWG serialization already says what the parser would (issue 42 item 5). Anything the proof does not cover takes
 // the parser (`parseUri`); `test/link/canonical-network-uri.test.ts` checks every reading here against `URL`.
 
-/** Where a canonical network uri's parts are, written by `readCanonicalNetworkUri` and read at once by its caller. */
+/** Where a canonical network uri's parts are, as `readCanonicalNetworkUri` read them. */
 export interface CanonicalParts {
   scheme: 'http' | 'https' | 'ws' | 'wss';
   /** the host is `raw.slice(hostStart, hostEnd)`, without the brackets of an IPv6 host */
@@ -18,9 +18,6 @@ export interface CanonicalParts {
   /** the port the text writes (never the scheme's default), or -1 */
   port: number;
 }
-
-// the record `readCanonicalNetworkUri` writes: no object per link on the hot path
-const parts: CanonicalParts = { scheme: 'http', hostStart: 0, hostEnd: 0, kind: 'name', address: null, port: -1 };
 
 // Characters kept as they are, by part (WHATWG URL §4.4's percent-encode sets, narrowed to RFC 3986 unreserved and
 // sub-delims plus `:` `@` `/`): `%` is checked on its own; `'` is encoded in a special uri's query; `?` ends the path
@@ -45,7 +42,7 @@ kept[0x3f] = inQuery | inFragment; // ?
  * lower-case pieces without leading zeros, the first longest run of two or more zero pieces written `::`, no dotted
  * tail); an optional port 1–65535 without a leading zero, not the scheme's default; then a path from `/` with no `.`
  * or `..` segment and no `%2e`, an optional query and fragment, each of characters WHATWG keeps, `%` only before two
- * hex digits. The record it returns is shared: read it before the next call.
+ * hex digits. Each call returns its own record (one small object: the parser's `URL` it saves is far larger).
  */
 export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> | null {
   const n = raw.length;
@@ -54,24 +51,25 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
   if (n < 8) return null;
   let at: number;
   let defaultPort: number;
+  let scheme: CanonicalParts['scheme'];
   const c0 = raw.charCodeAt(0);
   if (c0 === 0x68 && raw.charCodeAt(1) === 0x74 && raw.charCodeAt(2) === 0x74 && raw.charCodeAt(3) === 0x70) {
     if (raw.charCodeAt(4) === 0x73) {
-      parts.scheme = 'https';
+      scheme = 'https';
       at = 5;
       defaultPort = 443;
     } else {
-      parts.scheme = 'http';
+      scheme = 'http';
       at = 4;
       defaultPort = 80;
     }
   } else if (c0 === 0x77 && raw.charCodeAt(1) === 0x73) {
     if (raw.charCodeAt(2) === 0x73) {
-      parts.scheme = 'wss';
+      scheme = 'wss';
       at = 3;
       defaultPort = 443;
     } else {
-      parts.scheme = 'ws';
+      scheme = 'ws';
       at = 2;
       defaultPort = 80;
     }
@@ -79,7 +77,7 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
   if (raw.charCodeAt(at) !== 0x3a || raw.charCodeAt(at + 1) !== 0x2f || raw.charCodeAt(at + 2) !== 0x2f) return null;
   let hostStart = at + 3;
   let hostEnd: number;
-  parts.address = null;
+  const parts: CanonicalParts = { scheme, hostStart, hostEnd: 0, kind: 'name', address: null, port: -1 };
   let i: number;
   if (raw.charCodeAt(hostStart) === 0x5b) {
     hostStart++;
@@ -88,8 +86,8 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
     parts.kind = 'ipv6';
     i = hostEnd + 1;
   } else {
-    hostEnd = hostNameEnd(raw, hostStart);
-    if (hostEnd === -1) hostEnd = ipv4NumberEnd(raw, hostStart);
+    hostEnd = hostNameEnd(raw, hostStart, parts);
+    if (hostEnd === -1) hostEnd = ipv4NumberEnd(raw, hostStart, parts);
     if (hostEnd === -1) return null;
     i = hostEnd;
   }
@@ -117,7 +115,7 @@ export function readCanonicalNetworkUri(raw: string): Readonly<CanonicalParts> |
 
 // The end of a host name or dotted IPv4 host starting at `start` (sets `parts.kind`), or -1 when it is not covered:
 // labels of [a-z0-9-], one dot between two
-function hostNameEnd(raw: string, start: number): number {
+function hostNameEnd(raw: string, start: number, parts: CanonicalParts): number {
   const n = raw.length;
   let labels = 0;
   let quadParts = 0;
@@ -166,7 +164,7 @@ function hostNameEnd(raw: string, start: number): number {
 // `parts.kind` and `parts.address`), or -1: one to four parts of digits (octal after a leading `0`) or `0x` and hex
 // digits, lower-case, no empty part, each but the last at most 255 and the last within what the others leave (URL
 // Standard, IPv4 parser; anything it refuses, or reads as a name, is left to it)
-function ipv4NumberEnd(raw: string, start: number): number {
+function ipv4NumberEnd(raw: string, start: number, parts: CanonicalParts): number {
   const n = raw.length;
   let address = 0;
   let count = 0;

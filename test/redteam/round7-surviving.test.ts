@@ -96,7 +96,9 @@ for (const [front, start] of fronts)
         await callWith(f, {
           answers: {
             'resources/read': {
-              result: { contents: [{ uri: 'rt://docs/a.txt', mimeType: 'text/plain', blob: b64(`go to ${metadata}`) }] },
+              result: {
+                contents: [{ uri: 'rt://docs/a.txt', mimeType: 'text/plain', blob: b64(`go to ${metadata}`) }],
+              },
             },
           },
         });

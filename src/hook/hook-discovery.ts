@@ -21,7 +21,8 @@ import { NotingDecider } from './refused-beside.ts';
 import { SavedFiles } from './saved-files.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { listingNamed, namelessWhereNaming, namingWithheld, refusedSearch } from './refused-named.ts';
-import { maxLinksPerEvent, openSessionState, type SeenLink } from './session-state.ts';
+import { maxLinksPerEvent, openSessionState, type RefusedAddressList, type SeenLink } from './session-state.ts';
+import type { FormsByAddress } from './refused-forms.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, parsedJson, unwrapToolOutput } from './tool-output.ts';
 import { decideLinkLine } from '../flow/guard-gate.ts';
@@ -139,9 +140,13 @@ export async function toolReturned(
   const callId = event.toolUseId ?? randomUUID();
   await state.addSeen(callId, seen, overflow);
   // kept before the result goes on: a later result naming one is withheld (a failure here withholds this one)
-  await state.addRefused(callId, deniedAddresses);
+  const deniedForms = await state.addRefused(callId, deniedAddresses);
   // what is handed on names no address refused before (enforce mode: nor one of this event's, whose links are notices)
-  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
+  const searchedFor = {
+    ...refusedBefore,
+    addresses: [...refusedBefore.addresses],
+    forms: joinedForms(refusedBefore, deniedForms),
+  };
   if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
   checkBudget(context.budget);
   const search = refusedSearch(searchedFor);
@@ -390,10 +395,14 @@ export async function resourcesListed(
   }
   const callId = event.toolUseId ?? randomUUID();
   await state.addSeen(callId, seen, overflow);
-  await state.addRefused(callId, deniedAddresses);
+  const deniedForms = await state.addRefused(callId, deniedAddresses);
   let output = refused.size === 0 ? event.response : withoutEntries(event.response, refused);
   // what is left names no address refused before (enforce mode: nor one of this event's), as the decorator's listings
-  const searchedFor = { ...refusedBefore, addresses: [...refusedBefore.addresses] };
+  const searchedFor = {
+    ...refusedBefore,
+    addresses: [...refusedBefore.addresses],
+    forms: joinedForms(refusedBefore, deniedForms),
+  };
   if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
   const named = listingNamed(output, searchedFor, context.namingMode ?? modeOf(context), context);
   if (named.kind === 'withheld') return named.answer;
@@ -407,6 +416,12 @@ export async function resourcesListed(
       ? ` and ${named.left} naming an address refused earlier (other texts naming one withheld)`
       : '';
   return { kind: 'replace', output, reason: `linkgate left ${count}${naming} out of the listing: ${kept}` };
+}
+
+// the forms of the addresses refused before (as the state kept them) and of this event's (made as they were kept)
+function joinedForms(before: RefusedAddressList, made: FormsByAddress): FormsByAddress {
+  for (const [address, forms] of before.forms ?? []) made.set(address, forms);
+  return made;
 }
 
 // a list tool's output in the host's shape (an array, `{resources}`, either as a JSON string) without `refused`

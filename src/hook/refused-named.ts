@@ -24,7 +24,8 @@ import { parsedJson } from './tool-output.ts';
 export function refusedSearch(refused: RefusedAddressList): RefusedAddresses | null {
   if (!refused.complete || refused.addresses.length === 0) return null;
   const search = new RefusedAddresses();
-  search.keep(refused.addresses);
+  // the forms the state kept: most of the search's cost is making them
+  search.keep(refused.addresses, refused.forms);
   return search;
 }
 

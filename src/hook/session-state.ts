@@ -12,6 +12,7 @@ import { renderedLinkFor } from './rendered-item.ts';
 import { sha256 } from './sha256.ts';
 import { checkOwnFolder, readyStateFolder } from './state-folder.ts';
 import { fileStateEntries, type StateEntries } from './state-entries.ts';
+import { type FormsByAddress, keptFormsOf, takeKeptForms, withFormsOf } from './refused-forms.ts';
 
 /** Largest state entry read, bytes; defined in state-entries.ts, named here for the state's readers. */
 export { maxStateEntryBytes } from './state-entries.ts';
@@ -56,6 +57,8 @@ export interface RefusedAddressList {
   complete: boolean;
   /** when not complete: why (undefined: past the bound) */
   incomplete?: string;
+  /** the forms of the addresses the state kept them for (`refused-forms.ts`); the others are made when searched */
+  forms?: FormsByAddress;
 }
 
 /** What the state holds for a read of one uri (`SessionState.forRead`). */
@@ -193,11 +196,15 @@ export class SessionState {
   /**
    * Keeps the addresses of links one event refused (`refusedAddressOf`), under the event's `callId`, so a later tool
    * result naming one is withheld (`refused-named.ts`). One event writes at most one past `maxRefusedAddresses`: enough
-   * for a reader to know the state is past its bound.
+   * for a reader to know the state is past its bound. Their forms are made here and kept beside them (a later event
+   * takes them instead of making them again); returns them.
    */
-  async addRefused(callId: string, addresses: readonly string[]): Promise<void> {
+  async addRefused(callId: string, addresses: readonly string[]): Promise<FormsByAddress> {
     const kept = [...new Set(addresses)].slice(0, maxRefusedAddresses + 1);
-    if (kept.length > 0) await this.writeAtomic(entryName('refused-', callId), kept);
+    const forms = withFormsOf(kept);
+    if (kept.length > 0)
+      await this.writeAtomic(entryName('refused-', callId), { addresses: kept, ...keptFormsOf(kept, forms) });
+    return forms;
   }
 
   /**
@@ -210,12 +217,14 @@ export class SessionState {
    * of the `refused-` entries it names, each written once under a name never used again; only the entries it does not
    * name are read one by one, and once `refusedCombinedAfter` of them were, a new combined entry replaces it. A
    * combined entry that is not what the hook writes is left aside and the entries it names read again; an entry it
-   * names that is gone keeps its addresses there (the list holds more, never fewer).
+   * names that is gone keeps its addresses there (the list holds more, never fewer). The forms kept beside the
+   * addresses come with them (`refused-forms.ts`), and a combined entry keeps every address's forms.
    */
   async refusedAddresses(budget?: EventBudget): Promise<RefusedAddressList> {
     const names = await this.entries('');
     if (names.some((n) => n.startsWith('lost-'))) return { addresses: [], complete: false, incomplete: lostRefusals };
     const list = new BoundedAddresses();
+    const forms: FormsByAddress = new Map();
     const combinedNames = names.filter((n) => n.startsWith(combinedPrefix));
     const covered = new Set<string>();
     for (const name of combinedNames) {
@@ -224,6 +233,7 @@ export class SessionState {
       if (combined === null) continue;
       for (const entry of combined.names) covered.add(entry);
       if (!list.add(combined.addresses)) return list.pastBound();
+      takeKeptForms(combined.entry, combined.addresses, forms);
     }
     const entries = names.filter((n) => n.startsWith('refused-'));
     let read = 0;
@@ -231,20 +241,33 @@ export class SessionState {
       if (covered.has(name)) continue;
       checkBudget(budget);
       const value = await this.readJson(name);
+      const addresses = refusedEntryAddresses(value);
       // an entry that is not a list of addresses was written by something else: the list is not whole
-      if (!isAddressList(value)) return { addresses: list.all(), complete: false, incomplete: foreignRefusals };
-      if (!list.add(value)) return list.pastBound();
+      if (addresses === null) return { addresses: list.all(), complete: false, incomplete: foreignRefusals };
+      if (!list.add(addresses)) return list.pastBound();
+      if (!Array.isArray(value)) takeKeptForms(value as Record<string, unknown>, addresses, forms);
       read += 1;
     }
-    if (read >= refusedCombinedAfter) await this.combine([...covered, ...entries], list.all(), combinedNames);
-    return { addresses: list.all(), complete: true };
+    const all = list.all();
+    if (read >= refusedCombinedAfter)
+      await this.combine([...covered, ...entries], all, withFormsOf(all, forms), combinedNames);
+    return { addresses: all, complete: true, forms };
   }
 
   // one combined entry of the `refused-` entries `names` (their union `addresses`), in place of `replaced`; a failure
   // to write it costs the next event the reads it would have saved, nothing else
-  private async combine(names: readonly string[], addresses: readonly string[], replaced: readonly string[]) {
+  private async combine(
+    names: readonly string[],
+    addresses: readonly string[],
+    forms: FormsByAddress,
+    replaced: readonly string[],
+  ) {
     try {
-      const combined: CombinedRefusals = { names: [...new Set(names)].sort(), addresses: [...addresses] };
+      const combined = {
+        names: [...new Set(names)].sort(),
+        addresses: [...addresses],
+        ...keptFormsOf(addresses, forms),
+      };
       await this.store.write(`${combinedPrefix}${randomBytes(6).toString('hex')}.json`, JSON.stringify(combined));
       for (const name of replaced) await this.store.remove(name);
     } catch {
@@ -318,20 +341,34 @@ export const refusedCombinedAfter = 16;
 // the name of a combined entry of refused addresses starts with it (never with `refused-`)
 const combinedPrefix = 'allrefused-';
 
-/** A combined entry of refused addresses: the `refused-` entries it holds the union of, and that union. */
+/**
+ * A combined entry of refused addresses: the `refused-` entries it holds the union of, and that union (`entry`: the
+ * whole entry, which keeps their forms too).
+ */
 interface CombinedRefusals {
   names: string[];
   addresses: string[];
+  entry: Readonly<Record<string, unknown>>;
 }
 
 // what `value` is as a combined entry the hook wrote; null when it is anything else
 function asCombined(value: unknown): CombinedRefusals | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const { names, addresses } = value as Record<string, unknown>;
+  const entry = value as Record<string, unknown>;
+  const { names, addresses } = entry;
   const entries: unknown = names;
   if (!Array.isArray(entries) || !entries.every((n): n is string => typeof n === 'string' && n.startsWith('refused-')))
     return null;
-  return isAddressList(addresses) ? { names: entries, addresses } : null;
+  return isAddressList(addresses) ? { names: entries, addresses, entry } : null;
+}
+
+// the addresses of a `refused-` entry: `{addresses, formsKey, forms}` as `addRefused` writes it, or the bare list an
+// older hook wrote; null when it is neither
+function refusedEntryAddresses(value: unknown): string[] | null {
+  if (Array.isArray(value)) return isAddressList(value) ? value : null;
+  if (value === null || typeof value !== 'object') return null;
+  const { addresses } = value as Record<string, unknown>;
+  return isAddressList(addresses) ? addresses : null;
 }
 
 function isAddressList(value: unknown): value is string[] {

@@ -1,6 +1,12 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { AddressSearch, addressForms, maxAddressChars, minAddressChars } from '../flow/address-search.ts';
+import {
+  type AddressForm,
+  AddressSearch,
+  addressForms,
+  maxAddressChars,
+  minAddressChars,
+} from '../flow/address-search.ts';
 import { addressOf } from '../flow/gate-notice.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 
@@ -56,6 +62,16 @@ export const namedNotice =
  * whole and fails closed). The decorator's `RefusedAddresses` keeps all, bounded by characters.
  */
 export const maxKept = 1024;
+
+/**
+ * The forms `RefusedAddresses.keep` searches for a refused `address` (as `refusedAddressOf` gives it) by: it read as a
+ * uri's address again (the forms of `http://` + it: read back, IDNA, dotted); one of `maxAddressChars` may have been
+ * cut, so none of its forms ends with its host.
+ */
+export function keptForms(address: string): AddressForm[] {
+  const forms = addressForms(`http://${address}`);
+  return address.length >= maxAddressChars ? forms.map((f) => ({ ...f, hostEnd: false })) : forms;
+}
 
 /** The list of each listing method's answer. */
 const listingKeys: ReadonlyMap<string, string> = new Map([
@@ -120,15 +136,13 @@ export class RefusedAddresses {
 
   /**
    * Keeps `addresses` (each as `refusedAddressOf` gives it: no scheme, no userinfo), in all their forms; one of
-   * `maxAddressChars` may have been cut, so it is found whatever follows it.
+   * `maxAddressChars` may have been cut, so it is found whatever follows it. `made`: the `keptForms` of some of them,
+   * made before (a hook keeps them in its state: making them is most of the cost).
    */
-  keep(addresses: Iterable<string>): void {
+  keep(addresses: Iterable<string>, made?: ReadonlyMap<string, readonly AddressForm[]>): void {
     for (const address of addresses) {
       if (address.length < minAddressChars) continue;
-      // read as a uri's address again (the forms of `http://` + it: read back, IDNA, dotted)
-      const forms = addressForms(`http://${address}`);
-      const cut = address.length >= maxAddressChars;
-      this.#search.add(address, true, cut ? forms.map((f) => ({ ...f, hostEnd: false })) : forms);
+      this.#search.add(address, true, made?.get(address) ?? keptForms(address));
     }
   }
 

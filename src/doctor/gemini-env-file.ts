@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parse } from 'dotenv';
 
 /** Variables of an env file that make node or the loader run code of their own first, as doctor checks them. */
 const codeLoading = ['NODE_OPTIONS', 'LD_PRELOAD'] as const;
@@ -40,7 +41,8 @@ export function geminiEnvFileVars(
       problem: `gemini cli's env file \`${file}\` cannot be read (${why}): what it sets for hooks and servers (NODE_OPTIONS) is not known`,
     };
   }
-  const parsed = parseDotenv(text);
+  // dotenv's own parse, the one Gemini CLI 0.61 bundles (dotenv 17): `KEY: value` lines, quoted values over lines
+  const parsed = parse(text);
   const vars: Record<string, string> = {};
   for (const key of codeLoading)
     if (Object.hasOwn(parsed, key) && env[key] === undefined) vars[key] = parsed[key] as string;
@@ -57,23 +59,4 @@ function envFile(cwd: string, home: string, ignoreLocalEnv: boolean): string | u
     if (dirname(dir) === dir) break;
   }
   return [join(home, '.gemini', '.env'), join(home, '.env')].find((f) => existsSync(f));
-}
-
-// dotenv's LINE (dotenv 17, bundled in Gemini CLI 0.61): `KEY=value` and `KEY: value`, `export ` allowed, a quoted
-// value may span lines, `#` starts a comment outside quotes
-const dotenvLine =
-  /(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)/gm;
-
-/** `text` read as `dotenv.parse` reads it (the parser Gemini CLI loads its env file with); a later key replaces an earlier one. */
-export function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  const lines = text.replace(/\r\n?/gm, '\n');
-  for (const match of lines.matchAll(dotenvLine)) {
-    let value = (match[2] ?? '').trim();
-    const quote = value[0];
-    value = value.replace(/^(['"`])([\s\S]*)\1$/gm, '$2');
-    if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
-    out[match[1] as string] = value;
-  }
-  return out;
 }

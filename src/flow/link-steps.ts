@@ -2,14 +2,14 @@ import type { Decision } from '../decision/decision.ts';
 import { deny, reason } from '../decision/deny.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
-import { checkResourceLink, type ResourceLink } from '../link/resource-link.ts';
+import { checkResourceLink, isResourceLink, type ResourceLink, uriOf } from '../link/resource-link.ts';
 import { isRecord, jsonText } from '../decision/json-value.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
   contentsOf,
   deliverableIndices,
   deliveredStage,
-  discoveredStage,
+  discoveredOf,
   type LinkContext,
   receivedFromError,
   receivedFromResult,
@@ -23,7 +23,6 @@ import type {
   ReceivedStage,
   RequestedStage,
 } from '../record/link-record.ts';
-import { linkFacts } from './discover-links.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
 import { isNotFoundError } from '../read/result-outcome.ts';
@@ -103,7 +102,18 @@ export function discoverLink(
   context: LinkContext,
   at: Date,
 ): DiscoveredStage {
-  return discoveredStage(linkFacts(link), contentIndex, context, at);
+  // the facts read off the item as `linkFacts` reads them, with no object made for them (500 links, 500 objects)
+  if (!isRecord(link)) return discoveredOf(uriOf(link), undefined, undefined, contentIndex, context, at);
+  const mimeType = link['mimeType'];
+  const size = link['size'];
+  return discoveredOf(
+    uriOf(link),
+    typeof mimeType === 'string' ? mimeType : undefined,
+    typeof size === 'number' ? size : undefined,
+    contentIndex,
+    context,
+    at,
+  );
 }
 
 /** Decides the link before any read; never throws, and a gate that throws or stays silent is a deny (`guardGate`). */
@@ -130,9 +140,9 @@ export function startLinkNow(gate: Gate, input: StartLinkInput): LinkStep | Prom
 }
 
 function linkStep(input: StartLinkInput, readFrom: string | null, linkDecision: Decision): LinkStep {
-  const checked = checkResourceLink(input.link);
   const step: LinkStep = {
-    link: checked.ok ? checked.link : null,
+    // the item itself once checked (no result object per link)
+    link: isResourceLink(input.link) ? input.link : null,
     linkServer: input.linkServer,
     readFrom,
     discovered: input.discovered,

@@ -189,26 +189,58 @@ export function discoveredStage(
   context: LinkContext,
   at: Date,
 ): DiscoveredStage {
+  return discoveredOf(link.uri, link.mimeType, link.size, contentIndex, context, at);
+}
+
+/**
+ * `discoveredStage` of the facts themselves (`mimeType` and `size` undefined when the item has none of that type):
+ * the many links of one result cost their stage only, no facts object each.
+ */
+export function discoveredOf(
+  uri: string,
+  mimeType: string | undefined,
+  size: number | undefined,
+  contentIndex: number | null,
+  context: LinkContext,
+  at: Date,
+): DiscoveredStage {
   const stage: DiscoveredStage = {
     at: isoTime(at),
     tool: context.tool,
     responseId: context.responseId,
     contentIndex,
     contentType: contentIndex === null ? null : 'resource_link',
-    uri: maskUri(link.uri),
-    mimeType: link.mimeType === undefined ? null : link.mimeType.slice(0, 100),
-    size: typeof link.size === 'number' ? link.size : null,
+    uri: maskUri(uri),
+    mimeType: mimeType === undefined ? null : mimeType.slice(0, 100),
+    size: typeof size === 'number' ? size : null,
     server: context.server,
     protocolVersion: context.protocolVersion,
-    client: peer(context.client),
-    serverInfo: peer(context.serverInfo),
+    client: clients.of(context.client),
+    serverInfo: servers.of(context.serverInfo),
   };
   // set, not spread: a spread member costs more than the rest of the stage
   if (context.frontEnd !== undefined) stage.frontEnd = context.frontEnd;
   return stage;
 }
 
-function peer(info: { name: string; version: string } | null): { name: string; version: string } | null {
-  // self-reported strings: cut so a hostile server cannot fill the record
-  return info === null ? null : { name: String(info.name).slice(0, 100), version: String(info.version).slice(0, 50) };
+type Peer = { readonly name: string; readonly version: string };
+
+// the cut copy of a connection's peer, made once for the many links found on it (the one object a connection keeps)
+// and shared by their records, frozen so no record can change another's
+class PeerCopies {
+  private from: Peer | null = null;
+  private made: Peer | null = null;
+
+  of(info: Peer | null): { name: string; version: string } | null {
+    if (info === null) return null;
+    if (info !== this.from || this.made === null) {
+      // self-reported strings: cut so a hostile server cannot fill the record
+      this.made = Object.freeze({ name: String(info.name).slice(0, 100), version: String(info.version).slice(0, 50) });
+      this.from = info;
+    }
+    return this.made;
+  }
 }
+
+const clients = new PeerCopies();
+const servers = new PeerCopies();

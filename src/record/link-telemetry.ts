@@ -105,6 +105,12 @@ export function telemetrySink(
       await sink?.close();
     },
   };
+  // with no sink behind, a record goes only to telemetry: nowhere while the host registered no provider
+  if (sink === undefined) wrapped.keepsRecords = telemetryEmitted;
+  else if (sink.keepsRecords !== undefined) {
+    const keeps = sink.keepsRecords.bind(sink);
+    wrapped.keepsRecords = () => keeps() || telemetryEmitted();
+  }
   const embedded = sink?.writeEmbedded?.bind(sink);
   if (embedded !== undefined) wrapped.writeEmbedded = embedded;
   const discovered = sink?.writeDiscovered?.bind(sink);
@@ -120,6 +126,12 @@ function emitSpanAndMetrics(record: LinkRecord, options: LinkTelemetryOptions): 
   if (loadedApi === null) return;
   if (tracingEnabled(loadedApi)) emitSpan(loadedApi, record, options);
   countDecisions(loadedApi, record);
+}
+
+/** Whether a link record emitted now reaches telemetry: the host registered a tracer or a meter provider. */
+export function telemetryEmitted(): boolean {
+  const loadedApi = api();
+  return loadedApi !== null && (tracingEnabled(loadedApi) || instrumentsOf(loadedApi) !== null);
 }
 
 function tracingEnabled({ otel, noopTracerProvider }: Api): boolean {
@@ -194,7 +206,8 @@ function spanAttributes(record: LinkRecord, sessionId: string | undefined): Attr
   return attributes;
 }
 
-function countDecisions({ otel, noopMeter }: Api, record: LinkRecord): void {
+// the instruments of the registered meter provider, made on first need; null for the no-op one
+function instrumentsOf({ otel, noopMeter }: Api): Instruments | null {
   const provider = otel.metrics.getMeterProvider();
   let instruments = instrumentsByProvider.get(provider);
   if (instruments === undefined) {
@@ -202,6 +215,11 @@ function countDecisions({ otel, noopMeter }: Api, record: LinkRecord): void {
     instruments = meter === noopMeter ? null : makeInstruments(meter);
     instrumentsByProvider.set(provider, instruments);
   }
+  return instruments;
+}
+
+function countDecisions(loadedApi: Api, record: LinkRecord): void {
+  const instruments = instrumentsOf(loadedApi);
   if (instruments === null) return;
   const server = record.stages.discovered.server;
   countDecision(instruments, 'link', record.decisions.link, server);

@@ -19,6 +19,8 @@ export interface RecordSink {
   writeDiscovered?(records: readonly DiscoveredRecord[]): Promise<void>;
   flush?(): Promise<void>;
   close(): Promise<void>;
+  /** false when a link record written now would go nowhere (no sink behind, no telemetry): absent means it goes somewhere */
+  keepsRecords?(): boolean;
 }
 
 /**

@@ -403,9 +403,19 @@ export class TransportSession {
     return refused;
   }
 
-  // where this connection's links are found: the context of their discovered stage
+  // where this connection's links are found: the context of their discovered stage (the last one again while nothing
+  // in it changed: the links of one result share it, not one object each)
   private context(tool: string | null, responseId: JsonRpcId | null): LinkContext {
-    return {
+    const c = this.lastContext;
+    if (
+      c?.tool === tool &&
+      c.responseId === responseId &&
+      c.protocolVersion === this.protocolVersion &&
+      c.client === this.requests.client &&
+      c.serverInfo === this.serverInfo
+    )
+      return c;
+    this.lastContext = {
       server: this.server,
       tool,
       responseId,
@@ -414,7 +424,9 @@ export class TransportSession {
       serverInfo: this.serverInfo,
       frontEnd: this.frontEnd,
     };
+    return this.lastContext;
   }
+  private lastContext: LinkContext | undefined;
 
   /**
    * Records found links that were never read as `link-only`, in order, as one write on the records chain (one
@@ -422,7 +434,8 @@ export class TransportSession {
    * `write(2)`); every record is tried, the first failure goes to `onerror`.
    */
   async recordUnread(found: readonly FoundLink[], why: string): Promise<void> {
-    if (found.length === 0) return;
+    // no record built where none would go (no sink, no telemetry): links pushed out of a full memory cost nothing
+    if (found.length === 0 || this.sink.keepsRecords?.() === false) return;
     const records = (await this.stepsOf(found)).map((step) => skipRead(step, why));
     const many = this.sink.writeMany?.bind(this.sink);
     if (many !== undefined) {

@@ -2,7 +2,6 @@
 // ZIP readers find their directory from the end, so an archive appended after (or hidden inside) an
 // image still opens; `java -jar` runs such a file (GIFAR, CVE-2008-… class of attacks).
 import { findActiveMarkup } from './svg-html/active-markup.ts';
-import { mayHoldActiveMarkupUtf8 } from './svg-html/markup-screen.ts';
 import { findActiveSniffedHtml } from './svg-html/active-html.ts';
 import { fileTypeKind, knownSignatureKind } from './binary-kind.ts';
 import { ecmaScript } from './lazy-parsers.ts';
@@ -11,6 +10,7 @@ import { classifyText } from './text/text-kind.ts';
 import { classifyZip } from './archive/zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
 import { WorkBudget } from './work-budget.ts';
+import { mayRunAsSniffedPage } from './sniffed-triggers.ts';
 
 /** Describes a ZIP archive that a ZIP reader would find in these bytes (directory at the end, or local headers after `from`); null when there is none. */
 export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = WorkBudget.unlimited()): string | null {
@@ -33,11 +33,11 @@ export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = Wo
  * What a browser that reads the whole of an image as HTML (a host that sniffs it, a page that frames it as a
  * document) finds active in it, wherever the markup starts: pixel data, metadata of any format (AVIF and HEIF items
  * too), data after the end. The bytes are read as windows-1252, as a browser reads a document without a charset;
- * null when nothing runs.
+ * null when nothing runs. Only bytes holding a trigger a browser may act on (sniffed-triggers.ts) are parsed.
  */
 export function activeAsHtml(kind: string, bytes: Buffer, budget: WorkBudget = WorkBudget.unlimited()): string | null {
   budget.spend('polyglot', bytes.length);
-  if (!mayHoldActiveMarkupUtf8(bytes, 'sniffed')) return null;
+  if (!mayRunAsSniffedPage(bytes, budget)) return null;
   const found = findActiveSniffedHtml(bytes.toString('latin1'), budget);
   return found === null ? null : `the ${kind} read as html holds ${found} (polyglot)`;
 }

@@ -6,6 +6,7 @@
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { parseHtmlSeeingTags } from '../lazy-parsers.ts';
 import { parse5NanosPerChar, parse5NanosPerOpenElement, parse5NanosPerParse } from '../parser-nanos.ts';
+import { runsAsHandler } from '../browser-handlers.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
 import { activeAttributeUrl, svgImageUrl } from './markup-url.ts';
@@ -54,7 +55,7 @@ export function activeXhtmlElement(
   return inspectTag(name, HTML_NS, attrs, { depth: 0, budget, rendered: true });
 }
 
-/** `findActiveHtml` of bytes a sniffing browser reads as HTML though they are something else (an image's pixels and metadata, read as windows-1252): a handler counts only under a name a browser runs (`on` and ASCII letters), as binary data spells `on…=` by chance. */
+/** `findActiveHtml` of bytes a sniffing browser reads as HTML though they are something else (an image's pixels and metadata, read as windows-1252): a handler counts only under a name a browser runs (browser-handlers.ts), as binary data spells `on…=` by chance. */
 export function findActiveSniffedHtml(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
   return scanDocument(text, { depth: 0, budget, rendered: false, eventNamesOnly: true });
 }
@@ -66,7 +67,7 @@ export interface MarkupScan {
   budget: WorkBudget;
   /** a page a markdown renderer made: frames, forms, refresh and `base` are active */
   rendered: boolean;
-  /** only `on` and ASCII letters name a handler (bytes that are not text, read as HTML) */
+  /** only a name a browser runs names a handler (bytes that are not text, read as HTML) */
   eventNamesOnly?: boolean;
 }
 
@@ -185,7 +186,7 @@ export function inspectAttribute(
   scan: MarkupScan = { depth: 0, budget: WorkBudget.unlimited(), rendered: false },
 ): string | null {
   // an empty handler runs nothing
-  const handler = scan.eventNamesOnly === true ? /^on[a-z]+$/.test(name) : name.length > 2 && name.startsWith('on');
+  const handler = scan.eventNamesOnly === true ? runsAsHandler(name) : name.length > 2 && name.startsWith('on');
   if (handler && value.trim() !== '') return `an event-handler attribute \`${name}\``;
   // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
   if (name === 'attributename' && /^\s*on/i.test(value)) return 'an animation that sets an event-handler attribute';

@@ -9,6 +9,7 @@ import { GateError } from '../errors.ts';
 import { readFailed } from '../flow/link-steps.ts';
 import type { DecidedHere } from '../flow/link-decider.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
+import { BatchRefusals } from './batch-refusals.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import { linearizeReadBuffer } from './linear-read-buffer.ts';
 import { namesRefused, withheldNaming } from './plain-answers.ts';
@@ -98,9 +99,12 @@ class GatedTransport implements FrontedGateTransport {
       if (shapes.length > 0 && shapes.every((shape) => passesWhole(s, shape))) return onWholeBatch(s, batch, extra);
       // the batch came whole: a member before one whose refusals are being noted is searched once they are too
       const noted = s.noted.start();
+      // and its tool results search for what the others refused too, once all are decided
+      s.batch = new BatchRefusals(connectionByteCap(s.gate.policy));
       try {
         for (const element of batch) onInbound(s, element, extra);
       } finally {
+        s.batch = null;
         noted();
       }
     };

@@ -58,12 +58,16 @@ export function onToolResult(
   // sent after it waits until the caller, taking it, starts noting the refusals it decides itself (`notingRefusals`)
   if (found.length === 0 && s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy)) {
     const noted = s.noted.start();
+    // one of a batch: searched for what the others refused too (it refuses nothing itself)
+    const sibling = s.batch?.join();
+    sibling?.decided([]);
     return answerJudged(
       s,
       id,
       async () => {
         await noted.earlier();
-        return namesRefused(s, m) ? withheldNaming(id) : m;
+        await sibling?.all();
+        return namesRefused(s, m) || sibling?.named(m) === true ? withheldNaming(id) : m;
       },
       extra,
       noted,
@@ -74,16 +78,21 @@ export function onToolResult(
   const noted = s.noted.start();
   // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
   const embedded = s.handsEarlyItems && isRecord(result) ? contentEmbedded(s.gate, result['content']) : null;
+  // one of a batch: its siblings search for what it refused, and it for theirs, once all are decided
+  const sibling = s.batch?.join();
   s.hold('answer', id, async () => {
     try {
       // each link decided once: the discovery records and the caller's edits of the items share the decision
       const steps = await s.stepsOf(found);
+      sibling?.decided(steps);
       const byIndex = new Map<number, LinkStep>();
       found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
       // the result's prose and its allowed links may not name a link refused before it, in this chunk too (its own
-      // refused links, and their uris beside them, become notices in the proxy)
+      // refused links, and their uris beside them, become notices in the proxy), nor one a result of its batch refused
       await noted.earlier();
-      const naming = namesRefused(s, searchedToolResult(m, byIndex));
+      await sibling?.all();
+      const searched = searchedToolResult(m, byIndex);
+      const naming = namesRefused(s, searched) || sibling?.named(searched) === true;
       s.refused.note(steps);
       const recorded = await s.emitDiscovered(found, steps);
       if (naming) return s.deliver(withheldNaming(id), extra);
@@ -93,6 +102,7 @@ export function onToolResult(
       if (embedded !== null) s.onEarlyItems?.('answer', id, { steps: byIndex, embedded });
       s.deliver(m, extra);
     } finally {
+      sibling?.decided([]);
       noted();
     }
   });

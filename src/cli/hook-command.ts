@@ -10,7 +10,7 @@ import { failedPostAnswer, runHook } from '../hook/run-hook.ts';
 import { judgeInChild, judgesInChild } from '../hook/judge-in-child.ts';
 import { loadPolicyCached, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { appendRecordsFile, checkRecordsFile } from '../hook/records-file.ts';
-import { defaultStateDir } from '../hook/session-state.ts';
+import { defaultStateDir, stateCacheRoot } from '../hook/session-state.ts';
 import { readyStateFolder } from '../hook/state-folder.ts';
 import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
@@ -162,9 +162,11 @@ export const hookDefinition = defineCommand({
       }
       // refused when an agent could have put it where it chose (a symlink) or others can write it: nothing is written
       // through it, the policy cache included
-      const stateDir = await readyStateFolder(
-        values.state === undefined ? defaultStateDir(io.env) : resolvePath(io.cwd, values.state),
-      );
+      // (the default folder's cache root is the user's own set-up: a symlink there is followed)
+      const stateDir =
+        values.state === undefined
+          ? await readyStateFolder(defaultStateDir(io.env), undefined, stateCacheRoot(io.env))
+          : await readyStateFolder(resolvePath(io.cwd, values.state));
       const { policy: policyFile = '', bundle } = values;
       const answer = await deadline.race(async () => {
         // one event is one process start: a policy that did not change is read validated from the state folder

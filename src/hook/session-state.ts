@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { currentFileUser } from '../policy/replaceable-file.ts';
@@ -104,7 +104,9 @@ export class SessionState {
    */
   static async open(stateDir: string, session: string): Promise<SessionState> {
     const user = currentFileUser();
-    const dir = join(await readyStateFolder(stateDir, user), `s-${digest(session)}`);
+    // the default folder (an in-process hook that names none) has its cache root followed, as the hook command's
+    const root = resolve(stateDir) === resolve(defaultStateDir(process.env)) ? stateCacheRoot(process.env) : undefined;
+    const dir = join(await readyStateFolder(stateDir, user, root), `s-${digest(session)}`);
     await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;
     });
@@ -407,8 +409,16 @@ const foreignRefusals =
 
 /** The default state folder: `$XDG_CACHE_HOME/linkgate/hook`, else `~/.cache/linkgate/hook` (`home`: the user's home). */
 export function defaultStateDir(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string {
+  return join(stateCacheRoot(env, home), 'linkgate', 'hook');
+}
+
+/**
+ * The cache root the default state folder is in: `$XDG_CACHE_HOME`, else `~/.cache`; the user's own set-up, taken at
+ * its real path (`readyStateFolder`'s `root`).
+ */
+export function stateCacheRoot(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string {
   const cache = env['XDG_CACHE_HOME'];
-  return join(cache !== undefined && cache !== '' ? cache : join(home, '.cache'), 'linkgate', 'hook');
+  return cache !== undefined && cache !== '' ? cache : join(home, '.cache');
 }
 
 // the name part of a session or a call: 32 hex digits of its digest

@@ -5,6 +5,12 @@
 // folder is walked as the records file's folder is (`realRecordsPath`: a symlink the user could have made or replaced
 // is refused), made mode 0700 when missing, and must be a folder this user owns that no group or other can write;
 // each session's folder in it the same (`checkOwnFolder`). Anything else is a `USAGE` error: the hook fails closed.
+// The default folder (no `--state`) is `linkgate/hook` under the user's cache root (`$XDG_CACHE_HOME`, else
+// `~/.cache`): that root and the folders above it are the user's own set-up, where a symlink the user made is common
+// (a cache on another disk, a dotfiles manager), so they are taken at their real path; refusing them made every event
+// fail closed. Against an agent of the same user that walk added little: it can as well rename the folder and make a
+// real one. `linkgate/hook` below the root is walked as before. An explicit `--state` is walked whole:
+// `--print-config` prints it at its real path, so a symlink on it was put there after the set-up.
 import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,24 +21,30 @@ import { namedRecordsPath, realRecordsPath } from '../record/records-folder.ts';
 /**
  * Checks the state folder `dir` (made, mode 0700, when missing) and resolves its real path, at which the hook keeps
  * its entries; a `USAGE` error naming `dir` when it is reached through a symlink `user` could have made or replaced,
- * is not a folder, is not `user`'s, or its group or others can write it.
+ * is not a folder, is not `user`'s, or its group or others can write it. `root`: a folder above `dir` taken at its real
+ * path, symlinks and all (the default folder's cache root, `stateCacheRoot`).
  */
-export async function readyStateFolder(dir: string, user: FileUser = currentFileUser()): Promise<string> {
-  let real = realFolder(dir, user);
+export async function readyStateFolder(
+  dir: string,
+  user: FileUser = currentFileUser(),
+  root?: string,
+): Promise<string> {
+  let real = realFolder(dir, user, root);
   if (lstatOrNull(real) === null) {
     await mkdir(real, { recursive: true, mode: 0o700 });
     // walked again: a symlink planted on the way while the folders were made is refused, not written through
-    real = realFolder(dir, user);
+    real = realFolder(dir, user, root);
   }
   checkOwnFolder(real, user, `the state folder \`${dir}\``);
   return real;
 }
 
 /**
- * Why the hook would refuse state folder `dir` and each session's folder in it (as `readyStateFolder` and
- * `SessionState.open` check them), one line each, none when it would not; nothing is made (`linkgate doctor`).
+ * Why the hook would refuse state folder `dir` (`root` as `readyStateFolder` takes it) and each session's folder in it
+ * (as `readyStateFolder` and `SessionState.open` check them), one line each, none when it would not; nothing is made
+ * (`linkgate doctor`).
  */
-export function stateFolderProblems(dir: string, user: FileUser = currentFileUser()): string[] {
+export function stateFolderProblems(dir: string, user: FileUser = currentFileUser(), root?: string): string[] {
   const problem = (check: () => void): string[] => {
     try {
       check();
@@ -48,7 +60,7 @@ export function stateFolderProblems(dir: string, user: FileUser = currentFileUse
   };
   let real = '';
   const folder = problem(() => {
-    real = realFolder(dir, user);
+    real = realFolder(dir, user, root);
     if (lstatOrNull(real) !== null) checkOwnFolder(real, user, `the state folder \`${dir}\``);
   });
   if (folder.length > 0 || lstatOrNull(real) === null) return folder;
@@ -99,15 +111,34 @@ export function checkOwnFolder(folder: string, user: FileUser, what: string): vo
     );
 }
 
-// the real path of folder `dir`, or why it is refused
-function realFolder(dir: string, user: FileUser): string {
-  const real = realRecordsPath(path.join(path.resolve(dir), 'entry'), user);
+// the real path of folder `dir` (`root` and above it followed), or why it is refused
+function realFolder(dir: string, user: FileUser, root: string | undefined): string {
+  const real = realRecordsPath(path.join(underRealRoot(path.resolve(dir), root), 'entry'), user);
   if ('problem' in real)
     throw new GateError(
       'USAGE',
       `the state folder \`${dir}\` is refused: ${real.problem.replace(/^its folder/, 'the folder')}`,
     );
   return path.dirname(real.path);
+}
+
+// `dir` with its part at and above `root` at its real path (`dir` itself when `root` is not at or above it)
+function underRealRoot(dir: string, root: string | undefined): string {
+  if (root === undefined) return dir;
+  const below = path.relative(path.resolve(root), dir);
+  if (below.startsWith('..') || path.isAbsolute(below)) return dir;
+  return path.join(realExisting(path.resolve(root)), below);
+}
+
+// the real path of `dir`; when it does not exist, that of the nearest folder above it that does, with the rest
+function realExisting(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch (error) {
+    const parent = path.dirname(dir);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === dir) return dir;
+    return path.join(realExisting(parent), path.basename(dir));
+  }
 }
 
 function lstatOrNull(file: string): Stats | null {

@@ -2,7 +2,7 @@
 // every event then fails closed. Doctor reads the hook's `--state` (or the default folder the hook takes) and runs the
 // same check, so it says the hook will not run, naming the folder, exactly when the hook fails closed; the real hook
 // run on the same folder is the oracle. Nothing is made: doctor only looks (issue 39).
-import { chmodSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { doctorCommand } from '../../src/cli/doctor-command.ts';
@@ -104,6 +104,31 @@ describe("doctor reads the hook's state folder", () => {
     const { report } = await doctorOn(home, project, [], { XDG_CACHE_HOME: cache });
     expect(stateLines(report)[0]).toEqual([expect.stringContaining(`the state folder \`${byXdg}\` is writable`)]);
     expect(await hookReadCode([], { XDG_CACHE_HOME: cache })).toBe(2);
+  });
+
+  test('without --state, a cache root the user made a symlink is followed as the hook follows it', async () => {
+    const { home, project } = scratch();
+    const disk = path.join(home, 'disk');
+    mkdirSync(path.join(disk, 'cache'), { recursive: true, mode: 0o700 });
+    symlinkSync(path.join(disk, 'cache'), path.join(home, '.cache'));
+    // ~/.cache and $XDG_CACHE_HOME alike: no problem, and the hook runs
+    const byHome = (await doctorOn(home, project, [])).report;
+    expect(byHome.hooks.length).toBeGreaterThan(0);
+    expect(byHome.hooks.map((h) => [h.runs, h.problems])).toEqual(byHome.hooks.map(() => [true, []]));
+    const xdg = path.join(home, 'xdg');
+    symlinkSync(path.join(disk, 'cache'), xdg);
+    const { report } = await doctorOn(home, project, [], { XDG_CACHE_HOME: xdg });
+    expect(report.hooks.map((h) => [h.runs, h.problems])).toEqual(report.hooks.map(() => [true, []]));
+    expect(await hookReadCode([], { XDG_CACHE_HOME: xdg })).toBe(0);
+    // below the root the hook walks as before: `linkgate` a symlink is refused by both
+    rmSync(path.join(disk, 'cache', 'linkgate'), { recursive: true, force: true });
+    mkdirSync(path.join(home, 'chosen'));
+    symlinkSync(path.join(home, 'chosen'), path.join(disk, 'cache', 'linkgate'));
+    const planted = await doctorOn(home, project, [], { XDG_CACHE_HOME: xdg });
+    expect(stateLines(planted.report)[0]).toEqual([
+      expect.stringContaining(`is reached through the symlink \`${path.join(disk, 'cache', 'linkgate')}\``),
+    ]);
+    expect(await hookReadCode([], { XDG_CACHE_HOME: xdg })).toBe(2);
   });
 
   test('a plain file on the way to a folder not made yet: the hook cannot make it, and doctor says so', async () => {

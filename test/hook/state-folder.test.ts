@@ -114,3 +114,53 @@ describe('--print-config names the state folder the user meant', () => {
     expect(run.stdout).not.toContain(join(scratch.dir, 'mine', 'state'));
   });
 });
+
+describe('the default state folder under a cache root the user made a symlink (second reading, finding 3)', () => {
+  /** The hook with no `--state`, its cache root `cache` (`$XDG_CACHE_HOME`). */
+  const hookDefault = (cache: string, event: unknown) =>
+    runCli(
+      ['hook', 'claude-code', '--policy', 'policies/default.yaml', '--records', join(scratch.dir, 'r.jsonl')],
+      JSON.stringify(event),
+      { XDG_CACHE_HOME: cache },
+    );
+  /** `cache` a symlink to a real folder of the user's (a cache on another disk): that folder. */
+  const symlinkedCache = () => {
+    const real = join(scratch.dir, 'disk', 'cache');
+    mkdirSync(real, { recursive: true, mode: 0o700 });
+    symlinkSync(real, join(scratch.dir, 'cache'));
+    return real;
+  };
+
+  it('is followed: the events run and the state is kept at the real path', async () => {
+    const real = symlinkedCache();
+    const cache = join(scratch.dir, 'cache');
+    const result = await hookDefault(cache, listed);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    const read = await hookDefault(cache, readRequested('docs', 'rt://docs/a.md'));
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).not.toContain('deny');
+    expect(readdirSync(join(real, 'linkgate', 'hook')).filter((n) => n.startsWith('s-'))).toHaveLength(1);
+    expect(statSync(join(real, 'linkgate', 'hook')).mode & 0o777).toBe(0o700);
+  });
+
+  it.each(['linkgate', join('linkgate', 'hook')])(
+    'the folders below it are walked as before: %s a symlink is refused, nothing written there',
+    async (below) => {
+      const real = symlinkedCache();
+      if (below !== 'linkgate') mkdirSync(join(real, 'linkgate'), { mode: 0o700 });
+      const chosen = plantedAt(join(real, below));
+      const cache = join(scratch.dir, 'cache');
+      const result = await hookDefault(cache, listed);
+      expect(result.stdout).toMatch(/state folder .* (is reached through the symlink|is not a folder \(a symlink\))/);
+      expect(result.stdout).not.toContain('rt://docs/a.md');
+      expect((await hookDefault(cache, readRequested('docs', 'rt://docs/a.md'))).code).toBe(2);
+      expect(readdirSync(chosen)).toEqual([]);
+    },
+  );
+
+  it('an explicit --state through the same symlink is still refused (--print-config prints the real path)', async () => {
+    symlinkedCache();
+    await failsClosed(join(scratch.dir, 'cache', 'linkgate', 'hook'), /is reached through the symlink/);
+  });
+});

@@ -8,12 +8,15 @@
 // denied with its reasons. test/conformance/ordinary-files.test.ts keeps the files it found over-blocked allowed.
 //
 // `--root DIR` samples another tree instead (/usr/share/doc, /usr/lib/python3: the Debian packages of the machine),
-// with Python, reStructuredText, XML, TOML and INI files sampled too.
+// with Python, reStructuredText, XML, TOML and INI files sampled too. `--noise N` adds N PNGs of 8 MiB of random
+// pixels (deflated, as an encoder writes a photo's compressed data), seeded by `--seed`: compressed pixels spell the
+// sniffed page screen's triggers by chance every few images, and each must still be allowed.
 //
-//   npx tsx bench/ordinary-files.ts [--sample 1500] [--seed 41] [--root DIR] [--json out.json]
+//   npx tsx bench/ordinary-files.ts [--sample 1500] [--seed 41] [--root DIR] [--noise 0] [--json out.json]
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
+import { crc32, deflateSync } from 'node:zlib';
 import { createGate, type Gate } from '../src/gate/create-gate.ts';
 import { parsePolicy } from '../src/policy/load-policy.ts';
 
@@ -28,6 +31,7 @@ const modulesDir = path.resolve(option('root', path.join(repoRoot, 'node_modules
 const sampleSize = Number(option('sample', '1500'));
 const seed = Number(option('seed', '41'));
 const jsonOut = option('json', '');
+const noiseImages = Number(option('noise', '0'));
 const maxBytes = 4 * 1024 * 1024;
 
 /** The type a typical server declares for a file name (mime-db's answer for the usual extensions). */
@@ -190,6 +194,54 @@ for (const file of files) {
       const judge = mode === 'octet-stream' ? octet : gate;
       results.push(await read(judge, file, `${profile} · ${mode}`, mimeType, bytes));
     }
+}
+
+// PNGs of random pixels, 8 MiB each: a 1024-pixel-wide RGB image whose rows are xorshift noise, deflated
+const u32 = (n: number): Buffer => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0, 0);
+  return b;
+};
+const pngChunk = (type: string, data: Buffer): Buffer => {
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  return Buffer.concat([u32(data.length), typed, u32(crc32(typed))]);
+};
+function noisePng(state: number): Buffer {
+  const rowBytes = 1024 * 3 + 1;
+  const height = Math.ceil((8 << 20) / rowBytes);
+  const raw = Buffer.alloc(rowBytes * height);
+  let x = state >>> 0 || 1;
+  for (let i = 0; i < raw.length; i++) {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    raw[i] = i % rowBytes === 0 ? 0 : x & 0xff;
+  }
+  const header = Buffer.concat([u32(1024), u32(height), Buffer.from([8, 2, 0, 0, 0])]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const nextNoise = random(seed ^ 0x6e6f6973);
+const defaultGate = gateOf(defaultYaml);
+for (let i = 0; i < noiseImages; i++) {
+  const name = `noise-${i}.png`;
+  const started = performance.now();
+  const outcome = await read(
+    defaultGate,
+    path.join(modulesDir, name),
+    'default · noise png',
+    'image/png',
+    noisePng(Math.floor(nextNoise() * 2 ** 32)),
+  );
+  results.push(outcome);
+  if (i === 0 || outcome.effect !== 'allow')
+    console.log(`  ${name}: ${outcome.effect} in ${(performance.now() - started).toFixed(0)} ms`);
 }
 
 console.log(`ordinary files: ${files.length} of ${all.length} in ${modulesDir} (seed ${seed})`);

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'n
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { cachedEntryName } from '../start/start-files.ts';
-import { nodeOptionsArgs, preloadingFlag } from './node-options.ts';
+import { nodeCommandLine, nodeOptionsArgs, optionWithoutValue, preloadingFlag } from './node-options.ts';
 
 /** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
 export interface LinkgateInvocation {
@@ -54,16 +54,20 @@ export function linkgateInvocation(
   let rest: readonly string[];
   let nodeFlags: readonly string[] | undefined;
   const name = basename(first);
+  let runsNone: string | undefined;
+  let refused: string | undefined;
   if (nodeNames.has(name)) {
-    // node [node flags] SCRIPT args…
-    const at = argv.findIndex((a, i) => i > 0 && !a.startsWith('-'));
-    const script = argv[at];
-    if (at < 0 || script === undefined || !(entryNames.has(basename(script)) || basename(script) === cachedEntry))
+    // node [node options, with their values] SCRIPT args…, read as node reads it (`-r x linkgate.js` runs linkgate.js)
+    const line = nodeCommandLine(argv.slice(1));
+    const script = line.script;
+    if (script === undefined || !(entryNames.has(basename(script)) || basename(script) === cachedEntry))
       return undefined;
     bundle = resolvePath(cwd, script);
-    nodeFlags = argv.slice(1, at);
+    nodeFlags = line.options.flatMap((o) => o.words);
     bundleExists = existsSync(bundle);
-    rest = argv.slice(at + 1);
+    rest = line.args;
+    runsNone = line.runsNone;
+    refused = line.refused;
   } else if (name === 'npx' || name === 'pnpx' || name === 'bunx') {
     const at = argv.findIndex((a, i) => i > 0 && !a.startsWith('-'));
     const pkg = argv[at];
@@ -86,10 +90,18 @@ export function linkgateInvocation(
   const own = end < 0 ? rest.slice(1) : rest.slice(1, end);
   const host = subcommand === 'hook' ? own.find((a) => !a.startsWith('-') && !isOptionValue(own, a)) : undefined;
   const mode = option(own, 'mode')['mode'];
+  // an option that makes the command print and exit 0: the host reads no answer (Claude Code takes it as an allow)
+  const printsOnly = own.find((a) => printAndExit.has(a) && !isOptionValue(own, a));
   const argProblem =
     mode !== undefined && mode !== 'enforce' && mode !== 'observe'
       ? `\`--mode ${mode}\` is refused by the command: it does not start`
-      : preloadProblem('its node flags', nodeFlags ?? []);
+      : printsOnly !== undefined
+        ? `\`${printsOnly}\` makes the command print and exit: it answers no event`
+        : refused !== undefined
+          ? `node does not start: \`${refused}\` takes a value and none follows`
+          : runsNone !== undefined
+            ? `node runs no script with \`${runsNone}\`: linkgate does not run, nothing answers`
+            : preloadProblem('its node flags', nodeFlags ?? []);
   return {
     subcommand,
     ...(host === undefined ? {} : { host }),
@@ -121,6 +133,9 @@ export function preloadProblem(where: string, options: string | readonly string[
     if ('unreadable' in split)
       return `${where} cannot be read as node reads it (${split.unreadable}): node does not start`;
     args = split.args;
+    const missing = optionWithoutValue(args);
+    if (missing !== undefined)
+      return `${where} cannot be read as node reads it (\`${missing}\` takes a value and none follows): node does not start`;
   } else args = options;
   const found = preloadingFlag(args);
   if (found === undefined) return undefined;
@@ -151,6 +166,9 @@ export function shellOperator(line: string): string | undefined {
   }
   return undefined;
 }
+
+// linkgate's own options that print something and exit without reading an event or starting a server
+const printAndExit = new Set(['--help', '-h', '--print-config']);
 
 const valued = new Set([
   '--policy',

@@ -31,20 +31,199 @@ export function nodeOptionsArgs(value: string): NodeOptionsArgs {
 }
 
 // node flags that run code of their own before the entry, and the env file (which can set NODE_OPTIONS)
-const loading = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+const loading = new Set(['--require', '--import', '--experimental-loader']);
 const envFile = new Set(['--env-file', '--env-file-if-exists']);
+
+// node 20's options that take the next argument as their value when written without `=` (`node --help`; `-r x`,
+// `--require x`); the short ones only so (`-r=x` is a bad option)
+const valued = new Set([
+  '--allow-fs-read',
+  '--allow-fs-write',
+  '--build-snapshot-config',
+  '--conditions',
+  '--cpu-prof-dir',
+  '--cpu-prof-interval',
+  '--cpu-prof-name',
+  '--diagnostic-dir',
+  '--disable-proto',
+  '--disable-warning',
+  '--dns-result-order',
+  '--env-file',
+  '--env-file-if-exists',
+  '--eval',
+  '--experimental-default-type',
+  '--experimental-loader',
+  '--experimental-policy',
+  '--experimental-sea-config',
+  '--heap-prof-dir',
+  '--heap-prof-interval',
+  '--heap-prof-name',
+  '--heapsnapshot-near-heap-limit',
+  '--heapsnapshot-signal',
+  '--icu-data-dir',
+  '--import',
+  '--input-type',
+  '--inspect-port',
+  '--inspect-publish-uid',
+  '--max-http-header-size',
+  '--network-family-autoselection-attempt-timeout',
+  '--openssl-config',
+  '--policy-integrity',
+  '--print',
+  '--redirect-warnings',
+  '--report-directory',
+  '--report-filename',
+  '--report-signal',
+  '--require',
+  '--secure-heap',
+  '--secure-heap-min',
+  '--snapshot-blob',
+  '--test-concurrency',
+  '--test-name-pattern',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-shard',
+  '--test-timeout',
+  '--title',
+  '--tls-cipher-list',
+  '--tls-keylog',
+  '--trace-event-categories',
+  '--trace-event-file-pattern',
+  '--trace-require-module',
+  '--unhandled-rejections',
+  '--use-largepages',
+  '--v8-pool-size',
+  '--watch-path',
+]);
+
+// node's other spellings of an option
+const aliases: ReadonlyMap<string, string> = new Map([
+  ['-r', '--require'],
+  ['-e', '--eval'],
+  ['-p', '--print'],
+  ['-pe', '--print'],
+  ['-C', '--conditions'],
+  ['-c', '--check'],
+  ['-v', '--version'],
+  ['-h', '--help'],
+  ['--loader', '--experimental-loader'],
+  ['--debug-port', '--inspect-port'],
+  ['--report-dir', '--report-directory'],
+]);
+
+// options after which node runs no script of the command line: it evaluates, prints, checks or tests instead
+const runsNoScript = new Set([
+  '--eval',
+  '--print',
+  '--check',
+  '--version',
+  '--help',
+  '--v8-options',
+  '--completion-bash',
+  '--prof-process',
+  '--test',
+  '--build-snapshot',
+]);
+
+// the option `arg` names, as node reads its name: a long one up to `=`, `_` as `-`; aliases as what they stand for
+function optionName(arg: string): string {
+  if (!arg.startsWith('--')) return aliases.get(arg) ?? arg;
+  const eq = arg.indexOf('=');
+  const name = (eq < 0 ? arg : arg.slice(0, eq)).replaceAll('_', '-');
+  return aliases.get(name) ?? name;
+}
+
+/** One of node's options as node reads it: its name (`--require` for `-r`), its value, and its words as written. */
+export interface NodeOption {
+  readonly name: string;
+  readonly value?: string;
+  readonly words: readonly string[];
+}
+
+// `args` from `at` read as node's options, up to the first that is not one (or the end); where they ended, and the
+// option node refuses to start with (one that takes a value followed by none, or by a word starting with `-`)
+function readOptions(args: readonly string[], at = 0): { options: NodeOption[]; end: number; missing?: string } {
+  const options: NodeOption[] = [];
+  let i = at;
+  while (i < args.length) {
+    const arg = args[i] as string;
+    if (arg === '-' || arg === '--' || !arg.startsWith('-')) break;
+    const name = optionName(arg);
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    if (eq >= 0) options.push({ name, value: arg.slice(eq + 1), words: [arg] });
+    else if (valued.has(name)) {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('-')) return { options, end: i, missing: arg };
+      options.push({ name, value, words: [arg, value] });
+      i += 1;
+    } else options.push({ name, words: [arg] });
+    i += 1;
+  }
+  return { options, end: i };
+}
+
+/**
+ * The first option of `args` (NODE_OPTIONS split by nodeOptionsArgs) that takes a value and has none (`--title -r`,
+ * a `--require` at the end), or undefined: node does not start with it.
+ */
+export function optionWithoutValue(args: readonly string[]): string | undefined {
+  for (let at = 0; at < args.length; ) {
+    const { end, missing } = readOptions(args, at);
+    if (missing !== undefined) return missing;
+    at = end + 1;
+  }
+  return undefined;
+}
+
+/** `node [options] [script | -] [--] [arguments]` (the words after `node`) read as node 20 reads them. */
+export interface NodeCommandLine {
+  /** node's own options, values included, as written */
+  readonly options: readonly NodeOption[];
+  /** the first word after the options (after `--` when there is one): the script, unless `runsNone` */
+  readonly script: string | undefined;
+  /** the words after it: the script's arguments */
+  readonly args: readonly string[];
+  /** an option after which node runs no script (`--eval`, `--check`, `--version`, …): `script` is then an argument */
+  readonly runsNone?: string;
+  /** an option node does not start with: it takes a value and none follows (`--title -r`) */
+  readonly refused?: string;
+}
+
+/** `argv` (the words after `node`) read as node reads them: its options (with their values), the script and its arguments. */
+export function nodeCommandLine(argv: readonly string[]): NodeCommandLine {
+  const { options, end, missing } = readOptions(argv);
+  const at = argv[end] === '--' ? end + 1 : end;
+  const runsNone = options.find((o) => runsNoScript.has(o.name))?.name;
+  // node stops at the option it refuses: the script is still where it would have been (`--title -r linkgate.js`)
+  const script = missing === undefined ? argv[at] : argv.slice(end).find((w) => !w.startsWith('-'));
+  return {
+    options,
+    script,
+    args: script === undefined ? [] : argv.slice(argv.indexOf(script, end) + 1),
+    ...(runsNone === undefined ? {} : { runsNone }),
+    ...(missing === undefined ? {} : { refused: missing }),
+  };
+}
 
 /**
  * The first of `args` (node's own arguments, or NODE_OPTIONS split by nodeOptionsArgs) that makes node run other code
- * first or read an env file, with which it is, or undefined. A long flag's name is read as node reads it: up to `=`,
- * `_` as `-` (`--experimental_loader=x` loads x).
+ * first or read an env file, with which it is, or undefined. Read as node reads them: a long flag's name up to `=`,
+ * `_` as `-` (`--experimental_loader=x` loads x), `-r` as `--require`, and an option's value is not an option
+ * (`--title -r` names the process `-r`).
  */
 export function preloadingFlag(args: readonly string[]): { flag: string; kind: 'code' | 'env-file' } | undefined {
-  for (const arg of args) {
-    const eq = arg.indexOf('=');
-    const name = arg.startsWith('--') ? (eq < 0 ? arg : arg.slice(0, eq)).replaceAll('_', '-') : arg;
-    if (loading.has(name)) return { flag: name, kind: 'code' };
-    if (envFile.has(name)) return { flag: name, kind: 'env-file' };
+  for (let at = 0; at < args.length; ) {
+    const { options, end, missing } = readOptions(args, at);
+    // node does not start: nothing loads (`optionWithoutValue` says so)
+    if (missing !== undefined) return undefined;
+    for (const option of options) {
+      // named as written (`-r`, `--experimental_loader`), its value left out
+      const flag = (option.words[0] as string).split('=')[0] as string;
+      if (loading.has(option.name)) return { flag, kind: 'code' };
+      if (envFile.has(option.name)) return { flag, kind: 'env-file' };
+    }
+    // a word that is not an option (NODE_OPTIONS holds none node would take): read on after it
+    at = end + 1;
   }
   return undefined;
 }

@@ -148,14 +148,33 @@ function frontEndProblems(
   return problems;
 }
 
-// what an environment the host gives a front end makes it run before linkgate (NODE_OPTIONS, LD_PRELOAD)
-function environmentProblems(env: Readonly<Record<string, string>>, unknown: string | undefined): string[] {
-  const preload = preloadProblem('`NODE_OPTIONS` of its environment', env['NODE_OPTIONS'] ?? '');
-  return [
-    ...(unknown === undefined ? [] : [unknown]),
-    ...(preload === undefined ? [] : [preload]),
-    ...(env['LD_PRELOAD'] === undefined ? [] : ['`LD_PRELOAD` of its environment loads other code first']),
-  ];
+// the variables that make node (or the loader under it) run other code before linkgate
+const codeLoading = ['NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES'] as const;
+
+/**
+ * What the environment a front end starts in makes it run before linkgate (NODE_OPTIONS, LD_PRELOAD): the entry's own
+ * `env` (`own`, what the host's settings give it), over the environment doctor itself runs in (`inherited`). Doctor
+ * does not see the host's environment; a host started from the shell doctor runs in hands that shell's variables to
+ * its hooks and servers, so a preload there counts as one of the host's (set the variable in the entry's `env` to
+ * override it). A value is judged wherever it comes from; the line says where.
+ */
+function environmentProblems(
+  own: Readonly<Record<string, string>>,
+  inherited: Readonly<Record<string, string | undefined>>,
+  unknown: string | undefined,
+): string[] {
+  const lines = unknown === undefined ? [] : [unknown];
+  for (const name of codeLoading) {
+    const mine = own[name] !== undefined;
+    const value = mine ? own[name] : inherited[name];
+    if (value === undefined || value === '') continue;
+    const where = mine
+      ? `\`${name}\` of its environment`
+      : `\`${name}\` of the environment doctor runs in (a host started from it hands it on; the entry's \`env\` can set it)`;
+    const line = name === 'NODE_OPTIONS' ? preloadProblem(where, value) : `${where} loads other code first`;
+    if (line !== undefined) lines.push(line);
+  }
+  return lines;
 }
 
 const observeLine = (what: string) =>
@@ -188,7 +207,7 @@ async function hookReport(
   problems.push(...frontEndProblems(invocation, policy, records, problemOf));
   // the hook refuses a state folder an agent could have put elsewhere, or others can write: every event fails closed
   problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
-  problems.push(...environmentProblems(hook.env ?? {}, hook.envProblem));
+  problems.push(...environmentProblems(hook.env ?? {}, places.env, hook.envProblem));
   const { blocked: _, notGating: __, env: ___, envProblem: ____, ...configured } = hook;
   return {
     ...configured,
@@ -290,7 +309,7 @@ async function serverReport(
     const policy = await status(invocation, { ...places.env, ...server.env }, cwd);
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
-    problems.push(...environmentProblems(server.env, server.envProblem));
+    problems.push(...environmentProblems(server.env, places.env, server.envProblem));
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {

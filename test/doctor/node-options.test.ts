@@ -45,7 +45,7 @@ describe('NODE_OPTIONS split as node splits it', () => {
     expect(preloadProblem('`NODE_OPTIONS`', value)).toMatch(/load other code first/);
   });
 
-  const refused = [`"--require ${evil}`, `--max-old-space-size=64 "a\\`];
+  const refused = [`"--require ${evil}`, `--max-old-space-size=64 "a\\`, '--title', `--title -r ${evil}`, '--require'];
   test.each(refused)('node does not start with %s, and doctor says so', (value) => {
     expect(underNode(value)).toBe('refused');
     expect(preloadProblem('`NODE_OPTIONS`', value)).toMatch(/cannot be read as node reads it/);

@@ -9,7 +9,7 @@ import { spellsAt } from '../../../src/content/ascii-bytes.ts';
 import { binaryHoldsPdfStructure } from '../../../src/content/sniff-pdf.ts';
 import { mayHoldActiveMarkupUtf8, sniffedTriggerAt } from '../../../src/content/svg-html/markup-screen.ts';
 import { pairSites } from '../../../src/content/text/byte-sites.ts';
-import { classifyBlocks } from '../../../src/content/text/byte-classes.ts';
+import { classifierFor, classifyBlocks } from '../../../src/content/text/byte-classes.ts';
 
 const isLetter = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d;
@@ -99,6 +99,76 @@ describe('pairSites', () => {
     expect([...listed]).toEqual([...listed].sort((a, b) => a - b));
     // the same bytes answer from memory
     expect(pairSites(bytes)).toBe(listed);
+  });
+});
+
+// the module's own pair tables (byte-classes.wat, at 96 to 160) read one offset at a time: the list `sites` makes
+// is these offsets exactly, whatever order and grouping the module computes them in (its chunk test, its look at the
+// byte before only in a chunk holding a pair, the first block of each call of 64 KiB taking every class before it)
+const tables = new Uint8Array(classifierFor(0).memory.buffer, 96, 64).slice();
+const pairClasses = (b: number): number => (tables[b & 15] ?? 0) & (tables[16 + (b >> 4)] ?? 0);
+const nextClasses = (b: number): number => (tables[32 + (b & 15)] ?? 0) & (tables[48 + (b >> 4)] ?? 0);
+function tableSites(bytes: Uint8Array): number[] {
+  const sites: number[] = [];
+  for (let at = 0; at < bytes.length; at++) {
+    const before = at % 65_536 === 0 ? 0xff : pairClasses(bytes[at - 1] ?? 0);
+    if ((pairClasses(bytes[at] ?? 0) & nextClasses(bytes[at + 1] ?? 0) & (0xf7 | before)) !== 0) sites.push(at);
+  }
+  return sites;
+}
+
+describe('pairSites against a scalar reading of its tables (differential)', () => {
+  // bytes dense with the pairs' bytes, and runs of them, so that chunks hold none, one or many
+  const pairByte = fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\nxyz.'));
+  const body = fc.oneof(
+    fc.uint8Array({ maxLength: 600, size: 'max' }),
+    fc.array(fc.oneof({ weight: 3, arbitrary: pairByte }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) }), {
+      maxLength: 600,
+      size: 'max',
+    }),
+  );
+
+  test('lists exactly the offsets the tables mark (property)', () => {
+    fc.assert(
+      fc.property(body, fc.nat({ max: 3000 }), (list, before) => {
+        // a longer body first leaves its bytes in the module's memory past the end of this one
+        pairSites(Buffer.alloc(before, 0x61));
+        const bytes = Uint8Array.from(list);
+        expect([...pairSites(bytes)]).toEqual(tableSites(bytes));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('lists exactly the offsets the tables mark across the module’s calls of 64 KiB (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 65_536 - 200, max: 2 * 65_536 + 200 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom('ab=', 'Ab=', 'a=', ' =', '<s', 'st', 'tr', '&#', 't:')), {
+          maxLength: 8,
+        }),
+        fc.boolean(),
+        (length, planted, noisy) => {
+          const bytes = noisy ? randomBytes(length) : Buffer.alloc(length, 0x62);
+          // pairs at the edges of the calls, and anywhere
+          for (const [where, pair] of planted)
+            for (const at of [where % length, 65_536 - 2 + (where % 4), 2 * 65_536 - 2 + (where % 4)])
+              if (at + pair.length <= length) bytes.write(pair, at, 'latin1');
+          expect([...pairSites(bytes)]).toEqual(tableSites(bytes));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('an earlier body’s list stays as it was after later bodies are read', () => {
+    const first = Buffer.from('<s'.repeat(5000), 'latin1');
+    const listed = pairSites(first);
+    const copy = [...listed];
+    pairSites(Buffer.from('st'.repeat(7000), 'latin1'));
+    pairSites(randomBytes(1 << 16));
+    expect([...listed]).toEqual(copy);
+    expect(copy).toEqual(tableSites(first));
   });
 });
 

@@ -378,8 +378,8 @@ function valueEnd(text: string, i: number, closeOf: (open: number) => number): n
   return j === i ? -1 : j;
 }
 
-// the index after the closing quote of the string opening at `i`, or -1
-function stringEnd(text: string, i: number): number {
+/** The index after the closing quote of the JSON string opening at `i` in `text`, or -1. */
+export function stringEnd(text: string, i: number): number {
   let from = i + 1;
   for (;;) {
     const quote = text.indexOf('"', from);

@@ -6,15 +6,19 @@ import { GateError } from '../errors.ts';
 import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
 import { peekId, peekTailId } from '../flow/peek-id.ts';
+import { messageShape } from '../flow/json-rpc-shape.ts';
+import { type AmbiguousName, ambiguousName } from './member-names.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
 
 /** Why one line could not become a message. */
 export interface UnreadableLine {
-  /** the top-level id read from the line's start, when one could be read */
+  /** the top-level id read from the line's start, when one could be read (for `ambiguous`: the answer's id, if any) */
   id: JsonRpcId | null;
-  why: 'over-cap' | 'not-json' | 'not-a-message';
+  why: 'over-cap' | 'not-json' | 'not-a-message' | 'ambiguous';
+  /** for `ambiguous`: the member name readers differ on (null: the line could not be followed member by member) */
+  ambiguity?: AmbiguousName | null;
 }
 
 /** Options of a line transport; `maxLineBytes` bounds what one message may buffer, bytes (≥ 1). */
@@ -26,6 +30,12 @@ export interface LineTransportOptions {
   onUnreadable(line: UnreadableLine): void;
   /** called by `close` after the output ended (a child process to stop, say) */
   onClose?: () => Promise<void>;
+  /**
+   * refuse a line whose objects name a member twice or a read member in another case (`ambiguousName`): readers of its
+   * bytes differ on what it says, so it is reported through `onUnreadable` (`ambiguous`, once per answer it holds) and
+   * never becomes a message (a server's lines, in enforce mode)
+   */
+  refuseAmbiguous?: boolean;
 }
 
 /**
@@ -70,6 +80,16 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       if (message === null || typeof message !== 'object') {
         options.onUnreadable({ id: null, why: 'not-a-message' });
         return;
+      }
+      if (options.refuseAmbiguous === true) {
+        // a text JSON.parse read that the scan cannot follow is refused too (fail closed)
+        const ambiguity = ambiguousName(line.text);
+        if (ambiguity !== null) {
+          const ids = answerIds(message);
+          for (const id of ids.length === 0 ? [null] : ids)
+            options.onUnreadable({ id, why: 'ambiguous', ambiguity: ambiguity ?? null });
+          return;
+        }
       }
       transport.onmessage?.(message as JSONRPCMessage);
     },
@@ -138,4 +158,15 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
     },
   };
   return transport;
+}
+
+// the ids of the answers a parsed line holds (one message or a batch): a server's own request is not failed by its id,
+// which names no request of the host
+function answerIds(message: object): JsonRpcId[] {
+  const ids: JsonRpcId[] = [];
+  for (const m of Array.isArray(message) ? (message as unknown[]) : [message]) {
+    const shape = messageShape(m);
+    if (shape.kind === 'answer') ids.push(shape.id);
+  }
+  return ids;
 }

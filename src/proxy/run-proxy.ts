@@ -10,6 +10,7 @@ import type { RecordSink } from '../record/record-sink.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { httpUpstream } from './http-upstream.ts';
 import { lineTransport, unreadableMessageCode, type UnreadableLine } from './line-transport.ts';
+import type { AmbiguousName } from './member-names.ts';
 import type { ProxyUpstream } from './proxy-options.ts';
 import { invalidRequestCode, proxySession, type ProxySession } from './proxy-session.ts';
 import { spawnServer, type ServerProcess } from './spawn-server.ts';
@@ -49,7 +50,9 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     const what =
       line.why === 'over-cap'
         ? `the server's answer is over the \`${cap}\` byte cap`
-        : 'the server sent a message that is not valid json-rpc';
+        : line.why === 'ambiguous'
+          ? ambiguityText(line.ambiguity ?? null)
+          : 'the server sent a message that is not valid json-rpc';
     if (line.id === null || session?.failUpstream(line.id, `linkgate: ${what}`) !== true)
       warn(`dropped a line: ${what}`);
   };
@@ -64,6 +67,8 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
       stderr: options.stderr,
       maxLineBytes: cap,
       onUnreadable: fromServerUnreadable,
+      // observe mode forwards everything as it came
+      refuseAmbiguous: options.mode === 'enforce',
     });
     upstream = child.transport;
   } else {
@@ -110,6 +115,26 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
   } finally {
     for (const signal of forwardedSignals) options.signals?.off(signal, onSignal);
   }
+}
+
+// why a line readers differ on was withheld; the name is the server's text, shown escaped and cut
+function ambiguityText(ambiguity: AmbiguousName | null): string {
+  const also = 'readers of its bytes differ on which value counts, so it is withheld';
+  if (ambiguity === null) return `the server's message could not be read member by member: ${also}`;
+  const name = `\`${printable(ambiguity.name)}\``;
+  return ambiguity.kind === 'duplicate'
+    ? `the server's message names the member ${name} twice in one object: ${also}`
+    : `the server's message names a member ${name}, which a case-insensitive reader takes for \`${ambiguity.reads}\`: ${also}`;
+}
+
+// printable ASCII but backticks and backslashes kept, any other UTF-16 unit written as `\\uXXXX`; at most 40 shown
+function printable(name: string): string {
+  let out = '';
+  for (let i = 0; i < Math.min(name.length, 40); i += 1) {
+    const c = name.charCodeAt(i);
+    out += c >= 32 && c < 127 && c !== 96 && c !== 92 ? name[i] : `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  return name.length > 40 ? `${out}…` : out;
 }
 
 async function allowedUrl(gate: Gate, server: string, url: string): Promise<URL> {

@@ -31,6 +31,8 @@ export interface SpawnServerOptions {
   stderr: Writable;
   maxLineBytes: number;
   onUnreadable(line: UnreadableLine): void;
+  /** refuse lines readers differ on (`LineTransportOptions.refuseAmbiguous`) */
+  refuseAmbiguous?: boolean;
 }
 
 /** Starts COMMAND with its stdio piped; rejects with GateError `USAGE` when it cannot be started at all. */
@@ -84,6 +86,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
     output: child.stdin,
     maxLineBytes: options.maxLineBytes,
     onUnreadable: (line) => options.onUnreadable(line),
+    refuseAmbiguous: options.refuseAmbiguous === true,
     async onClose() {
       await stop();
     },

@@ -38,15 +38,16 @@ describe('a judged answer is the server’s bytes with only the gated items chan
     return host.lines.find((l) => (JSON.parse(l) as Json)['id'] === id) as string;
   }
 
-  test('a tool result: big integers, 1e400, -0, spacing, key order and duplicate keys stay as written', async () => {
+  // (a member named twice is no longer forwarded at all: proxy-same-reading.test.ts)
+  test('a tool result: big integers, 1e400, -0, spacing, key order and names in any case in data stay as written', async () => {
     const answer = (id: number) =>
-      `{ "id" : ${id} ,"jsonrpc":"2.0","result":{"n":12345678901234567890, "x" : 1e400,"z":-0,"z":-0.0,\t"content":[` +
-      `{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"k":12345678901234567890}},` +
+      `{ "id" : ${id} ,"jsonrpc":"2.0","result":{"n":12345678901234567890, "x" : 1e400,"z":-0,"Z":-0.0,\t"content":[` +
+      `{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"K":12345678901234567890}},` +
       `{"type":"text","text":"t"} ]}}`;
     const got = await exchange('tools/call', { name: 'links' }, answer);
     // the denied link is the one item that changes: the flow's text item naming it stands in its bytes' place
     const link =
-      '{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"k":12345678901234567890}}';
+      '{"type":"resource_link","uri":"file:///etc/passwd","name":"pw","_meta":{"k": 1E2,"K":12345678901234567890}}';
     const replaced = (((JSON.parse(got) as Json)['result'] as Json)['content'] as Json[])[0] as Json;
     expect(String(replaced['text'])).toMatch(
       /^linkgate refused the link `pw` \(scheme `file`\): uri\.scheme-not-allowed \[record `[0-9a-f]{10}`; /,

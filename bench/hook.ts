@@ -8,7 +8,16 @@
 // every event after the first skips the YAML parser and the schema; a fresh state folder per event shows the cost
 // without.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fmtMs, interleave, summary, type Series } from './measure.ts';
 
@@ -113,7 +122,8 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
   // inside the package, as an installed bundle is: the CLI finds its version and schema above its own folder
   const cacheRoot = path.join(repoRoot, 'node_modules', '.cache');
   mkdirSync(cacheRoot, { recursive: true });
-  const scratch = mkdtempSync(path.join(cacheRoot, 'linkgate-bench-hook-'));
+  // at its real path: the hook refuses a --state reached through a symlink (a worktree's linked node_modules)
+  const scratch = mkdtempSync(path.join(realpathSync(cacheRoot), 'linkgate-bench-hook-'));
   try {
     const bin = path.join(repoRoot, 'dist', 'bin');
     const entries = {

@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import type { Decision, Reason } from '../decision/decision.ts';
 import { maxQuotedChars, quoteValue } from '../decision/quote-value.ts';
 import { maxUriChars } from '../link/parse-uri.ts';
@@ -5,6 +6,7 @@ import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
 import { holdsIpv6Host, readIpv6Hosts } from './bracketed-hosts.ts';
 import { dottedIpv4, dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
+import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts';
 import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
@@ -113,18 +115,29 @@ function namesAddress(name: string, uri: string): boolean {
  * `text` as a parser, a browser or a reader takes a uri in it back: NFKC-folded (fullwidth letters and digits), without
  * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
  * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
- * as `.`, backslashes as `/`, percent-encoded bytes decoded (up to three times; a run that is UTF-8 as its characters,
- * as a host parser decodes it, and read back again), a numeric host and an IPv4-mapped IPv6 one as the dotted IPv4
- * address they reach, and any other bracketed IPv6 host as the WHATWG URL parser writes it.
+ * as `.`, backslashes as `/`, HTML character references (`&#46;`, `&period;`: what markdown renderers and browsers show,
+ * and a model reads) and percent-encoded bytes decoded (up to three rounds of both; a run that is UTF-8 as its
+ * characters, as a host parser decodes it, and read back again), a numeric host and an IPv4-mapped IPv6 one as the
+ * dotted IPv4 address they reach, any other bracketed IPv6 host as the WHATWG URL parser writes it, and what that
+ * parser (and curl) drop from a url: an empty or default port (`:80`, `:443`, `:21`, leading zeros) and dot segments
+ * (`/./`, `x/../`).
  */
 export function readBack(text: string): string {
   let back = folded(text);
   let decoded = false;
-  for (let round = 0; round < 3 && percentByte.test(back); round += 1) {
-    back = back.replace(percentRuns, decodedRun);
+  for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
+    const next = decodedOnce(back);
+    if (next === back) break;
+    back = next;
     decoded = true;
   }
-  return dottedNumericHosts(readIpv6Hosts(decoded ? folded(back) : back));
+  return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(decoded ? folded(back) : back))));
+}
+
+// one round of HTML character references (parse5's own decoder, as browsers read text) and percent-encoded runs
+function decodedOnce(text: string): string {
+  const unescaped = text.includes('&') ? decodeHTML(text) : text;
+  return percentByte.test(unescaped) ? unescaped.replace(percentRuns, decodedRun) : unescaped;
 }
 
 // NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops and backslashes as URL
@@ -155,11 +168,11 @@ function decodedRun(run: string): string {
 }
 
 /**
- * Whether `readBack` may change `text`: it holds a `%`, a backslash, a character outside ASCII, a number where a
- * host stands, or a bracketed IPv6 host not written as the URL parser writes it.
+ * Whether `readBack` may change `text`: it holds a `%`, a `&`, a backslash, a character outside ASCII, a number where
+ * a host stands, a bracketed IPv6 host not written as the URL parser writes it, a port or a dot segment.
  */
 export function mayReadBack(text: string): boolean {
-  return /[%\\\u0080-\uffff]/.test(text) || holdsNumericHost(text) || holdsIpv6Host(text);
+  return /[%&\\\u0080-\uffff]/.test(text) || holdsNumericHost(text) || holdsIpv6Host(text) || holdsUrlNoise(text);
 }
 
 const percentByte = /%[0-9A-Fa-f]{2}/;

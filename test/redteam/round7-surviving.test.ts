@@ -21,8 +21,6 @@ afterEach(closeAll);
 const open = new Set<string>([
   "an embedded resource's text/plain blob proxy",
   "an embedded resource's text/plain blob decorator",
-  'HTML character references in a text item proxy',
-  'HTML character references in a text item decorator',
   'read blob proxy',
   'read blob decorator',
 ]);

@@ -124,18 +124,19 @@ function previousLineEnd(bytes: Buffer, start: number): number {
   return Math.max(0, end);
 }
 
-/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text. */
-export function rawTagSpans(bytes: Uint8Array): number[] {
+/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. */
+export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: number) => boolean): number[] {
   const spans: number[] = [];
   let blocks: HtmlBlockLines | undefined;
-  let code: IndentedCode | undefined;
+  let indented: IndentedCode | undefined;
   let read = 0;
   let rawFrom: number | undefined;
   for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
     const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
     // on a line every renderer reads as indented code (and no html block's) the `<` is escaped: no tag
-    if ((code ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at)) continue;
+    if ((indented ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at)) continue;
+    if (code?.(at) === true) continue;
     const end = tagEnd(bytes, name);
     if (end < 0) {
       // its line ends first: text to every renderer unless the line so far may be the start of a tag by the
@@ -150,6 +151,14 @@ export function rawTagSpans(bytes: Uint8Array): number[] {
         !mayGoOnAsTag(bytes, at + 1) &&
         !(blocks ??= htmlBlockLines(bytes)).holds(at);
       if (text) continue;
+      // read on across its lines, the tag may end before any blank line: no renderer ends its block inside it
+      const far = acrossLines ? tagEnd(bytes, name, true) : -1;
+      if (far >= 0) {
+        read += far - at;
+        spans.push(at, far);
+        at = far;
+        continue;
+      }
       // a renderer may pass the line on as an html block and then write its own markup, or take marks off the
       // next line, inside this tag; everything after it counts
       spans.push(at, bytes.length);
@@ -184,12 +193,19 @@ const Tag = {
 } as const;
 
 // where the tag whose name starts at `from` ends (its `>`), read byte by byte as the HTML tokenizer reads it; when a
-// line break or the end of the text comes first, `~lineEnd` (negative: -1 - where the line ends)
-function tagEnd(bytes: Uint8Array, from: number): number {
+// line break or the end of the text comes first, `~lineEnd` (negative: -1 - where the line ends). `acrossLines`: a
+// line break is white space, as the tokenizer reads it in a page, and the reading gives up (`~where`) at what a
+// renderer may end its block at or change inside the tag: a blank line (an html block's end, a paragraph's), a line
+// starting with `>` (a block quote's mark, taken off), a `\` (marked's escapes in raw text) or another `<` (a tag of
+// its own when a renderer escapes this one)
+function tagEnd(bytes: Uint8Array, from: number, acrossLines = false): number {
   let state: number = Tag.Name;
   for (let i = from; i < bytes.length; i++) {
-    const b = bytes[i] ?? 0;
-    if (b === 0x0a || b === 0x0d) return ~i;
+    let b = bytes[i] ?? 0;
+    if (b === 0x0a || b === 0x0d) {
+      if (!acrossLines || !goesOnPast(bytes, i)) return ~i;
+      b = 0x20;
+    } else if (acrossLines && (b === 0x3c || b === 0x5c)) return ~i;
     const space = b === 0x20 || b === 0x09 || b === 0x0c;
     switch (state) {
       case Tag.Name:
@@ -241,6 +257,14 @@ function tagEnd(bytes: Uint8Array, from: number): number {
     }
   }
   return ~bytes.length;
+}
+
+// whether the line after the break at `at` goes on inside a tag in every renderer: neither blank nor starting with `>`
+function goesOnPast(bytes: Uint8Array, at: number): boolean {
+  let i = bytes[at] === 0x0d && bytes[at + 1] === 0x0a ? at + 2 : at + 1;
+  while (bytes[i] === 0x20 || bytes[i] === 0x09) i++;
+  const b = bytes[i];
+  return b !== undefined && b !== 0x0a && b !== 0x0d && b !== 0x3e;
 }
 
 // the first byte an attribute name holding the `=` at `equals` may start at (the markup screen then asks whether a

@@ -116,7 +116,7 @@ export function htmlBlockLines(bytes: Uint8Array): HtmlBlockLines {
         // to the first blank line after this one
         if (nextBlank !== -1 && nextBlank <= start) nextBlank = blankLineFrom(bytes, nextLineStart(bytes, end));
         last = nextBlank === -1 ? bytes.length : nextBlank;
-      } else last = kind === '</' ? Math.max(...closers.map((c) => endOf(c, start))) : endOf(kind, start);
+      } else last = endOf(kind, start);
       // the block's lines, merged with the block before when they meet
       const previousEnd = blocks[blocks.length - 1];
       if (previousEnd !== undefined && previousEnd >= start) blocks[blocks.length - 1] = Math.max(previousEnd, last);
@@ -139,13 +139,12 @@ export function htmlBlockLines(bytes: Uint8Array): HtmlBlockLines {
   };
 }
 
-// the end tags that end an html block of the first kind (`<script`, `<pre`, `<style`, `<textarea`)
-const closers = ['</script>', '</pre>', '</style>', '</textarea>'];
 const rawTextNames = ['script', 'pre', 'style', 'textarea'];
 
 // Whether the line from `start` to `end` may start an html block, after any marks of block quotes (`>`), list items
 // (`-`, `+`, `*`, digits with `.` or `)`), indents and footnote definitions (`[^…]:`): null when it may not, else the
-// marker its longest block ends at (`''` a blank line, `'</'` one of the `closers`)
+// marker its longest block ends at (`''` a blank line; for the first kind, its own end tag: CommonMark's renderers
+// end it at the first line holding any of the four, marked (`</\1>`) at its own, which comes no earlier)
 function blockStartAt(bytes: Uint8Array, start: number, end: number): string | null {
   let i = skipContainerMarks(bytes, start, end);
   if (bytes[i] === 0x5b && bytes[i + 1] === 0x5e) {
@@ -164,7 +163,8 @@ function blockStartAt(bytes: Uint8Array, start: number, end: number): string | n
   for (const name of rawTextNames) {
     if (!startsFolded(bytes, i + 1, name)) continue;
     const after = bytes[i + 1 + name.length];
-    if (after === undefined || after === 0x20 || after === 0x09 || after === 0x3e || endsLine(after)) return '</';
+    if (after === undefined || after === 0x20 || after === 0x09 || after === 0x3e || endsLine(after))
+      return `</${name}>`;
   }
   // the sixth kind by its name; the seventh, any other tag, only when the whole tag ends on the line (a `>` on it)
   const name = b === 0x2f ? i + 2 : i + 1;

@@ -10,7 +10,7 @@ import {
   planMarkdown,
 } from '../../../src/content/markdown/active-markdown.ts';
 import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
-import { WorkBudget } from '../../../src/content/work-budget.ts';
+import { maxParserNanos, WorkBudget } from '../../../src/content/work-budget.ts';
 import { markdownParts, markdownRuns } from '../../../src/content/markdown/markdown-parts.ts';
 import { liveIn, realRenderers } from './markdown-differential.ts';
 
@@ -44,7 +44,22 @@ const pieces = [
   '<b &Tab; onerror=alert(1)',
   '<svg>',
   '<style>',
+  '<style>\n',
+  '</style>\n',
+  '`<style>`',
+  '### ',
+  'x{color:expression(alert(1))}',
   '<style><img src=x onerror=alert(1)></style>',
+  '   ```\n',
+  '```js\n',
+  '  ~~~\n',
+  '1.  a\n',
+  '  - a\n',
+  '-\t',
+  '\t',
+  '<img\n',
+  ' alt="x\n',
+  ' />\n',
   '[^1]',
   '[^1]: ',
   '[a]: javascript:alert(1)\n',
@@ -58,6 +73,8 @@ const pieces = [
 ];
 
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
+const runs = Number(process.env.PARTS_RUNS ?? 3000);
+const seed = Number(process.env.PARTS_SEED ?? 20261205);
 
 describe('markdown read in parts', () => {
   test('whenever the gate finds nothing, no real renderer makes a live page of the whole text (fixed seed)', () => {
@@ -65,7 +82,7 @@ describe('markdown read in parts', () => {
       fc.property(text, (markdown) => {
         if (findActiveMarkdown(markdown) === null) expect(liveIn(markdown), JSON.stringify(markdown)).toEqual([]);
       }),
-      { seed: 20261205, numRuns: 3000 },
+      { seed, numRuns: runs },
     );
   });
 
@@ -90,15 +107,60 @@ describe('markdown read in parts', () => {
 
   test.each([
     ['an svg element', '<svg>\n\nb\n', 1],
-    ['a fence indented as a list item may indent it', '- a\n  ```\n\nb\n', 1],
+    ['a top-level fence that a list item may not hold', '1.  a\n\n   ```\n\nb\n\n```\n\nc\n', 1],
     ['a tag cut by its line', '<div title="\n\nb\n', 1],
     ['an html block of the first kinds, until it ends', '<!--\n\nb\n-->\n\nc\n', 2],
-    ['a <pre> block (marked passes what follows an inline one raw)', '<pre>\n\nb\n</pre>\n\nc\n', 1],
+    ['a <pre> block (marked passes what follows an inline one raw)', '<pre>\n\nb\n</pre>\n\nc\n', 2],
+    ['a <pre> block marked ends only at its own end tag', '<pre>\n\nb\n</script>\n\nc\n', 1],
     ['an inline <style> (the browser reads later paragraphs as its css)', 'hi <style>\n\nx{}\n\nc\n', 1],
   ])('no cut inside what %s may hold open', (_name, markdown, count) => {
     const parts = markdownParts(markdown);
     expect(parts.join('')).toBe(markdown);
     expect(parts).toHaveLength(count);
+  });
+
+  // what stopped the cutting of a megabyte of READMEs at its first list item's code block and its first `<style`
+  test.each([
+    ["a list item's fence, closed by the item's end", '- a\n\n  ```js\n  x\n\n  y\n  ```\n\nb\n\nc\n', 3],
+    ['a list item on its mark line', '- ```\n  x\n\n  ```\n\nb\n', 2],
+    ['a nested list item', '- a\n  - b\n\n    ```\n    x\n    ```\n\nc\n', 2],
+    ["a `<style>` in a heading's code span", '### chalk.`<style>[.<style>...](string)`\n\nb\n\nc\n', 3],
+    ["a `<style>` in a paragraph's code span", 'a `<style>` b\n\nc\n', 2],
+    ['a `<style>` element to its end tag', '<style>\n.a{}\n</style>\n\nb\n\nc\n', 3],
+    ['an inline `<style>` to its end tag', 'a <style>\n\n.a{}\n\n</style>\n\nb\n', 2],
+    ['a tag over lines that ends before a blank line', '<p>\n<img\n  src="x"\n/>\n</p>\n\nb\n', 2],
+    ['a code block holding a tag cut by its line', '```\n<pre...\n```\n\nb\n', 2],
+  ])('cut after %s', (_name, markdown, count) => {
+    const parts = markdownParts(markdown);
+    expect(parts.join('')).toBe(markdown);
+    expect(parts).toHaveLength(count);
+    for (const renderer of Object.values(realRenderers))
+      expect(parts.map(renderer).join('').replace(/\n/g, ''), markdown).toBe(renderer(markdown).replace(/\n/g, ''));
+  });
+
+  test.each([
+    ['a `<style>` whose end tag may be in a code span', '<style>\n\n`a\n</style>\n`\n\nc\n'],
+    ['a `<style>` whose end tag may be in a link', '<style>\n\n[a\n</style>\n](x)\n\nc\n'],
+    ['a `<style>` whose end tag is indented (a list item may hold it in a fence)', '<style>\n\n  </style>\n\nc\n'],
+    ["a `<style>` after a bare url (marked's and GFM's links run over backticks)", 'http://a.b/`<style>`\n\nc\n'],
+    ['a `<style>` in a code span of a paragraph of two lines', 'a `<style>` b\nc\n\nd\n'],
+    ['a tag over lines that a blank line ends', '<p>\n<img\n  alt="x\n\nb">\n'],
+    ['a tag over lines in a block quote', '> <img\n> alt="x"\n\nb\n'],
+  ])('no cut after %s', (_name, markdown) => {
+    expect(markdownParts(markdown)).toEqual([markdown]);
+  });
+
+  test('a README with code blocks in its list items and a `<style>` in a code span is charged for its live part only', () => {
+    const block =
+      '## Options\n\n- **ranges**: nodes have their offsets.\n\n  ```javascript\n  { "range": [0, 1] }\n  ```\n\n  Note the callback.\n\n';
+    const half = block.repeat(Math.ceil((128 * 1024) / block.length));
+    const heading = '### chalk.`<style>[.<style>...](string, [string...])`\n\n';
+    const live = 'End <b style="color: teal">x</b>.\n';
+    const readme = `${half}${heading}Chain styles.\n\n${half}${live}`;
+    const plan = planMarkdown(readme, WorkBudget.unlimited());
+    // the heading passes the screen (a `<style` tag), and is read on its own: the renderers escape it
+    expect(plan.runs).toEqual([heading, live]);
+    expect(planCharge(plan)).toBeLessThan(maxParserNanos / 100);
   });
 
   test("a footnote's live half is read with the whole text; inert footnotes do not stop the cuts", () => {

@@ -1,0 +1,122 @@
+// Which top-level fenced code block a markdown text may hold open at each line, in every way the renderers may read
+// it (markdown-parts.ts cuts only where no reading holds one open). A fence line with no indent opens or closes a
+// top-level fence. One indented one to three spaces is read both ways when it may be a list item's: as a top-level
+// fence, and as a list item's, which needs no following, since a line with no indent ends every list item (and the
+// fence in it) when nothing is a paragraph it could continue lazily, and a cut falls only before such a line after a
+// blank one. It is read as a list item's only when a list item is certainly open with its content at or left of the
+// fence (a `- ` or `1. ` line with no indent, every line since at its content column or blank): an ordinary README's
+// code blocks in lists are then followed as they are. A fence line that may stand in an html block is read both as
+// the fence and as the block's text, and a closing line only marked takes (the opening run, then any `~` and
+// backticks) both as closing and not. The readings are few (deduplicated by the fence they hold); past
+// `maxReadings` the text is not followed further (nothing more is cut).
+
+/** An open top-level fence: its character and the length of its opening run. */
+interface Fence {
+  readonly char: number;
+  readonly length: number;
+}
+
+// readings beyond which the text is no longer followed: crafted text only (runs of fences of growing lengths)
+const maxReadings = 16;
+
+const fenceLine = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const blankRest = /^[ \t]*$/;
+// a closing line marked (18) takes and CommonMark does not: the opening run, then more fence characters
+const markedClosingRest = /^[`~]*[ \t]*$/;
+// a list item's first line with no indent and content on it (a bullet, or 1 as the number when it may interrupt a
+// paragraph); 1 to 4 spaces after the mark (5 or more make indented code in the item, a tab a tab stop)
+const listItemStart = /^(?:[-+*]|(\d{1,9})[.)])( {1,4})(?=[^ \t])/;
+const thematicBreak = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** Follows a text line by line: which top-level fences may be open before each line. */
+export class FenceReadings {
+  private readings = new Map<string, Fence | null>([['', null]]);
+  // the content column of a list item the reading with no fence open is certainly in, null when not known
+  private listColumn: number | null = null;
+  /** True once the readings are too many to follow: nothing after may be cut. */
+  lost = false;
+
+  /** True when no reading holds a top-level fence open (before the next line). */
+  get closed(): boolean {
+    return !this.lost && this.readings.size === 1 && this.readings.has('');
+  }
+
+  /** True when every reading holds a top-level fence open (before the next line): a line that closes none is code. */
+  get open(): boolean {
+    return !this.lost && !this.readings.has('');
+  }
+
+  /** Reads one line (no line break). `inHtmlBlock`: the line may be in an html block; `previousBlank`: the line before was blank (or there was none). */
+  read(line: string, inHtmlBlock: boolean, previousBlank: boolean): void {
+    if (this.lost) return;
+    const fence = fenceLine.exec(line);
+    const next = new Map<string, Fence | null>();
+    // a reading with no fence open that a closing line made: its list state is not known
+    let reopened = false;
+    const keep = (reading: Fence | null): void => {
+      next.set(reading === null ? '' : `${reading.char}:${reading.length}`, reading);
+    };
+    for (const reading of this.readings.values()) {
+      if (fence === null) {
+        keep(reading);
+        continue;
+      }
+      // as the text of an html block
+      if (inHtmlBlock) keep(reading);
+      const [, indent = '', run = '', rest = ''] = fence;
+      const char = run.charCodeAt(0);
+      if (reading !== null) {
+        const closing = char === reading.char && run.length >= reading.length;
+        if (closing && blankRest.test(rest)) {
+          keep(null);
+          reopened = true;
+        } else {
+          keep(reading);
+          if (closing && markedClosingRest.test(rest)) {
+            keep(null);
+            reopened = true;
+          }
+        }
+      } else if (char === 0x60 && rest.includes('`')) keep(null);
+      else {
+        const opened = { char, length: run.length };
+        if (indent.length === 0) keep(opened);
+        else {
+          // a list item's fence: closed, at the latest, by the next line with no indent
+          keep(null);
+          if (this.listColumn === null || indent.length < this.listColumn) keep(opened);
+        }
+      }
+    }
+    this.readings = next;
+    this.listColumn = reopened ? null : nextListColumn(this.listColumn, line, inHtmlBlock, previousBlank);
+    if (next.size > maxReadings) this.lost = true;
+  }
+}
+
+// the content column of the list item certainly open after `line` (in the reading with no fence open), null when
+// none is known: a list item's first line with no indent starts one; a line with no indent ends every list item;
+// an indented line left of the column may be a lazy continuation or end it (not known)
+function nextListColumn(column: number | null, line: string, inHtml: boolean, previousBlank: boolean): number | null {
+  if (blankRest.test(line)) return column;
+  const first = line.charCodeAt(0);
+  if (first === 0x20 || first === 0x09) return column !== null && indentColumns(line) >= column ? column : null;
+  if (inHtml || thematicBreak.test(line)) return null;
+  const item = listItemStart.exec(line);
+  if (item === null) return null;
+  // an ordered item numbered other than 1 does not interrupt a paragraph
+  if (item[1] !== undefined && item[1] !== '1' && !previousBlank) return null;
+  return item[0].length;
+}
+
+// the column a line's content starts at, tabs to stops of 4
+function indentColumns(line: string): number {
+  let column = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x20) column++;
+    else if (c === 0x09) column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}

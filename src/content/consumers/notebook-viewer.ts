@@ -1,6 +1,6 @@
 // Notebook viewers (nbconvert, JupyterLab, nbviewer): a notebook is recognised by its nbformat structure whatever it
 // is declared as; its markdown cells and outputs are judged as the viewers render them (notebook/active-notebook.ts).
-import { isNotebook, opensAsObject, readNotebook } from '../notebook/active-notebook.ts';
+import { isNotebook, mayHoldNotebook, readNotebook } from '../notebook/active-notebook.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 
 /**
@@ -14,7 +14,7 @@ export function shownAsNotebook(body: TextBody): boolean {
   const declared = body.declaredKind;
   if (declared !== null && declared !== 'json' && declared !== 'text') return false;
   if (body.extension !== null && pageNamed.has(body.extension)) return false;
-  return body.kind === 'json' && opensAsObject(body.utf8) && isNotebook(body.json());
+  return body.kind === 'json' && mayHoldNotebook(body.utf8) && isNotebook(body.json());
 }
 
 // the extensions a browser opens from disk as an HTML page (browser.ts) or a markdown renderer or site reads as a page
@@ -48,7 +48,7 @@ export const notebookConsumer: ContentConsumer = {
   ],
   leftOut:
     'a notebook is data: its markdown cells and html, markdown, svg and javascript outputs are no longer judged (declared markdown or html, its raw text still is)',
-  readsText: (body) => body.kind === 'json' && opensAsObject(body.utf8) && isNotebook(body.json()),
+  readsText: (body) => body.kind === 'json' && mayHoldNotebook(body.utf8) && isNotebook(body.json()),
   judgeText: (body, budget) => {
     const notebook = body.json();
     if (!isNotebook(notebook)) return [];

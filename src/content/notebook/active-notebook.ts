@@ -40,6 +40,63 @@ export function opensAsObject(bytes: Uint8Array): boolean {
   return bytes[at] === 0x7b;
 }
 
+/** Nesting a JSON body that may be a notebook is parsed to at most: nbformat's own structure is six levels deep, and a `application/json` output nested past this is withheld (`content.too-complex`) rather than parsed. */
+export const maxNotebookNesting = 1000;
+
+/** True when JSON `bytes` may hold a notebook: an object (past white space and a byte order mark) with a `cells` or `worksheets` member at its top level (a key compared as JSON decodes it). Read by one linear scan of brackets and strings, not a parse: JSON nested four million levels deep inside another member (`{"x":[[[…]]]}`) cost seconds to parse for a body no viewer opens as a notebook. Throws `WorkExhausted` when such a body nests deeper than `maxNotebookNesting` (a notebook candidate is then withheld, not parsed). */
+export function mayHoldNotebook(bytes: Uint8Array): boolean {
+  if (!opensAsObject(bytes)) return false;
+  let depth = 0;
+  let deepest = 0;
+  let named = false;
+  // at the top level, the next string is a member's key (after the `{` or a `,`)
+  let key = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 0x22) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < bytes.length && bytes[i] !== 0x22; i++) {
+        if (bytes[i] === 0x5c) {
+          escaped = true;
+          i++;
+        }
+      }
+      if (depth === 1 && key) {
+        key = false;
+        named ||= notebookMember(bytes, start, i, escaped);
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (depth === 1) key = true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && depth === 1) key = true;
+  }
+  if (named && deepest > maxNotebookNesting) throw new WorkExhausted('notebook');
+  return named;
+}
+
+// whether the JSON string from `start` (its opening quote) to `end` (its closing one) is `cells` or `worksheets`
+function notebookMember(bytes: Uint8Array, start: number, end: number, escaped: boolean): boolean {
+  if (!escaped) {
+    const length = end - start - 1;
+    if (length !== 5 && length !== 10) return false;
+    const name = Buffer.from(bytes.buffer, bytes.byteOffset + start + 1, length).toString('latin1');
+    return name === 'cells' || name === 'worksheets';
+  }
+  // an escaped key (`"c\u0065lls"`) decoded as JSON decodes it; one too long for either name is neither
+  if (end - start > 64) return false;
+  try {
+    const name: unknown = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start + 1).toString('utf8'),
+    );
+    return name === 'cells' || name === 'worksheets';
+  } catch {
+    return false;
+  }
+}
+
 // how a viewer reads one piece: as markdown, as HTML, as SVG, or (`raw`) as the HTML and markdown exports a raw
 // cell passes through to
 type PieceFlavour = 'markdown' | 'html' | 'svg' | 'raw';

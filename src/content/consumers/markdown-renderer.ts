@@ -25,8 +25,8 @@ export const markdownConsumer: ContentConsumer = {
   leftOut:
     'markdown links, images and raw html are no longer judged as rendered: text is read raw as HTML only (when the browser is in the profile), so `[x](javascript:…)` passes',
   readsText: (body) => {
-    if (body.kind === 'xml') return true;
-    if (body.kind === 'json') return body.declaredData === null && !shownAsNotebook(body);
+    if (body.kind === 'xml') return !sourceFile(body);
+    if (body.kind === 'json') return body.declaredData === null && !sourceFile(body) && !shownAsNotebook(body);
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
   judgeText: (body, budget) => {

@@ -53,6 +53,10 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   'sql',
   'graphql',
   'proto',
+  // data files editors and hosts show as code: a JSON schema's descriptions spell `\\<iframe>`, which a renderer
+  // would pass on as a live tag
+  'json',
+  'xml',
 ]);
 
 /** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. */

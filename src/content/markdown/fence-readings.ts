@@ -49,7 +49,12 @@ export class FenceReadings {
   /** Reads one line (no line break). `inHtmlBlock`: the line may be in an html block; `previousBlank`: the line before was blank (or there was none). */
   read(line: string, inHtmlBlock: boolean, previousBlank: boolean): void {
     if (this.lost) return;
-    const fence = fenceLine.exec(line);
+    // most lines are no fence line: the readings stay as they are
+    const fence = line.includes('``') || line.includes('~~') ? fenceLine.exec(line) : null;
+    if (fence === null) {
+      this.listColumn = nextListColumn(this.listColumn, line, inHtmlBlock, previousBlank);
+      return;
+    }
     const next = new Map<string, Fence | null>();
     // a reading with no fence open that a closing line made: its list state is not known
     let reopened = false;
@@ -57,10 +62,6 @@ export class FenceReadings {
       next.set(reading === null ? '' : `${reading.char}:${reading.length}`, reading);
     };
     for (const reading of this.readings.values()) {
-      if (fence === null) {
-        keep(reading);
-        continue;
-      }
       // as the text of an html block
       if (inHtmlBlock) keep(reading);
       const [, indent = '', run = '', rest = ''] = fence;

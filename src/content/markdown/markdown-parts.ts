@@ -23,7 +23,7 @@
 import { FenceReadings } from './fence-readings.ts';
 import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
 import { mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
-import { mayOpenStyle, opensInlineSpan, surelyClosesStyle } from './style-regions.ts';
+import { mayOpenStyle, opensInlineSpan, styleTag, surelyClosesStyle } from './style-regions.ts';
 
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
 export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
@@ -48,20 +48,20 @@ export function markdownParts(text: string): string[] {
   let span = 0;
   // the lines since the last blank one hold no backtick or `[`
   let paragraphClean = true;
-  // a `<style>` that may be raw is open (style-regions.ts)
+  // a `<style>` that may be raw is open (style-regions.ts); none is when the text names none
   let style = false;
+  const styled = styleTag.test(text);
   for (let i = 0; i < lines.length; i++) {
-    const { start, end, byte, blank, previousBlank, closed, open } = lines[i] as Line;
+    const { start, end, byte, blank, previousBlank, closed, open, inBlock } = lines[i] as Line;
     const content = text.slice(start, end);
     while (span < spans.length && (spans[span + 1] ?? 0) < byte) span += 2;
     const inSpan = span < spans.length && (spans[span] ?? 0) <= byte;
-    const inBlock = blocks.holds(byte);
     const first = content.charCodeAt(0);
     if (start > 0 && closed && !style && previousBlank && !blank && first !== 0x20 && first !== 0x09) {
       if (!inSpan && !inBlock) cuts.push(start);
     }
     if (style) style = !surelyClosesStyle(content, closed, paragraphClean);
-    else {
+    else if (styled) {
       const context = {
         inFence: open,
         raw: inSpan || inBlock,
@@ -91,6 +91,8 @@ interface Line {
   blank: boolean;
   /** the line before was blank (or there was none) */
   previousBlank: boolean;
+  /** it may stand in an html block */
+  inBlock: boolean;
   /** before it, no reading holds a fence open (fence-readings.ts) */
   closed: boolean;
   /** before it, every reading holds a fence open */
@@ -112,9 +114,10 @@ function fencedLines(text: string, blocks: HtmlBlockLines): Line[] {
     const blank = blankLine.test(line);
     const closed = fences.closed;
     const open = fences.open;
-    fences.read(line, blocks.holds(byte), previousBlank);
+    const inBlock = blocks.holds(byte);
+    fences.read(line, inBlock, previousBlank);
     const nextByte = byte + Buffer.byteLength(text.slice(start, next), 'utf8');
-    lines.push({ start, end, byte, nextByte, blank, previousBlank, closed, open, code: open && fences.open });
+    lines.push({ start, end, byte, nextByte, blank, previousBlank, inBlock, closed, open, code: open && fences.open });
     previousBlank = blank;
     byte = nextByte;
     start = next;

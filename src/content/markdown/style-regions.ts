@@ -12,7 +12,10 @@
 //   image title or text, an image's alt): every renderer passes that closing tag through as it is.
 
 /** A `<style` start tag, any prefix: what follows it to its end tag is css in the page, wherever the renderer put it. */
-export const inlineStyleTag = /<(?:[a-z]+:)?style\b/gi;
+export const styleTag = /<(?:[a-z]+:)?style\b/i;
+
+// the same, for every one on a line
+const inlineStyleTag = /<(?:[a-z]+:)?style\b/gi;
 
 const closingStyleLine = /^<\/style\s*>/i;
 const atxHeading = /^ {0,3}#{1,6}(?:[ \t]|$)/;
@@ -28,8 +31,7 @@ export interface StyleLineContext {
 
 /** Whether some `<style` tag on `line` may be passed through raw by a renderer (it then opens a style element); false for a line without one. Linear in the line. */
 export function mayOpenStyle(line: string, context: StyleLineContext): boolean {
-  inlineStyleTag.lastIndex = 0;
-  if (!inlineStyleTag.test(line)) return false;
+  if (!styleTag.test(line)) return false;
   if (context.inFence) return false;
   if (context.raw || !(atxHeading.test(line) || context.blankAround()) || line.length > maxSpanLine) return true;
   const spans = codeSpans(line);

@@ -84,7 +84,8 @@ describe('markdown read in parts', () => {
       }),
       { seed, numRuns: runs },
     );
-  });
+    // five real renderers over every text: minutes on a loaded machine, not a bound on the gate's speed
+  }, 180_000);
 
   test('parts are the text, cut before a line with no indent after a blank line', () => {
     const readme = '# Title\n\nSome prose.\n\n```js\nx\n\ny\n```\n\n- a\n\n  b\n\nEnd <b style="color: teal">x</b>.\n';

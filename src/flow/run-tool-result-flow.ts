@@ -11,7 +11,8 @@ import type { RecordSink } from '../record/record-sink.ts';
 import { abortDeadline } from './abort-deadline.ts';
 import { discoverLinks } from './discover-links.ts';
 import { guardGate, minJudgementMs } from './guard-gate.ts';
-import { judgeJsonTexts, withJsonText } from './json-text-links.ts';
+import { withJsonText } from './json-text-links.ts';
+import { judgeResultValues } from './refused-beside.ts';
 import { judgeEmbeddedItems } from './judge-embedded.ts';
 import type { InputAnswerer, LinkReader } from './link-reader.ts';
 import type { FlowMode } from './link-steps.ts';
@@ -127,7 +128,9 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
     refs.set(f.record.uri, { ref: recordRef(f.record.stages.discovered), link, decision: f.record.decisions.link });
   });
   const judging = { server: options.context.server, mode: options.mode, refs };
-  for (const edit of await judgeJsonTexts(gate, items, judging, true, true))
+  // (and the strings beside a link refused inside a JSON text, which may name its address: `judgeResultValues`)
+  const { texts } = await judgeResultValues(gate, items, undefined, judging, true);
+  for (const edit of texts)
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(items[edit.index], edit));
   const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
   const content: Record<string, unknown>[] = [];

@@ -92,6 +92,8 @@ export interface StructuredOptions {
    * than one; absent: this value's own
    */
   searched?: SearchSpent;
+  /** told of each link this value refused (a link object or uri string found in it), as its decision is made */
+  noteRefused?: (refused: RefusedRef) => void;
 }
 
 /** Characters the searches for refused uris cost so far (`maxSearchedChars`), across the values sharing it. */
@@ -132,6 +134,7 @@ export async function judgeStructured(
     if (decision === undefined || decision.effect !== 'deny') return;
     const uri = uriOf(f.link);
     const ref = refs?.get(maskUri(uri))?.ref ?? null;
+    options.noteRefused?.({ ref, link: f.link, decision });
     const value = f.bare ? refusedLinkNotice(f.link, decision, ref) : refusedLinkItem(f.link, decision, ref);
     // a key cannot be replaced in place: the value that holds it is withheld whole
     if (f.key === true) refusedKey ??= refusedLinkNotice(f.link, decision, ref);

@@ -6,10 +6,10 @@ import { quoteValue } from '../decision/quote-value.ts';
 import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkNotice, refusedStepItem } from '../flow/refused-link.ts';
-import { judgeJsonTexts } from '../flow/json-text-links.ts';
-import type { DecidedLink } from '../flow/link-decider.ts';
+import { type DecidedLink, resultLinkDecider } from '../flow/link-decider.ts';
+import { judgeResultValues } from '../flow/refused-beside.ts';
 import type { Decision } from '../decision/decision.ts';
-import { applyStructured, judgeStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
+import { applyStructured, type RefusedRef, type StructuredEdit } from '../flow/structured-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { capDecision, capNotice, type HookCap } from './cap-notice.ts';
 import { checkBudget, maxItemsPerEvent } from './event-budget.ts';
@@ -17,7 +17,6 @@ import { type HookContext, linkContext, modeOf, nowOf, save, saveDiscovered } fr
 import type { HookAnswer, HookEvent } from './hook-event.ts';
 import { judgeToolItem } from './hook-embedded.ts';
 import { maxRenderedLinkChars, maxSplitCandidates, renderedItem, renderedLinkCandidates } from './rendered-item.ts';
-import { NotingDecider } from './refused-beside.ts';
 import { SavedFiles } from './saved-files.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { listingNamed, namelessWhereNaming, namingWithheld, refusedSearch } from './refused-named.ts';
@@ -166,8 +165,6 @@ export async function toolReturned(
   });
   // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
   // proxy and the decorator), so a refused uri does not survive in it
-  checkBudget(context.budget);
-  const noting = new NotingDecider(context.gate, server, decided);
   const inPlace = new Map<readonly (string | number)[], unknown>();
   for (const [k, { path }] of inStructured.entries()) {
     const notice = withheld.get(items.length + k);
@@ -175,20 +172,19 @@ export async function toolReturned(
   }
   const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
   // prose holding a refused link's uri too (a server's text naming it beside the link), and the flow's judgement of
-  // `structuredContent`'s uri strings and strings holding a refused link's uri
-  const judgeValues = async (refs: ReadonlyMap<string, RefusedRef>) => {
-    const judging = { server, mode: modeOf(context), refs, decide: noting.decide };
-    checkBudget(context.budget);
-    const texts = await judgeJsonTexts(context.gate, content.map(unwrappedText), judging, false, true);
-    checkBudget(context.budget);
-    return { texts, structured: await judgeStructured(context.gate, linksReplaced ?? undefined, judging) };
-  };
-  let values = await judgeValues(refused);
-  // a link refused inside a JSON text or `structuredContent` hands its address on through every other string of the
-  // result as a `content` link does: all of them are judged again, searched for it too (the decisions are kept)
-  const beyond = await noting.refusedBeyond(refused);
-  if (beyond.refs.size > 0) values = await judgeValues(new Map([...refused, ...beyond.refs]));
-  // kept as `content`'s are, in an entry of their own (each entry is written once)
+  // `structuredContent`'s uri strings and strings holding a refused link's uri (a link refused inside a JSON text or
+  // `structuredContent`: every other string of the result is searched for it too)
+  checkBudget(context.budget);
+  const decide = resultLinkDecider(context.gate, server, decided);
+  const judging = { server, mode: modeOf(context), refs: refused, decide };
+  const values = await judgeResultValues(context.gate, content.map(unwrappedText), linksReplaced ?? undefined, judging);
+  checkBudget(context.budget);
+  // those refused beyond `content` are kept as `content`'s are, in an entry of their own (each entry is written once)
+  const beyond = { addresses: [] as string[] };
+  for (const r of values.beyond.values()) {
+    const address = refusedAddressOf(r.decision, uriOf(r.link));
+    if (address !== null) beyond.addresses.push(address);
+  }
   await state.addRefused(`${callId}-beside`, beyond.addresses);
   const { texts: jsonEdits, structured: judged } = values;
   for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };

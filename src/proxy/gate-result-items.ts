@@ -6,8 +6,9 @@ import { guardGate } from '../flow/guard-gate.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
-import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
-import { judgeJsonTexts } from '../flow/json-text-links.ts';
+import { applyStructured, type RefusedRef } from '../flow/structured-links.ts';
+import { judgeResultValues, namesRefusedAddress } from '../flow/refused-beside.ts';
+import { withheldNaming } from '../sdk/plain-answers.ts';
 import { type DecidedHere, type DecidedLink, type LinkDecider, resultLinkDecider } from '../flow/link-decider.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { uriOf } from '../link/resource-link.ts';
@@ -215,21 +216,33 @@ export function itemJudge(
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
     for (const edit of made) if (edit !== null && edit !== undefined) edits.push(edit);
-    // the links and uris of `structuredContent` get the same replacement as those of `content`
-    const judged = await judgeStructured(gate, structuredContent, { server, mode: 'enforce', refs, decide });
+    // the links and uris of `structuredContent` get the same replacement as those of `content`, and so do those of a
+    // text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say) (and of an embedded
+    // resource's text, unless the resource is withheld whole); a link refused there, its address beside it too
+    const values = await judgeResultValues(
+      gate,
+      content,
+      structuredContent,
+      { server, mode: 'enforce', refs, decide },
+      true,
+    );
+    const judged = values.structured;
     const at = ['result', 'structuredContent'];
     if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
     else for (const e of judged.edits) edits.push({ op: 'replace', path: [...at, ...e.path], value: e.value });
-    // so do those of a text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say)
-    // (and of an embedded resource's text, unless the resource is withheld whole)
     const replaced = new Set(found.filter((_, i) => made[i] != null).map((f) => f.index));
-    for (const t of await judgeJsonTexts(gate, content, { server, mode: 'enforce', refs, decide }, true, true))
+    for (const t of values.texts)
       if (!replaced.has(t.index))
         edits.push({
           op: 'replace',
           path: ['result', 'content', t.index, ...t.path],
           value: t.path.length === 0 ? { type: 'text', text: t.text } : t.text,
         });
+    // an answer that still names an address it refused, where no notice stands for it, is withheld whole
+    const refused = [...refs.values(), ...values.beyond.values()];
+    const answer = isRecord(result) && isJsonRpcId(responseId);
+    if (answer && refused.length > 0 && namesRefusedAddress(editMessage(message, edits), refused))
+      return withheldNaming(responseId);
     return edits.length === 0 ? null : edited(message, edits);
   }
 }

@@ -7,7 +7,6 @@ import { isRecord } from '../decision/json-value.ts';
 import { frontedGateTransport, gateErrorCode, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
-import { editMessage } from '../sdk/message-edits.ts';
 import { EditedLine } from './edited-line.ts';
 import { type EditMaker, itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
@@ -261,12 +260,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       gated.setProtocolVersion?.(result['protocolVersion']);
     const judged = itemMethods.get(method);
     if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id, place);
-    // searched again once judged: a link refused in a JSON text or `structuredContent` is noted only as the judge
-    // decides it, and the prose beside it may name its address (the decorator withholds such an answer the same way)
+    // a link refused in a JSON text or `structuredContent`, and its address beside it, are the judge's (the flow's
+    // second pass: `judgeResultValues`)
     judgeThenSend(
-      noting(() => items.judge(judged, m, steps)).then(
-        (changed) => gated.withheldIfNaming(id, () => judgedValue(changed, m)) ?? changed,
-      ),
+      noting(() => items.judge(judged, m, steps)),
       m,
       id,
       place ?? outbox.keep(true),
@@ -388,10 +385,4 @@ function optionalSink(options: ProxySessionOptions): { sink?: RecordSink } {
 
 function text(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-
-// the message a judged answer stands for: as it came, the judge's new value, or the original with its edits made
-function judgedValue(changed: object | null, message: Msg): unknown {
-  if (changed === null) return message;
-  return changed instanceof EditedLine ? editMessage(changed.from as Msg, changed.edits) : changed;
 }

@@ -12,7 +12,6 @@ import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shap
 import { BatchRefusals } from './batch-refusals.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import { linearizeReadBuffer } from './linear-read-buffer.ts';
-import { namesRefused, withheldNaming } from './plain-answers.ts';
 import { onInbound, onWholeBatch, passesWhole } from './route-inbound.ts';
 import { onRead } from './route-read.ts';
 import { type GateTransportOptions, TransportSession } from './transport-session.ts';
@@ -42,11 +41,6 @@ export interface FrontedGateTransport extends GateTransport {
   notingRefusals(): () => void;
   /** notes a link the front end decided itself (kept when refused for its address) */
   readonly noteDecided: DecidedHere;
-  /**
-   * the gate's answer to request `id` in place of a message the front end judged itself that names the address of a
-   * link refused in this session (enforce mode), or null; `judged` is made only when an address is kept
-   */
-  withheldIfNaming(id: JsonRpcId, judged: () => unknown): Record<string, unknown> | null;
 }
 
 /** Optional members a 2.x Transport adds to the 1.x shape. */
@@ -182,12 +176,6 @@ class GatedTransport implements FrontedGateTransport {
   }
 
   readonly noteDecided: DecidedHere = (uri, decision) => this.session.refused.noteDecided(uri, decision);
-
-  withheldIfNaming(id: JsonRpcId, judged: () => unknown): Record<string, unknown> | null {
-    const s = this.session;
-    if (s.refused.size === 0) return null;
-    return namesRefused(s, judged()) ? withheldNaming(id) : null;
-  }
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;

@@ -8,9 +8,11 @@ import {
   minAddressChars,
 } from '../flow/address-search.ts';
 import { addressOf } from '../flow/gate-notice.ts';
+import { refusedForAddress } from '../flow/refused-for-address.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 
 export { maxAddressChars } from '../flow/address-search.ts';
+export { refusedForAddress } from '../flow/refused-for-address.ts';
 
 // A server's notifications and the answers the gate has no judgement of its own for pass through unjudged, and a host
 // may show them to its user or its model: once one of the server's links was refused for its address (an internal
@@ -18,29 +20,6 @@ export { maxAddressChars } from '../flow/address-search.ts';
 // that address is dropped, an answer naming it replaced by the gate's error or, in a listing, the string naming it by
 // the gate's notice (enforce mode, `plain-answers.ts`). A link refused for what it is not (its origin is not listed,
 // its server is not allowed, its declared type or size, an engine failure) leaves its address free to be named.
-
-/**
- * The reasons that refuse a link for its address: one that must not be handed on in any later text of the session.
- * A scheme refusal counts only for `file:` (the address is a file of this machine, which a shell reads).
- */
-const addressReasons: ReadonlySet<string> = new Set([
-  'uri.non-public-address',
-  'uri.userinfo',
-  'uri.parser-confusion',
-  'uri.invalid',
-  'uri.unresolved',
-]);
-const localSchemes: ReadonlySet<string> = new Set(['file']);
-
-/** Whether a refused link's `reasons` refuse it for its address (`uri`'s scheme decides a scheme refusal). */
-export function refusedForAddress(reasons: readonly { code: string }[], uri: string): boolean {
-  return reasons.some(
-    (r) =>
-      addressReasons.has(r.code) ||
-      (r.code === 'uri.scheme-not-allowed' &&
-        localSchemes.has(/^\s*([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase() ?? '')),
-  );
-}
 
 /**
  * The address a link `decision` denied for its address (its effect, whatever the mode; `refusedForAddress`) is kept

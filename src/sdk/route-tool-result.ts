@@ -5,9 +5,10 @@ import { judgeEmbeddedItems } from '../flow/judge-embedded.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
-import { applyStructured, judgeStructured, type RefusedRef } from '../flow/structured-links.ts';
+import { applyStructured, type RefusedRef } from '../flow/structured-links.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
-import { judgeJsonTexts, withJsonText } from '../flow/json-text-links.ts';
+import { withJsonText } from '../flow/json-text-links.ts';
+import { judgeResultValues } from '../flow/refused-beside.ts';
 import { resultLinkDecider } from '../flow/link-decider.ts';
 import type { FoundLink } from './found-links.ts';
 import { gateError } from './gate-answers.ts';
@@ -193,8 +194,8 @@ async function judgedNoted(
   // a link decided only there is noted as refused as its decision is made, before the noting ends
   const decide = resultLinkDecider(s.gate, s.server, known, (uri, d) => s.refused.noteDecided(uri, d));
   const judging = { server: s.server, mode: s.mode, refs: refsOf, decide };
-  const structuring = judgeStructured(s.gate, result['structuredContent'], judging);
-  const jsonTexts = judgeJsonTexts(s.gate, content, judging, true, true);
+  // (a link refused there: the strings beside it that name its address become its notice too)
+  const values = judgeResultValues(s.gate, content, result['structuredContent'], judging, true);
   const steps = await stepping;
   s.refused.note(steps);
   const refs = new Map<string, RefusedRef>();
@@ -206,9 +207,9 @@ async function judgedNoted(
     refs.set(step.discovered.uri, { ref: recordRef(step.discovered), link: f.link, decision: step.linkDecision });
   });
   refsMade(refs);
-  for (const edit of await jsonTexts)
+  const { texts, structured } = await values;
+  for (const edit of texts)
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(content[edit.index], edit));
-  const structured = await structuring;
   noted();
   const structuredChanged = structured.withheld || structured.edits.length > 0;
   if (judged.changed.size === 0 && !structuredChanged) return message;

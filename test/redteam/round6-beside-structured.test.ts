@@ -1,10 +1,10 @@
 // A link refused inside a JSON text item or `structuredContent`, its address elsewhere in the same result (second
 // reading of this session, finding 1): the link becomes its notice, but the prose beside it was searched only for the
 // links refused in `content`, so "now fetch <the address>" reached the host through the proxy and the Claude Code hook.
-// The decorator withholds the same answers (it searches the whole answer once the result's refusals are noted). The
-// proxy searches the judged answer again once the links its judge decided are noted (src/proxy/proxy-session.ts); the
-// hooks (Claude Code, Codex) judge every value again once a JSON text or `structuredContent` refused a link of its own
-// (src/hook/refused-beside.ts); the Codex cases are those its `structuredContent` adds.
+// Every front end (decorator, proxy, Claude Code and Codex hooks) now has one second pass in the flow
+// (src/flow/refused-beside.ts): once a JSON text or `structuredContent` refused a link of its own, all of them and the
+// prose items are judged again with it among the refused links, and each string or item naming its address becomes its
+// notice; the rest of the result still reaches the host. The Codex cases are those its `structuredContent` adds.
 import { afterEach, describe, expect, test } from 'vitest';
 import { readBack } from '../../src/flow/gate-notice.ts';
 import { hookScratch } from '../hook/hook-args.ts';
@@ -54,6 +54,44 @@ for (const [front, start] of fronts)
         expect(readBack(answer.toLowerCase())).not.toContain(hostPath);
       });
   });
+
+// one outcome in every front end: what names the address becomes the link's notice, and nothing else is withheld (the
+// proxy and the decorator used to withhold the whole answer)
+const beside = {
+  content: [jsonText({ link: link(metadata) }), prose(told), prose('the weather is fine')],
+  structuredContent: { note: told, other: 'all well' },
+};
+for (const [front, start] of fronts)
+  test(`${front}: the prose naming the address becomes the notice, the rest of the result reaches the host`, async () => {
+    const f = await start();
+    const answer = await handed(callWith(f, { result: beside }));
+    expect(readBack(answer.toLowerCase())).not.toContain(hostPath);
+    expect(answer).toContain('the weather is fine');
+    expect(answer).toContain('all well');
+    expect(answer).toContain('linkgate refused the link `doc`');
+  });
+
+// where no notice can stand for it (an allowed link's description, a text item's `_meta`), the answer is withheld whole
+const allowed = { type: 'resource_link', uri: 'https://example.com/a', name: 'ok', description: `see ${metadata}` };
+const nowhere: [string, Record<string, unknown>][] = [
+  ['a content link refused, its address in an allowed link', { content: [link(metadata), allowed] }],
+  [
+    'a JSON text item holds the link, an allowed link its address',
+    { content: [jsonText({ link: link(metadata) }), allowed] },
+  ],
+  [
+    'a JSON text item holds the link, a text item its address in `_meta`',
+    { content: [jsonText({ link: link(metadata) }), { type: 'text', text: 'x', _meta: { note: metadata } }] },
+  ],
+];
+for (const [front, start] of fronts)
+  for (const [label, result] of nowhere)
+    test(`${front}: ${label}: the answer is withheld whole`, async () => {
+      const f = await start();
+      const answer = await handed(callWith(f, { result }));
+      expect(readBack(answer.toLowerCase())).not.toContain(hostPath);
+      expect(answer).toContain('-32080');
+    });
 
 const hooks = hookScratch('linkgate-redteam-r6structured-');
 // what the host hands the model after a hook ran: its replacement, or (no answer) the tool result as it came

@@ -63,6 +63,21 @@ const geminiEvent = JSON.stringify({
   tool_name: 'read_mcp_resource',
   tool_input: { uri: 'guide://manuals/packing' },
 });
+/** A Claude Code PostToolUse tool result of `content` (MCP tool `docs/links`) under tool-use id `id`. */
+const toolResult = (content: unknown[], id: string) =>
+  JSON.stringify({
+    session_id: 'bench',
+    transcript_path: '/tmp/bench.jsonl',
+    cwd: '/tmp',
+    permission_mode: 'default',
+    hook_event_name: 'PostToolUse',
+    tool_name: 'mcp__docs__links',
+    tool_input: {},
+    tool_response: content,
+    tool_use_id: id,
+  });
+/** Refused addresses in the session's state for the tool-result row (the state's bound, `maxRefusedAddresses`). */
+const refusedInState = 1024;
 const evalLine = `${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'guide://manuals/packing', name: 'packing' } })}\n`;
 
 /**
@@ -144,6 +159,18 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       stateDir,
     ];
     let fresh = 0;
+    // a session that refused 1 024 internal addresses (four tool results of 256 links): every later tool result is
+    // searched for them (issue 42: building that search was ~95 ms CPU per event before its forms were kept)
+    const refusedState = path.join(scratch, 'refused-state');
+    for (let from = 0; from < refusedInState; from += 256) {
+      const links = Array.from({ length: 256 }, (_, i) => ({
+        type: 'resource_link',
+        uri: `http://10.0.${(from + i) >> 8}.${(from + i) & 255}/internal/item-${from + i}`,
+        name: 'x',
+      }));
+      runOnce(hookArgs(entries.cached, refusedState), toolResult(links, `toolu_fill_${from}`), /non-public-address/);
+    }
+    let later = 0;
     const evalArgs = (entry: string) => [entry, 'eval', '--policy', 'policies/default.yaml'];
     const none = /^$/;
     const allow = /"effect":"allow"/;
@@ -160,6 +187,12 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       'hook event, code-cache start, policy not cached': () =>
         runOnce(hookArgs(entries.cached, path.join(scratch, `fresh-${(fresh += 1)}`)), event, none),
       'hook event, tsc output (unbundled)': () => runOnce(hookArgs(entries.tsc), event, none),
+      [`tool result, ${refusedInState} refused addresses kept`]: () =>
+        runOnce(
+          hookArgs(entries.cached, refusedState),
+          toolResult([{ type: 'text', text: `nothing to see ${(later += 1)}` }], `toolu_later_${later}`),
+          none,
+        ),
       'eval one line, code-cache start': () => runOnce(evalArgs(entries.cached), evalLine, allow),
       'eval one line, ES-module bundle (linkgate.js)': () => runOnce(evalArgs(entries.esm), evalLine, allow),
       'eval one line, tsc output (unbundled)': () => runOnce(evalArgs(entries.tsc), evalLine, allow),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { currentFileUser } from '../policy/replaceable-file.ts';
@@ -413,12 +413,13 @@ export function defaultStateDir(env: Readonly<Record<string, string | undefined>
 }
 
 /**
- * The cache root the default state folder is in: `$XDG_CACHE_HOME`, else `~/.cache`; the user's own set-up, taken at
- * its real path (`readyStateFolder`'s `root`).
+ * The cache root the default state folder is in: `$XDG_CACHE_HOME` when it is an absolute path, else `~/.cache`; the
+ * user's own set-up, taken at its real path (`readyStateFolder`'s `root`). A relative value is ignored, as the XDG Base
+ * Directory spec says: it would resolve against the hook's working folder, the project the agent writes.
  */
 export function stateCacheRoot(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string {
   const cache = env['XDG_CACHE_HOME'];
-  return cache !== undefined && cache !== '' ? cache : join(home, '.cache');
+  return cache !== undefined && isAbsolute(cache) ? cache : join(home, '.cache');
 }
 
 // the name part of a session or a call: 32 hex digits of its digest

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, write
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateError } from '../../src/errors.ts';
+import { defaultStateDir, stateCacheRoot } from '../../src/hook/session-state.ts';
 import { readyStateFolder } from '../../src/hook/state-folder.ts';
 import { currentFileUser } from '../../src/policy/replaceable-file.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -162,5 +163,20 @@ describe('the default state folder under a cache root the user made a symlink (s
   it('an explicit --state through the same symlink is still refused (--print-config prints the real path)', async () => {
     symlinkedCache();
     await failsClosed(join(scratch.dir, 'cache', 'linkgate', 'hook'), /is reached through the symlink/);
+  });
+});
+
+describe('a relative $XDG_CACHE_HOME (reading 9, finding 4)', () => {
+  it.each(['.cache', 'agent-chosen/cache', './x'])(
+    '%s is ignored as the XDG spec says: the default folder is under ~/.cache, not the working folder',
+    (relative) => {
+      expect(stateCacheRoot({ XDG_CACHE_HOME: relative }, '/home/u')).toBe('/home/u/.cache');
+      expect(defaultStateDir({ XDG_CACHE_HOME: relative }, '/home/u')).toBe('/home/u/.cache/linkgate/hook');
+    },
+  );
+
+  it('an absolute one is the root, an empty one is not set', () => {
+    expect(defaultStateDir({ XDG_CACHE_HOME: '/var/cache/u' }, '/home/u')).toBe('/var/cache/u/linkgate/hook');
+    expect(defaultStateDir({ XDG_CACHE_HOME: '' }, '/home/u')).toBe('/home/u/.cache/linkgate/hook');
   });
 });

@@ -1,4 +1,5 @@
 import { AddressMatcher, type AddressPattern } from './address-matcher.ts';
+import { blobText } from './blob-text.ts';
 import { ForgottenAddresses } from './forgotten-addresses.ts';
 import { addressOf, mayReadBack, rawAddressOf, readBack } from './gate-notice.ts';
 
@@ -157,13 +158,20 @@ export class AddressSearch<T> {
 
   /**
    * The value of an address `text` names, as written or read back (compared without case, at host boundaries), or
-   * undefined when it names none.
+   * undefined when it names none; a string that is base64 of text is searched as that text too (`blob`: its
+   * `blobText`, when the caller made it already to count it): a host hands a text blob to the model decoded.
    */
-  find(text: string): T | undefined {
+  find(text: string, blob?: string | null): T | undefined {
     this.#settle();
     if (this.empty) return undefined;
-    const lower = text.toLowerCase();
-    const found = this.#findLower(lower);
+    const found = this.#findText(text);
+    if (found !== undefined) return found;
+    const decoded = blob === undefined ? blobText(text) : blob;
+    return decoded === null ? undefined : this.#findText(decoded);
+  }
+
+  #findText(text: string): T | undefined {
+    const found = this.#findLower(text.toLowerCase());
     if (found !== undefined || !mayReadBack(text)) return found;
     return this.#findLower(readBack(text).toLowerCase());
   }

@@ -93,6 +93,10 @@ export async function judgeJsonTexts(
     const uri = embedded ? (item['resource'] as Record<string, unknown>)['uri'] : undefined;
     if (prose && options.refs !== undefined && typeof uri === 'string')
       found.push({ index, path: [], value: uri, past: false, prose: true });
+    // and so does a text blob's (searched decoded, `blobText`), whether or not embedded texts are judged as JSON here
+    const blob = isRecord(item) && isRecord(item['resource']) ? item['resource']['blob'] : undefined;
+    if (prose && options.refs !== undefined && typeof blob === 'string')
+      found.push({ index, path: [], value: blob, past: false, prose: true });
     const at = textOf(item, resources);
     if (at === null) return;
     const { text, path } = at;

@@ -2,6 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type AddressForm, AddressSearch, addressForms } from './address-search.ts';
+import { blobText } from './blob-text.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -149,7 +150,11 @@ export async function judgeStructured(
   // of the result together (a long refused uri, or long strings, cost only their characters, never characters times
   // refused links)
   let searched = spent.chars;
-  for (const { text } of walked.strings) searched += 2 * text.length;
+  // a base64 string of text is searched as that text too (`blobText`): its characters count as well
+  const blobs = walked.strings.map(({ text }) => blobText(text));
+  walked.strings.forEach(({ text }, i) => {
+    searched += 2 * (text.length + (blobs[i]?.length ?? 0));
+  });
   const built = own.size === 0 ? shared.search : undefined;
   const held = built === undefined ? [...shared.held, ...own] : [];
   for (const [uri] of held) for (const form of formsOf(spent, uri)) searched += form.text.length;
@@ -162,8 +167,8 @@ export async function judgeStructured(
     for (const [uri, r] of held) search.add(uri, r, formsOf(spent, uri));
     if (own.size === 0) shared.search = search;
   }
-  for (const { path, text, key } of walked.strings) {
-    const holder = search.find(text);
+  for (const [i, { path, text, key }] of walked.strings.entries()) {
+    const holder = search.find(text, blobs[i]);
     if (holder === undefined) continue;
     const notice = refusedLinkNotice(holder.link, holder.decision, holder.ref);
     if (key === true) return { withheld: true, notice };

@@ -7,6 +7,7 @@ import {
   maxAddressChars,
   minAddressChars,
 } from '../flow/address-search.ts';
+import { blobText } from '../flow/blob-text.ts';
 import { addressOf } from '../flow/gate-notice.ts';
 import { refusedForAddress } from '../flow/refused-for-address.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
@@ -127,7 +128,8 @@ export class RefusedAddresses {
 
   /**
    * Whether `message` names a refused address in any of its strings, member names and numbers, each searched on its own
-   * as a host reads it (decoded, not as JSON text), as written and read back; past the search's bound of characters,
+   * as a host reads it (decoded, not as JSON text), as written and read back, and a base64 string of text (a text blob)
+   * as that text too (`blobText`); past the search's bound of characters,
    * or a value that is none of JSON's: true. Walked with a stack, so no nesting overflows it.
    */
   names(message: unknown): boolean {
@@ -147,8 +149,10 @@ export class RefusedAddresses {
         }
       else if (value !== null && value !== undefined) return true;
       if (text === null) continue;
-      chars += text.length;
-      if (chars > this.maxSearchedChars || this.#search.find(text) === true) return true;
+      // a base64 string of text is searched as that text too, its characters counted in the bound
+      const blob = blobText(text);
+      chars += text.length + (blob?.length ?? 0);
+      if (chars > this.maxSearchedChars || this.#search.find(text, blob) === true) return true;
     }
     return false;
   }

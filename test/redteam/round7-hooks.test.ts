@@ -13,11 +13,7 @@ import { hostPath, link, metadata } from './scripted-host.ts';
 // the proxy and the decorator (round7-surviving, round7-order-adapters), a blob is searched as its base64 and HTML
 // character references are not read back (src/flow/gate-notice.ts:120 `readBack`); beside the refused link the hooks
 // keep the item as it came (Codex's block reason carries `http&#58;//169&#46;254…` word for word).
-const open = new Set<string>([
-  'claude a text/plain blob beside',
-  'claude a text/plain blob later',
-  'codex a text/plain blob beside',
-]);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const hooks = hookScratch('linkgate-redteam-r7hooks-');

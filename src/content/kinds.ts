@@ -33,7 +33,8 @@ const table: readonly Kind[] = [
   k('markdown', 'text', 'text/markdown', 'text/x-markdown'),
   k('csv', 'text', 'text/csv'),
   k('tsv', 'text', 'text/tab-separated-values'),
-  k('json', 'text', 'application/json', 'text/json'),
+  // Jupyter's own type for a notebook is JSON: the notebook viewers judge it as they judge the same bytes as JSON
+  k('json', 'text', 'application/json', 'text/json', 'application/x-ipynb+json'),
   k('vtt', 'text', 'text/vtt'),
   k('calendar', 'text', 'text/calendar'),
   k('vcard', 'text', 'text/vcard', 'text/x-vcard'),
@@ -119,6 +120,8 @@ const table: readonly Kind[] = [
   k('reg', 'executable', 'application/x-ms-regedit', 'text/x-ms-regedit'),
   k('url-shortcut', 'executable', 'application/x-mswinurl', 'application/internet-shortcut'),
   k('desktop-launcher', 'executable', 'application/x-desktop', 'application/x-gnome-app-info'),
+  k('scf', 'executable'),
+  k('library-ms', 'executable', 'application/windows-library+xml', 'application/windows-search-connector+xml'),
   k('postscript', 'executable', 'application/postscript', 'application/eps'),
   k('crx', 'executable', 'application/x-google-chrome-extension', 'application/x-chrome-extension'),
   k('xpi', 'executable', 'application/x-xpinstall'),

@@ -12,7 +12,7 @@ import {
   utf8TextStart,
 } from './text/text-encoding.ts';
 import { declaredDataKind, kindOfMime } from './kinds.ts';
-import { classifyUtf8, type TextKind } from './text/text-kind.ts';
+import { classifyUtf8, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
 import { uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
@@ -201,13 +201,17 @@ function textBody(
 // A Windows shortcut (`.url`) or a desktop launcher (`.desktop`) runs when a file of that name is opened; a body that
 // reaches that reader by its name or its declared type is one wherever its group stands. Any other body showing
 // the group only inside code blocks is a document about them (a how-to with an example), not one
-const launcherExtensions: Readonly<Record<string, string>> = { 'url-shortcut': 'url', 'desktop-launcher': 'desktop' };
+const launcherExtensions: Readonly<Record<SectionKind, string>> = {
+  'url-shortcut': 'url',
+  'desktop-launcher': 'desktop',
+  scf: 'scf',
+};
 
 function shortcutShownAsCode(
   view: TextView,
   options: SniffOptions,
   budget: WorkBudget,
-): (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean {
+): (kind: SectionKind, sections: readonly number[]) => boolean {
   const extension = uriExtension(options.uri);
   const declared =
     options.declaredMime === undefined || options.declaredMime === null

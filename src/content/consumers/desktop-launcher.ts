@@ -1,8 +1,12 @@
 // Desktop launchers and shortcuts: a freedesktop `.desktop` file runs its `Exec=` line when opened (`gio launch`, a
-// file manager), a Windows `.url` shortcut opens its target, a `.lnk` runs its command. GLib's key file reader and
-// Windows find the group on any line (text/text-kind.ts); a group shown only in code blocks of a document not named
-// `.desktop`/`.url` is code.
+// file manager) and a `Type=Link` entry opens its `URL=`, a Windows `.url` shortcut opens its target, a `.lnk` runs
+// its command, and Explorer reads a `.scf` shell command file and a `.library-ms` library description as soon as the
+// folder holding them is shown (an icon or a location on an SMB share hands over the user's NTLM hash). GLib's key
+// file reader and Windows find the group on any line (text/text-kind.ts); a group shown only in code blocks of a
+// document not named `.desktop`/`.url`/`.scf` is code. Explorer and the Finder read `.scf`, `.library-ms`,
+// `.searchConnector-ms` and `.webloc` by their name, so a uri naming one reaches them whatever its bytes.
 import { describeExecutable } from '../executable-kinds.ts';
+import type { TextKind } from '../text/text-kind.ts';
 import { type BinaryReading, type ContentConsumer, foundIn } from './content-consumer.ts';
 
 /** How a launcher reads binary bodies: a `.lnk` runs its command. */
@@ -10,7 +14,24 @@ const launcherBinary = {
   executable: (body) => foundIn('active', describeExecutable(body.kind)),
 } as const satisfies Record<string, BinaryReading>;
 
-/** Desktop launchers and shortcuts: `[Desktop Entry]` with `Exec`, `[InternetShortcut]`, `.lnk`. */
+const launcherKinds: readonly TextKind[] = ['url-shortcut', 'desktop-launcher', 'scf', 'library-ms'];
+
+// the shortcut formats Windows Explorer and the macOS Finder read by their file's name, whatever the bytes (a `.url` or
+// `.desktop` file is one by its group: without it, Windows and GLib open nothing)
+const launcherExtensions: Readonly<Record<string, string>> = {
+  scf: 'a windows shell command file (.scf: explorer reads it when its folder is shown)',
+  'library-ms': 'a windows library description (.library-ms: explorer opens its locations when its folder is shown)',
+  'searchconnector-ms':
+    'a windows search connector (.searchConnector-ms: explorer opens its location when its folder is shown)',
+  webloc: 'a macos internet location (.webloc: the finder opens its url)',
+};
+
+/** The shortcut a uri's extension names (`.scf`, `.library-ms`, `.searchConnector-ms`, `.webloc`), described; null for any other. */
+export function launcherNamed(extension: string | null): string | null {
+  return extension === null ? null : (launcherExtensions[extension] ?? null);
+}
+
+/** Desktop launchers and shortcuts: `[Desktop Entry]` with `Exec` or `URL`, `[InternetShortcut]`, `[Shell]` with `Command`, Windows library roots, `.lnk`, and the shortcut formats by name. */
 export const launcherConsumer = {
   id: 'launcher',
   optIn: false,
@@ -18,15 +39,22 @@ export const launcherConsumer = {
     {
       consumer: 'desktop launchers and shortcuts',
       reaches:
-        "a `[Desktop Entry]` group with an `Exec` key, an `[InternetShortcut]` section, `.lnk`; a group shown only in code blocks of a document not named `.desktop`/`.url` is code, unless GLib's key file reader reads the whole document (a launcher in indented code under `#` headings runs under `gio launch` whatever its name)",
+        "a `[Desktop Entry]` group with an `Exec` or a `URL` key (a `Type=Link` entry opens its url), an `[InternetShortcut]` section, a `[Shell]` section with a `Command` key (`.scf`), a `libraryDescription` or `searchConnectorDescription` root in Microsoft's 2009 namespaces (`.library-ms`, `.searchConnector-ms`), `.lnk`; a group shown only in code blocks of a document not named `.desktop`/`.url`/`.scf` is code, unless GLib's key file reader reads the whole document (a launcher in indented code under `#` headings runs under `gio launch` whatever its name); a uri named `.scf`, `.library-ms`, `.searchConnector-ms` or `.webloc`, whatever its bytes",
       judged: 'executable: denied',
-      notCovered: 'launchers in other desktop formats (`.command`, `.webloc`)',
+      notCovered:
+        'other Windows shell formats Explorer opens by name (`.settingcontent-ms`, `.appref-ms`, `.application`), and a `.webloc` property list by its bytes under another name',
     },
   ],
-  leftOut: 'a `.desktop` or `.url` body sent as text is text; `.lnk` files stay denied by their type unless allowed',
-  textKinds: ['url-shortcut', 'desktop-launcher'],
-  readsText: (body) => body.kind === 'url-shortcut' || body.kind === 'desktop-launcher',
-  judgeText: (body) => [{ slot: 'active', message: describeExecutable(body.kind) ?? `a \`${body.kind}\`` }],
+  leftOut:
+    'a `.desktop`, `.url`, `.scf` or `.library-ms` body sent as text is text; `.lnk` files stay denied by their type unless allowed',
+  textKinds: launcherKinds,
+  readsText: (body) => launcherKinds.includes(body.kind) || launcherNamed(body.extension) !== null,
+  judgeText: (body) => [
+    {
+      slot: 'active',
+      message: describeExecutable(body.kind) ?? launcherNamed(body.extension) ?? `a \`${body.kind}\``,
+    },
+  ],
   binaryReadings: launcherBinary,
 } as const satisfies ContentConsumer;
 

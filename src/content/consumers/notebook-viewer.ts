@@ -5,7 +5,7 @@ import type { ContentConsumer, TextBody } from './content-consumer.ts';
 
 /**
  * True when the body is a notebook that only notebook viewers render: nbformat structure, declared as nothing, as
- * JSON, as plain text or as a type the table does not know (`application/x-ipynb+json`). Its viewers show code,
+ * JSON (Jupyter's `application/x-ipynb+json` included), as plain text or as a type the table does not know. Its viewers show code,
  * streams and `text/plain` outputs escaped, so the markdown renderers and a sniffing browser do not read its raw
  * JSON as well (a script printed as a text output is text); declared markdown or HTML, or at a uri named as a page
  * (`.html`, `.md`: a host that saves and opens it, a site that renders it), it reaches those as well.

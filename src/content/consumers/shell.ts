@@ -7,6 +7,24 @@ import { type BinaryReading, type ContentConsumer, foundIn } from './content-con
 
 const scriptKinds: readonly TextKind[] = ['shell-script', 'reg', 'postscript', 'hta'];
 
+// the scripts Windows and macOS run by their file's name when opened (a double click): cmd.exe, Windows Script Host,
+// Terminal; their bytes have no structure of their own to tell them from text
+const scriptExtensions: Readonly<Record<string, string>> = {
+  bat: 'a windows batch script (.bat: cmd.exe runs it when opened)',
+  cmd: 'a windows batch script (.cmd: cmd.exe runs it when opened)',
+  vbs: 'a vbscript file (.vbs: windows script host runs it when opened)',
+  vbe: 'an encoded vbscript file (.vbe: windows script host runs it when opened)',
+  jse: 'an encoded jscript file (.jse: windows script host runs it when opened)',
+  wsf: 'a windows script file (.wsf: windows script host runs it when opened)',
+  wsh: 'a windows script host settings file (.wsh: runs the script it names when opened)',
+  command: 'a macos shell script (.command: terminal runs it when opened)',
+};
+
+/** The script a uri's extension names (`.bat`, `.cmd`, `.vbs`, `.vbe`, `.jse`, `.wsf`, `.wsh`, `.command`), described; null for any other. */
+export function scriptNamed(extension: string | null): string | null {
+  return extension === null ? null : (scriptExtensions[extension] ?? null);
+}
+
 // the interpreters that run a source language, by the extensions of its files: a `#!` line naming one of them over a
 // file of that language is the language's own first line (npm `bin` entries, tsc copying it into a `.d.ts`, python
 // tools), and the file is the same source without it, which the profile shows as text
@@ -59,7 +77,7 @@ const shellBinary = {
   },
 } as const satisfies Record<string, BinaryReading>;
 
-/** Shells and interpreters: shebang scripts, registry imports, PostScript, HTA, executables and code archives. */
+/** Shells and interpreters: shebang scripts, registry imports, PostScript, HTA, scripts run by their name, executables and code archives. */
 export const shellConsumer = {
   id: 'shell',
   optIn: false,
@@ -67,16 +85,21 @@ export const shellConsumer = {
     {
       consumer: 'shells and interpreters',
       reaches:
-        'a `#!` first line, registry imports, PostScript, HTA, executables and archives that carry code (jar, apk, extensions, macro documents), a zip archive inside an image',
+        'a `#!` first line, registry imports, PostScript, HTA, executables and archives that carry code (jar, apk, extensions, macro documents), a zip archive inside an image; a uri named `.bat`, `.cmd`, `.vbs`, `.vbe`, `.jse`, `.wsf`, `.wsh` (run by Windows on a double click) or `.command` (run by the macOS Terminal), whatever its bytes',
       judged: 'executable: denied',
       notCovered:
-        "plain-text source without a shebang, or with one naming its own language's interpreter (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `python3` over a `.py`): shown as text; never executed by a consumer of the profile",
+        "plain-text source without a shebang, or with one naming its own language's interpreter (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `python3` over a `.py`): shown as text; never executed by a consumer of the profile; `.js` and `.ps1` files (Windows Script Host runs a `.js` on a double click, a `.ps1` opens in an editor): source shown as text; batch and VBScript under another name (no structure of their own)",
     },
   ],
   leftOut:
     'scripts sent as text are text; executables and code archives stay denied by their type unless `content.allow` admits it',
   textKinds: scriptKinds,
-  readsText: (body) => scriptKinds.includes(body.kind),
-  judgeText: (body) => [{ slot: 'active', message: describeExecutable(body.kind) ?? `a \`${body.kind}\`` }],
+  readsText: (body) => scriptKinds.includes(body.kind) || scriptNamed(body.extension) !== null,
+  judgeText: (body) => [
+    {
+      slot: 'active',
+      message: describeExecutable(body.kind) ?? scriptNamed(body.extension) ?? `a \`${body.kind}\``,
+    },
+  ],
   binaryReadings: shellBinary,
 } as const satisfies ContentConsumer;

@@ -5,7 +5,7 @@ import { isJsonText } from './json-syntax.ts';
 /** Leading characters looked at to find a markup root, characters. */
 export const markupHeadChars = 8192;
 
-/** Kind ids of decoded text; `pdf`, `rtf`, `postscript`, `reg` and `shell-script` are text-encoded formats, not inert text. */
+/** Kind ids of decoded text; `pdf`, `rtf`, `postscript`, `reg`, `shell-script` and the shortcut kinds are text-encoded formats, not inert text. */
 export type TextKind =
   | 'text'
   | 'json'
@@ -17,9 +17,14 @@ export type TextKind =
   | 'reg'
   | 'url-shortcut'
   | 'desktop-launcher'
+  | 'scf'
+  | 'library-ms'
   | 'postscript'
   | 'pdf'
   | 'rtf';
+
+/** The kinds found by a section line (an INI group) anywhere in the text: a group shown only as code in a document may be code. */
+export type SectionKind = 'url-shortcut' | 'desktop-launcher' | 'scf';
 
 /** Classifies decoded text (without its BOM); short binary magics (`MZ`, `BM`) are deliberately not considered: printable text stays text. */
 export function classifyText(text: string): TextKind {
@@ -29,8 +34,8 @@ export function classifyText(text: string): TextKind {
 /**
  * `classifyText` of the text that valid UTF-8 `bytes` hold from byte `from` on (past a byte order mark): the head
  * is decoded, the rest is searched as bytes; `text` decodes the whole text, asked only for text that starts like
- * JSON. `shownAsCode` is asked with the byte offsets of every `[InternetShortcut]` section line when the body
- * does not reach a shortcut reader by name: true when each is code in a document (a fenced block), not a shortcut.
+ * JSON. `shownAsCode` is asked with the byte offsets of every `[InternetShortcut]`, `[Desktop Entry]` or `[Shell]`
+ * section line when the body does not reach a shortcut reader by name: true when each is code in a document (a fenced block), not a shortcut.
  * `recognised` says which kinds to look for: a format only a consumer outside the policy's profile reads is text.
  * `mayHold` says whether the bytes hold a byte (a cheaper answer than a search, when the caller has one): the
  * searches for a byte they lack are skipped.
@@ -39,7 +44,7 @@ export function classifyUtf8(
   bytes: Buffer,
   from: number,
   text: () => string,
-  shownAsCode?: (kind: 'url-shortcut' | 'desktop-launcher', sections: readonly number[]) => boolean,
+  shownAsCode?: (kind: SectionKind, sections: readonly number[]) => boolean,
   recognised: (kind: TextKind) => boolean = () => true,
   mayHold: (byte: number) => boolean = () => true,
 ): TextKind {
@@ -57,27 +62,36 @@ export function classifyUtf8(
   )
     return 'reg';
   // a Windows Internet Shortcut (`.url`) is an INI file: Windows finds its section on any line; a freedesktop
-  // launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager), and GLib's key file reader
-  // finds the group on any line, leading white space skipped: both found in one search for `[`
-  const [sections = [], launcher = []] = sectionLines(bytes, from, mayHold(0x5b), [
+  // launcher (`.desktop`) runs its `Exec=` line when opened (`gio launch`, a file manager) and a `Type=Link` entry
+  // opens its `URL` (file managers), and GLib's key file reader finds the group on any line, leading white space
+  // skipped; a Windows Shell Command File (`.scf`) is an INI file whose `[Shell]` section's `Command` Explorer reads
+  // (and its `IconFile`, from an SMB share, as soon as the folder is shown): all found in one search for `[`
+  const [sections = [], launcher = [], shell = []] = sectionLines(bytes, from, mayHold(0x5b), [
     recognised('url-shortcut') ? shortcutSection : null,
     recognised('desktop-launcher') ? desktopEntrySection : null,
+    recognised('scf') ? shellSection : null,
   ]);
   if (sections.length > 0 && (shownAsCode === undefined || !shownAsCode('url-shortcut', sections)))
     return 'url-shortcut';
   if (
     launcher.length > 0 &&
-    hasExecKey(bytes, from) &&
+    (hasKeyLine(bytes, from, execKey) || hasKeyLine(bytes, from, urlKey)) &&
     (shownAsCode === undefined || !shownAsCode('desktop-launcher', launcher))
   )
     return 'desktop-launcher';
+  if (
+    shell.length > 0 &&
+    hasKeyLine(bytes, from, commandKey) &&
+    (shownAsCode === undefined || !shownAsCode('scf', shell))
+  )
+    return 'scf';
   // a PostScript program must start `%!PS`; other text starting `%!` is just text
   if (recognised('postscript') && head.startsWith('%!PS')) return 'postscript';
   if (head.startsWith('%PDF-')) return 'pdf';
   if (head.startsWith('{\\rtf')) return 'rtf';
   if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text(), true)) return 'json';
   if (recognised('hta') && mayHold(0x3a) && hasHtaApplication(bytes, from)) return 'hta';
-  return markupRoot(head) ?? 'text';
+  return markupRoot(head, recognised('library-ms')) ?? 'text';
 }
 
 // the first `markupHeadChars` UTF-16 code units of the text: every code unit takes at most three UTF-8 bytes, so
@@ -90,7 +104,10 @@ function headOf(bytes: Buffer, from: number): string {
 
 const shortcutSection = Buffer.from('[internetshortcut]', 'latin1');
 const desktopEntrySection = Buffer.from('[desktop entry]', 'latin1');
+const shellSection = Buffer.from('[shell]', 'latin1');
 const execKey = Buffer.from('exec', 'latin1');
+const urlKey = Buffer.from('url', 'latin1');
+const commandKey = Buffer.from('command', 'latin1');
 
 // `^[ \t]*\[Section\][ \t]*\r?$` in multiline mode, ASCII case-insensitive, over the bytes: a line is ended by
 // LF, CR, U+2028 or U+2029 (E2 80 A8 / E2 80 A9), as the pattern's `^` and `$` read it; the offsets of each section's
@@ -124,16 +141,19 @@ function sectionLineAt(bytes: Buffer, from: number, at: number, section: Buffer)
   return after >= bytes.length || startsLineBreak(bytes, after);
 }
 
-// an `Exec` key at the start of a line (white space before it, `[locale]`, white space or `=` after it)
-function hasExecKey(bytes: Buffer, from: number): boolean {
+// a `key` (lower-case ASCII, matched case-blind) at the start of a line: white space before it, `[locale]`, white
+// space or `=` after it (`Exec=`, `URL[$e]=`, `Command=`)
+function hasKeyLine(bytes: Buffer, from: number, key: Buffer): boolean {
+  const lower = key[0] ?? 0;
+  const upper = lower - 0x20;
   for (let at = from; at < bytes.length; at++) {
     const b = bytes[at];
-    if (b !== 0x45 && b !== 0x65) continue;
-    if (!spellsAt(bytes, at, execKey)) continue;
+    if (b !== lower && b !== upper) continue;
+    if (!spellsAt(bytes, at, key)) continue;
     let before = at - 1;
     while (before >= from && (bytes[before] === 0x20 || bytes[before] === 0x09)) before--;
     if (before >= from && !endsLineBreak(bytes, before, from)) continue;
-    const next = bytes[at + execKey.length];
+    const next = bytes[at + key.length];
     if (next === 0x3d || next === 0x5b || next === 0x20 || next === 0x09) return true;
   }
   return false;
@@ -168,8 +188,15 @@ function isWordByte(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 }
 
-// skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element
-function markupRoot(head: string): 'svg' | 'html' | 'xml' | null {
+// the roots of a Windows library description (`.library-ms`) and a search connector (`.searchConnector-ms`), which
+// Explorer reads when the folder holding them is shown (their locations are opened: CVE-2025-24054), and their
+// namespaces
+const windowsLibraryRoots: ReadonlySet<string> = new Set(['librarydescription', 'searchconnectordescription']);
+const windowsLibraryNamespace = /\bschemas\.microsoft\.com\/windows\/2009\/(?:library|searchconnector)\b/i;
+
+// skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element; a
+// Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised
+function markupRoot(head: string, libraries: boolean): 'svg' | 'html' | 'xml' | 'library-ms' | null {
   let rest = head;
   let prolog = false;
   let doctype = '';
@@ -200,6 +227,7 @@ function markupRoot(head: string): 'svg' | 'html' | 'xml' | null {
   if (root === null) return prolog ? (doctype.includes('svg') ? 'svg' : 'xml') : null;
   const name = (root[2] ?? '').toLowerCase();
   if (name === 'svg') return 'svg';
+  if (libraries && windowsLibraryRoots.has(name) && windowsLibraryNamespace.test(head)) return 'library-ms';
   if (
     name === 'html' ||
     name === 'head' ||

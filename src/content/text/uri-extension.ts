@@ -2,7 +2,8 @@
 // code no markdown renderer or browser renders (a `.ts` or `.css` file shown as text/plain is shown as text).
 
 // source languages whose files editors, compilers and browsers (as text/plain) show as text: none of them is a
-// markdown or html document to any consumer of the default profile
+// markdown or html document to any consumer of the default profile (a template named `page.html.erb` is named by its
+// last extension, `.erb`, as editors and servers name it)
 const sourceExtensions: ReadonlySet<string> = new Set([
   'ts',
   'mts',
@@ -57,6 +58,24 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   // would pass on as a live tag
   'json',
   'xml',
+  // component and template sources: compiled or rendered on a server or at build, never by a consumer of the default
+  // profile by their name (a browser opens none of them as a page, no markdown renderer is handed one); `.mdx` is the
+  // MDX compiler's and markdown renderers', `.html`/`.htm` a browser's
+  'vue',
+  'svelte',
+  'astro',
+  'erb',
+  'hbs',
+  'handlebars',
+  'mustache',
+  'ejs',
+  'njk',
+  'liquid',
+  'twig',
+  'jinja',
+  'jinja2',
+  'j2',
+  'php',
 ]);
 
 /** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. */

@@ -120,7 +120,8 @@ describe('a desktop launcher is executable', () => {
 
   test.each([
     ['a how-to with the launcher in a fence', `# Launchers\n\n\`\`\`ini\n${launcher}\`\`\`\n`],
-    ['a group without `Exec`', '[Desktop Entry]\nType=Link\nURL=https://example.com/\n'],
+    // a `Type=Link` entry opens its `URL` in a file manager: a launcher (windows-shortcuts.test.ts)
+    ['a group without `Exec` or `URL`', '[Desktop Entry]\nType=Directory\nName=Docs\nIcon=folder\n'],
   ])('%s: allowed', async (_, text) => {
     expect(await decide('guide://share/howto.md', 'text/markdown', { text })).toEqual({ effect: 'allow', why: '' });
   });

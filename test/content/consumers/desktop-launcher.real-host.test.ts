@@ -36,7 +36,8 @@ const attacks: [string, string, string][] = [
 ];
 
 const controls: [string, string, string][] = [
-  ['a link entry (no Exec)', 'site.desktop', '[Desktop Entry]\nType=Link\nName=Site\nURL=https://example.com/\n'],
+  // (a `Type=Link` entry is no control: gio refuses it, but a file manager opens its `URL`; desktop-link.real-host.test.ts)
+  ['a directory entry (no Exec)', 'site.desktop', '[Desktop Entry]\nType=Directory\nName=Site\nIcon=folder\n'],
   ['an ini file with an Exec key in another group', 'tool.ini', '[Tool]\nName=x\nExec=touch MARK\n'],
   ['an entry without Exec', 'app.desktop', '[Desktop Entry]\nType=Application\nName=App\n'],
 ];

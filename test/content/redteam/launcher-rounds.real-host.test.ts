@@ -3,7 +3,7 @@
 // live when its `Exec` line ran (a marker file appears), and is withheld by the shipped profile under every plausible
 // sending (text/plain, text/markdown, octet-stream, none; `.desktop`, `.DESKTOP`, `.txt`, `.md`, no extension).
 // Controls are refused by `gio launch` (nothing runs) and allowed. Variations: CRLF, a BOM, spaced keys, escapes,
-// duplicate groups, `[Desktop Action …]` groups, `Type=Link`, launchers shown in fenced code. Under CI=true a
+// duplicate groups, `[Desktop Action …]` groups, `Type=Directory`, launchers shown in fenced code. Under CI=true a
 // missing `gio` fails.
 import { describe, expect, test } from 'vitest';
 import { expectExecRan, expectRefused, gioLaunchSuite } from './gio-launch.ts';
@@ -34,7 +34,8 @@ const attacks: [string, string][] = [
 // name, body, and whether it is sent under a `.desktop` name too (a how-to is a markdown page: named `.desktop`,
 // lenient launchers such as KDE's skip its fence lines and run the Exec they show, so the gate's deny there stands)
 const controls: [string, string, boolean?][] = [
-  ['a link entry', '[Desktop Entry]\r\nType=Link\r\nName=Site\r\nURL=https://example.com/\r\n'],
+  // (a `Type=Link` entry is no control: gio refuses it, but a file manager opens its `URL`, and the gate withholds it)
+  ['a directory entry', '[Desktop Entry]\r\nType=Directory\r\nName=Site\r\nIcon=folder\r\n'],
   [
     'a how-to showing a .url shortcut in a fenced code block',
     '# Shortcuts\n\nSave this as `site.url`:\n\n```ini\n[InternetShortcut]\nURL=https://example.com/\n```\n',

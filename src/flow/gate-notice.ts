@@ -112,7 +112,8 @@ function namesAddress(name: string, uri: string): boolean {
 }
 
 /**
- * `text` as a parser, a browser or a reader takes a uri in it back: NFKC-folded (fullwidth letters and digits), without
+ * `text` as a parser, a browser or a reader takes a uri in it back: the tabs and line breaks inside a uri's run deleted
+ * (`joinedUriRuns`), NFKC-folded (fullwidth letters and digits), without
  * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
  * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
  * as `.`, backslashes as `/`, HTML character references (`&#46;`, `&period;`: what markdown renderers and browsers show,
@@ -123,7 +124,7 @@ function namesAddress(name: string, uri: string): boolean {
  * (`/./`, `x/../`).
  */
 export function readBack(text: string): string {
-  let back = folded(text);
+  let back = folded(joinedUriRuns(text) ?? text);
   let decoded = false;
   for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
     const next = decodedOnce(back);
@@ -169,11 +170,71 @@ function decodedRun(run: string): string {
 
 /**
  * Whether `readBack` may change `text`: it holds a `%`, a `&`, a backslash, a character outside ASCII, a number where
- * a host stands, a bracketed IPv6 host not written as the URL parser writes it, a port or a dot segment.
+ * a host stands, a bracketed IPv6 host not written as the URL parser writes it, a port, a dot segment or a uri's run
+ * broken by a tab or line break.
  */
 export function mayReadBack(text: string): boolean {
-  return /[%&\\\u0080-\uffff]/.test(text) || holdsNumericHost(text) || holdsIpv6Host(text) || holdsUrlNoise(text);
+  return (
+    /[%&\\\u0080-\uffff]/.test(text) ||
+    holdsNumericHost(text) ||
+    holdsIpv6Host(text) ||
+    holdsUrlNoise(text) ||
+    joinedUriRuns(text) !== null
+  );
 }
+
+/**
+ * `text` with the tabs, line feeds and carriage returns inside a uri's run deleted, as the URL parser deletes them
+ * anywhere (`http://169.254.\n169.254/` is the metadata address to it); null when it has none. A run starts at a
+ * scheme's `://` (or `:\\`, any mix) and goes over non-white characters, and over tab, LF and CR only where more of
+ * them follow: ordinary words across lines are never joined, nor an address written without its scheme. Linear: one
+ * regex pass for the runs' starts, each run read once.
+ */
+export function joinedUriRuns(text: string): string | null {
+  if (!runStart.test(text)) return null;
+  let out: string[] | null = null;
+  let kept = 0;
+  const starts = new RegExp(runStart.source, 'g');
+  for (let found = starts.exec(text); found !== null; found = starts.exec(text)) {
+    let i = found.index + 3;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (!isBreak(c)) {
+        if (isWhite(c)) break;
+        i += 1;
+        continue;
+      }
+      let end = i;
+      while (end < text.length && isBreak(text.charCodeAt(end))) end += 1;
+      if (end === text.length || isWhite(text.charCodeAt(end))) break;
+      out ??= [];
+      out.push(text.slice(kept, i));
+      kept = end;
+      i = end;
+    }
+    // the next run starts past this one (a run holding many `://` is read once)
+    starts.lastIndex = i;
+  }
+  if (out === null) return null;
+  out.push(text.slice(kept));
+  return out.join('');
+}
+
+// where a uri's run starts: a scheme's `:` and two slashes or backslashes
+const runStart = /:[/\\]{2}/;
+const isBreak = (c: number) => c === 0x09 || c === 0x0a || c === 0x0d;
+// white space as `\s` reads it (a URL parser stops at it, or encodes it)
+const isWhite = (c: number) =>
+  c <= 0x20 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 
 const percentByte = /%[0-9A-Fa-f]{2}/;
 const percentBytes = /%[0-9A-Fa-f]{2}/g;

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'n
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
 import { cachedEntryName } from '../start/start-files.ts';
-import { nodeCommandLine, nodeOptionsArgs, optionWithoutValue, preloadingFlag } from './node-options.ts';
+import { nodeCommandLine, nodeOptionsArgs, optionWithoutValue, preloadingFlag, unvettedFlag } from './node-options.ts';
 
 /** A command line that runs linkgate: which subcommand, from which entry, with which policy and review options. */
 export interface LinkgateInvocation {
@@ -121,8 +121,9 @@ export function linkgateInvocation(
 }
 
 /**
- * Why node options make the process run code of its own before linkgate (`--require`, `--import`, a loader, an
- * `--env-file` that can set NODE_OPTIONS), or undefined: that code can answer in linkgate's place. `options` is a
+ * Why node options may keep linkgate's answer from the host, or undefined: code of its own run before linkgate
+ * (`--require`, `--import`, a loader, an `--env-file` that can set NODE_OPTIONS), which can answer in linkgate's place,
+ * or any option doctor has not vetted (`--watch` and `--inspect-brk` never let the host have an answer in time). `options` is a
  * NODE_OPTIONS value, split as node splits it (quotes and all), or node's own arguments as the command gives them. A
  * NODE_OPTIONS node cannot read is a problem too: node does not start.
  */
@@ -138,7 +139,10 @@ export function preloadProblem(where: string, options: string | readonly string[
       return `${where} cannot be read as node reads it (\`${missing}\` takes a value and none follows): node does not start`;
   } else args = options;
   const found = preloadingFlag(args);
-  if (found === undefined) return undefined;
+  if (found === undefined) {
+    const unvetted = unvettedFlag(args);
+    return unvetted === undefined ? undefined : `${where}: ${unvetted}`;
+  }
   // node reads NODE_OPTIONS from an env file too (node 20): a `--require` there runs before linkgate
   return found.kind === 'code'
     ? `${where} load other code first (\`${found.flag}\`): linkgate may not be what answers`

@@ -96,6 +96,43 @@ const valued = new Set([
   '--watch-path',
 ]);
 
+// node options known to leave a linkgate entry's answer alone (an allow-list: doctor counts any other as not gated):
+// warnings and traces, memory and the process title, certificates and name order, how the bundle's own relative
+// imports resolve (the bundle loads nothing by package name); `--require`, `--import`, a loader and an env file are
+// named apart (preloadingFlag)
+const vetted = new Set([
+  '--no-warnings',
+  '--disable-warning',
+  '--no-deprecation',
+  '--trace-warnings',
+  '--trace-deprecation',
+  '--trace-uncaught',
+  '--pending-deprecation',
+  '--enable-source-maps',
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--title',
+  '--use-openssl-ca',
+  '--use-bundled-ca',
+  '--openssl-legacy-provider',
+  '--dns-result-order',
+  '--input-type',
+  '--conditions',
+  '--preserve-symlinks',
+  '--preserve-symlinks-main',
+  '--max-http-header-size',
+  '--v8-pool-size',
+  '--zero-fill-buffers',
+  '--redirect-warnings',
+  '--diagnostic-dir',
+  '--experimental-vm-modules',
+]);
+// options after which node keeps running once the script is done, or waits for a debugger before it: no answer
+// reaches the host before its timeout
+const keepsRunning = new Set(['--watch', '--watch-path', '--watch-preserve-output', '--inspect-brk', '--inspect-wait']);
+// options that open node's inspector: any local process that reaches its port can change what linkgate answers
+const opensInspector = new Set(['--inspect', '--inspect-port', '--inspect-publish-uid']);
+
 // node's other spellings of an option
 const aliases: ReadonlyMap<string, string> = new Map([
   ['-r', '--require'],
@@ -109,6 +146,7 @@ const aliases: ReadonlyMap<string, string> = new Map([
   ['--loader', '--experimental-loader'],
   ['--debug-port', '--inspect-port'],
   ['--report-dir', '--report-directory'],
+  ['-i', '--interactive'],
 ]);
 
 // options after which node runs no script of the command line: it evaluates, prints, checks or tests instead
@@ -223,6 +261,28 @@ export function preloadingFlag(args: readonly string[]): { flag: string; kind: '
       if (envFile.has(option.name)) return { flag, kind: 'env-file' };
     }
     // a word that is not an option (NODE_OPTIONS holds none node would take): read on after it
+    at = end + 1;
+  }
+  return undefined;
+}
+
+/**
+ * Why the first of `args` (node's own arguments, or NODE_OPTIONS split by nodeOptionsArgs) that doctor has not vetted
+ * may keep linkgate's answer from the host, or undefined when every option is one it knows to leave the answer alone.
+ */
+export function unvettedFlag(args: readonly string[]): string | undefined {
+  for (let at = 0; at < args.length; ) {
+    const { options, end, missing } = readOptions(args, at);
+    if (missing !== undefined) return undefined;
+    for (const option of options) {
+      if (vetted.has(option.name) || loading.has(option.name) || envFile.has(option.name)) continue;
+      const flag = (option.words[0] as string).split('=')[0] as string;
+      if (keepsRunning.has(option.name))
+        return `\`${flag}\` keeps node running or waiting for a debugger: no answer reaches the host before its timeout`;
+      if (opensInspector.has(option.name))
+        return `\`${flag}\` opens node's inspector: a local process that reaches its port can change what linkgate answers`;
+      return `\`${flag}\` is not an option doctor knows to leave linkgate's answer alone: not counted as gated (drop it)`;
+    }
     at = end + 1;
   }
   return undefined;

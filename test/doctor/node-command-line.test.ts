@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { linkgateInvocation } from '../../src/doctor/linkgate-invocation.ts';
+import { linkgateInvocation, preloadProblem } from '../../src/doctor/linkgate-invocation.ts';
 import { nodeCommandLine } from '../../src/doctor/node-options.ts';
 import { hostSettings } from '../../src/hook/hook-settings.ts';
 import { doctorReport, printedHook, proxiedServer, serverStates, useScratch, write } from './doctor-scratch.ts';
@@ -129,5 +129,35 @@ describe('NODE_OPTIONS in the environment doctor runs in', () => {
     expect(serverStates(await doctorReport(home, project, env))).toEqual([['claude-code', 'docs', 'not-gated']]);
     write(path.join(home, '.claude.json'), { mcpServers: { docs: { ...proxiedServer(), env: { NODE_OPTIONS: '' } } } });
     expect(serverStates(await doctorReport(home, project, env))).toEqual([['claude-code', 'docs', 'gated']]);
+  });
+});
+
+describe('node options doctor has not vetted are not counted as gated (reading 9, finding 2)', () => {
+  test.each([
+    [['--watch'], /keeps node running/],
+    [['--watch-path', '.'], /keeps node running/],
+    [['--inspect-brk=0'], /keeps node running or waiting for a debugger/],
+    [['--inspect-wait'], /waiting for a debugger/],
+    [['--inspect=0'], /opens node's inspector/],
+    [['--inspect-port', '9229'], /opens node's inspector/],
+    [['--frozen-intrinsics'], /not an option doctor knows/],
+    [['--stack-size=20'], /not an option doctor knows/],
+    [['--no-warnings', '--abort-on-uncaught-exception'], /`--abort-on-uncaught-exception` is not an option/],
+  ])('node %j linkgate.js hook …', (flags, problem) => {
+    const invocation = linkgateInvocation(['node', ...flags, 'linkgate.js', ...hook], dir, '');
+    expect(invocation?.bundle).toBe(entry);
+    expect(invocation?.argProblem).toMatch(problem);
+  });
+
+  test('in NODE_OPTIONS too', () => {
+    expect(preloadProblem('NODE_OPTIONS', '--max-old-space-size=4096 --inspect')).toMatch(/opens node's inspector/);
+    expect(preloadProblem('NODE_OPTIONS', '--watch')).toMatch(/keeps node running/);
+  });
+
+  test('the vetted ones are not a problem, and node runs linkgate with them', () => {
+    const flags = ['--no-warnings', '--enable-source-maps', '--max-old-space-size=512', '--title', 'gate', '-C', 'x'];
+    expect(linkgateInvocation(['node', ...flags, 'linkgate.js', ...hook], dir, '')?.argProblem).toBeUndefined();
+    expect(underNode([...flags, 'linkgate.js', ...hook])).toEqual({ entry: true, preload: false });
+    expect(preloadProblem('NODE_OPTIONS', '--no-deprecation --experimental-vm-modules')).toBeUndefined();
   });
 });

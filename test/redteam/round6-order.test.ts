@@ -12,9 +12,8 @@ afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). Fixed: a
 // log before the refusing answer in one batch (the batch is noted as a whole while it is taken apart); one batch
-// answering two calls, the address in the first (the proxy searches a judged answer again once its judge is done,
-// which is after the decorator noted the batch's refusals: src/proxy/proxy-session.ts). The decorator alone still
-// searches the first answer for refusals noted before it only (src/sdk/route-tool-result.ts).
+// answering two calls, the address in the first (each tool result of a batch is searched for what the others refused,
+// once all are decided: src/sdk/batch-refusals.ts; the decorator alone: round6-order-decorator.test.ts).
 const open = new Set<string>();
 const it = (key: string) => (open.has(key) ? test.fails : test);
 

@@ -27,10 +27,10 @@
     "\03\03\03\03\03\03\03\03\17\0f\1b\13\03\03\03\03"
     "\ef\ef\ef\ef\ef\ef\ef\ef\ff\ef\ff\ff\ef\ef\ef\ef")
   (data (i32.const 96)
-    "\88\0c\08\28\4c\18\0a\08\08\88\88\08\89\88\08\08"
-    "\80\00\92\01\0c\0c\0c\6c\00\00\00\00\00\00\00\00"
+    "\88\0c\08\28\4c\18\0a\08\08\8c\8c\0c\89\8c\08\08"
+    "\84\00\92\05\0c\0c\0c\6c\00\00\00\00\00\00\00\00"
     "\10\01\40\03\20\11\01\00\01\01\04\00\01\88\00\01"
-    "\00\00\12\8c\01\11\01\61\00\00\00\00\00\00\00\00")
+    "\00\00\12\8c\03\11\03\61\00\00\00\00\00\00\00\00")
   (func (export "scan") (param $p i32) (param $end i32) (param $leads i32) (result i32)
     (local $v v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $seen v128)
     (local $classLo v128) (local $classHi v128) (local $nibble v128) (local $stop v128)
@@ -111,7 +111,8 @@
   ;; bodies start at (sites.ts): for each block holding one it stores the block's address and a mask of its lanes (bit
   ;; k: the pair starting at byte k) at `out`, eight bytes, and returns where the list ends. A lane is marked when its
   ;; byte and the next one are, by the pair tables, a superset of: `<` and the first letter of a tag a sniffed page runs
-  ;; (s o e a h l i f, either case), `&#`, `t` or `a` (either case) before `:`, an ASCII letter or HTML white space
+  ;; (s o e a h l i f, either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` before
+  ;; `:` (a scheme's last letter, or what the url parser drops or a reference ends with after it), an ASCII letter or HTML white space
   ;; before `=` (a letter only after another one), and the starts of the PDF markers `%P` `%%` `st` `tr`. A byte's pair classes are sLo[b & 15] &
   ;; sHi[b >> 4] (tables at 96 and 112) for the byte itself, nLo and nHi (128, 144) for the byte after it; a lane is
   ;; marked when the two share a bit (bit 08, a letter before `=`, only when the byte before has it too). A chunk is

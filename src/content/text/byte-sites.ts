@@ -17,8 +17,8 @@ let scratch = new Int32Array(4096);
 
 /**
  * The offsets in `bytes`, ascending, at which a pair starts that may begin one of: `<` and a tag's first letter (s o e
- * a h l i f, either case), `&#`, `t` or `a` (either case) followed by `:`, an ASCII letter after another one or HTML
- * white space, followed by `=`, and the PDF markers' `%P` `%%` `st` `tr`. Every offset where such a pair stands is listed; others
+ * a h l i f, either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` followed by `:`,
+ * an ASCII letter after another one or HTML white space, followed by `=`, and the PDF markers' `%P` `%%` `st` `tr`. Every offset where such a pair stands is listed; others
  * may be. Made once per body (the same bytes object answers from memory).
  */
 export function pairSites(bytes: Uint8Array): Int32Array {

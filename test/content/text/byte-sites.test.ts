@@ -18,8 +18,9 @@ const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a |
 function startsPair(bytes: Uint8Array, at: number): boolean {
   const [before, b, next] = [bytes[at - 1] ?? -1, bytes[at] ?? -1, bytes[at + 1] ?? -1];
   if (b === 0x3c && 'soeahlif'.includes(String.fromCharCode(next | 0x20))) return true;
-  if (b === 0x26 && next === 0x23) return true;
-  if ((b | 0x20) === 0x74 || (b | 0x20) === 0x61) if (next === 0x3a) return true;
+  if (b === 0x26 && (next === 0x23 || (next | 0x20) === 0x63)) return true;
+  if ((b | 0x20) === 0x74 || (b | 0x20) === 0x61 || [0x09, 0x0a, 0x0d, 0x3b].includes(b))
+    if (next === 0x3a) return true;
   if (next === 0x3d && (isSpace(b) || (isLetter(b) && isLetter(before)))) return true;
   return ['%P', '%%', 'st', 'tr'].some((pair) => b === pair.charCodeAt(0) && next === pair.charCodeAt(1));
 }
@@ -48,6 +49,9 @@ const triggers = [
   '&#106;&#97;',
   '&#x6a;&#x61;',
   'javascript:',
+  'java\nscript:',
+  'javascript&colon;',
+  'javascript&Tab;:',
   'DATA:',
   'vbscript:',
   ' onload=',
@@ -60,7 +64,27 @@ const pdfTriggers = ['<<', '%PDF-', '%%EOF', 'startxref', 'trailer'];
 
 describe('pairSites', () => {
   test('lists every pair at every lane of a 64-byte chunk, and near the end of the bytes', () => {
-    const pairs = ['<s', '<O', '<f', '&#', 't:', 'A:', 'ab=', ' =', '\t=', '%P', '%%', 'st', 'tr'];
+    const pairs = [
+      '<s',
+      '<O',
+      '<f',
+      '&#',
+      '&c',
+      '&C',
+      't:',
+      'A:',
+      '\t:',
+      '\n:',
+      '\r:',
+      ';:',
+      'ab=',
+      ' =',
+      '\t=',
+      '%P',
+      '%%',
+      'st',
+      'tr',
+    ];
     for (const pair of pairs)
       for (let lane = 0; lane < 70; lane++)
         for (const tail of [0, 1, 2, 17]) {
@@ -75,7 +99,7 @@ describe('pairSites', () => {
 
   test('lists every pair random bytes hold, whatever the module held before (property)', () => {
     const byte = fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\n')) },
+      { weight: 3, arbitrary: fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\n\rcC;')) },
       { weight: 2, arbitrary: fc.integer({ min: 0, max: 255 }) },
     );
     fc.assert(
@@ -119,7 +143,7 @@ function tableSites(bytes: Uint8Array): number[] {
 
 describe('pairSites against a scalar reading of its tables (differential)', () => {
   // bytes dense with the pairs' bytes, and runs of them, so that chunks hold none, one or many
-  const pairByte = fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\nxyz.'));
+  const pairByte = fc.constantFrom(...Buffer.from('<&:=#%Pstra \tSOEHLIF\n\rcC;xyz.'));
   const body = fc.oneof(
     fc.uint8Array({ maxLength: 600, size: 'max' }),
     fc.array(fc.oneof({ weight: 3, arbitrary: pairByte }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) }), {

@@ -6,10 +6,12 @@
 // as a browser would act on it, and only one that may run sends the bytes to parse5:
 // - an attribute before `=`: a handler only under a name a browser runs (browser-handlers.ts); `style`, `srcdoc`
 //   and `attributeName` always;
-// - a numeric character reference: only when the run of text it stands in, references decoded, tabs and newlines
-//   dropped, spells a script or `data:` scheme and its colon (a url's scheme is letters; no named reference spells a
-//   letter, `&colon;`, `&Tab;` and `&NewLine;` are decoded);
-// - a tag that runs script or a plugin, or a scheme spelled out with its colon: always.
+// - a numeric character reference, `&colon;`, or a `:` after a scheme's last letter, a tab, a newline or a `;`: only
+//   when the run of text it stands in, references decoded, tabs and newlines dropped, spells a script or `data:`
+//   scheme and its colon (a url's scheme is letters; no named reference spells a letter, `&colon;`, `&Tab;` and
+//   `&NewLine;` are decoded), as parse5 and the url parser read it: `java⏎script:`, `java&Tab;script:`,
+//   `javascript&colon;` and `&#106;⏎avascript:` run in Chromium as `javascript:` does;
+// - a tag that runs script or a plugin: always.
 // Every trigger the browser could act on stays one, wherever the tokenizer stands (a comment, raw text or an
 // attribute value hides a trigger, never makes one), so nothing parse5 would report is skipped.
 import { runsAsHandler } from './browser-handlers.ts';
@@ -33,7 +35,8 @@ export function mayRunAsSniffedPage(bytes: Uint8Array, budget: WorkBudget = Work
     const next = bytes[at + 1];
     if (next === 0x3d) {
       if (attributeMayRun(bytes, at + 1)) return true;
-    } else if (bytes[at] === 0x26 && next === 0x23) {
+    } else if (bytes[at] === 0x26 || next === 0x3a) {
+      // `&#`, `&colon` or a scheme's `:`: both bytes of the pair are in the run
       if (at < decodedTo) continue;
       let start = at;
       while (start > 0 && inSchemeRun(bytes[start - 1] ?? 0)) start--;

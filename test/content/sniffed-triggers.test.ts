@@ -31,6 +31,19 @@ describe('triggers a browser may act on still reach parse5', () => {
     ['a reference, a tab reference and a colon reference', '<a href="&#106;ava&Tab;script&colon;x">'],
     ['a scheme in a list attribute, after a `;`', '<animate values="a;&#106;avascript:x">'],
     ['a data scheme', '<object data="&#100;ata:text/html,x">'],
+    // the url parser drops tabs and newlines anywhere in a url, and parse5 decodes `&Tab;`, `&NewLine;` and `&colon;`
+    ['a newline in the scheme', '<a href="java\nscript:x">'],
+    ['a tab in the scheme', '<a href="java\tscript:x">'],
+    ['a carriage return in the scheme', '<a href="java\rscript:x">'],
+    ['a tab reference in the scheme', '<a href="java&Tab;script:x">'],
+    ['a newline reference in the scheme', '<a href="java&NewLine;script:x">'],
+    ['a colon reference', '<a href="javascript&colon;x">'],
+    ['a colon reference in upper case', '<a href="javascript&COLON;x">'],
+    ['a newline before the colon', '<a href="javascript\n:x">'],
+    ['a tab reference before the colon', '<a href="javascript&Tab;:x">'],
+    ['a reference, then a newline', '<a href="&#106;\navascript:x">'],
+    ['a reference, then a carriage return', '<a href="&#106;\ravascript:x">'],
+    ['a reference, a newline and a colon reference', '<a href="&#106;\navascript&colon;x">'],
   ])('%s', (_, text) => {
     expect(mayRunAsSniffedPage(inNoise(text))).toBe(true);
   });
@@ -111,6 +124,9 @@ const pieces = [
   '\u0000',
   '\u00ff',
   '\u0089',
+  '\r',
+  'javascript',
+  '<a href="',
 ];
 
 test('a body the sniffed screen passes and this screen drops holds nothing parse5 reports', () => {
@@ -119,6 +135,20 @@ test('a body the sniffed screen passes and this screen drops holds nothing parse
       const body = bytes(parts.join(''));
       if (!mayHoldActiveMarkupUtf8(body, 'sniffed') || mayRunAsSniffedPage(body)) return;
       expect(findActiveSniffedHtml(body.toString('latin1'))).toBeNull();
+    }),
+    { numRuns: 20_000, seed: 41 },
+  );
+});
+
+// the other way round: every body parse5 finds active (as a sniffed page is judged) passes both screens, so that no
+// spelling of a scheme (tabs, newlines and references in it) is lost before parse5 reads it
+test('a body parse5 reports passes both screens', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+      const body = bytes(parts.join(''));
+      if (findActiveSniffedHtml(body.toString('latin1')) === null) return;
+      expect(mayHoldActiveMarkupUtf8(body, 'sniffed'), JSON.stringify(parts.join(''))).toBe(true);
+      expect(mayRunAsSniffedPage(body), JSON.stringify(parts.join(''))).toBe(true);
     }),
     { numRuns: 20_000, seed: 41 },
   );

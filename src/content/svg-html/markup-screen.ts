@@ -14,8 +14,9 @@
 //   reading asks for what a browser runs in bytes that are not text, spelled out: an element that runs script or
 //   loads a plugin (the tags above up to `<frame`), a handler under a name a browser runs (`on` and ASCII letters,
 //   after white space, `/` or a quote, before `=`), an attribute holding a document or script (`srcdoc`, `style`,
-//   `attributeName` before `=`), or a url scheme that runs script or a document (`javascript:`, `vbscript:`,
-//   `livescript:`, `data:`, or any numeric character reference in a run of text, which may spell one).
+//   `attributeName` before `=`), or a url scheme that runs script or a document (a `:` after `t`, `a`, a tab, a
+//   newline or a `;`, `&colon`, or any numeric character reference in a run of text, any of which may end or spell
+//   `javascript:`, `vbscript:`, `livescript:` or `data:`; sniffed-triggers.ts reads the run as the url parser does).
 import { nextByte, spellsAt } from '../ascii-bytes.ts';
 import { pairSites } from '../text/byte-sites.ts';
 
@@ -54,7 +55,7 @@ const letterReferences = words(['&#', '&tab;', '&newline;']);
 // attributes the parsers report by name: `on*` handlers, and these three by their exact name
 const namedAttributes = words(['style', 'srcdoc', 'attributename']);
 const on = Buffer.from('on', 'latin1');
-const sniffedSchemes = words(['javascript', 'vbscript', 'livescript', 'data']);
+const colonName = Buffer.from('colon', 'latin1');
 
 /** Where the `text` reading's triggers may stand for the parser to report them: `tag(end)` for an active tag's name that a `<` starts and that ends before `end`, `attribute(at)` for the `=` at `at` (the first byte its name may start at, -1 when it is no attribute), `url(at)` for a scheme's mark (`:`, `&`, `\`) or a character reference that may spell one at `at`; a trigger ruled out is text. */
 export interface MarkupPlaces {
@@ -103,8 +104,10 @@ export function mayHoldActiveMarkupUtf8(
 
 /**
  * Whether a trigger of the `sniffed` reading starts at the pair at `at`: `<` and a tag that runs script or a plugin,
- * `&#` and a numeric reference, a script or document scheme ending before a `:` at `at + 1`, or a handler or named
- * attribute before an `=` at `at + 1`. Every trigger has such a pair (`pairSites` lists them all).
+ * `&#` and a numeric reference, `&colon`, a `:` at `at + 1` after a scheme's last letter or what the url parser drops
+ * or a reference ends with (tab, newline, `;`: the run is read as the url parser reads it by the caller,
+ * sniffed-triggers.ts), or a handler or named attribute before an `=` at `at + 1`. Every trigger has such a pair
+ * (`pairSites` lists them all).
  */
 export function sniffedTriggerAt(bytes: Uint8Array, at: number): boolean {
   const b = bytes[at];
@@ -112,18 +115,17 @@ export function sniffedTriggerAt(bytes: Uint8Array, at: number): boolean {
   return (
     (b === 0x3c && next !== undefined && tagAt(bytes, at + 1, sniffedTagsByFirst[(next | 0x20) & 0x7f])) ||
     (b === 0x26 && next === 0x23 && numericReference(bytes, at + 2)) ||
-    (next === 0x3a && sniffedSchemeEndsAt(bytes, at + 1)) ||
+    (b === 0x26 && spellsAt(bytes, at + 1, colonName)) ||
+    (next === 0x3a && b !== undefined && mayEndScheme(b)) ||
     (next === 0x3d && sniffedNameBefore(bytes, at + 1))
   );
 }
 
-// one of `sniffedSchemes` ends right before `colon` (a loop, not a closure per `:` site)
-function sniffedSchemeEndsAt(bytes: Uint8Array, colon: number): boolean {
-  for (let i = 0; i < sniffedSchemes.length; i++) {
-    const scheme = sniffedSchemes[i] as Buffer;
-    if (spellsAt(bytes, colon - scheme.length, scheme)) return true;
-  }
-  return false;
+// the byte before a scheme's `:`: the last letter of `javascript`, `vbscript`, `livescript` or `data` (either case),
+// a tab or newline (the url parser drops them: `java⏎script:`), or the `;` of a reference (`java&Tab;script&Tab;:`)
+function mayEndScheme(b: number): boolean {
+  const lower = b | 0x20;
+  return lower === 0x74 || lower === 0x61 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x3b;
 }
 
 function tagAt(bytes: Uint8Array, at: number, tags: readonly Buffer[] | undefined): boolean {
@@ -226,11 +228,12 @@ function isDroppedBetweenLetters(c: number): boolean {
 }
 
 // `&#` then decimal digits or `x` and hex digits, in a run of text: a scheme a reference spells (`&#100ata:`, the
-// shortest) is at least 8 printable bytes, as the url parser takes no other bytes into a scheme
+// shortest) is at least 8 printable bytes, tabs and newlines (which the url parser drops: `&#106;⏎avascript:`) aside,
+// as the url parser takes no other bytes into a scheme
 function numericReference(bytes: Uint8Array, from: number): boolean {
   for (let k = from - 2; k < from + 6; k++) {
     const c = bytes[k] ?? 0;
-    if (c < 0x20 || c > 0x7e) return false;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c > 0x7e) return false;
   }
   const b = bytes[from] ?? 0;
   const digit = (c: number): boolean => c >= 0x30 && c <= 0x39;

@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { maxCfbEntries } from '../../src/content/archive/cfb-kind.ts';
 import { maxZipEntries } from '../../src/content/archive/zip-entries.ts';
 import { maxMarkerEntryBytes } from '../../src/content/archive/zip-kind.ts';
+import { maxNotebookNesting } from '../../src/content/notebook/active-notebook.ts';
 import { maxImageParts } from '../../src/content/image/image-structure.ts';
 import { maxMetadataInflateBytes } from '../../src/content/image/image-metadata.ts';
 import { type ContentJudgement, judgeContent } from '../../src/content/judge-content.ts';
@@ -268,6 +269,13 @@ const capCases: CapCase[] = [
     finding: /truncated jpeg image/,
     // 0xFF bytes read as Latin-1 are one long identifier: the script polyglot check would spend the budget first
     budget: () => WorkBudget.unlimited(),
+  },
+  {
+    cap: 'maxNotebookNesting (a possible notebook nested deeper than any viewer reads)',
+    value: maxNotebookNesting,
+    mime: 'application/json',
+    bytes: () => latin1(`{"cells":[],"x":${'['.repeat(maxNotebookNesting + 1)}${']'.repeat(maxNotebookNesting + 1)}}`),
+    finding: /notebook/,
   },
   {
     cap: 'maxImageParts (gif sub-blocks)',
@@ -535,6 +543,10 @@ const notCaps: Record<string, string> = {
     'pdf: a raw name longer than every active name written with `#xx` escapes throughout cannot decode to one; a length filter, not a limit',
   maxGapBytes:
     'pdf in text: a gap after `trailer` or before `obj` longer than it counts as pdf structure, so the text is read as a pdf, which inspects more',
+  maxReadings:
+    'markdown parts: past it the text is no longer cut at fences, so the rest stays one live part read whole, which inspects more',
+  maxSpanLine:
+    'markdown parts: a `<style` line longer than it is taken as opening a style element that holds cutting, which inspects more',
   eocdSearchBytes:
     'zip: the end record is at most 22 + 65,535 bytes from the end by the format; readers search no further',
 };
@@ -583,6 +595,10 @@ describe('every cap fails closed (issue 39 item 5)', () => {
     'archive/zip-entries.ts': {
       count: 1,
       why: 'an entry that does not inflate reads as null: a marker entry then makes the zip uninterpretable',
+    },
+    'notebook/active-notebook.ts': {
+      count: 1,
+      why: 'a member name JSON.parse cannot read is not valid JSON: no viewer opens the body as a notebook, and JSON declared as JSON is still read as data',
     },
     'pdf/pdf-decrypt.ts': {
       count: 1,

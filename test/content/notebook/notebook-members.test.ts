@@ -2,33 +2,11 @@
 // brackets and strings, before any parse: JSON nested deep inside another member (`{"x":[[[…]]]}`) is never parsed to
 // find out, and a body that may be a notebook and nests past the cap is withheld, not parsed.
 import { describe, expect, test } from 'vitest';
-import type { TextBody } from '../../../src/content/consumers/content-consumer.ts';
+import { unparsed } from './unparsed-body.ts';
 import { notebookConsumer, shownAsNotebook } from '../../../src/content/consumers/notebook-viewer.ts';
 import { maxNotebookNesting, mayHoldNotebook } from '../../../src/content/notebook/active-notebook.ts';
 import { WorkExhausted } from '../../../src/content/work-budget.ts';
 import { sniffContentSync } from '../../../src/content/sniff-content.ts';
-
-// a JSON body whose parse fails the test: only a scan may look at it
-function unparsed(text: string): TextBody {
-  const bytes = Buffer.from(text);
-  return {
-    bytes,
-    utf8: bytes,
-    text: () => text,
-    mayHoldActiveMarkup: () => true,
-    mayHold: () => true,
-    kind: 'json',
-    declaredMime: 'application/json',
-    declaredKind: 'json',
-    declaredData: null,
-    uri: 'guide://data/nested.json',
-    extension: 'json',
-    maxInflateBytes: undefined,
-    json: () => {
-      throw new Error('parsed');
-    },
-  };
-}
 
 const deep = (levels: number, inner = ''): string => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
 

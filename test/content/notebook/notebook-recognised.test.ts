@@ -1,31 +1,9 @@
 // A notebook is a JSON object: JSON that opens anything else is not parsed to find out whether it is one (8 MiB of
 // `[` and `]` is JSON four million arrays deep, and its parse took seconds for a body no viewer opens as a notebook).
 import { describe, expect, test } from 'vitest';
-import type { TextBody } from '../../../src/content/consumers/content-consumer.ts';
+import { unparsed } from './unparsed-body.ts';
 import { notebookConsumer, shownAsNotebook } from '../../../src/content/consumers/notebook-viewer.ts';
 import { opensAsObject } from '../../../src/content/notebook/active-notebook.ts';
-
-// a JSON body whose parse fails the test: only its first bytes may be looked at
-function unparsed(text: string): TextBody {
-  const bytes = Buffer.from(text);
-  return {
-    bytes,
-    utf8: bytes,
-    text: () => text,
-    mayHoldActiveMarkup: () => true,
-    mayHold: () => true,
-    kind: 'json',
-    declaredMime: 'application/json',
-    declaredKind: 'json',
-    declaredData: null,
-    uri: 'guide://data/nested.json',
-    extension: 'json',
-    maxInflateBytes: undefined,
-    json: () => {
-      throw new Error('parsed');
-    },
-  };
-}
 
 describe('a notebook is recognised as an object first', () => {
   test.each(['[[[[]]]]', ' \n[{"cells": []}]', '"cells"', '42', 'null'])('%j is not parsed', (text) => {

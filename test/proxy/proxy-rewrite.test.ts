@@ -10,7 +10,7 @@ import { proxySession } from '../../src/proxy/proxy-session.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
-import { type RawHost, startEchoHost } from './raw-host.ts';
+import { echoExchange, type RawHost, startEchoHost } from './raw-host.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
@@ -30,13 +30,8 @@ describe('a judged answer is the server’s bytes with only the gated items chan
   });
 
   // the host sends `method`; once it went out, the server answers with `answer(id)` as written
-  async function exchange(method: string, params: Json, answer: (id: number) => string): Promise<string> {
-    const id = nextId++;
-    host.send({ jsonrpc: '2.0', id, method, params });
-    host.send({ jsonrpc: '2.0', method: 'test/emit', params: { lines: [answer(id)] } });
-    await host.waitFor((m) => m['id'] === id, 15_000);
-    return host.lines.find((l) => (JSON.parse(l) as Json)['id'] === id) as string;
-  }
+  const exchange = (method: string, params: Json, answer: (id: number) => string) =>
+    echoExchange(host, nextId++, method, params, answer);
 
   // (a member named twice is no longer forwarded at all: proxy-same-reading.test.ts)
   test('a tool result: big integers, 1e400, -0, spacing, key order and names in any case in data stay as written', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ambiguousName } from '../../src/proxy/member-names.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
-import { type RawHost, startEchoHost } from './raw-host.ts';
+import { echoExchange, type RawHost, startEchoHost } from './raw-host.ts';
 
 type Json = Record<string, unknown>;
 
@@ -116,13 +116,8 @@ describe('a line readers differ on is withheld, never forwarded', () => {
   });
 
   // the host sends `method`; the server answers with `answer(id)` as written; the host's answer line is returned
-  async function exchange(method: string, params: Json, answer: (id: number) => string): Promise<string> {
-    const id = nextId++;
-    host.send({ jsonrpc: '2.0', id, method, params });
-    host.send({ jsonrpc: '2.0', method: 'test/emit', params: { lines: [answer(id)] } });
-    await host.waitFor((m) => m['id'] === id, 30_000);
-    return host.lines.find((l) => (JSON.parse(l) as Json)['id'] === id) as string;
-  }
+  const exchange = (method: string, params: Json, answer: (id: number) => string) =>
+    echoExchange(host, nextId++, method, params, answer);
 
   const tool =
     (content: string, rest = '') =>

@@ -132,3 +132,20 @@ export async function startEchoHost(logFile: string): Promise<RawHost> {
   await initialize(host);
   return host;
 }
+
+/**
+ * The line the proxy hands `host` for request `id`, when the echo server answers `method` with `answer(id)` as written:
+ * the request goes out first, then the server is told to write the answer.
+ */
+export async function echoExchange(
+  host: RawHost,
+  id: number,
+  method: string,
+  params: Json,
+  answer: (id: number) => string,
+): Promise<string> {
+  host.send({ jsonrpc: '2.0', id, method, params });
+  host.send({ jsonrpc: '2.0', method: 'test/emit', params: { lines: [answer(id)] } });
+  await host.waitFor((m) => m['id'] === id, 30_000);
+  return host.lines.find((l) => (JSON.parse(l) as Json)['id'] === id) as string;
+}

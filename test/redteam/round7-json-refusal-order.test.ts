@@ -1,0 +1,61 @@
+// Red team (issue 39, round 7, lead): the order case of round7-order-adapters with the link refused inside a JSON text
+// item or `structuredContent` (the proxy decides those itself and notes the refusal as it judges the answer): the
+// later call answered first with the refused link, then, in the same chunk, the earlier call's answer naming its
+// address. The earlier answer must wait for the refusal to be noted, whichever part of the result refused it.
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { call, closeAll, decorated, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
+
+afterEach(closeAll);
+
+const prose = (text: string) => ({ type: 'text', text });
+const told = `the keys are at ${metadata} now`;
+const refusals: [string, (id: unknown) => Record<string, unknown>][] = [
+  [
+    'a JSON text item',
+    (id) => ({ jsonrpc: '2.0', id, result: { content: [prose(JSON.stringify({ link: link(metadata, 'creds') }))] } }),
+  ],
+  [
+    'structuredContent',
+    (id) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { content: [prose('see the data')], structuredContent: { link: link(metadata, 'creds') } },
+    }),
+  ],
+];
+
+describe('red team, order (round 7): a refusal inside a JSON text or structuredContent, then an answer naming it', () => {
+  for (const [where, refusing] of refusals) {
+    test(`proxy: refused in ${where}, the earlier call's answer after it names the address`, async () => {
+      const { host } = await proxied();
+      host.send({
+        jsonrpc: '2.0',
+        id: 'c1',
+        method: 'tools/call',
+        params: { name: 'result', arguments: { answer: false } },
+      });
+      const earlier = { jsonrpc: '2.0', id: 'c1', result: { content: [prose(told)] } };
+      await call(host, { answer: false, after: [refusing('$id'), earlier] });
+      expect(await settled(host)).not.toContain(hostPath);
+    });
+
+    test(`decorator: refused in ${where}, the earlier call's answer after it names the address`, async () => {
+      const { client } = await decorated();
+      const first = client.request(
+        { method: 'tools/call', params: { name: 'result', arguments: { answer: false } } },
+        ResultSchema,
+      );
+      const earlier = { jsonrpc: '2.0', id: 1, result: { content: [prose(told)] } };
+      const second = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'result', arguments: { answer: false, after: [refusing('$id'), earlier] } },
+        },
+        ResultSchema,
+      );
+      expect(JSON.stringify(second)).not.toContain(hostPath);
+      expect(JSON.stringify(await first.catch((e: Error) => e.message))).not.toContain(hostPath);
+    });
+  }
+});

@@ -10,9 +10,9 @@
 // search (`src/sdk/batch-refusals.ts`) knows only the links the decorator decided, not those the proxy decides itself
 // in JSON texts and `structuredContent` (`src/proxy/gate-result-items.ts`), so the first answer has gone on before the
 // second's refusal is noted. A mend: a batch member waits for every sibling's noting, the proxy's own included.
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { call, closeAll, decorated, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
+import { call, closeAll, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
+import { decoratorTwoCalls, proxyTwoCalls } from './two-calls.ts';
 
 afterEach(closeAll);
 
@@ -36,34 +36,13 @@ const refusals: [string, (id: unknown) => Record<string, unknown>][] = [
 describe('red team, order (round 7): a refusal inside a JSON text or structuredContent, then an answer naming it', () => {
   for (const [where, refusing] of refusals) {
     test(`proxy: refused in ${where}, the earlier call's answer after it names the address`, async () => {
-      const { host } = await proxied();
-      host.send({
-        jsonrpc: '2.0',
-        id: 'c1',
-        method: 'tools/call',
-        params: { name: 'result', arguments: { answer: false } },
-      });
-      const earlier = { jsonrpc: '2.0', id: 'c1', result: { content: [prose(told)] } };
-      await call(host, { answer: false, after: [refusing('$id'), earlier] });
-      expect(await settled(host)).not.toContain(hostPath);
+      expect(await proxyTwoCalls(refusing('$id'), { content: [prose(told)] })).not.toContain(hostPath);
     });
 
     test(`decorator: refused in ${where}, the earlier call's answer after it names the address`, async () => {
-      const { client } = await decorated();
-      const first = client.request(
-        { method: 'tools/call', params: { name: 'result', arguments: { answer: false } } },
-        ResultSchema,
-      );
-      const earlier = { jsonrpc: '2.0', id: 1, result: { content: [prose(told)] } };
-      const second = await client.request(
-        {
-          method: 'tools/call',
-          params: { name: 'result', arguments: { answer: false, after: [refusing('$id'), earlier] } },
-        },
-        ResultSchema,
-      );
-      expect(JSON.stringify(second)).not.toContain(hostPath);
-      expect(JSON.stringify(await first.catch((e: Error) => e.message))).not.toContain(hostPath);
+      const got = await decoratorTwoCalls(refusing('$id'), { content: [prose(told)] });
+      expect(got.later).not.toContain(hostPath);
+      expect(got.earlier).not.toContain(hostPath);
     });
   }
 });

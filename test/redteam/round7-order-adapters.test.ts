@@ -7,7 +7,6 @@
 // references (the same result: the beside search, not the session's); `gatedLinks`' read tool after a later listing of
 // the same uri was refused for its declared type (the read follows the gate's latest word on the link).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
@@ -15,20 +14,17 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
+import { decoratorTwoCalls, proxyTwoCalls } from './two-calls.ts';
 import {
-  call,
   closeAll,
-  decorated,
   hostPath,
   link,
   metadata,
   onClose,
   policyFile,
-  proxied,
   reads,
   scratch,
   scriptedTransport,
-  settled,
 } from './scripted-host.ts';
 
 afterEach(closeAll);
@@ -47,38 +43,16 @@ describe('red team, order (round 7): two calls answered the other way round', ()
   it('two calls proxy')(
     'proxy: the later call answered first with the refused link, then the earlier one naming its address',
     async () => {
-      const { host } = await proxied();
-      host.send({
-        jsonrpc: '2.0',
-        id: 'c1',
-        method: 'tools/call',
-        params: { name: 'result', arguments: { answer: false } },
-      });
-      const earlier = { jsonrpc: '2.0', id: 'c1', result: { content: [prose(told)] } };
-      await call(host, { answer: false, after: [refusing('$id'), earlier] });
-      expect(await settled(host)).not.toContain(hostPath);
+      expect(await proxyTwoCalls(refusing('$id'), { content: [prose(told)] })).not.toContain(hostPath);
     },
   );
 
   it('two calls decorator')(
     'decorator: the later call answered first with the refused link, then the earlier one naming its address',
     async () => {
-      const { client } = await decorated();
-      const first = client.request(
-        { method: 'tools/call', params: { name: 'result', arguments: { answer: false } } },
-        ResultSchema,
-      );
-      // the SDK numbers its requests: initialize 0, the held call 1, this call 2
-      const earlier = { jsonrpc: '2.0', id: 1, result: { content: [prose(told)] } };
-      const second = await client.request(
-        {
-          method: 'tools/call',
-          params: { name: 'result', arguments: { answer: false, after: [refusing('$id'), earlier] } },
-        },
-        ResultSchema,
-      );
-      expect(JSON.stringify(second)).toContain('linkgate refused the link');
-      expect(JSON.stringify(await first.catch((e: Error) => e.message))).not.toContain(hostPath);
+      const got = await decoratorTwoCalls(refusing('$id'), { content: [prose(told)] });
+      expect(got.later).toContain('linkgate refused the link');
+      expect(got.earlier).not.toContain(hostPath);
     },
   );
 });

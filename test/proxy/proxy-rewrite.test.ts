@@ -1,8 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { lineTransport } from '../../src/proxy/line-transport.ts';
@@ -10,7 +7,7 @@ import { proxySession } from '../../src/proxy/proxy-session.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
-import { echoExchange, type RawHost, startEchoHost } from './raw-host.ts';
+import { useEchoHost } from './raw-host.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
 
 type Json = Record<string, unknown>;
@@ -19,19 +16,9 @@ const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
 // the echo server writes whatever line it is told to: the proxy sees exactly these bytes as the server's answer
 describe('a judged answer is the server’s bytes with only the gated items changed', () => {
-  let host: RawHost;
-  let nextId = 500;
-  beforeAll(async () => {
-    host = await startEchoHost(path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-rewrite-')), 'lines.jsonl'));
-  }, 30_000);
-  afterAll(async () => {
-    host.end();
-    await host.exit;
-  });
-
-  // the host sends `method`; once it went out, the server answers with `answer(id)` as written
-  const exchange = (method: string, params: Json, answer: (id: number) => string) =>
-    echoExchange(host, nextId++, method, params, answer);
+  // the host sends `method`; the echo server answers with `answer(id)` as written
+  const echo = useEchoHost('linkgate-rewrite-', 500);
+  const exchange = echo.exchange;
 
   // (a member named twice is no longer forwarded at all: proxy-same-reading.test.ts)
   test('a tool result: big integers, 1e400, -0, spacing, key order and names in any case in data stay as written', async () => {
@@ -47,7 +34,7 @@ describe('a judged answer is the server’s bytes with only the gated items chan
     expect(String(replaced['text'])).toMatch(
       /^linkgate refused the link `pw` \(scheme `file`\): uri\.scheme-not-allowed \[record `[0-9a-f]{10}`; /,
     );
-    expect(got).toBe(answer(nextId - 1).replace(link, JSON.stringify(replaced)));
+    expect(got).toBe(answer(echo.lastId).replace(link, JSON.stringify(replaced)));
   });
 
   test('a partial read: only the withheld item and the decision change', async () => {
@@ -60,7 +47,7 @@ describe('a judged answer is the server’s bytes with only the gated items chan
     expect((result['_meta'] as Json)['io.linkgate/decision']).toMatchObject({ effect: 'partial' });
     const metaJson = JSON.stringify({ 'io.linkgate/decision': (result['_meta'] as Json)['io.linkgate/decision'] });
     expect(got).toBe(
-      `{"jsonrpc":"2.0","id":${nextId - 1},"result":{"big":12345678901234567890,"contents":[{"uri":"${uri}","mimeType":"text/plain","text":"fine"}],"tail":1e400 ,"_meta":${metaJson}}}`,
+      `{"jsonrpc":"2.0","id":${echo.lastId},"result":{"big":12345678901234567890,"contents":[{"uri":"${uri}","mimeType":"text/plain","text":"fine"}],"tail":1e400 ,"_meta":${metaJson}}}`,
     );
   });
 

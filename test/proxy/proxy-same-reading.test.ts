@@ -1,10 +1,7 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ambiguousName } from '../../src/proxy/member-names.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
-import { echoExchange, type RawHost, startEchoHost } from './raw-host.ts';
+import { useEchoHost } from './raw-host.ts';
 
 type Json = Record<string, unknown>;
 
@@ -105,19 +102,9 @@ const metadata = 'http://169.254.169.254/latest/meta-data/';
 const ok = 'https://example.com/doc';
 
 describe('a line readers differ on is withheld, never forwarded', () => {
-  let host: RawHost;
-  let nextId = 9000;
-  beforeAll(async () => {
-    host = await startEchoHost(path.join(await mkdtemp(path.join(tmpdir(), 'linkgate-reading-')), 'lines.jsonl'));
-  }, 30_000);
-  afterAll(async () => {
-    host.end();
-    await host.exit;
-  });
-
-  // the host sends `method`; the server answers with `answer(id)` as written; the host's answer line is returned
-  const exchange = (method: string, params: Json, answer: (id: number) => string) =>
-    echoExchange(host, nextId++, method, params, answer);
+  // the host sends `method`; the echo server answers with `answer(id)` as written
+  const echo = useEchoHost('linkgate-reading-', 9000);
+  const exchange = echo.exchange;
 
   const tool =
     (content: string, rest = '') =>
@@ -225,7 +212,7 @@ describe('a line readers differ on is withheld, never forwarded', () => {
         other = read(readPairs(other as string), c.inner);
       }
       expect(other).not.toEqual(judged);
-      const before = host.lines.length;
+      const before = echo.host.lines.length;
       const got = JSON.parse(
         await exchange(c.method, c.method === 'resources/read' ? { uri: 'demo://x' } : { name: 't' }, c.answer),
       ) as Json;
@@ -234,7 +221,7 @@ describe('a line readers differ on is withheld, never forwarded', () => {
       expect(error['code']).toBe(gateErrorCode);
       expect(String(error['message'])).toMatch(c.reason);
       // nothing of the line reached the host: not the address, not the other value
-      for (const l of host.lines.slice(before)) expect(l).not.toContain('169.254.169.254');
+      for (const l of echo.host.lines.slice(before)) expect(l).not.toContain('169.254.169.254');
     });
 
   test('a read withheld this way is recorded as a failed read', async () => {
@@ -244,7 +231,7 @@ describe('a line readers differ on is withheld, never forwarded', () => {
       { uri },
       (i) => `{"jsonrpc":"2.0","id":${i},"result":{"contents":[{"uri":"${uri}","text":"a","text":"b"}]}}`,
     );
-    const record = host.records.find((r) => r.uri === uri);
+    const record = echo.host.records.find((r) => r.uri === uri);
     // the answer the host got is the one the read's record holds: an error naming why, never the result
     expect(record?.stages.received?.error?.code).toBe(gateErrorCode);
     expect(record?.stages.received?.error?.message).toMatch(/names the member `text` twice/);
@@ -257,7 +244,7 @@ describe('a line readers differ on is withheld, never forwarded', () => {
       `{"type":"text","text":"{\\"ID\\":1,\\"Id\\":2,\\"Name\\":\\"n\\"}"}],` +
       `"structuredContent":{"ID":1,"Id":2,"Name":"n","rows":[{"k":1},{"k":2}]},"_meta":{"URI":"x"}}}`;
     const got = await exchange('tools/call', { name: 't' }, answer);
-    expect(got).toBe(answer(nextId - 1));
+    expect(got).toBe(answer(echo.lastId));
   });
 });
 

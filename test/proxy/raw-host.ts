@@ -1,4 +1,8 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { ProxyUpstream } from '../../src/proxy/proxy-options.ts';
@@ -148,4 +152,40 @@ export async function echoExchange(
   host.send({ jsonrpc: '2.0', method: 'test/emit', params: { lines: [answer(id)] } });
   await host.waitFor((m) => m['id'] === id, 30_000);
   return host.lines.find((l) => (JSON.parse(l) as Json)['id'] === id) as string;
+}
+
+/** An echo host for the tests of one `describe`: started before them (its log in a fresh `prefix` folder), ended after. */
+export interface EchoSession {
+  /** the host, once started */
+  readonly host: RawHost;
+  /** the id of the last `exchange` */
+  readonly lastId: number;
+  /** the line the proxy hands the host when the echo server answers `method` with `answer(id)` as written */
+  readonly exchange: (method: string, params: Json, answer: (id: number) => string) => Promise<string>;
+}
+
+/** Starts an echo host before the tests of the calling `describe` and ends it after them; ids count from `firstId`. */
+export function useEchoHost(prefix: string, firstId: number): EchoSession {
+  let host: RawHost | undefined;
+  let nextId = firstId;
+  beforeAll(async () => {
+    host = await startEchoHost(path.join(await mkdtemp(path.join(tmpdir(), prefix)), 'lines.jsonl'));
+  }, 30_000);
+  afterAll(async () => {
+    host?.end();
+    await host?.exit;
+  });
+  const started = (): RawHost => {
+    if (host === undefined) throw new Error('the echo host is not started');
+    return host;
+  };
+  return {
+    get host() {
+      return started();
+    },
+    get lastId() {
+      return nextId - 1;
+    },
+    exchange: (method, params, answer) => echoExchange(started(), nextId++, method, params, answer),
+  };
 }

@@ -1,7 +1,8 @@
 import { AddressMatcher, type AddressPattern } from './address-matcher.ts';
 import { blobText } from './blob-text.ts';
 import { ForgottenAddresses } from './forgotten-addresses.ts';
-import { addressOf, mayReadBack, rawAddressOf, readBack } from './gate-notice.ts';
+import { addressOf, rawAddressOf } from './gate-notice.ts';
+import { mayReadBack, readBack } from './read-back.ts';
 
 // The one search for the addresses of refused links in text (a session's later messages, the strings beside a link
 // in a tool result): each address in every form a text may hold it in, found at host boundaries by one automaton

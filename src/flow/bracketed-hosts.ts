@@ -1,7 +1,7 @@
 // An IPv6 host in brackets is one address however it is written: `[0:0:0:0:0:FFFF:a9fe:A9FE]`,
 // `[::ffff:169.254.169.254]` and `[::ffff:a9fe:a9fe]` are the same host to a URL parser, and an IPv4-mapped one
 // (`::ffff:a.b.c.d`) reaches the IPv4 address itself through curl or a dual-stack socket. Text beside a refused link is
-// searched for the link's address as a reader takes it back (`readBack` in gate-notice.ts), so each bracketed IPv6
+// searched for the link's address as a reader takes it back (`readBack` in read-back.ts), so each bracketed IPv6
 // host in it is written as the WHATWG URL parser writes it, and an IPv4-mapped one as its dotted IPv4 address. One
 // pass over the text: each `[` looks at most `maxInner` characters ahead.
 

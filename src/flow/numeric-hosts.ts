@@ -1,6 +1,6 @@
 // A host written as numbers is an IPv4 address to a URL parser, to curl and to `inet_aton`: `http://2852039166/`,
 // `0xA9FEA9FE/latest`, `0251.0376.0251.0376` all reach 169.254.169.254. Text beside a refused link is searched for the
-// link's address as a reader would take it back (`readBack` in gate-notice.ts), so each such host in it is read as the
+// link's address as a reader would take it back (`readBack` in read-back.ts), so each such host in it is read as the
 // WHATWG URL standard's IPv4 parser reads it and written dotted. Only where a host stands: after `//` or `@`, or on its
 // own (nothing word-like and no `/` before it) right before a `/`. One pass over the text, linear in its length.
 

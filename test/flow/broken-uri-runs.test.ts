@@ -3,7 +3,7 @@
 // only from a scheme's `://` on: ordinary words across lines stay apart.
 import { describe, expect, test } from 'vitest';
 import { AddressSearch } from '../../src/flow/address-search.ts';
-import { joinedUriRuns } from '../../src/flow/gate-notice.ts';
+import { joinedUriRuns } from '../../src/flow/read-back.ts';
 import { RefusedAddresses } from '../../src/sdk/refused-addresses.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';

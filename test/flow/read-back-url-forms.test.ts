@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, test } from 'vitest';
 import { AddressSearch } from '../../src/flow/address-search.ts';
-import { readBack } from '../../src/flow/gate-notice.ts';
+import { readBack } from '../../src/flow/read-back.ts';
 import { withoutDotSegments, withoutPorts } from '../../src/flow/url-noise.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';

@@ -3,7 +3,7 @@
 // front end, and leaves everything else as it came. `runToolResultFlow` (gateToolResult, the frameworks) judged the
 // JSON texts with `content`'s refusals only, so the prose beside such a link reached the model.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { readBack } from '../../src/flow/gate-notice.ts';
+import { readBack } from '../../src/flow/read-back.ts';
 import { judgeResultValues, namesRefusedAddress } from '../../src/flow/refused-beside.ts';
 import { runToolResultFlow } from '../../src/flow/run-tool-result-flow.ts';
 import { applyStructured } from '../../src/flow/structured-links.ts';

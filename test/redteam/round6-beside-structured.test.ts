@@ -6,7 +6,7 @@
 // prose items are judged again with it among the refused links, and each string or item naming its address becomes its
 // notice; the rest of the result still reaches the host. The Codex cases are those its `structuredContent` adds.
 import { afterEach, describe, expect, test } from 'vitest';
-import { readBack } from '../../src/flow/gate-notice.ts';
+import { readBack } from '../../src/flow/read-back.ts';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';

@@ -16,7 +16,7 @@ afterEach(closeAll);
 // - a text/plain `blob` (an embedded resource's, a read's): searched as its base64 text, never decoded, though the gate
 //   itself reads the same bytes as text to judge them (src/sdk/refused-addresses.ts:147, `names` takes every string as
 //   written);
-// - HTML character references: `readBack` (src/flow/gate-notice.ts:120) folds NFKC, percent-encoding and backslashes,
+// - HTML character references: `readBack` (src/flow/read-back.ts) folds NFKC, percent-encoding and backslashes,
 //   not `&#46;`/`&#58;`/`&period;`, which markdown-it, marked and commonmark turn back into the address (and linkify).
 const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);

@@ -10,7 +10,7 @@ import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`): prose is
-// matched against the address's forms as text read back by `readBack` (src/flow/gate-notice.ts:120: NFKC,
+// matched against the address's forms as text read back by `readBack` (src/flow/read-back.ts: NFKC,
 // percent-decoding, `\\`, numeric and bracketed hosts), which keeps a default port (`:80`) and dot segments (`/./`,
 // `x/../`) that curl and every URL parser remove (the forms, src/flow/address-search.ts:30, are of the address alone).
 const open = new Set<string>([]);

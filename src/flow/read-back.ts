@@ -1,0 +1,136 @@
+import { decodeHTML } from 'entities';
+import { readIpv6Hosts, holdsIpv6Host } from './bracketed-hosts.ts';
+import { dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
+import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts';
+
+// How a reader takes an address back out of text that spells it another way: the one reading every front end's search
+// for refused addresses uses (`AddressSearch`), and a notice's check that a link's name holds its own address.
+
+/**
+ * `text` as a parser, a browser or a reader takes a uri in it back: the tabs and line breaks inside a uri's run deleted
+ * (`joinedUriRuns`), NFKC-folded (fullwidth letters and digits), without
+ * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
+ * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
+ * as `.`, backslashes as `/`, HTML character references (`&#46;`, `&period;`: what markdown renderers and browsers show,
+ * and a model reads) and percent-encoded bytes decoded (up to three rounds of both; a run that is UTF-8 as its
+ * characters, as a host parser decodes it, and read back again), a numeric host and an IPv4-mapped IPv6 one as the
+ * dotted IPv4 address they reach, any other bracketed IPv6 host as the WHATWG URL parser writes it, and what that
+ * parser (and curl) drop from a url: an empty or default port (`:80`, `:443`, `:21`, leading zeros) and dot segments
+ * (`/./`, `x/../`).
+ */
+export function readBack(text: string): string {
+  let back = folded(joinedUriRuns(text) ?? text);
+  let decoded = false;
+  for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
+    const next = decodedOnce(back);
+    if (next === back) break;
+    back = next;
+    decoded = true;
+  }
+  return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(decoded ? folded(back) : back))));
+}
+
+// one round of HTML character references (parse5's own decoder, as browsers read text) and percent-encoded runs
+function decodedOnce(text: string): string {
+  const unescaped = text.includes('&') ? decodeHTML(text) : text;
+  return percentByte.test(unescaped) ? unescaped.replace(percentRuns, decodedRun) : unescaped;
+}
+
+// NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops and backslashes as URL
+// parsers read them
+function folded(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(unseen, '')
+    .replace(/[\u3002\uff0e\uff61]/g, '.')
+    .replaceAll('\\', '/');
+}
+
+/**
+ * Code points a text may hold inside an address that no reader sees and a host parser deletes: Unicode's
+ * default-ignorable code points, which hold every one UTS #46 maps to nothing (U+00AD, U+034F, U+180B–U+180F, U+200B,
+ * U+2060, U+2064, U+FE00–U+FE0F, U+FEFF, U+1BCA0–U+1BCA3, U+E0100–U+E01EF; checked against tr46 and the WHATWG URL
+ * parser by the tests).
+ */
+const unseen = /\p{Default_Ignorable_Code_Point}/gu;
+
+// a run of percent-encoded bytes: its UTF-8 characters when it is UTF-8, else each byte as a character
+function decodedRun(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run.replace(percentBytes, (hex: string) => String.fromCharCode(Number.parseInt(hex.slice(1), 16)));
+  }
+}
+
+/**
+ * Whether `readBack` may change `text`: it holds a `%`, a `&`, a backslash, a character outside ASCII, a number where
+ * a host stands, a bracketed IPv6 host not written as the URL parser writes it, a port, a dot segment or a uri's run
+ * broken by a tab or line break.
+ */
+export function mayReadBack(text: string): boolean {
+  return (
+    /[%&\\\u0080-\uffff]/.test(text) ||
+    holdsNumericHost(text) ||
+    holdsIpv6Host(text) ||
+    holdsUrlNoise(text) ||
+    joinedUriRuns(text) !== null
+  );
+}
+
+/**
+ * `text` with the tabs, line feeds and carriage returns inside a uri's run deleted, as the URL parser deletes them
+ * anywhere (`http://169.254.\n169.254/` is the metadata address to it); null when it has none. A run starts at a
+ * scheme's `://` (or `:\\`, any mix) and goes over non-white characters, and over tab, LF and CR only where more of
+ * them follow: ordinary words across lines are never joined, nor an address written without its scheme. Linear: one
+ * regex pass for the runs' starts, each run read once.
+ */
+export function joinedUriRuns(text: string): string | null {
+  if (!runStart.test(text)) return null;
+  let out: string[] | null = null;
+  let kept = 0;
+  const starts = new RegExp(runStart.source, 'g');
+  for (let found = starts.exec(text); found !== null; found = starts.exec(text)) {
+    let i = found.index + 3;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (!isBreak(c)) {
+        if (isWhite(c)) break;
+        i += 1;
+        continue;
+      }
+      let end = i;
+      while (end < text.length && isBreak(text.charCodeAt(end))) end += 1;
+      if (end === text.length || isWhite(text.charCodeAt(end))) break;
+      out ??= [];
+      out.push(text.slice(kept, i));
+      kept = end;
+      i = end;
+    }
+    // the next run starts past this one (a run holding many `://` is read once)
+    starts.lastIndex = i;
+  }
+  if (out === null) return null;
+  out.push(text.slice(kept));
+  return out.join('');
+}
+
+// where a uri's run starts: a scheme's `:` and two slashes or backslashes
+const runStart = /:[/\\]{2}/;
+const isBreak = (c: number) => c === 0x09 || c === 0x0a || c === 0x0d;
+// white space as `\s` reads it (a URL parser stops at it, or encodes it)
+const isWhite = (c: number) =>
+  c <= 0x20 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+
+const percentByte = /%[0-9A-Fa-f]{2}/;
+const percentBytes = /%[0-9A-Fa-f]{2}/g;
+const percentRuns = /(?:%[0-9A-Fa-f]{2})+/g;

@@ -76,6 +76,8 @@ await client.close();
 process.exit(0);
 `;
 const failingSink = (): RecordSink => ({
+  // the point of the case: a rejection that is no Error
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
   write: () => Promise.reject(unprintable()),
   close: async () => {},
 });

@@ -126,7 +126,7 @@ describe('red team, order (round 8): refused in a server request', () => {
   it('sampling then call proxy')(
     "proxy: a link refused inside the server's sampling request, then a tool result naming its address",
     async () => {
-      const f = await (fronts[0][1] as () => ReturnType<typeof gatedClientFront>)();
+      const f = await fronts[0][1]();
       await callWith(f, { result: { content: [] }, notify: [sampling] });
       const got = await f.got();
       expect(got).toContain('srv-1');

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import type { Brackets } from './json-spans.ts';
 
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;
@@ -11,6 +12,8 @@ export interface Line {
   readonly size: number;
   /** the line decoded as UTF-8, newline included (a long line is decoded part by part while it arrives) */
   readonly text: string;
+  /** where its containers open and close, when the transport's member-name scan found them (a judged answer's splice) */
+  brackets?: Brackets | undefined;
 }
 
 /** What a line splitter reports: each complete line, and the head of each line over the cap. */

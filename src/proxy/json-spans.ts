@@ -11,6 +11,16 @@ interface Member extends Span {
   readonly key: string;
 }
 
+/**
+ * Where every container of one JSON text ends, by where it opens: `opens` in increasing order, `ends[k]` the offset
+ * after the bracket that closes `opens[k]` (-1: none, an unbalanced text). Made by one pass over the text
+ * (`matchBrackets`), or by the pass that checks its member names (`member-names.ts`), so a line is not read twice.
+ */
+export interface Brackets {
+  readonly opens: readonly number[];
+  readonly ends: readonly number[];
+}
+
 /** A change to a text: `[start, end)` becomes `text`. */
 interface Splice extends Span {
   readonly text: string;
@@ -25,8 +35,13 @@ interface Splice extends Span {
  * `parsed`: `JSON.parse(text)` itself, when the caller has it: a `set` whose object has no member of that name (its
  * parsed value has no own one) adds it before the closing brace without searching the object's text for the name.
  */
-export function spliceEdits(text: string, edits: readonly MessageEdit[], parsed?: unknown): string | null {
-  const splices = editSplices(text, edits, parsed);
+export function spliceEdits(
+  text: string,
+  edits: readonly MessageEdit[],
+  parsed?: unknown,
+  brackets?: Brackets,
+): string | null {
+  const splices = editSplices(text, edits, parsed, brackets);
   if (splices === null) return null;
   const pieces: string[] = [];
   let last = 0;
@@ -41,7 +56,8 @@ export function spliceEdits(text: string, edits: readonly MessageEdit[], parsed?
 /**
  * `spliceEdits` made on the line's bytes when its `text` is all ASCII (`bytes` as long as `text`, so an offset in
  * the text is one in the bytes): the bytes between the edits are copied as they came, with no string built and
- * encoded again. null when a path does not lead where an edit needs, or the line is not ASCII.
+ * encoded again. null when a path does not lead where an edit needs, or the line is not ASCII. `brackets`: the
+ * text's containers when a scan of it already found them (else found here, once).
  */
 export function spliceEditsInto(
   text: string,
@@ -49,18 +65,25 @@ export function spliceEditsInto(
   size: number,
   edits: readonly MessageEdit[],
   parsed?: unknown,
+  brackets?: Brackets,
 ): Buffer | null {
   if (size !== text.length) return null;
-  const splices = editSplices(text, edits, parsed);
+  const splices = editSplices(text, edits, parsed, brackets);
   if (splices === null) return null;
-  // each text spliced in is encoded once (the links of one result share theirs), and copied in as bytes
+  // each text spliced in is encoded once (the links of one result share theirs, and mostly follow each other), and
+  // copied in as bytes
   const encoded = new Map<string, Buffer>();
+  let lastText = '';
+  let lastBytes: Buffer = Buffer.alloc(0);
   const bytesOf = (spliced: string): Buffer => {
+    if (spliced === lastText) return lastBytes;
     let made = encoded.get(spliced);
     if (made === undefined) {
       made = Buffer.from(spliced, 'utf8');
       encoded.set(spliced, made);
     }
+    lastText = spliced;
+    lastBytes = made;
     return made;
   };
   let length = size;
@@ -85,17 +108,27 @@ export function spliceEditsInto(
 }
 
 // the splices `edits` make of `text`, in order and not overlapping; null when a path does not lead where an edit needs
-function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknown): Splice[] | null {
-  const index = new TextIndex(text);
+function editSplices(
+  text: string,
+  edits: readonly MessageEdit[],
+  parsed: unknown,
+  brackets: Brackets | undefined,
+): Splice[] | null {
+  const index = new TextIndex(text, brackets);
   const splices: Splice[] = [];
   // the JSON of each value and name, once: the links of one result share their compact decision
   const written = new Map<unknown, string>();
+  let lastValue: unknown;
+  let lastJson: string | undefined;
   const json = (value: unknown): string => {
+    if (lastJson !== undefined && value === lastValue) return lastJson;
     let made = written.get(value);
     if (made === undefined) {
       made = JSON.stringify(value);
       written.set(value, made);
     }
+    lastValue = value;
+    lastJson = made;
     return made;
   };
   // the text of each member added, made once for its value and name (not a new string per link): `"key":value`, and
@@ -117,6 +150,8 @@ function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknow
   // the edits of one message mostly share their parent (the links of one `content`): located once for all of them
   let parentPath: JsonPath | null = null;
   let parentAt: Span | null = null;
+  // the parsed value of that parent (undefined: no parsed value, or none there)
+  let parentValue: unknown;
   for (const edit of edits) {
     const { path } = edit;
     const step = path.at(-1);
@@ -126,6 +161,7 @@ function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknow
       if (parentPath === null || !sameParent(parentPath, path)) {
         parentPath = path;
         parentAt = index.locate(path.slice(0, -1));
+        parentValue = valueAt(parsed, path, path.length - 1);
       }
       at = parentAt === null ? null : index.child(parentAt, step);
     }
@@ -145,7 +181,8 @@ function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknow
     } else {
       const value = json(edit.value);
       const key = json(edit.key);
-      const added = lacksMember(parsed, path, edit.key) ? index.closingBrace(at) : index.addedMember(at, key);
+      const lacks = step === undefined ? lacksMember(parsed, path, edit.key) : lacksOwn(parentValue, step, edit.key);
+      const added = lacks ? index.closingBrace(at) : index.addedMember(at, key);
       if (added !== undefined) {
         if (added === null) return null;
         const comma = text.charCodeAt(skipSpace(text, at.start + 1)) === 125 ? '' : ',';
@@ -176,14 +213,31 @@ function editSplices(text: string, edits: readonly MessageEdit[], parsed: unknow
 // whether the value at `path` in `parsed` (the parsed text, when given) is an object with no own member `key`: the
 // object its text holds then has no member of that name, however written (JSON.parse makes every member an own one)
 function lacksMember(parsed: unknown, path: JsonPath, key: string): boolean {
+  return isObjectLacking(valueAt(parsed, path, path.length), key);
+}
+
+// whether member or element `step` of `parent` (a parsed value, or undefined) is an object with no own member `key`
+function lacksOwn(parent: unknown, step: string | number, key: string): boolean {
+  if (parent === null || typeof parent !== 'object') return false;
+  if (Array.isArray(parent) ? typeof step !== 'number' : !Object.hasOwn(parent, step)) return false;
+  return isObjectLacking((parent as Record<string | number, unknown>)[step], key);
+}
+
+function isObjectLacking(value: unknown, key: string): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, key);
+}
+
+// the value the first `steps` steps of `path` lead to in `parsed`, by own members and array elements only; undefined
+// when they lead nowhere
+function valueAt(parsed: unknown, path: JsonPath, steps: number): unknown {
   let value = parsed;
-  for (let i = 0; i < path.length; i += 1) {
-    if (value === null || typeof value !== 'object') return false;
+  for (let i = 0; i < steps; i += 1) {
+    if (value === null || typeof value !== 'object') return undefined;
     const step = path[i] as string | number;
-    if (Array.isArray(value) ? typeof step !== 'number' : !Object.hasOwn(value, step)) return false;
+    if (Array.isArray(value) ? typeof step !== 'number' : !Object.hasOwn(value, step)) return undefined;
     value = (value as Record<string | number, unknown>)[step];
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, key);
+  return value;
 }
 
 // whether `a` and `b` name the same parent (all but their last step)
@@ -212,11 +266,13 @@ export function spanAt(text: string, path: JsonPath): Span | null {
 class TextIndex {
   private readonly objects = new Map<number, Member[] | null>();
   private readonly arrays = new Map<number, Span[] | null>();
-  private closes: Map<number, number> | null = null;
   private readonly found = new Map<string, number[]>();
   private readonly end = (i: number): number => valueEnd(this.text, i, this.closeOf);
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private brackets: Brackets | undefined = undefined,
+  ) {}
 
   locate(path: JsonPath): Span | null {
     const start = skipSpace(this.text, 0);
@@ -283,8 +339,17 @@ class TextIndex {
 
   // the offset after the container opening at `open`, or -1: every container's end is found in one pass, on first need
   private readonly closeOf = (open: number): number => {
-    this.closes ??= matchBrackets(this.text);
-    return this.closes.get(open) ?? -1;
+    this.brackets ??= matchBrackets(this.text);
+    const { opens, ends } = this.brackets;
+    // opens are in increasing order: a binary search
+    let lo = 0;
+    let hi = opens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((opens[mid] as number) < open) lo = mid + 1;
+      else hi = mid;
+    }
+    return opens[lo] === open ? (ends[lo] as number) : -1;
   };
 }
 
@@ -300,10 +365,14 @@ function anyWithin(sorted: readonly number[], start: number, end: number): boole
   return lo < sorted.length && (sorted[lo] as number) < end;
 }
 
-// the end of every container of `text` by the offset where it opens, from one pass that skips strings (no recursion:
-// depth costs a stack entry, not a frame); an unbalanced container has none
-function matchBrackets(text: string): Map<number, number> {
-  const closes = new Map<number, number>();
+/**
+ * The end of every container of `text` by the offset where it opens, from one pass that skips strings (no recursion:
+ * depth costs a stack entry, not a frame); an unbalanced container has none (-1). Exported for tests.
+ */
+export function matchBrackets(text: string): Brackets {
+  const opens: number[] = [];
+  const ends: number[] = [];
+  // indices into `opens` of the containers open
   const open: number[] = [];
   for (let j = 0; j < text.length; ) {
     const c = text.charCodeAt(j);
@@ -312,15 +381,18 @@ function matchBrackets(text: string): Map<number, number> {
       if (j === -1) break;
       continue;
     }
-    if (c === 123 || c === 91) open.push(j);
-    else if (c === 125 || c === 93) {
+    if (c === 123 || c === 91) {
+      open.push(opens.length);
+      opens.push(j);
+      ends.push(-1);
+    } else if (c === 125 || c === 93) {
       const at = open.pop();
       if (at === undefined) break;
-      closes.set(at, j + 1);
+      ends[at] = j + 1;
     }
     j += 1;
   }
-  return closes;
+  return { opens, ends };
 }
 
 function scanMembers(text: string, open: number, valueEnd: (i: number) => number): Member[] | null {

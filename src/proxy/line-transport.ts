@@ -7,7 +7,7 @@ import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
 import { peekId, peekTailId } from '../flow/peek-id.ts';
 import { messageShape } from '../flow/json-rpc-shape.ts';
-import { type AmbiguousName, ambiguousName } from './member-names.ts';
+import { type AmbiguousName, namesAndBrackets } from './member-names.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
@@ -83,7 +83,9 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       }
       if (options.refuseAmbiguous === true) {
         // a text JSON.parse read that the scan cannot follow is refused too (fail closed)
-        const ambiguity = ambiguousName(line.text);
+        const { ambiguity, brackets } = namesAndBrackets(line.text);
+        // the scan read the line's structure: a judged answer is spliced with no second pass over it
+        line.brackets = brackets;
         if (ambiguity !== null) {
           const ids = answerIds(message);
           for (const id of ids.length === 0 ? [null] : ids)

@@ -1,4 +1,4 @@
-import { stringEnd } from './json-spans.ts';
+import { type Brackets, stringEnd } from './json-spans.ts';
 
 // A line the gate judged by `JSON.parse`'s reading is forwarded as its bytes, so every reader of those bytes must read
 // what was judged. Two common readers do not: one that keeps the first of two members of the same name (JSON.parse
@@ -113,6 +113,19 @@ export function ambiguousName(text: string, validate = false): AmbiguousName | n
   return new Scan(text, validate).run();
 }
 
+/**
+ * `ambiguousName` of one JSON text `JSON.parse` accepted, with where its containers open and close (`Brackets`, found
+ * on the way: the splice of a judged answer does not read the line again) when no name is ambiguous.
+ */
+export function namesAndBrackets(text: string): {
+  ambiguity: AmbiguousName | null | undefined;
+  brackets: Brackets | undefined;
+} {
+  const scan = new Scan(text, false, true);
+  const ambiguity = scan.run();
+  return { ambiguity, brackets: ambiguity === null ? scan.brackets : undefined };
+}
+
 class Scan {
   // the names of the objects open, flat (the first `top`): hash, and offsets of the name's characters (decoded only
   // when escaped); written in place, never shortened (a shorter `length` costs more than the scan of a member)
@@ -129,11 +142,33 @@ class Scan {
   private readonly big: (Map<number, number[]> | undefined)[] = [];
   // JSON texts of `text` members, searched once this text is done
   private readonly inner: string[] = [];
+  // with `bracketed`: where each container opens, in order, and the offset after its close (-1 while open); the
+  // indices into those of the containers open
+  private readonly opens: number[] = [];
+  private readonly closes: number[] = [];
+  private readonly openAt: number[] = [];
 
   constructor(
     private readonly text: string,
     private readonly validate: boolean,
+    private readonly bracketed = false,
   ) {}
+
+  get brackets(): Brackets {
+    return { opens: this.opens, ends: this.closes };
+  }
+
+  private opened(i: number): void {
+    if (!this.bracketed) return;
+    this.openAt.push(this.opens.length);
+    this.opens.push(i);
+    this.closes.push(-1);
+  }
+
+  // the innermost container closed just before `i`
+  private closed(i: number): void {
+    if (this.bracketed) this.closes[this.openAt.pop() as number] = i;
+  }
 
   run(): AmbiguousName | null | undefined {
     const { text } = this;
@@ -155,11 +190,13 @@ class Scan {
         if (c === 123) {
           this.frames.push(this.top + 1);
           this.byName.push(partNext);
+          this.opened(i);
           i = i + 1;
           if (text.charCodeAt(i) <= 32) i = skip(text, i);
           if (text.charCodeAt(i) === 125) {
             this.close();
             i += 1;
+            this.closed(i);
             state = 1;
           } else state = 2;
           textValue = false;
@@ -168,12 +205,14 @@ class Scan {
         if (c === 91) {
           this.frames.push(0);
           this.byName.push(partNext);
+          this.opened(i);
           i = i + 1;
           if (text.charCodeAt(i) <= 32) i = skip(text, i);
           if (text.charCodeAt(i) === 93) {
             this.frames.pop();
             this.byName.pop();
             i += 1;
+            this.closed(i);
             state = 1;
           }
           textValue = false;
@@ -215,6 +254,7 @@ class Scan {
             this.byName.pop();
           } else this.close();
           i += 1;
+          this.closed(i);
           continue;
         }
         return undefined;

@@ -56,7 +56,7 @@ function editedBytes(message: object): Buffer | null {
   const edited = message instanceof EditedLine ? message : editsOf(message);
   const line = edited === undefined ? undefined : lineOf(edited.from);
   if (edited === undefined || line === undefined) return null;
-  return spliceEditsInto(line.text, line.parts, line.size, edited.edits, edited.from);
+  return spliceEditsInto(line.text, line.parts, line.size, edited.edits, edited.from, line.brackets);
 }
 
 // the original text with the edits made, for a message edited from one that arrived as a line (null: none did)
@@ -67,7 +67,7 @@ function editedText(message: object): string | null {
   const from = line?.text ?? editedText(edited.from);
   if (from === null) return null;
   // the message parsed from the line is that text's value; one edited from another is not (its edits are in the text)
-  const text = spliceEdits(from, edited.edits, line === undefined ? undefined : edited.from);
+  const text = spliceEdits(from, edited.edits, line === undefined ? undefined : edited.from, line?.brackets);
   if (text === null)
     throw new GateError('READ_FAILED', 'the judged answer cannot be written into the bytes it came as');
   return text;

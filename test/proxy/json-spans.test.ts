@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { spanAt, spliceEdits, spliceEditsInto } from '../../src/proxy/json-spans.ts';
+import { matchBrackets, spanAt, spliceEdits, spliceEditsInto } from '../../src/proxy/json-spans.ts';
+import { namesAndBrackets } from '../../src/proxy/member-names.ts';
 import { editMessage, type MessageEdit } from '../../src/sdk/message-edits.ts';
 
 // writes a value the way a peer might: compact or spaced, members in their order
@@ -148,6 +149,27 @@ describe('spanAt and spliceEdits', () => {
     expect(spliceEditsInto(wide, [Buffer.from(wide)], Buffer.byteLength(wide), edits)).toBeNull();
   });
 
+  test('the member-name scan finds every container where the splice pass does, or none when a name is ambiguous', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), fc.constantFrom('', ' ', '\n\t', '\r\n'), (value, space) => {
+        const text = `${write({ jsonrpc: '2.0', id: 1, result: { structuredContent: value } }, space)}\n`;
+        const { ambiguity, brackets } = namesAndBrackets(text);
+        expect(ambiguity).toBeNull();
+        expect(brackets).toEqual(matchBrackets(text));
+        // each container's end is the offset just past its closing bracket
+        brackets?.opens.forEach((open, k) => {
+          const end = brackets.ends[k] as number;
+          expect(JSON.parse(text.slice(open, end))).toBeDefined();
+        });
+      }),
+      { numRuns: 300 },
+    );
+    const twice = '{"id":1,"result":{"content":[{"uri":"a","uri":"b"}]}}\n';
+    expect(namesAndBrackets(twice)).toEqual({ ambiguity: { kind: 'duplicate', name: 'uri' }, brackets: undefined });
+    const deep = `{"result":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(namesAndBrackets(deep).brackets).toEqual(matchBrackets(deep));
+  });
+
   test('nesting 20 000 deep is walked without recursion', () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const text = `{"result":{"deep":${deep},"content":[{"type":"resource_link","uri":"x"}]}}\n`;
@@ -202,6 +224,13 @@ describe('spanAt and spliceEdits', () => {
           );
           if (bytes.length !== text.length) expect(into).toBeNull();
           else expect(into?.toString('utf8') ?? null).toBe(out);
+          // with the containers the member-name scan found (the proxy's server side), the same text and bytes
+          const { ambiguity, brackets } = namesAndBrackets(text);
+          if (ambiguity !== null) return;
+          expect(brackets).toEqual(matchBrackets(text));
+          expect(spliceEdits(text, edits, parsed, brackets)).toBe(out);
+          if (bytes.length === text.length)
+            expect(spliceEditsInto(text, [bytes], bytes.length, edits, parsed, brackets)?.toString('utf8')).toBe(out);
         },
       ),
       { numRuns: 300 },

@@ -14,6 +14,8 @@ export interface FirefoxLoad {
   click?: string;
   /** wait for the page to ask for something off its origin by itself (a refresh fires after load) */
   leaves?: boolean;
+  /** more files the page's origin serves (an XSLT stylesheet), by path: the type and the body */
+  files?: Readonly<Record<string, readonly [type: string, body: string]>>;
 }
 
 /** What Firefox did with a loaded body. */
@@ -56,7 +58,13 @@ export async function openFirefoxTab(browser: FirefoxBrowser): Promise<FirefoxTa
       void request.respond({ status: 200, contentType: current.served, body: current.body }).catch(() => {});
       return;
     }
-    if (!url.startsWith('http://page.test/')) {
+    const file = current.files?.[url.slice('http://page.test'.length)];
+    if (url.startsWith('http://page.test/') && file !== undefined) {
+      void request.respond({ status: 200, contentType: file[0], body: file[1] }).catch(() => {});
+      return;
+    }
+    // a `data:` url the page names is no request off its origin
+    if (!url.startsWith('http://page.test/') && !url.startsWith('data:')) {
       asked.push(url);
       onLeave?.();
     }

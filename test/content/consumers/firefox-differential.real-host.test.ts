@@ -1,7 +1,8 @@
 // The differential property of the browser consumer against a second browser (issue 41 items 1 and 6): the pages
 // the Chromium differential generates (generated-pages.ts) are served to Firefox ESR, driven over WebDriver BiDi
 // (test/helpers/system-firefox.ts); whenever a script ran there (it fetched the beacon url), the gate's browser
-// adapter alone must not allow the page. Under CI=true a missing Firefox fails the suite.
+// adapter alone (text/html allowed) must withhold the page as active, not for its type. Under CI=true a missing
+// Firefox fails the suite.
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type FirefoxTab, openFirefoxTab } from '../../helpers/firefox-page.ts';
@@ -9,7 +10,8 @@ import { useFirefox } from '../../helpers/system-firefox.ts';
 import { pages, run } from './generated-pages.ts';
 import { decideBody, profileGate } from './profile-gate.ts';
 
-const browserOnly = profileGate(['browser']);
+// text/html allowed, so a page is judged for what it does, not refused for its type
+const browserOnly = profileGate(['browser'], ['text/html']);
 const firefox = useFirefox();
 let tab: FirefoxTab | undefined;
 
@@ -46,6 +48,7 @@ describe('Firefox against the browser adapter', () => {
           ran++;
           const verdict = await decideBody(browserOnly, 'guide://site/page', 'text/html', { text: html });
           expect(verdict.effect, html).not.toBe('allow');
+          expect(verdict.why, html).toMatch(/content\.(executable|remote-load|too-complex)/);
         }),
         { seed, numRuns: 250 },
       );

@@ -7,7 +7,8 @@ import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
 import { peekId, peekTailId } from '../flow/peek-id.ts';
 import { messageShape } from '../flow/json-rpc-shape.ts';
-import { type AmbiguousName, namesAndBrackets } from './member-names.ts';
+import { type AmbiguousName, ambiguousName, namesAndBrackets } from './member-names.ts';
+import { spanAt } from './json-spans.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
@@ -19,6 +20,8 @@ export interface UnreadableLine {
   why: 'over-cap' | 'not-json' | 'not-a-message' | 'ambiguous';
   /** for `ambiguous`: the member name readers differ on (null: the line could not be followed member by member) */
   ambiguity?: AmbiguousName | null;
+  /** for `ambiguous`: the id of the server's own request it is, when every reader reads the same id (it is answered) */
+  request?: JsonRpcId;
 }
 
 /** Options of a line transport; `maxLineBytes` bounds what one message may buffer, bytes (≥ 1). */
@@ -88,8 +91,9 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
         line.brackets = brackets;
         if (ambiguity !== null) {
           const ids = answerIds(message);
+          const request = soleRequestId(line.text, message);
           for (const id of ids.length === 0 ? [null] : ids)
-            options.onUnreadable({ id, why: 'ambiguous', ambiguity: ambiguity ?? null });
+            options.onUnreadable({ id, why: 'ambiguous', ambiguity: ambiguity ?? null, ...request });
           return;
         }
       }
@@ -171,4 +175,14 @@ function answerIds(message: object): JsonRpcId[] {
     if (shape.kind === 'answer') ids.push(shape.id);
   }
   return ids;
+}
+
+// a server request's id, when the line is one request whose members but `params` every reader reads alike (with its
+// `params` taken out, no member name is ambiguous): the server waits for its answer, so it gets the proxy's error
+function soleRequestId(text: string, message: object): { request: JsonRpcId } | object {
+  const shape = messageShape(message);
+  if (shape.kind !== 'request') return {};
+  const params = spanAt(text, ['params']);
+  const rest = params === null ? text : `${text.slice(0, params.start)}null${text.slice(params.end)}`;
+  return ambiguousName(rest) === null ? { request: shape.id } : {};
 }

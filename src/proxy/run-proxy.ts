@@ -8,6 +8,7 @@ import { describeReasons } from '../record/judge-verdict.ts';
 import type { OnRecordError } from '../record/record-error.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
+import { gateError } from '../sdk/gate-answers.ts';
 import { httpUpstream } from './http-upstream.ts';
 import { lineTransport, unreadableMessageCode, type UnreadableLine } from './line-transport.ts';
 import type { AmbiguousName } from './member-names.ts';
@@ -53,7 +54,11 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
         : line.why === 'ambiguous'
           ? ambiguityText(line.ambiguity ?? null)
           : 'the server sent a message that is not valid json-rpc';
-    if (line.id === null || session?.failUpstream(line.id, `linkgate: ${what}`) !== true)
+    // the server's own request is answered, so it does not wait for ever
+    if (line.request !== undefined) {
+      void upstream.send(gateError(line.request, `linkgate withheld the request: ${what}`) as never).catch(() => {});
+      warn(`answered the server's request \`${String(line.request)}\` with an error: ${what}`);
+    } else if (line.id === null || session?.failUpstream(line.id, `linkgate: ${what}`) !== true)
       warn(`dropped a line: ${what}`);
   };
   let child: ServerProcess | null = null;

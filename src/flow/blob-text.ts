@@ -1,9 +1,13 @@
-import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
+import { familyOf, kindOfMime, normalizeMime } from '../content/kinds.ts';
+import { decodeText, startsWithBom } from '../content/text/text-encoding.ts';
 
 // A text blob (an embedded resource's or a read's `blob`, base64) reaches the model as its text: a host decodes a
 // text/plain blob and shows it, and a model reads base64 anyway. The address search reads every string that is base64
 // of text as that text too; base64 of binary bytes (an image, audio, an archive) is searched as written only, so an
-// ordinary image costs no more than before and cannot be taken for an address by chance.
+// ordinary image costs no more than before and cannot be taken for an address by chance. Which bytes are text is the
+// content layer's rule (`decodeText`: UTF-8, UTF-16 behind a byte order mark or by its zero bytes), read in the
+// charset the blob declares when it names one, as a host or browser decodes it.
 
 /** Shortest string read as base64: four characters are three bytes, the shortest address searched for. */
 const minBase64Chars = 4;
@@ -11,31 +15,79 @@ const minBase64Chars = 4;
 const headChars = 4096;
 
 /**
- * The text `text` holds as base64 (either alphabet, line breaks allowed), as a host hands a text blob to the model:
- * its bytes as UTF-8 (a byte that is not becomes U+FFFD, so latin-1 text keeps its ASCII); null when `text` is not
- * base64, or its bytes are not text: not UTF-8, and holding a control character no text holds (NUL, the other C0
- * controls but tab, line breaks, form feed and escape) or less than three quarters ASCII.
+ * The text `text` holds as base64 (either alphabet, line breaks allowed), as a host hands a text blob to the model;
+ * `declared`: the blob's declared type (`mimeType`, with its `charset` parameter), when it has one. Null when `text`
+ * is not base64 or its bytes are not text (`bytesText`).
  */
-export function blobText(text: string): string | null {
+export function blobText(text: string, declared?: string | null): string | null {
   if (text.length < minBase64Chars || notBase64.test(text)) return null;
-  if (text.length > headChars && notText(Buffer.from(text.slice(0, headChars), 'base64'))) return null;
+  const charset = charsetOf(declared);
+  // a blob declared as text is read whole; any other is let go by its start when that is not text
+  if (text.length > headChars && charset === null && !declaresText(declared)) {
+    const head = Buffer.from(text.slice(0, headChars), 'base64');
+    if (bytesText(head.subarray(0, wholeUtf8(head)), null) === null) return null;
+  }
   const bytes = Buffer.from(text, 'base64');
-  if (bytes.length === 0 || notText(bytes)) return null;
-  return bytes.toString('utf8');
+  return bytes.length === 0 ? null : bytesText(bytes, declared ?? null);
 }
 
 const notBase64 = /[^A-Za-z0-9+/=_\-\r\n]/;
 
-// whether `bytes` are not UTF-8 and hold a control character no text holds, or are less than three quarters ASCII (a
-// word of prose decodes to a few bytes of that sort: it is let go, not searched as noise)
-function notText(bytes: Uint8Array): boolean {
-  if (isUtf8(bytes)) return false;
+/**
+ * `bytes` as text, null when they are not: a byte order mark first (as WHATWG's decode reads it), then the charset
+ * `declared` names (when a decoder knows it), then the content layer's reading (`decodeText`); bytes none of these
+ * read are windows-1252 (as a browser reads text without a charset) when declared as text, or when they hold no
+ * control character a text never holds and are three quarters ASCII (latin-1 text no type names: a model reading
+ * the base64 reads its words).
+ */
+function bytesText(bytes: Uint8Array, declared: string | null): string | null {
+  const charset = charsetOf(declared);
+  if (charset !== null && !startsWithBom(bytes)) {
+    const decoder = decoderFor(charset);
+    if (decoder !== null) return decoder.decode(bytes);
+  }
+  const decoded = decodeText(bytes);
+  if (decoded !== null) return decoded.text;
+  return declaresText(declared) || singleByteText(bytes) ? windows1252.decode(bytes) : null;
+}
+
+const windows1252 = new TextDecoder('windows-1252');
+
+// a decoder for a charset label (WHATWG's labels: `latin1`, `iso-8859-1`, `utf-16`, `shift_jis` …); null when unknown
+function decoderFor(label: string): TextDecoder | null {
+  try {
+    return new TextDecoder(label);
+  } catch {
+    // an unknown label is read as if none were declared
+    return null;
+  }
+}
+
+// the `charset` parameter of a declared type, lowercase, without quotes; null when there is none
+function charsetOf(declared: string | null | undefined): string | null {
+  if (declared === null || declared === undefined || !declared.includes(';')) return null;
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(declared)?.[1]?.toLowerCase() ?? null;
+}
+
+// whether a declared type names text: `text/*`, a kind of the text or markup family, or a `+json`/`+xml` type
+function declaresText(declared: string | null | undefined): boolean {
+  if (declared === null || declared === undefined) return false;
+  const mime = normalizeMime(declared);
+  if (mime.startsWith('text/') || /\+(?:json|xml)$/.test(mime)) return true;
+  const family = familyOf(kindOfMime(mime)?.id ?? '');
+  return family === 'text' || family === 'markup';
+}
+
+// latin-1 text: no control character text never holds (NUL, the other C0 controls but tab, line breaks, form feed
+// and escape), at least three quarters ASCII (a word of prose decodes to a few bytes of that sort: let go, not
+// searched as noise)
+function singleByteText(bytes: Uint8Array): boolean {
   let ascii = 0;
   for (const byte of bytes) {
-    if (byte < 0x20 && !textControl[byte]) return true;
+    if (byte < 0x20 && !textControl[byte]) return false;
     if (byte < 0x80) ascii += 1;
   }
-  return ascii * 4 < bytes.length * 3;
+  return ascii * 4 >= bytes.length * 3;
 }
 
 // tab, line feed, vertical tab, form feed, carriage return, escape
@@ -43,3 +95,16 @@ const textControl: readonly boolean[] = Array.from(
   { length: 0x20 },
   (_, c) => c === 0x09 || c === 0x0a || c === 0x0b || c === 0x0c || c === 0x0d || c === 0x1b,
 );
+
+// the length of `bytes` without a UTF-8 sequence cut at their end (a string's start decoded alone may cut one)
+function wholeUtf8(bytes: Uint8Array): number {
+  for (let back = 1; back <= 3 && back <= bytes.length; back += 1) {
+    const byte = bytes[bytes.length - back] ?? 0;
+    if (byte < 0x80) return bytes.length;
+    if (byte >= 0xc0) {
+      const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return need > back ? bytes.length - back : bytes.length;
+    }
+  }
+  return bytes.length;
+}

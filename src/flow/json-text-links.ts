@@ -81,7 +81,14 @@ export async function judgeJsonTexts(
   };
   // the limits hold for all the JSON texts of one result together: those past them are withheld whole, unjudged, and
   // unparsed when a scan shows it first (a parse is one step nothing interrupts: its cost must be known before it)
-  const found: { index: number; path: JsonTextEdit['path']; value: unknown; past: boolean; prose?: true }[] = [];
+  const found: {
+    index: number;
+    path: JsonTextEdit['path'];
+    value: unknown;
+    past: boolean;
+    prose?: true;
+    blobType?: string;
+  }[] = [];
   const proseText = (index: number, path: JsonTextEdit['path'], text: string) => {
     if (prose && options.refs !== undefined && path.length === 1)
       found.push({ index, path, value: text, past: false, prose: true });
@@ -93,10 +100,15 @@ export async function judgeJsonTexts(
     const uri = embedded ? (item['resource'] as Record<string, unknown>)['uri'] : undefined;
     if (prose && options.refs !== undefined && typeof uri === 'string')
       found.push({ index, path: [], value: uri, past: false, prose: true });
-    // and so does a text blob's (searched decoded, `blobText`), whether or not embedded texts are judged as JSON here
-    const blob = isRecord(item) && isRecord(item['resource']) ? item['resource']['blob'] : undefined;
-    if (prose && options.refs !== undefined && typeof blob === 'string')
-      found.push({ index, path: [], value: blob, past: false, prose: true });
+    // and so does a text blob's (searched decoded as its declared type reads, `blobText`), whether or not embedded
+    // texts are judged as JSON here
+    const resource = isRecord(item) && isRecord(item['resource']) ? item['resource'] : undefined;
+    const blob = resource?.['blob'];
+    if (prose && options.refs !== undefined && typeof blob === 'string') {
+      const declared = resource?.['mimeType'];
+      const at = { index, path: [], value: blob, past: false, prose: true } as const;
+      found.push(typeof declared === 'string' ? { ...at, blobType: declared } : at);
+    }
     const at = textOf(item, resources);
     if (at === null) return;
     const { text, path } = at;
@@ -120,7 +132,12 @@ export async function judgeJsonTexts(
   // it, a text is withheld whole, unsearched)
   const judged = await Promise.all(
     found.map((f) => {
-      if (f.prose === true) return judgeStructured(gate, f.value, { ...judging, prose: true });
+      if (f.prose === true)
+        return judgeStructured(
+          gate,
+          f.value,
+          f.blobType === undefined ? { ...judging, prose: true } : { ...judging, prose: true, blobType: f.blobType },
+        );
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)

@@ -95,6 +95,8 @@ export interface StructuredOptions {
   searched?: SearchSpent;
   /** told of each link this value refused (a link object or uri string found in it), as its decision is made */
   noteRefused?: (refused: RefusedRef) => void;
+  /** the declared type (`mimeType`, its `charset`) of a prose value that is a blob: its text is read as declared */
+  blobType?: string;
 }
 
 /** Characters the searches for refused uris cost so far (`maxSearchedChars`), across the values sharing it. */
@@ -151,7 +153,7 @@ export async function judgeStructured(
   // refused links)
   let searched = spent.chars;
   // a base64 string of text is searched as that text too (`blobText`): its characters count as well
-  const blobs = walked.strings.map(({ text }) => blobText(text));
+  const blobs = walked.strings.map(({ text }) => blobText(text, options.blobType));
   walked.strings.forEach(({ text }, i) => {
     searched += 2 * (text.length + (blobs[i]?.length ?? 0));
   });

@@ -73,3 +73,54 @@ describe('a text blob is searched as its text', () => {
     expect(session.names({ contents: [{ uri: 'rt://t', mimeType: 'text/plain', blob: text }] })).toBe(true);
   });
 });
+
+// Which bytes are text is the content layer's rule (`decodeText`: UTF-8, UTF-16 behind a byte order mark or by its
+// zero bytes), read in the charset the blob declares: the search read UTF-16 as UTF-8 (its zero bytes between the
+// address's characters), ignored a declared charset (latin-1 `é` became U+FFFD, a Greek text in ISO-8859-7 was let go
+// as less than three quarters ASCII), and let a long UTF-8 text go when its first 4096 characters cut a character.
+describe('a text blob is read as its encoding and declared charset', () => {
+  const b64 = (bytes: Buffer) => bytes.toString('base64');
+  const greek = '\u0397 \u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7 \u03b5\u03af\u03bd\u03b1\u03b9 ';
+  const isoGreek = (text: string) =>
+    Buffer.from([...text].map((c) => ((c.codePointAt(0) ?? 0) < 0x80 ? c.charCodeAt(0) : c.charCodeAt(0) - 0x2d0)));
+  const found: [string, string, string | undefined][] = [
+    ['UTF-16LE with a byte order mark', b64(Buffer.from(`\ufeff${told}`, 'utf16le')), undefined],
+    ['UTF-16BE with a byte order mark', b64(Buffer.from(`\ufeff${told}`, 'utf16le').swap16()), undefined],
+    ['UTF-16LE without a byte order mark', b64(Buffer.from(told, 'utf16le')), undefined],
+    ['UTF-16BE declared by its charset', b64(Buffer.from(told, 'utf16le').swap16()), 'text/plain; charset=UTF-16BE'],
+    ['Greek in ISO-8859-7, declared', b64(isoGreek(`${greek.repeat(8)}${told}`)), 'text/plain; charset="iso-8859-7"'],
+    ['8-bit text declared text/plain, no charset', b64(isoGreek(`${greek.repeat(8)}${told}`)), 'text/plain'],
+    [
+      'a byte order mark over the declared charset',
+      b64(Buffer.from(`\ufeff${told}`, 'utf16le')),
+      'text/plain; charset=latin1',
+    ],
+    ['an unknown charset, UTF-8 bytes', b64(Buffer.from(told)), 'text/plain; charset=x-not-one'],
+    [
+      'UTF-8 past the first 4096 characters, its start cut in a character',
+      b64(Buffer.from(`a${'\u6f22'.repeat(2000)}${told}`)),
+      undefined,
+    ],
+  ];
+  for (const [label, blob, declared] of found)
+    test(`${label}: the address is found`, () => {
+      const text = blobText(blob, declared);
+      expect(text).not.toBeNull();
+      expect(refused().find(blob, text)).toBe(true);
+    });
+
+  test('a latin-1 address in a declared latin-1 blob is read as itself', () => {
+    const uri = 'file:///home/jos\u00e9/.aws/credentials';
+    const search = new AddressSearch<true>();
+    search.add(uri, true);
+    const blob = b64(Buffer.from(`${greek}${uri}`.replace(/[\u0370-\u03ff]/g, '\u00ff'), 'latin1'));
+    expect(search.find(blob, blobText(blob, 'text/plain; charset=ISO-8859-1'))).toBe(true);
+  });
+
+  test('binary bytes stay binary, declared or not', async () => {
+    const png = await photo(64);
+    expect(blobText(png)).toBeNull();
+    expect(blobText(png, 'image/png')).toBeNull();
+    expect(blobText(png, 'application/octet-stream')).toBeNull();
+  });
+});

@@ -18,7 +18,6 @@ export function continuesHost(c: number): boolean {
 }
 
 const boundaryBit = 0x10000;
-const symbols = 0x20000;
 
 // the index of symbol `s` in the root's table of ASCII symbols, or -1
 function asciiIndex(s: number): number {
@@ -36,67 +35,114 @@ function symbolAt(text: string, i: number): number {
  * Aho–Corasick over (code unit, boundary) symbols: a trie of the patterns with, for each state, the longest proper
  * suffix that is also a trie state, so one pass over a text finds whether it holds any pattern, in steps linear in the
  * text (each character moves down once; each fall back moves up, never more than the moves down).
+ *
+ * Held in typed arrays only: the patterns are sorted and the trie built level by level, so the states are numbered in
+ * order of depth and each state's children are consecutive states, sorted by symbol (`first[s]` to `first[s + 1]`); a
+ * move down is a binary search among them (the root's ASCII children by a table). Building is one pass over the sorted
+ * patterns per level, with no map and no object per state.
  */
 export class AddressMatcher {
   /** transitions taken and fall backs made, over every text searched */
   steps = 0;
   /** characters of the patterns it was built from */
   readonly chars: number;
-  // the root's children by ASCII symbol (0: none; index: code unit, + 128 at a boundary), the others' in one map keyed
-  // by state × 2^17 + symbol (the root's by the symbol alone)
+  // the root's children by ASCII symbol (0: none; index: code unit, + 128 at a boundary)
   private readonly rootAscii = new Int32Array(256);
-  private readonly next = new Map<number, number>();
+  // per state: its first child (its children are the states from it to the next state's first child), its symbol
+  private readonly first: Int32Array;
+  private readonly symbol: Int32Array;
   private readonly fallBack: Int32Array;
   // per state, the id of a pattern that ends there or at a shorter suffix (-1: none): ending anywhere, or with a host
   private readonly endsFree: Int32Array;
   private readonly endsHost: Int32Array;
 
   constructor(patterns: Iterable<AddressPattern>) {
-    const parent: number[] = [0];
-    const symbol: number[] = [0];
-    const depth: number[] = [0];
-    const free: number[] = [-1];
-    const host: number[] = [-1];
+    // sorted by code units (stable: of equal texts the last given wins, as it ends at the same state), so the patterns
+    // below a state are consecutive and its children come in order of symbol (the boundary bit is the same for all
+    // children of a state: it depends on the character before, which they share)
+    const sorted = [...patterns].filter((p) => p.text.length > 0);
+    sorted.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+    const texts = sorted.map((p) => p.text);
     let chars = 0;
-    for (const pattern of patterns) {
-      const { text } = pattern;
-      if (text.length === 0) continue;
-      chars += text.length;
-      let state = 0;
-      for (let i = 0; i < text.length; i += 1) {
-        const s = symbolAt(text, i);
-        let child = state === 0 ? this.rootChild(s) : this.next.get(state * symbols + s);
-        if (child === undefined) {
-          child = parent.length;
-          parent.push(state);
-          symbol.push(s);
-          depth.push((depth[state] as number) + 1);
-          free.push(-1);
-          host.push(-1);
-          const ascii = asciiIndex(s);
-          if (state === 0 && ascii !== -1) this.rootAscii[ascii] = child;
-          else this.next.set(state * symbols + s, child);
-        }
-        state = child;
-      }
-      if (pattern.hostEnd) host[state] = pattern.id;
-      else free[state] = pattern.id;
-    }
+    for (const text of texts) chars += text.length;
     this.chars = chars;
-    const count = parent.length;
-    this.fallBack = new Int32Array(count);
-    this.endsFree = Int32Array.from(free);
-    this.endsHost = Int32Array.from(host);
-    for (const state of byDepth(depth)) {
+    // the build runs once per matcher, mostly before the JIT has compiled it: locals only, no call per state
+    const most = chars + 1;
+    const first = new Int32Array(most + 1);
+    const symbol = new Int32Array(most);
+    const parent = new Int32Array(most);
+    // the patterns below each state: `sorted` from `lo` to `hi`
+    const lo = new Int32Array(most);
+    const hi = new Int32Array(most);
+    const depth = new Int32Array(most);
+    const free = new Int32Array(most).fill(-1);
+    const host = new Int32Array(most).fill(-1);
+    const rootAscii = this.rootAscii;
+    hi[0] = sorted.length;
+    let count = 1;
+    // breadth first: a state's children get the next numbers, so they are consecutive and come after every shallower state
+    for (let state = 0; state < count; state += 1) {
+      first[state] = count;
+      const d = depth[state] as number;
+      const end = hi[state] as number;
+      let i = lo[state] as number;
+      // the patterns that end here come first (a prefix sorts before what goes on from it)
+      for (; i < end && (texts[i] as string).length === d; i += 1) {
+        const pattern = sorted[i] as AddressPattern;
+        if (pattern.hostEnd) host[state] = pattern.id;
+        else free[state] = pattern.id;
+      }
+      // the boundary bit of every child's symbol: whether the character before (the same for all) goes on with a host
+      const boundary = d === 0 || !continuesHost((texts[i] ?? '').charCodeAt(d - 1)) ? boundaryBit : 0;
+      while (i < end) {
+        const c = (texts[i] as string).charCodeAt(d);
+        let j = i + 1;
+        while (j < end && (texts[j] as string).charCodeAt(d) === c) j += 1;
+        const child = count;
+        count += 1;
+        symbol[child] = c | boundary;
+        parent[child] = state;
+        depth[child] = d + 1;
+        lo[child] = i;
+        hi[child] = j;
+        if (state === 0 && c < 0x80) rootAscii[c | (boundary >>> 9)] = child;
+        i = j;
+      }
+    }
+    first[count] = count;
+    const fallBack = new Int32Array(count);
+    // in order of number, so of depth: a state's parent and every shorter suffix come before it
+    for (let state = 1; state < count; state += 1) {
       const from = parent[state] as number;
       const s = symbol[state] as number;
-      let back = from === 0 ? 0 : this.move(this.fallBack[from] as number, s);
+      let back = 0;
+      // the child by `s` of the parent's fall back, else of its fall back, … (`move`, written out)
+      for (let at = from === 0 ? -1 : (fallBack[from] as number); at !== -1; ) {
+        let low = first[at] as number;
+        let high = (first[at + 1] as number) - 1;
+        while (low <= high) {
+          const mid = (low + high) >>> 1;
+          const m = symbol[mid] as number;
+          if (m === s) {
+            back = mid;
+            break;
+          }
+          if (m < s) low = mid + 1;
+          else high = mid - 1;
+        }
+        if (back !== 0 || at === 0) break;
+        at = fallBack[at] as number;
+      }
       if (back === state) back = 0;
-      this.fallBack[state] = back;
-      if (this.endsFree[state] === -1) this.endsFree[state] = this.endsFree[back] as number;
-      if (this.endsHost[state] === -1) this.endsHost[state] = this.endsHost[back] as number;
+      fallBack[state] = back;
+      if (free[state] === -1) free[state] = free[back] as number;
+      if (host[state] === -1) host[state] = host[back] as number;
     }
-    this.steps = 0;
+    this.first = first.slice(0, count + 1);
+    this.symbol = symbol.slice(0, count);
+    this.fallBack = fallBack;
+    this.endsFree = free.slice(0, count);
+    this.endsHost = host.slice(0, count);
   }
 
   /** The id of a pattern `text` holds at host boundaries, or -1 when it holds none. */
@@ -113,10 +159,22 @@ export class AddressMatcher {
     return -1;
   }
 
-  private rootChild(s: number): number | undefined {
-    const ascii = asciiIndex(s);
-    if (ascii === -1) return this.next.get(s);
-    return this.rootAscii[ascii] || undefined;
+  // the child of `state` by symbol `s`, or -1: a binary search among its children (sorted by symbol)
+  private child(state: number, s: number): number {
+    if (state === 0) {
+      const ascii = asciiIndex(s);
+      if (ascii !== -1) return (this.rootAscii[ascii] as number) || -1;
+    }
+    let low = this.first[state] as number;
+    let high = (this.first[state + 1] as number) - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.symbol[mid] as number;
+      if (at === s) return mid;
+      if (at < s) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
   }
 
   // the state after reading symbol `s` in `state`: down the trie when it can, else along the fall backs
@@ -124,32 +182,10 @@ export class AddressMatcher {
     let at = state;
     for (;;) {
       this.steps += 1;
-      if (at === 0) return this.rootChild(s) ?? 0;
-      const child = this.next.get(at * symbols + s);
-      if (child !== undefined) return child;
+      const child = this.child(at, s);
+      if (child !== -1) return child;
+      if (at === 0) return 0;
       at = this.fallBack[at] as number;
     }
   }
-}
-
-// the states but the root in order of depth (a counting sort: linear), so a state's parent and every shorter suffix
-// come before it
-function byDepth(depth: readonly number[]): Int32Array {
-  let deepest = 0;
-  for (const d of depth) if (d > deepest) deepest = d;
-  // next[d]: where the next state of depth d goes
-  const next = new Int32Array(deepest + 2);
-  for (let i = 1; i < depth.length; i += 1) {
-    const after = (depth[i] ?? 0) + 1;
-    next[after] = (next[after] ?? 0) + 1;
-  }
-  for (let d = 1; d < next.length; d += 1) next[d] = (next[d] ?? 0) + (next[d - 1] ?? 0);
-  const order = new Int32Array(depth.length - 1);
-  for (let i = 1; i < depth.length; i += 1) {
-    const d = depth[i] ?? 0;
-    const at = next[d] ?? 0;
-    order[at] = i;
-    next[d] = at + 1;
-  }
-  return order;
 }

@@ -57,6 +57,50 @@ describe('AddressMatcher', () => {
   });
 });
 
+describe('AddressMatcher held in typed arrays (sorted trie, children by binary search)', () => {
+  test('agrees with a search per pattern over a wide alphabet: non-ASCII, upper case, surrogates, shared prefixes', () => {
+    const next = random(42);
+    const alphabet = ['a', 'b', '.', '/', '-', ':', 'é', 'ſ', 'K', 'B', '\ud83d', '\ude00', '\u0100', '0', '_', ' '];
+    const word = (most: number) =>
+      Array.from({ length: Math.floor(next() * most) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    for (let round = 0; round < 600; round += 1) {
+      const stem = word(4);
+      const patterns = Array.from({ length: 1 + Math.floor(next() * 40) }, (_, id) => ({
+        text: (next() < 0.6 ? stem : '') + (word(5) || 'a'),
+        id,
+        hostEnd: next() < 0.5,
+      }));
+      const text = word(60);
+      const matcher = new AddressMatcher(patterns);
+      expect([patterns, text, matcher.firstIn(text) !== -1]).toEqual([patterns, text, naive(patterns, text)]);
+      expect(matcher.steps).toBeLessThanOrEqual(2 * text.length);
+    }
+  });
+
+  test('a state with hundreds of children finds each of them, and nothing between them', () => {
+    const patterns = Array.from({ length: 600 }, (_, id) => ({
+      text: `ab${String.fromCharCode(0x21 + 2 * id)}z`,
+      id,
+      hostEnd: false,
+    }));
+    const matcher = new AddressMatcher(patterns);
+    for (const { text, id } of patterns) expect(matcher.firstIn(`x ${text} y`)).toBe(id);
+    for (let id = 0; id < 600; id += 1) expect(matcher.firstIn(`x ab${String.fromCharCode(0x22 + 2 * id)}z`)).toBe(-1);
+  });
+
+  test('the same text given twice is reported by the later id; an empty pattern is never found', () => {
+    const matcher = new AddressMatcher([
+      { text: '10.0.0.1', id: 0, hostEnd: true },
+      { text: '', id: 1, hostEnd: false },
+      { text: '10.0.0.1', id: 2, hostEnd: true },
+    ]);
+    expect(matcher.firstIn('see 10.0.0.1 now')).toBe(2);
+    expect(matcher.firstIn('see 10.0.0.12 now')).toBe(-1);
+    expect(matcher.firstIn('nothing')).toBe(-1);
+    expect(matcher.chars).toBe(16);
+  });
+});
+
 describe('AddressSearch', () => {
   test("an address's forms: as written, read back, dotted and as the URL parser writes it", () => {
     const texts = (uri: string) => addressForms(uri).map((f) => f.text);

@@ -25,18 +25,14 @@ export interface KeptForms {
   forms: [string, boolean][][];
 }
 
-let key: string | null | undefined;
-
 /**
- * What kept forms were made by: the layout and this build of linkgate (its version and policy schema, as the policy
- * cache is keyed); undefined when the build is not known (no forms are kept or taken then).
+ * What kept forms are made by: the layout and this build of linkgate (its version and policy schema, as the policy
+ * cache is keyed); undefined when the build is not known (no forms are kept or taken then). Worked out at each call:
+ * whoever keeps and takes forms holds it (`SessionState` asks once), nothing is kept in this module.
  */
 export function formsKey(): string | undefined {
-  if (key === undefined) {
-    const build = policyBuildKey();
-    key = build === undefined ? null : `linkgate refused forms ${refusedFormsFormat} ${build}`;
-  }
-  return key ?? undefined;
+  const build = policyBuildKey();
+  return build === undefined ? undefined : `linkgate refused forms ${refusedFormsFormat} ${build}`;
 }
 
 /** `made` with the forms of each of `addresses` it lacks made now (`keptForms`). */
@@ -46,9 +42,15 @@ export function withFormsOf(addresses: readonly string[], made: FormsByAddress =
   return made;
 }
 
-/** The kept forms of `addresses` (each in `forms`), as an entry holds them; empty when the build is not known. */
-export function keptFormsOf(addresses: readonly string[], forms: FormsByAddress): Partial<KeptForms> {
-  const made = formsKey();
+/**
+ * The kept forms of `addresses` (each in `forms`), as an entry holds them, made by build `made` (`formsKey()`); empty
+ * when the build is not known.
+ */
+export function keptFormsOf(
+  addresses: readonly string[],
+  forms: FormsByAddress,
+  made: string | undefined,
+): Partial<KeptForms> {
   if (made === undefined) return {};
   return {
     formsKey: made,
@@ -58,14 +60,15 @@ export function keptFormsOf(addresses: readonly string[], forms: FormsByAddress)
 
 /**
  * Adds to `into` the forms `entry` (a state entry holding `addresses`) kept for them, each that has the shape
- * `keptForms` gives; none when the entry's forms were made by another build or layout, or are not one list per address.
+ * `keptForms` gives; none when the entry's forms were made by another build or layout than `current` (`formsKey()`;
+ * undefined: none is taken), or are not one list per address.
  */
 export function takeKeptForms(
   entry: Readonly<Record<string, unknown>>,
   addresses: readonly string[],
   into: FormsByAddress,
+  current: string | undefined,
 ) {
-  const current = formsKey();
   const forms = entry['forms'];
   if (current === undefined || entry['formsKey'] !== current) return;
   if (!Array.isArray(forms) || forms.length !== addresses.length) return;

@@ -12,7 +12,7 @@ import { renderedLinkFor } from './rendered-item.ts';
 import { sha256 } from './sha256.ts';
 import { checkOwnFolder, readyStateFolder } from './state-folder.ts';
 import { fileStateEntries, type StateEntries } from './state-entries.ts';
-import { type FormsByAddress, keptFormsOf, takeKeptForms, withFormsOf } from './refused-forms.ts';
+import { type FormsByAddress, formsKey, keptFormsOf, takeKeptForms, withFormsOf } from './refused-forms.ts';
 
 /** Largest state entry read, bytes; defined in state-entries.ts, named here for the state's readers. */
 export { maxStateEntryBytes } from './state-entries.ts';
@@ -71,6 +71,15 @@ export interface ReadState {
   overflow: string[];
 }
 
+/** How a `SessionState` keeps what it keeps. */
+export interface SessionStateOptions {
+  /**
+   * What kept forms of refused addresses are made by (`formsKey()` when absent; undefined: none are kept or taken):
+   * forms an entry kept under another key are made again.
+   */
+  formsKey?: string | undefined;
+}
+
 /** Where each session's state is kept: one `SessionState` per session id. */
 export interface SessionStates {
   open(session: string): Promise<SessionState>;
@@ -92,9 +101,19 @@ export function openSessionState(
  */
 export class SessionState {
   private readonly store: StateEntries;
+  // the build kept forms are made by here (`formsKey`), worked out at the first use: it reads the package's files
+  // outside the bundle, and a state kept in memory lives for a session
+  #formsKey: { key: string | undefined } | undefined;
 
-  private constructor(store: StateEntries) {
+  private constructor(store: StateEntries, options: SessionStateOptions = {}) {
     this.store = store;
+    if ('formsKey' in options) this.#formsKey = { key: options.formsKey };
+  }
+
+  // what kept forms are made by, for this state (`SessionStateOptions.formsKey`, else `formsKey()`)
+  private get formsKey(): string | undefined {
+    this.#formsKey ??= { key: formsKey() };
+    return this.#formsKey.key;
   }
 
   /**
@@ -102,7 +121,7 @@ export class SessionState {
    * must be a folder this user owns that no group or other can write (a symlink an agent put there is refused, never
    * written through). The session id is hashed into the folder name.
    */
-  static async open(stateDir: string, session: string): Promise<SessionState> {
+  static async open(stateDir: string, session: string, options?: SessionStateOptions): Promise<SessionState> {
     const user = currentFileUser();
     // the default folder (an in-process hook that names none) has its cache root followed, as the hook command's
     const root = resolve(stateDir) === resolve(defaultStateDir(process.env)) ? stateCacheRoot(process.env) : undefined;
@@ -111,12 +130,12 @@ export class SessionState {
       if (error.code !== 'EEXIST') throw error;
     });
     checkOwnFolder(dir, user, `the session's state folder \`${dir}\``);
-    return new SessionState(fileStateEntries(dir));
+    return new SessionState(fileStateEntries(dir), options);
   }
 
   /** The state of one session kept in `store` (in-process hooks: `memoryStateEntries`), with the same rules as files. */
-  static over(store: StateEntries): SessionState {
-    return new SessionState(store);
+  static over(store: StateEntries, options?: SessionStateOptions): SessionState {
+    return new SessionState(store, options);
   }
 
   /**
@@ -205,7 +224,10 @@ export class SessionState {
     const kept = [...new Set(addresses)].slice(0, maxRefusedAddresses + 1);
     const forms = withFormsOf(kept);
     if (kept.length > 0)
-      await this.writeAtomic(entryName('refused-', callId), { addresses: kept, ...keptFormsOf(kept, forms) });
+      await this.writeAtomic(entryName('refused-', callId), {
+        addresses: kept,
+        ...keptFormsOf(kept, forms, this.formsKey),
+      });
     return forms;
   }
 
@@ -235,7 +257,7 @@ export class SessionState {
       if (combined === null) continue;
       for (const entry of combined.names) covered.add(entry);
       if (!list.add(combined.addresses)) return list.pastBound();
-      takeKeptForms(combined.entry, combined.addresses, forms);
+      takeKeptForms(combined.entry, combined.addresses, forms, this.formsKey);
     }
     const entries = names.filter((n) => n.startsWith('refused-'));
     let read = 0;
@@ -247,7 +269,7 @@ export class SessionState {
       // an entry that is not a list of addresses was written by something else: the list is not whole
       if (addresses === null) return { addresses: list.all(), complete: false, incomplete: foreignRefusals };
       if (!list.add(addresses)) return list.pastBound();
-      if (!Array.isArray(value)) takeKeptForms(value as Record<string, unknown>, addresses, forms);
+      if (!Array.isArray(value)) takeKeptForms(value as Record<string, unknown>, addresses, forms, this.formsKey);
       read += 1;
     }
     const all = list.all();
@@ -268,7 +290,7 @@ export class SessionState {
       const combined = {
         names: [...new Set(names)].sort(),
         addresses: [...addresses],
-        ...keptFormsOf(addresses, forms),
+        ...keptFormsOf(addresses, forms, this.formsKey),
       };
       await this.store.write(`${combinedPrefix}${randomBytes(6).toString('hex')}.json`, JSON.stringify(combined));
       for (const name of replaced) await this.store.remove(name);

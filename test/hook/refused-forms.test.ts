@@ -95,6 +95,32 @@ describe('the forms of refused addresses kept in the state', () => {
   });
 });
 
+describe('the build kept forms are made by, held by the state', () => {
+  it('a state keeps forms under its own key, and one with another key makes them again', async () => {
+    const inner = memoryStateEntries();
+    const one = SessionState.over(inner, { formsKey: 'linkgate refused forms 1 build-a' });
+    await one.addRefused('call-1', [internal(1)]);
+    expect((await one.refusedAddresses()).forms?.get(internal(1))).toEqual(keptForms(internal(1)));
+    // the same entries, read by a state of another build in the same process: nothing taken, the address still found
+    const other = SessionState.over(inner, { formsKey: 'linkgate refused forms 1 build-b' });
+    const read = await other.refusedAddresses();
+    expect(read.forms?.has(internal(1))).toBe(false);
+    expect(refusedSearch(read)?.names('fetch http://10.0.0.%31/x now')).toBe(true);
+  });
+
+  it('a state of an unknown build keeps and takes no forms', async () => {
+    const inner = memoryStateEntries();
+    const unknown = SessionState.over(inner, { formsKey: undefined });
+    await unknown.addRefused('call-1', [internal(1)]);
+    const [name] = await inner.names('refused-');
+    expect(JSON.parse((await inner.read(name as string)) ?? '{}')).toEqual({ addresses: [internal(1)] });
+    const known = SessionState.over(inner);
+    await known.addRefused('call-2', [internal(2)]);
+    expect((await unknown.refusedAddresses()).forms?.size).toBe(0);
+    expect((await known.refusedAddresses()).forms?.has(internal(2))).toBe(true);
+  });
+});
+
 describe('through the hook', () => {
   const scratch = hookScratch('linkgate-refused-forms-');
   const hook = (event: unknown) => scratch.hook('claude-code', event);

@@ -53,10 +53,10 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
         merged.set(name, entry);
         // the file's own entry is what codex refuses to load
         const refused = codexServerEntryProblem(written);
-        const server = serverFromEntry(
-          { host: 'codex', name, scope, file, enabled: entry['enabled'] !== false },
-          entry,
-        );
+        const server = {
+          ...serverFromEntry({ host: 'codex', name, scope, file, enabled: entry['enabled'] !== false }, entry),
+          ...codexServerInherits(entry, process.platform),
+        };
         if (refused === undefined) byName.set(name, server);
         else {
           // codex does not load a file with such an entry: it starts no server (nor itself) with it
@@ -108,3 +108,36 @@ function mergeToml(base: Record<string, unknown>, overlay: Record<string, unknow
   }
   return out;
 }
+
+/**
+ * The variables of its own environment codex hands a stdio server (codex-rs `create_env_for_mcp_server`: the process
+ * starts with a cleared environment, then gets these from codex's, then the entry's `env`): its fixed list on unix,
+ * and each name of the entry's `env_vars` (a name, or `{ name, source }`), as `ConfiguredServer.inherits`. None (all,
+ * as far as doctor knows) on Windows, whose list doctor has not read.
+ */
+export function codexServerInherits(
+  entry: Readonly<Record<string, unknown>>,
+  platform: NodeJS.Platform,
+): { inherits?: readonly string[] } {
+  if (platform === 'win32') return {};
+  const listed = Array.isArray(entry['env_vars']) ? (entry['env_vars'] as unknown[]) : [];
+  const named = listed
+    .map((v) => (typeof v === 'string' ? v : isRecord(v) && typeof v['name'] === 'string' ? v['name'] : undefined))
+    .filter((v): v is string => v !== undefined);
+  return { inherits: [...codexServerEnvVars, ...named] };
+}
+
+// codex-rs rmcp-client `DEFAULT_ENV_VARS` (unix): what every stdio server gets of codex's own environment
+const codexServerEnvVars = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'USER',
+  '__CF_USER_TEXT_ENCODING',
+  'LANG',
+  'LC_ALL',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+] as const;

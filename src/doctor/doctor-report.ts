@@ -26,6 +26,11 @@ export interface ConfiguredServer {
   readonly url?: string;
   /** the environment the host gives the server's process */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * the variables of the host's own environment it hands the server's process besides `env`, when it hands on only
+   * these (Codex: a fixed list and the entry's `env_vars`); absent: all of them, as a plain spawn does
+   */
+  readonly inherits?: readonly string[];
   /** the folder the host starts the command in, when its entry sets one (absolute: Gemini CLI's `cwd`) */
   readonly cwd?: string;
   /** false when the host's configuration turns it off (it never starts) */

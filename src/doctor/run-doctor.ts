@@ -177,6 +177,16 @@ function environmentProblems(
   return lines;
 }
 
+// the variables of `env` named in `names` (all of them when there is no list): what a host that hands on only those
+// gives a process it starts
+function handedOn(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[] | undefined,
+): Readonly<Record<string, string | undefined>> {
+  if (names === undefined) return env;
+  return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]]));
+}
+
 const observeLine = (what: string) =>
   `${what} runs in \`--mode observe\`: it records, but blocks and withholds nothing`;
 
@@ -305,11 +315,13 @@ async function serverReport(
   const cwd = server.cwd ?? places.cwd;
   const invocation = linkgateInvocation(server.argv, cwd, server.env['PATH'] ?? places.env['PATH']);
   if (invocation?.subcommand === 'proxy') {
+    // what of doctor's environment the host hands the proxy (Codex: a fixed list, not NODE_OPTIONS)
+    const inherited = handedOn(places.env, server.inherits);
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
-    const policy = await status(invocation, { ...places.env, ...server.env }, cwd);
+    const policy = await status(invocation, { ...inherited, ...server.env }, cwd);
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
-    problems.push(...environmentProblems(server.env, places.env, server.envProblem));
+    problems.push(...environmentProblems(server.env, inherited, server.envProblem));
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { codexServerInherits } from '../../src/doctor/codex-config.ts';
 import { linkgateInvocation, preloadProblem } from '../../src/doctor/linkgate-invocation.ts';
 import { nodeCommandLine } from '../../src/doctor/node-options.ts';
 import { hostSettings } from '../../src/hook/hook-settings.ts';
@@ -129,6 +130,68 @@ describe('NODE_OPTIONS in the environment doctor runs in', () => {
     expect(serverStates(await doctorReport(home, project, env))).toEqual([['claude-code', 'docs', 'not-gated']]);
     write(path.join(home, '.claude.json'), { mcpServers: { docs: { ...proxiedServer(), env: { NODE_OPTIONS: '' } } } });
     expect(serverStates(await doctorReport(home, project, env))).toEqual([['claude-code', 'docs', 'gated']]);
+  });
+});
+
+describe("NODE_OPTIONS of doctor's environment and a codex proxy entry (codex hands its servers a fixed environment)", () => {
+  // codex-rs rmcp-client starts a stdio server with a cleared environment, then HOME, PATH, USER, LANG … of its own,
+  // the names the entry's `env_vars` lists, and the entry's `env` (create_env_for_mcp_server): a preload in the shell
+  // it was started from never reaches the proxy unless `env_vars` names the variable
+  const scratch = useScratch('linkgate-doctor-codex-env-');
+  const toml = (extra: string) => {
+    const { command, args } = proxiedServer();
+    return `[mcp_servers.docs]\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\n${extra}`;
+  };
+  const inShell = { NODE_OPTIONS: `--require ${preload}`, LD_PRELOAD: path.join(dir, 'x.so') };
+
+  test('a preload in the environment doctor runs in is not one codex hands the proxy: gated, nothing said of it', async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.codex', 'config.toml'), toml(''));
+    const report = await doctorReport(home, project, inShell);
+    expect(serverStates(report)).toEqual([['codex', 'docs', 'gated']]);
+    expect(JSON.stringify(report.servers)).not.toContain('of the environment doctor runs in');
+  });
+
+  test.each([
+    ['a name', 'env_vars = ["NODE_OPTIONS"]'],
+    ['a name and a source', 'env_vars = [{ name = "NODE_OPTIONS", source = "local" }]'],
+  ])('one the entry hands on by `env_vars` (%s) counts, and the line says where it comes from', async (_, line) => {
+    const { home, project } = scratch();
+    write(path.join(home, '.codex', 'config.toml'), toml(line));
+    const report = await doctorReport(home, project, inShell);
+    expect(serverStates(report)).toEqual([['codex', 'docs', 'not-gated']]);
+    expect(report.servers[0]?.problems).toContain(
+      "`NODE_OPTIONS` of the environment doctor runs in (a host started from it hands it on; the entry's `env` can set it) load other code first (`--require`): linkgate may not be what answers",
+    );
+  });
+
+  test("the entry's own `env` counts whatever codex hands on", async () => {
+    const { home, project } = scratch();
+    write(
+      path.join(home, '.codex', 'config.toml'),
+      toml(`[mcp_servers.docs.env]\nLD_PRELOAD = "${inShell.LD_PRELOAD}"\n`),
+    );
+    expect(serverStates(await doctorReport(home, project))).toEqual([['codex', 'docs', 'not-gated']]);
+  });
+
+  test('what codex hands a stdio server of its own environment: its fixed list and `env_vars`, on unix', () => {
+    expect(codexServerInherits({ env_vars: ['A', { name: 'B', source: 'remote' }, 3] }, 'linux').inherits).toEqual([
+      'HOME',
+      'LOGNAME',
+      'PATH',
+      'SHELL',
+      'USER',
+      '__CF_USER_TEXT_ENCODING',
+      'LANG',
+      'LC_ALL',
+      'TERM',
+      'TMPDIR',
+      'TZ',
+      'A',
+      'B',
+    ]);
+    // a list doctor has not read: all of it, as before
+    expect(codexServerInherits({}, 'win32')).toEqual({});
   });
 });
 

@@ -1,5 +1,9 @@
 // `npm run bench`: side-by-side figures in one process, judged by ratios (DESIGN: speed issue).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { randomBytes } from 'node:crypto';
@@ -553,38 +557,75 @@ async function benchStdioRoundTrip(gate: ReturnType<typeof createGate>): Promise
 }
 
 // ---------- 4. cold start ----------
-function benchColdStart(): void {
-  console.log('\n4. cold start in a fresh process: import, load + compile a 50-rule policy, first decision');
+// one fresh process: import `entry`, parse a 50-rule policy, first decision; wall times and the process's CPU time
+function coldRuns(
+  entry: string,
+): { import: number; load: number; first: number; sinceProcessStart: number; cpu: number }[] | string {
   const script = `
     const t0 = performance.now();
-    const { parsePolicy, createGate } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+    const { parsePolicy, createGate } = await import(${JSON.stringify(entry)});
     const { readFileSync } = await import('node:fs');
     const t1 = performance.now();
     const policy = parsePolicy(readFileSync('policies/default.yaml', 'utf8') + '\\nrules: ' + ${JSON.stringify(rulesYaml(50))} + '\\n', 'bench');
     const t2 = performance.now();
     const d = createGate(policy).decideLink({ stage: 'link', server: 'a', link: { type: 'resource_link', uri: 'https://docs.example.com/x', name: 'x' } });
     const t3 = performance.now();
-    console.log(JSON.stringify({ import: t1 - t0, load: t2 - t1, first: t3 - t2, sinceProcessStart: t3, effect: d.effect }));
+    const cpu = process.cpuUsage();
+    console.log(JSON.stringify({ import: t1 - t0, load: t2 - t1, first: t3 - t2, sinceProcessStart: t3, cpu: (cpu.user + cpu.system) / 1000, effect: d.effect }));
   `;
-  const runs: { import: number; load: number; first: number; sinceProcessStart: number }[] = [];
+  const runs = [];
   for (let i = 0; i < 5; i += 1) {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    if (r.status !== 0) {
-      console.log(`  cold start failed: ${r.stderr.slice(0, 400)}`);
-      check('cold start ≤ 100 ms', false, 'did not run (build dist first: npm run build)');
-      return;
-    }
+    if (r.status !== 0) return r.stderr.slice(0, 400);
     runs.push(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}'));
   }
+  return runs;
+}
+
+async function benchColdStart(): Promise<void> {
+  console.log('\n4. cold start in a fresh process: import, load + compile a 50-rule policy, first decision');
+  const runs = coldRuns(new URL('../dist/index.js', import.meta.url).href);
+  if (typeof runs === 'string') {
+    console.log(`  cold start failed: ${runs}`);
+    check('cold start ≤ 100 ms', false, 'did not run (build dist first: npm run build)');
+    return;
+  }
   const total = summary(runs.map((r) => r.import + r.load + r.first));
-  const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart') => {
-    const figure = summary(runs.map((r) => r[k]));
-    return `${fmtMs(figure.median)} [${fmtMs(figure.min)} – ${fmtMs(figure.max)}]`;
+  const line = (of: Exclude<ReturnType<typeof coldRuns>, string>) => {
+    const s = (k: 'import' | 'load' | 'first' | 'sinceProcessStart' | 'cpu') => {
+      const figure = summary(of.map((r) => r[k]));
+      return `${fmtMs(figure.median)} [${fmtMs(figure.min)} – ${fmtMs(figure.max)}]`;
+    };
+    const sum = summary(of.map((r) => r.import + r.load + r.first));
+    return `import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(sum.median)} [${fmtMs(sum.min)} – ${fmtMs(sum.max)}]; since node started ${s('sinceProcessStart')}; process CPU ${s('cpu')}`;
   };
-  console.log(
-    `  import ${s('import')}, load+compile ${s('load')}, first decision ${s('first')}; total ${fmtMs(total.median)} [${fmtMs(total.min)} – ${fmtMs(total.max)}]; since node started ${s('sinceProcessStart')}`,
-  );
+  console.log(`  ${line(runs)}`);
   check('cold start ≤ 100 ms (import → first decision)', total.median <= 100, fmtMs(total.median));
+  // the same entry bundled into one module (esbuild, as the CLI's): what a bundled library entry would give; the
+  // package's exports still name dist/index.js
+  const folder = mkdtempSync(path.join(fileURLToPath(new URL('../dist/', import.meta.url)), '.bench-library-'));
+  try {
+    const outfile = path.join(folder, 'index.mjs');
+    await build({
+      entryPoints: [fileURLToPath(new URL('../dist/index.js', import.meta.url))],
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'warning',
+      banner: {
+        js: "import { createRequire as __linkgateRequire } from 'node:module'; const require = __linkgateRequire(import.meta.url);",
+      },
+    });
+    const bundled = coldRuns(pathToFileURL(outfile).href);
+    console.log(
+      `  bundled library entry (not exported): ${typeof bundled === 'string' ? `failed: ${bundled}` : line(bundled)}`,
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 // ---------- 5. memory ----------
@@ -684,7 +725,7 @@ if (wanted('links')) {
 }
 if (wanted('rules')) await benchRules();
 if (wanted('reads')) await benchReads();
-if (wanted('cold')) benchColdStart();
+if (wanted('cold')) await benchColdStart();
 if (wanted('memory')) await benchMemory();
 if (wanted('telemetry')) await benchTelemetry();
 if (wanted('proxy')) await benchProxy(rounds, row, check);

@@ -152,7 +152,8 @@ function editSplices(
   let parentAt: Span | null = null;
   // the parsed value of that parent (undefined: no parsed value, or none there)
   let parentValue: unknown;
-  for (const edit of edits) {
+  for (let e = 0; e < edits.length; e += 1) {
+    const edit = edits[e] as MessageEdit;
     const { path } = edit;
     const step = path.at(-1);
     let at: Span | null;
@@ -295,14 +296,25 @@ class TextIndex {
     return next ?? null;
   }
 
+  // each scanned once, kept by the offset of its opening bracket (no closure made per lookup: one per link's edit)
   members(open: number): Member[] | null {
     if (this.text.charCodeAt(open) !== 123) return null;
-    return scannedOnce(this.objects, open, () => scanMembers(this.text, open, this.end));
+    let members = this.objects.get(open);
+    if (members === undefined) {
+      members = scanMembers(this.text, open, this.end);
+      this.objects.set(open, members);
+    }
+    return members;
   }
 
   elements(open: number): Span[] | null {
     if (this.text.charCodeAt(open) !== 91) return null;
-    return scannedOnce(this.arrays, open, () => scanElements(this.text, open, this.end));
+    let elements = this.arrays.get(open);
+    if (elements === undefined) {
+      elements = scanElements(this.text, open, this.end);
+      this.arrays.set(open, elements);
+    }
+    return elements;
   }
 
   /** The offset of the closing brace of the object at `at` (where a member is added last), or null: not an object. */
@@ -470,14 +482,4 @@ function skipSpace(text: string, from: number): number {
     if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i;
     i += 1;
   }
-}
-
-// a structure is scanned at most once per text: its spans are kept by the offset of its opening bracket
-function scannedOnce<T>(cache: Map<number, T>, open: number, scan: () => T): T {
-  let spans = cache.get(open);
-  if (spans === undefined) {
-    spans = scan();
-    cache.set(open, spans);
-  }
-  return spans;
 }

@@ -9,7 +9,8 @@
 //   (`gate.decideLink`, `gate.decideReadDetailed`, as the flow asks them).
 // `npm run build && node --import tsx/esm bench/proxy-floors.ts [rounds]` (default 9; `FLOORS_WARM` calls each first,
 // default 100 for the links and 20 times that for the reads, so the processes run warm code as a long-running proxy
-// does; `FLOORS_ROWS=links` or `read` runs one).
+// does; `FLOORS_ROWS=links` or `read` runs one; `FLOORS_VS=DIR` times the proxy of another build too, `DIR/bin/linkgate.js`
+// round by round beside this one: a before/after comparison in one run).
 import { fileURLToPath } from 'node:url';
 import { summary } from './measure.ts';
 import { connect, type Peer } from './proxy.ts';
@@ -74,10 +75,15 @@ async function floors(
     ...own,
     { label: 'linkgate proxy, the round trip', cpu: peerCpu(proxy, method, params, calls) },
   ];
+  const vs = process.env['FLOORS_VS'];
+  const other =
+    vs === undefined ? null : connect(['node', `${vs}/bin/linkgate.js`, 'proxy', '--policy', policy, '--', ...server]);
+  if (other !== null)
+    timed.push({ label: 'FLOORS_VS proxy, the round trip', cpu: peerCpu(other, method, params, calls) });
   for (let done = 0; done < warmCalls; done += calls) for (const t of timed) await t.cpu();
   const got = timed.map(() => [] as number[]);
   for (let r = 0; r < rounds; r += 1) for (const [i, t] of timed.entries()) got[i]?.push(await t.cpu());
-  await Promise.all([relay.close(), proxy.close()]);
+  await Promise.all([relay.close(), proxy.close(), other?.close()]);
   const relayCpu = got[0] as number[];
   const toRelay = (xs: readonly number[]) => xs.map((x, r) => x / (relayCpu[r] ?? x));
   const fmt = (xs: readonly number[], digits = 1) => {

@@ -14,7 +14,7 @@ import {
 import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
-import { uriExtension } from './text/uri-extension.ts';
+import { isProgramSourceUri, uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
@@ -128,7 +128,7 @@ export function textFindings(
     unsafe.push('text holds unpaired utf-16 surrogates');
   const profile = options.consumers ?? defaultProfile;
   const recognised = recognisedUnder(profile);
-  const textKind = classifyUtf8(
+  const classified = classifyUtf8(
     view.utf8,
     0,
     view.text,
@@ -138,6 +138,7 @@ export function textFindings(
       recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, uriExtension(options.uri))),
     mayHold,
   );
+  const textKind = markupRoots.has(classified) && shownAsSource(options) ? 'text' : classified;
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
@@ -145,6 +146,18 @@ export function textFindings(
   sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
   judgeTextForProfile(textBody(bytes, view, textKind, options, budget, mayHold), profile, sniff, budget);
   return sniff;
+}
+
+// A markup root (`<script setup>` opening a `.vue` component, a `.svelte` one's `<script>`, `<?php` before a tag)
+// in text/plain or octet-stream named as program or template source is code: no browser sniffs those types, and a
+// consumer going by the name shows code (consumers/browser.ts reads such text/plain no more as a page)
+const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xml', 'svg']);
+function shownAsSource(options: SniffOptions): boolean {
+  const declared =
+    options.declaredMime === undefined || options.declaredMime === null
+      ? undefined
+      : kindOfMime(options.declaredMime)?.id;
+  return (declared === 'text' || declared === 'octet-stream') && isProgramSourceUri(options.uri);
 }
 
 // Whether `bytes` hold a byte: one native search per byte asked, its answer kept for the next asker.

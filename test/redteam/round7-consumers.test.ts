@@ -23,9 +23,9 @@ import { judgeSendings, letThrough, refused, type Sending } from '../content/red
 //   so rendered as markdown and denied for `<script>` (markdown-it commonmark);
 // - a notebook as `application/x-ipynb+json`: not in `content.allow` (policies/default.yaml:28), denied by type before
 //   its bytes are read, though the notebook consumer would read it as it reads the same bytes as JSON.
-// Still open: `.vue` and `.hbs` bodies that open with a tag (`<template>`, `<ul>`) as text/plain are read raw as a
-// page by the browser consumer's margin (consumers/browser.ts `readsTextAsPage`), though their names are source.
-const open = new Set<string>(['vue', 'hbs']);
+// - `.vue` and `.hbs` bodies that open with a tag (`<template>`, `<ul>`) as text/plain: read raw as a page by the
+//   browser consumer's margin (consumers/browser.ts `readsTextAsPage`), though their names are source.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const asText = (...uris: string[]): Sending[] =>

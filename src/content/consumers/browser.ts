@@ -5,6 +5,7 @@
 import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
+import { isProgramSourceUri } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
@@ -32,11 +33,11 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain or application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain, octet-stream and unlisted tags are a margin, no browser sniffs them; text/plain or octet-stream named `.md` is the markdown renderers' alone), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
+        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain or application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain, octet-stream and unlisted tags are a margin, no browser sniffs them; text/plain or octet-stream named `.md` is the markdown renderers' alone, and named as a source or template file (`.vue`, `.svelte`, `.hbs`, `.erb`, `.php`, `.ts`, …) is code), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
       judged:
         'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel="stylesheet">` or a css `xml-stylesheet` instruction whose url leaves the page\'s origin (html, svg, xhtml in svg), is withheld as `content.remote-load`',
       notCovered:
-        'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers',
+        'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers; a host that saves a text/plain or octet-stream source or template body (`App.vue`, `list.hbs`, `index.php`) and opens the file in a browser, which shows it as the page its markup makes',
     },
     {
       consumer: 'browsers: SVG as a document',
@@ -76,6 +77,10 @@ function readsTextAsPage(body: TextBody): boolean {
   // text/plain named as a markdown document (`README.md`) is markdown to every consumer that would show it (the
   // markdown renderers judge its raw html); no browser sniffs text/plain, and a host going by the name renders markdown
   if (plain && body.extension !== null && markdownExtensions.has(body.extension)) return false;
+  // text/plain named as a source or template file (`App.vue`, `list.hbs`, `index.php`) is code to every consumer that
+  // goes by the name: no browser sniffs text/plain, and a host going by the name shows code (`.html` stays a page,
+  // `.xml` an XML document a browser renders)
+  if (plain && isProgramSourceUri(body.uri)) return false;
   if (body.extension !== null && pageExtensions.has(body.extension)) return true;
   if (plain || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
   return true;

@@ -109,3 +109,13 @@ export function isSourceCodeUri(uri: string | undefined): boolean {
   const extension = uriExtension(uri);
   return extension !== null && sourceExtensions.has(extension);
 }
+
+// data files among the source extensions: a host going by the name opens them by their type (a browser renders a
+// `.xml` file as an XML document, its XHTML and SVG script included), not as code
+const dataExtensions: ReadonlySet<string> = new Set(['json', 'xml']);
+
+/** True when `uri` names program or template source (`App.vue`, `list.hbs`, `index.php`): a source file that is not data (`.json`, `.xml`). */
+export function isProgramSourceUri(uri: string | undefined): boolean {
+  const extension = uriExtension(uri);
+  return extension !== null && sourceExtensions.has(extension) && !dataExtensions.has(extension);
+}

@@ -13,7 +13,8 @@
 //   up to its end tag). marked passes a paragraph's text on raw after an inline `<pre>`, `<code>`, `<kbd>` or
 //   `<script>` tag, but only within that block: its lexer (marked 18, `Lexer.lex`) sets `inRawBlock` off before the
 //   inline text of each block, so a part starts with it off as in place (markdown-parts.test.ts checks it against
-//   marked); a text naming `<svg>` or `<math>` is not cut (the browser parses what follows them as foreign content, where a `<style>` holds markup);
+//   marked); none from an `<svg>` or `<math>` that may be raw to the line whose end tag surely closes it
+//   (foreign-regions.ts: the browser parses what follows them as foreign content, where a `<style>` holds markup);
 // - definitions: a link reference definition links its uses anywhere, and the renderers disagree on what one is
 //   (marked takes labels past 999 characters and titles across a blank line), so a text whose live part may define
 //   one (`]:`) is read whole (a definition with an inert destination makes inert links); a GFM footnote definition
@@ -21,9 +22,17 @@
 //   container that a line with no indent after a blank line ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
 import { FenceReadings } from './fence-readings.ts';
+import { ForeignRegions, foreignTag } from './foreign-regions.ts';
 import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
 import { mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
-import { mayOpenStyle, opensInlineSpan, styleTag, surelyClosesStyle } from './style-regions.ts';
+import {
+  mayOpenStyle,
+  opensInlineSpan,
+  rawTagCount,
+  type StyleLineContext,
+  styleTag,
+  surelyClosesStyle,
+} from './style-regions.ts';
 
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
 export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
@@ -32,7 +41,6 @@ const blankLine = /^[ \t]*$/;
 
 /** The text cut into parts every renderer reads as it reads them in place, in order (their concatenation is the text); one part when no cut is safe. Linear. */
 export function markdownParts(text: string): string[] {
-  if (/<(?:svg|math)\b/i.test(text)) return [text];
   const bytes = Buffer.from(text, 'utf8');
   const blocks = htmlBlockLines(bytes);
   const lines = fencedLines(text, blocks);
@@ -51,6 +59,8 @@ export function markdownParts(text: string): string[] {
   // a `<style>` that may be raw is open (style-regions.ts); none is when the text names none
   let style = false;
   const styled = styleTag.test(text);
+  // the svg and mathml elements that may be open (none when the text names neither)
+  const foreign = foreignTag.test(text) ? new ForeignRegions() : null;
   for (let i = 0; i < lines.length; i++) {
     const { start, end, byte, blank, previousBlank, closed, open, inBlock } = lines[i] as Line;
     const content = text.slice(start, end);
@@ -58,17 +68,23 @@ export function markdownParts(text: string): string[] {
     const inSpan = span < spans.length && (spans[span] ?? 0) <= byte;
     const first = content.charCodeAt(0);
     if (start > 0 && closed && !style && previousBlank && !blank && first !== 0x20 && first !== 0x09) {
-      if (!inSpan && !inBlock) cuts.push(start);
+      if (!inSpan && !inBlock && (foreign === null || foreign.settled)) cuts.push(start);
     }
+    const context = (): StyleLineContext => ({
+      inFence: open,
+      raw: inSpan || inBlock,
+      blankAround: () => previousBlank && (lines[i + 1]?.blank ?? true),
+    });
     if (style) style = !surelyClosesStyle(content, closed, paragraphClean);
-    else if (styled) {
-      const context = {
-        inFence: open,
-        raw: inSpan || inBlock,
-        blankAround: () => previousBlank && (lines[i + 1]?.blank ?? true),
-      };
-      style = mayOpenStyle(content, context);
-    }
+    else if (styled) style = mayOpenStyle(content, context());
+    foreign?.read(content, {
+      code: (lines[i] as Line).code,
+      fencesClosed: closed,
+      // a tag that starts before the line and ends on it or after
+      inSpan: inSpan && (spans[span] ?? 0) < byte,
+      paragraphClean,
+      opens: (tag) => rawTagCount(content, context(), tag),
+    });
     paragraphClean = blank || (paragraphClean && !opensInlineSpan(content));
   }
   const parts: string[] = [];

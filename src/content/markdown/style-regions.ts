@@ -31,16 +31,27 @@ export interface StyleLineContext {
 
 /** Whether some `<style` tag on `line` may be passed through raw by a renderer (it then opens a style element); false for a line without one. Linear in the line. */
 export function mayOpenStyle(line: string, context: StyleLineContext): boolean {
-  if (!styleTag.test(line)) return false;
-  if (context.inFence) return false;
-  if (context.raw || !(atxHeading.test(line) || context.blankAround()) || line.length > maxSpanLine) return true;
+  return styleTag.test(line) && rawTagCount(line, context, inlineStyleTag) > 0;
+}
+
+/** How many of the tags `tags` (a global pattern) finds on `line` a renderer may pass through raw: every one, unless every reading holds the line in a fence or it stands in a sure code span (as a `<style` above). Linear in the line. */
+export function rawTagCount(line: string, context: StyleLineContext, tags: RegExp): number {
+  const found: number[] = [];
+  tags.lastIndex = 0;
+  for (let m = tags.exec(line); m !== null; m = tags.exec(line)) found.push(m.index);
+  if (found.length === 0 || context.inFence) return 0;
+  if (context.raw || !(atxHeading.test(line) || context.blankAround()) || line.length > maxSpanLine)
+    return found.length;
   const spans = codeSpans(line);
-  inlineStyleTag.lastIndex = 0;
-  for (let m = inlineStyleTag.exec(line); m !== null; m = inlineStyleTag.exec(line)) {
-    const at = m.index;
-    if (!spans.some(([from, to]) => at >= from && at < to)) return true;
+  // both in order: one pass
+  let raw = 0;
+  let span = 0;
+  for (const at of found) {
+    while (span < spans.length && (spans[span]?.[1] ?? 0) <= at) span++;
+    const [from = 0, to = 0] = spans[span] ?? [];
+    if (!(span < spans.length && at >= from && at < to)) raw++;
   }
-  return false;
+  return raw;
 }
 
 /** Whether `line` surely ends an open style element in every renderer's page: a `</style>` starting it, no fence possibly open (`fencesClosed`), and the lines since the last blank one free of backticks and `[` (`paragraphClean`). */

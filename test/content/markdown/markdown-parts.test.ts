@@ -73,6 +73,84 @@ const pieces = [
 ];
 
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
+
+// svg or mathml foreign content opened, maybe ended, then a blank line and more: what may hold a page in foreign content
+// past the cut, or end it (foreign-regions.ts): the elements, integration points (html inside them may leave an html
+// element open, past which an end tag is ignored), what foreign content hides (CDATA, comments, quotes), what hides an
+// end tag from a renderer (code spans and fences, indents, containers, links, escapes, a tag over lines); then what
+// foreign content reads as markup where html reads text (`<noscript>`, `<style>`, `<textarea>`) or as a link
+const foreignOpens = [
+  '<svg>',
+  '<math>',
+  '<SVG viewBox="0 0 1 1">',
+  '<svg><foreignObject><div>',
+  '<svg><title><div>',
+  '<svg><desc>',
+  '<math><mi><div>',
+  '<math><annotation-xml encoding="text/html"><div>',
+  '<svg><![CDATA[',
+  '<svg><!--',
+  '<svg><g title="',
+  '<svg><svg>',
+  '<svg><math>',
+  '<math><svg>',
+  '<svg/>',
+  '`<svg>`',
+  'a `<svg>` b',
+  '<svg><title>x</title>',
+  '<svg><p>',
+];
+const foreignMiddles = [
+  '\n',
+  '\n\n',
+  '<path d="M0 0"/>',
+  '<g>',
+  '</g>',
+  '</div>',
+  '-->',
+  ']]>',
+  '">',
+  '<!-- x -->',
+  '```\n',
+  '`',
+  '[',
+  'x',
+  '\\',
+  '<title>t</title>',
+];
+const foreignCloses = ['</svg>', '</math>', '</svg></svg>', '</math></svg>', '</SVG >', '</p>'];
+const closeLines = ['', '  ', '    ', '- ', '> ', '`', '[', '![', 'x ', '\\'];
+const firstLines = ['x', '# x', '- x', '[a]: x', '<g>', '> x', '|a|\n|-|'];
+const returns = [
+  '',
+  '</div></foreignObject>',
+  '</div></title>',
+  '</div></mi>',
+  '</desc>',
+  '</p></foreignObject>',
+  '</svg>',
+];
+const payloads = [
+  '<noscript><img src=x onerror=alert(1)></noscript>',
+  '<style><img src=x onerror=alert(1)></style>',
+  '<textarea><img src=x onerror=alert(1)></textarea>',
+  '<a xlink:href="javascript:alert(1)">x</a>',
+  '<noscript><style>@import url(https://evil.example/x.css);</style></noscript>',
+];
+const foreignText = fc
+  .tuple(
+    fc.constantFrom(...foreignOpens),
+    fc.array(fc.constantFrom(...foreignMiddles), { maxLength: 5 }),
+    fc.constantFrom('\n', ''),
+    fc.constantFrom(...closeLines),
+    fc.constantFrom(...foreignCloses),
+    fc.constantFrom('\n\n', '\n'),
+    fc.constantFrom(...firstLines),
+    fc.constantFrom('\n', ' '),
+    fc.constantFrom(...returns),
+    fc.constantFrom(...payloads),
+  )
+  .map(([open, middle, ...rest]) => [open, ...middle, ...rest].join(''));
 const runs = Number(process.env.PARTS_RUNS ?? 3000);
 const seed = Number(process.env.PARTS_SEED ?? 20261205);
 
@@ -85,6 +163,15 @@ describe('markdown read in parts', () => {
       { seed, numRuns: runs },
     );
     // five real renderers over every text: minutes on a loaded machine, not a bound on the gate's speed
+  }, 180_000);
+
+  test('foreign content: whenever the gate finds nothing, no real renderer makes a live page of the whole text (fixed seed)', () => {
+    fc.assert(
+      fc.property(foreignText, (markdown) => {
+        if (findActiveMarkdown(markdown) === null) expect(liveIn(markdown), JSON.stringify(markdown)).toEqual([]);
+      }),
+      { seed, numRuns: runs },
+    );
   }, 180_000);
 
   test('parts are the text, cut before a line with no indent after a blank line', () => {
@@ -131,6 +218,15 @@ describe('markdown read in parts', () => {
     ['an inline `<style>` to its end tag', 'a <style>\n\n.a{}\n\n</style>\n\nb\n', 2],
     ['a tag over lines that ends before a blank line', '<p>\n<img\n  src="x"\n/>\n</p>\n\nb\n', 2],
     ['a code block holding a tag cut by its line', '```\n<pre...\n```\n\nb\n', 2],
+    ['an svg icon closed on its line', '<svg viewBox="0 0 24 24"><path d="M0 0"/></svg>\n\nb\n\nc\n', 3],
+    [
+      'an svg over lines to its end tag',
+      '<p align="center">\n  <svg width="24">\n    <title>Logo</title>\n    <path d="M0 0"/>\n  </svg>\n</p>\n\nb\n\nc\n',
+      3,
+    ],
+    ['an svg in a fenced code block', "```js\nsharp(Buffer.from('<svg><rect/></svg>'));\n```\n\nb\n\nc\n", 3],
+    ['an svg in a code span', 'Use the `<svg>` element.\n\nb\n\nc\n', 3],
+    ['mathml holding text tokens', '<math><mi>x</mi><mo>=</mo><mn>1</mn></math>\n\nb\n\nc\n', 3],
   ])('cut after %s', (_name, markdown, count) => {
     const parts = markdownParts(markdown);
     expect(parts.join('')).toBe(markdown);
@@ -147,6 +243,18 @@ describe('markdown read in parts', () => {
     ['a `<style>` in a code span of a paragraph of two lines', 'a `<style>` b\nc\n\nd\n'],
     ['a tag over lines that a blank line ends', '<p>\n<img\n  alt="x\n\nb">\n'],
     ['a tag over lines in a block quote', '> <img\n> alt="x"\n\nb\n'],
+    ['an svg whose end tag may be in a code span', '<svg>\n\n`a\n</svg>\n`\n\nc\n'],
+    ['an svg whose end tag is indented (an indented code block may hold it)', '<svg>\n\n    </svg>\n\nc\n'],
+    ['an svg whose end tag is in a list item', '<svg>\n\n-     </svg>\n\nc\n'],
+    ['an svg whose end tag is in an image', '<svg>\n![</svg>](x)\n\nc\n'],
+    [
+      'an svg holding html in a foreignObject (an </svg> inside is ignored)',
+      '<svg><foreignObject><div>\n</svg>\n\nc\n',
+    ],
+    ['an svg whose end tag is in a CDATA section', '<svg><![CDATA[\n</svg>\n]]>\n\nc\n'],
+    ['an svg whose end tag is in a comment', '<svg><!--\n</svg>\n-->\n\nc\n'],
+    ['an svg whose end tag is in an attribute', '<svg><g title="\n</svg>\n">\n\nc\n'],
+    ['nested svg closed once', '<svg><svg>\n</svg>\n\nc\n'],
   ])('no cut after %s', (_name, markdown) => {
     expect(markdownParts(markdown)).toEqual([markdown]);
   });

@@ -26,7 +26,7 @@
 import { spellsAt } from '../ascii-bytes.ts';
 import { mayHoldActiveMarkupUtf8 } from '../svg-html/markup-screen.ts';
 import { type IndentedCode, indentedCode } from './indented-code.ts';
-import { type HtmlBlockLines, htmlBlockLines, markedRawTextFrom, mayGoOnAsTag } from './raw-html-grammar.ts';
+import { type HtmlBlockLines, htmlBlockLines, markedRawText, mayGoOnAsTag } from './raw-html-grammar.ts';
 
 /** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). Linear; native searches first. */
 export function mayHoldActiveMarkdown(text: string): boolean {
@@ -130,7 +130,7 @@ export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: 
   let blocks: HtmlBlockLines | undefined;
   let indented: IndentedCode | undefined;
   let read = 0;
-  let rawFrom: number | undefined;
+  let markedRaw: ((at: number) => boolean) | undefined;
   for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
     const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
@@ -144,10 +144,9 @@ export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: 
       // marked may pass it on raw after a `<pre>`, `<code>` or `<kbd>` tag (raw-html-grammar.ts);
       // the lines read for such tags are counted, and past the text's length the rest counts (no quadratic read)
       read += ~end - at;
-      rawFrom ??= markedRawTextFrom(bytes);
       const text =
         read <= bytes.length &&
-        at < rawFrom &&
+        !(markedRaw ??= markedRawText(bytes))(at) &&
         !mayGoOnAsTag(bytes, at + 1) &&
         !(blocks ??= htmlBlockLines(bytes)).holds(at);
       if (text) continue;
@@ -167,7 +166,7 @@ export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: 
     // marked passes text on raw after a `<pre>`, `<code>` or `<kbd>` tag but still turns a backslash escape into an
     // entity (`\"` -> `&quot;`, `\>` -> `&gt;`), so a tag holding one does not end where it seems: everything after
     // it counts
-    if (bytes.subarray(at, end).includes(0x5c) && at >= (rawFrom ??= markedRawTextFrom(bytes))) {
+    if (bytes.subarray(at, end).includes(0x5c) && (markedRaw ??= markedRawText(bytes))(at)) {
       spans.push(at, bytes.length);
       break;
     }

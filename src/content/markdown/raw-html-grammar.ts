@@ -70,16 +70,49 @@ function readTag(bytes: Uint8Array, from: number): number {
   }
 }
 
-/** Where marked may start passing text on raw: after an inline `<pre`, `<code`, `<kbd` or `<script` tag (then white space or `>`) marked leaves the rest of the paragraph's text unescaped, so any `<` after one may be a tag in its page whatever the grammar says. The first such opening anywhere in the text (the text's length when there is none). */
-export function markedRawTextFrom(bytes: Uint8Array): number {
-  for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
+/** Whether marked may pass the text at a position on raw, asked in increasing order: after an inline `<pre`, `<code`, `<kbd` or `<script` tag (then white space or `>`) marked leaves the rest of its block's inline text unescaped, so any `<` after one may be a tag in its page whatever the grammar says; marked 18 sets that state off before each block's inline text (`Lexer.lex`), so only an opening since the last blank line counts. Linear in the text over all the asks. */
+export function markedRawText(bytes: Uint8Array): (at: number) => boolean {
+  let opening = -1;
+  let next = markedRawOpening(bytes, 0);
+  // where the lines before the asked position were read to, whether that line holds anything but white space, and
+  // where the last blank line ended
+  let read = 0;
+  let content = false;
+  let blankEnd = 0;
+  return (at) => {
+    while (next !== -1 && next < at) {
+      opening = next;
+      next = markedRawOpening(bytes, next + 1);
+    }
+    if (opening === -1) return false;
+    for (; read < at; read++) {
+      const b = bytes[read] ?? 0;
+      if (b === 0x0a || (b === 0x0d && bytes[read + 1] !== 0x0a)) {
+        if (!content) blankEnd = read + 1;
+        content = false;
+      } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d) {
+        // the rest of a line holding something is not read: its break is searched for
+        content = true;
+        const lf = bytes.indexOf(0x0a, read);
+        const cr = bytes.indexOf(0x0d, read);
+        const end = Math.min(lf === -1 ? bytes.length : lf, cr === -1 ? bytes.length : cr);
+        read = Math.min(end, at) - 1;
+      }
+    }
+    return opening >= blankEnd;
+  };
+}
+
+// the first inline opening of marked's raw text at or after `from`, or -1
+function markedRawOpening(bytes: Uint8Array, from: number): number {
+  for (let at = bytes.indexOf(0x3c, from); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
     for (const name of markedRawNames) {
       if (!startsFolded(bytes, at + 1, name)) continue;
       const after = bytes[at + 1 + name.length] ?? 0;
-      if (after === 0x3e || after === 0x20 || (after >= 0x09 && after <= 0x0d) || after >= 0x80) return at;
+      if (after === 0x20 || after === 0x3e || (after >= 0x09 && after <= 0x0d) || after >= 0x80) return at;
     }
   }
-  return bytes.length;
+  return -1;
 }
 
 // the tags after which marked passes a paragraph's text on unescaped (its `startPreScriptTag`)

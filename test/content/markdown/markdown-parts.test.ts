@@ -293,6 +293,24 @@ describe('markdown read in parts', () => {
     expect(findActiveMarkdown(markdown)).toBeNull();
   });
 
+  // node_modules READMEs joined: cross-spawn's `node \`<v4.8\`` after another README's inline <code> kept everything
+  // after it in one part (an 8 MiB text: 6.2 million characters)
+  test("a tag that does not end on its line is text past a blank line after an inline <code>: marked's raw text ended with its block", () => {
+    const markdown = 'Use <code>spawn</code> here.\n\n- No support on node `<v4.8`\n\nb\n\nc\n';
+    expect(markdownParts(markdown)).toEqual([
+      'Use <code>spawn</code> here.\n\n',
+      '- No support on node `<v4.8`\n\n',
+      'b\n\n',
+      'c\n',
+    ]);
+    for (const renderer of Object.values(realRenderers))
+      expect(markdownParts(markdown).map(renderer).join('').replace(/\n/g, ''), markdown).toBe(
+        renderer(markdown).replace(/\n/g, ''),
+      );
+    // in the same block, marked passes it on raw: no cut after it
+    expect(markdownParts('Use <code>spawn on node <v4.8\n\nb\n')).toHaveLength(1);
+  });
+
   test("in one paragraph, text after an inline <kbd> is raw in marked's page, and found", () => {
     const markdown = 'a <kbd>x\nb <img/src=x onerror=alert(1)>\n';
     expect(liveIn(markdown)).toEqual(['marked']);

@@ -18,6 +18,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
+import { failureLine } from './failure-line.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
 export const claudeAgentHostName = 'claude-agent-sdk';
@@ -128,9 +129,4 @@ async function failedAnswer(input: unknown, error: unknown): Promise<Record<stri
   const event = isRecord(input) ? input['hook_event_name'] : undefined;
   if (typeof event === 'string' && eventPhase(claudeCode, event) === 'pre') return outputOf(preToolUseDeny(reason));
   return { decision: 'block', reason };
-}
-
-function failureLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]?.slice(0, 500) ?? 'unknown failure';
 }

@@ -21,6 +21,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
+import { failureLine } from './failure-line.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
 export const copilotSdkHostName = 'copilot-sdk';
@@ -221,9 +222,4 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
     contents: content,
   };
   return { ...original, ...result };
-}
-
-function failureLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]?.slice(0, 500) ?? 'unknown failure';
 }

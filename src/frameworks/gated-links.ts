@@ -18,6 +18,7 @@ import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type GateTransport, gateErrorCode, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
+import { failureLine } from './failure-line.ts';
 
 /** The gate's options shared by every connection of the agent (`server` is given per connection). */
 export type GatedLinksOptions = Omit<GateTransportOptions, 'server'>;
@@ -72,7 +73,11 @@ export function gatedLinks(options: GatedLinksOptions): GatedLinks {
   };
   const deadlineMs = options.gate.policy.document.read.readTimeoutMs + readGraceMs;
   return {
-    transport: (server, inner) => new LinkNotingTransport(gateTransport(inner, { ...options, server }), note),
+    transport: (server, inner) => {
+      const gated = gateTransport(inner, { ...options, server });
+      serverErrorsAsTheirs(inner);
+      return new LinkNotingTransport(gated, note);
+    },
     async read(uri) {
       const from = discovered.get(uri);
       if (from === undefined) return notDiscoveredNotice;
@@ -96,6 +101,30 @@ export function readAnswerText(answer: { result?: unknown; error?: unknown }): s
   }
   const contents = isRecord(answer.result) ? answer.result['contents'] : undefined;
   return JSON.stringify(Array.isArray(contents) ? contents : []);
+}
+
+/** The code a server's own error sent with the gate's code (-32080) is handed on with: JSON-RPC's internal error. */
+export const serverGateCodeAs = -32603;
+
+/**
+ * Hands the gate (which set `inner.onmessage`) each error answer a server sent with the gate's own code (-32080) as the
+ * server's: code `serverGateCodeAs`, its message said to be the server's. The read tool shows a -32080 message as the
+ * gate's notice, so a server writing its own verdict there ("linkgate allowed the read …") would speak as the gate.
+ */
+function serverErrorsAsTheirs(inner: McpTransport): void {
+  const gate = inner.onmessage;
+  if (gate === undefined) return;
+  const asTheirs = (message: unknown): unknown => {
+    if (!isRecord(message) || message['method'] !== undefined || !isRecord(message['error'])) return message;
+    const error = message['error'];
+    if (error['code'] !== gateErrorCode) return message;
+    const said = typeof error['message'] === 'string' ? error['message'] : '';
+    return { ...message, error: { ...error, code: serverGateCodeAs, message: `the server's own error: ${said}` } };
+  };
+  inner.onmessage = (message, extra) => {
+    const batch: unknown = message;
+    gate((Array.isArray(batch) ? batch.map(asTheirs) : asTheirs(message)) as JsonRpcMessage, extra);
+  };
 }
 
 /** Tool calls whose answers a connection waits for, at most; the oldest is forgotten first. */
@@ -190,7 +219,7 @@ class LinkNotingTransport implements GateTransport {
         resolve(readAnswerText(answer));
       });
       this.gated.send({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri } }).catch((error: unknown) => {
-        this.reads.get(id)?.({ error: { message: error instanceof Error ? error.message : String(error) } });
+        this.reads.get(id)?.({ error: { message: failureLine(error) } });
       });
     });
   }

@@ -22,7 +22,8 @@ import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
  * Most values of one `structuredContent` walked, its deepest nesting, and most characters the search for refused links
  * may cost (`maxSearchedChars`: each string is searched in one automaton pass as written and one read back, and the
  * automaton is built from the refused links' address forms, so the cost is the strings' characters twice plus the
- * forms' characters, for all the values of one result together); past any of them it is withheld whole.
+ * forms' characters, for all the values of one result together; a base64 string's text, at most three quarters of
+ * its characters, is searched on top); past any of them it is withheld whole.
  */
 export const structuredLimits = {
   maxValues: 100_000,
@@ -152,11 +153,10 @@ export async function judgeStructured(
   // of the result together (a long refused uri, or long strings, cost only their characters, never characters times
   // refused links)
   let searched = spent.chars;
-  // a base64 string of text is searched as that text too (`blobText`): its characters count as well
+  // a base64 string of text is searched as that text too (`blobText`), which is at most three quarters of its
+  // characters: the bound counts the strings as written, so a result of text blobs is bounded as one of prose is
   const blobs = walked.strings.map(({ text }) => blobText(text, options.blobType));
-  walked.strings.forEach(({ text }, i) => {
-    searched += 2 * (text.length + (blobs[i]?.length ?? 0));
-  });
+  for (const { text } of walked.strings) searched += 2 * text.length;
   const built = own.size === 0 ? shared.search : undefined;
   const held = built === undefined ? [...shared.held, ...own] : [];
   for (const [uri] of held) for (const form of formsOf(spent, uri)) searched += form.text.length;

@@ -81,8 +81,9 @@ export function keptCharsFor(capBytes: number): number {
 export class RefusedAddresses {
   readonly #search: AddressSearch<true>;
   /**
-   * Characters of one message's strings searched (the connection's cap: no message a connection carries is longer
-   * as JSON); a message with more is not passed on while any address is kept.
+   * Characters of one message's strings searched, as written (the connection's cap: no message a connection carries
+   * is longer as JSON; the text a base64 string decodes to is searched too, at most three quarters more); a message
+   * with more is not passed on while any address is kept.
    */
   readonly maxSearchedChars: number;
 
@@ -149,9 +150,10 @@ export class RefusedAddresses {
         }
       else if (value !== null && value !== undefined) return true;
       if (text === null) continue;
-      // a base64 string of text is searched as that text too, its characters counted in the bound
+      // a base64 string of text is searched as that text too: the bound counts the message's strings as written (what
+      // the connection's cap bounds), the text of a blob being at most three quarters of its base64
       const blob = blobText(text);
-      chars += text.length + (blob?.length ?? 0);
+      chars += text.length;
       if (chars > this.maxSearchedChars || this.#search.find(text, blob) === true) return true;
     }
     return false;

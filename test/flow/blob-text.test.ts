@@ -7,6 +7,10 @@ import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { AddressSearch } from '../../src/flow/address-search.ts';
 import { blobText } from '../../src/flow/blob-text.ts';
+import { judgeStructured, structuredLimits, tooLargeNotice } from '../../src/flow/structured-links.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
+import { maskUri } from '../../src/link/mask-uri.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { RefusedAddresses } from '../../src/sdk/refused-addresses.ts';
 
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
@@ -61,16 +65,47 @@ describe('a text blob is searched as its text', () => {
     expect(refused().find(bytes.toString('base64'))).toBeUndefined();
   });
 
-  test('a text blob counts in the session bound, an image does not', async () => {
-    const image = await photo(160);
-    const capBytes = Math.ceil(image.length * 1.2);
-    const session = new RefusedAddresses(capBytes);
+  // the bound counts a message's strings as written (what the connection's cap bounds): a text blob's text, searched
+  // too, used to count on top (~1.75× its base64), so a message of text blobs past ~4/7 of the cap was withheld once
+  // any address was refused
+  test('a text blob is searched up to the session bound as written; one character past it is withheld', () => {
+    const session = new RefusedAddresses(64 * 1024);
     session.noteDecided(metadata, { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] } as never);
-    expect(session.maxSearchedChars).toBe(capBytes);
+    const message = (blob: string, uri: string) => ({ contents: [{ uri, mimeType: 'text/plain', blob }] });
+    const plain = Buffer.from('x'.repeat(40_000)).toString('base64');
+    const telling = Buffer.from(`${'x'.repeat(40_000)} ${told}`).toString('base64');
+    for (const blob of [plain, telling]) {
+      const others = 'contents'.length + 'uri'.length + 'mimeType'.length + 'text/plain'.length + 'blob'.length;
+      const uri = 'r'.repeat(session.maxSearchedChars - others - blob.length);
+      expect(session.names(message(blob, uri))).toBe(blob === telling);
+      expect(session.names(message(blob, `${uri}r`))).toBe(true);
+    }
+  });
+
+  test('an image counts as its base64 only', async () => {
+    const image = await photo(160);
+    const session = new RefusedAddresses(image.length + 64);
+    session.noteDecided(metadata, { effect: 'deny', reasons: [{ code: 'uri.non-public-address' }] } as never);
     expect(session.names({ contents: [{ uri: 'rt://i', mimeType: 'image/png', blob: image }] })).toBe(false);
-    // a text blob as long: its text counts too, past the bound (fails closed)
-    const text = Buffer.from('x'.repeat(Math.ceil((image.length * 3) / 4))).toString('base64');
-    expect(session.names({ contents: [{ uri: 'rt://t', mimeType: 'text/plain', blob: text }] })).toBe(true);
+  });
+
+  test('beside a refusal, a result of text blobs is bounded as written: 24 MiB of base64 is searched', async () => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const link = { type: 'resource_link', uri: metadata, name: 'creds' };
+    const decision = gate.decideLink({ link, server: 'docs' });
+    expect(decision.effect).toBe('deny');
+    const refs = new Map([[maskUri(metadata), { ref: 'r1', link, decision }]]);
+    const blob = Buffer.from('plain words '.repeat(24 * 65_536)).toString('base64');
+    const options = { server: 'docs', mode: 'enforce', refs } as const;
+    // 2 × 24 MiB as written is under the 64 MiB bound; the old count (2 × 1.75 × 24 MiB = 84 MiB) withheld it
+    expect(blob.length * 2).toBeLessThan(structuredLimits.maxSearchedChars);
+    expect(await judgeStructured(gate, { note: blob }, options)).toEqual({ withheld: false, edits: [] });
+    const told24 = `${blob.slice(0, -4 * 1024)}${Buffer.from(`${'x'.repeat(3000)} ${told}`).toString('base64')}`;
+    const judged = await judgeStructured(gate, { note: told24 }, options);
+    expect(judged.withheld).toBe(false);
+    expect(JSON.stringify(judged)).toContain('linkgate refused the link');
+    const past = 'a'.repeat(structuredLimits.maxSearchedChars / 2);
+    expect(await judgeStructured(gate, { note: past }, options)).toEqual({ withheld: true, notice: tooLargeNotice });
   });
 });
 

@@ -60,9 +60,14 @@ function loadedSources(loads: readonly string[]): Set<string> {
 // `../../main/node_modules/zod/…` (a shared node_modules) and `node_modules/zod/…` name the same package
 const normalise = (source: string) => source.replace(/^(?:\.\.\/)*(?:[^/]+\/)*?node_modules\//, 'node_modules/');
 
-// the two content modules a policy's settings name, tables with no parser: the kinds, and the consumer ids of
-// `content.consumers` (types and a list of names only)
-const contentTables = new Set(['src/content/kinds.ts', 'src/content/consumers/content-consumer.ts']);
+// the content modules with no parser the pre-read path may load: the two a policy's settings name (the kinds, and the
+// consumer ids of `content.consumers`: types and a list of names only) and the text decoder (node's isUtf8 and a
+// byte order mark test, no import) the refused-address search shares with the content layer to read a text blob
+const contentTables = new Set([
+  'src/content/kinds.ts',
+  'src/content/consumers/content-consumer.ts',
+  'src/content/text/text-encoding.ts',
+]);
 
 /** The loaded sources the pre-read path must not load: yaml, zod, and any content judge but the two tables. */
 function forbidden(sources: ReadonlySet<string>): string[] {

@@ -52,12 +52,14 @@ export interface ItemJudge {
    * The answer `message` with its items judged, made by the judge's `EditMaker` (so the proxy writes the original
    * bytes with only those items changed), or null when nothing needed a change (forward the answer as it came). `steps`: the
    * decorator's link step of each `resource_link` by its `content` index (decided once, recorded as discovered); a
-   * link with none is decided here.
+   * link with none is decided here. `decided`: told of each link decided here, instead of the judge's `onDecided` (a
+   * batch member's ledger, which notes it in the session too)
    */
   judge(
     method: ItemResultMethod,
     message: Readonly<Record<string, unknown>>,
     steps?: ReadonlyMap<number, LinkStep>,
+    decided?: DecidedHere,
   ): Promise<object | null>;
   /** a server→host request (`sampling/createMessage`, …) with the embedded resources of its messages judged; null: unchanged */
   judgeRequest(message: Readonly<Record<string, unknown>>): Promise<object | null>;
@@ -148,11 +150,11 @@ export function itemJudge(
   };
 
   return {
-    judge: (method, message, steps) => {
+    judge: (method, message, steps, decided) => {
       const early = takeEarly(earlyAnswers, message['id']);
       return method === 'prompts/get'
-        ? judgeFound(message, messageItems(message, 'result'), false, early?.steps, early?.embedded)
-        : judgeFound(message, toolItems(message), true, steps ?? early?.steps, early?.embedded);
+        ? judgeFound(message, messageItems(message, 'result'), false, early?.steps, early?.embedded, decided)
+        : judgeFound(message, toolItems(message), true, steps ?? early?.steps, early?.embedded, decided);
     },
     judgeRequest: (message) => {
       const early = takeEarly(earlyRequests, message['id']);
@@ -172,6 +174,7 @@ export function itemJudge(
     structured = false,
     steps?: ReadonlyMap<number, LinkStep>,
     embedded?: EarlyItems['embedded'],
+    decided: DecidedHere | undefined = onDecided,
   ): Promise<object | null> {
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
@@ -205,7 +208,7 @@ export function itemJudge(
       const step = made[i] === undefined ? undefined : steps?.get(f.index);
       if (step !== undefined) known.push({ link: f.item, decision: step.linkDecision });
     });
-    const decide = resultLinkDecider(gate, server, known, onDecided);
+    const decide = resultLinkDecider(gate, server, known, decided);
     let next = 0;
     const worker = async () => {
       while (next < slow.length) {

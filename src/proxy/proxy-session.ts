@@ -7,6 +7,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { frontedGateTransport, gateErrorCode, judgedServerRequests } from '../sdk/gate-transport.ts';
 import { messageShape, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
+import { batchJudged } from './batch-judged.ts';
 import { EditedLine } from './edited-line.ts';
 import { type EditMaker, itemJudge, type ItemResultMethod } from './gate-result-items.ts';
 import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
@@ -259,15 +260,16 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     if (method === 'initialize' && isRecord(result) && typeof result['protocolVersion'] === 'string')
       gated.setProtocolVersion?.(result['protocolVersion']);
     const judged = itemMethods.get(method);
-    if (!enforced || judged === undefined || !isRecord(result)) return toHost(m, id, place);
+    // one of a server batch goes on once every member was judged, searched for what the others refused
+    const member = enforced ? gated.memberOf(id) : null;
+    if (!enforced || judged === undefined || !isRecord(result)) {
+      if (member === null) return toHost(m, id, place);
+      return judgeThenSend(batchJudged(member, Promise.resolve(null), m), m, id, place ?? outbox.keep(true));
+    }
     // a link refused in a JSON text or `structuredContent`, and its address beside it, are the judge's (the flow's
     // second pass: `judgeResultValues`)
-    judgeThenSend(
-      noting(() => items.judge(judged, m, steps)),
-      m,
-      id,
-      place ?? outbox.keep(true),
-    );
+    const judging = noting(() => items.judge(judged, m, steps, member?.decided));
+    judgeThenSend(member === null ? judging : batchJudged(member, judging, m), m, id, place ?? outbox.keep(true));
   }
 
   // what the server sends after a message being judged is searched for refused addresses only once the links the

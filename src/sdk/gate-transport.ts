@@ -9,7 +9,7 @@ import { GateError } from '../errors.ts';
 import { readFailed } from '../flow/link-steps.ts';
 import type { DecidedHere } from '../flow/link-decider.ts';
 import { isJsonRpcId, type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
-import { BatchRefusals } from './batch-refusals.ts';
+import { BatchRefusals, type FrontMember } from './batch-refusals.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import { linearizeReadBuffer } from './linear-read-buffer.ts';
 import { onInbound, onWholeBatch, passesWhole } from './route-inbound.ts';
@@ -23,6 +23,7 @@ export { maxRememberedLinks } from './requests-in-flight.ts';
 export type { WaitingRequests } from './requests-in-flight.ts';
 export { judgedServerRequests } from './route-inbound.ts';
 export type { GateTransportOptions, HeldKind } from './transport-session.ts';
+export type { FrontMember } from './batch-refusals.ts';
 
 /** A gated transport: a Transport, plus `flush` to record links that were found but never read. */
 export interface GateTransport extends Transport, Transport2x {
@@ -41,6 +42,12 @@ export interface FrontedGateTransport extends GateTransport {
   notingRefusals(): () => void;
   /** notes a link the front end decided itself (kept when refused for its address) */
   readonly noteDecided: DecidedHere;
+  /**
+   * the member of a server batch that the answer `id` being passed on (`onmessage`) is, taken by the front end (null:
+   * none, or taken): the links it decides there are noted in the batch's ledger (its `decided`), and it goes on to the
+   * host only once every member was judged, searched for what the others refused (`batch-refusals.ts`)
+   */
+  memberOf(id: JsonRpcId): FrontMember | null;
 }
 
 /** Optional members a 2.x Transport adds to the 1.x shape. */
@@ -94,7 +101,7 @@ class GatedTransport implements FrontedGateTransport {
       // the batch came whole: a member before one whose refusals are being noted is searched once they are too
       const noted = s.noted.start();
       // and its tool results search for what the others refused too, once all are decided
-      s.batch = new BatchRefusals(connectionByteCap(s.gate.policy));
+      s.batch = new BatchRefusals(connectionByteCap(s.gate.policy), this.noteDecided);
       try {
         for (const element of batch) onInbound(s, element, extra);
       } finally {
@@ -176,6 +183,10 @@ class GatedTransport implements FrontedGateTransport {
   }
 
   readonly noteDecided: DecidedHere = (uri, decision) => this.session.refused.noteDecided(uri, decision);
+
+  memberOf(id: JsonRpcId): FrontMember | null {
+    return this.session.batchMembers.get(id)?.take() ?? null;
+  }
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;

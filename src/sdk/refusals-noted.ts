@@ -2,8 +2,11 @@
 export interface Noting {
   /** ends it (once; again: nothing) */
   (): void;
-  /** resolves once every noting started before this one ended (its own and later ones aside) */
-  earlier(): Promise<void>;
+  /**
+   * resolves once every noting started before this one ended (its own and later ones aside, and those of `besides`:
+   * a batch's members, whose refusals their ledger searches for)
+   */
+  earlier(besides?: ReadonlySet<Noting>): Promise<void>;
 }
 
 /**
@@ -14,12 +17,12 @@ export interface Noting {
  */
 export class RefusalsNoted {
   // the notings not ended, by the order they started
-  private readonly pending = new Set<number>();
+  private readonly pending = new Map<number, Noting>();
   private started = 0;
   // what waits for every noting, in the order it came
   private readonly waiting: (() => void)[] = [];
-  // what waits for the notings started before a given one
-  private readonly waitingEarlier: { before: number; resolve: () => void }[] = [];
+  // what waits for the notings started before a given one (but those `besides`)
+  private readonly waitingEarlier: Earlier[] = [];
 
   /** Whether refusals are still being noted, or something still waits for them. */
   get busy(): boolean {
@@ -30,18 +33,20 @@ export class RefusalsNoted {
   start(): Noting {
     const seq = this.started;
     this.started += 1;
-    this.pending.add(seq);
     const end = () => {
       if (!this.pending.delete(seq)) return;
       this.drain();
     };
-    return Object.assign(end, {
-      earlier: () =>
+    const noting: Noting = Object.assign(end, {
+      earlier: (besides?: ReadonlySet<Noting>) =>
         new Promise<void>((resolve) => {
-          if (this.oldest() >= seq) return resolve();
-          this.waitingEarlier.push({ before: seq, resolve });
+          const w = { before: seq, besides, resolve };
+          if (this.ready(w)) resolve();
+          else this.waitingEarlier.push(w);
         }),
     });
+    this.pending.set(seq, noting);
+    return noting;
   }
 
   /** Runs `then` once no refusal is still being noted and all that waited before it ran (at once when none). */
@@ -55,24 +60,26 @@ export class RefusalsNoted {
     return new Promise((resolve) => this.after(resolve));
   }
 
-  // the oldest noting not ended (none: past every one)
-  private oldest(): number {
-    let oldest = this.started;
-    for (const seq of this.pending) if (seq < oldest) oldest = seq;
-    return oldest;
+  // whether every noting started before `w.before` ended, but those `w.besides`
+  private ready(w: Earlier): boolean {
+    for (const [seq, noting] of this.pending) if (seq < w.before && w.besides?.has(noting) !== true) return false;
+    return true;
   }
 
   // runs what waits, in order, while no refusal is being noted (one it runs may start noting again)
   private drain(): void {
-    if (this.waitingEarlier.length > 0) {
-      const oldest = this.oldest();
-      for (let i = this.waitingEarlier.length - 1; i >= 0; i -= 1) {
-        const w = this.waitingEarlier[i] as { before: number; resolve: () => void };
-        if (oldest < w.before) continue;
-        this.waitingEarlier.splice(i, 1);
-        w.resolve();
-      }
+    for (let i = this.waitingEarlier.length - 1; i >= 0; i -= 1) {
+      const w = this.waitingEarlier[i] as Earlier;
+      if (!this.ready(w)) continue;
+      this.waitingEarlier.splice(i, 1);
+      w.resolve();
     }
     while (this.pending.size === 0 && this.waiting.length > 0) (this.waiting.shift() as () => void)();
   }
+}
+
+interface Earlier {
+  before: number;
+  besides: ReadonlySet<Noting> | undefined;
+  resolve: () => void;
 }

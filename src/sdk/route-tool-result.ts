@@ -18,6 +18,7 @@ import type { TransportSession } from './transport-session.ts';
 import { answerJudged } from './answer-judged.ts';
 import type { Noting } from './refusals-noted.ts';
 import { contentEmbedded } from './early-items.ts';
+import type { BatchMember } from './batch-refusals.ts';
 
 // A tool result (and a task's result, which is one): its links found, decided once each and recorded before it goes
 // on; each refused link noted (`refused-addresses.ts`) and, where this front end judges the items, replaced by
@@ -59,19 +60,22 @@ export function onToolResult(
   // sent after it waits until the caller, taking it, starts noting the refusals it decides itself (`notingRefusals`)
   if (found.length === 0 && s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy)) {
     const noted = s.noted.start();
-    // one of a batch: searched for what the others refused too (it refuses nothing itself)
-    const sibling = s.batch?.join();
+    // one of a batch: searched for what the others refused too (it refuses nothing itself here; its caller may)
+    const sibling = joinBatch(s, id, noted);
     sibling?.decided([]);
     return answerJudged(
       s,
       id,
       async () => {
-        await noted.earlier();
+        await noted.earlier(sibling?.notings);
         await sibling?.all();
         return namesRefused(s, m) || sibling?.named(m) === true ? withheldNaming(id) : m;
       },
       extra,
-      noted,
+      () => {
+        handedOn(s, id, sibling);
+        noted();
+      },
     );
   }
   if (found.length === 0) return s.deliver(m, extra);
@@ -80,7 +84,7 @@ export function onToolResult(
   // the bodies judged beside the links' decisions, for the caller that edits the items (one deadline for both)
   const embedded = s.handsEarlyItems && isRecord(result) ? contentEmbedded(s.gate, result['content']) : null;
   // one of a batch: its siblings search for what it refused, and it for theirs, once all are decided
-  const sibling = s.batch?.join();
+  const sibling = joinBatch(s, id, noted);
   s.hold('answer', id, async () => {
     try {
       // each link decided once: the discovery records and the caller's edits of the items share the decision
@@ -90,7 +94,7 @@ export function onToolResult(
       found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
       // the result's prose and its allowed links may not name a link refused before it, in this chunk too (its own
       // refused links, and their uris beside them, become notices in the proxy), nor one a result of its batch refused
-      await noted.earlier();
+      await noted.earlier(sibling?.notings);
       await sibling?.all();
       const searched = searchedToolResult(m, byIndex);
       const naming = namesRefused(s, searched) || sibling?.named(searched) === true;
@@ -104,9 +108,25 @@ export function onToolResult(
       s.deliver(m, extra);
     } finally {
       sibling?.decided([]);
+      handedOn(s, id, sibling);
       noted();
     }
   });
+}
+
+// a tool result of the batch being taken apart joins its ledger, and the caller that judges its items (the proxy)
+// can take it while it is passed on (`memberOf`)
+function joinBatch(s: TransportSession, id: JsonRpcId, noted: Noting): BatchMember | undefined {
+  const member = s.batch?.join(noted);
+  if (member !== undefined) s.batchMembers.set(id, member);
+  return member;
+}
+
+// the decorator is done with a batch's member: its caller took it or never will
+function handedOn(s: TransportSession, id: JsonRpcId, member: BatchMember | undefined): void {
+  if (member === undefined) return;
+  if (s.batchMembers.get(id) === member) s.batchMembers.delete(id);
+  member.handedOn();
 }
 
 /**

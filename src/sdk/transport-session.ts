@@ -28,7 +28,7 @@ import type { Policy } from '../policy/policy.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { FoundLink } from './found-links.ts';
-import { BatchRefusals } from './batch-refusals.ts';
+import type { BatchMember, BatchRefusals } from './batch-refusals.ts';
 import { RefusedAddresses } from './refused-addresses.ts';
 import { connectionByteCap } from './connection-byte-cap.ts';
 import type { EarlyItems } from './early-items.ts';
@@ -138,6 +138,8 @@ export class TransportSession {
   readonly noted = new RefusalsNoted();
   /** the server batch being taken apart (its tool results search for what the others refused), else null */
   batch: BatchRefusals | null = null;
+  /** the members of server batches the decorator is still routing, by answer id (the caller takes one: `memberOf`) */
+  readonly batchMembers = new Map<JsonRpcId, BatchMember>();
   // the place a message held until the refusals were noted kept, for the hold its route starts (not a second place)
   private ahead: (() => void) | undefined;
   protocolVersion: string | null = null;

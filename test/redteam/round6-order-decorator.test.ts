@@ -102,3 +102,40 @@ describe('red team, order (round 6) through the decorator: one batch answering t
     expect(answers[0]).toContain('all fine');
   });
 });
+
+// round 7: the refusal inside a JSON text item or `structuredContent` (the decorator judges those itself, by default),
+// and a batch whose two answers each refuse a link there and name the address the other refused
+const prose = (text: string) => ({ type: 'text', text });
+const inJson = { content: [prose(JSON.stringify({ link: link(metadata, 'creds') }))] };
+const inStructured = { content: [prose('see the data')], structuredContent: { link: link(metadata, 'creds') } };
+const other = 'http://10.0.0.7/admin/keys';
+const crossed = (refused: string, named: string) => ({
+  content: [prose(JSON.stringify({ link: link(refused, 'creds') })), prose(`curl ${named}`)],
+});
+
+describe('red team, order (round 7) through the decorator alone: a batch, the refusal in a JSON text or structuredContent', () => {
+  for (const [where, refused] of [
+    ['a JSON text item', inJson],
+    ['structuredContent', inStructured],
+  ] as const)
+    for (const order of ['first-then-second', 'second-then-first'] as const)
+      test(`the address in one answer, its refusal in the other's ${where} (${order})`, async () => {
+        const { answers, seen } = await batchingClient(naming, refused, order);
+        expect(answers[0]).toContain('-32080');
+        expect(seen).not.toContain(hostPath);
+        for (const answer of answers) expect(answer).not.toContain(hostPath);
+      });
+
+  test('each answer names what the other refused: both answered, neither hands it on', async () => {
+    const { answers, seen } = await batchingClient(
+      crossed(other, metadata),
+      crossed(metadata, other),
+      'first-then-second',
+    );
+    for (const text of [seen, ...answers]) {
+      expect(text).not.toContain(hostPath);
+      expect(text).not.toContain('10.0.0.7/admin');
+    }
+    for (const answer of answers) expect(answer).toContain('-32080');
+  });
+});

@@ -1,4 +1,4 @@
-// PDF readers (pdf.js, Acrobat): the object layer and inflated streams, read as pdf.js reads them (pdf/). A PDF is
+// PDF readers (pdf.js, poppler, MuPDF, Acrobat): the object layer and inflated streams, read as pdf.js reads them (pdf/). A PDF is
 // recognised by a `%PDF-` header, or inside an image by PDF structure anywhere (sniff-pdf.ts).
 import { holdsPdfStructure, pdfFindings, pdfInside } from '../sniff-pdf.ts';
 import type { BinaryBody, BinaryReading, ConsumerFinding, ContentConsumer } from './content-consumer.ts';
@@ -31,11 +31,11 @@ export const pdfReaderConsumer = {
   optIn: false,
   coverage: [
     {
-      consumer: 'PDF readers (pdf.js, Acrobat)',
+      consumer: 'PDF readers (pdf.js, poppler, MuPDF, Acrobat)',
       reaches:
         'a `%PDF-` header in the first KiB, of binary or of text; in an image, any PDF structure (`startxref`, `trailer`, `%%EOF`) anywhere; in text, what pdf.js opens a document by with no header: an object header (`N G obj`) or a `trailer` keyword before a dictionary, anywhere (a `trailer` word in prose, `startxref` or `%%EOF` alone give it no catalog)',
       judged:
-        'the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media, `javascript:` link targets (of a URI action, or a GoToR file `/F` pdf.js hands on as the link url) and a font `/FontMatrix` that is not an inline array of numbers (pdf.js before 4.2.67 runs it as script, CVE-2024-4367); object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first',
+        "the object layer and inflated streams (object streams, object streams stored in object streams 4 deep, objects hidden in stream data 4 deep) for script, launch, attachments, forms, rich media, `javascript:` link targets (of a URI action, a GoToR file `/F` pdf.js hands on as the link url, or the catalog's `/URI /Base` poppler and MuPDF put before a relative target; strings with a UTF-16BE, UTF-16LE or UTF-8 byte order mark decoded as MuPDF decodes them) and a font `/FontMatrix` that is not an inline array of numbers (pdf.js before 4.2.67 runs it as script, CVE-2024-4367); object streams through chains of ASCIIHex, ASCII85, FlateDecode, LZWDecode (`/EarlyChange`) and RunLengthDecode, with the PNG (10–15) and TIFF (2) predictors `/DecodeParms` names, as pdf.js undoes them, within the inflate budget; empty-password encryption (RC4, AESV2, AESV3) decrypted first",
       notCovered:
         'object streams with other filters (DCT, JPX, CCITTFax, JBIG2), predictors pdf.js refuses, parameters by reference or rows over 1 MiB, decoding past the inflate budget, nested deeper than the cap (all withheld); files that need a password (withheld)',
     },

@@ -29,9 +29,9 @@ for (const c of [0x00, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) nameEnd[c] = 1
 for (const c of '/[]<>(){}%') nameEnd[c.charCodeAt(0)] = 1;
 const isHex = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') isHex[c.charCodeAt(0)] = 1;
-// first byte of a name that can decode to an active name or `Encrypt` (or starts with an escape)
+// first byte of a name that can decode to an active name, a target key or `Encrypt` (or starts with an escape)
 const interestingFirst = new Uint8Array(256);
-for (const c of 'JLERXSIFU#') interestingFirst[c.charCodeAt(0)] = 1;
+for (const c of 'JLERXSIFUB#') interestingFirst[c.charCodeAt(0)] = 1;
 /** Longest written name that can decode to an active name or `Encrypt`: `EmbeddedFiles` with every letter escaped. */
 const maxInterestingRawName = 3 * 'EmbeddedFiles'.length;
 
@@ -111,8 +111,9 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
       if (name === 'Encrypt') state.encrypted = true;
       if (name === 'FontMatrix' && !isNumericFontMatrix(b, end, to, state.budget))
         return { name, raw, detail: 'that is not an array of numbers (pdf.js before 4.2.67 runs it, CVE-2024-4367)' };
-      if (name === 'URI' || name === 'F' || name === 'UF') {
-        const target = uriTargetAfter(b, end, to, state.budget, name !== 'URI', state.openString);
+      if (name === 'URI' || name === 'F' || name === 'UF' || name === 'Base') {
+        const key = name === 'URI' ? 'uri' : name === 'Base' ? 'base' : 'file';
+        const target = uriTargetAfter(b, end, to, state.budget, key, state.openString);
         if (target === 'undecryptable')
           return {
             name,

@@ -31,19 +31,25 @@ export interface OpenedString {
 /** How the string opening at a position of an encrypted file's object layer reads, null when no object holds it (pdf-encrypted-strings.ts). */
 export type StringOpener = (at: number) => OpenedString | null;
 
+/** Which key a target follows: `/URI`, a file (`/F`, `/UF`), or a URI dictionary's `/Base`. */
+export type TargetKey = 'uri' | 'file' | 'base';
+
 /**
- * The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. With
- * `fileKey` (a GoToR or Launch action's `/F`, which pdf.js hands on as the link's `unsafeUrl` too) a number is a
- * reference only when written as one (`9 0 R`): `/F` is also an annotation's flags (`/F 4`).
+ * The `/URI` value starting at `at` (after the name) in [at, to): a string with a script scheme, or a reference. For
+ * a `file` key (a GoToR or Launch action's `/F`, which pdf.js hands on as the link's `unsafeUrl` too) a number is a
+ * reference only when written as one (`9 0 R`): `/F` is also an annotation's flags (`/F 4`). A `base` (the catalog's
+ * `/URI << /Base … >>`, which poppler and MuPDF put before every relative URI target) matches by the scheme's name
+ * alone: MuPDF joins it to a target opening with `:`.
  */
 export function uriTargetAfter(
   b: Buffer,
   at: number,
   to: number,
   budget: WorkBudget,
-  fileKey = false,
+  key: TargetKey = 'uri',
   open?: StringOpener,
 ): UriTarget {
+  const colonOptional = key === 'base';
   // white space and comments, as pdf.js's lexer skips them between a key and its value
   let i = at;
   while (i < to) {
@@ -57,15 +63,15 @@ export function uriTargetAfter(
   if (open !== undefined && (c === 0x28 || (c === 0x3c && b[i + 1] !== 0x3c))) {
     const opened = open(i);
     if (opened === null) return 'undecryptable';
-    const scheme = scriptStringAt(b, i, to, budget, opened);
+    const scheme = scriptStringAt(b, i, to, budget, opened, colonOptional);
     return scheme === null ? null : { scheme };
   }
   if (c === 0x28 || c === 0x3c) {
-    const scheme = scriptStringAt(b, i, to, budget);
+    const scheme = scriptStringAt(b, i, to, budget, undefined, colonOptional);
     return scheme === null ? null : { scheme };
   }
   if (c === undefined || c < 0x30 || c > 0x39) return null;
-  return !fileKey || referenceAt(b, i, to, budget) ? 'reference' : null;
+  return key !== 'file' || referenceAt(b, i, to, budget) ? 'reference' : null;
 }
 
 // `N G R` at `at`: a number, white space, a number, white space and `R` (the bytes read are spent from `budget`)
@@ -86,17 +92,18 @@ function referenceAt(b: Buffer, at: number, to: number, budget: WorkBudget): boo
   return found;
 }
 
-/** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. `opened`: the string is encrypted and read as viewers decrypt it. */
+/** The script scheme the string opening at `at` (`(` or `<`, not `<<`) starts with, or null; the bytes read are spent from `budget`. `opened`: the string is encrypted and read as viewers decrypt it; `colonOptional`: the scheme's name alone matches. */
 export function scriptStringAt(
   b: Buffer,
   at: number,
   to: number,
   budget: WorkBudget,
   opened?: OpenedString,
+  colonOptional = false,
 ): string | null {
   const c = b[at];
   if (c !== 0x28 && (c !== 0x3c || b[at + 1] === 0x3c)) return null;
-  const prefix = opened === undefined ? new SchemePrefix() : new OpenedPrefix(opened);
+  const prefix = opened === undefined ? new SchemePrefix(colonOptional) : new OpenedPrefix(opened, colonOptional);
   const read = c === 0x28 ? literalScheme(b, at, to, prefix) : hexScheme(b, at, to, prefix);
   if (read === null) return null;
   budget.spend('pdf', read.read);
@@ -114,26 +121,39 @@ interface Prefix {
 }
 
 // the decoded bytes of a string, fed one at a time, as WHATWG URL reads a scheme: leading C0 controls and spaces
-// dropped, tabs and newlines removed anywhere, case folded; a UTF-16BE string (byte order mark) by its low bytes
+// dropped, tabs and newlines removed anywhere, case folded; a string with a byte order mark as the readers decode it:
+// UTF-16BE by its low bytes (pdf.js, poppler, MuPDF), UTF-16LE and UTF-8 (MuPDF, and pdf.js for a file's UTF-8).
+// `colonOptional`: the scheme's name alone matches (a `/URI /Base` that MuPDF joins to a target opening with `:`)
 class SchemePrefix implements Prefix {
   private text = '';
   private fed = 0;
-  private bom = false;
-  private utf16 = false;
+  private bom: 'be' | 'le' | 'utf8' | null = null;
+  private encoding: 'utf16be' | 'utf16le' | 'utf8' | 'bytes' = 'bytes';
+
+  constructor(private readonly colonOptional = false) {}
 
   /** The scheme once matched, false once none can match, true while one still may. */
   push(byte: number): string | boolean {
     const index = this.fed++;
-    if (index === 0 && byte === 0xfe) {
-      this.bom = true;
+    if (index === 0 && (byte === 0xfe || byte === 0xff || byte === 0xef)) {
+      this.bom = byte === 0xfe ? 'be' : byte === 0xff ? 'le' : 'utf8';
       return true;
     }
-    if (index === 1 && this.bom) {
-      // a lone 0xFE is a character no scheme starts with
-      this.utf16 = byte === 0xff;
-      return this.utf16;
+    if (index === 1 && this.bom !== null) {
+      // a lone 0xFE, 0xFF or 0xEF is a character no scheme starts with
+      if (this.bom === 'be' && byte === 0xff) this.encoding = 'utf16be';
+      else if (this.bom === 'le' && byte === 0xfe) this.encoding = 'utf16le';
+      else if (this.bom === 'utf8' && byte === 0xbb) return true;
+      else return false;
+      return true;
     }
-    if (this.utf16) return index % 2 === 0 ? byte === 0 : this.unit(byte);
+    if (index === 2 && this.bom === 'utf8' && this.encoding === 'bytes') {
+      if (byte !== 0xbf) return false;
+      this.encoding = 'utf8';
+      return true;
+    }
+    if (this.encoding === 'utf16be') return index % 2 === 0 ? byte === 0 : this.unit(byte);
+    if (this.encoding === 'utf16le') return index % 2 === 0 ? this.unit(byte) : byte === 0;
     return this.unit(byte);
   }
 
@@ -142,7 +162,7 @@ class SchemePrefix implements Prefix {
     if (this.text === '' && u <= 0x20) return true;
     this.text += String.fromCharCode(u).toLowerCase();
     for (const scheme of scriptSchemes) {
-      if (this.text === scheme) return scheme;
+      if (this.text === scheme || (this.colonOptional && `${this.text}:` === scheme)) return scheme;
       if (scheme.startsWith(this.text)) return true;
     }
     return false;
@@ -152,13 +172,17 @@ class SchemePrefix implements Prefix {
 // an encrypted string's bytes as written, decrypted a unit at a time as they come and read as a scheme; with
 // `rawToo` read as written too
 class OpenedPrefix implements Prefix {
-  private plain: SchemePrefix | null = new SchemePrefix();
+  private plain: SchemePrefix | null;
   private raw: SchemePrefix | null;
   private readonly unit: Uint8Array;
   private filled = 0;
 
-  constructor(private readonly opened: OpenedString) {
-    this.raw = opened.rawToo ? new SchemePrefix() : null;
+  constructor(
+    private readonly opened: OpenedString,
+    colonOptional: boolean,
+  ) {
+    this.plain = new SchemePrefix(colonOptional);
+    this.raw = opened.rawToo ? new SchemePrefix(colonOptional) : null;
     this.unit = new Uint8Array(opened.decipher.unit);
   }
 

@@ -155,9 +155,10 @@ export interface ServerReport {
   readonly records: readonly RecordsHealth[];
   /**
    * for a server its host's hooks gate: its own tool names (`tools/list`), which the hooks' matchers are judged
-   * against as the host names them, or why they are unknown (then only a matcher covering every name counts)
+   * against as the host names them, or why they are unknown (then only a matcher covering every name counts);
+   * `changing` when it declares `tools.listChanged` (then too only a matcher covering every name counts)
    */
-  readonly tools?: { readonly names: readonly string[] } | { readonly unknown: string };
+  readonly tools?: { readonly names: readonly string[]; readonly changing?: true } | { readonly unknown: string };
   /** the proxy's policy, or the policy of each hook that covers it */
   readonly policies: readonly PolicyStatus[];
   readonly problems: readonly string[];

@@ -17,7 +17,7 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
       if (s.gate === 'hook' && s.tools !== undefined)
         lines.push(
           'names' in s.tools
-            ? `      tools ${s.tools.names.length === 0 ? '(none)' : s.tools.names.join(', ')}`
+            ? `      tools ${s.tools.names.length === 0 ? '(none)' : s.tools.names.join(', ')}${s.tools.changing === true ? ' for now (its list may change: matchers judged for every tool name)' : ''}`
             : `      tools not listed (${s.tools.unknown}): matchers judged for every tool name`,
         );
     }

@@ -339,9 +339,15 @@ async function serverReport(
 
   const host = hostDescriptions[server.host];
   const names = listed !== undefined && 'names' in listed ? listed.names : undefined;
+  // a server that says its list will change (`tools.listChanged`) may add any name after doctor lists it: its names
+  // and every sample name must be covered, so only a matcher over its whole namespace counts
+  const changing = listed !== undefined && 'names' in listed && listed.changing === true;
   const read = coveredTools(host, 'pre', server.name, names);
-  const tools = coveredTools(host, 'post', server.name, names).slice(read.length);
-  const needs = { pre: read, bodies: read, results: tools };
+  const tools = new Set([
+    ...coveredTools(host, 'post', server.name, names).slice(read.length),
+    ...(changing ? coveredTools(host, 'post', server.name, undefined).slice(read.length) : []),
+  ]);
+  const needs = { pre: read, bodies: read, results: [...tools] };
   const mine = hooks.filter(
     (h) =>
       h.host === server.host &&
@@ -366,11 +372,16 @@ async function serverReport(
     const missing: string[] = [];
     if (!seen('pre', needs.pre)) missing.push('no linkgate hook that runs sees its reads before they happen');
     const unseen = needs.results.filter((t) => !seen('post', [t]));
-    if (unseen.length > 0)
+    const unseenListed = unseen.filter((t) => names?.some((n) => host.tools.mcpTool(server.name, n) === t));
+    if (unseenListed.length > 0)
+      missing.push(
+        `no linkgate hook that runs sees the results of its tools ${unseenListed.map((t) => `\`${t}\``).join(', ')}`,
+      );
+    if (unseen.length > unseenListed.length)
       missing.push(
         names === undefined
           ? 'no linkgate hook that runs sees its tool results'
-          : `no linkgate hook that runs sees the results of its tools ${unseen.map((t) => `\`${t}\``).join(', ')}`,
+          : 'it declares its tool list may change (`tools.listChanged`) and no linkgate hook that runs sees the results of every tool it may add (a matcher over its whole namespace does)',
       );
     if (!seen('post', needs.bodies)) missing.push('no linkgate hook that runs sees the bodies it reads');
     return missing;

@@ -3,8 +3,14 @@ import type { ConfiguredServer } from './doctor-report.ts';
 /** Milliseconds doctor gives a server to start and list its tools before it judges it without them. */
 export const listToolsTimeoutMs = 15_000;
 
-/** A server's own tool names (`tools/list`), or why they could not be had (one lowercase line). */
-export type ServerTools = { readonly names: readonly string[] } | { readonly unknown: string };
+/**
+ * A server's own tool names (`tools/list`), with `changing` when it declares `tools.listChanged` (the names are only its
+ * first list: the host lists again when told, so a matcher must cover every name it may add), or why they could not be
+ * had (one lowercase line).
+ */
+export type ServerTools =
+  | { readonly names: readonly string[]; readonly changing?: true }
+  | { readonly unknown: string };
 
 /**
  * Starts `server` as its host would (its command with the host's environment plus its `env`, in `cwd`; a remote one
@@ -42,7 +48,9 @@ export async function listServerTools(
       const listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: listToolsTimeoutMs });
       names.push(...listed.tools.map((t) => t.name));
       cursor = listed.nextCursor;
-      if (cursor === undefined) return { names };
+      // a list the server says will change is its first one only: the host lists again when told
+      if (cursor === undefined)
+        return client.getServerCapabilities()?.tools?.listChanged === true ? { names, changing: true } : { names };
     }
     return { unknown: 'it pages its tool list without end' };
   };

@@ -17,9 +17,10 @@ import { claudeCode } from '../../src/hosts/claude-code.ts';
 import { doctorReport, printedHook, serverStates, useScratch, write } from '../doctor/doctor-scratch.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`):
-// - list changed: `listServerTools` takes the first list as the server's tools whatever its capabilities say
-//   (src/doctor/server-tools.ts:43), and the matcher is judged against it (src/doctor/run-doctor.ts:329).
-const open = new Set<string>(['list changed']);
+// - list changed: `listServerTools` took the first list as the server's tools whatever its capabilities said, and the
+//   matcher was judged against it. Fixed: a server declaring `listChanged` is gated by a hook only when the matcher
+//   covers its whole namespace (every sample name too), else doctor names it not gated with that reason.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r8doctor-');
@@ -112,7 +113,16 @@ describe('red team, doctor (round 8): a server whose tool list changes', () => {
       const names = await hostSees(argv);
       expect(names).toContain('leak');
       expect(covered('ReadMcpResourceTool|mcp__docs__search', names)).toBe(false);
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated);
+      const report = await doctorReport(home, project);
+      expect(serverStates(report)).not.toContainEqual(gated);
+      expect(report.servers[0]?.problems.join('\n')).toContain('tools.listChanged');
     },
   );
+
+  test('control: the changing server with a matcher over its whole namespace is gated', async () => {
+    const { home, project } = scratch();
+    const argv = setUp(home, true, 'mcp__docs__.*');
+    expect(covered('ReadMcpResourceTool|mcp__docs__.*', await hostSees(argv))).toBe(true);
+    expect(serverStates(await doctorReport(home, project))).toEqual([gated]);
+  });
 });

@@ -266,25 +266,36 @@ describe("each host's own switches and handler options", () => {
         PostToolUse: [{ matcher: post, hooks: handler }],
       },
     });
-    // every tool the fixture server has, by the names claude code gives them
+    // the fixture server is the SDK's McpServer, which declares `tools.listChanged`: its list is only its first one, so
+    // a matcher naming every tool it lists now still leaves the tools it may add unseen (a stable list named tool by
+    // tool is gated: test/redteam/round8-doctor.test.ts)
+    const changing = 'it declares its tool list may change (`tools.listChanged`)';
     const all = 'ReadMcpResourceTool|mcp__fx__links|mcp__fx__embedded|mcp__fx__described|mcp__fx__renderings';
     write(path.join(home, '.claude', 'settings.json'), settings(all));
     const first = await doctorCli(home, project);
     let { code, report } = first;
     const { text } = first;
     expect(report.servers.map((s) => [s.name, s.state, s.tools])).toEqual([
-      ['fx', 'gated', { names: ['links', 'embedded', 'described', 'renderings'] }],
+      ['fx', 'not-gated', { names: ['links', 'embedded', 'described', 'renderings'], changing: true }],
     ]);
-    expect(text).toContain('tools links, embedded, described, renderings');
-    expect(code).toBe(0);
+    expect(report.servers[0]?.problems).toEqual([expect.stringContaining(changing)]);
+    expect(text).toContain('tools links, embedded, described, renderings for now (its list may change');
+    expect(code).toBe(1);
 
-    // one tool left out of the list: its results reach the model unseen
+    // one tool left out of the list as well: its results reach the model unseen, and are named
     write(path.join(home, '.claude', 'settings.json'), settings(all.replace('|mcp__fx__renderings', '')));
     ({ code, report } = await doctorCli(home, project));
     expect(report.servers[0]?.problems).toEqual([
       'no linkgate hook that runs sees the results of its tools `mcp__fx__renderings`',
+      expect.stringContaining(changing),
     ]);
     expect(code).toBe(1);
+
+    // a matcher over the server's whole namespace covers whatever it adds
+    write(path.join(home, '.claude', 'settings.json'), settings('ReadMcpResourceTool|mcp__fx__.*'));
+    ({ code, report } = await doctorCli(home, project));
+    expect(report.servers.map((s) => [s.state, s.problems])).toEqual([['gated', []]]);
+    expect(code).toBe(0);
 
     // not started: an exact list cannot be shown to cover tools nobody listed
     write(path.join(home, '.claude', 'settings.json'), settings(all));

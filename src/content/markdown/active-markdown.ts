@@ -11,9 +11,18 @@
 import type Token from 'markdown-it/lib/token.mjs';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { activeUrl } from '../svg-html/markup-url.ts';
-import { markdownNanosPerCall, markdownNanosPerChar, partsNanosPerChar, screenNanosPerChar } from '../parser-nanos.ts';
+import {
+  htmlBlockNanosPerChar,
+  htmlBlockNanosPerLine,
+  markdownNanosPerBlankLine,
+  markdownNanosPerCall,
+  markdownNanosPerChar,
+  markdownNanosPerLine,
+  partsNanosPerChar,
+  screenNanosPerChar,
+} from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
-import { pairingSteps } from './markdown-cost.ts';
+import { markdownLines, pairingSteps } from './markdown-cost.ts';
 import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
 import { mayHoldActiveMarkdown } from './markdown-screen.ts';
 import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
@@ -117,7 +126,15 @@ function readRun(
 
 /** What reading all of `text` once with `renderers` costs, the token read included, calibrated ns (the charge of one run; the pages' parse5 reads are charged as they are read). */
 export function markdownNanos(text: string, renderers: readonly MarkdownRenderer[] = markdownRenderers): number {
-  return markdownNanosPerCall(renderers) + markdownNanosPerChar(renderers) * text.length;
+  // the renderers' time grows with characters and with lines: inline text is charged the larger of the two, never
+  // less than by its characters; an html block's lines, passed through raw, cost a tenth of prose's
+  const lines = markdownLines(text);
+  const inline = Math.max(
+    markdownNanosPerChar(renderers) * (text.length - lines.blockChars),
+    markdownNanosPerLine(renderers) * lines.inline + markdownNanosPerBlankLine * lines.blank,
+  );
+  const block = Math.max(htmlBlockNanosPerChar * lines.blockChars, htmlBlockNanosPerLine * lines.block);
+  return markdownNanosPerCall(renderers) + inline + block;
 }
 
 // white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every

@@ -207,3 +207,53 @@ function isPunctuation(c: string): boolean {
 function mayHoldDestination(line: string): boolean {
   return line.includes('](') || line.includes('www.') || line.includes('://');
 }
+
+/** A text's lines as the renderers' time grows with them: lines of inline text and blank lines, and the lines and characters of html blocks every renderer passes through raw (the rest of the text's characters are inline text's). */
+export interface MarkdownLines {
+  inline: number;
+  blank: number;
+  block: number;
+  blockChars: number;
+}
+
+// an html block every renderer starts on a line of its own after a blank line and ends at the next blank one, at no
+// indent (in no list item or quote, whose lines cost their containers): CommonMark's sixth kind for the common block
+// tags, or its seventh, a line of one complete open or closing tag (by the grammar every renderer shares: marked takes
+// no name starting `script`, `pre`, `style` or `textarea` there, and only spaces between attributes)
+const topLevelBlockStart =
+  /^(?:<\/?(?:address|article|aside|blockquote|center|details|div|dl|figure|footer|h[1-6]|header|hr|li|nav|ol|p|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)(?:[ >]|\/>|$)|<(?!(?:script|pre|style|textarea))[A-Za-z][A-Za-z0-9-]*(?: +[A-Za-z_:][A-Za-z0-9_.:-]*(?: *= *(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)* *\/?>[ \t]*$|<\/(?!(?:script|pre|style|textarea))[A-Za-z][A-Za-z0-9-]*[ \t]*>[ \t]*$)/i;
+// a comment or processing instruction (an xml declaration) that ends on the line it opens, at no indent: a whole block
+const wholeLineBlock = /^(?:<!--.*-->|<\?.*\?>)[ \t]*$/;
+// a fence: a text holding one gets no html-block rate (a fence may hold what looks like a block start)
+const fenceLine = /^ {0,3}(?:```|~~~)/m;
+
+/** The lines of `text` (see `MarkdownLines`). Linear in the text. */
+export function markdownLines(text: string): MarkdownLines {
+  const lines: MarkdownLines = { inline: 0, blank: 0, block: 0, blockChars: 0 };
+  const blocks = !fenceLine.test(text);
+  let inBlock = false;
+  let atBlockStart = true;
+  let start = 0;
+  while (start < text.length) {
+    let end = start;
+    while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
+    const next = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
+    const line = text.slice(start, end);
+    const blank = /^[ \t]*$/.test(line);
+    if (blank) {
+      inBlock = false;
+      lines.blank++;
+    } else {
+      const whole: boolean = blocks && atBlockStart && wholeLineBlock.test(line);
+      if (blocks && atBlockStart && !whole && topLevelBlockStart.test(line)) inBlock = true;
+      if (inBlock || whole) {
+        lines.block++;
+        lines.blockChars += next - start;
+      } else lines.inline++;
+      atBlockStart = whole;
+    }
+    if (blank) atBlockStart = true;
+    start = next;
+  }
+  return lines;
+}

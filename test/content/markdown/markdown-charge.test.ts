@@ -3,9 +3,11 @@
 // parse5 over each distinct page they make, each as it runs.
 import { describe, expect, test } from 'vitest';
 import { findActiveMarkdown, planCharge, planMarkdown } from '../../../src/content/markdown/active-markdown.ts';
+import { markdownLines } from '../../../src/content/markdown/markdown-cost.ts';
 import { markdownRenderers, renderWith } from '../../../src/content/markdown/markdown-renderers.ts';
-import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
-import { WorkBudget } from '../../../src/content/work-budget.ts';
+import { markdownNanosPerChar, partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
+import { sniffContent } from '../../../src/content/sniff-content.ts';
+import { maxParserNanos, WorkBudget } from '../../../src/content/work-budget.ts';
 
 describe('markdown reading is charged as it runs', () => {
   test('the screens, the cutting, the renderers and the screen over every page', () => {
@@ -28,5 +30,49 @@ describe('markdown reading is charged as it runs', () => {
     const budget = WorkBudget.unlimited();
     expect(findActiveMarkdown(text, budget)).toBeNull();
     expect(budget.timeSpent).toBe(screenNanosPerChar * text.length);
+  });
+});
+
+// the renderers' time grows with lines as well as characters (parser-nanos.ts): a text of short lines was charged by
+// its characters alone, a fifth of its cost, and an html block every renderer passes through raw at prose's rate,
+// ten to fifty times its cost
+describe('markdown is charged by its lines as well as its characters', () => {
+  const live = '<kbd style="color: teal">x</kbd>\n';
+
+  test('a run of short lines past the bound by its lines is withheld before any renderer runs', async () => {
+    // 21 500 list items: 0.50 s by their characters, which took 3.4 s of CPU time to render
+    const body = `${'- a\n'.repeat(21_500)}- ${live}`;
+    const plan = planMarkdown(body, WorkBudget.unlimited());
+    expect(plan.runs).toEqual([body]);
+    expect(markdownNanosPerChar(markdownRenderers) * body.length).toBeLessThan(maxParserNanos);
+    expect(planCharge(plan)).toBeGreaterThan(maxParserNanos);
+    const budget = WorkBudget.forBytes(body.length);
+    const { tooComplex } = await sniffContent(Buffer.from(body), { declaredMime: 'text/markdown', budget });
+    expect(tooComplex).toMatch(/more parser time/);
+  });
+
+  test('an html block of a contributors table is charged as raw lines, and judged whole', async () => {
+    const cell = (i: number): string =>
+      `<td align="center"><a href="https://github.com/u${i}"><img src="https://avatars.githubusercontent.com/u/${i}?v=4" width="100px;" alt=""/><br /><sub><b>User ${i}</b></sub></a><br /><a href="#code-u${i}" title="Code">💻</a></td>`;
+    const rows = Array.from(
+      { length: 300 },
+      (_, r) => `<tr>\n${Array.from({ length: 7 }, (_, c) => cell(r * 7 + c)).join('\n')}\n</tr>`,
+    );
+    const body = `# Contributors\n\n<table>\n${rows.join('\n')}\n</table>\n\n${live}`;
+    const plan = planMarkdown(body, WorkBudget.unlimited());
+    // charged by its characters, the table was past the bound (2.5 s; the renderers took 53 ms)
+    expect(markdownNanosPerChar(markdownRenderers) * body.length).toBeGreaterThan(maxParserNanos);
+    expect(planCharge(plan)).toBeLessThan(maxParserNanos / 2);
+    const budget = WorkBudget.forBytes(body.length);
+    const { tooComplex } = await sniffContent(Buffer.from(body), { declaredMime: 'text/markdown', budget });
+    expect(tooComplex).toBeNull();
+  });
+
+  test('lines that may be a fence, a list item or a paragraph are charged as inline text', () => {
+    expect(markdownLines('<div>\na\n\n- <div>\nb\n')).toEqual({ inline: 2, blank: 1, block: 2, blockChars: 8 });
+    // a text holding a fence gets no html-block rate
+    expect(markdownLines('```\n\n<div>\na\n```\n').block).toBe(0);
+    // an xml declaration and a line of one tag start blocks
+    expect(markdownLines('<?xml version="1.0"?>\n<project a="1">\n  <b>c</b>\n').block).toBe(3);
   });
 });

@@ -17,6 +17,8 @@ import { discoverLinks } from '../flow/discover-links.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type GateTransport, gateErrorCode, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
+import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
+import { RefusedAddresses } from '../sdk/refused-addresses.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
 import { failureLine } from './failure-line.ts';
 
@@ -72,9 +74,12 @@ export function gatedLinks(options: GatedLinksOptions): GatedLinks {
     if (discovered.size > maxRememberedLinks) discovered.delete(discovered.keys().next().value as string);
   };
   const deadlineMs = options.gate.policy.document.read.readTimeoutMs + readGraceMs;
+  // one agent, one model: each connection searches for what any of them refused (a link refused on one connection,
+  // its address in prose of another's later result, reached the model)
+  const refused = options.refused ?? new RefusedAddresses(connectionByteCap(options.gate.policy));
   return {
     transport: (server, inner) => {
-      const gated = gateTransport(inner, { ...options, server });
+      const gated = gateTransport(inner, { ...options, server, refused });
       serverErrorsAsTheirs(inner);
       return new LinkNotingTransport(gated, note);
     },

@@ -59,6 +59,12 @@ export interface GateTransportOptions {
   /** clock (tests pass their own) */
   now?: () => Date;
   /**
+   * the refused addresses this connection's later messages are searched for, and where its own refusals are kept: one
+   * given to every connection of an agent (as `gatedLinks` does) makes each search for what any of them refused;
+   * default: this connection's own
+   */
+  refused?: RefusedAddresses;
+  /**
    * whether this transport judges the embedded resources of tool results, prompt results and server requests (default
    * true); false when the caller judges them itself (the proxy, which splices its changes into the original bytes)
    */
@@ -167,7 +173,7 @@ export class TransportSession {
     this.mode = checkMode(options.mode);
     this.now = options.now ?? (() => new Date());
     this.deadlineMs = options.gate.policy.document.read.readTimeoutMs;
-    this.refused = new RefusedAddresses(connectionByteCap(options.gate.policy));
+    this.refused = options.refused ?? new RefusedAddresses(connectionByteCap(options.gate.policy));
     this.sinkDeadlineMs = Math.max(this.deadlineMs, minJudgementMs);
     this.deadline = new RecordsDeadline(this.sinkDeadlineMs);
     this.judgeItems = options.judgeEmbedded !== false;

@@ -27,11 +27,10 @@ import {
 
 afterEach(closeAll);
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`):
-// - gatedLinks two connections: each `links.transport(…)` is a `gateTransport` of its own
-//   (src/frameworks/gated-links.ts:75), whose session keeps only its own refusals, so connection b hands on prose
-//   naming what connection a refused, though both feed one agent's model.
-const open = new Set<string>(['gatedLinks two connections']);
+// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). Mended:
+// gatedLinks two connections (each `links.transport(…)` kept only its own refusals; they share one `RefusedAddresses`
+// now, the `refused` option of gateTransport).
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const signal = { signal: new AbortController().signal };

@@ -1,5 +1,5 @@
 import { AddressMatcher, type AddressPattern } from './address-matcher.ts';
-import { blobText } from './blob-text.ts';
+import { base64RunsText, blobText } from './blob-text.ts';
 import { ForgottenAddresses } from './forgotten-addresses.ts';
 import { addressOf, rawAddressOf } from './gate-notice.ts';
 import { mayReadBack, readBack } from './read-back.ts';
@@ -160,7 +160,8 @@ export class AddressSearch<T> {
   /**
    * The value of an address `text` names, as written or read back (compared without case, at host boundaries), or
    * undefined when it names none; a string that is base64 of text is searched as that text too (`blob`: its
-   * `blobText`, when the caller made it already to count it): a host hands a text blob to the model decoded.
+   * `blobText`, when the caller made it already to count it): a host hands a text blob to the model decoded; and so is
+   * each base64 run of text inside it (`base64RunsText`), which a model decodes on request.
    */
   find(text: string, blob?: string | null): T | undefined {
     this.#settle();
@@ -168,7 +169,10 @@ export class AddressSearch<T> {
     const found = this.#findText(text);
     if (found !== undefined) return found;
     const decoded = blob === undefined ? blobText(text) : blob;
-    return decoded === null ? undefined : this.#findText(decoded);
+    if (decoded !== null) return this.#findText(decoded);
+    // base64 inside prose (a `data:` url, a token to decode) is searched as its text too
+    const runs = base64RunsText(text);
+    return runs === null ? undefined : this.#findText(runs);
   }
 
   #findText(text: string): T | undefined {

@@ -34,6 +34,44 @@ export function blobText(text: string, declared?: string | null): string | null 
 const notBase64 = /[^A-Za-z0-9+/=_\-\r\n]/;
 
 /**
+ * The text of each base64 run inside `text` (a `data:` url's body, a token in a sentence: at least 16 characters of
+ * either alphabet, lines of it joined) whose bytes are text, as a model asked to decode it reads it, joined by spaces;
+ * null when none is, or when `text` is base64 whole (`blobText` reads it). Linear: one regex pass, each run decoded
+ * once.
+ */
+export function base64RunsText(text: string): string | null {
+  if (!notBase64.test(text)) return null;
+  let out: string[] | null = null;
+  base64Run.lastIndex = 0;
+  for (let run = base64Run.exec(text); run !== null; run = base64Run.exec(text)) {
+    const decoded = runText(run[0]);
+    if (decoded !== null) (out ??= []).push(decoded);
+  }
+  return out === null ? null : out.join(' ');
+}
+
+// the text of a base64 run, its lines read together (MIME); a word on the line before or after the base64 lines
+// (`here:\n<lines>\nthanks`) is joined to the run by the pattern, so the run is read without it too (at most four
+// decodings of it: linear)
+function runText(run: string): string | null {
+  const whole = blobText(run);
+  if (whole !== null || !lineBreak.test(run)) return whole;
+  const first = run.indexOf('\n');
+  const last = run.lastIndexOf('\n');
+  const tries = [run.slice(0, last), run.slice(first + 1)];
+  if (last > first) tries.push(run.slice(first + 1, last));
+  for (const cut of tries) {
+    const decoded = blobText(cut);
+    if (decoded !== null) return decoded;
+  }
+  return null;
+}
+
+const lineBreak = /\n/;
+// a run of 16 or more base64 characters (12 bytes: shorter runs are words), its following lines joined
+const base64Run = /[A-Za-z0-9+/_-]{16,}(?:\r?\n[A-Za-z0-9+/_-]+)*={0,2}/g;
+
+/**
  * `bytes` as text, null when they are not: a byte order mark first (as WHATWG's decode reads it), then the charset
  * `declared` names (when a decoder knows it), then the content layer's reading (`decodeText`); bytes none of these
  * read are windows-1252 (as a browser reads text without a charset) when declared as text, or when they hold no

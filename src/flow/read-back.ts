@@ -8,7 +8,7 @@ import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts'
 
 /**
  * `text` as a parser, a browser or a reader takes a uri in it back: the tabs and line breaks inside a uri's run deleted
- * (`joinedUriRuns`), NFKC-folded (fullwidth letters and digits), without
+ * (`joinedUriRuns`, as written and as character references decode them), NFKC-folded (fullwidth letters and digits), without
  * the code points IDNA maps to nothing and the other default-ignorable ones (a soft hyphen, U+200B, U+FEFF, variation
  * selectors: invisible to a reader, deleted from a host by the URL parser), IDNA's full stops (U+3002, U+FF0E, U+FF61)
  * as `.`, backslashes as `/`, HTML character references (`&#46;`, `&period;`: what markdown renderers and browsers show,
@@ -27,7 +27,10 @@ export function readBack(text: string): string {
     back = next;
     decoded = true;
   }
-  return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(decoded ? folded(back) : back))));
+  // a tab or line break a reference spells inside a uri's run (`lat&#10;est`, `169.254&Tab;.169`) is deleted by the
+  // URL parser once an `href` is decoded, as one written there is
+  if (decoded) back = folded(joinedUriRuns(back) ?? back);
+  return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back))));
 }
 
 // one round of HTML character references (parse5's own decoder, as browsers read text) and percent-encoded runs

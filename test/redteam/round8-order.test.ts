@@ -12,6 +12,7 @@ import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
+import { waitUntil } from '../helpers/wait-until.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { answeringServer, callWith, fronts, gatedClientFront } from './hidden-fronts.ts';
 import {
@@ -114,8 +115,11 @@ describe('red team, order (round 8): refused in a server request', () => {
         true,
       );
       await callWith(f, { result: { content: [] }, notify: [sampling] });
-      const got = await f.got();
-      expect(got).toContain('sampling/createMessage');
+      // the request is judged before it is handed on: wait for it (a ping may come back first)
+      const got = await waitUntil('the sampling request handed on', async () => {
+        const seen = await f.got();
+        return seen.includes('sampling/createMessage') ? seen : undefined;
+      });
       expect(got).not.toContain(hostPath);
       const later = await callWith(f, { result: { content: [prose(told)] } });
       expect(JSON.stringify(later)).not.toContain(hostPath);

@@ -32,6 +32,7 @@ import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
+import { refusalMemoryLine } from './refusal-memory.ts';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
 /** What `linkgate doctor` asks beyond gating: observe mode accepted, a verified review required. */
@@ -219,6 +220,11 @@ async function hookReport(
   problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
   problems.push(...environmentProblems(hook.env ?? {}, places.env, hook.envProblem));
   const { blocked: _, notGating: __, env: ___, envProblem: ____, ...configured } = hook;
+  // a hook seeing tool results remembers refusals in its state folder: held only where the agent's shell cannot write it
+  const memory =
+    hook.phase === 'post'
+      ? await refusalMemoryLine(hook.host, invocation.state, places, { ...places.env, ...hook.env })
+      : undefined;
   return {
     ...configured,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
@@ -226,6 +232,7 @@ async function hookReport(
       ...hook.warnings,
       ...blindSpotsOf(hook.host, policy, hook.phase),
       ...codeCacheLines(invocation, places.env),
+      ...(memory === undefined ? [] : [memory]),
     ],
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,

@@ -1,0 +1,86 @@
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { defaultStateDir } from '../hook/session-state.ts';
+import type { ConfigPlaces } from './claude-code-config.ts';
+import { codexHome } from './codex-config.ts';
+import type { DoctorHost } from './doctor-report.ts';
+import { readConfigFile, stringList } from './read-config-file.ts';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const within = (folder: string, file: string) => {
+  const r = relative(folder, file);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+};
+
+/**
+ * Why a `host` hook's memory of refusals across events (its state folder `state`, or the default) is not held, one
+ * lowercase line, or undefined when the host's sandbox keeps the agent's shell out of that folder. The hook runs as the
+ * gated user, so an agent whose shell can write the folder can delete, empty or roll back what the session refused, and
+ * a later tool result naming a refused address is handed on; the proxy's memory is its own process. Claude Code: its
+ * settings' `sandbox.enabled` with `sandbox.allowUnsandboxedCommands: false`, the folder outside the project; Codex:
+ * `sandbox_mode` `read-only`, or `workspace-write` with the folder outside the project, the temporary folders and its
+ * `writable_roots`. Hosts doctor reads no sandbox of are undefined here.
+ */
+export async function refusalMemoryLine(
+  host: DoctorHost,
+  state: string | undefined,
+  places: ConfigPlaces,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  if (host !== 'claude-code' && host !== 'codex') return undefined;
+  const folder = state === undefined ? defaultStateDir(env, env['HOME'] ?? places.home) : resolve(places.cwd, state);
+  const why = host === 'claude-code' ? await claudeCodeOpen(folder, places) : await codexOpen(folder, places, env);
+  if (why === undefined) return undefined;
+  return `the hook's memory of refusals across events is not held: ${why}, so the agent can delete or roll back what the session refused and a later tool result naming a refused address is handed on; \`linkgate proxy\` in front of the server holds it (docs/hooks.md)`;
+}
+
+async function claudeCodeOpen(folder: string, places: ConfigPlaces): Promise<string | undefined> {
+  // the project's files over the user's, as claude code merges its settings
+  const files = [
+    join(places.home, '.claude', 'settings.json'),
+    join(places.cwd, '.claude', 'settings.json'),
+    join(places.cwd, '.claude', 'settings.local.json'),
+  ];
+  let enabled = false;
+  let unsandboxed = true;
+  for (const file of files) {
+    const read = await readConfigFile(file);
+    if (read.kind === 'problem') return `claude code's sandbox setting cannot be read (${read.message})`;
+    if (read.kind !== 'read' || !isRecord(read.value['sandbox'])) continue;
+    const sandbox = read.value['sandbox'];
+    if (typeof sandbox['enabled'] === 'boolean') enabled = sandbox['enabled'];
+    if (typeof sandbox['allowUnsandboxedCommands'] === 'boolean') unsandboxed = sandbox['allowUnsandboxedCommands'];
+  }
+  if (!enabled)
+    return "claude code's sandbox is off (`sandbox.enabled`), so the agent's shell can write its state folder";
+  if (unsandboxed)
+    return "claude code's sandbox lets a command run outside it (`sandbox.allowUnsandboxedCommands` is not false), so the agent's shell can write its state folder";
+  if (within(places.cwd, folder))
+    return "its state folder is inside the project, which claude code's sandbox lets the agent's shell write";
+  return undefined;
+}
+
+async function codexOpen(
+  folder: string,
+  places: ConfigPlaces,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  const read = await readConfigFile(join(codexHome(places), 'config.toml'), parseToml);
+  if (read.kind === 'problem') return `codex's \`sandbox_mode\` cannot be read (${read.message})`;
+  const root = read.kind === 'read' ? read.value : {};
+  const mode = root['sandbox_mode'];
+  if (mode === 'read-only') return undefined;
+  if (mode !== 'workspace-write')
+    return `codex's \`sandbox_mode\` is ${typeof mode === 'string' ? `\`${mode}\`` : 'not set'}, so the agent's shell can write its state folder`;
+  const options = isRecord(root['sandbox_workspace_write']) ? root['sandbox_workspace_write'] : {};
+  const writable = [
+    places.cwd,
+    ...stringList(options['writable_roots']).map((r) => resolve(places.cwd, r)),
+    ...(options['exclude_slash_tmp'] === true ? [] : ['/tmp']),
+    ...(options['exclude_tmpdir_env_var'] === true || env['TMPDIR'] === undefined ? [] : [env['TMPDIR']]),
+  ];
+  const open = writable.find((root) => within(root, folder));
+  if (open !== undefined)
+    return `its state folder is inside \`${open}\`, which codex's \`workspace-write\` sandbox lets the agent's shell write`;
+  return undefined;
+}

@@ -5,7 +5,7 @@
 import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
-import { isProgramSourceUri } from '../text/uri-extension.ts';
+import { isMarkdownExtension, isProgramSourceUri } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
@@ -76,7 +76,7 @@ function readsTextAsPage(body: TextBody): boolean {
   const plain = body.declaredMime !== null && shownAsText.has(body.declaredMime);
   // text/plain named as a markdown document (`README.md`) is markdown to every consumer that would show it (the
   // markdown renderers judge its raw html); no browser sniffs text/plain, and a host going by the name renders markdown
-  if (plain && body.extension !== null && markdownExtensions.has(body.extension)) return false;
+  if (plain && isMarkdownExtension(body.extension)) return false;
   // text/plain named as a source or template file (`App.vue`, `list.hbs`, `index.php`) is code to every consumer that
   // goes by the name: no browser sniffs text/plain, and a host going by the name shows code (`.html` stays a page,
   // `.xml` an XML document a browser renders)
@@ -91,9 +91,6 @@ function readsTextAsPage(body: TextBody): boolean {
 // the standard's unknown types are `unknown/unknown`, `application/unknown` and `*/*`). Both get the untyped body's
 // rule, a margin: a body that opens with a tag is read as the page it looks like.
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
-
-// the extensions of a markdown document
-const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
 
 // the extensions a browser opens from disk as an HTML page
 const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);

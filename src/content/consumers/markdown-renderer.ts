@@ -4,7 +4,7 @@
 import { findActiveMarkdown } from '../markdown/active-markdown.ts';
 import { markdownRenderers } from '../markdown/markdown-renderers.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
-import { isSourceCodeUri } from '../text/uri-extension.ts';
+import { isMarkdownExtension, isSourceCodeUri } from '../text/uri-extension.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
 
@@ -16,7 +16,7 @@ export const markdownConsumer: ContentConsumer = {
     {
       consumer: 'markdown renderers: CommonMark, GFM, markdown-it, marked',
       reaches:
-        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers)',
+        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`)',
       judged:
         "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5; destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
       notCovered: 'build-time consumers (MDX, VitePress): opt-in entries of their own',
@@ -26,8 +26,9 @@ export const markdownConsumer: ContentConsumer = {
     'markdown links, images and raw html are no longer judged as rendered: text is read raw as HTML only (when the browser is in the profile), so `[x](javascript:…)` passes',
   readsText: (body) => {
     // text declared xml (`application/xml`, `text/xml`) is a document to xml readers and browsers: no markdown
-    // renderer is handed one
-    if (body.declaredKind === 'xml') return false;
+    // renderer is handed one, unless its uri names a markdown document (`README.md`), which a host going by the name
+    // renders as markdown whatever it is declared
+    if (body.declaredKind === 'xml') return isMarkdownExtension(body.extension);
     if (body.kind === 'xml') return !sourceFile(body);
     if (body.kind === 'json') return body.declaredData === null && !sourceFile(body) && !shownAsNotebook(body);
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);

@@ -119,3 +119,11 @@ export function isProgramSourceUri(uri: string | undefined): boolean {
   const extension = uriExtension(uri);
   return extension !== null && sourceExtensions.has(extension) && !dataExtensions.has(extension);
 }
+
+// the extensions of a markdown document
+const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
+
+/** True when `extension` (lower case, no dot) names a markdown document (`README.md`): a host going by the name renders markdown. */
+export function isMarkdownExtension(extension: string | null): boolean {
+  return extension !== null && markdownExtensions.has(extension);
+}

@@ -42,6 +42,14 @@ describe('text declared xml is not rendered as markdown', () => {
     expect(letThrough(await judgeSendings({ text }, sendings, xmlGate))).toEqual([]);
   });
 
+  test.each(bodies)(
+    '%s is still rendered, and withheld, when its uri names a markdown document',
+    async (_name, text) => {
+      const sendings = ['README.md', 'notes.markdown', 'CHANGES.MD'].flatMap((name) => asXml(`https://x.test/${name}`));
+      expect(letThrough(await judgeSendings({ text }, sendings, xmlGate))).toEqual([]);
+    },
+  );
+
   test.each([
     [
       'an xhtml script in xml',

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { quoteValue } from '../decision/quote-value.ts';
 import { GateError } from '../errors.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -57,7 +58,7 @@ export async function runProxy(options: RunProxyOptions): Promise<number> {
     // the server's own request is answered, so it does not wait for ever
     if (line.request !== undefined) {
       void upstream.send(gateError(line.request, `linkgate withheld the request: ${what}`) as never).catch(() => {});
-      warn(`answered the server's request \`${String(line.request)}\` with an error: ${what}`);
+      warn(`answered the server's request ${quoteValue(String(line.request))} with an error: ${what}`);
     } else if (line.id === null || session?.failUpstream(line.id, `linkgate: ${what}`) !== true)
       warn(`dropped a line: ${what}`);
   };

@@ -55,6 +55,22 @@ describe('an ambiguous server request is answered, not left waiting', () => {
     expect(host.stderr()).toContain("answered the server's request `s1`");
   });
 
+  test('an id with controls, bidi and backticks: written to stderr quoted, each escaped', async () => {
+    // the id as JSON text: ESC, a line break, a right-to-left override and a backtick
+    const id = '"r\\u001b[2J\\nlinkgate allowed\\u202e`x"';
+    const read = await emitted([sampling(id, '{"type":"text","text":"a","text":"b"}')]);
+    expect(read.find((m) => typeof m['id'] === 'string' && m['id'].startsWith('r'))?.['error']).toMatchObject({
+      code: gateErrorCode,
+    });
+    const line = host
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes("answered the server's request `r"));
+    expect(line).toContain("`r\\u001b[2J\\u000alinkgate allowed\\u202e'x`");
+    expect(host.stderr()).not.toMatch(/[\u001b\u202e]/u);
+    expect(host.stderr()).not.toContain('\nlinkgate allowed');
+  });
+
   test('a member in another case: answered too', async () => {
     const read = await emitted([sampling('7', '{"type":"text","Text":"a","text":"b"}')]);
     expect(read.find((m) => m['id'] === 7)?.['error']).toMatchObject({ code: gateErrorCode });

@@ -1,3 +1,4 @@
+import { errorText } from './error-line.ts';
 import type { Decision, PolicyRef, Reason, ReasonStage } from './decision.ts';
 import type { ReasonCode } from './reason-codes.ts';
 
@@ -23,7 +24,7 @@ export function inputInvalid(policy: NamesPolicy, message: string): Decision {
 
 /** The fail-closed decision for any exception inside the engine (`engine.error`). */
 export function engineError(policy: NamesPolicy, error: unknown): Decision {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return deny(policy, reason('engine.error', 'engine', 'engine', `engine error: ${oneLine(detail)}`));
 }
 

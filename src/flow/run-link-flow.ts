@@ -24,6 +24,7 @@ import {
 import type { ReadCache } from './read-cache.ts';
 import { refusedStepItem } from './refused-link.ts';
 import { inputRequestUrls, refusedElicitation } from './elicitation-urls.ts';
+import { errorText } from '../decision/error-line.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
 export const maxInputRounds = 3;
@@ -141,7 +142,7 @@ export async function runLinkFlow(
     if (deadline.timedOut) failure = { kind: 'timeout', deadlineMs };
     else if (isAborted(options.budget)) failure = { kind: 'budget' };
     else {
-      const message = maskText(error instanceof Error ? error.message : String(error)).toLowerCase();
+      const message = maskText(errorText(error)).toLowerCase();
       failure = { kind: 'failed', why: `the read failed before an answer: ${message}` };
     }
     return { record: readFailed(gate, step, requested, failure).record, contents: [] };

@@ -3,6 +3,7 @@ import { GateError } from '../errors.ts';
 import { createGate, type Gate, type GateOptions } from './create-gate.ts';
 import type { PolicyRef } from '../decision/decision.ts';
 import { type LoadPolicyOptions, loadPolicyBytes, reviewLoadedPolicy } from '../policy/load-policy.ts';
+import { errorText } from '../decision/error-line.ts';
 
 /** The outcome of a reload: the new policy in force, or the old one kept with the reasons why. */
 export type ReloadOutcome =
@@ -60,7 +61,7 @@ export async function holdPolicy(file: string, options: HoldPolicyOptions = {}):
             : { ok: true, policy: policy.ref, previous, unreviewed: check.message };
         } catch (error) {
           const diagnostics = error instanceof GateError ? error.diagnostics : [];
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorText(error);
           // the kept policy is checked again against the allowed signers as they are now: a revoked key stops it
           const kept = loaded.policy.reviewCheck;
           if (kept?.verified === true) {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { GateError } from '../errors.ts';
 import type { OnRecordError } from '../record/record-error.ts';
 import { modernHeaderNames } from './modern-request-headers.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** Where the real server is: a command to start, or a remote Streamable HTTP endpoint. */
 export type ProxyUpstream =
@@ -141,7 +142,7 @@ function parseHeader(spec: string, env: Readonly<Record<string, string | undefin
 
 function argumentMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const text = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  const text = errorLine(error);
   const option = /'(-[^' ]+)/.exec(text)?.[1];
   if (option !== undefined && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option \`${option}\``;
   if (option !== undefined && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')

@@ -13,6 +13,7 @@ import { type EditMaker, itemJudge, type ItemResultMethod } from './gate-result-
 import { HostOutbox, type OutboxPlace } from './host-outbox.ts';
 import type { PacedTransport } from './line-transport.ts';
 import { ServerOrder } from './server-order.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** Methods whose requests or results the proxy gates; everything else passes as it came. */
 export const gatedMethods: ReadonlySet<string> = new Set([
@@ -90,7 +91,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       try {
         await options.sink?.writeEmbedded?.(record);
       } catch (error) {
-        warn(text(error));
+        warn(errorLine(error));
         // the answer is then failed, not passed on (judgeThenSend)
         if (withholds) throw recordWithheldError(error);
       }
@@ -174,8 +175,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const write = (message: unknown, id: JsonRpcId | null) => {
     if (!hostOpen) return;
     host.send(message as JSONRPCMessage).catch((error: unknown) => {
-      if (id === null || !hostOpen) return warn(`cannot write to the host: ${text(error)}`);
-      answerError(id, gateErrorCode, `linkgate: the answer could not be passed on: ${text(error)}`);
+      if (id === null || !hostOpen) return warn(`cannot write to the host: ${errorLine(error)}`);
+      answerError(id, gateErrorCode, `linkgate: the answer could not be passed on: ${errorLine(error)}`);
     });
     holdWhileBackedUp(hostPace, upstreamPace);
   };
@@ -225,8 +226,8 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       holdWhileBackedUp(upstreamPace, hostPace);
     } catch (error) {
       // the decorator forgot a request it could not send: the host still waits, and hears why
-      if (id === null) return warn(`cannot forward a message to the server: ${text(error)}`);
-      answerError(id, gateErrorCode, `linkgate: the request could not be sent to the server: ${text(error)}`);
+      if (id === null) return warn(`cannot forward a message to the server: ${errorLine(error)}`);
+      answerError(id, gateErrorCode, `linkgate: the request could not be sent to the server: ${errorLine(error)}`);
     }
   }
 
@@ -288,11 +289,11 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
         (error: unknown) => {
           if (id !== null)
             return place.fill(
-              errorAnswer(id, gateErrorCode, `linkgate: the answer could not be judged: ${text(error)}`),
+              errorAnswer(id, gateErrorCode, `linkgate: the answer could not be judged: ${errorLine(error)}`),
               id,
             );
           place.drop();
-          warn(`dropped a server request that could not be judged: ${text(error)}`);
+          warn(`dropped a server request that could not be judged: ${errorLine(error)}`);
         },
       )
       .finally(() => judging.delete(work));
@@ -301,7 +302,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
 
   const finish = async () => {
     // answers the decorator still holds go out first; links never read are recorded as such
-    await gated.flush().catch((error: unknown) => warn(text(error)));
+    await gated.flush().catch((error: unknown) => warn(errorLine(error)));
     while (judging.size > 0) await Promise.all(judging);
     for (const id of pending.ids()) {
       pending.answered(id);
@@ -326,7 +327,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     try {
       await fromHost(message);
     } catch (error) {
-      warn(text(error));
+      warn(errorLine(error));
     } finally {
       hostQueued -= 1;
       if (hostQueued === 0 && hostHeld && hostPace !== null) {
@@ -339,11 +340,11 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
     try {
       fromServer(message);
     } catch (error) {
-      warn(text(error));
+      warn(errorLine(error));
     }
   };
-  gated.onerror = (error) => warn(text(error));
-  host.onerror = (error) => warn(text(error));
+  gated.onerror = (error) => warn(errorLine(error));
+  host.onerror = (error) => warn(errorLine(error));
   gated.onclose = () => {
     if (!upstreamOpen) return;
     upstreamOpen = false;
@@ -352,7 +353,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   host.onclose = () => {
     // the host is gone: let the server finish what it has, record unread links, then stop it
     void fromHostChain.then(async () => {
-      if (upstreamOpen) await gated.close().catch((error: unknown) => warn(text(error)));
+      if (upstreamOpen) await gated.close().catch((error: unknown) => warn(errorLine(error)));
     });
   };
 
@@ -383,8 +384,4 @@ function errorAnswer(id: JsonRpcId | null, code: number, message: string) {
 
 function optionalSink(options: ProxySessionOptions): { sink?: RecordSink } {
   return options.sink === undefined ? {} : { sink: options.sink };
-}
-
-function text(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

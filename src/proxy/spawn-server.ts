@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { GateError } from '../errors.ts';
 import { lineTransport, type LineTransport, type UnreadableLine } from './line-transport.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** How long the server gets to exit after its stdin closes, then after SIGTERM, before the next step, milliseconds. */
 export const serverExitGraceMs = 2000;
@@ -51,11 +52,11 @@ export async function spawnServer(options: SpawnServerOptions): Promise<ServerPr
     await Promise.race([
       once(child, 'spawn'),
       once(child, 'error').then(([error]: unknown[]) =>
-        Promise.reject(error instanceof Error ? error : new Error(String(error))),
+        Promise.reject(error instanceof Error ? error : new Error(errorLine(error))),
       ),
     ]);
   } catch (error) {
-    const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    const detail = (error as NodeJS.ErrnoException).code ?? errorLine(error);
     throw new GateError('USAGE', `cannot start \`${options.command}\`: ${detail}`, { cause: error });
   }
   child.stderr.pipe(options.stderr, { end: false });

@@ -1,4 +1,5 @@
 import { GateError } from '../errors.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /**
  * What a front end does in enforce mode when a record cannot be written (DESIGN §2): `withhold` (the default) passes on
@@ -18,7 +19,7 @@ export function recordErrorWithholds(mode: 'enforce' | 'observe', onRecordError:
 
 /** The one-line message of a records failure that withheld what it records. */
 export function recordErrorMessage(error: unknown): string {
-  const why = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const why = errorLine(error);
   return `linkgate could not write the record, so it passes on none of it (onRecordError: withhold): ${why}`;
 }
 

@@ -1,8 +1,9 @@
 import type { MessageExtraInfo } from './mcp-transport.ts';
 import { RecordWithheldError } from '../record/record-error.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
-import { firstLine, gateError } from './gate-answers.ts';
+import { gateError } from './gate-answers.ts';
 import type { TransportSession } from './transport-session.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /**
  * Passes on the message `judge` makes of answer `id`; when judging fails, the host's request gets the gate's error at
@@ -34,5 +35,5 @@ export function answerJudged(
 
 /** The gate error's message for an answer or request the gate could not judge. */
 export function couldNotJudge(error: unknown): string {
-  return `linkgate could not judge the answer, so it passes on none of it: ${firstLine(error)}`;
+  return `linkgate could not judge the answer, so it passes on none of it: ${errorLine(error)}`;
 }

@@ -39,8 +39,3 @@ export function readDenial(
   const contents = [{ uri: linkRefused(step) ? '' : uriOf(step.link), mimeType: 'text/plain', text: notice }];
   return { jsonrpc: '2.0', id, result: { contents, _meta: { [decisionMetaKey]: decision } } };
 }
-
-/** The first line of an error's message, for an answer that must stay one line. */
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}

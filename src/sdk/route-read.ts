@@ -17,13 +17,14 @@ import {
 import type { LinkRecord } from '../record/link-record.ts';
 import { RecordWithheldError, recordErrorMessage } from '../record/record-error.ts';
 import { inputRequestUrls, isInputRequired } from '../flow/elicitation-urls.ts';
-import { firstLine, gateError, readDenial } from './gate-answers.ts';
+import { gateError, readDenial } from './gate-answers.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { editMessage, type MessageEdit } from './message-edits.ts';
 import { judgedPlainAnswer, judgesPlainAnswer, namesRefused, withheldNaming } from './plain-answers.ts';
 import { oversizeOf } from './oversize-answer.ts';
 import type { PendingRead } from './reads-in-flight.ts';
 import type { TransportSession } from './transport-session.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /**
  * A `resources/read` from the host: a refused link is answered locally (never sent), a cached result is judged again,
@@ -141,7 +142,7 @@ export async function onReadAnswer(
     const failed = readFailed(s.gate, pending.step, pending.requested, {
       kind: 'failed',
       why,
-      message: `engine error: ${firstLine(error)}`,
+      message: `engine error: ${errorLine(error)}`,
     });
     await s.emit(failed.record);
     s.deliver(
@@ -165,7 +166,7 @@ export async function onReadAnswer(
     answerHost(s, id, sent, pending.step, judged, extra);
   } catch (error) {
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
-    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${firstLine(error)}`), extra);
+    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
   }
 }
 

@@ -38,6 +38,7 @@ import type { RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
 import { RecordsDeadline } from './records-deadline.ts';
 import { RequestsInFlight } from './requests-in-flight.ts';
+import { errorLine, isError } from '../decision/error-line.ts';
 
 /** The hint of a discovery record: the link was listed, and no read of it had been asked for yet. */
 const notReadYet = 'listed in a tool result passed on to the host; no read of it was recorded after';
@@ -198,7 +199,7 @@ export class TransportSession {
 
   /** Reports an error to the host's `onerror`. */
   fail(error: unknown): void {
-    this.host.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    this.host.onerror?.(isError(error) ? error : new Error(errorLine(error), { cause: error }));
   }
 
   /** Writes a link record after every record before it; a sink's failure goes to `onerror`. */

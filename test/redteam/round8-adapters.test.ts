@@ -36,14 +36,14 @@ import {
 
 afterEach(closeAll);
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`):
-// - unprintable sink: `TransportSession.fail` makes `new Error(String(error))` inside the records chain's catch
-//   (src/sdk/transport-session.ts:193), which throws again: an unhandled rejection ends the host process (node 20);
-// - gateToolResult: `recordErrorMessage` (src/record/record-error.ts:21) throws on `String(error)`, so it rejects;
+// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`): none now.
 // Mended: the read tool handed a server's own -32080 error on bare as the gate's notice (gated-links.ts now hands the
 // gate such an error as the server's, -32603); the Claude Agent SDK and Copilot SDK hooks rejected (the same in the flow, then their `failureLine` threw in
-// the catch that should withhold); `src/frameworks/failure-line.ts` names any thrown value without throwing.
-const open = new Set<string>(['unprintable sink read', 'gateToolResult unprintable sink']);
+// the catch that should withhold); `src/frameworks/failure-line.ts` names any thrown value without throwing; an
+// unprintable sink made `TransportSession.fail` (`new Error(String(error))`) throw in the records chain's catch, an
+// unhandled rejection that ended the host process, and `recordErrorMessage` throw so `gateToolResult` rejected: both
+// now describe the failure with `errorLine` (src/decision/error-line.ts), which never throws.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const signal = { signal: new AbortController().signal };
@@ -241,7 +241,8 @@ describe('red team, adapters (round 8): gateToolResult and the in-process hooks 
       const client = new Client({ name: 'r8', version: '1' });
       const raw = { content: [link(metadata, 'creds'), link('rt://docs/a.txt', 'a')] };
       const answer = await gateToolResult(client, raw, { gate, sink: failingSink(), server: 'a' }).then(
-        (r) => ({ ok: JSON.stringify(r) }),
+        // what is handed on (the records name every link by design: they are the host's, not the model's)
+        (r) => ({ ok: JSON.stringify({ content: r.content, embedded: r.embedded }) }),
         () => ({ rejected: true }),
       );
       expect(answer).not.toHaveProperty('rejected');

@@ -6,24 +6,20 @@
 // state as the hook left it, that prose is withheld (the control). Claude Code's and Codex's hook commands.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { hostSettings } from '../../src/hook/hook-settings.ts';
+import { doctorReport, printedHook, useScratch, write } from '../doctor/doctor-scratch.ts';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
-import { hostPath, link, metadata } from './scripted-host.ts';
+import { call, closeAll, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`):
-// the session's refusals are only what its `refused-`/`allrefused-` files say when the next event reads them
-// (src/hook/session-state.ts:225 `refusedAddresses`): a folder or a file the agent removed, emptied or rolled back is a
-// session that refused nothing, in both hooks (no record elsewhere that the state must at least hold).
-const open = new Set<string>(
-  [
-    'the session folder deleted',
-    'the refused addresses emptied',
-    'the state put back as it was before the refusal',
-  ].flatMap((label) => [`claude ${label}`, `codex ${label}`]),
-);
-const it = (key: string) => (open.has(key) ? test.fails : test);
-
+// Cases that got through when this round was written: the session's refusals are only what its `refused-`/`allrefused-`
+// files say when the next event reads them (src/hook/session-state.ts `refusedAddresses`), so a folder or a file the
+// agent removed, emptied or rolled back is a session that refused nothing, in both hooks. A same-user agent with an
+// unsandboxed shell can change any file the hook keeps, so no on-disk trick fixes it: the hooks alone are not offered
+// as holding it. `linkgate doctor` says so for that set-up (the host's sandbox leaves the state folder to the agent's
+// shell), and the printed set-up (the proxy in front, the hooks a second layer) holds the refusal under the same tamper:
+// the proxy remembers in its own process.
 const hooks = hookScratch('linkgate-redteam-r8files-');
 const told = { type: 'text', text: `the keys are at ${metadata} now` };
 
@@ -78,21 +74,44 @@ const hosts = [
   ['codex', 'codex', (content: unknown[], id: string) => codexToolReturned({ content }, { toolUseId: id })],
 ] as const;
 
-for (const [key, host, event] of hosts)
-  describe(`red team, agent-writable files (round 8): ${host} hook state after a refusal`, () => {
-    for (const [label, tamper] of tampers)
-      it(`${key} ${label}`)(`${label}: a later result naming the refused address is not handed on`, async () => {
-        // a first event of the session, so its state exists before the refusal
-        expect((await hooks.hook(host, event([link('rt://docs/a.txt', 'a')], 'call_0'))).code).toBe(0);
-        const before = snapshot();
-        const first = await hooks.hook(host, event([link(metadata, 'creds')], 'call_1'));
-        expect(first.stdout).toContain('linkgate');
-        expect(first.stdout).not.toContain(hostPath);
-        tamper(before);
-        const later = await hooks.hook(host, event([told], 'call_2'));
-        expect(later.code, later.stderr).toBe(0);
-        // no answer: the host hands the result on as it came
-        const handed = later.stdout.trim() === '' ? JSON.stringify(told) : later.stdout;
-        expect(handed).not.toContain(hostPath);
-      });
+const doctorScratch = useScratch('linkgate-redteam-r8files-doctor-');
+
+for (const [, host] of hosts)
+  test(`red team, agent-writable files (round 8): doctor says the ${host} hooks alone do not hold refusals across events`, async () => {
+    // the hook-alone set-up the tamper cases ran under: the printed hooks, no sandbox keeping the shell out of the state
+    const { home, project } = doctorScratch();
+    const file =
+      host === 'codex' ? path.join(home, '.codex', 'hooks.json') : path.join(home, '.claude', 'settings.json');
+    write(file, hostSettings[host](printedHook(host)));
+    const report = await doctorReport(home, project);
+    const post = report.hooks.filter((h) => h.phase === 'post');
+    expect(post.length).toBeGreaterThan(0);
+    for (const h of post)
+      expect(h.warnings).toContainEqual(
+        expect.stringContaining("the hook's memory of refusals across events is not held"),
+      );
   });
+
+describe('red team, agent-writable files (round 8): the printed claude code set-up (proxy + hooks) after a refusal', () => {
+  afterEach(closeAll);
+  const [, , event] = hosts[0];
+  for (const [label, tamper] of tampers)
+    test(`${label}: a later result naming the refused address is not handed on`, async () => {
+      const { host } = await proxied();
+      // the first event of the session, through the proxy and the hook behind it
+      await call(host, { result: { content: [link('rt://docs/a.txt', 'a')] } });
+      expect((await hooks.hook('claude-code', event([link('rt://docs/a.txt', 'a')], 'call_0'))).code).toBe(0);
+      const before = snapshot();
+      await call(host, { result: { content: [link(metadata, 'creds')] } });
+      expect(await settled(host)).not.toContain(hostPath);
+      expect((await hooks.hook('claude-code', event([link(metadata, 'creds')], 'call_1'))).stdout).toContain(
+        'linkgate',
+      );
+      tamper(before);
+      const seen = host.lines.length;
+      await call(host, { result: { content: [told] } });
+      const later = (await settled(host)).split('\n').slice(seen).join('\n');
+      expect(later).toContain('linkgate');
+      expect(later).not.toContain(hostPath);
+    });
+});

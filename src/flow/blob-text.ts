@@ -76,9 +76,19 @@ const base64Run = /[A-Za-z0-9+/_-]{16,}(?:\r?\n[A-Za-z0-9+/_-]+)*={0,2}/g;
  * `declared` names (when a decoder knows it), then the content layer's reading (`decodeText`); bytes none of these
  * read are windows-1252 (as a browser reads text without a charset) when declared as text, or when they hold no
  * control character a text never holds and are three quarters ASCII (latin-1 text no type names: a model reading
- * the base64 reads its words).
+ * the base64 reads its words). The UTF-8 reading is added to any other (a line between).
  */
 function bytesText(bytes: Uint8Array, declared: string | null): string | null {
+  const reading = declaredReading(bytes, declared);
+  if (reading === null) return null;
+  // a host or a model that decodes the bytes as UTF-8 (`Buffer.toString()`) reads them whatever the byte order mark,
+  // the charset or the zero bytes say: that reading is searched too (a UTF-8 address behind `FF FE`)
+  const utf8 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return utf8 === reading ? reading : `${reading}\n${utf8}`;
+}
+
+// the bytes as the blob's byte order mark, declared charset or the content layer's rule read them
+function declaredReading(bytes: Uint8Array, declared: string | null): string | null {
   const charset = charsetOf(declared);
   if (charset !== null && !startsWithBom(bytes)) {
     const decoder = decoderFor(charset);

@@ -144,6 +144,23 @@ describe('a text blob is read as its encoding and declared charset', () => {
       expect(refused().find(blob, text)).toBe(true);
     });
 
+  // a host or a model decoding the bytes as UTF-8 reads the address whatever the mark, the charset or the zero bytes
+  const utf8Also: [string, string, string | undefined][] = [
+    ['UTF-8 behind FF FE', b64(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${told}  `)])), undefined],
+    ['UTF-8 behind FE FF', b64(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`${told}  `)])), undefined],
+    [
+      'UTF-8 after UTF-16-looking padding',
+      b64(Buffer.concat([Buffer.from('x'.repeat(200), 'utf16le'), Buffer.from(` ${told} `)])),
+      undefined,
+    ],
+    ['UTF-8 declared UTF-16LE', b64(Buffer.from(told)), 'text/plain; charset=utf-16le'],
+    ['UTF-8 declared UTF-16BE', b64(Buffer.from(told)), 'text/plain; charset=utf-16be'],
+  ];
+  for (const [label, blob, declared] of utf8Also)
+    test(`${label}: the address is found in the UTF-8 reading too`, () => {
+      expect(refused().find(blob, blobText(blob, declared))).toBe(true);
+    });
+
   test('a latin-1 address in a declared latin-1 blob is read as itself', () => {
     const uri = 'file:///home/jos\u00e9/.aws/credentials';
     const search = new AddressSearch<true>();

@@ -14,11 +14,10 @@ import { describe, expect, test } from 'vitest';
 import { expectExecRan, gioLaunchSuite } from '../content/redteam/gio-launch.ts';
 import { judgeSendings, letThrough, refused, type Sending, sendingsOf } from '../content/redteam/judge-variants.ts';
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`):
-// - notebook widget state: the notebook consumer reads cells and their outputs only (src/content/notebook/
-//   active-notebook.ts:130 `readNotebook`, 157 `cellsOf`), not `metadata.widgets`, which nbconvert's default (lab)
-//   template embeds with the widget manager that renders the HTML widget's value as markup.
-const open = new Set<string>(['notebook widget state']);
+// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). None
+// open: the notebook widget state (`metadata.widgets`, which nbconvert's default template embeds with the widget
+// manager that renders the HTML widget's value as markup) is read by `widgetPieces` in active-notebook.ts.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const launch = gioLaunchSuite('linkgate-redteam-r8content-', 'notes.desktop');

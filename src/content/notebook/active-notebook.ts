@@ -101,9 +101,9 @@ function notebookMember(bytes: Uint8Array, start: number, end: number, escaped: 
 // cell passes through to
 type PieceFlavour = 'markdown' | 'html' | 'svg' | 'raw';
 
-/** One piece of a notebook a viewer renders: its cell, what it is, how it is read and its text. */
+/** One piece of a notebook a viewer renders: where it is (`notebook cell 2`, `notebook widget w1`), what it is, how it is read and its text. */
 interface Piece {
-  cell: number;
+  where: string;
   what: string;
   flavour: PieceFlavour;
   text: string;
@@ -130,9 +130,11 @@ export interface NotebookFindings {
 export function readNotebook(notebook: Record<string, unknown>, budget: WorkBudget): NotebookFindings {
   const pieces: Piece[] = [];
   for (const [index, cell] of cellsOf(notebook).entries()) {
-    const script = piecesOf(cell, index + 1, pieces);
+    const script = piecesOf(cell, `notebook cell ${index + 1}`, pieces);
     if (script !== null) return { active: `notebook cell ${index + 1}: ${script}`, remoteLoad: null };
   }
+  const widgets = widgetPieces(notebook, pieces);
+  if (widgets !== null) return { active: widgets, remoteLoad: null };
   // only what the parsers will surely be charged (the screen passed, the pages not yet made): never more than the
   // reading below would spend, so a notebook that fits is read whole
   let charge = 0;
@@ -143,8 +145,8 @@ export function readNotebook(notebook: Record<string, unknown>, budget: WorkBudg
     // the element needs its name: most pieces are read for active content only
     const loads = piece.styled ? new PageLoads(budget) : null;
     const found = readPiece(piece, budget, loads);
-    if (found !== null) return { active: `notebook cell ${piece.cell}: ${piece.what} ${found}`, remoteLoad };
-    if (loads?.found != null) remoteLoad ??= `notebook cell ${piece.cell}: ${piece.what} ${loads.found}`;
+    if (found !== null) return { active: `${piece.where}: ${piece.what} ${found}`, remoteLoad };
+    if (loads?.found != null) remoteLoad ??= `${piece.where}: ${piece.what} ${loads.found}`;
   }
   return { active: null, remoteLoad };
 }
@@ -165,19 +167,25 @@ function cellsOf(notebook: Record<string, unknown>): Record<string, unknown>[] {
 }
 
 // the pieces of one cell a viewer renders, added to `pieces`; a script output is returned as the cell's finding
-function piecesOf(cell: Record<string, unknown>, index: number, pieces: Piece[]): string | null {
+function piecesOf(cell: Record<string, unknown>, where: string, pieces: Piece[]): string | null {
   const type = cell['cell_type'];
   const source = textOf(cell['source'] ?? cell['input']);
-  if (type === 'markdown' || type === 'heading') pieces.push(piece(index, 'a markdown cell holds', 'markdown', source));
+  if (type === 'markdown' || type === 'heading') pieces.push(piece(where, 'a markdown cell holds', 'markdown', source));
   if (type === 'raw') {
     // nbconvert passes a raw cell through to the exports its format names (`text/html`, `text/markdown`, …)
     const meta = isRecord(cell['metadata']) ? cell['metadata'] : {};
     const named = meta['raw_mimetype'] ?? meta['format'];
     const format = typeof named === 'string' ? named.toLowerCase() : '';
-    if (/html|markdown|rst|latex|^$/.test(format)) pieces.push(piece(index, 'a raw cell holds', 'raw', source));
+    if (/html|markdown|rst|latex|^$/.test(format)) pieces.push(piece(where, 'a raw cell holds', 'raw', source));
   }
   // markdown cells may carry attachments rendered as images: raster and svg images only reach an `<img>`
-  const outputs = Array.isArray(cell['outputs']) ? cell['outputs'] : [];
+  return outputPieces(cell['outputs'], where, 'an output holds', pieces);
+}
+
+// the pieces of a list of outputs (a cell's, or an Output widget's) a viewer renders, added to `pieces`; a script
+// output is returned as the finding
+function outputPieces(list: unknown, where: string, what: string, pieces: Piece[]): string | null {
+  const outputs = Array.isArray(list) ? list : [];
   for (const output of outputs) {
     if (!isRecord(output)) continue;
     // nbformat 3 keeps outputs' bundles on the output itself under short keys (`html`, `svg`, `javascript`)
@@ -186,18 +194,64 @@ function piecesOf(cell: Record<string, unknown>, index: number, pieces: Piece[])
       for (const [key, value] of Object.entries(bundle)) {
         const mime = key.toLowerCase();
         if (scriptOutput.test(mime) || mime === 'javascript')
-          return `an output holds a \`${mime}\` output, which viewers run as script`;
+          return `${what} a \`${mime}\` output, which viewers run as script`;
         const flavour = outputFlavour(mime);
         if (flavour === null || (typeof value !== 'string' && !Array.isArray(value))) continue;
-        pieces.push(piece(index, 'an output holds', flavour, textOf(value)));
+        pieces.push(piece(where, what, flavour, textOf(value)));
       }
     }
   }
   return null;
 }
 
-function piece(cell: number, what: string, flavour: PieceFlavour, text: string): Piece {
-  return { cell, what, flavour, text, styled: stylesheetElement.test(text) };
+// the mime type under which a notebook's metadata keeps its saved ipywidgets state
+const widgetStateMime = 'application/vnd.jupyter.widget-state+json';
+// model or view names whose widget a manager renders (some of) the state of as HTML: `HTMLModel` and
+// `HTMLMathModel` set their `value` as markup (@jupyter-widgets/controls); a third-party one so named is read alike
+const htmlWidget = /html/i;
+
+/**
+ * The saved ipywidgets state (`metadata.widgets`), which nbconvert's default template embeds with the html-manager
+ * that renders it (JupyterLab and Voilà alike), added to `pieces` as HTML: every string of an HTML widget's state (its
+ * `value` is set as markup), the `description` of a widget with `description_allow_html`, and an Output widget's
+ * outputs as a cell's. A finding is returned as a message: a script output, or a state not shaped as the manager
+ * reads it (not an object), which the gate cannot read and so withholds rather than take as absent.
+ */
+function widgetPieces(notebook: Record<string, unknown>, pieces: Piece[]): string | null {
+  const meta = notebook['metadata'];
+  if (meta === undefined) return null;
+  if (!isRecord(meta)) return unreadableWidgets('the notebook metadata');
+  const widgets = meta['widgets'];
+  if (widgets === undefined) return null;
+  if (!isRecord(widgets)) return unreadableWidgets('`metadata.widgets`');
+  const saved = widgets[widgetStateMime];
+  if (saved === undefined) return null;
+  if (!isRecord(saved)) return unreadableWidgets(`the \`${widgetStateMime}\` state`);
+  const models = saved['state'];
+  if (models === undefined) return null;
+  if (!isRecord(models)) return unreadableWidgets('the widget models');
+  for (const [id, model] of Object.entries(models)) {
+    if (!isRecord(model) || !isRecord(model['state'])) return unreadableWidgets(`widget ${id}`);
+    const state = model['state'];
+    const where = `notebook widget ${id}`;
+    const names = [model['model_name'], state['_model_name'], state['_view_name']];
+    if (names.some((name) => typeof name === 'string' && htmlWidget.test(name))) {
+      for (const [key, value] of Object.entries(state))
+        if (typeof value === 'string') pieces.push(piece(where, `an HTML widget's \`${key}\` holds`, 'html', value));
+    } else if (state['description_allow_html'] && typeof state['description'] === 'string')
+      pieces.push(piece(where, 'a description shown as HTML holds', 'html', state['description']));
+    const script = outputPieces(state['outputs'], where, 'an Output widget holds', pieces);
+    if (script !== null) return `${where}: ${script}`;
+  }
+  return null;
+}
+
+function unreadableWidgets(what: string): string {
+  return `notebook widget state: ${what} is not an object as a widget manager reads it, which the gate cannot read`;
+}
+
+function piece(where: string, what: string, flavour: PieceFlavour, text: string): Piece {
+  return { where, what, flavour, text, styled: stylesheetElement.test(text) };
 }
 
 // how a viewer renders an output by its mime type; null for what it shows escaped (`text/plain`, streams) or as an image

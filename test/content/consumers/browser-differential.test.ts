@@ -3,7 +3,9 @@
 // processing instructions, foreign content, templates, tables, selects, fallback content, their end tags out of
 // place) around script and handlers that run without a click (elements, load and error handlers, frames from
 // `srcdoc`, `data:` and `javascript:` urls, SVG script and animation) are served to the system Chromium, the oracle;
-// whenever a script ran there (it fetched the beacon url), the gate's browser adapter alone must not allow the page.
+// whenever a script ran there (it fetched the beacon url), the gate's browser adapter alone (text/html allowed) must
+// withhold the page as active (executable, remote-load, too-complex), not refuse it for its type; inert pages Chromium
+// runs nothing in are allowed, so the property cannot hold by refusing every page.
 // Under CI=true a missing Chromium fails the suite (chromium-suite.ts).
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
@@ -12,7 +14,9 @@ import { useChromium } from '../svg-html/chromium-suite.ts';
 import { pages, run } from './generated-pages.ts';
 import { decideBody, profileGate } from './profile-gate.ts';
 
-const browserOnly = profileGate(['browser']);
+// text/html allowed, so a page is judged for what it does, not refused for its type (content.type-not-allowed)
+const browserOnly = profileGate(['browser'], ['text/html']);
+const active = /content\.(executable|remote-load|too-complex)/;
 const chromium = useChromium();
 
 let page: Page | undefined;
@@ -55,6 +59,26 @@ describe('Chromium against the browser adapter', () => {
     expect(await runsInChromium(`<p>x</p><textarea><img src="x" onerror="${run}"></textarea>`)).toBe(false);
   });
 
+  test('inert pages Chromium runs nothing in are allowed by the adapter, a running one is withheld as active', async (ctx) => {
+    if (chromium.browser() === undefined) return ctx.skip(chromium.skipReason());
+    // a page reads as a page by its doctype (bare fragments under text/html are plain text: content.uninterpretable)
+    for (const html of [
+      '<!doctype html><p>x</p>',
+      '<!doctype html><html><head><title>Guide</title></head><body><h1>Guide</h1><p>Some <b>bold</b> and <a href="#top">a link</a>.</p><table><tr><td>1</td></tr></table></body></html>',
+      `<!doctype html><p>x</p><textarea><img src="x" onerror="${run}"></textarea>`,
+      `<!doctype html><pre>&lt;script&gt;${run}&lt;/script&gt;</pre>`,
+    ]) {
+      expect(await runsInChromium(html), html).toBe(false);
+      const verdict = await decideBody(browserOnly, 'guide://site/page', 'text/html', { text: html });
+      expect(verdict, html).toMatchObject({ effect: 'allow' });
+    }
+    const live = `<!doctype html><p>x</p><img src="x" onerror="${run}">`;
+    expect(await runsInChromium(live)).toBe(true);
+    const verdict = await decideBody(browserOnly, 'guide://site/page', 'text/html', { text: live });
+    expect(verdict.effect).not.toBe('allow');
+    expect(verdict.why).toMatch(active);
+  });
+
   test('whenever Chromium runs a page, the gate does not allow it (fixed seed)', {
     timeout: 20 * 60_000,
   }, async (ctx) => {
@@ -66,6 +90,7 @@ describe('Chromium against the browser adapter', () => {
         ran++;
         const verdict = await decideBody(browserOnly, 'guide://site/page', 'text/html', { text: html });
         expect(verdict.effect, html).not.toBe('allow');
+        expect(verdict.why, html).toMatch(active);
       }),
       { seed: 20261206, numRuns: 250 },
     );

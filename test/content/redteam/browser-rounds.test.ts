@@ -1,7 +1,10 @@
 // Hidden rounds 4 and 5 rebuilt for the browser (issue 41): pages and SVG documents a red team sends, each shown live
 // by Chromium itself (a script or handler ran, or the page fetched or navigated off its origin by itself) and withheld
 // by the shipped profile under every plausible sending (declared types, none, odd and uppercase extensions); benign
-// controls load inert in Chromium and are allowed under every sending. Under CI=true a missing Chromium fails.
+// controls load inert in Chromium and are allowed under every sending. Each attack is judged twice: by the shipped
+// profile (which leaves text/html off its allow list, so an html sending is refused for its type whatever the page
+// does), and with every type it is sent as allowed, where it must be withheld as active (executable, remote-load,
+// too-complex), not for its type. Under CI=true a missing Chromium fails.
 import { describe, expect, type TestContext, test } from 'vitest';
 import { useChromium } from '../svg-html/chromium-suite.ts';
 import {
@@ -13,9 +16,17 @@ import {
   svgControls,
   svgSendings,
 } from './browser-round-pages.ts';
-import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
+import { profileGate } from '../consumers/profile-gate.ts';
+import { judgeSendings, letThrough, refused, type SendingVerdict, sendingsOf } from './judge-variants.ts';
 
 const chromium = useChromium();
+// every type an attack is sent as allowed: a sending is held only when the gate withholds it for what it does
+const everyType = profileGate(undefined, ['text/html', 'application/octet-stream']);
+const active = /^content\.(executable|remote-load|too-complex)$/;
+const notHeldAsActive = (verdicts: readonly SendingVerdict[]): string[] =>
+  verdicts
+    .filter((v) => v.effect === 'allow' || !v.codes.some((c) => active.test(c)))
+    .map((v) => `${v.sending}: ${v.effect} ${v.why}`);
 
 // a page whose `<style>` imports a stylesheet from elsewhere: every sending a browser reads it as a page in (the
 // raw html of a markdown page is not covered: docs/policy-reference.md)
@@ -36,6 +47,21 @@ test("Chromium fetches a page style's @import off the page, the shipped profile 
   const verdicts = await judgeSendings(bodyOf(importPage[2]), importSendings);
   expect(letThrough(verdicts)).toEqual([]);
   expect(verdicts.filter((v) => !v.codes.includes('content.remote-load')).map((v) => v.sending)).toEqual([]);
+  expect(notHeldAsActive(await judgeSendings(bodyOf(importPage[2]), importSendings, everyType))).toEqual([]);
+});
+
+// an ordinary page, with the markup of an attack shown as text: Chromium runs nothing, and with text/html allowed the
+// gate allows it as a page (the attacks above are not withheld merely for being html)
+const htmlControl: Page = [
+  'an ordinary page showing a handler as text',
+  'text/html',
+  `<!doctype html><html><head><title>Guide</title><style>p{color:#333}</style></head><body><h1>Guide</h1><p>See <a href="#usage">usage</a>.</p><pre>&lt;img src=x onerror="${ran}"&gt;</pre><textarea><script>${ran}</script></textarea></body></html>`,
+];
+
+test('Chromium loads an ordinary page inert, the profile with text/html allowed allows it as a page', async (ctx) => {
+  expect(await liveInChromium(ctx, htmlControl)).toBe(false);
+  const sendings = sendingsOf('guide://site/page', ['.html', '.HTM', ''], ['text/html']);
+  expect(refused(await judgeSendings(bodyOf(htmlControl[2]), sendings, everyType))).toEqual([]);
 });
 
 // Chromium loads the page served as `served`; live when a script or handler ran by `load` (and after clicking
@@ -78,8 +104,9 @@ describe('Chromium runs each attack, the shipped profile withholds it however it
     ...htmlAttacks.map((page) => ({ name: page[0], page, kind: 'html' })),
   ])('$name', { timeout: 120_000 }, async ({ page: attack, kind }, ctx) => {
     expect(await liveInChromium(ctx, attack)).toBe(true);
-    const verdicts = await judgeSendings(bodyOf(attack[2]), kind === 'svg' ? svgSendings : htmlSendings);
-    expect(letThrough(verdicts)).toEqual([]);
+    const sendings = kind === 'svg' ? svgSendings : htmlSendings;
+    expect(letThrough(await judgeSendings(bodyOf(attack[2]), sendings))).toEqual([]);
+    expect(notHeldAsActive(await judgeSendings(bodyOf(attack[2]), sendings, everyType))).toEqual([]);
   });
 });
 

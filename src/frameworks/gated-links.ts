@@ -18,6 +18,7 @@ import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type GateTransport, gateErrorCode, gateTransport, maxRememberedLinks } from '../sdk/gate-transport.ts';
 import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
+import { oversizeOf } from '../sdk/oversize-answer.ts';
 import { RefusedAddresses } from '../sdk/refused-addresses.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
 import { failureLine } from './failure-line.ts';
@@ -122,7 +123,8 @@ function serverErrorsAsTheirs(inner: McpTransport): void {
   const asTheirs = (message: unknown): unknown => {
     if (!isRecord(message) || message['method'] !== undefined || !isRecord(message['error'])) return message;
     const error = message['error'];
-    if (error['code'] !== gateErrorCode) return message;
+    // the answer the capped read buffer made for a line over the cap is the gate's own (`content.too-large`)
+    if (error['code'] !== gateErrorCode || oversizeOf(message) !== undefined) return message;
     const said = typeof error['message'] === 'string' ? error['message'] : '';
     return { ...message, error: { ...error, code: serverGateCodeAs, message: `the server's own error: ${said}` } };
   };

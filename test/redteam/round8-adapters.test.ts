@@ -136,6 +136,20 @@ describe('red team, adapters (round 8): gatedLinks', () => {
     },
   );
 
+  test('a 20 MiB read answer, over the connection cap: the read tool says the gate refused it for its size, not that the server erred', {
+    timeout: 120_000,
+  }, async () => {
+    const { links, callTool } = await linked();
+    const big = {
+      contents: [{ uri: 'rt://docs/big.txt', mimeType: 'text/plain', text: 'x'.repeat(20 * 1024 * 1024) }],
+    };
+    await callTool({ content: [link('rt://docs/big.txt', 'big')] }, { answers: { 'resources/read': { result: big } } });
+    const text = await links.read('rt://docs/big.txt');
+    // the capped read buffer's own answer is the gate's (gated-links.ts hands a server's -32080 on as the server's)
+    expect(text).toMatch(/content\.too-large \(the answer of `\d+` bytes passed the connection cap/);
+    expect(text).not.toMatch(/server's own error|server answered/);
+  });
+
   it('server killed mid read')(
     'the server process killed while a read waits: the read answers a notice, and a later read does too',
     async () => {

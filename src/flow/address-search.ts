@@ -2,7 +2,7 @@ import { AddressMatcher, type AddressPattern } from './address-matcher.ts';
 import { base64RunsText, blobText } from './blob-text.ts';
 import { ForgottenAddresses } from './forgotten-addresses.ts';
 import { addressOf, rawAddressOf } from './gate-notice.ts';
-import { mayReadBack, readBack } from './read-back.ts';
+import { mayReadBack, readBack, readBacks } from './read-back.ts';
 
 // The one search for the addresses of refused links in text (a session's later messages, the strings beside a link
 // in a tool result): each address in every form a text may hold it in, found at host boundaries by one automaton
@@ -178,7 +178,11 @@ export class AddressSearch<T> {
   #findText(text: string): T | undefined {
     const found = this.#findLower(text.toLowerCase());
     if (found !== undefined || !mayReadBack(text)) return found;
-    return this.#findLower(readBack(text).toLowerCase());
+    for (const back of readBacks(text)) {
+      const inBack = this.#findLower(back.toLowerCase());
+      if (inBack !== undefined) return inBack;
+    }
+    return undefined;
   }
 
   #findLower(text: string): T | undefined {

@@ -4,7 +4,7 @@ import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { LinkStep } from './link-steps.ts';
 import { dottedIpv4 } from './numeric-hosts.ts';
-import { readBack } from './read-back.ts';
+import { readBacks } from './read-back.ts';
 import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
@@ -106,7 +106,7 @@ function describeSubject(subject: NoticeSubject): string {
 // whether a link's name holds its address as written or as read back (`readBack`), within the part a notice can show
 // (`quoteValue` cuts it)
 function namesAddress(name: string, uri: string): boolean {
-  return holdsAddress(name, uri) || holdsAddress(readBack(name.slice(0, 4 * maxQuotedChars)), uri);
+  return holdsAddress(name, uri) || readBacks(name.slice(0, 4 * maxQuotedChars)).some((back) => holdsAddress(back, uri));
 }
 
 /**

@@ -16,10 +16,12 @@ import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts'
  * characters, as a host parser decodes it, and read back again), a numeric host and an IPv4-mapped IPv6 one as the
  * dotted IPv4 address they reach, any other bracketed IPv6 host as the WHATWG URL parser writes it, and what that
  * parser (and curl) drop from a url: an empty or default port (`:80`, `:443`, `:21`, leading zeros) and dot segments
- * (`/./`, `x/../`).
+ * (`/./`, `x/../`); JavaScript and JSON string escapes (`\x2f`, `\u002f`, `\u{2f}`, `\/`) decoded first, as a script or
+ * JSON reader (and a model) reads them.
  */
 export function readBack(text: string): string {
-  let back = folded(joinedUriRuns(text) ?? text);
+  const unescaped = text.includes('\\') ? scriptEscapesDecoded(text) : text;
+  let back = folded(joinedUriRuns(unescaped) ?? unescaped);
   let decoded = false;
   for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
     const next = decodedOnce(back);
@@ -32,6 +34,34 @@ export function readBack(text: string): string {
   if (decoded) back = folded(joinedUriRuns(back) ?? back);
   return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back))));
 }
+
+/**
+ * `readBack`'s readings of `text`: as `readBack` reads it, and with a markdown backslash escape before ASCII
+ * punctuation dropped first (`169\\.254`, `http\\://`: a CommonMark renderer shows the character alone) when it holds
+ * one. Each linear.
+ */
+export function readBacks(text: string): string[] {
+  const back = readBack(text);
+  if (!markdownEscape.test(text)) return [back];
+  return [back, readBack(text.replace(markdownEscapes, '$1'))];
+}
+
+// a markdown backslash escape: a backslash before ASCII punctuation
+const markdownEscape = /\\[!-/:-@[-`{-~]/;
+const markdownEscapes = /\\([!-/:-@[-`{-~])/g;
+
+// JavaScript and JSON string escapes a script or JSON reader decodes: `\xHH`, `\uHHHH`, `\u{H…}`, `\/`; one regex pass,
+// each alternative a fixed width after its backslash (linear)
+function scriptEscapesDecoded(text: string): string {
+  return text.replace(scriptEscapes, (whole: string, x?: string, u?: string, cp?: string) => {
+    const hex = x ?? u ?? cp;
+    if (hex === undefined) return '/';
+    const code = Number.parseInt(hex, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+const scriptEscapes = /\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|u\{([0-9A-Fa-f]{1,6})\}|\/)/g;
 
 // one round of HTML character references (parse5's own decoder, as browsers read text) and percent-encoded runs
 function decodedOnce(text: string): string {

@@ -70,6 +70,27 @@ describe('base64 inside prose is searched as its text', () => {
   });
 });
 
+describe('script string escapes and markdown backslash escapes inside the address', () => {
+  const spelled: [string, string][] = [
+    ['\\x2f escapes', `fetch('${metadata.replaceAll('/', '\\x2f')}')`],
+    ['\\u002f escapes', `fetch('${metadata.replaceAll('/', '\\u002f')}')`],
+    ['\\u{2f} escapes', `fetch('${metadata.replaceAll('/', '\\u{2f}')}')`],
+    ['\\/ escapes', `{"next": "${metadata.replaceAll('/', '\\/')}"}`],
+    ['markdown backslash escapes', `see http\\://${metadata.slice(7).replaceAll('.', '\\.')}`],
+    ['markdown escapes of the slashes and dashes', `see ${metadata.replaceAll('/', '\\/').replaceAll('-', '\\-')}`],
+  ];
+  for (const [label, text] of spelled)
+    test(`${label}: found`, () => {
+      expect(text.toLowerCase()).not.toContain(hostPath);
+      expect(refused().find(text)).toBe(true);
+    });
+
+  test('a backslash before a letter or digit stays a slash (a URL parser reads it so)', () => {
+    expect(refused().find(`see ${metadata.replaceAll('/', '\\')} now`)).toBe(true);
+    expect(refused().find('see src\\flow\\read-back.ts and \\x41\\.')).toBeUndefined();
+  });
+});
+
 describe('linear: 1 M characters', () => {
   const million = 1 << 20;
   const cases: [string, string][] = [
@@ -81,6 +102,9 @@ describe('linear: 1 M characters', () => {
     ['lines of base64, 16 characters each', 'QUJDREVGR0hJSktM\n'.repeat(million / 17)],
     ['a uri run of encoded line feeds', `http://a${'b&#10;'.repeat(million / 6)}`],
     ['uri starts, each broken by an encoded tab', 'x://&Tab;y'.repeat(million / 10)],
+    ['script escapes, each cut short', '\\x2\\u00\\u{2f'.repeat(million / 12)],
+    ['script escapes of slashes', `http:${'\\x2f\\u002f\\/'.repeat(million / 12)}`],
+    ['markdown escapes and backslashes', '\\.\\\\a\\-'.repeat(million / 7)],
   ];
   for (const [label, text] of cases)
     test(`${label}: searched, nothing found`, () => {

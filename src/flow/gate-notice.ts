@@ -106,7 +106,9 @@ function describeSubject(subject: NoticeSubject): string {
 // whether a link's name holds its address as written or as read back (`readBack`), within the part a notice can show
 // (`quoteValue` cuts it)
 function namesAddress(name: string, uri: string): boolean {
-  return holdsAddress(name, uri) || readBacks(name.slice(0, 4 * maxQuotedChars)).some((back) => holdsAddress(back, uri));
+  return (
+    holdsAddress(name, uri) || readBacks(name.slice(0, 4 * maxQuotedChars)).some((back) => holdsAddress(back, uri))
+  );
 }
 
 /**

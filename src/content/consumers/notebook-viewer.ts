@@ -41,9 +41,9 @@ export const notebookConsumer: ContentConsumer = {
       reaches:
         'JSON with a `cells` (nbformat 4) or `worksheets` (nbformat 3) list, whatever the declared type; JSON as Python reads it (nbconvert), `NaN`, `Infinity` and `-Infinity` included',
       judged:
-        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; a stylesheet a rendered piece loads from elsewhere by itself (a css `@import` in a `<style>`, an off-origin `<link rel="stylesheet">`) is withheld as `content.remote-load`; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
+        'markdown cells and markdown outputs as markdown with the renderers viewers are built on (marked, markdown-it, commonmark.js), html outputs as HTML, svg outputs as SVG, javascript outputs as script, raw cells by their format; the saved widget state (`metadata.widgets`) as the html manager renders it: every string of a widget whose model or view names html, a `description` with `description_allow_html`, an Output widget's outputs as cell outputs (a state that is not an object is withheld); a stylesheet a rendered piece loads from elsewhere by itself (a css `@import` in a `<style>`, an off-origin `<link rel="stylesheet">`) is withheld as `content.remote-load`; code, streams and `text/plain` outputs are shown escaped, and a notebook declared JSON, text/plain or nothing is read by its viewers only, not as markdown or a sniffed page, unless its uri names a page (`.html`, `.md`)',
       notCovered:
-        'widget outputs (`application/vnd.jupyter.widget-view+json`), whose code a viewer loads from elsewhere',
+        'widget code a viewer loads from elsewhere (third-party widget packages), and html a third-party widget renders from a model whose name does not say html',
     },
   ],
   leftOut:

@@ -2,6 +2,7 @@ import type { Decision, Reason } from '../decision/decision.ts';
 import { maxQuotedChars, quoteValue } from '../decision/quote-value.ts';
 import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
+import { base64RunsText, blobText } from './blob-text.ts';
 import type { LinkStep } from './link-steps.ts';
 import { dottedIpv4 } from './numeric-hosts.ts';
 import { readBacks } from './read-back.ts';
@@ -103,12 +104,13 @@ function describeSubject(subject: NoticeSubject): string {
   return `${name} (scheme ${quoteValue(schemeOf(subject.uri))})`;
 }
 
-// whether a link's name holds its address as written or as read back (`readBack`), within the part a notice can show
-// (`quoteValue` cuts it)
+// whether a link's name holds its address as written or as read back (`readBacks`), whole or its base64 runs decoded
+// as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it)
 function namesAddress(name: string, uri: string): boolean {
-  return (
-    holdsAddress(name, uri) || readBacks(name.slice(0, 4 * maxQuotedChars)).some((back) => holdsAddress(back, uri))
-  );
+  if (holdsAddress(name, uri)) return true;
+  const shown = name.slice(0, 4 * maxQuotedChars);
+  const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
+  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri)));
 }
 
 /**

@@ -105,13 +105,18 @@ function describeSubject(subject: NoticeSubject): string {
 }
 
 // whether a link's name holds its address as written or as read back (`readBacks`), whole or its base64 runs decoded
-// as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it)
+// as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it); or spells any
+// address at all (`scheme://host`, a dotted IPv4 host): a notice names a link by what it is called, never by an
+// address, its own or another's (a sibling refused in the same answer, named by this one)
 function namesAddress(name: string, uri: string): boolean {
   if (holdsAddress(name, uri)) return true;
   const shown = name.slice(0, 4 * maxQuotedChars);
   const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
-  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri)));
+  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spellsAddress.test(back)));
 }
+
+// an absolute uri with an authority, or a dotted IPv4 host, anywhere in a text
+const spellsAddress = /[a-z0-9+.-]:\/\/[^\s/?#]|(?:^|[^0-9.])\d{1,3}(?:\.\d{1,3}){3}(?![0-9])/i;
 
 /**
  * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no

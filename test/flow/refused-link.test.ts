@@ -112,3 +112,33 @@ describe('refusedLinkNotice escapes what the server wrote', () => {
       expect(notice).not.toContain(part);
   });
 });
+
+describe('refusedLinkNotice names a link by what it is called, never by an address', () => {
+  const refusedAt = async (uri: string, name: string) => {
+    const link = { type: 'resource_link', uri, name };
+    const decision = await gate.decide({ stage: 'link', server: 'docs', readFrom: 'docs', link });
+    expect(decision.effect).toBe('deny');
+    return refusedLinkNotice(link, decision, 'abc');
+  };
+
+  // a sibling refused in the same answer: this name is its address, not this link's
+  test.each([
+    ['a uri', 'http://169.254.169.254/latest/meta-data/'],
+    ['a uri in prose', 'mirror of gopher://internal.corp/keys'],
+    ['a dotted IPv4 host', 'keys on 10.1.2.3 now'],
+    ['a uri with `\\x2f` escapes', 'http:\\x2f\\x2finternal.corp\\x2fkeys'],
+    ['a uri in base64', Buffer.from('http://internal.corp/keys').toString('base64')],
+  ])('a name that spells %s is left out', async (_what, name) => {
+    const notice = await refusedAt('file:///etc/passwd', name);
+    expect(notice).not.toContain(name);
+    expect(notice).toMatch(/^linkgate refused the link \(scheme `file`\)/);
+  });
+
+  test.each([
+    ['a plain name', 'passwd'],
+    ['a version with three parts', 'release 10.2.3'],
+    ['a file name', 'notes.v2.txt'],
+  ])('%s is shown', async (_what, name) => {
+    expect(await refusedAt('file:///etc/passwd', name)).toContain(`\`${name}\``);
+  });
+});

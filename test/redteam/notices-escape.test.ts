@@ -26,8 +26,9 @@ describe('red team, notices: a hostile name stays one escaped, quoted name (prox
       expect(text).not.toContain(hostPath);
       expect(text.toLowerCase()).not.toContain(hostPath);
       // one line, no bidi or C1 control, and the backticks are the gate's own: name (left out when it holds the
-      // uri), scheme, record, policy
+      // uri or spells any address: the markdown link's), scheme, record, policy
       expect(text).not.toMatch(/[\n\r\u2028\u2029\u0085\u202a-\u202e\u2066-\u2069]/);
-      expect(text.split('`').length - 1).toBe(name === metadata.toUpperCase() ? 6 : 8);
+      expect(text.split('`').length - 1).toBe(name === metadata.toUpperCase() || name.includes('://') ? 6 : 8);
+      expect(text).not.toContain('evil.example');
     });
 });

@@ -1,3 +1,4 @@
+import { errorText, isError } from '../decision/error-line.ts';
 import { GateError } from '../errors.ts';
 import type { CliIo } from './cli-io.ts';
 
@@ -6,10 +7,11 @@ import type { CliIo } from './cli-io.ts';
 /** One line: the first diagnostic of a policy error (file:line:col), else the message. */
 export function failureLine(error: unknown): string {
   let line: string;
-  if (error instanceof GateError && error.diagnostics.length > 0) {
+  // never throws, whatever was thrown: this line is what the fail-closed answer says
+  if (isError(error) && error instanceof GateError && error.diagnostics.length > 0) {
     const d = error.diagnostics[0];
     line = d === undefined ? error.message : `${d.file}:${d.line}:${d.col}: ${d.message}`;
-  } else line = error instanceof Error ? error.message : String(error);
+  } else line = errorText(error);
   return line.replace(/\s+/g, ' ').trim();
 }
 

@@ -18,7 +18,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
-import { failureLine } from './failure-line.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
 export const claudeAgentHostName = 'claude-agent-sdk';
@@ -118,7 +118,7 @@ function outputOf(text: string): Record<string, unknown> {
 // a failure after the tool ran withholds its whole result (and deletes what the host saved for it); any other failure,
 // a pre-event included, denies the call
 async function failedAnswer(input: unknown, error: unknown): Promise<Record<string, unknown>> {
-  const failure = failureLine(error);
+  const failure = errorLine(error);
   try {
     const text = await failedPostAnswer(claudeCodeHost, JSON.stringify(input), failure);
     if (text !== null) return outputOf(text);

@@ -21,7 +21,7 @@ import type { Policy } from '../policy/policy.ts';
 import type { RecordSink } from '../record/record-sink.ts';
 import { lazyGate } from './lazy-gate.ts';
 import { LinkLedger } from './link-ledger.ts';
-import { failureLine } from './failure-line.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** The host name written into each record these hooks write (`record.host.name`). */
 export const copilotSdkHostName = 'copilot-sdk';
@@ -119,7 +119,7 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         if (mode === 'observe') return undefined;
         return {
           permissionDecision: 'deny' as const,
-          permissionDecisionReason: `linkgate hook failed: ${failureLine(error)}`,
+          permissionDecisionReason: `linkgate hook failed: ${errorLine(error)}`,
         };
       }
     },
@@ -171,7 +171,7 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         return { modifiedResult: replacedResult(result, answer.output) };
       } catch (error) {
         if (mode === 'observe') return undefined;
-        const notice = `linkgate withheld this tool result: the hook failed: ${failureLine(error)}`;
+        const notice = `linkgate withheld this tool result: the hook failed: ${errorLine(error)}`;
         return { modifiedResult: replacedResult({}, { content: [{ type: 'text', text: notice }] }) };
       }
     },

@@ -21,7 +21,7 @@ import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { oversizeOf } from '../sdk/oversize-answer.ts';
 import { RefusedAddresses } from '../sdk/refused-addresses.ts';
 import type { GateTransportOptions } from '../sdk/transport-session.ts';
-import { failureLine } from './failure-line.ts';
+import { errorLine } from '../decision/error-line.ts';
 
 /** The gate's options shared by every connection of the agent (`server` is given per connection). */
 export type GatedLinksOptions = Omit<GateTransportOptions, 'server'>;
@@ -226,7 +226,7 @@ class LinkNotingTransport implements GateTransport {
         resolve(readAnswerText(answer));
       });
       this.gated.send({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri } }).catch((error: unknown) => {
-        this.reads.get(id)?.({ error: { message: failureLine(error) } });
+        this.reads.get(id)?.({ error: { message: errorLine(error) } });
       });
     });
   }

@@ -23,7 +23,7 @@ const adapters = [
 ] as const;
 
 // modules the adapters share (the read-tool adapters re-export `gatedLinks` from one), not a subpath of their own
-const shared = ['gated-links', 'link-ledger', 'lazy-gate', 'failure-line'];
+const shared = ['gated-links', 'link-ledger', 'lazy-gate'];
 const sharedExports = { './ai-sdk': 'gatedLinks', './langchain': 'gatedLinks', './mastra': 'gatedLinks' } as const;
 
 // a dist/ built before the adapters were added lacks them: build it again

@@ -1,3 +1,4 @@
+import { errorText } from '../decision/error-line.ts';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ export async function readStateFile(stateDir: string, name: string): Promise<unk
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new GateError(
       'POLICY_UNREADABLE',
-      `cannot read bundle state \`${join(stateDir, name)}\`: ${(error as Error).message}`,
+      `cannot read bundle state \`${join(stateDir, name)}\`: ${errorText(error)}`,
     );
   }
   try {
@@ -107,10 +108,7 @@ export async function bundleState(stateDir: string): Promise<BundleState | undef
   try {
     bytes = await readFile(join(dir, manifestName));
   } catch (error) {
-    throw new GateError(
-      'POLICY_UNREADABLE',
-      `cannot read the active manifest in \`${dir}\`: ${(error as Error).message}`,
-    );
+    throw new GateError('POLICY_UNREADABLE', `cannot read the active manifest in \`${dir}\`: ${errorText(error)}`);
   }
   const parsed = bytes.length > maxManifestBytes ? undefined : parseBundleManifest(bytes);
   if (parsed === undefined || !parsed.ok)

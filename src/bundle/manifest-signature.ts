@@ -1,5 +1,5 @@
+import { errorText } from '../decision/error-line.ts';
 import { quoteValue } from '../decision/quote-value.ts';
-import { GateError } from '../errors.ts';
 import { type AllowedSigner, parseAllowedSigners } from '../policy/allowed-signers.ts';
 import { checkReview, failedReview, type ReviewCheck } from '../policy/verify-review.ts';
 import { bundleSignatureNamespace, manifestSignatureName } from './bundle-manifest.ts';
@@ -30,7 +30,7 @@ export function checkManifestSignature(
   try {
     signers = parseAllowedSigners(trust.allowedSignersText, trust.allowedSignersName);
   } catch (error) {
-    const detail = error instanceof GateError ? error.message : String(error);
+    const detail = errorText(error);
     return failedReview('allowed-signers', `the allowed signers ${detail}`, required);
   }
   // every principal of the file counts: the signer's identity is the first principal its key line names

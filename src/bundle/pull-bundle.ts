@@ -1,3 +1,4 @@
+import { errorText } from '../decision/error-line.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -249,11 +250,7 @@ async function checkPolicy(file: string, manifest: BundleManifest, options: Pull
       shownAs: manifest.policy,
     });
   } catch (cause) {
-    throw new Refusal(
-      'bundle.policy-invalid',
-      `the policy does not compile: ${(cause as Error).message}`,
-      manifest.revision,
-    );
+    throw new Refusal('bundle.policy-invalid', `the policy does not compile: ${errorText(cause)}`, manifest.revision);
   }
   if (reviewed.reviewCheck?.verified !== true)
     throw new Refusal(

@@ -1,3 +1,4 @@
+import { errorText } from '../decision/error-line.ts';
 import { GateError } from '../errors.ts';
 import { parseSshPublicKeyBase64, type SshPublicKey } from './ssh-public-key.ts';
 
@@ -86,7 +87,7 @@ function parseLine(line: string, number: number, fail: (message: string) => neve
   try {
     key = parseSshPublicKeyBase64(base64);
   } catch (error) {
-    return fail(`bad key: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`bad key: ${errorText(error)}`);
   }
   if (key.type !== type) fail(`the key is a ${key.type} key, the line says \`${type.slice(0, 40)}\``);
   return Object.freeze({ line: number, principals, ...options, key });

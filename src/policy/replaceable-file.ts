@@ -1,3 +1,4 @@
+import { errorText } from '../decision/error-line.ts';
 // Whether the gated user could change a file the gate trusts (the policy, its `.sig`, the allowed-signers file):
 // by writing it, or by renaming something in a folder on its path. A review signature protects nothing against a
 // user who can also change what checks it (docs/reviews.md, threat model), so front ends warn, and `--strict-files`
@@ -76,7 +77,7 @@ export function replaceableBy(file: string, user: FileUser = currentFileUser()):
     const problem = chainProblem(given, user);
     return problem ?? (lstatOrAbsent(given) === absent ? undefined : chainProblem(realpathSync(given), user));
   } catch (error) {
-    return `it cannot be examined: ${error instanceof Error ? error.message : String(error)}`;
+    return `it cannot be examined: ${errorText(error)}`;
   }
 }
 

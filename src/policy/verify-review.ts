@@ -1,3 +1,4 @@
+import { errorText } from '../decision/error-line.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import { GateError } from '../errors.ts';
 import {
@@ -138,7 +139,7 @@ export function checkReview(
     try {
       good = verifySshSignature(publicKey, block.signature.signature, dataFor(block.signature));
     } catch (error) {
-      fail('bad-armor', `malformed signature: ${error instanceof Error ? error.message : String(error)}`);
+      fail('bad-armor', `malformed signature: ${errorText(error)}`);
       continue;
     }
     if (!good) {
@@ -251,7 +252,7 @@ export async function reviewPolicyBytes(
       );
     signers = parseAllowedSigners(text, allowedSignersName);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return failedReview(
       'allowed-signers',
       error instanceof GateError && error.code === 'USAGE'
@@ -266,7 +267,7 @@ export async function reviewPolicyBytes(
   try {
     signatureText = await readCapped(signatureFile, maxSignatureFileBytes);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return failedReview('no-signature', `the signature file ${quoteValue(signatureName)} ${detail}`, required);
   }
   return checkReview(bytes, document, signatureText, signers, {

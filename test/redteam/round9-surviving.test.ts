@@ -86,8 +86,7 @@ const readers: Record<string, (s: string) => string> = {
   'js then markdown': (s) => rendered(js(s)),
   js,
   // Python's string escapes: `\U` with eight hex digits, `\N{SOLIDUS}`
-  python: (s) =>
-    s.replace(/\\U([0-9a-fA-F]{8})/g, (_, h: string) => fromHex(h)).replace(/\\N\{SOLIDUS\}/g, '/'),
+  python: (s) => s.replace(/\\U([0-9a-fA-F]{8})/g, (_, h: string) => fromHex(h)).replace(/\\N\{SOLIDUS\}/g, '/'),
   // CSS escapes: a backslash, 1–6 hex digits and one optional space
   css: (s) => s.replace(/\\([0-9a-fA-F]{1,6}) ?/g, (_, h: string) => fromHex(h)),
   // what a markdown renderer shows (tags and comments are not shown)
@@ -108,7 +107,11 @@ const spellings: [string, string, Record<string, unknown>[]][] = [
   ['html-backslash-x2f', 'html then js', [prose(`fetch('${metadata.replaceAll('/', '&#92;x2f')}')`)]],
   ['html-bsol-u002f', 'html then js', [prose(`"next": "${metadata.replaceAll('/', '&bsol;u002f')}"`)]],
   ['percent-backslash-x2f', 'percent then js', [prose(`go?to=${metadata.replaceAll('/', '%5Cx2f')}`)]],
-  ['js-spells-markdown-escape', 'js then markdown', [prose(`write('${scheme}\\x5c://${rest.replaceAll('.', '\\x5c.')}')`)]],
+  [
+    'js-spells-markdown-escape',
+    'js then markdown',
+    [prose(`write('${scheme}\\x5c://${rest.replaceAll('.', '\\x5c.')}')`)],
+  ],
   ['octal-escapes', 'js', [prose(`fetch('${metadata.replaceAll('/', '\\057')}')`)]],
   ['python-U-escapes', 'python', [prose(`requests.get("${metadata.replaceAll('/', '\\U0000002f')}")`)]],
   ['python-named-escape', 'python', [prose(`requests.get("${metadata.replaceAll('/', '\\N{SOLIDUS}')}")`)]],

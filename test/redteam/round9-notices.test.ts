@@ -35,12 +35,13 @@ function read(notices: string[]): string {
     s
       .replace(/\\x([0-9a-f]{2})/gi, (_, h: string) => fromCode(h, 16))
       .replace(/\\([0-7]{3})/g, (_, o: string) => fromCode(o, 8));
-  let percent = '';
-  try {
-    percent = js(decodeURIComponent(text));
-  } catch {
-    percent = js(text.replace(/%5c/gi, '\\'));
-  }
+  const percent = (() => {
+    try {
+      return js(decodeURIComponent(text));
+    } catch {
+      return js(text.replace(/%5c/gi, '\\'));
+    }
+  })();
   const md = decodeHTML(markdownIt.render(text).replace(/<[^>]*>/g, ''));
   return [text, js(decodeHTML(text)), percent, js(text), md].join('\n').toLowerCase();
 }

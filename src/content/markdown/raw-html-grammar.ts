@@ -79,6 +79,10 @@ export function markedRawText(bytes: Uint8Array): (at: number) => boolean {
   let read = 0;
   let content = false;
   let blankEnd = 0;
+  // the next `\n` and `\r` at or after `read`, each searched forward only (a search from every line for a break the
+  // text lacks reads to its end: quadratic)
+  let lf = -2;
+  let cr = -2;
   return (at) => {
     while (next !== -1 && next < at) {
       opening = next;
@@ -93,8 +97,8 @@ export function markedRawText(bytes: Uint8Array): (at: number) => boolean {
       } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d) {
         // the rest of a line holding something is not read: its break is searched for
         content = true;
-        const lf = bytes.indexOf(0x0a, read);
-        const cr = bytes.indexOf(0x0d, read);
+        if (lf !== -1 && lf < read) lf = bytes.indexOf(0x0a, read);
+        if (cr !== -1 && cr < read) cr = bytes.indexOf(0x0d, read);
         const end = Math.min(lf === -1 ? bytes.length : lf, cr === -1 ? bytes.length : cr);
         read = Math.min(end, at) - 1;
       }

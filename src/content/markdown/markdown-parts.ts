@@ -17,14 +17,18 @@
 //   (foreign-regions.ts: the browser parses what follows them as foreign content, where a `<style>` holds markup);
 // - definitions: a link reference definition links its uses anywhere, and the renderers disagree on what one is
 //   (marked takes labels past 999 characters and titles across a blank line), so a text whose live part may define
-//   one (`]:`) is read whole (a definition with an inert destination makes inert links); a GFM footnote definition
+//   one to a script or `data:` url (`mayDefineActiveReference`) is read whole. A definition with an inert
+//   destination makes inert links wherever its uses stand, and a use whose definition is elsewhere renders no more
+//   of its part unresolved than resolved (its label and text shown as they are written, not taken into a link), so
+//   a live part with such definitions and uses is read on its own; a GFM footnote definition
 //   renders only where it is referenced, so a text whose live part holds a `[^` is read whole (a definition is a
 //   container that a line with no indent after a blank line ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
 import { FenceReadings } from './fence-readings.ts';
 import { ForeignRegions, foreignTag } from './foreign-regions.ts';
 import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
-import { mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
+import { mayDefineActiveReference, mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
+import { markTextTriggers } from '../svg-html/markup-screen.ts';
 import {
   mayOpenStyle,
   opensInlineSpan,
@@ -37,13 +41,30 @@ import {
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
 export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
 
-const blankLine = /^[ \t]*$/;
-
 /** The text cut into parts every renderer reads as it reads them in place, in order (their concatenation is the text); one part when no cut is safe. Linear. */
 export function markdownParts(text: string): string[] {
+  const { cuts } = cutText(text);
+  const parts: string[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    parts.push(text.slice(from, cut));
+    from = cut;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** Where the text is cut (`markdownParts`): before each part but the first, as UTF-16 offsets (`cuts`) and as offsets in its UTF-8 `bytes` (`byteCuts`). */
+interface Cuts {
+  bytes: Buffer;
+  cuts: number[];
+  byteCuts: number[];
+}
+
+function cutText(text: string): Cuts {
   const bytes = Buffer.from(text, 'utf8');
   const blocks = htmlBlockLines(bytes);
-  const lines = fencedLines(text, blocks);
+  const lines = fencedLines(text, bytes, blocks);
   // a `<` on a line every reading holds in a fenced code block is code, no tag
   let line = 0;
   const code = (at: number): boolean => {
@@ -53,6 +74,7 @@ export function markdownParts(text: string): string[] {
   };
   const spans = rawTagSpans(bytes, true, code);
   const cuts: number[] = [];
+  const byteCuts: number[] = [];
   let span = 0;
   // the lines since the last blank one hold no backtick or `[`
   let paragraphClean = true;
@@ -68,7 +90,10 @@ export function markdownParts(text: string): string[] {
     const inSpan = span < spans.length && (spans[span] ?? 0) <= byte;
     const first = content.charCodeAt(0);
     if (start > 0 && closed && !style && previousBlank && !blank && first !== 0x20 && first !== 0x09) {
-      if (!inSpan && !inBlock && (foreign === null || foreign.settled)) cuts.push(start);
+      if (!inSpan && !inBlock && (foreign === null || foreign.settled)) {
+        cuts.push(start);
+        byteCuts.push(byte);
+      }
     }
     const context = (): StyleLineContext => ({
       inFence: open,
@@ -87,14 +112,7 @@ export function markdownParts(text: string): string[] {
     });
     paragraphClean = blank || (paragraphClean && !opensInlineSpan(content));
   }
-  const parts: string[] = [];
-  let from = 0;
-  for (const cut of cuts) {
-    parts.push(text.slice(from, cut));
-    from = cut;
-  }
-  parts.push(text.slice(from));
-  return parts;
+  return { bytes, cuts, byteCuts };
 }
 
 /** One line of the text as the fence readings leave it. */
@@ -118,27 +136,46 @@ interface Line {
 }
 
 // the text's lines, as far as the fence readings can follow them (none after they are lost: nothing is cut there)
-function fencedLines(text: string, blocks: HtmlBlockLines): Line[] {
+function fencedLines(text: string, bytes: Uint8Array, blocks: HtmlBlockLines): Line[] {
   const fences = new FenceReadings();
   const lines: Line[] = [];
+  // ASCII text: every character is one byte
+  const ascii = bytes.length === text.length;
   let previousBlank = true;
   let byte = 0;
   for (let start = 0; start < text.length && !fences.lost; ) {
     const end = lineEnd(text, start);
     const next = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
     const line = text.slice(start, end);
-    const blank = blankLine.test(line);
+    const blank = isBlank(text, start, end);
     const closed = fences.closed;
     const open = fences.open;
     const inBlock = blocks.holds(byte);
     fences.read(line, inBlock, previousBlank);
-    const nextByte = byte + Buffer.byteLength(text.slice(start, next), 'utf8');
+    // the line's break is the same byte in the UTF-8 bytes: the next line starts after it there
+    const nextByte = Math.min(bytes.length, ascii ? next : nextLineByte(bytes, byte));
     lines.push({ start, end, byte, nextByte, blank, previousBlank, inBlock, closed, open, code: open && fences.open });
     previousBlank = blank;
     byte = nextByte;
     start = next;
   }
   return lines;
+}
+
+// whether the text from `start` to `end` is spaces and tabs only
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+// where the line starting at byte `from` of the UTF-8 bytes ends, after its break (`\r\n` one break)
+function nextLineByte(bytes: Uint8Array, from: number): number {
+  let end = from;
+  while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
+  return bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
 }
 
 // where the line starting at `start` ends (its `\n` or `\r`, or the text's end)
@@ -150,15 +187,24 @@ function lineEnd(text: string, start: number): number {
 
 /** The runs of the text a reading must render: neighbouring parts the screen passes (or `also` names, as a stylesheet reading does), joined; none when no part needs it. */
 export function markdownRuns(text: string, also?: (part: string) => boolean): string[] {
+  const { bytes, cuts, byteCuts } = cutText(text);
+  // a part in which no trigger of the markup screen stands, read anywhere, passes nothing on its own: only the parts
+  // holding one are screened (a part's screen has a fixed cost, and 8 MiB of READMEs is 46,000 parts)
+  const triggers = Buffer.alloc(bytes.length);
+  markTextTriggers(bytes, triggers);
+  let trigger = triggers.indexOf(1);
   const runs: string[] = [];
   let run = '';
-  for (const part of markdownParts(text)) {
-    const live = mayHoldActiveMarkdown(part);
-    // a live part that may define a link reference (`]:`): the renderers disagree on what a definition is (marked
-    // takes labels past 999 characters and titles across a blank line), and a use anywhere links it, so the whole
-    // text is read as one; likewise a live part holding a footnote reference or definition (`[^`), which renders
-    // only with its other half
-    if (live && (part.includes(']:') || part.includes('[^'))) return [text];
+  for (let i = 0; i <= cuts.length; i++) {
+    const part = text.slice(cuts[i - 1] ?? 0, cuts[i] ?? text.length);
+    const end = byteCuts[i] ?? bytes.length;
+    if (trigger !== -1 && trigger < (byteCuts[i - 1] ?? 0)) trigger = triggers.indexOf(1, byteCuts[i - 1] ?? 0);
+    const live = trigger !== -1 && trigger < end && mayHoldActiveMarkdown(part);
+    // a live part that may define a link reference to a script or `data:` url: the renderers disagree on what a
+    // definition is (marked takes labels past 999 characters and titles across a blank line), and a use anywhere
+    // links it, so the whole text is read as one; likewise a live part holding a footnote reference or definition
+    // (`[^`), which renders only with its other half
+    if (live && (part.includes('[^') || mayDefineActiveReference(part))) return [text];
     if (live || also?.(part) === true) run += part;
     else if (run !== '') {
       runs.push(run);

@@ -101,14 +101,42 @@ function escapedAsCode(bytes: Uint8Array, tags: readonly number[]): (at: number)
   return (at) => at < open && (code ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at);
 }
 
-// a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break)
-function afterLinkOpening(bytes: Buffer, at: number): boolean {
+/** Whether the text may define a link reference (`[label]: destination`) whose destination is a script or `data:` url: a scheme's mark, or a character reference that may spell one, as `mayHoldActiveMarkdown` counts it (a tag and an attribute aside), where a destination may start with it: after a `]:` on its line or the line before, with nothing between that a url's scheme cannot start with (a `/`, `?` or `=` before it: `https://badgen.net/…?icon=data:…` is no `data:` url). A definition links its uses in any part of the text (markdown-parts.ts); one whose destination is inert makes inert links wherever they stand. Linear. */
+export function mayDefineActiveReference(text: string): boolean {
+  if (!text.includes(']:')) return false;
+  const bytes = Buffer.from(text, 'utf8');
+  return mayHoldActiveMarkupUtf8(bytes, 'text', {
+    tag: () => false,
+    attribute: () => -1,
+    url: (mark) => afterLinkOpening(bytes, mark, true),
+  });
+}
+
+// a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break);
+// `definition`: only a `]:` whose destination may start with the scheme that ends at `at`
+function afterLinkOpening(bytes: Buffer, at: number, definition = false): boolean {
   const from = lineStart(bytes, previousLineEnd(bytes, lineStart(bytes, at)));
   for (let i = bytes.indexOf(0x5d, from); i !== -1 && i < at; i = bytes.indexOf(0x5d, i + 1)) {
     const next = bytes[i + 1];
-    if (next === 0x28 || next === 0x3a) return true;
+    if (definition ? next === 0x3a && mayStartScheme(bytes, i + 2, at) : next === 0x28 || next === 0x3a) return true;
   }
   return false;
+}
+
+// whether every byte from `from` to `at` may stand before a scheme's end in a destination as some renderer and the
+// url parser read it: white space, controls and a block quote's `>` (taken off or dropped), a `<` (an angle-bracket
+// destination), a scheme's letters, digits, `+`, `-` and `.`, a character reference's `&`, `#` and `;`, a backslash
+// (an escape), or any byte outside ASCII (Unicode spaces a renderer may trim)
+function mayStartScheme(bytes: Buffer, from: number, at: number): boolean {
+  for (let i = from; i < at; i++) {
+    const b = bytes[i] ?? 0;
+    if (b <= 0x20 || b >= 0x7f || isAsciiLetter(b) || (b >= 0x30 && b <= 0x39)) continue;
+    // + - . & # ; \ < >
+    if (b === 0x2b || b === 0x2d || b === 0x2e || b === 0x26 || b === 0x23 || b === 0x3b) continue;
+    if (b === 0x5c || b === 0x3c || b === 0x3e) continue;
+    return false;
+  }
+  return true;
 }
 
 // where the line holding `at` starts: after the last line break (`\n` or `\r`) before it

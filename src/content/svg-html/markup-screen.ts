@@ -102,6 +102,21 @@ export function mayHoldActiveMarkupUtf8(
   );
 }
 
+/** Marks in `marked` (one byte per byte of `bytes`, set to 1) every place a trigger of the `text` reading stands, read anywhere (no `places`): the offset of its mark (`<`, `&`, `=`, `:`, `\`). A stretch of the bytes marked nowhere passes nothing read on its own either: each trigger it holds reads only bytes within it, which are these bytes, and stands where this reading finds one. Linear. */
+export function markTextTriggers(bytes: Buffer, marked: Uint8Array): void {
+  for (let at = nextByte(bytes, 0x3c, 0); at !== -1; at = nextByte(bytes, 0x3c, at + 1)) {
+    const tags = textTagsByFirst[((bytes[at + 1] ?? 0) | 0x20) & 0x7f];
+    if (tags !== undefined && tags.some((w) => spellsAt(bytes, at + 1, w))) marked[at] = 1;
+  }
+  for (let at = nextByte(bytes, 0x26, 0); at !== -1; at = nextByte(bytes, 0x26, at + 1))
+    if (letterReferences.some((w) => spellsAt(bytes, at, w)) || schemeBefore(bytes, at)) marked[at] = 1;
+  for (let at = nextByte(bytes, 0x3d, 0); at !== -1; at = nextByte(bytes, 0x3d, at + 1))
+    if (textNameBefore(bytes, at, 0)) marked[at] = 1;
+  for (const mark of [0x3a, 0x5c])
+    for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1))
+      if (schemeBefore(bytes, at)) marked[at] = 1;
+}
+
 /**
  * Whether a trigger of the `sniffed` reading starts at the pair at `at`: `<` and a tag that runs script or a plugin,
  * `&#` and a numeric reference, `&colon`, a `:` at `at + 1` after a scheme's last letter or what the url parser drops

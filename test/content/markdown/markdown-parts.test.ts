@@ -65,6 +65,10 @@ const pieces = [
   '[a]: javascript:alert(1)\n',
   '[a]: javascript:alert(1) "t\n\nu"\n',
   '[a]',
+  '[a]: https://example.com/x\n',
+  '[a]:\n',
+  '[x][a]',
+  '![x][a]',
   '[x](javascript:alert(1))',
   '`',
   '"',
@@ -279,6 +283,38 @@ describe('markdown read in parts', () => {
     const inert = 'a[^1]\n\nb <b style="color: teal">x</b>\n\n[^1]: c\n';
     expect(markdownRuns(inert)).toEqual(['b <b style="color: teal">x</b>\n\n']);
   });
+
+  // a README's badges: definitions of inert urls in the part that also holds a styled tag, their uses in other
+  // parts; read whole, 8 MiB of READMEs was withheld as too complex for one such part
+  test("a live part's inert reference definitions do not make the whole text one run; their uses elsewhere stay inert", () => {
+    const badges =
+      '[![CI][ci-badge]][ci-url] <img src="logo.png" style="width: 200px">\n\n  [ci-badge]: https://example.com/badge.svg\n  [ci-url]: https://example.com/ci\n\n';
+    const uses = 'See [the CI][ci-url] and ![the badge][ci-badge].\n\n';
+    const markdown = `${uses}${badges}${uses}More prose.\n`;
+    expect(markdownParts(markdown)).toHaveLength(4);
+    expect(markdownRuns(markdown)).toEqual([badges]);
+    expect(findActiveMarkdown(markdown)).toBeNull();
+    expect(liveIn(markdown)).toEqual([]);
+    // every renderer links the uses before and after the definitions' part
+    for (const renderer of Object.values(realRenderers))
+      expect(renderer(markdown).match(/href="https:\/\/example\.com\/ci"/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test.each([
+    ['a script url', '[a]: javascript:alert(1)'],
+    ['a script url on the next line', '[a]:\n  javascript:alert(1)'],
+    ['a script url in character references', '[a]: &#106;avascript:alert(1)'],
+    ['a data url', '[a]: data:text/html,<script>alert(1)</script>'],
+  ])(
+    'a live part defining a reference to %s is read with the whole text (its uses may stand in any part)',
+    (_name, definition) => {
+      const markdown = `Use [x][a].\n\n${definition}\n<b style="color: teal">x</b>\n\nMore prose.\n`;
+      expect(markdownParts(markdown).length).toBeGreaterThan(1);
+      expect(markdownRuns(markdown)).toEqual([markdown]);
+      expect(findActiveMarkdown(markdown)).not.toBeNull();
+      expect(liveIn(markdown)).not.toEqual([]);
+    },
+  );
 
   // marked passes a paragraph's text on raw after an inline <kbd>, <code>, <pre> or <script> tag, within that block
   // only: its lexer sets the state off before each block's inline text, so a cut after one loses nothing

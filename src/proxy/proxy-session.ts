@@ -320,8 +320,9 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       hostHeld = true;
       hold(hostPace);
     }
-    // one link of the chain per message (its failure is noted, never passed on to the next)
-    fromHostChain = fromHostChain.then(() => takeFromHost(message));
+    // one link of the chain per message (its failure is noted, never passed on to the next); with none before it still
+    // being taken, it is taken now, so a read whose link is decided at once goes to the server in this turn
+    fromHostChain = hostQueued === 1 ? takeFromHost(message) : fromHostChain.then(() => takeFromHost(message));
   };
   async function takeFromHost(message: unknown): Promise<void> {
     try {

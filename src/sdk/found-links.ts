@@ -13,16 +13,17 @@ export interface FoundLink {
   at: Date;
   /** set once a read was attempted, so the link is not recorded again as unread */
   read: boolean;
-  /** its link decision, made once (`TransportSession.stepOf`): the discovery record, the result, a read and the close share it */
-  decided?: DecidedStep;
-}
-
-/** A found link's step and what its decision depended on: the policy, and whether its review had expired. */
-export interface DecidedStep {
-  /** the step itself when the gate decided at once (`startLinkNow`), else its promise */
-  readonly step: LinkStep | Promise<LinkStep>;
-  readonly policy: Policy;
-  readonly reviewExpired: boolean;
+  /**
+   * its link decision, made once (`TransportSession.stepOf`): the discovery record, the result, a read and the close
+   * share it; the step itself when the gate decided at once (`startLinkNow`), else its promise. Kept on the link with
+   * what it depended on (`decidedUnder`, `decidedExpired`), not in an object of its own: a tool result's 500 links
+   * cost no object each for it
+   */
+  decided?: LinkStep | Promise<LinkStep>;
+  /** the policy `decided` was made under */
+  decidedUnder?: Policy;
+  /** whether the policy's review had expired when `decided` was made */
+  decidedExpired?: boolean;
 }
 
 /**
@@ -76,14 +77,17 @@ export class FoundLinks {
     return { found, evicted };
   }
 
-  /** The link a read of `uri` is for, marked read: its newest listing, or a bare link with no tool-result context. */
-  forRead(uri: string, at: Date): FoundLink {
+  /**
+   * The link a read of `uri` is for, marked read: its newest listing, or a bare link with no tool-result context, found
+   * `at()` (the clock is read only for a bare link).
+   */
+  forRead(uri: string, at: () => Date): FoundLink {
     const f = this.newest.get(uri) ?? {
       link: { type: 'resource_link', uri, name: uri },
       contentIndex: null,
       tool: null,
       responseId: null,
-      at,
+      at: at(),
       read: true,
     };
     f.read = true;

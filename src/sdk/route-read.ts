@@ -41,14 +41,21 @@ export async function onRead(
   // a later read of the same link keeps its tool-result context and its link decision (the ledger); a uri never seen
   // in a tool result gets none
   const resolvesNames = s.gate.policy.document.links.resolveNames === true;
-  // a refused read's address is noted as a tool result's refused links are: what the server sends meanwhile waits
-  const noted = s.noted.start();
+  const deciding = s.stepNow(s.found.forRead(uri, s.now), resolvesNames);
   let step: LinkStep;
-  try {
-    step = await s.stepOf(s.found.forRead(uri, s.now()), resolvesNames);
+  // decided at once (the usual gate), the refusal is noted before anything else runs: the read goes on with no wait
+  if (!(deciding instanceof Promise)) {
+    step = deciding;
     s.refused.note([step]);
-  } finally {
-    noted();
+  } else {
+    // a refused read's address is noted as a tool result's refused links are: what the server sends meanwhile waits
+    const noted = s.noted.start();
+    try {
+      step = await deciding;
+      s.refused.note([step]);
+    } finally {
+      noted();
+    }
   }
   if (linkRefused(step)) {
     s.queue(async () => {
@@ -153,9 +160,11 @@ export async function onReadAnswer(
   }
   if (judged.complete && 'result' in answer)
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
-  if (await withheldUnrecorded(s, id, judged.record, extra)) return;
-  if (await refusedInputUrl(s, id, answer, pending.step, judged, extra)) return;
-  if (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra)) return;
+  // each check below waits only when it has something to do: an allowed read whose record goes nowhere, with no url to
+  // judge and nothing refused in the session, is passed on in the turn its read decision came in
+  if (!s.keepsNoRecords && (await withheldUnrecorded(s, id, judged.record, extra))) return;
+  if (asksInputUrls(answer, judged) && (await refusedInputUrl(s, id, answer, pending.step, judged, extra))) return;
+  if (searchesRead(s) && (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra))) return;
   // a server error's `data` reaches the host whole: its links and uris are judged as `structuredContent`'s are (a
   // not-found error's `data.uri` may name any address)
   const sent =
@@ -168,6 +177,14 @@ export async function onReadAnswer(
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
     s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
   }
+}
+
+/**
+ * Whether a read answer is searched for refused addresses (`withheldNamingRead`): in enforce mode, once an address
+ * was refused or while refusals are still being noted (one noted before the answer came may still be refused).
+ */
+function searchesRead(s: TransportSession): boolean {
+  return s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy);
 }
 
 /**
@@ -234,8 +251,8 @@ async function refusedInputUrl(
   judged: ReadJudgement,
   extra?: MessageExtraInfo,
 ): Promise<boolean> {
-  if (judged.delivery !== 'whole' || !('result' in answer) || !isInputRequired(answer.result)) return false;
-  const urls = inputRequestUrls(answer.result);
+  if (!asksInputUrls(answer, judged)) return false;
+  const urls = inputRequestUrls((answer as { result: Record<string, unknown> }).result);
   if (urls.length === 0) return false;
   let refused: Awaited<ReturnType<TransportSession['judgeElicitations']>>;
   try {
@@ -249,6 +266,11 @@ async function refusedInputUrl(
   const what = 'refused a url the server asked the host to open, reading';
   s.deliver(readDenial(id, step, refused.decision, what, judged.record.next, s.refusedReads), extra);
   return true;
+}
+
+// whether the answer is an `input_required` the host may answer (`refusedInputUrl` judges its urls)
+function asksInputUrls(answer: ReturnType<typeof answerOf>, judged: ReadJudgement): boolean {
+  return judged.delivery === 'whole' && 'result' in answer && isInputRequired(answer.result);
 }
 
 /** Passes the read's answer on as the flow decided: as it came, with only the allowed items, or as a denial. */

@@ -330,14 +330,28 @@ export class TransportSession {
     return Promise.resolve(this.stepNow(f, fresh, reviewExpired));
   }
 
-  // `stepOf`'s step itself when the gate decided at once, else its promise
-  private stepNow(f: FoundLink, fresh: boolean, reviewExpired: boolean): LinkStep | Promise<LinkStep> {
+  /** `stepOf`'s step itself when the gate decided at once (a read that needs nothing asynchronous), else its promise. */
+  stepNow(
+    f: FoundLink,
+    fresh = false,
+    reviewExpired = reviewHasExpired(this.gate.policy),
+  ): LinkStep | Promise<LinkStep> {
     const { policy } = this.gate;
     const d = f.decided;
-    if (!fresh && d !== undefined && d.policy === policy && d.reviewExpired === reviewExpired) return d.step;
+    if (!fresh && d !== undefined && f.decidedUnder === policy && f.decidedExpired === reviewExpired) return d;
     const step = this.startStep(f);
-    f.decided = { step, policy, reviewExpired };
+    f.decided = step;
+    f.decidedUnder = policy;
+    f.decidedExpired = reviewExpired;
     return step;
+  }
+
+  /**
+   * Whether a link record written now would go nowhere (no sink, no telemetry provider: `keepsRecords`): nothing need
+   * wait on its write.
+   */
+  get keepsNoRecords(): boolean {
+    return this.sink.keepsRecords?.() === false;
   }
 
   /**

@@ -60,9 +60,10 @@ describe('linkgate proxy: message order', () => {
     await server.waitFor((m) => m['id'] === 1);
     server.deliver({ jsonrpc: '2.0', id: 1, result: { content: [link] } });
     await host.waitFor((m) => m['id'] === 1);
-    // an answer that comes before the host's read was taken: dropped, nothing waits for it
-    host.deliver({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: orderLink } });
+    // an answer that comes before the host's read was taken: dropped, nothing waits for it (a read whose link is
+    // decided at once is taken, and sent, as it arrives)
     server.deliver({ jsonrpc: '2.0', id: 2, result: { contents: [{ uri: orderLink, text: 'early' }] } });
+    host.deliver({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: orderLink } });
     server.deliver({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'one' } });
     await server.waitFor((m) => m['id'] === 2);
     const contents = [{ uri: orderLink, mimeType: 'text/plain', text: 'real' }];

@@ -8,7 +8,8 @@ export const repoRoot = path.resolve(import.meta.dirname, '..');
 
 // zod's namespace re-exports every locale (~300 KB of source that each process start would compile); linkgate's
 // messages are English, which zod configures itself, so the bundle's locale table holds English only
-const englishOnlyZodLocales: Plugin = {
+/** esbuild plugin: zod's locale table with English only (linkgate's messages are English). */
+export const englishOnlyZodLocales: Plugin = {
   name: 'english-only-zod-locales',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>

@@ -39,7 +39,7 @@ describe('framework adapters as subpath exports', () => {
     for (const [subpath, module] of adapters)
       expect(pkg.exports[subpath]).toEqual({
         types: `./dist/frameworks/${module}.d.ts`,
-        default: `./dist/frameworks/${module}.js`,
+        default: `./dist/lib/frameworks/${module}.js`,
       });
   });
 

@@ -92,7 +92,7 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
         mode,
         record: (record) => ledger.finished(record),
         recordDiscovered: (record) => ledger.discovered(record),
-        recordEmbedded: async (record) => options.records.writeEmbedded?.(record),
+        recordEmbedded: (record) => ledger.embedded(record),
       };
       const answer = await handleHookEvent(event, context);
       if (mode === 'observe') return {};

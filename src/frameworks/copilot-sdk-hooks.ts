@@ -102,7 +102,7 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
       mode,
       record: (record) => ledger.finished(record),
       recordDiscovered: (record) => ledger.discovered(record),
-      recordEmbedded: async (record) => options.records.writeEmbedded?.(record),
+      recordEmbedded: (record) => ledger.embedded(record),
     };
     return handleHookEvent(event, context);
   };

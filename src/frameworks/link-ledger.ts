@@ -5,7 +5,10 @@
 // (`flush`).
 import type { DiscoveredRecord } from '../record/discovered-record.ts';
 import type { LinkRecord } from '../record/link-record.ts';
+import type { EmbeddedRecord } from '../record/embedded-record.ts';
 import type { RecordSink } from '../record/record-sink.ts';
+import { minJudgementMs } from '../flow/guard-gate.ts';
+import { RecordsDeadline } from '../sdk/records-deadline.ts';
 
 /** Most links a ledger waits on at once, over all sessions; the oldest is forgotten first (its discovery record stays). */
 export const maxLedgerLinks = 4096;
@@ -18,11 +21,27 @@ export class LinkLedger {
   // [session, uri] -> the keys of its waiting listings, oldest first: a read supersedes the newest
   private readonly listings = new Map<string, string[]>();
 
-  constructor(private readonly sink: RecordSink) {}
+  // every write the sink is given ends by this deadline: a sink that never settles fails the write (the front end then
+  // answers closed), never keeps a hook callback from answering
+  private readonly deadline: RecordsDeadline;
+
+  /** `deadlineMs`: the longest one sink write may take before it fails (default: the gate's floor for a judgement). */
+  constructor(
+    private readonly sink: RecordSink,
+    deadlineMs: number = minJudgementMs,
+  ) {
+    this.deadline = new RecordsDeadline(deadlineMs);
+  }
+
+  /** An embedded resource's record, written to the sink (when it takes them) under the same deadline. */
+  async embedded(record: EmbeddedRecord): Promise<void> {
+    const sink = this.sink;
+    if (sink.writeEmbedded !== undefined) await this.write(() => sink.writeEmbedded?.(record));
+  }
 
   /** A link's discovery record: written, and kept until a later record of the link or `flush` (each listing apart). */
   async discovered(record: DiscoveredRecord): Promise<void> {
-    await this.sink.write(record);
+    await this.write(() => this.sink.write(record));
     const session = record.host?.session;
     if (session === undefined) return;
     const link = JSON.stringify([session, record.uri]);
@@ -47,7 +66,7 @@ export class LinkLedger {
     const ids = record.host?.toolUseIds;
     if (ids !== undefined && ids.requested === null && ids.discovered !== null)
       return this.discovered({ kind: 'discovered', ...record });
-    await this.sink.write(record);
+    await this.write(() => this.sink.write(record));
     if (record.host === undefined) return;
     const link = JSON.stringify([record.host.session, record.uri]);
     const newest = this.listings.get(link)?.at(-1);
@@ -61,7 +80,12 @@ export class LinkLedger {
     const links = [...this.waiting.values()];
     this.waiting.clear();
     this.listings.clear();
-    for (const { kind: _discovered, ...last } of links) await this.sink.write(last);
+    for (const { kind: _discovered, ...last } of links) await this.write(() => this.sink.write(last));
+  }
+
+  // one sink write, failing at the deadline
+  private write(write: () => unknown): Promise<void> {
+    return this.deadline.run(write);
   }
 
   // forgets `key` among the listings of `link`

@@ -98,3 +98,20 @@ describe('LinkLedger: every listing of a link', () => {
     expect(written).toHaveLength(1);
   });
 });
+
+describe('LinkLedger with a sink that never settles', () => {
+  // a stuck disk or a remote sink that never answers: each write fails at the deadline (the hooks then answer closed)
+  const stuck = {
+    write: () => new Promise<void>(() => {}),
+    writeEmbedded: () => new Promise<void>(() => {}),
+    close: async () => {},
+  };
+  test('every write rejects at its deadline: discovered, finished, embedded and flush', async () => {
+    const l = new LinkLedger(stuck, 50);
+    await expect(l.discovered({ kind: 'discovered', ...record('a', 'x://1', null) })).rejects.toThrow(
+      /did not answer within 50 ms/,
+    );
+    await expect(l.finished(record('a', 'x://1', 'toolu_read'))).rejects.toThrow(/did not answer within 50 ms/);
+    await expect(l.embedded({} as never)).rejects.toThrow(/did not answer within 50 ms/);
+  });
+});

@@ -32,10 +32,9 @@ import {
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
-// key: claude agent stuck sink — adapters (src/frameworks/claude-agent-hooks.ts: the ledger's write is awaited with no
-// deadline; the callback never answers) — owner: redteam9
-// key: copilot stuck sink — adapters (src/frameworks/copilot-sdk-hooks.ts: the same) — owner: redteam9
-const open = new Set<string>(['claude agent stuck sink', 'copilot stuck sink']);
+// Mended: the Claude Agent SDK and Copilot SDK hooks awaited their records sink with no deadline (the callback never
+// answered): `LinkLedger` now ends each write at a deadline (src/frameworks/link-ledger.ts), redteam9.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const signal = { signal: new AbortController().signal };

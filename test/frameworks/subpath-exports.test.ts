@@ -26,9 +26,9 @@ const adapters = [
 const shared = ['gated-links', 'link-ledger', 'lazy-gate'];
 const sharedExports = { './ai-sdk': 'gatedLinks', './langchain': 'gatedLinks', './mastra': 'gatedLinks' } as const;
 
-// a dist/ built before the adapters were added lacks them: build it again
+// a dist/ built before the adapters were added (or before dist/lib, the bundle they export) lacks them: build it again
 beforeAll(() => {
-  if (adapters.some(([, module]) => !existsSync(path.join(root, 'dist/frameworks', `${module}.js`))))
+  if (adapters.some(([, module]) => !existsSync(path.join(root, 'dist/lib/frameworks', `${module}.js`))))
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 }, 180_000);
 

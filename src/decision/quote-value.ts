@@ -2,11 +2,13 @@
 export const maxQuotedChars = 120;
 
 // controls, line and paragraph separators and every invisible format character (soft hyphen, zero-width, bidi marks
-// and overrides as in CVE-2021-42574, Unicode TAG characters) that would hide part of a value from its reader
-const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`]/gu;
-const unsafeOne = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`]/u;
+// and overrides as in CVE-2021-42574, Unicode TAG characters) that would hide part of a value from its reader; and the
+// backtick with the two characters NFKC folds to it (U+1FEF, U+FF40: they close the quote to a reader or a renderer
+// that folds, so a server's text after them reads as the gate's own)
+const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`\u1fef\uff40]/gu;
+const unsafeOne = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}`\u1fef\uff40]/u;
 
-/** A user value for a one-line message: control and format characters escaped, backticks replaced, cut at `maxQuotedChars`. */
+/** A user value for a one-line message: control and format characters escaped, backticks (and their NFKC lookalikes) replaced, cut at `maxQuotedChars`. */
 export function quoteValue(value: string): string {
   const cut = value.length > maxQuotedChars ? `${value.slice(0, maxQuotedChars - 1)}…` : value;
   // most values (hosts, schemes, server ids) are printable ASCII: skip the regex replace and its callback
@@ -29,7 +31,7 @@ function needsEscape(text: string): boolean {
 }
 
 function escapeChar(c: string): string {
-  if (c === '`') return "'";
+  if (c === '`' || c === '\u1fef' || c === '\uff40') return "'";
   const code = c.codePointAt(0) ?? 0;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }

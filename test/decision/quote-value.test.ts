@@ -29,6 +29,12 @@ describe('quoteValue', () => {
     expect(quoteValue('x'.repeat(maxQuotedChars * 2))).toBe(`\`${'x'.repeat(maxQuotedChars - 1)}…\``);
   });
 
+  it('replaces the characters NFKC folds to a backtick, which close the quote to a folding reader', () => {
+    const quoted = quoteValue('a\uff40 b\u1fef c');
+    expect(quoted).toBe("`a' b' c`");
+    expect(quoted.slice(1, -1).normalize('NFKC')).not.toContain('`');
+  });
+
   it('is one line with no inner backtick or control character, and keeps clean text as it is', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 2 * maxQuotedChars }), (value) => {

@@ -244,6 +244,9 @@ export function kindCovers(label: string, real: string): boolean {
   // xml or svg under a text label is shown as text (no browser sniffs text/plain as an image); its markup is still
   // read for script by the browser consumer, whatever the label (which is denied by itself)
   if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg')) return true;
+  // the HTML parser reads any text as a page (a bare `<p>x</p>` or prose under text/html is rendered, never refused
+  // as malformed): inert text contradicts no html label; the browser consumer reads it raw as HTML for script
+  if (label === 'html' && familyOf(real) === 'text') return true;
   return false;
 }
 

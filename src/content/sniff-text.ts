@@ -137,6 +137,7 @@ export function textFindings(
     (kind) =>
       recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, uriExtension(options.uri))),
     mayHold,
+    declaredKindOf(options) === 'xml',
   );
   const textKind = markupRoots.has(classified) && shownAsSource(options) ? 'text' : classified;
   seen.kind = textKind;
@@ -153,11 +154,15 @@ export function textFindings(
 // consumer going by the name shows code (consumers/browser.ts reads such text/plain no more as a page)
 const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xml', 'svg']);
 function shownAsSource(options: SniffOptions): boolean {
-  const declared =
-    options.declaredMime === undefined || options.declaredMime === null
-      ? undefined
-      : kindOfMime(options.declaredMime)?.id;
+  const declared = declaredKindOf(options);
   return (declared === 'text' || declared === 'octet-stream') && isProgramSourceUri(options.uri);
+}
+
+// the kind id the item's declared type names, or undefined (none declared, or a type the table does not know)
+function declaredKindOf(options: SniffOptions): string | undefined {
+  return options.declaredMime === undefined || options.declaredMime === null
+    ? undefined
+    : kindOfMime(options.declaredMime)?.id;
 }
 
 // Whether `bytes` hold a byte: one native search per byte asked, its answer kept for the next asker.

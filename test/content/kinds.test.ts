@@ -65,6 +65,10 @@ describe('kinds table', () => {
     // shown as text under a text label, and read for script by the browser whatever the label (issue 41 item 5)
     ['text', 'svg', true],
     ['svg', 'xml', false],
+    // the HTML parser reads any text as a page: prose or a bare fragment under text/html is rendered, not malformed
+    ['html', 'text', true],
+    ['html', 'json', true],
+    ['xml', 'text', false],
   ])('kindCovers(%s, %s) = %s', (label, real, expected) => {
     expect(kindCovers(label, real)).toBe(expected);
   });

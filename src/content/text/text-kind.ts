@@ -39,6 +39,8 @@ export function classifyText(text: string): TextKind {
  * `recognised` says which kinds to look for: a format only a consumer outside the policy's profile reads is text.
  * `mayHold` says whether the bytes hold a byte (a cheaper answer than a search, when the caller has one): the
  * searches for a byte they lack are skipped.
+ * `declaredXml` says the body was declared an XML type (`application/xml`, `text/xml`): the reader that type names
+ * reads a root element as the document's root, prolog or not.
  */
 export function classifyUtf8(
   bytes: Buffer,
@@ -47,6 +49,7 @@ export function classifyUtf8(
   shownAsCode?: (kind: SectionKind, sections: readonly number[]) => boolean,
   recognised: (kind: TextKind) => boolean = () => true,
   mayHold: (byte: number) => boolean = () => true,
+  declaredXml = false,
 ): TextKind {
   const scripts = recognised('shell-script');
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
@@ -91,7 +94,7 @@ export function classifyUtf8(
   if (head.startsWith('{\\rtf')) return 'rtf';
   if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text(), true)) return 'json';
   if (recognised('hta') && mayHold(0x3a) && hasHtaApplication(bytes, from)) return 'hta';
-  return markupRoot(head, recognised('library-ms')) ?? 'text';
+  return markupRoot(head, recognised('library-ms'), declaredXml) ?? 'text';
 }
 
 // the first `markupHeadChars` UTF-16 code units of the text: every code unit takes at most three UTF-8 bytes, so
@@ -195,8 +198,14 @@ const windowsLibraryRoots: ReadonlySet<string> = new Set(['librarydescription', 
 const windowsLibraryNamespace = /\bschemas\.microsoft\.com\/windows\/2009\/(?:library|searchconnector)\b/i;
 
 // skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element; a
-// Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised
-function markupRoot(head: string, libraries: boolean): 'svg' | 'html' | 'xml' | 'library-ms' | null {
+// Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised. Without a prolog, a
+// root that names no html or svg is xml only to a reader the declared type names (`declaredXml`: an XML parser takes
+// `<feed>` as the document's root, the XML declaration is optional); to any other it may be a fragment or prose
+function markupRoot(
+  head: string,
+  libraries: boolean,
+  declaredXml: boolean,
+): 'svg' | 'html' | 'xml' | 'library-ms' | null {
   let rest = head;
   let prolog = false;
   let doctype = '';
@@ -237,7 +246,7 @@ function markupRoot(head: string, libraries: boolean): 'svg' | 'html' | 'xml' | 
     name === 'iframe'
   )
     return 'html';
-  return prolog ? 'xml' : null;
+  return prolog || declaredXml ? 'xml' : null;
 }
 
 // a doctype may carry an internal subset in brackets, which may itself hold `>`

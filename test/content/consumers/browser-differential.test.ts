@@ -61,8 +61,10 @@ describe('Chromium against the browser adapter', () => {
 
   test('inert pages Chromium runs nothing in are allowed by the adapter, a running one is withheld as active', async (ctx) => {
     if (chromium.browser() === undefined) return ctx.skip(chromium.skipReason());
-    // a page reads as a page by its doctype (bare fragments under text/html are plain text: content.uninterpretable)
+    // text/html is a page whatever it opens with: a bare fragment or prose is rendered as one (kinds.ts, kindCovers)
     for (const html of [
+      '<p>x</p>',
+      'Plain prose, no markup at all.',
       '<!doctype html><p>x</p>',
       '<!doctype html><html><head><title>Guide</title></head><body><h1>Guide</h1><p>Some <b>bold</b> and <a href="#top">a link</a>.</p><table><tr><td>1</td></tr></table></body></html>',
       `<!doctype html><p>x</p><textarea><img src="x" onerror="${run}"></textarea>`,

@@ -14,7 +14,7 @@ import {
 import { declaredDataKind, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
-import { isProgramSourceUri, uriExtension } from './text/uri-extension.ts';
+import { isProgramSourceExtension, uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
@@ -128,24 +128,25 @@ export function textFindings(
     unsafe.push('text holds unpaired utf-16 surrogates');
   const profile = options.consumers ?? defaultProfile;
   const recognised = recognisedUnder(profile);
+  // the uri's extension, read once for every check and consumer that goes by the name
+  const extension = uriExtension(options.uri);
   const classified = classifyUtf8(
     view.utf8,
     0,
     view.text,
-    shortcutShownAsCode(view, options, budget),
+    shortcutShownAsCode(view, options, budget, extension),
     // a source file whose `#!` line names its own language's interpreter is that source (consumers/shell.ts)
-    (kind) =>
-      recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, uriExtension(options.uri))),
+    (kind) => recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, extension)),
     mayHold,
     declaredKindOf(options) === 'xml',
   );
-  const textKind = markupRoots.has(classified) && shownAsSource(options) ? 'text' : classified;
+  const textKind = markupRoots.has(classified) && shownAsSource(options, extension) ? 'text' : classified;
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
   sniff.unsafe = unsafe;
   sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
-  judgeTextForProfile(textBody(bytes, view, textKind, options, budget, mayHold), profile, sniff, budget);
+  judgeTextForProfile(textBody(bytes, view, textKind, options, budget, mayHold, extension), profile, sniff, budget);
   return sniff;
 }
 
@@ -153,9 +154,9 @@ export function textFindings(
 // in text/plain or octet-stream named as program or template source is code: no browser sniffs those types, and a
 // consumer going by the name shows code (consumers/browser.ts reads such text/plain no more as a page)
 const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xml', 'svg']);
-function shownAsSource(options: SniffOptions): boolean {
+function shownAsSource(options: SniffOptions, extension: string | null): boolean {
   const declared = declaredKindOf(options);
-  return (declared === 'text' || declared === 'octet-stream') && isProgramSourceUri(options.uri);
+  return (declared === 'text' || declared === 'octet-stream') && isProgramSourceExtension(extension);
 }
 
 // the kind id the item's declared type names, or undefined (none declared, or a type the table does not know)
@@ -187,6 +188,7 @@ function textBody(
   options: SniffOptions,
   budget: WorkBudget,
   mayHold: (mark: number) => boolean,
+  extension: string | null,
 ): TextBody {
   const declaredMime = options.declaredMime ?? null;
   let parsed: { value: unknown } | undefined;
@@ -204,7 +206,7 @@ function textBody(
     declaredKind: declaredMime === null ? null : (kindOfMime(declaredMime)?.id ?? null),
     declaredData: declaredDataKind(declaredMime),
     uri: options.uri,
-    extension: uriExtension(options.uri),
+    extension,
     maxInflateBytes: options.maxInflateBytes,
     json: () => {
       if (parsed === undefined) {
@@ -229,12 +231,9 @@ function shortcutShownAsCode(
   view: TextView,
   options: SniffOptions,
   budget: WorkBudget,
+  extension: string | null,
 ): (kind: SectionKind, sections: readonly number[]) => boolean {
-  const extension = uriExtension(options.uri);
-  const declared =
-    options.declaredMime === undefined || options.declaredMime === null
-      ? undefined
-      : kindOfMime(options.declaredMime)?.id;
+  const declared = declaredKindOf(options);
   return (kind, sections) =>
     extension !== launcherExtensions[kind] &&
     declared !== kind &&

@@ -5,7 +5,7 @@
 import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
-import { isMarkdownExtension, isProgramSourceUri } from '../text/uri-extension.ts';
+import { isMarkdownExtension, isProgramSourceExtension } from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
@@ -80,7 +80,7 @@ function readsTextAsPage(body: TextBody): boolean {
   // text/plain named as a source or template file (`App.vue`, `list.hbs`, `index.php`) is code to every consumer that
   // goes by the name: no browser sniffs text/plain, and a host going by the name shows code (`.html` stays a page,
   // `.xml` an XML document a browser renders)
-  if (plain && isProgramSourceUri(body.uri)) return false;
+  if (plain && isProgramSourceExtension(body.extension)) return false;
   if (body.extension !== null && pageExtensions.has(body.extension)) return true;
   if (plain || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
   return true;

@@ -4,7 +4,7 @@
 import { findActiveMarkdown } from '../markdown/active-markdown.ts';
 import { markdownRenderers } from '../markdown/markdown-renderers.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
-import { isMarkdownExtension, isSourceCodeUri } from '../text/uri-extension.ts';
+import { isMarkdownExtension, isSourceCodeExtension } from '../text/uri-extension.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
 
@@ -61,5 +61,5 @@ function styled(body: TextBody): boolean {
 // undeclared one as HTML, which the browser consumer judges)
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 function sourceFile(body: TextBody): boolean {
-  return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeUri(body.uri);
+  return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeExtension(body.extension);
 }

@@ -78,22 +78,9 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   'php',
 ]);
 
-/** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. */
+/** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. A read asks once per item (sniff-text.ts) and hands the answer on. */
 export function uriExtension(uri: string | undefined): string | null {
   if (uri === undefined) return null;
-  // one read asks for its uri's extension several times (the text body, the source-file check, the shortcut check):
-  // the last answer is kept, by the uri's text
-  if (uri !== lastUri) {
-    lastExtension = extensionOf(uri);
-    lastUri = uri;
-  }
-  return lastExtension;
-}
-
-let lastUri: string | undefined;
-let lastExtension: string | null = null;
-
-function extensionOf(uri: string): string | null {
   // no url, no extension: the caller reads the body as it would any other
   const url = URL.parse(uri);
   if (url === null) return null;
@@ -104,9 +91,8 @@ function extensionOf(uri: string): string | null {
   return segment.slice(dot + 1).toLowerCase();
 }
 
-/** True when `uri` names a source file by its extension: declared text/plain, no markdown renderer in the profile reads it. */
-export function isSourceCodeUri(uri: string | undefined): boolean {
-  const extension = uriExtension(uri);
+/** True when `extension` (a uri's, from `uriExtension`) names a source file: declared text/plain, no markdown renderer in the profile reads it. */
+export function isSourceCodeExtension(extension: string | null): boolean {
   return extension !== null && sourceExtensions.has(extension);
 }
 
@@ -114,9 +100,8 @@ export function isSourceCodeUri(uri: string | undefined): boolean {
 // `.xml` file as an XML document, its XHTML and SVG script included), not as code
 const dataExtensions: ReadonlySet<string> = new Set(['json', 'xml']);
 
-/** True when `uri` names program or template source (`App.vue`, `list.hbs`, `index.php`): a source file that is not data (`.json`, `.xml`). */
-export function isProgramSourceUri(uri: string | undefined): boolean {
-  const extension = uriExtension(uri);
+/** True when `extension` (a uri's) names program or template source (`App.vue`, `list.hbs`, `index.php`): a source file that is not data (`.json`, `.xml`). */
+export function isProgramSourceExtension(extension: string | null): boolean {
   return extension !== null && sourceExtensions.has(extension) && !dataExtensions.has(extension);
 }
 

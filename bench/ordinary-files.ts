@@ -4,8 +4,10 @@
 // (its default consumer profile) and under every consumer, opt-in ones included, as a typical MCP server sends it:
 // declared by its extension (a type the policy does not admit is sent as text/plain, as the benign corpora do), as
 // text/plain, and as an application/octet-stream blob (a type the default policy refuses by name: judged with it
-// added to `content.allow`, so the bytes decide). Prints the percentage allowed per mode and every file withheld or
-// denied with its reasons. test/conformance/ordinary-files.test.ts keeps the files it found over-blocked allowed.
+// added to `content.allow`, so the bytes decide). Prints the percentage allowed per mode (and of the files that are
+// neither pages whose script a browser runs nor text holding controls a terminal acts on, both refused rightly) and
+// every file withheld or denied with its reasons. test/conformance/ordinary-files.test.ts keeps the files it found
+// over-blocked allowed.
 //
 // `--root DIR` samples another tree instead (/usr/share/doc, /usr/lib/python3: the Debian packages of the machine),
 // with Python, reStructuredText, XML, TOML and INI files sampled too. `--noise N` adds N PNGs of 8 MiB of random
@@ -133,6 +135,7 @@ interface Outcome {
   mode: string;
   mimeType: string;
   effect: string;
+  codes: string[];
   why: string;
 }
 
@@ -166,7 +169,7 @@ async function read(gate: Gate, file: string, mode: string, mimeType: string, by
     result: { resultType: 'complete', contents: [{ uri, mimeType, ...body }] },
   });
   const why = decision.reasons.map((r) => `${r.code}: ${r.message}`).join('; ');
-  return { file: rel, mode, mimeType, effect: decision.effect, why };
+  return { file: rel, mode, mimeType, effect: decision.effect, codes: decision.reasons.map((r) => r.code), why };
 }
 
 const all: string[] = [];
@@ -249,15 +252,22 @@ const classes = new Map<string, number>();
 for (const f of files)
   classes.set(classOf(path.basename(f)) as string, (classes.get(classOf(path.basename(f)) as string) ?? 0) + 1);
 console.log(`  by class: ${[...classes].map(([c, n]) => `${c} ${n}`).join(', ')}`);
+// refused rightly, counted apart: a page whose script a browser runs, and text holding controls a terminal acts on
+// (a host printing the body to a terminal: ESC, the C1 introducers, BS, NUL …), whatever else the file is
+const scriptPage = (r: Outcome): boolean => /\.html?$/.test(r.file) && /`<script>` element/.test(r.why);
+const terminalText = (r: Outcome): boolean =>
+  r.codes.every((code) => code === 'content.unsafe-text') &&
+  /nul characters|terminal escape|c1 control|control characters a terminal/.test(r.why);
 for (const mode of [...new Set(results.map((r) => r.mode))]) {
   const rows = results.filter((r) => r.mode === mode);
   const ok = rows.filter((r) => r.effect === 'allow').length;
-  // a page whose script a browser runs is refused rightly: counted apart
-  const pages = rows.filter((r) => r.effect !== 'allow' && /\.html?$/.test(r.file) && /`<script>` element/.test(r.why));
-  const ordinary = rows.length - pages.length;
+  const pages = rows.filter((r) => r.effect !== 'allow' && scriptPage(r)).length;
+  const terminal = rows.filter((r) => r.effect !== 'allow' && !scriptPage(r) && terminalText(r)).length;
+  const ordinary = rows.length - pages - terminal;
   console.log(
     `  ${mode.padEnd(36)} ${((100 * ok) / rows.length).toFixed(2).padStart(6)}% allowed (${ok}/${rows.length}); ` +
-      `${((100 * ok) / ordinary).toFixed(2)}% of the ${ordinary} that are not pages running a script`,
+      `${((100 * ok) / ordinary).toFixed(2)}% of the ${ordinary} that are neither pages running a script (${pages}) ` +
+      `nor text a terminal acts on (${terminal})`,
   );
 }
 const refused = results.filter((r) => r.effect !== 'allow');

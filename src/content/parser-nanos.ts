@@ -27,11 +27,36 @@ export const saxesNanosPerParse = 10_000;
 /** saxes per open element whose prefixes it resolves at a start tag, calibrated ns: (165 − 28) ns per character of `<g>`s 250 deep. */
 export const saxesNanosPerOpenElement = 8;
 
-/** The screen in front of the markdown renderers (markdown-screen.ts) or the HTML parser (markup-screen.ts) per character it reads, calibrated ns: 10–21 measured on notebook cells (a 2,000-character cell of prose, code, links and a styled tag). */
+/** The markup screen in front of the HTML parser (markup-screen.ts) per character it reads, calibrated ns: 10–21 measured on notebook cells (a 2,000-character cell of prose, code, links and a styled tag). */
 export const screenNanosPerChar = 25;
 
-/** Cutting markdown into the parts every renderer reads apart and screening each (markdown-parts.ts), per character, calibrated ns: 22–28 measured on the same cells. */
-export const partsNanosPerChar = 60;
+// The screen in front of the markdown renderers (markdown-screen.ts) and the cutting into parts (markdown-parts.ts),
+// charged by the work each counted as it ran: characters, the marks looked at (`<`, `&`, `=`, `:`, `\`; each tag
+// read), the lines read by the per-line readings (indented code, html blocks, fences), the parts screened. CPU time,
+// the least of three in one process, at load 12–22 on the project's 2-core machine (`bench/content.ts` shapes and the
+// hostile ones of tests): the screen 0.3 ns a character (8 MiB of `[`) to 3.1 (8 MiB of READMEs), 78–121 ns a mark
+// (4 Mi `<a`, a contributors table, a Maven pom), 3.5 ns a line read besides (8 MiB of line breaks); the cutting 5 ns
+// a character (prose) to 17.7 (a Maven pom; READMEs 16.5), 216–360 ns a line (400,000 one-letter paragraphs, 8 MiB of
+// line breaks). A text of short lines is charged by its lines: 8 MiB of line breaks after one live line, charged
+// 0.71 s by its characters, took 2.1–3.3 s.
+
+/** The markdown screen per text it screens, calibrated ns (its bytes made and its readings set up; a notebook screens each cell). */
+export const markdownScreenNanosPerCall = 2_000;
+
+/** The markdown screen per character, calibrated ns. */
+export const markdownScreenNanosPerChar = 5;
+
+/** The markdown screen and the cutting per mark looked at, calibrated ns. */
+export const markdownScreenNanosPerMark = 150;
+
+/** The markdown screen and the cutting per line read besides (indented code, html blocks), calibrated ns. */
+export const markdownScreenNanosPerLine = 10;
+
+/** Cutting markdown into the parts every renderer reads apart (markdown-parts.ts) per character, calibrated ns, beside its lines, the marks and lines its readings counted and the parts it screened (at the screen's rates). */
+export const partsNanosPerChar = 22;
+
+/** Cutting markdown into parts per line of the text, calibrated ns. */
+export const partsNanosPerLine = 400;
 
 /** markdown-it's parse into tokens (the gate's own reading of links and definitions), calibrated ns per character: 47–171 measured. */
 export const markdownTokensNanosPerChar = 200;

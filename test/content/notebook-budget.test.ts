@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { notebookViewerRenderers } from '../../src/content/markdown/markdown-renderers.ts';
 import { findActiveNotebook } from '../../src/content/notebook/active-notebook.ts';
-import { markdownNanosPerChar, partsNanosPerChar, screenNanosPerChar } from '../../src/content/parser-nanos.ts';
+import { planCharges } from '../../src/content/markdown/active-markdown.ts';
+import { markdownNanosPerChar } from '../../src/content/parser-nanos.ts';
 import { maxParserNanos, WorkBudget, WorkExhausted } from '../../src/content/work-budget.ts';
 import { decideItem } from './decide-item.ts';
 
@@ -61,7 +62,8 @@ describe('a notebook near the parser-time bound', () => {
   test('twice the cells that fit are withheld before any parser starts: only the screens and cutting are spent', () => {
     const budget = new WorkBudget(Number.POSITIVE_INFINITY);
     expect(() => findActiveNotebook(notebook(2 * fitting), budget)).toThrow(WorkExhausted);
-    expect(budget.timeSpent).toBe(2 * fitting * (screenNanosPerChar + partsNanosPerChar) * cellText.length);
+    const { screen, parts } = planCharges(cellText);
+    expect(budget.timeSpent).toBe(2 * fitting * (screen + parts));
   });
 
   test('a javascript output is found before any parser starts, wherever it stands', () => {

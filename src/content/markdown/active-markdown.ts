@@ -19,13 +19,18 @@ import {
   markdownNanosPerChar,
   markdownNanosPerLine,
   partsNanosPerChar,
+  partsNanosPerLine,
   screenNanosPerChar,
+  markdownScreenNanosPerCall,
+  markdownScreenNanosPerChar,
+  markdownScreenNanosPerLine,
+  markdownScreenNanosPerMark,
 } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { markdownLines, pairingSteps } from './markdown-cost.ts';
-import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
+import { markdownRuns, newPartsWork, type PartsWork, stylesheetElement } from './markdown-parts.ts';
 import { mayHoldActiveMarkdown } from './markdown-screen.ts';
-import { mayHoldActiveMarkup } from '../svg-html/markup-screen.ts';
+import { mayHoldActiveMarkup, type ScreenWork } from '../svg-html/markup-screen.ts';
 import {
   commonMark,
   type MarkdownEnv,
@@ -41,14 +46,61 @@ export interface MarkdownPlan {
   runs: readonly string[];
 }
 
-/** Screens `text` and, when the screen passes it or `stylesheets` asks for the parts naming a stylesheet element, cuts it into the runs a reading renders (the whole text when the screen passed it and no part passes on its own); both are charged to `budget`'s parser time as they happen. */
+/** Screens `text` and, when the screen passes it or `stylesheets` asks for the parts naming a stylesheet element, cuts it into the runs a reading renders (the whole text when the screen passed it and no part passes on its own); both are charged to `budget`'s parser time as they are counted (characters, lines, marks looked at), each right after it ran. */
 export function planMarkdown(text: string, budget: WorkBudget, stylesheets = false): MarkdownPlan {
-  budget.spendTime('markdown screen', screenNanosPerChar * text.length);
-  const live = mayHoldActiveMarkdown(text);
+  const screened = { marks: 0 };
+  // its characters before it starts, the marks and lines it counted when it is done
+  const before = markdownScreenNanosPerCall + markdownScreenNanosPerChar * text.length;
+  budget.spendTime('markdown screen', before);
+  const live = mayHoldActiveMarkdown(text, screened);
+  budget.spendTime('markdown screen', markdownScreenNanosPerCall + screenNanos(text.length, screened) - before);
   if (!live && !stylesheets) return { live, runs: [] };
-  budget.spendTime('markdown parts', partsNanosPerChar * text.length);
-  const runs = markdownRuns(text, stylesheets ? stylesheetPart : undefined);
+  const runs = cutMarkdown(text, budget, stylesheets ? stylesheetPart : undefined);
   return { live, runs: live && runs.length === 0 ? [text] : runs };
+}
+
+/** What `planMarkdown` charges `text` for its screen, and for its cutting when the screen passes it (0 when it does not), calibrated ns. */
+export function planCharges(text: string): { screen: number; parts: number } {
+  const screened = { marks: 0 };
+  const live = mayHoldActiveMarkdown(text, screened);
+  const screen = markdownScreenNanosPerCall + screenNanos(text.length, screened);
+  if (!live) return { screen, parts: 0 };
+  const work = newPartsWork();
+  markdownRuns(text, undefined, work);
+  return { screen, parts: partsNanos(text.length, work) };
+}
+
+/** The screen in front of the renderers on `chars` characters that did `work`, calibrated ns (its cost per call aside). */
+export function screenNanos(chars: number, work: ScreenWork): number {
+  return (
+    markdownScreenNanosPerChar * chars +
+    markdownScreenNanosPerMark * work.marks +
+    markdownScreenNanosPerLine * (work.lines ?? 0)
+  );
+}
+
+/** `markdownRuns` of the text, its cutting and the screens of its parts charged to `budget` as they were counted. */
+export function cutMarkdown(text: string, budget: WorkBudget, also?: (part: string) => boolean): string[] {
+  // its characters before it starts, its lines as they are read (a text of line breaks past the bound stops there),
+  // the rest when it is done
+  budget.spendTime('markdown parts', partsNanosPerChar * text.length);
+  let charged = 0;
+  const work = newPartsWork();
+  work.onLines = (lines) => {
+    charged += lines;
+    budget.spendTime('markdown parts', partsNanosPerLine * lines);
+  };
+  const runs = markdownRuns(text, also, work);
+  budget.spendTime(
+    'markdown parts',
+    partsNanos(text.length, work) - partsNanosPerChar * text.length - partsNanosPerLine * charged,
+  );
+  return runs;
+}
+
+/** What cutting `chars` characters into parts (`markdownRuns`) that did `work` costs, calibrated ns. */
+export function partsNanos(chars: number, work: PartsWork): number {
+  return partsNanosPerChar * chars + partsNanosPerLine * work.cutLines + screenNanos(work.screened, work);
 }
 
 /** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. `plan`: the text's plan (`planMarkdown`, with `stylesheets` when `seePage` is given) when the caller made it already. */

@@ -18,6 +18,8 @@
 export interface IndentedCode {
   /** whether the byte at `at` stands on a line every renderer reads as indented code */
   holds(at: number): boolean;
+  /** the lines read */
+  readonly lines: number;
 }
 
 /** The indented code lines of UTF-8 markdown `bytes`, read once, linear. */
@@ -27,7 +29,8 @@ export function indentedCode(bytes: Uint8Array): IndentedCode {
   let container = false;
   let previousBlank = true;
   let previousCode = false;
-  for (let start = 0; start < bytes.length; ) {
+  let lines = 0;
+  for (let start = 0; start < bytes.length; lines++) {
     let end = start;
     while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
     let next = end + 1;
@@ -56,6 +59,7 @@ export function indentedCode(bytes: Uint8Array): IndentedCode {
     start = next;
   }
   return {
+    lines,
     holds(at: number): boolean {
       let low = 0;
       let high = runs.length / 2 - 1;

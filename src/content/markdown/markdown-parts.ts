@@ -28,7 +28,7 @@ import { FenceReadings } from './fence-readings.ts';
 import { ForeignRegions, foreignTag } from './foreign-regions.ts';
 import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
 import { mayDefineActiveReference, mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
-import { markTextTriggers } from '../svg-html/markup-screen.ts';
+import { markTextTriggers, type ScreenWork } from '../svg-html/markup-screen.ts';
 import {
   mayOpenStyle,
   opensInlineSpan,
@@ -61,10 +61,11 @@ interface Cuts {
   byteCuts: number[];
 }
 
-function cutText(text: string): Cuts {
+function cutText(text: string, work: PartsWork = newPartsWork()): Cuts {
   const bytes = Buffer.from(text, 'utf8');
   const blocks = htmlBlockLines(bytes);
-  const lines = fencedLines(text, bytes, blocks);
+  const lines = fencedLines(text, bytes, blocks, work.onLines);
+  work.cutLines += lines.length;
   // a `<` on a line every reading holds in a fenced code block is code, no tag
   let line = 0;
   const code = (at: number): boolean => {
@@ -72,7 +73,7 @@ function cutText(text: string): Cuts {
     const held = lines[line];
     return held !== undefined && held.code && at < held.nextByte;
   };
-  const spans = rawTagSpans(bytes, true, code);
+  const spans = rawTagSpans(bytes, true, code, work);
   const cuts: number[] = [];
   const byteCuts: number[] = [];
   let span = 0;
@@ -136,7 +137,12 @@ interface Line {
 }
 
 // the text's lines, as far as the fence readings can follow them (none after they are lost: nothing is cut there)
-function fencedLines(text: string, bytes: Uint8Array, blocks: HtmlBlockLines): Line[] {
+function fencedLines(
+  text: string,
+  bytes: Uint8Array,
+  blocks: HtmlBlockLines,
+  onLines?: (lines: number) => void,
+): Line[] {
   const fences = new FenceReadings();
   const lines: Line[] = [];
   // ASCII text: every character is one byte
@@ -155,6 +161,7 @@ function fencedLines(text: string, bytes: Uint8Array, blocks: HtmlBlockLines): L
     // the line's break is the same byte in the UTF-8 bytes: the next line starts after it there
     const nextByte = Math.min(bytes.length, ascii ? next : nextLineByte(bytes, byte));
     lines.push({ start, end, byte, nextByte, blank, previousBlank, inBlock, closed, open, code: open && fences.open });
+    if (lines.length % linesPerCall === 0) onLines?.(linesPerCall);
     previousBlank = blank;
     byte = nextByte;
     start = next;
@@ -185,13 +192,30 @@ function lineEnd(text: string, start: number): number {
   return end;
 }
 
-/** The runs of the text a reading must render: neighbouring parts the screen passes (or `also` names, as a stylesheet reading does), joined; none when no part needs it. */
-export function markdownRuns(text: string, also?: (part: string) => boolean): string[] {
-  const { bytes, cuts, byteCuts } = cutText(text);
+/** Work the cutting did, for a caller that charges it (active-markdown.ts): the text's lines cut, the marks looked at (tags read, the screens' marks) and lines read besides, the characters of the parts screened. */
+export interface PartsWork extends ScreenWork {
+  /** the text's lines cut */
+  cutLines: number;
+  screened: number;
+  /** told every `linesPerCall` lines cut, as they are (a caller that charges them may stop the cutting there) */
+  onLines?: (lines: number) => void;
+}
+
+/** How many lines the cutting reads between calls to `PartsWork.onLines`. */
+export const linesPerCall = 4096;
+
+/** No work yet. */
+export function newPartsWork(): PartsWork {
+  return { cutLines: 0, marks: 0, lines: 0, screened: 0 };
+}
+
+/** The runs of the text a reading must render: neighbouring parts the screen passes (or `also` names, as a stylesheet reading does), joined; none when no part needs it. `work`: counts what the cutting and the screens of the parts did. */
+export function markdownRuns(text: string, also?: (part: string) => boolean, work = newPartsWork()): string[] {
+  const { bytes, cuts, byteCuts } = cutText(text, work);
   // a part in which no trigger of the markup screen stands, read anywhere, passes nothing on its own: only the parts
   // holding one are screened (a part's screen has a fixed cost, and 8 MiB of READMEs is 46,000 parts)
   const triggers = Buffer.alloc(bytes.length);
-  markTextTriggers(bytes, triggers);
+  markTextTriggers(bytes, triggers, work);
   let trigger = triggers.indexOf(1);
   const runs: string[] = [];
   let run = '';
@@ -199,12 +223,14 @@ export function markdownRuns(text: string, also?: (part: string) => boolean): st
     const part = text.slice(cuts[i - 1] ?? 0, cuts[i] ?? text.length);
     const end = byteCuts[i] ?? bytes.length;
     if (trigger !== -1 && trigger < (byteCuts[i - 1] ?? 0)) trigger = triggers.indexOf(1, byteCuts[i - 1] ?? 0);
-    const live = trigger !== -1 && trigger < end && mayHoldActiveMarkdown(part);
+    const candidate = trigger !== -1 && trigger < end;
+    if (candidate) work.screened += part.length;
+    const live = candidate && mayHoldActiveMarkdown(part, work);
     // a live part that may define a link reference to a script or `data:` url: the renderers disagree on what a
     // definition is (marked takes labels past 999 characters and titles across a blank line), and a use anywhere
     // links it, so the whole text is read as one; likewise a live part holding a footnote reference or definition
     // (`[^`), which renders only with its other half
-    if (live && (part.includes('[^') || mayDefineActiveReference(part))) return [text];
+    if (live && (part.includes('[^') || mayDefineActiveReference(part, work))) return [text];
     if (live || also?.(part) === true) run += part;
     else if (run !== '') {
       runs.push(run);

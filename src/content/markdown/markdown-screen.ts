@@ -24,15 +24,15 @@
 // `&NewLine;`) counts where a scheme does: elsewhere the renderers decode it into text and escape it again.
 // test/content/markdown/markdown-screen.test.ts checks the screen against every real renderer.
 import { spellsAt } from '../ascii-bytes.ts';
-import { mayHoldActiveMarkupUtf8 } from '../svg-html/markup-screen.ts';
+import { mayHoldActiveMarkupUtf8, type ScreenWork } from '../svg-html/markup-screen.ts';
 import { type IndentedCode, indentedCode } from './indented-code.ts';
 import { type HtmlBlockLines, htmlBlockLines, markedRawText, mayGoOnAsTag } from './raw-html-grammar.ts';
 
-/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). Linear; native searches first. */
-export function mayHoldActiveMarkdown(text: string): boolean {
+/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). `work`: counts the marks it looked at (the tags it read, the screen's marks). Linear; native searches first. */
+export function mayHoldActiveMarkdown(text: string, work: ScreenWork = { marks: 0 }): boolean {
   const bytes = Buffer.from(text, 'utf8');
-  const tags = rawTagSpans(bytes);
-  const escaped = escapedAsCode(bytes, tags);
+  const tags = rawTagSpans(bytes, false, undefined, work);
+  const escaped = escapedAsCode(bytes, tags, work);
   let param: boolean | undefined;
   const spellsParam = (): boolean => {
     param ??= /<param/i.test(bytes.toString('latin1'));
@@ -40,13 +40,21 @@ export function mayHoldActiveMarkdown(text: string): boolean {
   };
   const tag = (end: number): boolean =>
     (bytes[end - 1] === 0x3a || endsTagName(bytes[end])) && !escaped(end) && reportable(bytes, tags, end, spellsParam);
-  return mayHoldActiveMarkupUtf8(bytes, 'text', {
-    // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
-    tag,
-    // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
-    attribute: (equals) => (escaped(equals) ? -1 : attributeFrom(bytes, tags, equals)),
-    url: (mark) => !escaped(mark) && (inSpan(tags, mark) || afterLinkOpening(bytes, mark)),
-  });
+  return mayHoldActiveMarkupUtf8(
+    bytes,
+    'text',
+    {
+      // the tokenizer's tag name runs to white space, `/` or `>`: `<FormData>` is no form (`hta:` is a prefix)
+      tag,
+      // in a tag that ends on its line, a name starts after its `<` (`JSONSchema<Value = any>` names no `on…`)
+      attribute: (equals) => {
+        const from = attributeFrom(bytes, tags, equals);
+        return from === -1 || escaped(equals) ? -1 : from;
+      },
+      url: (mark) => (inSpan(tags, mark) || afterLinkOpening(bytes, mark)) && !escaped(mark),
+    },
+    work,
+  );
 }
 
 // Elements the HTML reader reports only with certain attributes (active-html.ts): an `object` that names what it
@@ -94,22 +102,37 @@ function indexOfFolded(bytes: Buffer, word: string, from: number, to: number): n
 // whether the byte at `at` is text every renderer escapes as indented code (indented-code.ts): on such a line, off
 // every line an html block may hold, and before a tag a page may leave open (`rawTagSpans`' last span, when it runs
 // to the text's end: the renderers' own markup, and code text with it, may stand inside that tag)
-function escapedAsCode(bytes: Uint8Array, tags: readonly number[]): (at: number) => boolean {
+function escapedAsCode(bytes: Uint8Array, tags: readonly number[], work: ScreenWork): (at: number) => boolean {
   const open = tags[tags.length - 1] === bytes.length ? (tags[tags.length - 2] ?? 0) : bytes.length;
   let code: IndentedCode | undefined;
   let blocks: HtmlBlockLines | undefined;
-  return (at) => at < open && (code ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at);
+  return (at) =>
+    at < open &&
+    (code ??= linesOf(indentedCode, bytes, work)).holds(at) &&
+    !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at);
 }
 
-/** Whether the text may define a link reference (`[label]: destination`) whose destination is a script or `data:` url: a scheme's mark, or a character reference that may spell one, as `mayHoldActiveMarkdown` counts it (a tag and an attribute aside), where a destination may start with it: after a `]:` on its line or the line before, with nothing between that a url's scheme cannot start with (a `/`, `?` or `=` before it: `https://badgen.net/…?icon=data:…` is no `data:` url). A definition links its uses in any part of the text (markdown-parts.ts); one whose destination is inert makes inert links wherever they stand. Linear. */
-export function mayDefineActiveReference(text: string): boolean {
+// a reading of the text line by line (indented code, html blocks), its lines counted in `work`
+function linesOf<T extends { readonly lines: number }>(
+  read: (bytes: Uint8Array) => T,
+  bytes: Uint8Array,
+  work: ScreenWork,
+): T {
+  const reading = read(bytes);
+  work.lines = (work.lines ?? 0) + reading.lines;
+  return reading;
+}
+
+/** Whether the text may define a link reference (`[label]: destination`) whose destination is a script or `data:` url: a scheme's mark, or a character reference that may spell one, as `mayHoldActiveMarkdown` counts it (a tag and an attribute aside), where a destination may start with it: after a `]:` on its line or the line before, with nothing between that a url's scheme cannot start with (a `/`, `?` or `=` before it: `https://badgen.net/…?icon=data:…` is no `data:` url). A definition links its uses in any part of the text (markdown-parts.ts); one whose destination is inert makes inert links wherever they stand. `work`: counts the marks it looked at. Linear. */
+export function mayDefineActiveReference(text: string, work: ScreenWork = { marks: 0 }): boolean {
   if (!text.includes(']:')) return false;
   const bytes = Buffer.from(text, 'utf8');
-  return mayHoldActiveMarkupUtf8(bytes, 'text', {
-    tag: () => false,
-    attribute: () => -1,
-    url: (mark) => afterLinkOpening(bytes, mark, true),
-  });
+  return mayHoldActiveMarkupUtf8(
+    bytes,
+    'text',
+    { tag: () => false, attribute: () => -1, url: (mark) => afterLinkOpening(bytes, mark, true) },
+    work,
+  );
 }
 
 // a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break);
@@ -152,18 +175,28 @@ function previousLineEnd(bytes: Buffer, start: number): number {
   return Math.max(0, end);
 }
 
-/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. */
-export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: number) => boolean): number[] {
+/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. `work`: counts the `<`s read. */
+export function rawTagSpans(
+  bytes: Uint8Array,
+  acrossLines = false,
+  code?: (at: number) => boolean,
+  work: ScreenWork = { marks: 0 },
+): number[] {
   const spans: number[] = [];
   let blocks: HtmlBlockLines | undefined;
   let indented: IndentedCode | undefined;
   let read = 0;
   let markedRaw: ((at: number) => boolean) | undefined;
   for (let at = bytes.indexOf(0x3c); at !== -1; at = bytes.indexOf(0x3c, at + 1)) {
+    work.marks++;
     const name = bytes[at + 1] === 0x2f ? at + 2 : at + 1;
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
     // on a line every renderer reads as indented code (and no html block's) the `<` is escaped: no tag
-    if ((indented ??= indentedCode(bytes)).holds(at) && !(blocks ??= htmlBlockLines(bytes)).holds(at)) continue;
+    if (
+      (indented ??= linesOf(indentedCode, bytes, work)).holds(at) &&
+      !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at)
+    )
+      continue;
     if (code?.(at) === true) continue;
     const end = tagEnd(bytes, name);
     if (end < 0) {
@@ -176,7 +209,7 @@ export function rawTagSpans(bytes: Uint8Array, acrossLines = false, code?: (at: 
         read <= bytes.length &&
         !(markedRaw ??= markedRawText(bytes))(at) &&
         !mayGoOnAsTag(bytes, at + 1) &&
-        !(blocks ??= htmlBlockLines(bytes)).holds(at);
+        !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at);
       if (text) continue;
       // read on across its lines, the tag may end before any blank line: no renderer ends its block inside it
       const far = acrossLines ? tagEnd(bytes, name, true) : -1;

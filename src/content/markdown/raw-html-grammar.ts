@@ -126,6 +126,8 @@ const markedRawNames = ['pre', 'code', 'kbd', 'script'];
 export interface HtmlBlockLines {
   /** whether the line holding the byte at `at` may be a line of an html block */
   holds(at: number): boolean;
+  /** the lines read */
+  readonly lines: number;
 }
 
 /** Every line that may stand in an html block: from each line that may start one to the blank line or end marker the longest block it may start ends at (a line holding that marker included). Linear in the text. */
@@ -144,7 +146,8 @@ export function htmlBlockLines(bytes: Uint8Array): HtmlBlockLines {
     return found === -1 ? bytes.length : lineEndFrom(bytes, found);
   };
   let nextBlank = -2;
-  for (let start = 0; start < bytes.length; ) {
+  let lines = 0;
+  for (let start = 0; start < bytes.length; lines++) {
     const end = lineEndFrom(bytes, start);
     const kind = blockStartAt(bytes, start, end);
     if (kind !== null) {
@@ -162,6 +165,7 @@ export function htmlBlockLines(bytes: Uint8Array): HtmlBlockLines {
     start = nextLineStart(bytes, end);
   }
   return {
+    lines,
     holds(at) {
       let low = 0;
       let high = blocks.length / 2 - 1;

@@ -3,12 +3,12 @@
 // them. Each page is read, not the raw text, so a `<style>` shown in a code block stays text. The pages are the ones
 // `findActiveMarkdown` made when the screen let the text through to the renderers (`seePage`), made here only when
 // it did not: a text is rendered once for both readings.
-import { parse5NanosPerChar, parse5NanosPerParse, partsNanosPerChar } from '../parser-nanos.ts';
+import { parse5NanosPerChar, parse5NanosPerParse } from '../parser-nanos.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
 import type { WorkBudget } from '../work-budget.ts';
-import { markdownNanos } from './active-markdown.ts';
+import { cutMarkdown, markdownNanos } from './active-markdown.ts';
 import { type MarkdownRenderer, renderWith } from './markdown-renderers.ts';
-import { markdownRuns, stylesheetElement } from './markdown-parts.ts';
+import { stylesheetElement } from './markdown-parts.ts';
 
 export { stylesheetElement } from './markdown-parts.ts';
 
@@ -22,8 +22,7 @@ export function stylesheetLoad(page: string, budget: WorkBudget): string | null 
 
 /** The pages `renderers` make of the parts of `text` that name a stylesheet element (markdown-parts.ts), each distinct page once, charged before any renderer starts: for a text the screen kept from `findActiveMarkdown`'s renderers. */
 export function renderedPages(text: string, renderers: readonly MarkdownRenderer[], budget: WorkBudget): string[] {
-  budget.spendTime('markdown parts', partsNanosPerChar * text.length);
-  const runs = markdownRuns(text, (part) => stylesheetElement.test(part));
+  const runs = cutMarkdown(text, budget, (part) => stylesheetElement.test(part));
   for (const run of runs) budget.spendTime('markdown', markdownNanos(run, renderers));
   return [...new Set(runs.flatMap((run) => renderers.map((renderer) => renderWith(renderer, run))))];
 }

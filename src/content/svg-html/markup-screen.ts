@@ -74,11 +74,19 @@ export function mayHoldActiveMarkup(text: string): boolean {
   return mayHoldActiveMarkupUtf8(Buffer.from(text, 'utf8'));
 }
 
-/** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. `places` (the `text` reading): where its triggers may stand in what the parser reads (default: anywhere). */
+/** Work a screen did beyond its pass over the bytes, for a caller that charges it (markdown/active-markdown.ts): the marks it looked at (`<`, `&`, `=`, `:`, `\`, each a look at the bytes around it). */
+export interface ScreenWork {
+  marks: number;
+  /** lines read besides (the markdown screen's readings of indented code and html blocks) */
+  lines?: number;
+}
+
+/** `mayHoldActiveMarkup` of the bytes as `reading` reads them (default: UTF-8 text); every trigger is ASCII, so it is found as bytes (native searches for its first byte, then a look at the bytes around it) without decoding. `places` (the `text` reading): where its triggers may stand in what the parser reads (default: anywhere). `work`: counts the marks the `text` reading looked at. */
 export function mayHoldActiveMarkupUtf8(
   bytes: Buffer,
   reading: MarkupReading = 'text',
   places: MarkupPlaces = anywhere,
+  work: ScreenWork = { marks: 0 },
 ): boolean {
   // binary bytes hold every mark many times over (each about once in 256 bytes): the sniffed reading's triggers are
   // each looked for only at the offsets where the pair of bytes it starts with stands (byte-sites.ts)
@@ -90,31 +98,40 @@ export function mayHoldActiveMarkupUtf8(
     return false;
   }
   return (
-    anyMark(bytes, 0x3c, (at) => {
-      const tags = textTagsByFirst[((bytes[at + 1] ?? 0) | 0x20) & 0x7f];
-      return tags !== undefined && tags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length));
-    }) ||
-    anyMark(bytes, 0x26, (at) => letterReferences.some((w) => spellsAt(bytes, at, w)) && places.url(at)) ||
-    anyEquals(bytes, places) ||
-    anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at) && places.url(at)) ||
-    anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at) && places.url(at)) ||
-    anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at) && places.url(at))
+    anyMark(
+      bytes,
+      0x3c,
+      (at) => {
+        const tags = textTagsByFirst[((bytes[at + 1] ?? 0) | 0x20) & 0x7f];
+        return tags !== undefined && tags.some((w) => spellsAt(bytes, at + 1, w) && places.tag(at + 1 + w.length));
+      },
+      work,
+    ) ||
+    anyMark(bytes, 0x26, (at) => letterReferences.some((w) => spellsAt(bytes, at, w)) && places.url(at), work) ||
+    anyEquals(bytes, places, work) ||
+    anyMark(bytes, 0x3a, (at) => schemeBefore(bytes, at) && places.url(at), work) ||
+    anyMark(bytes, 0x26, (at) => schemeBefore(bytes, at) && places.url(at), work) ||
+    anyMark(bytes, 0x5c, (at) => schemeBefore(bytes, at) && places.url(at), work)
   );
 }
 
 /** Marks in `marked` (one byte per byte of `bytes`, set to 1) every place a trigger of the `text` reading stands, read anywhere (no `places`): the offset of its mark (`<`, `&`, `=`, `:`, `\`). A stretch of the bytes marked nowhere passes nothing read on its own either: each trigger it holds reads only bytes within it, which are these bytes, and stands where this reading finds one. Linear. */
-export function markTextTriggers(bytes: Buffer, marked: Uint8Array): void {
+export function markTextTriggers(bytes: Buffer, marked: Uint8Array, work: ScreenWork = { marks: 0 }): void {
   for (let at = nextByte(bytes, 0x3c, 0); at !== -1; at = nextByte(bytes, 0x3c, at + 1)) {
+    work.marks++;
     const tags = textTagsByFirst[((bytes[at + 1] ?? 0) | 0x20) & 0x7f];
     if (tags !== undefined && tags.some((w) => spellsAt(bytes, at + 1, w))) marked[at] = 1;
   }
-  for (let at = nextByte(bytes, 0x26, 0); at !== -1; at = nextByte(bytes, 0x26, at + 1))
-    if (letterReferences.some((w) => spellsAt(bytes, at, w)) || schemeBefore(bytes, at)) marked[at] = 1;
-  for (let at = nextByte(bytes, 0x3d, 0); at !== -1; at = nextByte(bytes, 0x3d, at + 1))
+  for (let at = nextByte(bytes, 0x3d, 0); at !== -1; at = nextByte(bytes, 0x3d, at + 1)) {
+    work.marks++;
     if (textNameBefore(bytes, at, 0)) marked[at] = 1;
-  for (const mark of [0x3a, 0x5c])
-    for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1))
-      if (schemeBefore(bytes, at)) marked[at] = 1;
+  }
+  for (const mark of [0x3a, 0x5c, 0x26])
+    for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1)) {
+      work.marks++;
+      const reference = mark === 0x26 && letterReferences.some((w) => spellsAt(bytes, at, w));
+      if (reference || schemeBefore(bytes, at)) marked[at] = 1;
+    }
 }
 
 /**
@@ -150,17 +167,22 @@ function tagAt(bytes: Uint8Array, at: number, tags: readonly Buffer[] | undefine
 }
 
 // a `mark` byte for which `holds` is true, found by native search
-function anyMark(bytes: Buffer, mark: number, holds: (at: number) => boolean): boolean {
-  for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1)) if (holds(at)) return true;
+function anyMark(bytes: Buffer, mark: number, holds: (at: number) => boolean, work: ScreenWork): boolean {
+  for (let at = nextByte(bytes, mark, 0); at !== -1; at = nextByte(bytes, mark, at + 1)) {
+    work.marks++;
+    if (holds(at)) return true;
+  }
   return false;
 }
 
 // an `=` whose attribute name (read back from it) the reading reports; one loop, no closure per `=` (an 8 MiB icon
 // sheet holds 350,000 of them, and a closure and a `some` per `=` was a fifth of its read)
-function anyEquals(bytes: Buffer, places: MarkupPlaces): boolean {
+function anyEquals(bytes: Buffer, places: MarkupPlaces, work: ScreenWork): boolean {
   const everywhere = places === anywhere;
-  for (let at = nextByte(bytes, 0x3d, 0); at !== -1; at = nextByte(bytes, 0x3d, at + 1))
+  for (let at = nextByte(bytes, 0x3d, 0); at !== -1; at = nextByte(bytes, 0x3d, at + 1)) {
+    work.marks++;
     if (textNameBefore(bytes, at, everywhere ? 0 : places.attribute(at))) return true;
+  }
   return false;
 }
 

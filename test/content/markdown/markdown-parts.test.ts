@@ -7,9 +7,9 @@ import {
   findActiveMarkdown,
   markdownNanos,
   planCharge,
+  planCharges,
   planMarkdown,
 } from '../../../src/content/markdown/active-markdown.ts';
-import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
 import { maxParserNanos, WorkBudget } from '../../../src/content/work-budget.ts';
 import { markdownParts, markdownRuns } from '../../../src/content/markdown/markdown-parts.ts';
 import { liveIn, realRenderers } from './markdown-differential.ts';
@@ -194,7 +194,8 @@ describe('markdown read in parts', () => {
     const budget = WorkBudget.unlimited();
     expect(planCharge(planMarkdown(readme, budget))).toBe(markdownNanos('End <b style="color: teal">x</b>.\n'));
     // the screen and the cutting are charged as they run, once
-    expect(budget.timeSpent).toBe((screenNanosPerChar + partsNanosPerChar) * readme.length);
+    const charges = planCharges(readme);
+    expect(budget.timeSpent).toBe(charges.screen + charges.parts);
   });
 
   test.each([

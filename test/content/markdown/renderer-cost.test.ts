@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import { pairingSteps } from '../../../src/content/markdown/markdown-cost.ts';
-import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
+import { planCharges } from '../../../src/content/markdown/active-markdown.ts';
 import { sniffContent } from '../../../src/content/sniff-content.ts';
 import { defaultStepsPerByte, WorkBudget } from '../../../src/content/work-budget.ts';
 import { decideItem } from '../decide-item.ts';
@@ -56,7 +56,8 @@ describe('pathological markdown runs out of budget after linear work', () => {
       const run = await judged(body);
       expect(run.tooComplex).toMatch(/more work than its size allows \(markdown\)/);
       // the screen and the cutting in front of the renderers ran, and were charged; no renderer was
-      expect(run.parserNanos).toBe((screenNanosPerChar + partsNanosPerChar) * body.length);
+      const { screen, parts } = planCharges(body);
+      expect(run.parserNanos).toBe(screen + parts);
     }
     const verdict = await decideItem(Buffer.from(large, 'utf8'), 'text/markdown');
     expect(verdict.effect).toBe('partial');

@@ -4,7 +4,8 @@
 // whatever it cost. Past the bound the answer is a withholding (too complex), never nothing found.
 import { describe, expect, test } from 'vitest';
 import { findActiveNotebook } from '../../../src/content/notebook/active-notebook.ts';
-import { partsNanosPerChar, screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
+import { planCharges } from '../../../src/content/markdown/active-markdown.ts';
+import { screenNanosPerChar } from '../../../src/content/parser-nanos.ts';
 import { WorkBudget, WorkExhausted } from '../../../src/content/work-budget.ts';
 
 // prose the screen keeps from the renderers (no tag, no scheme, no reference), and prose it passes (a styled tag)
@@ -17,17 +18,18 @@ describe('the screens and cutting in front of the notebook viewers are charged',
   test('a cell the screen keeps from the renderers costs its screen', () => {
     const budget = WorkBudget.unlimited();
     expect(findActiveNotebook(notebook([markdownCell(inert)]), budget)).toBeNull();
-    expect(budget.timeSpent).toBe(screenNanosPerChar * inert.length);
+    expect(budget.timeSpent).toBe(planCharges(inert).screen);
   });
 
   test('a cell the screen passes costs its screen and its cutting once, before the renderers', () => {
     const budget = WorkBudget.unlimited();
     expect(findActiveNotebook(notebook([markdownCell(live)]), budget)).toBeNull();
-    expect(budget.timeSpent).toBeGreaterThan((screenNanosPerChar + partsNanosPerChar) * live.length);
+    const { screen, parts } = planCharges(live);
+    expect(budget.timeSpent).toBeGreaterThan(screen + parts);
     const screened = WorkBudget.unlimited();
     findActiveNotebook(notebook([markdownCell(inert)]), screened);
     // the renderers' charge is the rest: the screen ran once per piece, not again inside the markdown reading
-    expect(screened.timeSpent).toBe(screenNanosPerChar * inert.length);
+    expect(screened.timeSpent).toBe(planCharges(inert).screen);
   });
 
   test('screening past the bound withholds (the caller answers too complex)', () => {

@@ -47,6 +47,8 @@ export interface LineTransportOptions {
  */
 export interface LineTransport extends Transport, PacedTransport {
   readonly writesEditedLines: true;
+  /** `send` in this turn: throws what `send` rejects with (no promise per message written) */
+  sendNow(message: JSONRPCMessage): void;
 }
 
 /** A transport that says when its peer reads slower than it is written to, and whose reading can be paused. */
@@ -133,6 +135,9 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       output.on('error', onError);
     },
     async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
+      transport.sendNow(message);
+    },
+    sendNow(message: JSONRPCMessage) {
       // the input ending (a host that closed its stdin) does not close the output: answers still in flight go out
       if (output.writableEnded || output.destroyed) throw new GateError('READ_FAILED', 'the connection is closed');
       const frame = frameOf(message);

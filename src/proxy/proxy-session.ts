@@ -84,6 +84,10 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   // makes no copy of the message (an in-memory host gets the edited message itself)
   const edited: EditMaker | undefined =
     'writesEditedLines' in host ? (message, edits) => new EditedLine(message, edits) : undefined;
+  const hostNow =
+    'sendNow' in host && typeof host.sendNow === 'function'
+      ? (host.sendNow as (message: JSONRPCMessage) => void).bind(host)
+      : null;
   const items = itemJudge(
     gate,
     server,
@@ -172,12 +176,26 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
 
   // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
   // request fails with an error the host sees instead of waiting forever
+  // the error answers of answers that could not be written
+  const unwritten = new WeakSet<object>();
   const write = (message: unknown, id: JsonRpcId | null) => {
     if (!hostOpen) return;
-    host.send(message as JSONRPCMessage).catch((error: unknown) => {
-      if (id === null || !hostOpen) return warn(`cannot write to the host: ${errorLine(error)}`);
-      answerError(id, gateErrorCode, `linkgate: the answer could not be passed on: ${errorLine(error)}`);
-    });
+    const failed = (error: unknown) => {
+      // the error answer that could not be written either is not answered again (a closed output fails every write)
+      if (id === null || !hostOpen || unwritten.has(message as object))
+        return warn(`cannot write to the host: ${errorLine(error)}`);
+      const answer = errorAnswer(id, gateErrorCode, `linkgate: the answer could not be passed on: ${errorLine(error)}`);
+      unwritten.add(answer);
+      toHost(answer, id);
+    };
+    // a line transport writes in this turn (no promise per answer); a failure fails the request as a rejection would
+    if (hostNow === null) host.send(message as JSONRPCMessage).catch(failed);
+    else
+      try {
+        hostNow(message as JSONRPCMessage);
+      } catch (error) {
+        failed(error);
+      }
     holdWhileBackedUp(hostPace, upstreamPace);
   };
   // into the place kept for it, or after everything taken so far

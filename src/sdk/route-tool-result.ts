@@ -96,8 +96,10 @@ export function onToolResult(
       // refused links, and their uris beside them, become notices in the proxy), nor one a result of its batch refused
       await noted.earlier(sibling?.notings);
       await sibling?.all();
-      const searched = searchedToolResult(m, byIndex);
-      const naming = namesRefused(s, searched) || sibling?.named(searched) === true;
+      // (copied without its refused links' uris only when there is something to search for)
+      const searching = sibling !== undefined || (s.mode === 'enforce' && s.refused.size > 0);
+      const searched = searching ? searchedToolResult(m, byIndex) : m;
+      const naming = searching && (namesRefused(s, searched) || sibling?.named(searched) === true);
       s.refused.note(steps);
       const recorded = await s.emitDiscovered(found, steps);
       if (naming) return s.deliver(withheldNaming(id), extra);

@@ -14,7 +14,7 @@ export const doctorDefinition = defineCommand({
     "reads the mcp servers each host has configured on this machine and in the project (claude code's user, project and local scopes; codex; gemini cli; cursor; cline's mcp settings and hook folders; copilot cli's mcp-config.json and the project's .github/hooks; windsurf's mcp_config.json and hooks.json files) and says for each whether linkgate gates it: `linkgate proxy` in front of it, or a linkgate hook of its host that will run (the entry it names exists, codex has trusted it in `/hooks`) and sees both its reads and its tool results.",
     'for each proxy and hook it names the policy and whether the policy loads and its review verifies against the allowed signers the command gets (`--allowed-signers`, else $LINKGATE_ALLOWED_SIGNERS).',
     "a hook's matchers are judged as its host reads them, against the names the host gives the server's tools: doctor starts each user- or local-scope server a hook gates (as the host would; never one the project's files declare) and lists its tools, unless `--no-start`.",
-    'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',
+    'gated means enforcing: a proxy or hook in `--mode observe` is listed as observe, not gated, and fails the run unless `--allow-observe`. hooks alone whose state folder the shell of the agent can write (no host sandbox keeping it out) are partly gated: each event is judged, but what the session refused can be undone; the fix is `linkgate proxy` in front (`--print-config --server`). each server says how it fails when its front end cannot answer (closed, or open where the host lets the call through when the hook cannot start), and names a `--records` file that cannot be written.',
     "doctor judges from each host's files and its own environment: it cannot see the flags or environment a host is started with (claude code's `--bare`, `--settings`, `--mcp-config`; codex's `-c`, `--profile`), and says so wherever it calls a server gated (`unseen` in `--json`).",
   ],
   options: {
@@ -43,7 +43,7 @@ export const doctorDefinition = defineCommand({
   example: 'export HOME="$(mktemp -d)" && linkgate doctor --project "$HOME"',
   exitCodes: {
     0: 'every enabled server is gated (or observed, with --allow-observe) and every linkgate hook will run',
-    1: 'a server is not gated or only observed, a linkgate hook will not run, or a configuration file cannot be read',
+    1: 'a server is not gated, only partly gated (hooks alone whose memory of refusals the agent can undo) or only observed, a linkgate hook will not run, or a configuration file cannot be read',
     2: 'usage error',
   },
   run: async ({ values }, io) => {

@@ -106,7 +106,7 @@ export async function readClaudeCode(places: ConfigPlaces): Promise<HostInventor
           ...hook.warnings,
           `no http hook after an mcp tool ran posts to \`${h.command}\`: the server never learns which server returned a link, so \`links.requireSameServer\` holds for no link (the printed set-up has one)`,
         ];
-    return { ...hook, argv: [], warnings, resident: { problems: h.residentProblems } };
+    return { ...hook, argv: [], warnings, resident: { problems: h.residentProblems, learns } };
   };
   for (const [file, h] of found) hooks.push(judged(file, h, bare ?? claudeCodeHookBlocked(layers, managed, false)));
   for (const [file, h] of managedHooks)

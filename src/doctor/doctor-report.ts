@@ -79,7 +79,11 @@ export interface ConfiguredHook {
    * a resident HTTP hook before a read (docs/resident-hook.md) rather than a command: `command` is the url it posts
    * to, and `problems` each condition that does not hold (none: as safe as the command hook)
    */
-  readonly resident?: { readonly problems: readonly string[] };
+  readonly resident?: {
+    readonly problems: readonly string[];
+    /** an http hook after an mcp tool ran posts to the same server: it keeps what results return and refuse */
+    readonly learns?: boolean;
+  };
   /** what the host's settings add to the environment it runs the handler in (Claude Code's settings `env`) */
   readonly env?: Readonly<Record<string, string>>;
   /** why the environment the host runs it in is not known (an env file the host loads that doctor cannot read) */
@@ -118,6 +122,13 @@ export interface HookReport extends Omit<ConfiguredHook, 'blocked' | 'notGating'
   readonly mode: GateMode;
   /** the `--records` file of the command, when it names one */
   readonly records?: RecordsHealth;
+  /**
+   * for a hook that sees tool results: why its memory of refusals across events is not held (the agent's shell can
+   * write its state folder), one lowercase line; absent when held
+   */
+  readonly refusalMemory?: string;
+  /** a resident http hook whose server also gets the tool results: it holds what the session refused in its memory */
+  readonly learns?: true;
   /** true when the host will run it and the policy loads and verifies (when a review is asked for) */
   readonly runs: boolean;
   /** why it will not run or not gate, one lowercase line each */
@@ -128,10 +139,11 @@ export interface HookReport extends Omit<ConfiguredHook, 'blocked' | 'notGating'
 export type GateKind = 'proxy' | 'hook' | 'none' | 'disabled';
 
 /**
- * A server's verdict: `gated` (a front end enforces a usable policy on its reads and results), `observe` (everything
- * is in place but the front end only records), `not-gated`, or `disabled` in the host.
+ * A server's verdict: `gated` (a front end enforces a usable policy on its reads and results), `partly-gated` (hooks
+ * alone enforce each event, but what the session refused is kept where the agent's shell can undo it), `observe`
+ * (everything is in place but the front end only records), `not-gated`, or `disabled` in the host.
  */
-export type GateState = 'gated' | 'observe' | 'not-gated' | 'disabled';
+export type GateState = 'gated' | 'partly-gated' | 'observe' | 'not-gated' | 'disabled';
 
 /** One configured server and whether linkgate stands in front of it. */
 export interface ServerReport {

@@ -45,14 +45,17 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
       .map((s) => `${s.name} (${s.host})`)
       .join(', ');
   if (count('not-gated') > 0) lines.push(`not gated: ${named('not-gated')}`);
+  const partly = count('partly-gated');
+  if (partly > 0) lines.push(`partly gated (refusals not held across events): ${named('partly-gated')}`);
   if (observing > 0) lines.push(`observe only: ${named('observe')}`);
   lines.push(
     `${enabled.length} server${enabled.length === 1 ? '' : 's'}: ${count('gated')} gated` +
+      `${partly > 0 ? `, ${partly} partly gated` : ''}` +
       `${observing > 0 ? `, ${observing} observe only${report.allowObserve ? ' (allowed)' : ''}` : ''}, ${count('not-gated')} not gated` +
       `${disabled > 0 ? `, ${disabled} disabled` : ''}; ${report.hooks.length} linkgate hook${report.hooks.length === 1 ? '' : 's'}` +
       `${notRunning > 0 ? `, ${notRunning} will not run` : ''}`,
   );
-  if (count('gated') > 0)
+  if (count('gated') + partly > 0)
     lines.push(
       "gated as the hosts' files and this environment say: the flags and environment a host starts with are not seen",
     );
@@ -76,6 +79,7 @@ function details(
 function mark(s: ServerReport): string {
   if (s.state === 'disabled') return '-';
   if (s.state === 'observe') return '~';
+  if (s.state === 'partly-gated') return '!';
   return s.gated ? '✓' : '✗';
 }
 
@@ -84,13 +88,14 @@ function gateText(s: ServerReport): string {
   const front = s.gate === 'proxy' ? 'linkgate proxy' : 'the linkgate hook';
   if (s.state === 'gated') return `gated by ${front}`;
   if (s.state === 'observe') return `observed by ${front}, not gated (observe mode)`;
+  if (s.state === 'partly-gated') return `partly gated by ${front}: each event, not what the session refused before`;
   if (s.gate === 'proxy') return 'linkgate proxy in front, but it does not gate';
   if (s.gate === 'hook') return 'linkgate hook configured, but it does not gate';
   return 'not gated';
 }
 
 function failText(s: ServerReport): string {
-  if (s.state !== 'gated' || s.failMode === undefined) return '';
+  if ((s.state !== 'gated' && s.state !== 'partly-gated') || s.failMode === undefined) return '';
   return s.failMode === 'closed' ? '; fails closed' : '; fails open if the hook cannot start';
 }
 

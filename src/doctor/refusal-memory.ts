@@ -19,20 +19,42 @@ const within = (folder: string, file: string) => {
  * a later tool result naming a refused address is handed on; the proxy's memory is its own process. Claude Code: its
  * settings' `sandbox.enabled` with `sandbox.allowUnsandboxedCommands: false`, the folder outside the project; Codex:
  * `sandbox_mode` `read-only`, or `workspace-write` with the folder outside the project, the temporary folders and its
- * `writable_roots`. Hosts doctor reads no sandbox of are undefined here.
+ * `writable_roots`. Every other host offers nothing doctor can read that keeps the shell out (`noSandbox`).
  */
-export async function refusalMemoryLine(
+export async function refusalMemoryNotHeld(
   host: DoctorHost,
   state: string | undefined,
   places: ConfigPlaces,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string | undefined> {
-  if (host !== 'claude-code' && host !== 'codex') return undefined;
   const folder = state === undefined ? defaultStateDir(env, env['HOME'] ?? places.home) : resolve(places.cwd, state);
-  const why = host === 'claude-code' ? await claudeCodeOpen(folder, places) : await codexOpen(folder, places, env);
-  if (why === undefined) return undefined;
-  return `the hook's memory of refusals across events is not held: ${why}, so the agent can delete or roll back what the session refused and a later tool result naming a refused address is handed on; \`linkgate proxy\` in front of the server holds it (docs/hooks.md)`;
+  if (host === 'claude-code') return claudeCodeOpen(folder, places);
+  if (host === 'codex') return codexOpen(folder, places, env);
+  return noSandbox[host];
 }
+
+/** The warning line on a hook whose memory of refusals is not held (`why`, from `refusalMemoryNotHeld`). */
+export const refusalMemoryLine = (why: string): string =>
+  `the hook's memory of refusals across events is not held: ${why}, so the agent can delete or roll back what the session refused and a later tool result naming a refused address is handed on; \`linkgate proxy\` in front of the server holds it (docs/hooks.md)`;
+
+/** What keeps a `host` hook's state folder out of the agent's shell besides the proxy, for the fix line, if anything. */
+export const sandboxFix: Readonly<Partial<Record<DoctorHost, string>>> = {
+  'claude-code':
+    "or turn claude code's sandbox on with no command outside it (`sandbox.enabled: true`, `sandbox.allowUnsandboxedCommands: false`) and the state folder outside the project",
+  codex:
+    'or run codex with `sandbox_mode = "read-only"` (or `"workspace-write"` with the state folder outside the project, the temporary folders and `writable_roots`)',
+};
+
+// the hosts whose hooks run where the agent's shell can write: no setting of theirs separates the two (docs/hosts.md)
+const noSandbox: Readonly<Record<Exclude<DoctorHost, 'claude-code' | 'codex'>, string>> = {
+  'gemini-cli':
+    "gemini cli's sandbox (`tools.sandbox`, `--sandbox`) runs the whole cli, its hooks included, beside the agent's shell, so nothing keeps the shell out of the hook's state folder",
+  cursor: "doctor reads no cursor setting that keeps the agent's shell out of the hook's state folder",
+  cline: "cline has no sandbox: the agent's shell runs as the gated user and can write the hook's state folder",
+  'copilot-cli':
+    "copilot cli has no sandbox: the agent's shell runs as the gated user and can write the hook's state folder",
+  windsurf: "windsurf has no sandbox: the agent's shell runs as the gated user and can write the hook's state folder",
+};
 
 async function claudeCodeOpen(folder: string, places: ConfigPlaces): Promise<string | undefined> {
   // the project's files over the user's, as claude code merges its settings

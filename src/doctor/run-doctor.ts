@@ -32,7 +32,7 @@ import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
-import { refusalMemoryLine } from './refusal-memory.ts';
+import { refusalMemoryLine, refusalMemoryNotHeld, sandboxFix } from './refusal-memory.ts';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
 /** What `linkgate doctor` asks beyond gating: observe mode accepted, a verified review required. */
@@ -121,7 +121,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   for (const [i, server] of configured.entries()) {
     const report = await serverReport(server, hooks, places, status, problemOf, tools[i]);
     // a verdict from the files only: what the host is started with is not seen, and said so
-    const judged = report.state === 'gated' || report.state === 'observe';
+    const judged = report.state === 'gated' || report.state === 'partly-gated' || report.state === 'observe';
     servers.push(judged ? { ...report, unseen: unseenLaunch(report.host) } : report);
   }
   const fine = (s: ServerReport) =>
@@ -223,7 +223,7 @@ async function hookReport(
   // a hook seeing tool results remembers refusals in its state folder: held only where the agent's shell cannot write it
   const memory =
     hook.phase === 'post'
-      ? await refusalMemoryLine(hook.host, invocation.state, places, { ...places.env, ...hook.env })
+      ? await refusalMemoryNotHeld(hook.host, invocation.state, places, { ...places.env, ...hook.env })
       : undefined;
   return {
     ...configured,
@@ -232,8 +232,9 @@ async function hookReport(
       ...hook.warnings,
       ...blindSpotsOf(hook.host, policy, hook.phase),
       ...codeCacheLines(invocation, places.env),
-      ...(memory === undefined ? [] : [memory]),
+      ...(memory === undefined ? [] : [refusalMemoryLine(memory)]),
     ],
+    ...(memory === undefined ? {} : { refusalMemory: memory }),
     bundle: invocation.bundle,
     bundleExists: invocation.bundleExists,
     policy,
@@ -270,9 +271,11 @@ function residentHookReport(hook: ConfiguredHook, conditions: readonly string[],
     problems.push(
       "the resident server's policy is its own: doctor cannot check its review (run the server with `--allowed-signers`)",
     );
-  const { blocked: _, notGating: __, resident: ___, ...configured } = hook;
+  const { blocked: _, notGating: __, resident, ...configured } = hook;
   return {
     ...configured,
+    // it keeps what the session refused in its server's memory when results are posted to it too
+    ...(resident?.learns === true ? { learns: true } : {}),
     bundle: hook.command,
     bundleExists: true,
     policy: residentPolicy,
@@ -407,10 +410,13 @@ async function serverReport(
   if (observing) problems.push(observeLine('its linkgate hook'));
   const gating = mode === 'enforce' ? enforcing : running;
   const policies = dedupe(gating.map((h) => h.policy));
+  // hooks alone judge each event; what the session refused before is kept where the agent's shell may reach it
+  const partly = problems.length === 0 && mode === 'enforce' ? memoryProblem(server, gating) : undefined;
+  if (partly !== undefined) problems.push(partly);
   return {
     ...base,
     gate: 'hook',
-    ...verdict(problems, observing),
+    ...(partly === undefined ? verdict(problems, observing) : { state: 'partly-gated' as const, gated: false }),
     mode,
     failMode: gating.length > 0 && gating.every((h) => h.failMode === 'closed') ? 'closed' : 'open',
     records: dedupeRecords(gating.flatMap((h) => (h.records === undefined ? [] : [h.records]))),
@@ -418,6 +424,17 @@ async function serverReport(
     policies,
     problems,
   };
+}
+
+// why the hooks gating `server` do not hold what the session refused across events (a hook that sees its tool results
+// keeps it in a state folder the agent's shell can write), with the fix; undefined when held: every such hook's host
+// sandbox keeps the shell out, or claude code's resident server keeps it in its own memory (it learns from results)
+function memoryProblem(server: ConfiguredServer, gating: readonly HookReport[]): string | undefined {
+  if (gating.some((h) => h.learns === true)) return undefined;
+  const why = gating.find((h) => h.phase === 'post' && h.refusalMemory !== undefined)?.refusalMemory;
+  if (why === undefined) return undefined;
+  const fix = sandboxFix[server.host];
+  return `its linkgate hooks judge each event, but not against what the session refused before: ${why}; put \`linkgate proxy\` in front of it (\`linkgate hook ${server.host} --print-config --server ${server.name} -- COMMAND\` prints it beside the hooks)${fix === undefined ? '' : `, ${fix}`} (docs/hooks.md)`;
 }
 
 // observe only when observing is the one thing wrong

@@ -131,6 +131,8 @@ describe('hosts', () => {
       { type: 'command', command: hookCommand(entry, 'claude-code'), ...(onFailure ? { onFailure } : {}) },
     ];
     write(path.join(home, '.claude', 'settings.json'), {
+      // the sandbox keeps the agent's shell out of the hook's state folder: the hooks alone gate
+      sandbox: { enabled: true, allowUnsandboxedCommands: false },
       hooks: {
         PreToolUse: [{ matcher: 'ReadMcpResourceTool', hooks: handler('block') }],
         PostToolUse: [{ matcher: 'ReadMcpResourceTool|mcp__.*', hooks: handler() }],
@@ -199,8 +201,9 @@ describe('hosts', () => {
       },
     });
     const report = await runDoctor({ home, cwd: project, env: {} });
-    expect(report.servers.map((s) => [s.host, s.name, s.scope, s.gate, s.gated])).toEqual([
-      ['cursor', 'c', 'project', 'hook', true],
+    // cursor keeps nothing of the agent's shell out of the hook's state folder: gated per event only
+    expect(report.servers.map((s) => [s.host, s.name, s.scope, s.gate, s.state])).toEqual([
+      ['cursor', 'c', 'project', 'hook', 'partly-gated'],
     ]);
     // the hook before a call is also told its server check rests on the state folder (doctor-resident.test.ts)
     const failOpen = (h: { warnings: readonly string[] }) => h.warnings.filter((w) => w.includes('failClosed')).length;

@@ -84,8 +84,8 @@ describe('a hook that fails open, and the time its host gives it', () => {
     const cases: [number, string][] = [
       [hookTimeoutSeconds / 3, 'not-gated'],
       [hookAnswerSeconds - 1, 'not-gated'],
-      [hookAnswerSeconds, 'gated'],
-      [hookTimeoutSeconds, 'gated'],
+      [hookAnswerSeconds, 'partly-gated'],
+      [hookTimeoutSeconds, 'partly-gated'],
     ];
     for (const [timeout, state] of cases) {
       write(path.join(home, '.claude', 'settings.json'), withTimeout(timeout));

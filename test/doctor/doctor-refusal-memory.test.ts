@@ -6,9 +6,10 @@
 // and says so on each hook that sees tool results, unless the sandbox holds it.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
+import { type DoctorReport, doctorHosts } from '../../src/doctor/doctor-report.ts';
+import { refusalMemoryNotHeld } from '../../src/doctor/refusal-memory.ts';
 import { hostSettings } from '../../src/hook/hook-settings.ts';
-import { doctorReport, printedHook, useScratch, write } from './doctor-scratch.ts';
+import { doctorReport, plainServer, printedHook, serverStates, useScratch, write } from './doctor-scratch.ts';
 
 const scratch = useScratch('linkgate-doctor-memory-');
 const notHeld = "the hook's memory of refusals across events is not held";
@@ -77,5 +78,58 @@ describe("doctor: the hook's memory of refusals, by the host's sandbox", () => {
         'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n',
       ),
     ).toEqual([]);
+  });
+});
+
+// issue 39: a set-up whose refusal memory is not held is not called gated. The hooks still judge each event, so the
+// server is `partly-gated` (not `gated`, exit 1), and its problem names what is not held and the fix: the printed
+// proxy beside the hooks, or the host's sandbox where it has one.
+describe('doctor: hooks alone whose refusal memory is not held are partly gated, not gated', () => {
+  const hooked = async (host: 'claude-code' | 'gemini-cli', extra: object = {}) => {
+    const { home, project } = scratch();
+    const settings = hostSettings[host](printedHook(host)) as Record<string, unknown>;
+    if (host === 'claude-code') {
+      write(path.join(home, '.claude.json'), { mcpServers: { docs: plainServer } });
+      write(path.join(home, '.claude', 'settings.json'), { ...settings, ...extra });
+    } else {
+      write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: plainServer }, ...settings });
+      write(path.join(home, '.gemini', 'trustedFolders.json'), { [project]: 'TRUST_FOLDER' });
+    }
+    return doctorReport(home, project, {}, ['--no-start']);
+  };
+
+  test('claude code without its sandbox: partly gated, the run fails, the fix is named', async () => {
+    const report = await hooked('claude-code');
+    expect(serverStates(report)).toEqual([['claude-code', 'docs', 'partly-gated']]);
+    expect(report.ok).toBe(false);
+    const [problem] = report.servers[0]?.problems ?? [];
+    expect(problem).toContain("claude code's sandbox is off");
+    expect(problem).toContain('`linkgate hook claude-code --print-config --server docs -- COMMAND`');
+    expect(problem).toContain('`sandbox.allowUnsandboxedCommands: false`');
+  });
+
+  test('claude code with its sandbox keeping the shell out: gated', async () => {
+    const report = await hooked('claude-code', { sandbox: { enabled: true, allowUnsandboxedCommands: false } });
+    expect(serverStates(report)).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(report.ok).toBe(true);
+  });
+
+  test('gemini cli, whose sandbox holds its hooks beside the shell: partly gated, and it says it has none', async () => {
+    const report = await hooked('gemini-cli');
+    expect(serverStates(report)).toEqual([['gemini-cli', 'docs', 'partly-gated']]);
+    expect(report.servers[0]?.problems[0]).toContain(
+      "gemini cli's sandbox (`tools.sandbox`, `--sandbox`) runs the whole cli",
+    );
+    const post = report.hooks.filter((h) => h.phase === 'post');
+    expect(post.every((h) => h.refusalMemory !== undefined)).toBe(true);
+  });
+
+  test('every host doctor knows has a line: what holds it, or plainly none', async () => {
+    const { home, project } = scratch();
+    const places = { home, cwd: project, env: { HOME: home } };
+    for (const host of doctorHosts) {
+      const why = await refusalMemoryNotHeld(host, undefined, places, places.env);
+      expect([host, typeof why]).toEqual([host, 'string']);
+    }
   });
 });

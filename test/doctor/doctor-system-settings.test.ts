@@ -59,12 +59,12 @@ describe('claude code: managed settings', () => {
     const { home, project, managed, env } = place();
     write(path.join(managed, 'managed-settings.json'), hostSettings['claude-code'](hookCommand('claude-code')));
     let report = await doctor(home, project, env);
-    expect(states(report, 'claude-code')).toEqual([['docs', 'gated']]);
+    expect(states(report, 'claude-code')).toEqual([['docs', 'partly-gated']]);
     expect(report.hooks.map((h) => h.file)).toEqual(Array(3).fill(path.join(managed, 'managed-settings.json')));
 
     // the user's `disableAllHooks` leaves the administrator's hooks running
     write(path.join(home, '.claude', 'settings.json'), { disableAllHooks: true });
-    expect(states(await doctor(home, project, env), 'claude-code')).toEqual([['docs', 'gated']]);
+    expect(states(await doctor(home, project, env), 'claude-code')).toEqual([['docs', 'partly-gated']]);
 
     // a drop-in of the managed folder turning all hooks off turns off the managed ones too
     write(path.join(managed, 'managed-settings.d', '50-off.json'), { disableAllHooks: true });
@@ -76,7 +76,7 @@ describe('claude code: managed settings', () => {
   test('`allowManagedHooksOnly` leaves a user hook unrun', async () => {
     const { home, project, managed, env } = place();
     write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](hookCommand('claude-code')));
-    expect(states(await doctor(home, project, env), 'claude-code')).toEqual([['docs', 'gated']]);
+    expect(states(await doctor(home, project, env), 'claude-code')).toEqual([['docs', 'partly-gated']]);
     write(path.join(managed, 'managed-settings.json'), { allowManagedHooksOnly: true });
     const report = await doctor(home, project, env);
     expect(states(report, 'claude-code')).toEqual([['docs', 'not-gated']]);
@@ -116,8 +116,8 @@ describe('gemini cli: folder trust and system settings', () => {
     write(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, { [home]: 'TRUST_FOLDER' });
     report = await doctor(home, project, env);
     expect(states(report, 'gemini-cli')).toEqual([
-      ['g', 'gated'],
-      ['p', 'gated'],
+      ['g', 'partly-gated'],
+      ['p', 'partly-gated'],
     ]);
     // the longest rule decides
     write(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, { [home]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' });
@@ -127,8 +127,8 @@ describe('gemini cli: folder trust and system settings', () => {
     ]);
     // the environment overrides the file, as gemini cli's own check does
     expect(states(await doctor(home, project, { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }), 'gemini-cli')).toEqual([
-      ['g', 'gated'],
-      ['p', 'gated'],
+      ['g', 'partly-gated'],
+      ['p', 'partly-gated'],
     ]);
     // folder trust switched off in the user settings trusts every folder
     write(path.join(home, '.gemini', 'settings.json'), {
@@ -138,8 +138,8 @@ describe('gemini cli: folder trust and system settings', () => {
     });
     write(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, {});
     expect(states(await doctor(home, project, env), 'gemini-cli')).toEqual([
-      ['g', 'gated'],
-      ['p', 'gated'],
+      ['g', 'partly-gated'],
+      ['p', 'partly-gated'],
     ]);
   });
 
@@ -151,8 +151,8 @@ describe('gemini cli: folder trust and system settings', () => {
     write(system, { hooksConfig: { enabled: false } });
     const report = await doctor(home, project, { ...env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: system });
     expect(states(report, 'gemini-cli')).toEqual([
-      ['g', 'gated'],
-      ['p', 'gated'],
+      ['g', 'partly-gated'],
+      ['p', 'partly-gated'],
     ]);
     expect(report.problems.some((p) => p.includes(`gemini cli skips its system settings \`${system}\``))).toBe(true);
   });
@@ -189,7 +189,7 @@ describe('gemini cli: folder trust and system settings', () => {
       write(defaults, { security: { folderTrust: { enabled: false } } });
       write(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, {});
       report = await doctor(home, project, withSystem);
-      expect(states(report, 'gemini-cli').map(([, s]) => s)).toEqual(['gated', 'gated']);
+      expect(states(report, 'gemini-cli').map(([, s]) => s)).toEqual(['partly-gated', 'partly-gated']);
     },
   );
 });

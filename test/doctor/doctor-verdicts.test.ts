@@ -17,6 +17,8 @@ import { useScratch, write } from './doctor-scratch.ts';
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const policy = path.join(repoRoot, 'policies', 'default.yaml');
 const scratch = useScratch('linkgate-doctor-');
+// claude code's sandbox with no command outside it: the hooks' state folder (in the home) is out of the shell's reach
+const heldSandbox = { enabled: true, allowUnsandboxedCommands: false };
 
 const proxy = (...options: string[]) => ({
   command: 'node',
@@ -84,7 +86,7 @@ describe('gated means enforcing', () => {
     write(path.join(home, '.codex', 'hooks.json'), hostSettings.codex(hookCommand('codex')));
     const { report } = await doctorCli(home, project);
     expect(report.servers.map((s) => [s.host, s.name, s.state, s.mode, s.failMode])).toEqual([
-      ['claude-code', 'a', 'gated', 'enforce', 'closed'],
+      ['claude-code', 'a', 'partly-gated', 'enforce', 'closed'],
       ['claude-code', 'p', 'gated', 'enforce', 'closed'],
       // codex skips an untrusted hook; and a codex hook that cannot start lets the call through
       ['codex', 'c', 'not-gated', 'enforce', 'open'],
@@ -163,7 +165,7 @@ describe("each host's own switches and handler options", () => {
     });
     write(path.join(project, '.claude', 'settings.local.json'), { disableAllHooks: false });
     let { report } = await doctorCli(home, project);
-    expect(report.servers.map((s) => s.state)).toEqual(['gated']);
+    expect(report.servers.map((s) => s.state)).toEqual(['partly-gated']);
     expect(report.hooks.every((h) => h.runs)).toBe(true);
     // and the other way round: the local layer turns them off
     write(path.join(project, '.claude', 'settings.local.json'), { disableAllHooks: true });
@@ -203,7 +205,7 @@ describe("each host's own switches and handler options", () => {
     // gemini cli loads project settings (and runs any settings hook) only in a folder it trusts
     write(path.join(home, '.gemini', 'trustedFolders.json'), { [project]: 'TRUST_FOLDER' });
     const states = async () => (await doctorCli(home, project)).report;
-    expect((await states()).servers.map((s) => s.state)).toEqual(['gated']);
+    expect((await states()).servers.map((s) => s.state)).toEqual(['partly-gated']);
 
     write(path.join(project, '.gemini', 'settings.json'), { hooksConfig: { enabled: false } });
     let report = await states();
@@ -219,7 +221,7 @@ describe("each host's own switches and handler options", () => {
 
     // a list naming another hook leaves this one running
     write(path.join(project, '.gemini', 'settings.json'), { hooksConfig: { disabled: ['other-hook'], enabled: true } });
-    expect((await states()).servers.map((s) => s.state)).toEqual(['gated']);
+    expect((await states()).servers.map((s) => s.state)).toEqual(['partly-gated']);
   });
 
   test("matchers are judged against the names the host gives the server's tools", async () => {
@@ -236,8 +238,8 @@ describe("each host's own switches and handler options", () => {
     });
     let { report } = await doctorCli(home, project);
     expect(report.servers.map((s) => [s.name, s.state])).toEqual([
-      ['docs', 'gated'],
-      ['wiki', 'gated'],
+      ['docs', 'partly-gated'],
+      ['wiki', 'partly-gated'],
     ]);
     // an exact list (letters, `_` and `|` only): it names no tool of either server, so it covers neither
     write(path.join(home, '.claude', 'settings.json'), {
@@ -260,7 +262,9 @@ describe("each host's own switches and handler options", () => {
       mcpServers: { fx: { command, args, env: { LINKGATE_REQUEST_LOG: path.join(home, 'requests.jsonl') } } },
     });
     const handler = [{ type: 'command', command: hookCommand('claude-code'), onFailure: 'block' }];
+    // claude code's sandbox keeps the agent's shell out of the hook's state folder: the hooks alone gate
     const settings = (post: string) => ({
+      sandbox: heldSandbox,
       hooks: {
         PreToolUse: [{ matcher: 'ReadMcpResourceTool', hooks: handler }],
         PostToolUse: [{ matcher: post, hooks: handler }],
@@ -316,7 +320,7 @@ describe("each host's own switches and handler options", () => {
     write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](hookCommand('claude-code')));
     const { report } = await doctorCli(home, project);
     expect(report.servers.map((s) => [s.name, s.scope, s.state, s.tools])).toEqual([
-      ['repo', 'project', 'gated', { unknown: "declared in the project's files: doctor starts no such server" }],
+      ['repo', 'project', 'partly-gated', { unknown: "declared in the project's files: doctor starts no such server" }],
     ]);
     expect(existsSync(marker)).toBe(false);
   });
@@ -333,7 +337,7 @@ describe("each host's own switches and handler options", () => {
     };
     for (const groups of Object.values(settings.hooks) as { hooks: object[] }[][])
       for (const group of groups) group.hooks = [exec];
-    write(path.join(home, '.claude', 'settings.json'), settings);
+    write(path.join(home, '.claude', 'settings.json'), { ...settings, sandbox: heldSandbox });
     const { code, report } = await doctorCli(home, project, '--no-start');
     expect(report.hooks.map((h) => [h.event, h.argv, h.runs])).toEqual(
       ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'].map((e) => [e, ['node', ...exec.args], true]),

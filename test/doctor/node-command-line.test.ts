@@ -103,7 +103,7 @@ describe('NODE_OPTIONS in the environment doctor runs in', () => {
   test('a preload there is one the hook inherits: the hook does not run, and the line says where it comes from', async () => {
     const { home, project } = scratch();
     claudeHooked(home);
-    expect(serverStates(await doctorReport(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(serverStates(await doctorReport(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
     const report = await doctorReport(home, project, { NODE_OPTIONS: `--require ${preload}` });
     expect(serverStates(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
     expect(report.hooks.length).toBeGreaterThan(0);
@@ -120,7 +120,7 @@ describe('NODE_OPTIONS in the environment doctor runs in', () => {
     const { home, project } = scratch();
     claudeHooked(home, { NODE_OPTIONS: '--no-warnings' });
     const report = await doctorReport(home, project, { NODE_OPTIONS: `--require ${preload}` });
-    expect(serverStates(report)).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(serverStates(report)).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 
   test('a proxy entry inherits it too; its own `env` overrides it', async () => {

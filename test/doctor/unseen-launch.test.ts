@@ -49,7 +49,7 @@ test('a gated host says what of its start doctor cannot see; an ungated one does
   const state = Object.fromEntries(report.servers.map((s) => [`${s.host}/${s.name}`, s.state]));
   expect(state).toMatchObject({
     'claude-code/proxied': 'gated',
-    'claude-code/hooked': 'gated',
+    'claude-code/hooked': 'partly-gated',
     'codex/plain': 'not-gated',
   });
   for (const s of report.servers.filter((s) => s.host === 'claude-code')) {
@@ -70,7 +70,8 @@ test('a gated host says what of its start doctor cannot see; an ungated one does
   expect(notes[0]).toContain(
     'doctor cannot see the flags or environment claude code is started with (`--bare` runs no hook',
   );
-  expect(text).toContain('3 servers: 2 gated, 1 not gated');
+  expect(text).toContain('3 servers: 1 gated, 1 partly gated, 1 not gated');
+  expect(text).toContain('partly gated (refusals not held across events): hooked (claude-code)');
   expect(text).toContain(
     "gated as the hosts' files and this environment say: the flags and environment a host starts with are not seen",
   );

@@ -45,7 +45,7 @@ describe('doctor reads cline', () => {
       write(path.join(project, '.clinerules', 'hooks', name), text);
     const report = await runDoctor({ home, cwd: project, env: {} }, { startServers: false });
     expect(report.servers.map((s) => [s.host, s.name, s.state])).toEqual([
-      ['cline', 'docs', 'gated'],
+      ['cline', 'docs', 'partly-gated'],
       ['cline', 'off', 'disabled'],
     ]);
     expect(report.hooks.map((h) => [h.event, h.runs, h.failMode])).toEqual([

@@ -52,7 +52,7 @@ describe('red team, doctor: the baseline is gated', () => {
   test('the printed Claude Code hooks gate a server (so every case below changes one thing)', async () => {
     const { home, project } = scratch();
     claudeHooked(home);
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 });
 
@@ -168,7 +168,7 @@ describe('red team, doctor: a hook command that does not run linkgate as printed
     });
     const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
     write(path.join(home, '.gemini', 'settings.json'), settings(hookCommand('gemini-cli')));
-    expect(states(await doctor(home, project, env))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    expect(states(await doctor(home, project, env))).toEqual([['gemini-cli', 'docs', 'partly-gated']]);
     write(path.join(home, '.gemini', 'settings.json'), settings(`${hookCommand('gemini-cli')} || true`));
     expect(states(await doctor(home, project, env))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
   });
@@ -178,13 +178,13 @@ describe('red team, doctor: a hook command that does not run linkgate as printed
     const records = path.join(home, 'a || b; c & d');
     mkdirSync(records);
     claudeHooked(home, hookCommand('claude-code', '--records', path.join(records, 'r.jsonl')));
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 
   test('`--mode` with a value the command refuses (`Observe`) does not start: not gated', async () => {
     const { home, project } = scratch();
     claudeHooked(home, hookCommand('claude-code', '--mode', 'Observe'));
-    expect(states(await doctor(home, project))).not.toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).not.toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 });
 
@@ -243,7 +243,7 @@ describe('red team, doctor: a signed policy the agent can re-sign', () => {
     ];
     claudeHooked(home, command.map(shellQuote).join(' '));
     // the review verifies: gated without the flag
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
     const report = await doctorReport(home, project, {}, ['--require-signed']);
     expect(states(report)).toEqual([['claude-code', 'docs', 'not-gated']]);
     expect(report.hooks[0]?.problems.join('\n')).toContain('can change what its review rests on');
@@ -312,7 +312,7 @@ describe('red team, doctor: node flags that load other code first', () => {
       home,
       ['node', '--max-old-space-size=512', ...words('claude-code').slice(1)].map(shellQuote).join(' '),
     );
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 });
 

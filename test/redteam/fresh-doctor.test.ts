@@ -82,7 +82,7 @@ describe('red team, doctor (fresh): a hook the host gives less time than its own
         }),
       });
     settings(30_000);
-    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'partly-gated']]);
     settings(1000);
     expect(states(await doctor(home, project))).toEqual([['gemini-cli', 'docs', 'not-gated']]);
   });
@@ -98,7 +98,7 @@ describe('red team, doctor (fresh): a hook the host gives less time than its own
       });
     write(path.join(home, '.claude.json'), { mcpServers: { docs: server } });
     settings(30);
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
     settings(2);
     expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });
@@ -111,6 +111,6 @@ describe('red team, doctor (fresh): a hook the host gives less time than its own
         h['timeout'] = 2;
       }),
     });
-    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 });

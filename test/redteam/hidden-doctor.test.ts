@@ -44,7 +44,7 @@ describe('red team, doctor (hidden): Claude Code runs a handler by its type', ()
         path.join(home, '.claude', 'settings.json'),
         claudeHooks(() => {}),
       );
-      expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+      expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
       write(
         path.join(home, '.claude', 'settings.json'),
         claudeHooks((h) => {
@@ -88,7 +88,7 @@ describe('red team, doctor (hidden): a Codex entry with both `url` and `command`
       `[mcp_servers.docs]\ncommand = "node"\nargs = ${args}\nurl = "http://127.0.0.1:9/mcp"\n`,
     );
     const report = await doctor(home, project);
-    expect(states(report).filter(([, , state]) => state === 'gated')).toEqual([]);
+    expect(states(report).filter(([, , state]) => state === 'gated' || state === 'partly-gated')).toEqual([]);
     expect(JSON.stringify(report)).toContain('codex refuses');
   });
 });

@@ -101,13 +101,13 @@ describe('red team, doctor (round 5): Claude Code hooks that do not see what the
   test('control: the printed hooks gate `docs`', async () => {
     const { home, project } = scratch();
     claudeHooked(home, () => undefined);
-    expect(serverStates(await doctorReport(home, project))).toEqual([['claude-code', 'docs', 'gated']]);
+    expect(serverStates(await doctorReport(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
   });
 
   it('no post')('the PostToolUse group removed: tool results go unjudged, not gated', async () => {
     const { home, project } = scratch();
     claudeHooked(home, (s) => delete groupsOf(s)['PostToolUse']);
-    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'gated']);
+    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'partly-gated']);
   });
 
   it('matcher Bash')('every matcher set to `Bash`: no MCP tool or read reaches the hook, not gated', async () => {
@@ -115,7 +115,7 @@ describe('red team, doctor (round 5): Claude Code hooks that do not see what the
     claudeHooked(home, (s) => {
       for (const groups of Object.values(groupsOf(s))) for (const g of groups) g.matcher = 'Bash';
     });
-    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'gated']);
+    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'partly-gated']);
   });
 
   it('matcher other server')(
@@ -125,7 +125,11 @@ describe('red team, doctor (round 5): Claude Code hooks that do not see what the
       claudeHooked(home, (s) => {
         for (const g of groupsOf(s)['PostToolUse'] ?? []) g.matcher = 'ReadMcpResourceTool|mcp__other__.*';
       });
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'gated']);
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual([
+        'claude-code',
+        'docs',
+        'partly-gated',
+      ]);
     },
   );
 
@@ -136,7 +140,11 @@ describe('red team, doctor (round 5): Claude Code hooks that do not see what the
     it(`doctor records ${label}`)(`a hook whose --records is ${label} (the hook refuses it): not gated`, async () => {
       const { home, project } = scratch();
       claudeHooked(home, () => undefined, printedHook('claude-code', '--records', records(home)));
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(['claude-code', 'docs', 'gated']);
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual([
+        'claude-code',
+        'docs',
+        'partly-gated',
+      ]);
     });
 });
 

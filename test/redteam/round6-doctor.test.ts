@@ -35,6 +35,8 @@ const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r6doctor-');
 const gated = (host: string) => [host, 'docs', 'gated'];
+// a host's hooks alone hold no refusal across events where the agent's shell can write their state: partly gated
+const hooked = (host: string) => [host, 'docs', 'partly-gated'];
 
 describe('red team, doctor (round 6): a layer that switches the gate off', () => {
   // a Codex user whose printed hooks gate `docs`, each trusted in `[hooks.state]`, the project trusted
@@ -59,9 +61,9 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
       const { home, project } = scratch();
       codexHooked(home, project);
       mkdirSync(path.join(project, '.codex'));
-      expect(serverStates(await doctorReport(home, project))).toContainEqual(gated('codex'));
+      expect(serverStates(await doctorReport(home, project))).toContainEqual(hooked('codex'));
       write(path.join(project, '.codex', 'config.toml'), '[features]\nhooks = false\n');
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('codex'));
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(hooked('codex'));
     },
   );
 
@@ -100,9 +102,9 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
     async () => {
       const { home, project } = scratch();
       claudeHooked(home, project);
-      expect(serverStates(await doctorReport(home, project))).toEqual([gated('claude-code')]);
+      expect(serverStates(await doctorReport(home, project))).toEqual([hooked('claude-code')]);
       claudeHooked(home, project, { disableAllHooks: true });
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('claude-code'));
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(hooked('claude-code'));
     },
   );
 
@@ -112,7 +114,7 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
       const { home, project } = scratch();
       writeFileSync(path.join(project, 'x.cjs'), 'process.stdout.write("{}"); process.exit(0);');
       claudeHooked(home, project, { env: { NODE_OPTIONS: `--require ${path.join(project, 'x.cjs')}` } });
-      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('claude-code'));
+      expect(serverStates(await doctorReport(home, project))).not.toContainEqual(hooked('claude-code'));
     },
   );
 
@@ -214,11 +216,11 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
         ...everyHandler(hostSettings['gemini-cli'](printedHook('gemini-cli')), change),
       });
     settings(() => undefined);
-    expect(serverStates(await doctorReport(home, project, env))).toEqual([gated('gemini-cli')]);
+    expect(serverStates(await doctorReport(home, project, env))).toEqual([hooked('gemini-cli')]);
     settings((h) => {
       h['env'] = { NODE_OPTIONS: `--require ${path.join(project, 'x.cjs')}` };
     });
-    expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(gated('gemini-cli'));
+    expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(hooked('gemini-cli'));
   });
 
   it('claude local scope')(
@@ -241,7 +243,7 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
       const { home, project } = scratch();
       const evil = path.join(project, 'x.cjs');
       claudeHooked(home, project, { env: { NODE_OPTIONS: '--no-warnings' } });
-      expect(serverStates(await doctorReport(home, project))).toEqual([gated('claude-code')]);
+      expect(serverStates(await doctorReport(home, project))).toEqual([hooked('claude-code')]);
       for (const value of [
         `"--require" ${evil}`,
         `--re""quire ${evil}`,
@@ -249,7 +251,7 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
         `"--require ${evil}`,
       ]) {
         claudeHooked(home, project, { env: { NODE_OPTIONS: value } });
-        expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('claude-code'));
+        expect(serverStates(await doctorReport(home, project))).not.toContainEqual(hooked('claude-code'));
       }
     },
   );
@@ -259,7 +261,7 @@ describe('red team, doctor (round 6): a layer that switches the gate off', () =>
     write(path.join(home, '.claude.json'), { mcpServers: { docs: plainServer } });
     const command = [printedHook('claude-code'), shellQuote('--mode=observe')].join(' ');
     write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](command));
-    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(gated('claude-code'));
+    expect(serverStates(await doctorReport(home, project))).not.toContainEqual(hooked('claude-code'));
   });
 });
 

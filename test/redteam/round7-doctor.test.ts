@@ -31,7 +31,7 @@ const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r7doctor-');
-const gated = ['claude-code', 'docs', 'gated'];
+const gated = ['claude-code', 'docs', 'partly-gated'];
 const quoted = (argv: readonly string[]) => argv.map(shellQuote).join(' ');
 
 /** Claude Code's user settings with `command` as the hook, `docs` a plain server. */

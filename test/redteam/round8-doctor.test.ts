@@ -24,7 +24,7 @@ const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r8doctor-');
-const gated = ['claude-code', 'docs', 'gated'];
+const gated = ['claude-code', 'docs', 'partly-gated'];
 
 /**
  * A stdio MCP server (CommonJS, no dependencies) whose first `tools/list` answers `search` and, when `changing`, is

@@ -1,6 +1,8 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { defaultStateDir } from '../hook/session-state.ts';
+import { claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
+import { claudeCodeManagedDir, claudeCodeManagedFiles } from '../hosts/claude-code-managed.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHome } from './codex-config.ts';
 import type { DoctorHost } from './doctor-report.ts';
@@ -17,7 +19,8 @@ const within = (folder: string, file: string) => {
  * lowercase line, or undefined when the host's sandbox keeps the agent's shell out of that folder. The hook runs as the
  * gated user, so an agent whose shell can write the folder can delete, empty or roll back what the session refused, and
  * a later tool result naming a refused address is handed on; the proxy's memory is its own process. Claude Code: its
- * settings' `sandbox.enabled` with `sandbox.allowUnsandboxedCommands: false`, the folder outside the project; Codex:
+ * settings' `sandbox.enabled` with `sandbox.allowUnsandboxedCommands: false`, no `sandbox.excludedCommands`, the folder
+ * outside the project and `permissions.additionalDirectories` (managed settings included); Codex:
  * `sandbox_mode` `read-only`, or `workspace-write` with the folder outside the project, the temporary folders and its
  * `writable_roots`. Every other host offers nothing doctor can read that keeps the shell out (`noSandbox`).
  */
@@ -57,30 +60,48 @@ const noSandbox: Readonly<Record<Exclude<DoctorHost, 'claude-code' | 'codex'>, s
 };
 
 async function claudeCodeOpen(folder: string, places: ConfigPlaces): Promise<string | undefined> {
-  // the project's files over the user's, as claude code merges its settings
+  // user, project, local, then the administrator's managed files, as claude code merges its settings: a later value
+  // wins, lists add up
   const files = [
-    join(places.home, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.json'),
-    join(places.cwd, '.claude', 'settings.local.json'),
+    ...claudeCodeSettingsFiles(places.home, places.cwd, places.env),
+    ...claudeCodeManagedFiles(claudeCodeManagedDir(places.env)),
   ];
   let enabled = false;
   let unsandboxed = true;
+  const excluded: string[] = [];
+  const writable: string[] = [];
   for (const file of files) {
     const read = await readConfigFile(file);
     if (read.kind === 'problem') return `claude code's sandbox setting cannot be read (${read.message})`;
-    if (read.kind !== 'read' || !isRecord(read.value['sandbox'])) continue;
+    if (read.kind !== 'read') continue;
+    const permissions = read.value['permissions'];
+    if (isRecord(permissions))
+      writable.push(...stringList(permissions['additionalDirectories']).map((d) => resolveHome(d, places)));
+    if (!isRecord(read.value['sandbox'])) continue;
     const sandbox = read.value['sandbox'];
     if (typeof sandbox['enabled'] === 'boolean') enabled = sandbox['enabled'];
     if (typeof sandbox['allowUnsandboxedCommands'] === 'boolean') unsandboxed = sandbox['allowUnsandboxedCommands'];
+    excluded.push(...stringList(sandbox['excludedCommands']));
   }
   if (!enabled)
     return "claude code's sandbox is off (`sandbox.enabled`), so the agent's shell can write its state folder";
   if (unsandboxed)
     return "claude code's sandbox lets a command run outside it (`sandbox.allowUnsandboxedCommands` is not false), so the agent's shell can write its state folder";
+  // an excluded command runs outside the sandbox as the user: doctor cannot tell what it may write
+  if (excluded.length > 0)
+    return `claude code's \`sandbox.excludedCommands\` runs ${excluded.map((c) => `\`${c}\``).join(', ')} outside its sandbox, so the agent's shell can write its state folder`;
   if (within(places.cwd, folder))
     return "its state folder is inside the project, which claude code's sandbox lets the agent's shell write";
+  // a working folder added to the session is one the sandboxed shell may write too
+  const added = writable.find((d) => within(d, folder));
+  if (added !== undefined)
+    return `its state folder is inside \`${added}\` of \`permissions.additionalDirectories\`, which claude code's sandbox lets the agent's shell write`;
   return undefined;
 }
+
+// a folder of claude code's settings: `~/` is the home, a relative path the project's
+const resolveHome = (dir: string, places: ConfigPlaces) =>
+  dir === '~' || dir.startsWith('~/') ? join(places.home, dir.slice(1)) : resolve(places.cwd, dir);
 
 async function codexOpen(
   folder: string,

@@ -43,6 +43,18 @@ describe("doctor: the hook's memory of refusals, by the host's sandbox", () => {
     expect(await claude({ enabled: true, allowUnsandboxedCommands: false })).toEqual([]);
   });
 
+  test("claude code's managed settings count: their sandbox holds it, their excluded commands open it", async () => {
+    const { home, project } = scratch();
+    write(path.join(home, '.claude', 'settings.json'), hostSettings['claude-code'](printedHook('claude-code')));
+    const managed = path.join(home, 'managed', 'managed-settings.json');
+    write(managed, { sandbox: { enabled: true, allowUnsandboxedCommands: false } });
+    expect(memoryLines(await doctorReport(home, project))).toEqual([]);
+    write(path.join(home, 'managed', 'managed-settings.d', '10-git.json'), { sandbox: { excludedCommands: ['git'] } });
+    expect(memoryLines(await doctorReport(home, project))).toEqual([
+      expect.stringContaining('`git` outside its sandbox'),
+    ]);
+  });
+
   test('claude code with its sandbox but the state folder inside the project: not held', async () => {
     expect(await claude({ enabled: true, allowUnsandboxedCommands: false }, '--state', 'hook-state')).toEqual([
       expect.stringContaining('inside the project'),

@@ -14,7 +14,7 @@ import { doctorReport, printedHook, useScratch, write } from '../doctor/doctor-s
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: excluded commands — doctor (src/doctor/refusal-memory.ts reads `enabled`/`allowUnsandboxedCommands` only) — owner: doctor39
 // key: additional directories — doctor (the same file: `permissions.additionalDirectories` not read) — owner: doctor39
-const open = new Set<string>(['excluded commands', 'additional directories']);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r9doctor-');

@@ -102,6 +102,13 @@ async function floors(
   // the in-process rows together: nothing a gate could skip
   const sum = relayCpu.map((_, r) => own.reduce((total, _t, i) => total + (got[i + 1]?.[r] ?? 0), 0));
   if (own.length > 1) show('all of the above but the relay, summed', sum);
+  // the two builds paired round by round: what the load of one round does to both cancels out
+  if (other !== null) {
+    const mine = got[timed.length - 2] as number[];
+    const theirs = got[timed.length - 1] as number[];
+    const paired = summary(mine.map((x, r) => x / (theirs[r] ?? x))).median;
+    console.log(`  this proxy ÷ the FLOORS_VS proxy, round by round: median ${paired.toFixed(3)}`);
+  }
   return ratios;
 }
 

@@ -1,8 +1,7 @@
 import { AddressMatcher, type AddressPattern } from './address-matcher.ts';
 import { base64RunsText, blobText } from './blob-text.ts';
 import { ForgottenAddresses } from './forgotten-addresses.ts';
-import { addressOf, rawAddressOf } from './gate-notice.ts';
-import { mayReadBack, readBack, readBacks } from './read-back.ts';
+import { addressOf, mayReadBack, rawAddressOf, readBack, readBacks } from './read-back.ts';
 
 // The one search for the addresses of refused links in text (a session's later messages, the strings beside a link
 // in a tool result): each address in every form a text may hold it in, found at host boundaries by one automaton
@@ -25,7 +24,7 @@ export interface AddressForm {
 }
 
 /**
- * The forms of `uri`'s address a text may name it by (`holdsAddress` in gate-notice.ts): as written, with a numeric
+ * The forms of `uri`'s address a text may name it by (`holdsAddress` in read-back.ts): as written, with a numeric
  * host dotted, each read back (`readBack`: percent-decoded, `\` as `/`, NFKC) and as the WHATWG URL parser writes it
  * (IDNA, canonical IPv4); the uri itself when no form is long enough. Empty when none is.
  */

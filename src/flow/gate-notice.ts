@@ -4,8 +4,8 @@ import { maxUriChars } from '../link/parse-uri.ts';
 import type { NextStep } from '../record/link-record.ts';
 import { base64RunsText, blobText } from './blob-text.ts';
 import type { LinkStep } from './link-steps.ts';
-import { dottedIpv4 } from './numeric-hosts.ts';
-import { readBacks } from './read-back.ts';
+import type { MessageLedger } from './message-ledger.ts';
+import { addressOf, holdsAddress, rawAddressOf, readBacks } from './read-back.ts';
 import { recordRef } from './record-ref.ts';
 
 /** Longest notice a front end writes for the model, characters (hosts cap hook output near 10,000). */
@@ -22,6 +22,11 @@ export interface NoticeSubject {
   uri: string;
   /** the short ref of the link's record (`recordRef`), null when there is none */
   ref: string | null;
+  /**
+   * the links the same message refused (`MessageLedger`): a name spelling one of their addresses is left out, one
+   * spelling any other address is shown; absent, no name that spells any address at all is shown
+   */
+  refused?: MessageLedger | undefined;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface NoticeSubject {
  * item standing for a refused link): `what` it did, the subject's quoted, escaped name and scheme, the reason codes,
  * the record ref, the policy and the boundary to check next. Never a uri: a reason's message is shown only when its
  * code does not quote parts of uris and it names neither the subject's host nor its address, and a name that holds the
- * link's own address is not shown either. A bare string `subject` (the uri, as earlier versions took it) names the
+ * link's own address, or an address its message refused (`NoticeSubject.refused`), is not shown either. A bare string `subject` (the uri, as earlier versions took it) names the
  * link by its scheme alone.
  */
 export function gateNotice(
@@ -100,59 +105,23 @@ function holdsHost(text: string, uri: string): boolean {
 }
 
 function describeSubject(subject: NoticeSubject): string {
-  const name = subject.name === null || namesAddress(subject.name, subject.uri) ? '' : ` ${quoteValue(subject.name)}`;
-  return `${name} (scheme ${quoteValue(schemeOf(subject.uri))})`;
+  const { name, uri, refused } = subject;
+  const shown = name === null || namesAddress(name, uri, refused) ? '' : ` ${quoteValue(name)}`;
+  return `${shown} (scheme ${quoteValue(schemeOf(uri))})`;
 }
 
 // whether a link's name holds its address as written or as read back (`readBacks`), whole or its base64 runs decoded
-// as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it); or spells any
-// address at all (`scheme://host`, a dotted IPv4 host): a notice names a link by what it is called, never by an
-// address, its own or another's (a sibling refused in the same answer, named by this one)
-function namesAddress(name: string, uri: string): boolean {
+// as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it); or the address
+// of another link its message refused (a sibling, named by this one: `refused`, searched in the same forms); with no
+// ledger of the message, any address at all (`scheme://host`, a dotted IPv4 host)
+function namesAddress(name: string, uri: string, refused: MessageLedger | undefined): boolean {
   if (holdsAddress(name, uri)) return true;
   const shown = name.slice(0, 4 * maxQuotedChars);
+  if (refused?.spells(shown) === true) return true;
   const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
-  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spellsAddress.test(back)));
+  const spells = (back: string) => refused === undefined && spellsAddress.test(back);
+  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spells(back)));
 }
 
-// an absolute uri with an authority, or a dotted IPv4 host, anywhere in a text
+// an absolute uri with an authority, or a dotted IPv4 host, anywhere in a text (names worded with no ledger)
 const spellsAddress = /[a-z0-9+.-]:\/\/[^\s/?#]|(?:^|[^0-9.])\d{1,3}(?:\.\d{1,3}){3}(?![0-9])/i;
-
-/**
- * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no
- * leading slashes, no userinfo and no trailing slash, compared without case. Also used for strings beside the link.
- */
-export function holdsAddress(text: string, uri: string): boolean {
-  const lower = text.toLowerCase();
-  // as written, and with a numeric host as an IPv4 parser reads it
-  return [rawAddressOf(uri), addressOf(uri)].some((address) => address.length >= 3 && lower.includes(address));
-}
-
-/**
- * The address `holdsAddress` looks for: `uri` with no scheme, leading slashes, userinfo or trailing slash, lowercase,
- * a host written as numbers (`2852039166`, `0xa9fea9fe`) as the dotted IPv4 a URL parser reads.
- */
-export function addressOf(uri: string): string {
-  const address = rawAddressOf(uri);
-  const end = address.search(/[/\\?#:]/);
-  const dotted = dottedIpv4(end === -1 ? address : address.slice(0, end));
-  return dotted === null ? address : `${dotted}${end === -1 ? '' : address.slice(end)}`;
-}
-
-/** `addressOf` with the host as written. */
-export function rawAddressOf(uri: string): string {
-  let rest = uri
-    .trim()
-    .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')
-    .replace(/^[/\\]+/, '');
-  const slash = rest.search(/[/\\]/);
-  const at = (slash === -1 ? rest : rest.slice(0, slash)).lastIndexOf('@');
-  if (at !== -1) rest = rest.slice(at + 1);
-  // trailing slashes cut by a loop: `/[/\\]+$/` retries at every slash of a long run (quadratic in a server's uri)
-  let end = rest.length;
-  while (end > 0 && (rest.charCodeAt(end - 1) === slashCode || rest.charCodeAt(end - 1) === backslashCode)) end -= 1;
-  return rest.slice(0, end).toLowerCase();
-}
-
-const slashCode = 0x2f;
-const backslashCode = 0x5c;

@@ -5,9 +5,12 @@ import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.t
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice } from './gate-notice.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
-import type { FlowMode, LinkStep } from './link-steps.ts';
+import { type FlowMode, type LinkStep, linkRefused } from './link-steps.ts';
 import { type MessageBlock, messageBlocks, replaceMessageBlocks } from './message-blocks.ts';
-import { refusedLinkItem, refusedStepItem } from './refused-link.ts';
+import { refusedLinkItem } from './refused-link.ts';
+import { MessageLedger } from './message-ledger.ts';
+import { recordRef } from './record-ref.ts';
+import { uriOf } from '../link/resource-link.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
 export interface EmbeddedJudgement {
@@ -142,33 +145,49 @@ export async function judgeMessages(
   const blocks = messageBlocks(messages);
   // judged side by side, so a gate that stays silent costs one deadline, not one per link or block
   const judged = await Promise.all(blocks.map((b) => judgeBlock(gate, b, mode, server, steps)));
+  // each refused link's notice worded with every link the messages refused (a name spelling one's address is left out)
+  const ledger = MessageLedger.of(judged.flatMap((one) => (one.refused === null ? [] : [uriOf(one.refused.link)])));
   const records: EmbeddedRecord[] = [];
   const replacement = new Map<number, unknown>();
   for (const [i, one] of judged.entries()) {
     if (one.record !== null) records.push(one.record);
-    if (one.item !== null) replacement.set((blocks[i] as MessageBlock).position, one.item);
+    const { refused } = one;
+    const item = refused === null ? one.item : refusedLinkItem(refused.link, refused.decision, refused.ref, ledger);
+    if (item !== null) replacement.set((blocks[i] as MessageBlock).position, item);
   }
   return { messages: replaceMessageBlocks(messages, replacement), records };
 }
 
-// one block of a list of messages: an embedded resource's record, and the item that stands in its place (null: none)
+// one block of a list of messages: an embedded resource's record and the item that stands in its place (null: none),
+// or the refused link it is (its notice is worded once every block is decided)
 async function judgeBlock(
   gate: Gate,
   { block, position }: MessageBlock,
   mode: FlowMode,
   server: string,
   steps: BlockSteps | PromiseLike<BlockSteps>,
-): Promise<{ record: EmbeddedRecord | null; item: Record<string, unknown> | null }> {
-  if (!isRecord(block)) return { record: null, item: null };
+): Promise<{ record: EmbeddedRecord | null; item: Record<string, unknown> | null; refused: RefusedLink | null }> {
+  const none = { record: null, item: null, refused: null };
+  if (!isRecord(block)) return none;
   if (block['type'] === 'resource' && isRecord(block['resource'])) {
     const judged = await judgeEmbedded(gate, block['resource'], position, mode);
-    return { record: judged.record, item: judged.withheld ? withheldItem(judged) : null };
+    return { ...none, record: judged.record, item: judged.withheld ? withheldItem(judged) : null };
   }
-  if (block['type'] !== 'resource_link') return { record: null, item: null };
+  if (block['type'] !== 'resource_link') return none;
   // the front end's step: its decision, and the record its notice names
   const step = (await steps).get(block);
-  if (step !== undefined) return { record: null, item: refusedStepItem(step, block) };
-  if (mode !== 'enforce') return { record: null, item: null };
+  if (step !== undefined)
+    return linkRefused(step)
+      ? { ...none, refused: { link: block, decision: step.linkDecision, ref: recordRef(step.discovered) } }
+      : none;
+  if (mode !== 'enforce') return none;
   const decision = await decideLinkLine(gate, { stage: 'link', server, readFrom: server, link: block });
-  return { record: null, item: decision.effect === 'deny' ? refusedLinkItem(block, decision) : null };
+  return decision.effect === 'deny' ? { ...none, refused: { link: block, decision, ref: null } } : none;
+}
+
+// a link block refused: its decision and the ref of its record (null: none names it)
+interface RefusedLink {
+  link: Record<string, unknown>;
+  decision: Decision;
+  ref: string | null;
 }

@@ -1,10 +1,11 @@
 import { decodeHTML } from 'entities';
 import { readIpv6Hosts, holdsIpv6Host } from './bracketed-hosts.ts';
-import { dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
+import { dottedIpv4, dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
 import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts';
 
 // How a reader takes an address back out of text that spells it another way: the one reading every front end's search
-// for refused addresses uses (`AddressSearch`), and a notice's check that a link's name holds its own address.
+// for refused addresses uses (`AddressSearch`), and a notice's check that a link's name holds its own address; and the
+// address itself as every one of them looks for it (`addressOf`, `holdsAddress`).
 
 /**
  * `text` as a parser, a browser or a reader takes a uri in it back: the tabs and line breaks inside a uri's run deleted
@@ -167,3 +168,42 @@ const isWhite = (c: number) =>
 const percentByte = /%[0-9A-Fa-f]{2}/;
 const percentBytes = /%[0-9A-Fa-f]{2}/g;
 const percentRuns = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * Whether `text` holds the address of `uri` (a server may name a link by its own uri): the uri with no scheme, no
+ * leading slashes, no userinfo and no trailing slash, compared without case. Also used for strings beside the link.
+ */
+export function holdsAddress(text: string, uri: string): boolean {
+  const lower = text.toLowerCase();
+  // as written, and with a numeric host as an IPv4 parser reads it
+  return [rawAddressOf(uri), addressOf(uri)].some((address) => address.length >= 3 && lower.includes(address));
+}
+
+/**
+ * The address `holdsAddress` looks for: `uri` with no scheme, leading slashes, userinfo or trailing slash, lowercase,
+ * a host written as numbers (`2852039166`, `0xa9fea9fe`) as the dotted IPv4 a URL parser reads.
+ */
+export function addressOf(uri: string): string {
+  const address = rawAddressOf(uri);
+  const end = address.search(/[/\\?#:]/);
+  const dotted = dottedIpv4(end === -1 ? address : address.slice(0, end));
+  return dotted === null ? address : `${dotted}${end === -1 ? '' : address.slice(end)}`;
+}
+
+/** `addressOf` with the host as written. */
+export function rawAddressOf(uri: string): string {
+  let rest = uri
+    .trim()
+    .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '')
+    .replace(/^[/\\]+/, '');
+  const slash = rest.search(/[/\\]/);
+  const at = (slash === -1 ? rest : rest.slice(0, slash)).lastIndexOf('@');
+  if (at !== -1) rest = rest.slice(at + 1);
+  // trailing slashes cut by a loop: `/[/\\]+$/` retries at every slash of a long run (quadratic in a server's uri)
+  let end = rest.length;
+  while (end > 0 && (rest.charCodeAt(end - 1) === slashCode || rest.charCodeAt(end - 1) === backslashCode)) end -= 1;
+  return rest.slice(0, end).toLowerCase();
+}
+
+const slashCode = 0x2f;
+const backslashCode = 0x5c;

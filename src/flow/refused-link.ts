@@ -4,6 +4,7 @@ import { uriOf } from '../link/resource-link.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import { gateNotice, shownDecision } from './gate-notice.ts';
 import { type LinkStep, linkRefused } from './link-steps.ts';
+import type { MessageLedger } from './message-ledger.ts';
 import { recordRef } from './record-ref.ts';
 
 // A `resource_link` refused by its link decision is not handed on as a link: any party that sees a link may read it
@@ -13,20 +14,35 @@ import { recordRef } from './record-ref.ts';
 
 /**
  * The one line that stands where a refused link was (`gateNotice`): its quoted name, its scheme, the reason codes, the
- * short ref of its record (`recordRef`) and the policy; never its uri (the record keeps it, masked).
+ * short ref of its record (`recordRef`) and the policy; never its uri (the record keeps it, masked). `refused`: the
+ * links its message refused (a name spelling one of their addresses is left out; absent: any address).
  */
-export function refusedLinkNotice(link: unknown, decision: Decision, ref: string | null = null): string {
+export function refusedLinkNotice(
+  link: unknown,
+  decision: Decision,
+  ref: string | null = null,
+  refused?: MessageLedger,
+): string {
   const name = isRecord(link) && typeof link['name'] === 'string' ? link['name'] : null;
-  return gateNotice('refused the link', { name, uri: uriOf(link), ref }, decision, null);
+  return gateNotice('refused the link', { name, uri: uriOf(link), ref, refused }, decision, null);
 }
 
 /** The text item that replaces a `resource_link` whose link decision is `decision` (a deny): the notice, the decision under `_meta`. */
-export function refusedLinkItem(link: unknown, decision: Decision, ref: string | null = null): Record<string, unknown> {
+export function refusedLinkItem(
+  link: unknown,
+  decision: Decision,
+  ref: string | null = null,
+  refused?: MessageLedger,
+): Record<string, unknown> {
   const meta = { [decisionMetaKey]: shownDecision(decision, uriOf(link)) };
-  return { type: 'text', text: refusedLinkNotice(link, decision, ref), _meta: meta };
+  return { type: 'text', text: refusedLinkNotice(link, decision, ref, refused), _meta: meta };
 }
 
 /** The item that replaces the step's link in what the host receives, or null when the link stays (allowed, or observe mode). */
-export function refusedStepItem(step: LinkStep, link: unknown): Record<string, unknown> | null {
-  return linkRefused(step) ? refusedLinkItem(link, step.linkDecision, recordRef(step.discovered)) : null;
+export function refusedStepItem(
+  step: LinkStep,
+  link: unknown,
+  refused?: MessageLedger,
+): Record<string, unknown> | null {
+  return linkRefused(step) ? refusedLinkItem(link, step.linkDecision, recordRef(step.discovered), refused) : null;
 }

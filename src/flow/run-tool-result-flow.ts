@@ -20,6 +20,9 @@ import type { ReadCache } from './read-cache.ts';
 import { recordRef } from './record-ref.ts';
 import type { RefusedRef } from './structured-links.ts';
 import { type LinkFlowOptions, type LinkFlowResult, runLinkFlow, startLinkFlow } from './run-link-flow.ts';
+import { MessageLedger } from './message-ledger.ts';
+import { refusedLinkItem } from './refused-link.ts';
+import { uriOf } from '../link/resource-link.ts';
 
 /** Everything the flow needs for one tool result; limits are whole numbers ≥ 1, checked by the caller. */
 export interface ToolResultFlowOptions {
@@ -129,15 +132,18 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
   });
   const judging = { server: options.context.server, mode: options.mode, refs };
   // (and the strings beside a link refused inside a JSON text, which may name its address: `judgeResultValues`)
-  const { texts } = await judgeResultValues(gate, items, undefined, judging, true);
+  const { texts, beyond } = await judgeResultValues(gate, items, undefined, judging, true);
   for (const edit of texts)
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(items[edit.index], edit));
-  const byContentIndex = new Map(links.map((l, i) => [l.index, flows[i]]));
+  // each refused link's notice worded with every link the result refused (a name spelling one's address is left out)
+  const ledger = MessageLedger.of([...refs.values(), ...beyond.values()].map((r) => uriOf(r.link)));
+  const byContentIndex = new Map(links.map((l, i) => [l.index, { flow: flows[i], link: l.link }]));
   const content: Record<string, unknown>[] = [];
   items.forEach((item: unknown, index: number) => {
     if (!isRecord(item)) return;
-    const flow = byContentIndex.get(index);
-    content.push(judged.changed.get(index) ?? flow?.replacedBy ?? item);
+    const { flow, link } = byContentIndex.get(index) ?? {};
+    const replacedBy = flow?.replacedBy === undefined ? undefined : refusedFlowItem(flow, link, ledger);
+    content.push(judged.changed.get(index) ?? replacedBy ?? item);
     for (const resource of flow?.contents ?? []) content.push({ type: 'resource', resource });
   });
   const records = flows.map((f) => f.record);
@@ -164,4 +170,11 @@ export async function runToolResultFlow(toolResult: unknown, options: ToolResult
     embeddedRecords: judged.records,
     recordError,
   };
+}
+
+// the item standing for a link its flow refused, its notice worded with the links `ledger` holds (every one the result
+// refused)
+function refusedFlowItem(flow: LinkFlowResult, link: unknown, ledger: MessageLedger): Record<string, unknown> {
+  const ref = recordRef(flow.record.stages.discovered);
+  return refusedLinkItem(link, flow.record.decisions.link, ref, ledger);
 }

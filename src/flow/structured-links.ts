@@ -8,6 +8,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
 import { type LinkDecider, resultLinkDecider } from './link-decider.ts';
 import type { FlowMode } from './link-steps.ts';
+import { MessageLedger } from './message-ledger.ts';
 import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 
 // A tool result's `structuredContent` reaches the model too (Codex gives it instead of `content` when present, and
@@ -133,19 +134,30 @@ export async function judgeStructured(
   const own = new Map<string, RefusedHolder>();
   const edits: StructuredEdit[] = [];
   let refusedKey: string | null = null;
+  const refusedHere: (Found & RefusedHolder)[] = [];
   found.forEach((f, i) => {
     const decision = decisions[i];
     if (decision === undefined || decision.effect !== 'deny') return;
     const uri = uriOf(f.link);
     const ref = refs?.get(maskUri(uri))?.ref ?? null;
     options.noteRefused?.({ ref, link: f.link, decision });
-    const value = f.bare ? refusedLinkNotice(f.link, decision, ref) : refusedLinkItem(f.link, decision, ref);
-    // a key cannot be replaced in place: the value that holds it is withheld whole
-    if (f.key === true) refusedKey ??= refusedLinkNotice(f.link, decision, ref);
-    else edits.push({ path: f.path, value });
+    refusedHere.push({ ...f, decision, ref });
     // an empty or tiny uri would match every string: it has no address to hand on
     if (!shared.held.has(uri) && !own.has(uri) && uri.trim().length >= 3) own.set(uri, { link: f.link, decision, ref });
   });
+  // the notices are worded once every link of this value is decided: a name spelling the address of any link refused
+  // in the message (`refs`, and those refused here) is left out
+  const ledger = refusedHere.length === 0 ? undefined : messageLedger(refs, own);
+  for (const f of refusedHere) {
+    const { link, decision, ref } = f;
+    // a key cannot be replaced in place: the value that holds it is withheld whole
+    if (f.key === true) refusedKey ??= refusedLinkNotice(link, decision, ref, ledger);
+    else
+      edits.push({
+        path: f.path,
+        value: f.bare ? refusedLinkNotice(link, decision, ref, ledger) : refusedLinkItem(link, decision, ref, ledger),
+      });
+  }
   if (refusedKey !== null) return { withheld: true, notice: refusedKey };
   if (shared.held.size === 0 && own.size === 0) return { withheld: false, edits };
   // the search costs each string's characters twice (as written, read back) and the automaton's build (once for the
@@ -169,14 +181,27 @@ export async function judgeStructured(
     for (const [uri, r] of held) search.add(uri, r, formsOf(spent, uri));
     if (own.size === 0) shared.search = search;
   }
+  let named: MessageLedger | undefined = ledger;
   for (const [i, { path, text, key }] of walked.strings.entries()) {
     const holder = search.find(text, blobs[i]);
     if (holder === undefined) continue;
-    const notice = refusedLinkNotice(holder.link, holder.decision, holder.ref);
+    named ??= messageLedger(refs, own);
+    const notice = refusedLinkNotice(holder.link, holder.decision, holder.ref, named);
     if (key === true) return { withheld: true, notice };
     edits.push({ path, value: notice });
   }
   return { withheld: false, edits };
+}
+
+// the links a message refused, as the notices of one of its values are worded: those of `refs` (its `content`, or the
+// whole message on the second pass of `judgeResultValues`) and those refused in this value
+function messageLedger(
+  refs: ReadonlyMap<string, RefusedRef> | undefined,
+  own: ReadonlyMap<string, RefusedHolder>,
+): MessageLedger {
+  const ledger = MessageLedger.of(own.keys());
+  for (const r of refs?.values() ?? []) ledger.add(uriOf(r.link));
+  return ledger;
 }
 
 // the address forms of `uri`, made once for the values sharing `spent`

@@ -6,7 +6,7 @@
 // again, never searched for less. Whoever can write the state can as well remove an entry: kept forms open no new way
 // around the search.
 import { type AddressForm, maxAddressChars, minAddressChars } from '../flow/address-search.ts';
-import { rawAddressOf } from '../flow/gate-notice.ts';
+import { rawAddressOf } from '../flow/read-back.ts';
 import { policyBuildKey } from '../policy/policy-cache.ts';
 import { keptForms } from '../sdk/refused-addresses.ts';
 

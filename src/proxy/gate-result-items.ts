@@ -6,6 +6,7 @@ import { guardGate } from '../flow/guard-gate.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedLinkItem } from '../flow/refused-link.ts';
+import { MessageLedger } from '../flow/message-ledger.ts';
 import { applyStructured, type RefusedRef } from '../flow/structured-links.ts';
 import { judgeResultValues, namesRefusedAddress } from '../flow/refused-beside.ts';
 import { withheldNaming } from '../sdk/plain-answers.ts';
@@ -99,21 +100,22 @@ export function itemJudge(
 ): ItemJudge {
   const gate = guardGate(anyGate);
 
-  // a refused link is not handed on as a link (the flow's item, naming it and why); any other link keeps its place,
-  // with its compact decision under its `_meta` (a link with an object `_meta` of its own keeps it, the decision beside)
+  // a refused link is not handed on as a link (the flow's item, naming it and why: worded once every link of the
+  // result is decided, `Refused`); any other link keeps its place, with its compact decision under its `_meta` (a
+  // link with an object `_meta` of its own keeps it, the decision beside)
   const linkEdit = (
     { path, item, index }: Found,
     responseId: unknown,
     decision: Decision,
     refs: Map<string, RefusedRef>,
-  ): MessageEdit => {
+  ): MessageEdit | Refused => {
     if (decision.effect === 'deny') {
       // the ref of the record the decorator writes for this link (same server, response id, index and masked uri)
       const facts = { server, responseId: isJsonRpcId(responseId) ? responseId : null, contentIndex: index };
       const uri = maskUri(uriOf(item));
-      const ref = recordRef({ ...facts, uri });
-      refs.set(uri, { ref, link: item, decision });
-      return { op: 'replace', path, value: refusedLinkItem(item, decision, ref) };
+      const refused = { ref: recordRef({ ...facts, uri }), link: item, decision };
+      refs.set(uri, refused);
+      return { path, refused };
     }
     // an allowed link's values are shared (frozen): each is written once into the line, however many links it marks
     const allowed = decision.effect === 'allow';
@@ -129,7 +131,7 @@ export function itemJudge(
     refs: Map<string, RefusedRef>,
     decide: LinkDecider,
     embedded: EarlyItems['embedded'] | undefined,
-  ): Promise<MessageEdit | null> {
+  ): Promise<MessageEdit | Refused | null> {
     const { path, item, index } = found;
     if (item['type'] === 'resource_link') return linkEdit(found, responseId, await decide(item, false), refs);
     // the flow's step: the same decision, record and notice as every other front end (started by the decorator when
@@ -184,7 +186,7 @@ export function itemJudge(
     const refs = new Map<string, RefusedRef>();
     // links the decorator decided take its step, without a promise each; the rest (embedded resources, links of
     // prompts) run side by side
-    const made: (MessageEdit | null)[] = [];
+    const made: (MessageEdit | Refused | null)[] = [];
     const slow: number[] = [];
     const responseId = message['id'];
     // the result's one decider: the ledger's decisions of its `content` links are known to it, so the same link or
@@ -200,7 +202,7 @@ export function itemJudge(
     // edit
     const edits: MessageEdit[] = [];
     if (slow.length === 0 && refs.size === 0 && structuredContent === undefined && !jsonTexts) {
-      for (const edit of made) if (edit !== null && edit !== undefined) edits.push(edit);
+      for (const edit of made) if (edit != null && !('refused' in edit)) edits.push(edit);
       return edits.length === 0 ? null : edited(message, edits);
     }
     const known: DecidedLink[] = [];
@@ -218,7 +220,6 @@ export function itemJudge(
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxResolvingLinks, slow.length) }, worker));
-    for (const edit of made) if (edit !== null && edit !== undefined) edits.push(edit);
     // the links and uris of `structuredContent` get the same replacement as those of `content`, and so do those of a
     // text item that is one JSON value (the 2.x server's text copy of `structuredContent`, say) (and of an embedded
     // resource's text, unless the resource is withheld whole); a link refused there, its address beside it too
@@ -229,6 +230,14 @@ export function itemJudge(
       { server, mode: 'enforce', refs, decide },
       true,
     );
+    // each refused link's notice worded with every link the result refused (a name spelling one's address is left out)
+    const refused = [...refs.values(), ...values.beyond.values()];
+    const ledger = MessageLedger.of(refused.map((r) => uriOf(r.link)));
+    for (const edit of made)
+      if (edit != null)
+        edits.push(
+          'refused' in edit ? { op: 'replace', path: edit.path, value: refusedNotice(edit.refused, ledger) } : edit,
+        );
     const judged = values.structured;
     const at = ['result', 'structuredContent'];
     if (judged.withheld) edits.push({ op: 'replace', path: at, value: applyStructured(structuredContent, judged) });
@@ -242,12 +251,21 @@ export function itemJudge(
           value: t.path.length === 0 ? { type: 'text', text: t.text } : t.text,
         });
     // an answer that still names an address it refused, where no notice stands for it, is withheld whole
-    const refused = [...refs.values(), ...values.beyond.values()];
     const answer = isRecord(result) && isJsonRpcId(responseId);
     if (answer && refused.length > 0 && namesRefusedAddress(editMessage(message, edits), refused))
       return withheldNaming(responseId);
     return edits.length === 0 ? null : edited(message, edits);
   }
+}
+
+// a link refused in a result, at `path`: its item is worded once every link of the result is decided
+interface Refused {
+  readonly path: JsonPath;
+  readonly refused: RefusedRef;
+}
+
+function refusedNotice({ link, decision, ref }: RefusedRef, ledger: MessageLedger): Record<string, unknown> {
+  return refusedLinkItem(link, decision, ref, ledger);
 }
 
 // the links and embedded resources of a tool result, by path from the top of the answer

@@ -8,7 +8,7 @@ import {
   minAddressChars,
 } from '../flow/address-search.ts';
 import { blobText } from '../flow/blob-text.ts';
-import { addressOf } from '../flow/gate-notice.ts';
+import { addressOf } from '../flow/read-back.ts';
 import { refusedForAddress } from '../flow/refused-for-address.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 

@@ -6,7 +6,9 @@ import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
 import { recordErrorMessage, recordWithheldError } from '../record/record-error.ts';
 import { applyStructured, type RefusedRef } from '../flow/structured-links.ts';
-import type { LinkStep } from '../flow/link-steps.ts';
+import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
+import { MessageLedger } from '../flow/message-ledger.ts';
+import { uriOf } from '../link/resource-link.ts';
 import { withJsonText } from '../flow/json-text-links.ts';
 import { judgeResultValues } from '../flow/refused-beside.ts';
 import { resultLinkDecider } from '../flow/link-decider.ts';
@@ -223,13 +225,18 @@ async function judgedNoted(
   const refs = new Map<string, RefusedRef>();
   inContent.forEach((f, i) => {
     const step = steps[i];
-    const replacedBy = step === undefined ? null : refusedStepItem(step, f.link);
-    if (replacedBy === null || step === undefined || f.contentIndex === null) return;
-    judged.changed.set(f.contentIndex, replacedBy);
+    if (step === undefined || f.contentIndex === null || !linkRefused(step)) return;
     refs.set(step.discovered.uri, { ref: recordRef(step.discovered), link: f.link, decision: step.linkDecision });
   });
   refsMade(refs);
-  const { texts, structured } = await values;
+  const { texts, structured, beyond } = await values;
+  // each refused link's notice worded with every link the result refused (a name spelling one's address is left out)
+  const ledger = MessageLedger.of([...refs.values(), ...beyond.values()].map((r) => uriOf(r.link)));
+  inContent.forEach((f, i) => {
+    const step = steps[i];
+    const replacedBy = step === undefined ? null : refusedStepItem(step, f.link, ledger);
+    if (replacedBy !== null && f.contentIndex !== null) judged.changed.set(f.contentIndex, replacedBy);
+  });
   for (const edit of texts)
     if (!judged.changed.has(edit.index)) judged.changed.set(edit.index, withJsonText(content[edit.index], edit));
   noted();

@@ -5,6 +5,7 @@ import { shownDecision } from '../../src/flow/gate-notice.ts';
 import type { LinkReader, ReadParams } from '../../src/flow/link-reader.ts';
 import { recordRef } from '../../src/flow/record-ref.ts';
 import { refusedLinkItem, refusedLinkNotice } from '../../src/flow/refused-link.ts';
+import { MessageLedger } from '../../src/flow/message-ledger.ts';
 import { runToolResultFlow } from '../../src/flow/run-tool-result-flow.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
@@ -140,5 +141,71 @@ describe('refusedLinkNotice names a link by what it is called, never by an addre
     ['a file name', 'notes.v2.txt'],
   ])('%s is shown', async (_what, name) => {
     expect(await refusedAt('file:///etc/passwd', name)).toContain(`\`${name}\``);
+  });
+});
+
+describe("refusedLinkNotice with its message's ledger: a name is left out for the addresses the message refused", () => {
+  const sibling = 'http://10.0.0.7/admin/keys';
+  const refusedAt = async (name: string, ledger: MessageLedger) => {
+    const link = { type: 'resource_link', uri: 'file:///etc/passwd', name };
+    const decision = await gate.decide({ stage: 'link', server: 'docs', readFrom: 'docs', link });
+    expect(decision.effect).toBe('deny');
+    return refusedLinkNotice(link, decision, 'abc', ledger);
+  };
+  const ledger = () => MessageLedger.of(['file:///etc/passwd', sibling]);
+
+  // a sibling refused in the same message, its address in every form the read-back search knows
+  test.each([
+    ['as written', sibling],
+    ['in prose', `mirror of ${sibling} now`],
+    ['without its scheme', 'keys at 10.0.0.7/admin/keys'],
+    ['with `\\x2f` escapes', sibling.replaceAll('/', '\\x2f')],
+    ['with markdown escapes', 'http\\://10\\.0\\.0\\.7/admin/keys'],
+    ['with character references', 'http://10&#46;0&#46;0&#46;7/admin/keys'],
+    ['percent-encoded', 'http://10%2e0%2e0%2e7/admin/keys'],
+    ['as a numeric host', 'http://167772167/admin/keys'],
+    ['in base64', Buffer.from(sibling).toString('base64')],
+    ['in a base64 run in prose', `token ${Buffer.from(sibling).toString('base64')} here`],
+  ])('a name that spells a refused sibling %s is left out', async (_what, name) => {
+    const notice = await refusedAt(name, ledger());
+    expect(notice).toMatch(/^linkgate refused the link \(scheme `file`\)/);
+  });
+
+  // an address nobody refused is what the server called its link: shown (with no ledger, such names are left out)
+  test.each([
+    ['a uri', 'https://docs.example/guide'],
+    ['a uri in prose', 'mirror of gopher://internal.corp/keys'],
+    ['a dotted IPv4 host', 'keys on 10.1.2.3 now'],
+    ['only the host of a refused sibling', '10.0.0.7'],
+  ])('a name that spells %s nobody refused is shown', async (_what, name) => {
+    expect(await refusedAt(name, ledger())).toContain(`\`${name}\``);
+    const bare = { type: 'resource_link', uri: 'file:///etc/passwd', name };
+    const decision = await gate.decide({ stage: 'link', server: 'docs', readFrom: 'docs', link: bare });
+    expect(refusedLinkNotice(bare, decision, 'abc')).not.toContain(name);
+  });
+
+  test('its own address is left out whatever the ledger holds', async () => {
+    expect(await refusedAt('see /etc/passwd', MessageLedger.of([sibling]))).not.toContain('/etc/passwd');
+  });
+});
+
+describe("runToolResultFlow words each notice with the result's ledger", () => {
+  test('a name spelling a sibling refused in the same result is left out, one spelling an allowed address shown', async () => {
+    const named = { ...passwd, name: metadata.uri };
+    const plain = { ...passwd, uri: 'file:///etc/shadow', name: 'see https://docs.example/guide' };
+    const { content } = await runToolResultFlow(
+      { content: [metadata, named, plain] },
+      {
+        gate,
+        read: async () => ({ result: { contents: [] } }),
+        context,
+        mode: 'enforce',
+        concurrency: 2,
+        budgetMs: 5000,
+      },
+    );
+    const texts = content.map((c) => String(c['text']));
+    expect(texts.join('\n')).not.toContain('169.254');
+    expect(texts[2]).toContain('`see https://docs.example/guide`');
   });
 });

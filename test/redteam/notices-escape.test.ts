@@ -2,6 +2,7 @@
 // so the name is the attacker's way into text the host shows as the gate's own. Backticks that would close the
 // notice's quotes, bidi overrides, C0/C1 controls and line separators that would start a line of their own, and
 // markdown link syntax all stay inside one quoted, escaped name; the uri itself is never shown.
+import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, test } from 'vitest';
 import { call, closeAll, hostPath, link, metadata, proxied } from './scripted-host.ts';
 
@@ -26,9 +27,10 @@ describe('red team, notices: a hostile name stays one escaped, quoted name (prox
       expect(text).not.toContain(hostPath);
       expect(text.toLowerCase()).not.toContain(hostPath);
       // one line, no bidi or C1 control, and the backticks are the gate's own: name (left out when it holds the
-      // uri or spells any address: the markdown link's), scheme, record, policy
+      // uri or an address the answer refused; the markdown link's address was refused nowhere), scheme, record, policy
       expect(text).not.toMatch(/[\n\r\u2028\u2029\u0085\u202a-\u202e\u2066-\u2069]/);
-      expect(text.split('`').length - 1).toBe(name === metadata.toUpperCase() || name.includes('://') ? 6 : 8);
-      expect(text).not.toContain('evil.example');
+      expect(text.split('`').length - 1).toBe(name === metadata.toUpperCase() ? 6 : 8);
+      // a markdown link in the name stays code: a renderer makes no link of it
+      expect(new MarkdownIt({ linkify: true }).render(text)).not.toContain('href');
     });
 });

@@ -18,7 +18,8 @@ afterEach(closeAll);
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`): none now.
 // Mended: a name with `\x2f` escapes (readBack decodes script escapes), a name in base64 (blobText or its base64 runs
 // read back too), notices8; a refused link named by a sibling refused link's address (`describeSubject` asked only
-// whether the name holds the link's own address): a notice shows no name that spells an address at all.
+// whether the name holds the link's own address): a notice shows no name that spells an address the same answer
+// refused (its ledger, notices39; c7c840a's broader rule left out any name spelling any address).
 const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
@@ -72,6 +73,17 @@ for (const [front, start] of fronts)
         const f = await start();
         const answer = await callWith(f, { result: { content: [link(metadata, 'creds'), link(other, metadata)] } });
         expect(noticesIn(answer).length).toBeGreaterThanOrEqual(2);
+        expect(JSON.stringify(answer).toLowerCase()).not.toContain(hostPath);
+      },
+    );
+
+    it(`named by an address nobody refused ${front}`)(
+      "a refused link named by an address no link of the answer was refused for: the notice shows the name (the message's ledger)",
+      async () => {
+        const f = await start();
+        const name = 'mirror of https://docs.example/guide';
+        const answer = await callWith(f, { result: { content: [link(metadata, 'creds'), link(other, name)] } });
+        expect(noticesIn(answer).join('\n')).toContain(`\`${name}\``);
         expect(JSON.stringify(answer).toLowerCase()).not.toContain(hostPath);
       },
     );

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { addressOf } from '../../src/flow/gate-notice.ts';
+import { addressOf } from '../../src/flow/read-back.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { buildPolicy } from '../../src/policy/policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';

@@ -117,7 +117,9 @@ function describeSubject(subject: NoticeSubject): string {
 function namesAddress(name: string, uri: string, refused: MessageLedger | undefined): boolean {
   if (holdsAddress(name, uri)) return true;
   const shown = name.slice(0, 4 * maxQuotedChars);
-  if (refused?.spells(shown) === true) return true;
+  // the name as the notice cuts it too: a cut may end it right after a refused host (`quoteValue`)
+  const cut = name.length > maxQuotedChars ? name.slice(0, maxQuotedChars - 1) : null;
+  if (refused !== undefined && (refused.spells(shown) || (cut !== null && refused.spells(cut)))) return true;
   const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
   const spells = (back: string) => refused === undefined && spellsAddress.test(back);
   return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spells(back)));

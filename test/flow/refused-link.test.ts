@@ -209,3 +209,12 @@ describe("runToolResultFlow words each notice with the result's ledger", () => {
     expect(texts[2]).toContain('`see https://docs.example/guide`');
   });
 });
+
+test("a name the notice cuts right after a refused host is left out (the cut ends the host's name)", async () => {
+  const link = { type: 'resource_link', uri: 'file:///etc/passwd', name: `${'x'.repeat(101)} see internal.corpus` };
+  const decision = await gate.decide({ stage: 'link', server: 'docs', readFrom: 'docs', link });
+  const ledger = MessageLedger.of(['file:///etc/passwd', 'gopher://internal.corp']);
+  // `quoteValue` keeps the first 119 characters: `… see internal.corp…`
+  expect(link.name.indexOf('internal.corp') + 'internal.corp'.length).toBe(119);
+  expect(refusedLinkNotice(link, decision, 'abc', ledger)).not.toContain('internal.corp');
+});

@@ -8,10 +8,12 @@ import type { Noting } from './refusals-noted.ts';
 // its link may stand in either order. A member's refusals are made in two places: its links' decisions here, and,
 // where the front end judges the items itself (the proxy), the links it decides in JSON texts and
 // `structuredContent`. Both are noted in the batch's one ledger. The decorator hands a member to its front end once
-// every member's links are decided and searched for what the others refused so far; a front end that judges the
-// items hands none of them to the host before every member was judged, and then searches each for what the others
-// refused, its own decisions included. No member waits for another to be handed to the host, so none waits for
-// itself (a wait for each sibling's noting before handing any on would: each would wait for the other's).
+// every member's links are decided and searched for what the others' link decisions refused (and what their front end
+// decided so far); a front end that judges the items hands none of them to the host before every member was judged,
+// and then searches each for what the others' front end decided only: each sibling refusal is searched for once per
+// member, and a member the front end never takes had the decorator's search. No member waits for another to be handed
+// to the host, so none waits for itself (a wait for each sibling's noting before handing any on would: each would wait
+// for the other's).
 
 /** The tool results of one server batch being taken apart: the ledger of their refusals. */
 export class BatchRefusals {
@@ -57,7 +59,7 @@ export class BatchRefusals {
       },
       judged: judgedNow,
       all: () => waitUntil(this.#unjudged, this.#waitingJudged),
-      named: (message) => this.#named(key, message),
+      named: (message) => this.#named(key, message, false),
     };
     return {
       decided: (steps) => {
@@ -68,7 +70,7 @@ export class BatchRefusals {
         if (this.#undecided === 0) for (const resolve of this.#waitingDecided.splice(0)) resolve();
       },
       all: () => waitUntil(this.#undecided, this.#waitingDecided),
-      named: (message) => this.#named(key, message),
+      named: (message) => this.#named(key, message, true),
       notings: this.#notings,
       take: () => {
         if (taken || judged) return null;
@@ -81,15 +83,26 @@ export class BatchRefusals {
     };
   }
 
-  // whether `message` names the address of a link another member than `key` refused for its address
-  #named(key: object, message: unknown): boolean {
+  /** Characters of members' messages searched for their siblings' refusals so far (each member's once). */
+  get searchedChars(): number {
+    return this.#searchedChars;
+  }
+
+  #searchedChars = 0;
+
+  // whether `message` names the address of a link another member than `key` refused for its address: one its link
+  // decisions refused (`steps`: the decorator's search) or its front end decided (always)
+  #named(key: object, message: unknown, steps: boolean): boolean {
     const refused = new RefusedAddresses(this.capBytes);
-    for (const [member, { steps, decided }] of this.#refusals) {
+    for (const [member, refusals] of this.#refusals) {
       if (member === key) continue;
-      refused.note(steps);
-      for (const [uri, decision] of decided) refused.noteDecided(uri, decision);
+      if (steps) refused.note(refusals.steps);
+      for (const [uri, decision] of refusals.decided) refused.noteDecided(uri, decision);
     }
-    return refused.size > 0 && refused.names(message);
+    if (refused.size === 0) return false;
+    const named = refused.names(message);
+    this.#searchedChars += refused.searchedChars;
+    return named;
   }
 }
 
@@ -123,7 +136,10 @@ export interface FrontMember {
   judged(): void;
   /** resolves once every member of the batch is judged (by the front end, or handed on untaken) */
   all(): Promise<void>;
-  /** whether `message` names the address of a link another member refused for its address, whoever decided it */
+  /**
+   * whether `message` names the address of a link another member's front end refused for its address (those its link
+   * decisions refused were searched for by the decorator before it handed the member on)
+   */
   named(message: unknown): boolean;
 }
 

@@ -154,6 +154,7 @@ export class RefusedAddresses {
       // the connection's cap bounds), the text of a blob being at most three quarters of its base64
       const blob = blobText(text);
       chars += text.length;
+      this.#searchedChars += text.length;
       if (chars > this.maxSearchedChars || this.#search.find(text, blob) === true) return true;
     }
     return false;
@@ -213,6 +214,13 @@ export class RefusedAddresses {
     }
     return copy;
   }
+
+  /** Characters of strings `names` searched so far, as written. */
+  get searchedChars(): number {
+    return this.#searchedChars;
+  }
+
+  #searchedChars = 0;
 
   /** Steps the automata took over all texts so far (a transition or a fall back): at most twice the characters, per level. */
   get searchSteps(): number {

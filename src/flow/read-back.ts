@@ -18,33 +18,59 @@ import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts'
  * dotted IPv4 address they reach, any other bracketed IPv6 host as the WHATWG URL parser writes it, and what that
  * parser (and curl) drop from a url: an empty or default port (`:80`, `:443`, `:21`, leading zeros) and dot segments
  * (`/./`, `x/../`); JavaScript and JSON string escapes (`\x2f`, `\u002f`, `\u{2f}`, `\/`) decoded first, as a script or
- * JSON reader (and a model) reads them.
+ * JSON reader (and a model) reads them, and again where a round of references or percent encoding spells one
+ * (`&#92;x2f`, `%5Cx2f`).
  */
 export function readBack(text: string): string {
-  const unescaped = text.includes('\\') ? scriptEscapesDecoded(text) : text;
-  let back = folded(joinedUriRuns(unescaped) ?? unescaped);
+  return reading(text, false).back;
+}
+
+/**
+ * `readBack`'s readings of `text`: as `readBack` reads it, and with a markdown backslash escape before ASCII
+ * punctuation dropped too (`169\\.254`, `http\\://`: a CommonMark renderer shows the character alone) when it holds
+ * one, as written or once character references or percent encoding are decoded (`169&#92;.254`). Each linear.
+ */
+export function readBacks(text: string): string[] {
+  const first = reading(text, false);
+  if (!first.markdown) return [first.back];
+  return [first.back, reading(text, true).back];
+}
+
+// `text` read back (`readBack`), with markdown escapes dropped too when `markdown`; `markdown` in the answer: whether a
+// markdown escape stood in it, as written or decoded. Escapes are decoded as written and again after each round of
+// character references and percent encoding (`&#92;x2f`, `%5Cx2f`, `&bsol;u002f`: a reader decodes the reference, then
+// the escape); a backslash is read as a slash only once all are decoded. At most three rounds, each one pass: linear.
+function reading(text: string, markdown: boolean): { back: string; markdown: boolean } {
+  let escaped = markdownEscape.test(text);
+  let back = text.includes('\\') ? unescaped(text, markdown) : text;
+  // a script escape may spell a markdown one (`\\x5c.`)
+  if (!escaped && back !== text && markdownEscape.test(back)) escaped = true;
+  back = folded(joinedUriRuns(back) ?? back);
   let decoded = false;
   for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
-    const next = decodedOnce(back);
+    let next = decodedOnce(back);
     if (next === back) break;
+    if (next.includes('\\')) {
+      escaped ||= markdownEscape.test(next);
+      next = unescaped(next, markdown);
+    }
     back = next;
     decoded = true;
   }
   // a tab or line break a reference spells inside a uri's run (`lat&#10;est`, `169.254&Tab;.169`) is deleted by the
   // URL parser once an `href` is decoded, as one written there is
   if (decoded) back = folded(joinedUriRuns(back) ?? back);
-  return withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back))));
+  // a backslash is a slash to URL parsers (`http:\\\\host`)
+  if (back.includes('\\')) back = back.replaceAll('\\', '/');
+  return { back: withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back)))), markdown: escaped };
 }
 
-/**
- * `readBack`'s readings of `text`: as `readBack` reads it, and with a markdown backslash escape before ASCII
- * punctuation dropped first (`169\\.254`, `http\\://`: a CommonMark renderer shows the character alone) when it holds
- * one. Each linear.
- */
-export function readBacks(text: string): string[] {
-  const back = readBack(text);
-  if (!markdownEscape.test(text)) return [back];
-  return [back, readBack(text.replace(markdownEscapes, '$1'))];
+// a text's script escapes decoded, and with `markdown` its markdown escapes dropped before and after (`\\x5c.`: a
+// script escape spelling a markdown one)
+function unescaped(text: string, markdown: boolean): string {
+  if (!markdown) return scriptEscapesDecoded(text);
+  const decoded = scriptEscapesDecoded(text.replace(markdownEscapes, '$1'));
+  return decoded.includes('\\') ? decoded.replace(markdownEscapes, '$1') : decoded;
 }
 
 // a markdown backslash escape: a backslash before ASCII punctuation
@@ -70,14 +96,12 @@ function decodedOnce(text: string): string {
   return percentByte.test(unescaped) ? unescaped.replace(percentRuns, decodedRun) : unescaped;
 }
 
-// NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops and backslashes as URL
-// parsers read them
+// NFKC, without what IDNA deletes and what a reader cannot see, with IDNA's full stops as URL parsers read them
 function folded(text: string): string {
   return text
     .normalize('NFKC')
     .replace(unseen, '')
-    .replace(/[\u3002\uff0e\uff61]/g, '.')
-    .replaceAll('\\', '/');
+    .replace(/[\u3002\uff0e\uff61]/g, '.');
 }
 
 /**

@@ -7,7 +7,8 @@ import { EditedLine } from './edited-line.ts';
 /**
  * The answer `message`, a member of a server batch, as judged (`judging`: the proxy's edits, null for none) and as it
  * may go to the host: once every member of the batch was judged, the gate's error instead when what it hands on names
- * the address of a link another member refused, whether the decorator or the proxy decided it (`batch-refusals.ts`).
+ * the address of a link the proxy refused in another member (the decorator searched it for the others' link
+ * decisions before handing it on: `batch-refusals.ts`).
  * Its own refusals are noted as its judging ends, whether it ends in edits or fails.
  */
 export async function batchJudged(

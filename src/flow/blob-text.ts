@@ -128,7 +128,9 @@ function declaresText(declared: string | null | undefined): boolean {
 
 // latin-1 text: no control character text never holds (NUL, the other C0 controls but tab, line breaks, form feed
 // and escape), at least three quarters ASCII (a word of prose decodes to a few bytes of that sort: let go, not
-// searched as noise)
+// searched as noise). Deliberately wider than the content layer's `decodeText`, which has no such rule: there, bytes
+// not known to be text are judged as not text (every binary check applies: the narrow reading is the safe one); here
+// a reading is only searched for refused addresses, so one more reading can only find more (the wide one is).
 function singleByteText(bytes: Uint8Array): boolean {
   let ascii = 0;
   for (const byte of bytes) {

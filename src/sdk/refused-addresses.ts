@@ -77,6 +77,21 @@ export function keptCharsFor(capBytes: number): number {
   return Math.max(64 * 1024, Math.floor(capBytes / 16));
 }
 
+// a resource's `blob` with the type declared beside it (`mimeType`, its `charset`), as `names` reads it
+class DeclaredBlob {
+  constructor(
+    readonly blob: string,
+    readonly declared: string,
+  ) {}
+}
+
+// the member `key` of `holder` as `names` walks it: a `blob` string beside a `mimeType` string carries that type
+function declaredBlob(holder: object, key: string, value: unknown): unknown {
+  if (key !== 'blob' || typeof value !== 'string') return value;
+  const declared = (holder as Record<string, unknown>)['mimeType'];
+  return typeof declared === 'string' ? new DeclaredBlob(value, declared) : value;
+}
+
 /** The addresses of one session's refused links, and the check of its later messages against them. */
 export class RefusedAddresses {
   readonly #search: AddressSearch<true>;
@@ -142,17 +157,19 @@ export class RefusedAddresses {
       let text: string | null = null;
       if (typeof value === 'string') text = value;
       else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+      else if (value instanceof DeclaredBlob) text = value.blob;
       else if (Array.isArray(value)) for (const v of value as unknown[]) stack.push(v);
       else if (value !== null && typeof value === 'object')
         for (const [key, v] of Object.entries(value)) {
-          stack.push(v);
+          stack.push(declaredBlob(value, key, v));
           stack.push(key);
         }
       else if (value !== null && value !== undefined) return true;
       if (text === null) continue;
-      // a base64 string of text is searched as that text too: the bound counts the message's strings as written (what
-      // the connection's cap bounds), the text of a blob being at most three quarters of its base64
-      const blob = blobText(text);
+      // a base64 string of text is searched as that text too, read as its declared type reads it (a resource's
+      // `blob` beside its `mimeType`): the bound counts the message's strings as written (what the connection's cap
+      // bounds), the text of a blob being at most three quarters of its base64
+      const blob = blobText(text, value instanceof DeclaredBlob ? value.declared : null);
       chars += text.length;
       this.#searchedChars += text.length;
       if (chars > this.maxSearchedChars || this.#search.find(text, blob) === true) return true;

@@ -174,3 +174,16 @@ describe('refused addresses in a message too deep to stringify', () => {
     expect(kept.names({ jsonrpc: '2.0', id: 1, result: { d: deep('nothing here') } })).toBe(false);
   });
 });
+
+describe("a resource's blob is read as the type declared beside it", () => {
+  test('UTF-16LE text with no byte order mark and few ASCII characters, declared charset=utf-16le', () => {
+    const addresses = new RefusedAddresses(cap);
+    addresses.note([refused('http://169.254.169.254/latest/meta-data/')]);
+    const text = `${'漢字かな'.repeat(40)} http://169.254.169.254/latest/meta-data/ ${'漢字'.repeat(40)}`;
+    const blob = Buffer.from(text, 'utf16le').toString('base64');
+    const resource = (mimeType: string) => ({ result: { contents: [{ uri: 'rt://n.txt', mimeType, blob }] } });
+    expect(addresses.names(resource('text/plain; charset=utf-16le'))).toBe(true);
+    // undeclared, the bytes are neither UTF-8 nor zero-patterned UTF-16: not read as text (nothing to find)
+    expect(addresses.names({ result: { contents: [{ uri: 'rt://n.txt', blob }] } })).toBe(false);
+  });
+});

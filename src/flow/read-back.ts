@@ -1,6 +1,7 @@
 import { decodeHTML } from 'entities';
 import { readIpv6Hosts, holdsIpv6Host } from './bracketed-hosts.ts';
 import { dottedIpv4, dottedNumericHosts, holdsNumericHost } from './numeric-hosts.ts';
+import { type EscapeStyle, escapeStyles, unescaped, withoutMarkup } from './text-escapes.ts';
 import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts';
 
 // How a reader takes an address back out of text that spells it another way: the one reading every front end's search
@@ -22,37 +23,44 @@ import { holdsUrlNoise, withoutDotSegments, withoutPorts } from './url-noise.ts'
  * (`&#92;x2f`, `%5Cx2f`).
  */
 export function readBack(text: string): string {
-  return reading(text, false).back;
+  return reading(text, 'script').back;
 }
 
 /**
- * `readBack`'s readings of `text`: as `readBack` reads it, and with a markdown backslash escape before ASCII
- * punctuation dropped too (`169\\.254`, `http\\://`: a CommonMark renderer shows the character alone) when it holds
- * one, as written or once character references or percent encoding are decoded (`169&#92;.254`). Each linear.
+ * `readBack`'s readings of `text`: as `readBack` reads it; and, for each other style of escapes it holds as written or
+ * once character references or percent encoding are decoded (`text-escapes.ts`), as read with those decoded too: a
+ * markdown backslash escape before ASCII punctuation dropped (`169\\.254`, `http\\://`: a CommonMark renderer shows
+ * the character alone), C, shell and sloppy-JavaScript octal and Python's `\\U…`/`\\N{…}` (`\\057`), CSS hex escapes
+ * (`\\2f `); and, when it holds markup, as a renderer shows it (`169.254<!-- x -->.169`, `<span></span>`: comments
+ * and tags taken out). Each linear; no style's reading spoils another's (`\\10.0.0.7` is octal to C only).
  */
 export function readBacks(text: string): string[] {
-  const first = reading(text, false);
-  if (!first.markdown) return [first.back];
-  return [first.back, reading(text, true).back];
+  const first = reading(text, 'script');
+  const backs = [first.back];
+  for (const style of first.styles) backs.push(reading(text, style).back);
+  const shown = withoutMarkup(text);
+  if (shown !== null) backs.push(reading(shown, 'script').back);
+  return backs;
 }
 
-// `text` read back (`readBack`), with markdown escapes dropped too when `markdown`; `markdown` in the answer: whether a
-// markdown escape stood in it, as written or decoded. Escapes are decoded as written and again after each round of
-// character references and percent encoding (`&#92;x2f`, `%5Cx2f`, `&bsol;u002f`: a reader decodes the reference, then
-// the escape); a backslash is read as a slash only once all are decoded. At most three rounds, each one pass: linear.
-function reading(text: string, markdown: boolean): { back: string; markdown: boolean } {
-  let escaped = markdownEscape.test(text);
-  let back = text.includes('\\') ? unescaped(text, markdown) : text;
-  // a script escape may spell a markdown one (`\\x5c.`)
-  if (!escaped && back !== text && markdownEscape.test(back)) escaped = true;
+// `text` read back (`readBack`) with the escapes of `style` decoded (script escapes in every style); `styles`: the
+// other styles whose escapes stood in it, as written or decoded. Escapes are decoded as written and again after each
+// round of character references and percent encoding (`&#92;x2f`, `%5Cx2f`, `&bsol;u002f`: a reader decodes the
+// reference, then the escape); a backslash is read as a slash only once all are decoded. At most three rounds, each
+// one pass: linear.
+function reading(text: string, style: EscapeStyle): { back: string; styles: Set<EscapeStyle> } {
+  const styles = new Set(escapeStyles(text));
+  let back = text.includes('\\') ? unescaped(text, style) : text;
+  // a script escape may spell another (`\\x5c.`)
+  if (back !== text) for (const more of escapeStyles(back)) styles.add(more);
   back = folded(joinedUriRuns(back) ?? back);
   let decoded = false;
   for (let round = 0; round < 3 && (back.includes('&') || percentByte.test(back)); round += 1) {
     let next = decodedOnce(back);
     if (next === back) break;
     if (next.includes('\\')) {
-      escaped ||= markdownEscape.test(next);
-      next = unescaped(next, markdown);
+      for (const more of escapeStyles(next)) styles.add(more);
+      next = unescaped(next, style);
     }
     back = next;
     decoded = true;
@@ -62,33 +70,9 @@ function reading(text: string, markdown: boolean): { back: string; markdown: boo
   if (decoded) back = folded(joinedUriRuns(back) ?? back);
   // a backslash is a slash to URL parsers (`http:\\\\host`)
   if (back.includes('\\')) back = back.replaceAll('\\', '/');
-  return { back: withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back)))), markdown: escaped };
+  styles.delete(style);
+  return { back: withoutDotSegments(dottedNumericHosts(withoutPorts(readIpv6Hosts(back)))), styles };
 }
-
-// a text's script escapes decoded, and with `markdown` its markdown escapes dropped before and after (`\\x5c.`: a
-// script escape spelling a markdown one)
-function unescaped(text: string, markdown: boolean): string {
-  if (!markdown) return scriptEscapesDecoded(text);
-  const decoded = scriptEscapesDecoded(text.replace(markdownEscapes, '$1'));
-  return decoded.includes('\\') ? decoded.replace(markdownEscapes, '$1') : decoded;
-}
-
-// a markdown backslash escape: a backslash before ASCII punctuation
-const markdownEscape = /\\[!-/:-@[-`{-~]/;
-const markdownEscapes = /\\([!-/:-@[-`{-~])/g;
-
-// JavaScript and JSON string escapes a script or JSON reader decodes: `\xHH`, `\uHHHH`, `\u{H…}`, `\/`; one regex pass,
-// each alternative a fixed width after its backslash (linear)
-function scriptEscapesDecoded(text: string): string {
-  return text.replace(scriptEscapes, (whole: string, x?: string, u?: string, cp?: string) => {
-    const hex = x ?? u ?? cp;
-    if (hex === undefined) return '/';
-    const code = Number.parseInt(hex, 16);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
-
-const scriptEscapes = /\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|u\{([0-9A-Fa-f]{1,6})\}|\/)/g;
 
 // one round of HTML character references (parse5's own decoder, as browsers read text) and percent-encoded runs
 function decodedOnce(text: string): string {
@@ -122,13 +106,13 @@ function decodedRun(run: string): string {
 }
 
 /**
- * Whether `readBack` may change `text`: it holds a `%`, a `&`, a backslash, a character outside ASCII, a number where
+ * Whether `readBacks` may change `text`: it holds a `%`, a `&`, a `<`, a backslash, a character outside ASCII, a number where
  * a host stands, a bracketed IPv6 host not written as the URL parser writes it, a port, a dot segment or a uri's run
  * broken by a tab or line break.
  */
 export function mayReadBack(text: string): boolean {
   return (
-    /[%&\\\u0080-\uffff]/.test(text) ||
+    /[%&<\\\u0080-\uffff]/.test(text) ||
     holdsNumericHost(text) ||
     holdsIpv6Host(text) ||
     holdsUrlNoise(text) ||

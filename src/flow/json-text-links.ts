@@ -163,7 +163,35 @@ export async function judgeJsonTexts(
     );
     edits.push({ index: f.index, path: f.path, text });
   });
-  return edits;
+  return prose && options.refs !== undefined
+    ? [...edits, ...(await joinedEdits(gate, content, edits, judging))]
+    : edits;
+}
+
+/**
+ * The edits that stand for the text items of `content` whose texts, one after the other as a host shows them, name a
+ * refused link's address that no single one names (an address cut across items): every text item not edited already
+ * becomes that link's notice. Searched as `edits` leave them (a notice names no address), within the same bound.
+ */
+async function joinedEdits(
+  gate: Gate,
+  content: readonly unknown[],
+  edits: readonly JsonTextEdit[],
+  judging: StructuredOptions,
+): Promise<JsonTextEdit[]> {
+  const edited = new Map(edits.filter((e) => e.path.length <= 1).map((e) => [e.index, e.text]));
+  const items: number[] = [];
+  const texts: string[] = [];
+  content.forEach((item, index) => {
+    if (!isRecord(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return;
+    items.push(index);
+    texts.push(edited.get(index) ?? item['text']);
+  });
+  if (texts.length < 2) return [];
+  const judged = await judgeStructured(gate, texts.join(''), { ...judging, prose: true });
+  const notice = judged.withheld ? judged.notice : judged.edits[0]?.value;
+  if (notice === undefined) return [];
+  return items.filter((i) => !edited.has(i)).map((index) => ({ index, path: ['text'], text: String(notice) }));
 }
 
 // how many values `value` holds (each string, number, array, object…), counting no further than `upTo`

@@ -92,6 +92,19 @@ function declaredBlob(holder: object, key: string, value: unknown): unknown {
   return typeof declared === 'string' ? new DeclaredBlob(value, declared) : value;
 }
 
+// the texts of a list's text items one after the other, as a host shows a result's items to the model (an address cut
+// across two items is whole there); null when it holds fewer than two
+class JoinedTexts {
+  constructor(readonly text: string) {}
+}
+
+function joinedTexts(items: readonly unknown[]): JoinedTexts | null {
+  const texts: string[] = [];
+  for (const item of items)
+    if (isRecord(item) && item['type'] === 'text' && typeof item['text'] === 'string') texts.push(item['text']);
+  return texts.length < 2 ? null : new JoinedTexts(texts.join(''));
+}
+
 /** The addresses of one session's refused links, and the check of its later messages against them. */
 export class RefusedAddresses {
   readonly #search: AddressSearch<true>;
@@ -145,7 +158,8 @@ export class RefusedAddresses {
   /**
    * Whether `message` names a refused address in any of its strings, member names and numbers, each searched on its own
    * as a host reads it (decoded, not as JSON text), as written and read back, and a base64 string of text (a text blob)
-   * as that text too (`blobText`); past the search's bound of characters,
+   * as that text too (`blobText`), and the texts of a list's text items one after the other (a host shows them so);
+   * past the search's bound of characters,
    * or a value that is none of JSON's: true. Walked with a stack, so no nesting overflows it.
    */
   names(message: unknown): boolean {
@@ -158,8 +172,12 @@ export class RefusedAddresses {
       if (typeof value === 'string') text = value;
       else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
       else if (value instanceof DeclaredBlob) text = value.blob;
-      else if (Array.isArray(value)) for (const v of value as unknown[]) stack.push(v);
-      else if (value !== null && typeof value === 'object')
+      else if (value instanceof JoinedTexts) text = value.text;
+      else if (Array.isArray(value)) {
+        for (const v of value as unknown[]) stack.push(v);
+        const joined = joinedTexts(value as unknown[]);
+        if (joined !== null) stack.push(joined);
+      } else if (value !== null && typeof value === 'object')
         for (const [key, v] of Object.entries(value)) {
           stack.push(declaredBlob(value, key, v));
           stack.push(key);
@@ -170,7 +188,8 @@ export class RefusedAddresses {
       // `blob` beside its `mimeType`): the bound counts the message's strings as written (what the connection's cap
       // bounds), the text of a blob being at most three quarters of its base64
       const blob = blobText(text, value instanceof DeclaredBlob ? value.declared : null);
-      chars += text.length;
+      // the joined texts of a list's items are its strings again: counted once, as written (at most twice the cap)
+      if (!(value instanceof JoinedTexts)) chars += text.length;
       this.#searchedChars += text.length;
       if (chars > this.maxSearchedChars || this.#search.find(text, blob) === true) return true;
     }

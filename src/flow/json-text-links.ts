@@ -189,9 +189,11 @@ async function joinedEdits(
   });
   if (texts.length < 2) return [];
   const judged = await judgeStructured(gate, texts.join(''), { ...judging, prose: true });
-  const notice = judged.withheld ? judged.notice : judged.edits[0]?.value;
-  if (notice === undefined) return [];
-  return items.filter((i) => !edited.has(i)).map((index) => ({ index, path: ['text'], text: String(notice) }));
+  const found = judged.withheld ? judged.notice : judged.edits[0]?.value;
+  if (found === undefined) return [];
+  // prose's edits are notices (strings)
+  const text = typeof found === 'string' ? found : JSON.stringify(found);
+  return items.filter((i) => !edited.has(i)).map((index) => ({ index, path: ['text'], text }));
 }
 
 // how many values `value` holds (each string, number, array, object…), counting no further than `upTo`

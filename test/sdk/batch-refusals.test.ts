@@ -36,8 +36,8 @@ async function batchOfTwo() {
     link: { ...link, uri: other },
   });
   const batch = new BatchRefusals(16 << 20, () => {});
-  const refusing = batch.join(noting as never);
-  const naming = batch.join(noting as never);
+  const refusing = batch.join(noting);
+  const naming = batch.join(noting);
   refusing.decided([step]);
   naming.decided([]);
   return { batch, refusing, naming, decision };

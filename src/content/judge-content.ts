@@ -9,6 +9,7 @@ import {
   familyOf,
   kindCovers,
   kindOfMime,
+  readsAnyTextAsDocument,
   realKindAllowed,
 } from './kinds.ts';
 import type { ContentSniff } from './content-sniff.ts';
@@ -118,13 +119,16 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
         );
     } else if (!kindCovers(declared.id, real)) {
       if (sniff.textual && familyOf(real) === 'text') {
-        add(
-          found,
-          'partial',
-          'content.uninterpretable',
-          'content.allow',
-          `plain text under declared ${quoteValue(declaredMime)}`,
-        );
+        // the HTML parser reads any text as a page (the browser consumer reads it raw as HTML for script); another
+        // reader finds no document of its type in it
+        if (!readsAnyTextAsDocument(declaredMime))
+          add(
+            found,
+            'partial',
+            'content.uninterpretable',
+            'content.allow',
+            `plain text under declared ${quoteValue(declaredMime)}`,
+          );
       } else {
         add(
           found,

@@ -244,10 +244,23 @@ export function kindCovers(label: string, real: string): boolean {
   // xml or svg under a text label is shown as text (no browser sniffs text/plain as an image); its markup is still
   // read for script by the browser consumer, whatever the label (which is denied by itself)
   if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg')) return true;
-  // the HTML parser reads any text as a page (a bare `<p>x</p>` or prose under text/html is rendered, never refused
-  // as malformed): inert text contradicts no html label; the browser consumer reads it raw as HTML for script
-  if (label === 'html' && familyOf(real) === 'text') return true;
   return false;
+}
+
+/**
+ * True when the declared type's reader takes any text as its document: `text/html` (the HTML parser renders a bare
+ * `<p>x</p>` or prose as a page, and never refuses input as malformed). Not `application/xhtml+xml`, which browsers
+ * read with their XML parser (text that is no XML document is an error page, and what an XML reader makes of it is
+ * judged only once it is read as xml).
+ */
+export function readsAnyTextAsDocument(declaredMime: string): boolean {
+  return normalizeMime(declaredMime) === 'text/html';
+}
+
+/** True when a declared type is read by an XML parser: `application/xml`, `text/xml` and `application/xhtml+xml` (which browsers parse as XML, not HTML). */
+export function declaredXmlDocument(declaredMime: string | null | undefined): boolean {
+  if (declaredMime === null || declaredMime === undefined) return false;
+  return kindOfMime(declaredMime)?.id === 'xml' || normalizeMime(declaredMime) === 'application/xhtml+xml';
 }
 
 /** Kind ids that an `allow` list of mime types admits (unknown mime types admit nothing); a policy computes it once when built (`Policy.allowedKinds`). */

@@ -11,10 +11,10 @@ import {
   utf16GuessSampleBytes,
   utf8TextStart,
 } from './text/text-encoding.ts';
-import { declaredDataKind, kindOfMime } from './kinds.ts';
+import { declaredDataKind, declaredXmlDocument, kindOfMime } from './kinds.ts';
 import { classifyUtf8, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
-import { isProgramSourceExtension, uriExtension } from './text/uri-extension.ts';
+import { isProgramSourceExtension, isXmlDocumentExtension, uriExtension } from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
@@ -138,7 +138,7 @@ export function textFindings(
     // a source file whose `#!` line names its own language's interpreter is that source (consumers/shell.ts)
     (kind) => recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, extension)),
     mayHold,
-    declaredKindOf(options) === 'xml',
+    readByXmlParser(options, extension),
   );
   const textKind = markupRoots.has(classified) && shownAsSource(options, extension) ? 'text' : classified;
   seen.kind = textKind;
@@ -157,6 +157,18 @@ const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xml', 'sv
 function shownAsSource(options: SniffOptions, extension: string | null): boolean {
   const declared = declaredKindOf(options);
   return (declared === 'text' || declared === 'octet-stream') && isProgramSourceExtension(extension);
+}
+
+// An XML parser reads the body: its declared type names one (`application/xml`, `application/xhtml+xml`), or it is
+// declared as nothing in particular (text/plain, octet-stream, no type) and named as a document a browser opens with
+// its XML parser (`report.xhtml` saved and opened by its name)
+function readByXmlParser(options: SniffOptions, extension: string | null): boolean {
+  if (declaredXmlDocument(options.declaredMime)) return true;
+  const declared = declaredKindOf(options);
+  return (
+    (options.declaredMime == null || declared === 'text' || declared === 'octet-stream') &&
+    isXmlDocumentExtension(extension)
+  );
 }
 
 // the kind id the item's declared type names, or undefined (none declared, or a type the table does not know)

@@ -68,3 +68,55 @@ describe('text declared xml with a root element and no prolog is an xml document
     expect(verdict.why).toMatch(/content\.uninterpretable/);
   });
 });
+
+// Elements in the XHTML namespace run in any document an XML parser reads, whatever its root or prefix (Firefox and
+// Chromium: application/xhtml+xml and application/xml are parsed as XML, and a `.xhtml` or `.xml` file opened from
+// disk too). parse5 reads `<x:script>` as an unknown element, so such a body is judged as xml (saxes, namespaces).
+const ns = 'http://www.w3.org/1999/xhtml';
+const prefixedScript = `<x:script xmlns:x="${ns}">alert(1)</x:script>`;
+
+describe('a body an XML parser reads is judged as xml, whatever its root', () => {
+  test.each([
+    ['under an unknown root', `<doc>${prefixedScript}</doc>`],
+    ['as the root', prefixedScript],
+    ['under an xhtml html root', `<html xmlns="${ns}"><body>${prefixedScript}</body></html>`],
+    ['behind a comment longer than the head', `<!--${'x'.repeat(40_000)}--><doc>${prefixedScript}</doc>`],
+  ])('a prefixed xhtml script %s is withheld as executable under xml types', async (_name, text) => {
+    for (const mimeType of ['application/xhtml+xml', ...xmlTypes]) {
+      const verdict = await decideBody(gate, 'guide://site/doc', mimeType, { text });
+      expect(verdict.effect, mimeType).toBe('deny');
+      expect(verdict.why, mimeType).toMatch(/content\.executable/);
+    }
+  });
+
+  test.each([
+    ['report.xhtml', 'text/plain'],
+    ['report.xml', 'text/plain'],
+    ['report.xml', 'application/octet-stream'],
+    ['report.svg', 'text/plain'],
+    ['report.xhtml', undefined],
+  ])(
+    'a prefixed xhtml script named %s sent as %s is withheld (a host opening it by its name parses it as xml)',
+    async (name, mimeType) => {
+      const octetGate = profileGate(undefined, ['application/octet-stream']);
+      const uri = `guide://site/${name}`;
+      const verdict = await octetGate.decideRead({
+        stage: 'read',
+        link: { type: 'resource_link', uri, name },
+        result: {
+          resultType: 'complete',
+          contents: [{ uri, ...(mimeType === undefined ? {} : { mimeType }), text: `<doc>${prefixedScript}</doc>` }],
+        },
+      });
+      expect(verdict.effect).toBe('deny');
+      expect(verdict.reasons.map((r) => r.code)).toContain('content.executable');
+    },
+  );
+
+  test('the same body under text/html is a page whose `x:script` is no script (the HTML parser), and is allowed', async () => {
+    expect(await decideBody(gate, 'guide://site/page', 'text/html', { text: `<doc>${prefixedScript}</doc>` })).toEqual({
+      effect: 'allow',
+      why: '',
+    });
+  });
+});

@@ -4,7 +4,9 @@ import {
   declaredTypeAllowed,
   familyOf,
   isKnownMime,
+  declaredXmlDocument,
   kindCovers,
+  readsAnyTextAsDocument,
   kindOfFileType,
   kindOfMime,
   normalizeMime,
@@ -65,12 +67,22 @@ describe('kinds table', () => {
     // shown as text under a text label, and read for script by the browser whatever the label (issue 41 item 5)
     ['text', 'svg', true],
     ['svg', 'xml', false],
-    // the HTML parser reads any text as a page: prose or a bare fragment under text/html is rendered, not malformed
-    ['html', 'text', true],
-    ['html', 'json', true],
     ['xml', 'text', false],
   ])('kindCovers(%s, %s) = %s', (label, real, expected) => {
     expect(kindCovers(label, real)).toBe(expected);
+  });
+
+  // the HTML parser reads any text as a page; browsers read application/xhtml+xml with their XML parser
+  test.each([
+    ['text/html', true, false],
+    ['Text/HTML; charset=utf-8', true, false],
+    ['application/xhtml+xml', false, true],
+    ['application/xml', false, true],
+    ['text/xml', false, true],
+    ['text/plain', false, false],
+  ])('%s: reads any text %s, an XML parser %s', (mime, anyText, xml) => {
+    expect(readsAnyTextAsDocument(mime)).toBe(anyText);
+    expect(declaredXmlDocument(mime)).toBe(xml);
   });
 
   test.each([

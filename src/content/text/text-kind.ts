@@ -200,7 +200,8 @@ const windowsLibraryNamespace = /\bschemas\.microsoft\.com\/windows\/2009\/(?:li
 // skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element; a
 // Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised. Without a prolog, a
 // root that names no html or svg is xml only to a reader the declared type names (`declaredXml`: an XML parser takes
-// `<feed>` as the document's root, the XML declaration is optional); to any other it may be a fragment or prose
+// `<feed>` as the document's root, the XML declaration is optional); to any other it may be a fragment or prose. To
+// an XML parser an `<html>` root is xml too: its elements are xhtml only by their namespace (`<x:script>` runs)
 function markupRoot(
   head: string,
   libraries: boolean,
@@ -218,7 +219,8 @@ function markupRoot(
       rest = rest.slice(end + 2);
     } else if (rest.startsWith('<!--')) {
       const end = rest.indexOf('-->');
-      if (end === -1) return null;
+      // a comment past the head: an XML parser reads on to the root behind it
+      if (end === -1) return declaredXml ? 'xml' : null;
       rest = rest.slice(end + 3);
     } else if (/^<!doctype\b/i.test(rest)) {
       const end = doctypeEnd(rest);
@@ -231,19 +233,24 @@ function markupRoot(
       break;
     }
   }
-  if (/^<!doctype\s+html\b/.test(doctype)) return 'html';
+  if (!declaredXml && /^<!doctype\s+html\b/.test(doctype)) return 'html';
   const root = /^<\s*(?:([a-z0-9_.-]+):)?([a-z][a-z0-9_.-]*)/i.exec(rest);
-  if (root === null) return prolog ? (doctype.includes('svg') ? 'svg' : 'xml') : null;
+  if (root === null) {
+    if (prolog) return doctype.includes('svg') ? 'svg' : 'xml';
+    // more comments and instructions than the loop reads: markup to an XML parser, which reads on
+    return declaredXml && rest.startsWith('<') ? 'xml' : null;
+  }
   const name = (root[2] ?? '').toLowerCase();
   if (name === 'svg') return 'svg';
   if (libraries && windowsLibraryRoots.has(name) && windowsLibraryNamespace.test(head)) return 'library-ms';
   if (
-    name === 'html' ||
-    name === 'head' ||
-    name === 'body' ||
-    name === 'frameset' ||
-    name === 'script' ||
-    name === 'iframe'
+    !declaredXml &&
+    (name === 'html' ||
+      name === 'head' ||
+      name === 'body' ||
+      name === 'frameset' ||
+      name === 'script' ||
+      name === 'iframe')
   )
     return 'html';
   return prolog || declaredXml ? 'xml' : null;

@@ -105,6 +105,26 @@ export function isProgramSourceExtension(extension: string | null): boolean {
   return extension !== null && sourceExtensions.has(extension) && !dataExtensions.has(extension);
 }
 
+// the extensions a browser opens from disk with its XML parser (XML, XHTML, SVG, MathML, XSLT, feeds): elements in
+// the XHTML namespace are live in them whatever their root or prefix
+const xmlDocumentExtensions: ReadonlySet<string> = new Set([
+  'xml',
+  'xhtml',
+  'xht',
+  'svg',
+  'mml',
+  'xsl',
+  'xslt',
+  'rss',
+  'atom',
+  'rdf',
+]);
+
+/** True when `extension` (a uri's) names a document a browser opens with its XML parser (`.xml`, `.xhtml`, `.svg`, …). */
+export function isXmlDocumentExtension(extension: string | null): boolean {
+  return extension !== null && xmlDocumentExtensions.has(extension);
+}
+
 // the extensions of a markdown document
 const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
 

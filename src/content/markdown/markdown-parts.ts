@@ -28,6 +28,7 @@ import { FenceReadings } from './fence-readings.ts';
 import { ForeignRegions, foreignTag } from './foreign-regions.ts';
 import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
 import { mayDefineActiveReference, mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
+import { definesAcrossLines } from './multi-line-definitions.ts';
 import { markTextTriggers, type ScreenWork } from '../svg-html/markup-screen.ts';
 import {
   mayOpenStyle,
@@ -217,6 +218,9 @@ export function markdownRuns(text: string, also?: (part: string) => boolean, wor
   const triggers = Buffer.alloc(bytes.length);
   markTextTriggers(bytes, triggers, work);
   let trigger = triggers.indexOf(1);
+  // a definition over more than one line may take a fence line into itself and pair every later fence the other way
+  // (multi-line-definitions.ts): no cut holds, and a text with anything live is read whole
+  if (trigger !== -1 && definesAcrossLines(text)) return [text];
   const runs: string[] = [];
   let run = '';
   for (let i = 0; i <= cuts.length; i++) {

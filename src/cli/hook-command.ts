@@ -67,7 +67,7 @@ export const hookDefinition = defineCommand({
       type: 'string',
       value: 'DIR',
       description:
-        'folder for per-session state and the validated policy (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook); made mode 0700, it must be yours, writable by no group or other, and reached through no symlink you could have made (the hook fails closed otherwise)',
+        'folder for per-session state (default: $XDG_CACHE_HOME/linkgate/hook, else ~/.cache/linkgate/hook); made mode 0700, it must be yours, writable by no group or other, and reached through no symlink you could have made (the hook fails closed otherwise)',
     },
     mode: {
       type: 'string',
@@ -169,14 +169,12 @@ export const hookDefinition = defineCommand({
           : await readyStateFolder(resolvePath(io.cwd, values.state));
       const { policy: policyFile = '', bundle } = values;
       const answer = await deadline.race(async () => {
-        // one event is one process start: a policy that did not change is read validated from the state folder
+        // one event is one process start: a policy that did not change is read validated from the cache next to the
+        // installed bundle (issue 42 item 1), as eval's is; never from the state folder, which the gated agent may write
+        // while the policy and the code are out of its reach (round 9 'forged policy cache': an entry rewritten there
+        // switched denyNonPublicAddresses off). From source, no cache: the full load at every event
         const cached = (file: string, shownAs: string) =>
-          loadPolicyCached(file, shownAs, {
-            // next to the installed bundle unless the command line names the folder (issue 42 item 1)
-            dir: values.state === undefined ? (policyCacheDir() ?? stateDir) : stateDir,
-            buildKey: policyBuildKey(),
-            review,
-          });
+          loadPolicyCached(file, shownAs, { dir: policyCacheDir(), buildKey: policyBuildKey(), review });
         // --bundle: the active signed bundle's policy, read through the same cache (docs/fleet.md)
         const policy =
           bundle === undefined

@@ -16,10 +16,11 @@ export const policyCacheFormat = 1;
 /** Where validated policies are kept, and what their validation depended on besides the file's bytes. */
 export interface PolicyCacheOptions {
   /**
-   * folder of the entries: next to the installed code (`policyCacheDir()`) or a folder the command line names, never
-   * one the gated agent writes (the project folder); created mode 0700, used only when no other user can write it
+   * folder of the entries: next to the installed code (`policyCacheDir()`), where an entry is no weaker than the code
+   * beside it; never a folder the gated agent may write and the code is not in (the project folder, the hook's state
+   * folder); created mode 0700, used only when no other user can write it. undefined: no cache
    */
-  dir: string;
+  dir: string | undefined;
   /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
   buildKey: string | undefined;
   /**
@@ -98,8 +99,9 @@ export async function loadPolicyWithNotes(
     .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
     .update(bytes)
     .digest('hex');
-  const entryFile = join(options.dir, `policy-${key}.json`);
-  const trusted = options.buildKey !== undefined && ownedByUs(options.dir, true);
+  const dir = options.dir;
+  const entryFile = join(dir ?? '', `policy-${key}.json`);
+  const trusted = dir !== undefined && options.buildKey !== undefined && ownedByUs(dir, true);
   const hit = trusted ? readEntry(entryFile, key, file) : undefined;
   if (hit !== undefined && (notes === undefined || hit.notes?.tag === notes.tag))
     return { policy: hit.policy, notes: hit.notes?.lines ?? [] };
@@ -107,7 +109,7 @@ export async function loadPolicyWithNotes(
   const policy = hit?.policy ?? (await import('./load-policy.ts')).parsePolicy(bytes.toString('utf8'), file);
   const lines =
     notes === undefined ? undefined : { tag: notes.tag, lines: [...(await notes.make(bytes.toString('utf8')))] };
-  if (trusted) await writeEntry(options.dir, entryFile, key, policy, lines);
+  if (trusted) await writeEntry(dir, entryFile, key, policy, lines);
   return { policy, notes: lines?.lines ?? [] };
 }
 

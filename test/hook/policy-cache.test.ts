@@ -159,7 +159,9 @@ describe('loadPolicyCached', () => {
   });
 });
 
-describe('linkgate hook with the policy cache in its state folder', () => {
+// the hook keeps its cache next to the installed bundle only (none from source), never in the state folder the gated
+// agent may write (round 9 'forged policy cache'); the loadPolicyCached cases above cover the cache itself
+describe('linkgate hook, its state folder and the policy', () => {
   const hook = (uri: string) =>
     runCli(
       ['hook', 'claude-code', '--policy', policyFile, '--state', cacheDir],
@@ -169,7 +171,7 @@ describe('linkgate hook with the policy cache in its state folder', () => {
 
   it('an edit of the policy between two events decides the second one', async () => {
     expect(denied((await hook('http://127.0.0.1/admin')).stdout)).toBe(true);
-    expect(entries()).toHaveLength(1);
+    expect(entries()).toHaveLength(0);
     const text = readFileSync(policyFile, 'utf8');
     writeFileSync(policyFile, text.replace('denyNonPublicAddresses: true', 'denyNonPublicAddresses: false'));
     expect(await hook('http://127.0.0.1/admin')).toMatchObject({ code: 0, stdout: '' });

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadPolicyCached, policyBuildKey } from '../../src/policy/policy-cache.ts';
 import { policyDigest } from '../../src/policy/policy-digest.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { type ReviewFolder, reviewFolder } from '../helpers/ssh-keygen.ts';
@@ -83,9 +84,12 @@ describe('linkgate hook --allowed-signers', () => {
     expect(unchecked.stdout).toBe('');
   });
 
-  it('a poisoned cache entry for the signed bytes is never used under review', async () => {
-    // an event without the check writes the cache entry for these exact bytes
+  it('a poisoned cache entry for the signed bytes is never used, under review or not', async () => {
+    // an event without the check keeps no entry in the state folder (the cache lives next to the installed bundle)
     await read('guide://manuals/a', false);
+    expect(cacheEntries()).toEqual([]);
+    // the agent plants one there: the cache's own format, under the key a build would read, for these exact bytes
+    await loadPolicyCached(f.policy, 'policy.yaml', { dir: state, buildKey: policyBuildKey() });
     const [name] = cacheEntries();
     expect(name).toBeDefined();
     const entryFile = join(state, name ?? '');
@@ -96,9 +100,8 @@ describe('linkgate hook --allowed-signers', () => {
     entry.document.links.denyNonPublicAddresses = false;
     entry.digest = policyDigest(entry.document);
     writeFileSync(entryFile, JSON.stringify(entry), { mode: 0o600 });
-    // the planted entry is what an unchecked hook uses (the agent can write the state folder) …
-    expect(deniedFor((await read('http://127.0.0.1/admin', false)).stdout)).toBe('allowed');
-    // … and what a reviewed hook never reads: the signed bytes are parsed again
+    // neither an unchecked hook nor a reviewed one reads it
+    expect(deniedFor((await read('http://127.0.0.1/admin', false)).stdout)).toBe('denied');
     expect(deniedFor((await read('http://127.0.0.1/admin')).stdout)).toBe('denied');
     const before = readFileSync(entryFile, 'utf8');
     await read('guide://manuals/a');

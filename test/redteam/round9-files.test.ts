@@ -10,20 +10,20 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { loadPolicyCached, policyBuildKey } from '../../src/policy/policy-cache.ts';
 import { policyDigest } from '../../src/policy/policy-digest.ts';
 import { hookScratch } from '../hook/hook-args.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { link, metadata } from './scripted-host.ts';
 
-// Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
-// key: forged policy cache — agent-writable files (src/cli/hook-command.ts puts the cache in the state folder;
-// src/policy/policy-cache.ts trusts an entry the gated user could write) — owner: doctor39 (src/policy: lead)
-const open = new Set<string>(['forged entry']);
-const it = (key: string) => (open.has(key) ? test.fails : test);
-
+// key: forged policy cache — agent-writable files — mended: the hook reads its validated-policy cache only next to the
+// installed bundle (src/cli/hook-command.ts, as eval does), never from the state folder; an agent that writes an entry
+// there (any name, the format the cache writes, a digest that matches) is not read. From source (these tests) the hook
+// keeps no cache at all, so the planted entry is made by the cache's own writer under the key the build would use.
 const hooks = hookScratch('linkgate-redteam-r9files-');
+const policyFile = path.resolve('policies/default.yaml');
 
-/** The policy cache entries the hook wrote in its state folder. */
+/** The policy cache entries in the hook's state folder. */
 const entries = () => {
   const state = path.join(hooks.dir, 'state');
   return readdirSync(state)
@@ -56,15 +56,22 @@ const forges: [string, Forge | null][] = [
 
 describe('red team, agent-writable files (round 9): the validated-policy cache in the state folder', () => {
   for (const [label, forge] of forges)
-    it(label)(`${label}: the metadata link is still refused`, async () => {
+    test(`${label}: the metadata link is still refused`, async () => {
       const first = await hooks.hook(
         'claude-code',
         toolReturned('fixture', 'links', [link('https://example.com/a', 'a')]),
       );
       expect(first.code, first.stderr).toBe(0);
-      const written = entries();
-      expect(written.length).toBe(1);
-      if (forge !== null) forge(written[0] as string);
+      // the hook wrote no entry where the agent writes
+      expect(entries()).toEqual([]);
+      // the agent plants one: the cache's own format, under the key a build would read
+      await loadPolicyCached(policyFile, 'policies/default.yaml', {
+        dir: path.join(hooks.dir, 'state'),
+        buildKey: policyBuildKey() ?? 'linkgate 0.0.0 schema',
+      });
+      const planted = entries();
+      expect(planted.length).toBe(1);
+      if (forge !== null) forge(planted[0] as string);
       const run = await hooks.hook(
         'claude-code',
         toolReturned('fixture', 'links', [link(metadata, 'creds')], { toolUseId: 'toolu_2' }),

@@ -219,8 +219,8 @@ export function markdownRuns(text: string, also?: (part: string) => boolean, wor
   markTextTriggers(bytes, triggers, work);
   let trigger = triggers.indexOf(1);
   // a definition over more than one line may take a fence line into itself and pair every later fence the other way
-  // (multi-line-definitions.ts): no cut holds, and a text with anything live is read whole
-  if (trigger !== -1 && definesAcrossLines(text)) return [text];
+  // (multi-line-definitions.ts): no cut holds, and a text with anything live (or that `also` reads) is read whole
+  if ((trigger !== -1 || also?.(text) === true) && definesAcrossLines(text)) return [text];
   const runs: string[] = [];
   let run = '';
   for (let i = 0; i <= cuts.length; i++) {
@@ -233,9 +233,10 @@ export function markdownRuns(text: string, also?: (part: string) => boolean, wor
     // a live part that may define a link reference to a script or `data:` url: the renderers disagree on what a
     // definition is (marked takes labels past 999 characters and titles across a blank line), and a use anywhere
     // links it, so the whole text is read as one; likewise a live part holding a footnote reference or definition
-    // (`[^`), which renders only with its other half
-    if (live && (part.includes('[^') || mayDefineActiveReference(part, work))) return [text];
-    if (live || also?.(part) === true) run += part;
+    // (`[^`), which renders only with its other half; the same for a part `also` reads (a stylesheet in a footnote)
+    const read = live || also?.(part) === true;
+    if (read && (part.includes('[^') || mayDefineActiveReference(part, work))) return [text];
+    if (read) run += part;
     else if (run !== '') {
       runs.push(run);
       run = '';

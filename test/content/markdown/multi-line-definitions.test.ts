@@ -53,6 +53,24 @@ describe('a definition over more than one line', () => {
     expect(letThrough(verdicts)).toEqual([]);
   });
 
+  // a stylesheet <link> is no trigger of the screen: the stylesheet reading reads the parts that hold one, and the
+  // same rules hold for them (reading11's HIGH-2 and HIGH-3: a remote stylesheet marked or micromark's footnotes put
+  // in the page was allowed)
+  test.each([
+    [
+      'a multi-line title over a fenced stylesheet link',
+      '# Notes\n\n[a]: https://example.com "t\n\n```\nu"\n<link rel="stylesheet" href="https://evil.example/x.css">\n```\n',
+    ],
+    [
+      'a footnote definition holding a stylesheet link, before its reference',
+      '[^1]: <link rel="stylesheet" href="https://evil.example/x.css">\n\nSee the note[^1].\n',
+    ],
+  ])('%s: refused as a remote load', async (_label, text) => {
+    const verdicts = await judgeSendings({ text }, [['docs://project/README.md', 'text/markdown']]);
+    expect(letThrough(verdicts)).toEqual([]);
+    expect(verdicts[0]?.codes).toContain('content.remote-load');
+  });
+
   test('one-line definitions leave the text cut, and a fenced script in it is code', async () => {
     const text = `# Notes\n\n[a]: https://example.com "t"\n[b]: /x (u)\n\nsee [a]\n\n${script}\n<b style="c">x</b>\n`;
     expect(liveIn(text)).toEqual([]);

@@ -21,7 +21,7 @@ export function definesAcrossLines(text: string): boolean {
       } else if (c === 0x5b || c === 0x5d) break;
       else if (isBreak(c)) crossed = true;
     }
-    if (text.charCodeAt(j) === 0x5d && text.charCodeAt(j + 1) === 0x3a) {
+    if (text.charCodeAt(j) === 0x5d && text.charCodeAt(j + 1) === 0x3a && startsBlock(text, i)) {
       if (crossed || restOfDefinitionCrosses(text, j + 2)) return true;
     }
     i = j >= n ? -1 : text.indexOf('[', text.charCodeAt(j) === 0x5b ? j : j + 1);
@@ -29,12 +29,18 @@ export function definesAcrossLines(text: string): boolean {
   return false;
 }
 
-// after a definition's `]:`: whether its destination starts on a later line, or its title may start on the next line
-// or not end on its own
+// after a definition's `]:`: whether its destination on the next line may be a line the fences or html blocks read
+// (a fence, a tag), or its title may not end on the line it starts on
 function restOfDefinitionCrosses(text: string, from: number): boolean {
   let k = skipSpaces(text, from);
   if (k >= text.length) return false;
-  if (isBreak(text.charCodeAt(k))) return true;
+  if (isBreak(text.charCodeAt(k))) {
+    k = skipSpaces(text, nextLine(text, k));
+    const first = text.charCodeAt(k);
+    // a blank line: no definition; a fence marker or a `<` taken as the destination changes what follows
+    if (k >= text.length || isBreak(first)) return false;
+    if (first === 0x60 || first === 0x7e || first === 0x3c) return true;
+  }
   // the destination: `<…>` on its line, or a run of non-space characters
   if (text.charCodeAt(k) === 0x3c) {
     while (k < text.length && text.charCodeAt(k) !== 0x3e && !isBreak(text.charCodeAt(k))) k++;
@@ -42,25 +48,37 @@ function restOfDefinitionCrosses(text: string, from: number): boolean {
   } else while (k < text.length && !isSpace(text.charCodeAt(k)) && !isBreak(text.charCodeAt(k))) k++;
   k = skipSpaces(text, k);
   if (k >= text.length) return false;
-  const c = text.charCodeAt(k);
-  if (isBreak(c)) {
-    // a title may stand on the next line
-    let next = k + 1;
-    if (c === 0x0d && text.charCodeAt(next) === 0x0a) next++;
-    next = skipSpaces(text, next);
-    return isTitleOpener(text.charCodeAt(next));
-  }
-  if (!isTitleOpener(c)) return false;
-  const close = c === 0x28 ? 0x29 : c;
-  for (let t = k + 1; t < text.length; t++) {
+  // a title may stand on the next line
+  if (isBreak(text.charCodeAt(k))) k = skipSpaces(text, nextLine(text, k));
+  return isTitleOpener(text.charCodeAt(k)) && !titleEndsOnItsLine(text, k);
+}
+
+// whether the title opened at `at` closes before its line ends
+function titleEndsOnItsLine(text: string, at: number): boolean {
+  const opener = text.charCodeAt(at);
+  const close = opener === 0x28 ? 0x29 : opener;
+  for (let t = at + 1; t < text.length; t++) {
     const d = text.charCodeAt(t);
     if (d === 0x5c) {
-      if (isBreak(text.charCodeAt(t + 1))) return true;
+      if (isBreak(text.charCodeAt(t + 1))) return false;
       t++;
-    } else if (d === close) return false;
-    else if (isBreak(d)) return true;
+    } else if (d === close) return true;
+    else if (isBreak(d)) return false;
   }
-  return true;
+  return false;
+}
+
+// whether the `[` at `at` may open a block: only white space, block quote marks and list markers before it on its line
+// (the walk back stops at the first other character: the runs walked for two brackets never overlap, so it is linear)
+function startsBlock(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && mayPrefixBlock(text.charCodeAt(k))) k--;
+  if (k >= 0 && !isBreak(text.charCodeAt(k))) return false;
+  return /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+[ \t>]*)*$/.test(text.slice(k + 1, at));
+}
+
+function nextLine(text: string, at: number): number {
+  return text.charCodeAt(at) === 0x0d && text.charCodeAt(at + 1) === 0x0a ? at + 2 : at + 1;
 }
 
 function skipSpaces(text: string, from: number): number {
@@ -71,4 +89,15 @@ function skipSpaces(text: string, from: number): number {
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09;
 const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d;
+// white space, `>`, list markers (`-` `*` `+`, digits and `.` or `)`)
+const mayPrefixBlock = (c: number): boolean =>
+  c === 0x20 ||
+  c === 0x09 ||
+  c === 0x3e ||
+  c === 0x2d ||
+  c === 0x2a ||
+  c === 0x2b ||
+  c === 0x2e ||
+  c === 0x29 ||
+  (c >= 0x30 && c <= 0x39);
 const isTitleOpener = (c: number): boolean => c === 0x22 || c === 0x27 || c === 0x28;

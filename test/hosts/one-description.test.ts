@@ -56,7 +56,13 @@ async function doctorState(home: string, settings: unknown): Promise<string | un
     path.join(home, '.claude.json'),
     JSON.stringify({ mcpServers: { docs: { command: 'node', args: ['s.js'] } } }),
   );
-  writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(settings));
+  // with Claude Code's sandbox keeping the agent's shell out of the hook's state folder: hooks alone are then gated,
+  // not partly gated (doctor-refusal-memory.test.ts)
+  const sandbox = { enabled: true, allowUnsandboxedCommands: false };
+  writeFileSync(
+    path.join(home, '.claude', 'settings.json'),
+    JSON.stringify({ ...(settings as Record<string, unknown>), sandbox }),
+  );
   const report = await runDoctor(
     { home, cwd: project, env: { HOME: home, PATH: process.env['PATH'] ?? '' } },
     { startServers: false },

@@ -26,10 +26,23 @@ export interface Diagnostic extends SourceLocation {
   path?: string;
 }
 
+// the brand every GateError carries: `instanceof` holds across two copies of this module (the library bundle and a
+// copy bundled into a host's own code, as undici's errors do), where the classes differ but the registry key does not
+const gateErrorBrand = Symbol.for('linkgate.GateError');
+
 /** The one error class linkgate throws; `diagnostics` carries every located finding (policy errors). */
 export class GateError extends Error {
   readonly code: GateErrorCode;
   readonly diagnostics: readonly Diagnostic[];
+
+  /** True for a GateError made by any copy of linkgate (its `Symbol.for` brand); never throws. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    try {
+      return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[gateErrorBrand] === true;
+    } catch {
+      return false;
+    }
+  }
 
   constructor(
     code: GateErrorCode,
@@ -38,6 +51,7 @@ export class GateError extends Error {
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GateError';
+    Object.defineProperty(this, gateErrorBrand, { value: true });
     this.code = code;
     this.diagnostics = options.diagnostics ?? [];
   }

@@ -14,10 +14,7 @@ import type { TransportSession } from './transport-session.ts';
 
 /** Whether answer `m` to `method` needs `judgedPlainAnswer` before it goes on (enforce mode only). */
 export function judgesPlainAnswer(s: TransportSession, m: Record<string, unknown>, method: string): boolean {
-  return (
-    s.mode === 'enforce' &&
-    (s.refused.size > 0 || s.noted.busy || m['error'] !== undefined || method === 'completion/complete')
-  );
+  return s.searchesRefused || (s.mode === 'enforce' && (m['error'] !== undefined || method === 'completion/complete'));
 }
 
 /** Answer `m` to `method` with the links of an error's data and a completion's values judged, as it may go on. */

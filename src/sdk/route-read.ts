@@ -164,7 +164,7 @@ export async function onReadAnswer(
   // judge and nothing refused in the session, is passed on in the turn its read decision came in
   if (!s.keepsNoRecords && (await withheldUnrecorded(s, id, judged.record, extra))) return;
   if (asksInputUrls(answer, judged) && (await refusedInputUrl(s, id, answer, pending.step, judged, extra))) return;
-  if (searchesRead(s) && (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra))) return;
+  if (s.searchesRefused && (await withheldNamingRead(s, id, message, linkFacts(pending.step.link).uri, extra))) return;
   // a server error's `data` reaches the host whole: its links and uris are judged as `structuredContent`'s are (a
   // not-found error's `data.uri` may name any address)
   const sent =
@@ -177,14 +177,6 @@ export async function onReadAnswer(
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
     s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
   }
-}
-
-/**
- * Whether a read answer is searched for refused addresses (`withheldNamingRead`): in enforce mode, once an address
- * was refused or while refusals are still being noted (one noted before the answer came may still be refused).
- */
-function searchesRead(s: TransportSession): boolean {
-  return s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy);
 }
 
 /**

@@ -60,7 +60,7 @@ export function onToolResult(
     );
   // here the caller judges the items (the proxy): a noting ends only once the result was passed on, so what the server
   // sent after it waits until the caller, taking it, starts noting the refusals it decides itself (`notingRefusals`)
-  if (found.length === 0 && s.mode === 'enforce' && (s.refused.size > 0 || s.noted.busy)) {
+  if (found.length === 0 && s.searchesRefused) {
     const noted = s.noted.start();
     // one of a batch: searched for what the others refused too (it refuses nothing itself here; its caller may)
     const sibling = joinBatch(s, id, noted);

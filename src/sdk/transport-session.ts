@@ -347,6 +347,14 @@ export class TransportSession {
   }
 
   /**
+   * Whether what the server sends is searched for the addresses of refused links: in enforce mode, once an address
+   * was refused or while refusals are still being noted (one noted before the message came may still be refused).
+   */
+  get searchesRefused(): boolean {
+    return this.mode === 'enforce' && (this.refused.size > 0 || this.noted.busy);
+  }
+
+  /**
    * Whether a link record written now would go nowhere (no sink, no telemetry provider: `keepsRecords`): nothing need
    * wait on its write.
    */

@@ -95,22 +95,28 @@ export async function loadPolicyWithNotes(
     });
     return { policy, notes: (await notes?.make(bytes.toString('utf8'))) ?? [] };
   }
-  const key = createHash('sha256')
-    .update(`linkgate policy cache ${policyCacheFormat}\n${options.buildKey ?? ''}\n`)
-    .update(bytes)
-    .digest('hex');
-  const dir = options.dir;
-  const entryFile = join(dir ?? '', `policy-${key}.json`);
-  const trusted = dir !== undefined && options.buildKey !== undefined && ownedByUs(dir, true);
-  const hit = trusted ? readEntry(entryFile, key, file) : undefined;
+  // the entry, when there is a cache folder this build may use (no key is hashed and no name made otherwise)
+  const { dir, buildKey } = options;
+  const entry =
+    dir !== undefined && buildKey !== undefined && ownedByUs(dir, true) ? entryOf(dir, buildKey, bytes) : null;
+  const hit = entry === null ? undefined : readEntry(entry.file, entry.key, file);
   if (hit !== undefined && (notes === undefined || hit.notes?.tag === notes.tag))
     return { policy: hit.policy, notes: hit.notes?.lines ?? [] };
   // the bytes already digested are the ones parsed: a file changed meanwhile cannot land under the old key
   const policy = hit?.policy ?? (await import('./load-policy.ts')).parsePolicy(bytes.toString('utf8'), file);
   const lines =
     notes === undefined ? undefined : { tag: notes.tag, lines: [...(await notes.make(bytes.toString('utf8')))] };
-  if (trusted) await writeEntry(dir, entryFile, key, policy, lines);
+  if (entry !== null) await writeEntry(entry.dir, entry.file, entry.key, policy, lines);
   return { policy, notes: lines?.lines ?? [] };
+}
+
+// an entry's key (the sha-256 of this format, the build key and the policy's bytes) and its file in `dir`
+function entryOf(dir: string, buildKey: string, bytes: Buffer): { dir: string; key: string; file: string } {
+  const key = createHash('sha256')
+    .update(`linkgate policy cache ${policyCacheFormat}\n${buildKey}\n`)
+    .update(bytes)
+    .digest('hex');
+  return { dir, key, file: join(dir, `policy-${key}.json`) };
 }
 
 function readEntry(

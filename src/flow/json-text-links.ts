@@ -170,8 +170,11 @@ export async function judgeJsonTexts(
 
 /**
  * The edits that stand for the text items of `content` whose texts, one after the other as a host shows them, name a
- * refused link's address that no single one names (an address cut across items): every text item not edited already
- * becomes that link's notice. Searched as `edits` leave them (a notice names no address), within the same bound.
+ * refused link's address that no single one names (an address cut across items): each run of adjacent items whose
+ * joined texts spell it becomes that link's notice, item by item; the items outside every run are kept. Searched as
+ * `edits` leave them (a notice names no address), within the same bound (`spellingRuns`). Past the bound, or when
+ * what is kept still spells an address (a reading in which a longer text names less), every text item not edited
+ * already becomes the notice (fails closed).
  */
 async function joinedEdits(
   gate: Gate,
@@ -188,12 +191,95 @@ async function joinedEdits(
     texts.push(edited.get(index) ?? item['text']);
   });
   if (texts.length < 2) return [];
-  const judged = await judgeStructured(gate, texts.join(''), { ...judging, prose: true });
-  const found = judged.withheld ? judged.notice : judged.edits[0]?.value;
-  if (found === undefined) return [];
+  const spelled = (list: readonly string[]) => spelledNotice(gate, list.join(''), judging);
+  const all = await spelled(texts);
+  if (all === undefined) return [];
+  const everyItem = (notice: string) =>
+    items.filter((i) => !edited.has(i)).map((index) => ({ index, path: ['text'] as const, text: notice }));
+  if (all.past) return everyItem(all.notice);
+  const runs = await spellingRuns(texts, (from, to) =>
+    from === 0 && to === texts.length - 1 ? Promise.resolve(all) : spelled(texts.slice(from, to + 1)),
+  );
+  if (runs === null) return everyItem(all.notice);
+  const kept = [...texts];
+  for (const { from, to, notice } of runs) kept.fill(notice, from, to + 1);
+  const left = await spelled(kept);
+  if (left !== undefined) return everyItem(left.notice);
+  return runs.flatMap(({ from, to, notice }) =>
+    items
+      .slice(from, to + 1)
+      .filter((i) => !edited.has(i))
+      .map((index) => ({ index, path: ['text'] as const, text: notice })),
+  );
+}
+
+// what a text spells: the notice of the refused link whose address it names (`past`: withheld past the bound), or
+// undefined when it names none
+async function spelledNotice(
+  gate: Gate,
+  text: string,
+  judging: StructuredOptions,
+): Promise<{ notice: string; past: boolean } | undefined> {
+  const judged = await judgeStructured(gate, text, { ...judging, prose: true });
+  if (judged.withheld) return { notice: judged.notice, past: true };
+  const found = judged.edits[0]?.value;
+  if (found === undefined) return undefined;
   // prose's edits are notices (strings)
-  const text = typeof found === 'string' ? found : JSON.stringify(found);
-  return items.filter((i) => !edited.has(i)).map((index) => ({ index, path: ['text'], text }));
+  return { notice: typeof found === 'string' ? found : JSON.stringify(found), past: false };
+}
+
+/** A run of adjacent text items (`from` to `to`, both included) whose texts spell a refused address, and its notice. */
+interface SpellingRun {
+  readonly from: number;
+  readonly to: number;
+  readonly notice: string;
+}
+
+/**
+ * The runs of `texts` that spell a refused address (`spells(from, to)`: what `texts[from..to]` joined spell; all of
+ * them together spell one); null past the bound. Each run's end is found by doubling a window from its start, then
+ * halving it, and its start by halving back from that end: the searches of one run cost a few times its window's
+ * characters (times the log of its items), and the runs' windows do not overlap, so the whole is near linear.
+ */
+async function spellingRuns(
+  texts: readonly string[],
+  spells: (from: number, to: number) => ReturnType<typeof spelledNotice>,
+): Promise<SpellingRun[] | null> {
+  const runs: SpellingRun[] = [];
+  const last = texts.length - 1;
+  for (let start = 0; start <= last; ) {
+    // the first item that ends a spelling from `start`: a window doubled until it spells, then halved
+    let low = start;
+    let to = -1;
+    let notice = '';
+    for (let width = 1; to === -1; width *= 2) {
+      const end = Math.min(start + width - 1, last);
+      const spelled = await spells(start, end);
+      if (spelled?.past === true) return null;
+      if (spelled !== undefined) [to, notice] = [end, spelled.notice];
+      else if (end === last) return runs;
+      else low = end + 1;
+    }
+    while (low < to) {
+      const mid = (low + to) >> 1;
+      const spelled = await spells(start, mid);
+      if (spelled?.past === true) return null;
+      if (spelled === undefined) low = mid + 1;
+      else [to, notice] = [mid, spelled.notice];
+    }
+    // the last item that starts a spelling ending at `to`
+    let from = start;
+    for (let high = to; from < high; ) {
+      const mid = (from + high + 1) >> 1;
+      const spelled = await spells(mid, to);
+      if (spelled?.past === true) return null;
+      if (spelled === undefined) high = mid - 1;
+      else [from, notice] = [mid, spelled.notice];
+    }
+    runs.push({ from, to, notice });
+    start = to + 1;
+  }
+  return runs;
 }
 
 // how many values `value` holds (each string, number, array, object…), counting no further than `upTo`

@@ -10,6 +10,9 @@ const relay = ['node', fileURLToPath(new URL('./byte-relay.mjs', import.meta.url
 // the CLI bundle, as installed (`linkgate proxy`); `BENCH_PROXY_CLI` names another build (a before/after comparison)
 const cli = process.env.BENCH_PROXY_CLI ?? fileURLToPath(new URL('../dist/bin/linkgate.js', import.meta.url));
 const policy = fileURLToPath(new URL('../policies/default.yaml', import.meta.url));
+// another build's CLI timed beside the proxy in the same rounds (`BENCH_PROXY_VS=<old dist>/bin/linkgate.js`): an A/B
+// on a shared machine, where two runs minutes apart differ more than the change measured
+const vsCli = process.env.BENCH_PROXY_VS;
 
 /** A connection that sends JSON-RPC requests and waits for their answer lines (parsed, as a host does). */
 export interface Peer {
@@ -98,11 +101,12 @@ type Row = (label: string, series: Series, base?: Series, perOps?: number) => st
 type Check = (name: string, ok: boolean, figure: string) => void;
 
 /** The three ways to reach the bench server: directly, through the byte relay, through `linkgate proxy`. */
-function peers(): { direct: Peer; relay: Peer; proxy: Peer } {
+function peers(): { direct: Peer; relay: Peer; proxy: Peer; vs: Peer | null } {
   return {
     direct: connect(server),
     relay: connect([...relay, ...server]),
     proxy: connect(['node', cli, 'proxy', '--policy', policy, '--', ...server]),
+    vs: vsCli === undefined ? null : connect(['node', vsCli, 'proxy', '--policy', policy, '--', ...server]),
   };
 }
 
@@ -117,21 +121,26 @@ async function compare(
 ): Promise<void> {
   const p = peers();
   // the first call of each starts its processes and warms their code paths
-  await Promise.all([work(p.direct), work(p.relay), work(p.proxy)]);
+  await Promise.all([work(p.direct), work(p.relay), work(p.proxy), ...(p.vs === null ? [] : [work(p.vs)])]);
   // the CPU of the relay and the proxy in each timed round, read around their own work only (what the other peers
   // ran meanwhile is not theirs): a ratio per round, whose spread shows how far the machine moved it
-  const cpu = { relay: [] as number[], proxy: [] as number[] };
+  const cpu = { relay: [] as number[], proxy: [] as number[], vs: [] as number[] };
   const timed = (peer: Peer, into: number[] | null) => async () => {
     const before = peer.cpuNs();
     await work(peer);
     const after = peer.cpuNs();
     if (into !== null && before !== null && after !== null) into.push(after - before);
   };
-  const [direct, byteRelay, proxy] = (await interleave(
-    { direct: timed(p.direct, null), relay: timed(p.relay, cpu.relay), proxy: timed(p.proxy, cpu.proxy) },
+  const [direct, byteRelay, proxy, vs] = (await interleave(
+    {
+      direct: timed(p.direct, null),
+      relay: timed(p.relay, cpu.relay),
+      proxy: timed(p.proxy, cpu.proxy),
+      ...(p.vs === null ? {} : { vs: timed(p.vs, cpu.vs) }),
+    },
     rounds,
-  )) as [Series, Series, Series];
-  await Promise.all([p.direct.close(), p.relay.close(), p.proxy.close()]);
+  )) as [Series, Series, Series, Series | undefined];
+  await Promise.all([p.direct.close(), p.relay.close(), p.proxy.close(), p.vs?.close()]);
   const median = (s: Series) => summary(s.rounds).median;
   const toRelay = median(proxy) / median(byteRelay);
   // per-round ratios give the spread: each round ran the three back to back
@@ -141,6 +150,7 @@ async function compare(
   console.log(row('direct (no process in between)', direct, undefined, ops));
   console.log(row('byte relay (copies bytes, parses nothing)', byteRelay, direct, ops));
   console.log(row('linkgate proxy', proxy, byteRelay, ops));
+  if (vs !== undefined) console.log(row(`other build (${vsCli})`, vs, byteRelay, ops));
   console.log(
     `  proxy ÷ relay ${toRelay.toFixed(2)}× [${spread.min.toFixed(2)} – ${spread.max.toFixed(2)}] (goal ≤ ${target}×), proxy ÷ direct ${(median(proxy) / median(direct)).toFixed(2)}×`,
   );
@@ -155,6 +165,14 @@ async function compare(
     console.log(
       `  CPU of the process in between, median per round: proxy ${proxyUs.toFixed(1)} µs/op, relay ${relayUs.toFixed(1)} µs/op, ${(proxyUs / relayUs).toFixed(2)}× [${ratios.min.toFixed(2)} – ${ratios.max.toFixed(2)}] (goal ≤ ${target}×; steadier than wall time on a shared machine)`,
     );
+    const vsCpu = cpu.vs.slice(-rounds);
+    if (vsCpu.length === rounds) {
+      const vsUs = perOp(summary(vsCpu).median);
+      const paired = summary(proxyCpu.map((ns, i) => ns / (vsCpu[i] ?? ns)));
+      console.log(
+        `  other build: ${vsUs.toFixed(1)} µs/op, ${(vsUs / relayUs).toFixed(2)}× the relay; this build ÷ other per round ${paired.median.toFixed(2)} [${paired.min.toFixed(2)} – ${paired.max.toFixed(2)}]`,
+      );
+    }
   }
   check(
     `${title} ≤ ${target}× a byte relay`,
@@ -171,9 +189,11 @@ async function compare(
 async function warmCpu(work: (peer: Peer) => Promise<void>, ops: number, warm: number): Promise<void> {
   const relayPeer = connect([...relay, ...server]);
   const proxyPeer = connect(['node', cli, 'proxy', '--policy', policy, '--', ...server]);
+  const vsPeer = vsCli === undefined ? null : connect(['node', vsCli, 'proxy', '--policy', policy, '--', ...server]);
   for (let done = 0; done < warm; done += ops) {
     await work(relayPeer);
     await work(proxyPeer);
+    if (vsPeer !== null) await work(vsPeer);
   }
   const cpuOf = async (peer: Peer) => {
     const before = peer.cpuNs();
@@ -183,10 +203,11 @@ async function warmCpu(work: (peer: Peer) => Promise<void>, ops: number, warm: n
   };
   const relayCpu = await cpuOf(relayPeer);
   const proxyCpu = await cpuOf(proxyPeer);
-  await Promise.all([relayPeer.close(), proxyPeer.close()]);
+  const vsCpu = vsPeer === null ? null : await cpuOf(vsPeer);
+  await Promise.all([relayPeer.close(), proxyPeer.close(), vsPeer?.close()]);
   if (relayCpu === null || proxyCpu === null) return;
   console.log(
-    `  CPU once warm (after ${warm.toLocaleString('en')} ops each): proxy ${proxyCpu.toFixed(1)} µs/op, relay ${relayCpu.toFixed(1)} µs/op, ${(proxyCpu / relayCpu).toFixed(2)}×`,
+    `  CPU once warm (after ${warm.toLocaleString('en')} ops each): proxy ${proxyCpu.toFixed(1)} µs/op, relay ${relayCpu.toFixed(1)} µs/op, ${(proxyCpu / relayCpu).toFixed(2)}×${vsCpu === null ? '' : `; other build ${vsCpu.toFixed(1)} µs/op`}`,
   );
 }
 

@@ -13,6 +13,9 @@ import { spanAt } from './json-spans.ts';
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
 
+// past this many bytes sent in one turn the lines are written at once (a pipe's buffer on Linux)
+const flushBytes = 64 * 1024;
+
 /** Why one line could not become a message. */
 export interface UnreadableLine {
   /** the top-level id read from the line's start, when one could be read (for `ambiguous`: the answer's id, if any) */
@@ -113,6 +116,25 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       options.onUnreadable({ id: peekTailId(tail.toString('utf8')), why: 'over-cap' });
     },
   });
+  // the lines sent in this turn and not yet written (see `sendNow`)
+  let outgoing: (string | Buffer)[] = [];
+  let outgoingBytes = 0;
+  let flushQueued = false;
+  const writeOutgoing = () => {
+    flushQueued = false;
+    if (outgoing.length === 0) return;
+    const parts = outgoing;
+    outgoing = [];
+    outgoingBytes = 0;
+    // a closed output fails every write: `sendNow` threw for what was sent after it closed; what was sent before
+    // meets the stream's own error
+    if (parts.length === 1) output.write(parts[0]);
+    else {
+      output.cork();
+      for (const part of parts) output.write(part);
+      output.uncork();
+    }
+  };
   const onData = (chunk: Buffer) => splitter.push(chunk);
   const onEnd = () => finish();
   const onError = (error: Error) => transport.onerror?.(error);
@@ -141,15 +163,24 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       // the input ending (a host that closed its stdin) does not close the output: answers still in flight go out
       if (output.writableEnded || output.destroyed) throw new GateError('READ_FAILED', 'the connection is closed');
       const frame = frameOf(message);
-      if (typeof frame === 'string' || frame.length === 1) output.write(typeof frame === 'string' ? frame : frame[0]);
-      else {
-        // a line that arrived in parts goes out in one writev, as the bytes it came as
-        output.cork();
-        for (const part of frame) output.write(part);
-        output.uncork();
+      if (typeof frame === 'string') {
+        outgoing.push(frame);
+        outgoingBytes += frame.length;
+      } else
+        for (const part of frame) {
+          outgoing.push(part);
+          outgoingBytes += part.length;
+        }
+      // what one turn writes goes out in one writev once the turn is over (a chunk of a thousand reads answered is
+      // one system call, as a byte relay's is), or at once past a pipe's worth
+      if (outgoingBytes >= flushBytes) writeOutgoing();
+      else if (!flushQueued) {
+        flushQueued = true;
+        setImmediate(writeOutgoing);
       }
     },
     async close() {
+      writeOutgoing();
       output.end();
       await options.onClose?.();
       finish();

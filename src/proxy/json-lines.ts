@@ -1,16 +1,15 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { Brackets } from './json-spans.ts';
 
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;
 
-/** One complete line: its bytes as they arrived (newline included, never copied into one buffer) and its text. */
+/** One complete line: its bytes as they arrived (newline included; a line over chunks joined once) and its text. */
 export interface Line {
   /** the line's bytes in arrival order; written on as they are, they are the line */
   readonly parts: readonly Buffer[];
   /** total bytes of `parts` */
   readonly size: number;
-  /** the line decoded as UTF-8, newline included (a long line is decoded part by part while it arrives) */
+  /** the line decoded as UTF-8, newline included (decoded once, when its last byte is in) */
   readonly text: string;
   /** where its containers open and close, when the transport's member-name scan found them (a judged answer's splice) */
   brackets?: Brackets | undefined;
@@ -34,20 +33,17 @@ export interface LineSplitter {
 
 /**
  * A splitter for stdio JSON-RPC framing: lines end at LF; a line over the cap is reported once and skipped, never
- * buffered. A line that spans chunks is kept as its chunks (no copy) and decoded as each arrives, so a large
- * message costs no concatenation and little decoding once its last byte is in.
+ * buffered. A line that spans chunks is kept as its chunks until its last byte is in, then joined and decoded once:
+ * no string is made per chunk (an 11 MB answer in 64 KB chunks made 170 strings the young generation copied and
+ * promoted, and a join copied them again), and the line is one buffer to forward.
  */
 export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): LineSplitter {
   let parts: Buffer[] = [];
-  let texts: string[] = [];
   let size = 0;
   let discarding = false;
-  const decoder = new StringDecoder('utf8');
   const reset = () => {
     parts = [];
-    texts = [];
     size = 0;
-    decoder.end();
   };
   // the last bytes of the line being discarded
   let dropped = Buffer.alloc(0);
@@ -85,7 +81,6 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           if (tail.length === 0) return;
           if (size + tail.length > maxLineBytes) return overflow(tail);
           parts.push(tail);
-          texts.push(decoder.write(tail));
           size += tail.length;
           return;
         }
@@ -106,10 +101,9 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
         if (parts.length === 0) line = { parts: [piece], size: piece.length, text: piece.toString('utf8') };
         else {
           parts.push(piece);
-          texts.push(decoder.write(piece), decoder.end());
-          line = { parts, size: size + piece.length, text: texts.join('') };
+          const joined = Buffer.concat(parts, size + piece.length);
+          line = { parts: [joined], size: joined.length, text: joined.toString('utf8') };
           parts = [];
-          texts = [];
           size = 0;
         }
         handlers.onLine(line);

@@ -20,7 +20,7 @@ describe('lineSplitter', () => {
     });
   });
 
-  test('a line in many parts keeps its bytes as they came and decodes characters split between chunks', () => {
+  test('a line in many parts keeps its bytes as they came, joined once, and decodes characters split between chunks', () => {
     const text = '{"t":"añ€😀 end"}\n';
     const bytes = Buffer.from(text);
     const got: Array<{ text: string; bytes: Buffer; parts: number }> = [];
@@ -30,7 +30,8 @@ describe('lineSplitter', () => {
     });
     // one byte at a time: every multi-byte character is cut
     for (let i = 0; i < bytes.length; i += 1) splitter.push(bytes.subarray(i, i + 1));
-    expect(got).toEqual([{ text, bytes, parts: bytes.length }]);
+    // one buffer: decoded once when the line is complete (no string per chunk), forwarded in one piece
+    expect(got).toEqual([{ text, bytes, parts: 1 }]);
   });
 
   test('a line over the cap is reported once by its head and skipped; the next line goes on', () => {

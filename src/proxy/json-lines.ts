@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { Brackets } from './json-spans.ts';
 
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
@@ -98,11 +99,11 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           continue;
         }
         let line: Line;
-        if (parts.length === 0) line = { parts: [piece], size: piece.length, text: piece.toString('utf8') };
+        if (parts.length === 0) line = { parts: [piece], size: piece.length, text: decoded(piece) };
         else {
           parts.push(piece);
           const joined = Buffer.concat(parts, size + piece.length);
-          line = { parts: [joined], size: joined.length, text: joined.toString('utf8') };
+          line = { parts: [joined], size: joined.length, text: decoded(joined) };
           parts = [];
           size = 0;
         }
@@ -111,4 +112,10 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
     },
     rest: () => (parts.length === 0 ? null : Buffer.concat(parts, size)),
   };
+}
+
+// a line's text: ASCII bytes (every JSON-RPC line that escapes its non-ASCII text, a base64 blob) read as Latin-1, which
+// is the same text made without UTF-8's validation and transcoding (an 11 MB line: ~8 -> ~3 ms of CPU), else as UTF-8
+function decoded(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }

@@ -81,4 +81,25 @@ describe('lineSplitter: the end of an oversize line', () => {
     expect(tails[0]?.length).toBeLessThanOrEqual(oversizeHeadBytes);
     expect(tails[0]?.trimEnd().endsWith('"jsonrpc":"2.0","id":"r-9"}')).toBe(true);
   });
+  test('a line reads as its UTF-8 decoding: ASCII, other characters, and bytes that are not UTF-8', () => {
+    const lines = [
+      Buffer.from('{"a":"plain \\u00e9 ascii"}\n'),
+      Buffer.from('{"a":"añ€😀"}\n'),
+      Buffer.concat([
+        Buffer.from('{"a":"'),
+        Buffer.from([0xc3, 0x28, 0xff, 0x80, 0xed, 0xa0, 0x80]),
+        Buffer.from('"}\n'),
+      ]),
+      Buffer.from([0x7f, 0x0a]),
+    ];
+    for (const bytes of lines) {
+      const got: string[] = [];
+      const splitter = lineSplitter(100, { onLine: (l) => got.push(l.text), onOversize: () => {} });
+      // whole, and in two chunks
+      splitter.push(bytes);
+      splitter.push(bytes.subarray(0, 5));
+      splitter.push(bytes.subarray(5));
+      expect(got).toEqual([bytes.toString('utf8'), bytes.toString('utf8')]);
+    }
+  });
 });

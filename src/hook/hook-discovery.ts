@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { cappedLink, discoverLink, type LinkStep, skipRead, startLink } from '../flow/link-steps.ts';
+import { cappedLink, discoverLink, type LinkStep, linkRefused, skipRead, startLink } from '../flow/link-steps.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { jsonText } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { NoticeSubject } from '../flow/gate-notice.ts';
 import { recordRef } from '../flow/record-ref.ts';
-import { refusedLinkNotice, refusedStepItem } from '../flow/refused-link.ts';
+import { refusedLinkNotice } from '../flow/refused-link.ts';
+import { MessageLedger } from '../flow/message-ledger.ts';
 import { type DecidedLink, resultLinkDecider } from '../flow/link-decider.ts';
 import { judgeResultValues } from '../flow/refused-beside.ts';
 import type { Decision } from '../decision/decision.ts';
@@ -72,6 +73,12 @@ export async function toolReturned(
   const withhold = (index: number, notice: string | null) => {
     if (notice !== null) withheld.set(index, notice);
   };
+  // the event's ledger: the uris of every link it refused or withheld by a cap. A notice names its link by its name
+  // unless the name spells one of their addresses, so the notices are worded once every link of the event is decided
+  // (their places in `withheld` kept meanwhile, in item order)
+  const ledger = new MessageLedger();
+  // the links withheld by a cap, by item (their notices are worded with the ledger too)
+  const capped = new Map<number, { subject: NoticeSubject; cap: HookCap }>();
   // the servers of links over the cap: the state keeps that it could not keep them
   const overflow = new Set<string>();
   // the links refused, by masked uri: a string of `structuredContent` holding one's uri is replaced too
@@ -93,19 +100,19 @@ export async function toolReturned(
       if (typeof rendered.link['uri'] !== 'string') continue;
       // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
       if (++links > maxLinksPerEvent) {
-        withhold(
-          index,
-          await cappedLinkNotice(event, rendered.link, contentIndex, tool, tooManyLinks, server, context),
-        );
+        const subject = await cappedSubject(event, rendered.link, contentIndex, tool, tooManyLinks, server, context);
+        ledger.add(subject.uri);
+        capped.set(index, { subject, cap: tooManyLinks });
+        withheld.set(index, '');
         overflow.add(server);
         continue;
       }
       const candidates = rendered.rendered === undefined ? [] : renderedLinkCandidates(rendered.rendered);
       if (candidates === null) {
-        withhold(
-          index,
-          await cappedLinkNotice(event, rendered.link, contentIndex, tool, tooManySplits, server, context),
-        );
+        const subject = await cappedSubject(event, rendered.link, contentIndex, tool, tooManySplits, server, context);
+        ledger.add(subject.uri);
+        capped.set(index, { subject, cap: tooManySplits });
+        withheld.set(index, '');
         continue;
       }
       const discovered = discoverLink(rendered.link, contentIndex, linkContext(server, tool), at);
@@ -128,7 +135,10 @@ export async function toolReturned(
         if (address !== null) deniedAddresses.push(address);
       }
       if (refusal !== null) {
-        withhold(index, refusal.notice);
+        // the line the host rendered stands for the listed link and for the split that was denied: both are refused
+        ledger.add(uriOf(rendered.link));
+        ledger.add(uriOf(refusal.link));
+        withheld.set(index, '');
         refused.set(refusal.step.discovered.uri, refusalRef(refusal));
         refusals.set(index, refusal);
       }
@@ -149,28 +159,26 @@ export async function toolReturned(
   if (modeOf(context) === 'enforce') searchedFor.addresses.push(...deniedAddresses);
   checkBudget(context.budget);
   const search = refusedSearch(searchedFor);
-  // a refused link's notice quotes its name, which may carry another refused address: that notice names it by scheme
-  for (const [index, refusal] of refusals) {
-    const named = namelessWhereNaming(withheld.get(index) ?? refusal.notice, refusal.link, search, (link) =>
-      refusedLinkNotice(link, refusal.step.linkDecision, recordRef(refusal.step.discovered)),
+  // the notices of the event's refused and capped links, worded with its ledger (a link refused beyond them, in a JSON
+  // text, is not in it: the judgement of the values below replaces every text naming its address, these included).
+  // A refused link's notice quotes its name, which may carry an address refused earlier in the session (`search`):
+  // that notice names it by scheme
+  for (const [index, { step, link }] of refusals) {
+    const ref = recordRef(step.discovered);
+    const notice = refusedLinkNotice(link, step.linkDecision, ref, ledger);
+    const named = namelessWhereNaming(notice, link, search, (l) =>
+      refusedLinkNotice(l, step.linkDecision, ref, ledger),
     );
     withheld.set(index, named.notice);
     // what still names one is searched with the rest (and withholds the result)
     if (named.naming) deniedItems.delete(index);
   }
-  const noticeItem = (notice: string) => ({ type: 'text', text: notice });
-  const content = items.map((item, index) => {
-    const notice = withheld.get(index);
-    return notice === undefined ? item : noticeItem(notice);
-  });
-  // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
-  // proxy and the decorator), so a refused uri does not survive in it
-  const inPlace = new Map<readonly (string | number)[], unknown>();
-  for (const [k, { path }] of inStructured.entries()) {
-    const notice = withheld.get(items.length + k);
-    if (notice !== undefined) inPlace.set(path, noticeItem(notice));
+  for (const [index, { subject, cap }] of capped) {
+    const notice = capNotice(context, { ...subject, refused: ledger }, cap);
+    if (notice === null) withheld.delete(index);
+    else withheld.set(index, notice);
   }
-  const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
+  const { content, linksReplaced, inPlace } = placedNotices(items, structured, inStructured, withheld);
   // prose holding a refused link's uri too (a server's text naming it beside the link), and the flow's judgement of
   // `structuredContent`'s uri strings and strings holding a refused link's uri (a link refused inside a JSON text or
   // `structuredContent`: every other string of the result is searched for it too)
@@ -224,6 +232,32 @@ function unwrappedText(item: unknown): unknown {
 /** A judged JSON text put back in the wrapper its item had. */
 function rewrapped(item: unknown, text: string): string {
   return unwrappedText(item) === item ? text : `${untrustedOpen}${text}${untrustedClose}`;
+}
+
+/**
+ * The tool result's `content` and `structuredContent` with each withheld item (`withheld`, by index into `items` and
+ * then `inStructured`) replaced by a text item holding its notice.
+ */
+function placedNotices(
+  items: readonly unknown[],
+  structured: unknown,
+  inStructured: readonly { path: readonly (string | number)[] }[],
+  withheld: ReadonlyMap<number, string>,
+) {
+  const noticeItem = (notice: string) => ({ type: 'text', text: notice });
+  const content = items.map((item, index) => {
+    const notice = withheld.get(index);
+    return notice === undefined ? item : noticeItem(notice);
+  });
+  // a text item that is one JSON value is data: its links and uris get `structuredContent`'s judgement (as in the
+  // proxy and the decorator), so a refused uri does not survive in it
+  const inPlace = new Map<readonly (string | number)[], unknown>();
+  for (const [k, { path }] of inStructured.entries()) {
+    const notice = withheld.get(items.length + k);
+    if (notice !== undefined) inPlace.set(path, noticeItem(notice));
+  }
+  const linksReplaced = inPlace.size > 0 ? replacedAt(structured, inPlace) : structured;
+  return { content, linksReplaced, inPlace };
 }
 
 /** The whole tool result replaced by one notice: a cap hit, or a shape or result type the hook cannot judge. */
@@ -295,14 +329,12 @@ async function linkRefusal(
   // no read was asked for: the record names the call that returned the link, none that read it
   const record = skipRead(step, 'the link was denied');
   await save(context, { ...event, toolUseId: null }, { ...step, discoveredBy: event.toolUseId }, record);
-  const item = refusedStepItem(step, link);
-  const refusal = item === null ? null : { notice: String(item['text']), step, link };
+  const refusal = linkRefused(step) ? { step, link } : null;
   return { refusal, decision: step.linkDecision, denied: step };
 }
 
-/** A link the hook refused (enforce mode): the notice standing for it, its step and the link the notice names. */
+/** A link the hook refused (enforce mode): its step and the link its notice names (worded with the event's ledger). */
 interface Refusal {
-  notice: string;
   step: LinkStep;
   link: Record<string, unknown>;
 }
@@ -443,9 +475,9 @@ async function addOverflow(event: HookEvent, context: HookContext, overflow: Rea
 
 /**
  * A link one of the hook's caps kept it from judging: recorded as refused by the cap's reason code with no read (a
- * would-deny in observe mode), and its notice, naming the record, returned to stand in its place (null in observe mode).
+ * would-deny in observe mode); returns what its notice (`capNotice`, which stands in its place) names it by.
  */
-async function cappedLinkNotice(
+async function cappedSubject(
   event: HookEvent,
   link: Readonly<Record<string, unknown>>,
   index: number | null,
@@ -453,7 +485,7 @@ async function cappedLinkNotice(
   cap: HookCap,
   server: string,
   context: HookContext,
-): Promise<string | null> {
+): Promise<NoticeSubject> {
   const discovered = discoverLink(link, index, linkContext(server, tool), nowOf(context));
   const input = { link, discovered, linkServer: server, readFrom: server, mode: modeOf(context) };
   const step = cappedLink(input, capDecision(context, cap));
@@ -464,8 +496,7 @@ async function cappedLinkNotice(
     skipRead(step, cap.message),
   );
   const name = typeof link['name'] === 'string' ? link['name'] : null;
-  const subject: NoticeSubject = { name, uri: uriOf(link), ref: recordRef(discovered) };
-  return capNotice(context, subject, cap);
+  return { name, uri: uriOf(link), ref: recordRef(discovered) };
 }
 
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */

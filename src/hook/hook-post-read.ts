@@ -1,5 +1,4 @@
 import { isRecord } from '../decision/json-value.ts';
-import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
 import { checkBudget } from './event-budget.ts';
@@ -7,6 +6,7 @@ import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-con
 import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
+import { readNotice } from './read-notice.ts';
 import { SavedFiles } from './saved-files.ts';
 import { readContents, readError, readRefusedByHost, readResultType } from './tool-output.ts';
 
@@ -64,7 +64,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    const notice = gateNotice('withheld the body of', stepSubject(step), step.linkDecision, record.next);
+    const notice = await readNotice('withheld the body of', step, step.linkDecision, record.next, r.state, context);
     // the policy refused the link: the items standing for its body carry no address either (one notice for a
     // result over the item cap)
     const items = overCap ? raw.slice(0, 1) : raw;
@@ -89,7 +89,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   if (withheld.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
-  const notice = gateNotice('withheld the body of', stepSubject(step), judged.decision, judged.record.next);
+  const notice = await readNotice('withheld the body of', step, judged.decision, judged.record.next, r.state, context);
   // a result over the item cap is answered by one notice, not one per item (half a million items made an answer of
   // 150 MB, past what a host reads in its timeout)
   if (overCap && withheld.size === raw.length) return withholdAnswer(raw.slice(0, 1), new Set([0]), notice);

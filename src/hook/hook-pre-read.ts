@@ -10,8 +10,10 @@ import {
   startLink,
 } from '../flow/link-steps.ts';
 import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
+import { MessageLedger } from '../flow/message-ledger.ts';
 import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save, saveProvisional } from './hook-context.ts';
 import type { HookAnswer, HookEvent } from './hook-event.ts';
+import { readNotice } from './read-notice.ts';
 import type { SessionState } from './session-state.ts';
 
 /** Server id the host's own web fetch tool is judged as (name it in `links.servers` to let it through a server list). */
@@ -37,7 +39,8 @@ export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
   if (linkRefused(step)) {
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    return { kind: 'deny', reason: gateNotice('refused to read', stepSubject(step), step.linkDecision, record.next) };
+    const notice = await readNotice('refused to read', step, step.linkDecision, record.next, r.state, context);
+    return { kind: 'deny', reason: notice };
   }
   const requested = sendRead(context.gate, step, nowOf(context));
   await r.state.putPending(r.callId, { ...step, requested });
@@ -109,7 +112,9 @@ export async function judgeWebFetch(
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
     if (!linkRefused(step)) continue;
-    return { kind: 'deny', reason: gateNotice('refused to fetch', stepSubject(step), step.linkDecision, record.next) };
+    // the event's ledger is the fetched url (the name a notice would show is that url, which it never shows)
+    const subject = { ...stepSubject(step), refused: MessageLedger.of([url]) };
+    return { kind: 'deny', reason: gateNotice('refused to fetch', subject, step.linkDecision, record.next) };
   }
   return { kind: 'none' };
 }

@@ -1,0 +1,36 @@
+import type { Decision } from '../decision/decision.ts';
+import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
+import type { LinkStep } from '../flow/link-steps.ts';
+import { MessageLedger } from '../flow/message-ledger.ts';
+import type { NextStep } from '../record/link-record.ts';
+import type { HookContext } from './hook-context.ts';
+import { refusedSearch } from './refused-named.ts';
+import type { SessionState } from './session-state.ts';
+
+// A read event refuses one link (its own) or withholds its body: its notice names the link by the name a tool result
+// gave it, worded with the event's ledger (that uri) as the tool result's notices are (hook-discovery.ts), so an
+// ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
+// list, searched as later tool results are, and read only for a name that spells an address); when that list is not
+// whole, no name that spells any address is shown.
+
+/** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
+export async function readNotice(
+  what: string,
+  step: LinkStep,
+  decision: Decision,
+  next: NextStep | null,
+  state: SessionState,
+  context: HookContext,
+): Promise<string> {
+  const subject = stepSubject(step);
+  // worded with no ledger, a notice shows no name that spells any address at all
+  const broad = gateNotice(what, subject, decision, next);
+  const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, decision, next);
+  // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
+  if (notice === broad) return notice;
+  const before = await state.refusedAddresses(context.budget);
+  // a list that is not whole cannot say which addresses the name may not spell
+  if (!before.complete) return broad;
+  const search = refusedSearch(before);
+  return search === null || !search.names([subject.name, notice]) ? notice : broad;
+}

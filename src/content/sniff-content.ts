@@ -5,6 +5,7 @@ import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { binaryFindings } from './sniff-binary.ts';
 import { readText, scanUtf8Early, textFindings } from './sniff-text.ts';
+import { keepingPairSites } from './text/byte-sites.ts';
 import { startsWithBom } from './text/text-encoding.ts';
 import { WorkBudget, WorkExhausted } from './work-budget.ts';
 
@@ -36,7 +37,8 @@ function sniffWith(bytes: Buffer, options: SniffOptions, answers: FileTypeAnswer
   const budget = options.budget ?? WorkBudget.forBytes(bytes.length);
   const seen: SeenKind = { kind: UNKNOWN_KIND, textual: false };
   try {
-    return sniffWithin(bytes, options, answers, budget, seen);
+    // the body's readings (the page screen, the pdf search) share one listing of its pair sites
+    return keepingPairSites(() => sniffWithin(bytes, options, answers, budget, seen));
   } catch (error) {
     const why = tooComplex(error);
     if (why === null) throw error;

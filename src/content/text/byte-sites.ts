@@ -10,7 +10,12 @@ const listEntries = 4096;
 // zero bytes after the last one: the module reads whole chunks of 64 bytes and the block after the last one
 const slack = 96;
 
-const known = new WeakMap<Uint8Array, Int32Array>();
+// the sites of the bytes last listed, kept only while a sniff judges one body (`keepingPairSites`): its readings ask
+// for them two or three times. Not a WeakMap keyed by the bytes: each body is a fresh view, and a table of young
+// ephemerons made every scavenge take 15-35 ms (4 of a 1 KiB read decision's 12 µs were garbage collection)
+let keptBytes: Uint8Array | null = null;
+let keptSites: Int32Array | null = null;
+let keeping = 0;
 /** The most offsets the gathering array keeps room for between bodies (4 MiB). */
 const keptEntries = 1 << 20;
 let scratch = new Int32Array(4096);
@@ -19,15 +24,27 @@ let scratch = new Int32Array(4096);
  * The offsets in `bytes`, ascending, at which a pair starts that may begin one of: `<` and a tag's first letter (s o e
  * a h l i f, either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` followed by `:`,
  * an ASCII letter after another one or HTML white space, followed by `=`, and the PDF markers' `%P` `%%` `st` `tr`. Every offset where such a pair stands is listed; others
- * may be. Made once per body (the same bytes object answers from memory).
+ * may be. Made once per body while `keepingPairSites` runs (the same bytes object answers from memory), anew otherwise.
  */
 export function pairSites(bytes: Uint8Array): Int32Array {
-  let sites = known.get(bytes);
-  if (sites === undefined) {
-    sites = findSites(bytes);
-    known.set(bytes, sites);
+  if (bytes === keptBytes && keptSites !== null) return keptSites;
+  const sites = findSites(bytes);
+  if (keeping > 0) {
+    keptBytes = bytes;
+    keptSites = sites;
   }
   return sites;
+}
+
+/** Runs `judge` with the pair sites of the bytes it lists kept until it returns (one body's readings share them), then lets them go. */
+export function keepingPairSites<T>(judge: () => T): T {
+  keeping++;
+  try {
+    return judge();
+  } finally {
+    keeping--;
+    if (keeping === 0) keptBytes = keptSites = null;
+  }
 }
 
 function findSites(bytes: Uint8Array): Int32Array {

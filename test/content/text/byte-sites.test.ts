@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { spellsAt } from '../../../src/content/ascii-bytes.ts';
 import { binaryHoldsPdfStructure } from '../../../src/content/sniff-pdf.ts';
 import { mayHoldActiveMarkupUtf8, sniffedTriggerAt } from '../../../src/content/svg-html/markup-screen.ts';
-import { pairSites } from '../../../src/content/text/byte-sites.ts';
+import { keepingPairSites, pairSites } from '../../../src/content/text/byte-sites.ts';
 import { classifierFor, classifyBlocks } from '../../../src/content/text/byte-classes.ts';
 
 const isLetter = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
@@ -121,8 +121,23 @@ describe('pairSites', () => {
     const listed = pairSites(bytes);
     expect(listed.length).toBeLessThan(bytes.length / 200);
     expect([...listed]).toEqual([...listed].sort((a, b) => a - b));
-    // the same bytes answer from memory
-    expect(pairSites(bytes)).toBe(listed);
+  });
+
+  test('one sniff’s readings share a body’s listing, and nothing is kept after it', () => {
+    const bytes = randomBytes(4096);
+    const other = randomBytes(4096);
+    const listed = keepingPairSites(() => {
+      const first = pairSites(bytes);
+      // the same bytes answer from memory while the sniff runs
+      expect(pairSites(bytes)).toBe(first);
+      // other bytes are listed for themselves, never answered with the body's list
+      expect([...pairSites(other)]).toEqual([...keepingPairSites(() => pairSites(Buffer.from(other)))]);
+      return first;
+    });
+    // outside a sniff the bytes are listed anew (a table keyed by every body made each scavenge take 15-35 ms)
+    const again = pairSites(bytes);
+    expect(again).not.toBe(listed);
+    expect([...again]).toEqual([...listed]);
   });
 });
 

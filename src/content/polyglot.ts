@@ -134,13 +134,25 @@ export function windows1252(bytes: Buffer, chars: number): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+const latin1Reading = (b: Buffer, n: number): string => b.toString('latin1', 0, n);
+const lettersReading = (b: Buffer, n: number): string => b.toString('latin1', 0, n).replace(/[\u0080-\u00ff]/g, 'a');
+
 /** The readings a browser may give a script's bytes (UTF-8, Latin-1, windows-1252, any all-letters legacy encoding). */
 export const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)[] = [
-  (b, n) => b.toString('latin1', 0, n),
+  latin1Reading,
   (b, n) => b.toString('utf8', 0, n),
   windows1252,
-  (b, n) => b.toString('latin1', 0, n).replace(/[\u0080-\u00ff]/g, 'a'),
+  lettersReading,
 ];
+
+// What a byte past ASCII decides in a reading that makes one character of each byte (`scriptStartDecider` of that
+// character): 0 a control character (Latin-1's C1 controls, windows-1252's five unassigned bytes), -1 nothing (a
+// printable character or a letter). Read from the bytes, no string is made of the head (a fixed cost of every image).
+const singleByteHigh: ReadonlyMap<(bytes: Buffer, chars: number) => string, (b: number) => 0 | -1> = new Map([
+  [latin1Reading, (b: number) => (b < 0xa0 ? 0 : -1)],
+  [windows1252, (b: number) => ((cp1252High.charCodeAt(b - 0x80) || 0xa0) < 0xa0 ? 0 : -1)],
+  [lettersReading, () => -1],
+] as const);
 
 // a script's text before its first comment, string, template or regular expression can only hold printable
 // characters and white space (identifiers, punctuators, numbers): a control character there, or an invalid
@@ -148,6 +160,17 @@ export const scriptReadings: readonly ((bytes: Buffer, chars: number) => string)
 // bytes have one within their first few bytes)
 /** `mayStartScript(read(bytes, 256))`, from the first 16 bytes alone when they decide (a real image's magic bytes do). */
 export function mayStartScriptIn(bytes: Buffer, read: (bytes: Buffer, chars: number) => string): boolean {
+  const high = singleByteHigh.get(read);
+  if (high !== undefined) {
+    // one character per byte: the first 256 bytes are the 256 characters
+    const end = Math.min(bytes.length, 256);
+    for (let i = 0; i < end; i++) {
+      const c = bytes[i] as number;
+      if (opensScript(c)) return true;
+      if (c < 0x20 ? c < 0x09 || c > 0x0d : c === 0x7f || (c >= 0x80 && high(c) === 0)) return false;
+    }
+    return true;
+  }
   const short = read(bytes, 16);
   const at = scriptStartDecider(short);
   // the short reading is the start of the longer one, but for its last character: a UTF-8 sequence the cut leaves

@@ -56,8 +56,11 @@ export function binaryFindings(
   answers: FileTypeAnswers,
   budget: WorkBudget,
 ): ContentSniff | NeedsFileType {
-  const detector = binaryDetectors.find((row) => row.matches(kind, bytes));
-  return detector === undefined ? blankSniff(kind, false) : detector.judge(kind, bytes, { options, answers, budget });
+  for (let i = 0; i < binaryDetectors.length; i++) {
+    const detector = binaryDetectors[i] as BinaryDetector;
+    if (detector.matches(kind, bytes)) return detector.judge(kind, bytes, { options, answers, budget });
+  }
+  return blankSniff(kind, false);
 }
 
 // the format readers below read a body's structure; what a consumer makes active of it is judged by the consumer
@@ -80,10 +83,18 @@ function judged(
   sniff: ContentSniff,
   body: Omit<BinaryBody, 'maxInflateBytes'>,
   steps: readonly BinaryStep[],
+  context: Pick<BinaryContext, 'options' | 'budget'>,
+): ContentSniff {
+  return judgedAs(sniff, { ...body, maxInflateBytes: context.options.maxInflateBytes }, steps, context);
+}
+
+function judgedAs(
+  sniff: ContentSniff,
+  body: BinaryBody,
+  steps: readonly BinaryStep[],
   { options, budget }: Pick<BinaryContext, 'options' | 'budget'>,
 ): ContentSniff {
-  const full: BinaryBody = { ...body, maxInflateBytes: options.maxInflateBytes };
-  judgeBinaryForProfile(full, options.consumers ?? defaultProfile, steps, sniff, budget);
+  judgeBinaryForProfile(body, options.consumers ?? defaultProfile, steps, sniff, budget);
   return sniff;
 }
 
@@ -134,10 +145,16 @@ function imageFindings(kind: string, bytes: Buffer, context: BinaryContext): Con
   sniff.uninterpretable = truncated
     ? `truncated ${kind} image: its structure ends before the data does`
     : (structure.malformed ?? metadata.uninterpretable);
-  const body = { kind, bytes, end, carried: metadata.active };
-  judged(sniff, body, imageSteps, context);
-  const asPage = (): ContentSniff => judged(sniff, body, pageSteps, context);
-  if (truncated) return asPage();
+  // one body for both sets of steps, no closure: this runs once per image read, its fixed cost counts at 1 KiB
+  const body: BinaryBody = {
+    kind,
+    bytes,
+    end,
+    carried: metadata.active,
+    maxInflateBytes: context.options.maxInflateBytes,
+  };
+  judgedAs(sniff, body, imageSteps, context);
+  if (truncated) return judgedAs(sniff, body, pageSteps, context);
   // padding between the image and appended data does not hide it: `MZ` after 16 zero bytes is still a pe to a carver
   const from = end + paddingLength(bytes, end);
   if (sniff.active === null && from < bytes.length) {
@@ -145,7 +162,7 @@ function imageFindings(kind: string, bytes: Buffer, context: BinaryContext): Con
     if (trailing === undefined) return { fileTypeAt: from };
     if (trailing !== null) sniff.active = `${trailing} after the end of the ${kind} image (polyglot)`;
   }
-  return asPage();
+  return judgedAs(sniff, body, pageSteps, context);
 }
 
 // encoders pad with zeros or 0xFF; white space comes from text-mode transfers

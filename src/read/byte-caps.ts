@@ -14,23 +14,26 @@ export interface CapBreach {
   message: string;
 }
 
+// what a read within its caps (nearly every read) gets: no map made per read
+const noBreaches: ReadonlyMap<number, CapBreach> = new Map();
+
 /** Applies per-item then running-total caps in item order; an item over a cap does not count toward the total, so later items that fit are kept. */
 export function applyByteCaps(
   items: readonly { index: number; bytes: number }[],
   caps: ByteCaps,
-): Map<number, CapBreach> {
-  const breaches = new Map<number, CapBreach>();
+): ReadonlyMap<number, CapBreach> {
+  let breaches: Map<number, CapBreach> | undefined;
   let total = 0;
   for (const { index, bytes } of items) {
     if (caps.maxItemBytes !== undefined && bytes > caps.maxItemBytes) {
-      breaches.set(index, {
+      (breaches ??= new Map()).set(index, {
         rule: 'read.maxItemBytes',
         message: `the item has ${bytes} bytes, over the per-item cap of ${caps.maxItemBytes} bytes`,
       });
       continue;
     }
     if (total + bytes > caps.maxBytes) {
-      breaches.set(index, {
+      (breaches ??= new Map()).set(index, {
         rule: 'read.maxBytes',
         message: `the item (${bytes} bytes) would bring the read to ${total + bytes} bytes, over the cap of ${caps.maxBytes} bytes`,
       });
@@ -38,5 +41,5 @@ export function applyByteCaps(
     }
     total += bytes;
   }
-  return breaches;
+  return breaches ?? noBreaches;
 }

@@ -69,12 +69,11 @@ interface Segment {
 const tEXt = 0x74455874;
 const iTXt = 0x69545874;
 const zTXt = 0x7a545874;
-const eXIf = 0x65584966;
 const iCCP = 0x69434350;
 const IEND = 0x49454e44;
 
 // chunks whose data is numbers or pixels (PNG 3rd edition, APNG): nothing in them is ever shown as text
-const numericChunks: ReadonlySet<string> = new Set([
+const numericChunkNames: readonly string[] = [
   'IHDR',
   'PLTE',
   'IDAT',
@@ -96,7 +95,12 @@ const numericChunks: ReadonlySet<string> = new Set([
   'fdAT',
   'oFFs',
   'sTER',
-]);
+];
+// the same as big-endian numbers, the form the walk reads a type in: a numeric chunk (the pixels' megabytes among
+// them) is passed over with no view, name or search made of it
+const numericChunks: ReadonlySet<number> = new Set(
+  numericChunkNames.map((name) => Buffer.from(name, 'latin1').readUInt32BE(0)),
+);
 
 function pngSegments(b: Buffer, over: MetadataLimits): Segment[] {
   const out: Segment[] = [];
@@ -139,6 +143,10 @@ function pngSegments(b: Buffer, over: MetadataLimits): Segment[] {
     const dataStart = at + 8;
     const dataEnd = dataStart + length;
     if (dataEnd + 4 > b.length || type === IEND) break;
+    if (numericChunks.has(type)) {
+      at = dataEnd + 4;
+      continue;
+    }
     const data = b.subarray(dataStart, dataEnd);
     const name = b.toString('latin1', at + 4, at + 8);
     const keywordEnd = data.indexOf(0);
@@ -161,8 +169,8 @@ function pngSegments(b: Buffer, over: MetadataLimits): Segment[] {
         const text = data.subarray(translated + 1);
         out.push({ where: `png \`${name}\` chunk`, data: compressed ? inflate(text) : text, utf8: true });
       }
-    } else if (type === eXIf || !numericChunks.has(name)) {
-      // private (`prVt`), rare (`pCAL`, `sPLT`, `gIFx`) and unknown chunks: their raw bytes
+    } else {
+      // eXIf, private (`prVt`), rare (`pCAL`, `sPLT`, `gIFx`) and unknown chunks: their raw bytes
       out.push({ where: `png \`${name}\` chunk`, data, utf8: false });
     }
     at = dataEnd + 4;

@@ -158,17 +158,21 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         if (!Array.isArray(contents)) throw new TypeError('field `toolResult.contents` must be an array');
         // a call `onPreMcpToolCall` did not name is judged under its own name as the server (never passed unjudged)
         const call = noted ?? { server: name, tool: name };
+        // the text the model reads, when it holds more than the items' text: judged as one more text item (a JSON
+        // text's links and every refused address searched in it), never passed on unjudged
+        const text = result['textResultForLlm'];
+        const extra = typeof text === 'string' && text !== textOf(contents) ? [{ type: 'text', text }] : [];
         const event: HookEvent = {
           session,
           phase: 'post',
           toolUseId: null,
           call: { kind: 'mcp', ...call },
-          response: toolResponse({ content: contents }),
+          response: toolResponse({ content: [...(contents as unknown[]), ...extra] }),
           savedDir: null,
         };
         const answer = await judge(event);
         if (mode === 'observe' || answer.kind !== 'replace') return undefined;
-        return { modifiedResult: replacedResult(result, answer.output) };
+        return { modifiedResult: replacedResult(result, withoutPassedText(answer.output, contents.length, extra)) };
       } catch (error) {
         if (mode === 'observe') return undefined;
         const notice = `linkgate withheld this tool result: the hook failed: ${errorLine(error)}`;
@@ -189,6 +193,30 @@ function sessionOf(input: Record<string, unknown>, invocation: CopilotSdkInvocat
   return typeof session === 'string' && session !== '' ? session : null;
 }
 
+/** The text the Copilot builds from `contents` (text items and embedded text, one per line; links dropped). */
+function textOf(contents: readonly unknown[]): string {
+  return contents.flatMap((item) => (isRecord(item) ? itemLines(item) : [])).join('\n');
+}
+
+function itemLines(item: Record<string, unknown>): string[] {
+  if (item['type'] === 'text' && typeof item['text'] === 'string') return [item['text']];
+  const resource = item['resource'];
+  if (item['type'] === 'resource' && isRecord(resource) && typeof resource['text'] === 'string')
+    return [resource['text']];
+  return [];
+}
+
+// the judged items without the model's text judged beside them (`extra`) when it passed unchanged: the items' own
+// text, rebuilt, stands for it; a notice in its place is kept
+function withoutPassedText(output: unknown, count: number, extra: readonly { text: string }[]): unknown {
+  if (extra.length === 0 || !isRecord(output) || !Array.isArray(output['content'])) return output;
+  const content: unknown[] = output['content'];
+  if (content.length !== count + 1) return output;
+  const last = content[count];
+  const passed = isRecord(last) && last['type'] === 'text' && last['text'] === extra[0]?.text;
+  return { ...output, content: passed ? content.slice(0, count) : content };
+}
+
 /**
  * The result the model reads in place of `original`: the judged items as `contents`, and the text the Copilot builds
  * from them (text items and embedded text, one per line; links dropped, as it drops them); an image is passed only
@@ -200,11 +228,9 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
   const images = new Set<string>();
   for (const item of content) {
     if (!isRecord(item)) continue;
-    if (item['type'] === 'text' && typeof item['text'] === 'string') lines.push(item['text']);
+    lines.push(...itemLines(item));
     if (item['type'] === 'image' && typeof item['data'] === 'string') images.add(item['data']);
     const resource = item['resource'];
-    if (item['type'] === 'resource' && isRecord(resource) && typeof resource['text'] === 'string')
-      lines.push(resource['text']);
     if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
       images.add(resource['blob']);
   }

@@ -37,9 +37,10 @@ import {
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
-// key: copilot text beside contents — adapters (src/frameworks/copilot-sdk-hooks.ts judges `contents`, passes
-// `textResultForLlm` unjudged when nothing in `contents` is replaced) — owner: redteam10
-const open = new Set<string>(['copilot text beside contents']);
+// Mended: copilot text beside contents (src/frameworks/copilot-sdk-hooks.ts judged `contents` only and passed
+// `textResultForLlm` unjudged when nothing in them was replaced; a text holding more than the items' is now judged as
+// one more item), redteam10.
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const signal = { signal: new AbortController().signal };

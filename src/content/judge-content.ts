@@ -9,6 +9,7 @@ import {
   familyOf,
   kindCovers,
   kindOfMime,
+  pageAdmitted,
   readsAnyTextAsDocument,
   realKindAllowed,
 } from './kinds.ts';
@@ -119,8 +120,8 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
         );
     } else if (!kindCovers(declared.id, real)) {
       if (sniff.textual && familyOf(real) === 'text') {
-        // the HTML parser reads any text as a page (the browser consumer reads it raw as HTML for script); another
-        // reader finds no document of its type in it
+        // a page type takes any text as a page (the browser consumer reads it raw as HTML for script, and as XML when
+        // an XML parser reads it); another reader finds no document of its type in it
         if (!readsAnyTextAsDocument(declaredMime))
           add(
             found,
@@ -140,6 +141,9 @@ export function judgeContent(declaredMime: string | null, sniff: ContentSniff, r
         if (sniff.active === null && !realKindAllowed(allowed, real))
           add(found, 'deny', 'content.type-not-allowed', 'content.allow', `real type \`${real}\` is not allowed`);
       }
+    } else if (sniff.active === null && !pageAdmitted(allowed, declared.id, real)) {
+      // an XHTML page declared xml is a page, admitted only as one
+      add(found, 'deny', 'content.type-not-allowed', 'content.allow', `real type \`${real}\` is not allowed`);
     }
   } else if (real === UNKNOWN_KIND) {
     add(found, 'deny', 'content.type-not-allowed', 'content.allow', 'unrecognized binary content is not allowed');

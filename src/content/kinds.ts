@@ -54,6 +54,9 @@ const table: readonly Kind[] = [
   // markup
   k('svg', 'markup', 'image/svg+xml'),
   k('html', 'markup', 'text/html', 'application/xhtml+xml'),
+  // an XHTML page: a page an XML parser reads (declared application/xhtml+xml, named `.xhtml`, or an xml document whose
+  // root is the xhtml `<html>`); its declared type is html's and it is admitted as html is (`realKindAllowed`)
+  k('xhtml', 'markup'),
   k('xml', 'markup', 'application/xml', 'text/xml'),
   // documents
   k('pdf', 'document', 'application/pdf', 'application/x-pdf'),
@@ -232,9 +235,17 @@ export function kindOfFileType(ext: string, mime: string): string {
   return kindOfMime(mime)?.id ?? ext;
 }
 
-/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, or inert text under `text`. */
+// the kinds that are pages: an XHTML page is an HTML page to the type checks (declared as one, admitted as one); only
+// its reader differs (an XML parser, consumers/browser.ts)
+const pageKinds: ReadonlySet<string> = new Set(['html', 'xhtml']);
+
+/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, a page under a page label, an XHTML page under an xml label, or inert text under `text`. */
 export function kindCovers(label: string, real: string): boolean {
   if (label === real) return true;
+  // text/html and application/xhtml+xml both name a page, whichever parser reads it
+  if (pageKinds.has(label) && pageKinds.has(real)) return true;
+  // an XHTML page is an xml document (its admission as a page is `pageAdmitted`'s)
+  if (label === 'xml' && real === 'xhtml') return true;
   // application/octet-stream names no type, so no bytes contradict it (it is still only as allowed as the policy says)
   if (label === 'octet-stream') return true;
   // APNG is a PNG: every PNG decoder shows its first frame
@@ -248,19 +259,29 @@ export function kindCovers(label: string, real: string): boolean {
 }
 
 /**
- * True when the declared type's reader takes any text as its document: `text/html` (the HTML parser renders a bare
- * `<p>x</p>` or prose as a page, and never refuses input as malformed). Not `application/xhtml+xml`, which browsers
- * read with their XML parser (text that is no XML document is an error page, and what an XML reader makes of it is
- * judged only once it is read as xml).
+ * True when the declared type names a page, which takes any text as its document: `text/html` (the HTML parser renders
+ * a bare `<p>x</p>` or prose as a page, and never refuses input as malformed) and `application/xhtml+xml`, whose type
+ * check is the page's: browsers read it with their XML parser (text that is no XML document is an error page), and
+ * the browser consumer reads it with both parsers, whatever its root.
  */
 export function readsAnyTextAsDocument(declaredMime: string): boolean {
-  return normalizeMime(declaredMime) === 'text/html';
+  return kindOfMime(declaredMime)?.id === 'html';
+}
+
+/** True when a declared type names an XHTML page (`application/xhtml+xml`), which browsers read with their XML parser. */
+export function declaredXhtmlDocument(declaredMime: string | null | undefined): boolean {
+  return declaredMime !== null && declaredMime !== undefined && normalizeMime(declaredMime) === 'application/xhtml+xml';
+}
+
+/** False when an xml label covers an XHTML page the allowed kinds do not admit as a page (a page is admitted only as a page); true otherwise. */
+export function pageAdmitted(allowed: ReadonlySet<string>, label: string, real: string): boolean {
+  return label !== 'xml' || real !== 'xhtml' || realKindAllowed(allowed, real);
 }
 
 /** True when a declared type is read by an XML parser: `application/xml`, `text/xml` and `application/xhtml+xml` (which browsers parse as XML, not HTML). */
 export function declaredXmlDocument(declaredMime: string | null | undefined): boolean {
   if (declaredMime === null || declaredMime === undefined) return false;
-  return kindOfMime(declaredMime)?.id === 'xml' || normalizeMime(declaredMime) === 'application/xhtml+xml';
+  return kindOfMime(declaredMime)?.id === 'xml' || declaredXhtmlDocument(declaredMime);
 }
 
 /** Kind ids that an `allow` list of mime types admits (unknown mime types admit nothing); a policy computes it once when built (`Policy.allowedKinds`). */
@@ -273,9 +294,10 @@ export function allowedKindIds(allow: readonly string[]): ReadonlySet<string> {
   return out;
 }
 
-/** True when content of kind `real` is admitted by the allowed kind ids: listed, PNG ⇄ APNG, or inert text when `text` is listed. */
+/** True when content of kind `real` is admitted by the allowed kind ids: listed, PNG ⇄ APNG, an XHTML page as html, or inert text when `text` is listed. */
 export function realKindAllowed(allowed: ReadonlySet<string>, real: string): boolean {
   if (allowed.has(real)) return true;
+  if (real === 'xhtml' && allowed.has('html')) return true;
   if (real === 'apng' && allowed.has('png')) return true;
   if (real === 'png' && allowed.has('apng')) return true;
   return allowed.has('text') && familyOf(real) === 'text';

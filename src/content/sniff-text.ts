@@ -11,10 +11,15 @@ import {
   utf16GuessSampleBytes,
   utf8TextStart,
 } from './text/text-encoding.ts';
-import { declaredDataKind, declaredXmlDocument, kindOfMime } from './kinds.ts';
-import { classifyUtf8, type SectionKind, type TextKind } from './text/text-kind.ts';
+import { declaredDataKind, declaredXhtmlDocument, declaredXmlDocument, kindOfMime } from './kinds.ts';
+import { classifyUtf8, type MarkupReader, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
-import { isProgramSourceExtension, isXmlDocumentExtension, uriExtension } from './text/uri-extension.ts';
+import {
+  isProgramSourceExtension,
+  isXhtmlExtension,
+  isXmlDocumentExtension,
+  uriExtension,
+} from './text/uri-extension.ts';
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
@@ -130,6 +135,7 @@ export function textFindings(
   const recognised = recognisedUnder(profile);
   // the uri's extension, read once for every check and consumer that goes by the name
   const extension = uriExtension(options.uri);
+  const reader = markupReaderOf(options, extension);
   const classified = classifyUtf8(
     view.utf8,
     0,
@@ -138,7 +144,7 @@ export function textFindings(
     // a source file whose `#!` line names its own language's interpreter is that source (consumers/shell.ts)
     (kind) => recognised(kind) && (kind !== 'shell-script' || !isOwnSourceShebang(view.utf8, extension)),
     mayHold,
-    readByXmlParser(options, extension),
+    reader,
   );
   const textKind = markupRoots.has(classified) && shownAsSource(options, extension) ? 'text' : classified;
   seen.kind = textKind;
@@ -146,29 +152,31 @@ export function textFindings(
   const sniff = blankSniff(textKind, true);
   sniff.unsafe = unsafe;
   sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
-  judgeTextForProfile(textBody(bytes, view, textKind, options, budget, mayHold, extension), profile, sniff, budget);
+  const body = textBody(bytes, view, textKind, options, budget, mayHold, extension, reader !== 'html');
+  judgeTextForProfile(body, profile, sniff, budget);
   return sniff;
 }
 
 // A markup root (`<script setup>` opening a `.vue` component, a `.svelte` one's `<script>`, `<?php` before a tag)
 // in text/plain or octet-stream named as program or template source is code: no browser sniffs those types, and a
 // consumer going by the name shows code (consumers/browser.ts reads such text/plain no more as a page)
-const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xml', 'svg']);
+const markupRoots: ReadonlySet<TextKind> = new Set<TextKind>(['html', 'xhtml', 'xml', 'svg']);
 function shownAsSource(options: SniffOptions, extension: string | null): boolean {
   const declared = declaredKindOf(options);
   return (declared === 'text' || declared === 'octet-stream') && isProgramSourceExtension(extension);
 }
 
-// An XML parser reads the body: its declared type names one (`application/xml`, `application/xhtml+xml`), or it is
-// declared as nothing in particular (text/plain, octet-stream, no type) and named as a document a browser opens with
-// its XML parser (`report.xhtml` saved and opened by its name)
-function readByXmlParser(options: SniffOptions, extension: string | null): boolean {
-  if (declaredXmlDocument(options.declaredMime)) return true;
+// The parser a body's declared type or name hands it to. An XHTML page: declared application/xhtml+xml, or named
+// `.xhtml` and declared a page or nothing in particular (text/html, text/plain, octet-stream, no type: a host saving
+// `report.xhtml` opens it with its XML parser). Another XML document: declared an XML type, or named as one a browser
+// opens with its XML parser (`.xml`, `.svg`, …) and declared nothing in particular. Any other body: the HTML parser's.
+function markupReaderOf(options: SniffOptions, extension: string | null): MarkupReader {
   const declared = declaredKindOf(options);
-  return (
-    (options.declaredMime == null || declared === 'text' || declared === 'octet-stream') &&
-    isXmlDocumentExtension(extension)
-  );
+  const byName = options.declaredMime == null || declared === 'text' || declared === 'octet-stream';
+  if (declaredXhtmlDocument(options.declaredMime) || ((byName || declared === 'html') && isXhtmlExtension(extension)))
+    return 'xhtml';
+  if (declaredXmlDocument(options.declaredMime) || (byName && isXmlDocumentExtension(extension))) return 'xml';
+  return 'html';
 }
 
 // the kind id the item's declared type names, or undefined (none declared, or a type the table does not know)
@@ -201,6 +209,7 @@ function textBody(
   budget: WorkBudget,
   mayHold: (mark: number) => boolean,
   extension: string | null,
+  readByXml: boolean,
 ): TextBody {
   const declaredMime = options.declaredMime ?? null;
   let parsed: { value: unknown } | undefined;
@@ -219,6 +228,7 @@ function textBody(
     declaredData: declaredDataKind(declaredMime),
     uri: options.uri,
     extension,
+    readByXml,
     maxInflateBytes: options.maxInflateBytes,
     json: () => {
       if (parsed === undefined) {

@@ -120,3 +120,108 @@ describe('a body an XML parser reads is judged as xml, whatever its root', () =>
     });
   });
 });
+
+// An XHTML page (declared application/xhtml+xml, named `.xhtml`, or an xml document whose root is the xhtml `<html>`)
+// is a page: its type check is the page's, so the same body is admitted or refused alike whichever parser its type or
+// name hands it to, and it is read for script by the XML parser that opens it as well as by the HTML parser.
+const xhtmlPage = `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="${ns}"><head><title>Guide</title><link rel="stylesheet" href="style.css"/></head><body><p>Docs</p></body></html>\n`;
+const pageBodies = [
+  ['an xhtml page', xhtmlPage],
+  ['an xhtml page without prolog', `<html xmlns="${ns}"><body><p>Docs</p></body></html>`],
+  ['a page fragment', '<link rel="stylesheet" href="style.css"><p>Docs</p>'],
+  ['a fragment in the xhtml namespace', `<div xmlns="${ns}"><p>Docs</p></div>`],
+  ['prose', 'Release notes, no markup.\n'],
+] as const;
+
+describe('an xhtml page is judged as the html page is, read by the xml parser', () => {
+  const shipped = profileGate();
+  const pages = profileGate(undefined, ['text/html']);
+  const verdictOf = async (
+    gate: ReturnType<typeof profileGate>,
+    uri: string,
+    mimeType: string | undefined,
+    text: string,
+  ) => {
+    const decision = await gate.decideRead({
+      stage: 'read',
+      link: { type: 'resource_link', uri, name: 'page' },
+      result: { resultType: 'complete', contents: [{ uri, ...(mimeType === undefined ? {} : { mimeType }), text }] },
+    });
+    return decision.effect;
+  };
+
+  test.each(pageBodies)('%s named .xhtml gets the verdict it gets named .html', async (_name, text) => {
+    for (const [gate, label] of [
+      [shipped, 'default.yaml'],
+      [pages, 'default.yaml + text/html'],
+    ] as const)
+      for (const mimeType of [undefined, 'text/plain', 'text/html']) {
+        const html = await verdictOf(gate, 'guide://site/page.html', mimeType, text);
+        const xhtml = await verdictOf(gate, 'guide://site/page.xhtml', mimeType, text);
+        expect(xhtml, `${label}, ${mimeType ?? 'no type'}`).toBe(html);
+      }
+  });
+
+  test.each(pageBodies)(
+    '%s declared application/xhtml+xml gets the verdict it gets declared text/html',
+    async (_name, text) => {
+      for (const gate of [shipped, pages, profileGate(undefined, ['application/xhtml+xml'])])
+        for (const uri of ['guide://site/page', 'guide://site/page.xhtml'])
+          expect(await verdictOf(gate, uri, 'application/xhtml+xml', text), uri).toBe(
+            await verdictOf(gate, uri, 'text/html', text),
+          );
+    },
+  );
+
+  test('an inert xhtml page is allowed as one where pages are, under either page type and no type', async () => {
+    for (const mimeType of ['application/xhtml+xml', 'text/html', undefined])
+      expect(await verdictOf(pages, 'guide://site/page.xhtml', mimeType, xhtmlPage), mimeType).toBe('allow');
+  });
+
+  test('an xml document whose root is the xhtml html is admitted as a page, not as xml', async () => {
+    const xmlOnly = profileGate(undefined, ['application/xml']);
+    const verdict = await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text: xhtmlPage });
+    expect(verdict.effect).toBe('deny');
+    expect(verdict.why).toMatch(/content\.type-not-allowed: .*real type `xhtml`/);
+    const both = profileGate(undefined, ['application/xml', 'text/html']);
+    expect(await decideBody(both, 'guide://site/doc', 'application/xml', { text: xhtmlPage })).toEqual({
+      effect: 'allow',
+      why: '',
+    });
+    // an html root in no namespace, or another root in the xhtml one, is no page to an xml parser
+    for (const text of ['<html><body><p>x</p></body></html>', `<div xmlns="${ns}"><p>x</p></div>`])
+      expect((await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text })).effect, text).toBe('allow');
+  });
+
+  test.each([
+    ['a prefixed root', `<h:html xmlns:h="${ns}"><h:body><h:p>x</h:p></h:body></h:html>`],
+    ['a namespace by character references', `<html xmlns="&#104;ttp://www.w3.org/1999/&#x78;html"><body/></html>`],
+    ['a namespace after a quoted >', `<html lang="a>b" xmlns='${ns}'><body/></html>`],
+  ])('the xhtml html root is found as %s', async (_name, text) => {
+    const xmlOnly = profileGate(undefined, ['application/xml']);
+    const verdict = await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text });
+    expect(verdict.effect).toBe('deny');
+    expect(verdict.why).toMatch(/real type `xhtml`/);
+  });
+
+  test.each(['text/html', 'application/xhtml+xml', 'text/plain', undefined])(
+    'a prefixed xhtml script in a page named .xhtml sent as %s is withheld (its name hands it to an xml parser)',
+    async (mimeType) => {
+      for (const text of [
+        `<doc>${prefixedScript}</doc>`,
+        `<html xmlns="${ns}"><body>${prefixedScript}</body></html>`,
+      ]) {
+        const decision = await pages.decideRead({
+          stage: 'read',
+          link: { type: 'resource_link', uri: 'guide://site/page.xhtml', name: 'page' },
+          result: {
+            resultType: 'complete',
+            contents: [{ uri: 'guide://site/page.xhtml', ...(mimeType === undefined ? {} : { mimeType }), text }],
+          },
+        });
+        expect(decision.effect, text).toBe('deny');
+        expect(decision.reasons.map((r) => r.code)).toContain('content.executable');
+      }
+    },
+  );
+});

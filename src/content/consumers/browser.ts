@@ -40,6 +40,15 @@ export const browserConsumer = {
         'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers; a host that saves a text/plain or octet-stream source or template body (`App.vue`, `list.hbs`, `index.php`) and opens the file in a browser, which shows it as the page its markup makes',
     },
     {
+      consumer: 'browsers: XHTML pages',
+      reaches:
+        'a body declared `application/xhtml+xml`; a uri named `.xhtml`/`.xht` declared text/html, text/plain, application/octet-stream or nothing (a host saving it opens it by its name); an xml document (declared an xml type, or named `.xml` and declared nothing in particular) whose root is the xhtml `<html>`',
+      judged:
+        "as a page to the type checks (declared `application/xhtml+xml` or `text/html`, admitted where html is: the same verdict as the body named `.html` or declared text/html, a fragment or prose as text); read for script by saxes as the browser's XML parser reads it (xhtml elements under any prefix or root: `<x:script>`) and by parse5 as HTML",
+      notCovered:
+        "an xml document whose root in the xhtml namespace is not `<html>` (judged as xml, read the same way); the browser's error page for a body that is no XML document (inert)",
+    },
+    {
       consumer: 'browsers: SVG as a document',
       reaches: 'bytes whose markup root is svg, whatever the declared type',
       judged:
@@ -57,7 +66,7 @@ export const browserConsumer = {
   leftOut:
     'html, svg and xml bodies are no longer read for script, and text is no longer read raw as a sniffing host reads it',
   readsText: (body) => {
-    if (body.kind === 'html' || body.kind === 'svg' || body.kind === 'xml') return true;
+    if (body.kind === 'html' || body.kind === 'xhtml' || body.kind === 'svg' || body.kind === 'xml') return true;
     if (body.kind === 'json') return body.declaredData !== 'json' && !shownAsNotebook(body);
     return body.kind === 'text' && readsTextAsPage(body);
   },
@@ -105,17 +114,19 @@ function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
 
 function judgePage(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const html = (): string | null => findActiveMarkupUtf8(body.mayHoldActiveMarkup, 'html', body.text, budget);
-  if (body.kind === 'html') return found('active', html());
-  if (body.kind === 'svg' || body.kind === 'xml') {
-    const markup = readMarkup(body.text(), body.kind, budget);
-    // XML and SVG also reach readers that never parse them as XML (an HTML page inlining them, a sniffing host),
-    // which read comments, CDATA sections and processing instructions the HTML way
+  if (body.kind === 'svg' || body.kind === 'xml' || body.kind === 'xhtml' || (body.readByXml && body.kind === 'text')) {
+    // what its type or name hands to an XML parser is read by one (an XHTML page as its name or type opens it, a text
+    // one as its markup: `<x:script>` runs there); as XML, SVG and XHTML also reach readers that never parse them as
+    // XML (an HTML page inlining them, a sniffing host, a text/html sending), which read comments, CDATA sections and
+    // processing instructions the HTML way
+    const markup = readMarkup(body.text(), body.kind === 'svg' ? 'svg' : 'xml', budget);
     const findings = found('active', markup.active ?? html());
     // an image/svg+xml reader stops at the first error; what a lenient reader makes of the rest is unknown
     if (body.kind === 'svg' && markup.malformed !== null)
       findings.push({ slot: 'uninterpretable', message: `svg is not well-formed xml: ${markup.malformed}` });
     return findings;
   }
+  if (body.kind === 'html') return found('active', html());
   return found(body.kind === 'json' ? 'activeUnlessJson' : 'activeUnlessMarkdown', html());
 }
 

@@ -77,6 +77,8 @@ export interface TextBody {
   uri: string | undefined;
   /** the lower-case extension of the item's uri, or null */
   extension: string | null;
+  /** true when its declared type or name hands it to an XML parser (application/xml, application/xhtml+xml, `.xml`, `.xhtml`, `.svg`, …) */
+  readByXml: boolean;
   /** budget for inflating compressed PDF streams, bytes (absent: the PDF reader's default) */
   maxInflateBytes: number | undefined;
   /** the parsed JSON of a `json` body, made on first need */

@@ -16,7 +16,7 @@ import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consu
 const load = createRequire(import.meta.url);
 
 // text kinds a page of this consumer may sniff as: prose, or markup when the page opens with an element
-const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xml', 'svg']);
+const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xhtml', 'xml', 'svg']);
 
 /** Steps an MDX parse is charged per character (micromark's pass and acorn over the expressions), steps. */
 export const mdxStepsPerChar = 8;

@@ -16,7 +16,7 @@ import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consu
 const load = createRequire(import.meta.url);
 
 // text kinds a page of this consumer may sniff as: prose, or markup when the page opens with an element
-const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xml', 'svg']);
+const pageKinds: ReadonlySet<string> = new Set(['text', 'html', 'xhtml', 'xml', 'svg']);
 
 /** Steps a VitePress reading is charged per character (markdown-it with attrs, parse5 over the page), steps. */
 export const vitepressStepsPerChar = 8;

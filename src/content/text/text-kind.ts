@@ -11,6 +11,7 @@ export type TextKind =
   | 'json'
   | 'svg'
   | 'html'
+  | 'xhtml'
   | 'xml'
   | 'hta'
   | 'shell-script'
@@ -22,6 +23,12 @@ export type TextKind =
   | 'postscript'
   | 'pdf'
   | 'rtf';
+
+/**
+ * The parser that reads a body as markup, by its declared type or name: `xhtml` for an XHTML page (application/xhtml+xml,
+ * `.xhtml`), `xml` for another XML document (application/xml, `.xml`, `.svg`, …), `html` for any other body.
+ */
+export type MarkupReader = 'html' | 'xml' | 'xhtml';
 
 /** The kinds found by a section line (an INI group) anywhere in the text: a group shown only as code in a document may be code. */
 export type SectionKind = 'url-shortcut' | 'desktop-launcher' | 'scf';
@@ -39,8 +46,7 @@ export function classifyText(text: string): TextKind {
  * `recognised` says which kinds to look for: a format only a consumer outside the policy's profile reads is text.
  * `mayHold` says whether the bytes hold a byte (a cheaper answer than a search, when the caller has one): the
  * searches for a byte they lack are skipped.
- * `declaredXml` says the body was declared an XML type (`application/xml`, `text/xml`): the reader that type names
- * reads a root element as the document's root, prolog or not.
+ * `reader` says which parser its declared type or name hands it to (`markupRoot`).
  */
 export function classifyUtf8(
   bytes: Buffer,
@@ -49,7 +55,7 @@ export function classifyUtf8(
   shownAsCode?: (kind: SectionKind, sections: readonly number[]) => boolean,
   recognised: (kind: TextKind) => boolean = () => true,
   mayHold: (byte: number) => boolean = () => true,
-  declaredXml = false,
+  reader: MarkupReader = 'html',
 ): TextKind {
   const scripts = recognised('shell-script');
   // the kernel only honours `#!` at offset 0, but a BOM-prefixed shebang is still a script to every editor and interpreter
@@ -94,7 +100,7 @@ export function classifyUtf8(
   if (head.startsWith('{\\rtf')) return 'rtf';
   if ((head.startsWith('{') || head.startsWith('[')) && isJsonText(text(), true)) return 'json';
   if (recognised('hta') && mayHold(0x3a) && hasHtaApplication(bytes, from)) return 'hta';
-  return markupRoot(head, recognised('library-ms'), declaredXml) ?? 'text';
+  return markupRootFor(head, recognised('library-ms'), reader) ?? 'text';
 }
 
 // the first `markupHeadChars` UTF-16 code units of the text: every code unit takes at most three UTF-8 bytes, so
@@ -197,16 +203,33 @@ function isWordByte(b: number): boolean {
 const windowsLibraryRoots: ReadonlySet<string> = new Set(['librarydescription', 'searchconnectordescription']);
 const windowsLibraryNamespace = /\bschemas\.microsoft\.com\/windows\/2009\/(?:library|searchconnector)\b/i;
 
+// The kind a markup root makes of the text for `reader`. An XHTML page's type check is the page's: its root is named
+// as an HTML page's is, and a page is an xhtml one (what its name or type hands to an XML parser is judged by one,
+// consumers/browser.ts). To another XML reader a root is xml, or an xhtml page when it is the xhtml `<html>`.
+function markupRootFor(
+  head: string,
+  libraries: boolean,
+  reader: MarkupReader,
+): 'svg' | 'html' | 'xhtml' | 'xml' | 'library-ms' | null {
+  if (reader === 'html') return markupRoot(head, libraries, false);
+  if (reader === 'xhtml') {
+    const page = markupRoot(head, libraries, false);
+    return page === 'html' ? 'xhtml' : page;
+  }
+  return markupRoot(head, libraries, true);
+}
+
 // skips the prolog (xml declaration, processing instructions, comments, doctype) and names the root element; a
 // Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised. Without a prolog, a
 // root that names no html or svg is xml only to a reader the declared type names (`declaredXml`: an XML parser takes
 // `<feed>` as the document's root, the XML declaration is optional); to any other it may be a fragment or prose. To
-// an XML parser an `<html>` root is xml too: its elements are xhtml only by their namespace (`<x:script>` runs)
+// an XML parser an `<html>` root is a page (`xhtml`) only in the xhtml namespace, and xml otherwise: its elements are
+// xhtml only by their namespace (`<x:script>` runs under any root)
 function markupRoot(
   head: string,
   libraries: boolean,
   declaredXml: boolean,
-): 'svg' | 'html' | 'xml' | 'library-ms' | null {
+): 'svg' | 'html' | 'xhtml' | 'xml' | 'library-ms' | null {
   let rest = head;
   let prolog = false;
   let doctype = '';
@@ -253,7 +276,53 @@ function markupRoot(
       name === 'iframe')
   )
     return 'html';
+  // to an XML parser, the xhtml `<html>` root makes a page
+  if (declaredXml && name === 'html' && inXhtmlNamespace(rest, root[1])) return 'xhtml';
   return prolog || declaredXml ? 'xml' : null;
+}
+
+const xhtmlNamespace = 'http://www.w3.org/1999/xhtml';
+
+// whether the start tag `tag` opens (`<html …>`, `<h:html …>`) declares its own element in the xhtml namespace:
+// `xmlns` (or `xmlns:prefix`) set to it, character references read; a value naming an entity (`&ns;`) may name it too
+function inXhtmlNamespace(tag: string, prefix: string | undefined): boolean {
+  const attributes = tag.slice(0, startTagEnd(tag));
+  for (const declared of attributes.matchAll(namespaceAttribute)) {
+    if (declared[1] !== prefix) continue;
+    const value = declared[2] ?? declared[3] ?? '';
+    if (/&(?!#|(?:amp|lt|gt|quot|apos);)/.test(value)) return true;
+    if (decodeCharacterReferences(value).trim() === xhtmlNamespace) return true;
+  }
+  return false;
+}
+
+const namespaceAttribute = /\sxmlns(?::([A-Za-z0-9_.-]+))?\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+// where the start tag opening `tag` ends (its `>` outside quoted values), or the text's length
+function startTagEnd(tag: string): number {
+  let quote = '';
+  for (let i = 1; i < tag.length; i++) {
+    const c = tag[i];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return i;
+  }
+  return tag.length;
+}
+
+const predefinedEntities: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+// numeric character references and XML's five predefined entities, as an XML parser reads an attribute value
+function decodeCharacterReferences(value: string): string {
+  return value.replace(
+    /&(?:#x([0-9a-f]+)|#([0-9]+)|(amp|lt|gt|quot|apos));/gi,
+    (whole, hex?: string, dec?: string, name?: string) => {
+      if (name !== undefined) return predefinedEntities[name] ?? whole;
+      const code = Number.parseInt(hex ?? dec ?? '', hex === undefined ? 10 : 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    },
+  );
 }
 
 // a doctype may carry an internal subset in brackets, which may itself hold `>`

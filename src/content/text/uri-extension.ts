@@ -125,6 +125,11 @@ export function isXmlDocumentExtension(extension: string | null): boolean {
   return extension !== null && xmlDocumentExtensions.has(extension);
 }
 
+/** True when `extension` (a uri's) names an XHTML page (`.xhtml`, `.xht`), which a browser opens with its XML parser. */
+export function isXhtmlExtension(extension: string | null): boolean {
+  return extension === 'xhtml' || extension === 'xht';
+}
+
 // the extensions of a markdown document
 const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
 

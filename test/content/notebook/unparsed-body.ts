@@ -16,6 +16,7 @@ export function unparsed(text: string): TextBody {
     declaredData: null,
     uri: 'guide://data/nested.json',
     extension: 'json',
+    readByXml: false,
     maxInflateBytes: undefined,
     json: () => {
       throw new Error('parsed');

@@ -50,13 +50,8 @@ const pageSendings = sendingsOf(
   ['text/plain', 'application/octet-stream', undefined],
 );
 // a control is sent only as types default.yaml admits (octet-stream is refused by type, whatever the body); an
-// `.xhtml` name with no declared type is read by the XML parser its name brings (cf4ba35: a prefixed xhtml script runs
-// there), so its real type is xml, which default.yaml does not admit either: it goes as text/plain only
-const controlPageSendings = sendingsOf(
-  'guide://site/page',
-  ['.html', '.HTM', '.xhtml', ''],
-  ['text/plain', undefined],
-).filter(([uri, type]) => !(uri.endsWith('.xhtml') && type === undefined));
+// undeclared `.xhtml` name is an XHTML page read by the XML parser its name brings, admitted as the `.html` page is
+const controlPageSendings = sendingsOf('guide://site/page', ['.html', '.HTM', '.xhtml', ''], ['text/plain', undefined]);
 const svgSendings = sendingsOf(
   'guide://art/logo',
   ['.svg', '.SVG', ''],

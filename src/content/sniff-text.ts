@@ -23,7 +23,7 @@ import {
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
-import { findUnsafeText } from './text/unsafe-text.ts';
+import { actsOnTerminal, findUnsafeText } from './text/unsafe-text.ts';
 import { type MarkedUtf8Findings, scanUtf8Marking } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -150,9 +150,21 @@ export function textFindings(
   seen.kind = textKind;
   seen.textual = true;
   const sniff = blankSniff(textKind, true);
-  sniff.unsafe = unsafe;
+  // what a terminal acts on is the terminal consumer's finding, made only when it is in the profile
+  sniff.unsafe = unsafe.filter((finding) => !actsOnTerminal(finding));
   sniff.invisible = findInvisible ? (scanned?.invisible ?? null) : null;
-  const body = textBody(bytes, view, textKind, options, budget, mayHold, extension, reader !== 'html');
+  const terminalControls = unsafe.length === sniff.unsafe.length ? [] : unsafe.filter(actsOnTerminal);
+  const body = textBody(
+    bytes,
+    view,
+    textKind,
+    options,
+    budget,
+    mayHold,
+    extension,
+    reader !== 'html',
+    terminalControls,
+  );
   judgeTextForProfile(body, profile, sniff, budget);
   return sniff;
 }
@@ -210,6 +222,7 @@ function textBody(
   mayHold: (mark: number) => boolean,
   extension: string | null,
   readByXml: boolean,
+  terminalControls: readonly string[],
 ): TextBody {
   const declaredMime = options.declaredMime ?? null;
   let parsed: { value: unknown } | undefined;
@@ -229,6 +242,7 @@ function textBody(
     uri: options.uri,
     extension,
     readByXml,
+    terminalControls,
     maxInflateBytes: options.maxInflateBytes,
     json: () => {
       if (parsed === undefined) {

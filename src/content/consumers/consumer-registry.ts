@@ -23,10 +23,12 @@ import { mdxConsumer } from './mdx-compiler.ts';
 import { notebookConsumer } from './notebook-viewer.ts';
 import { pdfReaderConsumer } from './pdf-reader.ts';
 import { shellConsumer } from './shell.ts';
+import { terminalConsumer } from './terminal.ts';
 import { vitepressConsumer } from './vitepress.ts';
 
-/** Every consumer, in the order they judge a body: those that recognise a format by its own bytes first. */
+/** Every consumer, in the order they judge a body: the terminal (every text body, what it acts on noted before a verdict stops the judging), then those that recognise a format by its own bytes. */
 export const contentConsumers: readonly ContentConsumer[] = [
+  terminalConsumer,
   shellConsumer,
   launcherConsumer,
   pdfReaderConsumer,
@@ -98,7 +100,10 @@ export function binaryConsumerOf(kind: string): ConsumerId | null {
   return familyOf(kind) === 'executable' ? 'shell' : null;
 }
 
-// each finding's slot is set unless it already holds one: the first consumer's finding stands
+// each finding's slot is set unless it already holds one: the first consumer's finding stands; unsafe characters are
+// each kept
 function recordFindings(sniff: ContentSniff, findings: readonly ConsumerFinding[]): void {
-  for (const f of findings) if (sniff[f.slot] === null) sniff[f.slot] = f.message;
+  for (const f of findings)
+    if (f.slot === 'unsafe') sniff.unsafe = [...sniff.unsafe, f.message];
+    else if (sniff[f.slot] === null) sniff[f.slot] = f.message;
 }

@@ -13,6 +13,7 @@ export const consumerIds = [
   'pdf-reader',
   'launcher',
   'shell',
+  'terminal',
   'mdx',
   'vitepress',
 ] as const;
@@ -77,6 +78,8 @@ export interface TextBody {
   uri: string | undefined;
   /** the lower-case extension of the item's uri, or null */
   extension: string | null;
+  /** the findings of what a terminal acts on in the text (escape sequences, its C1 and C0 controls), from the one scan of its characters */
+  terminalControls: readonly string[];
   /** true when its declared type or name hands it to an XML parser (application/xml, application/xhtml+xml, `.xml`, `.xhtml`, `.svg`, …) */
   readByXml: boolean;
   /** budget for inflating compressed PDF streams, bytes (absent: the PDF reader's default) */
@@ -85,8 +88,14 @@ export interface TextBody {
   json: () => unknown;
 }
 
-/** The verdict slots a consumer fills on the sniff: `active` (denied whatever the declared type), or active only under a declared type other than JSON or markdown, `remoteLoad` (a load from elsewhere the consumer makes by itself), and `uninterpretable`. */
-export type VerdictSlot = 'active' | 'activeUnlessJson' | 'activeUnlessMarkdown' | 'remoteLoad' | 'uninterpretable';
+/** The verdict slots a consumer fills on the sniff: `active` (denied whatever the declared type), or active only under a declared type other than JSON or markdown, `remoteLoad` (a load from elsewhere the consumer makes by itself), `uninterpretable`, and `unsafe` (characters unsafe to show raw: every such finding is kept). */
+export type VerdictSlot =
+  | 'active'
+  | 'activeUnlessJson'
+  | 'activeUnlessMarkdown'
+  | 'remoteLoad'
+  | 'uninterpretable'
+  | 'unsafe';
 
 /** What one consumer found in a body: the slot and a one-line message. */
 export interface ConsumerFinding {

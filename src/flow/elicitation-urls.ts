@@ -5,7 +5,15 @@ import { decisionMetaKey } from './decision-meta.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
-import { discoverLink, type FlowMode, type LinkStep, linkRefused, skipRead, startLink } from './link-steps.ts';
+import {
+  discoverLink,
+  type FlowMode,
+  type LinkStep,
+  linkRefused,
+  skipRead,
+  startLink,
+  uriReading,
+} from './link-steps.ts';
 import { recordRef } from './record-ref.ts';
 
 // A URL-mode elicitation asks the host to open a url the server chose (an auth page, say): the url reaches the user's
@@ -118,11 +126,12 @@ export function elicitationSteps(
   return Promise.all(
     found.map((f) => {
       const link = elicitationLink(f);
+      const reading = uriReading(link);
       const discovered = {
-        ...discoverLink(link, null, source.context, source.at),
+        ...discoverLink(link, null, source.context, source.at, reading),
         contentType: elicitationContentType,
       };
-      return startLink(gate, { link, discovered, linkServer: source.context.server, mode: source.mode });
+      return startLink(gate, { link, discovered, reading, linkServer: source.context.server, mode: source.mode });
     }),
   );
 }

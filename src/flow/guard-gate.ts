@@ -3,6 +3,7 @@ import { engineError } from '../decision/deny.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { decidesLinksAtOnce, type Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
+import type { UriReading } from '../link/reused-url.ts';
 import { SameDeadlines } from './same-deadlines.ts';
 
 // A `Gate` is an interface: a front end may be handed one that wraps, reloads or replaces `createGate`'s, and that
@@ -44,7 +45,8 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
   };
   const made: Gate = Object.freeze({
     policy,
-    decideLink: (input: unknown) => sync(() => gate.decideLink(input)),
+    decideLink: (input: unknown, reading?: UriReading) =>
+      sync(() => (reading === undefined ? gate.decideLink(input) : gate.decideLink(input, reading))),
     decideCredential: (input: unknown) => sync(() => gate.decideCredential(input)),
     decideRead: (input: unknown) => within(deadlines, limitMs, () => gate.decideRead(input), decision, failed),
     decideReadDetailed: (input: unknown) =>
@@ -67,10 +69,11 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
 /**
  * The link decision of `line` (a link-stage line) by `guardGate(gate)`: its synchronous `decideLink` when that is
  * what its `decide` gives (`decidesLinksAtOnce`: no promise, no deadline timer per link), else its `decide`.
+ * `reading`: the WHATWG reading of the link's uri the flow made when it masked it (`reused-url.ts`), for `decideLink`.
  */
-export function decideLinkLine(gate: Gate, line: unknown): Decision | Promise<Decision> {
+export function decideLinkLine(gate: Gate, line: unknown, reading?: UriReading): Decision | Promise<Decision> {
   const made = guardGate(gate);
-  return guardedAtOnce.has(made) ? made.decideLink(line) : made.decide(line);
+  return guardedAtOnce.has(made) ? made.decideLink(line, reading) : made.decide(line);
 }
 
 /** Whether `value` has a decision's shape: a known effect, a list of reasons, the policy that decided. */

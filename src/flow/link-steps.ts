@@ -3,6 +3,7 @@ import { deny, reason } from '../decision/deny.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
 import { checkResourceLink, isResourceLink, type ResourceLink, uriOf } from '../link/resource-link.ts';
+import { UriReading } from '../link/reused-url.ts';
 import { isRecord, jsonText } from '../decision/json-value.ts';
 import { assembleRecord } from '../record/assemble-record.ts';
 import {
@@ -56,6 +57,8 @@ export interface StartLinkInput {
   link: unknown;
   /** the discovered stage, from `discoverLink` (or kept from when a host event saw the link) */
   discovered: DiscoveredStage;
+  /** the WHATWG reading of the link's uri `discoverLink` masked it with (`uriReading`): the decision takes it too */
+  reading?: UriReading;
   /** the server that returned the link */
   linkServer: string;
   /** the server the read goes to (default `linkServer`); null: the host's own fetcher, no `readFrom` in the decision input */
@@ -95,15 +98,27 @@ export interface ReadJudgement {
   delivery: 'whole' | 'some' | 'none';
 }
 
-/** The discovered stage of `link`, found at `contentIndex` of a tool result (null when the read came without one). */
+/**
+ * A WHATWG reading of `link`'s uri for `discoverLink` and the link decision after it (`StartLinkInput.reading`): the uri
+ * is parsed once for both, when either needs it.
+ */
+export function uriReading(link: unknown): UriReading {
+  return new UriReading(uriOf(link));
+}
+
+/**
+ * The discovered stage of `link`, found at `contentIndex` of a tool result (null when the read came without one);
+ * `reading`: the reading of its uri the link decision takes too (`uriReading`).
+ */
 export function discoverLink(
   link: unknown,
   contentIndex: number | null,
   context: LinkContext,
   at: Date,
+  reading?: UriReading,
 ): DiscoveredStage {
   // the facts read off the item as `linkFacts` reads them, with no object made for them (500 links, 500 objects)
-  if (!isRecord(link)) return discoveredOf(uriOf(link), undefined, undefined, contentIndex, context, at);
+  if (!isRecord(link)) return discoveredOf(uriOf(link), undefined, undefined, contentIndex, context, at, reading);
   const mimeType = link['mimeType'];
   const size = link['size'];
   return discoveredOf(
@@ -113,6 +128,7 @@ export function discoverLink(
     contentIndex,
     context,
     at,
+    reading,
   );
 }
 
@@ -133,7 +149,7 @@ export function startLinkNow(gate: Gate, input: StartLinkInput): LinkStep | Prom
   if (readFrom !== null) line['readFrom'] = readFrom;
   line['link'] = input.link;
   if (input.seen !== undefined) line['discovered'] = input.seen;
-  const linkDecision = decideLinkLine(gate, line);
+  const linkDecision = decideLinkLine(gate, line, input.reading);
   return linkDecision instanceof Promise
     ? linkDecision.then((decision) => linkStep(input, readFrom, decision))
     : linkStep(input, readFrom, linkDecision);

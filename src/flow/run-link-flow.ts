@@ -20,6 +20,7 @@ import {
   sendRead,
   skipRead,
   startLink,
+  uriReading,
 } from './link-steps.ts';
 import type { ReadCache } from './read-cache.ts';
 import { refusedStepItem } from './refused-link.ts';
@@ -68,9 +69,11 @@ export interface LinkFlowResult {
 export function startLinkFlow(link: unknown, contentIndex: number | null, options: LinkFlowOptions): Promise<LinkStep> {
   const now = options.now ?? (() => new Date());
   const { context } = options;
+  const reading = uriReading(link);
   return startLink(guardGate(options.gate), {
     link,
-    discovered: discoverLink(link, contentIndex, context, now()),
+    discovered: discoverLink(link, contentIndex, context, now(), reading),
+    reading,
     linkServer: context.server,
     readFrom: options.readFrom ?? context.server,
     mode: options.mode,

@@ -15,6 +15,7 @@ import {
 } from './inputs.ts';
 import type { Policy } from '../policy/policy.ts';
 import { resolveWithin, systemResolver, type Resolver } from '../link/resolve-name.ts';
+import type { UriReading } from '../link/reused-url.ts';
 import { unreviewedDecision } from './unreviewed-decision.ts';
 
 export type { Resolver } from '../link/resolve-name.ts';
@@ -30,8 +31,11 @@ export interface GateOptions {
 /** One policy bound to its options: every decision of the engine; methods never throw. */
 export interface Gate {
   readonly policy: Policy;
-  /** pre-read decision, by the name's text only; synchronous */
-  decideLink(input: unknown): Decision;
+  /**
+   * pre-read decision, by the name's text only; synchronous. `reading`: a WHATWG reading of the link's uri made already
+   * (the flow's, `reused-url.ts`), taken only when it reads exactly that uri
+   */
+  decideLink(input: unknown, reading?: UriReading): Decision;
   /** credential forwarding decision; synchronous */
   decideCredential(input: unknown): Decision;
   /** post-read decision */
@@ -74,7 +78,8 @@ function reviewedGate(gate: Gate): Gate {
   };
   return Object.freeze({
     policy,
-    decideLink: (input: unknown) => unreviewedDecision(policy, 'link') ?? gate.decideLink(input),
+    decideLink: (input: unknown, reading?: UriReading) =>
+      unreviewedDecision(policy, 'link') ?? gate.decideLink(input, reading),
     decideCredential: (input: unknown) => unreviewedDecision(policy, 'credential') ?? gate.decideCredential(input),
     decideRead: async (input: unknown) => unreviewedDecision(policy, 'read') ?? gate.decideRead(input),
     async decideReadDetailed(input: unknown): Promise<ReadVerdict> {
@@ -143,7 +148,7 @@ function bindGate(policy: Policy, options: GateOptions): Gate {
   return Object.freeze({
     policy,
     // the per-link hot path: a hand-written check of the common shape, no closure per call
-    decideLink(input: unknown): Decision {
+    decideLink(input: unknown, reading?: UriReading): Decision {
       let link: LinkInput;
       if (isPlainLinkInput(input)) link = input;
       else {
@@ -152,7 +157,7 @@ function bindGate(policy: Policy, options: GateOptions): Gate {
         link = parsed.input;
       }
       try {
-        return decideLink(policy, link);
+        return reading === undefined ? decideLink(policy, link) : decideLink(policy, link, { reading });
       } catch (error) {
         return failClosed(error);
       }

@@ -3,6 +3,7 @@ import { classifyAddress } from '../link/classify-address.ts';
 import type { LinkSettings } from '../policy/link-settings.ts';
 import { compileOriginAllowList, originAllowed } from '../link/origin-allow-list.ts';
 import { parseUri, type ParsedUri, type UriHost, uriOrigin } from '../link/parse-uri.ts';
+import type { UriReading } from '../link/reused-url.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Policy } from '../policy/policy.ts';
 import { freezeFacts, type RuleFacts } from '../policy/rule-facts.ts';
@@ -16,6 +17,8 @@ import { runRules, type RuleHit } from './run-rules.ts';
 export interface LinkDecisionOptions {
   /** host name → addresses; a name asked for and absent (or `[]`) did not resolve */
   resolved?: ReadonlyMap<string, readonly string[]>;
+  /** the caller's WHATWG reading of the link's uri (`reused-url.ts`): not parsed again */
+  reading?: UriReading;
 }
 
 /** Most non-public resolver answers named in one reason message. */
@@ -63,7 +66,7 @@ const found: LinkFindings = {
  */
 export function decideLink(policy: Policy, input: LinkInput, options?: LinkDecisionOptions): Decision {
   // no default `{}`: an object per link on the hot path
-  const reasons = analyzeLink(policy, input);
+  const reasons = analyzeLink(policy, input, false, options?.reading);
   return finishLink(policy, reasons, found, options?.resolved);
 }
 
@@ -164,7 +167,7 @@ function anyDeny(hits: readonly RuleHit[]): boolean {
 }
 
 // the built-in reasons of a link (a new list, in their fixed order; all deny), the rest of what it finds in `found`
-function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reason[] {
+function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false, reading?: UriReading): Reason[] {
   const settings = policy.link;
   // made at the first reason, of the size it needs (most links have none or one)
   let reasons: Reason[] | undefined;
@@ -172,7 +175,7 @@ function analyzeLink(policy: Policy, input: LinkInput, wantFacts = false): Reaso
   const server = input.server ?? 'default';
   // a link-stage line asks whether the link may be read from the server that returned it, so `readFrom` defaults to `server`
   const readFrom = input.readFrom ?? server;
-  const uri = parseUri(link.uri);
+  const uri = parseUri(link.uri, reading);
 
   let resolveName: string | null = null;
   let otherNames: string[] | undefined;

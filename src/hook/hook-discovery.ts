@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { cappedLink, discoverLink, type LinkStep, linkRefused, skipRead, startLink } from '../flow/link-steps.ts';
+import {
+  cappedLink,
+  discoverLink,
+  type LinkStep,
+  linkRefused,
+  skipRead,
+  startLink,
+  uriReading,
+} from '../flow/link-steps.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { jsonText } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
@@ -289,7 +297,8 @@ async function linkRefusal(
   const steps: { link: Record<string, unknown>; step: LinkStep }[] = [];
   for (const link of [entry.link, ...candidates]) {
     checkBudget(context.budget);
-    const discovered = discoverLink(link, index, linkContext(entry.server, tool), nowOf(context));
+    const reading = uriReading(link);
+    const discovered = discoverLink(link, index, linkContext(entry.server, tool), nowOf(context), reading);
     const key = JSON.stringify([entry.server, link]);
     const earlier = decidedSteps.get(key);
     // the decision does not depend on where the link stood: a link decided before in this event keeps its decision
@@ -298,6 +307,7 @@ async function linkRefusal(
         ? await startLink(context.gate, {
             link,
             discovered,
+            reading,
             linkServer: entry.server,
             readFrom: entry.server,
             seen: true,

@@ -1,5 +1,5 @@
 import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
-import { keepParsedUrl } from './reused-url.ts';
+import { parsedUrl, type UriReading } from './reused-url.ts';
 
 /** Longest masked uri, in UTF-16 code units; longer output is cut and ends in `…`. */
 export const maxMaskedUriChars = 2048;
@@ -8,8 +8,9 @@ export const maxMaskedUriChars = 2048;
  * A uri fit for records and notices: no userinfo (by the most reading any parser could give it, parsed or not), query
  * values removed (keys kept, `a=1&b` → `a=&b`), no fragment, `data:` payloads dropped, controls, invisible format
  * characters, line separators, spaces and backticks percent-encoded, at most `maxMaskedUriChars` long. Never throws.
+ * `reading`: the WHATWG reading of `uri` the caller's link decision takes too (`reused-url.ts`), read and never changed.
  */
-export function maskUri(uri: string): string {
+export function maskUri(uri: string, reading?: UriReading): string {
   // WHATWG URL drops tab, LF and CR anywhere, so they cannot hide a userinfo from the strip below
   const stripped = stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
   // the userinfo is gone from the whole text; what is past `maxMaskedInputChars` is cut before the costly passes (a
@@ -24,8 +25,8 @@ export function maskUri(uri: string): string {
   if (canonical !== null && canonical.address === null) masked = plain;
   else
     try {
-      const url = URL.parse(plain);
-      masked = url === null ? maskText(plain) : maskUrl(url, plain);
+      const url = parsedUrl(plain, reading);
+      masked = url === null ? maskText(plain) : maskUrl(url, plain, url === reading?.url);
     } catch {
       masked = maskText(plain);
     }
@@ -54,22 +55,21 @@ function stripUserinfo(text: string): string {
   return at === -1 ? text : lead + text.slice(lead.length + at + 1);
 }
 
-// `url`: the WHATWG reading of `text`; one with nothing to remove is kept for the link decision that parses `text` next
-function maskUrl(url: URL, text: string): string {
+// `url`: the WHATWG reading of `text`; `shared` (the caller's reading): what is removed is removed from a copy
+function maskUrl(url: URL, text: string, shared: boolean): string {
   if (url.protocol === 'data:') {
     const comma = url.pathname.indexOf(',');
     return `data:${comma === -1 ? url.pathname : url.pathname.slice(0, comma)},…`;
   }
-  if (url.username === '' && url.password === '' && url.hash === '' && url.search === '' && !url.href.endsWith('#')) {
-    keepParsedUrl(text, url);
+  if (url.username === '' && url.password === '' && url.hash === '' && url.search === '' && !url.href.endsWith('#'))
     return url.href;
-  }
+  const own = shared ? (URL.parse(text) as URL) : url;
   // each setter serializes the url again: only what is there is removed (`#` alone is an empty fragment)
-  if (url.username !== '') url.username = '';
-  if (url.password !== '') url.password = '';
-  if (url.hash !== '' || url.href.endsWith('#')) url.hash = '';
-  if (url.search !== '') url.search = maskQuery(url.search.slice(1));
-  return url.href;
+  if (own.username !== '') own.username = '';
+  if (own.password !== '') own.password = '';
+  if (own.hash !== '' || own.href.endsWith('#')) own.hash = '';
+  if (own.search !== '') own.search = maskQuery(own.search.slice(1));
+  return own.href;
 }
 
 function maskText(text: string): string {

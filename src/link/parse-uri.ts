@@ -11,7 +11,7 @@ import {
 } from './authority-scan.ts';
 import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
-import { parsedUrl } from './reused-url.ts';
+import { parsedUrl, type UriReading } from './reused-url.ts';
 import { noHosts, type UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
@@ -76,8 +76,9 @@ export type UriParse = ParsedUri | UnparsedUri;
  * WHATWG host parser would (percent-decoding, IDNA, IPv4 number forms) so `guide://0x7f.1/` is seen as
  * 127.0.0.1. Raw-text checks list the parser-confusion forms where RFC 3986 parsers, naive regexes and
  * WHATWG disagree about the host; hosts that other readers take differently are listed in `otherHosts`. Never throws.
+ * `reading`: the caller's WHATWG reading of the uri (`reused-url.ts`), taken when it reads exactly `raw`.
  */
-export function parseUri(raw: string): UriParse {
+export function parseUri(raw: string, reading?: UriReading): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
   const canonical = readCanonicalNetworkUri(raw);
   if (canonical !== null) {
@@ -106,7 +107,7 @@ export function parseUri(raw: string): UriParse {
   // the scheme is ASCII from the first character on, so WHATWG (which only strips leading C0/space and
   // deletes tab/LF/CR) reads the same scheme
   // a link's uri masked for its record just before is not parsed again (`reused-url.ts`)
-  const url = parsedUrl(raw);
+  const url = parsedUrl(raw, reading);
   // WHATWG strips, deletes or percent-encodes every raw C0 control (or fails), so a uri it serializes as its own text
   // holds none, and only other text is scanned for one
   const serialized = url !== null && url.href === raw;

@@ -2,6 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import type { ItemEvidence } from '../gate/decide-read.ts';
 import { normalizeMime } from '../content/kinds.ts';
 import { maskUri } from '../link/mask-uri.ts';
+import type { UriReading } from '../link/reused-url.ts';
 import { isoTime } from './iso-time.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type {
@@ -194,7 +195,8 @@ export function discoveredStage(
 
 /**
  * `discoveredStage` of the facts themselves (`mimeType` and `size` undefined when the item has none of that type):
- * the many links of one result cost their stage only, no facts object each.
+ * the many links of one result cost their stage only, no facts object each. `reading`: the uri's WHATWG reading the
+ * link decision takes too (`reused-url.ts`).
  */
 export function discoveredOf(
   uri: string,
@@ -203,6 +205,7 @@ export function discoveredOf(
   contentIndex: number | null,
   context: LinkContext,
   at: Date,
+  reading?: UriReading,
 ): DiscoveredStage {
   const stage: DiscoveredStage = {
     at: isoTime(at),
@@ -210,7 +213,7 @@ export function discoveredOf(
     responseId: context.responseId,
     contentIndex,
     contentType: contentIndex === null ? null : 'resource_link',
-    uri: maskUri(uri),
+    uri: maskUri(uri, reading),
     mimeType: mimeType === undefined ? null : mimeType.slice(0, 100),
     size: typeof size === 'number' ? size : null,
     server: context.server,

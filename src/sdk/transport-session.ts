@@ -1,5 +1,5 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
-import { discoverLink, type FlowMode, type LinkStep, skipRead, startLinkNow } from '../flow/link-steps.ts';
+import { discoverLink, type FlowMode, type LinkStep, skipRead, startLinkNow, uriReading } from '../flow/link-steps.ts';
 import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
 import { checkMode } from '../flow/mode-option.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
@@ -402,9 +402,11 @@ export class TransportSession {
 
   /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */
   private startStep(f: FoundLink): LinkStep | Promise<LinkStep> {
+    const reading = uriReading(f.link);
     return startLinkNow(this.gate, {
       link: f.link,
-      discovered: discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at),
+      discovered: discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at, reading),
+      reading,
       linkServer: this.server,
       mode: this.mode,
     });

@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { discoverLink, type LinkStep, startLinkNow, uriReading } from '../../src/flow/link-steps.ts';
+import { createGate } from '../../src/gate/create-gate.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { readCanonicalNetworkUri } from '../../src/link/canonical-network-uri.ts';
 import { parseUri } from '../../src/link/parse-uri.ts';
-import { parsedUrl } from '../../src/link/reused-url.ts';
+import { parsedUrl, UriReading } from '../../src/link/reused-url.ts';
+import { loadPolicy } from '../../src/policy/load-policy.ts';
 
-describe('one WHATWG parse per link: the decision takes the reading maskUri made of the same text', () => {
+describe('one WHATWG parse per link: the decision takes the reading maskUri made of the same text, handed by the caller', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -13,10 +16,38 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
   it('masking a link for its record and then deciding it parses the uri once', () => {
     const parse = vi.spyOn(URL, 'parse');
     const uri = 'guide://manuals/packing/1';
-    expect(maskUri(uri)).toBe(uri);
-    const parsed = parseUri(uri);
+    const reading = new UriReading(uri);
+    expect(maskUri(uri, reading)).toBe(uri);
+    const parsed = parseUri(uri, reading);
     expect(parsed.ok && parsed.url.href).toBe(uri);
     expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('no module state: links masked one after another are each decided from their own reading', () => {
+    // (a one-entry hand-off kept only the last link masked: the first was parsed again for its decision)
+    const parse = vi.spyOn(URL, 'parse');
+    const uris = ['guide://manuals/a', 'guide://manuals/b', 'guide://manuals/c'];
+    const readings = uris.map((u) => new UriReading(u));
+    uris.forEach((u, i) => expect(maskUri(u, readings[i])).toBe(u));
+    uris.forEach((u, i) => expect(parseUri(u, readings[i]).ok).toBe(true));
+    expect(parse).toHaveBeenCalledTimes(3);
+    // and a decision with no reading handed to it parses for itself, whatever was masked before
+    expect(parseUri('guide://manuals/a').ok).toBe(true);
+    expect(parse).toHaveBeenCalledTimes(4);
+  });
+
+  it('a gate decision takes the reading handed to it: the same decision, one parse', async () => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    for (const uri of ['guide://manuals/packing', 'guide://0x7f.1/x', 'http://169.254.169.254/latest/']) {
+      const input = { stage: 'link', server: 'docs', link: { type: 'resource_link', uri, name: 'x' } };
+      const alone = gate.decideLink(input);
+      const parse = vi.spyOn(URL, 'parse');
+      const reading = new UriReading(uri);
+      maskUri(uri, reading);
+      expect(gate.decideLink(input, reading)).toEqual(alone);
+      expect(parse.mock.calls.length).toBeLessThanOrEqual(1);
+      parse.mockRestore();
+    }
   });
 
   it('a usual link that is its own WHATWG serialization is masked and decided with no parse at all', () => {
@@ -71,19 +102,37 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
     expect(canonical).toBeGreaterThan(100);
   });
 
-  it('a reading is taken once, and only for the same text', () => {
-    maskUri('guide://manuals/packing');
-    expect(parsedUrl('guide://manuals/other')?.href).toBe('guide://manuals/other');
-    const first = parsedUrl('guide://manuals/packing');
-    const second = parsedUrl('guide://manuals/packing');
-    expect(first?.href).toBe('guide://manuals/packing');
-    expect(second).not.toBe(first);
+  it('the flow hands its reading on: links found side by side are each masked and decided with one parse', async () => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const context = { server: 'docs', tool: 't', responseId: 1, protocolVersion: null, client: null, serverInfo: null };
+    const links = ['a', 'b', 'c'].map((n) => ({ type: 'resource_link', uri: `guide://manuals/${n}`, name: n }));
+    const parse = vi.spyOn(URL, 'parse');
+    // all discovered first, then all decided (as a result's links are): no reading is lost between them
+    const found = links.map((link, i) => {
+      const reading = uriReading(link);
+      return { link, reading, discovered: discoverLink(link, i, context, new Date(), reading), linkServer: 'docs' };
+    });
+    // (a gate with no resolver decides at once: a step, no promise)
+    const steps = found.map((input) => startLinkNow(gate, input) as LinkStep);
+    expect(steps.map((s) => s.discovered.uri)).toEqual(links.map((l) => l.uri));
+    expect(parse).toHaveBeenCalledTimes(3);
+  });
+
+  it('a reading is taken only for its own text, and only as a UriReading', () => {
+    const reading = new UriReading('guide://manuals/packing');
+    maskUri('guide://manuals/packing', reading);
+    expect(parsedUrl('guide://manuals/other', reading)?.href).toBe('guide://manuals/other');
+    expect(parsedUrl('guide://manuals/packing', reading)).toBe(reading.url);
+    // an object of the same shape is not a reading (its url need not be its text's)
+    const forged = { text: 'guide://manuals/packing', url: new URL('https://example.com/') } as unknown as UriReading;
+    expect(parsedUrl('guide://manuals/packing', forged)?.href).toBe('guide://manuals/packing');
   });
 
   it('a reading maskUri changed (userinfo, query, fragment) is never handed on', () => {
     for (const uri of ['https://u:p@example.com/a', 'https://example.com/a?token=SECRET', 'https://example.com/a#f']) {
-      maskUri(uri);
-      expect(parsedUrl(uri)?.href).toBe(new URL(uri).href);
+      const reading = new UriReading(uri);
+      expect(maskUri(uri, reading)).not.toMatch(/u:p@|SECRET|#f/);
+      expect(parsedUrl(uri, reading)?.href).toBe(new URL(uri).href);
     }
   });
 
@@ -113,16 +162,17 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
         fc.array(piece, { maxLength: 24 }).map((p) => p.join('')),
       )
       .map(([head, tail]) => `${head}${tail}`);
-    const reading = (u: string) => {
-      const parsed = parseUri(u);
+    const reading = (u: string, shared?: UriReading) => {
+      const parsed = parseUri(u, shared);
       return parsed.ok ? { ...parsed, url: parsed.url.href, schemeFacts: null } : parsed;
     };
     fc.assert(
       fc.property(uri, (u) => {
         const fresh = reading(u);
         const masked = maskUri(u);
-        expect(reading(u)).toEqual(fresh);
-        expect(maskUri(u)).toBe(masked);
+        const shared = new UriReading(u);
+        expect(maskUri(u, shared)).toBe(masked);
+        expect(reading(u, shared)).toEqual(fresh);
       }),
       { numRuns: 3000 },
     );

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../decision/json-value.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codex, codexHome as codexHomeOf, codexServerEntryProblem } from '../hosts/codex.ts';
 import { codexHookBlocked, codexHookHash, codexHookKey } from '../hosts/codex-hook-trust.ts';
 import { hookHandlers } from '../hosts/hook-groups.ts';
-import { codexProjectLayers } from '../hosts/codex-project-layers.ts';
+import { hooksFeatureOff, readCodexLayers, requiredFeatureOff } from './codex-system.ts';
 import { configuredHook } from './configured-hook.ts';
 import type { ConfiguredHook, ConfiguredServer, HostInventory } from './doctor-report.ts';
 import { readConfigFile } from './read-config-file.ts';
@@ -17,33 +16,26 @@ export function codexHome(places: ConfigPlaces): string {
 }
 
 /**
- * Codex's MCP servers (`[mcp_servers.NAME]` of $CODEX_HOME/config.toml and of a trusted project's .codex/config.toml,
- * `enabled = false` kept as disabled) and its hooks (hooks.json and `[hooks]` of the same layers), each with the
- * trust Codex recorded for it (`[hooks.state]` of the user config) and `[features] hooks = false`.
+ * Codex's MCP servers (`[mcp_servers.NAME]` of its config layers: /etc/codex/config.toml, $CODEX_HOME/config.toml, a
+ * trusted project's .codex/config.toml and /etc/codex/managed_config.toml, `enabled = false` kept as disabled) and its
+ * hooks (hooks.json and `[hooks]` of the user and project layers), each with the trust Codex recorded for it
+ * (`[hooks.state]` of the user config), `[features] hooks = false` in any layer or pinned by
+ * /etc/codex/requirements.toml, and that file's `allow_managed_hooks_only` (codex-system.ts).
  */
 export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   const home = codexHome(places);
-  const configFile = join(home, 'config.toml');
-  const problems: string[] = [];
-  const config = await readConfigFile(configFile, parseToml);
-  if (config.kind === 'problem') problems.push(config.message);
-  const root = config.kind === 'read' ? config.value : {};
+  const { layers: all, requirements, problems } = await readCodexLayers(places, home);
+  const root = all.find((layer) => layer.scope === 'user')?.config ?? {};
+  // the layers whose hooks doctor reads: the user's and the trusted projects' (the system folder's hooks.json and the
+  // managed config's hooks are not counted: doctor has not read when codex runs them)
+  const layers = all.filter((layer) => layer.scope !== 'system');
 
-  // the user layer, then each trusted project layer: a later entry of the same name replaces an earlier one
+  // a later layer's entry of the same name replaces an earlier one
   const byName = new Map<string, ConfiguredServer>();
-  const layers: { folder: string; file: string; config: Record<string, unknown>; scope: 'user' | 'project' }[] = [
-    { folder: home, file: configFile, config: root, scope: 'user' },
-  ];
-  for (const folder of codexProjectLayers(places.cwd, root['projects'])) {
-    const file = join(folder, 'config.toml');
-    const layer = await readConfigFile(file, parseToml);
-    if (layer.kind === 'problem') problems.push(layer.message);
-    layers.push({ folder, file, config: layer.kind === 'read' ? layer.value : {}, scope: 'project' });
-  }
   // each name's entry as codex merges it: a later layer's table merged into the earlier one key by key (codex-rs
   // `merge_toml_values`), so a project's `[mcp_servers.NAME]` keeps what it does not set (a user's `env`) from below
   const merged = new Map<string, Record<string, unknown>>();
-  for (const { file, config: layerConfig, scope } of layers) {
+  for (const { file, config: layerConfig, scope } of all) {
     const table = layerConfig['mcp_servers'];
     if (isRecord(table))
       for (const [name, written] of Object.entries(table)) {
@@ -70,11 +62,11 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
 
   const tomlHooks = isRecord(root['hooks']) ? root['hooks'] : {};
   const state = tomlHooks['state'];
-  // codex merges a trusted project's config.toml over the user's: its `[features]` switch hooks off as well
-  const featureOff = layers.some(({ config: layerConfig }) => {
-    const features = isRecord(layerConfig['features']) ? layerConfig['features'] : {};
-    return features['hooks'] === false || features['codex_hooks'] === false;
-  });
+  // codex merges its layers (system, user, trusted projects, managed): a `[features]` switch in any of them turns
+  // hooks off (a higher layer may turn them on again: doctor counts the hooks off, the side that gates less);
+  // requirements.toml pins the switch whatever the layers say, and may run only the administrator's own hooks
+  const offIn = hooksFeatureOff(all) ?? requiredFeatureOff(requirements);
+  const managedOnly = requirements !== null && requirements.config['allow_managed_hooks_only'] === true;
   // each layer's hooks.json and [hooks]; the trust is the user's, recorded in its config.toml
   const sources: [string, unknown][] = [];
   for (const layer of layers) {
@@ -89,9 +81,12 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   const hooks: ConfiguredHook[] = [];
   for (const [file, block] of sources)
     for (const h of hookHandlers(block, codex.events)) {
-      const blocked = featureOff
-        ? 'hooks are turned off in codex (`[features] hooks = false`)'
-        : codexHookBlocked(state, codexHookKey(file, h), codexHookHash(h));
+      const blocked =
+        offIn !== undefined
+          ? `hooks are turned off in codex (\`[features] hooks = false\` in \`${offIn}\`)`
+          : managedOnly
+            ? `codex runs only the administrator's hooks (\`allow_managed_hooks_only = true\` in \`${requirements?.file}\`)`
+            : codexHookBlocked(state, codexHookKey(file, h), codexHookHash(h));
       hooks.push(configuredHook(codex, file, h, blocked));
     }
   return { servers, hooks, problems };

@@ -1,10 +1,10 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
 import { claudeCodeManagedDir, claudeCodeManagedFiles } from '../hosts/claude-code-managed.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHome } from './codex-config.ts';
+import { readCodexLayers } from './codex-system.ts';
 import type { DoctorHost } from './doctor-report.ts';
 import { readConfigFile, stringList } from './read-config-file.ts';
 
@@ -108,14 +108,19 @@ async function codexOpen(
   places: ConfigPlaces,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string | undefined> {
-  const read = await readConfigFile(join(codexHome(places), 'config.toml'), parseToml);
-  if (read.kind === 'problem') return `codex's \`sandbox_mode\` cannot be read (${read.message})`;
-  const root = read.kind === 'read' ? read.value : {};
-  const mode = root['sandbox_mode'];
+  // the system, user, trusted project and managed layers, as codex merges them: the highest that sets a key wins
+  const { layers, problems } = await readCodexLayers(places, codexHome(places));
+  if (problems.length > 0) return `codex's \`sandbox_mode\` cannot be read (${problems[0]})`;
+  const setting = [...layers].reverse().find((layer) => layer.config['sandbox_mode'] !== undefined);
+  const mode = setting?.config['sandbox_mode'];
   if (mode === 'read-only') return undefined;
+  const where = setting === undefined ? '' : ` in \`${setting.file}\``;
   if (mode !== 'workspace-write')
-    return `codex's \`sandbox_mode\` is ${typeof mode === 'string' ? `\`${mode}\`` : 'not set'}, so the agent's shell can write its state folder`;
-  const options = isRecord(root['sandbox_workspace_write']) ? root['sandbox_workspace_write'] : {};
+    return `codex's \`sandbox_mode\` is ${typeof mode === 'string' ? `\`${mode}\`${where}` : 'not set'}, so the agent's shell can write its state folder`;
+  // its options merged key by key over the layers
+  const options: Record<string, unknown> = {};
+  for (const { config } of layers)
+    if (isRecord(config['sandbox_workspace_write'])) Object.assign(options, config['sandbox_workspace_write']);
   const writable = [
     places.cwd,
     ...stringList(options['writable_roots']).map((r) => resolve(places.cwd, r)),

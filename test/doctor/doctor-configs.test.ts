@@ -184,10 +184,8 @@ describe('hosts', () => {
     expect(report.servers.map((s) => [s.name, s.transport, s.target, s.gated])).toEqual([
       ['r', 'remote', 'https://e.example/mcp', false],
     ]);
-    expect(report.hooks.map((h) => h.problems[0])).toEqual([
-      'hooks are turned off in codex (`[features] hooks = false`)',
-      'hooks are turned off in codex (`[features] hooks = false`)',
-    ]);
+    const off = `hooks are turned off in codex (\`[features] hooks = false\` in \`${path.join(home, '.codex', 'config.toml')}\`)`;
+    expect(report.hooks.map((h) => h.problems[0])).toEqual([off, off]);
   });
 
   test('cursor: mcp.json servers gated by its MCP hooks; `failClosed` missing is a warning', async () => {

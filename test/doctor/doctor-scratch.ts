@@ -47,7 +47,10 @@ export const proxiedServer = (...options: string[]) => ({
   args: [cliEntry(), 'proxy', '--policy', defaultPolicy, ...options, '--', 'node', 's.js'],
 });
 
-/** Runs `linkgate doctor --json` plus `args` in `cwd` with `home` as HOME (managed settings under `home/managed`). */
+/**
+ * Runs `linkgate doctor --json` plus `args` in `cwd` with `home` as HOME (Claude Code's managed settings under
+ * `home/managed`, Codex's system files under `home/codex-system`).
+ */
 export async function doctorReport(
   home: string,
   cwd: string,
@@ -60,6 +63,7 @@ export async function doctorReport(
       HOME: home,
       PATH: process.env['PATH'] ?? '',
       LINKGATE_CLAUDE_MANAGED_DIR: path.join(home, 'managed'),
+      LINKGATE_CODEX_SYSTEM_DIR: path.join(home, 'codex-system'),
       ...env,
     },
   });

@@ -12,6 +12,9 @@ import { doctorCommand } from '../../src/cli/doctor-command.ts';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import type { DoctorReport } from '../../src/doctor/doctor-report.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
+import { codex } from '../../src/hosts/codex.ts';
+import { codexHookHash, codexHookKey } from '../../src/hosts/codex-hook-trust.ts';
+import { hookHandlers } from '../../src/hosts/hook-groups.ts';
 import { runCommand } from '../helpers/run-cli.ts';
 
 const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
@@ -192,4 +195,68 @@ describe('gemini cli: folder trust and system settings', () => {
       expect(states(report, 'gemini-cli').map(([, s]) => s)).toEqual(['partly-gated', 'partly-gated']);
     },
   );
+});
+
+// Codex's files above the user (codex-rs config_loader): /etc/codex/config.toml below the user's config,
+// /etc/codex/managed_config.toml above every layer, /etc/codex/requirements.toml pinning what no layer changes. Doctor
+// reads them under `LINKGATE_CODEX_SYSTEM_DIR` (Codex takes no override of that folder).
+describe('codex: system, managed and requirements files', () => {
+  function place(userConfig: string) {
+    const home = scratch();
+    const project = path.join(home, 'project');
+    mkdirSync(project);
+    const system = path.join(home, 'codex-system');
+    const hooksFile = path.join(home, '.codex', 'hooks.json');
+    const settings = hostSettings.codex(hookCommand('codex')) as Record<string, unknown>;
+    write(hooksFile, settings);
+    // the [hooks.state] Codex's `/hooks` writes when the user trusts every handler
+    const trusted = hookHandlers(settings['hooks'], codex.events).map(
+      (h) => `[hooks.state.${JSON.stringify(codexHookKey(hooksFile, h))}]\ntrusted_hash = "${codexHookHash(h)}"\n`,
+    );
+    const servers = '[mcp_servers.docs]\ncommand = "node"\nargs = ["s.js"]\n';
+    writeFileSync(path.join(home, '.codex', 'config.toml'), [userConfig, servers, ...trusted].join('\n'));
+    mkdirSync(system);
+    const run = async () => doctor(home, project, { LINKGATE_CODEX_SYSTEM_DIR: system });
+    return { system, run };
+  }
+  const readOnly = 'sandbox_mode = "read-only"\n';
+
+  test('trusted hooks under a read-only sandbox gate; a hooks switch in any system file stops them', async () => {
+    const { system, run } = place(readOnly);
+    expect(states(await run(), 'codex')).toEqual([['docs', 'gated']]);
+    for (const [file, text, why] of [
+      ['config.toml', '[features]\nhooks = false\n', '`[features] hooks = false` in'],
+      ['managed_config.toml', '[features]\ncodex_hooks = false\n', '`[features] hooks = false` in'],
+      ['requirements.toml', '[features]\nhooks = false\n', '`[features] hooks = false` in'],
+      ['requirements.toml', 'allow_managed_hooks_only = true\n', '`allow_managed_hooks_only = true` in'],
+    ] as const) {
+      writeFileSync(path.join(system, file), text);
+      const report = await run();
+      expect(states(report, 'codex'), file).toEqual([['docs', 'not-gated']]);
+      expect(report.hooks[0]?.problems[0]).toContain(`${why} \`${path.join(system, file)}\``);
+      rmSync(path.join(system, file));
+    }
+  });
+
+  test('the managed sandbox_mode wins over the user’s; the system one stands where the user sets none', async () => {
+    const { system, run } = place(readOnly);
+    writeFileSync(path.join(system, 'managed_config.toml'), 'sandbox_mode = "danger-full-access"\n');
+    let report = await run();
+    expect(states(report, 'codex')).toEqual([['docs', 'partly-gated']]);
+    expect(report.hooks.flatMap((h) => h.warnings).join('\n')).toContain(
+      `\`danger-full-access\` in \`${path.join(system, 'managed_config.toml')}\``,
+    );
+
+    const unset = place('');
+    expect(states(await unset.run(), 'codex')).toEqual([['docs', 'partly-gated']]);
+    writeFileSync(path.join(unset.system, 'config.toml'), readOnly);
+    report = await unset.run();
+    expect(states(report, 'codex')).toEqual([['docs', 'gated']]);
+  });
+
+  test('a system file that does not parse is named (codex does not start with it)', async () => {
+    const { system, run } = place(readOnly);
+    writeFileSync(path.join(system, 'requirements.toml'), 'allow_managed_hooks_only = \n');
+    expect((await run()).problems.join('\n')).toContain(path.join(system, 'requirements.toml'));
+  });
 });

@@ -17,11 +17,7 @@ import { defaultPolicy, useScratch, write } from '../doctor/doctor-scratch.ts';
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: codex system config server, codex managed config replaces, codex system trusts a project — doctor
 // (src/doctor/codex-config.ts reads $CODEX_HOME/config.toml and trusted projects only) — owner: hook39
-const open = new Set<string>([
-  'codex system config server',
-  'codex managed config replaces',
-  'codex system trusts a project',
-]);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const scratch = useScratch('linkgate-redteam-r10doctor-');

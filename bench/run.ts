@@ -506,7 +506,7 @@ const roundTripBytes = 1024;
 const roundTripReps = 200;
 
 async function benchStdioRoundTrip(gate: ReturnType<typeof createGate>): Promise<void> {
-  const server = new URL('../dist/demo/demo-server.js', import.meta.url).pathname;
+  const server = new URL('../dist/lib/demo/demo-server.js', import.meta.url).pathname;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [server, '--oversize-bytes', String(roundTripBytes)],

@@ -80,10 +80,23 @@ try {
   if (tarball === undefined) throw new Error('stop');
   const files = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
   check(
-    'the tarball ships dist/, policies/ and schemas/',
-    ['dist/index.js', 'dist/cli/main.js', 'policies/default.yaml', 'schemas/policy.schema.json'].every((f) =>
-      files.includes(f),
-    ),
+    'the tarball ships the bundles, the types, policies/ and schemas/',
+    [
+      'dist/lib/index.js',
+      'dist/lib/demo/demo-server.js',
+      'dist/bin/linkgate.js',
+      'dist/index.d.ts',
+      'policies/default.yaml',
+      'schemas/policy.schema.json',
+    ].every((f) => files.includes(f)),
+  );
+  // tsc's JavaScript (dist/**/*.js outside the bundles) is what the bench and the clone's examples run; no entry of
+  // the package names it, so a second copy of the code in the tarball would only be what a user's tools could load
+  const unbundled = files.filter((f) => f.startsWith('dist/') && !/^dist\/(lib|bin)\//.test(f) && !f.endsWith('.d.ts'));
+  check(
+    'the tarball ships no tsc JavaScript beside the bundles',
+    unbundled.length === 0,
+    unbundled.slice(0, 3).join(' '),
   );
 
   // 2. a fresh project, CommonJS by default as `npm init -y` makes it: the example is `host.mjs`

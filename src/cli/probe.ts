@@ -51,7 +51,7 @@ export const probeDefinition = defineCommand({
     ...reviewOptions,
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the server' },
-  example: 'linkgate probe --policy policies/default.yaml --tool show-links -- node dist/demo/demo-server.js',
+  example: 'linkgate probe --policy policies/default.yaml --tool show-links -- node dist/lib/demo/demo-server.js',
   exitCodes: {
     0: 'the tool answered and every link was recorded (whatever the verdicts)',
     2: 'usage error, the policy cannot be loaded, or the server or tool failed',

@@ -67,7 +67,7 @@ export const proxyDefinition = defineCommand({
   },
   afterDashes: { name: 'COMMAND [ARG…]', description: 'the command line that starts the real server' },
   // the pause keeps stdin open until the answer is back: a host keeps the pipe open for the whole session
-  example: `echo '${initialize}' | linkgate proxy --server demo --policy policies/default.yaml -- node dist/demo/demo-server.js`,
+  example: `echo '${initialize}' | linkgate proxy --server demo --policy policies/default.yaml -- node dist/lib/demo/demo-server.js`,
   exitCodes: { 0: 'the host closed stdin and the proxy stopped', 2: 'usage error, or the policy cannot be loaded' },
   run: async ({ values, rest, usageError }, io) => {
     const choice = policyChoiceProblem(values);

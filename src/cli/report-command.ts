@@ -55,7 +55,7 @@ export const reportDefinition = defineCommand({
   },
   positionals: [{ name: 'RECORDS.jsonl…', description: 'records files; stdin when none is given, `-` for stdin' }],
   example:
-    'linkgate probe --json --policy policies/default.yaml --tool show-links -- node dist/demo/demo-server.js | linkgate report --format markdown',
+    'linkgate probe --json --policy policies/default.yaml --tool show-links -- node dist/lib/demo/demo-server.js | linkgate report --format markdown',
   exitCodes: {
     0: 'every line was a record',
     1: 'some lines were not records (skipped, named on stderr)',

@@ -51,7 +51,7 @@ describe('every --help example runs as pasted from the package folder', () => {
   it.concurrent.each(commands.map((c) => [c.name, c.example] as const))(
     '%s: %s',
     async (_name, example) => {
-      if (needsBuild(example) && !existsSync(path.join(repoRoot, 'dist/demo/demo-server.js'))) {
+      if (needsBuild(example) && !existsSync(path.join(repoRoot, 'dist/lib/demo/demo-server.js'))) {
         console.warn(`skipped: \`${example}\` needs \`npm run build\` first`);
         return;
       }

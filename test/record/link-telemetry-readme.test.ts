@@ -14,7 +14,7 @@ function otelExample(): string {
   return match[1]
     .replace("from 'linkgate'", `from ${JSON.stringify(join(repoRoot, 'src/index.ts'))}`)
     .replace(
-      "args: ['dist/demo/demo-server.js']",
+      "args: ['dist/lib/demo/demo-server.js']",
       `args: ['--import', 'tsx', ${JSON.stringify(join(repoRoot, 'src/demo/demo-server.ts'))}, '--slow-ms', '10']`,
     );
 }

@@ -81,6 +81,7 @@ describe('the library entry: import, parse a policy, first link decision', () =>
       [
         'index',
         'testing/index',
+        'demo/demo-server',
         'frameworks/ai-sdk-read-link',
         'frameworks/claude-agent-hooks',
         'frameworks/copilot-sdk-hooks',
@@ -89,8 +90,10 @@ describe('the library entry: import, parse a policy, first link decision', () =>
         'frameworks/openai-agents-server',
       ].sort(),
     );
+    // the demo server is a program (its subpath names the file to run), not a module with types
+    expect(pkg.exports['./demo-server']).toBe(`./${libraryDir}/demo/demo-server.js`);
     // types stay tsc's declarations beside the tsc output
-    for (const name of Object.keys(libraryEntries()))
+    for (const name of Object.keys(libraryEntries()).filter((n) => n !== 'demo/demo-server'))
       expect(Object.values(pkg.exports)).toContainEqual({
         types: `./dist/${name}.d.ts`,
         default: `./${libraryDir}/${name}.js`,

@@ -76,6 +76,22 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   'jinja2',
   'j2',
   'php',
+  // text a host shows as text by its name, whatever it quotes (a page's markup in a patch, a head snippet in a site's
+  // config, probes in a server's log): shell scripts, patches, configuration and logs; no renderer is handed one
+  'sh',
+  'bash',
+  'zsh',
+  'patch',
+  'diff',
+  'yaml',
+  'yml',
+  'toml',
+  'ini',
+  'cfg',
+  'conf',
+  'properties',
+  'env',
+  'log',
 ]);
 
 /** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. A read asks once per item (sniff-text.ts) and hands the answer on. */

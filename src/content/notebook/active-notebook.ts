@@ -9,6 +9,7 @@
 // viewers are built on, `notebookViewerRenderers`). The pieces are listed first: a script output is a finding no
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
+import { imageSizeTag } from './image-size-metadata.ts';
 import { findActiveMarkdown, type MarkdownPlan, planCharge, planMarkdown } from '../markdown/active-markdown.ts';
 import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
@@ -200,6 +201,10 @@ function outputPieces(list: unknown, where: string, what: string, pieces: Piece[
         pieces.push(piece(where, what, flavour, textOf(value)));
       }
     }
+    // nbconvert writes an image's size metadata unquoted into its tag
+    const sized = imageSizeTag(output);
+    if (sized !== null)
+      pieces.push(piece(where, `${what} an image whose size metadata nbconvert writes as`, 'html', sized));
   }
   return null;
 }

@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFileSync } from '../policy/read-regular-file.ts';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'dotenv';
 
+// largest env file doctor reads, bytes (dotenv files are a few lines)
+const maxEnvFileBytes = 1024 * 1024;
 /** Variables of an env file that make node or the loader run code of their own first, as doctor checks them. */
 const codeLoading = ['NODE_OPTIONS', 'LD_PRELOAD'] as const;
 
@@ -33,7 +36,8 @@ export function geminiEnvFileVars(
   if (file === undefined) return { vars: {} };
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // opened without blocking and checked to be a regular file: a FIFO the agent put there never holds doctor up
+    text = readRegularFileSync(file, maxEnvFileBytes).toString('utf8');
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return {

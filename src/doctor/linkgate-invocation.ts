@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { isRecord } from '../decision/json-value.ts';
+import { readRegularFileSync } from '../policy/read-regular-file.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { nodeCommandLine, nodeOptionsArgs, optionWithoutValue, preloadingFlag, unvettedFlag } from './node-options.ts';
 
@@ -234,9 +235,13 @@ export function notLinkgateEntry(file: string): string | undefined {
   return `\`${file}\` is not linkgate's entry: no linkgate package.json or plugin manifest names it`;
 }
 
+// largest package.json or plugin manifest doctor reads, bytes
+const maxManifestBytes = 4 * 1024 * 1024;
+
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    // opened without blocking and checked to be a regular file: a FIFO planted beside an entry never holds doctor up
+    const value: unknown = JSON.parse(readRegularFileSync(file, maxManifestBytes).toString('utf8'));
     return isRecord(value) ? value : undefined;
   } catch {
     return undefined;

@@ -54,8 +54,10 @@ export async function toolReturned(
   if (resultType !== undefined && resultType !== 'complete')
     return withheldWhole(context, tool, unknownResultType(resultType));
   const items = output.result['content'] as unknown[];
-  // a host that hands the model `structuredContent` (Codex) gives it the links there too: judged after `content[]`
-  const structured = output.result['structuredContent'];
+  // a host that hands the model `structuredContent` (Codex) gives it the links there too: judged after `content[]`;
+  // Codex hands on any value there, a string holding JSON too: judged as that JSON, written back as JSON text
+  const given = output.result['structuredContent'];
+  const structured = typeof given === 'string' ? parsedJson(given) : given;
   const inStructured = structured === undefined || structured === null ? [] : structuredLinks(structured);
   if (inStructured === null) return withheldWhole(context, tool, structuredTooLarge);
   const all = [...items, ...inStructured.map((s) => s.link)];
@@ -206,7 +208,11 @@ export async function toolReturned(
   for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
   const result: Record<string, unknown> = { ...output.result, content };
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
-  if (structuredChanged) result['structuredContent'] = applyStructured(linksReplaced, judged);
+  if (structuredChanged) {
+    const applied = applyStructured(linksReplaced, judged);
+    result['structuredContent'] =
+      typeof given === 'string' && typeof applied !== 'string' ? JSON.stringify(applied) : applied;
+  }
   // what is left names no address refused before (enforce mode: nor one of this event's, whose links are notices now,
   // searched above)
   const searched = { ...result, content: content.map((item, i) => (deniedItems.has(i) ? null : item)) };

@@ -13,7 +13,7 @@ import { handed, postEvents } from './round10-hosts.ts';
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: codex structured as string — surviving (src/hook/hook-discovery.ts walks an object `structuredContent` only;
 // Codex hands the model any `structuredContent` value, a string included) — owner: hook39
-const open = new Set<string>(['codex structured as string']);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 const hooks = hookScratch('linkgate-redteam-r10shapes-');

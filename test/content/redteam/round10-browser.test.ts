@@ -291,10 +291,31 @@ const controls: Case[] = [
     '#!/bin/sh\nset -eu\ncat > out/index.html <<\'HTML\'\n<script src="app.js"></script>\nHTML\n',
     textSendings('guide://repo/build', ['.sh']),
   ],
+  [
+    'text-ini',
+    'an ini config holding a footer script (ini, cfg, conf)',
+    'text/plain',
+    '[site]\nfooter = <script src="/stats.js"></script>\n',
+    textSendings('guide://site/settings', ['.ini', '.cfg', '.conf']),
+  ],
+  [
+    'text-rst',
+    'a reStructuredText how-to with an html code block',
+    'text/plain',
+    'Embedding\n=========\n\n.. code-block:: html\n\n   <script src="widget.js"></script>\n',
+    textSendings('guide://docs/embedding', ['.rst']),
+  ],
+  [
+    'text-tex',
+    'a LaTeX source showing an iframe in verbatim',
+    'text/plain',
+    '\\begin{verbatim}\n<iframe src="https://example.com"></iframe>\n\\end{verbatim}\n',
+    textSendings('guide://paper/appendix', ['.tex']),
+  ],
 ];
 
 /** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
-const open = new Set<string>([]);
+const open = new Set(['text-rst', 'text-tex']);
 
 const bodyOf = (body: string | Buffer) => (typeof body === 'string' ? { text: body } : { blob: body });
 

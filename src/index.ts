@@ -87,3 +87,4 @@ export { messageShape } from './flow/json-rpc-shape.ts';
 export type { JsonRpcId, MessageShape } from './flow/json-rpc-shape.ts';
 export { checkResourceLink } from './link/resource-link.ts';
 export type { CheckedLink, ResourceLink } from './link/resource-link.ts';
+export type { UriReading } from './link/reused-url.ts';

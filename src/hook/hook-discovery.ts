@@ -111,7 +111,6 @@ export async function toolReturned(
       // a link over the cap is withheld, and the state says it could not keep it (a later read is checked against that)
       if (++links > maxLinksPerEvent) {
         const subject = await cappedSubject(event, rendered.link, contentIndex, tool, tooManyLinks, server, context);
-        ledger.add(subject.uri);
         capped.set(index, { subject, cap: tooManyLinks });
         withheld.set(index, '');
         overflow.add(server);
@@ -120,9 +119,10 @@ export async function toolReturned(
       const candidates = rendered.rendered === undefined ? [] : renderedLinkCandidates(rendered.rendered);
       if (candidates === null) {
         const subject = await cappedSubject(event, rendered.link, contentIndex, tool, tooManySplits, server, context);
-        ledger.add(subject.uri);
         capped.set(index, { subject, cap: tooManySplits });
         withheld.set(index, '');
+        // nor a line it did not judge: a later read of an address the line may spell is judged as this server's link
+        overflow.add(server);
         continue;
       }
       const discovered = discoverLink(rendered.link, contentIndex, linkContext(server, tool), at);
@@ -171,20 +171,23 @@ export async function toolReturned(
   const search = refusedSearch(searchedFor);
   // the notices of the event's refused and capped links, worded with its ledger (a link refused beyond them, in a JSON
   // text, is not in it: the judgement of the values below replaces every text naming its address, these included).
-  // A refused link's notice quotes its name, which may carry an address refused earlier in the session (`search`):
-  // that notice names it by scheme
+  // An event that withheld links by a cap does not know every address they spell (a line over the split cap is not
+  // read for them): its notices are worded with no ledger, showing no name that spells any address. A refused link's
+  // notice quotes its name, which may carry an address refused earlier in the session (`search`): that notice names it
+  // by scheme
+  const wording = capped.size === 0 ? ledger : undefined;
   for (const [index, { step, link }] of refusals) {
     const ref = recordRef(step.discovered);
-    const notice = refusedLinkNotice(link, step.linkDecision, ref, ledger);
+    const notice = refusedLinkNotice(link, step.linkDecision, ref, wording);
     const named = namelessWhereNaming(notice, link, search, (l) =>
-      refusedLinkNotice(l, step.linkDecision, ref, ledger),
+      refusedLinkNotice(l, step.linkDecision, ref, wording),
     );
     withheld.set(index, named.notice);
     // what still names one is searched with the rest (and withholds the result)
     if (named.naming) deniedItems.delete(index);
   }
   for (const [index, { subject, cap }] of capped) {
-    const notice = capNotice(context, { ...subject, refused: ledger }, cap);
+    const notice = capNotice(context, { ...subject, refused: wording }, cap);
     if (notice === null) withheld.delete(index);
     else withheld.set(index, notice);
   }

@@ -11,7 +11,7 @@ import type { SessionState } from './session-state.ts';
 // gave it, worded with the event's ledger (that uri) as the tool result's notices are (hook-discovery.ts), so an
 // ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
 // list, searched as later tool results are, and read only for a name that spells an address); when that list is not
-// whole, no name that spells any address is shown.
+// whole, or an event of the session withheld links by a cap, no name that spells any address is shown.
 
 /** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
 export async function readNotice(
@@ -29,8 +29,9 @@ export async function readNotice(
   // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
   if (notice === broad) return notice;
   const before = await state.refusedAddresses(context.budget);
-  // a list that is not whole cannot say which addresses the name may not spell
-  if (!before.complete) return broad;
+  // a list that is not whole, or a session whose links were not all kept (withheld by a cap, their addresses not on
+  // the list), cannot say which addresses the name may not spell
+  if (!before.complete || !(await state.keptAll())) return broad;
   const search = refusedSearch(before);
   return search === null || !search.names([subject.name, notice]) ? notice : broad;
 }

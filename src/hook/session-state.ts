@@ -179,6 +179,11 @@ export class SessionState {
     };
   }
 
+  /** Whether an event of the session returned links the state could not keep (an `over-` entry: `addSeen`). */
+  async keptAll(): Promise<boolean> {
+    return (await this.store.names('over-')).length === 0;
+  }
+
   // the servers of the `over-` entries `names`: an entry that is not a list of servers refuses reads from every server
   private async overflowIn(names: readonly string[], budget?: EventBudget): Promise<string[]> {
     const servers = new Set<string>();

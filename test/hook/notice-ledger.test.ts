@@ -174,22 +174,35 @@ describe('a link refused in a JSON text is not handed on by the name of a link r
   });
 });
 
-describe('a link withheld by the per-event link cap is in the ledger too', () => {
+// an event that withheld links by a cap does not know every address they spell (a line over the split cap is not read
+// for them): its notices show no name that spells any address, nor do the session's later read notices
+describe('an event that withheld links by a cap words its notices with no ledger', () => {
   const padding = Array.from({ length: maxLinksPerEvent }, (_, i) => link(`guide://pad/${i}`, `pad ${i}`));
 
-  it('codex: a capped link with an ordinary name keeps it; one named by a capped sibling is named by its scheme', async () => {
+  it('codex: a capped link named by a capped sibling, and a refused link read later, are named by scheme', async () => {
     const out = await hook(
       'codex',
       events['codex']?.([
+        link(metadata, `copy of ${internal}`),
         ...padding,
-        link('guide://over/a', ordinaryName),
         link(internal, 'x'),
         link('guide://b', internal),
       ]),
     );
-    const notices = out.split('linkgate withheld the link').slice(1);
-    expect(notices).toHaveLength(3);
-    expect(notices[0]).toContain(`\`${ordinaryName}\``);
+    // the metadata link is refused; the last padding link and both after it are over the cap
+    expect(out.split('linkgate withheld the link').slice(1)).toHaveLength(3);
+    expect(out).not.toContain('10.20.30.40');
+    const read = await hook('codex', readEvents['codex']?.(metadata));
+    expect(read).toContain('linkgate refused to read');
+    expect(read).not.toContain('10.20.30.40');
+  });
+
+  it("claude-code: a line over the split cap: a refused sibling's notice does not spell its address", async () => {
+    const line = `[Resource link: k${'] y'.repeat(70)}] ${internal}`;
+    const e = events['claude-code']?.([link(metadata, `copy of ${internal}`)]) as Json;
+    (e['tool_response'] as Json[]).push({ type: 'text', text: line });
+    const out = await hook('claude-code', e);
+    expect(out).toContain('linkgate');
     expect(out).not.toContain('10.20.30.40');
   });
 });

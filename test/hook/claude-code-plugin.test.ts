@@ -14,7 +14,8 @@ describe('the Claude Code plugin folder shipped in the package', () => {
   it('names the package and its version, and the package ships the folder and the bundle it runs', () => {
     const pkg = json('package.json') as { name: string; version: string; files: string[]; bin: { linkgate: string } };
     expect(json('.claude-plugin/plugin.json')).toMatchObject({ name: pkg.name, version: pkg.version });
-    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'policies', 'hooks', '.claude-plugin']));
+    // the bundles the plugin's command runs (dist/bin) and loads (dist/lib), since a2df18f ships no other dist files
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist/bin', 'dist/lib', 'policies', 'hooks', '.claude-plugin']));
     expect(pluginHookCommand).toContain(pkg.bin.linkgate);
   });
 });

@@ -121,9 +121,29 @@ export const contentSchema = z
       .refine((ids) => new Set(ids).size === ids.length, 'expected each consumer once')
       .optional()
       .meta({
-        description: `the consumers the policy protects: a body is judged for every one of them that would read it, and for no other (docs/policy-reference.md, "Consumers the content rules protect"). Absent: ${defaultConsumerIds.map((id) => `\`${id}\``).join(', ')}; \`mdx\` and \`vitepress\` are opt-in`,
+        description: `the consumers the policy protects: a body is judged for every one of them that would read it, and for no other (docs/policy-reference.md, "Consumers the content rules protect"). Absent: ${defaultConsumerIds.map((id) => `\`${id}\``).join(', ')}; \`mdx\` and \`vitepress\` are opt-in; \`terminal\` is in every profile unless \`excludeConsumers\` names it`,
         default: [...defaultConsumerIds],
       }),
+    excludeConsumers: z
+      .array(z.enum(consumerIds))
+      .min(1)
+      .refine((ids) => new Set(ids).size === ids.length, 'expected each consumer once')
+      .optional()
+      .meta({
+        description:
+          'consumers left out of the profile by name: the one way to leave out `terminal`, which every profile holds otherwise (a host that never prints a body to a terminal); a consumer may not be both named in `consumers` and excluded',
+      }),
+  })
+  .superRefine((content, ctx) => {
+    const named = new Set(content.consumers ?? []);
+    content.excludeConsumers?.forEach((id, i) => {
+      if (named.has(id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['excludeConsumers', i],
+          message: `\`${id}\` is named in \`consumers\` and excluded: say one`,
+        });
+    });
   })
   .meta({ title: 'content', description: 'content settings' });
 

@@ -25,7 +25,7 @@ export interface Policy {
   readonly link: LinkSettings;
   /** kind ids `content.allow` admits (unknown mime types admit nothing) */
   readonly allowedKinds: ReadonlySet<string>;
-  /** the consumers `content.consumers` names (absent: the default profile) */
+  /** the consumers the policy protects: `content.consumers` (absent: the default profile) and `terminal`, less `content.excludeConsumers` */
   readonly consumers: ConsumerProfile;
   /** the review signatures checked at load (`--allowed-signers`); absent: no check was asked for */
   readonly reviewCheck?: ReviewCheck;
@@ -68,7 +68,7 @@ export function assemblePolicy(parts: PolicyParts): Policy {
     stages: compileRuleStages(rules),
     link: compileLinkSettings(parts.document, rules),
     allowedKinds: Object.freeze(allowedKindIds(parts.document.content.allow)),
-    consumers: consumerProfile(parts.document.content.consumers),
+    consumers: consumerProfile(parts.document.content.consumers, parts.document.content.excludeConsumers),
     ...(parts.reviewCheck === undefined ? {} : { reviewCheck: parts.reviewCheck }),
   });
 }

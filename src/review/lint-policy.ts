@@ -1,5 +1,5 @@
 import { isMap, LineCounter, parseDocument } from 'yaml';
-import { droppedDefaults } from '../content/consumers/content-consumer.ts';
+import { consumerProfile, droppedDefaults } from '../content/consumers/content-consumer.ts';
 import { kindOfMime } from '../content/kinds.ts';
 import type { Diagnostic } from '../errors.ts';
 import { isKnownNonCustomScheme, neverAllowedSchemes } from '../link/known-schemes.ts';
@@ -240,14 +240,15 @@ function contentFindings(doc: Readonly<PolicyDocument>): LintFinding[] {
       });
   });
   // a profile written out is easy to write short: what it leaves out of the default is no longer protected
-  const named = doc.content.consumers;
-  const dropped = named === undefined ? [] : droppedDefaults(named);
+  const { consumers: named, excludeConsumers: excluded } = doc.content;
+  const dropped =
+    named === undefined && excluded === undefined ? [] : droppedDefaults(consumerProfile(named, excluded));
   if (dropped.length > 0)
     out.push({
-      path: ['content', 'consumers'],
+      path: ['content', named === undefined ? 'excludeConsumers' : 'consumers'],
       at: 'key',
       code: 'lint.consumers-dropped',
-      message: `\`content.consumers\` leaves out ${dropped.map((id) => `\`${id}\``).join(', ')} of the default profile: bodies only ${dropped.length === 1 ? 'it reads are' : 'they read are'} no longer judged for ${dropped.length === 1 ? 'it' : 'them'} (docs/policy-reference.md, "Consumers the content rules protect")`,
+      message: `the profile (\`content.consumers\`, \`content.excludeConsumers\`) leaves out ${dropped.map((id) => `\`${id}\``).join(', ')} of the default profile: bodies only ${dropped.length === 1 ? 'it reads are' : 'they read are'} no longer judged for ${dropped.length === 1 ? 'it' : 'them'} (docs/policy-reference.md, "Consumers the content rules protect")`,
     });
   return out;
 }

@@ -39,9 +39,20 @@ export function droppedDefaults(named: Iterable<ConsumerId>): ConsumerId[] {
   return defaultConsumerIds.filter((id) => !kept.has(id));
 }
 
-/** The profile a policy's `content.consumers` names (absent: the default). */
-export function consumerProfile(ids: readonly ConsumerId[] | undefined): ConsumerProfile {
-  return ids === undefined ? defaultProfile : Object.freeze(new Set(ids));
+/**
+ * The profile a policy protects: `content.consumers` (absent: the default), with `terminal` always in it (a list written
+ * before `terminal` was a consumer could not name it, and leaving it out must not be a list's silence), less what
+ * `content.excludeConsumers` names: the one way to leave a consumer of every text body out (a GUI-only host).
+ */
+export function consumerProfile(
+  ids: readonly ConsumerId[] | undefined,
+  excluded: readonly ConsumerId[] = [],
+): ConsumerProfile {
+  if (ids === undefined && excluded.length === 0) return defaultProfile;
+  const profile = new Set<ConsumerId>(ids ?? defaultConsumerIds);
+  profile.add('terminal');
+  for (const id of excluded) profile.delete(id);
+  return Object.freeze(profile);
 }
 
 /** One row of the documented coverage: how a body reaches the consumer, what is judged, and what is not. */

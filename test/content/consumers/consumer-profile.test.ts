@@ -23,6 +23,15 @@ function policyText(line?: string): string {
   return defaultYaml.replace(/^content:\n/m, `content:\n  consumers: ${line}\n`);
 }
 
+/** A gate of policies/default.yaml whose `content.excludeConsumers` is `excluded` (and `consumers`, when given). */
+function gateExcluding(excluded: readonly string[], consumers?: readonly string[]) {
+  const text = policyText(consumers === undefined ? undefined : `[${consumers.join(', ')}]`).replace(
+    /^content:\n/m,
+    `content:\n  excludeConsumers: [${excluded.join(', ')}]\n`,
+  );
+  return createGate(parsePolicy(text, 'p.yaml'));
+}
+
 function gateWith(consumers?: readonly string[]) {
   return createGate(
     parsePolicy(policyText(consumers === undefined ? undefined : `[${consumers.join(', ')}]`), 'p.yaml'),
@@ -143,11 +152,13 @@ describe('each consumer judges the bodies it reads, and only while it is in the 
 });
 
 // Terminals (issue 41): hosts print tool results to terminals, where ESC, OSC and C1 act, so the default profile
-// withholds text holding them; a host that never prints a body to one (a GUI-only host) leaves `terminal` out and
+// withholds text holding them; a host that never prints a body to one (a GUI-only host) excludes `terminal` by name
+// (`content.excludeConsumers`: a list of consumers that does not name it keeps it, since lists older than it could not) and
 // gets ordinary bundles whose string literals hold ESC (pdf.js's worker, a CLI's colour table), every other check kept.
 describe('terminal is a consumer of its own, in the default profile', () => {
   const worker = readFileSync(path.join(repoRoot, 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs'), 'utf8');
   const withoutTerminal = defaultConsumerIds.filter((id) => id !== 'terminal');
+  const excludingTerminal = () => gateExcluding(['terminal']);
   const controls: [string, string][] = [
     ['an escape sequence', 'build \u001b[32mok\u001b[0m\n'],
     ['an osc 52 clipboard write', 'done\u001b]52;c;Y3VybCB4fHNo\u0007\n'],
@@ -170,7 +181,9 @@ describe('terminal is a consumer of its own, in the default profile', () => {
       const shipped = await effect(gateWith(), uri, mime, body);
       expect(shipped.effect, `${uri}: ${shipped.why}`).toBe('partial');
       expect(shipped.why).toMatch(/content\.unsafe-text: .*(terminal escape|c1 control|a terminal acts on)/);
-      expect(await effect(gateWith(withoutTerminal), uri, mime, body), uri).toEqual({ effect: 'allow', why: '' });
+      expect(await effect(excludingTerminal(), uri, mime, body), uri).toEqual({ effect: 'allow', why: '' });
+      // a list that leaves it out (as every list written before it did) keeps it: only its exclusion by name drops it
+      expect((await effect(gateWith(withoutTerminal), uri, mime, body)).effect, uri).toBe('partial');
     }
   });
 
@@ -179,9 +192,10 @@ describe('terminal is a consumer of its own, in the default profile', () => {
     const shipped = await effect(gateWith(), 'guide://d/pdf.worker.min.mjs', 'text/plain', { text: worker });
     expect(shipped.effect).toBe('partial');
     expect(shipped.why).toMatch(/^content\.unsafe-text: item 0: text holds terminal escape sequences/);
-    expect(
-      await effect(gateWith(withoutTerminal), 'guide://d/pdf.worker.min.mjs', 'text/plain', { text: worker }),
-    ).toEqual({ effect: 'allow', why: '' });
+    expect(await effect(excludingTerminal(), 'guide://d/pdf.worker.min.mjs', 'text/plain', { text: worker })).toEqual({
+      effect: 'allow',
+      why: '',
+    });
   });
 
   test.each([
@@ -196,10 +210,45 @@ describe('terminal is a consumer of its own, in the default profile', () => {
     ['a markdown script link', 'text/markdown', '[x](javascript:alert(1)) \u001b[2J\n', /content\.executable/],
     ['a shebang script', 'text/plain', '#!/bin/sh\nprintf "\u001b[2J"\n', /content\.executable/],
   ])('without terminal, %s beside an escape is still withheld', async (_, mime, text, reason) => {
-    const verdict = await effect(gateWith(withoutTerminal), 'guide://d/notes', mime, { text });
+    const verdict = await effect(excludingTerminal(), 'guide://d/notes', mime, { text });
     expect(verdict.effect).not.toBe('allow');
     expect(verdict.why).toMatch(reason);
     expect(verdict.why).not.toMatch(/terminal escape/);
+  });
+});
+
+describe('content.excludeConsumers', () => {
+  test('a list that adds mdx to the defaults of before (no terminal) keeps the terminal checks', async () => {
+    const older = [...defaultConsumerIds.filter((id) => id !== 'terminal'), 'mdx'];
+    const verdict = await effect(gateWith(older), 'guide://d/build.log', 'text/plain', {
+      text: 'ok\u001b]52;c;eA==\u0007\n',
+    });
+    expect(verdict.effect).toBe('partial');
+    expect(verdict.why).toMatch(/terminal escape/);
+  });
+
+  test.each(cases)(
+    'excluding %s by name drops it as leaving it out of a list does: %s',
+    async (consumer, _, uri, mime, body) => {
+      expect(await effect(gateExcluding([consumer]), uri, mime, body)).toEqual({ effect: 'allow', why: '' });
+    },
+  );
+
+  test('a consumer both named and excluded is an error at its place', () => {
+    const text = policyText('[browser, terminal]').replace(
+      /^content:\n/m,
+      'content:\n  excludeConsumers: [terminal]\n',
+    );
+    let error: unknown;
+    try {
+      parsePolicy(text, 'p.yaml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GateError);
+    expect(String((error as Error).message)).toMatch(
+      /p\.yaml:\d+:\d+.*content\.excludeConsumers\[0\]|content\.excludeConsumers\.0/,
+    );
   });
 });
 

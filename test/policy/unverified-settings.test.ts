@@ -41,6 +41,8 @@ const looseValues: Readonly<Record<string, unknown>> = {
   'content.flagInvisibleText': false,
   // a profile without the browser and markdown consumers judges fewer bodies
   'content.consumers': ['shell'],
+  // so does one that leaves the terminal out by name
+  'content.excludeConsumers': ['terminal', 'browser'],
   'fetch.enabled': true,
   'fetch.schemes': ['https', 'http'],
   'fetch.maxRedirects': 20,

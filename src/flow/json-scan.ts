@@ -71,3 +71,26 @@ export function jsonShape(text: string): JsonShape {
   scan.feedText(text);
   return scan;
 }
+
+/**
+ * Where every container of one JSON text ends, by where it opens: `opens` in increasing order, `ends[k]` the offset
+ * after the bracket that closes `opens[k]` (-1: none, an unbalanced text). Made by one pass over the text
+ * (`matchBrackets`), or by the pass that checks its member names (`member-names.ts`), so a line is not read twice.
+ */
+export interface Brackets {
+  readonly opens: readonly number[];
+  readonly ends: readonly number[];
+}
+
+/** The index after the closing quote of the JSON string opening at `i` in `text`, or -1. */
+export function stringEnd(text: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return -1;
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 92) slashes += 1;
+    if (slashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}

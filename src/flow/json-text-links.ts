@@ -1,7 +1,9 @@
 import { isRecord } from '../decision/json-value.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { decisionMetaKey } from './decision-meta.ts';
 import { jsonShape } from './json-scan.ts';
+import { duplicateName } from './member-names.ts';
 import { resultLinkDecider } from './link-decider.ts';
 import {
   applyStructured,
@@ -46,6 +48,10 @@ function textOf(item: unknown, resources: boolean): { text: string; path: JsonTe
   return null;
 }
 
+// the notice for a JSON text that names a member twice (the name quoted and escaped as every server string is)
+const duplicateNotice = (name: string) =>
+  `linkgate withheld a JSON text that names the member ${quoteValue(name)} twice in one object: readers differ on which one counts`;
+
 /** The JSON value of a text that is one JSON object or array, or undefined. */
 export function jsonTextValue(text: string): unknown {
   const first = text.trimStart()[0];
@@ -86,6 +92,8 @@ export async function judgeJsonTexts(
     path: JsonTextEdit['path'];
     value: unknown;
     past: boolean;
+    /** for a value withheld unjudged: why (absent: past the walk's limits) */
+    notice?: string;
     prose?: true;
     blobType?: string;
   }[] = [];
@@ -124,8 +132,11 @@ export async function judgeJsonTexts(
       return;
     }
     const value = jsonTextValue(text);
-    if (value !== undefined) found.push({ index, path, value, past: false });
-    else proseText(index, path, text);
+    if (value === undefined) return proseText(index, path, text);
+    // a member named twice: JSON.parse judges the last, the model reads both (the proxy refuses such a line whole)
+    const twice = duplicateName(text);
+    if (twice !== null) found.push({ index, path, value: undefined, past: true, notice: duplicateNotice(twice.name) });
+    else found.push({ index, path, value, past: false });
   });
   let values = 0;
   // prose is searched for every refused uri within the same bound of searched characters as the JSON values (past
@@ -140,7 +151,7 @@ export async function judgeJsonTexts(
         );
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
-        ? Promise.resolve({ withheld: true, notice: tooLargeNotice } as const)
+        ? Promise.resolve({ withheld: true, notice: f.notice ?? tooLargeNotice } as const)
         : judgeStructured(gate, f.value, judging);
     }),
   );

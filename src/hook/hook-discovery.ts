@@ -33,6 +33,7 @@ import { maxLinksPerEvent, openSessionState, type RefusedAddressList, type SeenL
 import type { FormsByAddress } from './refused-forms.ts';
 import { replacedAt, structuredLinks } from './structured-links.ts';
 import { listedResources, parsedJson, unwrapToolOutput } from './tool-output.ts';
+import { duplicateName } from '../flow/member-names.ts';
 import { decideLinkLine } from '../flow/guard-gate.ts';
 
 /**
@@ -58,6 +59,9 @@ export async function toolReturned(
   // Codex hands on any value there, a string holding JSON too: judged as that JSON, written back as JSON text
   const given = output.result['structuredContent'];
   const structured = typeof given === 'string' ? parsedJson(given) : given;
+  // a JSON string naming a member twice is judged as JSON.parse keeps the last, read by the model with both
+  if (typeof given === 'string' && structured !== given && duplicateName(given) !== null)
+    return withheldWhole(context, tool, structuredTwice);
   const inStructured = structured === undefined || structured === null ? [] : structuredLinks(structured);
   if (inStructured === null) return withheldWhole(context, tool, structuredTooLarge);
   const all = [...items, ...inStructured.map((s) => s.link)];
@@ -394,6 +398,12 @@ const structuredTooLarge: HookCap = {
   code: 'content.too-complex',
   rule: 'hook',
   message: "the tool result's `structuredContent` is too large or too deep to judge",
+};
+const structuredTwice: HookCap = {
+  code: 'content.shape',
+  rule: 'hook',
+  message:
+    "the tool result's `structuredContent` is JSON text that names a member twice in one object: readers differ on which one counts",
 };
 const unknownResultType = (type: unknown): HookCap => ({
   code: 'read.result-type-unknown',

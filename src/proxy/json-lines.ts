@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import type { Brackets } from './json-spans.ts';
+import type { Brackets } from '../flow/json-scan.ts';
 
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;

@@ -1,4 +1,5 @@
 import type { JsonPath, MessageEdit } from '../sdk/message-edits.ts';
+import { type Brackets, stringEnd } from '../flow/json-scan.ts';
 
 /** Where one JSON value sits in a text: `[start, end)` in UTF-16 code units. */
 export interface Span {
@@ -9,16 +10,6 @@ export interface Span {
 /** One member of an object in a text: its name (decoded) and where its value sits. */
 interface Member extends Span {
   readonly key: string;
-}
-
-/**
- * Where every container of one JSON text ends, by where it opens: `opens` in increasing order, `ends[k]` the offset
- * after the bracket that closes `opens[k]` (-1: none, an unbalanced text). Made by one pass over the text
- * (`matchBrackets`), or by the pass that checks its member names (`member-names.ts`), so a line is not read twice.
- */
-export interface Brackets {
-  readonly opens: readonly number[];
-  readonly ends: readonly number[];
 }
 
 /** A change to a text: `[start, end)` becomes `text`. */
@@ -460,19 +451,6 @@ function valueEnd(text: string, i: number, closeOf: (open: number) => number): n
     j += 1;
   }
   return j === i ? -1 : j;
-}
-
-/** The index after the closing quote of the JSON string opening at `i` in `text`, or -1. */
-export function stringEnd(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote === -1) return -1;
-    let slashes = 0;
-    while (text.charCodeAt(quote - 1 - slashes) === 92) slashes += 1;
-    if (slashes % 2 === 0) return quote + 1;
-    from = quote + 1;
-  }
 }
 
 function skipSpace(text: string, from: number): number {

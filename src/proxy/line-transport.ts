@@ -7,7 +7,7 @@ import { lineSplitter } from './json-lines.ts';
 import { frameOf, parseLine } from './original-bytes.ts';
 import { peekId, peekTailId } from '../flow/peek-id.ts';
 import { messageShape } from '../flow/json-rpc-shape.ts';
-import { type AmbiguousName, ambiguousName, namesAndBrackets } from './member-names.ts';
+import { type AmbiguousName, ambiguousName, namesAndBrackets } from '../flow/member-names.ts';
 import { spanAt } from './json-spans.ts';
 
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */

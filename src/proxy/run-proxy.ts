@@ -12,7 +12,7 @@ import { connectionByteCap } from '../sdk/connection-byte-cap.ts';
 import { gateError } from '../sdk/gate-answers.ts';
 import { httpUpstream } from './http-upstream.ts';
 import { lineTransport, unreadableMessageCode, type UnreadableLine } from './line-transport.ts';
-import type { AmbiguousName } from './member-names.ts';
+import type { AmbiguousName } from '../flow/member-names.ts';
 import type { ProxyUpstream } from './proxy-options.ts';
 import { invalidRequestCode, proxySession, type ProxySession } from './proxy-session.ts';
 import { spawnServer, type ServerProcess } from './spawn-server.ts';

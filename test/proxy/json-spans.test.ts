@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { matchBrackets, spanAt, spliceEdits, spliceEditsInto } from '../../src/proxy/json-spans.ts';
-import { namesAndBrackets } from '../../src/proxy/member-names.ts';
+import { namesAndBrackets } from '../../src/flow/member-names.ts';
 import { editMessage, type MessageEdit } from '../../src/sdk/message-edits.ts';
 
 // writes a value the way a peer might: compact or spaced, members in their order

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ambiguousName } from '../../src/proxy/member-names.ts';
+import { ambiguousName } from '../../src/flow/member-names.ts';
 import { gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { useEchoHost } from './raw-host.ts';
 

@@ -1,4 +1,4 @@
-import { type Brackets, stringEnd } from './json-spans.ts';
+import { type Brackets, stringEnd } from './json-scan.ts';
 
 // A line the gate judged by `JSON.parse`'s reading is forwarded as its bytes, so every reader of those bytes must read
 // what was judged. Two common readers do not: one that keeps the first of two members of the same name (JSON.parse
@@ -114,6 +114,15 @@ export function ambiguousName(text: string, validate = false): AmbiguousName | n
 }
 
 /**
+ * The first member name one object of `text` (one JSON text `JSON.parse` accepted) names twice, after escapes are read,
+ * or null: `JSON.parse` keeps the last of the two, a model reading the text reads both (the other readings of
+ * `ambiguousName`, a read name in another case, are a wire reader's: a text the model reads may spell `Name`).
+ */
+export function duplicateName(text: string): AmbiguousName | null {
+  return new Scan(text, false, false, false).run() ?? null;
+}
+
+/**
  * `ambiguousName` of one JSON text `JSON.parse` accepted, with where its containers open and close (`Brackets`, found
  * on the way: the splice of a judged answer does not read the line again) when no name is ambiguous.
  */
@@ -152,6 +161,7 @@ class Scan {
     private readonly text: string,
     private readonly validate: boolean,
     private readonly bracketed = false,
+    private readonly cases = true,
   ) {}
 
   get brackets(): Brackets {
@@ -324,7 +334,7 @@ class Scan {
     this.starts[k] = start;
     this.ends[k] = end;
     this.decoded[k] = decoded;
-    if (read !== undefined)
+    if (read !== undefined && this.cases)
       for (const spelling of read.reads) {
         // the gate's own spelling (the usual case) is compared in place, with no string made
         if (this.spelled(k, spelling)) continue;

@@ -92,6 +92,10 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   'properties',
   'env',
   'log',
+  // documentation sources of other markup languages: reStructuredText (docutils indents a code block by three spaces,
+  // too few for a markdown code block) and TeX (verbatim environments); neither is handed to a markdown renderer
+  'rst',
+  'tex',
 ]);
 
 /** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. A read asks once per item (sniff-text.ts) and hands the answer on. */

@@ -5,52 +5,15 @@
 // into the test cache) evaluates each page with a recording JSX runtime (the oracle of mdx-rounds.real-host.test.ts);
 // attacks are judged by the mdx adapter alone, the control under the whole profile with mdx. A case that gets through
 // is a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing compiler fails.
-import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
-import { frameworkSuite, importFrom } from '../../frameworks/framework-package.ts';
+import { importFrom } from '../../frameworks/framework-package.ts';
 import { decideBody, profileGate } from '../consumers/profile-gate.ts';
+import { type Mdx, mdxCompilerSuite, rendered } from './mdx-oracle.ts';
 
 const mdxOnly = profileGate(['mdx']);
 const withMdx = profileGate([...defaultConsumerIds, 'mdx']);
-const suite = frameworkSuite('the mdx compiler', {
-  name: '@mdx-js/mdx',
-  version: '3.1.1',
-  entry: 'node_modules/@mdx-js/mdx/index.js',
-});
-
-interface Mdx {
-  evaluate(
-    file: string,
-    options: Record<string, unknown>,
-  ): Promise<{ default: (props: Record<string, unknown>) => unknown }>;
-}
-
-const offOrigin = (href: unknown): boolean =>
-  typeof href === 'string' && new URL(href, 'https://site.invalid/docs/').origin !== 'https://site.invalid';
-
-// what the rendered page makes a browser do by itself: leave (a refresh, a base) or load a stylesheet from elsewhere
-async function rendered(mdx: Mdx, text: string): Promise<string[]> {
-  const seen: string[] = [];
-  const record = (type: unknown, props: Record<string, unknown>) => {
-    if (type === 'meta' && /^\s*refresh\s*$/i.test(String(props['httpEquiv'] ?? ''))) seen.push('a meta refresh');
-    if (type === 'base' && offOrigin(props['href'])) seen.push('a base off the site');
-    const rel = String(props['rel'] ?? '')
-      .toLowerCase()
-      .split(/\s+/);
-    if (type === 'link' && rel.includes('stylesheet') && offOrigin(props['href']))
-      seen.push('a stylesheet from elsewhere');
-    return { type, props };
-  };
-  const page = await mdx.evaluate(text, {
-    Fragment: Symbol('fragment'),
-    jsx: record,
-    jsxs: record,
-    baseUrl: pathToFileURL(`${import.meta.dirname}/`).href,
-  });
-  page.default({});
-  return seen;
-}
+const suite = mdxCompilerSuite();
 
 const attacks: [string, string, string][] = [
   [

@@ -40,11 +40,6 @@ const interpretersOf: Readonly<Record<string, RegExp>> = {
   py: /^(?:python|pypy)[0-9.]*$/,
   rb: /^ruby[0-9.]*$/,
   lua: /^(?:lua[0-9.]*|luajit)$/,
-  // a `.sh` file is shell source, shown as text by its name (no consumer runs it by a double click: a file manager
-  // asks first, an editor opens it); `.command` is run by the macOS Terminal (scriptNamed)
-  sh: /^(?:sh|bash|dash|ash|ksh|mksh|zsh)$/,
-  bash: /^bash$/,
-  zsh: /^zsh$/,
 };
 
 /**
@@ -93,7 +88,7 @@ export const shellConsumer = {
         'a `#!` first line, registry imports, PostScript, HTA, executables and archives that carry code (jar, apk, extensions, macro documents), a zip archive inside an image; a uri named `.bat`, `.cmd`, `.vbs`, `.vbe`, `.jse`, `.wsf`, `.wsh` (run by Windows on a double click) or `.command` (run by the macOS Terminal), whatever its bytes',
       judged: 'executable: denied',
       notCovered:
-        "plain-text source without a shebang, or with one naming its own language's interpreter (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `python3` over a `.py`, `sh` or `bash` over a `.sh`): shown as text; never executed by a consumer of the profile; `.js` and `.ps1` files (Windows Script Host runs a `.js` on a double click, a `.ps1` opens in an editor): source shown as text; batch and VBScript under another name (no structure of their own)",
+        "plain-text source without a shebang, or with one naming its own language's interpreter (`#!/usr/bin/env node` over a `.mjs` or `.d.ts`, `python3` over a `.py`): shown as text; never executed by a consumer of the profile; `.js` and `.ps1` files (Windows Script Host runs a `.js` on a double click, a `.ps1` opens in an editor): source shown as text; batch and VBScript under another name (no structure of their own)",
     },
   ],
   leftOut:

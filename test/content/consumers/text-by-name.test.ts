@@ -1,8 +1,8 @@
-// Text a host shows as text by its name (round 10, over-blocks): shell scripts naming their own shell, patches,
-// configuration and logs quote markup (a page's `<script>` in a patch, a head snippet in a site config, probes in a
+// Text a host shows as text by its name (round 10, over-blocks): patches, configuration, logs and shell sources quote markup (a page's `<script>` in a patch, a head snippet in a site config, probes in a
 // server log) that no consumer renders: no markdown renderer is handed a `.patch`, `.yaml`, `.toml`, `.log` or
 // `.sh`, and no browser sniffs text/plain as a page. Untyped, a body that opens with a tag is still read as the page
-// a sniffing browser makes of it, and a `#!` line naming another interpreter is still a script.
+// a sniffing browser makes of it, and a `#!` line is still a script to the shell consumer, whatever it names over a
+// `.sh` (a shell is what runs one: kept fail closed, the round's text-shell control is left open).
 import { describe, expect, test } from 'vitest';
 import { judgeSendings, letThrough, refused, sendingsOf } from '../redteam/judge-variants.ts';
 
@@ -15,8 +15,8 @@ const quoting: [ext: string, body: string][] = [
   ['ini', '[banner]\nhtml = <img src=x onerror=track()>\n'],
   ['conf', 'add_header X-Note "<script>alert(1)</script>";\n'],
   ['log', '10.0.0.9 - - "GET /?q=<script>alert(1)</script> HTTP/1.1" 400 0\n'],
-  ['sh', '#!/bin/sh\ncat > out.html <<EOF\n<script src="app.js"></script>\nEOF\n'],
-  ['bash', '#!/usr/bin/env bash\necho "<img src=x onerror=alert(1)>" > page.html\n'],
+  ['sh', 'cat > out.html <<EOF\n<script src="app.js"></script>\nEOF\n'],
+  ['bash', 'echo "<img src=x onerror=alert(1)>" > page.html\n'],
 ];
 
 describe('text shown as text by its name quotes markup inertly', () => {
@@ -44,7 +44,10 @@ describe('text shown as text by its name quotes markup inertly', () => {
     ).toEqual([]);
   });
 
-  test('a `.sh` whose `#!` names another interpreter, or a `.command`, is still a script', async () => {
+  test('a `.sh` whose `#!` names its own shell or another interpreter, or a `.command`, is still a script', async () => {
+    expect(
+      letThrough(await judgeSendings({ text: '#!/bin/sh\nid\n' }, [['guide://repo/run.sh', 'text/plain']])),
+    ).toEqual([]);
     expect(
       letThrough(
         await judgeSendings({ text: '#!/usr/bin/env python3\nimport os\n' }, [['guide://repo/run.sh', 'text/plain']]),

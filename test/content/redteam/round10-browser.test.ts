@@ -315,7 +315,9 @@ const controls: Case[] = [
 ];
 
 /** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
-const open = new Set<string>([]);
+// text-shell: a design call left open (lead, session 12): a `#!` line over a `.sh` stays a script to the shell consumer
+// (a shell is what runs one; tests across the proxy, flow and parity suites pin it), not shell source shown as text
+const open = new Set<string>(['text-shell']);
 
 const bodyOf = (body: string | Buffer) => (typeof body === 'string' ? { text: body } : { blob: body });
 

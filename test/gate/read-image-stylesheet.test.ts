@@ -1,6 +1,6 @@
 // An image a sniffing host reads whole as a page loads a stylesheet from elsewhere by itself when its bytes (metadata,
 // pixels, data after the end) hold an off-origin `<link rel="stylesheet">` or a `<style>` `@import`: the read is
-// withheld as `content.remote-load`, as the same markup sent as a page is (round 10, /work/round10-content-findings.md:
+// withheld as `content.remote-load`, as the same markup sent as a page is (round 10, the round's findings in its session's closing note:
 // png-text-stylesheet, bmp-pixels-stylesheet, png-text-import; Chromium is the oracle in
 // test/content/redteam/round10-browser.test.ts). A stylesheet of the page's own origin, a `<style>` without an
 // `@import`, and a tag name that only starts with `style` or `link` load nothing.

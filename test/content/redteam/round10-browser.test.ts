@@ -7,7 +7,7 @@
 // icon sets), and text files that are not markdown (a patch, yaml and toml configs, a server log, a shell script)
 // served as text/plain, which Chromium shows as text. The oracle is Chromium: an attack is live when a script or
 // handler ran or the page asked for anything off its origin by itself; a control runs nothing and asks for nothing
-// elsewhere. A case that gets through is a `test.fails` named in `open` (/work/round10-content-findings.md); the
+// elsewhere. A case that gets through is a `test.fails` named in `open` (the round's findings in its session's closing note); the
 // consumer's verdict is its own test. Under CI=true a missing Chromium fails.
 import { afterAll, describe, expect, test, type TestContext } from 'vitest';
 import { makeBmp, makePng } from '../../fixtures/make-bytes.ts';
@@ -314,7 +314,7 @@ const controls: Case[] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 // text-shell: a design call left open (lead, session 12): a `#!` line over a `.sh` stays a script to the shell consumer
 // (a shell is what runs one; tests across the proxy, flow and parity suites pin it), not shell source shown as text
 const open = new Set<string>(['text-shell']);

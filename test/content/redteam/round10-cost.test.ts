@@ -6,7 +6,7 @@
 // whose root declares 40 000 namespaces. Chromium is the oracle for the handlers (it runs each); the gate, with the
 // page's type admitted, must withhold each (as active or too complex, never allow), and answer every XML shape within
 // its budget (allowed or too complex). The CPU time of the slowest judgement is printed (no timed assertion). A case
-// that gets through is a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing
+// that gets through is a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing
 // Chromium fails.
 import { afterAll, describe, expect, test, type TestContext } from 'vitest';
 import { useChromium } from '../svg-html/chromium-suite.ts';
@@ -75,7 +75,7 @@ const xmlShapes: [string, string, string][] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 let slowest = { key: '', ms: 0 };

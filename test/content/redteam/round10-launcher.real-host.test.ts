@@ -4,7 +4,7 @@
 // shipped profile under every plausible sending. Controls are ordinary ini files an agent reads (a setuptools
 // `setup.cfg` with entry points, an XDG `mimeapps.list`): `gio launch` refuses them and the gate allows them. (A
 // `[Desktop Entry]` after a UTF-8 BOM was tried: GLib refuses the file, so it is no case.) A case that gets through
-// is a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing `gio` fails.
+// is a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing `gio` fails.
 import { describe, expect, test } from 'vitest';
 import { expectExecRan, expectRefused, gioLaunchSuite } from './gio-launch.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
@@ -38,7 +38,7 @@ const controls: [string, string, string][] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 const attackSendings = sendingsOf(

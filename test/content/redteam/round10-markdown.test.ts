@@ -4,7 +4,7 @@
 // Chromium; and README-style documents people write every day (a centred header with `<picture>`, badges, `<kbd>`, a
 // video; a commented-out script; a textarea showing a script; a mermaid fence and math; tags named in a table;
 // a `<noscript>` pixel): Chromium runs nothing in any renderer's page, and the gate allows them. A case that gets
-// through is a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing Chromium fails.
+// through is a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing Chromium fails.
 import { describe, expect, type TestContext, test } from 'vitest';
 import { realRenderers } from '../markdown/markdown-differential.ts';
 import { useChromium } from '../svg-html/chromium-suite.ts';
@@ -106,7 +106,7 @@ const controls: [string, string, string][] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 const mdSendings = sendingsOf(

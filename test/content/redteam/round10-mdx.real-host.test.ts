@@ -4,7 +4,7 @@
 // character references (JSX decodes them in attribute strings). The real `@mdx-js/mdx` compiler (installed on demand
 // into the test cache) evaluates each page with a recording JSX runtime (the oracle of mdx-rounds.real-host.test.ts);
 // attacks are judged by the mdx adapter alone, the control under the whole profile with mdx. A case that gets through
-// is a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing compiler fails.
+// is a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing compiler fails.
 import { describe, expect, test } from 'vitest';
 import { defaultConsumerIds } from '../../../src/content/consumers/content-consumer.ts';
 import { importFrom } from '../../frameworks/framework-package.ts';
@@ -45,7 +45,7 @@ const controls: [string, string][] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 const decide = (gate: typeof mdxOnly, text: string) =>

@@ -5,7 +5,7 @@
 // (a handler ran and fetched a marker url). Controls are the
 // notebooks data work writes every day (a pandas frame, retina figures with numeric sizes, a course notebook's alert
 // boxes and latex, a widget view with no saved state): inert in the viewer and allowed. A case that gets through is
-// a `test.fails` named in `open` (/work/round10-content-findings.md). Under CI=true a missing nbconvert or Chromium
+// a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing nbconvert or Chromium
 // fails.
 import { describe, expect, type TestContext, test } from 'vitest';
 import { useNbconvertLoads } from '../../helpers/nbconvert-viewer.ts';
@@ -110,7 +110,7 @@ const controls: [string, string][] = [
   ],
 ];
 
-/** Attacks the gate lets through at the time of writing (named in /work/round10-content-findings.md). */
+/** Attacks the gate lets through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 const sendings = sendingsOf(

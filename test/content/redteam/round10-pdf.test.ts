@@ -5,7 +5,7 @@
 // oracle is pdf.js 4 itself: an attack is live when it reports a script (document, page or field actions) or a
 // non-web link target. Controls are PDFs people send every day (a fillable form without actions, a tagged report with
 // XMP metadata, named destinations and page labels) and a JSON answer carrying a PDF as base64. A case that gets
-// through is a `test.fails` named in `open` (/work/round10-content-findings.md); the consumer's verdict is its own
+// through is a `test.fails` named in `open` (the round's findings in its session's closing note); the consumer's verdict is its own
 // test.
 import { afterAll, describe, expect, test } from 'vitest';
 import { makePdf } from '../../fixtures/make-bytes.ts';
@@ -184,7 +184,7 @@ const controls: Case[] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in /work/round10-content-findings.md). */
+/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
 const open = new Set<string>([]);
 
 const bodyOf = (bytes: Buffer, sendings: readonly Sending[]) =>

@@ -1,54 +1,118 @@
-// What the failure suites share: the printed set-up of a host (the proxy in front of the fixture server, the hooks as
-// a second layer) with its hook command replaced by one that cannot start or one that hangs past its timeout.
+// What the failure suites share: the set-up `linkgate hook HOST --print-config` prints (with `--server`: the proxy in
+// front of the fixture server and the hooks as a second layer; without: the hooks alone) with every hook command
+// replaced by one that cannot start, crashes, hangs past the host's timeout or answers garbage. Each failing command
+// first appends the event it was run for to a log, so a test sees that the host did run it, before the read and after.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
 import type { McpServerConfig } from './claude-code.ts';
-import { tsServerCommand } from './fixture-process.ts';
+import { fixtureServer, serverReads, tsServerCommand } from './fixture-process.ts';
+import { fixtureNamed } from './fixture-resources.ts';
 
-/** How a hook fails: its command replaced. */
+/** How a hook fails: its command replaced (the printed command is given, for the one that cannot start). */
 export const hookFailures = {
-  'cannot start': (command: string) => command.replace(/^node \S+/, 'node /nonexistent/linkgate.js'),
-  hangs: () => 'sleep 600',
+  // the printed command with its entry file missing: node exits 1 before reading its input
+  'cannot start': (command: string) => `exec ${command.replace(/^node \S+/, 'node /nonexistent/linkgate.js')}`,
   crashes: () => 'cat >/dev/null; echo "linkgate crashed" >&2; exit 1',
+  // never answers and never exits by itself: the host's own timeout ends it
+  hangs: () => 'exec sleep 600',
   'answers garbage': () => 'cat >/dev/null; echo "{not json"',
 } as const;
 
 /** A way a hook fails, by name. */
 export type HookFailure = keyof typeof hookFailures;
 
-type Handler = { command: string; timeout: number };
+/** Every way a hook fails. */
+export const failureModes = Object.keys(hookFailures) as HookFailure[];
+
+/** The control beside the failures: the printed command, run as printed. */
+export const runsAsPrinted = 'runs as printed';
+
+/** A hooks-alone run: the control or a failure. */
+export type AloneRun = HookFailure | typeof runsAsPrinted;
+
+/** The hooks-alone runs of a host: the control, then every failure. */
+export const aloneRuns: AloneRun[] = [runsAsPrinted, ...failureModes];
+
+type Handler = { command: string; timeout: number; onFailure?: string };
+
+/** A printed set-up whose hooks fail, and the files that say what happened. */
+export interface FailingSetUp {
+  /** the printed hooks, each command failing: `{hooks: {EVENT: [...]}}` */
+  hooks: { hooks: Record<string, { matcher: string; hooks: Handler[] }[]> };
+  /** the fixture server's entry: the printed proxy in front of it, or the server itself for the hooks alone */
+  fixture: McpServerConfig;
+  /** the fixture server's request log */
+  requestLog: string;
+  /** the `--records` file of the printed commands */
+  recordsFile: string;
+  /** one line per failing hook run: the event it was configured for */
+  hookLog: string;
+}
 
 /**
- * `linkgate hook HOST --print-config --server fixture -- <fixture server>` with every hook command replaced as
- * `failure` says and each timeout set to `timeout` (the host's unit); the proxy entry logs the server's requests.
+ * `linkgate hook HOST --print-config` (with `--server fixture -- <fixture server>` when `proxy`) with every hook command
+ * replaced as `failure` says and each timeout set to `timeout` (the host's unit), files under `logs`; `runsAsPrinted`
+ * keeps the printed commands and timeouts (a control: the same measure on working hooks).
  */
 export async function failingPrintedSetUp(
   host: string,
-  failure: HookFailure,
-  timeout: number,
-  requestLog: string,
-  recordsFile: string,
-): Promise<{ hooks: Record<string, unknown>; fixture: McpServerConfig }> {
-  const args = ['hook', host, '--print-config', '--records', recordsFile, '--server', 'fixture', '--'];
-  const printed = await runCli([...args, ...tsServerCommand()]);
+  failure: AloneRun,
+  options: { timeout: number; logs: string; proxy: boolean },
+): Promise<FailingSetUp> {
+  const requestLog = path.join(options.logs, 'requests.jsonl');
+  const recordsFile = path.join(options.logs, 'records.jsonl');
+  const hookLog = path.join(options.logs, 'hook-runs.log');
+  const args = ['hook', host, '--print-config', '--records', recordsFile];
+  const printed = await runCli(options.proxy ? [...args, '--server', 'fixture', '--', ...tsServerCommand()] : args);
   expect(printed.code, printed.stderr).toBe(0);
-  const config = JSON.parse(printed.stdout) as Record<string, unknown> & {
-    hooks: Record<string, { hooks: Handler[] }[]>;
-  };
-  for (const entries of Object.values(config.hooks))
+  const config = JSON.parse(printed.stdout) as Record<string, unknown> & FailingSetUp['hooks'];
+  for (const [event, entries] of Object.entries(config.hooks))
     for (const entry of entries)
       for (const handler of entry.hooks) {
-        handler.command = hookFailures[failure](handler.command);
-        handler.timeout = timeout;
+        const command = failure === runsAsPrinted ? handler.command : hookFailures[failure](handler.command);
+        handler.command = `echo ${event} >> '${hookLog}'; ${command}`;
+        if (failure !== runsAsPrinted) handler.timeout = options.timeout;
       }
+  const hooks = { hooks: config.hooks };
+  if (!options.proxy) return { hooks, fixture: fixtureServer(requestLog), requestLog, recordsFile, hookLog };
   const servers = (config['mcpServers'] ?? config['mcp_servers']) as Record<
     string,
     { command: string; args: string[] }
   >;
   const proxy = servers['fixture'];
   if (proxy === undefined) throw new Error('no proxy entry printed');
-  return {
-    hooks: { hooks: config.hooks },
-    fixture: { command: proxy.command, args: proxy.args, env: { LINKGATE_REQUEST_LOG: requestLog } },
-  };
+  const fixture = { command: proxy.command, args: proxy.args, env: { LINKGATE_REQUEST_LOG: requestLog } };
+  return { hooks, fixture, requestLog, recordsFile, hookLog };
+}
+
+/** The events whose failing hook the host ran, in order. */
+export async function failedHookRuns(setUp: FailingSetUp): Promise<string[]> {
+  const text = await readFile(setUp.hookLog, 'utf8').catch(() => '');
+  return text.split('\n').filter((l) => l !== '');
+}
+
+/** What the hooks alone let happen when they fail: docs/hosts.md's cells, as measured. */
+export interface HooksAloneOutcome {
+  /** a read of the refused metadata link: did the server get it */
+  beforeRead: 'blocked' | 'goes ahead';
+  /** the tool result holding the refused link (and the metadata body, when it was read): did it reach the model */
+  afterTool: 'as it came' | 'withheld' | 'partly withheld';
+}
+
+/**
+ * Measures one hooks-alone run of the script `links tool, read of the metadata link`: `linksResult` is the text of
+ * what the model received for the links tool, `delivered` everything the model was sent.
+ */
+export async function hooksAloneOutcome(
+  setUp: FailingSetUp,
+  linksResult: string,
+  delivered: string,
+): Promise<HooksAloneOutcome> {
+  const { metadata } = fixtureNamed;
+  const read = (await serverReads(setUp.requestLog)).includes(metadata.uri);
+  const passed = [linksResult.includes(metadata.uri), ...(read ? [delivered.includes(metadata.marker)] : [])];
+  const afterTool = passed.every(Boolean) ? 'as it came' : passed.some(Boolean) ? 'partly withheld' : 'withheld';
+  return { beforeRead: read ? 'goes ahead' : 'blocked', afterTool };
 }

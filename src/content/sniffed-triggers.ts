@@ -23,6 +23,7 @@ import { WorkBudget } from './work-budget.ts';
 const namedAttributes: ReadonlySet<string> = new Set(['style', 'srcdoc', 'attributename']);
 // a scheme that runs script or a document, and its colon, in decoded lower-case text
 const activeScheme = /(?:javascript|vbscript|livescript|data):/;
+const shortestScheme = 'data:'.length;
 
 /** True when the bytes, read as a page by a sniffing browser, hold a trigger a browser may act on (see above); false when parse5 would find nothing active in them. Linear: each byte is read at most twice beyond the sites. */
 export function mayRunAsSniffedPage(bytes: Uint8Array, budget: WorkBudget = WorkBudget.unlimited()): boolean {
@@ -44,7 +45,10 @@ export function mayRunAsSniffedPage(bytes: Uint8Array, budget: WorkBudget = Work
       while (end < bytes.length && inSchemeRun(bytes[end] ?? 0)) end++;
       budget.spend('polyglot', end - start);
       decodedTo = end;
-      if (activeScheme.test(decodeRun(bytes, start, end))) return true;
+      // decoding never lengthens a run (a reference is one character or none, every other byte one or none), and the
+      // shortest scheme and colon is `data:`: a shorter run spells none, and no string is made of it (about one `:`
+      // in a thousand of random bytes stands after a scheme's last byte, and most of their runs are two or three long)
+      if (end - start >= shortestScheme && activeScheme.test(decodeRun(bytes, start, end))) return true;
     } else {
       return true;
     }

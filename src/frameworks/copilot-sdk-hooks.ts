@@ -171,8 +171,13 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
           savedDir: null,
         };
         const answer = await judge(event);
-        if (mode === 'observe' || answer.kind !== 'replace') return undefined;
-        return { modifiedResult: replacedResult(result, withoutPassedText(answer.output, contents.length, extra)) };
+        // a binary the model is handed that stands for no item the hook judged (an image's data, an embedded blob)
+        // was never judged: never handed on
+        const stray = strayBinaries(result['binaryResultsForLlm'], contents);
+        if (mode === 'observe' || (answer.kind !== 'replace' && stray === 0)) return undefined;
+        if (answer.kind !== 'replace') return { modifiedResult: withoutStray(result, contents, stray) };
+        const output = withoutPassedText(answer.output, contents.length, extra);
+        return { modifiedResult: replacedResult(result, withStrayNotice(output, stray)) };
       } catch (error) {
         if (mode === 'observe') return undefined;
         const notice = `linkgate withheld this tool result: the hook failed: ${errorLine(error)}`;
@@ -184,6 +189,48 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
     value: () => ledger.flush(),
     enumerable: false,
   }) as CopilotSdkHooks;
+}
+
+// the data of the items a binary may stand for: images and embedded blobs
+function binaryData(items: readonly unknown[]): Set<string> {
+  const data = new Set<string>();
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    if (item['type'] === 'image' && typeof item['data'] === 'string') data.add(item['data']);
+    const resource = item['resource'];
+    if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
+      data.add(resource['blob']);
+  }
+  return data;
+}
+
+/** How many of `binaries` (`binaryResultsForLlm`) stand for no image or embedded blob of `contents`. */
+function strayBinaries(binaries: unknown, contents: readonly unknown[]): number {
+  if (!Array.isArray(binaries)) return 0;
+  const data = binaryData(contents);
+  return binaries.filter((b) => !isRecord(b) || typeof b['data'] !== 'string' || !data.has(b['data'])).length;
+}
+
+// the notice for `stray` binaries left out as standing for no judged item
+const strayNotice = (stray: number) =>
+  `linkgate withheld ${stray} binary result(s) for the model that stand for no item of the tool result (only the items are judged)`;
+
+// the judged output with the notice for the binaries left out
+function withStrayNotice(output: unknown, stray: number): unknown {
+  if (stray === 0) return output;
+  const content: unknown[] = isRecord(output) && Array.isArray(output['content']) ? output['content'] : [];
+  return { ...(isRecord(output) ? output : {}), content: [...content, { type: 'text', text: strayNotice(stray) }] };
+}
+
+// a result the gate passed, its stray binaries left out: the text the model reads as it came, the notice after it
+function withoutStray(
+  result: Record<string, unknown>,
+  contents: readonly unknown[],
+  stray: number,
+): CopilotSdkToolResult {
+  const replaced = replacedResult(result, withStrayNotice({ content: contents }, stray));
+  const text = typeof result['textResultForLlm'] === 'string' ? `${result['textResultForLlm']}\n` : '';
+  return { ...replaced, textResultForLlm: `${text}${strayNotice(stray)}`, contents: [...contents] };
 }
 
 function sessionOf(input: Record<string, unknown>, invocation: CopilotSdkInvocation | undefined): string | null {
@@ -224,16 +271,8 @@ function withoutPassedText(output: unknown, count: number, extra: readonly { tex
  */
 function replacedResult(original: Record<string, unknown>, output: unknown): CopilotSdkToolResult {
   const content: unknown[] = isRecord(output) && Array.isArray(output['content']) ? output['content'] : [];
-  const lines: string[] = [];
-  const images = new Set<string>();
-  for (const item of content) {
-    if (!isRecord(item)) continue;
-    lines.push(...itemLines(item));
-    if (item['type'] === 'image' && typeof item['data'] === 'string') images.add(item['data']);
-    const resource = item['resource'];
-    if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
-      images.add(resource['blob']);
-  }
+  const lines = content.flatMap((item) => (isRecord(item) ? itemLines(item) : []));
+  const images = binaryData(content);
   const binaries: unknown[] = Array.isArray(original['binaryResultsForLlm']) ? original['binaryResultsForLlm'] : [];
   const kept = binaries.filter(
     (b): b is CopilotSdkToolResult['binaryResultsForLlm'][number] =>

@@ -9,7 +9,8 @@
 // them; controls: the same shapes with an ordinary address are handed on.
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: copilot binaries later — surviving (src/frameworks/copilot-sdk-hooks.ts judged `contents` and
-// `textResultForLlm`, never `binaryResultsForLlm`) — owner: redteam11
+// `textResultForLlm`, never `binaryResultsForLlm`) — mended: a binary that stands for no judged item (an image's data,
+// an embedded blob) is left out with a notice, redteam11
 // key: embedded json link codex, embedded json link claude-code — surviving (the hooks do not read a `resource_link` in
 // an embedded resource's JSON text, which the proxy and the decorator withhold; src/hook/hook-embedded.ts) — owner: hook39
 import path from 'node:path';
@@ -23,7 +24,7 @@ import { callWith, fronts } from './hidden-fronts.ts';
 import { handed } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata, policyFile, scratch } from './scripted-host.ts';
 
-const open = new Set<string>(['copilot binaries later', 'embedded json link codex', 'embedded json link claude-code']);
+const open = new Set<string>(['embedded json link codex', 'embedded json link claude-code']);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 afterEach(closeAll);
@@ -52,22 +53,40 @@ describe('red team, surviving (round 11): the Copilot SDK binaries beside the te
       return JSON.stringify(answer === undefined ? toolResult : answer.modifiedResult);
     };
   }
-  const binary = (address: string) => [{ type: 'resource', mimeType: 'text/plain', data: b64(`fetch ${address}`) }];
-  const decoded = (text: string) => `${text}\n${Buffer.from(/"data":"([^"]*)"/.exec(text)?.[1] ?? '', 'base64')}`;
+  const data = (address: string) => b64(`fetch ${address}`);
+  const binary = (address: string) => [{ type: 'resource', mimeType: 'text/plain', data: data(address) }];
+  // the embedded blob the Copilot builds a `resource` binary from
+  const blob = (address: string) => ({
+    type: 'resource',
+    resource: { uri: 'rt://docs/notes.txt', mimeType: 'text/plain', blob: data(address) },
+  });
+  const decoded = (text: string) =>
+    [text, ...[...text.matchAll(/"(?:data|blob)":"([^"]*)"/g)].map((m) => Buffer.from(m[1] ?? '', 'base64'))].join(
+      '\n',
+    );
 
   it('copilot binaries later')(
     'a later result of the session: a text binary naming the refused address does not reach the model',
     async () => {
       const post = await session();
       expect(await post([link(metadata, 'creds')])).toContain('linkgate refused the link');
-      expect(decoded(await post([{ type: 'text', text: 'ok' }], binary(metadata)))).not.toContain(hostPath);
+      const answer = await post([{ type: 'text', text: 'ok' }], binary(metadata));
+      expect(decoded(answer)).not.toContain(hostPath);
+      expect(answer).toContain('linkgate withheld 1 binary');
     },
   );
 
-  test('control: a later result whose text binary names an ordinary address: handed on', async () => {
+  test('a later result: the binary stands for an embedded blob naming the refused address: not handed on', async () => {
     const post = await session();
     await post([link(metadata, 'creds')]);
-    expect(decoded(await post([{ type: 'text', text: 'ok' }], binary(ordinary)))).toContain('docs.example/guide');
+    expect(decoded(await post([blob(metadata)], binary(metadata)))).not.toContain(hostPath);
+  });
+
+  test('control: a later result whose binary stands for an embedded blob of an ordinary address: handed on', async () => {
+    const post = await session();
+    await post([link(metadata, 'creds')]);
+    const answer = JSON.parse(await post([blob(ordinary)], binary(ordinary))) as { binaryResultsForLlm: unknown[] };
+    expect(answer.binaryResultsForLlm).toEqual(binary(ordinary));
   });
 });
 

@@ -9,71 +9,17 @@
 // handler ran or the page asked for anything off its origin by itself; a control runs nothing and asks for nothing
 // elsewhere. A case that gets through is a `test.fails` named in `open` (the round's findings in its session's closing note); the
 // consumer's verdict is its own test. Under CI=true a missing Chromium fails.
-import { afterAll, describe, expect, test, type TestContext } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { makeBmp, makePng } from '../../fixtures/make-bytes.ts';
-import type { Page } from 'playwright-core';
-import { useChromium } from '../svg-html/chromium-suite.ts';
+import { useChromiumOracles } from './chromium-oracles.ts';
 import { profileGate } from '../consumers/profile-gate.ts';
 import { judgeSendings, letThrough, refused, type Sending, sendingsOf } from './judge-variants.ts';
 
-const chromium = useChromium();
-const origin = 'http://page.test/';
+const { becomesLive, isLive } = useChromiumOracles();
 const svgNs = 'http://www.w3.org/2000/svg';
 const xlink = 'http://www.w3.org/1999/xlink';
 const ran = "fetch('http://ran.test/')";
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
-
-// Chromium loads `body` served as `served` and `look` watches the page: an attack waits for what it does (a script
-// run or a request off the origin, whenever it comes: a refresh fires after load), a control looks once the page has
-// loaded and painted two frames
-async function inChromium<T>(
-  ctx: TestContext,
-  served: string,
-  body: string | Buffer,
-  look: (page: Page, off: Promise<string>, offSeen: () => boolean) => Promise<T>,
-): Promise<T> {
-  const browser = chromium.browser();
-  if (browser === undefined) return ctx.skip(chromium.skipReason());
-  const page = await browser.newPage();
-  let resolveOff: (url: string) => void = () => {};
-  const off = new Promise<string>((resolve) => {
-    resolveOff = resolve;
-  });
-  let offSeen = false;
-  try {
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url === `${origin}page`) return route.fulfill({ contentType: served, body });
-      if (!url.startsWith(origin)) {
-        offSeen = true;
-        resolveOff(url);
-      }
-      return route.fulfill({ status: 404, body: '' });
-    });
-    return await look(page, off, () => offSeen);
-  } finally {
-    await page.close();
-  }
-}
-
-/** An attack: resolves true once a script ran or the page asked for anything off its origin (the test's timeout bounds it). */
-const becomesLive = (ctx: TestContext, served: string, body: string | Buffer): Promise<boolean> =>
-  inChromium(ctx, served, body, async (page, off) => {
-    const scriptRan = page
-      .waitForFunction('window.__ran === 1', undefined, { timeout: 0 })
-      .then(() => true)
-      .catch(() => false);
-    await page.goto(`${origin}page`, { waitUntil: 'commit' });
-    return await Promise.race([off.then(() => true), scriptRan.then((r) => r || off.then(() => true))]);
-  });
-
-/** A control: whether anything ran or was asked for elsewhere once the page loaded (every subresource) and painted two frames. */
-const isLive = (ctx: TestContext, served: string, body: string | Buffer): Promise<boolean> =>
-  inChromium(ctx, served, body, async (page, _off, offSeen) => {
-    await page.goto(`${origin}page`, { waitUntil: 'load' });
-    await page.evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))');
-    return offSeen() || (await page.evaluate('window.__ran === 1')) === true;
-  });
 
 function pngWithText(text: string): Buffer {
   const png = makePng();

@@ -5,56 +5,13 @@
 // video; a commented-out script; a textarea showing a script; a mermaid fence and math; tags named in a table;
 // a `<noscript>` pixel): Chromium runs nothing in any renderer's page, and the gate allows them. A case that gets
 // through is a `test.fails` named in `open` (the round's findings in its session's closing note). Under CI=true a missing Chromium fails.
-import { describe, expect, type TestContext, test } from 'vitest';
-import { realRenderers } from '../markdown/markdown-differential.ts';
-import { useChromium } from '../svg-html/chromium-suite.ts';
+import { describe, expect, test } from 'vitest';
+import { useChromiumOracles } from './chromium-oracles.ts';
 import { judgeSendings, letThrough, refused, sendingsOf } from './judge-variants.ts';
 
-const chromium = useChromium();
+const { renderersLive } = useChromiumOracles();
 const ran = "fetch('http://ran.test/')";
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
-
-// the renderers whose page of `md` ran a script or asked for anything but an image off its origin by `load`, and
-// for a refresh, once it fires (an attack waits for it; a control's page is looked at after load and two frames)
-async function renderersLive(ctx: TestContext, md: string, waitForRefresh: boolean): Promise<string[]> {
-  const browser = chromium.browser();
-  if (browser === undefined) return ctx.skip(chromium.skipReason());
-  const live: string[] = [];
-  for (const [name, render] of Object.entries(realRenderers)) {
-    const page = await browser.newPage();
-    let off = false;
-    let left: () => void = () => {};
-    const leaving = new Promise<void>((resolve) => {
-      left = resolve;
-    });
-    try {
-      await page.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url === 'http://md.test/')
-          return route.fulfill({
-            contentType: 'text/html',
-            body: `<!doctype html><html><body>${render(md)}</body></html>`,
-          });
-        // an image or a video from elsewhere is a link the gate judges as a link: only other loads count
-        if (!['image', 'media'].includes(route.request().resourceType())) {
-          off = true;
-          left();
-        }
-        return route.fulfill({ status: 404, body: '' });
-      });
-      await page.goto('http://md.test/', { waitUntil: 'load' });
-      if (waitForRefresh && !off) await leaving;
-      else
-        await page
-          .evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))')
-          .catch(() => undefined);
-      if (off || (await page.evaluate('window.__ran === 1').catch(() => false)) === true) live.push(name);
-    } finally {
-      await page.close();
-    }
-  }
-  return live;
-}
 
 // key, name, markdown, whether Chromium's act comes after load (a refresh)
 const attacks: [string, string, string, boolean][] = [

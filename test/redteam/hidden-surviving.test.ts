@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -17,10 +18,9 @@ afterEach(closeAll);
 // written (and percent-, fullwidth- or backslash-spelled), never as a numeric IPv4 a fetcher reads back; an error's
 // `data` and a completion's values were never judged as links.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refused = { result: { content: [link(metadata, 'creds')] } };
-const prose = (text: string) => ({ type: 'text', text });
 
 // one answer or message per way around, each naming the refused address after it was refused
 const afterRefusal: [string, Record<string, unknown>, string, Record<string, unknown>?][] = [

@@ -18,21 +18,11 @@ import { langchainReadLinkTool } from '../../src/frameworks/langchain-read-link.
 import { mastraReadLinkTool } from '../../src/frameworks/mastra-tools.ts';
 import { gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
-import { loadPolicy } from '../../src/policy/load-policy.ts';
-import type { Policy } from '../../src/policy/policy.ts';
-import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { answeringServer } from './hidden-fronts.ts';
-import {
-  closeAll,
-  hostPath,
-  link,
-  metadata,
-  onClose,
-  policyFile,
-  scratch,
-  scriptedTransport,
-} from './scripted-host.ts';
+import { closeAll, hostPath, link, metadata, onClose, scratch, scriptedTransport } from './scripted-host.ts';
+import { caseKeys, quickPolicy, signal, stuckSink } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -41,27 +31,9 @@ afterEach(closeAll);
 // `textResultForLlm` unjudged when nothing in them was replaced; a text holding more than the items' is now judged as
 // one more item), redteam10.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const signal = { signal: new AbortController().signal };
 const within = { timeout: 40_000 };
-/** A sink whose writes never settle (a stuck disk, a remote sink that never answers); it says when it was written. */
-function stuckSink(): RecordSink & { written: number } {
-  const sink = {
-    written: 0,
-    write: () => {
-      sink.written += 1;
-      return new Promise<void>(() => {});
-    },
-    close: async () => {},
-  };
-  return sink;
-}
-/** The default policy with a 1.5 s read deadline. */
-async function quickPolicy(): Promise<Policy> {
-  const policy = await loadPolicy(policyFile);
-  return { ...policy, document: { ...policy.document, read: { ...policy.document.read, readTimeoutMs: 1500 } } };
-}
 /** Settles with 'settled' or 'rejected'; the test's own timeout ends a hang. */
 const outcome = (p: Promise<unknown>) =>
   p.then(

@@ -6,19 +6,19 @@
 // Each front end must answer, hand on nothing refused, and answer again; the CPU each answer took is printed as
 // `[measure]`, never asserted. Through the proxy and the decorator over the real answering server, and each host's post
 // hook fed its real binary's event shape.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { handed, measured, postEvents } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const mib = 1024 * 1024;
 /** `count` distinct refused (non-public) links. */
 const refusedLinks = (count: number) =>

@@ -9,12 +9,13 @@ import { describe, expect, test } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned } from '../hook/hook-events.ts';
 import { handed, postEvents } from './round10-hosts.ts';
+import { caseKeys } from './round-cases.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: codex structured as string — surviving (src/hook/hook-discovery.ts walks an object `structuredContent` only;
 // Codex hands the model any `structuredContent` value, a string included) — owner: hook39
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const hooks = hookScratch('linkgate-redteam-r10shapes-');
 const metadata = 'http://169.254.169.254/latest/meta-data/';

@@ -11,10 +11,11 @@ import { describe, expect, test } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { handed, postEvents } from './round10-hosts.ts';
+import { caseKeys } from './round-cases.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const hooks = hookScratch('linkgate-redteam-r10surviving-');
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';

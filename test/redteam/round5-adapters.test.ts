@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks, notDiscoveredNotice } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
@@ -27,12 +27,13 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, signal } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 /** A real SDK client over `transport(inner)` before the scripted server `a`; the server's read log. */
 async function client(transport: (inner: StdioClientTransport) => Parameters<Client['connect']>[0]) {
@@ -93,7 +94,6 @@ describe('red team, adapters (round 5): gateToolResult retried', () => {
 });
 
 describe('red team, adapters (round 5): Claude Agent SDK hooks, a retried read or result', () => {
-  const signal = { signal: new AbortController().signal };
   const hooksIn = async () =>
     claudeAgentHooks({
       policy: policyFile,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import MarkdownIt from 'markdown-it';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
@@ -14,12 +14,13 @@ import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { answeringServer } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata, onClose, policyFile, scratch } from './scripted-host.ts';
+import { caseKeys, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 /** A 2.x Client over `gateTransport` before the answering server; what the transport handed it, after a barrier. */
 async function v2() {
@@ -55,7 +56,6 @@ const markdownIt = new MarkdownIt({ html: true, linkify: true });
 const tags = (text: string) =>
   [...new Set([...markdownIt.render(text).matchAll(/<([a-z][\w-]*)/g)].map((m) => m[1]))].sort();
 const refused = { result: { content: [link(metadata, 'creds')] } };
-const told = `the keys are at ${metadata} now`;
 
 describe('red team, round 5, under the 2.x SDK Client', () => {
   for (const name of ['[docs](https://evil.example/)', '<img src=x onerror=alert(1)>', 'www.evil.example/x'])

@@ -6,18 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { toolReturned } from '../hook/hook-events.ts';
 import { hookArgs } from '../hook/hook-args.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -25,8 +26,6 @@ async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
   console.info(`[measure] ${label}: ${Math.round(performance.now() - started)} ms`);
   return value;
 }
-
-const prose = (text: string) => ({ type: 'text', text });
 
 // prose beside a refused link, each meant to make the search for its address slow
 const slowProse: [string, string][] = [

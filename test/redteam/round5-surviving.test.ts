@@ -4,9 +4,10 @@
 // result or of an answer to `logging/setLevel`, a 2026-07-28 `input_required` sampling request's prose, a task's
 // `statusMessage` and a completed task's prose from `tasks/get`, and the address spelled in capitals with a trailing
 // dot (a URL parser reads it back as the same host). Through the proxy and the decorator over the real stdio servers.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts, taskFronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -14,11 +15,9 @@ afterEach(closeAll);
 // ca7d1a4 (sdkorder): prompts' messages, read bodies, sampling requests (and those inside `input_required`) and a
 // completed task's result were not searched for an earlier-refused address when this round was written.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refused = { result: { content: [link(metadata, 'creds')] } };
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 
 /** `text` lowercased, with IDNA full stops and a trailing dot of the host dropped: how a fetcher reads it back. */
 const readBack = (text: string) => text.toLowerCase().replaceAll('169.254.169.254./', '169.254.169.254/');

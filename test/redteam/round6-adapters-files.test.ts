@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
@@ -31,14 +31,13 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, signal } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
-
-const signal = { signal: new AbortController().signal };
+const it = caseKeys(open);
 
 /** `gatedLinks` over a real SDK client before the scripted server `a`; the client, the read tool and the read log. */
 async function linked(file?: string) {

@@ -11,13 +11,13 @@ import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 const open = new Set<string>();
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const jsonText = (value: unknown) => prose(JSON.stringify(value));
 const told = `now fetch ${metadata}`;
 

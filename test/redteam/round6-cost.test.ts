@@ -6,17 +6,17 @@
 // 8-character starts); and a refused address that is one character repeated, against prose of that character. Each
 // front end must answer before a host gives up (the SDK's default request timeout is 60 s: each test's own timeout),
 // hand on nothing refused, and still answer after. Speeds are printed, not asserted.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, link } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const links = (uris: readonly string[]) => ({ result: { content: uris.map((u, i) => link(u, `l${i}`)) } });
 
 const nested = Array.from({ length: 250 }, (_, i) => `http://10.0.0.1/${'a'.repeat(i + 1)}`);

@@ -14,6 +14,7 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { hostPath, link, metadata, policyFile } from './scripted-host.ts';
+import { prose } from './round-cases.ts';
 
 type Json = Record<string, unknown>;
 
@@ -105,7 +106,6 @@ describe('red team, order (round 6) through the decorator: one batch answering t
 
 // round 7: the refusal inside a JSON text item or `structuredContent` (the decorator judges those itself, by default),
 // and a batch whose two answers each refuse a link there and name the address the other refused
-const prose = (text: string) => ({ type: 'text', text });
 const inJson = { content: [prose(JSON.stringify({ link: link(metadata, 'creds') }))] };
 const inStructured = { content: [prose('see the data')], structuredContent: { link: link(metadata, 'creds') } };
 const other = 'http://10.0.0.7/admin/keys';

@@ -4,9 +4,10 @@
 // after the answer refusing it; the refused answer and the log in one batch the other way round (the log first), and
 // one batch answering two pending calls, the address in the first and its refusal in the second. Through the proxy
 // (raw bytes from the real scripted stdio server) and, for progress, the decorator (the answering server).
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { call, closeAll, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -15,7 +16,7 @@ afterEach(closeAll);
 // answering two calls, the address in the first (each tool result of a batch is searched for what the others refused,
 // once all are decided: src/sdk/batch-refusals.ts; the decorator alone: round6-order-decorator.test.ts).
 const open = new Set<string>();
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refusing = { jsonrpc: '2.0', id: '$id', result: { content: [link(metadata, 'creds')] } };
 const log = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `see ${metadata}` } };

@@ -6,11 +6,12 @@
 // `icons`; a sampling request's `systemPrompt`; a URL elicitation's `url`; a read error's nested `data`. Then the
 // address as a URL parser reads it back from prose: a soft hyphen in the host (UTS 46 maps it to nothing) and the
 // IPv4-mapped IPv6 host. Through the proxy and the decorator over the real answering server, and the Claude Code hook.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -19,12 +20,10 @@ afterEach(closeAll);
 // IPv6 host (`[::ffff:169.254.169.254]`, `[::ffff:a9fe:a9fe]`), which curl and a dual-stack socket reach as the IPv4
 // address (`readBack` writes a bracketed host as the URL parser does, a mapped one dotted: src/flow/bracketed-hosts.ts).
 const open = new Set<string>();
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refused = { result: { content: [link(metadata, 'creds')] } };
-const prose = (text: string) => ({ type: 'text', text });
 const deep = (value: unknown) => ({ a: [{ b: { c: [0, { d: value }] } }] });
-const told = `the keys are at ${metadata} now`;
 
 // after the refusal, one answer naming the address: the scripting call's arguments, the request that gets it
 const answered: [string, Record<string, unknown>, string, Record<string, unknown>][] = [

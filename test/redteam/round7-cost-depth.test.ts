@@ -5,17 +5,17 @@
 // naming the last one (the search's automaton built for all of them). Each front end must answer before a host gives
 // up (the SDK's 60 s request timeout: each test's own timeout), hand on nothing refused, and still answer after.
 // Speeds are printed, not asserted. Through the proxy and the decorator over the real answering server.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const depth = 3_000;
 /** `value` at the bottom of `levels` nested arrays, then objects (`{"a":[{"a":[…]}]}`). */
 const nested = (value: unknown, levels = depth): unknown => {

@@ -8,7 +8,7 @@
 // semantics (npx installs the `--package` spec or the alias target and runs its bin).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
 import {
@@ -22,13 +22,14 @@ import {
 } from '../doctor/doctor-scratch.ts';
 import { readRequested } from '../hook/hook-events.ts';
 import { metadata } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`): none now.
 // Doctor read a hook command's node flags only for code they load first, and its own options only for `--mode`:
 // `node --check`/`-c` never runs linkgate, `--help` and `--print-config` print and exit 0; Claude Code takes each as an
 // allow. Mended in src/doctor/linkgate-invocation.ts (node's command line read as node reads it, `argProblem`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const scratch = useScratch('linkgate-redteam-r7doctor-');
 const gated = ['claude-code', 'docs', 'partly-gated'];

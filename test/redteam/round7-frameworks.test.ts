@@ -4,23 +4,21 @@
 // in a `resource_link`'s name of an allowed link, and (Copilot) in the text the Copilot built beside its items. Each
 // callback is called as the SDK calls it (the event shapes the SDKs hand them, test/frameworks).
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { closeAll, hostPath, link, metadata, policyFile, scratch } from './scripted-host.ts';
+import { caseKeys, prose, signal, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const signal = { signal: new AbortController().signal };
 const sink = () => callbackSink(() => undefined);
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 
 // later results naming the address of the link refused before
 const later: [string, unknown[]][] = [

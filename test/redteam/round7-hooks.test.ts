@@ -3,22 +3,21 @@
 // text/plain blob of an embedded resource (a host hands the model the text) and written with HTML character references
 // (what markdown renderers turn back into the address). What the host hands on is the hook's replacement, or the
 // result as it came when the hook answers nothing.
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readBack } from '../../src/flow/read-back.ts';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose, told } from './round-cases.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`): as through
 // the proxy and the decorator (round7-surviving, round7-order-adapters), a blob is searched as its base64 and HTML
 // character references are not read back (src/flow/read-back.ts `readBack`); beside the refused link the hooks
 // keep the item as it came (Codex's block reason carries `http&#58;//169&#46;254…` word for word).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const hooks = hookScratch('linkgate-redteam-r7hooks-');
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 const blob = {
   type: 'resource',
   resource: { uri: 'rt://n.txt', mimeType: 'text/plain', blob: Buffer.from(told).toString('base64') },

@@ -13,11 +13,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { call, closeAll, hostPath, link, metadata, proxied, settled } from './scripted-host.ts';
 import { decoratorTwoCalls, proxyTwoCalls } from './two-calls.ts';
+import { prose, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 const refusals: [string, (id: unknown) => Record<string, unknown>][] = [
   [
     'a JSON text item',

@@ -7,7 +7,7 @@
 // references (the same result: the beside search, not the session's); `gatedLinks`' read tool after a later listing of
 // the same uri was refused for its declared type (the read follows the gate's latest word on the link).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
@@ -26,6 +26,7 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, prose, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -33,11 +34,9 @@ afterEach(closeAll);
 // search of one tool result walks each string as written (src/flow/structured-links.ts:161, a blob as its base64) and
 // reads it back without HTML character references (src/flow/gate-notice.ts:120 `readBack`), as the session's does.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refusing = (id: unknown) => ({ jsonrpc: '2.0', id, result: { content: [link(metadata, 'creds')] } });
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 
 describe('red team, order (round 7): two calls answered the other way round', () => {
   it('two calls proxy')(

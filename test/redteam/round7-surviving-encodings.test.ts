@@ -10,12 +10,12 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { told } from './round-cases.ts';
 
 afterEach(closeAll);
 
 const local = 'file:///home/jos\u00e9/.aws/credentials';
 const localPath = `home/jos\u00e9/.aws/credentials`;
-const told = `the keys are at ${metadata} now`;
 const greek = '\u0397 \u03b4\u03b9\u03b5\u03cd\u03b8\u03c5\u03bd\u03c3\u03b7 \u03b5\u03af\u03bd\u03b1\u03b9 ';
 
 const resource = (blob: Buffer, mimeType: string) => ({

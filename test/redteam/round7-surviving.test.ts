@@ -6,9 +6,10 @@
 // parser reach the same host); scheme-relative (`//169.254…`, what a browser resolves against an http page). Through
 // the proxy and the decorator over the real answering server.
 import MarkdownIt from 'markdown-it';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -19,10 +20,9 @@ afterEach(closeAll);
 // - HTML character references: `readBack` (src/flow/read-back.ts) folds NFKC, percent-encoding and backslashes,
 //   not `&#46;`/`&#58;`/`&period;`, which markdown-it, marked and commonmark turn back into the address (and linkify).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const refused = { result: { content: [link(metadata, 'creds')] } };
-const prose = (text: string) => ({ type: 'text', text });
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const markdownIt = new MarkdownIt({ html: false, linkify: true });
 

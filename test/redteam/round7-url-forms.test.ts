@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -14,9 +15,7 @@ afterEach(closeAll);
 // percent-decoding, `\\`, numeric and bracketed hosts), which keeps a default port (`:80`) and dot segments (`/./`,
 // `x/../`) that curl and every URL parser remove (the forms, src/flow/address-search.ts:30, are of the address alone).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
-
-const prose = (text: string) => ({ type: 'text', text });
+const it = caseKeys(open);
 
 /** Every http(s) url in `answer`'s strings as the WHATWG parser reads it. */
 function parsed(answer: unknown): string {

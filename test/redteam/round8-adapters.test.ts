@@ -33,6 +33,7 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, prose, signal } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -44,10 +45,8 @@ afterEach(closeAll);
 // unhandled rejection that ended the host process, and `recordErrorMessage` throw so `gateToolResult` rejected: both
 // now describe the failure with `errorLine` (src/decision/error-line.ts), which never throws.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const signal = { signal: new AbortController().signal };
-const prose = (text: string) => ({ type: 'text', text });
 /** A failure that is no Error and has no string form: `String(value)` and template literals throw on it. */
 const unprintable = () => Object.create(null) as unknown;
 /** A host process: `gatedLinks` with a sink rejecting an unprintable value, one link listed and read; prints the read's text. */

@@ -13,12 +13,13 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { expectExecRan, gioLaunchSuite } from '../content/redteam/gio-launch.ts';
 import { judgeSendings, letThrough, refused, type Sending, sendingsOf } from '../content/redteam/judge-variants.ts';
+import { caseKeys } from './round-cases.ts';
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`). None
 // open: the notebook widget state (`metadata.widgets`, which nbconvert's default template embeds with the widget
 // manager that renders the HTML widget's value as markup) is read by `widgetPieces` in active-notebook.ts.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const launch = gioLaunchSuite('linkgate-redteam-r8content-', 'notes.desktop');
 const launcherSendings = sendingsOf('guide://share/notes', ['.desktop', '.txt', ''], ['text/plain', undefined]);

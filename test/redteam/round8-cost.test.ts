@@ -6,19 +6,18 @@
 // host. Each front end must answer, hand on nothing refused, and answer again after; the CPU each answer took (this
 // process: the proxy and the decorator run in it, the servers do not) is printed as `[measure]`, not asserted (the
 // goal is well under 2 s on a loaded 2-core machine). Through the proxy, the decorator and the Claude Code hook.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
-
-const prose = (text: string) => ({ type: 'text', text });
+const it = caseKeys(open);
 
 /** Runs `work`, printing its CPU (user + system, this process) and wall time. */
 async function measured<T>(label: string, work: () => Promise<T>): Promise<T> {

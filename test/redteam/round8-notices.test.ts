@@ -12,6 +12,7 @@ import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -21,7 +22,7 @@ afterEach(closeAll);
 // whether the name holds the link's own address): a notice shows no name that spells an address the same answer
 // refused (its ledger, notices39; c7c840a's broader rule left out any name spelling any address).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const markdownIt = new MarkdownIt({ linkify: true });
 const other = 'http://10.0.0.7/admin/keys';

@@ -6,7 +6,7 @@
 // the decorator over the real answering server, `gatedLinks` over real SDK clients, and the hooks as the SDK calls them.
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
@@ -25,6 +25,7 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, prose, signal, told } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -32,11 +33,8 @@ afterEach(closeAll);
 // gatedLinks two connections (each `links.transport(…)` kept only its own refusals; they share one `RefusedAddresses`
 // now, the `refused` option of gateTransport).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const signal = { signal: new AbortController().signal };
-const prose = (text: string) => ({ type: 'text', text });
-const told = `the keys are at ${metadata} now`;
 const refusedText = 'linkgate refused the link';
 
 describe('red team, order (round 8): one agent, two connections', () => {

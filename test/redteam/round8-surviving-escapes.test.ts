@@ -10,10 +10,10 @@ import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
-const prose = (text: string) => ({ type: 'text', text });
 const markdownIt = new MarkdownIt({ html: true, linkify: true });
 const withoutScheme = metadata.slice('http://'.length);
 

@@ -13,6 +13,7 @@ import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -22,9 +23,8 @@ afterEach(closeAll);
 // Mended: base64, base64url and a `data:` uri inside prose (`base64RunsText`), `&#10;`/`&Tab;` inside the address (the
 // uri runs joined again after references are decoded), flowtidy39.
 const open = new Set<string>();
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const markdownIt = new MarkdownIt({ html: true, linkify: true });
 const withoutScheme = metadata.slice('http://'.length);

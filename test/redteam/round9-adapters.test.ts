@@ -13,8 +13,7 @@ import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
-import type { Policy } from '../../src/policy/policy.ts';
-import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
+import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateToolResult } from '../../src/sdk/gate-tool-result.ts';
 import { toolReturned } from '../hook/hook-events.ts';
 import { answeringServer } from './hidden-fronts.ts';
@@ -28,6 +27,7 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, prose, quickPolicy, signal, stuckSink } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -35,17 +35,8 @@ afterEach(closeAll);
 // Mended: the Claude Agent SDK and Copilot SDK hooks awaited their records sink with no deadline (the callback never
 // answered): `LinkLedger` now ends each write at a deadline (src/frameworks/link-ledger.ts), redteam9.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const signal = { signal: new AbortController().signal };
-const prose = (text: string) => ({ type: 'text', text });
-/** A sink whose writes never settle. */
-const stuckSink = (): RecordSink => ({ write: () => new Promise<void>(() => {}), close: async () => {} });
-/** The default policy with a 1.5 s read deadline. */
-async function quickPolicy(): Promise<Policy> {
-  const policy = await loadPolicy(policyFile);
-  return { ...policy, document: { ...policy.document, read: { ...policy.document.read, readTimeoutMs: 1500 } } };
-}
 const within = { timeout: 30_000 };
 
 describe('red team, adapters (round 9): a records sink that never answers', () => {

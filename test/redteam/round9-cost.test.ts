@@ -6,17 +6,17 @@
 // 1 000 objects deep with the address at the bottom, and 5 000 resource_links to distinct ordinary hosts with the refused
 // one last. Each front end must answer, hand on nothing refused, and answer again after; the CPU each answer took is
 // printed as `[measure]`, not asserted. Through the proxy and the decorator over the real answering server.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const mib = 1024 * 1024;
 
 /** Runs `work`, printing its CPU (user + system, this process) and wall time. */

@@ -9,6 +9,7 @@ import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -16,7 +17,7 @@ afterEach(closeAll);
 // Mended: lookalike quotes (src/decision/quote-value.ts replaced U+0060 only, not U+FF40/U+1FEF that NFKC folds to it),
 // redteam9; named octal (read back in a C/shell reading of its own, `text-escapes.ts`), notices39.
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const markdownIt = new MarkdownIt({ html: true, linkify: true });
 const fromCode = (h: string, base: number) => String.fromCharCode(Number.parseInt(h, base));

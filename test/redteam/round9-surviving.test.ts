@@ -13,6 +13,7 @@ import MarkdownIt from 'markdown-it';
 import { afterEach, describe, expect, test } from 'vitest';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys, prose } from './round-cases.ts';
 
 afterEach(closeAll);
 
@@ -22,9 +23,8 @@ afterEach(closeAll);
 // reading of their own, comments and tags taken out as a renderer shows the text (`text-escapes.ts`), and a result's
 // text items searched one after the other too (`joinedEdits` beside the refusal, `RefusedAddresses.names` after it).
 const open = new Set<string>();
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
-const prose = (text: string) => ({ type: 'text', text });
 const markdownIt = new MarkdownIt({ html: true, linkify: true });
 const [scheme, rest] = metadata.split('://') as [string, string];
 

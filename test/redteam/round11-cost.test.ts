@@ -30,7 +30,10 @@ describe('red team, cost (round 11): 1.9 million JSON values in one result, the 
   const text = (count: number) => JSON.stringify(wide(count));
   const events: [string, (count: number) => unknown][] = [
     ['claude-code', (count) => toolReturned('fixture', 'links', [{ type: 'text', text: text(count) }])],
-    ['codex', (count) => codexToolReturned({ content: [{ type: 'text', text: 'ok' }], structuredContent: wide(count) })],
+    [
+      'codex',
+      (count) => codexToolReturned({ content: [{ type: 'text', text: 'ok' }], structuredContent: wide(count) }),
+    ],
     ['gemini-cli', (count) => geminiToolReturned([], [text(count)])],
   ];
   for (const [host, event] of events) {
@@ -64,13 +67,19 @@ describe('red team, cost (round 11): one very long uri', () => {
   });
 
   for (const [front, make] of fronts) {
-    test(`${front}: a resource_link whose uri is 8 MiB, the metadata host: refused, and the front end answers after`, within, async () => {
-      const gated = await make();
-      const uri = `${metadata}${'a'.repeat(8 * 1024 * 1024)}`;
-      const answer = await measured(`${front}, 8 MiB uri`, () => callWith(gated, { result: { content: [link(uri)] } }));
-      expect(JSON.stringify(answer)).not.toContain(hostPath);
-      expect(JSON.stringify(await gated.request('ping'))).toContain('result');
-    });
+    test(
+      `${front}: a resource_link whose uri is 8 MiB, the metadata host: refused, and the front end answers after`,
+      within,
+      async () => {
+        const gated = await make();
+        const uri = `${metadata}${'a'.repeat(8 * 1024 * 1024)}`;
+        const answer = await measured(`${front}, 8 MiB uri`, () =>
+          callWith(gated, { result: { content: [link(uri)] } }),
+        );
+        expect(JSON.stringify(answer)).not.toContain(hostPath);
+        expect(JSON.stringify(await gated.request('ping'))).toContain('result');
+      },
+    );
     test(`control: ${front}: the same link with a short path: refused`, async () => {
       const answer = await callWith(await make(), { result: { content: [link(metadata)] } });
       expect(JSON.stringify(answer)).toContain('linkgate refused the link');

@@ -117,12 +117,7 @@ export function itemJudge(
       refs.set(uri, refused);
       return { path, refused };
     }
-    // an allowed link's values are shared (frozen): each is written once into the line, however many links it marks
-    const allowed = decision.effect === 'allow';
-    const compact = allowed ? allowCompact : compactDecision(decision);
-    return isRecord(item['_meta'])
-      ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: compact }
-      : { op: 'set', path, key: '_meta', value: allowed ? allowMeta : { [decisionMetaKey]: compact } };
+    return keptLinkEdit(path, item, decision);
   };
 
   async function slowEdit(
@@ -154,9 +149,12 @@ export function itemJudge(
   return {
     judge: (method, message, steps, decided) => {
       const early = takeEarly(earlyAnswers, message['id']);
-      return method === 'prompts/get'
-        ? judgeFound(message, messageItems(message, 'result'), false, early?.steps, early?.embedded, decided)
-        : judgeFound(message, toolItems(message), true, steps ?? early?.steps, early?.embedded, decided);
+      if (method === 'prompts/get')
+        return judgeFound(message, messageItems(message, 'result'), false, early?.steps, early?.embedded, decided);
+      const decorated = steps ?? early?.steps;
+      const quick = keptLinksOnly(message, decorated);
+      if (quick !== undefined) return Promise.resolve(quick.length === 0 ? null : edited(message, quick));
+      return judgeFound(message, toolItems(message), true, decorated, early?.embedded, decided);
     },
     judgeRequest: (message) => {
       const early = takeEarly(earlyRequests, message['id']);
@@ -256,6 +254,46 @@ export function itemJudge(
       return withheldNaming(responseId);
     return edits.length === 0 ? null : edited(message, edits);
   }
+}
+
+// a link kept in place, with its compact decision under its `_meta` (beside the item's own object `_meta`, if any);
+// an allowed link's values are shared (frozen): each is written once into the line, however many links it marks
+function keptLinkEdit(path: JsonPath, item: Record<string, unknown>, decision: Decision): MessageEdit {
+  const allowed = decision.effect === 'allow';
+  const compact = allowed ? allowCompact : compactDecision(decision);
+  return isRecord(item['_meta'])
+    ? { op: 'set', path: [...path, '_meta'], key: decisionMetaKey, value: compact }
+    : { op: 'set', path, key: '_meta', value: allowed ? allowMeta : { [decisionMetaKey]: compact } };
+}
+
+const contentPath: JsonPath = ['result', 'content'];
+
+/**
+ * The edits of a tool result whose items are all kept as they are but for their links' decisions: each link decided
+ * by the decorator (`steps`, by `content` index) and none refused, no embedded resource, no `structuredContent`, no
+ * JSON text. One pass over `content`, and nothing made per link but its edit; `judgeFound` would make the same edits.
+ * undefined: the result is not such a one (the full judge).
+ */
+function keptLinksOnly(
+  message: Readonly<Record<string, unknown>>,
+  steps: ReadonlyMap<number, LinkStep> | undefined,
+): MessageEdit[] | undefined {
+  const result = message['result'];
+  if (steps === undefined || !isRecord(result) || result['structuredContent'] !== undefined) return undefined;
+  const content = result['content'];
+  if (!Array.isArray(content)) return undefined;
+  const edits: MessageEdit[] = [];
+  for (let i = 0; i < content.length; i += 1) {
+    const item: unknown = content[i];
+    if (!isRecord(item)) continue;
+    const type = item['type'];
+    if (type === 'resource_link') {
+      const step = steps.get(i);
+      if (step === undefined || step.linkDecision.effect === 'deny') return undefined;
+      edits.push(keptLinkEdit(pathTo(contentPath, i), item, step.linkDecision));
+    } else if ((type === 'resource' && isRecord(item['resource'])) || isJsonText(item)) return undefined;
+  }
+  return edits;
 }
 
 // a link refused in a result, at `path`: its item is worded once every link of the result is decided

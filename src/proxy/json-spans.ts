@@ -122,6 +122,17 @@ function editSplices(
     lastJson = made;
     return made;
   };
+  // a member name's JSON, kept apart from the values' (a `set` asks for both: one last-asked slot for the two missed
+  // every time and looked both up in the map)
+  let lastKey: string | undefined;
+  let lastKeyJson = '';
+  const jsonKey = (key: string): string => {
+    if (key !== lastKey) {
+      lastKeyJson = JSON.stringify(key);
+      lastKey = key;
+    }
+    return lastKeyJson;
+  };
   // the text of each member added, made once for its value and name (not a new string per link): `"key":value`, and
   // after a comma
   const added = new Map<string, Map<string, readonly [string, string]>>();
@@ -172,7 +183,7 @@ function editSplices(
       splices.push({ start: at.start, end: at.end, text: `[${kept.join(',')}]` });
     } else {
       const value = json(edit.value);
-      const key = json(edit.key);
+      const key = jsonKey(edit.key);
       const lacks = step === undefined ? lacksMember(parsed, path, edit.key) : lacksOwn(parentValue, step, edit.key);
       const added = lacks ? index.closingBrace(at) : index.addedMember(at, key);
       if (added !== undefined) {

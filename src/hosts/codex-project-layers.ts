@@ -4,14 +4,15 @@ import { isRecord } from '../decision/json-value.ts';
 
 /**
  * The `.codex` folders of the project layers Codex loads for `cwd`: from the project root (the nearest folder up
- * holding `.git`, Codex's default `project_root_markers`, else `cwd`) down to `cwd`, each that exists, and only when
- * the user config trusts the project (`[projects."ROOT"] trust_level = "trusted"`); an untrusted project's layers are
- * loaded disabled. Lowest precedence first.
+ * holding one of `markers`, Codex's `project_root_markers`, default `.git`; `cwd` itself when the list is empty or no
+ * folder holds one) down to `cwd`, each that exists, and only when the user config trusts the project
+ * (`[projects."ROOT"] trust_level = "trusted"`); an untrusted project's layers are loaded disabled. Lowest precedence
+ * first.
  */
-export function codexProjectLayers(cwd: string, projects: unknown): string[] {
+export function codexProjectLayers(cwd: string, projects: unknown, markers: readonly string[] = ['.git']): string[] {
   let root = cwd;
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) {
+  for (let dir = cwd; markers.length > 0; dir = dirname(dir)) {
+    if (markers.some((marker) => existsSync(join(dir, marker)))) {
       root = dir;
       break;
     }

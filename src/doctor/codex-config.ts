@@ -18,18 +18,14 @@ export function codexHome(places: ConfigPlaces): string {
 /**
  * Codex's MCP servers (`[mcp_servers.NAME]` of its config layers: /etc/codex/config.toml, $CODEX_HOME/config.toml, a
  * trusted project's .codex/config.toml and /etc/codex/managed_config.toml, `enabled = false` kept as disabled) and its
- * hooks (hooks.json and `[hooks]` of the user and project layers), each with the trust Codex recorded for it
- * (`[hooks.state]` of the user config), `[features] hooks = false` in any layer or pinned by
- * /etc/codex/requirements.toml, and that file's `allow_managed_hooks_only` (codex-system.ts).
+ * hooks (hooks.json and `[hooks]` of every layer, and `[hooks]` of /etc/codex/requirements.toml), a user's or
+ * project's each with the trust Codex recorded for it (`[hooks.state]` of the user config), `[features] hooks = false`
+ * in any layer or pinned by /etc/codex/requirements.toml, and that file's `allow_managed_hooks_only` (codex-system.ts).
  */
 export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   const home = codexHome(places);
   const { layers: all, requirements, problems } = await readCodexLayers(places, home);
   const root = all.find((layer) => layer.scope === 'user')?.config ?? {};
-  // the layers whose hooks doctor reads: the user's and the trusted projects' (the system folder's hooks.json and the
-  // managed config's hooks are not counted: doctor has not read when codex runs them)
-  const layers = all.filter((layer) => layer.scope !== 'system');
-
   // a later layer's entry of the same name replaces an earlier one
   const byName = new Map<string, ConfiguredServer>();
   // each name's entry as codex merges it: a later layer's table merged into the earlier one key by key (codex-rs
@@ -67,26 +63,35 @@ export async function readCodex(places: ConfigPlaces): Promise<HostInventory> {
   // requirements.toml pins the switch whatever the layers say, and may run only the administrator's own hooks
   const offIn = hooksFeatureOff(all) ?? requiredFeatureOff(requirements);
   const managedOnly = requirements !== null && requirements.config['allow_managed_hooks_only'] === true;
-  // each layer's hooks.json and [hooks]; the trust is the user's, recorded in its config.toml
-  const sources: [string, unknown][] = [];
-  for (const layer of layers) {
-    const hooksJson = join(layer.folder, 'hooks.json');
-    const json = await readConfigFile(hooksJson);
-    if (json.kind === 'problem') problems.push(json.message);
-    sources.push(
-      [hooksJson, json.kind === 'read' ? json.value['hooks'] : undefined],
-      [layer.file, layer.config['hooks']],
-    );
+  // each layer's hooks.json and [hooks] (codex-rs hooks `discover_handlers`: every layer's hooks run, none replaces
+  // another's): the user's and the trusted projects' run once trusted (the trust is the user's, recorded in its
+  // config.toml) unless `allow_managed_hooks_only`; the system layer's (/etc/codex/hooks.json, `[hooks]` of
+  // /etc/codex/config.toml), the managed config's `[hooks]` (it has no hooks.json) and requirements.toml's `[hooks]`
+  // are the administrator's: they run untrusted, whatever `allow_managed_hooks_only` says
+  const sources: { file: string; block: unknown; managed: boolean }[] = [];
+  for (const layer of all) {
+    const managed = layer.scope === 'system';
+    if (!layer.file.endsWith('managed_config.toml')) {
+      const hooksJson = join(layer.folder, 'hooks.json');
+      const json = await readConfigFile(hooksJson);
+      if (json.kind === 'problem') problems.push(json.message);
+      sources.push({ file: hooksJson, block: json.kind === 'read' ? json.value['hooks'] : undefined, managed });
+    }
+    sources.push({ file: layer.file, block: layer.config['hooks'], managed });
   }
+  if (requirements !== null)
+    sources.push({ file: requirements.file, block: requirements.config['hooks'], managed: true });
   const hooks: ConfiguredHook[] = [];
-  for (const [file, block] of sources)
+  for (const { file, block, managed } of sources)
     for (const h of hookHandlers(block, codex.events)) {
       const blocked =
         offIn !== undefined
           ? `hooks are turned off in codex (\`[features] hooks = false\` in \`${offIn}\`)`
-          : managedOnly
-            ? `codex runs only the administrator's hooks (\`allow_managed_hooks_only = true\` in \`${requirements?.file}\`)`
-            : codexHookBlocked(state, codexHookKey(file, h), codexHookHash(h));
+          : managed
+            ? undefined
+            : managedOnly
+              ? `codex runs only the administrator's hooks (\`allow_managed_hooks_only = true\` in \`${requirements?.file}\`)`
+              : codexHookBlocked(state, codexHookKey(file, h), codexHookHash(h));
       hooks.push(configuredHook(codex, file, h, blocked));
     }
   return { servers, hooks, problems };

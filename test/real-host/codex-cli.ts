@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { McpServerConfig } from './claude-code.ts';
 import { recorderCommand } from './claude-code.ts';
 import { type FunctionCallOutput, functionCallOutputsOf, responsesDialect } from './codex-model-api.ts';
-import { type HostRunResult, runHost } from './host-run.ts';
+import { type HostCommand, type HostRunResult, runHost } from './host-run.ts';
 import { type HostInstall, installPackage } from './install-package.ts';
 import type { ScriptStep } from './model-api.ts';
 
@@ -25,6 +25,10 @@ export interface CodexCliOptions {
   timeoutMs?: number;
   /** extra environment for the host (and so its MCP servers and hooks) */
   env?: Record<string, string>;
+  /** pass `--dangerously-bypass-hook-trust` (default true: hooks run untrusted, as automation runs them) */
+  bypassHookTrust?: boolean;
+  /** starts codex through another command (e.g. in a private mount namespace), given how it would start */
+  wrap?: (command: HostCommand) => HostCommand;
 }
 
 /** What a Codex CLI run produced; `toolResults` are the `function_call_output` items by call id. */
@@ -119,8 +123,10 @@ export async function runCodexCli(options: CodexCliOptions): Promise<CodexCliRes
         ...options.env,
       };
       // hooks run only once trusted (`/hooks` in the TUI); automation passes the bypass
-      const args = ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-hook-trust', options.prompt];
-      return { file: install.bin, args, env };
+      const bypass = options.bypassHookTrust === false ? [] : ['--dangerously-bypass-hook-trust'];
+      const args = ['exec', '--skip-git-repo-check', '--json', ...bypass, options.prompt];
+      const command = { file: install.bin, args, env };
+      return options.wrap?.(command) ?? command;
     },
   });
 }

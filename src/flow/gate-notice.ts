@@ -121,9 +121,31 @@ function namesAddress(name: string, uri: string, refused: MessageLedger | undefi
   const cut = name.length > maxQuotedChars ? name.slice(0, maxQuotedChars - 1) : null;
   if (refused !== undefined && (refused.spells(shown) || (cut !== null && refused.spells(cut)))) return true;
   const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
-  const spells = (back: string) => refused === undefined && spellsAddress.test(back);
+  const spells = (back: string) => refused === undefined && spellsAnyAddress(back);
   return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spells(back)));
 }
 
-// an absolute uri with an authority, or a dotted IPv4 host, anywhere in a text (names worded with no ledger)
-const spellsAddress = /[a-z0-9+.-]:\/\/[^\s/?#]|(?:^|[^0-9.])\d{1,3}(?:\.\d{1,3}){3}(?![0-9])/i;
+// an absolute uri with an authority, a dotted IPv4 host, an IPv6 literal (bracketed or bare), or a host with a path
+// or a port (`metadata.google.internal/computeMetadata`, `localhost:8080`), anywhere in a text (names worded with no
+// ledger: a tool or a shell the gate does not cover could be pointed at any of them)
+function spellsAnyAddress(text: string): boolean {
+  return spellsAddress.test(text) || [...text.matchAll(ipv6Candidates)].some((m) => isIpv6Literal(m[1] ?? ''));
+}
+
+const spellsAddress = new RegExp(
+  [
+    String.raw`[a-z0-9+.-]:\/\/[^\s/?#]`,
+    String.raw`(?:^|[^0-9.])\d{1,3}(?:\.\d{1,3}){3}(?![0-9])`,
+    String.raw`(?<![0-9a-z.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d{1,5})?\/`,
+    String.raw`(?<![0-9a-z.-])(?=[0-9-]*[a-z])[a-z0-9-]+(?:\.[a-z0-9-]+)*:\d{2,5}(?![0-9])`,
+  ].join('|'),
+  'i',
+);
+
+// a run of hex digits, colons and dots holding two colons, standing alone (not inside a word such as `std::vector`)
+const ipv6Candidates = /(?<![0-9a-z:])([0-9a-f]*:[0-9a-f.]*:[0-9a-f:.]*)(?![0-9a-z:])/gi;
+
+// whether `text` (with a hex digit) is an IPv6 address as a URL parser reads one between brackets
+function isIpv6Literal(text: string): boolean {
+  return /[0-9a-f]/i.test(text) && URL.canParse(`http://[${text}]/`);
+}

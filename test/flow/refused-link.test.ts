@@ -129,6 +129,12 @@ describe('refusedLinkNotice names a link by what it is called, never by an addre
     ['a dotted IPv4 host', 'keys on 10.1.2.3 now'],
     ['a uri with `\\x2f` escapes', 'http:\\x2f\\x2finternal.corp\\x2fkeys'],
     ['a uri in base64', Buffer.from('http://internal.corp/keys').toString('base64')],
+    // round 11's capped name: an IPv6 literal with no scheme, bracketed or bare, and hosts with a path or a port
+    ['a bracketed IPv6 host and path', '[fd00::1]/admin/keys'],
+    ['a bare IPv6 address', 'keys on fd00::1 now'],
+    ['an IPv4-mapped IPv6 address', 'see [::ffff:a9fe:a9fe]'],
+    ['a host name and path', 'metadata.google.internal/computeMetadata/v1'],
+    ['a host and port', 'admin on localhost:8080'],
   ])('a name that spells %s is left out', async (_what, name) => {
     const notice = await refusedAt('file:///etc/passwd', name);
     expect(notice).not.toContain(name);
@@ -139,6 +145,10 @@ describe('refusedLinkNotice names a link by what it is called, never by an addre
     ['a plain name', 'passwd'],
     ['a version with three parts', 'release 10.2.3'],
     ['a file name', 'notes.v2.txt'],
+    ['a C++ scope', 'std::vector notes'],
+    ['a time of day', 'minutes of 12:30:45'],
+    ['a heading with a colon', 'Chapter 2: intro'],
+    ['a path with no host', 'docs/guide.md'],
   ])('%s is shown', async (_what, name) => {
     expect(await refusedAt('file:///etc/passwd', name)).toContain(`\`${name}\``);
   });

@@ -239,7 +239,7 @@ export function kindOfFileType(ext: string, mime: string): string {
 // its reader differs (an XML parser, consumers/browser.ts)
 const pageKinds: ReadonlySet<string> = new Set(['html', 'xhtml']);
 
-/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, a page under a page label, an XHTML page under an xml label, or inert text under `text`. */
+/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, a page under a page label, an XHTML page under an xml label, inert text or markup (xml, svg, a page) under a text label. */
 export function kindCovers(label: string, real: string): boolean {
   if (label === real) return true;
   // text/html and application/xhtml+xml both name a page, whichever parser reads it
@@ -252,9 +252,11 @@ export function kindCovers(label: string, real: string): boolean {
   if ((label === 'png' && real === 'apng') || (label === 'apng' && real === 'png')) return true;
   // text/plain is the safe supertype of inert text (markdown, csv, json, …); bytes cannot tell inert text formats apart
   if (familyOf(label) === 'text' && familyOf(real) === 'text') return true;
-  // xml or svg under a text label is shown as text (no browser sniffs text/plain as an image); its markup is still
-  // read for script by the browser consumer, whatever the label (which is denied by itself)
-  if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg')) return true;
+  // xml, svg or a page under a text label is shown as text (no browser sniffs text/plain as an image or a page) or
+  // rendered by whatever the label names; markup has no magic bytes to contradict the label (DESIGN §5 names magic
+  // bytes): the browser reads its markup for script whatever the label, and a page declared text/plain, markdown or
+  // octet-stream is read by the markdown renderers too (which is denied by itself)
+  if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg' || pageKinds.has(real))) return true;
   return false;
 }
 

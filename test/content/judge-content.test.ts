@@ -53,12 +53,14 @@ describe('judgeContent', () => {
       'deny',
       ['content.mime-mismatch', 'content.type-not-allowed'],
     ],
+    // markup has no magic bytes to contradict a text label (DESIGN §5): a page's script is the browser's finding
+    ['html bytes declared text', 'text/plain', sniff('html'), 'allow', []],
     [
-      'html bytes declared text',
+      'html bytes with script declared text',
       'text/plain',
-      sniff('html'),
+      sniff('html', { active: 'a `<script>` element' }),
       'deny',
-      ['content.mime-mismatch', 'content.type-not-allowed'],
+      ['content.executable'],
     ],
     ['no declared type, zip', null, sniff('zip'), 'deny', ['content.type-not-allowed']],
     ['no declared type, unknown binary', null, sniff('unknown'), 'deny', ['content.type-not-allowed']],

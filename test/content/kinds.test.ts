@@ -63,7 +63,9 @@ describe('kinds table', () => {
     ['apng', 'png', true],
     ['octet-stream', 'pe', true],
     ['png', 'jpeg', false],
-    ['text', 'html', false],
+    // a page has no magic bytes to contradict a text label: it is judged as a page by its consumers (DESIGN §5)
+    ['text', 'html', true],
+    ['markdown', 'xhtml', true],
     // shown as text under a text label, and read for script by the browser whatever the label (issue 41 item 5)
     ['text', 'svg', true],
     ['svg', 'xml', false],

@@ -50,6 +50,13 @@ export function recognisedUnder(profile: ConsumerProfile): (kind: TextKind) => b
   };
 }
 
+// A page (a body whose markup root is html) is judged by its own consumer, the browser, before the markdown renderers
+// a text type hands it to as well: a page the browser finds active is denied for what it runs, without five renderings
+// of it first (which may end its budget and withhold it as too complex instead)
+const pageOrder: readonly ContentConsumer[] = contentConsumers.flatMap((consumer) =>
+  consumer === browserConsumer ? [] : consumer === markdownConsumer ? [browserConsumer, consumer] : [consumer],
+);
+
 /** Judges a text body for every consumer of `profile` that would read it, filling the sniff's verdict slots; stops once one makes it active. */
 export function judgeTextForProfile(
   body: TextBody,
@@ -57,7 +64,8 @@ export function judgeTextForProfile(
   sniff: ContentSniff,
   budget: WorkBudget,
 ): void {
-  for (const consumer of contentConsumers) {
+  const order = body.kind === 'html' || body.kind === 'xhtml' ? pageOrder : contentConsumers;
+  for (const consumer of order) {
     if (sniff.active !== null) return;
     if (!profile.has(consumer.id) || !consumer.readsText(body)) continue;
     recordFindings(sniff, consumer.judgeText(body, budget));

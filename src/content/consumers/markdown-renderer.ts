@@ -16,7 +16,7 @@ export const markdownConsumer: ContentConsumer = {
     {
       consumer: 'markdown renderers: CommonMark, GFM, markdown-it, marked',
       reaches:
-        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`)',
+        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
       judged:
         "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5; destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
       notCovered: 'build-time consumers (MDX, VitePress): opt-in entries of their own',
@@ -30,6 +30,9 @@ export const markdownConsumer: ContentConsumer = {
     // renders as markdown whatever it is declared
     if (body.declaredKind === 'xml') return isMarkdownExtension(body.extension);
     if (body.kind === 'xml') return !sourceFile(body);
+    // a page declared as text a host may render as markdown (text/plain, markdown, octet-stream, none) is rendered
+    // as markdown there: its html blocks pass through, and the prose between them is markdown
+    if (body.kind === 'html' || body.kind === 'xhtml') return pageRenderedAsMarkdown(body) && !sourceFile(body);
     if (body.kind === 'json') return body.declaredData === null && !sourceFile(body) && !shownAsNotebook(body);
     return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
   },
@@ -62,4 +65,11 @@ function styled(body: TextBody): boolean {
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 function sourceFile(body: TextBody): boolean {
   return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeExtension(body.extension);
+}
+
+// the declared types under which a page reaches a markdown renderer: none, or a text type a host renders or shows
+// as text (not a page type, which a browser renders, nor xml or a data type, which their readers parse)
+const pageAsText: ReadonlySet<string> = new Set(['text', 'markdown', 'octet-stream']);
+function pageRenderedAsMarkdown(body: TextBody): boolean {
+  return body.declaredMime === null || (body.declaredKind !== null && pageAsText.has(body.declaredKind));
 }

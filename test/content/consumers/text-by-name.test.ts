@@ -2,7 +2,7 @@
 // server log) that no consumer renders: no markdown renderer is handed a `.patch`, `.yaml`, `.toml`, `.log` or
 // `.sh`, and no browser sniffs text/plain as a page. Untyped, a body that opens with a tag is still read as the page
 // a sniffing browser makes of it, and a `#!` line is still a script to the shell consumer, whatever it names over a
-// `.sh` (a shell is what runs one: kept fail closed, the round's text-shell control is left open).
+// `.sh` (DESIGN §5: inert text has no shebang, shebang scripts are denied; round 10's text-shell control asserts it).
 import { describe, expect, test } from 'vitest';
 import { judgeSendings, letThrough, refused, sendingsOf } from '../redteam/judge-variants.ts';
 

@@ -7,8 +7,8 @@
 // icon sets), and text files that are not markdown (a patch, yaml and toml configs, a server log, a shell script)
 // served as text/plain, which Chromium shows as text. The oracle is Chromium: an attack is live when a script or
 // handler ran or the page asked for anything off its origin by itself; a control runs nothing and asks for nothing
-// elsewhere. A case that gets through is a `test.fails` named in `open` (the round's findings in its session's closing note); the
-// consumer's verdict is its own test. Under CI=true a missing Chromium fails.
+// elsewhere; the consumer's verdict is its own test (the shell script's is a deny by the contract, below). Under
+// CI=true a missing Chromium fails.
 import { afterAll, describe, expect, test } from 'vitest';
 import { makeBmp, makePng } from '../../fixtures/make-bytes.ts';
 import { useChromiumOracles } from './chromium-oracles.ts';
@@ -260,10 +260,11 @@ const controls: Case[] = [
   ],
 ];
 
-/** Cases that get through at the time of writing (named in the round's findings in its session's closing note). */
-// text-shell: a design call left open (lead, session 12): a `#!` line over a `.sh` stays a script to the shell consumer
-// (a shell is what runs one; tests across the proxy, flow and parity suites pin it), not shell source shown as text
-const open = new Set<string>(['text-shell']);
+// text-shell: its contracted verdict is a deny. DESIGN §5 (policies/default.yaml's meaning) admits as inert text only
+// text with "no shebang" and denies "shebang scripts" among what is executable: a `#!/bin/sh` script is one whatever
+// it is named (`build.sh` included), run by the shell consumer, not shown as text. Chromium still loads it inert (the
+// control above); the proxy, flow and parity suites pin the same `.sh` script as executable
+const deniedByContract = new Set<string>(['text-shell']);
 
 const bodyOf = (body: string | Buffer) => (typeof body === 'string' ? { text: body } : { blob: body });
 
@@ -291,7 +292,7 @@ describe('round 10: Chromium runs each attack or loads from elsewhere', () => {
 
 describe('round 10: the shipped profile withholds each attack however it is sent', () => {
   for (const [key, name, , body, sendings] of attacks)
-    (open.has(key) ? test.fails : test)(`${key}: ${name}`, { timeout: 60_000 }, async () => {
+    test(`${key}: ${name}`, { timeout: 60_000 }, async () => {
       expect(letThrough(await judged(key, body, sendings))).toEqual([]);
       const asPage = sendings.filter(([uri]) => !uri.endsWith('.txt'));
       const all = await judgeSendings(bodyOf(body), asPage, everyType);
@@ -311,9 +312,20 @@ describe('round 10: Chromium loads each control inert', () => {
 
 describe('round 10: the shipped profile allows each control however it is sent', () => {
   for (const [key, name, , body, sendings] of controls)
-    (open.has(key) ? test.fails : test)(`${key}: ${name}`, async () => {
-      expect(refused(await judged(key, body, sendings))).toEqual([]);
-    });
+    if (deniedByContract.has(key))
+      test(`${key}: ${name} is denied as the shebang script it is (DESIGN §5)`, async () => {
+        const verdicts = await judged(key, body, sendings);
+        expect(verdicts.length).toBeGreaterThan(0);
+        for (const verdict of verdicts) {
+          expect(verdict.effect, verdict.sending).toBe('deny');
+          expect(verdict.codes, verdict.sending).toContain('content.executable');
+          expect(verdict.why, verdict.sending).toMatch(/shell script|shebang/);
+        }
+      });
+    else
+      test(`${key}: ${name}`, async () => {
+        expect(refused(await judged(key, body, sendings))).toEqual([]);
+      });
   // printed, never asserted (speed is the bench's): after the suite, not as a test that cannot fail
   afterAll(() => {
     console.log(`round10-browser: slowest judgement ${slowest.key} ${slowest.ms.toFixed(0)} ms cpu`);

@@ -98,17 +98,40 @@ const sourceExtensions: ReadonlySet<string> = new Set([
   'tex',
 ]);
 
-/** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`), or null when it has none or the uri does not parse. A read asks once per item (sniff-text.ts) and hands the answer on. */
+// the variants of a dotenv file (`.env.local`, `.env.example`, …) that editors and hosts name dotenv as they name `.env`
+const dotenvVariants: ReadonlySet<string> = new Set([
+  'ci',
+  'defaults',
+  'dev',
+  'development',
+  'dist',
+  'example',
+  'local',
+  'prod',
+  'production',
+  'sample',
+  'staging',
+  'template',
+  'test',
+  'testing',
+]);
+
+/** The lower-case extension of the last path segment of `uri` (`d.ts` counts as `ts`; a dotfile `.env` is named `env`, as `.env.local`), or null when it has none or the uri does not parse. A read asks once per item (sniff-text.ts) and hands the answer on. */
 export function uriExtension(uri: string | undefined): string | null {
   if (uri === undefined) return null;
   // no url, no extension: the caller reads the body as it would any other
   const url = URL.parse(uri);
   if (url === null) return null;
   const path = url.pathname;
-  const segment = path.slice(path.lastIndexOf('/') + 1);
+  const segment = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const dot = segment.lastIndexOf('.');
-  if (dot <= 0 || dot === segment.length - 1) return null;
-  return segment.slice(dot + 1).toLowerCase();
+  if (dot === segment.length - 1) return null;
+  // a dotfile is named by its name (`.env`, `.bashrc`): a host going by the name reads `.env` as it reads `site.env`
+  // (an attacker who names a file may name it `site.env` as well: the name gives it nothing a name did not)
+  if (dot === 0) return segment.slice(1);
+  if (dot === -1) return null;
+  if (segment.startsWith('.env.') && dotenvVariants.has(segment.slice(5))) return 'env';
+  return segment.slice(dot + 1);
 }
 
 /** True when `extension` (a uri's, from `uriExtension`) names a source file: declared text/plain, no markdown renderer in the profile reads it. */

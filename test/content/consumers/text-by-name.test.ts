@@ -61,3 +61,38 @@ describe('text shown as text by its name quotes markup inertly', () => {
     );
   });
 });
+
+// a dotenv file is named by its name (`.env`, `.env.local`): a host going by the name shows it as the `site.env` it
+// names alike; its markup is quoted text, not a page
+describe('a dotfile is named by its name', () => {
+  const dotenv = 'SITE_NAME=Docs\nSITE_FOOTER=<script src="https://stats.example/s.js"></script>\n';
+
+  test('a `.env` and its variants quoting markup are allowed as text/plain or with no type', async () => {
+    expect(
+      refused(
+        await judgeSendings(
+          { text: dotenv },
+          sendingsOf('guide://repo/', ['.env', '.env.local', '.env.example', 'site.env'], ['text/plain', undefined]),
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  test('the same body named as markdown, or a `.env.html`, is still withheld', async () => {
+    expect(
+      letThrough(
+        await judgeSendings({ text: dotenv }, sendingsOf('guide://repo/', ['.env.md', 'notes'], ['text/plain'])),
+      ),
+    ).toEqual([]);
+    const page = '<html><body><script>alert(1)</script></body></html>\n';
+    expect(
+      letThrough(await judgeSendings({ text: page }, sendingsOf('guide://repo/', ['.env', '.env.html'], [undefined]))),
+    ).toEqual([]);
+  });
+
+  test('a dotfile named as a launcher or a script by its name is still one', async () => {
+    expect(
+      letThrough(await judgeSendings({ text: '@echo off\ndel /q *\n' }, [['guide://repo/.bat', 'text/plain']])),
+    ).toEqual([]);
+  });
+});

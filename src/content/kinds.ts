@@ -55,7 +55,7 @@ const table: readonly Kind[] = [
   k('svg', 'markup', 'image/svg+xml'),
   k('html', 'markup', 'text/html', 'application/xhtml+xml'),
   // an XHTML page: a page an XML parser reads (declared application/xhtml+xml, named `.xhtml`, or an xml document whose
-  // root is the xhtml `<html>`); its declared type is html's and it is admitted as html is (`realKindAllowed`)
+  // root is in the xhtml namespace); its declared type is html's and it is admitted as html is (`realKindAllowed`)
   k('xhtml', 'markup'),
   k('xml', 'markup', 'application/xml', 'text/xml'),
   // documents

@@ -2,8 +2,28 @@
 // (a bare `<p>x</p>` or prose is rendered), an XML parser takes a root element as the document's root whether or not an
 // XML declaration comes first. Neither is withheld as uninterpretable before that reader judged it; script either
 // reader runs is still withheld, and text that opens with no element is still no XML document.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, type TestContext, test } from 'vitest';
 import { decideBody, profileGate } from './consumers/profile-gate.ts';
+import { useChromium } from './svg-html/chromium-suite.ts';
+
+const chromium = useChromium();
+
+// how Chromium renders `text` served as application/xml: whether its root is an html element and how many links it
+// has (the test skipped when no Chromium runs here; under CI=true a missing one fails the suite)
+async function renderedAsXml(ctx: TestContext, text: string): Promise<{ html: boolean; links: number }> {
+  const browser = chromium.browser();
+  if (browser === undefined) return ctx.skip(chromium.skipReason());
+  const page = await browser.newPage();
+  try {
+    await page.route('http://page.test/**', (route) => route.fulfill({ contentType: 'application/xml', body: text }));
+    await page.goto('http://page.test/doc', { waitUntil: 'load' });
+    return await page.evaluate<{ html: boolean; links: number }>(
+      '({ html: document.documentElement instanceof HTMLElement, links: document.links.length })',
+    );
+  } finally {
+    await page.close();
+  }
+}
 
 const gate = profileGate(undefined, ['text/html', 'application/xhtml+xml', 'application/xml', 'text/xml']);
 const xmlTypes = ['application/xml', 'text/xml', 'application/xml; charset=utf-8'];
@@ -188,10 +208,34 @@ describe('an xhtml page is judged as the html page is, read by the xml parser', 
       effect: 'allow',
       why: '',
     });
-    // an html root in no namespace, or another root in the xhtml one, is no page to an xml parser
-    for (const text of ['<html><body><p>x</p></body></html>', `<div xmlns="${ns}"><p>x</p></div>`])
-      expect((await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text })).effect, text).toBe('allow');
+    // an html root in no namespace is no page to an xml parser
+    const noNamespace = '<html><body><p>x</p></body></html>';
+    expect((await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text: noNamespace })).effect).toBe(
+      'allow',
+    );
   });
+
+  // Chromium (the oracle) renders an xml document whose root is in the xhtml namespace as html elements, whatever the
+  // root's name: a page (its links followed, a form in it live), no xml tree view; a root in no namespace gets the
+  // tree view
+  test.for([
+    ['a div root', `<div xmlns="${ns}"><p>Docs</p><a href="https://example.com/">more</a></div>`],
+    ['a prefixed body root', `<h:body xmlns:h="${ns}"><h:p>Docs</h:p></h:body>`],
+  ] as const)(
+    'an xml document with %s in the xhtml namespace is a page, admitted only as one',
+    async ([, text], ctx) => {
+      expect(await renderedAsXml(ctx, text)).toEqual({ html: true, links: text.includes('<a ') ? 1 : 0 });
+      const xmlOnly = profileGate(undefined, ['application/xml']);
+      const verdict = await decideBody(xmlOnly, 'guide://site/doc', 'application/xml', { text });
+      expect(verdict.effect).toBe('deny');
+      expect(verdict.why).toMatch(/content\.type-not-allowed: .*real type `xhtml`/);
+      const both = profileGate(undefined, ['application/xml', 'text/html']);
+      expect(await decideBody(both, 'guide://site/doc', 'application/xml', { text })).toEqual({
+        effect: 'allow',
+        why: '',
+      });
+    },
+  );
 
   test.each([
     ['a prefixed root', `<h:html xmlns:h="${ns}"><h:body><h:p>x</h:p></h:body></h:html>`],

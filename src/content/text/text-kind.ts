@@ -205,7 +205,7 @@ const windowsLibraryNamespace = /\bschemas\.microsoft\.com\/windows\/2009\/(?:li
 
 // The kind a markup root makes of the text for `reader`. An XHTML page's type check is the page's: its root is named
 // as an HTML page's is, and a page is an xhtml one (what its name or type hands to an XML parser is judged by one,
-// consumers/browser.ts). To another XML reader a root is xml, or an xhtml page when it is the xhtml `<html>`.
+// consumers/browser.ts). To another XML reader a root is xml, or an xhtml page when it is in the xhtml namespace.
 function markupRootFor(
   head: string,
   libraries: boolean,
@@ -223,8 +223,9 @@ function markupRootFor(
 // Windows library root in Microsoft's namespace is `library-ms` when `libraries` are recognised. Without a prolog, a
 // root that names no html or svg is xml only to a reader the declared type names (`declaredXml`: an XML parser takes
 // `<feed>` as the document's root, the XML declaration is optional); to any other it may be a fragment or prose. To
-// an XML parser an `<html>` root is a page (`xhtml`) only in the xhtml namespace, and xml otherwise: its elements are
-// xhtml only by their namespace (`<x:script>` runs under any root)
+// an XML parser a root is a page (`xhtml`) when it is in the xhtml namespace (`<html>`, `<div>`, `<h:body>`), and xml
+// otherwise, `<html>` in no namespace included: its elements are xhtml only by their namespace (`<x:script>` runs
+// under any root)
 function markupRoot(
   head: string,
   libraries: boolean,
@@ -276,8 +277,9 @@ function markupRoot(
       name === 'iframe')
   )
     return 'html';
-  // to an XML parser, the xhtml `<html>` root makes a page
-  if (declaredXml && name === 'html' && inXhtmlNamespace(rest, root[1])) return 'xhtml';
+  // to an XML parser, a root in the xhtml namespace makes a page: a browser renders it as html elements (`<div
+  // xmlns=…xhtml>` as application/xml: Chromium's page, its forms live, no xml tree view), whatever its name
+  if (declaredXml && inXhtmlNamespace(rest, root[1])) return 'xhtml';
   return prolog || declaredXml ? 'xml' : null;
 }
 

@@ -10,6 +10,7 @@
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
 import { imageSizeTag } from './image-size-metadata.ts';
+import { pythonRepr } from './python-repr.ts';
 import { findActiveMarkdown, type MarkdownPlan, planCharge, planMarkdown } from '../markdown/active-markdown.ts';
 import { notebookViewerRenderers } from '../markdown/markdown-renderers.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
@@ -197,8 +198,11 @@ function outputPieces(list: unknown, where: string, what: string, pieces: Piece[
         if (scriptOutput.test(mime) || mime === 'javascript')
           return `${what} a \`${mime}\` output, which viewers run as script`;
         const flavour = outputFlavour(mime);
-        if (flavour === null || (typeof value !== 'string' && !Array.isArray(value))) continue;
-        pieces.push(piece(where, what, flavour, textOf(value)));
+        if (flavour === null) continue;
+        const text = outputText(value);
+        if (text === null)
+          return `${what} a \`${mime}\` output that is no string, which nbconvert writes raw as python prints it, in an order the gate cannot know`;
+        pieces.push(piece(where, what, flavour, text));
       }
     }
     // nbconvert writes an image's size metadata unquoted into its tag
@@ -315,7 +319,25 @@ function readPiece(piece: Piece, budget: WorkBudget, loads: PageLoads | null): s
   // a piece the screen kept from the renderers is rendered for its loads alone
   if (found === null && loads !== null && !rendered)
     for (const page of renderedPages(piece.text, notebookViewerRenderers, budget)) loads.see(page);
-  return found;
+  if (found !== null || piece.flavour !== 'markdown') return found;
+  const asMistune = mistuneReading(piece.text);
+  return asMistune === null ? null : findActiveMarkdown(asMistune, budget, notebookViewerRenderers);
+}
+
+// nbconvert 6's markdown (mistune 0.8) takes no `\<` as an escape: its backslash is text and the tag after it is live,
+// as CommonMark reads `\\<` (an escaped backslash, then the tag). A markdown piece holding one is read that way too;
+// null when it holds none
+function mistuneReading(text: string): string | null {
+  return text.includes('\\<') ? text.replaceAll('\\<', '\\\\<') : null;
+}
+
+// what a viewer writes for an output's value: a string, a list of strings joined (nbformat's multiline string), and
+// any other value (an object, a list holding anything but strings: nbformat logs the notebook invalid and goes on) as
+// python's repr of it, which nbconvert's template writes raw; null when its repr cannot be known (python-repr.ts)
+function outputText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value.join('');
+  return pythonRepr(value);
 }
 
 // nbformat multiline strings: a string, or a list of strings joined as they are

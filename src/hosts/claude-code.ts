@@ -116,7 +116,10 @@ export const claudeCode: HostDescription = {
     shape: 'groups',
     // `.mcp.json` (or `claude mcp add-json`)
     serversKey: 'mcpServers',
-    hooksAlone: 'a post hook that cannot run lets its tool result through, even with `onFailure: "block"`',
+    // measured (test/real-host/claude-code-failure.test.ts): with `onFailure: "block"` a pre hook that cannot start,
+    // crashes or hangs blocks the read, but one that answers garbage (exit 0, not JSON) does not
+    hooksAlone:
+      'these hooks alone fail open: a post hook that cannot run lets its tool result through, and a pre hook that answers garbage lets the read go ahead, even with `onFailure: "block"`',
   },
   renderedLink: 'claude code hands its hooks a link as text (`[Resource link: NAME] URI (DESCRIPTION)`)',
 };

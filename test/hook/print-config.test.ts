@@ -75,7 +75,9 @@ describe('linkgate hook --print-config', () => {
         expect(handler).toMatchObject({ onFailure: 'block' });
     });
 
-    it.each(['codex', 'gemini-cli'])(
+    // Claude Code too: with `onFailure: "block"` a post hook that cannot run, or a pre hook answering garbage, lets
+    // things through (docs/hosts.md's table, measured on the real binary)
+    it.each(['codex', 'gemini-cli', 'claude-code'])(
       '%s without --server: the hooks, and a warning that they alone fail open',
       async (host) => {
         const run = await runCli(['hook', host, '--print-config']);

@@ -10,12 +10,31 @@ export interface OutboxPlace {
   drop(): void;
 }
 
-interface Part {
-  state: 'waiting' | 'ready' | 'dropped';
-  /** an answer to a host request (no `method`): answers to different requests may pass each other */
-  answer: boolean;
-  message: unknown;
-  id: JsonRpcId | null;
+// one message taken, or the place kept for one: the place itself (no closures made per message kept)
+class Part implements OutboxPlace {
+  constructor(
+    private readonly flushed: () => void,
+    public state: 'waiting' | 'ready' | 'dropped',
+    /** an answer to a host request (no `method`): answers to different requests may pass each other */
+    public answer: boolean,
+    public message: unknown,
+    public id: JsonRpcId | null,
+  ) {}
+
+  fill(message: unknown, id: JsonRpcId | null): void {
+    if (this.state !== 'waiting') return;
+    this.state = 'ready';
+    this.answer = isAnswer(message);
+    this.message = message;
+    this.id = id;
+    this.flushed();
+  }
+
+  drop(): void {
+    if (this.state !== 'waiting') return;
+    this.state = 'dropped';
+    this.flushed();
+  }
 }
 
 /**
@@ -54,30 +73,19 @@ export class HostOutbox {
       else this.onWaiting(0);
       return;
     }
-    this.parts.push({ state: 'ready', answer: isAnswer(message), message, id });
+    this.parts.push(new Part(this.flush, 'ready', isAnswer(message), message, id));
     this.flush();
   }
 
   /** Keeps the next place for a message still to come; `answer`: it will answer a host request. */
   keep(answer: boolean): OutboxPlace {
-    const part: Part = { state: 'waiting', answer, message: null, id: null };
+    const part = new Part(this.flush, 'waiting', answer, null, null);
     this.parts.push(part);
     this.onWaiting(this.parts.length);
-    return {
-      fill: (message, id) => {
-        if (part.state !== 'waiting') return;
-        Object.assign(part, { state: 'ready', answer: isAnswer(message), message, id });
-        this.flush();
-      },
-      drop: () => {
-        if (part.state !== 'waiting') return;
-        part.state = 'dropped';
-        this.flush();
-      },
-    };
+    return part;
   }
 
-  private flush(): void {
+  private readonly flush = (): void => {
     // a write can come back here (a send that fails at once answers its request): the outer loop goes on
     if (this.flushing) return;
     this.flushing = true;
@@ -99,7 +107,7 @@ export class HostOutbox {
       this.flushing = false;
     }
     this.onWaiting(this.parts.length);
-  }
+  };
 }
 
 function isAnswer(message: unknown): boolean {

@@ -49,9 +49,14 @@ export function receivedFromResult(
   cache: { ageMs: number; ttlMs: number } | null = null,
 ): ReceivedStage {
   const contents = contentsOf(result);
-  const byIndex = new Map(evidence.map((e) => [e.index, e]));
+  // the evidence of an item is found by its index: mostly the item at the same place (no map made per read)
+  const evidenceOf = (index: number): ItemEvidence | undefined => {
+    const same = evidence[index];
+    if (same?.index === index) return same;
+    return evidence.findLast((e) => e.index === index);
+  };
   const items: ReceivedItem[] = contents.map((item, index) => {
-    const e = byIndex.get(index);
+    const e = evidenceOf(index);
     if (e !== undefined) {
       const received: ReceivedItem = {
         index,
@@ -78,6 +83,15 @@ export function receivedFromResult(
     };
   });
   const resultType = typeof result['resultType'] === 'string' ? result['resultType'] : 'complete';
+  // counted in one pass, no array made per count
+  let textItems = 0;
+  let blobItems = 0;
+  let bytes = 0;
+  for (const i of items) {
+    if (i.carrier === 'text') textItems += 1;
+    else if (i.carrier === 'blob') blobItems += 1;
+    bytes += i.bytes;
+  }
   return {
     at: isoTime(at),
     elapsedMs,
@@ -85,9 +99,9 @@ export function receivedFromResult(
     error: null,
     inputRequests: inputRequestMethods(result),
     itemCount: items.length,
-    textItems: items.filter((i) => i.carrier === 'text').length,
-    blobItems: items.filter((i) => i.carrier === 'blob').length,
-    bytes: items.reduce((sum, i) => sum + i.bytes, 0),
+    textItems,
+    blobItems,
+    bytes,
     items,
     ttlMs: typeof result['ttlMs'] === 'number' ? result['ttlMs'] : null,
     cacheScope: typeof result['cacheScope'] === 'string' ? result['cacheScope'] : null,
@@ -99,10 +113,15 @@ export function receivedFromResult(
 export function deliverableIndices(read: Decision, itemCount: number): { deliver: number[]; dropped: DroppedItem[] } {
   const deliver: number[] = [];
   const dropped: DroppedItem[] = [];
+  // an allowed read delivers every item: its items' decisions are not looked at (no map made per read)
+  if (read.effect === 'allow') {
+    for (let index = 0; index < itemCount; index++) deliver.push(index);
+    return { deliver, dropped };
+  }
   const byIndex = new Map((read.items ?? []).map((i) => [i.index, i]));
   for (let index = 0; index < itemCount; index++) {
     const item = byIndex.get(index);
-    const effect = read.effect === 'deny' ? 'deny' : read.effect === 'allow' ? 'allow' : (item?.effect ?? 'deny');
+    const effect = read.effect === 'deny' ? 'deny' : (item?.effect ?? 'deny');
     if (effect === 'allow') deliver.push(index);
     else dropped.push({ index, effect, codes: [...new Set((item?.reasons ?? read.reasons).map((r) => r.code))] });
   }

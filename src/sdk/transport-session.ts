@@ -160,8 +160,10 @@ export class TransportSession {
   private recordsWritten: Promise<void> = Promise.resolve();
   // the deadline of the write in progress on that chain: one timer for all of them, not one per record
   private readonly deadline: RecordsDeadline;
-  // work started for messages the gate judges (and records of unread links), so `flush` can wait for all of it
-  private readonly working = new Set<Promise<void>>();
+  // how many pieces of work started for messages the gate judges (and records of unread links) are still running, and
+  // who waits for none to be (`settle`): a count, not a set of their promises (one promise per piece, not three)
+  private working = 0;
+  private idle: (() => void)[] = [];
 
   constructor(
     readonly inner: Transport,
@@ -276,10 +278,33 @@ export class TransportSession {
 
   /** Runs one piece of judging work: a message the gate does not judge never waits behind it. */
   queue(work: () => Promise<void>): void {
-    const running = work()
-      .catch((error: unknown) => this.fail(error))
-      .finally(() => this.working.delete(running));
-    this.working.add(running);
+    this.working += 1;
+    void this.run(work, undefined);
+  }
+
+  // one piece of work: `release` (if any) once it settled, then its failure to `onerror`, then it no longer counts
+  private async run(work: () => Promise<void>, release: (() => void) | undefined): Promise<void> {
+    let failure: { error: unknown } | null = null;
+    try {
+      await work();
+    } catch (error) {
+      failure = { error };
+    }
+    try {
+      release?.();
+    } catch (error) {
+      failure ??= { error };
+    }
+    try {
+      if (failure !== null) this.fail(failure.error);
+    } finally {
+      this.working -= 1;
+      if (this.working === 0 && this.idle.length > 0) {
+        const waiting = this.idle;
+        this.idle = [];
+        for (const resume of waiting) resume();
+      }
+    }
   }
 
   /**
@@ -290,7 +315,8 @@ export class TransportSession {
     const ahead = this.ahead;
     this.ahead = undefined;
     const release = ahead ?? (id === null ? undefined : this.onHeld?.(kind, id));
-    this.queue(release === undefined ? work : () => work().finally(release));
+    this.working += 1;
+    void this.run(work, release);
   }
 
   /**
@@ -317,7 +343,10 @@ export class TransportSession {
 
   /** Waits for all judging work started so far, and every record it wrote. */
   async settle(): Promise<void> {
-    while (this.working.size > 0) await Promise.all(this.working);
+    while (this.working > 0)
+      await new Promise<void>((resume) => {
+        this.idle.push(resume);
+      });
     await this.recordsWritten;
   }
 

@@ -101,6 +101,8 @@ export async function toolReturned(
   const decided: DecidedLink[] = [];
   // the link steps of this event by link: a link listed twice (in `content` and in `structuredContent`) is decided once
   const steps: LinkSteps = new Map();
+  // the embedded resources let through, by item: their JSON texts are judged with the result's values
+  const embeddedTexts = new Map<number, Record<string, unknown>>();
   let lastUri = '';
   let links = 0;
   for (const [index, item] of all.entries()) {
@@ -158,7 +160,12 @@ export async function toolReturned(
       }
       continue;
     }
-    withhold(index, await judgeToolItem(rendered, index, lastUri, saved, context));
+    const notice = await judgeToolItem(rendered, index, lastUri, saved, context);
+    withhold(index, notice);
+    // an embedded text the read rules let through may be JSON holding links (the proxy and the decorator judge its
+    // links as a JSON text item's): judged with the result's values below, as the host rendered it or not
+    if (notice === null && rendered.kind === 'embedded' && contentIndex !== null)
+      embeddedTexts.set(contentIndex, { type: 'resource', resource: rendered.resource });
   }
   const callId = event.toolUseId ?? randomUUID();
   await state.addSeen(callId, seen, overflow);
@@ -202,7 +209,8 @@ export async function toolReturned(
   checkBudget(context.budget);
   const decide = resultLinkDecider(context.gate, server, decided);
   const judging = { server, mode: modeOf(context), refs: refused, decide };
-  const values = await judgeResultValues(context.gate, content.map(unwrappedText), linksReplaced ?? undefined, judging);
+  const valued = content.map((item, i) => embeddedTexts.get(i) ?? unwrappedText(item));
+  const values = await judgeResultValues(context.gate, valued, linksReplaced ?? undefined, judging, true);
   checkBudget(context.budget);
   // those refused beyond `content` are kept as `content`'s are, in an entry of their own (each entry is written once)
   const beyond = { addresses: [] as string[] };
@@ -212,7 +220,12 @@ export async function toolReturned(
   }
   await state.addRefused(`${callId}-beside`, beyond.addresses);
   const { texts: jsonEdits, structured: judged } = values;
-  for (const edit of jsonEdits) content[edit.index] = { type: 'text', text: rewrapped(content[edit.index], edit.text) };
+  // an embedded resource's edit stands for the whole item (its text with the refused links replaced, or the notice)
+  for (const edit of jsonEdits)
+    content[edit.index] = {
+      type: 'text',
+      text: embeddedTexts.has(edit.index) ? edit.text : rewrapped(content[edit.index], edit.text),
+    };
   const result: Record<string, unknown> = { ...output.result, content };
   const structuredChanged = inPlace.size > 0 || judged.withheld || judged.edits.length > 0;
   if (structuredChanged) {

@@ -24,7 +24,7 @@ import { callWith, fronts } from './hidden-fronts.ts';
 import { handed } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata, policyFile, scratch } from './scripted-host.ts';
 
-const open = new Set<string>(['embedded json link codex', 'embedded json link claude-code']);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 afterEach(closeAll);

@@ -160,14 +160,21 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
         const call = noted ?? { server: name, tool: name };
         // the text the model reads, when it holds more than the items' text: judged as one more text item (a JSON
         // text's links and every refused address searched in it), never passed on unjudged
+        // (the Copilot appends the server's `structuredContent` as JSON after the items' text: judged as the result's
+        // `structuredContent`, the text rebuilt from what is left of it)
+        const structured = result['structuredContent'];
         const text = result['textResultForLlm'];
-        const extra = typeof text === 'string' && text !== textOf(contents) ? [{ type: 'text', text }] : [];
+        const built = modelText(textOf(contents), structured);
+        const extra = typeof text === 'string' && text !== built ? [{ type: 'text', text }] : [];
         const event: HookEvent = {
           session,
           phase: 'post',
           toolUseId: null,
           call: { kind: 'mcp', ...call },
-          response: toolResponse({ content: [...(contents as unknown[]), ...extra] }),
+          response: toolResponse({
+            content: [...(contents as unknown[]), ...extra],
+            ...(structured === undefined ? {} : { structuredContent: structured }),
+          }),
           savedDir: null,
         };
         const answer = await judge(event);
@@ -228,7 +235,9 @@ function withoutStray(
   contents: readonly unknown[],
   stray: number,
 ): CopilotSdkToolResult {
-  const replaced = replacedResult(result, withStrayNotice({ content: contents }, stray));
+  const structured = result['structuredContent'];
+  const passed = { content: contents, ...(structured === undefined ? {} : { structuredContent: structured }) };
+  const replaced = replacedResult(result, withStrayNotice(passed, stray));
   const text = typeof result['textResultForLlm'] === 'string' ? `${result['textResultForLlm']}\n` : '';
   return { ...replaced, textResultForLlm: `${text}${strayNotice(stray)}`, contents: [...contents] };
 }
@@ -238,6 +247,11 @@ function sessionOf(input: Record<string, unknown>, invocation: CopilotSdkInvocat
   if (typeof own === 'string' && own !== '') return own;
   const session = invocation?.sessionId;
   return typeof session === 'string' && session !== '' ? session : null;
+}
+
+/** The text the model reads: the items' text, then the server's `structuredContent` as JSON after a blank line. */
+function modelText(itemsText: string, structured: unknown): string {
+  return structured === undefined ? itemsText : `${itemsText}\n\n${JSON.stringify(structured)}`;
 }
 
 /** The text the Copilot builds from `contents` (text items and embedded text, one per line; links dropped). */
@@ -278,7 +292,9 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
     (b): b is CopilotSdkToolResult['binaryResultsForLlm'][number] =>
       isRecord(b) && typeof b['data'] === 'string' && images.has(b['data']),
   );
-  const text = lines.join('\n');
+  // the judged `structuredContent` (links refused in it replaced by their notices) stands for the server's
+  const structured = isRecord(output) && 'structuredContent' in output ? output['structuredContent'] : undefined;
+  const text = modelText(lines.join('\n'), structured);
   const result: CopilotSdkToolResult = {
     textResultForLlm: text,
     sessionLog: text,
@@ -286,5 +302,6 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
     resultType: 'success',
     contents: content,
   };
-  return { ...original, ...result };
+  const { structuredContent: _server, ...rest } = original;
+  return { ...rest, ...result, ...(structured === undefined ? {} : { structuredContent: structured }) };
 }

@@ -1,39 +1,21 @@
 // The real GitHub Copilot SDK (@github/copilot-sdk, its bundled Copilot runtime) run offline with a BYOK provider
 // pointed at the scripted model API (Chat Completions) and the hostile fixture server, with and without
 // `copilotSdkHooks` (issue 43 item 3): what the model received is read from the requests it got.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { recordKindOf } from '../../src/record/record-kind.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
-import { chatCompletionsDialect, toolMessagesOf, toolMessageText } from '../real-host/chat-completions-model-api.ts';
 import { fixtureServer, readRequestLog } from '../real-host/fixture-process.ts';
 import { fixtureNamed, fixtureRenderings } from '../real-host/fixture-resources.ts';
-import { type ScriptStep, startModelApi } from '../real-host/model-api.ts';
+import type { ScriptStep } from '../real-host/model-api.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
-import { frameworkSuite, importFrom } from './framework-package.ts';
+import { runCopilotSession } from './copilot-sdk-session.ts';
+import { frameworkSuite } from './framework-package.ts';
 
 const suite = frameworkSuite('the copilot sdk', realFrameworks.copilotSdk);
 const policy = path.resolve(import.meta.dirname, '../../policies/default.yaml');
-
-// the SDK, written structurally: what this suite calls of it
-interface CopilotSession {
-  on(event: 'session.idle', handler: () => void): void;
-  send(message: { prompt: string }): Promise<unknown>;
-  disconnect(): Promise<void>;
-}
-interface CopilotSdk {
-  CopilotClient: new (
-    options: Record<string, unknown>,
-  ) => {
-    start(): Promise<void>;
-    stop(): Promise<unknown>;
-    createSession(config: Record<string, unknown>): Promise<CopilotSession>;
-  };
-  approveAll: unknown;
-}
 
 const badNotes = fixtureRenderings.find((r) => r.name === 'bad notes');
 const notes = fixtureRenderings.find((r) => r.name === 'my notes');
@@ -46,48 +28,12 @@ const script: ScriptStep[] = [
   { text: 'done' },
 ];
 
-/** One session of the real SDK, offline: the prompt sent, the run waited for until the session is idle. */
+/** One session of the real SDK, offline, before the fixture server: what the model got, and the server's request log. */
 async function runSession(dir: string, hooks: Record<string, unknown> | undefined) {
-  const sdk = await importFrom<CopilotSdk>(dir, '@github/copilot-sdk');
-  const scratch = await suite.scratch('linkgate-copilot-sdk-');
-  const home = path.join(scratch, 'home');
-  await mkdir(home, { recursive: true });
-  const api = await startModelApi(script, chatCompletionsDialect);
-  const requests = path.join(scratch, 'requests.jsonl');
-  const client = new sdk.CopilotClient({
-    baseDirectory: path.join(home, '.copilot'),
-    workingDirectory: scratch,
-    useLoggedInUser: false,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TMPDIR: scratch, COPILOT_AUTO_UPDATE: 'false' },
-    logLevel: 'error',
-  });
-  await client.start();
-  try {
-    const server = fixtureServer(requests);
-    const session = await client.createSession({
-      model: 'scripted',
-      provider: { type: 'openai', baseUrl: `${api.url}/v1`, apiKey: 'offline' },
-      onPermissionRequest: sdk.approveAll,
-      mcpServers: { fixture: { type: 'local', ...server, tools: ['*'] } },
-      ...(hooks === undefined ? {} : { hooks }),
-    });
-    const idle = new Promise<void>((resolve) => session.on('session.idle', () => resolve()));
-    const started = performance.now();
-    await session.send({ prompt: 'list the links, show the documents, fetch the guide' });
-    await idle;
-    const elapsedMs = Math.round(performance.now() - started);
-    await session.disconnect();
-    const results = toolMessagesOf(api.requests);
-    return {
-      elapsedMs,
-      text: (id: string) => toolMessageText(results[id]),
-      everything: JSON.stringify(api.requests.map((r) => r.body)),
-      requests: await readRequestLog(requests),
-    };
-  } finally {
-    await client.stop();
-    await api.close();
-  }
+  const requests = path.join(await suite.scratch('linkgate-copilot-sdk-log-'), 'requests.jsonl');
+  const mcpServers = { fixture: { type: 'local', ...fixtureServer(requests), tools: ['*'] } };
+  const run = await runCopilotSession(dir, suite, script, mcpServers, hooks);
+  return { ...run, requests: await readRequestLog(requests) };
 }
 
 function recording() {

@@ -4,12 +4,20 @@
 // server's list (`@ai-sdk/mcp` hands the model the items), or only in `structuredContent` of a Mastra tool (which hands
 // on the whole result), a records sink that throws when the read tool's read is recorded (issue 39 item 4: a records
 // failure withholds, the same in every front end), and the same throwing sink under the OpenAI Agents server object's
-// `readLink` and the Claude Agent SDK's read hook. Real SDK clients over the real answering stdio server.
+// `readLink` and the Claude Agent SDK's read hook. Real SDK clients over the real answering stdio server. And the real
+// Copilot SDK (its runtime offline, a scripted Chat Completions model): the Copilot appends the server's
+// `structuredContent` as JSON to the text the model reads, which `copilotSdkHooks` did not judge.
+// key: copilot structured — adapters (src/frameworks/copilot-sdk-hooks.ts judged the items and a text that is not
+// whole JSON; the appended `structuredContent` passed) — mended: judged as the result's `structuredContent`, the text
+// rebuilt from it, redteam11
+// key: embedded json link copilot sdk — adapters (the hook steps do not read links in an embedded resource's JSON
+// text: src/hook/hook-embedded.ts, as `embedded json link claude-code`) — owner: hook39
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { aiSdkReadLinkTool } from '../../src/frameworks/ai-sdk-read-link.ts';
+import { copilotSdkHooks } from '../../src/frameworks/copilot-sdk-hooks.ts';
 import { claudeAgentHooks } from '../../src/frameworks/claude-agent-hooks.ts';
 import { gatedLinks } from '../../src/frameworks/gated-links.ts';
 import { gatedMastraTools } from '../../src/frameworks/mastra-tools.ts';
@@ -17,10 +25,12 @@ import { gatedAgentsServer } from '../../src/frameworks/openai-agents-server.ts'
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
+import { runCopilotSession } from '../frameworks/copilot-sdk-session.ts';
 import { lastToolOutputs, scriptedAiModel, type ScriptedAiModel } from '../frameworks/ai-sdk-scripted-model.ts';
 import { frameworkSuite, importFrom } from '../frameworks/framework-package.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 import { realFrameworks } from '../real-host/real-parts.ts';
+import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { answeringServer } from './hidden-fronts.ts';
 import {
   closeAll,
@@ -33,11 +43,12 @@ import {
   scriptedTransport,
 } from './scripted-host.ts';
 
-const open = new Set<string>([]);
+const open = new Set<string>(['embedded json link copilot sdk']);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 afterEach(closeAll);
 const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
+const copilot = frameworkSuite('the copilot sdk', realFrameworks.copilotSdk);
 const within = { timeout: 120_000 };
 const signal = { signal: new AbortController().signal };
 const doc = 'rt://docs/a.txt';
@@ -206,4 +217,68 @@ describe('red team, adapters (round 11): as the other frameworks call the adapte
       ),
     ).toContain(doc);
   });
+});
+
+describe('red team, adapters (round 11): inside the real Copilot SDK (its runtime, offline, a scripted model)', () => {
+  /** What the model got for one call of the answering server's `result` tool with `result`, with the hooks or none. */
+  async function copilotResult(ctx: Parameters<typeof copilot.require>[0], result: unknown, hooked: boolean) {
+    const dir = copilot.require(ctx);
+    const [command, ...args] = tsServerCommand(answeringServer) as [string, ...string[]];
+    const hooks = copilotSdkHooks({
+      policy: policyFile,
+      records: callbackSink(() => {}),
+      stateDir: path.join(await scratch(), 'state'),
+    });
+    const script = [{ toolUses: [{ id: 'call_1', name: 'a-result', input: { result } }] }, { text: 'done' }];
+    const servers = { a: { type: 'local', command, args, tools: ['*'] } };
+    const run = await runCopilotSession(dir, copilot, script, servers, hooked ? (hooks as never) : undefined);
+    return run.text('call_1') ?? '';
+  }
+  const structured = (uri: string) => ({
+    content: [{ type: 'text', text: 'ok' }],
+    structuredContent: { next: link(uri, 'x') },
+  });
+
+  test(
+    'control: without the hooks, the Copilot appends structuredContent to what the model reads',
+    within,
+    async (ctx) => {
+      expect(await copilotResult(ctx, structured(metadata), false)).toContain(hostPath);
+    },
+  );
+  it('copilot structured')(
+    'the refused link only in structuredContent: the model gets its notice',
+    within,
+    async (ctx) => {
+      const text = await copilotResult(ctx, structured(metadata), true);
+      expect(text).toContain('linkgate refused the link');
+      expect(text).not.toContain(hostPath);
+    },
+  );
+  test('control: an ordinary link in structuredContent reaches the model with the hooks', within, async (ctx) => {
+    expect(await copilotResult(ctx, structured('https://docs.example/b'), true)).toContain('docs.example/b');
+  });
+  it('embedded json link copilot sdk')(
+    "an embedded resource's JSON text holding the refused link: not handed on",
+    within,
+    async (ctx) => {
+      const text = await copilotResult(
+        ctx,
+        {
+          content: [
+            {
+              type: 'resource',
+              resource: {
+                uri: 'rt://docs/r.json',
+                mimeType: 'application/json',
+                text: JSON.stringify({ content: [link(metadata, 'next')] }),
+              },
+            },
+          ],
+        },
+        true,
+      );
+      expect(text).not.toContain(hostPath);
+    },
+  );
 });

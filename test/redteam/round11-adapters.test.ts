@@ -11,7 +11,7 @@
 // whole JSON; the appended `structuredContent` passed) — mended: judged as the result's `structuredContent`, the text
 // rebuilt from it, redteam11
 // key: embedded json link copilot sdk — adapters (the hook steps do not read links in an embedded resource's JSON
-// text: src/hook/hook-embedded.ts, as `embedded json link claude-code`) — owner: hook39
+// text: src/hook/hook-embedded.ts, as `embedded json link claude-code`) — mended with those by hook39 (f7d943e)
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,7 +43,7 @@ import {
   scriptedTransport,
 } from './scripted-host.ts';
 
-const open = new Set<string>(['embedded json link copilot sdk']);
+const open = new Set<string>([]);
 const it = (key: string) => (open.has(key) ? test.fails : test);
 
 afterEach(closeAll);

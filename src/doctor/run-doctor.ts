@@ -32,6 +32,7 @@ import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
+import { inProjectLines } from './in-project.ts';
 import { refusalMemoryLine, refusalMemoryNotHeld, sandboxFix } from './refusal-memory.ts';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
@@ -232,6 +233,7 @@ async function hookReport(
       ...hook.warnings,
       ...blindSpotsOf(hook.host, policy, hook.phase),
       ...codeCacheLines(invocation, places.env),
+      ...inProjectLines(invocation, places.cwd),
       ...(memory === undefined ? [] : [refusalMemoryLine(memory)]),
     ],
     ...(memory === undefined ? {} : { refusalMemory: memory }),

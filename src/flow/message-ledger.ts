@@ -12,6 +12,18 @@ export class MessageLedger {
   readonly #uris = new Set<string>();
   // built on the first question, from every uri added by then (a message refusing nothing builds nothing)
   #search: AddressSearch<true> | null = null;
+  // false for a message whose refused links are not all known (a cap withheld some unjudged): it spells every name
+  #whole = true;
+
+  /**
+   * The ledger of a message some of whose links a cap withheld unjudged: their addresses are unknown, and any name may
+   * spell one (a single-label host with a path, a bare host name), so its notices show no name at all.
+   */
+  static unknown(): MessageLedger {
+    const ledger = new MessageLedger();
+    ledger.#whole = false;
+    return ledger;
+  }
 
   /** A ledger of `uris` (each a refused link's). */
   static of(uris: Iterable<string>): MessageLedger {
@@ -34,6 +46,7 @@ export class MessageLedger {
 
   /** Whether `text` (a link's name) names the address of a link the message refused, as written or read back. */
   spells(text: string): boolean {
+    if (!this.#whole) return true;
     if (this.#search === null) {
       this.#search = new AddressSearch<true>();
       for (const uri of this.#uris) this.#search.add(uri, true);

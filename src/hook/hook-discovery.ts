@@ -183,10 +183,11 @@ export async function toolReturned(
   // the notices of the event's refused and capped links, worded with its ledger (a link refused beyond them, in a JSON
   // text, is not in it: the judgement of the values below replaces every text naming its address, these included).
   // An event that withheld links by a cap does not know every address they spell (a line over the split cap is not
-  // read for them): its notices are worded with no ledger, showing no name that spells any address. A refused link's
+  // read for them): its notices show no name at all (`MessageLedger.unknown`: `localhost/admin/keys` or a bare host
+  // name is an address no rule can tell from a name). A refused link's
   // notice quotes its name, which may carry an address refused earlier in the session (`search`): that notice names it
   // by scheme
-  const wording = capped.size === 0 ? ledger : undefined;
+  const wording = capped.size === 0 ? ledger : MessageLedger.unknown();
   for (const [index, { step, link }] of refusals) {
     const ref = recordRef(step.discovered);
     const notice = refusedLinkNotice(link, step.linkDecision, ref, wording);

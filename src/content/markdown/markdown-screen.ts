@@ -27,12 +27,14 @@ import { spellsAt } from '../ascii-bytes.ts';
 import { mayHoldActiveMarkupUtf8, type ScreenWork } from '../svg-html/markup-screen.ts';
 import { type IndentedCode, indentedCode } from './indented-code.ts';
 import { type HtmlBlockLines, htmlBlockLines, markedRawText, mayGoOnAsTag } from './raw-html-grammar.ts';
+import { LinkOpenings } from './link-openings.ts';
 
 /** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). `work`: counts the marks it looked at (the tags it read, the screen's marks). Linear; native searches first. */
 export function mayHoldActiveMarkdown(text: string, work: ScreenWork = { marks: 0 }): boolean {
   const bytes = Buffer.from(text, 'utf8');
   const tags = rawTagSpans(bytes, false, undefined, work);
   const escaped = escapedAsCode(bytes, tags, work);
+  const openings = new LinkOpenings(bytes);
   let param: boolean | undefined;
   const spellsParam = (): boolean => {
     param ??= /<param/i.test(bytes.toString('latin1'));
@@ -51,7 +53,7 @@ export function mayHoldActiveMarkdown(text: string, work: ScreenWork = { marks: 
         const from = attributeFrom(bytes, tags, equals);
         return from === -1 || escaped(equals) ? -1 : from;
       },
-      url: (mark) => (inSpan(tags, mark) || afterLinkOpening(bytes, mark)) && !escaped(mark),
+      url: (mark) => (inSpan(tags, mark) || openings.before(mark)) && !escaped(mark),
     },
     work,
   );
@@ -127,52 +129,13 @@ function linesOf<T extends { readonly lines: number }>(
 export function mayDefineActiveReference(text: string, work: ScreenWork = { marks: 0 }): boolean {
   if (!text.includes(']:')) return false;
   const bytes = Buffer.from(text, 'utf8');
+  const openings = new LinkOpenings(bytes);
   return mayHoldActiveMarkupUtf8(
     bytes,
     'text',
-    { tag: () => false, attribute: () => -1, url: (mark) => afterLinkOpening(bytes, mark, true) },
+    { tag: () => false, attribute: () => -1, url: (mark) => openings.before(mark, true) },
     work,
   );
-}
-
-// a `](` or `]:` before `at`, on its line or the line before (a destination starts after at most one line break);
-// `definition`: only a `]:` whose destination may start with the scheme that ends at `at`
-function afterLinkOpening(bytes: Buffer, at: number, definition = false): boolean {
-  const from = lineStart(bytes, previousLineEnd(bytes, lineStart(bytes, at)));
-  for (let i = bytes.indexOf(0x5d, from); i !== -1 && i < at; i = bytes.indexOf(0x5d, i + 1)) {
-    const next = bytes[i + 1];
-    if (definition ? next === 0x3a && mayStartScheme(bytes, i + 2, at) : next === 0x28 || next === 0x3a) return true;
-  }
-  return false;
-}
-
-// whether every byte from `from` to `at` may stand before a scheme's end in a destination as some renderer and the
-// url parser read it: white space, controls and a block quote's `>` (taken off or dropped), a `<` (an angle-bracket
-// destination), a scheme's letters, digits, `+`, `-` and `.`, a character reference's `&`, `#` and `;`, a backslash
-// (an escape), or any byte outside ASCII (Unicode spaces a renderer may trim)
-function mayStartScheme(bytes: Buffer, from: number, at: number): boolean {
-  for (let i = from; i < at; i++) {
-    const b = bytes[i] ?? 0;
-    if (b <= 0x20 || b >= 0x7f || isAsciiLetter(b) || (b >= 0x30 && b <= 0x39)) continue;
-    // + - . & # ; \ < >
-    if (b === 0x2b || b === 0x2d || b === 0x2e || b === 0x26 || b === 0x23 || b === 0x3b) continue;
-    if (b === 0x5c || b === 0x3c || b === 0x3e) continue;
-    return false;
-  }
-  return true;
-}
-
-// where the line holding `at` starts: after the last line break (`\n` or `\r`) before it
-function lineStart(bytes: Buffer, at: number): number {
-  if (at <= 0) return 0;
-  return Math.max(bytes.lastIndexOf(0x0a, at - 1), bytes.lastIndexOf(0x0d, at - 1)) + 1;
-}
-
-// a position on the line before the one starting at `start` (its last byte before the break; `\r\n` is one break)
-function previousLineEnd(bytes: Buffer, start: number): number {
-  let end = start - 1;
-  if (end > 0 && bytes[end] === 0x0a && bytes[end - 1] === 0x0d) end--;
-  return Math.max(0, end);
 }
 
 /** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. `work`: counts the `<`s read. */

@@ -10,8 +10,8 @@ import type { SessionState } from './session-state.ts';
 // A read event refuses one link (its own) or withholds its body: its notice names the link by the name a tool result
 // gave it, worded with the event's ledger (that uri) as the tool result's notices are (hook-discovery.ts), so an
 // ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
-// list, searched as later tool results are); when that list is not whole, or an event of the session withheld links by
-// a cap (their addresses unknown: `localhost/admin/keys` is an address no rule can tell from a name), no name is shown.
+// list, searched as later tool results are, and read only for a name that spells an address); when that list is not
+// whole, or an event of the session withheld links by a cap, such a name is not shown at all.
 
 /** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
 export async function readNotice(
@@ -23,11 +23,15 @@ export async function readNotice(
   context: HookContext,
 ): Promise<string> {
   const subject = stepSubject(step);
-  const nameless = gateNotice(what, { ...subject, name: null }, decision, next);
+  // worded with no ledger, a notice shows no name that spells any address at all
+  const broad = gateNotice(what, subject, decision, next);
   const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, decision, next);
-  // no name shown either way (none known, or it spells the link's own address): the session's list is not read
-  if (notice === nameless) return notice;
+  // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
+  if (notice === broad) return notice;
+  const nameless = gateNotice(what, { ...subject, name: null }, decision, next);
   const before = await state.refusedAddresses(context.budget);
+  // a list that is not whole, or a session whose links were not all kept (withheld by a cap, their addresses not on
+  // the list), cannot say which addresses the name may not spell
   if (!before.complete || !(await state.keptAll())) return nameless;
   const search = refusedSearch(before);
   return search === null || !search.names([subject.name, notice]) ? notice : nameless;

@@ -57,9 +57,10 @@ describe('red team, files (round 11): the policy file replaced between two event
           rmSync(path.join(hooks.dir, 'policy.yaml'));
           swap(path.join(hooks.dir, 'policy.yaml'));
           const run = await hookOwn(host, event([[metadata, 'creds']], [], 'id_2'));
-          // a refusal to start (exit 2) is the host's block; an answer must withhold
-          if (run.code === 0) expect(handed(run.stdout)).toContain('linkgate');
-          else expect(run.code).toBe(2);
+          // a post event: exit 2 does not withhold (Claude Code hands the result on, DESIGN §4f), so the hook must
+          // answer, withholding (reading13 F4)
+          expect(run.code, run.stderr).toBe(0);
+          expect(handed(run.stdout)).toContain('linkgate');
           expect(handed(run.stdout)).not.toContain(hostPath);
         },
       );

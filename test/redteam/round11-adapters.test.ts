@@ -42,15 +42,15 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys, signal } from './round-cases.ts';
 
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 afterEach(closeAll);
 const suite = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
 const copilot = frameworkSuite('the copilot sdk', realFrameworks.copilotSdk);
 const within = { timeout: 120_000 };
-const signal = { signal: new AbortController().signal };
 const doc = 'rt://docs/a.txt';
 
 /** A sink that throws when a record other than a discovery is written (the read's, or the session end's). */

@@ -15,9 +15,10 @@ import { codexToolReturned, readRequested, toolReturned } from '../hook/hook-eve
 import { callWith, fronts } from './hidden-fronts.ts';
 import { geminiToolReturned, handed, measured, postEvents } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 afterEach(closeAll);
 const hooks = hookScratch('linkgate-redteam-r11cost-');

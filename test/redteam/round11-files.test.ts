@@ -15,9 +15,10 @@ import { hookScratch } from '../hook/hook-args.ts';
 import { readRequested } from '../hook/hook-events.ts';
 import { handed, postEvents } from './round10-hosts.ts';
 import { hostPath, metadata, policyFile } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 const hooks = hookScratch('linkgate-redteam-r11files-');
 const within = { timeout: 60_000 };

@@ -20,9 +20,10 @@ import { codexToolReturned, readRequested, readReturned, toolReturned } from '..
 import { callWith, fronts, noticesIn } from './hidden-fronts.ts';
 import { handed, type Linked, postEvents } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 const open = new Set<string>(['read notice quotes the body claude-code', 'read notice quotes the body codex']);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 afterEach(closeAll);
 const hooks = hookScratch('linkgate-redteam-r11notices-');

@@ -29,9 +29,10 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 afterEach(closeAll);
 const hooks = hookScratch('linkgate-redteam-r11order-');

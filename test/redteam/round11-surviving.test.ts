@@ -23,9 +23,10 @@ import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { handed } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata, policyFile, scratch } from './scripted-host.ts';
+import { caseKeys } from './round-cases.ts';
 
 const open = new Set<string>([]);
-const it = (key: string) => (open.has(key) ? test.fails : test);
+const it = caseKeys(open);
 
 afterEach(closeAll);
 const hooks = hookScratch('linkgate-redteam-r11surviving-');

@@ -198,24 +198,40 @@ export function copilotSdkHooks(options: CopilotSdkHooksOptions): CopilotSdkHook
   }) as CopilotSdkHooks;
 }
 
-// the data of the items a binary may stand for: images and embedded blobs
+// what a binary may stand for, by kind, declared type and data: an image item (`image`, its mimeType) and an embedded
+// blob (`resource`, the resource's mimeType); a binary whose data equals a judged item's under another kind or type
+// would hand the model what was judged as one type as another (a PNG allowed as an image, read as text/plain)
 function binaryData(items: readonly unknown[]): Set<string> {
   const data = new Set<string>();
   for (const item of items) {
     if (!isRecord(item)) continue;
-    if (item['type'] === 'image' && typeof item['data'] === 'string') data.add(item['data']);
+    if (item['type'] === 'image' && typeof item['data'] === 'string')
+      data.add(binaryKey('image', item['mimeType'], item['data']));
     const resource = item['resource'];
     if (item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string')
-      data.add(resource['blob']);
+      data.add(binaryKey('resource', resource['mimeType'], resource['blob']));
   }
   return data;
+}
+
+// a binary's kind, declared type and data as one key (a type that is no string matches nothing but itself missing)
+const binaryKey = (type: unknown, mimeType: unknown, data: string) =>
+  `${String(type)}\u0000${typeof mimeType === 'string' ? mimeType : ''}\u0000${data}`;
+
+// whether `binary` (one of `binaryResultsForLlm`) stands for a judged item of `data` (`binaryData`)
+function standsFor(binary: unknown, data: ReadonlySet<string>): boolean {
+  return (
+    isRecord(binary) &&
+    typeof binary['data'] === 'string' &&
+    data.has(binaryKey(binary['type'], binary['mimeType'], binary['data']))
+  );
 }
 
 /** How many of `binaries` (`binaryResultsForLlm`) stand for no image or embedded blob of `contents`. */
 function strayBinaries(binaries: unknown, contents: readonly unknown[]): number {
   if (!Array.isArray(binaries)) return 0;
   const data = binaryData(contents);
-  return binaries.filter((b) => !isRecord(b) || typeof b['data'] !== 'string' || !data.has(b['data'])).length;
+  return binaries.filter((b) => !standsFor(b, data)).length;
 }
 
 // the notice for `stray` binaries left out as standing for no judged item
@@ -288,10 +304,7 @@ function replacedResult(original: Record<string, unknown>, output: unknown): Cop
   const lines = content.flatMap((item) => (isRecord(item) ? itemLines(item) : []));
   const images = binaryData(content);
   const binaries: unknown[] = Array.isArray(original['binaryResultsForLlm']) ? original['binaryResultsForLlm'] : [];
-  const kept = binaries.filter(
-    (b): b is CopilotSdkToolResult['binaryResultsForLlm'][number] =>
-      isRecord(b) && typeof b['data'] === 'string' && images.has(b['data']),
-  );
+  const kept = binaries.filter((b): b is CopilotSdkToolResult['binaryResultsForLlm'][number] => standsFor(b, images));
   // the judged `structuredContent` (links refused in it replaced by their notices) stands for the server's
   const structured = isRecord(output) && 'structuredContent' in output ? output['structuredContent'] : undefined;
   const text = modelText(lines.join('\n'), structured);

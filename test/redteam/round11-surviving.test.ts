@@ -83,6 +83,27 @@ describe('red team, surviving (round 11): the Copilot SDK binaries beside the te
     expect(decoded(await post([blob(metadata)], binary(metadata)))).not.toContain(hostPath);
   });
 
+  // reading13 F1: a binary whose data is a judged image's, declared as another kind and type, is no binary of that
+  // image: handed on, the model would read what was allowed as a PNG as text/plain
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const image = { type: 'image', mimeType: 'image/png', data: png };
+  test("a binary of an allowed image's data under another kind and type is not handed on", async () => {
+    const post = await session();
+    const answer = JSON.parse(await post([image], [{ type: 'resource', mimeType: 'text/plain', data: png }])) as {
+      binaryResultsForLlm: unknown[];
+      textResultForLlm: string;
+    };
+    expect(answer.binaryResultsForLlm).toEqual([]);
+    expect(answer.textResultForLlm).toContain('linkgate withheld 1 binary');
+  });
+
+  test('control: the binary of that image as an image of its type: handed on', async () => {
+    const post = await session();
+    const binaries = [{ type: 'image', mimeType: 'image/png', data: png }];
+    const answer = JSON.parse(await post([image], binaries)) as { binaryResultsForLlm: unknown[] };
+    expect(answer.binaryResultsForLlm).toEqual(binaries);
+  });
+
   test('control: a later result whose binary stands for an embedded blob of an ordinary address: handed on', async () => {
     const post = await session();
     await post([link(metadata, 'creds')]);

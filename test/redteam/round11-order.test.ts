@@ -29,7 +29,7 @@ import {
   scratch,
   scriptedTransport,
 } from './scripted-host.ts';
-import { caseKeys } from './round-cases.ts';
+import { caseKeys, quickPolicy } from './round-cases.ts';
 
 const open = new Set<string>([]);
 const it = caseKeys(open);
@@ -73,12 +73,7 @@ describe('red team, order (round 11): a read result with no pre event before it'
 describe("red team, order (round 11): answers under the read tool's own ids", () => {
   /** The gated connections over the answering server (1.5 s read deadline), `doc` listed by a call sending `notify`. */
   async function listed(notify: unknown[], answers: Record<string, unknown> = {}) {
-    const policy = await loadPolicy(policyFile);
-    const quick = {
-      ...policy,
-      document: { ...policy.document, read: { ...policy.document.read, readTimeoutMs: 1500 } },
-    };
-    const links = gatedLinks({ gate: createGate(quick), sink: callbackSink(() => {}) });
+    const links = gatedLinks({ gate: createGate(await quickPolicy()), sink: callbackSink(() => {}) });
     const client = new Client({ name: 'r11', version: '1' });
     await client.connect(
       links.transport('a', scriptedTransport(path.join(await scratch(), 'r.jsonl'), answeringServer)),

@@ -7,10 +7,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { mayRunAsSniffedPage } from '../../src/content/sniffed-triggers.ts';
+import { markupHeadChars, textHead } from '../../src/content/text/text-kind.ts';
 import { WorkBudget } from '../../src/content/work-budget.ts';
 import { htmlAttacks, svgAttacks } from '../content/redteam/browser-round-pages.ts';
 import { hasShared, repoRoot, sharedPath } from '../helpers/shared-dir.ts';
 import { mayRunAsSniffedPage as mayRunAsSniffedPageBefore } from './reference/sniffed-triggers-before.ts';
+import { textHeadBefore } from './reference/text-head-before.ts';
 
 // every regular file under `dir`, as bytes
 function filesUnder(dir: string): [string, Buffer][] {
@@ -136,6 +138,54 @@ describe('the scanners answer as their references', () => {
         }),
         { numRuns: 3000 },
       );
+    });
+  });
+
+  describe('the text head: a quarter more bytes than code units decoded first, all four times only when short', () => {
+    // from the start, past a BOM's length, and from offsets that cut a character (every reading starts somewhere)
+    const starts = (bytes: Buffer): number[] => [0, 1, 2, 3, 7].filter((from) => from <= bytes.length);
+
+    test('over every corpus file, fixture and red team page', () => {
+      const differing = bodies.flatMap(([name, bytes]) =>
+        starts(bytes)
+          .filter((from) => textHead(bytes, from) !== textHeadBefore(bytes, from))
+          .map((from) => `${name} from ${from}`),
+      );
+      expect(differing).toEqual([]);
+    });
+
+    // characters of one to four bytes, broken sequences and stray continuation bytes, in runs long enough that the
+    // first decode's end (a quarter past the head's code units) and the head's own end fall anywhere among them
+    const piece = fc.oneof(
+      fc.constantFrom('a', '\n', 'é', '—', '行', '😀', '\u0000').map((c) => Buffer.from(c, 'utf8')),
+      fc
+        .constantFrom([0xe2, 0x80], [0xf0, 0x9f], [0x80], [0xbf, 0xbf], [0xc3], [0xed, 0xa0, 0x80], [0xff])
+        .map((b) => Buffer.from(b)),
+      fc.uint8Array({ minLength: 1, maxLength: 8 }).map((b) => Buffer.from(b)),
+    );
+    const long = fc
+      .tuple(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 4 * markupHeadChars + 64 }), piece)
+      .map(([parts, fill, filler]) => {
+        // a run of one piece around the decodes' ends, then the rest
+        const run = Buffer.concat(Array.from({ length: Math.ceil(fill / filler.length) }, () => filler));
+        return Buffer.concat([run, ...parts]);
+      });
+
+    test('over generated bodies of characters of every width, broken sequences and random bytes', () => {
+      fc.assert(
+        fc.property(long, (bytes) => {
+          for (const from of starts(bytes)) expect(textHead(bytes, from)).toBe(textHeadBefore(bytes, from));
+        }),
+        { numRuns: 1500 },
+      );
+    });
+
+    test('over text whose head ends exactly where the first decode does, give or take a character', () => {
+      for (const wide of ['é', '—', '😀'])
+        for (let ascii = markupHeadChars - 40; ascii <= markupHeadChars + (markupHeadChars >> 2) + 8; ascii += 1) {
+          const bytes = Buffer.from(`${'x'.repeat(ascii)}${wide.repeat(3000)}`, 'utf8');
+          expect(textHead(bytes, 0)).toBe(textHeadBefore(bytes, 0));
+        }
     });
   });
 });

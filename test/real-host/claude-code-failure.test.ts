@@ -9,16 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { serverReads } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
-import {
-  type AloneRun,
-  aloneRuns,
-  failedHookRuns,
-  failingPrintedSetUp,
-  failureModes,
-  type HooksAloneOutcome,
-  hooksAloneOutcome,
-  runsAsPrinted,
-} from './host-failure.ts';
+import { failedHookRuns, failingPrintedSetUp, failureModes, hooksAloneSuite, runsAsPrinted } from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -79,20 +70,20 @@ describe('the printed claude code set-up with a failing hook', () => {
 });
 
 // docs/hosts.md, the Claude Code row (`onFailure: "block"`, as printed): what the hooks alone let through when they fail
-const hooksAloneRow: Record<AloneRun, HooksAloneOutcome> = {
-  // the control: the same measure tells working hooks apart
-  [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
-  'cannot start': { beforeRead: 'blocked', afterTool: 'as it came' },
-  crashes: { beforeRead: 'blocked', afterTool: 'as it came' },
-  hangs: { beforeRead: 'blocked', afterTool: 'as it came' },
-  'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-};
-
-describe('claude code with the hooks alone, failing', () => {
-  test.for(aloneRuns)('a hook that %s: as docs/hosts.md says', { timeout: 300_000 }, async (failure, ctx) => {
-    host.require(ctx);
-    const logs = await host.scratch('linkgate-failure-alone-');
-    const setUp = await failingPrintedSetUp('claude-code', failure, { timeout: hookTimeout, logs, proxy: false });
+hooksAloneSuite(host, {
+  host: 'claude-code',
+  label: 'claude code',
+  hookTimeout,
+  events: ['PreToolUse', 'PostToolUse'],
+  row: {
+    // the control: the same measure tells working hooks apart
+    [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
+    'cannot start': { beforeRead: 'blocked', afterTool: 'as it came' },
+    crashes: { beforeRead: 'blocked', afterTool: 'as it came' },
+    hangs: { beforeRead: 'blocked', afterTool: 'as it came' },
+    'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
+  },
+  async run(setUp) {
     const run = await runClaudeCode({
       mcpServers: { fixture: setUp.fixture },
       settings: setUp.hooks,
@@ -105,15 +96,6 @@ describe('claude code with the hooks alone, failing', () => {
       allowedTools,
       timeoutMs: 240_000,
     });
-    host.defer(() => run.cleanup());
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(await failedHookRuns(setUp)).toEqual(expect.arrayContaining(['PreToolUse', 'PostToolUse']));
-    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
-    const links = JSON.stringify(run.toolResults['toolu_links'] ?? null);
-    const outcome = await hooksAloneOutcome(setUp, links, everything);
-    console.log(
-      `claude code, hooks alone, hook that ${failure}: ${run.elapsedMs} ms; ${JSON.stringify(outcome)}; metadata ${JSON.stringify(run.toolResults['toolu_metadata'] ?? null).slice(0, 300)}`,
-    );
-    expect(outcome).toEqual(hooksAloneRow[failure]);
-  });
+    return { run, linksResult: JSON.stringify(run.toolResults['toolu_links'] ?? null) };
+  },
 });

@@ -9,16 +9,7 @@ import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { serverReads } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
-import {
-  type AloneRun,
-  aloneRuns,
-  failedHookRuns,
-  failingPrintedSetUp,
-  failureModes,
-  type HooksAloneOutcome,
-  hooksAloneOutcome,
-  runsAsPrinted,
-} from './host-failure.ts';
+import { failedHookRuns, failingPrintedSetUp, failureModes, hooksAloneSuite, runsAsPrinted } from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -72,20 +63,20 @@ describe('the printed codex set-up with a failing hook', () => {
 });
 
 // docs/hosts.md, the Codex CLI row: what the hooks alone let through when they fail
-const hooksAloneRow: Record<AloneRun, HooksAloneOutcome> = {
-  // the control: the same measure tells working hooks apart
-  [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
-  'cannot start': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-  crashes: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-  hangs: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-  'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-};
-
-describe('codex with the hooks alone, failing', () => {
-  test.for(aloneRuns)('a hook that %s: as docs/hosts.md says', { timeout: 300_000 }, async (failure, ctx) => {
-    host.require(ctx);
-    const logs = await host.scratch('linkgate-failure-alone-');
-    const setUp = await failingPrintedSetUp('codex', failure, { timeout: hookTimeout, logs, proxy: false });
+hooksAloneSuite(host, {
+  host: 'codex',
+  label: 'codex',
+  hookTimeout,
+  events: ['PreToolUse', 'PostToolUse'],
+  row: {
+    // the control: the same measure tells working hooks apart
+    [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
+    'cannot start': { beforeRead: 'goes ahead', afterTool: 'as it came' },
+    crashes: { beforeRead: 'goes ahead', afterTool: 'as it came' },
+    hangs: { beforeRead: 'goes ahead', afterTool: 'as it came' },
+    'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
+  },
+  async run(setUp) {
     const run = await runCodexCli({
       mcpServers: { fixture: setUp.fixture },
       hooks: setUp.hooks,
@@ -97,12 +88,6 @@ describe('codex with the hooks alone, failing', () => {
       ],
       timeoutMs: 240_000,
     });
-    host.defer(() => run.cleanup());
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(await failedHookRuns(setUp)).toEqual(expect.arrayContaining(['PreToolUse', 'PostToolUse']));
-    const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
-    const outcome = await hooksAloneOutcome(setUp, outputText(run.toolResults['call_links']), everything);
-    console.log(`codex, hooks alone, hook that ${failure}: ${run.elapsedMs} ms; ${JSON.stringify(outcome)}`);
-    expect(outcome).toEqual(hooksAloneRow[failure]);
-  });
+    return { run, linksResult: outputText(run.toolResults['call_links']) };
+  },
 });

@@ -4,11 +4,13 @@
 // first appends the event it was run for to a log, so a test sees that the host did run it, before the read and after.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.ts';
 import type { McpServerConfig } from './claude-code.ts';
 import { fixtureServer, serverReads, tsServerCommand } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
+import type { HostRunResult } from './host-run.ts';
+import type { HostSuite } from './host-suite.ts';
 
 /** How a hook fails: its command replaced (the printed command is given, for the one that cannot start). */
 export const hookFailures = {
@@ -115,4 +117,45 @@ export async function hooksAloneOutcome(
   const passed = [linksResult.includes(metadata.uri), ...(read ? [delivered.includes(metadata.marker)] : [])];
   const afterTool = passed.every(Boolean) ? 'as it came' : passed.some(Boolean) ? 'partly withheld' : 'withheld';
   return { beforeRead: read ? 'goes ahead' : 'blocked', afterTool };
+}
+
+/** What a host's hooks-alone suite needs besides the shared measure: how to run the host, and its docs/hosts.md row. */
+export interface HooksAloneHost {
+  /** the host as `linkgate hook HOST` names it */
+  host: string;
+  /** the host as a person names it, for the suite's title and log lines */
+  label: string;
+  /** the hook timeout of the runs, in the host's own unit: a hung hook is ended by the host after it */
+  hookTimeout: number;
+  /** the host's events before a tool and after it, as the failing hooks log them */
+  events: readonly [before: string, after: string];
+  /** docs/hosts.md's row for the host: what the hooks alone let through, per failure, and for the control */
+  row: Readonly<Record<AloneRun, HooksAloneOutcome>>;
+  /**
+   * runs the host on `setUp` with the script `links tool, read of the metadata link, done`: the run, and the text of
+   * what the model received for the links tool
+   */
+  run(setUp: FailingSetUp): Promise<{ run: HostRunResult<unknown>; linksResult: string }>;
+}
+
+/**
+ * Registers a host's hooks-alone suite: for the control and each failure, the printed hooks (no proxy) fail as named,
+ * the host runs the script, and what got through must be the host's docs/hosts.md row.
+ */
+export function hooksAloneSuite(suite: HostSuite, spec: HooksAloneHost): void {
+  describe(`${spec.label} with the hooks alone, failing`, () => {
+    test.for(aloneRuns)('a hook that %s: as docs/hosts.md says', { timeout: 300_000 }, async (failure, ctx) => {
+      suite.require(ctx);
+      const logs = await suite.scratch('linkgate-failure-alone-');
+      const setUp = await failingPrintedSetUp(spec.host, failure, { timeout: spec.hookTimeout, logs, proxy: false });
+      const { run, linksResult } = await spec.run(setUp);
+      suite.defer(() => run.cleanup());
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(await failedHookRuns(setUp)).toEqual(expect.arrayContaining([...spec.events]));
+      const everything = JSON.stringify(run.modelRequests.map((r) => r.body));
+      const outcome = await hooksAloneOutcome(setUp, linksResult, everything);
+      console.log(`${spec.label}, hooks alone, hook that ${failure}: ${run.elapsedMs} ms; ${JSON.stringify(outcome)}`);
+      expect(outcome).toEqual(spec.row[failure]);
+    });
+  });
 }

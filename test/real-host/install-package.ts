@@ -65,6 +65,10 @@ function run(
   });
 }
 
+// how long a `--version` may take before the part counts as not running: Gemini CLI 0.61 starts twice (it relaunches
+// itself with a larger heap) and loads its bundle each time, 3 s of CPU that took 25-45 s on a 2-core machine at load 20
+const versionCheckMs = 150_000;
+
 async function verify(spec: PackageSpec, dir: string): Promise<HostInstall> {
   const bin = path.join(dir, spec.bin);
   if (!existsSync(bin)) return { ok: false, reason: `${spec.name}@${spec.version} has no \`${spec.bin}\`` };
@@ -73,8 +77,8 @@ async function verify(spec: PackageSpec, dir: string): Promise<HostInstall> {
     : [bin, spec.versionCheck.args];
   // a throwaway HOME: hosts write their settings folders there, never into the shared install
   const home = await mkdtemp(path.join(tmpdir(), 'linkgate-version-'));
-  const out = await run(file, args, 30_000, { ...process.env, HOME: home, DISABLE_AUTOUPDATER: '1' }).finally(() =>
-    rm(home, { recursive: true, force: true }),
+  const out = await run(file, args, versionCheckMs, { ...process.env, HOME: home, DISABLE_AUTOUPDATER: '1' }).finally(
+    () => rm(home, { recursive: true, force: true }),
   );
   if (out.code !== 0 || !out.stdout.includes(spec.versionCheck.expect))
     return {

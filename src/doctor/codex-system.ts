@@ -53,7 +53,7 @@ export async function readCodexLayers(places: ConfigPlaces, home: string): Promi
   layers.push(user);
   // a project is trusted by the layers below the projects' merged (codex-rs `project_trust_context`): the system
   // config may trust one the user's does not name
-  for (const folder of codexProjectLayers(places.cwd, mergedProjects(layers), rootMarkers(layers, problems)))
+  for (const folder of codexProjectLayers(places.cwd, mergedProjects(layers), codexRootMarkers(layers, problems)))
     layers.push(await read(folder, 'config.toml', 'project'));
   layers.push(await read(system ?? home, 'managed_config.toml', 'system'));
   const requirements = system === null ? null : await read(system, 'requirements.toml', 'system');
@@ -83,10 +83,12 @@ function featuresOff(features: unknown): boolean {
   return isRecord(features) && (features['hooks'] === false || features['codex_hooks'] === false);
 }
 
-// `project_root_markers` of the layers below the projects as codex merges them (the last that sets it wins; codex-rs
-// `project_root_markers_from_config`): a list of names, default `.git`; an empty list makes `cwd` the root. Anything
-// else is a value codex refuses to start with: named in `problems`, the default kept.
-function rootMarkers(layers: readonly CodexLayer[], problems: string[]): readonly string[] {
+/**
+ * `project_root_markers` of `layers` as codex merges them (the last that sets it wins; codex-rs
+ * `project_root_markers_from_config`): a list of names, default `.git`; an empty list makes `cwd` the root. Anything
+ * else is a value codex refuses to start with: named in `problems`, the default kept.
+ */
+export function codexRootMarkers(layers: readonly CodexLayer[], problems: string[]): readonly string[] {
   let markers: readonly string[] = ['.git'];
   for (const { config, file } of layers) {
     const set = config['project_root_markers'];

@@ -215,6 +215,24 @@ export function notLinkgateEntry(file: string): string | undefined {
   } catch {
     return `linkgate entry \`${file}\` cannot be resolved`;
   }
+  if (linkgateRoot(real) !== undefined) return undefined;
+  return `\`${file}\` is not linkgate's entry: no linkgate package.json or plugin manifest names it`;
+}
+
+/**
+ * The folder of the linkgate package (or plugin) whose entry `file` is, found as `notLinkgateEntry` finds it: the code
+ * the entry runs lies in it. Undefined when `file` is no linkgate entry.
+ */
+export function linkgatePackageRoot(file: string): string | undefined {
+  try {
+    return linkgateRoot(realpathSync(file));
+  } catch {
+    return undefined;
+  }
+}
+
+// `real`: a real path
+function linkgateRoot(real: string): string | undefined {
   for (let dir = dirname(real), depth = 0; depth < 4; dir = dirname(dir), depth++) {
     const manifest = readJson(join(dir, 'package.json'));
     const bin = manifest?.['bin'];
@@ -226,13 +244,13 @@ export function notLinkgateEntry(file: string): string | undefined {
       typeof binFile === 'string' &&
       entries(resolvePath(dir, binFile)).includes(real)
     )
-      return undefined;
+      return dir;
     const plugin = readJson(join(dir, '.claude-plugin', 'plugin.json'));
     if (plugin?.['name'] === 'linkgate' && entries(join('dist', 'bin', 'linkgate.js')).includes(relative(dir, real)))
-      return undefined;
+      return dir;
     if (dirname(dir) === dir) break;
   }
-  return `\`${file}\` is not linkgate's entry: no linkgate package.json or plugin manifest names it`;
+  return undefined;
 }
 
 // largest package.json or plugin manifest doctor reads, bytes

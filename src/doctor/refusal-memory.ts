@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
 import { claudeCodeManagedDir, claudeCodeManagedFiles } from '../hosts/claude-code-managed.ts';
+import { codexWorkspaceWritable } from './agent-writable.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHome } from './codex-config.ts';
 import { readCodexLayers } from './codex-system.ts';
@@ -117,16 +118,7 @@ async function codexOpen(
   const where = setting === undefined ? '' : ` in \`${setting.file}\``;
   if (mode !== 'workspace-write')
     return `codex's \`sandbox_mode\` is ${typeof mode === 'string' ? `\`${mode}\`${where}` : 'not set'}, so the agent's shell can write its state folder`;
-  // its options merged key by key over the layers
-  const options: Record<string, unknown> = {};
-  for (const { config } of layers)
-    if (isRecord(config['sandbox_workspace_write'])) Object.assign(options, config['sandbox_workspace_write']);
-  const writable = [
-    places.cwd,
-    ...stringList(options['writable_roots']).map((r) => resolve(places.cwd, r)),
-    ...(options['exclude_slash_tmp'] === true ? [] : ['/tmp']),
-    ...(options['exclude_tmpdir_env_var'] === true || env['TMPDIR'] === undefined ? [] : [env['TMPDIR']]),
-  ];
+  const writable = codexWorkspaceWritable(layers, places, env).map((f) => f.folder);
   const open = writable.find((root) => within(root, folder));
   if (open !== undefined)
     return `its state folder is inside \`${open}\`, which codex's \`workspace-write\` sandbox lets the agent's shell write`;

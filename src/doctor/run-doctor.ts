@@ -32,7 +32,7 @@ import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
-import { inProjectLines } from './in-project.ts';
+import { agentWritableFolders, agentWritableLines, type WritableFolder } from './agent-writable.ts';
 import { refusalMemoryLine, refusalMemoryNotHeld, sandboxFix } from './refusal-memory.ts';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
@@ -98,9 +98,16 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
     return [...(line === null ? [] : [line]), ...(dropped.length === 0 ? [] : [droppedConsumersLine(policy, dropped)])];
   };
   const problemOf = (policy: PolicyStatus) => policyProblem(policy, requireSigned);
+  // the folders each host's agent may write, read once per host
+  const writable = new Map<DoctorHost, Promise<WritableFolder[]>>();
+  const writableOf: WritableOf = (host) => {
+    let found = writable.get(host);
+    if (found === undefined) writable.set(host, (found = agentWritableFolders(host, places)));
+    return found;
+  };
   const hooks: HookReport[] = [];
   for (const hook of inventories.flatMap((i) => i.hooks)) {
-    const report = await hookReport(hook, places, status, problemOf, blindSpotsOf);
+    const report = await hookReport(hook, places, status, problemOf, blindSpotsOf, writableOf);
     if (report !== undefined) hooks.push(report);
   }
   const configured = inventories.flatMap((i) => i.servers);
@@ -120,7 +127,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
   );
   const servers: ServerReport[] = [];
   for (const [i, server] of configured.entries()) {
-    const report = await serverReport(server, hooks, places, status, problemOf, tools[i]);
+    const report = await serverReport(server, hooks, places, status, problemOf, tools[i], writableOf);
     // a verdict from the files only: what the host is started with is not seen, and said so
     const judged = report.state === 'gated' || report.state === 'partly-gated' || report.state === 'observe';
     servers.push(judged ? { ...report, unseen: unseenLaunch(report.host) } : report);
@@ -132,6 +139,7 @@ export async function runDoctor(places: ConfigPlaces, options: DoctorOptions = {
 }
 
 type ProblemOf = (policy: PolicyStatus) => string | undefined;
+type WritableOf = (host: DoctorHost) => Promise<WritableFolder[]>;
 
 // what every front end shares: an entry that is linkgate's, a usable policy, a records file that can be written
 function frontEndProblems(
@@ -205,6 +213,7 @@ async function hookReport(
   status: PolicyOf,
   problemOf: ProblemOf,
   blindSpotsOf: (host: DoctorHost, policy: PolicyStatus, phase: ConfiguredHook['phase']) => string[],
+  writableOf: WritableOf,
 ): Promise<HookReport | undefined> {
   if (hook.resident !== undefined) return residentHookReport(hook, hook.resident.problems, problemOf);
   const invocation = linkgateInvocation(hook.argv, places.cwd, places.env['PATH']);
@@ -233,7 +242,8 @@ async function hookReport(
       ...hook.warnings,
       ...blindSpotsOf(hook.host, policy, hook.phase),
       ...codeCacheLines(invocation, places.env),
-      ...inProjectLines(invocation, places.cwd),
+      // named again on each server it gates, which it then does not: the agent can rewrite it
+      ...agentWritableLines('hook', invocation, policy, await writableOf(hook.host)),
       ...(memory === undefined ? [] : [refusalMemoryLine(memory)]),
     ],
     ...(memory === undefined ? {} : { refusalMemory: memory }),
@@ -308,6 +318,7 @@ async function serverReport(
   status: PolicyOf,
   problemOf: ProblemOf,
   listed: ServerTools | undefined,
+  writableOf: WritableOf,
 ): Promise<ServerReport> {
   const base = {
     host: server.host,
@@ -334,6 +345,7 @@ async function serverReport(
     const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
     const problems = frontEndProblems(invocation, policy, records, problemOf);
     problems.push(...environmentProblems(server.env, inherited, server.envProblem));
+    problems.push(...agentWritableLines('proxy', invocation, policy, await writableOf(server.host)));
     const observing = problems.length === 0 && invocation.mode === 'observe';
     if (invocation.mode === 'observe') problems.push(observeLine('the proxy'));
     return {
@@ -405,6 +417,10 @@ async function serverReport(
   if (problems.length > 0)
     for (const reason of new Set(mine.filter((h) => !h.runs).flatMap((h) => h.problems.slice(0, 1))))
       problems.push(`its linkgate hooks will not run: ${reason}`);
+  // a hook whose policy or code the agent's shell can rewrite gates nothing the agent wants through
+  const folders = await writableOf(server.host);
+  const rewritable = enforcing.flatMap((h) => agentWritableLines('hook', h, h.policy, folders));
+  problems.push(...new Set(rewritable.map((line) => `its linkgate hook: ${line}`)));
   // enforcing hooks must cover everything on their own; observing hooks beside them change nothing
   const observing = problems.length === 0 && gaps(enforcing).length > 0;
   const mode: GateMode =

@@ -10,14 +10,7 @@ import { isRecord } from '../decision/json-value.ts';
  * first.
  */
 export function codexProjectLayers(cwd: string, projects: unknown, markers: readonly string[] = ['.git']): string[] {
-  let root = cwd;
-  for (let dir = cwd; markers.length > 0; dir = dirname(dir)) {
-    if (markers.some((marker) => existsSync(join(dir, marker)))) {
-      root = dir;
-      break;
-    }
-    if (dirname(dir) === dir) break;
-  }
+  const root = projectRoot(cwd, markers) ?? cwd;
   const trust = (dir: string) => {
     const entry = isRecord(projects) ? projects[dir] : undefined;
     return isRecord(entry) && entry['trust_level'] === 'trusted';
@@ -29,4 +22,13 @@ export function codexProjectLayers(cwd: string, projects: unknown, markers: read
     if (dir === root || dirname(dir) === dir) break;
   }
   return chain.map((dir) => join(dir, '.codex')).filter((folder) => existsSync(folder));
+}
+
+/** The nearest folder from `cwd` up that holds one of `markers` (`cwd` itself included), or undefined: none does. */
+export function projectRoot(cwd: string, markers: readonly string[]): string | undefined {
+  for (let dir = cwd; markers.length > 0; dir = dirname(dir)) {
+    if (markers.some((marker) => existsSync(join(dir, marker)))) return dir;
+    if (dirname(dir) === dir) break;
+  }
+  return undefined;
 }

@@ -163,9 +163,11 @@ describe('red team, doctor (round 5): a Gemini CLI proxy entry started in anothe
     const settings = (entry: object) =>
       write(path.join(home, '.gemini', 'settings.json'), { mcpServers: { docs: entry } });
     const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    // control: started in the project, the proxy loads the project's policy
+    // control: started in the project, the proxy loads the project's policy (one the agent may rewrite: not gated)
     settings(relativeProxy());
-    expect(serverStates(await doctorReport(home, project, env))).toEqual([['gemini-cli', 'docs', 'gated']]);
+    const { servers } = await doctorReport(home, project, env);
+    expect(servers.map((s) => [s.policies[0]?.review, s.problems.length])).toEqual([['not-checked', 1]]);
+    expect(servers[0]?.problems[0]).toContain("which the agent's shell may write");
     settings(relativeProxy(home));
     expect(serverStates(await doctorReport(home, project, env))).not.toContainEqual(['gemini-cli', 'docs', 'gated']);
   });

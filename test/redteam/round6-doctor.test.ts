@@ -295,8 +295,9 @@ describe('red team, doctor (round 6): a path through a symlink and then `..`', (
         };
         write(path.join(home, '.claude.json'), { mcpServers: { docs: entry } });
         const starts = await proxyStarts(project, 'via/../p.yaml');
-        const states = serverStates(await doctorReport(home, project));
-        expect(states.some(([, , state]) => state === 'gated')).toBe(starts);
+        // whether the policy loads (a policy in the project gates nothing: the agent may rewrite it)
+        const { servers } = await doctorReport(home, project);
+        expect(servers.some((s) => s.policies[0]?.review === 'not-checked')).toBe(starts);
       },
     );
 });

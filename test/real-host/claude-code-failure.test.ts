@@ -9,7 +9,14 @@ import { describe, expect, test } from 'vitest';
 import { installClaudeCode, runClaudeCode } from './claude-code.ts';
 import { serverReads } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
-import { failedHookRuns, failingPrintedSetUp, failureModes, hooksAloneSuite, runsAsPrinted } from './host-failure.ts';
+import {
+  failedHookRuns,
+  failingPrintedSetUp,
+  failureModes,
+  hooksAloneSuite,
+  runsAsPrinted,
+  runTimeoutMs,
+} from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('claude code', () => installClaudeCode());
@@ -43,7 +50,7 @@ describe('the printed claude code set-up with a failing hook', () => {
         { text: 'all read' },
       ],
       allowedTools,
-      timeoutMs: 240_000,
+      timeoutMs: runTimeoutMs,
     });
     host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
@@ -83,19 +90,10 @@ hooksAloneSuite(host, {
     hangs: { beforeRead: 'blocked', afterTool: 'as it came' },
     'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
   },
-  async run(setUp) {
-    const run = await runClaudeCode({
-      mcpServers: { fixture: setUp.fixture },
-      settings: setUp.hooks,
-      prompt: 'read the metadata link of the fixture server',
-      script: [
-        { toolUses: [{ id: 'toolu_links', name: 'mcp__fixture__links', input: {} }] },
-        read('toolu_metadata', metadata.uri),
-        { text: 'all read' },
-      ],
-      allowedTools,
-      timeoutMs: 240_000,
-    });
+  links: { id: 'toolu_links', name: 'mcp__fixture__links' },
+  readMetadata: read('toolu_metadata', metadata.uri),
+  async run(setUp, common) {
+    const run = await runClaudeCode({ ...common, settings: setUp.hooks, allowedTools });
     return { run, linksResult: JSON.stringify(run.toolResults['toolu_links'] ?? null) };
   },
 });

@@ -9,7 +9,14 @@ import { installCodexCli, runCodexCli } from './codex-cli.ts';
 import { outputText } from './codex-model-api.ts';
 import { serverReads } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
-import { failedHookRuns, failingPrintedSetUp, failureModes, hooksAloneSuite, runsAsPrinted } from './host-failure.ts';
+import {
+  failedHookRuns,
+  failingPrintedSetUp,
+  failsOpenRow,
+  failureModes,
+  hooksAloneSuite,
+  runTimeoutMs,
+} from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('codex cli', () => installCodexCli());
@@ -40,7 +47,7 @@ describe('the printed codex set-up with a failing hook', () => {
         { toolUses: [{ id: 'call_embedded', name: 'mcp__fixture__embedded', input: {} }] },
         { text: 'all read' },
       ],
-      timeoutMs: 240_000,
+      timeoutMs: runTimeoutMs,
     });
     host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
@@ -68,26 +75,11 @@ hooksAloneSuite(host, {
   label: 'codex',
   hookTimeout,
   events: ['PreToolUse', 'PostToolUse'],
-  row: {
-    // the control: the same measure tells working hooks apart
-    [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
-    'cannot start': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    crashes: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    hangs: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-  },
-  async run(setUp) {
-    const run = await runCodexCli({
-      mcpServers: { fixture: setUp.fixture },
-      hooks: setUp.hooks,
-      prompt: 'read the metadata link of the fixture server',
-      script: [
-        { toolUses: [{ id: 'call_links', name: 'mcp__fixture__links', input: {} }] },
-        read('call_metadata', metadata.uri),
-        { text: 'all read' },
-      ],
-      timeoutMs: 240_000,
-    });
+  row: failsOpenRow,
+  links: { id: 'call_links', name: 'mcp__fixture__links' },
+  readMetadata: read('call_metadata', metadata.uri),
+  async run(setUp, common) {
+    const run = await runCodexCli({ ...common, hooks: setUp.hooks });
     return { run, linksResult: outputText(run.toolResults['call_links']) };
   },
 });

@@ -8,7 +8,14 @@ import { describe, expect, test } from 'vitest';
 import { serverReads } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
 import { installGeminiCli, runGeminiCli } from './gemini-cli.ts';
-import { failedHookRuns, failingPrintedSetUp, failureModes, hooksAloneSuite, runsAsPrinted } from './host-failure.ts';
+import {
+  failedHookRuns,
+  failingPrintedSetUp,
+  failsOpenRow,
+  failureModes,
+  hooksAloneSuite,
+  runTimeoutMs,
+} from './host-failure.ts';
 import { builtCli, realHostSuite } from './host-suite.ts';
 
 const host = realHostSuite('gemini cli', () => installGeminiCli());
@@ -37,7 +44,7 @@ describe('the printed gemini cli set-up with a failing hook', () => {
         { toolUses: [{ id: 'call_embedded', name: 'mcp_fixture_embedded', input: {} }] },
         { text: 'all read' },
       ],
-      timeoutMs: 240_000,
+      timeoutMs: runTimeoutMs,
     });
     host.defer(() => run.cleanup());
     expect(run.timedOut, run.stderr).toBe(false);
@@ -69,26 +76,11 @@ hooksAloneSuite(host, {
   label: 'gemini cli',
   hookTimeout,
   events: ['BeforeTool', 'AfterTool'],
-  row: {
-    // the control: the same measure tells working hooks apart
-    [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
-    'cannot start': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    crashes: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    hangs: { beforeRead: 'goes ahead', afterTool: 'as it came' },
-    'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
-  },
-  async run(setUp) {
-    const run = await runGeminiCli({
-      mcpServers: { fixture: setUp.fixture },
-      settings: setUp.hooks,
-      prompt: 'read the metadata link of the fixture server',
-      script: [
-        { toolUses: [{ id: 'call_links', name: 'mcp_fixture_links', input: {} }] },
-        read('call_metadata', metadata.uri),
-        { text: 'all read' },
-      ],
-      timeoutMs: 240_000,
-    });
+  row: failsOpenRow,
+  links: { id: 'call_links', name: 'mcp_fixture_links' },
+  readMetadata: read('call_metadata', metadata.uri),
+  async run(setUp, common) {
+    const run = await runGeminiCli({ ...common, settings: setUp.hooks });
     return { run, linksResult: JSON.stringify(run.toolResults['call_links'] ?? null) };
   },
 });

@@ -10,6 +10,7 @@ import type { McpServerConfig } from './claude-code.ts';
 import { fixtureServer, serverReads, tsServerCommand } from './fixture-process.ts';
 import { fixtureNamed } from './fixture-resources.ts';
 import type { HostRunResult } from './host-run.ts';
+import type { ScriptStep } from './model-api.ts';
 import type { HostSuite } from './host-suite.ts';
 
 /** How a hook fails: its command replaced (the printed command is given, for the one that cannot start). */
@@ -119,6 +120,27 @@ export async function hooksAloneOutcome(
   return { beforeRead: read ? 'goes ahead' : 'blocked', afterTool };
 }
 
+/** The hard limit of one failure run, milliseconds: a hung hook costs the host's timeout at every event. */
+export const runTimeoutMs = 240_000;
+
+/** docs/hosts.md's row of a host whose hooks alone fail open before the read and after the tool, however they fail. */
+export const failsOpenRow: Readonly<Record<AloneRun, HooksAloneOutcome>> = {
+  // the control: the same measure tells working hooks apart
+  [runsAsPrinted]: { beforeRead: 'blocked', afterTool: 'withheld' },
+  'cannot start': { beforeRead: 'goes ahead', afterTool: 'as it came' },
+  crashes: { beforeRead: 'goes ahead', afterTool: 'as it came' },
+  hangs: { beforeRead: 'goes ahead', afterTool: 'as it came' },
+  'answers garbage': { beforeRead: 'goes ahead', afterTool: 'as it came' },
+};
+
+/** The options of a hooks-alone run every host's runner takes alike. */
+export interface CommonRunOptions {
+  mcpServers: Record<string, McpServerConfig>;
+  prompt: string;
+  script: ScriptStep[];
+  timeoutMs: number;
+}
+
 /** What a host's hooks-alone suite needs besides the shared measure: how to run the host, and its docs/hosts.md row. */
 export interface HooksAloneHost {
   /** the host as `linkgate hook HOST` names it */
@@ -131,16 +153,21 @@ export interface HooksAloneHost {
   events: readonly [before: string, after: string];
   /** docs/hosts.md's row for the host: what the hooks alone let through, per failure, and for the control */
   row: Readonly<Record<AloneRun, HooksAloneOutcome>>;
+  /** the fixture's links tool as the host offers it to the model, and the call id the script gives it */
+  links: { id: string; name: string };
+  /** the script's step reading the metadata link with the host's read tool */
+  readMetadata: ScriptStep;
   /**
-   * runs the host on `setUp` with the script `links tool, read of the metadata link, done`: the run, and the text of
-   * what the model received for the links tool
+   * runs the host with `setUp`'s hooks (its settings or hooks file) and `common` (the fixture entry, prompt, script and
+   * time limit every host takes alike): the run, and the text of what the model received for the links tool
    */
-  run(setUp: FailingSetUp): Promise<{ run: HostRunResult<unknown>; linksResult: string }>;
+  run(setUp: FailingSetUp, common: CommonRunOptions): Promise<{ run: HostRunResult<unknown>; linksResult: string }>;
 }
 
 /**
  * Registers a host's hooks-alone suite: for the control and each failure, the printed hooks (no proxy) fail as named,
- * the host runs the script, and what got through must be the host's docs/hosts.md row.
+ * the host runs the script `links tool, read of the metadata link, done`, and what got through must be the host's
+ * docs/hosts.md row.
  */
 export function hooksAloneSuite(suite: HostSuite, spec: HooksAloneHost): void {
   describe(`${spec.label} with the hooks alone, failing`, () => {
@@ -148,7 +175,14 @@ export function hooksAloneSuite(suite: HostSuite, spec: HooksAloneHost): void {
       suite.require(ctx);
       const logs = await suite.scratch('linkgate-failure-alone-');
       const setUp = await failingPrintedSetUp(spec.host, failure, { timeout: spec.hookTimeout, logs, proxy: false });
-      const { run, linksResult } = await spec.run(setUp);
+      const script: ScriptStep[] = [
+        { toolUses: [{ ...spec.links, input: {} }] },
+        spec.readMetadata,
+        { text: 'all read' },
+      ];
+      const prompt = 'read the metadata link of the fixture server';
+      const common = { mcpServers: { fixture: setUp.fixture }, prompt, script, timeoutMs: runTimeoutMs };
+      const { run, linksResult } = await spec.run(setUp, common);
       suite.defer(() => run.cleanup());
       expect(run.timedOut, run.stderr).toBe(false);
       expect(await failedHookRuns(setUp)).toEqual(expect.arrayContaining([...spec.events]));

@@ -237,3 +237,51 @@ describe.each<StateKind>(['memory', 'files'])('claudeAgentHooks: the per-event l
     expect(kept).toEqual(state === 'files' ? ['state'] : []);
   });
 });
+
+// The SDK hands a post event of an MCP tool whose result has `structuredContent` and no link that value as a JSON
+// string, which the model reads (claude-agent-structured.test.ts measures it on the real SDK)
+describe('claudeAgentHooks: a result the SDK hands as its structuredContent, a JSON string', () => {
+  const metadataLink = { type: 'resource_link', uri: 'http://169.254.169.254/latest/meta-data/iam/', name: 'creds' };
+  const returned = (value: unknown) => ({
+    ...toolReturned('docs', 'lookup', []),
+    tool_response: JSON.stringify(value),
+  });
+
+  test.each([
+    ['no link', { summary: 'ORDINARY-7f3a' }],
+    [
+      'an allowed link',
+      { summary: 'ORDINARY-7f3a', next: { type: 'resource_link', uri: 'guide://docs/a', name: 'a' } },
+    ],
+    ['an allowed address as a string', { summary: 'ORDINARY-7f3a', see: 'guide://docs/a' }],
+  ])('holding %s: handed on as it came', async (_name, value) => {
+    const { hooks } = await setup(undefined);
+    expect(await call(hooks, returned(value))).toEqual({});
+  });
+
+  test('holding a refused link: the model reads its notice in the JSON, never its address, and the rest', async () => {
+    const { hooks } = await setup(undefined);
+    const answer = JSON.stringify(await call(hooks, returned({ summary: 'ORDINARY-7f3a', next: metadataLink })));
+    expect(answer).toContain('linkgate refused the link');
+    expect(answer).toContain('ORDINARY-7f3a');
+    expect(answer).not.toContain('169.254.169.254');
+  });
+
+  test('a refused link at the top, or in a list: withheld the same', async () => {
+    const { hooks } = await setup(undefined);
+    for (const value of [metadataLink, { items: [metadataLink] }]) {
+      const answer = JSON.stringify(await call(hooks, returned(value)));
+      expect(answer).toContain('linkgate');
+      expect(answer).not.toContain('169.254.169.254');
+    }
+  });
+
+  test('an object that is no result (not a string) is still withheld whole: content.shape', async () => {
+    const { hooks } = await setup(undefined);
+    const answer = JSON.stringify(
+      await call(hooks, { ...toolReturned('docs', 'lookup', []), tool_response: { summary: 'SECRET' } }),
+    );
+    expect(answer).toContain('content.shape');
+    expect(answer).not.toContain('SECRET');
+  });
+});

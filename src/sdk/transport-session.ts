@@ -4,7 +4,7 @@ import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
 import { checkMode } from '../flow/mode-option.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
 import type { Gate } from '../gate/create-gate.ts';
-import { discoveredRecord } from '../record/discovered-record.ts';
+import { type DiscoveredRecord, discoveredRecord } from '../record/discovered-record.ts';
 import {
   checkOnRecordError,
   type OnRecordError,
@@ -155,6 +155,9 @@ export class TransportSession {
   recordError: unknown = null;
   readonly onRecordError: OnRecordError | undefined;
   private readonly sink: RecordSink;
+  // where discovery records go: the sink's `writeDiscovered`, or its `write` when it keeps link records only (never the
+  // telemetry wrapper's: a discovery record is no finished link, so it emits no span)
+  private readonly discoveries: ((records: readonly DiscoveredRecord[]) => Promise<void>) | undefined;
   private readonly authContext: string | undefined;
   // records are written one after another, so a sink sees them in order; answers never wait for other answers
   private recordsWritten: Promise<void> = Promise.resolve();
@@ -189,6 +192,7 @@ export class TransportSession {
     this.cache = options.cache;
     this.authContext = options.authContext;
     this.sink = telemetrySink(options.sink, { sessionId: () => inner.sessionId });
+    this.discoveries = discoveriesOf(options.sink);
   }
 
   /** Passes a message on to the host. */
@@ -220,11 +224,12 @@ export class TransportSession {
 
   /**
    * Writes the discovery record of each link a tool result lists (after every record before them), before the result
-   * is passed on: a process killed later still leaves a record of every link the host was shown. Resolves as
-   * `emitChecked`; true at once for a sink that keeps link records only.
+   * is passed on: a process killed later still leaves a record of every link the host was shown, and a sink that
+   * fails withholds the result (`onRecordError`). A sink without `writeDiscovered` gets them through `write` (as the
+   * in-process hooks' ledger writes them). Resolves as `emitChecked`; true at once when there is no sink.
    */
   emitDiscovered(found: readonly FoundLink[], decided?: readonly LinkStep[]): Promise<boolean> {
-    const write = this.sink.writeDiscovered?.bind(this.sink);
+    const write = this.discoveries;
     if (found.length === 0 || write === undefined) return this.recordsWritten.then(() => true);
     // `decided`: the steps of `found` the caller already has (`stepsOf`), not asked for again
     const steps = decided ?? this.stepsOf(found);
@@ -529,6 +534,26 @@ export class TransportSession {
       ...(this.authContext === undefined ? {} : { authContext: this.authContext }),
     };
   }
+}
+
+// the discovery records' way into `sink`: its `writeDiscovered`, else its `writeMany` or `write` (one record after the
+// other, each tried, the first failure rethrown); none without a sink
+function discoveriesOf(
+  sink: RecordSink | undefined,
+): ((records: readonly DiscoveredRecord[]) => Promise<void>) | undefined {
+  if (sink === undefined) return undefined;
+  if (sink.writeDiscovered !== undefined) return sink.writeDiscovered.bind(sink);
+  if (sink.writeMany !== undefined) return sink.writeMany.bind(sink);
+  return async (records) => {
+    let failed: { error: unknown } | null = null;
+    for (const record of records)
+      try {
+        await sink.write(record);
+      } catch (error) {
+        failed ??= { error };
+      }
+    if (failed !== null) throw failed.error;
+  };
 }
 
 // a decision made before a review's expiry no longer holds after it (every decision is then `policy.unreviewed`)

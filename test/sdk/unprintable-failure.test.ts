@@ -53,7 +53,7 @@ const gate = async (): Promise<Gate> => createGate(await loadPolicy(path.join(re
 
 describe('a failure with no string form', () => {
   test.each(unprintable)(
-    'gateTransport, a sink rejecting %s: onerror gets a one-line Error, the read answers',
+    'gateTransport, a sink rejecting %s: onerror gets a one-line Error, the tool result and the read answer',
     async (_, make) => {
       const server = new McpServer({ name: 'docs', version: '1' });
       server.registerTool('list', {}, () => ({
@@ -68,8 +68,13 @@ describe('a failure with no string form', () => {
       await client.connect(gated);
       client.onerror = (error) => errors.push(error);
       closers.push(() => client.close());
-      await client.callTool({ name: 'list', arguments: {} });
-      // withheld (the default onRecordError): the read is answered with the records failure, never left waiting
+      // withheld (the default onRecordError): the tool result whose links could not be recorded, and the read, are
+      // answered with the records failure, never left waiting
+      const listed = await client.callTool({ name: 'list', arguments: {} }).then(
+        (r) => JSON.stringify(r),
+        (error: unknown) => String(error),
+      );
+      expect(listed).toContain('linkgate could not write the record');
       const read = await client.readResource({ uri: guide }).then(
         (r) => JSON.stringify(r),
         (error: unknown) => String(error),

@@ -15,6 +15,7 @@ import { recordViolations } from '../../src/record/record-invariants.ts';
 import { hostileLinks } from '../fixtures/servers/hostile-server.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { policyFile, processesWith, recordsOf, runProbe, tsServer } from './run-probe.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 const serverFile = 'test/fixtures/servers/hostile-server.ts';
 const deniedUris = hostileLinks.slice(0, 3).map((l) => l.uri);
@@ -47,9 +48,7 @@ describe('a denied read never reaches the server', () => {
     const records: LinkRecord[] = [];
     const gate = createGate(await loadPolicy(path.join(repoRoot, 'policies/default.yaml')));
     const client = new Client({ name: 'test-host', version: '1.0.0' });
-    await client.connect(
-      gateTransport(stdio, { gate, server: 'hostile', sink: callbackSink((r) => void records.push(r)) }),
-    );
+    await client.connect(gateTransport(stdio, { gate, server: 'hostile', sink: callbackSink(finishedInto(records)) }));
     try {
       const tool = await client.callTool({ name: 'links' });
       expect(tool.content).toHaveLength(hostileLinks.length);

@@ -22,6 +22,7 @@ import { guideText, modernEraServer, modernLinks, signInUrls } from '../fixtures
 import { listenOnLoopback } from '../helpers/loopback-http.ts';
 import { tsServer } from './run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 type Json = Record<string, unknown>;
 type Era = 'modern' | 'legacy';
@@ -143,7 +144,7 @@ async function viaDecorator(era: Era): Promise<Session> {
   const gate = createGate(await loadPolicy(policyPath));
   const [command, ...args] = tsServer(serverFile, serverLog);
   const stdio = new StdioClientTransport({ command: command as string, args, cwd: repoRoot, stderr: 'pipe' });
-  const transport = gateTransport(stdio, { gate, server: 'default', sink: callbackSink((r) => void records.push(r)) });
+  const transport = gateTransport(stdio, { gate, server: 'default', sink: callbackSink(finishedInto(records)) });
   const seen = await hostSession(era, transport);
   await transport.flush();
   return { ...seen, records, serverSaw: readFileSync(serverLog, 'utf8') };

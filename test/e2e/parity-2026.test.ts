@@ -17,6 +17,7 @@ import { rawProxyHost } from '../helpers/raw-proxy-host.ts';
 import { embeddedCases, linkCases } from '../parity/parity-cases.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { tsServer } from './run-probe.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 type Json = Record<string, unknown>;
 type Era = '2025-11-25' | '2026-07-28';
@@ -40,10 +41,7 @@ const serverArgs = (era: Era) => (era === '2026-07-28' ? ['--era', era] : []);
 
 function collector(): { seen: Seen; sink: ReturnType<typeof callbackSink> } {
   const seen: Seen = { links: [], embedded: [], delivered: [], reads: [] };
-  const sink = callbackSink(
-    (r) => void seen.links.push(r),
-    (r) => void seen.embedded.push(r),
-  );
+  const sink = callbackSink(finishedInto(seen.links), (r) => void seen.embedded.push(r));
   return { seen, sink };
 }
 

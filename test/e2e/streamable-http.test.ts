@@ -23,6 +23,7 @@ import { closeSessions, listenOnLoopback, readRequestBody } from '../helpers/loo
 import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { leakedResources, resourceCensus } from '../reliability/wire-harness.ts';
 import { memoryPeak } from '../helpers/memory-peak.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 /** Size of the hostile answer to a read of `floodUri`, bytes, generated while it is sent. */
 const floodBytes = 200 * 1024 * 1024;
@@ -199,9 +200,7 @@ async function connectHost(demo: HttpDemo, policy: Policy, records: LinkRecord[]
   const client = new Client({ name: 'http-host', version: '1.0.0' });
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
-  await client.connect(
-    gateTransport(http, { gate, server: 'http-demo', sink: callbackSink((r) => void records.push(r)) }),
-  );
+  await client.connect(gateTransport(http, { gate, server: 'http-demo', sink: callbackSink(finishedInto(records)) }));
   return { client, gate, errors };
 }
 
@@ -287,7 +286,7 @@ describe.each(['sse', 'json'] as const)('gateTransport over SDK Streamable HTTP 
           : gateTransport(http, {
               gate,
               server: 'http-demo',
-              sink: callbackSink((r) => void transportRecords.push(r)),
+              sink: callbackSink(finishedInto(transportRecords)),
             }),
       );
       let gated: Awaited<ReturnType<typeof gateToolResult>>;

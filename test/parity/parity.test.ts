@@ -31,6 +31,7 @@ import { rawProxyHost } from '../helpers/raw-proxy-host.ts';
 import { embeddedCases, type LinkCase, linkCases } from './parity-cases.ts';
 import { renderedLinkFor } from '../../src/hook/rendered-item.ts';
 import { isEmbeddedRecordLine, recordKindOf } from '../../src/record/record-kind.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 type Json = Record<string, unknown>;
 const permissive = z.looseObject({});
@@ -214,10 +215,7 @@ const observedInObserve = new Map<FrontEnd, Observed>();
 
 function collector(): { observed: Observed; sink: ReturnType<typeof callbackSink> } {
   const observed: Observed & { delivered: unknown[] } = { links: [], embedded: [], delivered: [] };
-  const sink = callbackSink(
-    (r) => void observed.links.push(r),
-    (r) => void observed.embedded.push(r),
-  );
+  const sink = callbackSink(finishedInto(observed.links), (r) => void observed.embedded.push(r));
   return { observed, sink };
 }
 

@@ -19,6 +19,7 @@ import { policyFile } from '../e2e/run-probe.ts';
 import { demoServer, processEnv, proxyCommandLine } from './proxy-helpers.ts';
 import { linkRecordLines } from '../helpers/run-cli.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 type Json = Record<string, unknown>;
 type ReadOutcome = { uri: string; ok?: unknown; code?: number; message?: string; decision?: unknown };
@@ -68,7 +69,7 @@ async function viaDecorator(useV2: boolean): Promise<{ reads: ReadOutcome[]; rec
   const gated = gateTransport(stdio, {
     gate,
     server: 'demo',
-    sink: callbackSink((r) => void records.push(r)),
+    sink: callbackSink(finishedInto(records)),
   });
   const client: ReadingClient = useV2
     ? new ClientV2({ name: 'decorator-host-v2', version: '1.0.0' })

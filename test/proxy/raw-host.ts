@@ -12,6 +12,7 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { tsServer } from '../e2e/run-probe.ts';
 import { repoRoot } from '../sdk/fake-gate.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export function startRawHost(gate: Gate, upstream: ProxyUpstream, mode: 'enforce
     gate,
     server: 'hostile',
     mode,
-    sink: callbackSink((r) => void records.push(r)),
+    sink: callbackSink(finishedInto(records)),
     upstream,
     stdin: toProxy,
     stdout: fromProxy,

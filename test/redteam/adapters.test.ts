@@ -30,6 +30,7 @@ import { realFrameworks } from '../real-host/real-parts.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { defaultPolicyWith, repoRoot } from '../sdk/fake-gate.ts';
 import { bodyOf } from './scripted-server.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 const serverFile = path.join(import.meta.dirname, 'scripted-server.ts');
 const aiSdk = frameworkSuite('the ai sdk', realFrameworks.aiSdk);
@@ -89,7 +90,7 @@ async function setup(options: Partial<GatedLinksOptions> = {}) {
   const log = path.join(dir, 'requests.jsonl');
   const records: LinkRecord[] = [];
   const gate = options.gate ?? createGate(await loadPolicy(policyFile));
-  const sink = options.sink ?? callbackSink((r) => void records.push(r));
+  const sink = options.sink ?? callbackSink(finishedInto(records));
   const links = gatedLinks({ ...options, gate, sink });
   return { dir, log, records, links };
 }
@@ -164,7 +165,7 @@ describe('red team, adapters: the read tool reads only what a tool result passed
     const { dir, records } = await setup();
     const log = path.join(dir, 'requests.jsonl');
     const gate = createGate(await loadPolicy(policyFile));
-    const sink = callbackSink((r) => void records.push(r));
+    const sink = callbackSink(finishedInto(records));
     const server = (name: string) =>
       gatedAgentsServer({
         name,

@@ -8,6 +8,7 @@ import { recordViolations } from '../../src/record/record-invariants.ts';
 import { bodyOf } from '../fixtures/servers/stdio-lines.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 import { connectWire, leakedResources, processGone, resourceCensus } from './wire-harness.ts';
+import { finishedInto } from '../sdk/finished-records.ts';
 
 /** Read deadline the decorator enforces itself, milliseconds. */
 const readTimeoutMs = 800;
@@ -38,7 +39,7 @@ describe('gateTransport over stdio against a hostile server', () => {
     const records: LinkRecord[] = [];
     const gate = createGate(policy);
     const wire = await connectWire(policy, {
-      wrap: (stdio) => gateTransport(stdio, { gate, server: 'wire', sink: callbackSink((r) => void records.push(r)) }),
+      wrap: (stdio) => gateTransport(stdio, { gate, server: 'wire', sink: callbackSink(finishedInto(records)) }),
     });
     await wire.client.callTool({ name: 'links', arguments: { uris: steps.map((s) => s.uri) } });
 

@@ -8,6 +8,7 @@ import { recordViolations } from '../../src/record/record-invariants.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { decisionMetaKey, gateErrorCode, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { tsServer } from '../e2e/run-probe.ts';
+import { finishedInto } from './finished-records.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,7 +34,7 @@ async function connectV2() {
     setVersion?.(version);
   };
   const records: LinkRecord[] = [];
-  const transport = gateTransport(stdio, { gate, server: 'demo', sink: callbackSink((r) => void records.push(r)) });
+  const transport = gateTransport(stdio, { gate, server: 'demo', sink: callbackSink(finishedInto(records)) });
   const client = new Client({ name: 'v2-host', version: '2.4.0' });
   await client.connect(transport);
   closers.push(() => client.close());

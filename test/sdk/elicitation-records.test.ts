@@ -23,6 +23,7 @@ import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { signInUrls } from '../fixtures/servers/modern-era-server.ts';
 import { tsServer } from '../e2e/run-probe.ts';
 import { defaultPolicyWith, repoRoot } from './fake-gate.ts';
+import { finishedInto } from './finished-records.ts';
 
 type Json = Record<string, unknown>;
 type Era = 'modern' | 'legacy';
@@ -68,7 +69,7 @@ async function viaDecorator(era: Era, mode: Mode): Promise<Session> {
   const gate = createGate(await loadPolicy(policyPath));
   const [command, ...args] = tsServer(serverFile);
   const stdio = new StdioClientTransport({ command: command as string, args, cwd: repoRoot, stderr: 'pipe' });
-  const sink = callbackSink((r) => void records.push(r));
+  const sink = callbackSink(finishedInto(records));
   const transport = gateTransport(stdio, { gate, server: 'docs', mode, sink });
   const seen = await signIn(era, transport);
   await transport.flush();
@@ -147,9 +148,14 @@ describe('a url-mode elicitation url gets a record, as a link does', () => {
     ['modern', 'observe'],
     ['legacy', 'observe'],
     ['modern', 'enforce'],
-  ] as const)('linkgate proxy, %s era, %s mode', async (era, mode) => {
-    expectRecorded(await viaProxy(era, mode), era, mode, 'proxy');
-  });
+  ] as const)(
+    'linkgate proxy, %s era, %s mode',
+    async (era, mode) => {
+      expectRecorded(await viaProxy(era, mode), era, mode, 'proxy');
+      // two tsx processes (the proxy, its server) start for each case: 24-30 s on the shared machine, over the default
+    },
+    120_000,
+  );
 });
 
 /** A server that answers every `resources/read` with an `input_required` asking the host to open `url`. */
@@ -179,7 +185,7 @@ async function readAsking(url: string, mode: Mode) {
     gate,
     server: 'docs',
     mode,
-    sink: callbackSink((r) => void records.push(r)),
+    sink: callbackSink(finishedInto(records)),
   });
   const client = new Client1({ name: 'host', version: '1.0.0' });
   await client.connect(transport);

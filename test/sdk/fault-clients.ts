@@ -12,6 +12,7 @@ import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink, type RecordSink } from '../../src/record/record-sink.ts';
 import { type GateTransport, gateTransport } from '../../src/sdk/gate-transport.ts';
 import { repoRoot } from './fake-gate.ts';
+import { finishedInto } from './finished-records.ts';
 
 /** Which SDK's Client a test runs. */
 export type SdkMajor = '1.x' | '2.x';
@@ -55,12 +56,7 @@ export async function connectFault(
   const records: LinkRecord[] = [];
   const embedded: EmbeddedRecord[] = [];
   const errors: Error[] = [];
-  const sink =
-    options.sink ??
-    callbackSink(
-      (r) => void records.push(r),
-      (r) => void embedded.push(r),
-    );
+  const sink = options.sink ?? callbackSink(finishedInto(records), (r) => void embedded.push(r));
   const transport = gateTransport(options.inner ?? faultStdio(major), {
     gate,
     server: 'fault',

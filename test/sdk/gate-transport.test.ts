@@ -13,6 +13,7 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { waitUntil } from '../helpers/wait-until.ts';
 import { decision, defaultPolicyWith, evidence, fakeGate } from './fake-gate.ts';
+import { finishedInto } from './finished-records.ts';
 
 const permissive = z.looseObject({});
 const closers: (() => Promise<void>)[] = [];
@@ -84,7 +85,7 @@ async function connect(
   const transport = gateTransport(clientSide, {
     gate,
     server: 'demo',
-    sink: callbackSink((r) => void records.push(r)),
+    sink: callbackSink(finishedInto(records)),
     mode: options.mode ?? 'enforce',
     ...(options.cache === undefined ? {} : { cache: options.cache }),
   });

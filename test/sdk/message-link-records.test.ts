@@ -12,6 +12,7 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { gateTransport } from '../../src/sdk/gate-transport.ts';
 import { metadataUri } from './message-links-server.ts';
 import { sampledContent, sampledMessages, useStdioGate } from './stdio-gate-fixture.ts';
+import { finishedInto } from './finished-records.ts';
 
 type Json = Record<string, unknown>;
 const stdio = useStdioGate('policies/default.yaml', 'test/sdk/message-links-server.ts');
@@ -21,7 +22,7 @@ function gated(records: LinkRecord[]) {
   return gateTransport(new StdioClientTransport(serverParams()), {
     gate: stdio.gate,
     server: 'docs',
-    sink: callbackSink((r) => void records.push(r)),
+    sink: callbackSink(finishedInto(records)),
   });
 }
 

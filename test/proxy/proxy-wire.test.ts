@@ -7,6 +7,7 @@ import { callbackSink } from '../../src/record/record-sink.ts';
 import { decisionMetaKey, gateErrorCode } from '../../src/sdk/gate-transport.ts';
 import { memoryPeer, settled } from './memory-peers.ts';
 import { shippedPolicy } from './proxy-helpers.ts';
+import { recordKindOf } from '../../src/record/record-kind.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +23,8 @@ async function session() {
   let release: () => void = () => {};
   let held: Promise<void> | null = null;
   const sink = callbackSink(async (r) => {
+    // finished records only: the discovery records the decorator writes through `write` are not held or kept
+    if (recordKindOf(r) === 'discovered') return;
     records.push(r);
     if (held !== null) await held;
   });

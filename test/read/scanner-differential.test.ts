@@ -4,14 +4,19 @@
 // same for each. A difference is a finding the change gained or lost.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { spellsAt } from '../../src/content/ascii-bytes.ts';
 import { mayRunAsSniffedPage } from '../../src/content/sniffed-triggers.ts';
+import { sniffedTriggerAt } from '../../src/content/svg-html/markup-screen.ts';
+import { pairSites } from '../../src/content/text/byte-sites.ts';
 import { markupHeadChars, textHead } from '../../src/content/text/text-kind.ts';
 import { WorkBudget } from '../../src/content/work-budget.ts';
 import { htmlAttacks, svgAttacks } from '../content/redteam/browser-round-pages.ts';
 import { hasShared, repoRoot, sharedPath } from '../helpers/shared-dir.ts';
 import { mayRunAsSniffedPage as mayRunAsSniffedPageBefore } from './reference/sniffed-triggers-before.ts';
+import { pairSitesBefore } from './reference/table-sites-before.ts';
 import { textHeadBefore } from './reference/text-head-before.ts';
 
 // every regular file under `dir`, as bytes
@@ -186,6 +191,53 @@ describe('the scanners answer as their references', () => {
           const bytes = Buffer.from(`${'x'.repeat(ascii)}${wide.repeat(3000)}`, 'utf8');
           expect(textHead(bytes, 0)).toBe(textHeadBefore(bytes, 0));
         }
+    });
+  });
+
+  describe('the pair sites: the bytes compared where the tables mark a block, not every lane the tables mark', () => {
+    // where a reader of the list acts: the sniffed screen's trigger check (the markup screen's sniffed reading and the
+    // sniffed page's screen), a PDF marker spelled exactly, a `<style` or `<link` start (each reader skips every other
+    // offset, so a list that keeps every offset where one acts, in order, and adds none, answers as the old one did)
+    const pdfMarkers = ['%PDF-', '%%EOF', 'startxref', 'trailer'].map((m) => Buffer.from(m, 'latin1'));
+    const tagNames = ['style', 'link'].map((m) => Buffer.from(m, 'latin1'));
+    const readerActs = (bytes: Uint8Array, at: number): boolean =>
+      sniffedTriggerAt(bytes, at) ||
+      pdfMarkers.some((m) => m.every((c, k) => bytes[at + k] === c)) ||
+      (bytes[at] === 0x3c && tagNames.some((name) => spellsAt(bytes, at + 1, name)));
+    function differences(bytes: Uint8Array): string[] {
+      const now = [...pairSites(bytes)];
+      const before = pairSitesBefore(bytes);
+      const listedBefore = new Set(before);
+      const listedNow = new Set(now);
+      return [
+        ...now.filter((at) => !listedBefore.has(at)).map((at) => `${at} listed, not before`),
+        ...before
+          .filter((at) => !listedNow.has(at) && readerActs(bytes, at))
+          .map((at) => `${at} dropped, a reader acts`),
+      ];
+    }
+
+    test('over every corpus file, fixture and red team page', () => {
+      const differing = bodies.filter(([, bytes]) => differences(bytes).length > 0).map(([name]) => name);
+      expect(differing).toEqual([]);
+    });
+
+    test('over generated bodies of trigger fragments and random bytes', () => {
+      fc.assert(
+        fc.property(body, (bytes) => {
+          expect(differences(bytes)).toEqual([]);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    test('over random bytes across the module’s calls of 64 KiB, with triggers at their edges', () => {
+      for (const fragment of ['ab=', 'a=', ' =', '<s', '<L', 'st', 'tr', '%%EOF', '&#', '&C', 't:', ';:', '\f=']) {
+        const bytes = randomBytes(3 * 65_536 + 100);
+        for (const edge of [0, 65_536, 2 * 65_536])
+          for (const shift of [-3, -2, -1, 0, 1]) bytes.write(fragment, Math.max(0, edge + shift), 'latin1');
+        expect(differences(bytes), fragment).toEqual([]);
+      }
     });
   });
 });

@@ -5,10 +5,10 @@
 // is our own constant bytes, compiled once; it sees only the bytes it classifies and decides nothing alone.
 import { byteClassesWasm } from './byte-classes-wasm.ts';
 
-// memory layout (byte-classes.wat): the classes seen at 80, the bytes from 256 on, then 32 bytes it may read past
+// memory layout (byte-classes.wat): the classes seen at 80, the bytes from 512 on, then 32 bytes it may read past
 const seenAt = 80;
 /** Where the module reads the bytes it classifies from. */
-export const bytesAt = 256;
+export const bytesAt = 512;
 const slack = 32;
 const pageBytes = 65_536;
 

@@ -14,8 +14,9 @@
 ;; 40 `&`; 80 `[` `\`. A lead starts a character the caller looks for only with the right bytes after it: the next
 ;; byte keeps its bits by the tables at 32 and 48 (04: 80–9F; 08: 90, 9C, A0, AC; 10: 80, 81, 8B, A0, A1, AB, B0,
 ;; B1, BB), the byte after that keeps bit 10 by the table at 64 (80–8F, A0–BF): a superset of the sequences above.
-;; Memory: the tables from 0 to 80, the classes seen at 80, the pair tables of `sites` from 96 to 160, the bytes
-;; from 256 on, with 32 bytes after them that the module may read past the last block. Four blocks are classified before one test of them all (a test and a
+;; Memory: the tables from 0 to 80, the classes seen at 80, the pair tables of `sites` from 96 to 160, the exact pair
+;; tables and constants of `exact` from 160 to 368, zeros up to 512 (the byte before the bytes is read as no letter),
+;; the bytes from 512 on, with 32 bytes after them that the module may read past the last block. Four blocks are classified before one test of them all (a test and a
 ;; branch per block cost as much as the classes); only a chunk of four holding a stopping class is looked at block by
 ;; block.
 (module
@@ -31,6 +32,21 @@
     "\84\00\92\05\0c\0c\0c\6c\00\00\00\00\00\00\00\00"
     "\10\01\40\03\20\11\01\00\01\01\04\00\01\88\00\01"
     "\00\00\12\8c\03\11\03\61\00\00\00\00\00\00\00\00")
+  ;; the exact pair tables of `exact` (W, E, V, G: low then high nibble), then its constants
+  (data (i32.const 160)
+    "\08\01\40\06\20\11\01\00\01\01\00\00\01\00\00\01"
+    "\00\00\14\00\05\0a\05\62\00\00\00\00\00\00\00\00"
+    "\00\00\00\20\40\18\04\00\00\00\00\00\03\00\00\00"
+    "\00\00\1c\03\00\00\00\60\00\00\00\00\00\00\00\00"
+    "\90\c2\c0\c0\c1\c0\c0\c0\c0\e4\e4\48\60\64\40\40"
+    "\24\00\10\08\42\81\42\81\00\00\00\00\00\00\00\00"
+    "\00\00\00\00\00\00\00\00\00\00\0f\00\00\f0\00\00"
+    "\00\00\00\ff\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\20\20\20\20\20\20\20\20\20\20\20\20\20\20\20\20"
+    "\61\61\61\61\61\61\61\61\61\61\61\61\61\61\61\61"
+    "\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a\1a"
+    "\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f\3f"
+    "\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f\0f")
   (func (export "scan") (param $p i32) (param $end i32) (param $leads i32) (result i32)
     (local $v v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $seen v128)
     (local $classLo v128) (local $classHi v128) (local $nibble v128) (local $stop v128)
@@ -109,19 +125,22 @@
             (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble)))))))
   ;; `sites(p, end, out)` reads the 16-byte blocks from `p` to `end` for the byte pairs the polyglot checks of binary
   ;; bodies start at (sites.ts): for each block holding one it stores the block's address and a mask of its lanes (bit
-  ;; k: the pair starting at byte k) at `out`, eight bytes, and returns where the list ends. A lane is marked when its
-  ;; byte and the next one are, by the pair tables, a superset of: `<` and the first letter of a tag a sniffed page runs
-  ;; (s o e a h l i f, either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` before
-  ;; `:` (a scheme's last letter, or what the url parser drops or a reference ends with after it), an ASCII letter or HTML white space
-  ;; before `=` (a letter only after another one), and the starts of the PDF markers `%P` `%%` `st` `tr`. A byte's pair classes are sLo[b & 15] &
-  ;; sHi[b >> 4] (tables at 96 and 112) for the byte itself, nLo and nHi (128, 144) for the byte after it; a lane is
-  ;; marked when the two share a bit (bit 08, a letter before `=`, only when the byte before has it too). A chunk is
-  ;; tested by the pairs alone, the byte before is looked at only in a chunk that holds one (about one in seven of
-  ;; random bytes): three operations a block fewer where nothing stands. The caller gives at most as many blocks as its list holds entries, and 80 zero
-  ;; bytes after the last one (the end rounded up to a chunk, and the block after it).
+  ;; k: the pair starting at byte k) at `out`, eight bytes, and returns where the list ends. A lane is marked exactly
+  ;; when its byte and the next one are one of: `<` and the first letter of a tag a sniffed page runs (s o e a h l i f,
+  ;; either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` before `:` (a scheme's last
+  ;; letter, or what the url parser drops or a reference ends with after it), HTML white space (space, TAB, LF, FF, CR)
+  ;; before `=`, an ASCII letter before `=` when the byte before it is an ASCII letter too, and the starts of the PDF
+  ;; markers `%P` `%%` `st` `tr`. Two steps: the pair tables find the chunks of four blocks that may hold such a pair
+  ;; (a superset: a byte's pair classes are sLo[b & 15] & sHi[b >> 4], tables at 96 and 112, nLo and nHi at 128 and
+  ;; 144 for the byte after it, and a lane may hold a pair when the two share a bit), and only in a block the tables
+  ;; mark (about one in 40 of random bytes) `exact` compares the bytes themselves. The tables alone listed about twice
+  ;; as many lanes (a `:` after `q` passed as one after `a`: each relation's table is a product of a low-nibble and a
+  ;; high-nibble set), and every check that reads the list looked at each of them in the body. The byte before the
+  ;; first block is read at `p - 1`: the caller keeps the byte before the bytes (at 511) zero, no letter. The caller
+  ;; gives at most as many blocks as its list holds entries, and 80 zero bytes after the last one (the end rounded up to
+  ;; a chunk, and the block after it).
   (func (export "sites") (param $p i32) (param $end i32) (param $out i32) (result i32)
-    (local $v v128) (local $lo v128) (local $hi v128) (local $last v128) (local $nibble v128) (local $keep v128)
-    (local $zero v128)
+    (local $v v128) (local $lo v128) (local $hi v128) (local $nibble v128) (local $mask i32)
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $s4 v128)
     (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $n3 v128) (local $n4 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
@@ -131,10 +150,6 @@
     (local.set $nLo (v128.load (i32.const 128)))
     (local.set $nHi (v128.load (i32.const 144)))
     (local.set $nibble (i8x16.splat (i32.const 0x0f)))
-    ;; bit 08 (a letter before `=`) is kept only where the byte before has it too
-    (local.set $keep (i8x16.splat (i32.const 0xf7)))
-    ;; the classes of the byte before the first block: all of them (it is not known here)
-    (local.set $last (i8x16.splat (i32.const 0xff)))
     ;; each block is read once: its nibbles give both its bytes' classes as the first of a pair (s) and as the byte
     ;; after one (n), and a block's next bytes are its n shifted by one lane with the next block's; the first block's
     ;; classes are made here, each later one's in the chunk before it
@@ -174,38 +189,76 @@
         (local.set $c3 (v128.and (local.get $s3) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n3) (local.get $n4))))
         (if (v128.any_true (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3))))
           (then
-            (local.set $c0 (v128.and (local.get $c0) (v128.or (local.get $keep)
-              (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $last) (local.get $s0)))))
-            (local.set $c1 (v128.and (local.get $c1) (v128.or (local.get $keep)
-              (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s0) (local.get $s1)))))
-            (local.set $c2 (v128.and (local.get $c2) (v128.or (local.get $keep)
-              (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s1) (local.get $s2)))))
-            (local.set $c3 (v128.and (local.get $c3) (v128.or (local.get $keep)
-              (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $s2) (local.get $s3)))))
             (if (v128.any_true (local.get $c0))
               (then
-                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 0)))
-                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c0) (local.get $zero))))
-                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+                (local.set $mask (call $exact (local.get $p)))
+                (if (local.get $mask)
+                  (then
+                    (i32.store (local.get $out) (local.get $p))
+                    (i32.store offset=4 (local.get $out) (local.get $mask))
+                    (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c1))
               (then
-                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 16)))
-                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c1) (local.get $zero))))
-                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 16))))
+                (if (local.get $mask)
+                  (then
+                    (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 16)))
+                    (i32.store offset=4 (local.get $out) (local.get $mask))
+                    (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c2))
               (then
-                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 32)))
-                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c2) (local.get $zero))))
-                (local.set $out (i32.add (local.get $out) (i32.const 8)))))
+                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 32))))
+                (if (local.get $mask)
+                  (then
+                    (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 32)))
+                    (i32.store offset=4 (local.get $out) (local.get $mask))
+                    (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c3))
               (then
-                (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 48)))
-                (i32.store offset=4 (local.get $out) (i8x16.bitmask (i8x16.ne (local.get $c3) (local.get $zero))))
-                (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
-        (local.set $last (local.get $s3))
+                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 48))))
+                (if (local.get $mask)
+                  (then
+                    (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 48)))
+                    (i32.store offset=4 (local.get $out) (local.get $mask))
+                    (local.set $out (i32.add (local.get $out) (i32.const 8)))))))))
         (local.set $s0 (local.get $s4))
         (local.set $n0 (local.get $n4))
         (local.set $p (i32.add (local.get $p) (i32.const 64)))
         (br $chunk)))
     (local.get $out))
+
+  ;; the lanes of the block at `p` whose byte and the next one are exactly one of the pairs `sites` lists (above), as a
+  ;; mask (bit k: the pair starting at byte k). Each pair has one side that is a single byte and one that is a set, and
+  ;; each set is a union of products of a high-nibble and a low-nibble set, each product given a bit of its own, so
+  ;; that a lookup by nibbles (a byte's bits are lo[b & 15] & hi[b >> 4]) is exact, as the one-bit-per-relation pair
+  ;; tables are not. Plane A, the pairs a single first byte starts (`<` `&` `%` `s` `t`): E (tables at 192, 208) gives
+  ;; a first byte the bits of the second bytes it pairs with, W (160, 176) a second byte its own bits. Plane B, the
+  ;; pairs a single second byte ends (`:` `=`): G (256, 272) gives a second byte the bits of the first bytes it pairs
+  ;; with, V (224, 240) a first byte its own; V's two letter bits (40, 80) hold only when the byte before is a letter
+  ;; too. W: 01 `a e f h i l o` and upper case, 02 `s S`, 04 `# c C`, 08 `P`, 10 `%`, 20 `t`, 40 `r`. V: 01 `t T`,
+  ;; 02 `a A`, 04 TAB LF CR, 08 `;`, 10 space, 20 TAB LF FF CR, 40 and 80 the ASCII letters.
+  (func $exact (param $p i32) (result i32)
+    (local $v v128) (local $w v128) (local $u v128) (local $nibble v128)
+    (local $vLo v128) (local $vHi v128) (local $wLo v128) (local $wHi v128) (local $a v128) (local $b v128)
+    (local.set $nibble (v128.load (i32.const 352)))
+    (local.set $v (v128.load (local.get $p)))
+    (local.set $w (v128.load offset=1 (local.get $p)))
+    (local.set $u (v128.load (i32.sub (local.get $p) (i32.const 1))))
+    (local.set $vLo (v128.and (local.get $v) (local.get $nibble)))
+    (local.set $vHi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
+    (local.set $wLo (v128.and (local.get $w) (local.get $nibble)))
+    (local.set $wHi (v128.and (i16x8.shr_u (local.get $w) (i32.const 4)) (local.get $nibble)))
+    (local.set $a (v128.and
+      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $vLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $vHi)))
+      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $wLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $wHi)))))
+    (local.set $b (v128.and
+      (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $vLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $vHi)))
+      (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $wLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $wHi)))))
+    ;; a letter's two bits only after a letter: (u | 20) - 61 below 1A, unsigned, keeps all bits, else only 3F
+    (local.set $b (v128.and (local.get $b)
+      (v128.or (v128.load (i32.const 336))
+        (i8x16.lt_u
+          (i8x16.sub (v128.or (local.get $u) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
+          (v128.load (i32.const 320))))))
+    (i8x16.bitmask (i8x16.ne (v128.or (local.get $a) (local.get $b)) (v128.const i64x2 0 0))))
 )

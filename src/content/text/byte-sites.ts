@@ -1,8 +1,9 @@
 // Where the polyglot checks of a binary body may find something: the byte classifier's module (byte-classes.wat,
 // `sites`) reads the bytes 16 at a time and lists the offsets of the byte pairs those checks start at, so that an
 // image's megabytes of pixel data are looked at closely only where such a pair stands (in random bytes about one
-// offset in 500), not at every `<`, `=`, `:` and `&`. The list is a superset: each check still reads the bytes
-// themselves at each offset, and decides; the module decides nothing.
+// offset in 1,400), not at every `<`, `=`, `:` and `&`. The list is exactly the offsets where such a pair stands (the
+// module's tables find the blocks that may hold one, and its bytes are compared there); each check still reads the
+// bytes themselves at each offset, and decides; the module decides nothing.
 import { bytesAt, classifierFor, classifierHolding } from './byte-classes.ts';
 
 /** Entries of the module's list per call (eight bytes each): one call reads at most this many blocks. */
@@ -23,8 +24,9 @@ let scratch = new Int32Array(4096);
 /**
  * The offsets in `bytes`, ascending, at which a pair starts that may begin one of: `<` and a tag's first letter (s o e
  * a h l i f, either case), `&#` and `&c` (either case), `t` or `a` (either case), TAB, LF, CR or `;` followed by `:`,
- * an ASCII letter after another one or HTML white space, followed by `=`, and the PDF markers' `%P` `%%` `st` `tr`. Every offset where such a pair stands is listed; others
- * may be. Made once per body while `keepingPairSites` runs (the same bytes object answers from memory), anew otherwise.
+ * an ASCII letter after another one or HTML white space (space, TAB, LF, FF, CR), followed by `=`, and the PDF
+ * markers' `%P` `%%` `st` `tr`. Exactly the offsets where such a pair stands are listed. Made once per body while
+ * `keepingPairSites` runs (the same bytes object answers from memory), anew otherwise.
  */
 export function pairSites(bytes: Uint8Array): Int32Array {
   if (bytes === keptBytes && keptSites !== null) return keptSites;
@@ -54,8 +56,10 @@ function findSites(bytes: Uint8Array): Int32Array {
   const { memory, sites } = held ?? classifierFor(bytes.length, slack + listBytes + 8);
   const mem = new Uint8Array(memory.buffer);
   if (held === undefined) mem.set(bytes, bytesAt);
-  // the bytes after the last one read as zero: no pair starts with or just before them
+  // the bytes after the last one read as zero: no pair starts with or just before them; the byte before the first one
+  // too (the module reads it for a letter before a letter and `=`)
   mem.fill(0, bytesAt + bytes.length, bytesAt + bytes.length + slack);
+  mem[bytesAt - 1] = 0;
   const listAt = (bytesAt + bytes.length + slack + 7) & ~7;
   const list = new Int32Array(memory.buffer, listAt, listEntries * 2);
   // the offsets are gathered in one array kept for the process and copied out at their count: a new array grown by

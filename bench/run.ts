@@ -441,9 +441,11 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
  * the same string into a buffer made once (the read decodes a body into the byte classifier's memory, made once for the
  * process), interleaved, `reps` of each per round; prints the rows of both (`label`, the decision's `effect`), the
  * ratio per round and the CPU times, and returns the ratio of their CPU medians, the rows' check. `Buffer.from(b64,
- * 'base64')` into a new buffer is printed beside, for reference only: its CPU time is bimodal (1.3–1.9 ms or 3.9–5.0 ms
- * for 8 MiB at load 12, the second when the new buffer's pages are faulted in afresh, which depends on when earlier
- * buffers were collected), so a ratio to it swings with the allocator, not with the decision. The process's CPU time,
+ * 'base64')` into a new buffer is printed beside, for reference only, timed in rounds of its own after the pair: its CPU
+ * time is bimodal (1.3–1.9 ms or 3.9–5.0 ms for 8 MiB at load 12, the second when the new buffer's pages are faulted
+ * in afresh, which depends on when earlier buffers were collected), so a ratio to it swings with the allocator, not
+ * with the decision; and interleaved with the decision, each buffer it dropped was freed during the decision's next
+ * collection, on the collector's threads, whose CPU time the process counts. The process's CPU time,
  * not wall time: on a shared machine another process's slice lands in the wall time of whichever task it interrupts.
  * No forced collection before each task: a full `gc()` leaves the body out of the caches (a pass of `isUtf8` over an
  * 8 MiB body took 0.42 ms warm and 1.2–1.4 ms after one, or after touching 64 MiB) and its sweeping to the next task,
@@ -477,6 +479,16 @@ async function decodeAgainstDecision(
         cpuOf('decide', async () => {
           for (let i = 0; i < reps; i += 1) sink += (await decideOnce()).reasons.length;
         }),
+    },
+    rowRounds,
+    2,
+    false,
+  )) as [Series, Series];
+  // the reference decode into a new buffer in rounds of its own, after: interleaved, each of its buffers was garbage
+  // that the decision's next allocation collected, and the process's CPU time charged the decision with freeing it
+  // (the collector's helper threads count): a 1 MiB png decision took 0.93 ms after such a decode, 0.40 ms after none
+  await interleave(
+    {
       fresh: () =>
         cpuOf('fresh', () => {
           for (let i = 0; i < reps; i += 1) sink += Buffer.from(b64, 'base64').length;
@@ -485,7 +497,7 @@ async function decodeAgainstDecision(
     rowRounds,
     2,
     false,
-  )) as [Series, Series, Series];
+  );
   if (sink === -1) console.log(sink); // keeps the work observable
   console.log(row(`${label}: base64 decode (into a buffer made once)`, decode, undefined, reps));
   console.log(row(`${label}: decideRead (${effect})`, decide, decode, reps));

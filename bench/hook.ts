@@ -106,7 +106,7 @@ function uncachedStart(scratch: string, bin: string): string {
   const dir = path.join(scratch, 'uncached');
   mkdirSync(path.join(dir, 'code-cache'), { recursive: true, mode: 0o777 });
   chmodSync(path.join(dir, 'code-cache'), 0o777);
-  for (const name of ['linkgate-cached.cjs', 'linkgate-event.cjs'])
+  for (const name of ['linkgate-cached.cjs', 'linkgate-event.cjs', 'linkgate-policy-deps.cjs'])
     copyFileSync(path.join(bin, name), path.join(dir, name));
   return path.join(dir, 'linkgate-cached.cjs');
 }

@@ -63,17 +63,60 @@ const commonJsUrl = {
   define: { 'import.meta.url': '__linkgateUrl' },
 };
 
+/** The file name, beside the event bundle, of the packages only a policy that is not yet cached needs. */
+export const policyDepsName = 'linkgate-policy-deps';
+// every bare specifier of these packages that src/ imports for its value (type imports are erased); the build fails on
+// any other, so a new import cannot put a package back into every event
+const policyDepsSpecifiers = ['zod', 'yaml'];
+const policyDepsPackage = /^(zod|yaml)(\/.*)?$/;
+
+/**
+ * esbuild plugin for the event bundle: `zod` and `yaml` (the policy schema and the YAML parser, which only a policy
+ * not yet in the validated cache needs) are taken at run time from `linkgate-policy-deps.cjs` beside the bundle, a
+ * second output of the same build, so an event neither reads nor compiles them (docs/speed.md).
+ */
+export const policyDepsSidecar: Plugin = {
+  name: 'policy-deps-sidecar',
+  setup(b) {
+    const sidecar = `./${policyDepsName}.cjs`;
+    b.onResolve({ filter: new RegExp(`^${policyDepsName}$`) }, () => ({ path: 'entry', namespace: 'policy-deps' }));
+    b.onLoad({ filter: /.*/, namespace: 'policy-deps' }, () => ({
+      contents:
+        policyDepsSpecifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};`).join('\n') +
+        `\nexport default { ${policyDepsSpecifiers.map((s, i) => `${JSON.stringify(s)}: m${i}`).join(', ')} };\n`,
+      resolveDir: repoRoot,
+    }));
+    b.onResolve({ filter: policyDepsPackage }, (args) => {
+      // the sidecar's own entry and the packages' files resolve as usual
+      if (args.namespace === 'policy-deps' || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return;
+      if (!policyDepsSpecifiers.includes(args.path))
+        return { errors: [{ text: `${args.path}: not in the policy-deps sidecar (scripts/cli-build-options.ts)` }] };
+      return { path: args.path, namespace: 'policy-deps-ref' };
+    });
+    b.onResolve({ filter: new RegExp(`^\\./${policyDepsName}\\.cjs$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'policy-deps-ref' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(sidecar)}).default[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * Options for the event bundle `linkgate-event.cjs` (issue 42 item 2): the per-event commands as one CommonJS script,
  * so the code-cache start (`linkgate-cached.cjs`) can compile it with V8's code cache, which ES modules cannot use on
- * Node 20. What those commands load lazily (the read decision, the yaml parser) stays lazy inside it.
+ * Node 20. What those commands load lazily (the read decision) stays lazy inside it; zod and yaml are a second output,
+ * `linkgate-policy-deps.cjs`, required only when a policy is validated (`policyDepsSidecar`).
  */
 export function eventBuildOptions(outdir: string): BuildOptions {
   const base = cliBuildOptions(outdir);
   return {
     ...base,
-    entryPoints: { 'linkgate-event': 'src/cli/event-main.ts' },
+    entryPoints: { 'linkgate-event': 'src/cli/event-main.ts', [policyDepsName]: policyDepsName },
     splitting: false,
+    plugins: [...(base.plugins ?? []), policyDepsSidecar],
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     banner: commonJsUrl.banner,

@@ -14,6 +14,7 @@ import {
   cachedEntryBuildOptions,
   cliBuildOptions,
   eventBuildOptions,
+  policyDepsName,
   repoRoot,
 } from '../../scripts/cli-build-options.ts';
 import { readRequested, readReturned } from '../hook/hook-events.ts';
@@ -163,7 +164,9 @@ describe('the event bundle (code-cache start) evaluates no yaml, no zod and no c
         result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
       };
       for (const script of result) {
-        if (!script.url.endsWith('linkgate-event.cjs')) continue;
+        // zod and yaml live in the sidecar beside the event bundle (scripts/cli-build-options.ts, `policyDepsSidecar`)
+        if (script.url.endsWith(`${policyDepsName}.cjs`)) sources.add(`${policyDepsName}.cjs`);
+        else if (!script.url.endsWith('linkgate-event.cjs')) continue;
         for (const f of script.functions)
           if ((f.ranges[0]?.count ?? 0) > 0 && /\.(?:[cm]?js|ts|json)$/.test(f.functionName))
             sources.add(normalise(f.functionName));
@@ -180,8 +183,11 @@ describe('the event bundle (code-cache start) evaluates no yaml, no zod and no c
     const warm = evaluated(hook, pre);
     // the control: the first event parses the policy (not cached yet) and evaluates yaml and zod
     expect(forbidden(warm).some((s) => s.startsWith('node_modules/yaml/'))).toBe(true);
+    expect(warm).toContain(`${policyDepsName}.cjs`);
     const event = evaluated(hook, pre);
     expect(event).toContain('src/hook/hook-pre-read.ts');
+    // once the policy is cached, the sidecar is not even read
+    expect(event).not.toContain(`${policyDepsName}.cjs`);
     expect(forbidden(event)).toEqual([]);
     const line = `${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' } })}\n`;
     evaluated(['eval', '--policy', policy], line);

@@ -2,13 +2,9 @@ import { classifyAddress } from './classify-address.ts';
 import { metadataNames } from './cloud-metadata.ts';
 import { matchesNamePatterns, type NamePatterns } from './name-patterns.ts';
 import { hashBits, mayHoldHash, nameHash } from './name-hash.ts';
-import { asciiTopLevelDomains, resolvedReservedTopLevelDomains } from './root-zone.ts';
-import {
-  wildcardDnsAnswers,
-  wildcardDnsDomainBits,
-  wildcardDnsDomainHashes,
-  wildcardDnsTopLevelDomains,
-} from './wildcard-dns.ts';
+import { topLevelBits } from './top-level-kinds.ts';
+import { topLevelLabelHashes, topLevelLabelKinds, topLevelLabelText } from './top-level-table.ts';
+import { wildcardDnsAnswers, wildcardDnsDomainBits, wildcardDnsDomainHashes } from './wildcard-dns.ts';
 
 /** Why a host name is, or is not, a public destination by its text alone. */
 export type NameClass =
@@ -161,50 +157,44 @@ function knownName(name: string, hash: number): NameVerdict | undefined {
 }
 
 // What a top-level domain is, as bits: one lookup per name instead of one per table.
-const tldInternal = 1;
-const tldWildcard = 2;
-const tldDelegated = 4;
-const tldLocalhost = 8;
+const tldInternal = topLevelBits.internal;
+const tldWildcard = topLevelBits.wildcard;
+const tldDelegated = topLevelBits.delegated;
+const tldLocalhost = topLevelBits.localhost;
 
-// One known top-level label: its text, its bits, and the next label of the same `nameHash` (a chain: two labels that
-// share a hash are both kept, and the text is always compared).
-interface KnownLabel {
-  readonly text: string;
-  readonly kind: number;
-  readonly next: KnownLabel | undefined;
-}
+// every internal, wildcard-DNS and delegated top-level label, sorted by `nameHash`, as the build wrote them
+// (top-level-table.ts): decoded at first use, never built label by label in a process that judges one link
+let labelHashes: Uint32Array | undefined;
+let labelTexts: readonly string[] = [];
 
-// every internal, wildcard-DNS and delegated top-level domain by `nameHash`, made at first use: the label is looked up by
-// the number the name's pass computed, and compared in place (no slice, no string hashed again)
-let knownLabels: Map<number, KnownLabel> | undefined;
-
-function topLevelLabels(): Map<number, KnownLabel> {
-  if (knownLabels !== undefined) return knownLabels;
-  const kinds = new Map<string, number>();
-  const mark = (labels: Iterable<string>, bit: number) => {
-    for (const label of labels) kinds.set(label, (kinds.get(label) ?? 0) | bit);
-  };
-  mark(internalTopLevelDomains, tldInternal);
-  mark(wildcardDnsTopLevelDomains, tldWildcard);
-  mark(asciiTopLevelDomains, tldDelegated);
-  mark(resolvedReservedTopLevelDomains, tldDelegated);
-  mark(['localhost'], tldLocalhost);
-  // an IDN label is left to resolution, as `isPublicTopLevelDomain` says
-  for (const label of kinds.keys()) if (label.startsWith('xn--')) mark([label], tldDelegated);
-  const table = new Map<number, KnownLabel>();
-  for (const [text, kind] of kinds) {
-    const hash = nameHash(text);
-    table.set(hash, { text, kind, next: table.get(hash) });
-  }
-  knownLabels = table;
-  return table;
+function knownLabelHashes(): Uint32Array {
+  if (labelHashes !== undefined) return labelHashes;
+  const bytes = Buffer.from(topLevelLabelHashes, 'base64');
+  const hashes = new Uint32Array(bytes.length >>> 2);
+  for (let i = 0; i < hashes.length; i++) hashes[i] = bytes.readUInt32LE(i * 4);
+  labelTexts = topLevelLabelText.split('|');
+  if (labelTexts.length !== hashes.length || topLevelLabelKinds.length !== hashes.length)
+    throw new Error('top-level-table.ts: its lists differ in length (run scripts/gen-top-level-table.ts)');
+  labelHashes = hashes;
+  return hashes;
 }
 
 // the bits of the label `host[start, end)` whose `nameHash` is `hash` (`isPublicTopLevelDomain` for the delegated bit:
-// an IDN label, `xn--…`, listed or not, is left to resolution)
+// an IDN label, `xn--…`, listed or not, is left to resolution); the label is compared in place (no slice)
 function topLevelKind(host: string, start: number, end: number, hash: number): number {
-  for (let known = topLevelLabels().get(hash); known !== undefined; known = known.next) {
-    if (known.text.length === end - start && host.startsWith(known.text, start)) return known.kind;
+  const hashes = knownLabelHashes();
+  // the first entry whose hash is not below `hash`, then every entry of that hash
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((hashes[mid] ?? 0) < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < hashes.length && hashes[i] === hash; i++) {
+    const text = labelTexts[i] ?? '';
+    if (text.length === end - start && host.startsWith(text, start))
+      return Number.parseInt(topLevelLabelKinds[i] ?? '0', 16);
   }
   return host.startsWith('xn--', start) ? tldDelegated : 0;
 }

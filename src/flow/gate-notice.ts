@@ -110,19 +110,22 @@ function describeSubject(subject: NoticeSubject): string {
   return `${shown} (scheme ${quoteValue(schemeOf(uri))})`;
 }
 
-// whether a link's name holds its address as written or as read back (`readBacks`), whole or its base64 runs decoded
+// whether a link's name holds its address or its host (a parent path, the bare host: part of the address is enough to
+// point a tool at it) as written or as read back (`readBacks`), whole or its base64 runs decoded
 // as text (a model decodes them on request), within the part a notice can show (`quoteValue` cuts it); or the address
 // of another link its message refused (a sibling, named by this one: `refused`, searched in the same forms); with no
 // ledger of the message, any address at all (`scheme://host`, a dotted IPv4 host)
 function namesAddress(name: string, uri: string, refused: MessageLedger | undefined): boolean {
-  if (holdsAddress(name, uri)) return true;
+  if (holdsAddress(name, uri) || holdsHost(name, uri)) return true;
   const shown = name.slice(0, 4 * maxQuotedChars);
   // the name as the notice cuts it too: a cut may end it right after a refused host (`quoteValue`)
   const cut = name.length > maxQuotedChars ? name.slice(0, maxQuotedChars - 1) : null;
   if (refused !== undefined && (refused.spells(shown) || (cut !== null && refused.spells(cut)))) return true;
   const texts = [shown, blobText(shown) ?? base64RunsText(shown)].filter((t): t is string => t !== null);
   const spells = (back: string) => refused === undefined && spellsAnyAddress(back);
-  return texts.some((text) => readBacks(text).some((back) => holdsAddress(back, uri) || spells(back)));
+  return texts.some((text) =>
+    readBacks(text).some((back) => holdsAddress(back, uri) || holdsHost(back, uri) || spells(back)),
+  );
 }
 
 // an absolute uri with an authority, a dotted IPv4 host, an IPv6 literal (bracketed or bare), or a host with a path

@@ -81,17 +81,23 @@ function showsMessage(r: Reason, subject: NoticeSubject | null): boolean {
 }
 
 /**
- * `decision` as it may travel beside a notice (the `_meta` of a refused link's item): each reason whose message the
- * notice would not show (it quotes the link's host, origin or address) keeps its code, rule and stage, with a message
- * that points at the record instead. A uri that is all host was readable there word for word.
+ * `decision` as it may travel beside a notice (the `_meta` of a refused link's item, a refused read's error data): each
+ * reason, of the decision or of a read's item, whose message the notice would not show (it quotes the link's host,
+ * origin or address, or an item's uri) keeps its code, rule and stage, with a message that points at the record
+ * instead. A uri that is all host was readable there word for word.
  */
 export function shownDecision(decision: Decision, uri: string): Decision {
   const subject = { name: null, uri: uri.length <= maxUriChars ? uri : uri.slice(0, maxUriChars), ref: null };
-  if (decision.reasons.every((r) => showsMessage(r, subject))) return decision;
-  const reasons = decision.reasons.map((r) =>
-    showsMessage(r, subject) ? r : { ...r, message: 'quotes the link: in the record' },
-  );
-  return { ...decision, reasons };
+  const shown = (r: Reason) => showsMessage(r, subject);
+  const items = decision.items;
+  if (decision.reasons.every(shown) && (items === undefined || items.every((i) => i.reasons.every(shown))))
+    return decision;
+  const hide = (reasons: readonly Reason[]) =>
+    reasons.map((r) => (shown(r) ? r : { ...r, message: 'quotes the link: in the record' }));
+  // a read decision's items quote their own uris (`read.uri-mismatch`: the uri a server swapped in)
+  const made: Decision = { ...decision, reasons: hide(decision.reasons) };
+  if (items !== undefined) made.items = items.map((i) => ({ ...i, reasons: hide(i.reasons) }));
+  return made;
 }
 
 function holdsHost(text: string, uri: string): boolean {

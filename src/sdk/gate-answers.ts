@@ -1,6 +1,6 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
-import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
+import { gateNotice, shownDecision, stepSubject } from '../flow/gate-notice.ts';
 import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { NextStep } from '../record/link-record.ts';
@@ -34,8 +34,10 @@ export function readDenial(
   as: RefusedReadAnswer = 'error',
 ): Record<string, unknown> {
   const notice = gateNotice(what, stepSubject(step), decision, next);
-  if (as === 'error') return gateError(id, notice, { [decisionMetaKey]: decision });
+  // the decision beside the notice quotes no uri either (an item's swapped-in uri, the link's host): the record does
+  const shown = shownDecision(decision, stepSubject(step).uri);
+  if (as === 'error') return gateError(id, notice, { [decisionMetaKey]: shown });
   // a link the policy refused was never handed on: the item carrying its notice has no address either
   const contents = [{ uri: linkRefused(step) ? '' : uriOf(step.link), mimeType: 'text/plain', text: notice }];
-  return { jsonrpc: '2.0', id, result: { contents, _meta: { [decisionMetaKey]: decision } } };
+  return { jsonrpc: '2.0', id, result: { contents, _meta: { [decisionMetaKey]: shown } } };
 }

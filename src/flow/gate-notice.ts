@@ -76,7 +76,8 @@ function describeReason(r: Reason, subject: NoticeSubject | null): string {
 
 // whether a reason's message may be shown beside its code: it quotes no part of the subject's uri
 function showsMessage(r: Reason, subject: NoticeSubject | null): boolean {
-  if (addressCodes.test(r.code)) return false;
+  // a reason with no message (a front end that shows none of it: a hook's read notice) is shown by its code
+  if (r.message === '' || addressCodes.test(r.code)) return false;
   return subject === null || !(holdsAddress(r.message, subject.uri) || holdsHost(r.message, subject.uri));
 }
 

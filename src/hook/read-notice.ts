@@ -1,4 +1,4 @@
-import type { Decision } from '../decision/decision.ts';
+import type { Decision, Reason } from '../decision/decision.ts';
 import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { MessageLedger } from '../flow/message-ledger.ts';
@@ -11,7 +11,8 @@ import type { SessionState } from './session-state.ts';
 // gave it, worded with the event's ledger (that uri) as the tool result's notices are (hook-discovery.ts), so an
 // ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
 // list, searched as later tool results are, and read only for a name that spells an address); when that list is not
-// whole, or an event of the session withheld links by a cap, such a name is not shown at all.
+// whole, or an event of the session withheld links by a cap, such a name is not shown at all. Its reasons are shown
+// by their codes, each with its message only where the policy is its source (`shownReasons`).
 
 /** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
 export async function readNotice(
@@ -23,16 +24,36 @@ export async function readNotice(
   context: HookContext,
 ): Promise<string> {
   const subject = stepSubject(step);
+  const shown = shownReasons(decision);
   // worded with no ledger, a notice shows no name that spells any address at all
-  const broad = gateNotice(what, subject, decision, next);
-  const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, decision, next);
+  const broad = gateNotice(what, subject, shown, next);
+  const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, shown, next);
   // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
   if (notice === broad) return notice;
-  const nameless = gateNotice(what, { ...subject, name: null }, decision, next);
+  const nameless = gateNotice(what, { ...subject, name: null }, shown, next);
   const before = await state.refusedAddresses(context.budget);
   // a list that is not whole, or a session whose links were not all kept (withheld by a cap, their addresses not on
   // the list), cannot say which addresses the name may not spell
   if (!before.complete || !(await state.keptAll())) return nameless;
   const search = refusedSearch(before);
   return search === null || !search.names([subject.name, notice]) ? notice : nameless;
+}
+
+/**
+ * `decision` as a read notice shows it: every reason by its code, its message kept only where the policy is its source
+ * (`policyWords`). Any other message may quote what the server sent: a withheld page's stylesheet href, a zip entry's
+ * name, an attribute or element name, a declared type, a `resultType`, an error's text. A read notice is searched for
+ * no address (the session's refused ones, or any) beyond the link's name, so it hands the model nothing of the body
+ * it withholds; the record keeps every message.
+ */
+export function shownReasons(decision: Decision): Decision {
+  if (decision.reasons.every((r) => r.message === '' || policyWords(r))) return decision;
+  const reasons = decision.reasons.map((r) => (policyWords(r) ? r : { ...r, message: '' }));
+  return { ...decision, reasons };
+}
+
+// a custom rule's message (the policy author's words) and why the policy's review did not verify (its files, its
+// signers, its pins): the only messages no server writes a part of
+function policyWords(r: Reason): boolean {
+  return r.code.startsWith('rule.') || r.code === 'policy.unreviewed';
 }

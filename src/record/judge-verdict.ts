@@ -94,7 +94,8 @@ function unfinishedHint(outcome: ReadOutcome): string | null {
     case 'input-required':
       return 'the server asked for input (`input_required`); answering it for a link read needs `read.answerInputRequired`';
     case 'result-type-unknown':
-      return `unknown result type \`${outcome.resultType}\`: check the origin server's protocol revision`;
+      // the server's value is in the read decision's reason, quoted: a hint holds no server text (notices show it)
+      return "an unknown result type: check the origin server's protocol revision";
     case 'failed':
       return `the read did not complete: ${outcome.why}`;
     case 'http-error':

@@ -159,7 +159,11 @@ describe('linkgate hook codex on the events a real Codex CLI sent', () => {
       hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
     };
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('application/x-msdownload');
+    // the reason by its code; the message quoting the server's declared type is in the record only
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('type.declared-not-allowed');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).not.toContain('application/x-msdownload');
+    const read = records().find((r) => r.uri === uri && r.stages.requested === null);
+    expect(JSON.stringify(read?.decisions.link)).toContain('application/x-msdownload');
   });
 
   it('takes what list_mcp_resources listed as discovered, with its server (requireDiscovered)', async () => {

@@ -8,12 +8,14 @@
 // ledger and only the broad rule stands (an IPv6 host in a name). Through Claude Code's and Codex's hooks fed their
 // real read events, each host's post hook, and the proxy and the decorator over the real answering server.
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
-// key: read notice quotes the body claude-code, read notice quotes the body codex — notices (src/hook/read-notice.ts
-// searches only the link's name for the session's refused addresses when the notice's wording is the broad one; the
-// message comes from src/content/svg-html/css-import.ts quoting the href) — owner: hook39 (content41 for the message)
-// Mended: capped name claude-code, capped name codex, capped name gemini-cli — an event past the 1 024-link cap words
+// Mended: read notice quotes the body claude-code, read notice quotes the body codex — a hook's read notice showed its
+// reasons' messages (src/content/svg-html/css-import.ts quotes the href) and searched only the link's name; it now
+// shows a reason's message only where the policy wrote it (src/hook/read-notice.ts `shownReasons`), the record keeps
+// the rest. Mended: capped name claude-code, capped name codex, capped name gemini-cli — an event past the 1 024-link cap words
 // its notices with the broad rule (src/flow/gate-notice.ts), which did not see a bracketed IPv6 host with no scheme
 // (`[fd00::1]/admin/keys` was shown); it now sees IPv6 literals, bracketed or bare, and hosts with a path or a port
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
@@ -22,7 +24,7 @@ import { handed, type Linked, postEvents } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 import { caseKeys } from './round-cases.ts';
 
-const open = new Set<string>(['read notice quotes the body claude-code', 'read notice quotes the body codex']);
+const open = new Set<string>([]);
 const it = caseKeys(open);
 
 afterEach(closeAll);
@@ -87,11 +89,14 @@ describe('red team, notices (round 11): a withheld body quoted in its notice', (
       },
     );
 
-    test(`control: ${host}: a page styled from an ordinary host: withheld, its notice says from where`, async () => {
+    test(`control: ${host}: a page styled from an ordinary host: withheld by its code, the record says from where`, async () => {
       await hooks.hook(host, events.listed([link(metadata, 'creds'), pageLink]));
       await hooks.hook(host, events.pre());
       const run = await hooks.hook(host, events.post(body('https://cdn.example/site.css')));
-      expect(handed(run.stdout)).toContain('cdn.example/site.css');
+      expect(handed(run.stdout)).toContain('linkgate withheld the body of `guide`');
+      expect(handed(run.stdout)).toContain('content.remote-load');
+      expect(handed(run.stdout)).not.toContain('cdn.example');
+      expect(readFileSync(join(hooks.dir, 'r.jsonl'), 'utf8')).toContain('cdn.example/site.css');
     });
   }
 

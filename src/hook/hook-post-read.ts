@@ -35,7 +35,8 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const pending = await r.state.takePending(r.callId);
   // the link is judged again now: the pending entry is a file the gated agent can write, so it can only make the
   // decision stricter (a link it says was denied stays denied), never looser, and the mode is the command line's
-  const step = stricterStep(pending, await decideReadLink(call.server, call.uri, r.state, context), context);
+  const { step: fresh, keptAll } = await decideReadLink(call.server, call.uri, r.state, context);
+  const step = stricterStep(pending, fresh, context);
   const raw = readContents(event.response);
   if (raw === null) throw new Error('field `tool_response.contents` is missing or not an array');
   const error = readError(event.response);
@@ -64,7 +65,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     for (const path of saved) if (path !== null) await files.remove(path);
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    const notice = await readNotice('withheld the body of', step, step.linkDecision, record.next, r.state, context);
+    const notice = await readNotice('withheld the body of', step, step.linkDecision, record.next, r, keptAll);
     // the policy refused the link: the items standing for its body carry no address either (one notice for a
     // result over the item cap)
     const items = overCap ? raw.slice(0, 1) : raw;
@@ -89,7 +90,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   if (withheld.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
-  const notice = await readNotice('withheld the body of', step, judged.decision, judged.record.next, r.state, context);
+  const notice = await readNotice('withheld the body of', step, judged.decision, judged.record.next, r, keptAll);
   // a result over the item cap is answered by one notice, not one per item (half a million items made an answer of
   // 150 MB, past what a host reads in its timeout)
   if (overCap && withheld.size === raw.length) return withholdAnswer(raw.slice(0, 1), new Set([0]), notice);

@@ -35,11 +35,11 @@ export interface ReadEvent {
 /** Before the host reads: the link decision; a refused link is denied with the notice, else the read is pending. */
 export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
   const { event, call, context } = r;
-  const step = await decideReadLink(call.server, call.uri, r.state, context);
+  const { step, keptAll } = await decideReadLink(call.server, call.uri, r.state, context);
   if (linkRefused(step)) {
     const record = skipRead(step, 'the link was denied');
     await save(context, event, step, record);
-    const notice = await readNotice('refused to read', step, step.linkDecision, record.next, r.state, context);
+    const notice = await readNotice('refused to read', step, step.linkDecision, record.next, r, keptAll);
     return { kind: 'deny', reason: notice };
   }
   const requested = sendRead(context.gate, step, nowOf(context));
@@ -50,14 +50,20 @@ export async function readRequested(r: ReadEvent): Promise<HookAnswer> {
   return { kind: 'none' };
 }
 
-/** The flow's first step for reading `uri` from `server`, with what the session saw of the link. */
+/** A read's first step, and whether the session's state kept every link its events returned (`ReadState.keptAll`). */
+export interface ReadLink {
+  step: HookStep;
+  keptAll: boolean;
+}
+
+/** The flow's first step for reading `uri` from `server`, with what the session saw of the link (one listing). */
 export async function decideReadLink(
   readServer: string | null,
   uri: string,
   state: SessionState,
   context: HookContext,
-): Promise<HookStep> {
-  const { seen, lost, overflow } = await state.forRead(uri, context.budget);
+): Promise<ReadLink> {
+  const { seen, lost, overflow, keptAll } = await state.forRead(uri, context.budget);
   // a uri several servers returned reads from each of them (two file servers sharing a folder), as the reading server
   // returned it first; from a server that did not return it, it is judged as the first server's link. An event added
   // later (one posted with the resident server's secret) adds a server, never takes one away: entries are never
@@ -80,13 +86,11 @@ export async function decideReadLink(
   // a state that lost what it held (`markLost`) cannot tell a link no tool returned from one another server did
   if (lost !== undefined) {
     const why = `the session's state does not hold the uri and lost what it held: ${quoteValue(lost)}`;
-    return {
-      ...cappedLink(input, deny(context.gate.policy, reason('hook.state-lost', 'hook.state', 'link', why))),
-      discoveredBy: null,
-    };
+    const denied = deny(context.gate.policy, reason('hook.state-lost', 'hook.state', 'link', why));
+    return { step: { ...cappedLink(input, denied), discoveredBy: null }, keptAll };
   }
   const step = await startLink(context.gate, input);
-  return { ...step, discoveredBy: origin?.toolUseId ?? null };
+  return { step: { ...step, discoveredBy: origin?.toolUseId ?? null }, keptAll };
 }
 
 /** Before the host's own web fetch: the link rules for each url, judged as server `web-fetch`. */

@@ -11,8 +11,8 @@ import type { SessionState } from './session-state.ts';
 // gave it, worded with the event's ledger (that uri) as the tool result's notices are (hook-discovery.ts), so an
 // ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
 // list, searched as later tool results are, and read only for a name that spells an address); when that list is not
-// whole, or an event of the session withheld links by a cap, such a name is not shown at all. Its reasons are shown
-// by their codes, each with its message only where the policy is its source (`shownReasons`).
+// whole, such a name is not shown at all, and where an event of the session withheld links by a cap no name is. Its
+// reasons are shown by their codes, each with its message only where the policy is its source (`shownReasons`).
 
 /** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
 export async function readNotice(
@@ -20,21 +20,24 @@ export async function readNotice(
   step: LinkStep,
   decision: Decision,
   next: NextStep | null,
-  state: SessionState,
-  context: HookContext,
+  read: { state: SessionState; context: HookContext },
+  keptAll: boolean,
 ): Promise<string> {
   const subject = stepSubject(step);
   const shown = shownReasons(decision);
+  const nameless = gateNotice(what, { ...subject, name: null }, shown, next);
+  // a session whose links were not all kept (a cap withheld some unjudged, their addresses on no list) names no link,
+  // as the capped event's own notices name none (`MessageLedger.unknown`): a name may spell such a link's address in
+  // a form no rule for 'any address' sees (`localhost/admin/keys`); `keptAll` comes from the read's one listing
+  if (!keptAll) return nameless;
   // worded with no ledger, a notice shows no name that spells any address at all
   const broad = gateNotice(what, subject, shown, next);
   const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, shown, next);
   // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
   if (notice === broad) return notice;
-  const nameless = gateNotice(what, { ...subject, name: null }, shown, next);
-  const before = await state.refusedAddresses(context.budget);
-  // a list that is not whole, or a session whose links were not all kept (withheld by a cap, their addresses not on
-  // the list), cannot say which addresses the name may not spell
-  if (!before.complete || !(await state.keptAll())) return nameless;
+  const before = await read.state.refusedAddresses(read.context.budget);
+  // a list that is not whole cannot say which addresses the name may not spell
+  if (!before.complete) return nameless;
   const search = refusedSearch(before);
   return search === null || !search.names([subject.name, notice]) ? notice : nameless;
 }

@@ -69,6 +69,8 @@ export interface ReadState {
   lost: string | undefined;
   /** when none and not lost: the servers that returned links the state could not keep, sorted */
   overflow: string[];
+  /** whether every event of the session kept all the links it returned (no `over-` entry: `addSeen`) */
+  keptAll: boolean;
 }
 
 /** How a `SessionState` keeps what it keeps. */
@@ -153,22 +155,23 @@ export class SessionState {
   /**
    * What a read of `uri` is decided on, from one listing of the state: every link the session saw with this exact uri
    * (oldest first); when there is none, why the state lost what it held (the first mark; undefined when nothing
-   * marked it), and when it did not, the servers that returned links it could not keep (sorted). `budget` is checked
-   * per entry.
+   * marked it), and when it did not, the servers that returned links it could not keep (sorted); and whether it kept
+   * every link the session's events returned. `budget` is checked per entry.
    */
   async forRead(uri: string, budget?: EventBudget): Promise<ReadState> {
     const names = await this.store.names('');
+    const keptAll = !names.some((n) => n.startsWith('over-'));
     const seen = await this.seenIn(
       names.filter((n) => n.startsWith('seen-')),
       uri,
       budget,
     );
-    if (seen.length > 0) return { seen, lost: undefined, overflow: [] };
+    if (seen.length > 0) return { seen, lost: undefined, overflow: [], keptAll };
     const lost = await this.lostIn(
       names.filter((n) => n.startsWith('lost-')),
       budget,
     );
-    if (lost !== undefined) return { seen, lost, overflow: [] };
+    if (lost !== undefined) return { seen, lost, overflow: [], keptAll };
     return {
       seen,
       lost,
@@ -176,12 +179,8 @@ export class SessionState {
         names.filter((n) => n.startsWith('over-')),
         budget,
       ),
+      keptAll,
     };
-  }
-
-  /** Whether an event of the session returned links the state could not keep (an `over-` entry: `addSeen`). */
-  async keptAll(): Promise<boolean> {
-    return (await this.store.names('over-')).length === 0;
   }
 
   // the servers of the `over-` entries `names`: an entry that is not a list of servers refuses reads from every server

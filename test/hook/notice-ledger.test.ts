@@ -205,4 +205,23 @@ describe('an event that withheld links by a cap words its notices with no ledger
     expect(out).toContain('linkgate');
     expect(out).not.toContain('10.20.30.40');
   });
+
+  // a name no rule for 'any address' sees an address in (a single-label host with a path), spelling the address of
+  // the link the cap withheld unjudged: the capped event's notices name no link, nor does a later read's
+  const named = 'localhost/admin/keys';
+  for (const [host, read] of Object.entries(readEvents)) {
+    const listed = events[host] as (items: Json[]) => Json;
+    it(`${host}: a refused read in a session an event of which hit the cap names no link`, async () => {
+      const out = await hook(host, listed([link(metadata, named), ...padding, link(`http://${named}`, 'keys')]));
+      expect(out).toContain('linkgate');
+      expect(out).not.toContain(named);
+      const refused = await hook(host, read(metadata));
+      expect(refused).toContain('linkgate refused to read');
+      expect(refused).not.toContain(named);
+    });
+    it(`control: ${host}: the same name in a session that kept all its links is shown`, async () => {
+      await hook(host, listed([link(metadata, named)]));
+      expect(await hook(host, read(metadata))).toContain(`\`${named}\``);
+    });
+  }
 });

@@ -26,8 +26,6 @@ const open = new Set<string>([
     `parent path name ${f}`,
     `bare host name ${f}`,
   ]),
-  'read mismatch data proxy',
-  'read mismatch data decorator',
 ]);
 const it = caseKeys(open);
 

@@ -21,12 +21,8 @@ import { givenOn, partNames, refusedHost } from './round12-cases.ts';
 import { closeAll, link, metadata } from './scripted-host.ts';
 import { caseKeys } from './round-cases.ts';
 
-const open = new Set<string>([
-  ...['proxy', 'decorator', 'claude-code', 'codex', 'gemini-cli'].flatMap((f) => [
-    `parent path name ${f}`,
-    `bare host name ${f}`,
-  ]),
-]);
+// every key of this file held once its fix landed (parent path / bare host name: 381300f; read mismatch data: b093535)
+const open = new Set<string>([]);
 const it = caseKeys(open);
 
 afterEach(closeAll);

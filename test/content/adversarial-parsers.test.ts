@@ -84,7 +84,9 @@ const scriptDestinations = [
   ['a vbscript destination', '[x](vbscript:msgbox(1))'],
   ['an html data url', '[x](data:text/html,%3Cscript%3Ealert(1)%3C/script%3E)'],
   ['a base64 html data url', '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)'],
-  ['an svg data url image', '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)'],
+  ['an svg data url link', '[x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)'],
+  ['an svg data url definition no image uses', 'text\n\n[r]: data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+\n'],
+  ['an svg data url image that is also a link', '[![x](data:image/svg+xml,%3Csvg%3E)](data:image/svg+xml,%3Csvg%3E)'],
   ['an upper-case data url', '[x](DATA:TEXT/HTML,x)'],
   ['a link inside emphasis in a block quote', '> *see [x](javascript:alert(1))*'],
   ['a link in a list item', '- item\n  - [x](javascript\\:alert(1))'],
@@ -104,6 +106,10 @@ describe('markdown link and image destinations are read as CommonMark reads them
     ['an https link', '[x](https://example.com/a?b=c)'],
     ['a relative link', '[x](../guide.md#packing)'],
     ['a png data url image', '![x](data:image/png;base64,iVBORw0KGgo=)'],
+    // lead's design call (session 14): every renderer draws a markdown image as an `<img>`, where Chromium runs an svg
+    // with script off and loads nothing from it (test/content/redteam/svg-data-modes.test.ts); this row was denied
+    ['an svg data url image', '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)'],
+    ['an svg data url image by reference', '![x][r]\n\n[r]: data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+'],
     ['a mailto link', '[x](mailto:a@example.com)'],
     ['prose with a colon after a bracket', 'see [note]: javascript is a language'],
     ['a code span', '`[x](javascript:alert(1))` is how an attacker writes it'],

@@ -5,7 +5,12 @@
 import { activeAsHtml, parsesAsScript, remoteLoadAsHtml } from '../polyglot.ts';
 import { findActiveMarkupUtf8, readMarkup } from '../svg-html/active-markup.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
-import { isMarkdownExtension, isProgramSourceExtension } from '../text/uri-extension.ts';
+import {
+  isMarkdownExtension,
+  isPageExtension,
+  isProgramSourceExtension,
+  isSourceCodeExtension,
+} from '../text/uri-extension.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 import { foundIn } from './content-consumer.ts';
@@ -38,9 +43,9 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and text/plain or application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: text/plain, octet-stream and unlisted tags are a margin, no browser sniffs them; text/plain or octet-stream named `.md` is the markdown renderers' alone, and named as a source or template file (`.vue`, `.svelte`, `.hbs`, `.erb`, `.php`, `.ts`, …) is code), a uri named `.html`/`.htm`/`.xhtml` whatever its declared type, text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
+        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: octet-stream and unlisted tags are a margin, no browser sniffs them; octet-stream named `.md` is the markdown renderers' alone, and named as a source or template file (`.vue`, `.svelte`, `.hbs`, `.erb`, `.php`, `.ts`, …) is code); never text/plain by its bytes (text to every browser: whether a text/plain body that opens with a tag makes a page is the markdown renderers' to say, from the pages they make, so a `<script>` in a fence is code); a uri named `.html`/`.htm`/`.xhtml` whatever its declared type (judged by the page rules alone: no markdown renderer is handed it), text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
       judged:
-        'parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel="stylesheet">` or a css `xml-stylesheet` instruction whose url leaves the page\'s origin (html, svg, xhtml in svg), is withheld as `content.remote-load`',
+        "parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a page's forms, frames, refresh and `base` are its own (a manual's search form), withheld only on a page a markdown renderer makes; a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel=\"stylesheet\">` or a css `xml-stylesheet` instruction whose url leaves the page's origin (html, svg, xhtml in svg), is withheld as `content.remote-load`",
       notCovered:
         'script loaded from elsewhere by an allowed url (links are judged as links, not fetched); a css `@import` in the raw html of a markdown page; hosts that sniff HTML past the start of a body (old Internet Explorer) or render any text as HTML: prose with markup further down (a how-to with a fenced `<script>`) is text to a browser and judged only by the markdown renderers; a host that saves a text/plain or octet-stream source or template body (`App.vue`, `list.hbs`, `index.php`) and opens the file in a browser, which shows it as the page its markup makes',
     },
@@ -61,10 +66,12 @@ export const browserConsumer = {
     },
     {
       consumer: 'browsers: SVG as an image',
-      reaches: 'an svg `data:` url in `<image href>`, `<feImage href>` or `<img src>`',
+      reaches:
+        'an svg `data:` url in `<image href>`, `<feImage href>` or `<img src>`, and a markdown image of one (`![](data:image/svg+xml…)`, inline or by a reference definition an image uses: every renderer draws an `<img>` or shows the text)',
       judged:
         'nothing runs in image mode (script off, no loads), so the url is inert there; elsewhere it is a document',
-      notCovered: 'markdown image syntax with an svg `data:` url (still denied)',
+      notCovered:
+        'the same url as a document: a link target, a reference definition no image uses, `<object>`, `<embed>`, `<iframe>`, a refresh (denied; Chromium refuses a top-level navigation to `data:`, a webview may not)',
     },
   ],
   leftOut:
@@ -94,7 +101,13 @@ function readsTextAsPage(body: TextBody): boolean {
   // goes by the name: no browser sniffs text/plain, and a host going by the name shows code (`.html` stays a page,
   // `.xml` an XML document a browser renders)
   if (plain && isProgramSourceExtension(body.extension)) return false;
-  if (body.extension !== null && pageExtensions.has(body.extension)) return true;
+  if (isPageExtension(body.extension)) return true;
+  // text/plain is text to every browser (the standard's text-or-binary rule never sniffs it as HTML); a host that
+  // renders it renders it as markdown, and whether that makes a page is the markdown renderers' to say from the pages
+  // they make, not from raw bytes (lead's design call, session 14): a README that opens with a tag and shows a
+  // `<script>` in a fence is code to them, the same `<script>` outside a fence is denied by them. A data file's name
+  // (`.json`, `.xml`), which no renderer is handed, keeps the margin below
+  if (body.declaredMime === 'text/plain' && !isSourceCodeExtension(body.extension)) return false;
   if (plain || sniffedAsUnknown(body.declaredMime)) return opensAsPage(body.utf8);
   return true;
 }
@@ -104,9 +117,6 @@ function readsTextAsPage(body: TextBody): boolean {
 // the standard's unknown types are `unknown/unknown`, `application/unknown` and `*/*`). Both get the untyped body's
 // rule, a margin: a body that opens with a tag is read as the page it looks like.
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
-
-// the extensions a browser opens from disk as an HTML page
-const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);
 
 function judgeInBrowser(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
   const findings = judgePage(body, budget);

@@ -1,10 +1,10 @@
 // Markdown renderers: CommonMark, GFM, markdown-it and marked, each in the preset its users run, every page read by
 // parse5 (markdown/active-markdown.ts). Text declared markdown, and text and JSON no data type was declared for,
 // reach them; XML read as text does too, unless it is declared XML.
-import { findActiveMarkdown } from '../markdown/active-markdown.ts';
+import { findActiveMarkdown, type PageRules } from '../markdown/active-markdown.ts';
 import { markdownRenderers } from '../markdown/markdown-renderers.ts';
 import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendered-loads.ts';
-import { isMarkdownExtension, isSourceCodeExtension } from '../text/uri-extension.ts';
+import { isMarkdownExtension, isPageExtension, isSourceCodeExtension } from '../text/uri-extension.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
 
@@ -18,8 +18,9 @@ export const markdownConsumer: ContentConsumer = {
       reaches:
         'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
       judged:
-        "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5; destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
-      notCovered: 'build-time consumers (MDX, VitePress): opt-in entries of their own',
+        "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5 (frames, forms, a meta refresh and `base` count as active, none being in a page a renderer makes of ordinary markdown; of a body named as a page, `.html`, `.htm`, `.xhtml`, … not declared markdown, only what runs on a browser page); destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
+      notCovered:
+        'build-time consumers (MDX, VitePress): opt-in entries of their own; what a page fetches without a click, as links in a body are not judged: a remote image, a `<link rel="prefetch">`, `"modulepreload"` or `"preload"` with an `as` to another origin (Chromium fetches each), `"preconnect"`, `"dns-prefetch"`, `"prerender"` (Chromium asks for no url)',
     },
   ],
   leftOut:
@@ -40,7 +41,7 @@ export const markdownConsumer: ContentConsumer = {
     // a page that may load a stylesheet needs the element's name: only then are the pages read for loads too
     const loads = styled(body) ? new PageLoads(budget) : null;
     const message = body.mayHoldActiveMarkup()
-      ? findActiveMarkdown(body.text(), budget, markdownRenderers, loads?.see)
+      ? findActiveMarkdown(body.text(), budget, markdownRenderers, loads?.see, undefined, pageRulesOf(body))
       : null;
     if (message !== null) return [{ slot: body.kind === 'json' ? 'activeUnlessJson' : 'active', message }];
     if (loads === null) return [];
@@ -65,6 +66,14 @@ function styled(body: TextBody): boolean {
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 function sourceFile(body: TextBody): boolean {
   return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeExtension(body.extension);
+}
+
+// A page by its uri (`.html`, `.htm`, `.xhtml`, …) not declared markdown is a page, whose own markup holds forms,
+// frames, a refresh or `base` as any page may (a libxslt manual's search `<form>`): its rendered pages are judged by a
+// browser page's rules (lead's design call, session 14: a page is judged by the browser's page rules only); what runs
+// on a page (script, handlers, plugins, a `javascript:` link made of its prose) is still found on every one of them
+function pageRulesOf(body: TextBody): PageRules {
+  return body.declaredKind !== 'markdown' && isPageExtension(body.extension) ? 'page' : 'rendered';
 }
 
 // the declared types under which a page reaches a markdown renderer: none, or a text type a host renders or shows

@@ -9,8 +9,8 @@
 // markdown-it's tokens are read besides the pages: a link or image destination as the most lenient renderer trims
 // it, and reference definitions nobody uses yet (another renderer or a later edit links them).
 import type Token from 'markdown-it/lib/token.mjs';
-import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
-import { activeUrl } from '../svg-html/markup-url.ts';
+import { findActiveHtml, findActiveRenderedHtml } from '../svg-html/active-html.ts';
+import { activeUrl, svgImageUrl } from '../svg-html/markup-url.ts';
 import {
   htmlBlockNanosPerChar,
   htmlBlockNanosPerLine,
@@ -39,6 +39,9 @@ import {
   maxMarkdownNesting,
   renderWith,
 } from './markdown-renderers.ts';
+
+/** The rules a rendered page is judged by: `rendered` (frames, forms, a meta refresh and `base` count as active too, none being in a page a renderer makes of ordinary markdown), or `page` (a browser page's rules alone: for a body that is a page by its name, whose own markup holds them). */
+export type PageRules = 'rendered' | 'page';
 
 /** What the screen and the cutting make of a markdown text, worked out once: whether a renderer's page may hold something active (`live`), and the runs a reading renders (markdown-parts.ts; none when nothing needs rendering). */
 export interface MarkdownPlan {
@@ -103,13 +106,14 @@ export function partsNanos(chars: number, work: PartsWork): number {
   return partsNanosPerChar * chars + partsNanosPerLine * work.cutLines + screenNanos(work.screened, work);
 }
 
-/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. `plan`: the text's plan (`planMarkdown`, with `stylesheets` when `seePage` is given) when the caller made it already. */
+/** The first active construct any of `renderers` (default: every markdown renderer) yields from the text (script, handler, frame, form, plugin, refresh, base, script or markup url), a script destination in markdown-it's reading, or nesting past the cap, as a one-line message; null when none. Only the parts of the text the screen passes are read (markdown-parts.ts). `seePage` is handed each distinct page a renderer made, for a caller that reads the pages for stylesheets: the parts naming a stylesheet element are rendered for it too. `plan`: the text's plan (`planMarkdown`, with `stylesheets` when `seePage` is given) when the caller made it already; `pageRules`: the rules each page is judged by. */
 export function findActiveMarkdown(
   text: string,
   budget: WorkBudget = WorkBudget.unlimited(),
   renderers: readonly MarkdownRenderer[] = markdownRenderers,
   seePage?: (page: string) => void,
   plan: MarkdownPlan = planMarkdown(text, budget, seePage !== undefined),
+  pageRules: PageRules = 'rendered',
 ): string | null {
   // nothing any renderer's page may hold is spelled (markdown-screen.ts): no renderer runs
   if (!plan.live) return null;
@@ -119,7 +123,7 @@ export function findActiveMarkdown(
   for (const run of runs) budget.spend('markdown', pairingSteps(run));
   budget.spendTime('markdown', runsNanos(runs, renderers));
   for (const run of runs) {
-    const found = readRun(run, budget, renderers, seePage);
+    const found = readRun(run, budget, renderers, seePage, pageRules);
     if (found !== null) return found;
   }
   return null;
@@ -146,19 +150,24 @@ function readRun(
   budget: WorkBudget,
   renderers: readonly MarkdownRenderer[],
   seePage: ((page: string) => void) | undefined,
+  pageRules: PageRules,
 ): string | null {
   const env: MarkdownEnv = { budget };
   const tokens = commonMark().parse(text, env);
+  const svgImages = new Set<string>();
   for (const block of tokens) {
     if (block.level >= maxMarkdownNesting) return nestedTooDeep;
     if (block.children === null) continue;
     for (const inline of block.children) {
       if (block.level + inline.level >= maxMarkdownNesting) return nestedTooDeep;
-      const found = inspectInline(inline);
+      const found = inspectInline(inline, svgImages);
       if (found !== null) return found;
     }
   }
   for (const reference of Object.values(env.references ?? {})) {
+    // a definition an image uses for an svg `data:` url is inert there; a link made of it is on the link's token and
+    // on every renderer's page, both read; one no image uses stays active (another renderer or an edit links it)
+    if (svgImages.has(reference.href)) continue;
     const url = activeUrl(asAnyRendererReads(reference.href));
     if (url !== null) return `a markdown link reference definition with ${url}`;
   }
@@ -170,7 +179,8 @@ function readRun(
     read.add(page);
     seePage?.(page);
     budget.spendTime('html screen', screenNanosPerChar * page.length);
-    const found = mayHoldActiveMarkup(page) ? findActiveRenderedHtml(page, budget) : null;
+    const judge = pageRules === 'rendered' ? findActiveRenderedHtml : findActiveHtml;
+    const found = mayHoldActiveMarkup(page) ? judge(page, budget) : null;
     if (found !== null) return `markdown renders to html with ${found} (${renderer.name})`;
   }
   return null;
@@ -207,10 +217,18 @@ function asAnyRendererReads(destination: string): string {
 
 const nestedTooDeep = `markdown nested deeper than ${maxMarkdownNesting} levels`;
 
-function inspectInline(token: Token): string | null {
+// `svgImages` collects the svg `data:` urls of images, which a reference definition may hold inertly
+function inspectInline(token: Token, svgImages: Set<string>): string | null {
   const destination =
     token.type === 'link_open' ? token.attrGet('href') : token.type === 'image' ? token.attrGet('src') : null;
   if (destination === null) return null;
+  // every renderer draws a markdown image as an `<img>`, where a browser runs an svg with script off and loads
+  // nothing from it (the SVG Integration spec's secure animated mode): an svg `data:` url is inert there, as in an
+  // html `<img src>` (lead's design call, session 14); as a link target it is a document and stays active
+  if (token.type === 'image' && svgImageUrl('img', 'src', asAnyRendererReads(destination))) {
+    svgImages.add(destination);
+    return null;
+  }
   const url = activeUrl(asAnyRendererReads(destination));
   return url === null ? null : `a markdown ${token.type === 'image' ? 'image' : 'link'} with ${url}`;
 }

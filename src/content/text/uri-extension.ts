@@ -173,6 +173,14 @@ export function isXhtmlExtension(extension: string | null): boolean {
   return extension === 'xhtml' || extension === 'xht';
 }
 
+// the extensions a browser opens from disk as an HTML page
+const pageExtensions: ReadonlySet<string> = new Set(['html', 'htm', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml']);
+
+/** True when `extension` (a uri's) names a page a browser opens from disk (`.html`, `.htm`, `.xhtml`, …). */
+export function isPageExtension(extension: string | null): boolean {
+  return extension !== null && pageExtensions.has(extension);
+}
+
 // the extensions of a markdown document
 const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdown', 'mkd', 'mkdn']);
 

@@ -20,6 +20,7 @@ export function useChromiumOracles() {
     served: string | undefined,
     body: string | Buffer,
     look: (page: Page, off: Promise<string>, offSeen: () => boolean) => Promise<T>,
+    imagesAreLinks = false,
   ): Promise<T> {
     const browser = chromium.browser();
     if (browser === undefined) return ctx.skip(chromium.skipReason());
@@ -34,7 +35,9 @@ export function useChromiumOracles() {
         const url = route.request().url();
         if (url === `${origin}page`)
           return route.fulfill(served === undefined ? { body, headers: {} } : { contentType: served, body });
-        if (!url.startsWith(origin)) {
+        // on a renderer's page an image or a video from elsewhere is a link the gate judges as a link
+        const linked = imagesAreLinks && ['image', 'media'].includes(route.request().resourceType());
+        if (!url.startsWith(origin) && !linked) {
           offSeen = true;
           resolveOff(url);
         }
@@ -64,6 +67,31 @@ export function useChromiumOracles() {
       await page.evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))');
       return offSeen() || (await page.evaluate('window.__ran === 1')) === true;
     });
+
+  /**
+   * Whether a renderer's `page` (served as text/html) runs a script or asks for anything but an image off its origin, after
+   * `act` (a click) once it loaded. Where a run is expected its request is the event waited for (the test's timeout
+   * bounds it); where not, a round trip the page makes afterwards is routed after any request a script made.
+   */
+  const pageRuns = (
+    ctx: TestContext,
+    page: string,
+    expectRun: boolean,
+    act?: (tab: Page) => Promise<void>,
+  ): Promise<boolean> =>
+    inChromium(
+      ctx,
+      'text/html',
+      `<!doctype html><html><body>${page}</body></html>`,
+      async (tab, off, offSeen) => {
+        await tab.goto(`${origin}page`, { waitUntil: 'load' });
+        if (act !== undefined) await act(tab);
+        if (expectRun) return off.then(() => true);
+        await tab.evaluate(`fetch('${origin}after').then(() => true, () => true)`);
+        return offSeen();
+      },
+      true,
+    );
 
   // the renderers whose page of `md` ran a script or asked for anything but an image off its origin by `load`, and
   // for a refresh, once it fires (an attack waits for it; a control's page is looked at after load and two frames)
@@ -107,5 +135,5 @@ export function useChromiumOracles() {
     return live;
   }
 
-  return { becomesLive, isLive, renderersLive };
+  return { becomesLive, isLive, pageRuns, renderersLive };
 }

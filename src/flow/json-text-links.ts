@@ -5,6 +5,8 @@ import { decisionMetaKey } from './decision-meta.ts';
 import { jsonShape } from './json-scan.ts';
 import { duplicateName } from './member-names.ts';
 import { resultLinkDecider } from './link-decider.ts';
+import { decodeStrictBase64 } from '../read/strict-base64.ts';
+import { TextDecoder } from 'node:util';
 import {
   applyStructured,
   judgeStructured,
@@ -23,7 +25,8 @@ export interface JsonTextEdit {
   readonly index: number;
   /**
    * `['text']` for a text item, `['resource', 'text']` for an embedded resource's text, `[]` for an embedded resource
-   * whose uri holds a refused link's (the whole item becomes a text item of `text`, the notice)
+   * whose uri holds a refused link's (the whole item becomes a text item of `text`, the notice), or whose JSON blob
+   * changed (the whole item becomes a text item of its judged JSON)
    */
   readonly path: readonly ('text' | 'resource')[];
   readonly text: string;
@@ -45,7 +48,28 @@ function textOf(item: unknown, resources: boolean): { text: string; path: JsonTe
   const resource = item['resource'];
   if (resources && item['type'] === 'resource' && isRecord(resource) && typeof resource['text'] === 'string')
     return { text: resource['text'], path: ['resource', 'text'] };
+  // a blob declared JSON is JSON text to whoever decodes it (strict base64, as a read's blob is taken; UTF-8, as JSON
+  // is): judged as the text would be, and once changed the whole item stands as a text item of its judged JSON
+  if (resources && item['type'] === 'resource' && isRecord(resource) && typeof resource['blob'] === 'string') {
+    const declared = resource['mimeType'];
+    if (typeof declared !== 'string' || !declaresJson(declared)) return null;
+    const bytes = decodeStrictBase64(resource['blob']);
+    if (bytes === null) return null;
+    try {
+      return { text: utf8.decode(bytes), path: [] };
+    } catch {
+      return null;
+    }
+  }
   return null;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+// `application/json`, or any `+json` type, parameters aside
+function declaresJson(declared: string): boolean {
+  const essence = (declared.split(';')[0] ?? '').trim().toLowerCase();
+  return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
 }
 
 // the notice for a JSON text that names a member twice (the name quoted and escaped as every server string is)

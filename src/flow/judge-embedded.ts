@@ -11,6 +11,10 @@ import { refusedLinkItem } from './refused-link.ts';
 import { MessageLedger } from './message-ledger.ts';
 import { recordRef } from './record-ref.ts';
 import { uriOf } from '../link/resource-link.ts';
+import { maskUri } from '../link/mask-uri.ts';
+import { withJsonText } from './json-text-links.ts';
+import { judgeResultValues } from './refused-beside.ts';
+import type { RefusedRef } from './structured-links.ts';
 
 /** What the flow decided about one embedded `resource` body (DESIGN §6): its decision, record, and notice when withheld. */
 export interface EmbeddedJudgement {
@@ -145,8 +149,15 @@ export async function judgeMessages(
   const blocks = messageBlocks(messages);
   // judged side by side, so a gate that stays silent costs one deadline, not one per link or block
   const judged = await Promise.all(blocks.map((b) => judgeBlock(gate, b, mode, server, steps)));
+  // the blocks' JSON texts (a text block or embedded resource that is one JSON object or array, a JSON blob) judged
+  // as a tool result's are: a link in them is a link the model is given, and a string beside a refused link that
+  // names its address becomes its notice
+  const refs = new Map<string, RefusedRef>();
+  for (const { refused } of judged) if (refused !== null) refs.set(maskUri(uriOf(refused.link)), refused);
+  const items = blocks.map((b) => b.block);
+  const values = await judgeResultValues(gate, items, undefined, { server, mode, refs }, true);
   // each refused link's notice worded with every link the messages refused (a name spelling one's address is left out)
-  const ledger = MessageLedger.of(judged.flatMap((one) => (one.refused === null ? [] : [uriOf(one.refused.link)])));
+  const ledger = MessageLedger.of([...refs.values(), ...values.beyond.values()].map((r) => uriOf(r.link)));
   const records: EmbeddedRecord[] = [];
   const replacement = new Map<number, unknown>();
   for (const [i, one] of judged.entries()) {
@@ -154,6 +165,10 @@ export async function judgeMessages(
     const { refused } = one;
     const item = refused === null ? one.item : refusedLinkItem(refused.link, refused.decision, refused.ref, ledger);
     if (item !== null) replacement.set((blocks[i] as MessageBlock).position, item);
+  }
+  for (const edit of values.texts) {
+    const position = (blocks[edit.index] as MessageBlock).position;
+    if (!replacement.has(position)) replacement.set(position, withJsonText(items[edit.index], edit));
   }
   return { messages: replaceMessageBlocks(messages, replacement), records };
 }

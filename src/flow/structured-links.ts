@@ -3,6 +3,10 @@ import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { type AddressForm, AddressSearch, addressForms } from './address-search.ts';
 import { blobText } from './blob-text.ts';
+import { decisionMetaKey } from './decision-meta.ts';
+import { jsonShape } from './json-scan.ts';
+import { duplicateName } from './member-names.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import { knownNonCustomSchemes } from '../link/known-schemes.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { maskUri } from '../link/mask-uri.ts';
@@ -18,6 +22,11 @@ import { refusedLinkItem, refusedLinkNotice } from './refused-link.ts';
 // white space, or any string in a scheme that is never custom (`file:`, `javascript:`, …). Prose is data, as in text,
 // except that a string holding a refused link's uri (or its host and path), found here or in `content`, hands that
 // address on as well as the link would: it is replaced by the link's notice too.
+// A string whose whole text is one JSON object or array (lexically JSON, parsed, no member named twice) is structured
+// data, as a text item of it is (`judgeJsonTexts`): a host or model reads a link in it as a link, however deep, so it
+// is opened and walked as part of the value, its values and nesting counted into the same limits (past them the
+// whole value is withheld, never the string skipped), and a string with anything replaced in it becomes its judged
+// JSON, serialized again. Each such string is scanned and parsed once (its own strings are opened in their turn).
 
 /**
  * Most values of one `structuredContent` walked, its deepest nesting, and most characters the search for refused links
@@ -30,7 +39,18 @@ export const structuredLimits = {
   maxValues: 100_000,
   maxDepth: 64,
   maxSearchedChars: 64 * 1024 * 1024,
+  /** characters of the JSON strings opened in one value, all levels together (each scanned and parsed once) */
+  maxOpenedChars: 64 * 1024 * 1024,
 } as const;
+
+// a step of a path inside a value that opens the JSON text of the string at the path so far
+const opened: unique symbol = Symbol('json text');
+type Step = string | number | typeof opened;
+type InPath = Step[];
+interface InEdit {
+  readonly path: readonly Step[];
+  readonly value: unknown;
+}
 
 /** A link refused in `content`, as `structuredContent` is judged beside it: its record's ref, the link, its decision. */
 export interface RefusedRef {
@@ -57,7 +77,7 @@ interface RefusedHolder {
 }
 
 interface Found {
-  path: (string | number)[];
+  path: InPath;
   link: Record<string, unknown>;
   /** a uri string (replaced by the notice), not a link object (replaced by the text item) */
   bare: boolean;
@@ -69,9 +89,15 @@ interface Found {
 interface Walked {
   found: Found[];
   /** `key`: an object's key, not a value (a key holding a refused uri withholds the whole value) */
-  strings: { path: (string | number)[]; text: string; key?: true }[];
+  strings: { path: InPath; text: string; key?: true }[];
   values: number;
   prose: boolean;
+  /** the JSON strings opened, by `pathKey` of their path: their parsed values */
+  jsons: Map<string, unknown>;
+  /** characters of the JSON strings opened */
+  openedChars: number;
+  /** why the value is withheld whole when the walk stopped for something other than a limit */
+  notice?: string;
 }
 
 /** How a tool result's structured values are judged: its server, the mode, refused links and the result's decider. */
@@ -120,8 +146,15 @@ export async function judgeStructured(
   options: StructuredOptions,
 ): Promise<StructuredJudgement> {
   if (options.mode === 'observe' || structured === undefined) return { withheld: false, edits: [] };
-  const walked: Walked = { found: [], strings: [], values: 0, prose: options.prose === true };
-  if (!walk(structured, [], 0, walked)) return { withheld: true, notice: tooLargeNotice };
+  const walked: Walked = {
+    found: [],
+    strings: [],
+    values: 0,
+    prose: options.prose === true,
+    jsons: new Map(),
+    openedChars: 0,
+  };
+  if (!walk(structured, [], 0, walked)) return { withheld: true, notice: walked.notice ?? tooLargeNotice };
   const { found } = walked;
   const decide = options.decide ?? resultLinkDecider(gate, options.server);
   const decisions = await Promise.all(found.map((f) => decide(f.link, f.bare)));
@@ -132,7 +165,7 @@ export async function judgeStructured(
   // here
   const shared = sharedSearch(spent, refs);
   const own = new Map<string, RefusedHolder>();
-  const edits: StructuredEdit[] = [];
+  const edits: InEdit[] = [];
   let refusedKey: string | null = null;
   const refusedHere: (Found & RefusedHolder)[] = [];
   found.forEach((f, i) => {
@@ -159,7 +192,7 @@ export async function judgeStructured(
       });
   }
   if (refusedKey !== null) return { withheld: true, notice: refusedKey };
-  if (shared.held.size === 0 && own.size === 0) return { withheld: false, edits };
+  if (shared.held.size === 0 && own.size === 0) return { withheld: false, edits: folded(edits, walked.jsons) };
   // the search costs each string's characters twice (as written, read back) and the automaton's build (once for the
   // values sharing `spent` that hold no refused uri of their own): bounded before any of it starts, for all the values
   // of the result together (a long refused uri, or long strings, cost only their characters, never characters times
@@ -190,7 +223,41 @@ export async function judgeStructured(
     if (key === true) return { withheld: true, notice };
     edits.push({ path, value: notice });
   }
-  return { withheld: false, edits };
+  return { withheld: false, edits: folded(edits, walked.jsons) };
+}
+
+// the key of a path (with its opened JSON strings) among the strings opened
+const pathKey = (path: readonly Step[]): string => JSON.stringify(path.map((s) => (s === opened ? null : s)));
+
+// `edits` as edits of the value itself: those inside an opened JSON string become one edit of that string, its judged
+// JSON serialized again (the innermost first); the decision a replaced link carries under `_meta` is left out of the
+// text, as it is of a JSON text item's (the model reads it whole)
+function folded(edits: InEdit[], jsons: ReadonlyMap<string, unknown>): StructuredEdit[] {
+  const depthOf = (path: readonly Step[]) => path.reduce<number>((n, s) => (s === opened ? n + 1 : n), 0);
+  let pending = edits;
+  for (let level = Math.max(0, ...pending.map((e) => depthOf(e.path))); level > 0; level -= 1) {
+    const next: InEdit[] = [];
+    const groups = new Map<string, { at: readonly Step[]; edits: StructuredEdit[] }>();
+    for (const e of pending) {
+      if (depthOf(e.path) < level) {
+        next.push(e);
+        continue;
+      }
+      const m = e.path.lastIndexOf(opened);
+      const at = e.path.slice(0, m);
+      const key = pathKey(at);
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = { at, edits: [] }));
+      group.edits.push({ path: e.path.slice(m + 1) as (string | number)[], value: e.value });
+    }
+    for (const [key, group] of groups) {
+      const value = applyStructured(jsons.get(key), { withheld: false, edits: group.edits });
+      const text = JSON.stringify(value, (k, v: unknown) => (k === decisionMetaKey ? undefined : v));
+      next.push({ path: group.at, value: text });
+    }
+    pending = next;
+  }
+  return pending as StructuredEdit[];
 }
 
 // the links a message refused, as the notices of one of its values are worded: those of `refs` (its `content`, or the
@@ -254,12 +321,20 @@ export function applyStructured(structured: unknown, judged: StructuredJudgement
 }
 
 // false when past a limit
-function walk(value: unknown, path: (string | number)[], depth: number, walked: Walked): boolean {
+function walk(value: unknown, path: InPath, depth: number, walked: Walked): boolean {
   walked.values += 1;
   if (walked.values > structuredLimits.maxValues || depth > structuredLimits.maxDepth) return false;
   if (typeof value === 'string') {
+    if (!walked.prose) {
+      const json = openJson(value, depth, walked);
+      if (json === false) return false;
+      if (json !== undefined) {
+        walked.jsons.set(pathKey(path), json.value);
+        return walk(json.value, [...path, opened], depth + 1, walked);
+      }
+    }
     if (!walked.prose && isUriString(value)) {
-      const name = path.length === 0 ? 'structuredContent' : `structuredContent.${path.join('.')}`;
+      const name = pathName(path);
       walked.found.push({ path, link: { type: 'resource_link', uri: value, name }, bare: true });
     } else walked.strings.push({ path, text: value });
     return true;
@@ -277,11 +352,53 @@ function walk(value: unknown, path: (string | number)[], depth: number, walked: 
   // keys reach the model as values do (a map keyed by uri): each is a string of its own
   return Object.entries(value).every(([k, v]) => {
     if (isUriString(k)) {
-      const name = path.length === 0 ? 'structuredContent' : `structuredContent.${path.join('.')}`;
+      const name = pathName(path);
       walked.found.push({ path, link: { type: 'resource_link', uri: k, name }, bare: true, key: true });
     } else walked.strings.push({ path, text: k, key: true });
     return walk(v, [...path, k], depth + 1, walked);
   });
+}
+
+// the name a uri string found at `path` is judged under
+function pathName(path: readonly Step[]): string {
+  if (path.length === 0) return 'structuredContent';
+  return `structuredContent.${path.map((s) => (s === opened ? '(json)' : String(s))).join('.')}`;
+}
+
+// the notice for a JSON string that names a member twice (the name quoted and escaped as every server string is)
+const duplicateNotice = (name: string) =>
+  `linkgate withheld structured content holding a JSON text that names the member ${quoteValue(name)} twice in one object: readers differ on which one counts`;
+
+/**
+ * The value of a string at `depth` whose whole text is one JSON object or array (lexically JSON, parsed, no member
+ * named twice): undefined when it is not one (a plain string), false when opening it would pass the walk's limits or
+ * it names a member twice (the whole value is withheld, `walked.notice` says why when not a limit). Scanned before it
+ * is parsed, so a string past the limits is never parsed.
+ */
+function openJson(text: string, depth: number, walked: Walked): { value: unknown } | false | undefined {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  const shape = jsonShape(text);
+  if (!shape.lexical) return undefined;
+  walked.openedChars += text.length;
+  if (
+    walked.openedChars > structuredLimits.maxOpenedChars ||
+    walked.values + shape.values > structuredLimits.maxValues + 1 ||
+    depth + shape.depth > structuredLimits.maxDepth + 1
+  )
+    return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+  const twice = duplicateName(text);
+  if (twice !== null) {
+    walked.notice = duplicateNotice(twice.name);
+    return false;
+  }
+  return { value };
 }
 
 function isUriString(text: string): boolean {

@@ -1,7 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { judgeEmbedded, withheldItem } from '../flow/judge-embedded.ts';
-import { messageBlocks } from '../flow/message-blocks.ts';
+import { type MessageBlock, messageBlocks } from '../flow/message-blocks.ts';
 import { guardGate } from '../flow/guard-gate.ts';
 import { isJsonRpcId, type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { recordRef } from '../flow/record-ref.ts';
@@ -178,7 +178,10 @@ export function itemJudge(
   ): Promise<object | null> {
     const result = message['result'];
     const structuredContent = structured && isRecord(result) ? result['structuredContent'] : undefined;
-    const content = structured && isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
+    // a prompt's message blocks are judged as a tool result's items (their JSON texts too), by position
+    const blocks = structured || !isRecord(result) ? null : messageBlocks(result['messages']);
+    const toolContent = structured && isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
+    const content = blocks === null ? toolContent : blocks.map((b) => b.block);
     const jsonTexts = content.some(isJsonText);
     if (found.length === 0 && structuredContent === undefined && !jsonTexts) return null;
     const refs = new Map<string, RefusedRef>();
@@ -245,7 +248,7 @@ export function itemJudge(
       if (!replaced.has(t.index))
         edits.push({
           op: 'replace',
-          path: ['result', 'content', t.index, ...t.path],
+          path: [...(blocks === null ? ['result', 'content', t.index] : textPath(blocks, t.index)), ...t.path],
           value: t.path.length === 0 ? { type: 'text', text: t.text } : t.text,
         });
     // an answer that still names an address it refused, where no notice stands for it, is withheld whole
@@ -267,6 +270,13 @@ function keptLinkEdit(path: JsonPath, item: Record<string, unknown>, decision: D
 }
 
 const contentPath: JsonPath = ['result', 'content'];
+
+// the path of a prompt's message block at `position`, from the top of the answer
+const textPath = (blocks: readonly MessageBlock[], position: number): JsonPath => [
+  'result',
+  'messages',
+  ...(blocks[position] as MessageBlock).path,
+];
 
 /**
  * The edits of a tool result whose items are all kept as they are but for their links' decisions: each link decided

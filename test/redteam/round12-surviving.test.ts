@@ -22,13 +22,10 @@ import { decoded, embedded, givenOn, nestedJson, ordinary, resultText } from './
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
 import { caseKeys } from './round-cases.ts';
 
-const open = new Set<string>([
-  ...['proxy', 'decorator', 'claude-code', 'codex'].map((f) => `nested embedded json ${f}`),
-  ...['proxy', 'decorator'].map((f) => `embedded json blob ${f}`),
-  ...['proxy', 'decorator', 'codex'].map((f) => `structured json string ${f}`),
-  ...['proxy', 'decorator'].map((f) => `prompt embedded json ${f}`),
-  ...['proxy', 'decorator'].map((f) => `read body json link ${f}`),
-]);
+// nested embedded json, embedded json blob, structured json string, prompt embedded json: held since flow39's rule (a
+// string or JSON blob whose whole text is one JSON object or array is judged as structured data); read body json link
+// stays open: a read's body is a document, not a tool result (a design call left open, session 14)
+const open = new Set<string>([...['proxy', 'decorator'].map((f) => `read body json link ${f}`)]);
 const it = caseKeys(open);
 
 afterEach(closeAll);

@@ -3,6 +3,7 @@ import { engineError } from '../decision/deny.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { decidesLinksAtOnce, type Gate } from '../gate/create-gate.ts';
 import type { ReadVerdict } from '../gate/decide-read.ts';
+import { hasLazyEvidence } from '../gate/read-evidence.ts';
 import type { UriReading } from '../link/reused-url.ts';
 import { SameDeadlines } from './same-deadlines.ts';
 
@@ -33,7 +34,8 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
   const decision = (value: unknown): Decision =>
     isDecision(value) ? value : failed(new Error('the gate answered with something that is not a decision'));
   const verdict = (value: unknown): ReadVerdict =>
-    isRecord(value) && isDecision(value['decision']) && Array.isArray(value['evidence'])
+    // this gate's own lazy evidence is an array when read: not built here for a read whose record goes nowhere
+    isRecord(value) && isDecision(value['decision']) && (hasLazyEvidence(value) || Array.isArray(value['evidence']))
       ? (value as unknown as ReadVerdict)
       : { decision: failed(new Error('the gate answered with something that is not a read verdict')), evidence: [] };
   const sync = (run: () => unknown): Decision => {

@@ -294,10 +294,14 @@ export async function judgeRead(
   }
 
   const { result } = answer;
-  const { decision, evidence } = await decideAnswer(result);
-  const received = receivedFromResult(result, evidence, timing.elapsedMs, timing.now(), timing.cache ?? null);
+  // the evidence is read only when the record is (`verdictOf` builds it lazily)
+  const verdict = await decideAnswer(result);
+  const { decision } = verdict;
+  // the clock is read when the answer is judged, as the record says; the stages are built when the record is read
+  const receivedAt = timing.now();
   const resultType = result['resultType'] ?? 'complete';
   if (resultType !== 'complete') {
+    const received = receivedFromResult(result, verdict.evidence, timing.elapsedMs, receivedAt, timing.cache ?? null);
     const outcome: ReadOutcome =
       resultType === 'input_required'
         ? { kind: 'input-required' }
@@ -312,20 +316,60 @@ export async function judgeRead(
   const { deliver, dropped } = enforced
     ? deliverableIndices(decision, contents.length)
     : { deliver: contents.map((_, i) => i), dropped: [] };
-  const delivered = deliveredStage(received, contents, deliver, dropped, timing.now());
-  const record = finish(step, { requested, received, delivered }, decision, { kind: 'complete' });
+  const deliveredAt = timing.now();
   const delivery =
-    !enforced || (delivered !== null && decision.effect === 'allow') ? 'whole' : delivered === null ? 'none' : 'some';
-  return {
-    decision,
-    record,
-    complete: true,
-    contents,
-    deliver,
-    dropped,
-    delivered: deliver.map((i) => contents[i]).filter(isRecord),
-    delivery,
-  };
+    !enforced || (deliver.length > 0 && decision.effect === 'allow') ? 'whole' : deliver.length === 0 ? 'none' : 'some';
+  const parts = { step, requested, result, verdict, timing, receivedAt, deliveredAt };
+  return new CompleteRead(parts, contents, deliver, dropped, delivery);
+}
+
+// what a complete read's record is built from, when it is read
+interface RecordInputs {
+  step: LinkStep;
+  requested: RequestedStage | null;
+  result: Readonly<Record<string, unknown>>;
+  verdict: ReadVerdict;
+  timing: AnswerTiming;
+  receivedAt: Date;
+  deliveredAt: Date;
+}
+
+/**
+ * The judgement of a complete answer: its record (and the stages in it) is built the first time something reads it
+ * (a records sink, a notice's `next`), never for a read whose record goes nowhere; `delivered` likewise.
+ */
+class CompleteRead implements ReadJudgement {
+  readonly complete = true;
+  readonly decision: Decision;
+  #parts: RecordInputs;
+  #record: LinkRecord | null = null;
+  #delivered: Record<string, unknown>[] | null = null;
+  constructor(
+    parts: RecordInputs,
+    readonly contents: unknown[],
+    readonly deliver: number[],
+    readonly dropped: DroppedItem[],
+    readonly delivery: 'whole' | 'some' | 'none',
+  ) {
+    this.#parts = parts;
+    this.decision = parts.verdict.decision;
+  }
+
+  get record(): LinkRecord {
+    if (this.#record === null) {
+      const { step, requested, result, verdict, timing, receivedAt, deliveredAt } = this.#parts;
+      const { elapsedMs, cache } = timing;
+      const received = receivedFromResult(result, verdict.evidence, elapsedMs, receivedAt, cache ?? null);
+      const delivered = deliveredStage(received, this.contents, this.deliver, this.dropped, deliveredAt);
+      this.#record = finish(step, { requested, received, delivered }, this.decision, { kind: 'complete' });
+    }
+    return this.#record;
+  }
+
+  get delivered(): Record<string, unknown>[] {
+    this.#delivered ??= this.deliver.map((i) => this.contents[i]).filter(isRecord);
+    return this.#delivered;
+  }
 }
 
 /** The record of a step whose later stages are known; `read` is null when no read decision was made. */

@@ -22,19 +22,34 @@ export interface ReadVerdict {
   evidence: ItemEvidence[];
 }
 
+// a verdict's item states until its evidence is first read (not enumerable: a copy or JSON of the verdict has its
+// evidence, never this); one getter for every verdict, so `hasLazyEvidence` can tell this module's verdicts apart
+const statesKey = Symbol('item states');
+type LazyVerdict = ReadVerdict & { [statesKey]?: readonly ItemState[] };
+
+function readEvidence(this: LazyVerdict): ItemEvidence[] {
+  const evidence = (this[statesKey] ?? []).map((s) => evidenceOf(s));
+  writeEvidence.call(this, evidence);
+  return evidence;
+}
+function writeEvidence(this: LazyVerdict, value: ItemEvidence[]): void {
+  delete this[statesKey];
+  Object.defineProperty(this, 'evidence', { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** The verdict of `decision` over `states`; evidence is built when someone reads it (`gate.decideRead` drops it, records and reviews read it). */
 export function verdictOf(decision: Decision, states: readonly ItemState[]): ReadVerdict {
-  let evidence: ItemEvidence[] | null = null;
-  return {
-    decision,
-    get evidence(): ItemEvidence[] {
-      evidence ??= states.map((s) => evidenceOf(s));
-      return evidence;
-    },
-    set evidence(value: ItemEvidence[]) {
-      evidence = value;
-    },
-  };
+  const verdict = { decision } as LazyVerdict;
+  Object.defineProperties(verdict, {
+    evidence: { get: readEvidence, set: writeEvidence, enumerable: true, configurable: true },
+    [statesKey]: { value: states, writable: true, configurable: true },
+  });
+  return verdict;
+}
+
+/** Whether `value`'s evidence is still this module's lazy one (an array once read), so a check need not build it. */
+export function hasLazyEvidence(value: object): boolean {
+  return Object.getOwnPropertyDescriptor(value, 'evidence')?.get === readEvidence;
 }
 
 function evidenceOf(s: ItemState): ItemEvidence {

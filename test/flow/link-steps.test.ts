@@ -14,6 +14,7 @@ import {
   startLink,
 } from '../../src/flow/link-steps.ts';
 import { runLinkFlow } from '../../src/flow/run-link-flow.ts';
+import { hasLazyEvidence } from '../../src/gate/read-evidence.ts';
 import type { LinkContext } from '../../src/record/build-stages.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
@@ -85,6 +86,36 @@ describe('the flow steps', () => {
     expect(record.stages.received).toMatchObject({ itemCount: 1, textItems: 1, elapsedMs: 3 });
     expect(record.stages.delivered).toMatchObject({ items: [0], characters: 5 });
     expect(judged).toMatchObject({ complete: true, delivery: 'whole', deliver: [0], delivered: [text('hello')] });
+  });
+
+  test("a complete read's record and the evidence in it are built only when the record is read", async () => {
+    const gate = await gateWith();
+    const step = await stepOf(gate);
+    let verdict: object | null = null;
+    // the gate's own verdict, seen on its way through (the guard checks it without building its evidence)
+    const seeing: Gate = {
+      ...gate,
+      async decideReadDetailed(input: unknown) {
+        const v = await gate.decideReadDetailed(input);
+        verdict = v;
+        return v;
+      },
+    };
+    const requested = sendRead(gate, step, at);
+    const judged = await judgeRead(
+      seeing,
+      step,
+      { result: { contents: [text('hello')] } },
+      { requested, elapsedMs: 2, now },
+    );
+    expect(judged).toMatchObject({ complete: true, delivery: 'whole', deliver: [0] });
+    expect(verdict).not.toBeNull();
+    expect(hasLazyEvidence(verdict as unknown as object)).toBe(true);
+    const record = valid(judged.record);
+    expect(hasLazyEvidence(verdict as unknown as object)).toBe(false);
+    expect(record.stages.received?.items).toMatchObject([{ index: 0, carrier: 'text', bytes: 5, kind: 'text' }]);
+    expect(record.stages.received?.items[0]?.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(judged.record).toBe(record);
   });
 
   test('a partial read delivers only the allowed items: partially-interpreted, delivery `some`', async () => {

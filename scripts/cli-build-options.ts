@@ -105,6 +105,50 @@ export const policyDepsSidecar: Plugin = {
 };
 
 /**
+ * Packages whose module code the event bundle runs only at a call of one of the named exports, not when their importer
+ * loads: `entities` decodes its HTML entity table when it is evaluated (~2% of a pre-read hook event), and only a text
+ * read back for a refused address that holds a `&` calls it (`src/flow/read-back.ts`).
+ */
+export const deferredPackages: Readonly<Record<string, { from: string; names: readonly string[] }>> = {
+  entities: { from: 'entities/decode', names: ['decodeHTML'] },
+};
+
+/**
+ * esbuild plugin for the event bundle: an import of a `deferredPackages` package from linkgate's own sources gets a
+ * module of functions of the same names that `require` the package at their first call (esbuild bundles that
+ * `require` as a lazily run initializer), so the package is still in the bundle but runs only when used; an import of
+ * any other name fails the build.
+ */
+export const deferredPackageImports: Plugin = {
+  name: 'deferred-package-imports',
+  setup(b) {
+    const names = Object.keys(deferredPackages);
+    b.onResolve({ filter: new RegExp(`^(?:${names.join('|')})$`) }, (args) =>
+      args.namespace === 'file' && !args.importer.includes(`${path.sep}node_modules${path.sep}`)
+        ? { path: args.path, namespace: 'deferred-package' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'deferred-package' }, (args) => {
+      const { from, names: exported } = deferredPackages[args.path] as { from: string; names: readonly string[] };
+      return {
+        contents:
+          `let loaded;
+const load = () => (loaded ??= require(${JSON.stringify(from)}));
+` +
+          exported
+            .map(
+              (n) => `export function ${n}(...args) { return load().${n}(...args); }
+`,
+            )
+            .join(''),
+        resolveDir: repoRoot,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
  * Options for the event bundle `linkgate-event.cjs` (issue 42 item 2): the per-event commands as one CommonJS script,
  * so the code-cache start (`linkgate-cached.cjs`) can compile it with V8's code cache, which ES modules cannot use on
  * Node 20. What those commands load lazily (the read decision) stays lazy inside it; zod and yaml are a second output,
@@ -116,7 +160,7 @@ export function eventBuildOptions(outdir: string): BuildOptions {
     ...base,
     entryPoints: { 'linkgate-event': 'src/cli/event-main.ts', [policyDepsName]: policyDepsName },
     splitting: false,
-    plugins: [...(base.plugins ?? []), policyDepsSidecar],
+    plugins: [...(base.plugins ?? []), policyDepsSidecar, deferredPackageImports],
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     banner: commonJsUrl.banner,

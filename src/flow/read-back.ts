@@ -84,7 +84,7 @@ function decodedOnce(text: string): string {
 function folded(text: string): string {
   return text
     .normalize('NFKC')
-    .replace(unseen, '')
+    .replace(unseenCodePoints(), '')
     .replace(/[\u3002\uff0e\uff61]/g, '.');
 }
 
@@ -92,9 +92,14 @@ function folded(text: string): string {
  * Code points a text may hold inside an address that no reader sees and a host parser deletes: Unicode's
  * default-ignorable code points, which hold every one UTS #46 maps to nothing (U+00AD, U+034F, U+180B–U+180F, U+200B,
  * U+2060, U+2064, U+FE00–U+FE0F, U+FEFF, U+1BCA0–U+1BCA3, U+E0100–U+E01EF; checked against tr46 and the WHATWG URL
- * parser by the tests).
+ * parser by the tests). Made at the first text read back, not when the module loads: building the property's set
+ * takes about 0.5 ms, paid by every hook event that loads this module (docs/speed.md).
  */
-const unseen = /\p{Default_Ignorable_Code_Point}/gu;
+let unseen: RegExp | undefined;
+function unseenCodePoints(): RegExp {
+  unseen ??= /\p{Default_Ignorable_Code_Point}/gu;
+  return unseen;
+}
 
 // a run of percent-encoded bytes: its UTF-8 characters when it is UTF-8, else each byte as a character
 function decodedRun(run: string): string {

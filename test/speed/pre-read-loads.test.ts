@@ -17,7 +17,7 @@ import {
   policyDepsName,
   repoRoot,
 } from '../../scripts/cli-build-options.ts';
-import { readRequested, readReturned } from '../hook/hook-events.ts';
+import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
 
 const recorder = fileURLToPath(new URL('./record-loads.mjs', import.meta.url));
 let scratch: string;
@@ -167,9 +167,12 @@ describe('the event bundle (code-cache start) evaluates no yaml, no zod and no c
         // zod and yaml live in the sidecar beside the event bundle (scripts/cli-build-options.ts, `policyDepsSidecar`)
         if (script.url.endsWith(`${policyDepsName}.cjs`)) sources.add(`${policyDepsName}.cjs`);
         else if (!script.url.endsWith('linkgate-event.cjs')) continue;
-        for (const f of script.functions)
-          if ((f.ranges[0]?.count ?? 0) > 0 && /\.(?:[cm]?js|ts|json)$/.test(f.functionName))
-            sources.add(normalise(f.functionName));
+        for (const f of script.functions) {
+          if ((f.ranges[0]?.count ?? 0) === 0) continue;
+          if (/\.(?:[cm]?js|ts|json)$/.test(f.functionName)) sources.add(normalise(f.functionName));
+          // the functions that build a table at first use instead of at load, by name (esbuild may add a digit)
+          else if (/^unseenCodePoints\d*$/.test(f.functionName)) sources.add('built: unseenCodePoints');
+        }
       }
     }
     return sources;
@@ -203,5 +206,38 @@ describe('the event bundle (code-cache start) evaluates no yaml, no zod and no c
       ),
     );
     expect(forbidden(evaluated(hook, post)).some((s) => s.startsWith('src/content/'))).toBe(true);
+  });
+
+  // `entities` decodes its HTML entity table when it is evaluated; the event bundle runs it only at the first text
+  // read back that holds a `&` (`deferredPackages` in scripts/cli-build-options.ts); the default-ignorable code
+  // points' set (`unseenCodePoints` in src/flow/read-back.ts, ~0.5 ms to build) at the first text read back
+  const builtLazily = (sources: ReadonlySet<string>) =>
+    [...sources].some((s) => s.startsWith('node_modules/entities/')) || sources.has('built: unseenCodePoints');
+
+  it('a PreToolUse event and an eval line build no entity table or code point set; a refused address spelled with references does', () => {
+    const policy = path.join(repoRoot, 'policies', 'default.yaml');
+    const state = path.join(scratch, 'entities-state');
+    const hook = ['hook', 'claude-code', '--policy', policy, '--state', state];
+    const pre = JSON.stringify(readRequested('docs', 'guide://manuals/packing', { session: 'entities' }));
+    evaluated(hook, pre);
+    const event = evaluated(hook, pre);
+    expect(event).toContain('src/flow/read-back.ts');
+    expect(builtLazily(event)).toBe(false);
+    const line = `${JSON.stringify({ stage: 'link', server: 'docs', link: { type: 'resource_link', uri: 'https://docs.example.com/a', name: 'a' } })}\n`;
+    evaluated(['eval', '--policy', policy], line);
+    expect(builtLazily(evaluated(['eval', '--policy', policy], line))).toBe(false);
+    // the control: a tool result refuses an internal address, a later one spells it with character references
+    const refused = { type: 'resource_link', uri: 'http://10.0.0.7/admin', name: 'admin' };
+    evaluated(
+      hook,
+      JSON.stringify(toolReturned('docs', 'links', [refused], { session: 'entities', toolUseId: 'toolu_refused' })),
+    );
+    const spelled = { type: 'text', text: 'see http://10&#46;0&#46;0&#46;7/admin' };
+    const later = evaluated(
+      hook,
+      JSON.stringify(toolReturned('docs', 'links', [spelled], { session: 'entities', toolUseId: 'toolu_spelled' })),
+    );
+    expect([...later].some((s) => s.startsWith('node_modules/entities/'))).toBe(true);
+    expect(later).toContain('built: unseenCodePoints');
   });
 });

@@ -112,6 +112,21 @@ function uncachedStart(scratch: string, bin: string): string {
 }
 
 /**
+ * Another build's code-cache start (`BENCH_HOOK_BASELINE`: a folder holding its `linkgate-cached.cjs`,
+ * `linkgate-event.cjs` and `linkgate-policy-deps.cjs`, e.g. main's `dist/bin` copied before a change) in a folder of
+ * its own with its own caches, so the old and the new build are timed in the same rounds; null without it.
+ */
+function baselineStart(scratch: string): string | null {
+  const from = process.env['BENCH_HOOK_BASELINE'];
+  if (from === undefined || from === '') return null;
+  const dir = path.join(scratch, 'baseline');
+  mkdirSync(dir, { recursive: true });
+  for (const name of ['linkgate-cached.cjs', 'linkgate-event.cjs', 'linkgate-policy-deps.cjs'])
+    copyFileSync(path.join(from, name), path.join(dir, name));
+  return path.join(dir, 'linkgate-cached.cjs');
+}
+
+/**
  * A Node start-up snapshot of the event bundle, built by this Node binary (the alternative to the code cache, kept in
  * the bench to show the choice): the bundle runs at build time and `runEvent` is the snapshot's main function.
  */
@@ -148,6 +163,7 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       uncached: uncachedStart(scratch, bin),
     };
     const snapshot = buildSnapshot(scratch, bin);
+    const baseline = baselineStart(scratch);
     const state = path.join(scratch, 'state');
     const hookArgs = (entry: string, stateDir = state, host = 'claude-code') => [
       entry,
@@ -197,6 +213,13 @@ export async function benchHook(rounds: number): Promise<HookBenchVerdict[]> {
       'eval one line, ES-module bundle (linkgate.js)': () => runOnce(evalArgs(entries.esm), evalLine, allow),
       'eval one line, tsc output (unbundled)': () => runOnce(evalArgs(entries.tsc), evalLine, allow),
     };
+    if (baseline !== null) {
+      const baselineState = path.join(scratch, 'baseline-state');
+      tasks['hook event, code-cache start, BENCH_HOOK_BASELINE'] = () =>
+        runOnce(hookArgs(baseline, baselineState), event, none);
+      tasks['eval one line, code-cache start, BENCH_HOOK_BASELINE'] = () =>
+        runOnce(evalArgs(baseline), evalLine, allow);
+    }
     // BENCH_HOOK_ROWS=regex: only the rows whose names match it (and `node -e 0`, the floor), e.g. 'refused|code-cache start \\(for'
     const rowsWanted = process.env['BENCH_HOOK_ROWS'];
     if (rowsWanted !== undefined)

@@ -47,7 +47,12 @@ export function parseClaudeShaped(event: Record<string, unknown>): HookEvent | n
     call,
     savedDir: SavedFiles.forTranscript(optionalString(event['transcript_path'], 'transcript_path')).dir,
   };
-  if (phase === 'post') parsed.response = event['tool_response'];
+  if (phase === 'post') {
+    parsed.response = event['tool_response'];
+    // an MCP result with `structuredContent` arrives as that value, a JSON string the model reads (measured through
+    // the Claude Agent SDK 0.3.336, which runs this binary)
+    parsed.stringIsText = true;
+  }
   if (phase === 'failure') parsed.response = typeof event['error'] === 'string' ? event['error'] : undefined;
   const duration = durationOf(event['duration_ms']);
   if (duration !== undefined) parsed.durationMs = duration;

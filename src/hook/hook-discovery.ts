@@ -48,7 +48,7 @@ export async function toolReturned(
   context: HookContext,
 ): Promise<HookAnswer> {
   if (event.response === undefined) return { kind: 'none' };
-  const output = unwrapToolOutput(event.response);
+  const output = unwrapToolOutput(event.response, event.stringIsText === true);
   // a shape the hook does not know stands where items can: withheld whole, never passed on unjudged
   if (output.result === null) return withheldWhole(context, tool, unknownShape);
   const resultType = output.result['resultType'];

@@ -27,6 +27,11 @@ export interface HookEvent {
   durationMs?: number;
   /** the folder where the host saves binary bodies for this session; null when the host names none */
   savedDir: string | null;
+  /**
+   * on `post`: the host hands its model a string tool output as it is, so a JSON string that is no tool result is text
+   * the model reads (Claude Code: an MCP result with `structuredContent` arrives as that value, a JSON string)
+   */
+  stringIsText?: boolean;
   /** on a read's `post`: items whose body the host cut or replaced before the hook saw them (never judged as whole) */
   altered?: HostAlteration;
 }

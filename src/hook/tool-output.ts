@@ -12,9 +12,11 @@ export interface ToolOutput {
 
 /**
  * Unwraps a host's MCP tool output: a tool result object, a bare `content[]` array, or either of them serialized as a
- * JSON string (hosts differ, and Claude Code documents `string | content-block[]`). Anything else holds no result.
+ * JSON string (hosts differ, and Claude Code documents `string | content-block[]`). Anything else holds no result,
+ * except a JSON string when `stringIsText` (the host hands its model a string output as it is): one that is no result,
+ * or a result with members a result has not, is one text item, as every other string (its JSON judged whole).
  */
-export function unwrapToolOutput(output: unknown): ToolOutput {
+export function unwrapToolOutput(output: unknown, stringIsText = false): ToolOutput {
   if (typeof output === 'string') {
     // a string that is no JSON result is the text the model reads: one text item (Claude Code documents `string`)
     const asText = {
@@ -31,11 +33,23 @@ export function unwrapToolOutput(output: unknown): ToolOutput {
     }
     if (!Array.isArray(parsed) && !isRecord(parsed)) return asText;
     const inner = unwrapToolOutput(parsed);
+    // the model reads every member of it: one the result's judgement would pass over is judged as the text's JSON
+    if (stringIsText && (inner.result === null || !allJudged(inner.result))) return asText;
     return { result: inner.result, wrap: (result) => JSON.stringify(inner.wrap(result)) };
   }
   if (Array.isArray(output)) return { result: { content: output }, wrap: (result) => result['content'] };
   if (isRecord(output) && Array.isArray(output['content'])) return { result: output, wrap: (result) => result };
   return { result: null, wrap: () => output };
+}
+
+// the members of a tool result the hook judges (MCP `CallToolResult`); `isError` carries no text when it is a boolean
+const judgedMembers: ReadonlySet<string> = new Set(['content', 'structuredContent', 'resultType']);
+
+/** Whether the hook's judgement of a tool result covers each of its members (anything else may hold a link). */
+function allJudged(result: Record<string, unknown>): boolean {
+  return Object.entries(result).every(
+    ([key, value]) => judgedMembers.has(key) || (key === 'isError' && typeof value === 'boolean'),
+  );
 }
 
 /** The `contents` of a resource read tool's output (`{contents: [...]}`, possibly as a JSON string); null when absent. */

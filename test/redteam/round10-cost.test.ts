@@ -4,10 +4,13 @@
 // a search per pair of neighbours grows with their square); in the hooks, the same 1 000 refusals kept in the session
 // state and a 2 MiB text in a later event, and a Gemini CLI part of 100 000 `Resource Link: ` prefixes in one text.
 // Each front end must answer, hand on nothing refused, and answer again; the CPU each answer took is printed as
-// `[measure]`, never asserted. Through the proxy and the decorator over the real answering server, and each host's post
+// `[measure]`, never asserted. The hook cases judge on a counted clock, not the machine's (load never decides them). Through the proxy and the decorator over the real answering server, and each host's post
 // hook fed its real binary's event shape.
 import { afterEach, describe, expect } from 'vitest';
-import { hookScratch } from '../hook/hook-args.ts';
+import { hookDeadlineMs } from '../../src/cli/hook-command.ts';
+import { onCountedClock } from '../hook/counted-clock.ts';
+import { hookArgs, hookScratch } from '../hook/hook-args.ts';
+import { runHookProcess } from '../hook/hook-process.ts';
 import { callWith, fronts } from './hidden-fronts.ts';
 import { handed, measured, postEvents } from './round10-hosts.ts';
 import { closeAll, hostPath, link, metadata } from './scripted-host.ts';
@@ -61,20 +64,43 @@ for (const [front, start] of fronts)
 const hooks = hookScratch('linkgate-redteam-r10cost-');
 
 describe('red team, cost (round 10) through the hooks', () => {
+  // judged in this process on a counted clock (../hook/counted-clock.ts: the hook's own budget code, ended by clock
+  // readings, no deadline timer), so what each event comes to is the same on a loaded machine: the judgement's answer
+  // within a budget of `hookDeadlineMs` million readings, and the fail-closed one when the budget ends at once. The
+  // hook run as its own process is then only asked for a fail-closed answer, whether its judgement or its deadline gave
+  // it (how fast is measured, never asserted)
+  const counted = (host: string, event: unknown) => onCountedClock(1e-6, () => hooks.hook(host, event));
   for (const [host, event] of postEvents)
     it(`1 000 refusals kept, then 2 MiB ${host}`)(
       `${host}: 1 000 refusals in the session state, then a 2 MiB text naming one: answered, not handed on`,
-      { timeout: 180_000 },
+      { timeout: 300_000 },
       async () => {
         const links = refusedLinks(1000).map((l) => [l.uri, l.name] as const);
-        const first = await hooks.hook(host, event(links, [], 'id_1'));
-        expect(handed(first.stdout)).toContain('linkgate refused the link');
+        const first = await counted(host, event(links, [], 'id_1'));
+        expect(first.readings * 1e-6).toBeLessThan(hookDeadlineMs);
+        expect(handed(first.value.stdout)).toContain('linkgate refused the link');
         const named = (links[999] as readonly [string, string])[0];
         const later = event([], [`${filler(2 * mib)} ${named}`], 'id_2');
-        const run = await measured(`${host} hook, 1 000 refusals kept then 2 MiB`, () => hooks.hook(host, later));
+        const { value: run, readings } = await measured(`${host} hook, 1 000 refusals kept then 2 MiB`, () =>
+          counted(host, later),
+        );
+        expect(readings * 1e-6).toBeLessThan(hookDeadlineMs);
         expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).not.toContain('did not answer within');
         expect(run.stdout.trim()).not.toBe('');
         expect(handed(run.stdout)).not.toContain('10.3.231.7/secret');
+        // the budget ends at the first check: the result is withheld all the same
+        const ended = await onCountedClock(hookDeadlineMs, () => hooks.hook(host, later));
+        expect(ended.value.code, ended.value.stderr).toBe(0);
+        expect(handed(ended.value.stdout)).toContain('linkgate withheld');
+        expect(handed(ended.value.stdout)).not.toContain('10.3.231.7/secret');
+        // the hook as the host runs it, over the same state: a fail-closed answer comes out
+        const own = await measured(`${host} hook process, 1 000 refusals kept then 2 MiB`, () =>
+          runHookProcess(hookArgs(host, hooks.dir), JSON.stringify(later)),
+        );
+        expect(own.code, own.stderr).toBe(0);
+        expect(own.stdout.trim()).not.toBe('');
+        expect(handed(own.stdout)).not.toContain('10.3.231.7/secret');
       },
     );
 

@@ -77,6 +77,8 @@ function folded(name: string): string {
 interface ReadName {
   readonly reads: readonly string[];
   readonly part: string | undefined;
+  /** whether every spelling of `reads` is its own folding: a name with no letter that folds cannot be another case */
+  readonly lower: boolean;
 }
 const protocolParts = [
   'result',
@@ -95,7 +97,8 @@ for (const name of readNames) {
   const h = hashOf(name);
   const known = readByHash.get(h);
   const part = protocolParts.includes(name) ? name : undefined;
-  readByHash.set(h, { reads: [...(known?.reads ?? []), name], part: known?.part ?? part });
+  const reads = [...(known?.reads ?? []), name];
+  readByHash.set(h, { reads, part: known?.part ?? part, lower: reads.every((r) => folded(r) === r) });
 }
 const textHash = hashOf('text');
 
@@ -273,6 +276,8 @@ class Scan {
       if (text.charCodeAt(i) !== 34) return undefined;
       let h = 0;
       let escaped = false;
+      // whether a character of the name folds (A-Z, or past ASCII: U+017F, U+212A)
+      let cased = false;
       let j = i + 1;
       for (; j < n; j += 1) {
         const c = text.charCodeAt(j);
@@ -280,7 +285,14 @@ class Scan {
         if (c === 92) {
           escaped = true;
           j += 1;
-        } else h = (Math.imul(h, 31) + (c < 128 ? (c >= 65 && c <= 90 ? c + 32 : c) : fold(c))) | 0;
+        } else if (c >= 65 && c <= 90) {
+          cased = true;
+          h = (Math.imul(h, 31) + c + 32) | 0;
+        } else if (c < 128) h = (Math.imul(h, 31) + c) | 0;
+        else {
+          cased = true;
+          h = (Math.imul(h, 31) + fold(c)) | 0;
+        }
       }
       if (j >= n) return undefined;
       let decoded: string | undefined;
@@ -294,7 +306,8 @@ class Scan {
       }
       // what the gate reads by this name, in an object whose members it reads by name
       const read = this.byName[this.byName.length - 1] === true ? readByHash.get(h) : undefined;
-      const found = this.member(h, i + 1, j, decoded, read);
+      // a name with no letter that folds, all of whose read spellings are lower case, is one of them or none
+      const found = this.member(h, i + 1, j, decoded, cased || escaped || read?.lower === false ? read : undefined);
       if (found !== null) return found;
       const k = this.top - 1;
       textValue = h === textHash && this.spelled(k, 'text');

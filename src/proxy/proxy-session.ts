@@ -106,7 +106,6 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   );
   // answers being judged: the session closes only after they went out
   const judging = new Set<Promise<void>>();
-  let fromHostChain: Promise<void> = Promise.resolve();
   let hostOpen = true;
   let upstreamOpen = true;
   let settle: () => void = () => {};
@@ -169,10 +168,14 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   // the host's requests it still waits on, with their method (the decorator's one table): an answer for any other
   // id is dropped
   const pending = gated.waiting;
-  // host messages wait their turn on one chain (each read meets its link decision in order): past a few queued,
-  // the proxy stops reading the host until the chain has caught up
+  // host messages wait their turn in one queue, taken one at a time (each read meets its link decision in order):
+  // past a few queued, the proxy stops reading the host until the queue has caught up
   let hostQueued = 0;
   let hostHeld = false;
+  // the messages behind the one being taken (from `hostHead` on), and who waits for the queue to be empty
+  let hostWaiting: unknown[] = [];
+  let hostHead = 0;
+  let hostIdle: (() => void)[] = [];
 
   // `id`: the request this message answers; when the message cannot be written (too deep to serialize, say), that
   // request fails with an error the host sees instead of waiting forever
@@ -206,36 +209,38 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   const answerError = (id: JsonRpcId | null, code: number, message: string) =>
     toHost(errorAnswer(id, code, message), id);
 
-  async function fromHost(message: unknown): Promise<void> {
-    if (Array.isArray(message)) {
-      // a batch passes whole when it is well formed and holds no gated request; else each element goes alone
-      const shapes = message.map(messageShape);
-      const whole =
-        shapes.length > 0 &&
-        shapes.every(
-          (s) =>
-            s.kind === 'notification' ||
-            s.kind === 'answer' ||
-            (s.kind === 'request' && !gatedMethods.has(s.method) && pending.methodOf(s.id) === undefined),
-        );
-      if (!whole) {
-        for (const element of message) await fromHost(element);
-        return;
-      }
-      return sendUp(message, null);
-    }
+  // a message the host sent, judged and sent on; a promise only while something is still to happen
+  function fromHost(message: unknown): Promise<void> | undefined {
+    if (Array.isArray(message)) return fromHostBatch(message);
     const shape = messageShape(message);
     // what is not a request, notification or answer goes nowhere: the host hears why when it gave an id
-    if (shape.kind === 'invalid') return answerError(shape.id, invalidRequestCode, `linkgate: ${shape.why}`);
+    if (shape.kind === 'invalid') {
+      answerError(shape.id, invalidRequestCode, `linkgate: ${shape.why}`);
+      return undefined;
+    }
     if (shape.kind !== 'request') return sendUp(message, null);
     const { id } = shape;
-    if (pending.methodOf(id) !== undefined)
-      return answerError(
-        id,
-        invalidRequestCode,
-        `linkgate: id \`${String(id)}\` is already in use by a request in flight`,
+    if (pending.methodOf(id) === undefined) return sendUp(message, id);
+    answerError(id, invalidRequestCode, `linkgate: id \`${String(id)}\` is already in use by a request in flight`);
+    return undefined;
+  }
+
+  async function fromHostBatch(message: unknown[]): Promise<void> {
+    // a batch passes whole when it is well formed and holds no gated request; else each element goes alone
+    const shapes = message.map(messageShape);
+    const whole =
+      shapes.length > 0 &&
+      shapes.every(
+        (s) =>
+          s.kind === 'notification' ||
+          s.kind === 'answer' ||
+          (s.kind === 'request' && !gatedMethods.has(s.method) && pending.methodOf(s.id) === undefined),
       );
-    return sendUp(message, id);
+    if (!whole) {
+      for (const element of message) await fromHost(element);
+      return;
+    }
+    return sendUp(message, null);
   }
 
   async function sendUp(message: unknown, id: JsonRpcId | null): Promise<void> {
@@ -338,23 +343,40 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
       hostHeld = true;
       hold(hostPace);
     }
-    // one link of the chain per message (its failure is noted, never passed on to the next); with none before it still
-    // being taken, it is taken now, so a read whose link is decided at once goes to the server in this turn
-    fromHostChain = hostQueued === 1 ? takeFromHost(message) : fromHostChain.then(() => takeFromHost(message));
+    // with none before it still being taken, it is taken now, so a read whose link is decided at once goes to the
+    // server in this turn; else it waits its turn in the queue
+    if (hostQueued === 1) void takeFromHost(message);
+    else hostWaiting.push(message);
   };
-  async function takeFromHost(message: unknown): Promise<void> {
-    try {
-      await fromHost(message);
-    } catch (error) {
-      warn(errorLine(error));
-    } finally {
-      hostQueued -= 1;
-      if (hostQueued === 0 && hostHeld && hostPace !== null) {
-        hostHeld = false;
-        letGo(hostPace);
+  // takes `first`, then each message queued behind it, in order (a failure is noted, never passed on to the next)
+  async function takeFromHost(first: unknown): Promise<void> {
+    let message = first;
+    for (;;) {
+      try {
+        const taking = fromHost(message);
+        if (taking !== undefined) await taking;
+      } catch (error) {
+        warn(errorLine(error));
       }
+      hostQueued -= 1;
+      if (hostQueued === 0) break;
+      message = hostWaiting[hostHead];
+      hostWaiting[hostHead] = undefined;
+      hostHead += 1;
     }
+    hostWaiting = [];
+    hostHead = 0;
+    if (hostHeld && hostPace !== null) {
+      hostHeld = false;
+      letGo(hostPace);
+    }
+    const idle = hostIdle;
+    hostIdle = [];
+    for (const resume of idle) resume();
   }
+  // settles once every host message taken so far went on
+  const hostTaken = (): Promise<void> =>
+    hostQueued === 0 ? Promise.resolve() : new Promise((resume) => hostIdle.push(resume));
   gated.onmessage = (message) => {
     try {
       fromServer(message);
@@ -371,7 +393,7 @@ export function proxySession(host: Transport, upstream: Transport, options: Prox
   };
   host.onclose = () => {
     // the host is gone: let the server finish what it has, record unread links, then stop it
-    void fromHostChain.then(async () => {
+    void hostTaken().then(async () => {
       if (upstreamOpen) await gated.close().catch((error: unknown) => warn(errorLine(error)));
     });
   };

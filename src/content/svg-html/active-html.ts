@@ -9,6 +9,7 @@ import { parse5NanosPerChar, parse5NanosPerOpenElement, parse5NanosPerParse } fr
 import { runsAsHandler } from '../browser-handlers.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
+import { leavesPage, refreshLeavesPage } from './leaves-page.ts';
 import { activeAttributeUrl, svgImageUrl } from './markup-url.ts';
 
 /** Levels of `srcdoc` documents (and of conditional comments) inside one another read; a deeper one is denied unread. */
@@ -32,7 +33,7 @@ const pluginLoads: Readonly<Record<string, ReadonlySet<string>>> = {
 // SVG Tiny 1.2 `handler` and `listener` elements run script like `script` does
 const svgScriptElements: ReadonlySet<string> = new Set(['handler', 'listener']);
 
-/** The first active construct an HTML parser builds from the text (script, plugin or hta element, `on*` handler, script or markup `data:` URL, script in css), as a one-line message; null when none. */
+/** The first active construct an HTML parser builds from the text (script, plugin or hta element, `on*` handler, script or markup `data:` URL, script in css, a meta refresh or `base` to another origin), as a one-line message; null when none. */
 export function findActiveHtml(text: string, budget: WorkBudget = WorkBudget.unlimited()): string | null {
   return scanDocument(text, { depth: 0, budget, rendered: false });
 }
@@ -169,6 +170,21 @@ function inspectTag(
     if (svgImageUrl(name, local, attribute.value)) continue;
     const found = inspectAttribute(attributeName, attribute.value, scan);
     if (found !== null) return found;
+  }
+  // a browser page's refresh, frames, forms and `base` are its own; one that takes the page to another origin by
+  // itself is not (a refresh off the page, a `base` that sends its relative urls elsewhere)
+  return namespace === HTML_NS && !scan.rendered ? leavingElement(name, attrs) : null;
+}
+
+// a meta refresh or a `base` that takes the page to another origin by itself, as a message; null otherwise
+function leavingElement(name: string, attrs: readonly { name: string; value: string }[]): string | null {
+  if (name === 'meta' && attrs.some((a) => a.name === 'http-equiv' && /^\s*refresh\s*$/i.test(a.value))) {
+    const content = attrs.find((a) => a.name === 'content');
+    return content !== undefined && refreshLeavesPage(content.value) ? 'a meta refresh to another origin' : null;
+  }
+  if (name === 'base') {
+    const href = attrs.find((a) => a.name === 'href');
+    return href !== undefined && leavesPage(href.value) ? 'a `base` whose url is another origin' : null;
   }
   return null;
 }

@@ -60,13 +60,24 @@ export function useChromiumOracles() {
       return await Promise.race([off.then(() => true), scriptRan.then((r) => r || off.then(() => true))]);
     });
 
-  /** A control: whether anything ran or was asked for elsewhere once the page loaded (every subresource) and painted two frames. */
-  const isLive = (ctx: TestContext, served: string | undefined, body: string | Buffer): Promise<boolean> =>
-    inChromium(ctx, served, body, async (page, _off, offSeen) => {
-      await page.goto(`${origin}page`, { waitUntil: 'load' });
-      await page.evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))');
-      return offSeen() || (await page.evaluate('window.__ran === 1')) === true;
-    });
+  /** A control: whether anything ran or was asked for elsewhere once the page loaded (every subresource) and painted two frames; `imagesAreLinks`: an image or video from elsewhere does not count (the gate judges it as a link). */
+  const isLive = (
+    ctx: TestContext,
+    served: string | undefined,
+    body: string | Buffer,
+    imagesAreLinks = false,
+  ): Promise<boolean> =>
+    inChromium(
+      ctx,
+      served,
+      body,
+      async (page, _off, offSeen) => {
+        await page.goto(`${origin}page`, { waitUntil: 'load' });
+        await page.evaluate('new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)))');
+        return offSeen() || (await page.evaluate('window.__ran === 1')) === true;
+      },
+      imagesAreLinks,
+    );
 
   /**
    * Whether a renderer's `page` (served as text/html) runs a script or asks for anything but an image off its origin, after

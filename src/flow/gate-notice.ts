@@ -33,10 +33,11 @@ export interface NoticeSubject {
  * The one line every front end hands the model for what the gate refused, withheld or could not finish (the hook's
  * answers, the decorator's and the proxy's -32080 errors, `gatedRead`'s notice, withheld embedded resources, the text
  * item standing for a refused link): `what` it did, the subject's quoted, escaped name and scheme, the reason codes,
- * the record ref, the policy and the boundary to check next. Never a uri: a reason's message is shown only when its
- * code does not quote parts of uris and it names neither the subject's host nor its address, and a name that holds the
- * link's own address, or an address its message refused (`NoticeSubject.refused`), is not shown either. A bare string `subject` (the uri, as earlier versions took it) names the
- * link by its scheme alone.
+ * the record ref, the policy and the boundary to check next. Never a uri, nor anything else a server wrote: a reason's
+ * message is shown only where the policy is its source (`showsMessage`) and it names neither the subject's host nor
+ * its address, and a name that holds the link's own address, or an address its message refused
+ * (`NoticeSubject.refused`), is not shown either. A bare string `subject` (the uri, as earlier versions took it) names
+ * the link by its scheme alone.
  */
 export function gateNotice(
   what: string,
@@ -67,39 +68,48 @@ export function schemeOf(uri: string): string {
   return /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(uri.trimStart())?.[0]?.toLowerCase() ?? '';
 }
 
-// reasons whose messages quote a uri's parts (host, origin, userinfo, an item's uri, a fetched url): shown by code only
-const addressCodes = /^(?:uri|origin|credential|fetch)\.|^read\.uri-mismatch$|^input\.invalid$/;
-
-function describeReason(r: Reason, subject: NoticeSubject | null): string {
-  return showsMessage(r, subject) ? `${r.code} (${r.message})` : r.code;
+/**
+ * Whether a notice may show `reason`'s message beside its code, in every front end (hook, decorator, proxy,
+ * `gatedRead`): only where the policy is its source, a custom rule's message (the policy author's words) or why the
+ * policy's review did not verify. Any other message may quote what the server sent (a uri's host or userinfo, a
+ * withheld page's stylesheet href, an attribute, element or zip entry name, a declared or result type, an error's
+ * text): its code is shown, the record keeps the message.
+ */
+export function showsMessage(reason: Reason): boolean {
+  return reason.message !== '' && (reason.code.startsWith('rule.') || reason.code === 'policy.unreviewed');
 }
 
-// whether a reason's message may be shown beside its code: it quotes no part of the subject's uri
-function showsMessage(r: Reason, subject: NoticeSubject | null): boolean {
-  // a reason with no message (a front end that shows none of it: a hook's read notice) is shown by its code
-  if (r.message === '' || addressCodes.test(r.code)) return false;
+function describeReason(r: Reason, subject: NoticeSubject | null): string {
+  return shownBeside(r, subject) ? `${r.code} (${r.message})` : r.code;
+}
+
+// whether a reason's message is shown beside its code: the policy's words (`showsMessage`), naming no part of the
+// subject's uri (a rule's message may name the host it refuses)
+function shownBeside(r: Reason, subject: NoticeSubject | null): boolean {
+  if (!showsMessage(r)) return false;
   return subject === null || !(holdsAddress(r.message, subject.uri) || holdsHost(r.message, subject.uri));
 }
 
 /**
- * `decision` as it may travel beside a notice (the `_meta` of a refused link's item, a refused read's error data): each
- * reason, of the decision or of a read's item, whose message the notice would not show (it quotes the link's host,
- * origin or address, or an item's uri) keeps its code, rule and stage, with a message that points at the record
- * instead. A uri that is all host was readable there word for word.
+ * `decision` as it may travel beside a notice (the `_meta` of a refused link's item or elicitation url, a refused
+ * read's error data): each reason, of the decision or of a read's item, whose message the notice would not show (not
+ * the policy's words, or naming the link's host or address) keeps its code, rule and stage, with a message that points
+ * at the record instead.
  */
 export function shownDecision(decision: Decision, uri: string): Decision {
   const subject = { name: null, uri: uri.length <= maxUriChars ? uri : uri.slice(0, maxUriChars), ref: null };
-  const shown = (r: Reason) => showsMessage(r, subject);
+  const shown = (r: Reason) => r.message === '' || shownBeside(r, subject);
   const items = decision.items;
   if (decision.reasons.every(shown) && (items === undefined || items.every((i) => i.reasons.every(shown))))
     return decision;
-  const hide = (reasons: readonly Reason[]) =>
-    reasons.map((r) => (shown(r) ? r : { ...r, message: 'quotes the link: in the record' }));
-  // a read decision's items quote their own uris (`read.uri-mismatch`: the uri a server swapped in)
+  const hide = (reasons: readonly Reason[]) => reasons.map((r) => (shown(r) ? r : { ...r, message: hiddenMessage }));
   const made: Decision = { ...decision, reasons: hide(decision.reasons) };
   if (items !== undefined) made.items = items.map((i) => ({ ...i, reasons: hide(i.reasons) }));
   return made;
 }
+
+// the message a decision handed on beside a notice has in place of one the notice does not show
+const hiddenMessage = 'shown by its code: the message is in the record';
 
 function holdsHost(text: string, uri: string): boolean {
   const lower = text.toLowerCase();

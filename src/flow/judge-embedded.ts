@@ -3,7 +3,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { type EmbeddedRecord, embeddedRecord } from '../record/embedded-record.ts';
 import { decisionMetaKey } from './decision-meta.ts';
-import { gateNotice } from './gate-notice.ts';
+import { gateNotice, shownDecision } from './gate-notice.ts';
 import { decideLinkLine, guardGate } from './guard-gate.ts';
 import { type FlowMode, type LinkStep, linkRefused } from './link-steps.ts';
 import { type MessageBlock, messageBlocks, replaceMessageBlocks } from './message-blocks.ts';
@@ -24,6 +24,8 @@ export interface EmbeddedJudgement {
   withheld: boolean;
   /** the one line that replaces a withheld body (null when it passes) */
   notice: string | null;
+  /** the decision as the notice may show it (`shownDecision`): what stands under the notice item's `_meta` */
+  shown: Decision;
 }
 
 /** The embedded resources of a list of content items, judged; `changed` holds the text item that replaces each withheld one. */
@@ -51,7 +53,7 @@ export async function judgeEmbedded(
   const notice = withheld
     ? gateNotice('withheld the embedded resource', { name: null, uri, ref: null }, decision, record.next)
     : null;
-  return { decision, record, withheld, notice };
+  return { decision, record, withheld, notice, shown: withheld ? shownDecision(decision, uri) : decision };
 }
 
 // The link decision's codes that make an embedded resource's uri a pointer the model may follow with a tool the gate
@@ -76,9 +78,9 @@ function withLabel(body: Decision, label: readonly Reason[]): Decision {
   return { ...body, effect: 'deny', reasons, items: [{ index: 0, effect: 'deny', reasons }] };
 }
 
-/** The text item that stands where a withheld embedded resource was: the notice, with the decision under `_meta`. */
+/** The text item that stands where a withheld embedded resource was: the notice, the decision as it shows it under `_meta`. */
 export function withheldItem(judged: EmbeddedJudgement): Record<string, unknown> {
-  return { type: 'text', text: judged.notice ?? '', _meta: { [decisionMetaKey]: judged.decision } };
+  return { type: 'text', text: judged.notice ?? '', _meta: { [decisionMetaKey]: judged.shown } };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { shownDecision } from '../../src/flow/gate-notice.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { decisionMetaKey, gateErrorCode } from '../../src/sdk/gate-transport.ts';
@@ -260,7 +261,8 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
           const replaced = ((got.ok as Json)['content'] as Json[])[i] as Json;
           expect(replaced['type']).toBe('text');
           expect(replaced['text']).toContain(`refused the link \`${String(item['name'])}\``);
-          expect((replaced['_meta'] as Json)[decisionMetaKey]).toEqual(decision);
+          // the decision as its notice shows it: a declared type is the server's text (the record keeps it)
+          expect((replaced['_meta'] as Json)[decisionMetaKey]).toEqual(shownDecision(decision, String(item['uri'])));
           items[i] = replaced;
           withheld.push(`${label} #${i}`);
           continue;
@@ -271,7 +273,8 @@ describe('server-everything through the proxy answers as it does directly (SDK 1
         const replaced = ((got.ok as Json)['content'] as Json[])[i] as Json;
         expect(replaced['type']).toBe('text');
         expect(replaced['text']).toContain(decision.reasons[0]?.code);
-        expect((replaced['_meta'] as Json)[decisionMetaKey]).toEqual(decision);
+        const uri = String((item['resource'] as Json)['uri']);
+        expect((replaced['_meta'] as Json)[decisionMetaKey]).toEqual(shownDecision(decision, uri));
         items[i] = replaced;
         withheld.push(`${label} #${i}`);
       }

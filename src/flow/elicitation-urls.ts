@@ -2,6 +2,7 @@ import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import { decisionMetaKey } from './decision-meta.ts';
+import { schemeOf, shownDecision } from './gate-notice.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import type { LinkContext } from '../record/build-stages.ts';
 import type { LinkRecord } from '../record/link-record.ts';
@@ -144,6 +145,8 @@ export function elicitationRecord(step: LinkStep): LinkRecord {
 /** A refused elicitation: its decision, its url's scheme and the ref of its record. */
 export interface RefusedElicitation {
   decision: Decision;
+  /** the decision as its notice may show it (`shownDecision`): what travels beside the notice */
+  shown: Decision;
   scheme: string;
   ref: string | null;
 }
@@ -152,9 +155,11 @@ export interface RefusedElicitation {
 export function refusedElicitationStep(steps: readonly LinkStep[]): RefusedElicitation | null {
   const step = steps.find(linkRefused);
   if (step === undefined) return null;
+  const url = step.link?.uri ?? step.discovered.uri;
   return {
     decision: step.linkDecision,
-    scheme: schemeOf(step.link?.uri ?? step.discovered.uri),
+    shown: shownDecision(step.linkDecision, url),
+    scheme: schemeOf(url),
     ref: recordRef(step.discovered),
   };
 }
@@ -169,20 +174,15 @@ export function refusedElicitationNotice(decision: Decision, scheme: string, ref
   return `linkgate refused the url the server asked the host to open (scheme ${quoteValue(scheme)}): ${codes} [${record}policy \`${decision.policy.id}\` ${decision.policy.version}]`;
 }
 
-/** The tool result that replaces an `input_required` answer whose elicitation url was refused: the notice, as an error. */
-export function refusedElicitationResult(
-  decision: Decision,
-  scheme: string,
-  ref: string | null = null,
-): Record<string, unknown> {
-  const text = refusedElicitationNotice(decision, scheme, ref);
+/**
+ * The tool result that replaces an `input_required` answer whose elicitation url was refused: the notice, as an
+ * error, the decision as the notice may show it under its `_meta` (never the url, nor its host).
+ */
+export function refusedElicitationResult(refused: RefusedElicitation): Record<string, unknown> {
+  const text = refusedElicitationNotice(refused.decision, refused.scheme, refused.ref);
   return {
     resultType: 'complete',
-    content: [{ type: 'text', text, _meta: { [decisionMetaKey]: decision } }],
+    content: [{ type: 'text', text, _meta: { [decisionMetaKey]: refused.shown } }],
     isError: true,
   };
-}
-
-function schemeOf(url: string): string {
-  return /^[A-Za-z][A-Za-z0-9+.-]*(?=:)/.exec(url.trimStart())?.[0]?.toLowerCase() ?? '';
 }

@@ -119,8 +119,7 @@ async function judgedInputRequired(
     await s.noted.settled();
     return namesRefused(s, judged) ? withheldNaming(id) : judged;
   }
-  if (method === 'tools/call')
-    return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused.decision, refused.scheme, refused.ref) };
+  if (method === 'tools/call') return { jsonrpc: '2.0', id, result: refusedElicitationResult(refused) };
   return gateError(id, refusedElicitationNotice(refused.decision, refused.scheme, refused.ref));
 }
 

@@ -1,4 +1,5 @@
 import type { Decision } from '../decision/decision.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import type { LinkStages, NextStep, Verdict } from './link-record.ts';
 
 /** How a read ended, as the hook saw it; `not-attempted` when no read was sent and no cache entry was used. */
@@ -115,10 +116,11 @@ function nextForObtained(stages: LinkStages): NextStep | null {
     };
   }
   if (received.itemCount > 0 && received.blobItems === received.itemCount) {
-    const kinds = [...new Set(received.items.map((i) => i.kind ?? i.declaredMime ?? 'unknown'))].join(', ');
+    // a declared type is the server's text (`normalizeMime` only lower-cases it and cuts its parameters): quoted
+    const kinds = [...new Set(received.items.map((i) => i.kind ?? i.declaredMime ?? 'unknown'))].map(quoteValue);
     return {
       boundary: 'mime-decoding',
-      hint: `only \`blob\` items came back (${kinds}): check that the host decodes them for the model`,
+      hint: `only \`blob\` items came back (${kinds.join(', ')}): check that the host decodes them for the model`,
     };
   }
   return null;

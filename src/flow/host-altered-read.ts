@@ -57,7 +57,7 @@ export async function judgeAlteredRead(
     record,
     deliver,
     dropped,
-    delivered: deliver.map((i) => judged.contents[i]).filter(isRecord),
+    delivered: deliver.map((i) => judged.replaced?.get(i) ?? judged.contents[i]).filter(isRecord),
     delivery: deliver.length === 0 ? 'none' : deliver.length === judged.contents.length ? judged.delivery : 'some',
   };
 }

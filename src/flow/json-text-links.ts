@@ -66,8 +66,8 @@ function textOf(item: unknown, resources: boolean): { text: string; path: JsonTe
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-// `application/json`, or any `+json` type, parameters aside
-function declaresJson(declared: string): boolean {
+/** Whether a declared type is `application/json`, or any `+json` type, parameters aside. */
+export function declaresJson(declared: string): boolean {
   const essence = (declared.split(';')[0] ?? '').trim().toLowerCase();
   return essence === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence);
 }

@@ -28,6 +28,7 @@ import { decideLinkLine, guardGate } from './guard-gate.ts';
 import type { ReadAnswer } from './link-reader.ts';
 import { isNotFoundError } from '../read/result-outcome.ts';
 import { isoTime } from '../record/iso-time.ts';
+import { type ReadBodyItem, type ReadBodyJudge, withBodies, withBodyReasons } from './read-body-decision.ts';
 
 // The one flow as steps (DESIGN §1): startLink (discover, decide link) → skipRead, or sendRead and then judgeRead /
 // readFailed (read, decide read, deliver, record). A front end that sees the read happen in pieces (the Transport
@@ -90,6 +91,11 @@ export interface ReadJudgement {
   dropped: DroppedItem[];
   /** the items that may reach the model, in order: `contents` at `deliver`, or a direct fetch's body as a `resource` */
   delivered: Record<string, unknown>[];
+  /**
+   * the items of `deliver` that reach the model changed (enforce mode): a JSON body holding a refused link, as its
+   * judged JSON (`judgeReadBodies`); `delivered` has them in place. Absent or empty: none changed
+   */
+  replaced?: ReadonlyMap<number, Record<string, unknown>>;
   /**
    * How a front end that forwards the answer passes it on: `whole` as it came (allowed, observe mode, an error
    * answer, an `input_required` the host may answer), `some` with only the `deliver` items and the decision under
@@ -257,13 +263,15 @@ export interface AnswerTiming {
 
 /**
  * Decides a read's answer (a JSON-RPC error or a result of any `resultType`), picks what may be delivered and
- * records all four stages; never throws (the gate fails closed).
+ * records all four stages; never throws (the gate fails closed). With `bodies` (`judgeReadAnswer` passes the JSON
+ * bodies' link judgement), the items it changed are delivered as judged, those it withholds dropped.
  */
 export async function judgeRead(
   gate: Gate,
   step: LinkStep,
   answer: ReadAnswer,
   timing: AnswerTiming,
+  bodies?: ReadBodyJudge,
 ): Promise<ReadJudgement> {
   const enforced = isEnforced(step);
   const { link } = step;
@@ -313,14 +321,28 @@ export async function judgeRead(
   }
 
   const contents = contentsOf(result);
-  const { deliver, dropped } = enforced
+  const judgedFirst = enforced
     ? deliverableIndices(decision, contents.length)
     : { deliver: contents.map((_, i) => i), dropped: [] };
+  // a JSON body's links are judged as links the server that answered returned (`judgeReadBodies`): an item holding a
+  // refused one is delivered as its judged JSON, one past the limits withheld, and the read is `partial`
+  const judgedBodies =
+    bodies === undefined || decision.effect === 'deny' || judgedFirst.deliver.length === 0
+      ? new Map<number, ReadBodyItem>()
+      : await bodies(contents, judgedFirst.deliver, step.readFrom ?? step.linkServer);
+  const judgedVerdict =
+    judgedBodies.size === 0
+      ? verdict
+      : { ...verdict, decision: withBodyReasons(decision, contents.length, judgedBodies) };
+  const { deliver, dropped } =
+    judgedBodies.size === 0 || !enforced ? judgedFirst : withBodies(judgedFirst, judgedBodies);
+  const replaced = new Map<number, Record<string, unknown>>();
+  if (enforced) for (const [index, body] of judgedBodies) if (body.kind === 'replaced') replaced.set(index, body.item);
   const deliveredAt = timing.now();
-  const delivery =
-    !enforced || (deliver.length > 0 && decision.effect === 'allow') ? 'whole' : deliver.length === 0 ? 'none' : 'some';
-  const parts = { step, requested, result, verdict, timing, receivedAt, deliveredAt };
-  return new CompleteRead(parts, contents, deliver, dropped, delivery);
+  const allowed = judgedVerdict.decision.effect === 'allow';
+  const delivery = !enforced || (deliver.length > 0 && allowed) ? 'whole' : deliver.length === 0 ? 'none' : 'some';
+  const parts = { step, requested, result, verdict: judgedVerdict, timing, receivedAt, deliveredAt };
+  return new CompleteRead(parts, contents, deliver, dropped, delivery, replaced);
 }
 
 // what a complete read's record is built from, when it is read
@@ -350,6 +372,7 @@ class CompleteRead implements ReadJudgement {
     readonly deliver: number[],
     readonly dropped: DroppedItem[],
     readonly delivery: 'whole' | 'some' | 'none',
+    readonly replaced: ReadonlyMap<number, Record<string, unknown>> = new Map(),
   ) {
     this.#parts = parts;
     this.decision = parts.verdict.decision;
@@ -360,14 +383,16 @@ class CompleteRead implements ReadJudgement {
       const { step, requested, result, verdict, timing, receivedAt, deliveredAt } = this.#parts;
       const { elapsedMs, cache } = timing;
       const received = receivedFromResult(result, verdict.evidence, elapsedMs, receivedAt, cache ?? null);
-      const delivered = deliveredStage(received, this.contents, this.deliver, this.dropped, deliveredAt);
+      // a replaced item's characters are those handed on
+      const shown = this.replaced.size === 0 ? this.contents : this.contents.map((c, i) => this.replaced.get(i) ?? c);
+      const delivered = deliveredStage(received, shown, this.deliver, this.dropped, deliveredAt);
       this.#record = finish(step, { requested, received, delivered }, this.decision, { kind: 'complete' });
     }
     return this.#record;
   }
 
   get delivered(): Record<string, unknown>[] {
-    this.#delivered ??= this.deliver.map((i) => this.contents[i]).filter(isRecord);
+    this.#delivered ??= this.deliver.map((i) => this.replaced.get(i) ?? this.contents[i]).filter(isRecord);
     return this.#delivered;
   }
 }

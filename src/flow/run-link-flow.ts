@@ -1,4 +1,5 @@
 import { directFetcher, type DirectFetcher, type DirectFetchOptions } from '../fetch/direct-fetcher.ts';
+import { judgeReadAnswer } from './read-body-links.ts';
 import { fetchesDirectly } from '../fetch/gated-fetch.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { isRecord } from '../decision/json-value.ts';
@@ -13,7 +14,6 @@ import type { InputAnswerer, LinkReader, ReadAnswer, ReadParams } from './link-r
 import {
   discoverLink,
   type FlowMode,
-  judgeRead,
   type LinkStep,
   readFailed,
   type ReadFailure,
@@ -123,7 +123,7 @@ export async function runLinkFlow(
   const hit = options.cache?.lookup(cacheKey);
   if (hit !== undefined) {
     const cache: ReceivedStage['cache'] = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
-    const judged = await judgeRead(
+    const judged = await judgeReadAnswer(
       gate,
       step,
       { result: { ...hit.result } },
@@ -160,7 +160,7 @@ export async function runLinkFlow(
     const failure = { kind: 'too-large', bytes: over.bytes, capBytes: over.capBytes } as const;
     return { record: readFailed(gate, step, requested, failure).record, contents: [] };
   }
-  const judged = await judgeRead(gate, step, answer, { requested, elapsedMs, now });
+  const judged = await judgeReadAnswer(gate, step, answer, { requested, elapsedMs, now });
   if (judged.complete && 'result' in answer) options.cache?.store(cacheKey, answer.result);
   return { record: judged.record, contents: judged.delivered };
 }

@@ -1,4 +1,5 @@
 import type { JsonRpcMessage as JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from './mcp-transport.ts';
+import { judgeReadAnswer } from '../flow/read-body-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
@@ -6,7 +7,6 @@ import { linkFacts } from '../flow/discover-links.ts';
 import { answerOf } from '../flow/link-reader.ts';
 import {
   isEnforced,
-  judgeRead,
   type LinkStep,
   linkRefused,
   type ReadJudgement,
@@ -70,7 +70,7 @@ export async function onRead(
     const cache = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
     s.queue(async () => {
       const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
-      const judged = await judgeRead(s.gate, step, { result: hit.result }, timing);
+      const judged = await judgeReadAnswer(s.gate, step, { result: hit.result }, timing);
       if (await withheldUnrecorded(s, id, judged.record)) return;
       const answer = { jsonrpc: '2.0', id, result: hit.result };
       if (await withheldNamingRead(s, id, answer, uri)) return;
@@ -142,7 +142,7 @@ export async function onReadAnswer(
   const timing = { requested: pending.requested, elapsedMs, now: s.now };
   let judged: ReadJudgement;
   try {
-    judged = await judgeRead(s.gate, pending.step, answer, timing);
+    judged = await judgeReadAnswer(s.gate, pending.step, answer, timing);
   } catch (error) {
     // the flow's steps fail closed themselves; this is the last stop, so the host is never left waiting
     const why = 'the answer could not be judged';
@@ -287,9 +287,21 @@ function answerHost(
   }
   // only the contents and the decision change: a front end that kept the answer's bytes edits just those
   const result = isRecord(message['result']) ? message['result'] : {};
-  const edits: MessageEdit[] = [{ op: 'keep', path: ['result', 'contents'], indices: judged.deliver }];
+  const edits: MessageEdit[] = replacedItems(result, judged);
   if (isRecord(result['_meta']))
     edits.push({ op: 'set', path: ['result', '_meta'], key: decisionMetaKey, value: judged.decision });
   else edits.push({ op: 'set', path: ['result'], key: '_meta', value: { [decisionMetaKey]: judged.decision } });
   s.deliver(editMessage(message, edits), extra);
+}
+
+// the edit of the answer's contents: the delivered items kept, those the flow changed (a JSON body holding a refused
+// link) in their judged form, each in place when none is dropped, else the delivered list whole
+function replacedItems(result: Record<string, unknown>, judged: ReadJudgement): MessageEdit[] {
+  const keep: MessageEdit = { op: 'keep', path: ['result', 'contents'], indices: judged.deliver };
+  const replaced = judged.replaced;
+  if (replaced === undefined || replaced.size === 0) return [keep];
+  const count = Array.isArray(result['contents']) ? result['contents'].length : 0;
+  if (judged.deliver.length !== count)
+    return [{ op: 'replace', path: ['result', 'contents'], value: judged.delivered }];
+  return [...replaced].map(([index, item]) => ({ op: 'replace', path: ['result', 'contents', index], value: item }));
 }

@@ -34,8 +34,8 @@ import {
   scriptedTransport,
 } from './scripted-host.ts';
 
-// the JSON keys held since flow39's rule; read body json link stays open (a read's body is a document: session 14)
-const open = new Set<string>(['read body json link read tool']);
+// the JSON keys held since flow39's rule; read body json link since readjson15 (a read's JSON body is structured data)
+const open = new Set<string>();
 const it = caseKeys(open);
 
 afterEach(closeAll);

@@ -13,7 +13,8 @@
 // key: structured json string <front> — surviving (a string member of `structuredContent` that is a JSON text is not
 // read for links; src/flow/structured-links.ts, src/hook/structured-links.ts) — owner: lead, notice39
 // key: prompt embedded json <front> — surviving (a prompt message's embedded JSON resource is not opened) — owner: lead
-// key: read body json link <front> — surviving (a read's JSON body holding a tool result's link passes) — owner: lead
+// key: read body json link <front> — surviving (a read's JSON body holding a tool result's link passes) — owner: lead; held
+// since readjson15 (src/flow/read-body-links.ts)
 import { afterEach, describe, expect, test } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
@@ -24,8 +25,8 @@ import { caseKeys } from './round-cases.ts';
 
 // nested embedded json, embedded json blob, structured json string, prompt embedded json: held since flow39's rule (a
 // string or JSON blob whose whole text is one JSON object or array is judged as structured data); read body json link
-// stays open: a read's body is a document, not a tool result (a design call left open, session 14)
-const open = new Set<string>([...['proxy', 'decorator'].map((f) => `read body json link ${f}`)]);
+// held since readjson15: a read's body that is one JSON object or array is structured data too (lead's design call)
+const open = new Set<string>();
 const it = caseKeys(open);
 
 afterEach(closeAll);

@@ -49,7 +49,9 @@ export function refreshUrl(content: string): string | null {
     const end = content.indexOf(quote, start + 1);
     return content.slice(start + 1, end === -1 ? content.length : end);
   }
-  return content.slice(start).replace(/[\t\n\f\r ]+$/, '');
+  let end = content.length;
+  while (end > start && isWhitespace(content.charCodeAt(end - 1))) end--;
+  return content.slice(start, end);
 }
 
 function skipWhitespace(text: string, from: number): number {

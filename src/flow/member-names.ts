@@ -346,7 +346,9 @@ class Scan {
     this.hashes[k] = h;
     this.starts[k] = start;
     this.ends[k] = end;
-    this.decoded[k] = decoded;
+    // written only where a name was escaped, or over one that was: a slot past the end reads undefined as well (a
+    // line with no escaped name grows no array for them)
+    if (decoded !== undefined || k < this.decoded.length) this.decoded[k] = decoded;
     if (read !== undefined && this.cases)
       for (const spelling of read.reads) {
         // the gate's own spelling (the usual case) is compared in place, with no string made

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type * as FromMarkdown from 'mdast-util-from-markdown';
 import type * as MdastMdx from 'mdast-util-mdx';
 import type * as Mdxjs from 'micromark-extension-mdxjs';
+import { quoteValue } from '../../decision/quote-value.ts';
 import { normalizeCss } from '../svg-html/active-css.ts';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
@@ -208,22 +209,22 @@ function activeElement(node: MdxNode, budget: WorkBudget): string | null {
   const attributes: string[] = [];
   for (const attribute of node.attributes ?? []) {
     if (attribute.type === 'mdxJsxExpressionAttribute')
-      return `jsx \`<${name}>\` with a spread expression, which runs when the page is built`;
+      return `jsx ${quoteValue(`<${name}>`)} with a spread expression, which runs when the page is built`;
     const key = reactAttributeNames.get(attribute.name ?? '') ?? attribute.name ?? '';
-    if (key === 'dangerouslySetInnerHTML') return `jsx \`<${name}>\` with \`dangerouslySetInnerHTML\``;
+    if (key === 'dangerouslySetInnerHTML') return `jsx ${quoteValue(`<${name}>`)} with \`dangerouslySetInnerHTML\``;
     const value = attribute.value;
     if (value !== null && typeof value === 'object')
-      return `jsx \`<${name}>\` with an expression in \`${key}\`, which runs when the page is built`;
+      return `jsx ${quoteValue(`<${name}>`)} with an expression in ${quoteValue(key)}, which runs when the page is built`;
     if (!/^[A-Za-z_:][A-Za-z0-9_.:-]*$/.test(key)) continue;
     attributes.push(value === null || value === undefined ? key : `${key}="${escapeAttribute(value)}"`);
     if (typeof value === 'string' && !intrinsic) {
       const url = activeUrl(value);
-      if (url !== null) return `jsx \`<${name}>\` with ${url} in \`${key}\``;
+      if (url !== null) return `jsx ${quoteValue(`<${name}>`)} with ${url} in ${quoteValue(key)}`;
     }
   }
   const tag = intrinsic ? name : 'span';
   const found = findActiveRenderedHtml(`<${tag} ${attributes.join(' ')}></${tag}>`, budget);
-  return found === null ? null : `jsx \`<${name === '' ? 'fragment' : name}>\` renders ${found}`;
+  return found === null ? null : `jsx ${quoteValue(`<${name === '' ? 'fragment' : name}>`)} renders ${found}`;
 }
 
 // React props written under another name in the html React renders (`httpEquiv` is `http-equiv`)

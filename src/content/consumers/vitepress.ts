@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { default as MarkdownIt, Options as MarkdownOptions } from 'markdown-it';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { parse as parseYaml } from 'yaml';
+import { quoteValue } from '../../decision/quote-value.ts';
 import { html5 } from '../lazy-parsers.ts';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
@@ -135,7 +136,7 @@ function judgeVitepress(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
     return [
       {
         slot: 'active',
-        message: `vitepress: a \`---${language}\` frontmatter block, which gray-matter evaluates as javascript when the page is built`,
+        message: `vitepress: a ${quoteValue(`---${language}`)} frontmatter block, which gray-matter evaluates as javascript when the page is built`,
       },
     ];
   const head = frontmatter === null ? null : activeHead(frontmatter, budget);
@@ -277,10 +278,10 @@ function activeTemplate(nodes: readonly Node[], pre: boolean, depth: number, bud
     const vPre = pre || node.attrs.some((a) => a.name === 'v-pre');
     if (!vPre) {
       const live = node.attrs.find((a) => directive.test(a.name) && !inertDirectives.has(a.name));
-      if (live !== undefined) return `a vue directive \`${live.name}\` on \`<${node.tagName}>\``;
+      if (live !== undefined) return `a vue directive ${quoteValue(live.name)} on ${quoteValue(`<${node.tagName}>`)}`;
       const resolved = dynamicComponent(node);
       if (resolved !== null && activeNative.has(resolved))
-        return `a dynamic component resolving to \`<${resolved}>\` on \`<${node.tagName}>\``;
+        return `a dynamic component resolving to ${quoteValue(`<${resolved}>`)} on ${quoteValue(`<${node.tagName}>`)}`;
     }
     const children = node.tagName === 'template' && 'content' in node ? node.content.childNodes : node.childNodes;
     const found = activeTemplate(children, vPre, depth + 1, budget);

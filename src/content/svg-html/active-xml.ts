@@ -5,6 +5,7 @@
 // after inspection) unless it declares only plain-text entities, which are read expanded (dtd-entities.ts); an
 // `xml-stylesheet` instruction may only name CSS (XSLT generates script).
 import type { SaxesAttributeNS, SaxesParser, SaxesTagNS } from 'saxes';
+import { quoteValue } from '../../decision/quote-value.ts';
 import { findActiveCss } from './active-css.ts';
 import { entityExpansionChars, maxEntityExpansionChars, plainTextEntities } from './dtd-entities.ts';
 import { activeXhtmlElement, inspectAttribute, type MarkupScan } from './active-html.ts';
@@ -228,7 +229,7 @@ function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', 
   const uri = tag.uri ?? '';
   if (local === 'script') return 'a `<script>` element';
   if (uri === XML_EVENTS_NS) return 'an xml events element';
-  if (uri === XHTML_NS && pluginElements.has(local)) return `an xhtml \`<${local}>\` element`;
+  if (uri === XHTML_NS && pluginElements.has(local)) return `an xhtml ${quoteValue(`<${local}>`)} element`;
   // xhtml content (in a `foreignObject`) is rendered as a page: a meta refresh, frame, form or base acts there
   if (uri === XHTML_NS) {
     const attributes = Object.values(tag.attributes).map((a) => ({ name: a.local.toLowerCase(), value: a.value }));
@@ -238,8 +239,8 @@ function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', 
   const svg = uri === SVG_NS || (uri === '' && flavour === 'svg');
   if (svg && !svgElements.has(local)) {
     return local === 'handler' || local === 'listener'
-      ? `an svg \`<${local}>\` element`
-      : `an svg element \`<${local}>\` outside the allow-list`;
+      ? `an svg ${quoteValue(`<${local}>`)} element`
+      : `an svg element ${quoteValue(`<${local}>`)} outside the allow-list`;
   }
   // the attribute an svg image element loads its url from (`<image href>`), asked once per element
   const imageUrlIn = svg ? svgImageAttribute(local) : undefined;
@@ -267,7 +268,8 @@ function inspectXmlAttribute(
     const found = inspectAttribute(name.lower, attribute.value, scan);
     if (found !== null) return found;
   }
-  if (svg && attribute.uri === '' && !name.allowed) return `an svg attribute \`${name.lower}\` outside the allow-list`;
+  if (svg && attribute.uri === '' && !name.allowed)
+    return `an svg attribute ${quoteValue(name.lower)} outside the allow-list`;
   return null;
 }
 

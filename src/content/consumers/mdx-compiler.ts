@@ -10,7 +10,7 @@ import { quoteValue } from '../../decision/quote-value.ts';
 import { normalizeCss } from '../svg-html/active-css.ts';
 import { findActiveRenderedHtml } from '../svg-html/active-html.ts';
 import { findCssImport } from '../svg-html/css-import.ts';
-import { activeUrl } from '../svg-html/markup-url.ts';
+import { activeUrl, svgImageUrl } from '../svg-html/markup-url.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import type { ConsumerFinding, ContentConsumer, TextBody } from './content-consumer.ts';
 
@@ -30,6 +30,7 @@ interface MdxNode {
   type: string;
   name?: string | null;
   url?: string;
+  identifier?: string;
   value?: string;
   attributes?: MdxAttribute[];
   children?: MdxNode[];
@@ -66,7 +67,7 @@ export const mdxConsumer: ContentConsumer = {
       reaches:
         'a uri named `.mdx`, `.md` or `.markdown`, or text declared markdown (MDX sites compile `.md` as MDX too)',
       judged:
-        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions, a css `@import` in the text or literal children of a `<style>` element, a `<link rel="stylesheet">` off the site; React prop names such as `httpEquiv` read as the attributes React writes), link and image urls',
+        'micromark with micromark-extension-mdxjs into mdast (mdast-util-mdx), as `@mdx-js/mdx` reads it: `import`/`export`, `{…}` expressions by their acorn program (comments and plain literals such as `{"1.2.3"}` are inert), JSX elements as the HTML React renders them (handlers, script, frames, `dangerouslySetInnerHTML`, attribute and spread expressions, a css `@import` in the text or literal children of a `<style>` element, a `<link rel="stylesheet">` off the site; React prop names such as `httpEquiv` read as the attributes React writes), link and image urls (an svg `data:` url in a markdown image, or in a definition only images use, is compiled to an `<img>`, where a browser runs it with script off: inert)',
       notCovered:
         'what the site maps a component name to (a `<Chart>` is judged by its props only); a body MDX cannot parse fails its build and is not denied for MDX',
     },
@@ -92,7 +93,7 @@ function judgeMdx(body: TextBody, budget: WorkBudget): ConsumerFinding[] {
     // the MDX compiler stops at the same error: the page is never built
     return [];
   }
-  const message = activeNode(tree, 0, budget);
+  const message = activeNode(tree, 0, budget, referencesIn(tree, 0, budget));
   if (message !== null) return [{ slot: 'active', message: `mdx: ${message}` }];
   const load = styleImport(tree, 0, budget);
   return load === null ? [] : [{ slot: 'remoteLoad', message: `mdx: ${load}` }];
@@ -146,19 +147,46 @@ function literalText(program: { body?: unknown[] } | null | undefined): string {
   return text;
 }
 
-function activeNode(node: MdxNode, depth: number, budget: WorkBudget): string | null {
+/** The reference definitions a page's images use, and those its links use (mdast identifiers). */
+interface References {
+  images: Set<string>;
+  links: Set<string>;
+}
+
+function referencesIn(
+  node: MdxNode,
+  depth: number,
+  budget: WorkBudget,
+  found: References = { images: new Set(), links: new Set() },
+): References {
+  if (depth > maxMdxDepth) return found;
+  budget.spend('mdx', 1);
+  if (node.type === 'imageReference') found.images.add(node.identifier ?? '');
+  if (node.type === 'linkReference') found.links.add(node.identifier ?? '');
+  for (const child of node.children ?? []) referencesIn(child, depth + 1, budget, found);
+  return found;
+}
+
+// an image, or a reference definition only images use (one no image uses, or a link uses too, is a document's url)
+function drawnOnly(node: MdxNode, references: References): boolean {
+  if (node.type === 'image') return true;
+  const id = node.identifier ?? '';
+  return references.images.has(id) && !references.links.has(id);
+}
+
+function activeNode(node: MdxNode, depth: number, budget: WorkBudget, references: References): string | null {
   if (depth > maxMdxDepth) return `nested deeper than ${maxMdxDepth} levels`;
   budget.spend('mdx', 1);
-  const own = activeOwn(node, budget);
+  const own = activeOwn(node, budget, references);
   if (own !== null) return own;
   for (const child of node.children ?? []) {
-    const found = activeNode(child, depth + 1, budget);
+    const found = activeNode(child, depth + 1, budget, references);
     if (found !== null) return found;
   }
   return null;
 }
 
-function activeOwn(node: MdxNode, budget: WorkBudget): string | null {
+function activeOwn(node: MdxNode, budget: WorkBudget, references: References): string | null {
   switch (node.type) {
     case 'mdxjsEsm':
       return 'an `import`/`export` statement, which runs when the page is built';
@@ -172,6 +200,9 @@ function activeOwn(node: MdxNode, budget: WorkBudget): string | null {
     case 'link':
     case 'image':
     case 'definition': {
+      // MDX compiles a markdown image to an `<img>`, which a browser runs an svg `data:` url in with script off and
+      // nothing loaded (as every markdown renderer does, svg-data-modes.test.ts): inert there, a document elsewhere
+      if (node.type !== 'link' && svgImageUrl('img', 'src', node.url ?? '') && drawnOnly(node, references)) return null;
       const url = activeUrl(node.url ?? '');
       return url === null ? null : `a markdown ${node.type} with ${url}`;
     }

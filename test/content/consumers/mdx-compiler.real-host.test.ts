@@ -153,3 +153,43 @@ describe('mdx: each benign control is inert to the real compiler and allowed', (
     expect(await decide(withMdx, text)).toEqual({ effect: 'allow', why: '' });
   });
 });
+
+// An svg `data:` url in a markdown image (session 14's design call for the markdown renderers, svg-data-modes.test.ts):
+// MDX compiles the image to an `<img>`, where Chromium runs an svg with script off and loads nothing from it, so the
+// image is allowed; as a link target (or a definition a link uses) it is a document and stays denied
+describe('mdx: a markdown image of an svg data url', () => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`;
+  const data = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  // the elements the compiled page renders a url of the svg into, by type and prop
+  async function drawnAs(mdx: Mdx, text: string): Promise<string[]> {
+    const drawn: string[] = [];
+    const record = (type: unknown, props: Record<string, unknown>): Element => {
+      for (const [key, value] of Object.entries(props)) if (value === data) drawn.push(`${String(type)} ${key}`);
+      return { type, props };
+    };
+    const page = await mdx.evaluate(text, { Fragment: Symbol('fragment'), jsx: record, jsxs: record });
+    page.default({});
+    return drawn;
+  }
+
+  test.for([
+    ['inline', `# Tool\n\n![logo](${data}) fast.\n`],
+    ['by reference', `# Tool\n\n![logo][l]\n\n[l]: ${data}\n`],
+    ['inside a link elsewhere', `# Tool\n\n[![logo](${data})](https://example.com/tool)\n`],
+  ] as const)('%s: compiled to an img, allowed', async ([, text], ctx) => {
+    const mdx = await importFrom<Mdx>(suite.require(ctx), '@mdx-js/mdx');
+    expect(await drawnAs(mdx, text)).toEqual(['img src']);
+    expect(await decide(withMdx, text)).toEqual({ effect: 'allow', why: '' });
+  });
+
+  test.for([
+    ['a link target', `# Tool\n\n[logo](${data})\n`],
+    ['a definition a link uses too', `# Tool\n\n![logo][l] and [the logo][l]\n\n[l]: ${data}\n`],
+  ] as const)('%s: compiled to an a href, denied', async ([, text], ctx) => {
+    const mdx = await importFrom<Mdx>(suite.require(ctx), '@mdx-js/mdx');
+    expect(await drawnAs(mdx, text)).toContain('a href');
+    const verdict = await decide(mdxOnly, text);
+    expect(verdict.effect, verdict.why).toBe('deny');
+    expect(verdict.why).toMatch(/mdx: a markdown (link|definition) with a `data:` url/);
+  });
+});

@@ -7,7 +7,7 @@ import { profileGate } from './consumers/profile-gate.ts';
 import { judgeSendings } from './redteam/judge-variants.ts';
 
 // the characters quoteValue escapes, none of which may reach a message raw
-const unsafeRaw = /[\u202e\u200d\u2028]/;
+const unsafeRaw = /\u202e|\u200d|\u2028/;
 const vitepressOnly = profileGate(['vitepress']);
 const mdxOnly = profileGate(['mdx']);
 

@@ -166,8 +166,13 @@ function replacementText(answer: Extract<HookAnswer, { kind: 'replace' }>): stri
     : isRecord(output) && Array.isArray(output['contents'])
       ? output['contents']
       : [];
-  // a listing's entries (no content items): the reason holds the kept listing
-  if (items.length > 0 && items.every((item: unknown) => isRecord(item) && item['type'] === undefined))
+  // a listing's entries (no content items): the reason holds the kept listing; a read's items (`{contents}`, no
+  // `type` either) are handed on as their texts, a JSON body with its refused links replaced as judged
+  if (
+    Array.isArray(output) &&
+    items.length > 0 &&
+    items.every((item: unknown) => isRecord(item) && item['type'] === undefined)
+  )
     return answer.reason;
   const texts = items.map((item: unknown) =>
     isRecord(item) && typeof item['text'] === 'string' ? item['text'] : '[a part the gate passed unchanged]',

@@ -1,6 +1,7 @@
 import { isRecord } from '../decision/json-value.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
-import { readFailed as failedRead, judgeRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
+import { readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
+import { judgeReadAnswer } from '../flow/read-body-links.ts';
 import { checkBudget } from './event-budget.ts';
 import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
 import type { PendingRead } from './session-state.ts';
@@ -79,7 +80,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const timing = { requested, elapsedMs, now: () => now };
   const judged =
     event.altered === undefined
-      ? await judgeRead(gate, step, { result: readResult(contents, readResultType(event.response)) }, timing)
+      ? await judgeReadAnswer(gate, step, { result: readResult(contents, readResultType(event.response)) }, timing)
       : await judgeAlteredRead(gate, step, { contents }, event.altered, timing);
   await save(context, event, step, judged.record);
   if (modeOf(context) === 'observe') return { kind: 'none' };
@@ -87,14 +88,20 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const withheld = judged.complete
     ? new Set(judged.dropped.map((d) => d.index))
     : new Set(judged.delivery === 'none' ? raw.map((_, i) => i) : []);
-  if (withheld.size === 0) return { kind: 'none' };
+  // a JSON body holding a refused link is handed on as judged: each such link replaced by its notice (read-body-links)
+  const replaced = judged.replaced ?? new Map<number, Record<string, unknown>>();
+  if (withheld.size === 0 && replaced.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
+  if (withheld.size === 0) {
+    const notice = await readNotice('replaced refused links in the body of', step, judged.decision, null, r, keptAll);
+    return withholdAnswer(raw, withheld, notice, true, replaced);
+  }
   const notice = await readNotice('withheld the body of', step, judged.decision, judged.record.next, r, keptAll);
   // a result over the item cap is answered by one notice, not one per item (half a million items made an answer of
   // 150 MB, past what a host reads in its timeout)
   if (overCap && withheld.size === raw.length) return withholdAnswer(raw.slice(0, 1), new Set([0]), notice);
-  return withholdAnswer(raw, withheld, notice);
+  return withholdAnswer(raw, withheld, notice, true, replaced);
 }
 
 /**
@@ -148,15 +155,19 @@ async function judgedContents(
   return { contents, saved };
 }
 
-/** The read tool's output with each withheld item replaced by a text item carrying the notice (its uri when `keepUri`). */
+/**
+ * The read tool's output with each withheld item replaced by a text item carrying the notice (its uri when `keepUri`),
+ * and each item in `replaced` (a JSON body whose refused links are replaced by their notices) in its judged form.
+ */
 function withholdAnswer(
   raw: readonly unknown[],
   withheld: ReadonlySet<number>,
   notice: string,
   keepUri = true,
+  replaced: ReadonlyMap<number, Record<string, unknown>> = new Map(),
 ): HookAnswer {
   const contents = raw.map((item, index) => {
-    if (!withheld.has(index)) return item;
+    if (!withheld.has(index)) return replaced.get(index) ?? item;
     const uri = keepUri && isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
     return { uri, mimeType: 'text/plain', text: notice };
   });

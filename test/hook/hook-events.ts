@@ -87,3 +87,31 @@ export function codexToolReturned(
     turn_id: 't1',
   };
 }
+
+/** Codex's `PostToolUse` of `read_mcp_resource {server, uri}`: its `tool_response` the JSON text `{server, uri, contents}`. */
+export function codexReadReturned(
+  server: string,
+  uri: string,
+  contents: unknown[],
+  options: { session?: string } = {},
+) {
+  return {
+    ...codexToolReturned(JSON.stringify({ server, uri, contents }), { ...options, toolUseId: 'call_read' }),
+    tool_name: 'read_mcp_resource',
+    tool_input: { server, uri },
+  };
+}
+
+/** Gemini CLI's `AfterTool` of `read_mcp_resource {uri}`: the body as the text of `llmContent`, as observed in 0.61. */
+export function geminiReadReturned(uri: string, text: string, options: { session?: string } = {}) {
+  return {
+    session_id: options.session ?? 'g1',
+    transcript_path: '/tmp/linkgate-no-such-session.jsonl',
+    cwd: '/tmp',
+    hook_event_name: 'AfterTool',
+    timestamp: '2026-12-03T08:04:19.406Z',
+    tool_name: 'read_mcp_resource',
+    tool_input: { uri },
+    tool_response: { llmContent: text, returnDisplay: 'Successfully read resource "r" from server "fixture"' },
+  };
+}

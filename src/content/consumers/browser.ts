@@ -54,7 +54,7 @@ export const browserConsumer = {
       reaches:
         'a body declared `application/xhtml+xml`; a uri named `.xhtml`/`.xht` declared text/html, text/plain, application/octet-stream or nothing (a host saving it opens it by its name); an xml document (declared an xml type, or named `.xml` and declared nothing in particular) whose root is in the xhtml namespace (`<html>`, `<div>`, `<h:body>`: a browser renders it as html elements)',
       judged:
-        "as a page to the type checks (declared `application/xhtml+xml` or `text/html`, admitted where html is: the same verdict as the body named `.html` or declared text/html, a fragment or prose as text); read for script by saxes as the browser's XML parser reads it (xhtml elements under any prefix or root: `<x:script>`) and by parse5 as HTML",
+        "as a page to the type checks (declared `application/xhtml+xml` or `text/html`, admitted where html is: the same verdict as the body named `.html` or declared text/html, a fragment or prose as text); read for script by saxes as the browser's XML parser reads it (xhtml elements under any prefix or root: `<x:script>`; a page's own forms, frames, relative refresh and `base` are its own, as an html page's) and by parse5 as HTML",
       notCovered: "the browser's error page for a body that is no XML document (inert)",
     },
     {

@@ -46,14 +46,15 @@ export function findActiveRenderedHtml(html: string, budget: WorkBudget = WorkBu
 /**
  * Why an XHTML element in an SVG or XML document is active, as a browser renders it (`foreignObject` content):
  * script, plugins, handlers and script urls as in any page, and frames, forms, a meta refresh and `base` as in a
- * rendered page; null when it is not.
+ * rendered page (`rendered` false: an xhtml page's own element, judged by a browser page's rules); null when it is not.
  */
 export function activeXhtmlElement(
   name: string,
   attrs: readonly { name: string; value: string }[],
   budget: WorkBudget = WorkBudget.unlimited(),
+  rendered = true,
 ): string | null {
-  return inspectTag(name, HTML_NS, attrs, { depth: 0, budget, rendered: true });
+  return inspectTag(name, HTML_NS, attrs, { depth: 0, budget, rendered });
 }
 
 /** `findActiveHtml` of bytes a sniffing browser reads as HTML though they are something else (an image's pixels and metadata, read as windows-1252): a handler counts only under a name a browser runs (browser-handlers.ts), as binary data spells `on…=` by chance. */

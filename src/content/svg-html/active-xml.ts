@@ -80,6 +80,8 @@ class XmlReading {
   styleDepth = 0;
   /** the text of the open `<style>` */
   css = '';
+  /** whether the root element is in the xhtml namespace (a page), set at the root; null before it */
+  page: boolean | null = null;
 
   constructor(
     readonly text: string,
@@ -152,7 +154,8 @@ function onOpenTag(tag: SaxesTagNS): void {
   r.budget.spend('xml', r.depth);
   r.budget.spendTime('xml nesting', saxesNanosPerElement + saxesNanosPerOpenElement * r.depth);
   const local = lowerCase(tag.local ?? tag.name);
-  const message = inspectElement(tag, local, r.flavour, r.scan);
+  r.page ??= tag.uri === XHTML_NS;
+  const message = inspectElement(tag, local, r.flavour, r.scan, r.page);
   if (message !== null) r.found(message);
   if (r.styleDepth > 0 || local === 'style') {
     // text is collected only inside a `<style>`: saxes builds no text anywhere it has no handler (a text handler
@@ -225,15 +228,23 @@ function attributeName(local: string): AttributeName {
 }
 
 // `scan`: the item's budget for a `srcdoc` document an attribute holds (made once per document read)
-function inspectElement(tag: SaxesTagNS, local: string, flavour: 'svg' | 'xml', scan: MarkupScan): string | null {
+// `page`: the document's root is in the xhtml namespace (an xhtml page, not xhtml inside an svg)
+function inspectElement(
+  tag: SaxesTagNS,
+  local: string,
+  flavour: 'svg' | 'xml',
+  scan: MarkupScan,
+  page: boolean,
+): string | null {
   const uri = tag.uri ?? '';
   if (local === 'script') return 'a `<script>` element';
   if (uri === XML_EVENTS_NS) return 'an xml events element';
   if (uri === XHTML_NS && pluginElements.has(local)) return `an xhtml ${quoteValue(`<${local}>`)} element`;
-  // xhtml content (in a `foreignObject`) is rendered as a page: a meta refresh, frame, form or base acts there
+  // xhtml content in an svg (a `foreignObject`) is rendered as a page inside it: a meta refresh, frame, form or base
+  // acts there; an xhtml page's own (its root in the xhtml namespace) are the page's, judged by a browser page's rules
   if (uri === XHTML_NS) {
     const attributes = Object.values(tag.attributes).map((a) => ({ name: a.local.toLowerCase(), value: a.value }));
-    const found = activeXhtmlElement(local, attributes, scan.budget);
+    const found = activeXhtmlElement(local, attributes, scan.budget, !page);
     if (found !== null) return `xhtml content holds ${found}`;
   }
   const svg = uri === SVG_NS || (uri === '' && flavour === 'svg');

@@ -3,8 +3,8 @@
 // notebooks, PDFs, raster images), sampled with a fixed seed, each read through the gate under policies/default.yaml
 // (its default consumer profile) and under every consumer, opt-in ones included, as a typical MCP server sends it:
 // declared by its extension (a type the policy does not admit is sent as text/plain, as the benign corpora do), as
-// text/plain, and as an application/octet-stream blob (a type the default policy refuses by name: judged with it
-// added to `content.allow`, so the bytes decide). Prints the percentage allowed per mode (and of the files that are
+// text/plain, a page also as text/html, and as an application/octet-stream blob (text/html and octet-stream are types
+// the default policy refuses by name: judged with each added to `content.allow`, so the bytes decide). Prints the percentage allowed per mode (and of the files that are
 // neither pages whose script a browser runs nor text holding controls a terminal acts on, both refused rightly) and
 // every file withheld or denied with its reasons. test/conformance/ordinary-files.test.ts keeps the files it found
 // over-blocked allowed.
@@ -145,15 +145,22 @@ const octetYaml = defaultYaml.replace(
   /^content:\n {2}allow:\n/m,
   'content:\n  allow:\n    - application/octet-stream\n',
 );
+// a page declared as the page it is (text/html), a type the default policy refuses by name: judged with it added to
+// `content.allow`, so the bytes decide, as in the octet-stream mode
+const pageYaml = defaultYaml.replace(/^content:\n {2}allow:\n/m, 'content:\n  allow:\n    - text/html\n');
 const everyConsumer = (yaml: string): string =>
   yaml.replace(
     /^content:\n/m,
     'content:\n  consumers: [browser, markdown, notebook, pdf-reader, launcher, shell, mdx, vitepress]\n',
   );
 const gateOf = (yaml: string): Gate => createGate(parsePolicy(yaml, 'default.yaml'));
-const profiles: Record<string, { gate: Gate; octet: Gate }> = {
-  default: { gate: gateOf(defaultYaml), octet: gateOf(octetYaml) },
-  'every consumer': { gate: gateOf(everyConsumer(defaultYaml)), octet: gateOf(everyConsumer(octetYaml)) },
+const profiles: Record<string, { gate: Gate; octet: Gate; page: Gate }> = {
+  default: { gate: gateOf(defaultYaml), octet: gateOf(octetYaml), page: gateOf(pageYaml) },
+  'every consumer': {
+    gate: gateOf(everyConsumer(defaultYaml)),
+    octet: gateOf(everyConsumer(octetYaml)),
+    page: gateOf(everyConsumer(pageYaml)),
+  },
 };
 
 async function read(gate: Gate, file: string, mode: string, mimeType: string, bytes: Buffer): Promise<Outcome> {
@@ -190,11 +197,13 @@ for (const file of files) {
   const text = !binaryTypes.has(declared) && isUtf8(bytes);
   const modes: [string, string][] = [['extension', allowed.has(declared) ? declared : 'text/plain']];
   if (text) modes.push(['text/plain', 'text/plain']);
+  // a page is also sent as what it is: text/html, admitted (the extension mode sends it as text/plain)
+  if (text && declared === 'text/html') modes.push(['text/html', 'text/html']);
   modes.push(['octet-stream', 'application/octet-stream']);
-  for (const [profile, { gate, octet }] of Object.entries(profiles))
+  for (const [profile, { gate, octet, page }] of Object.entries(profiles))
     for (const [mode, mimeType] of modes) {
       if (!text && !binaryTypes.has(mimeType) && mimeType !== 'application/octet-stream') continue;
-      const judge = mode === 'octet-stream' ? octet : gate;
+      const judge = mode === 'octet-stream' ? octet : mode === 'text/html' ? page : gate;
       results.push(await read(judge, file, `${profile} · ${mode}`, mimeType, bytes));
     }
 }

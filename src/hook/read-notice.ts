@@ -1,4 +1,4 @@
-import type { Decision, Reason } from '../decision/decision.ts';
+import type { Decision } from '../decision/decision.ts';
 import { gateNotice, stepSubject } from '../flow/gate-notice.ts';
 import type { LinkStep } from '../flow/link-steps.ts';
 import { MessageLedger } from '../flow/message-ledger.ts';
@@ -12,7 +12,9 @@ import type { SessionState } from './session-state.ts';
 // ordinary name is shown. A name spelling an address the session refused earlier is left out as well (the state's
 // list, searched as later tool results are, and read only for a name that spells an address); when that list is not
 // whole, such a name is not shown at all, and where an event of the session withheld links by a cap no name is. Its
-// reasons are shown by their codes, each with its message only where the policy is its source (`shownReasons`).
+// reasons are shown by their codes, each with its message only where the policy is its source: gateNotice's one rule
+// (`showsMessage`, every front end's), as any other message may quote what the server sent (a withheld page's
+// stylesheet href, a zip entry's name, an attribute or element name, a declared type, a `resultType`, an error's text).
 
 /** The notice of a read event (`what` the hook did to `step`'s link: `refused to read`, `withheld the body of`). */
 export async function readNotice(
@@ -24,15 +26,14 @@ export async function readNotice(
   keptAll: boolean,
 ): Promise<string> {
   const subject = stepSubject(step);
-  const shown = shownReasons(decision);
-  const nameless = gateNotice(what, { ...subject, name: null }, shown, next);
+  const nameless = gateNotice(what, { ...subject, name: null }, decision, next);
   // a session whose links were not all kept (a cap withheld some unjudged, their addresses on no list) names no link,
   // as the capped event's own notices name none (`MessageLedger.unknown`): a name may spell such a link's address in
   // a form no rule for 'any address' sees (`localhost/admin/keys`); `keptAll` comes from the read's one listing
   if (!keptAll) return nameless;
   // worded with no ledger, a notice shows no name that spells any address at all
-  const broad = gateNotice(what, subject, shown, next);
-  const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, shown, next);
+  const broad = gateNotice(what, subject, decision, next);
+  const notice = gateNotice(what, { ...subject, refused: MessageLedger.of([subject.uri]) }, decision, next);
   // the same words (a name spelling no address, or its own): the session's list is not read (a read's one listing)
   if (notice === broad) return notice;
   const before = await read.state.refusedAddresses(read.context.budget);
@@ -40,23 +41,4 @@ export async function readNotice(
   if (!before.complete) return nameless;
   const search = refusedSearch(before);
   return search === null || !search.names([subject.name, notice]) ? notice : nameless;
-}
-
-/**
- * `decision` as a read notice shows it: every reason by its code, its message kept only where the policy is its source
- * (`policyWords`). Any other message may quote what the server sent: a withheld page's stylesheet href, a zip entry's
- * name, an attribute or element name, a declared type, a `resultType`, an error's text. A read notice is searched for
- * no address (the session's refused ones, or any) beyond the link's name, so it hands the model nothing of the body
- * it withholds; the record keeps every message.
- */
-export function shownReasons(decision: Decision): Decision {
-  if (decision.reasons.every((r) => r.message === '' || policyWords(r))) return decision;
-  const reasons = decision.reasons.map((r) => (policyWords(r) ? r : { ...r, message: '' }));
-  return { ...decision, reasons };
-}
-
-// a custom rule's message (the policy author's words) and why the policy's review did not verify (its files, its
-// signers, its pins): the only messages no server writes a part of
-function policyWords(r: Reason): boolean {
-  return r.code.startsWith('rule.') || r.code === 'policy.unreviewed';
 }

@@ -3,9 +3,10 @@
 // active-xml.ts), a zip entry's name (zip-kind.ts), the item's declared type (judge-content.ts), the answer's
 // `resultType` (decide-read.ts). A read notice showed every such message beside its code, and was searched for no
 // address beyond the link's name: an internal address, or one the session refused, was handed on in the gate's own
-// words, and an attribute name's backtick closed the notice's quote. One rule (`shownReasons`): a read notice shows a
-// reason's message only where the policy wrote it; the record keeps every message. Each case checks the record quotes
-// the marker (so the message does quote the body) and the notice does not, through Claude Code's and Codex's hooks.
+// words, and an attribute name's backtick closed the notice's quote. One rule (`showsMessage`, gate-notice.ts): a
+// notice shows a reason's message only where the policy wrote it; the record keeps every message. Each case checks the
+// record quotes the marker (so the message does quote the body) and the notice does not, through Claude Code's and
+// Codex's hooks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -6,6 +6,7 @@ import type { Gate } from '../gate/create-gate.ts';
 import { deliveredStage } from '../record/build-stages.ts';
 import type { DroppedItem } from '../record/link-record.ts';
 import { type AnswerTiming, finish, judgeRead, type LinkStep, type ReadJudgement } from './link-steps.ts';
+import type { ReadBodyJudge } from './read-body-decision.ts';
 
 /** What a host did to a read's items before the gate saw them; indices into the result's `contents`. */
 export interface HostAlteration {
@@ -21,7 +22,8 @@ export interface HostAlteration {
  * Judges a read the host altered before the gate saw it, never as the whole body. A cut item's size cannot be
  * verified, so it is taken as over the byte cap (`content.too-large`, rule `read.maxBytes`): the read is denied under
  * `overCap: deny`, the item dropped under `partial`, and the received stage says the body was cut (a cut body is
- * never `body-obtained`). A replaced item is recorded as not delivered, in observe mode too.
+ * never `body-obtained`). A replaced item is recorded as not delivered, in observe mode too. `bodies`: the JSON
+ * bodies' link judgement (`readBodyJudge`), as `judgeReadAnswer` passes it for a read no host altered.
  */
 export async function judgeAlteredRead(
   gate: Gate,
@@ -29,6 +31,7 @@ export async function judgeAlteredRead(
   result: Readonly<Record<string, unknown>>,
   altered: HostAlteration,
   timing: AnswerTiming,
+  bodies?: ReadBodyJudge,
 ): Promise<ReadJudgement> {
   const judging =
     altered.cut.size === 0
@@ -40,7 +43,7 @@ export async function judgeAlteredRead(
             return { ...verdict, decision: withCut(gate, verdict.decision, altered) };
           },
         };
-  const judged = await judgeRead(judging, step, { result }, timing);
+  const judged = await judgeRead(judging, step, { result }, timing, bodies);
   const { requested, received } = judged.record.stages;
   if (!judged.complete || received === null) return judged;
   const deliver = judged.deliver.filter((index) => !altered.replaced.has(index));

@@ -11,7 +11,7 @@ import { resultLinkDecider } from './link-decider.ts';
 import { duplicateName } from './member-names.ts';
 import { MessageLedger } from './message-ledger.ts';
 import { refusedLinkNotice } from './refused-link.ts';
-import type { ReadBodyItem } from './read-body-decision.ts';
+import type { ReadBodyItem, ReadBodyJudge } from './read-body-decision.ts';
 import { type AnswerTiming, judgeRead, type LinkStep, type ReadJudgement } from './link-steps.ts';
 import type { ReadAnswer } from './link-reader.ts';
 import { applyStructured, judgeStructured, type RefusedRef, structuredLimits } from './structured-links.ts';
@@ -33,9 +33,12 @@ export function judgeReadAnswer(
   answer: ReadAnswer,
   timing: AnswerTiming,
 ): Promise<ReadJudgement> {
-  return judgeRead(gate, step, answer, timing, (contents, deliver, server) =>
-    judgeReadBodies(gate, contents, deliver, server),
-  );
+  return judgeRead(gate, step, answer, timing, readBodyJudge(gate));
+}
+
+/** The JSON bodies' link judgement `judgeRead` and `judgeAlteredRead` take: `judgeReadBodies` with `gate`. */
+export function readBodyJudge(gate: Gate): ReadBodyJudge {
+  return (contents, deliver, server) => judgeReadBodies(gate, contents, deliver, server);
 }
 
 /**

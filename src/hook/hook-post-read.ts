@@ -1,7 +1,7 @@
 import { isRecord } from '../decision/json-value.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
-import { judgeReadAnswer } from '../flow/read-body-links.ts';
+import { judgeReadAnswer, readBodyJudge } from '../flow/read-body-links.ts';
 import { checkBudget } from './event-budget.ts';
 import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
 import type { PendingRead } from './session-state.ts';
@@ -81,7 +81,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const judged =
     event.altered === undefined
       ? await judgeReadAnswer(gate, step, { result: readResult(contents, readResultType(event.response)) }, timing)
-      : await judgeAlteredRead(gate, step, { contents }, event.altered, timing);
+      : await judgeAlteredRead(gate, step, { contents }, event.altered, timing, readBodyJudge(gate));
   await save(context, event, step, judged.record);
   if (modeOf(context) === 'observe') return { kind: 'none' };
   // a result the flow did not judge item by item (an unknown `resultType`, `input_required`) passes whole or not at all

@@ -10,7 +10,7 @@
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // Mended: read notice quotes the body claude-code, read notice quotes the body codex — a hook's read notice showed its
 // reasons' messages (src/content/svg-html/css-import.ts quotes the href) and searched only the link's name; it now
-// shows a reason's message only where the policy wrote it (src/hook/read-notice.ts `shownReasons`), the record keeps
+// shows a reason's message only where the policy wrote it (`showsMessage`, src/flow/gate-notice.ts), the record keeps
 // the rest. Mended: capped name claude-code, capped name codex, capped name gemini-cli — an event past the 1 024-link cap words
 // its notices with the broad rule (src/flow/gate-notice.ts), which did not see a bracketed IPv6 host with no scheme
 // (`[fd00::1]/admin/keys` was shown); it now sees IPv6 literals, bracketed or bare, and hosts with a path or a port

@@ -275,7 +275,7 @@ for (const mode of [...new Set(results.map((r) => r.mode))]) {
   const ordinary = rows.length - pages - terminal;
   console.log(
     `  ${mode.padEnd(36)} ${((100 * ok) / rows.length).toFixed(2).padStart(6)}% allowed (${ok}/${rows.length}); ` +
-      `${((100 * ok) / ordinary).toFixed(2)}% of the ${ordinary} that are neither pages running a script (${pages}) ` +
+      `${ordinary === 0 ? '—' : ((100 * ok) / ordinary).toFixed(2)}% of the ${ordinary} that are neither pages running a script (${pages}) ` +
       `nor text a terminal acts on (${terminal})`,
   );
 }

@@ -2,6 +2,7 @@
 // message through quoteValue: a backtick cannot close the quote and a bidi override (U+202E) or a line separator
 // cannot reorder or split what the reader sees. Each case is a finding whose message showed the raw name before.
 import { describe, expect, test } from 'vitest';
+import { findActiveHtml } from '../../src/content/svg-html/active-html.ts';
 import { findActiveXml } from '../../src/content/svg-html/active-xml.ts';
 import { profileGate } from './consumers/profile-gate.ts';
 import { judgeSendings } from './redteam/judge-variants.ts';
@@ -32,6 +33,11 @@ describe('server-chosen names in findings are quoted', () => {
     ],
   ] as const)('active-xml: %s', ([, svg, message]) => {
     expect(findActiveXml(svg, 'svg').active).toBe(message);
+  });
+
+  // parse5 reads an attribute name up to white space, `/`, `>` or `=`: a handler's name may hold anything else
+  test('active-html: an event-handler attribute with a backtick and U+202E', () => {
+    expect(findActiveHtml('<p on\u202e`x="go()">a</p>')).toBe("an event-handler attribute `on\\u202e'x`");
   });
 
   // raw html inside an html block is parsed by parse5, whose names hold any character but space, `/`, `>` and `=`

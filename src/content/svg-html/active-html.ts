@@ -6,6 +6,7 @@
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { parseHtmlSeeingTags } from '../lazy-parsers.ts';
 import { parse5NanosPerChar, parse5NanosPerOpenElement, parse5NanosPerParse } from '../parser-nanos.ts';
+import { quoteValue } from '../../decision/quote-value.ts';
 import { runsAsHandler } from '../browser-handlers.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { findActiveCss } from './active-css.ts';
@@ -204,7 +205,7 @@ export function inspectAttribute(
 ): string | null {
   // an empty handler runs nothing
   const handler = scan.eventNamesOnly === true ? runsAsHandler(name) : name.length > 2 && name.startsWith('on');
-  if (handler && value.trim() !== '') return `an event-handler attribute \`${name}\``;
+  if (handler && value.trim() !== '') return `an event-handler attribute ${quoteValue(name)}`;
   // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
   if (name === 'attributename' && /^\s*on/i.test(value)) return 'an animation that sets an event-handler attribute';
   const url = activeAttributeUrl(name, value);

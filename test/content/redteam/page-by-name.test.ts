@@ -32,9 +32,12 @@ const sendings: Sending[] = [
 // policies/default.yaml refuses text/html by name (and html undeclared by its real type): with it admitted, the bytes
 // decide
 const htmlGate = profileGate(undefined, ['text/html']);
+// declared text/html it is a page whatever its uri's name: at a directory-style uri with no extension too
 const htmlSendings: Sending[] = [
   [uri, 'text/html'],
   [uri, undefined],
+  ['https://docs.example/guide/', 'text/html'],
+  ['https://docs.example/guide/constructors', 'text/html'],
 ];
 
 describe("libxslt's manual page with its search form", () => {

@@ -1,6 +1,6 @@
 // A body declared a data type (JSON, CSV, …) is parsed by its consumer, never rendered as markdown: the gate does
 // not run the markdown renderers on it (whose work on such a body is thrown away, and can be superlinear: 21 KB of
-// `_a*` costs marked and micromark 11 s and 13 s), nor reads a declared table as HTML (no browser sniffs it), and judges the
+// `_a*` costs marked and micromark 11 s and 13 s), reads it as HTML only (a host that sniffs it), and judges the
 // same bytes declared markdown as markdown. The consumer of each body (JSON.parse, a CSV split) is the oracle that
 // it is data.
 import { describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ async function familiesSpent(body: string, declaredMime: string | null): Promise
 const pathologicalJson = JSON.stringify({ note: '<script>', text: '_a*'.repeat(7000) });
 // a CSV whose cell holds a markdown link with a script destination: a link only to a markdown renderer
 const csvWithMarkdownLink = 'name,link\nrelease notes,[open](javascript:alert(1))\n';
-// a CSV whose cell holds raw HTML with a handler: a string to a csv reader, and no browser sniffs declared csv
+// a CSV whose cell holds raw HTML with a handler: live to a host that sniffs the text as HTML
 const csvWithHtml = 'name,note\nbadge,<img src=x onerror=alert(1)>\n';
 
 describe('a body declared a data type is not rendered as markdown', () => {
@@ -54,18 +54,17 @@ describe('a body declared a data type is not rendered as markdown', () => {
     expect((await familiesSpent(short, null)).has('markdown')).toBe(true);
   });
 
-  // no browser sniffs a declared csv as html (the standard sniffs only undeclared and unknown types): csv-cells.test.ts
-  it('csv declared csv is read neither as html nor as markdown', async () => {
+  it('csv declared csv is read as html, not as markdown', async () => {
     const families = await familiesSpent(csvWithMarkdownLink, 'text/csv');
     expect(families.has('markdown')).toBe(false);
-    expect(families.has('html')).toBe(false);
+    expect(families.has('html')).toBe(true);
   });
 
-  it('the verdicts: json allowed as json, csv as csv, the same csv as markdown denied', async () => {
+  it('the verdicts: json allowed as json, csv judged as html, the same csv as markdown denied', async () => {
     const json = await decideItem(Buffer.from(pathologicalJson, 'utf8'), 'application/json');
     expect(json.effect).toBe('allow');
     expect((await decideItem(Buffer.from(csvWithMarkdownLink, 'utf8'), 'text/csv')).effect).toBe('allow');
-    expect((await decideItem(Buffer.from(csvWithHtml, 'utf8'), 'text/csv')).effect).toBe('allow');
+    expect((await decideItem(Buffer.from(csvWithHtml, 'utf8'), 'text/csv')).codes).toContain('content.executable');
     const asMarkdown = await decideItem(Buffer.from(csvWithMarkdownLink, 'utf8'), 'text/markdown');
     expect(asMarkdown.codes).toContain('content.executable');
     expect(asMarkdown.messages).toMatch(/javascript:/);

@@ -16,7 +16,7 @@ export const markdownConsumer: ContentConsumer = {
     {
       consumer: 'markdown renderers: CommonMark, GFM, markdown-it, marked',
       reaches:
-        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file or a table (`.ts`, `.css`, `.py`, `.csv`, `.tsv`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
+        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
       judged:
         "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5 (frames, forms, a meta refresh and `base` count as active, none being in a page a renderer makes of ordinary markdown; of a body named as a page, `.html`, `.htm`, `.xhtml`, … not declared markdown, only what runs on a browser page); destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
       notCovered:
@@ -60,20 +60,13 @@ function styled(body: TextBody): boolean {
   return body.mayHold(0x3c) && stylesheetElement.test(body.text());
 }
 
-// A source or table file by its uri (`.ts`, `.css`, `.py`, `.csv`, …) declared text/plain, application/octet-stream or not declared at
+// A source file by its uri (`.ts`, `.css`, `.py`, …) declared text/plain, application/octet-stream or not declared at
 // all: editors, viewers and hosts show it as text, and no markdown renderer is handed it (a browser may still sniff an
 // undeclared one as HTML, which the browser consumer judges)
 const shownAsText: ReadonlySet<string> = new Set(['text/plain', 'application/octet-stream']);
 function sourceFile(body: TextBody): boolean {
-  return (
-    (body.declaredMime === null || shownAsText.has(body.declaredMime)) &&
-    (isSourceCodeExtension(body.extension) || dataFileExtensions.has(body.extension ?? ''))
-  );
+  return (body.declaredMime === null || shownAsText.has(body.declaredMime)) && isSourceCodeExtension(body.extension);
 }
-
-// a table by its uri (`.csv`, `.tsv`): spreadsheets and viewers read it as cells, a code host shows it as a table of
-// escaped cells; no host renders it as markdown
-const dataFileExtensions: ReadonlySet<string> = new Set(['csv', 'tsv']);
 
 // A page by its uri (`.html`, `.htm`, `.xhtml`, …) not declared markdown is a page, whose own markup holds forms,
 // frames, a refresh or `base` as any page may (a libxslt manual's search `<form>`): its rendered pages are judged by a

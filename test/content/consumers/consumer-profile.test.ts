@@ -131,10 +131,9 @@ const cases: [string, string, string, string, { text: string } | { blob: string 
   [
     'browser',
     'a script in html read raw as html',
-    // a data file's name under text/plain keeps the browser's margin (a declared csv is a table: csv-cells.test.ts)
-    'guide://d/notes.json',
-    'text/plain',
-    { text: '<p>a</p>\n<script>alert(1)</script>\n' },
+    'guide://d/notes',
+    'text/csv',
+    { text: 'a,b\n<script>alert(1)</script>,2\n' },
   ],
 ];
 

@@ -221,7 +221,10 @@ describe("doctor: codex's writable roots and project root", () => {
     const policy = policyAt(path.join(home, 'linkgate.yaml'));
     const { state, lines } = await codexProxy(home, project, policy, 'sandbox_mode = "workspace-write"\n');
     expect(state).toBe('not-gated');
-    expect(lines).toEqual([expect.stringContaining("lies in `/tmp`, codex's `workspace-write` sandbox")]);
+    // the policy's line; a checkout under /tmp (a CI clone) adds one naming its linkgate code too
+    expect(lines.filter((l) => l.startsWith('its policy'))).toEqual([
+      expect.stringContaining("lies in `/tmp`, codex's `workspace-write` sandbox"),
+    ]);
     expect(await codexProxy(home, project, policy, `sandbox_mode = "workspace-write"\n${excluded}`)).toEqual({
       state: 'gated',
       lines: [],

@@ -144,8 +144,9 @@ describe('red team, adapters (round 8): gatedLinks', () => {
     };
     await callTool({ content: [link('rt://docs/big.txt', 'big')] }, { answers: { 'resources/read': { result: big } } });
     const text = await links.read('rt://docs/big.txt');
-    // the capped read buffer's own answer is the gate's (gated-links.ts hands a server's -32080 on as the server's)
-    expect(text).toMatch(/content\.too-large \(the answer of `\d+` bytes passed the connection cap/);
+    // the capped read buffer's own answer is the gate's (gated-links.ts hands a server's -32080 on as the server's):
+    // its code, and the next boundary saying why (a notice shows the code, not the gate's message: a0d2fa1)
+    expect(text).toMatch(/content\.too-large .*the answer passed the connection cap/);
     expect(text).not.toMatch(/server's own error|server answered/);
   });
 

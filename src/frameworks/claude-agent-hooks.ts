@@ -119,8 +119,10 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
 function asTheModelReads(input: Record<string, unknown>): Record<string, unknown> {
   const response = input['tool_response'];
   const tool = input['tool_name'];
-  if (input['hook_event_name'] !== 'PostToolUse' || typeof response !== 'string') return input;
-  if (typeof tool !== 'string' || !tool.startsWith('mcp__')) return input;
+  const event = input['hook_event_name'];
+  if (typeof event !== 'string' || eventPhase(claudeCode, event) !== 'post' || typeof response !== 'string')
+    return input;
+  if (typeof tool !== 'string' || claudeCode.tools.mcpParts(tool) === null) return input;
   if (unwrapToolOutput(response).result !== null) return input;
   return { ...input, tool_response: [{ type: 'text', text: response }] };
 }

@@ -6,18 +6,11 @@ import { judgeAlteredRead } from '../../src/flow/host-altered-read.ts';
 import { discoverLink, startLink } from '../../src/flow/link-steps.ts';
 import { readBodyJudge } from '../../src/flow/read-body-links.ts';
 import { createGate } from '../../src/gate/create-gate.ts';
-import type { LinkContext } from '../../src/record/build-stages.ts';
+import { flowContext } from './flow-context.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 
-const context: LinkContext = {
-  server: 'docs',
-  tool: 'find',
-  responseId: 7,
-  protocolVersion: '2025-11-25',
-  client: { name: 'host', version: '1' },
-  serverInfo: { name: 'srv', version: '2' },
-};
+const context = flowContext;
 const at = new Date('2026-12-07T04:00:00Z');
 const doc = 'https://docs.example/r.json';
 const hostPath = '169.254.169.254/latest';

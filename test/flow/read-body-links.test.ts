@@ -4,7 +4,7 @@ import type { FlowMode } from '../../src/flow/link-steps.ts';
 import { runLinkFlow } from '../../src/flow/run-link-flow.ts';
 import { structuredLimits } from '../../src/flow/structured-links.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
-import type { LinkContext } from '../../src/record/build-stages.ts';
+import { flowContext } from './flow-context.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 
@@ -13,14 +13,7 @@ import { defaultPolicyWith } from '../sdk/fake-gate.ts';
 // the read `partial` with the link's reason; past the limits or naming a member twice the item is withheld. A body
 // that is not JSON is a document, untouched.
 
-const context: LinkContext = {
-  server: 'docs',
-  tool: 'find',
-  responseId: 7,
-  protocolVersion: '2025-11-25',
-  client: { name: 'host', version: '1' },
-  serverInfo: { name: 'srv', version: '2' },
-};
+const context = flowContext;
 const doc = 'https://docs.example/r.json';
 const metadata = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 const hostPath = '169.254.169.254/latest';

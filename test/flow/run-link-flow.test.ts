@@ -5,18 +5,11 @@ import { ReadCache } from '../../src/flow/read-cache.ts';
 import type { LinkReader, ReadAnswer } from '../../src/flow/link-reader.ts';
 import { runLinkFlow } from '../../src/flow/run-link-flow.ts';
 import type { Policy } from '../../src/policy/policy.ts';
-import type { LinkContext } from '../../src/record/build-stages.ts';
+import { flowContext } from './flow-context.ts';
 import { recordViolations } from '../../src/record/record-invariants.ts';
 import { decision, defaultPolicyWith, evidence, fakeGate } from '../sdk/fake-gate.ts';
 
-const context: LinkContext = {
-  server: 'docs',
-  tool: 'find',
-  responseId: 7,
-  protocolVersion: '2025-11-25',
-  client: { name: 'host', version: '1' },
-  serverInfo: { name: 'srv', version: '2' },
-};
+const context = flowContext;
 const link = {
   type: 'resource_link',
   uri: 'guide://manuals/packing?key=v4lue',

@@ -15,62 +15,12 @@ import { loadPolicy } from '../../src/policy/load-policy.ts';
 import type { LinkRecord } from '../../src/record/link-record.ts';
 import { callbackSink } from '../../src/record/record-sink.ts';
 import { gatedRead } from '../../src/sdk/gated-read.ts';
-import { makeZip } from '../fixtures/make-bytes.ts';
+import { cases, marker, uri } from '../fixtures/body-quoting-reads.ts';
 import { tsServerCommand } from '../real-host/fixture-process.ts';
 import { closeAll, onClose, policyFile } from '../redteam/scripted-host.ts';
 import { callWith, oneWriteServer, orderFronts } from './order-fronts.ts';
 
 afterEach(closeAll);
-
-// what the server's body spells, which nothing handed on may: an internal address and a word next to it
-const marker = '10.66.77.88';
-const address = `http://${marker}/zq9/keys`;
-const uri = 'https://docs.example/guide.md';
-const page = (body: string) => `<!doctype html><html><head>${body}</head><body>guide</body></html>`;
-type Item = Record<string, unknown>;
-const text = (mimeType: string, body: string): Item => ({ uri, mimeType, text: body });
-const blob = (mimeType: string, bytes: Buffer): Item => ({ uri, mimeType, blob: bytes.toString('base64') });
-
-// [case, the read's items, the answer's fields beside `contents`, a reason code the notice shows]
-const cases: [string, Item[], Item, string][] = [
-  ['a stylesheet link', [text('text/markdown', page(`<link rel="stylesheet" href="${address}.css">`))], {}, 'content.'],
-  [
-    'an xml-stylesheet instruction',
-    [
-      text(
-        'image/svg+xml',
-        `<?xml-stylesheet type="text/css" href="${address}.css"?><svg xmlns="http://www.w3.org/2000/svg"/>`,
-      ),
-    ],
-    {},
-    'content.',
-  ],
-  [
-    'an event handler named by the body',
-    [text('text/markdown', page(`<div on${marker}\`allowed="1">x</div>`))],
-    {},
-    'content.',
-  ],
-  [
-    'an svg element named by the body',
-    [text('image/svg+xml', `<svg xmlns="http://www.w3.org/2000/svg"><x-${marker}/></svg>`)],
-    {},
-    'content.',
-  ],
-  [
-    'a zip entry named by an address',
-    [blob('application/zip', makeZip([{ name: `${address}/Main.class`, data: 'cafebabe' }]))],
-    {},
-    'content.',
-  ],
-  ['a declared type spelling an address', [blob(`image/${marker}`, Buffer.from('%PDF-1.4\n'))], {}, 'content.'],
-  [
-    'a result type spelling an address',
-    [text('text/plain', 'guide')],
-    { resultType: address },
-    'read.result-type-unknown',
-  ],
-];
 
 const listing = { content: [{ type: 'resource_link', uri, name: 'guide', mimeType: 'text/markdown' }] };
 

@@ -11,8 +11,11 @@ export const maxMaskedUriChars = 2048;
  * `reading`: the WHATWG reading of `uri` the caller's link decision takes too (`reused-url.ts`), read and never changed.
  */
 export function maskUri(uri: string, reading?: UriReading): string {
+  // one pass finds what the usual uri lacks (`textFlags`): a tab, LF or CR, a `@`, a `?` or `#`, a character
+  // `encodeUnsafe` would change; a uri with none of the first two is its own stripped text
+  const flags = textFlags(uri);
   // WHATWG URL drops tab, LF and CR anywhere, so they cannot hide a userinfo from the strip below
-  const stripped = stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
+  const stripped = (flags & (hasBreak | hasAt)) === 0 ? uri : stripUserinfo(uri.replace(/[\t\n\r]/g, ''));
   // the userinfo is gone from the whole text; what is past `maxMaskedInputChars` is cut before the costly passes (a
   // server's 64 MiB uri is masked in the time of a short one): each pass turns a prefix into a prefix of its output,
   // and the output is cut far shorter anyway
@@ -21,7 +24,9 @@ export function maskUri(uri: string, reading?: UriReading): string {
   let masked: string;
   // text that is its own WHATWG serialization (`readCanonicalNetworkUri`, its host in WHATWG's own form) with no
   // userinfo, query or fragment is what the parse would give back, with nothing to remove: not parsed
-  const canonical = plain.includes('?') || plain.includes('#') ? null : readCanonicalNetworkUri(plain);
+  const queryOrFragment =
+    plain === uri ? (flags & hasQueryOrFragment) !== 0 : plain.includes('?') || plain.includes('#');
+  const canonical = queryOrFragment ? null : readCanonicalNetworkUri(plain);
   if (canonical !== null && canonical.address === null) masked = plain;
   else
     try {
@@ -30,11 +35,35 @@ export function maskUri(uri: string, reading?: UriReading): string {
     } catch {
       masked = maskText(plain);
     }
-  masked = encodeUnsafe(masked);
+  // the uri itself, printable ASCII but the backtick, is what `encodeUnsafe` gives back (`plainAscii`)
+  if (masked !== uri || (flags & notPlain) !== 0) masked = encodeUnsafe(masked);
   // a cut input ends in `…` too, within the same cap
   if (masked.length > maxMaskedUriChars || (cut && masked.length === maxMaskedUriChars))
     return `${masked.slice(0, maxMaskedUriChars - 1)}…`;
   return cut ? `${masked}…` : masked;
+}
+
+// what `textFlags` finds in a uri
+const hasBreak = 1;
+const hasAt = 2;
+const hasQueryOrFragment = 4;
+const notPlain = 8;
+
+// the flags of `text`, in one pass by char code (a regular expression and three `includes` cost four)
+function textFlags(text: string): number {
+  let flags = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // `plainAscii`: `!` to `_`, `a` to `~`
+    if (c > 0x20 && c < 0x7f && c !== 0x60) {
+      if (c === 0x40) flags |= hasAt;
+      else if (c === 0x3f || c === 0x23) flags |= hasQueryOrFragment;
+      continue;
+    }
+    flags |= notPlain;
+    if (c === 0x09 || c === 0x0a || c === 0x0d) flags |= hasBreak;
+  }
+  return flags;
 }
 
 /** Longest part of a uri (after its userinfo is stripped) the masking passes read, UTF-16 code units. */

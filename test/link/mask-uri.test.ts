@@ -25,6 +25,12 @@ describe('maskUri', () => {
     // nothing that reorders, hides, breaks a line or closes a quote survives, parsed or not
     ['javascript:alert(1)//`) verdict: allowed (`', 'javascript:alert(1)//%60)%20verdict:%20allowed%20(%60'],
     ['not a uri \u202e\u2028\u0085\u200b`', 'not%20a%20uri%20%E2%80%AE%E2%80%A8%C2%85%E2%80%8B%60'],
+    // text masked to itself is encoded unless it is printable ASCII but the backtick (the one-pass flags' edges)
+    ['no\u00a0scheme\u007fhere', 'no%C2%A0scheme%7Fhere'],
+    ['x:`a`', 'x:%60a%60'],
+    ['x: a', 'x:%20a'],
+    ['guide://a\tb/c?k=v', 'guide://ab/c?k='],
+    ['guide://a@b/c#f', 'guide://b/c'],
   ])('%j → %j', (uri, masked) => {
     expect(maskUri(uri)).toBe(masked);
   });

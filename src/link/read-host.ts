@@ -136,6 +136,36 @@ function hostEnds(c: number): boolean {
  */
 export function customHost(url: URL): HostRead {
   const hostname = url.hostname;
+  // the reading depends on the host text alone: the many links of one result on one host share the last one, frozen
+  // once shared (freezing every reading would cost more than reading a host)
+  if (hostname === lastHostname) {
+    if (!lastShared) {
+      frozenRead(lastRead);
+      lastShared = true;
+    }
+    return lastRead;
+  }
+  lastRead = customHostRead(hostname);
+  lastHostname = hostname;
+  lastShared = false;
+  return lastRead;
+}
+
+// the host text `customHost` read last, its reading, and whether that was given out twice (and frozen)
+let lastHostname: string | undefined;
+let lastRead: HostRead = noHostRead;
+let lastShared = true;
+
+// `read` frozen with what it holds, so no caller can change the reading the next link on that host is given
+function frozenRead(read: HostRead): HostRead {
+  if (read.host !== null) Object.freeze(read.host);
+  for (const host of read.otherHosts) Object.freeze(host);
+  Object.freeze(read.otherHosts);
+  return Object.freeze(read);
+}
+
+// `customHost` of the host text `hostname`
+function customHostRead(hostname: string): HostRead {
   if (hostname === '') return noHostRead;
   const read = customHostOnce(hostname);
   if (read.host === null) return read;

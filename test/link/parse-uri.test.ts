@@ -316,3 +316,17 @@ describe('isCanonicalLdh, in one pass', () => {
     );
   });
 });
+
+describe('a custom host read once for the links that follow on it', () => {
+  it('gives the next link on the same host the same reading, frozen, and another host its own', () => {
+    const first = parsed('guide://docs/a');
+    const second = parsed('guide://docs/b');
+    expect(second.host).toEqual({ kind: 'name', text: 'docs' });
+    expect(second.host).toBe(first.host);
+    // shared by two parses: no caller may change what the next link on that host is given
+    expect(Object.isFrozen(second.host)).toBe(true);
+    expect(Object.isFrozen(second.otherHosts)).toBe(true);
+    expect(parsed('guide://0x7f.1/c').host).toEqual({ kind: 'ipv4', text: '127.0.0.1' });
+    expect(parsed('guide://DOCS/d').host).toEqual({ kind: 'name', text: 'docs' });
+  });
+});

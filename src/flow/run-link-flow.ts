@@ -26,6 +26,7 @@ import type { ReadCache } from './read-cache.ts';
 import { refusedStepItem } from './refused-link.ts';
 import { inputRequestUrls, refusedElicitation } from './elicitation-urls.ts';
 import { errorText } from '../decision/error-line.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 
 /** Most rounds of answering `input_required` for one link read, when the policy allows answering at all. */
 export const maxInputRounds = 3;
@@ -145,8 +146,11 @@ export async function runLinkFlow(
     if (deadline.timedOut) failure = { kind: 'timeout', deadlineMs };
     else if (isAborted(options.budget)) failure = { kind: 'budget' };
     else {
-      const message = maskText(errorText(error)).toLowerCase();
-      failure = { kind: 'failed', why: `the read failed before an answer: ${message}` };
+      // the error's text (a transport's, which may quote the server) is the reason's, quoted: the record's `why`, and
+      // so the next hint a notice hands the model, names no server text
+      const message = quoteValue(maskText(errorText(error)).toLowerCase());
+      const why = 'the read failed before an answer';
+      failure = { kind: 'failed', why, message: `${why}: ${message}` };
     }
     return { record: readFailed(gate, step, requested, failure).record, contents: [] };
   } finally {

@@ -70,7 +70,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     // the policy refused the link: the items standing for its body carry no address either (one notice for a
     // result over the item cap)
     const items = overCap ? raw.slice(0, 1) : raw;
-    return withholdAnswer(items, new Set(items.map((_, i) => i)), notice, false);
+    return withholdAnswer(call.uri, items, new Set(items.map((_, i) => i)), notice, false);
   }
 
   // the host did the read: the flow judges its result afterwards
@@ -95,13 +95,13 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
   if (withheld.size === 0) {
     const notice = await readNotice('replaced refused links in the body of', step, judged.decision, null, r, keptAll);
-    return withholdAnswer(raw, withheld, notice, true, replaced);
+    return withholdAnswer(call.uri, raw, withheld, notice, true, replaced);
   }
   const notice = await readNotice('withheld the body of', step, judged.decision, judged.record.next, r, keptAll);
   // a result over the item cap is answered by one notice, not one per item (half a million items made an answer of
   // 150 MB, past what a host reads in its timeout)
-  if (overCap && withheld.size === raw.length) return withholdAnswer(raw.slice(0, 1), new Set([0]), notice);
-  return withholdAnswer(raw, withheld, notice, true, replaced);
+  if (overCap && withheld.size === raw.length) return withholdAnswer(call.uri, raw.slice(0, 1), new Set([0]), notice);
+  return withholdAnswer(call.uri, raw, withheld, notice, true, replaced);
 }
 
 /**
@@ -156,10 +156,12 @@ async function judgedContents(
 }
 
 /**
- * The read tool's output with each withheld item replaced by a text item carrying the notice (its uri when `keepUri`),
+ * The read tool's output with each withheld item replaced by a text item carrying the notice (its uri when `keepUri`
+ * and it is the read's `readUri`),
  * and each item in `replaced` (a JSON body whose refused links are replaced by their notices) in its judged form.
  */
 function withholdAnswer(
+  readUri: string,
   raw: readonly unknown[],
   withheld: ReadonlySet<number>,
   notice: string,
@@ -168,7 +170,8 @@ function withholdAnswer(
 ): HookAnswer {
   const contents = raw.map((item, index) => {
     if (!withheld.has(index)) return replaced.get(index) ?? item;
-    const uri = keepUri && isRecord(item) && typeof item['uri'] === 'string' ? item['uri'] : '';
+    // only the read's own uri stays: an item of another address (`read.uri-mismatch`) may name an internal one
+    const uri = keepUri && isRecord(item) && item['uri'] === readUri ? readUri : '';
     return { uri, mimeType: 'text/plain', text: notice };
   });
   return { kind: 'replace', output: { contents }, reason: notice };

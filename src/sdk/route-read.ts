@@ -3,6 +3,7 @@ import { judgeReadAnswer } from '../flow/read-body-links.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
+import { shownDecision, stepSubject } from '../flow/gate-notice.ts';
 import { linkFacts } from '../flow/discover-links.ts';
 import { answerOf } from '../flow/link-reader.ts';
 import {
@@ -288,9 +289,12 @@ function answerHost(
   // only the contents and the decision change: a front end that kept the answer's bytes edits just those
   const result = isRecord(message['result']) ? message['result'] : {};
   const edits: MessageEdit[] = replacedItems(result, judged);
+  // the decision beside what the gate changed as every front end hands it on (`shownDecision`): a reason's message
+  // that is not the policy's (a withheld item's pdf filter, a declared type) shows its code only, the record keeps it
+  const shown = shownDecision(judged.decision, stepSubject(step).uri);
   if (isRecord(result['_meta']))
-    edits.push({ op: 'set', path: ['result', '_meta'], key: decisionMetaKey, value: judged.decision });
-  else edits.push({ op: 'set', path: ['result'], key: '_meta', value: { [decisionMetaKey]: judged.decision } });
+    edits.push({ op: 'set', path: ['result', '_meta'], key: decisionMetaKey, value: shown });
+  else edits.push({ op: 'set', path: ['result'], key: '_meta', value: { [decisionMetaKey]: shown } });
   s.deliver(editMessage(message, edits), extra);
 }
 

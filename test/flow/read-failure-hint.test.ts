@@ -30,7 +30,12 @@ test('a read error names no server text in its next hint; its reason quotes it e
   const hint = record.next?.hint ?? '';
   expect(hint).toContain('the read failed before an answer');
   expect(hint).not.toMatch(/passwd|linkgate allowed|\u202e|\u2028/);
-  const notice = gateNotice('did not complete the read of', link.uri, record.decisions.read ?? record.decisions.link, record.next);
+  const notice = gateNotice(
+    'did not complete the read of',
+    link.uri,
+    record.decisions.read ?? record.decisions.link,
+    record.next,
+  );
   expect(notice).not.toMatch(/passwd|\u202e|\u2028/);
   const message = record.decisions.read?.reasons[0]?.message ?? '';
   expect(message).toContain('\\u202e');

@@ -16,6 +16,7 @@ import type { BinaryReading, ConsumerFinding, ContentConsumer, TextBody } from '
 import { foundIn } from './content-consumer.ts';
 import { opensAsPage, sniffedAsUnknown } from './html-signature.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
+import { shownAsTable } from './table-file.ts';
 
 /** How a browser reads binary bodies: an image's metadata as HTML, the file as a script, the whole image as a page. */
 const browserBinary = {
@@ -43,7 +44,7 @@ export const browserConsumer = {
     {
       consumer: 'browsers: HTML',
       reaches:
-        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: octet-stream and unlisted tags are a margin, no browser sniffs them; octet-stream named `.md` is the markdown renderers' alone, and named as a source or template file (`.vue`, `.svelte`, `.hbs`, `.erb`, `.php`, `.ts`, …) is code); never text/plain by its bytes (text to every browser: whether a text/plain body that opens with a tag makes a page is the markdown renderers' to say, from the pages they make, so a `<script>` in a fence is code); a uri named `.html`/`.htm`/`.xhtml` whatever its declared type (judged by the page rules alone: no markdown renderer is handed it), text declared any other type but markdown; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
+        "bytes whose markup root is html; text read raw as HTML: untyped text (or `unknown/unknown`, `application/unknown`, `*/*`) and application/octet-stream that open with a tag after white space (every HTML signature of the MIME Sniffing standard §7.1, Chromium and Firefox, and any other `<` and a letter, `!`, `?` or `/`: octet-stream and unlisted tags are a margin, no browser sniffs them; octet-stream named `.md` is the markdown renderers' alone, and named as a source or template file (`.vue`, `.svelte`, `.hbs`, `.erb`, `.php`, `.ts`, …) is code); never text/plain by its bytes (text to every browser: whether a text/plain body that opens with a tag makes a page is the markdown renderers' to say, from the pages they make, so a `<script>` in a fence is code); a uri named `.html`/`.htm`/`.xhtml` whatever its declared type (judged by the page rules alone: no markdown renderer is handed it), text declared any other type but markdown, but for a table named `.csv`/`.tsv` (declared a table type, text/plain, octet-stream or nothing) whose bytes do not open with a tag: cells to a spreadsheet, shown as text or downloaded by a browser, and never sniffed as a page by its later rows; an image read whole as HTML by a sniffing host (pixel data, metadata of any format: a handler under a name a browser runs, Chromium's, Firefox's, Safari's or old Internet Explorer's, or any `on…` name of 8 characters or more; a numeric character reference only where it spells a script or `data:` scheme)",
       judged:
         "parse5 tree and tokenizer start tags: script, plugins, handlers, script and markup `data:` urls, css, `srcdoc` and conditional comments (4 levels); a page's forms, frames, refresh and `base` are its own (a manual's search form), withheld only on a page a markdown renderer makes, or where they take the page to another origin by itself (a meta refresh whose url, as the standard's refresh steps read it, or which a value those steps do not read, leaves the page's origin; a `base` whose url does); a stylesheet the browser fetches by itself, a css `@import` in a `<style>` element (html or svg), a `<link rel=\"stylesheet\">` or a css `xml-stylesheet` instruction whose url leaves the page's origin (html, svg, xhtml in svg), is withheld as `content.remote-load`",
       notCovered:
@@ -93,6 +94,8 @@ export const browserConsumer = {
 // that shows a body without regard to its type does.
 function readsTextAsPage(body: TextBody): boolean {
   if (body.declaredKind === 'markdown') return false;
+  // a file named as a table that does not open as a page is cells to every consumer (table-file.ts)
+  if (shownAsTable(body)) return false;
   const plain = body.declaredMime !== null && shownAsText.has(body.declaredMime);
   // text/plain named as a markdown document (`README.md`) is markdown to every consumer that would show it (the
   // markdown renderers judge its raw html); no browser sniffs text/plain, and a host going by the name renders markdown

@@ -7,6 +7,7 @@ import { PageLoads, renderedPages, stylesheetElement } from '../markdown/rendere
 import { isMarkdownExtension, isPageExtension, isSourceCodeExtension } from '../text/uri-extension.ts';
 import type { ContentConsumer, TextBody } from './content-consumer.ts';
 import { shownAsNotebook } from './notebook-viewer.ts';
+import { shownAsTable } from './table-file.ts';
 
 /** The markdown renderers: markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js. */
 export const markdownConsumer: ContentConsumer = {
@@ -16,7 +17,7 @@ export const markdownConsumer: ContentConsumer = {
     {
       consumer: 'markdown renderers: CommonMark, GFM, markdown-it, marked',
       reaches:
-        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
+        'text declared markdown, or text/plain, octet-stream and undeclared text unless its uri names a source file (`.ts`, `.css`, `.py`, … are shown as text) or a table whose bytes do not open with a tag (`.csv`, `.tsv`: cells); json not declared a data type; xml not declared xml (`application/xml` and `text/xml` are documents to xml readers and browsers) unless its uri names a markdown document (`README.md`); an html page declared text/plain, markdown, octet-stream or nothing',
       judged:
         "markdown-it (commonmark and default presets), micromark with GFM, marked, commonmark.js: every rendered page through parse5 (frames, forms, a meta refresh and `base` count as active, none being in a page a renderer makes of ordinary markdown; of a body named as a page, `.html`, `.htm`, `.xhtml`, … not declared markdown, only what runs on a browser page); destinations and reference definitions from markdown-it tokens; a css `@import` in a rendered page's `<style>` is withheld as `content.remote-load`",
       notCovered:
@@ -35,7 +36,8 @@ export const markdownConsumer: ContentConsumer = {
     // as markdown there: its html blocks pass through, and the prose between them is markdown
     if (body.kind === 'html' || body.kind === 'xhtml') return pageRenderedAsMarkdown(body) && !sourceFile(body);
     if (body.kind === 'json') return body.declaredData === null && !sourceFile(body) && !shownAsNotebook(body);
-    return body.kind === 'text' && body.declaredData === null && !sourceFile(body);
+    // a file named as a table that does not open as a page is cells: no host renders a `.csv` as markdown
+    return body.kind === 'text' && body.declaredData === null && !sourceFile(body) && !shownAsTable(body);
   },
   judgeText: (body, budget) => {
     // a page that may load a stylesheet needs the element's name: only then are the pages read for loads too

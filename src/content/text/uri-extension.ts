@@ -188,3 +188,8 @@ const markdownExtensions: ReadonlySet<string> = new Set(['md', 'markdown', 'mdow
 export function isMarkdownExtension(extension: string | null): boolean {
   return extension !== null && markdownExtensions.has(extension);
 }
+
+/** True when `extension` (a uri's) names a table (`.csv`, `.tsv`), which spreadsheets and csv viewers read as cells. */
+export function isTableExtension(extension: string | null): boolean {
+  return extension === 'csv' || extension === 'tsv';
+}

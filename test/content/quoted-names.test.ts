@@ -61,4 +61,31 @@ describe('server-chosen names in findings are quoted', () => {
     expect(message).toContain('mdx: jsx `<Call\\u200dout>` with an expression in `ti\\u200dtle`');
     expect(message).not.toMatch(unsafeRaw);
   });
+
+  // a notebook output's bundle key is the server's: any vendor type ending in javascript runs as script in a viewer
+  test('notebook: a script output whose type holds a backtick and U+202E', async () => {
+    const key = 'application/vnd.x`\u202e.javascript';
+    const notebook = JSON.stringify({
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: {},
+      cells: [
+        {
+          cell_type: 'code',
+          source: [],
+          metadata: {},
+          outputs: [{ output_type: 'display_data', data: { [key]: 'go()' } }],
+        },
+      ],
+    });
+    const [verdict] = await judgeSendings({ text: notebook }, [['guide://nb/run.ipynb', 'application/json']]);
+    expect(verdict?.effect).toBe('deny');
+    expect(verdict?.why).toContain("a `application/vnd.x'\\u202e.javascript` output, which viewers run as script");
+    expect(verdict?.why).not.toMatch(unsafeRaw);
+  });
+
+  // the svg script elements are a fixed pair: the name a finding shows is quoted as every other element's is
+  test('active-html: an svg handler element is quoted as other elements are', () => {
+    expect(findActiveHtml('<svg><handler>go()</handler></svg>')).toBe('an svg `<handler>` element');
+  });
 });

@@ -9,6 +9,7 @@
 // viewers are built on, `notebookViewerRenderers`). The pieces are listed first: a script output is a finding no
 // parser is needed for, and when the parsers' charge for every piece is more than the item's parser time left, the
 // notebook is withheld as too complex before any of them starts, not after a second of rendering.
+import { quoteValue } from '../../decision/quote-value.ts';
 import { imageSizeTag } from './image-size-metadata.ts';
 import { pythonRepr } from './python-repr.ts';
 import { findActiveMarkdown, type MarkdownPlan, planCharge, planMarkdown } from '../markdown/active-markdown.ts';
@@ -196,12 +197,12 @@ function outputPieces(list: unknown, where: string, what: string, pieces: Piece[
       for (const [key, value] of Object.entries(bundle)) {
         const mime = key.toLowerCase();
         if (scriptOutput.test(mime) || mime === 'javascript')
-          return `${what} a \`${mime}\` output, which viewers run as script`;
+          return `${what} a ${quoteValue(mime)} output, which viewers run as script`;
         const flavour = outputFlavour(mime);
         if (flavour === null) continue;
         const text = outputText(value);
         if (text === null)
-          return `${what} a \`${mime}\` output that is no string, which nbconvert writes raw as python prints it, in an order the gate cannot know`;
+          return `${what} a ${quoteValue(mime)} output that is no string, which nbconvert writes raw as python prints it, in an order the gate cannot know`;
         pieces.push(piece(where, what, flavour, text));
       }
     }

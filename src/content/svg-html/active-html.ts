@@ -163,7 +163,7 @@ function inspectTag(
         return 'a meta refresh';
     }
   } else if (namespace === SVG_NS && svgScriptElements.has(name)) {
-    return `an svg \`<${name}>\` element`;
+    return `an svg ${quoteValue(`<${name}>`)} element`;
   }
   for (const attribute of attrs) {
     const attributeName = attribute.name.toLowerCase();

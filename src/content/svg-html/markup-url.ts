@@ -2,6 +2,7 @@
 // C0 controls and spaces dropped, ASCII tab and newline removed anywhere, the scheme ASCII case-insensitive.
 // The markup parser has already decoded character references (and CommonMark backslash escapes), so a value
 // reaches here exactly as the consumer hands it to its URL parser.
+import { refreshUrl } from './leaves-page.ts';
 
 const scriptSchemes: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'livescript']);
 // `data:` documents run script (html, svg, xml); only raster images are inert
@@ -58,8 +59,8 @@ export function activeUrl(value: string): string | null {
   return inertDataTypes.has(type) ? null : 'a `data:` url that can carry markup';
 }
 
-// attributes whose value lists several URLs or wraps one: SMIL `values`/`to`/`from`/`by`, `srcset`, `ping`,
-// `archive`, and meta refresh `content="0;url=…"`
+// attributes whose value lists several URLs: SMIL `values`/`to`/`from`/`by`, `srcset`, `ping`, `archive` (a meta
+// refresh's `content="0;url=…"` is read by the standard's refresh steps, leaves-page.ts)
 const listAttributes: ReadonlySet<string> = new Set([
   'values',
   'to',
@@ -69,7 +70,6 @@ const listAttributes: ReadonlySet<string> = new Set([
   'imagesrcset',
   'ping',
   'archive',
-  'content',
 ]);
 
 const listSeparators: readonly RegExp[] = [/;/, /,/, /\s+/, /[;,\s]+/];
@@ -78,20 +78,25 @@ const listSeparators: readonly RegExp[] = [/;/, /,/, /\s+/, /[;,\s]+/];
 export function activeAttributeUrl(name: string, value: string): string | null {
   if (!value.includes(':')) return null;
   const whole = activeUrl(value);
-  if (whole !== null || !listAttributes.has(name)) return whole;
+  if (whole !== null) return whole;
+  // a meta refresh navigates to the url the HTML standard's declarative refresh steps read from `content` (`0; url =
+  // 'javascript:…'`); a value they do not read (`see javascript: urls`, a description) refreshes nothing
+  if (name === 'content') {
+    const url = refreshUrl(value);
+    return url === null ? null : activeUrl(url);
+  }
+  if (!listAttributes.has(name)) return null;
   // each consumer splits on its own separators (SMIL `values` on `;` alone, keeping a newline inside an entry that the
   // URL parser then removes; `srcset` on `,` and white space; `ping` on white space): read every one of those splits
   for (const separator of listSeparators) {
     for (const part of value.split(separator)) {
-      const piece = part.replace(/^\s*url\s*=\s*/i, '').replace(/^\s*['"]|['"]\s*$/g, '');
+      const piece = part.replace(/^\s*['"]|['"]\s*$/g, '');
       if (piece.trim().length === 0) continue;
       const found = activeUrl(piece);
       if (found !== null) return found;
     }
   }
-  // `content="0; url = javascript:…"`: the refresh URL may follow `url=` with spaces around `=`
-  const refresh = /url\s*=\s*['"]?/i.exec(value);
-  return refresh === null ? null : activeUrl(value.slice(refresh.index + refresh[0].length));
+  return null;
 }
 
 // leading/trailing C0 control or space stripped, tab and newline removed

@@ -6,6 +6,14 @@ const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const sextet = new Int8Array(128).fill(-1);
 const wideCodeUnit = /[^\x00-\xff]/;
 for (let i = 0; i < alphabet.length; i++) sextet[alphabet.charCodeAt(i)] = i;
+// Node 20's decoder reads an external string (what `Buffer#toString` makes of more than about 1 MB) in place, but
+// copies any other string (what `JSON.parse` makes: every read that came over a wire) whole into memory of its own
+// first, 11 MB for an 8 MiB body, then decodes the copy (3.5 ms against 1.8 ms for an external one); a slice of
+// `chunkChars` at a time is copied instead, into memory the allocator reuses while it is still in the caches. A
+// slice of an external string is copied too, so strings under `chunkedFrom` (where an external one's decode stays in
+// the caches and loses more than a parsed one gains: 1 MiB, 1.17 against 0.98 of the whole decode) are decoded whole
+const chunkChars = 262_144;
+const chunkedFrom = 8 * chunkChars;
 
 /** Decoded size in bytes implied by a base64 string's length and padding, without decoding; null when no canonical string has this length or padding. O(1). */
 export function base64DecodedLength(b64: string): number | null {
@@ -35,11 +43,35 @@ export function decodeStrictBase64(b64: string, into?: (length: number) => Buffe
     const target = into(expected);
     // the same decoder as `Buffer.from`, into a buffer of the length the string implies: a skipped character leaves
     // it short, as below
-    return target.length === expected && target.write(b64, 0, expected, 'base64') === expected ? target : null;
+    if (target.length !== expected) return null;
+    return (b64.length < chunkedFrom ? target.write(b64, 0, expected, 'base64') : writeChunks(b64, target)) === expected
+      ? target
+      : null;
+  }
+  if (b64.length >= chunkedFrom) {
+    // never read unless every byte was written (below)
+    const target = Buffer.allocUnsafe(expected);
+    return writeChunks(b64, target) === expected ? target : null;
   }
   const bytes = Buffer.from(b64, 'base64');
   // any skipped character (whitespace, `=` inside, punctuation) leaves fewer bytes than the length implies
   return bytes.length === expected ? bytes : null;
+}
+
+// `b64` decoded slice by slice into `target`, each slice a whole number of 4-character groups (so its bytes follow the
+// bytes before it) and held to its own length: a slice where the decoder skipped a character or stopped at a `=` falls
+// short, and the count returned is then short of `target.length`, as the whole string's decode would be
+function writeChunks(b64: string, target: Buffer): number {
+  const whole = (chunkChars / 4) * 3;
+  let written = 0;
+  for (let from = 0; from < b64.length; from += chunkChars) {
+    const to = from + chunkChars;
+    const room = to < b64.length ? whole : target.length - written;
+    const wrote = target.write(b64.slice(from, to), written, room, 'base64');
+    if (wrote !== room) return written + wrote;
+    written += wrote;
+  }
+  return written;
 }
 
 /** True when a base64 string is canonical; decodes it to check, so use `decodeStrictBase64` when the bytes are needed too. */

@@ -86,4 +86,32 @@ describe('decodeStrictBase64', () => {
       { numRuns: 20_000 },
     );
   });
+
+  // above 2 Mi characters the decode goes slice by slice (256 Ki characters each): a defect at either side of every
+  // slice's edge, in a string as JSON.parse makes it and in one Buffer#toString made, is refused as in a short string
+  test('refuses a defect at every slice edge of a long string, and decodes the clean one whole', () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 1);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 131 + (i >> 9)) & 0xff;
+    const external = bytes.toString('base64');
+    const parsed = (JSON.parse(JSON.stringify({ b: external })) as { b: string }).b;
+    const slice = 262_144;
+    for (const b64 of [external, parsed]) {
+      expect(decodeStrictBase64(b64)?.equals(bytes)).toBe(true);
+      const into = Buffer.alloc(bytes.length);
+      expect(decodeStrictBase64(b64, () => into)).toBe(into);
+      expect(into.equals(bytes)).toBe(true);
+      const edges = [0, slice, 2 * slice, 8 * slice, b64.length - 8];
+      for (const edge of edges)
+        for (const at of [edge - 1, edge, edge + 3])
+          for (const defect of ['=', '!', ' ', '\u00e9'])
+            if (at >= 0 && at < b64.length - 4) {
+              const bad = b64.slice(0, at) + defect + b64.slice(at + 1);
+              expect(decodeStrictBase64(bad), `${defect} at ${at}`).toBeNull();
+              expect(
+                decodeStrictBase64(bad, (n) => Buffer.alloc(n)),
+                `${defect} at ${at}, into`,
+              ).toBeNull();
+            }
+    }
+  });
 });

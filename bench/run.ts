@@ -339,6 +339,7 @@ async function benchReads(): Promise<void> {
         cpuRatio <= 2 && first.effect === 'allow',
         `${cpuRatio.toFixed(2)}× cpu time, ${first.effect}`,
       );
+    if (size === 8 * 1024 ** 2) await parsedBlobRow(`${label} png`, b64, readLine, gate);
   }
   await benchTextRead(gate);
   await benchStdioRoundTrip(gate);
@@ -434,6 +435,31 @@ async function benchTextRead(gate: ReturnType<typeof createGate>): Promise<void>
     cpuRatio <= 2 && first.effect === 'allow',
     `${cpuRatio.toFixed(2)}× cpu time, ${first.effect}`,
   );
+  await parsedBlobRow('8 MiB text', b64, textLine, gate);
+}
+
+/**
+ * The same read with its blob as `JSON.parse` gives it (what every read over a wire carries), printed beside the
+ * checked row, not checked: `Buffer#toString` made the row's string external, which Node 20 decodes in place, and a
+ * parsed one it copies whole first (docs/speed.md, seventeenth session). Its floor is the parsed string's own decode.
+ */
+async function parsedBlobRow(
+  label: string,
+  b64: string,
+  lineOf: (b64: string) => unknown,
+  gate: ReturnType<typeof createGate>,
+): Promise<void> {
+  const parsed = (JSON.parse(JSON.stringify({ b64 })) as { b64: string }).b64;
+  const line = lineOf(parsed);
+  const first = await gate.decideRead(line);
+  const ratio = await decodeAgainstDecision(
+    `${label}, blob parsed`,
+    first.effect,
+    parsed,
+    () => gate.decideRead(line),
+    1,
+  );
+  console.log(`  (not checked) ${label} with its blob as JSON.parse gives it: ${ratio.toFixed(2)}× its own decode`);
 }
 
 /**

@@ -330,3 +330,17 @@ describe('a custom host read once for the links that follow on it', () => {
     expect(parsed('guide://DOCS/d').host).toEqual({ kind: 'name', text: 'docs' });
   });
 });
+
+describe('a custom scheme read once for the links that follow with it', () => {
+  it('reads each scheme lower-case with its own facts, whatever came before', () => {
+    expect(parsed('guide://a/x').scheme).toBe('guide');
+    expect(parsed('GUIDE://a/x').scheme).toBe('guide');
+    expect(parsed('guide://a/y').scheme).toBe('guide');
+    expect(parsed('guidex://a/x').scheme).toBe('guidex');
+    expect(parsed('gui://a/x').scheme).toBe('gui');
+    const file = parsed('FILE:///etc/passwd');
+    expect([file.scheme, file.special, file.schemeFacts.defaultPort]).toEqual(['file', true, null]);
+    const guide = parsed('guide://a/z');
+    expect([guide.scheme, guide.special, guide.schemeFacts.knownNonCustom]).toEqual(['guide', false, false]);
+  });
+});

@@ -152,14 +152,33 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
     ? runRules(policy, 'read', readFacts(server, readFrom, input, resultType, list.length, states))
     : [];
 
-  const items: ItemDecision[] = states.map((s, index) => {
+  // built with loops, not maps and spreads of maps: a read makes one decision's arrays and nothing in between
+  const items: ItemDecision[] = [];
+  for (let index = 0; index < states.length; index += 1) {
+    const findings = (states[index] as ItemState).findings;
     // an item not looked at because the read as a whole failed shares the read's reasons
-    if (decidedBefore) return { index, effect: 'deny', reasons: envelope.map((f) => ({ ...f.reason })) };
-    return { index, effect: combineEffects(s.findings.map((f) => f.effect)), reasons: s.findings.map((f) => f.reason) };
-  });
+    if (decidedBefore) {
+      const shared: Reason[] = [];
+      for (const f of envelope) shared.push({ ...f.reason });
+      items.push({ index, effect: 'deny', reasons: shared });
+      continue;
+    }
+    let itemEffect: Effect = 'allow';
+    const itemReasons: Reason[] = [];
+    for (const f of findings) {
+      itemEffect = strongerEffect(itemEffect, f.effect);
+      itemReasons.push(f.reason);
+    }
+    items.push({ index, effect: itemEffect, reasons: itemReasons });
+  }
 
-  let effect: Effect = combineEffects([...envelope.map((f) => f.effect), ...hits.map((h) => h.effect)]);
-  const reasons: Reason[] = [...envelope.map((f) => f.reason)];
+  let effect: Effect = 'allow';
+  const reasons: Reason[] = [];
+  for (const f of envelope) {
+    effect = strongerEffect(effect, f.effect);
+    reasons.push(f.reason);
+  }
+  for (const h of hits) effect = strongerEffect(effect, h.effect);
   if (!decidedBefore) {
     for (const s of states) {
       for (const f of s.findings) {
@@ -168,7 +187,7 @@ export async function decideReadDetailed(policy: Policy, input: ReadInput): Prom
       }
     }
   }
-  reasons.push(...hits.map((h) => h.reason));
+  for (const h of hits) reasons.push(h.reason);
   // dropping over-cap items leaves a partial read only while something is left to deliver
   if (effect === 'partial' && items.length > 0 && items.every((i) => i.effect === 'deny')) effect = 'deny';
 

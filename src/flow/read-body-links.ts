@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import type { Reason } from '../decision/decision.ts';
+import type { Decision, Reason } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { uriOf } from '../link/resource-link.ts';
@@ -32,26 +32,39 @@ export function judgeReadAnswer(
   step: LinkStep,
   answer: ReadAnswer,
   timing: AnswerTiming,
+  noteRefused?: RefusedInBody,
 ): Promise<ReadJudgement> {
-  return judgeRead(gate, step, answer, timing, readBodyJudge(gate));
+  return judgeRead(gate, step, answer, timing, readBodyJudge(gate, noteRefused));
 }
 
-/** The JSON bodies' link judgement `judgeRead` and `judgeAlteredRead` take: `judgeReadBodies` with `gate`. */
-export function readBodyJudge(gate: Gate): ReadBodyJudge {
-  return (contents, deliver, server) => judgeReadBodies(gate, contents, deliver, server);
+/**
+ * Told of each link a read's JSON bodies refused (its uri and link decision, whatever the mode), before the read's
+ * answer goes anywhere: a front end keeps the address of one refused for its address as a tool result's
+ * (`RefusedAddresses.noteDecided`, the hook's `SessionState.addRefused`).
+ */
+export type RefusedInBody = (uri: string, decision: Decision) => void;
+
+/**
+ * The JSON bodies' link judgement `judgeRead` and `judgeAlteredRead` take: `judgeReadBodies` with `gate`, telling
+ * `noteRefused` of each refused link.
+ */
+export function readBodyJudge(gate: Gate, noteRefused?: RefusedInBody): ReadBodyJudge {
+  return (contents, deliver, server) => judgeReadBodies(gate, contents, deliver, server, noteRefused);
 }
 
 /**
  * Judges the JSON bodies among `contents` at `indices` (the items that would be delivered) for links returned by
  * `server`, sharing one link decider and one search bound across them: by index, each item that holds a refused link
  * (its judged JSON, the refused links' reasons, worded by their notices) or that is withheld whole (past the limits,
- * a member named twice). Items with nothing refused are absent. Never throws for server data.
+ * a member named twice). Items with nothing refused are absent; `noteRefused` is told of each refused link. Never
+ * throws for server data.
  */
 export async function judgeReadBodies(
   gate: Gate,
   contents: readonly unknown[],
   indices: readonly number[],
   server: string,
+  noteRefused?: RefusedInBody,
 ): Promise<Map<number, ReadBodyItem>> {
   const judged = new Map<number, ReadBodyItem>();
   const bodies: { index: number; value: unknown }[] = [];
@@ -96,7 +109,9 @@ export async function judgeReadBodies(
       });
     }),
   );
-  const ledger = MessageLedger.of([...refusedBy.values()].flat().map((r) => uriOf(r.link)));
+  const refusedAll = [...refusedBy.values()].flat();
+  if (noteRefused !== undefined) for (const r of refusedAll) noteRefused(uriOf(r.link), r.decision);
+  const ledger = MessageLedger.of(refusedAll.map((r) => uriOf(r.link)));
   bodies.forEach(({ index, value }, i) => {
     const judgement = judgements[i];
     if (judgement === undefined) return;

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
 import { judgeReadAnswer, readBodyJudge } from '../flow/read-body-links.ts';
@@ -78,10 +81,25 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const requested = pending?.requested ?? sendRead(gate, step, now);
   const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
   const timing = { requested, elapsedMs, now: () => now };
+  // a link the read's JSON bodies refused for its address is kept as a tool result's: a later result naming it is
+  // withheld (kept before anything of this read is handed on)
+  const refused: string[] = [];
+  const note = (uri: string, decision: Decision) => {
+    const address = refusedAddressOf(decision, uri);
+    if (address !== null) refused.push(address);
+  };
   const judged =
     event.altered === undefined
-      ? await judgeReadAnswer(gate, step, { result: readResult(contents, readResultType(event.response)) }, timing)
-      : await judgeAlteredRead(gate, step, { contents }, event.altered, timing, readBodyJudge(gate));
+      ? await judgeReadAnswer(
+          gate,
+          step,
+          { result: readResult(contents, readResultType(event.response)) },
+          timing,
+          note,
+        )
+      : await judgeAlteredRead(gate, step, { contents }, event.altered, timing, readBodyJudge(gate, note));
+  // under a name never used again: a read's call id may repeat (a host that gives none: its server and uri)
+  await r.state.addRefused(`read-${randomUUID()}`, refused);
   await save(context, event, step, judged.record);
   if (modeOf(context) === 'observe') return { kind: 'none' };
   // a result the flow did not judge item by item (an unknown `resultType`, `input_required`) passes whole or not at all

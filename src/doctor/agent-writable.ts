@@ -31,7 +31,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The folders a `host` agent's shell may write, as its configuration under `places` names them: the project folder,
  * the project root above it (the nearest `.git`, and Codex's `project_root_markers`; never the home folder or `/`, which
  * a dotfiles repository would make the root), and the host's own: Claude Code's `permissions.additionalDirectories`,
- * `sandbox.filesystem.allowWrite` and `Edit(…)` allow rules; Codex's `sandbox_workspace_write.writable_roots` (and, in
+ * `sandbox.filesystem.allowWrite` and `Edit(…)` allow rules and its temporary folders (`claudeCodeTempFolders`); Codex's `sandbox_workspace_write.writable_roots` (and, in
  * `workspace-write`, the temporary folders); Gemini CLI's `context.includeDirectories`.
  */
 export async function agentWritableFolders(host: DoctorHost, places: ConfigPlaces): Promise<WritableFolder[]> {
@@ -93,7 +93,7 @@ async function claudeCodeWritable(places: ConfigPlaces): Promise<WritableFolder[
   const user = claudeCodeSettingsFiles(places.home, places.cwd, places.env);
   const managedDir = claudeCodeManagedDir(places.env);
   const files = [...user, ...claudeCodeManagedFiles(managedDir)];
-  const folders: WritableFolder[] = [];
+  const folders: WritableFolder[] = claudeCodeTempFolders(places.env);
   for (const file of files) {
     const read = await readConfigFile(file);
     if (read.kind !== 'read') continue;
@@ -119,6 +119,29 @@ async function claudeCodeWritable(places: ConfigPlaces): Promise<WritableFolder[
   }
   return folders;
 }
+
+/**
+ * Claude Code's temporary folders its agent's shell may write, whatever its settings say (2.1.332, read in its bundle):
+ * its sandbox always lets commands write `/tmp/claude` and `/private/tmp/claude`, and gives them as `TMPDIR`
+ * `CLAUDE_CODE_TMPDIR` (else `CLAUDE_TMPDIR`, else `/tmp/claude`); its per-user temp folder, where it keeps commands'
+ * working and output files, is `claude-<uid>` under `CLAUDE_CODE_TMPDIR`, else under the OS temp folder (`$TMPDIR`,
+ * else `/tmp`). A folder added for one session (`--add-dir`) is on the command line, which doctor does not see.
+ */
+export function claudeCodeTempFolders(env: Env, uid: number = process.getuid?.() ?? 0): WritableFolder[] {
+  const sandbox = "claude code's sandbox";
+  const folders: WritableFolder[] = [
+    { folder: '/tmp/claude', why: `${sandbox} (its temp folder)` },
+    { folder: '/private/tmp/claude', why: `${sandbox} (its temp folder)` },
+  ];
+  const own = nonEmpty(env['CLAUDE_CODE_TMPDIR']);
+  const given = own ?? nonEmpty(env['CLAUDE_TMPDIR']);
+  if (given !== undefined) folders.push({ folder: given, why: `${sandbox} (its \`TMPDIR\`)` });
+  const base = own ?? nonEmpty(env['TMPDIR'])?.replace(/(?<=.)\/+$/, '') ?? '/tmp';
+  folders.push({ folder: join(base, `claude-${uid}`), why: "claude code's per-user temp folder" });
+  return folders;
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 // a path of claude code's settings: absolute, `~` the home, else relative to `base`
 const homeOr = (places: ConfigPlaces, dir: string, base: string) =>

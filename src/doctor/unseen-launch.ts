@@ -4,7 +4,7 @@ import type { DoctorHost } from './doctor-report.ts';
 // what a host can be started with that changes its hooks or its servers, where doctor knows the switches by name
 const examples: Partial<Record<DoctorHost, string>> = {
   'claude-code':
-    '`--bare` runs no hook, `--settings FILE` adds settings that can turn hooks off, `--mcp-config FILE` adds servers',
+    '`--bare` runs no hook, `--settings FILE` adds settings that can turn hooks off, `--mcp-config FILE` adds servers, `--add-dir DIR` opens a folder to the agent',
   codex: '`-c KEY=VALUE` and `--profile NAME` override config.toml, another `CODEX_HOME` reads other files',
   'gemini-cli': '`GEMINI_CLI_TRUST_WORKSPACE` and the other variables it reads change which files and hooks count',
 };

@@ -2,7 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defaultStateDir } from '../hook/session-state.ts';
 import { claudeCodeSettingsFiles } from '../hosts/claude-code.ts';
 import { claudeCodeManagedDir, claudeCodeManagedFiles } from '../hosts/claude-code-managed.ts';
-import { codexWorkspaceWritable } from './agent-writable.ts';
+import { claudeCodeTempFolders, codexWorkspaceWritable } from './agent-writable.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHome } from './codex-config.ts';
 import { readCodexLayers } from './codex-system.ts';
@@ -97,6 +97,9 @@ async function claudeCodeOpen(folder: string, places: ConfigPlaces): Promise<str
   const added = writable.find((d) => within(d, folder));
   if (added !== undefined)
     return `its state folder is inside \`${added}\` of \`permissions.additionalDirectories\`, which claude code's sandbox lets the agent's shell write`;
+  const temp = claudeCodeTempFolders(places.env).find((t) => within(t.folder, folder));
+  if (temp !== undefined)
+    return `its state folder is inside \`${temp.folder}\`, ${temp.why}, which the agent's shell may write`;
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { agentWritableFolders } from '../../src/doctor/agent-writable.ts';
 import { cliEntry } from '../../src/cli/package-root.ts';
 import { hostSettings, shellQuote } from '../../src/hook/hook-settings.ts';
-import { defaultPolicy, doctorReport, plainServer, useScratch, write } from './doctor-scratch.ts';
+import { defaultPolicy, doctorReport, plainServer, printedHook, useScratch, write } from './doctor-scratch.ts';
 
 const scratch = useScratch('linkgate-doctor-claude-temp-');
 const uid = process.getuid?.() ?? 0;
@@ -46,5 +46,21 @@ describe("doctor: Claude Code's temporary folders are folders the agent's shell 
     const docs = report.servers.find((s) => s.name === 'docs');
     expect(docs?.state).toBe('not-gated');
     expect(docs?.problems.join('\n')).toContain("claude code's per-user temp folder");
+  });
+
+  test("the hook's state folder in the per-user temp folder: its memory of refusals is not held", async () => {
+    const { home, project } = scratch();
+    const own = path.join(home, 'own-tmp');
+    const state = path.join(own, `claude-${uid}`, 'linkgate-state');
+    const settings = hostSettings['claude-code'](printedHook('claude-code', '--state', state)) as Record<
+      string,
+      unknown
+    >;
+    const sandbox = { enabled: true, allowUnsandboxedCommands: false };
+    write(path.join(home, '.claude', 'settings.json'), { ...settings, sandbox });
+    const report = await doctorReport(home, project, { TMPDIR: own });
+    const post = report.hooks.filter((h) => h.phase === 'post');
+    expect(post.length).toBeGreaterThan(0);
+    expect(post.flatMap((h) => h.warnings).join('\n')).toContain("claude code's per-user temp folder");
   });
 });

@@ -11,7 +11,6 @@ import { eventPhase } from '../hosts/hook-setup.ts';
 import { handleHookEvent } from '../hook/handle-hook-event.ts';
 import type { HookContext } from '../hook/hook-context.ts';
 import { failedPostAnswer } from '../hook/run-hook.ts';
-import { unwrapToolOutput } from '../hook/tool-output.ts';
 import { MemorySessionStates } from '../hook/memory-session-states.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { LoadPolicyOptions } from '../policy/load-policy.ts';
@@ -84,7 +83,9 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
   const callback: ClaudeAgentHookCallback = async (input) => {
     try {
       if (!isRecord(input)) throw new TypeError('the hook event is not an object');
-      const event = claudeCodeHost.parse(asTheModelReads(input));
+      // the SDK hands an MCP result with `structuredContent` as that value, a JSON string the model reads (0.3.336):
+      // the host mapping judges such a string as the text it is (`stringIsText`, Claude Code's own post events)
+      const event = claudeCodeHost.parse(input);
       if (event === null) return {};
       const context: HookContext = {
         gate: await gateOf(),
@@ -109,22 +110,6 @@ export function claudeAgentHooks(options: ClaudeAgentHooksOptions): ClaudeAgentH
     ClaudeAgentHookMatcher[]
   >;
   return Object.defineProperty(hooks, 'flush', { value: () => ledger.flush(), enumerable: false }) as ClaudeAgentHooks;
-}
-
-// The SDK hands the post event of an MCP tool whose result has `structuredContent` and no link that value as a JSON
-// string, in place of the items, and the model reads that string (measured on 0.3.336). The host mapping withholds a
-// JSON string that is no tool result whole (`content.shape`), which withheld every such ordinary result: here it is
-// judged as what the model reads, one text item, its JSON judged for links (a refused one becomes its notice there).
-// Any other shape is judged as it came (an object that is no result is still withheld).
-function asTheModelReads(input: Record<string, unknown>): Record<string, unknown> {
-  const response = input['tool_response'];
-  const tool = input['tool_name'];
-  const event = input['hook_event_name'];
-  if (typeof event !== 'string' || eventPhase(claudeCode, event) !== 'post' || typeof response !== 'string')
-    return input;
-  if (typeof tool !== 'string' || claudeCode.tools.mcpParts(tool) === null) return input;
-  if (unwrapToolOutput(response).result !== null) return input;
-  return { ...input, tool_response: [{ type: 'text', text: response }] };
 }
 
 // the host's answer text is one JSON object, or empty for no answer

@@ -27,7 +27,8 @@ export function base64DecodedLength(b64: string): number | null {
 /**
  * Decodes canonical base64 into bytes, or returns null when the string is not canonical (bad alphabet, padding,
  * length or unused bits). With `into`, the bytes are written into the buffer it gives for their length (exactly
- * that long) instead of a new one; it is asked only once the string passed every check but the decode's own.
+ * that long) instead of a new one; it is asked once the string's length, padding and code units passed, and may hold
+ * part of the bytes of a string refused after (a url-safe character or a skipped one further on).
  */
 export function decodeStrictBase64(b64: string, into?: (length: number) => Buffer): Buffer | null {
   const expected = base64DecodedLength(b64);
@@ -37,8 +38,8 @@ export function decodeStrictBase64(b64: string, into?: (length: number) => Buffe
   // Node folds code units above U+00FF onto their low byte (U+0141 decodes as `A`); V8 answers this test
   // in O(1) for one-byte strings, which is what JSON.parse makes of base64
   if (wideCodeUnit.test(b64)) return null;
-  // the url-safe `-` and `_` are decoded, not skipped
-  if (b64.indexOf('-') !== -1 || b64.indexOf('_') !== -1) return null;
+  // the url-safe `-` and `_` are decoded, not skipped (a long string is searched slice by slice, in writeChunks)
+  if (b64.length < chunkedFrom && (b64.indexOf('-') !== -1 || b64.indexOf('_') !== -1)) return null;
   if (into !== undefined) {
     const target = into(expected);
     // the same decoder as `Buffer.from`, into a buffer of the length the string implies: a skipped character leaves
@@ -60,14 +61,18 @@ export function decodeStrictBase64(b64: string, into?: (length: number) => Buffe
 
 // `b64` decoded slice by slice into `target`, each slice a whole number of 4-character groups (so its bytes follow the
 // bytes before it) and held to its own length: a slice where the decoder skipped a character or stopped at a `=` falls
-// short, and the count returned is then short of `target.length`, as the whole string's decode would be
+// short, and the count returned is then short of `target.length`, as the whole string's decode would be; -1 for a
+// slice holding a url-safe `-` or `_`
 function writeChunks(b64: string, target: Buffer): number {
   const whole = (chunkChars / 4) * 3;
   let written = 0;
   for (let from = 0; from < b64.length; from += chunkChars) {
     const to = from + chunkChars;
     const room = to < b64.length ? whole : target.length - written;
-    const wrote = target.write(b64.slice(from, to), written, room, 'base64');
+    const slice = b64.slice(from, to);
+    // searched for the url-safe `-` and `_` just before it is decoded, while it is in the caches
+    if (slice.indexOf('-') !== -1 || slice.indexOf('_') !== -1) return -1;
+    const wrote = target.write(slice, written, room, 'base64');
     if (wrote !== room) return written + wrote;
     written += wrote;
   }

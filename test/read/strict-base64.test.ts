@@ -103,7 +103,7 @@ describe('decodeStrictBase64', () => {
       const edges = [0, slice, 2 * slice, 8 * slice, b64.length - 8];
       for (const edge of edges)
         for (const at of [edge - 1, edge, edge + 3])
-          for (const defect of ['=', '!', ' ', '\u00e9'])
+          for (const defect of ['=', '!', ' ', '\u00e9', '-', '_'])
             if (at >= 0 && at < b64.length - 4) {
               const bad = b64.slice(0, at) + defect + b64.slice(at + 1);
               expect(decodeStrictBase64(bad), `${defect} at ${at}`).toBeNull();

@@ -78,6 +78,12 @@ function parts(event: Record<string, unknown>, pre: boolean) {
   };
 }
 
+// a failed MCP call's result: its error text as a text item, after the items of its output when it has any
+function failedResult(output: unknown, error: string): Record<string, unknown> {
+  const items = isRecord(output) && Array.isArray(output['content']) ? output['content'] : [];
+  return { content: [...items, { type: 'text', text: error }] };
+}
+
 // Cline cannot change a tool's input or result from a hook: `cancel: true` stops the whole task (agent-runtime.ts
 // `applyStopControl` throws before the tool runs, or, after it, before its result becomes a message), with
 // `errorMessage` as the task's error; an answer that is not JSON, or none, lets the call go ahead
@@ -93,15 +99,24 @@ export const clineHost: HostAdapter = {
     if (phase === undefined) return null;
     const session = requiredString(event['taskId'], 'taskId');
     const part = parts(event, phase === 'pre');
+    const called = call(part.name, part.input);
+    // a failed MCP call is judged as a result: its error is the server's text, which Cline hands the model (and a
+    // withholding answer stops the task before it does)
+    const failedMcp = part.failed !== undefined && called.kind === 'mcp';
     const parsed: HookEvent = {
       session,
-      phase: part.failed !== undefined && phase === 'post' ? 'failure' : phase,
+      phase: part.failed !== undefined && phase === 'post' && !failedMcp ? 'failure' : phase,
       toolUseId: part.id,
-      call: call(part.name, part.input),
+      call: called,
       // Cline saves no bodies to files for the model
       savedDir: null,
     };
-    if (parsed.phase === 'post') parsed.response = parsed.call.kind === 'mcp' ? toolResponse(part.output) : part.output;
+    if (parsed.phase === 'post')
+      parsed.response = failedMcp
+        ? failedResult(toolResponse(part.output), part.failed ?? '')
+        : parsed.call.kind === 'mcp'
+          ? toolResponse(part.output)
+          : part.output;
     if (parsed.phase === 'failure') parsed.response = part.failed;
     if (part.duration !== undefined) parsed.durationMs = part.duration;
     return parsed;

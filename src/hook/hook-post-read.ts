@@ -11,6 +11,7 @@ import type { PendingRead } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
 import { readNotice } from './read-notice.ts';
+import { namingNotice } from './refused-named.ts';
 import { SavedFiles } from './saved-files.ts';
 import { readContents, readError, readRefusedByHost, readResultType } from './tool-output.ts';
 
@@ -53,7 +54,9 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     const record = failedRead(gate, step, requested, failure).record;
     const next = { boundary: 'host-link-handling', hint: `${who} itself; no request reached a server` } as const;
     await save(context, event, step, who === 'the host refused the read' ? { ...record, next } : record);
-    return { kind: 'none' };
+    // the error's text reaches the model: one naming an address the session refused is withheld
+    const named = await namedRead(r, error);
+    return named === null ? { kind: 'none' } : withholdAnswer([{ uri: call.uri }], new Set([0]), named);
   }
 
   const files = new SavedFiles(event.savedDir);
@@ -108,6 +111,13 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     : new Set(judged.delivery === 'none' ? raw.map((_, i) => i) : []);
   // a JSON body holding a refused link is handed on as judged: each such link replaced by its notice (read-body-links)
   const replaced = judged.replaced ?? new Map<number, Record<string, unknown>>();
+  // what is handed on names no address the session refused (as a tool result's does not): else the whole body is withheld
+  const handedOn = raw.map((item, i) => (withheld.has(i) ? null : (replaced.get(i) ?? item)));
+  const named = await namedRead(r, [handedOn, error]);
+  if (named !== null) {
+    for (const path of saved) if (path !== null) await files.remove(path);
+    return withholdAnswer(overCap ? raw.slice(0, 1) : raw, new Set(raw.map((_, i) => i)), named);
+  }
   if (withheld.size === 0 && replaced.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe
   for (const [index, path] of saved.entries()) if (path !== null && withheld.has(index)) await files.remove(path);
@@ -120,6 +130,15 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   // 150 MB, past what a host reads in its timeout)
   if (overCap && withheld.size === raw.length) return withholdAnswer(call.uri, raw.slice(0, 1), new Set([0]), notice);
   return withholdAnswer(call.uri, raw, withheld, notice, true, replaced);
+}
+
+/**
+ * The notice withholding a read's answer when `handedOn` (what of it reaches the model) names an address the session
+ * refused earlier, or the session's state no longer holds them all; null when it names none (and in observe mode).
+ */
+async function namedRead(r: ReadEvent, handedOn: unknown): Promise<string | null> {
+  const refused = await r.state.refusedAddresses(r.context.budget);
+  return namingNotice(handedOn, refused, ['the body of a read', 'the read'], modeOf(r.context), r.context);
 }
 
 /**

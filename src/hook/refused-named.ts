@@ -1,8 +1,8 @@
 // A later tool result may name, in prose, the address of a link the gate refused in an earlier event of the session
 // (`curl http://169.254.169.254/…` after the link to it was refused): the hook keeps the addresses of the links it
-// refused in the session's state (`SessionState.addRefused`) and searches each later tool result for them with the
-// decorator's matcher (`RefusedAddresses`: as written and read back, one pass whatever their number). A result naming
-// one is withheld whole, as the decorator withholds such an answer; past the state's bound every later result is. A
+// refused in the session's state (`SessionState.addRefused`) and searches each later tool result (and what a read
+// hands on: hook-post-read.ts) for them with the decorator's matcher (`RefusedAddresses`: as written and read back,
+// one pass whatever their number). A result naming one is withheld whole, as the decorator withholds such an answer; past the state's bound every later result is. A
 // resource listing keeps what names none, as the decorator keeps it (`listingNamed`), and a refused link's notice
 // never quotes a name that names one (`namelessWhereNaming`).
 import { deny, reason } from '../decision/deny.ts';
@@ -42,11 +42,34 @@ export function namingWithheld(
   context: HookContext,
   search: RefusedAddresses | null = refusedSearch(refused),
 ): HookAnswer | null {
+  const notice = namingNotice(
+    searched,
+    refused,
+    [`the result of tool ${quoteValue(tool)}`, 'the tool result'],
+    mode,
+    context,
+    search,
+  );
+  return notice === null ? null : { kind: 'replace', output: [{ type: 'text', text: notice }], reason: notice };
+}
+
+/**
+ * The notice withholding `what` (its name in the notice, then in the reason) when `searched` names an address of
+ * `refused`, or when `refused` is past the state's bound; null when it names none or `mode` is `observe`.
+ */
+export function namingNotice(
+  searched: unknown,
+  refused: RefusedAddressList,
+  what: readonly [notice: string, reason: string],
+  mode: FlowMode,
+  context: HookContext,
+  search: RefusedAddresses | null = refusedSearch(refused),
+): string | null {
   if (mode === 'observe') return null;
   if (refused.complete && refused.addresses.length === 0) return null;
   checkBudget(context.budget);
   if (refused.complete && !search?.names(searched)) return null;
-  return withheldNaming(refused, `the result of tool ${quoteValue(tool)}`, 'the tool result', context);
+  return namingText(refused, what[0], what[1], context);
 }
 
 /** What one listing search left of a resource listing (`listingNamed`). */
@@ -110,12 +133,17 @@ export function namelessWhereNaming(
 // the answer withholding `what` (`whose`: how its reason names it) for naming a refused address, or for `refused`
 // not being whole
 function withheldNaming(refused: RefusedAddressList, what: string, whose: string, context: HookContext): HookAnswer {
+  const notice = namingText(refused, what, whose, context);
+  return { kind: 'replace', output: [{ type: 'text', text: notice }], reason: notice };
+}
+
+// the notice withholding `what` (`whose`: how its reason names it)
+function namingText(refused: RefusedAddressList, what: string, whose: string, context: HookContext): string {
   const why = refused.complete
     ? `${whose} names the address of a link the gate refused earlier in this session`
     : (refused.incomplete ?? pastBound);
   const decision = deny(context.gate.policy, reason('content.names-refused-address', 'hook', 'content', why));
-  const notice = gateNotice(`withheld ${what}`, null, decision, null);
-  return { kind: 'replace', output: [{ type: 'text', text: notice }], reason: notice };
+  return gateNotice(`withheld ${what}`, null, decision, null);
 }
 
 const pastBound =

@@ -13,8 +13,9 @@ import { requiredObject, requiredString, toolInput } from './host-event-fields.t
 /** The urls of a call's top-level url arguments; a url argument that is no string (or list of strings) fails closed. */
 function fetchedUrls(args: Record<string, unknown>): string[] {
   const urls: string[] = [];
-  for (const key of fetchedUrlArguments) {
-    const value = args[key];
+  // a url argument by any case of its name (`URL`, `Uri`): a tool's schema names it as its author wrote it
+  for (const [key, value] of Object.entries(args)) {
+    if (!fetchedUrlArguments.includes(key.toLowerCase())) continue;
     if (value === undefined || value === null) continue;
     const path = `tool_info.${windsurfToolInfo.args}.${key}`;
     if (typeof value === 'string') urls.push(value);

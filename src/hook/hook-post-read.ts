@@ -56,7 +56,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
     await save(context, event, step, who === 'the host refused the read' ? { ...record, next } : record);
     // the error's text reaches the model: one naming an address the session refused is withheld
     const named = await namedRead(r, error);
-    return named === null ? { kind: 'none' } : withholdAnswer([{ uri: call.uri }], new Set([0]), named);
+    return named === null ? { kind: 'none' } : withholdAnswer(call.uri, [{ uri: call.uri }], new Set([0]), named);
   }
 
   const files = new SavedFiles(event.savedDir);
@@ -116,7 +116,7 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const named = await namedRead(r, [handedOn, error]);
   if (named !== null) {
     for (const path of saved) if (path !== null) await files.remove(path);
-    return withholdAnswer(overCap ? raw.slice(0, 1) : raw, new Set(raw.map((_, i) => i)), named);
+    return withholdAnswer(call.uri, overCap ? raw.slice(0, 1) : raw, new Set(raw.map((_, i) => i)), named);
   }
   if (withheld.size === 0 && replaced.size === 0) return { kind: 'none' };
   // the model is never pointed at a withheld saved file: it is removed, whatever made it unsafe

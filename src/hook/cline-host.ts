@@ -80,7 +80,7 @@ function parts(event: Record<string, unknown>, pre: boolean) {
 
 // a failed MCP call's result: its error text as a text item, after the items of its output when it has any
 function failedResult(output: unknown, error: string): Record<string, unknown> {
-  const items = isRecord(output) && Array.isArray(output['content']) ? output['content'] : [];
+  const items: unknown[] = isRecord(output) && Array.isArray(output['content']) ? (output['content'] as unknown[]) : [];
   return { content: [...items, { type: 'text', text: error }] };
 }
 

@@ -27,6 +27,9 @@ interface SeeingParser extends Parse5.Parser<DefaultTreeAdapterMap> {
   hook: TagHook;
 }
 let seeingParser: (new () => SeeingParser) | undefined;
+// one parser of a small page, kept for the life of the process: parse5's shapes then outlive a full garbage
+// collection, and its optimized code with them (markdown/kept-shapes.ts)
+let keptParser: SeeingParser | undefined;
 
 /** The document parse5 builds of `text` (as a browser parses a page), calling `hook` before it takes each start and end tag. */
 export function parseHtmlSeeingTags(text: string, hook: TagHook): DefaultTreeAdapterMap['document'] {
@@ -41,6 +44,13 @@ export function parseHtmlSeeingTags(text: string, hook: TagHook): DefaultTreeAda
       super.onEndTag(token);
     }
   };
+  if (keptParser === undefined) {
+    keptParser = new seeingParser();
+    keptParser.tokenizer.write(
+      '<p class="a">x <kbd>y</kbd> <a href="b">c</a> &amp;</p><pre><code>d</code></pre>',
+      true,
+    );
+  }
   const parser = new seeingParser();
   parser.hook = hook;
   parser.tokenizer.write(text, true);

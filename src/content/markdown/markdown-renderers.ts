@@ -19,7 +19,8 @@ import type * as Strikethrough from 'micromark-extension-gfm-strikethrough';
 import type * as Table from 'micromark-extension-gfm-table';
 import type * as Tagfilter from 'micromark-extension-gfm-tagfilter';
 import type * as TaskList from 'micromark-extension-gfm-task-list-item';
-import type { WorkBudget } from '../work-budget.ts';
+import { WorkBudget } from '../work-budget.ts';
+import { keepShapes, shapeSpecimen } from './kept-shapes.ts';
 
 const load = createRequire(import.meta.url);
 
@@ -58,8 +59,21 @@ export function commonMark(): MarkdownIt {
       return end;
     };
     markdownIt = md;
+    keepMarkdownItShapes(md, { budget: WorkBudget.unlimited() });
   }
   return markdownIt;
+}
+
+// one parse of the specimen and one of each state markdown-it makes per parse, kept (kept-shapes.ts)
+function keepMarkdownItShapes(md: MarkdownIt, env: object): void {
+  const tokens = md.parse(shapeSpecimen, env);
+  keepShapes(
+    tokens,
+    new md.core.State(shapeSpecimen, md, env),
+    new md.block.State(shapeSpecimen, md, env, []),
+    new md.inline.State(shapeSpecimen, md, env, []),
+    WorkBudget.unlimited(),
+  );
 }
 
 type MicromarkOptions = NonNullable<Parameters<typeof Micromark.micromark>[1]>;
@@ -99,11 +113,19 @@ function markdownItPreset(preset: 'commonmark' | 'default'): (text: string) => s
   const create = load('markdown-it') as (preset: string, options: MarkdownOptions) => MarkdownIt;
   // the preset's own options (nesting limit 20 for \`commonmark\`, 100 for \`default\`; link validation on) and html
   const md = create(preset, { html: true });
+  keepMarkdownItShapes(md, {});
   return (text) => md.render(text);
 }
 
 function markedGfm(): (text: string) => string {
   const marked = new (load('marked') as typeof Marked).Marked();
+  // a lexer and a parser as `parse` makes them, on options as it copies them, kept (kept-shapes.ts)
+  const options = { ...marked.defaults, async: false };
+  const lexer = new marked.Lexer(options);
+  const tokens = lexer.lex(shapeSpecimen);
+  const parser = new marked.Parser(options);
+  parser.parse(tokens);
+  keepShapes(lexer, tokens, parser);
   return (text) => marked.parse(text, { async: false });
 }
 

@@ -138,27 +138,53 @@ export function namesAndBrackets(text: string): {
   return { ambiguity, brackets: ambiguity === null ? scan.brackets : undefined };
 }
 
+// A scan's working lists, handed to the next scan when one runs to its end (every container closed, so the lists that
+// push and pop are empty again; the lists indexed by `top` are written before they are read): a line's scan runs in
+// one call, so one spare set serves every scan after the first, and a line costs no growth of them (~1 KB a 1 KiB read).
+// A scan that stops early (an ambiguous or invalid text), and one made while another holds the set, use lists of
+// their own.
+interface ScanLists {
+  readonly hashes: number[];
+  readonly starts: number[];
+  readonly ends: number[];
+  readonly decoded: (string | undefined)[];
+  readonly frames: number[];
+  readonly byName: boolean[];
+  readonly big: (Map<number, number[]> | undefined)[];
+  readonly openAt: number[];
+}
+let spareLists: ScanLists | null = null;
+
+function scanLists(): ScanLists {
+  const lists = spareLists;
+  if (lists === null)
+    return { hashes: [], starts: [], ends: [], decoded: [], frames: [], byName: [], big: [], openAt: [] };
+  spareLists = null;
+  return lists;
+}
+
 class Scan {
   // the names of the objects open, flat (the first `top`): hash, and offsets of the name's characters (decoded only
   // when escaped); written in place, never shortened (a shorter `length` costs more than the scan of a member)
   private top = 0;
-  private readonly hashes: number[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly decoded: (string | undefined)[] = [];
+  private readonly lists = scanLists();
+  private readonly hashes = this.lists.hashes;
+  private readonly starts = this.lists.starts;
+  private readonly ends = this.lists.ends;
+  private readonly decoded = this.lists.decoded;
   // each open container: 0 array, else an object whose names start at `base - 1`; and whether the gate reads its
   // members by name (the message and its parts, not data)
-  private readonly frames: number[] = [];
-  private readonly byName: boolean[] = [];
+  private readonly frames = this.lists.frames;
+  private readonly byName = this.lists.byName;
   // an object's names by hash, once it has more than `pairwiseMembers`, by the frame's depth
-  private readonly big: (Map<number, number[]> | undefined)[] = [];
+  private readonly big = this.lists.big;
   // JSON texts of `text` members, searched once this text is done
   private readonly inner: string[] = [];
   // with `bracketed`: where each container opens, in order, and the offset after its close (-1 while open); the
   // indices into those of the containers open
   private readonly opens: number[] = [];
   private readonly closes: number[] = [];
-  private readonly openAt: number[] = [];
+  private readonly openAt = this.lists.openAt;
 
   constructor(
     private readonly text: string,
@@ -184,6 +210,13 @@ class Scan {
   }
 
   run(): AmbiguousName | null | undefined {
+    const found = this.walk();
+    // every container closed: the lists are as a new scan needs them
+    if (this.frames.length === 0 && this.byName.length === 0 && this.openAt.length === 0) spareLists = this.lists;
+    return found;
+  }
+
+  private walk(): AmbiguousName | null | undefined {
     const { text } = this;
     const n = text.length;
     let i = skip(text, 0);

@@ -242,9 +242,40 @@ function endsName(b: number): boolean {
   return isHtmlSpace(b) || b === 0x2f || b === 0x3e || b === 0x3d;
 }
 
-// a mark (a scheme's `:`, the `&` of `&colon;`, markdown's `\:`) right after `script` or `data`
+// a mark (a scheme's `:`, the `&` of `&colon;`, markdown's `\:`) right after `script` or `data`: a `\` only before a
+// `:` (markdown unescapes `\:` alone; `data\_object` is text), and `data` only where a scheme may start with it, not
+// after a letter, digit, `+`, `-` or `.` that the url parser takes into the scheme (`KeyObjectData::` names the scheme
+// `keyobjectdata`, `ICU_DATA:` none)
 function schemeBefore(bytes: Buffer, at: number): boolean {
-  return spelledBefore(bytes, at, 'script') || spelledBefore(bytes, at, 'data');
+  if (bytes[at] === 0x5c && bytes[at + 1] !== 0x3a) return false;
+  if (spelledBefore(bytes, at, 'script')) return true;
+  const start = spelledFrom(bytes, at, 'data');
+  return start !== -1 && !continuesScheme(bytes, start);
+}
+
+// where the letters of `word` (lower-case) that end at `at` start, as `spelledBefore` reads them; -1 when they do not
+function spelledFrom(bytes: Buffer, at: number, word: string): number {
+  let i = at - 1;
+  for (let k = word.length - 1; k >= 0; k--) {
+    while (i >= 0 && isDroppedBetweenLetters(bytes[i] ?? 0)) i--;
+    if (i < 0 || ((bytes[i] ?? 0) | 0x20) !== word.charCodeAt(k)) return -1;
+    i--;
+  }
+  return i + 1;
+}
+
+// whether the byte before `start`, past the tabs and line breaks the url parser drops, is one a scheme holds (an ASCII
+// letter or digit, `+`, `-`, `.`), so the scheme that ends at the mark is a longer one, or a backtick (a markdown code
+// span's: a url that starts with one has no scheme, in a destination or an attribute, and no renderer strips it)
+function continuesScheme(bytes: Buffer, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && (bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i--;
+  const c = bytes[i];
+  if (c === undefined) return false;
+  const lower = c | 0x20;
+  return (
+    (lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x60
+  );
 }
 
 // the letters of `word` (lower-case) end at `at`, ASCII case-insensitive, with tabs and newlines anywhere

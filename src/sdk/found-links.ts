@@ -1,3 +1,4 @@
+import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { LinkStep, StartLinkInput } from '../flow/link-steps.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -19,11 +20,34 @@ export interface FoundLink {
    * what it depended on (`decidedUnder`, `decidedExpired`), not in an object of its own: a tool result's 500 links
    * cost no object each for it
    */
-  decided?: LinkStep | Promise<LinkStep>;
+  decided?: LinkStep | Promise<LinkStep> | undefined;
   /** the policy `decided` was made under */
-  decidedUnder?: Policy;
+  decidedUnder?: Policy | undefined;
   /** whether the policy's review had expired when `decided` was made */
-  decidedExpired?: boolean;
+  decidedExpired?: boolean | undefined;
+}
+
+// a found link with every member it will hold, the three of its decision still unset: made with all of them, so
+// setting them later grows no property store (a tool result's 500 links, 500 allocations fewer)
+function foundLink(
+  link: StartLinkInput['link'],
+  contentIndex: number | null,
+  tool: string | null,
+  responseId: JsonRpcId | null,
+  at: Date,
+  read: boolean,
+): FoundLink {
+  return {
+    link,
+    contentIndex,
+    tool,
+    responseId,
+    at,
+    read,
+    decided: undefined,
+    decidedUnder: undefined,
+    decidedExpired: undefined,
+  };
 }
 
 /**
@@ -53,28 +77,57 @@ export class FoundLinks {
   ): { found: FoundLink[]; evicted: FoundLink[] } {
     const evicted: FoundLink[] = [];
     const found: FoundLink[] = [];
-    for (const { index, link } of links) {
-      const uri = uriOf(link);
-      const f: FoundLink = { link, contentIndex: index, tool, responseId, at: at(), read: false };
-      found.push(f);
-      this.listed.push(f);
-      this.uris.push(uri);
-      this.newest.set(uri, f);
-      if (this.listed.length - this.head > maxRememberedLinks) {
-        const listing = this.listed[this.head] as FoundLink;
-        const listedUri = this.uris[this.head] as string;
-        this.head += 1;
-        if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
-        if (!listing.read) evicted.push(listing);
-      }
+    for (const { index, link } of links)
+      this.add(foundLink(link, index, tool, responseId, at(), false), found, evicted);
+    this.compact();
+    return { found, evicted };
+  }
+
+  /**
+   * `remember` of the `resource_link` items of a tool result's `result`, found as `discoverLinks` finds them (only
+   * `content[]` items, each item's `type` read once), found `at`: no entry per link made only to be read again.
+   */
+  rememberResult(
+    result: unknown,
+    tool: string | null,
+    responseId: JsonRpcId,
+    at: Date,
+  ): { found: FoundLink[]; evicted: FoundLink[] } {
+    const evicted: FoundLink[] = [];
+    const found: FoundLink[] = [];
+    const content = isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
+    // forEach, as `discoverLinks`: a hole in the array is no item
+    content.forEach((item: unknown, index: number) => {
+      if (isRecord(item) && item['type'] === 'resource_link')
+        this.add(foundLink(item, index, tool, responseId, at, false), found, evicted);
+    });
+    this.compact();
+    return { found, evicted };
+  }
+
+  // one listing remembered: onto `found`, the unread listing it pushed out of a full queue onto `evicted`
+  private add(f: FoundLink, found: FoundLink[], evicted: FoundLink[]): void {
+    const uri = uriOf(f.link);
+    found.push(f);
+    this.listed.push(f);
+    this.uris.push(uri);
+    this.newest.set(uri, f);
+    if (this.listed.length - this.head > maxRememberedLinks) {
+      const listing = this.listed[this.head] as FoundLink;
+      const listedUri = this.uris[this.head] as string;
+      this.head += 1;
+      if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
+      if (!listing.read) evicted.push(listing);
     }
-    // the queue drops what it evicted once that is as much as it keeps
+  }
+
+  // the queue drops what it evicted once that is as much as it keeps
+  private compact(): void {
     if (this.head >= maxRememberedLinks) {
       this.listed = this.listed.slice(this.head);
       this.uris = this.uris.slice(this.head);
       this.head = 0;
     }
-    return { found, evicted };
   }
 
   /**
@@ -82,14 +135,8 @@ export class FoundLinks {
    * `at()` (the clock is read only for a bare link).
    */
   forRead(uri: string, at: () => Date): FoundLink {
-    const f = this.newest.get(uri) ?? {
-      link: { type: 'resource_link', uri, name: uri },
-      contentIndex: null,
-      tool: null,
-      responseId: null,
-      at: at(),
-      read: true,
-    };
+    const f =
+      this.newest.get(uri) ?? foundLink({ type: 'resource_link', uri, name: uri }, null, null, null, at(), true);
     f.read = true;
     return f;
   }

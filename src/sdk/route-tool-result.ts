@@ -1,6 +1,5 @@
 import type { MessageExtraInfo } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
-import { discoverLinks } from '../flow/discover-links.ts';
 import { judgeEmbeddedItems } from '../flow/judge-embedded.ts';
 import { recordRef } from '../flow/record-ref.ts';
 import { refusedStepItem } from '../flow/refused-link.ts';
@@ -166,8 +165,7 @@ export function onTaskResult(
 // the links of one result, found at one time (one clock reading, not one per link) and remembered; those it pushed
 // out are recorded as unread
 function remembered(s: TransportSession, result: unknown, tool: string | null, id: JsonRpcId): FoundLink[] {
-  const foundAt = s.now();
-  const { found, evicted } = s.found.remember(discoverLinks(result).links, tool, id, () => foundAt);
+  const { found, evicted } = s.found.rememberResult(result, tool, id, s.now());
   if (evicted.length > 0) s.queue(() => s.recordUnread(evicted, 'the host did not read it before more links arrived'));
   return found;
 }

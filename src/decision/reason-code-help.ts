@@ -157,8 +157,9 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
   },
   'content.names-refused-address': {
     means:
-      "a tool result reaching a host's hook names, as written or read back, the address of a link the gate refused earlier in the session (or the session refused more links than its state keeps the addresses of): it was withheld whole, so the address is not handed on to a tool the gate does not cover",
-    checkNext: 'the server that produced the result, and the earlier record of the refused link (docs/hooks.md)',
+      "a tool result or a read's answer reaching a host's hook names, as written or read back, the address of a link the gate refused earlier in the session (or the session's list of refused addresses is not whole: more than its state keeps, lost, or holding an entry the hook did not write): it was withheld whole, so the address is not handed on to a tool the gate does not cover",
+    checkNext:
+      'the server that produced the result or the read, and the earlier record of the refused link (docs/hooks.md)',
   },
   'policy.unreviewed': {
     means:

@@ -150,28 +150,41 @@ export async function startLink(gate: Gate, input: StartLinkInput): Promise<Link
 export function startLinkNow(gate: Gate, input: StartLinkInput): LinkStep | Promise<LinkStep> {
   const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
   // a malformed item still goes to the gate as sent: the gate words its `input.invalid` deny (fail closed)
-  // built member by member, in the same order: a spread of an optional member costs a link decision's worth of work
-  const line: Record<string, unknown> = { stage: 'link', server: input.linkServer };
-  if (readFrom !== null) line['readFrom'] = readFrom;
-  line['link'] = input.link;
-  if (input.seen !== undefined) line['discovered'] = input.seen;
-  const linkDecision = decideLinkLine(gate, line, input.reading);
+  const linkDecision = decideLinkLine(gate, linkLine(input, readFrom), input.reading);
   return linkDecision instanceof Promise
     ? linkDecision.then((decision) => linkStep(input, readFrom, decision))
     : linkStep(input, readFrom, linkDecision);
 }
 
+// the link-stage line of `input`, made with all its members at once in the order they are read (stage, server,
+// readFrom, link, discovered): members added one by one grow the object's store, a spread of an optional one costs a
+// link decision's worth of work
+function linkLine(input: StartLinkInput, readFrom: string | null): Record<string, unknown> {
+  const { linkServer: server, link, seen } = input;
+  if (readFrom === null) {
+    return seen === undefined ? { stage: 'link', server, link } : { stage: 'link', server, link, discovered: seen };
+  }
+  return seen === undefined
+    ? { stage: 'link', server, readFrom, link }
+    : { stage: 'link', server, readFrom, link, discovered: seen };
+}
+
 function linkStep(input: StartLinkInput, readFrom: string | null, linkDecision: Decision): LinkStep {
-  const step: LinkStep = {
-    // the item itself once checked (no result object per link)
-    link: isResourceLink(input.link) ? input.link : null,
-    linkServer: input.linkServer,
-    readFrom,
-    discovered: input.discovered,
-    linkDecision,
-  };
-  if (input.mode !== undefined) step.mode = input.mode;
-  return step;
+  // the item itself once checked (no result object per link)
+  return stepOf(input, isResourceLink(input.link) ? input.link : null, readFrom, linkDecision);
+}
+
+// a step with all its members at once, `mode` last when there is one (a step is plain JSON a front end may keep)
+function stepOf(
+  input: StartLinkInput,
+  link: ResourceLink | null,
+  readFrom: string | null,
+  linkDecision: Decision,
+): LinkStep {
+  const { linkServer, discovered, mode } = input;
+  return mode === undefined
+    ? { link, linkServer, readFrom, discovered, linkDecision }
+    : { link, linkServer, readFrom, discovered, linkDecision, mode };
 }
 
 /**
@@ -181,14 +194,8 @@ function linkStep(input: StartLinkInput, readFrom: string | null, linkDecision: 
  */
 export function cappedLink(input: StartLinkInput, decision: Decision): LinkStep {
   const checked = checkResourceLink(input.link);
-  return {
-    link: checked.ok ? checked.link : null,
-    linkServer: input.linkServer,
-    readFrom: input.readFrom === undefined ? input.linkServer : input.readFrom,
-    discovered: input.discovered,
-    linkDecision: decision,
-    ...(input.mode === undefined ? {} : { mode: input.mode }),
-  };
+  const readFrom = input.readFrom === undefined ? input.linkServer : input.readFrom;
+  return stepOf(input, checked.ok ? checked.link : null, readFrom, decision);
 }
 
 /** Whether decisions of this step are enforced (not observe mode). */

@@ -226,23 +226,47 @@ export function discoveredOf(
   at: Date,
   reading?: UriReading,
 ): DiscoveredStage {
-  const stage: DiscoveredStage = {
-    at: isoTime(at),
-    tool: context.tool,
-    responseId: context.responseId,
+  const atText = isoTime(at);
+  const { tool, responseId, server, protocolVersion, frontEnd } = context;
+  const contentType = contentIndex === null ? null : 'resource_link';
+  const masked = maskUri(uri, reading);
+  const declared = mimeType === undefined ? null : mimeType.slice(0, 100);
+  const sized = typeof size === 'number' ? size : null;
+  const client = clients.of(context.client);
+  const serverInfo = servers.of(context.serverInfo);
+  // made with all its members at once, `frontEnd` last when there is one (a record's key order is its JSON's): a
+  // member set afterwards grows the stage's store, a spread one costs more than the rest of the stage
+  if (frontEnd === undefined) {
+    return {
+      at: atText,
+      tool,
+      responseId,
+      contentIndex,
+      contentType,
+      uri: masked,
+      mimeType: declared,
+      size: sized,
+      server,
+      protocolVersion,
+      client,
+      serverInfo,
+    };
+  }
+  return {
+    at: atText,
+    tool,
+    responseId,
     contentIndex,
-    contentType: contentIndex === null ? null : 'resource_link',
-    uri: maskUri(uri, reading),
-    mimeType: mimeType === undefined ? null : mimeType.slice(0, 100),
-    size: typeof size === 'number' ? size : null,
-    server: context.server,
-    protocolVersion: context.protocolVersion,
-    client: clients.of(context.client),
-    serverInfo: servers.of(context.serverInfo),
+    contentType,
+    uri: masked,
+    mimeType: declared,
+    size: sized,
+    server,
+    protocolVersion,
+    client,
+    serverInfo,
+    frontEnd,
   };
-  // set, not spread: a spread member costs more than the rest of the stage
-  if (context.frontEnd !== undefined) stage.frontEnd = context.frontEnd;
-  return stage;
 }
 
 type Peer = { readonly name: string; readonly version: string };

@@ -3,6 +3,7 @@ import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import type { LinkReader, ReadAnswer } from '../../src/flow/link-reader.ts';
 import { answerOf } from '../../src/flow/link-reader.ts';
 import {
+  cappedLink,
   discoverLink,
   type FlowMode,
   judgeRead,
@@ -12,6 +13,7 @@ import {
   sendRead,
   skipRead,
   startLink,
+  startLinkNow,
 } from '../../src/flow/link-steps.ts';
 import { runLinkFlow } from '../../src/flow/run-link-flow.ts';
 import { hasLazyEvidence } from '../../src/gate/read-evidence.ts';
@@ -281,5 +283,53 @@ describe('runLinkFlow with fake readers', () => {
     expect(flowed.record.decisions.read?.effect).toBe('deny');
     expect(valid(flowed.record).verdict).toBe('link-only');
     expect(flowed.contents).toEqual([]);
+  });
+});
+
+describe('the objects the steps make', () => {
+  const discovered = discoverLink(link, 2, context, at);
+
+  test('the link line the gate is asked about has its members in one order, optional ones in place', async () => {
+    const real = await gateWith();
+    const lines: string[] = [];
+    // a gate of its own is asked through `decide`: it sees the line as made
+    const seeing: Gate = {
+      ...real,
+      decide: async (line: unknown) => {
+        lines.push(JSON.stringify(line));
+        return real.decide(line);
+      },
+    };
+    const base = { link, discovered, linkServer: 'docs' };
+    await startLinkNow(seeing, base);
+    await startLinkNow(seeing, { ...base, readFrom: null });
+    await startLinkNow(seeing, { ...base, readFrom: 'mirror', seen: true });
+    await startLinkNow(seeing, { ...base, readFrom: null, seen: false });
+    const linkText = JSON.stringify(link);
+    expect(lines).toEqual([
+      `{"stage":"link","server":"docs","readFrom":"docs","link":${linkText}}`,
+      `{"stage":"link","server":"docs","link":${linkText}}`,
+      `{"stage":"link","server":"docs","readFrom":"mirror","link":${linkText},"discovered":true}`,
+      `{"stage":"link","server":"docs","link":${linkText},"discovered":false}`,
+    ]);
+  });
+
+  test('a step is the same JSON however it was made, `mode` last when there is one', async () => {
+    const gate = await gateWith();
+    const keys = ['link', 'linkServer', 'readFrom', 'discovered', 'linkDecision'];
+    const input = { link, discovered, linkServer: 'docs' };
+    const now = startLinkNow(gate, input) as LinkStep;
+    expect(Object.keys(now)).toEqual(keys);
+    expect(now.link).toBe(link);
+    const observed = await startLink(gate, { ...input, mode: 'observe' });
+    expect(Object.keys(observed)).toEqual([...keys, 'mode']);
+    const capped = cappedLink({ ...input, mode: 'enforce', readFrom: null }, now.linkDecision);
+    expect(Object.keys(capped)).toEqual([...keys, 'mode']);
+    expect(JSON.stringify(capped)).toBe(JSON.stringify({ ...now, readFrom: null, mode: 'enforce' }));
+    // a malformed item is kept as no link, its decision the gate's deny
+    const malformed = startLinkNow(gate, { ...input, link: { type: 'resource_link', uri: 7 } }) as LinkStep;
+    expect(Object.keys(malformed)).toEqual(keys);
+    expect(malformed.link).toBeNull();
+    expect(malformed.linkDecision.reasons.map((r) => r.code)).toEqual(['input.invalid']);
   });
 });

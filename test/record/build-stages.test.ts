@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { deliverableIndices, maskText, receivedFromError, receivedFromResult } from '../../src/record/build-stages.ts';
+import {
+  deliverableIndices,
+  discoveredOf,
+  maskText,
+  receivedFromError,
+  receivedFromResult,
+} from '../../src/record/build-stages.ts';
 import { deny } from './record-fixtures.ts';
 
 const policy = deny().policy;
@@ -71,5 +77,54 @@ describe('deliverableIndices', () => {
     const out = deliverableIndices(decision, 3);
     expect(out.deliver).toEqual(deliver);
     expect(out.dropped.map((d) => d.index)).toEqual([0, 1, 2].filter((i) => !deliver.includes(i as never)));
+  });
+});
+
+describe('discoveredOf', () => {
+  // a record is written as JSON.stringify writes it: its members' order is part of the bytes
+  const context = {
+    server: 'docs',
+    tool: 'find',
+    responseId: 7,
+    protocolVersion: '2025-11-25',
+    client: { name: 'host', version: '1' },
+    serverInfo: { name: 'docs-server', version: '2' },
+  };
+  const head =
+    '{"at":"2026-01-01T00:00:00.000Z","tool":"find","responseId":7,"contentIndex":3,"contentType":"resource_link",' +
+    '"uri":"https://h.example/a?token=","mimeType":"text/plain","size":12,"server":"docs","protocolVersion":"2025-11-25",' +
+    '"client":{"name":"host","version":"1"},"serverInfo":{"name":"docs-server","version":"2"}';
+
+  test('writes its members in the order records have, `frontEnd` last when the context names one', () => {
+    const plain = discoveredOf('https://u:p@h.example/a?token=abc', 'text/plain', 12, 3, context, at);
+    expect(JSON.stringify(plain)).toBe(`${head}}`);
+    const proxied = discoveredOf(
+      'https://h.example/a?token=abc',
+      'text/plain',
+      12,
+      3,
+      { ...context, frontEnd: 'proxy' },
+      at,
+    );
+    expect(JSON.stringify(proxied)).toBe(`${head},"frontEnd":"proxy"}`);
+  });
+
+  test('a link found outside a tool result, with no declared facts, has nulls in the same places', () => {
+    const stage = discoveredOf('demo://doc/1', undefined, undefined, null, { ...context, client: null }, at);
+    expect(Object.keys(stage)).toEqual([
+      'at',
+      'tool',
+      'responseId',
+      'contentIndex',
+      'contentType',
+      'uri',
+      'mimeType',
+      'size',
+      'server',
+      'protocolVersion',
+      'client',
+      'serverInfo',
+    ]);
+    expect(stage).toMatchObject({ contentIndex: null, contentType: null, mimeType: null, size: null, client: null });
   });
 });

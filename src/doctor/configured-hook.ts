@@ -43,6 +43,7 @@ export function configuredHook(
     ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
     command: h.command,
     argv: h.args === undefined ? shellWords(h.command) : [h.command, ...h.args],
+    ...(h.args === undefined ? { viaShell: true as const } : {}),
     ...(blocked === undefined ? {} : { blocked }),
     ...(notGating === undefined ? {} : { notGating }),
     failMode,

@@ -67,6 +67,8 @@ export interface ConfiguredHook {
   readonly command: string;
   /** the words it runs: the command line split as \`sh -c\` does, or \`command\` and \`args\` of an exec-form handler */
   readonly argv: readonly string[];
+  /** the host runs `command` through a shell (it expands variables there); absent for an exec-form handler */
+  readonly viaShell?: true;
   /** why the host will not run it even though it is configured (untrusted in Codex, hooks disabled), if so */
   readonly blocked?: string;
   /** why the handler, though it runs, is no gate (it runs in the background, once, or only for some inputs) */
@@ -102,8 +104,11 @@ export interface HostInventory {
 export interface PolicyStatus {
   /** the policy file (absolute), or undefined when the command names none */
   readonly file?: string;
-  /** `verified`: the review holds against the allowed signers; `not-checked`: no allowed signers given */
-  readonly review: 'verified' | 'unverified' | 'not-checked' | 'does-not-load' | 'missing';
+  /**
+   * `verified`: the review holds against the allowed signers; `not-checked`: no allowed signers given; `unknown`: the
+   * path holds a variable doctor cannot expand (the host's environment), so what it names is not known
+   */
+  readonly review: 'verified' | 'unverified' | 'not-checked' | 'does-not-load' | 'missing' | 'unknown';
   /** the allowed-signers file the command checks against, when it names one */
   readonly allowedSigners?: string;
   /** one lowercase line: why it does not load or verify (empty when it does) */
@@ -113,7 +118,7 @@ export interface PolicyStatus {
 }
 
 /** A linkgate hook doctor found in a host's configuration, and whether the host will run it. */
-export interface HookReport extends Omit<ConfiguredHook, 'blocked' | 'notGating'> {
+export interface HookReport extends Omit<ConfiguredHook, 'blocked' | 'notGating' | 'viaShell'> {
   /** the linkgate entry the command runs, and whether it exists */
   readonly bundle: string;
   readonly bundleExists: boolean;

@@ -100,7 +100,7 @@ function failText(s: ServerReport): string {
 }
 
 function policyText(p: PolicyStatus, short: (file: string) => string): string {
-  const file = p.file === undefined ? '(none)' : short(p.file);
+  const file = p.file === undefined ? (p.review === 'unknown' ? '(not known)' : '(none)') : short(p.file);
   const signers = p.allowedSigners === undefined ? '' : ` against ${short(p.allowedSigners)}`;
   const review = {
     verified: `review verified${signers}`,
@@ -108,6 +108,7 @@ function policyText(p: PolicyStatus, short: (file: string) => string): string {
     'not-checked': p.message === '' ? 'review not checked (no allowed signers)' : p.message,
     'does-not-load': `does not load: ${p.message}`,
     missing: 'missing',
+    unknown: p.message,
   }[p.review];
   return `${file}: ${review}`;
 }

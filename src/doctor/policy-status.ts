@@ -69,6 +69,6 @@ export function policyProblem(status: PolicyStatus, requireSigned = false): stri
   if (status.review === 'not-checked')
     return `policy \`${status.file}\` has no review checked (no allowed signers given): \`--require-signed\` asks for one that verifies`;
   if (status.review === 'unverified') return `policy \`${status.file}\` does not verify: ${status.message}`;
-  if (status.review === 'missing') return status.message;
+  if (status.review === 'missing' || status.review === 'unknown') return status.message;
   return `policy \`${status.file}\` does not load: ${status.message}`;
 }

@@ -28,6 +28,7 @@ import { type LinkgateInvocation, linkgateInvocation, preloadProblem } from './l
 import { allowedSignersEnv } from '../policy/load-policy.ts';
 import { policyProblem, policyStatus } from './policy-status.ts';
 import { recordsHealth } from './records-health.ts';
+import { hookCommandWords } from './hook-variables.ts';
 import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
@@ -216,27 +217,55 @@ async function hookReport(
   writableOf: WritableOf,
 ): Promise<HookReport | undefined> {
   if (hook.resident !== undefined) return residentHookReport(hook, hook.resident.problems, problemOf);
-  const invocation = linkgateInvocation(hook.argv, places.cwd, places.env['PATH']);
+  // the words as the host's shell gets them: the host's own project variables expanded (hook-variables.ts)
+  const expanded = hook.viaShell === true ? hookCommandWords(hook.host, hook.command, places.cwd, hook.env) : undefined;
+  const argv = expanded?.words ?? hook.argv;
+  const invocation = linkgateInvocation(argv, places.cwd, places.env['PATH']);
   if (invocation?.subcommand !== 'hook') return undefined;
-  const policy = await status(invocation, places.env);
-  const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, places.cwd);
+  // any other variable is the host's environment's: what a path holding one names is not known, and is not checked
+  const unexpanded = [...new Set(expanded?.unknown.filter((u) => u !== undefined) ?? [])];
+  const unknown = (value: string | undefined) =>
+    value !== undefined && unexpanded.some((v) => value.includes(v)) ? value : undefined;
+  const notKnown = (what: string, value: string) =>
+    `doctor cannot tell what ${what} \`${value}\` names: ${unexpanded.map((v) => `\`${v}\``).join(', ')} ${unexpanded.length === 1 ? 'is' : 'are'} expanded from the host's environment, which doctor does not see, so the hook is not known to gate`;
+  const policyUnknown = unknown(invocation.policy) ?? unknown(invocation.allowedSigners);
+  const policy: PolicyStatus =
+    policyUnknown === undefined
+      ? await status(invocation, places.env)
+      : {
+          review: 'unknown',
+          message: notKnown(policyUnknown === invocation.policy ? '`--policy`' : '`--allowed-signers`', policyUnknown),
+        };
+  const recordsUnknown = unknown(invocation.records);
+  const stateUnknown = unknown(invocation.state);
+  const bundleUnknown = unknown(invocation.bundle);
+  const records =
+    invocation.records === undefined || recordsUnknown !== undefined
+      ? undefined
+      : recordsHealth(invocation.records, places.cwd);
   const problems: string[] = [];
   if (hook.blocked !== undefined) problems.push(hook.blocked);
   if (hook.notGating !== undefined) problems.push(hook.notGating);
   if (invocation.host !== hook.host)
     problems.push(`runs \`linkgate hook ${invocation.host ?? ''}\` in ${hook.host}: the event formats differ`);
-  problems.push(...frontEndProblems(invocation, policy, records, problemOf));
+  if (bundleUnknown !== undefined) problems.push(notKnown('its linkgate entry', bundleUnknown));
+  const { entryProblem: _entry, ...unchecked } = invocation;
+  const entry = bundleUnknown === undefined ? invocation : { ...unchecked, bundleExists: true };
+  problems.push(...frontEndProblems(entry, policy, records, problemOf));
+  if (recordsUnknown !== undefined) problems.push(notKnown('`--records`', recordsUnknown));
+  if (stateUnknown !== undefined) problems.push(notKnown('`--state`', stateUnknown));
   // the hook refuses a state folder an agent could have put elsewhere, or others can write: every event fails closed
-  problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
+  else problems.push(...stateFolderLines(invocation.state, places.cwd, { ...places.env, ...hook.env }, places.home));
   problems.push(...environmentProblems(hook.env ?? {}, places.env, hook.envProblem));
-  const { blocked: _, notGating: __, env: ___, envProblem: ____, ...configured } = hook;
+  const { blocked: _, notGating: __, env: ___, envProblem: ____, viaShell: _____, ...configured } = hook;
   // a hook seeing tool results remembers refusals in its state folder: held only where the agent's shell cannot write it
   const memory =
-    hook.phase === 'post'
+    hook.phase === 'post' && stateUnknown === undefined
       ? await refusalMemoryNotHeld(hook.host, invocation.state, places, { ...places.env, ...hook.env })
       : undefined;
   return {
     ...configured,
+    argv,
     // settings in force the host never shows its hooks (declared size, type): the proxy enforces them
     warnings: [
       ...hook.warnings,
@@ -283,7 +312,7 @@ function residentHookReport(hook: ConfiguredHook, conditions: readonly string[],
     problems.push(
       "the resident server's policy is its own: doctor cannot check its review (run the server with `--allowed-signers`)",
     );
-  const { blocked: _, notGating: __, resident, ...configured } = hook;
+  const { blocked: _, notGating: __, viaShell: ___, resident, ...configured } = hook;
   return {
     ...configured,
     // it keeps what the session refused in its server's memory when results are posted to it too

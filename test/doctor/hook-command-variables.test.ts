@@ -70,16 +70,16 @@ describe("doctor reads a hook command's variables as the host does", () => {
   });
 
   test('gemini cli replaces $GEMINI_PROJECT_DIR and $CLAUDE_PROJECT_DIR in the text, single quotes too', () => {
-    const project = '/work/p';
+    const project = '/srv/p';
     for (const name of ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR']) {
       expect(
         hookCommandWords('gemini-cli', `linkgate hook gemini-cli --policy '$${name}/x.yaml'`, project).words,
-      ).toEqual(['linkgate', 'hook', 'gemini-cli', '--policy', '/work/p/x.yaml']);
+      ).toEqual(['linkgate', 'hook', 'gemini-cli', '--policy', '/srv/p/x.yaml']);
       // the braced form is the shell's, from the environment gemini cli sets
-      expect(hookCommandWords('gemini-cli', `a "\${${name}}/x"`, project).words).toEqual(['a', '/work/p/x']);
+      expect(hookCommandWords('gemini-cli', `a "\${${name}}/x"`, project).words).toEqual(['a', '/srv/p/x']);
     }
     // a folder gemini cli would quote as it substitutes it: not known
-    expect(hookCommandWords('gemini-cli', 'a $GEMINI_PROJECT_DIR/x', '/work/my p').unknown[1]).toBeDefined();
+    expect(hookCommandWords('gemini-cli', 'a $GEMINI_PROJECT_DIR/x', '/srv/my p').unknown[1]).toBeDefined();
     // claude code does not set GEMINI_PROJECT_DIR; codex sets neither
     expect(hookCommandWords('claude-code', 'a $GEMINI_PROJECT_DIR/x', project).unknown[1]).toBe('$GEMINI_PROJECT_DIR');
     expect(hookCommandWords('codex', 'a "$CLAUDE_PROJECT_DIR/x"', project).unknown[1]).toBe('$CLAUDE_PROJECT_DIR');

@@ -37,12 +37,22 @@ export function judgeReadAnswer(
   return judgeRead(gate, step, answer, timing, readBodyJudge(gate, noteRefused));
 }
 
+/** One link a read's JSON body refused: the link as found there, its link decision, and the server that answered. */
+export interface RefusedBodyLink {
+  /** the link object (a bare uri string found in the body: a `resource_link` of it) */
+  link: unknown;
+  decision: Decision;
+  /** the server that answered the read, whose link it is */
+  server: string;
+}
+
 /**
- * Told of each link a read's JSON bodies refused (its uri and link decision, whatever the mode), before the read's
- * answer goes anywhere: a front end keeps the address of one refused for its address as a tool result's
+ * Told of each link a read's JSON bodies refused (whatever the mode, for whatever reason), before the read's answer
+ * goes anywhere: a front end keeps it as a link the answering server returned (the sdk's `FoundLinks`, the hook's
+ * `SessionState.addSeen`), and the address of one refused for its address as a tool result's
  * (`RefusedAddresses.noteDecided`, the hook's `SessionState.addRefused`).
  */
-export type RefusedInBody = (uri: string, decision: Decision) => void;
+export type RefusedInBody = (refused: RefusedBodyLink) => void;
 
 /**
  * The JSON bodies' link judgement `judgeRead` and `judgeAlteredRead` take: `judgeReadBodies` with `gate`, telling
@@ -110,7 +120,8 @@ export async function judgeReadBodies(
     }),
   );
   const refusedAll = [...refusedBy.values()].flat();
-  if (noteRefused !== undefined) for (const r of refusedAll) noteRefused(uriOf(r.link), r.decision);
+  if (noteRefused !== undefined)
+    for (const r of refusedAll) noteRefused({ link: r.link, decision: r.decision, server });
   const ledger = MessageLedger.of(refusedAll.map((r) => uriOf(r.link)));
   bodies.forEach(({ index, value }, i) => {
     const judgement = judgements[i];

@@ -543,7 +543,7 @@ async function cappedSubject(
 }
 
 /** The members of a link item the gate judges; everything else a server sent is dropped before it is kept. */
-function keptLink(item: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function keptLink(item: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const link: Record<string, unknown> = { type: 'resource_link', uri: item['uri'], name: item['name'] };
   for (const key of ['title', 'description', 'mimeType', 'size'] as const)
     if (item[key] !== undefined) link[key] = item[key];

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
+import { uriOf } from '../link/resource-link.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
-import { readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
-import { judgeReadAnswer, readBodyJudge } from '../flow/read-body-links.ts';
+import { discoverLink, readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
+import { judgeReadAnswer, type RefusedBodyLink, readBodyJudge } from '../flow/read-body-links.ts';
 import { checkBudget } from './event-budget.ts';
-import { type HookContext, type HookStep, modeOf, nowOf, save } from './hook-context.ts';
-import type { PendingRead } from './session-state.ts';
+import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save } from './hook-context.ts';
+import { keptLink } from './hook-discovery.ts';
+import type { PendingRead, SeenLink } from './session-state.ts';
 import type { HookAnswer } from './hook-event.ts';
 import { decideReadLink, type ReadEvent } from './hook-pre-read.ts';
 import { readNotice } from './read-notice.ts';
@@ -84,12 +85,19 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const requested = pending?.requested ?? sendRead(gate, step, now);
   const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
   const timing = { requested, elapsedMs, now: () => now };
-  // a link the read's JSON bodies refused for its address is kept as a tool result's: a later result naming it is
-  // withheld (kept before anything of this read is handed on)
+  // a link the read's JSON bodies refused is kept as a tool result's refused link is (before anything of this read is
+  // handed on): as a link the answering server returned, so a later read of its uri from another server is
+  // `server.mismatch` and from that server is judged as this link; and, refused for its address, that address, so a
+  // later result naming it is withheld
   const refused: string[] = [];
-  const note = (uri: string, decision: Decision) => {
+  const seen: SeenLink[] = [];
+  const note = ({ link, decision, server }: RefusedBodyLink) => {
+    const uri = uriOf(link);
     const address = refusedAddressOf(decision, uri);
     if (address !== null) refused.push(address);
+    if (!isRecord(link)) return;
+    const discovered = discoverLink(link, null, linkContext(server, null), now);
+    seen.push({ server, link: keptLink(link), discovered, toolUseId: event.toolUseId });
   };
   const judged =
     event.altered === undefined
@@ -102,7 +110,9 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
         )
       : await judgeAlteredRead(gate, step, { contents }, event.altered, timing, readBodyJudge(gate, note));
   // under a name never used again: a read's call id may repeat (a host that gives none: its server and uri)
-  await r.state.addRefused(`read-${randomUUID()}`, refused);
+  const readId = `read-${randomUUID()}`;
+  await r.state.addSeen(readId, seen);
+  await r.state.addRefused(readId, refused);
   await save(context, event, step, judged.record);
   if (modeOf(context) === 'observe') return { kind: 'none' };
   // a result the flow did not judge item by item (an unknown `resultType`, `input_required`) passes whole or not at all

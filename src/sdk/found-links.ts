@@ -105,6 +105,17 @@ export class FoundLinks {
     return { found, evicted };
   }
 
+  /**
+   * Notes a link a read's JSON body refused (`RefusedInBody`) as a link the server returned, found `at`, read already
+   * (its refusal is in the read's record: no record of its own): a later read of its uri is judged as this link. A uri
+   * a listing kept already keeps that listing (the oldest, as the hook's state keeps it).
+   */
+  noteRefusedInBody(link: StartLinkInput['link'], responseId: JsonRpcId, at: Date): void {
+    if (this.newest.has(uriOf(link))) return;
+    this.add(foundLink(link, null, null, responseId, at, true), [], []);
+    this.compact();
+  }
+
   // one listing remembered: onto `found`, the unread listing it pushed out of a full queue onto `evicted`
   private add(f: FoundLink, found: FoundLink[], evicted: FoundLink[]): void {
     const uri = uriOf(f.link);

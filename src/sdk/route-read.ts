@@ -1,6 +1,6 @@
-import type { Decision } from '../decision/decision.ts';
 import type { JsonRpcMessage as JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from './mcp-transport.ts';
-import { judgeReadAnswer } from '../flow/read-body-links.ts';
+import { judgeReadAnswer, type RefusedBodyLink } from '../flow/read-body-links.ts';
+import { uriOf } from '../link/resource-link.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
@@ -72,7 +72,7 @@ export async function onRead(
     const cache = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
     s.queue(async () => {
       const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
-      const judged = await judgeReadAnswer(s.gate, step, { result: hit.result }, timing, noteIn(s));
+      const judged = await judgeReadAnswer(s.gate, step, { result: hit.result }, timing, noteIn(s, id));
       if (await withheldUnrecorded(s, id, judged.record)) return;
       const answer = { jsonrpc: '2.0', id, result: hit.result };
       if (await withheldNamingRead(s, id, answer, uri)) return;
@@ -100,9 +100,15 @@ export async function onRead(
   }
 }
 
-// a link a read's JSON body refused is noted as a tool result's: the session's later messages are searched for its
-// address (and, with the refused addresses shared, every connection's)
-const noteIn = (s: TransportSession) => (uri: string, decision: Decision) => s.refused.noteDecided(uri, decision);
+// a link a read's JSON body refused is noted as a tool result's refused link is: in the connection's link ledger as a
+// link its server returned (a later read of its uri is judged as this link), and the session's later messages are
+// searched for its address (and, with the refused addresses shared, every connection's)
+const noteIn =
+  (s: TransportSession, id: JsonRpcId) =>
+  ({ link, decision }: RefusedBodyLink) => {
+    s.refused.noteDecided(uriOf(link), decision);
+    s.found.noteRefusedInBody(link, id, s.now());
+  };
 
 /** The read `id` met its deadline: the server is told to stop and the host gets the gate's own answer. */
 function onDeadline(s: TransportSession, id: JsonRpcId): void {
@@ -148,7 +154,7 @@ export async function onReadAnswer(
   const timing = { requested: pending.requested, elapsedMs, now: s.now };
   let judged: ReadJudgement;
   try {
-    judged = await judgeReadAnswer(s.gate, pending.step, answer, timing, noteIn(s));
+    judged = await judgeReadAnswer(s.gate, pending.step, answer, timing, noteIn(s, id));
   } catch (error) {
     // the flow's steps fail closed themselves; this is the last stop, so the host is never left waiting
     const why = 'the answer could not be judged';

@@ -5,7 +5,7 @@ import type { WorkBudget } from './work-budget.ts';
 export interface ContentSniff {
   /** real kind id from our table, `empty`, `unknown`, or a file-type extension the table does not list */
   kind: string;
-  /** true when the bytes were read as text (UTF-8, or UTF-16) */
+  /** true when the bytes were read as text (UTF-8, UTF-16, or windows-1252 when they hold no binary data byte) */
   textual: boolean;
   /** why the bytes are executable or active, or null */
   active: string | null;

@@ -4,7 +4,7 @@ import { fileTypeKind } from './binary-kind.ts';
 import { binaryAt, type FileTypeAnswers, type NeedsFileType } from './file-type-answers.ts';
 import { EMPTY_KIND, UNKNOWN_KIND } from './kinds.ts';
 import { binaryFindings } from './sniff-binary.ts';
-import { readText, scanUtf8Early, textFindings } from './sniff-text.ts';
+import { readSingleByteText, readText, scanUtf8Early, textFindings } from './sniff-text.ts';
 import { keepingPairSites } from './text/byte-sites.ts';
 import { startsWithBom } from './text/text-encoding.ts';
 import { WorkBudget, WorkExhausted } from './work-budget.ts';
@@ -66,7 +66,8 @@ function sniffWithin(
   if (bytes.length === 0) return blankSniff(EMPTY_KIND, true);
 
   // text without NULs is text whatever its first bytes say: `MZ-80K notes` is not a PE file. Valid UTF-8 is scanned
-  // for the text checks first, and that scan says whether it holds a NUL (no second search of the bytes)
+  // for the text checks first, and that scan says whether it holds a NUL (no second search of the bytes). Bytes that
+  // are neither UTF-8 nor UTF-16 and that no signature names are text when a browser calls them text (windows-1252)
   const early = scanUtf8Early(bytes, options.findInvisible !== false);
   const hasNul = early === null ? bytes.indexOf(0) !== -1 : early.nul;
   const binaryFirst = hasNul && !startsWithBom(bytes);
@@ -83,7 +84,12 @@ function sniffWithin(
     kind = named;
   }
   if (text !== null && kind === null) return textFindings(bytes, text, options, budget, seen);
-  if (kind === null) return blankSniff(UNKNOWN_KIND, false);
+  if (kind === null) {
+    // no signature and no binary data byte (MIME Sniffing §7.2): latin-1 text, as a browser reads it
+    const single = hasNul || startsWithBom(bytes) ? null : readSingleByteText(bytes, options.declaredMime ?? null);
+    if (single !== null) return textFindings(bytes, single, options, budget, seen);
+    return blankSniff(UNKNOWN_KIND, false);
+  }
   seen.kind = kind;
   return binaryFindings(kind, bytes, options, answers, budget);
 }

@@ -11,7 +11,9 @@ import {
   utf16GuessSampleBytes,
   utf8TextStart,
 } from './text/text-encoding.ts';
-import { declaredDataKind, declaredXhtmlDocument, declaredXmlDocument, kindOfMime } from './kinds.ts';
+import { declaredDataKind, declaredXhtmlDocument, declaredXmlDocument, familyOf, kindOfMime } from './kinds.ts';
+import { decodeWindows1252, holdsNoBinaryDataByte } from './single-byte-text.ts';
+import { quoteValue } from '../decision/quote-value.ts';
 import { classifyUtf8, type MarkupReader, type SectionKind, type TextKind } from './text/text-kind.ts';
 import { parseJsonText } from './text/json-syntax.ts';
 import {
@@ -95,6 +97,30 @@ export function readText(
     text: () => decoded.text,
     unsafe: findUnsafeText(decoded.text),
     issues: decoded.issues,
+  };
+}
+
+/**
+ * Bytes that are neither UTF-8 nor UTF-16 as text, or null when they are not text: with no binary data byte (MIME
+ * Sniffing §7.2) a browser calls them text and decodes them as windows-1252, and so are they read, each text check
+ * applying to that reading. Declared as text (text/plain, markdown, csv, json), the charset a reader of that type
+ * assumes is UTF-8: the bytes stay withheld as unsafe text, besides whatever the text checks find.
+ */
+export function readSingleByteText(bytes: Buffer, declaredMime: string | null): TextView | null {
+  if (!holdsNoBinaryDataByte(bytes)) return null;
+  const decoded = decodeWindows1252(bytes);
+  const declared = declaredMime === null ? undefined : kindOfMime(declaredMime);
+  return {
+    utf8: Buffer.from(decoded, 'utf8'),
+    start: null,
+    text: () => decoded,
+    unsafe: findUnsafeText(decoded),
+    issues:
+      declared !== undefined && familyOf(declared.id) === 'text'
+        ? [
+            `declared text ${quoteValue(declaredMime as string)} is neither valid utf-8 nor utf-16 with a byte order mark`,
+          ]
+        : [],
   };
 }
 

@@ -7,7 +7,7 @@ import { geminiCliSettingsLayers } from '../hosts/gemini-cli-settings.ts';
 import type { ConfigPlaces } from './claude-code-config.ts';
 import { codexHome } from './codex-config.ts';
 import { type CodexLayer, codexRootMarkers, readCodexLayers } from './codex-system.ts';
-import type { DoctorHost, PolicyStatus } from './doctor-report.ts';
+import type { DoctorHost, PolicyStatus, RecordsHealth } from './doctor-report.ts';
 import { linkgatePackageRoot } from './linkgate-invocation.ts';
 import { pathHops } from './path-hops.ts';
 import { readConfigFile, stringList } from './read-config-file.ts';
@@ -235,4 +235,21 @@ export function agentWritableLines(
       `\`${inside.folder}\`, ${inside.why}, lies inside its linkgate package \`${root}\`, and the agent's shell may write it: ${fix}`,
     );
   return lines;
+}
+
+/**
+ * `records` with why the agent's shell can rewrite it (`agentWritable`), when the file (or the folder it will be made
+ * in) passes through a folder of `folders`, as a state folder there is judged: what the agent can write is no evidence.
+ */
+export function recordsAgentWritable(
+  front: 'hook' | 'proxy',
+  records: RecordsHealth,
+  folders: readonly WritableFolder[],
+): RecordsHealth {
+  const found = holding(records.file, folders);
+  if (found === undefined) return records;
+  return {
+    ...records,
+    agentWritable: `its records file ${placed(records.file, found.hop)} lies in \`${found.folder.folder}\`, ${found.folder.why}, which the agent's shell may write: the agent can rewrite or delete what the ${front} recorded, so its records are no evidence of what it decided (keep \`--records\` outside every folder the agent may write)`,
+  };
 }

@@ -52,6 +52,11 @@ export interface RecordsHealth {
   readonly writable: boolean;
   /** one lowercase line when it cannot be written (the folder does not exist, not writable, a folder) */
   readonly problem?: string;
+  /**
+   * one lowercase line when it lies in a folder the agent's shell may write (`agent-writable.ts`): the agent can
+   * rewrite or delete it, so it is no evidence of what the front end decided
+   */
+  readonly agentWritable?: string;
 }
 
 /** One hook handler a host runs, as its configuration declares it. */

@@ -13,7 +13,11 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
     for (const s of servers) {
       lines.push(`  ${mark(s)} ${s.name} (${s.scope}, ${short(s.file)}): ${gateText(s)}${failText(s)}`);
       lines.push(...details(s.policies, s.problems, short, report.requireSigned));
-      for (const r of s.records) if (r.writable) lines.push(`      records ${short(r.file)}`);
+      for (const r of s.records)
+        if (r.writable)
+          lines.push(
+            `      records ${short(r.file)}${r.agentWritable === undefined ? '' : ` (no evidence: ${r.agentWritable})`}`,
+          );
       if (s.gate === 'hook' && s.tools !== undefined)
         lines.push(
           'names' in s.tools

@@ -33,7 +33,12 @@ import { stateFolderLines } from './state-health.ts';
 import { staleCodeCacheLine } from '../start/code-cache.ts';
 import { cachedEntryName } from '../start/start-files.ts';
 import { basename } from 'node:path';
-import { agentWritableFolders, agentWritableLines, type WritableFolder } from './agent-writable.ts';
+import {
+  agentWritableFolders,
+  agentWritableLines,
+  recordsAgentWritable,
+  type WritableFolder,
+} from './agent-writable.ts';
 import { refusalMemoryLine, refusalMemoryNotHeld, sandboxFix } from './refusal-memory.ts';
 import { listServerTools, type ServerTools } from './server-tools.ts';
 
@@ -242,7 +247,7 @@ async function hookReport(
   const records =
     invocation.records === undefined || recordsUnknown !== undefined
       ? undefined
-      : recordsHealth(invocation.records, places.cwd);
+      : recordsAgentWritable('hook', recordsHealth(invocation.records, places.cwd), await writableOf(hook.host));
   const problems: string[] = [];
   if (hook.blocked !== undefined) problems.push(hook.blocked);
   if (hook.notGating !== undefined) problems.push(hook.notGating);
@@ -273,6 +278,7 @@ async function hookReport(
       ...codeCacheLines(invocation, places.env),
       // named again on each server it gates, which it then does not: the agent can rewrite it
       ...agentWritableLines('hook', invocation, policy, await writableOf(hook.host)),
+      ...(records?.agentWritable === undefined ? [] : [records.agentWritable]),
       ...(memory === undefined ? [] : [refusalMemoryLine(memory)]),
     ],
     ...(memory === undefined ? {} : { refusalMemory: memory }),
@@ -371,7 +377,10 @@ async function serverReport(
     const inherited = handedOn(places.env, server.inherits);
     // the proxy reads LINKGATE_ALLOWED_SIGNERS from the environment the host gives it
     const policy = await status(invocation, { ...inherited, ...server.env }, cwd);
-    const records = invocation.records === undefined ? undefined : recordsHealth(invocation.records, cwd);
+    const records =
+      invocation.records === undefined
+        ? undefined
+        : recordsAgentWritable('proxy', recordsHealth(invocation.records, cwd), await writableOf(server.host));
     const problems = frontEndProblems(invocation, policy, records, problemOf);
     problems.push(...environmentProblems(server.env, inherited, server.envProblem));
     problems.push(...agentWritableLines('proxy', invocation, policy, await writableOf(server.host)));

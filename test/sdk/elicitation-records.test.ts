@@ -2,7 +2,7 @@
 // one, through the same records sink, by the decorator and the proxy alike; in observe mode too, where nothing is
 // refused and the record (with `wouldDeny`) is the only trace of what enforce mode would have refused. The real 2.x
 // Client and server, pinned to 2026-07-28 (`input_required`) and to 2025-11-25 (the server's `elicitation/create`).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -77,7 +77,8 @@ async function viaDecorator(era: Era, mode: Mode): Promise<Session> {
 }
 
 async function viaProxy(era: Era, mode: Mode): Promise<Session> {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'linkgate-elicit-')), 'records.jsonl');
+  const folder = mkdtempSync(path.join(tmpdir(), 'linkgate-elicit-'));
+  const file = path.join(folder, 'records.jsonl');
   const cli = ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), 'proxy', '--policy', policyPath];
   const args = [...cli, '--server', 'docs', '--mode', mode, '--records', file, '--', ...tsServer(serverFile)];
   const transport = new StdioClientTransport({
@@ -93,6 +94,7 @@ async function viaProxy(era: Era, mode: Mode): Promise<Session> {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LinkRecord);
+  rmSync(folder, { recursive: true, force: true });
   return { ...seen, records };
 }
 

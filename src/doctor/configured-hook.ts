@@ -2,7 +2,8 @@ import type { HostDescription } from '../hosts/host-description.ts';
 import type { HookHandlerEntry } from '../hosts/hook-groups.ts';
 import type { ConfiguredHook } from './doctor-report.ts';
 import { hookTimeoutSeconds } from '../hook/hook-settings.ts';
-import { shellOperator, shellWords } from './linkgate-invocation.ts';
+import { shellWords } from './hook-variables.ts';
+import { shellOperator } from './linkgate-invocation.ts';
 
 // the hook's own deadline, a third of the timeout it is printed with (`hookDeadlineMs` of the hook command): a slow
 // event is answered, failing closed, by then, counted from when the hook's code has loaded

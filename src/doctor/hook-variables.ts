@@ -111,6 +111,14 @@ export function expandedWords(
   return { words, unknown };
 }
 
+/**
+ * The words a POSIX shell splits `line` into (single and double quotes, backslash escapes), expansions left as written.
+ * Hosts run hook commands through `sh -c`; the command `linkgate hook --print-config` prints quotes only this way.
+ */
+export function shellWords(line: string): string[] {
+  return expandedWords(line, new Map()).words;
+}
+
 // the expansion starting at `at` (`$NAME`, `${…}`, `$1`, `$?`, `$(…`, a backtick) and the variable it names, if plain
 function expansion(line: string, at: number): { text: string; name?: string } | undefined {
   if (line[at] === '`') return { text: '`' };

@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { linkgateInvocation, shellWords } from '../../src/doctor/linkgate-invocation.ts';
+import { shellWords } from '../../src/doctor/hook-variables.ts';
+import { linkgateInvocation } from '../../src/doctor/linkgate-invocation.ts';
 import { runDoctor } from '../../src/doctor/run-doctor.ts';
 import { hostDescriptions } from '../../src/hosts/hosts.ts';
 import { reviewFolders } from '../helpers/ssh-keygen.ts';

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { flowContext } from '../flow/flow-context.ts';
 import {
   deliverableIndices,
   discoveredOf,
@@ -82,14 +83,7 @@ describe('deliverableIndices', () => {
 
 describe('discoveredOf', () => {
   // a record is written as JSON.stringify writes it: its members' order is part of the bytes
-  const context = {
-    server: 'docs',
-    tool: 'find',
-    responseId: 7,
-    protocolVersion: '2025-11-25',
-    client: { name: 'host', version: '1' },
-    serverInfo: { name: 'docs-server', version: '2' },
-  };
+  const context = { ...flowContext, serverInfo: { name: 'docs-server', version: '2' } };
   const head =
     '{"at":"2026-01-01T00:00:00.000Z","tool":"find","responseId":7,"contentIndex":3,"contentType":"resource_link",' +
     '"uri":"https://h.example/a?token=","mimeType":"text/plain","size":12,"server":"docs","protocolVersion":"2025-11-25",' +

@@ -203,8 +203,13 @@ export function inspectAttribute(
   value: string,
   scan: MarkupScan = { depth: 0, budget: WorkBudget.unlimited(), rendered: false },
 ): string | null {
-  // an empty handler runs nothing
-  const handler = scan.eventNamesOnly === true ? runsAsHandler(name) : name.length > 2 && name.startsWith('on');
+  // an empty handler runs nothing; past the names a browser runs, any `on…` name is a margin for handlers to come,
+  // but not one with a `:` (a prefixed name such as `on:href`, an xlink attribute under the prefix `on`): every
+  // handler a browser has is `on` and letters, and none is namespaced
+  const handler =
+    scan.eventNamesOnly === true
+      ? runsAsHandler(name)
+      : name.length > 2 && name.startsWith('on') && !name.includes(':');
   if (handler && value.trim() !== '') return `an event-handler attribute ${quoteValue(name)}`;
   // SMIL animation can set an event-handler attribute: <set attributeName="onclick" to="…">
   if (name === 'attributename' && /^\s*on/i.test(value)) return 'an animation that sets an event-handler attribute';

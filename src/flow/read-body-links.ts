@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import type { Decision, Reason } from '../decision/decision.ts';
+import type { Reason } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { uriOf } from '../link/resource-link.ts';
@@ -8,6 +8,7 @@ import { decisionMetaKey } from './decision-meta.ts';
 import { declaresJson } from './json-text-links.ts';
 import { jsonShape } from './json-scan.ts';
 import { resultLinkDecider } from './link-decider.ts';
+import { type BodyLink, type KeepBodyLinks, keptBodyLinks } from './kept-body-links.ts';
 import { duplicateName } from './member-names.ts';
 import { MessageLedger } from './message-ledger.ts';
 import { refusedLinkNotice } from './refused-link.ts';
@@ -26,55 +27,42 @@ import { applyStructured, judgeStructured, type RefusedRef, structuredLimits } f
 /**
  * `judgeRead`, with the read's JSON bodies judged for links (`judgeReadBodies`) as links the server that answered
  * returned: the one read judgement of every front end that hands a body on (the flow, the decorator and the proxy).
+ * `keep` is told of the links the front end keeps as the answering server's (`keptBodyLinks`).
  */
 export function judgeReadAnswer(
   gate: Gate,
   step: LinkStep,
   answer: ReadAnswer,
   timing: AnswerTiming,
-  noteRefused?: RefusedInBody,
+  keep?: KeepBodyLinks,
 ): Promise<ReadJudgement> {
-  return judgeRead(gate, step, answer, timing, readBodyJudge(gate, noteRefused));
+  return judgeRead(gate, step, answer, timing, readBodyJudge(gate, keep));
 }
-
-/** One link a read's JSON body refused: the link as found there, its link decision, and the server that answered. */
-export interface RefusedBodyLink {
-  /** the link object (a bare uri string found in the body: a `resource_link` of it) */
-  link: unknown;
-  decision: Decision;
-  /** the server that answered the read, whose link it is */
-  server: string;
-}
-
-/**
- * Told of each link a read's JSON bodies refused (whatever the mode, for whatever reason), before the read's answer
- * goes anywhere: a front end keeps it as a link the answering server returned (the sdk's `FoundLinks`, the hook's
- * `SessionState.addSeen`), and the address of one refused for its address as a tool result's
- * (`RefusedAddresses.noteDecided`, the hook's `SessionState.addRefused`).
- */
-export type RefusedInBody = (refused: RefusedBodyLink) => void;
 
 /**
  * The JSON bodies' link judgement `judgeRead` and `judgeAlteredRead` take: `judgeReadBodies` with `gate`, telling
- * `noteRefused` of each refused link.
+ * `keep` of the links to keep.
  */
-export function readBodyJudge(gate: Gate, noteRefused?: RefusedInBody): ReadBodyJudge {
-  return (contents, deliver, server) => judgeReadBodies(gate, contents, deliver, server, noteRefused);
+export function readBodyJudge(gate: Gate, keep?: KeepBodyLinks): ReadBodyJudge {
+  return (contents, deliver, server) => judgeReadBodies(gate, contents, deliver, server, keep);
 }
 
 /**
  * Judges the JSON bodies among `contents` at `indices` (the items that would be delivered) for links returned by
  * `server`, sharing one link decider and one search bound across them: by index, each item that holds a refused link
  * (its judged JSON, the refused links' reasons, worded by their notices) or that is withheld whole (past the limits,
- * a member named twice). Items with nothing refused are absent; `noteRefused` is told of each refused link. Never
- * throws for server data.
+ * a member named twice). Items with nothing refused are absent. `keep` is told once, before anything is handed on,
+ * of the links a front end keeps as `server`'s (`keptBodyLinks`: every link object, every refused link; whatever the
+ * mode, whatever refused them): a front end keeps them in its ledger or state, and notes the address of one refused
+ * for its address (`RefusedAddresses.noteDecided`, the hook's `SessionState.addRefused`). Never throws for server
+ * data.
  */
 export async function judgeReadBodies(
   gate: Gate,
   contents: readonly unknown[],
   indices: readonly number[],
   server: string,
-  noteRefused?: RefusedInBody,
+  keep?: KeepBodyLinks,
 ): Promise<Map<number, ReadBodyItem>> {
   const judged = new Map<number, ReadBodyItem>();
   const bodies: { index: number; value: unknown }[] = [];
@@ -105,9 +93,10 @@ export async function judgeReadBodies(
   const decide = resultLinkDecider(gate, server);
   const searched = { chars: 0 };
   const refusedBy = new Map<number, RefusedRef[]>();
+  const foundIn: (readonly BodyLink[])[] = bodies.map(() => []);
   // judged in enforce mode whatever the flow's mode: observe mode records the partial decision and delivers all
   const judgements = await Promise.all(
-    bodies.map(({ index, value }) => {
+    bodies.map(({ index, value }, i) => {
       const refused: RefusedRef[] = [];
       refusedBy.set(index, refused);
       return judgeStructured(gate, value, {
@@ -116,12 +105,14 @@ export async function judgeReadBodies(
         decide,
         searched,
         noteRefused: (r) => refused.push(r),
+        noteFound: (found) => {
+          foundIn[i] = found;
+        },
       });
     }),
   );
   const refusedAll = [...refusedBy.values()].flat();
-  if (noteRefused !== undefined)
-    for (const r of refusedAll) noteRefused({ link: r.link, decision: r.decision, server });
+  keep?.(keptBodyLinks(foundIn.flat(), server));
   const ledger = MessageLedger.of(refusedAll.map((r) => uriOf(r.link)));
   bodies.forEach(({ index, value }, i) => {
     const judgement = judgements[i];

@@ -1,6 +1,7 @@
 import type { Decision } from '../decision/decision.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { uriOf } from '../link/resource-link.ts';
+import type { BodyLink } from './kept-body-links.ts';
 import { type AddressForm, AddressSearch, addressForms } from './address-search.ts';
 import { blobText } from './blob-text.ts';
 import { decisionMetaKey } from './decision-meta.ts';
@@ -123,6 +124,8 @@ export interface StructuredOptions {
   searched?: SearchSpent;
   /** told of each link this value refused (a link object or uri string found in it), as its decision is made */
   noteRefused?: (refused: RefusedRef) => void;
+  /** told of every link found in this value, allowed or refused, in order, once all their decisions are made */
+  noteFound?: (found: readonly BodyLink[]) => void;
   /** the declared type (`mimeType`, its `charset`) of a prose value that is a blob: its text is read as declared */
   blobType?: string;
 }
@@ -158,6 +161,7 @@ export async function judgeStructured(
   const { found } = walked;
   const decide = options.decide ?? resultLinkDecider(gate, options.server);
   const decisions = await Promise.all(found.map((f) => decide(f.link, f.bare)));
+  options.noteFound?.(found.map((f, i) => ({ link: f.link, decision: decisions[i] as Decision, bare: f.bare })));
   // the refs may come from the content's link decisions, made side by side with these
   const refs = await options.refs;
   const spent = options.searched ?? { chars: 0 };

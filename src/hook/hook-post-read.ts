@@ -4,7 +4,8 @@ import { uriOf } from '../link/resource-link.ts';
 import { refusedAddressOf } from '../sdk/refused-addresses.ts';
 import { judgeAlteredRead } from '../flow/host-altered-read.ts';
 import { discoverLink, readFailed as failedRead, linkRefused, sendRead, skipRead } from '../flow/link-steps.ts';
-import { judgeReadAnswer, type RefusedBodyLink, readBodyJudge } from '../flow/read-body-links.ts';
+import { judgeReadAnswer, readBodyJudge } from '../flow/read-body-links.ts';
+import type { KeptBodyLink } from '../flow/kept-body-links.ts';
 import { checkBudget } from './event-budget.ts';
 import { type HookContext, type HookStep, linkContext, modeOf, nowOf, save } from './hook-context.ts';
 import { keptLink } from './hook-discovery.ts';
@@ -85,19 +86,19 @@ export async function readReturned(r: ReadEvent): Promise<HookAnswer> {
   const requested = pending?.requested ?? sendRead(gate, step, now);
   const elapsedMs = event.durationMs ?? Math.max(0, now.getTime() - Date.parse(requested.at));
   const timing = { requested, elapsedMs, now: () => now };
-  // a link the read's JSON bodies refused is kept as a tool result's refused link is (before anything of this read is
-  // handed on): as a link the answering server returned, so a later read of its uri from another server is
-  // `server.mismatch` and from that server is judged as this link; and, refused for its address, that address, so a
-  // later result naming it is withheld
+  // the links of the read's JSON bodies the rule keeps (`keptBodyLinks`: every link object, every refused link) are kept
+  // as a tool result's are (before anything of this read is handed on): as links the answering server returned, so a
+  // later read of the uri from another server is `server.mismatch` and from that server is judged as that link; and,
+  // refused for its address, that address, so a later result naming it is withheld
   const refused: string[] = [];
   const seen: SeenLink[] = [];
-  const note = ({ link, decision, server }: RefusedBodyLink) => {
-    const uri = uriOf(link);
-    const address = refusedAddressOf(decision, uri);
-    if (address !== null) refused.push(address);
-    if (!isRecord(link)) return;
-    const discovered = discoverLink(link, null, linkContext(server, null), now);
-    seen.push({ server, link: keptLink(link), discovered, toolUseId: event.toolUseId });
+  const note = (kept: readonly KeptBodyLink[]) => {
+    for (const { link, decision, server } of kept) {
+      const address = decision.effect === 'deny' ? refusedAddressOf(decision, uriOf(link)) : null;
+      if (address !== null) refused.push(address);
+      const discovered = discoverLink(link, null, linkContext(server, null), now);
+      seen.push({ server, link: keptLink(link), discovered, toolUseId: event.toolUseId });
+    }
   };
   const judged =
     event.altered === undefined

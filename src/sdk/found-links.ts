@@ -106,14 +106,17 @@ export class FoundLinks {
   }
 
   /**
-   * Notes a link a read's JSON body refused (`RefusedInBody`) as a link the server returned, found `at`, read already
-   * (its refusal is in the read's record: no record of its own): a later read of its uri is judged as this link. A uri
-   * a listing kept already keeps that listing (the oldest, as the hook's state keeps it).
+   * Keeps a link of a read's JSON body (`keptBodyLinks`: every link object, every refused link) as a link the server
+   * returned, found `at`, read already (it is in the read's record: no record of its own): a later read of its uri is
+   * judged as this link. A uri a listing kept already keeps that listing (the oldest, as the hook's state keeps it).
+   * Returns the unread listings it pushed out of a full ledger (recorded as a tool result's are).
    */
-  noteRefusedInBody(link: StartLinkInput['link'], responseId: JsonRpcId, at: Date): void {
-    if (this.newest.has(uriOf(link))) return;
-    this.add(foundLink(link, null, null, responseId, at, true), [], []);
+  keepFromBody(link: StartLinkInput['link'], responseId: JsonRpcId, at: Date): FoundLink[] {
+    const evicted: FoundLink[] = [];
+    if (this.newest.has(uriOf(link))) return evicted;
+    this.add(foundLink(link, null, null, responseId, at, true), [], evicted);
     this.compact();
+    return evicted;
   }
 
   // one listing remembered: onto `found`, the unread listing it pushed out of a full queue onto `evicted`

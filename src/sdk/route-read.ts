@@ -1,5 +1,7 @@
 import type { JsonRpcMessage as JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from './mcp-transport.ts';
-import { judgeReadAnswer, type RefusedBodyLink } from '../flow/read-body-links.ts';
+import { judgeReadAnswer } from '../flow/read-body-links.ts';
+import type { KeptBodyLink } from '../flow/kept-body-links.ts';
+import type { FoundLink } from './found-links.ts';
 import { uriOf } from '../link/resource-link.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
@@ -100,15 +102,18 @@ export async function onRead(
   }
 }
 
-// a link a read's JSON body refused is noted as a tool result's refused link is: in the connection's link ledger as a
-// link its server returned (a later read of its uri is judged as this link), and the session's later messages are
-// searched for its address (and, with the refused addresses shared, every connection's)
-const noteIn =
-  (s: TransportSession, id: JsonRpcId) =>
-  ({ link, decision }: RefusedBodyLink) => {
-    s.refused.noteDecided(uriOf(link), decision);
-    s.found.noteRefusedInBody(link, id, s.now());
-  };
+// the links of a read's JSON body a front end keeps (`keptBodyLinks`) are kept as a tool result's are: in the
+// connection's link ledger as links its server returned (a later read of the uri is judged as that link), and the
+// address of one refused for its address noted, so the session's later messages are searched for it (and, with the
+// refused addresses shared, every connection's)
+const noteIn = (s: TransportSession, id: JsonRpcId) => (kept: readonly KeptBodyLink[]) => {
+  const evicted: FoundLink[] = [];
+  for (const { link, decision } of kept) {
+    if (decision.effect === 'deny') s.refused.noteDecided(uriOf(link), decision);
+    evicted.push(...s.found.keepFromBody(link, id, s.now()));
+  }
+  if (evicted.length > 0) s.queue(() => s.recordUnread(evicted, 'the host did not read it before more links arrived'));
+};
 
 /** The read `id` met its deadline: the server is told to stop and the host gets the gate's own answer. */
 function onDeadline(s: TransportSession, id: JsonRpcId): void {

@@ -25,7 +25,7 @@ import {
 import { allInCodeBlocks } from './markdown/code-lines.ts';
 import { readsAsKeyFile } from './consumers/desktop-launcher.ts';
 import { mayHoldActiveMarkupUtf8, textReadingMarks } from './svg-html/markup-screen.ts';
-import { actsOnTerminal, findUnsafeText } from './text/unsafe-text.ts';
+import { actsOnTerminal, findInvisibleText, findUnsafeText } from './text/unsafe-text.ts';
 import { type MarkedUtf8Findings, scanUtf8Marking } from './text/unsafe-utf8.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -103,8 +103,11 @@ export function readText(
 /**
  * Bytes that are neither UTF-8 nor UTF-16 as text, or null when they are not text: with no binary data byte (MIME
  * Sniffing §7.2) a browser calls them text and decodes them as windows-1252, and so are they read, each text check
- * applying to that reading. Declared as text (text/plain, markdown, csv, json), the charset a reader of that type
- * assumes is UTF-8: the bytes stay withheld as unsafe text, besides whatever the text checks find.
+ * applying to that reading. Declared as text (text/plain, markdown, csv, json) with no charset, a reader of that type
+ * may decode them as UTF-8 instead: the bytes that are not UTF-8 become U+FFFD (inert; an ASCII byte is never taken
+ * into a bad sequence, so every markup and syntax character reads the same), and what the UTF-8 sequences among them
+ * spell (a C1 control, a bidi override, a tag character) is judged too: the body is withheld as unsafe text when that
+ * reading holds what the text checks refuse, as its windows-1252 reading is.
  */
 export function readSingleByteText(bytes: Buffer, declaredMime: string | null): TextView | null {
   if (!holdsNoBinaryDataByte(bytes)) return null;
@@ -115,13 +118,21 @@ export function readSingleByteText(bytes: Buffer, declaredMime: string | null): 
     start: null,
     text: () => decoded,
     unsafe: findUnsafeText(decoded),
-    issues:
-      declared !== undefined && familyOf(declared.id) === 'text'
-        ? [
-            `declared text ${quoteValue(declaredMime as string)} is neither valid utf-8 nor utf-16 with a byte order mark`,
-          ]
-        : [],
+    issues: declared !== undefined && familyOf(declared.id) === 'text' ? utf8ReadingIssues(bytes, declaredMime) : [],
   };
+}
+
+// What a reader decoding the bytes as UTF-8 (U+FFFD for each bad sequence) would show that the checks refuse: what a
+// terminal acts on stays the terminal consumer's finding, as in UTF-8 text
+function utf8ReadingIssues(bytes: Buffer, declaredMime: string | null): string[] {
+  const asUtf8 = bytes.toString('utf8');
+  const invisible = findInvisibleText(asUtf8);
+  const found = invisible === null ? findUnsafeText(asUtf8) : [...findUnsafeText(asUtf8), invisible];
+  return found.map((finding) =>
+    actsOnTerminal(finding)
+      ? finding
+      : `declared text ${quoteValue(declaredMime as string)} read as utf-8 (no charset named): ${finding}`,
+  );
 }
 
 const replacementUtf8 = Buffer.from('\ufffd', 'utf8');
@@ -152,7 +163,7 @@ export function textFindings(
   const searched = holdsByte(view.utf8);
   const mayHold = scanned === null ? searched : (byte: number) => scanned.mayHold(byte) && searched(byte);
   const unsafe = view.unsafe ?? scanned?.unsafe ?? [];
-  if (view.issues.length > 0) unsafe.unshift(...view.issues);
+  if (view.issues.length > 0) unsafe.unshift(...view.issues.filter((issue) => !unsafe.includes(issue)));
   // the bytes are the text's UTF-8, where a lone surrogate became U+FFFD (EF BF BD): the string is searched only
   // when its bytes hold one
   if (options.text !== undefined && bytes.indexOf(replacementUtf8) !== -1 && hasLoneSurrogate(options.text))

@@ -124,9 +124,43 @@ describe('latin-1 text holding active content is still withheld', () => {
     expect(judgement.findings.map((f) => f.reason.code)).toContain(code);
   });
 
-  // declared text/plain without a charset, latin-1 stays withheld as before (a reader decoding UTF-8 gets U+FFFD)
-  test('declared text/plain stays partial as content.unsafe-text', async () => {
-    const decided = await decide(authors, 'text/plain');
+  // declared as text with no charset, a reader may decode the bytes as UTF-8: what their UTF-8 sequences spell is
+  // judged too (windows-1252 reads C2 9B as `Â›` and E2 80 AE as `â€®`; UTF-8 reads a CSI and a right-to-left override)
+  const c1Csi = Buffer.concat([latin1('caf\xe9 cr\xe8me\n'), Buffer.from([0xc2, 0x9b]), latin1('2Jgone\n')]);
+  const override = Buffer.concat([latin1('Fran\xe7ois: '), Buffer.from([0xe2, 0x80, 0xae]), latin1('fdp.exe\n')]);
+  const tag = Buffer.concat([latin1('Jos\xe9 '), Buffer.from('\u{E0069}\u{E0067}', 'utf8'), latin1('\n')]);
+  test.each([
+    ['a C1 CSI as UTF-8', c1Csi],
+    ['a bidi override as UTF-8', override],
+    ['tag characters as UTF-8', tag],
+    ['a terminal escape', escape],
+  ])('%s among latin-1, declared text/plain, stays partial as content.unsafe-text', async (_, bytes) => {
+    const decided = await decide(bytes, 'text/plain');
     expect(decided).toEqual({ effect: 'partial', codes: ['content.unsafe-text'] });
+  });
+
+  test.each([
+    ['a page with a script', page],
+    ['a desktop launcher', launcher],
+  ])('%s, declared text/plain, is denied', async (_, bytes) => {
+    expect((await decide(bytes, 'text/plain')).codes).toContain('content.executable');
+  });
+});
+
+// declared text/plain (or markdown, csv) without a charset: a reader decoding UTF-8 shows U+FFFD for each latin-1
+// letter, a browser shows the letter (windows-1252): neither acts on it. Was partial as content.unsafe-text on main.
+describe('latin-1 text declared as text with no charset', () => {
+  test.each([
+    ['text/plain', authors],
+    ['text/markdown', authors],
+    ['text/csv', latin1('name,city\nJos\xe9,M\xe1laga\nFran\xe7ois,N\xeemes\n')],
+  ])('declared %s, it is allowed as its utf-8 twin is', async (declared, bytes) => {
+    const twin = Buffer.from(bytes.toString('latin1'), 'utf8');
+    expect(await decide(bytes, declared)).toEqual({ effect: 'allow', codes: [] });
+    expect(await decide(bytes, declared)).toEqual(await decide(twin, declared));
+  });
+
+  test.skipIf(realFiles.length === 0).each(realFiles)('%s declared text/plain is allowed', async (file) => {
+    expect((await decide(readFileSync(file), 'text/plain')).effect).toBe('allow');
   });
 });

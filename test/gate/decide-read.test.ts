@@ -348,8 +348,16 @@ describe('content reasons through the read', () => {
       ['content.unsafe-text'],
     ],
     [
-      'content.unsafe-text (latin-1 bytes)',
-      blob(Buffer.from('caf\xe9 cr\xe8me', 'latin1'), 'text/plain'),
+      // latin-1 is text; read as UTF-8 (text/plain names no charset), E2 80 AE is a right-to-left override
+      'content.unsafe-text (latin-1 bytes spelling a bidi override in utf-8)',
+      blob(
+        Buffer.concat([
+          Buffer.from('caf\xe9 cr\xe8me ', 'latin1'),
+          Buffer.from([0xe2, 0x80, 0xae]),
+          Buffer.from('txt.exe'),
+        ]),
+        'text/plain',
+      ),
       'partial',
       ['content.unsafe-text'],
     ],

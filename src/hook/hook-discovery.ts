@@ -47,7 +47,9 @@ export async function toolReturned(
   tool: string,
   context: HookContext,
 ): Promise<HookAnswer> {
-  if (event.response === undefined) return { kind: 'none' };
+  // a post event without its result (a host that moved it to a member the adapter does not read) still hands the
+  // model a result: withheld whole, never let through unjudged
+  if (event.response === undefined) return withheldWhole(context, tool, unknownShape);
   const output = unwrapToolOutput(event.response, event.stringIsText === true);
   // a shape the hook does not know stands where items can: withheld whole, never passed on unjudged
   if (output.result === null) return withheldWhole(context, tool, unknownShape);

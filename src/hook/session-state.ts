@@ -161,16 +161,18 @@ export class SessionState {
   async forRead(uri: string, budget?: EventBudget): Promise<ReadState> {
     const names = await this.store.names('');
     const keptAll = !names.some((n) => n.startsWith('over-'));
-    const seen = await this.seenIn(
+    const { found: seen, foreign } = await this.seenIn(
       names.filter((n) => n.startsWith('seen-')),
       uri,
       budget,
     );
     if (seen.length > 0) return { seen, lost: undefined, overflow: [], keptAll };
-    const lost = await this.lostIn(
-      names.filter((n) => n.startsWith('lost-')),
-      budget,
-    );
+    // an entry of seen links the hook did not write may have held this uri: the state lost what it held there
+    const lost =
+      (await this.lostIn(
+        names.filter((n) => n.startsWith('lost-')),
+        budget,
+      )) ?? (foreign ? foreignSeen : undefined);
     if (lost !== undefined) return { seen, lost, overflow: [], keptAll };
     return {
       seen,
@@ -196,15 +198,28 @@ export class SessionState {
     return [...servers].sort();
   }
 
-  // every link of the `seen-` entries `names` with this exact uri, oldest first
-  private async seenIn(names: readonly string[], uri: string, budget?: EventBudget): Promise<SeenLink[]> {
+  // every link of the `seen-` entries `names` with this exact uri, oldest first; `foreign` when an entry (or a link of
+  // one) is not what `addSeen` writes, so it may have held the uri in a form not read here
+  private async seenIn(
+    names: readonly string[],
+    uri: string,
+    budget?: EventBudget,
+  ): Promise<{ found: SeenLink[]; foreign: boolean }> {
     const found: SeenLink[] = [];
+    let foreign = false;
     for (const name of names) {
       const links = await this.readJson(name);
-      if (!Array.isArray(links)) continue;
+      if (!Array.isArray(links)) {
+        foreign = true;
+        continue;
+      }
       for (const entry of links as SeenLink[]) {
         checkBudget(budget);
-        if (entry?.link?.['uri'] === uri) found.push(entry);
+        if (!isSeenLink(entry)) {
+          foreign = true;
+          continue;
+        }
+        if (entry.link['uri'] === uri) found.push(entry);
         else if (typeof entry?.rendered === 'string') {
           // the line renders a link to exactly this uri: that link, with the name and description the split gives
           const match = renderedLinkFor(entry.rendered, uri);
@@ -215,7 +230,7 @@ export class SessionState {
         }
       }
     }
-    return found.sort((a, b) => a.discovered.at.localeCompare(b.discovered.at));
+    return { found: found.sort((a, b) => String(a.discovered.at).localeCompare(String(b.discovered.at))), foreign };
   }
 
   /**
@@ -427,6 +442,23 @@ class BoundedAddresses {
     return { addresses: this.all(), complete: false };
   }
 }
+
+// a link of a `seen-` entry as `addSeen` writes it: its server, its link with a uri, where it was discovered
+function isSeenLink(value: unknown): value is SeenLink {
+  if (value === null || typeof value !== 'object') return false;
+  const { server, link, discovered } = value as Record<string, unknown>;
+  return (
+    typeof server === 'string' &&
+    link !== null &&
+    typeof link === 'object' &&
+    typeof (link as Record<string, unknown>)['uri'] === 'string' &&
+    discovered !== null &&
+    typeof discovered === 'object'
+  );
+}
+
+const foreignSeen =
+  "an entry of the session's seen links is not what the hook writes: it may have held this uri from another server";
 
 const lostRefusals =
   'the state of this session was lost (marked lost): the addresses of links refused before are not all kept, and any later tool result could name one';

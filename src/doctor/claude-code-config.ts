@@ -160,6 +160,22 @@ function claudeServers(value: unknown, scope: ConfiguredServer['scope'], file: s
     if (!isRecord(entry)) return [];
     // Claude Code picks the transport by `type`: an `http` or `sse` entry reaches its url, a command beside it never runs
     const remote = entry['type'] !== undefined && entry['type'] !== 'stdio';
-    return [serverFromEntry({ host: 'claude-code', name, scope, file, enabled: true }, entry, ['url'], remote)];
+    const server = serverFromEntry({ host: 'claude-code', name, scope, file, enabled: true }, entry, ['url'], remote);
+    const named = expandedNames(entry);
+    if (named.length === 0) return [server];
+    const list = named.map((v) => `\`\${${v}}\``).join(', ');
+    const envProblem = `claude code expands ${list} in its command, args and env from its own environment, which doctor does not see: what it starts is not known to be linkgate as written`;
+    return [{ ...server, envProblem }];
   });
+}
+
+// `${NAME}` and `${NAME:-default}`: what Claude Code expands in a server's command, args and env (its mcp config)
+const expansion = /\$\{([^}:]*)(?::-[^}]*)?\}/g;
+
+// the variables Claude Code expands in a server entry's command, args and env values, in order, each once
+function expandedNames(entry: Readonly<Record<string, unknown>>): string[] {
+  const env = isRecord(entry['env']) ? Object.values(entry['env']) : [];
+  const args: unknown[] = Array.isArray(entry['args']) ? entry['args'] : [];
+  const texts = [entry['command'], ...args, ...env].filter((t): t is string => typeof t === 'string');
+  return [...new Set(texts.flatMap((t) => [...t.matchAll(expansion)].map((m) => m[1] ?? '')))];
 }

@@ -30,9 +30,12 @@ export function configuredHook(
   const failMode = host.failMode(h.handler);
   // a command line the shell runs with an operator in it (`|| true`, `&`, `> /dev/null`) runs more than linkgate
   const operator = h.args === undefined ? shellOperator(h.command) : undefined;
+  // a host that lets a result through when its post handler cannot answer (Claude Code) fails open there whatever
+  // the handler's settings: its timeout must leave the hook time to answer, as a handler that fails open's must
+  const passesOnFailure = failMode === 'open' || (h.phase === 'post' && host.resultPassesOnFailure === true);
   const notGating =
     host.handlerNotGating(h.handler) ??
-    (failMode === 'open' ? shortTimeout(host, h.handler) : undefined) ??
+    (passesOnFailure ? shortTimeout(host, h.handler) : undefined) ??
     (operator === undefined
       ? undefined
       : `its command line has the shell operator \`${operator === '\n' ? '\\n' : operator}\`: what reaches the host is not only linkgate's answer`);

@@ -105,6 +105,8 @@ export const claudeCode: HostDescription = {
   },
   // `onFailure: "block"` counts a hook that cannot start, crashes or times out as exit 2 (ignored for async hooks)
   failMode: (h) => (h['onFailure'] === 'block' && !background(h) ? 'closed' : 'open'),
+  // measured (test/real-host/claude-code-failure.test.ts): a post hook that cannot answer lets the result through
+  resultPassesOnFailure: true,
   failOpenLine: 'no `"onFailure": "block"`: if the hook fails or times out, claude code lets the call through',
   setup: {
     file: "~/.claude/settings.json (or the project's .claude/settings.json)",

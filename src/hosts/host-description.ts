@@ -75,6 +75,11 @@ export interface HostDescription {
   handlerNotGating(handler: HandlerEntry): string | undefined;
   /** what the host does with the call when `handler` cannot start, crashes or times out */
   failMode(handler: HandlerEntry): FailMode;
+  /**
+   * true when a handler after a tool ran that cannot answer in time lets the tool result through whatever `failMode`
+   * says of its settings (measured on Claude Code: `onFailure: "block"` holds back a call, never a result)
+   */
+  readonly resultPassesOnFailure?: boolean;
   /** one lowercase line on failing open, for a handler that does (the setting that would close it, when any) */
   readonly failOpenLine: string;
   /** how linkgate's hooks are written into the host's configuration (`--print-config`) */

@@ -103,14 +103,21 @@ describe('red team, doctor (fresh): a hook the host gives less time than its own
     expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });
 
-  test('Claude Code with `onFailure: "block"` (fails closed): a short timeout still gates', async () => {
+  // `onFailure: "block"` closes a pre hook that times out, never a post one: Claude Code hands the tool result on
+  // (measured: test/real-host/claude-code-failure.test.ts, `hangs`), so a short timeout there gates nothing
+  test('Claude Code with `onFailure: "block"`: a short timeout on its pre hooks still gates, on its post hooks not', async () => {
     const { home, project } = scratch();
     write(path.join(home, '.claude.json'), { mcpServers: { docs: server } });
-    write(path.join(home, '.claude', 'settings.json'), {
-      ...everyHandler(hostSettings['claude-code'](hookCommand('claude-code')), (h) => {
-        h['timeout'] = 2;
-      }),
-    });
+    const settings = (event: string) => {
+      const printed = hostSettings['claude-code'](hookCommand('claude-code')) as Record<string, unknown>;
+      const hooks = printed['hooks'] as Record<string, { hooks: Record<string, unknown>[] }[]>;
+      // a copy of each handler: the printed settings share one handler object between events
+      for (const group of hooks[event] ?? []) group.hooks = group.hooks.map((h) => ({ ...h, timeout: 2 }));
+      write(path.join(home, '.claude', 'settings.json'), printed);
+    };
+    settings('PreToolUse');
     expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'partly-gated']]);
+    settings('PostToolUse');
+    expect(states(await doctor(home, project))).toEqual([['claude-code', 'docs', 'not-gated']]);
   });
 });

@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import type { Brackets } from '../flow/json-scan.ts';
+import { holedLineBytes } from './blob-holes.ts';
 
 /** Bytes of an oversize line kept for `onOversize`, so its JSON-RPC id can still be read. */
 export const oversizeHeadBytes = 64 * 1024;
@@ -10,8 +11,10 @@ export interface Line {
   readonly parts: readonly Buffer[];
   /** total bytes of `parts` */
   readonly size: number;
-  /** the line decoded as UTF-8, newline included (decoded once, when its last byte is in) */
+  /** the line decoded as UTF-8, newline included (decoded once: when its last byte is in, or a long line when first read) */
   readonly text: string;
+  /** the text the line was parsed from when its long base64 strings were cut out of it (`holedLine`: same member names) */
+  cut?: string | undefined;
   /** where its containers open and close, when the transport's member-name scan found them (a judged answer's splice) */
   brackets?: Brackets | undefined;
 }
@@ -98,19 +101,32 @@ export function lineSplitter(maxLineBytes: number, handlers: LineHandlers): Line
           endDropped();
           continue;
         }
-        let line: Line;
-        if (parts.length === 0) line = { parts: [piece], size: piece.length, text: decoded(piece) };
+        if (parts.length === 0) handlers.onLine(lineOfBytes(piece));
         else {
           parts.push(piece);
           const joined = Buffer.concat(parts, size + piece.length);
-          line = { parts: [joined], size: joined.length, text: decoded(joined) };
           parts = [];
           size = 0;
+          handlers.onLine(lineOfBytes(joined));
         }
-        handlers.onLine(line);
       }
     },
     rest: () => (parts.length === 0 ? null : Buffer.concat(parts, size)),
+  };
+}
+
+// one complete line; a long one's text is made when something reads it (a read answer parsed from its bytes
+// with its blob cut out never needs the 11 MB string)
+function lineOfBytes(bytes: Buffer): Line {
+  if (bytes.length < holedLineBytes) return { parts: [bytes], size: bytes.length, text: decoded(bytes) };
+  let text: string | undefined;
+  return {
+    parts: [bytes],
+    size: bytes.length,
+    get text() {
+      text ??= decoded(bytes);
+      return text;
+    },
   };
 }
 

@@ -91,9 +91,11 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       }
       if (options.refuseAmbiguous === true) {
         // a text JSON.parse read that the scan cannot follow is refused too (fail closed)
-        const { ambiguity, brackets } = namesAndBrackets(line.text);
-        // the scan read the line's structure: a judged answer is spliced with no second pass over it
-        line.brackets = brackets;
+        // a line parsed with its long strings cut out is scanned so: its member names are the line's
+        const { ambiguity, brackets } = namesAndBrackets(line.cut ?? line.text);
+        // the scan read the line's structure: a judged answer is spliced with no second pass over it (the offsets
+        // of a cut text are not the line's: its splice finds them again)
+        if (line.cut === undefined) line.brackets = brackets;
         if (ambiguity !== null) {
           const ids = answerIds(message);
           const request = soleRequestId(line.text, message);

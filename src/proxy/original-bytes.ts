@@ -4,6 +4,7 @@ import type { Line } from './json-lines.ts';
 import { spliceEdits, spliceEditsInto } from './json-spans.ts';
 import { markWire, wireBytes } from '../flow/json-rpc-shape.ts';
 import { EditedLine } from './edited-line.ts';
+import { holedLine, holedLineBytes } from './blob-holes.ts';
 
 /** What `frameOf` gives to write: a string, or the buffers a line arrived as, newline included. */
 export type Frame = string | readonly Buffer[];
@@ -16,13 +17,30 @@ export type Frame = string | readonly Buffer[];
 
 /** Parses one JSON line into a message that carries its bytes (`lineOf`); throws SyntaxError for invalid JSON. */
 export function parseLine(line: Line): unknown {
-  const value: unknown = JSON.parse(line.text);
+  const value: unknown = parsedFromBytes(line) ?? (JSON.parse(line.text) as unknown);
   if (value === null || typeof value !== 'object') return value;
   markWire(value, line);
   // a batch's elements are classified once too (they have no line of their own)
   if (Array.isArray(value))
     for (const element of value as unknown[])
       if (element !== null && typeof element === 'object') markWire(element, undefined);
+  return value;
+}
+
+// a long line's value read with its long base64 strings cut out (`line.cut` set), or undefined: parse it whole
+function parsedFromBytes(line: Line): unknown {
+  const bytes = line.parts[0];
+  if (line.size < holedLineBytes || line.parts.length !== 1 || bytes === undefined) return undefined;
+  const holed = holedLine(bytes);
+  if (holed === null) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(holed.text);
+  } catch {
+    return undefined;
+  }
+  if (!holed.fill(value)) return undefined;
+  line.cut = holed.text;
   return value;
 }
 

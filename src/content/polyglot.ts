@@ -11,9 +11,8 @@ import { classifyZip } from './archive/zip-kind.ts';
 import { readZipDirectory, scanLocalHeaders } from './archive/zip-entries.ts';
 import { WorkBudget } from './work-budget.ts';
 import { mayRunAsSniffedPage } from './sniffed-triggers.ts';
-import { spellsAt } from './ascii-bytes.ts';
 import { findCssImport } from './svg-html/css-import.ts';
-import { pairSites } from './text/byte-sites.ts';
+import { siteMarks } from './text/site-marks.ts';
 
 /** Describes a ZIP archive that a ZIP reader would find in these bytes (directory at the end, or local headers after `from`); null when there is none. */
 export function embeddedArchive(bytes: Buffer, from = 0, budget: WorkBudget = WorkBudget.unlimited()): string | null {
@@ -60,26 +59,12 @@ export function remoteLoadAsHtml(
   return found === null ? null : `the ${kind} read as html holds ${found} (polyglot)`;
 }
 
-const styleName = Buffer.from('style', 'latin1');
-const linkName = Buffer.from('link', 'latin1');
-
 // a `<style` or `<link` start tag, ASCII case-insensitive, its name ended as the HTML tokenizer ends one (white space,
 // `/`, `>`; a NUL or another letter makes another name, the end of the bytes no tag). Each `<` and the letter after it
-// is a pair site (byte-sites.ts), so only those offsets are looked at
+// is a pair site (byte-sites.ts), so only those offsets are looked at, in the loop that also looks for PDF markers
+// (site-marks.ts)
 function holdsStylesheetTag(bytes: Buffer): boolean {
-  const sites = pairSites(bytes);
-  for (let i = 0; i < sites.length; i++) {
-    const at = sites[i] as number;
-    if (bytes[at] !== 0x3c) continue;
-    const first = (bytes[at + 1] ?? 0) | 0x20;
-    const name = first === 0x73 ? styleName : first === 0x6c ? linkName : null;
-    if (name !== null && spellsAt(bytes, at + 1, name) && endsTagName(bytes[at + 1 + name.length])) return true;
-  }
-  return false;
-}
-
-function endsTagName(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x2f || b === 0x3e;
+  return siteMarks(bytes).stylesheetTag;
 }
 
 /** Names what data after an image's end parses as (a binary format, a text format, or script markup); null for padding or unrecognizable bytes. */

@@ -2,7 +2,7 @@
 // the leading bytes of an image.
 import type { SniffOptions } from './content-sniff.ts';
 import { defaultMaxInflateBytes, scanPdf } from './pdf/pdf-active.ts';
-import { pairSites } from './text/byte-sites.ts';
+import { siteMarks } from './text/site-marks.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /** What the PDF scan found in `bytes`: its first active name and why it cannot be inspected, each or null. */
@@ -22,9 +22,6 @@ export function pdfFindings(
 // trailer, `startxref`, `%%EOF`) is read as a PDF too, whole, as pdf.js's rebuild reads it.
 /** Leading bytes in which PDF readers look for the `%PDF-` header, bytes. */
 const pdfHeaderSearchBytes = 1024;
-
-// what marks PDF structure in an image's bytes (binaryHoldsPdfStructure)
-const pdfMarkers = ['%PDF-', '%%EOF', 'startxref', 'trailer'];
 
 /**
  * Whether text `bytes` hold what pdf.js needs to open a document with no header: an object header (`N G obj`, which
@@ -98,32 +95,14 @@ function holdsObjectHeader(bytes: Buffer): boolean {
   return false;
 }
 
-// the markers as bytes: each starts with a pair the byte-site pass lists (`%P`, `%%`, `st`, `tr`)
-const pdfMarkerBytes = pdfMarkers.map((marker) => Buffer.from(marker, 'latin1'));
-
-/** `holdsPdfStructure` of binary bytes, where each marker's first byte occurs thousands of times: each marker is compared only at the offsets where its first two bytes stand (byte-sites.ts). */
+/**
+ * `holdsPdfStructure` of binary bytes, where each marker's first byte occurs thousands of times: each marker is compared
+ * only at the offsets where its first two bytes stand (byte-sites.ts, site-marks.ts), in the loop that also looks for a
+ * stylesheet tag. The search for `<<` runs only when a marker stands: it is the second condition, not a pass of its
+ * own over every image (in random bytes the first `<<` is some 64 KiB in, and none is in most small images).
+ */
 export function binaryHoldsPdfStructure(bytes: Buffer): boolean {
-  if (!bytes.includes('<<', 0, 'latin1')) return false;
-  // indexed loops, no closure per site: a `for…of` made an iterator result per site in a loop that runs once per body
-  const sites = pairSites(bytes);
-  for (let i = 0; i < sites.length; i++) {
-    const at = sites[i] as number;
-    const b = bytes[at];
-    if ((b === 0x25 || b === 0x73 || b === 0x74) && pdfMarkerAt(bytes, at)) return true;
-  }
-  return false;
-}
-
-function pdfMarkerAt(bytes: Buffer, at: number): boolean {
-  for (let k = 0; k < pdfMarkerBytes.length; k++)
-    if (spelledExactlyAt(bytes, at, pdfMarkerBytes[k] as Buffer)) return true;
-  return false;
-}
-
-function spelledExactlyAt(bytes: Buffer, at: number, word: Buffer): boolean {
-  if (at + word.length > bytes.length) return false;
-  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
-  return true;
+  return siteMarks(bytes).pdfMarker && bytes.includes('<<', 0, 'latin1');
 }
 
 /** The finding for a PDF carried in an image (`kind`) that holds active content, or null. */

@@ -1,3 +1,4 @@
+import { isRecord } from '../decision/json-value.ts';
 import { GateError } from '../errors.ts';
 import { eventPhase } from '../hosts/hook-setup.ts';
 import { fetchedUrlArguments, windsurf, windsurfToolInfo } from '../hosts/windsurf.ts';
@@ -10,23 +11,42 @@ import { requiredObject, requiredString, toolInput } from './host-event-fields.t
 // mcp_tool_arguments}}`. Cascade reads no resources, so the calls the gate judges before they run are MCP tool calls
 // given a url to fetch or read (`fetchedUrlArguments`): each url gets the link rules, as a host's own web fetch does.
 
-/** The urls of a call's top-level url arguments; a url argument that is no string (or list of strings) fails closed. */
+/** Deepest nesting of a call's arguments searched for url arguments; a deeper input fails closed. */
+const maxArgumentDepth = 16;
+
+/**
+ * The urls of a call's url arguments, at any depth (a batch fetch's `requests: [{url}]`, a `request: {uri}`: a tool's
+ * schema nests them as its author wrote it); a url argument that is no string (or list of strings), or arguments
+ * nested deeper than `maxArgumentDepth`, fail closed.
+ */
 function fetchedUrls(args: Record<string, unknown>): string[] {
   const urls: string[] = [];
-  // a url argument by any case of its name (`URL`, `Uri`): a tool's schema names it as its author wrote it
-  for (const [key, value] of Object.entries(args)) {
-    if (!fetchedUrlArguments.includes(key.toLowerCase())) continue;
-    if (value === undefined || value === null) continue;
-    const path = `tool_info.${windsurfToolInfo.args}.${key}`;
-    if (typeof value === 'string') urls.push(value);
-    else if (Array.isArray(value))
-      value.forEach((item: unknown, i) => {
-        if (typeof item !== 'string') throw new GateError('INPUT_INVALID', `field \`${path}[${i}]\` must be a string`);
-        urls.push(item);
-      });
-    else throw new GateError('INPUT_INVALID', `field \`${path}\` must be a string or an array of strings`);
-  }
+  const walk = (value: unknown, path: string, depth: number): void => {
+    if (depth > maxArgumentDepth)
+      throw new GateError('INPUT_INVALID', `field \`${path}\` nests deeper than ${maxArgumentDepth} levels`);
+    if (Array.isArray(value)) value.forEach((item: unknown, i) => walk(item, `${path}[${i}]`, depth + 1));
+    else if (isRecord(value))
+      for (const [key, inner] of Object.entries(value)) {
+        const at = `${path}.${key}`;
+        // a url argument by any case of its name (`URL`, `Uri`)
+        if (fetchedUrlArguments.includes(key.toLowerCase())) urlArgument(inner, at, urls);
+        else walk(inner, at, depth + 1);
+      }
+  };
+  walk(args, `tool_info.${windsurfToolInfo.args}`, 0);
   return urls;
+}
+
+// the urls of one url argument at `path`: a string, or a list of strings; anything else fails closed
+function urlArgument(value: unknown, path: string, urls: string[]): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'string') urls.push(value);
+  else if (Array.isArray(value))
+    value.forEach((item: unknown, i) => {
+      if (typeof item !== 'string') throw new GateError('INPUT_INVALID', `field \`${path}[${i}]\` must be a string`);
+      urls.push(item);
+    });
+  else throw new GateError('INPUT_INVALID', `field \`${path}\` must be a string or an array of strings`);
 }
 
 function call(info: Record<string, unknown>): HookCall {

@@ -3,21 +3,24 @@
 // result the hook cannot read must be withheld, never handed on unjudged: Claude Code's and Codex's `PostToolUse`
 // whose result is under another member (`tool_output`) or wrapped as Rust's `{Ok: …}`, Gemini CLI's `llmContent` as
 // one string or as a `functionResponse` part, Cursor's and Cline's output under a member they do not read, Cline's
-// output as a JSON text.
+// output as a JSON text, and Windsurf's url arguments nested in a tool's input.
 // Each hook as the host runs it. Controls: the same events with an ordinary link, and the shapes the hooks know.
 // Cases that got through when this round was written, each `test.fails` until its fix lands (then `test`).
 // key: claude-code tool_output, codex tool_output, cursor no output, cline no output — hook (src/hook/hook-discovery.ts
 // answered a post event of an MCP tool without its result with nothing) — mended by redteam17
+// key: windsurf nested url — hook (src/hook/windsurf-host.ts read url arguments at the top level only: a batch
+// fetch's `requests: [{url}]` was called unjudged) — mended by redteam17
 import { describe, expect, test } from 'vitest';
 import { hookScratch } from '../hook/hook-args.ts';
 import { codexToolReturned, toolReturned } from '../hook/hook-events.ts';
 import { geminiToolReturned } from './round10-hosts.ts';
 import { givenOn } from './round12-cases.ts';
-import { clineResult, cursorResult, doc } from './round13-hosts.ts';
+import { clineResult, cursorResult, doc, windsurfCall } from './round13-hosts.ts';
 import { caseKeys } from './round-cases.ts';
+import { refusedHost } from './round12-cases.ts';
 import { hostPath, link, metadata } from './scripted-host.ts';
 
-// every key held since redteam17's fix
+// every key held since redteam17's fixes
 const open = new Set<string>([]);
 const it = caseKeys(open);
 const hooks = hookScratch('linkgate-redteam-r14adapters-');
@@ -95,4 +98,21 @@ describe('red team, adapters (round 14): Cursor and Cline outputs as text', () =
     const run = await hooks.hook('cline', clineResult(JSON.stringify({ content: [link(doc, 'a')] })));
     expect(givenOn(run.stdout, {})).not.toContain('linkgate withheld');
   });
+});
+
+describe("red team, adapters (round 14): Windsurf's url arguments nested in a tool's input", () => {
+  const shapes: [string, (url: string) => Record<string, unknown>][] = [
+    ['`requests: [{url}]` (a batch fetch)', (url) => ({ requests: [{ url: doc }, { url, prompt: 'read it' }] })],
+    ['`request: {uri}`', (url) => ({ request: { uri: url } })],
+  ];
+  for (const [label, args] of shapes) {
+    it('windsurf nested url')(`windsurf: the metadata address as ${label} is refused`, async () => {
+      const run = await hooks.hook('windsurf', windsurfCall(args(metadata)));
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toContain(refusedHost);
+    });
+    test(`control: windsurf: the ordinary url as ${label} goes ahead`, async () => {
+      expect((await hooks.hook('windsurf', windsurfCall(args(doc)))).code).toBe(0);
+    });
+  }
 });

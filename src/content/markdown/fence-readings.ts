@@ -23,10 +23,6 @@ const fenceLine = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const blankRest = /^[ \t]*$/;
 // a closing line marked (18) takes and CommonMark does not: the opening run, then more fence characters
 const markedClosingRest = /^[`~]*[ \t]*$/;
-// a list item's first line with no indent and content on it (a bullet, or 1 as the number when it may interrupt a
-// paragraph); 1 to 4 spaces after the mark (5 or more make indented code in the item, a tab a tab stop)
-const listItemStart = /^(?:[-+*]|(\d{1,9})[.)])( {1,4})(?=[^ \t])/;
-const thematicBreak = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** Follows a text line by line: which top-level fences may be open before each line. */
 export class FenceReadings {
@@ -46,13 +42,13 @@ export class FenceReadings {
     return !this.lost && !this.readings.has('');
   }
 
-  /** Reads one line (no line break). `inHtmlBlock`: the line may be in an html block; `previousBlank`: the line before was blank (or there was none). */
-  read(line: string, inHtmlBlock: boolean, previousBlank: boolean): void {
+  /** Reads the line of `text` from `start` to `end` (no line break). `inHtmlBlock`: the line may be in an html block; `previousBlank`: the line before was blank (or there was none); `marks`: it holds two backticks or two tildes in a row (the caller read its characters; a line without is no fence line). */
+  read(text: string, start: number, end: number, inHtmlBlock: boolean, previousBlank: boolean, marks: boolean): void {
     if (this.lost) return;
-    // most lines are no fence line: the readings stay as they are
-    const fence = line.includes('``') || line.includes('~~') ? fenceLine.exec(line) : null;
+    // most lines are no fence line: the readings stay as they are, and the line is read where it stands
+    const fence = marks ? fenceLine.exec(text.slice(start, end)) : null;
     if (fence === null) {
-      this.listColumn = nextListColumn(this.listColumn, line, inHtmlBlock, previousBlank);
+      this.listColumn = nextListColumn(this.listColumn, text, start, end, inHtmlBlock, previousBlank);
       return;
     }
     const next = new Map<string, Fence | null>();
@@ -90,34 +86,80 @@ export class FenceReadings {
       }
     }
     this.readings = next;
-    this.listColumn = reopened ? null : nextListColumn(this.listColumn, line, inHtmlBlock, previousBlank);
+    this.listColumn = reopened ? null : nextListColumn(this.listColumn, text, start, end, inHtmlBlock, previousBlank);
     if (next.size > maxReadings) this.lost = true;
   }
 }
 
-// the content column of the list item certainly open after `line` (in the reading with no fence open), null when
-// none is known: a list item's first line with no indent starts one; a line with no indent ends every list item;
-// an indented line left of the column may be a lazy continuation or end it (not known)
-function nextListColumn(column: number | null, line: string, inHtml: boolean, previousBlank: boolean): number | null {
-  if (blankRest.test(line)) return column;
-  const first = line.charCodeAt(0);
-  if (first === 0x20 || first === 0x09) return column !== null && indentColumns(line) >= column ? column : null;
-  if (inHtml || thematicBreak.test(line)) return null;
-  const item = listItemStart.exec(line);
-  if (item === null) return null;
-  // an ordered item numbered other than 1 does not interrupt a paragraph
-  if (item[1] !== undefined && item[1] !== '1' && !previousBlank) return null;
-  return item[0].length;
-}
-
-// the column a line's content starts at, tabs to stops of 4
-function indentColumns(line: string): number {
-  let column = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 0x20) column++;
-    else if (c === 0x09) column += 4 - (column % 4);
+// the content column of the list item certainly open after the line from `start` to `end` (in the reading with no
+// fence open), null when none is known: a list item's first line with no indent starts one; a line with no indent
+// ends every list item; an indented line left of the column may be a lazy continuation or end it (not known). Read
+// where the line stands, character by character: no copy of it, no pattern run on it
+function nextListColumn(
+  column: number | null,
+  text: string,
+  start: number,
+  end: number,
+  inHtml: boolean,
+  previousBlank: boolean,
+): number | null {
+  // its indent, tabs to stops of 4
+  let indent = 0;
+  let i = start;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) indent++;
+    else if (c === 0x09) indent += 4 - (indent % 4);
     else break;
   }
-  return column;
+  // a blank line
+  if (i === end) return column;
+  if (i > start) return column !== null && indent >= column ? column : null;
+  if (inHtml || isThematicBreak(text, start, end)) return null;
+  return listItemColumn(text, start, end, previousBlank);
+}
+
+// whether the line (no indent) is three or more of one of `-`, `*`, `_`, with only spaces and tabs between and after
+function isThematicBreak(text: string, start: number, end: number): boolean {
+  const mark = text.charCodeAt(start);
+  if (mark !== 0x2d && mark !== 0x2a && mark !== 0x5f) return false;
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === mark) count++;
+    else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return count >= 3;
+}
+
+// the content column of the list item the line (no indent) starts with content on it, null when it starts none: a
+// bullet, or 1 as the number when it may interrupt a paragraph (another number only after a blank line); 1 to 4
+// spaces after the mark (5 or more make indented code in the item, a tab a tab stop)
+function listItemColumn(text: string, start: number, end: number, previousBlank: boolean): number | null {
+  let i = start;
+  const first = text.charCodeAt(i);
+  if (first === 0x2d || first === 0x2b || first === 0x2a) i++;
+  else {
+    while (i < end && i - start < 10 && isDigit(text.charCodeAt(i))) i++;
+    const digits = i - start;
+    const c = text.charCodeAt(i);
+    if (digits === 0 || digits > 9 || (c !== 0x2e && c !== 0x29)) return null;
+    // an ordered item numbered other than 1 does not interrupt a paragraph
+    if (!previousBlank && !(digits === 1 && first === 0x31)) return null;
+    i++;
+  }
+  let spaces = 0;
+  while (i + spaces < end && text.charCodeAt(i + spaces) === 0x20) spaces++;
+  if (spaces === 0) return null;
+  // as the pattern takes them: up to four spaces, then content that is no space or tab
+  const taken = Math.min(spaces, 4);
+  const after = i + taken;
+  if (after >= end) return null;
+  const c = text.charCodeAt(after);
+  if (c === 0x20 || c === 0x09) return null;
+  return after - start;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }

@@ -24,17 +24,33 @@ export interface IndentedCode {
 
 /** The indented code lines of UTF-8 markdown `bytes`, read once, linear. */
 export function indentedCode(bytes: Uint8Array): IndentedCode {
-  // flat pairs: the start and end of each run of code lines
-  const runs: number[] = [];
-  let container = false;
-  let previousBlank = true;
-  let previousCode = false;
-  let lines = 0;
-  for (let start = 0; start < bytes.length; lines++) {
+  const reader = new IndentedCodeReader(bytes);
+  for (let start = 0; start < bytes.length; ) {
     let end = start;
     while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
-    let next = end + 1;
-    if (bytes[end] === 0x0d && bytes[end + 1] === 0x0a) next++;
+    const next = bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
+    reader.readLine(start, end, next);
+    start = next;
+  }
+  return reader;
+}
+
+/** `indentedCode` read a line at a time, for a caller that walks the lines itself (markdown-parts.ts): each line in order, from the text's first, given where it starts, ends (its break) and the next one starts. */
+export class IndentedCodeReader implements IndentedCode {
+  // flat pairs: the start and end of each run of code lines
+  private readonly runs: number[] = [];
+  private container = false;
+  private previousBlank = true;
+  private previousCode = false;
+  lines = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** Reads the line from byte `start` to `end` (its break), the next line starting at `next`. */
+  readLine(start: number, end: number, next: number): void {
+    const bytes = this.bytes;
+    const runs = this.runs;
+    this.lines++;
     let column = 0;
     let first = start;
     for (; first < end; first++) {
@@ -44,34 +60,33 @@ export function indentedCode(bytes: Uint8Array): IndentedCode {
       else break;
     }
     if (first === end) {
-      previousBlank = true;
-    } else if (column >= 4 && !container && (previousBlank || previousCode)) {
+      this.previousBlank = true;
+    } else if (column >= 4 && !this.container && (this.previousBlank || this.previousCode)) {
       if (runs.length > 0 && runs[runs.length - 1] === start) runs[runs.length - 1] = next;
       else runs.push(start, next);
-      previousCode = true;
-      previousBlank = false;
+      this.previousCode = true;
+      this.previousBlank = false;
     } else {
-      if (column <= 3 && startsContainer(bytes, first, end)) container = true;
-      else if (column === 0 && previousBlank) container = false;
-      previousCode = false;
-      previousBlank = false;
+      if (column <= 3 && startsContainer(bytes, first, end)) this.container = true;
+      else if (column === 0 && this.previousBlank) this.container = false;
+      this.previousCode = false;
+      this.previousBlank = false;
     }
-    start = next;
   }
-  return {
-    lines,
-    holds(at: number): boolean {
-      let low = 0;
-      let high = runs.length / 2 - 1;
-      while (low <= high) {
-        const mid = (low + high) >> 1;
-        if (at < (runs[2 * mid] ?? 0)) high = mid - 1;
-        else if (at >= (runs[2 * mid + 1] ?? 0)) low = mid + 1;
-        else return true;
-      }
-      return false;
-    },
-  };
+
+  /** Whether the byte at `at` stands on a code line of the lines read so far. */
+  holds(at: number): boolean {
+    const runs = this.runs;
+    let low = 0;
+    let high = runs.length / 2 - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (at < (runs[2 * mid] ?? 0)) high = mid - 1;
+      else if (at >= (runs[2 * mid + 1] ?? 0)) low = mid + 1;
+      else return true;
+    }
+    return false;
+  }
 }
 
 // a block quote mark, a bullet or ordered list marker (then white space or the line's end), or a footnote label

@@ -24,20 +24,12 @@
 //   renders only where it is referenced, so a text whose live part holds a `[^` is read whole (a definition is a
 //   container that a line with no indent after a blank line ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
-import { FenceReadings } from './fence-readings.ts';
+import { fencedLines, LineFlag } from './fenced-lines.ts';
 import { ForeignRegions, foreignTag } from './foreign-regions.ts';
-import { type HtmlBlockLines, htmlBlockLines } from './raw-html-grammar.ts';
 import { mayDefineActiveReference, mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
 import { definesAcrossLines } from './multi-line-definitions.ts';
 import { markTextTriggers, type ScreenWork } from '../svg-html/markup-screen.ts';
-import {
-  mayOpenStyle,
-  opensInlineSpan,
-  rawTagCount,
-  type StyleLineContext,
-  styleTag,
-  surelyClosesStyle,
-} from './style-regions.ts';
+import { mayOpenStyle, rawTagCount, type StyleLineContext, styleTag, surelyClosesStyle } from './style-regions.ts';
 
 /** An element that may load a stylesheet: `<style>`, `<link>` (and an `xml-stylesheet` instruction), any prefix. */
 export const stylesheetElement = /<(?:[a-z]+:)?(?:style|link)\b|<\?xml-stylesheet/i;
@@ -64,17 +56,16 @@ interface Cuts {
 
 function cutText(text: string, work: PartsWork = newPartsWork()): Cuts {
   const bytes = Buffer.from(text, 'utf8');
-  const blocks = htmlBlockLines(bytes);
-  const lines = fencedLines(text, bytes, blocks, work.onLines);
-  work.cutLines += lines.length;
+  const lines = fencedLines(text, bytes, linesPerCall, work.onLines);
+  const { count, start: starts, end: ends, byte: byteStarts, nextByte, flags } = lines;
+  work.cutLines += count;
   // a `<` on a line every reading holds in a fenced code block is code, no tag
   let line = 0;
   const code = (at: number): boolean => {
-    while (line + 1 < lines.length && (lines[line + 1]?.byte ?? 0) <= at) line++;
-    const held = lines[line];
-    return held !== undefined && held.code && at < held.nextByte;
+    while (line + 1 < count && (byteStarts[line + 1] ?? 0) <= at) line++;
+    return line < count && ((flags[line] ?? 0) & LineFlag.code) !== 0 && at < (nextByte[line] ?? 0);
   };
-  const spans = rawTagSpans(bytes, true, code, work);
+  const spans = rawTagSpans(bytes, true, code, work, lines);
   const cuts: number[] = [];
   const byteCuts: number[] = [];
   let span = 0;
@@ -85,112 +76,47 @@ function cutText(text: string, work: PartsWork = newPartsWork()): Cuts {
   const styled = styleTag.test(text);
   // the svg and mathml elements that may be open (none when the text names neither)
   const foreign = foreignTag.test(text) ? new ForeignRegions() : null;
-  for (let i = 0; i < lines.length; i++) {
-    const { start, end, byte, blank, previousBlank, closed, open, inBlock } = lines[i] as Line;
-    const content = text.slice(start, end);
+  for (let i = 0; i < count; i++) {
+    const start = starts[i] ?? 0;
+    const byte = byteStarts[i] ?? 0;
+    const lineFlags = flags[i] ?? 0;
+    const blank = (lineFlags & LineFlag.blank) !== 0;
+    const previousBlank = (lineFlags & LineFlag.previousBlank) !== 0;
+    const closed = (lineFlags & LineFlag.closed) !== 0;
+    const inBlock = (lineFlags & LineFlag.inBlock) !== 0;
     while (span < spans.length && (spans[span + 1] ?? 0) < byte) span += 2;
     const inSpan = span < spans.length && (spans[span] ?? 0) <= byte;
-    const first = content.charCodeAt(0);
+    const first = text.charCodeAt(start);
     if (start > 0 && closed && !style && previousBlank && !blank && first !== 0x20 && first !== 0x09) {
       if (!inSpan && !inBlock && (foreign === null || foreign.settled)) {
         cuts.push(start);
         byteCuts.push(byte);
       }
     }
-    const context = (): StyleLineContext => ({
-      inFence: open,
-      raw: inSpan || inBlock,
-      blankAround: () => previousBlank && (lines[i + 1]?.blank ?? true),
-    });
-    if (style) style = !surelyClosesStyle(content, closed, paragraphClean);
-    else if (styled) style = mayOpenStyle(content, context());
-    foreign?.read(content, {
-      code: (lines[i] as Line).code,
-      fencesClosed: closed,
-      // a tag that starts before the line and ends on it or after
-      inSpan: inSpan && (spans[span] ?? 0) < byte,
-      paragraphClean,
-      opens: (tag) => rawTagCount(content, context(), tag),
-    });
-    paragraphClean = blank || (paragraphClean && !opensInlineSpan(content));
+    // the line's text, for the readings of style and foreign regions: only a line holding a `<`, or one read while a
+    // region is open, is looked at by them
+    const lt = (lineFlags & LineFlag.lt) !== 0;
+    if ((styled && (style || lt)) || (foreign !== null && (lt || !foreign.settled))) {
+      const content = text.slice(start, ends[i] ?? start);
+      const context = (): StyleLineContext => ({
+        inFence: (lineFlags & LineFlag.open) !== 0,
+        raw: inSpan || inBlock,
+        blankAround: () => previousBlank && (i + 1 >= count || ((flags[i + 1] ?? 0) & LineFlag.blank) !== 0),
+      });
+      if (style) style = !surelyClosesStyle(content, closed, paragraphClean);
+      else if (styled) style = mayOpenStyle(content, context());
+      foreign?.read(content, {
+        code: (lineFlags & LineFlag.code) !== 0,
+        fencesClosed: closed,
+        // a tag that starts before the line and ends on it or after
+        inSpan: inSpan && (spans[span] ?? 0) < byte,
+        paragraphClean,
+        opens: (tag) => rawTagCount(content, context(), tag),
+      });
+    }
+    paragraphClean = blank || (paragraphClean && (lineFlags & LineFlag.span) === 0);
   }
   return { bytes, cuts, byteCuts };
-}
-
-/** One line of the text as the fence readings leave it. */
-interface Line {
-  /** where it starts and ends (before its line break), UTF-16 offsets; where it and the next line start, UTF-8 offsets */
-  start: number;
-  end: number;
-  byte: number;
-  nextByte: number;
-  blank: boolean;
-  /** the line before was blank (or there was none) */
-  previousBlank: boolean;
-  /** it may stand in an html block */
-  inBlock: boolean;
-  /** before it, no reading holds a fence open (fence-readings.ts) */
-  closed: boolean;
-  /** before it, every reading holds a fence open */
-  open: boolean;
-  /** every reading holds it in a fenced code block (open before it and after it) */
-  code: boolean;
-}
-
-// the text's lines, as far as the fence readings can follow them (none after they are lost: nothing is cut there)
-function fencedLines(
-  text: string,
-  bytes: Uint8Array,
-  blocks: HtmlBlockLines,
-  onLines?: (lines: number) => void,
-): Line[] {
-  const fences = new FenceReadings();
-  const lines: Line[] = [];
-  // ASCII text: every character is one byte
-  const ascii = bytes.length === text.length;
-  let previousBlank = true;
-  let byte = 0;
-  for (let start = 0; start < text.length && !fences.lost; ) {
-    const end = lineEnd(text, start);
-    const next = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
-    const line = text.slice(start, end);
-    const blank = isBlank(text, start, end);
-    const closed = fences.closed;
-    const open = fences.open;
-    const inBlock = blocks.holds(byte);
-    fences.read(line, inBlock, previousBlank);
-    // the line's break is the same byte in the UTF-8 bytes: the next line starts after it there
-    const nextByte = Math.min(bytes.length, ascii ? next : nextLineByte(bytes, byte));
-    lines.push({ start, end, byte, nextByte, blank, previousBlank, inBlock, closed, open, code: open && fences.open });
-    if (lines.length % linesPerCall === 0) onLines?.(linesPerCall);
-    previousBlank = blank;
-    byte = nextByte;
-    start = next;
-  }
-  return lines;
-}
-
-// whether the text from `start` to `end` is spaces and tabs only
-function isBlank(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09) return false;
-  }
-  return true;
-}
-
-// where the line starting at byte `from` of the UTF-8 bytes ends, after its break (`\r\n` one break)
-function nextLineByte(bytes: Uint8Array, from: number): number {
-  let end = from;
-  while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
-  return bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
-}
-
-// where the line starting at `start` ends (its `\n` or `\r`, or the text's end)
-function lineEnd(text: string, start: number): number {
-  let end = start;
-  while (end < text.length && text.charCodeAt(end) !== 0x0a && text.charCodeAt(end) !== 0x0d) end++;
-  return end;
 }
 
 /** Work the cutting did, for a caller that charges it (active-markdown.ts): the text's lines cut, the marks looked at (tags read, the screens' marks) and lines read besides, the characters of the parts screened. */

@@ -138,12 +138,13 @@ export function mayDefineActiveReference(text: string, work: ScreenWork = { mark
   );
 }
 
-/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. `work`: counts the `<`s read. */
+/** The spans (`<` to the `>` that ends it, flat pairs, in order, disjoint) of every tag the source may pass through raw, read as the HTML tokenizer reads a tag; one that may not end on its line spans to the end of the text, unless `acrossLines` and it surely ends before a blank line (`tagEnd`'s reading across lines). `code`: whether the `<` at a byte is surely code (asked in increasing order; a fenced code block's line in every reading), no tag. `work`: counts the `<`s read. `readings`: the text's indented code and html block lines when the caller read them already (counted in `work` where they would be read). */
 export function rawTagSpans(
   bytes: Uint8Array,
   acrossLines = false,
   code?: (at: number) => boolean,
   work: ScreenWork = { marks: 0 },
+  readings?: { indented: IndentedCode; blocks: HtmlBlockLines },
 ): number[] {
   const spans: number[] = [];
   let blocks: HtmlBlockLines | undefined;
@@ -156,8 +157,8 @@ export function rawTagSpans(
     if (!isAsciiLetter(bytes[name] ?? 0)) continue;
     // on a line every renderer reads as indented code (and no html block's) the `<` is escaped: no tag
     if (
-      (indented ??= linesOf(indentedCode, bytes, work)).holds(at) &&
-      !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at)
+      (indented ??= linesOf(readings ? () => readings.indented : indentedCode, bytes, work)).holds(at) &&
+      !(blocks ??= linesOf(readings ? () => readings.blocks : htmlBlockLines, bytes, work)).holds(at)
     )
       continue;
     if (code?.(at) === true) continue;
@@ -172,7 +173,7 @@ export function rawTagSpans(
         read <= bytes.length &&
         !(markedRaw ??= markedRawText(bytes))(at) &&
         !mayGoOnAsTag(bytes, at + 1) &&
-        !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at);
+        !(blocks ??= linesOf(readings ? () => readings.blocks : htmlBlockLines, bytes, work)).holds(at);
       if (text) continue;
       // read on across its lines, the tag may end before any blank line: no renderer ends its block inside it
       const far = acrossLines ? tagEnd(bytes, name, true) : -1;

@@ -132,52 +132,75 @@ export interface HtmlBlockLines {
 
 /** Every line that may stand in an html block: from each line that may start one to the blank line or end marker the longest block it may start ends at (a line holding that marker included). Linear in the text. */
 export function htmlBlockLines(bytes: Uint8Array): HtmlBlockLines {
-  // flat pairs: the start of a block's first line, the end of its last line
-  const blocks: number[] = [];
-  const markers = new Map<string, number>();
-  // where the next occurrence of `marker` at or after `from` ends its line (the text's end when there is none):
-  // each marker is searched forward only, so the searches stay linear
-  const endOf = (marker: string, from: number): number => {
-    let found = markers.get(marker) ?? -2;
-    if (found !== -1 && found < from) {
-      found = indexOfFolded(bytes, marker, from);
-      markers.set(marker, found);
-    }
-    return found === -1 ? bytes.length : lineEndFrom(bytes, found);
-  };
-  let nextBlank = -2;
-  let lines = 0;
-  for (let start = 0; start < bytes.length; lines++) {
+  const reader = new HtmlBlockReader(bytes);
+  for (let start = 0; start < bytes.length; ) {
     const end = lineEndFrom(bytes, start);
-    const kind = blockStartAt(bytes, start, end);
-    if (kind !== null) {
-      let last: number;
-      if (kind === '') {
-        // to the first blank line after this one
-        if (nextBlank !== -1 && nextBlank <= start) nextBlank = blankLineFrom(bytes, nextLineStart(bytes, end));
-        last = nextBlank === -1 ? bytes.length : nextBlank;
-      } else last = endOf(kind, start);
-      // the block's lines, merged with the block before when they meet
-      const previousEnd = blocks[blocks.length - 1];
-      if (previousEnd !== undefined && previousEnd >= start) blocks[blocks.length - 1] = Math.max(previousEnd, last);
-      else blocks.push(start, last);
-    }
+    reader.readLine(start, end);
     start = nextLineStart(bytes, end);
   }
-  return {
-    lines,
-    holds(at) {
-      let low = 0;
-      let high = blocks.length / 2 - 1;
-      while (low <= high) {
-        const mid = (low + high) >> 1;
-        if (at < (blocks[2 * mid] ?? 0)) high = mid - 1;
-        else if (at > (blocks[2 * mid + 1] ?? 0)) low = mid + 1;
-        else return true;
-      }
-      return false;
-    },
-  };
+  return reader;
+}
+
+/** `htmlBlockLines` read a line at a time, for a caller that walks the lines itself (markdown-parts.ts): each line in order, from the text's first, given where it starts and ends (its break). Once a line is read, `holds` answers for it and every line before it. */
+export class HtmlBlockReader implements HtmlBlockLines {
+  // flat pairs: the start of a block's first line, the end of its last line
+  private readonly blocks: number[] = [];
+  // where the next occurrence of each marker at or after where it was last asked for stands (-1: none)
+  private readonly markers = new Map<string, number>();
+  private nextBlank = -2;
+  lines = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** Reads the line from byte `start` to `end` (its break). */
+  readLine(start: number, end: number): void {
+    const bytes = this.bytes;
+    this.lines++;
+    const kind = blockStartAt(bytes, start, end);
+    if (kind === null) return;
+    let last: number;
+    if (kind === '') {
+      // to the first blank line after this one
+      if (this.nextBlank !== -1 && this.nextBlank <= start)
+        this.nextBlank = blankLineFrom(bytes, nextLineStart(bytes, end));
+      last = this.nextBlank === -1 ? bytes.length : this.nextBlank;
+    } else last = this.endOf(kind, start);
+    // the block's lines, merged with the block before when they meet
+    const blocks = this.blocks;
+    const previousEnd = blocks[blocks.length - 1];
+    if (previousEnd !== undefined && previousEnd >= start) blocks[blocks.length - 1] = Math.max(previousEnd, last);
+    else blocks.push(start, last);
+  }
+
+  /** Whether the byte at `at`, on the last line read, may stand in an html block: asked for each line in order, no search. */
+  holdsLast(at: number): boolean {
+    return at <= (this.blocks[this.blocks.length - 1] ?? -1);
+  }
+
+  holds(at: number): boolean {
+    const blocks = this.blocks;
+    let low = 0;
+    let high = blocks.length / 2 - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (at < (blocks[2 * mid] ?? 0)) high = mid - 1;
+      else if (at > (blocks[2 * mid + 1] ?? 0)) low = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  // where the next occurrence of `marker` at or after `from` ends its line (the text's end when there is none):
+  // each marker is searched forward only, so the searches stay linear
+  private endOf(marker: string, from: number): number {
+    const bytes = this.bytes;
+    let found = this.markers.get(marker) ?? -2;
+    if (found !== -1 && found < from) {
+      found = indexOfFolded(bytes, marker, from);
+      this.markers.set(marker, found);
+    }
+    return found === -1 ? bytes.length : lineEndFrom(bytes, found);
+  }
 }
 
 const rawTextNames = ['script', 'pre', 'style', 'textarea'];

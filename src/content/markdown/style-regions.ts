@@ -59,10 +59,6 @@ export function surelyClosesStyle(line: string, fencesClosed: boolean, paragraph
   return fencesClosed && paragraphClean && closingStyleLine.test(line);
 }
 
-/** Whether a line may carry a code span, link or image text onto the next line of its paragraph. */
-export function opensInlineSpan(line: string): boolean {
-  return line.includes('`') || line.includes('[');
-}
 
 // the code spans of one line of inline text (content from just after the opening run to its closing run), as far as
 // they are sure: up to the first `<`, `\`, `:`, `@` or `www.` outside a span

@@ -59,7 +59,6 @@ export function surelyClosesStyle(line: string, fencesClosed: boolean, paragraph
   return fencesClosed && paragraphClean && closingStyleLine.test(line);
 }
 
-
 // the code spans of one line of inline text (content from just after the opening run to its closing run), as far as
 // they are sure: up to the first `<`, `\`, `:`, `@` or `www.` outside a span
 function codeSpans(line: string): [number, number][] {

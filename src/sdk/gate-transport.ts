@@ -168,10 +168,15 @@ class GatedTransport implements FrontedGateTransport {
   }
 
   async flush(): Promise<void> {
+    this.endLedger('the host did not read it');
+    await this.session.settle();
+  }
+
+  // forgets every listing of the link ledger, those never read recorded `link-only` for `why`
+  private endLedger(why: string): void {
     const s = this.session;
     const unread = s.found.takeUnread();
-    if (unread.length > 0) s.queue(() => s.recordUnread(unread, 'the host did not read it'));
-    await s.settle();
+    if (unread.length > 0) s.queue(() => s.recordUnread(unread, why));
   }
 
   get waiting(): WaitingRequests {
@@ -208,6 +213,9 @@ class GatedTransport implements FrontedGateTransport {
     const reused = list.find((m) => this.session.requests.owedFor(m));
     if (reused !== undefined)
       throw new GateError('USAGE', `request id \`${String((reused as { id: unknown }).id)}\` is already in flight`);
+    // the link ledger is one server session's: a new `initialize` ends the earlier session's listings (those never
+    // read are recorded `link-only`), so none is read in the new one as a link that session returned
+    if (this.session.requests.initializeId !== null && list.some(isInitialize)) this.endLedger(newSession);
     for (const m of list) this.session.requests.note(m);
     try {
       await this.inner.send(message, sendOptions);
@@ -216,6 +224,13 @@ class GatedTransport implements FrontedGateTransport {
       throw error;
     }
   }
+}
+
+/** Why a listing ended unread when the host began a new session with the server over the same connection. */
+const newSession = 'the host began a new session with the server before reading it';
+
+function isInitialize(message: unknown): boolean {
+  return isRecord(message) && message['method'] === 'initialize' && isJsonRpcId(message['id']);
 }
 
 function isRead(message: unknown): boolean {

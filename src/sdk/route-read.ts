@@ -175,6 +175,26 @@ export async function onReadAnswer(
     );
     throw error;
   }
+  try {
+    await handOn(s, id, message, answer, pending, judged, extra);
+  } catch (error) {
+    // a step after the judgement that fails (a cache that throws, say) fails the read: the host is never left waiting
+    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
+    throw error;
+  }
+}
+
+// the judged read answer `message` on its way to the host: cached when complete, withheld when its record could not be
+// written (and that withholds), when an input url is refused or when it names a refused address; else passed on
+async function handOn(
+  s: TransportSession,
+  id: JsonRpcId,
+  message: Record<string, unknown>,
+  answer: ReturnType<typeof answerOf>,
+  pending: PendingRead,
+  judged: ReadJudgement,
+  extra?: MessageExtraInfo,
+): Promise<void> {
   if (judged.complete && 'result' in answer)
     s.cache?.store(s.cacheKey(linkFacts(pending.step.link).uri), answer.result);
   // each check below waits only when it has something to do: an allowed read whose record goes nowhere, with no url to

@@ -8,7 +8,14 @@ import { reportLoadError } from './report-error.ts';
 import { writeLine } from './write-line.ts';
 import { inputInvalid } from '../decision/deny.ts';
 import { bundleOption, loadCommandPolicy, policyChoiceProblem } from './bundle-option.ts';
-import { lintErrorLines, loadReviewedPolicy, reviewLoadOptions, reviewOptions } from './review-options.ts';
+import {
+  lintErrorLines,
+  loadReviewedPolicy,
+  reviewLoadOptions,
+  reviewOptions,
+  warnReplaceable,
+  warnUnreviewed,
+} from './review-options.ts';
 import type { LoadPolicyOptions } from '../policy/load-policy.ts';
 import { loadPolicyWithNotes, policyBuildKey, policyCacheDir } from '../policy/policy-cache.ts';
 import { displayPath } from '../review/display-path.ts';
@@ -104,18 +111,17 @@ export const evalDefinition = defineCommand({
 /**
  * The policy for eval: without a review check, the validated policy and its lint lines come from the cache next to
  * the installed bundle (keyed by the policy's bytes and this build), so one eval line loads no yaml parser and no
- * schema (issue 42 item 1); with a review check or `--strict-files`, or from source, the full load of `loadReviewedPolicy`.
+ * schema (issue 42 item 1); with a review check, a verified outcome from an entry keyed by every input of the check
+ * (`src/policy/reviewed-policy-cache.ts`); with `--strict-files`, or from source, the full load of `loadReviewedPolicy`.
  */
 async function loadEvalPolicy(io: CliIo, file: string, review: LoadPolicyOptions): Promise<Policy> {
   const dir = policyCacheDir();
   const buildKey = policyBuildKey();
-  // `strictFiles` as well: a cache entry is a file this user writes (and the full load refuses a policy it could change)
+  // not under `strictFiles`: a cache entry is a file this user writes (and the full load refuses a policy it could change)
+  if (dir === undefined || buildKey === undefined || review.strictFiles === true)
+    return loadReviewedPolicy(io, file, review);
   const reviewed =
-    review.strictFiles === true ||
-    review.allowedSigners !== undefined ||
-    review.policyId !== undefined ||
-    review.minVersion !== undefined;
-  if (dir === undefined || buildKey === undefined || reviewed) return loadReviewedPolicy(io, file, review);
+    review.allowedSigners !== undefined || review.policyId !== undefined || review.minVersion !== undefined;
   const shownAs = displayPath(io.cwd, file);
   const now = new Date();
   const { policy, notes } = await loadPolicyWithNotes(resolvePath(io.cwd, file), shownAs, {
@@ -126,8 +132,15 @@ async function loadEvalPolicy(io: CliIo, file: string, review: LoadPolicyOptions
       tag: `lint ${now.toISOString().slice(0, 10)} ${shownAs}`,
       make: (text) => lintErrorLines(text, shownAs, now),
     },
+    // a review check: its verified outcome from an entry keyed by every input of the check, its time facts checked now
+    ...(reviewed ? { review, cacheReviewed: true } : {}),
   });
-  for (const line of notes) io.stderr.write(line);
+  // a policy that did not verify is not used (its settings are locked): only its review failure is worth a line
+  if (policy.reviewCheck?.verified !== false) for (const line of notes) io.stderr.write(line);
+  if (reviewed) {
+    warnUnreviewed(io, policy);
+    await warnReplaceable(io, resolvePath(io.cwd, file), review);
+  }
   return policy;
 }
 

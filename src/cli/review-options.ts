@@ -153,8 +153,8 @@ export async function lintErrorLines(text: string, shownAs: string, now: Date): 
     .map((d) => `linkgate: ${formatDiagnostic(d)}\n`);
 }
 
-// one stderr line when the policy's review did not verify: every decision will be a deny, and why
-function warnUnreviewed(io: CliIo, policy: Policy): void {
+/** One stderr line when the policy's review did not verify: every decision will be a deny, and why. */
+export function warnUnreviewed(io: CliIo, policy: Policy): void {
   const check = policy.reviewCheck;
   if (check === undefined || check.verified) return;
   io.stderr.write(`linkgate: policy.unreviewed: ${check.message}; every decision is deny\n`);

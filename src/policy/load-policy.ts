@@ -65,6 +65,10 @@ function compareVersions(a: string, b: string): number {
 }
 
 export { allowedSignersEnv } from './allowed-signers-env.ts';
+// what a cached review check runs on a miss (`reviewed-policy-cache.ts`), taken from here so that the review code
+// stays in this module's chunk of the library bundle instead of a chunk of its own
+export { parseAllowedSigners } from './allowed-signers.ts';
+export { checkReview, failedReview, reviewExpiresAtMs } from './verify-review.ts';
 
 /** Parses and validates policy YAML text; throws GateError POLICY_INVALID listing every diagnostic, sorted by line and column. */
 export function parsePolicy(text: string, file: string): Policy {

@@ -1,17 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileReadError } from '../errors.ts';
 import type { LoadPolicyOptions } from './load-policy.ts';
+import { ownedByUs, policyCacheFormat, validNotes, writeCacheFile } from './cache-files.ts';
 import { policyDigest } from './policy-digest.ts';
 import type { PolicyDocument } from './policy-schema.ts';
 import { buildPolicy, type Policy } from './policy.ts';
 import { maxPolicyFileBytes, readRegularFileSync } from './read-regular-file.ts';
 
-/** Layout version of a cache entry; changing it turns every older entry into a miss. */
-export const policyCacheFormat = 1;
+export { policyCacheFormat } from './cache-files.ts';
 
 /** Where validated policies are kept, and what their validation depended on besides the file's bytes. */
 export interface PolicyCacheOptions {
@@ -34,6 +33,11 @@ export interface PolicyCacheOptions {
    * `tag` (what else they depend on, such as the day) and made again when the tag differs
    */
   notes?: { tag: string; make: (text: string) => Promise<readonly string[]> };
+  /**
+   * with `review` (not `strictFiles`): keep a verified outcome in `dir` too, keyed by every input of the check, with
+   * its time facts checked again at each load (`src/policy/reviewed-policy-cache.ts`)
+   */
+  cacheReviewed?: boolean;
 }
 
 /** A policy loaded through the cache, with the notes its options asked for. */
@@ -87,6 +91,11 @@ export async function loadPolicyWithNotes(
     review?.policyId !== undefined ||
     review?.minVersion !== undefined
   ) {
+    if (options.cacheReviewed === true) {
+      const { loadReviewedCached } = await import('./reviewed-policy-cache.ts');
+      const cached = await loadReviewedCached(file, shownAs, bytes, { ...options, review });
+      if (cached !== undefined) return cached;
+    }
     const { parsePolicy, refuseReplaceable, reviewLoadedPolicy } = await import('./load-policy.ts');
     if (review.strictFiles === true) refuseReplaceable(file, review);
     const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), file), file, bytes, {
@@ -142,14 +151,6 @@ function readEntry(
   }
 }
 
-function validNotes(notes: unknown): PolicyCacheEntry['notes'] {
-  if (notes === null || typeof notes !== 'object') return undefined;
-  const { tag, lines } = notes as { tag?: unknown; lines?: unknown };
-  if (typeof tag !== 'string' || !Array.isArray(lines) || !lines.every((l): l is string => typeof l === 'string'))
-    return undefined;
-  return { tag, lines };
-}
-
 async function writeEntry(
   dir: string,
   entryFile: string,
@@ -164,30 +165,7 @@ async function writeEntry(
     document: policy.document,
     ...(notes === undefined ? {} : { notes }),
   };
-  const temp = join(dir, `.tmp-policy-${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
-    await rename(temp, entryFile);
-  } catch {
-    // the cache only saves time: an entry that cannot be written leaves the next event to load the policy again
-    await rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
-// a folder (or file) this user or root owns and no other user can write (root may make the entries of a root-owned
-// install); `missingOk`: a folder not made yet counts (the write makes it, mode 0700). Without user ids (Windows)
-// nothing is trusted and the cache is off.
-function ownedByUs(path: string, missingOk: boolean, kind: 'dir' | 'file' = 'dir'): boolean {
-  const uid = process.getuid?.();
-  if (uid === undefined) return false;
-  try {
-    const stat = lstatSync(path);
-    const rightKind = kind === 'dir' ? stat.isDirectory() : stat.isFile();
-    return rightKind && (stat.uid === uid || stat.uid === 0) && (stat.mode & 0o022) === 0;
-  } catch (error) {
-    return missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
+  await writeCacheFile(dir, entryFile, JSON.stringify(entry));
 }
 
 // what the bundle was built from, baked in at build time (scripts/cli-build-options.ts): linkgate's version and the

@@ -18,6 +18,10 @@ import {
   repoRoot,
 } from '../../scripts/cli-build-options.ts';
 import { readRequested, readReturned, toolReturned } from '../hook/hook-events.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { parseSshPublicKey } from '../../src/policy/ssh-public-key.ts';
+import { SshWriter } from '../../src/policy/ssh-wire.ts';
+import { signPolicyBytes } from '../../src/review/openssh-private-key.ts';
 
 const recorder = fileURLToPath(new URL('./record-loads.mjs', import.meta.url));
 let scratch: string;
@@ -106,6 +110,28 @@ describe('the pre-read path loads no yaml, no zod and no content parser', () => 
     expect(forbidden(next.sources)).toEqual([]);
     // the validated policy is kept next to the bundle, never in the working folder
     expect(readdirSync(path.join(bin, 'policy-cache'))).toHaveLength(1);
+  });
+
+  it('eval --allowed-signers of a link line, once its verified policy is kept; the first eval checks it in full', () => {
+    const pair = generateKeyPairSync('ed25519');
+    const x = Buffer.from(pair.publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+    const blob = new SshWriter().string('ssh-ed25519').string(x).bytes();
+    const signed = path.join(scratch, 'signed.yaml');
+    const text = readFileSync(policy, 'utf8').replace(/reviewers: \[[^\]]*\]/, 'reviewers: [loads@example.com]');
+    writeFileSync(signed, text);
+    const key = { publicKey: parseSshPublicKey(blob), key: pair.privateKey, comment: '' };
+    writeFileSync(`${signed}.sig`, signPolicyBytes(key, Buffer.from(text)));
+    const signers = path.join(scratch, 'allowed_signers');
+    writeFileSync(signers, `loads@example.com namespaces="linkgate-policy" ssh-ed25519 ${blob.toString('base64')}\n`);
+    const args = ['eval', '--policy', signed, '--allowed-signers', signers];
+    const first = run(args, evalLine);
+    expect(first.stdout).toContain('"effect":"allow"');
+    expect(forbidden(first.sources).some((s) => s.startsWith('node_modules/yaml/'))).toBe(true);
+    const next = run(args, evalLine);
+    expect(next.stdout).toBe(first.stdout);
+    expect(next.sources).toContain('src/policy/reviewed-policy-cache.ts');
+    expect(forbidden(next.sources)).toEqual([]);
+    expect(readdirSync(path.join(bin, 'policy-cache')).filter((n) => n.startsWith('reviewed-'))).toHaveLength(1);
   });
 
   it('a PreToolUse hook event; a PostToolUse read result loads the content judges', () => {

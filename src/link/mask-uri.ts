@@ -1,5 +1,4 @@
-import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
-import { parsedUrl, type UriReading } from './reused-url.ts';
+import { canonicalParts, parsedUrl, type UriReading } from './reused-url.ts';
 
 /** Longest masked uri, in UTF-16 code units; longer output is cut and ends in `…`. */
 export const maxMaskedUriChars = 2048;
@@ -26,7 +25,7 @@ export function maskUri(uri: string, reading?: UriReading): string {
   // userinfo, query or fragment is what the parse would give back, with nothing to remove: not parsed
   const queryOrFragment =
     plain === uri ? (flags & hasQueryOrFragment) !== 0 : plain.includes('?') || plain.includes('#');
-  const canonical = queryOrFragment ? null : readCanonicalNetworkUri(plain);
+  const canonical = queryOrFragment ? null : canonicalParts(plain, reading);
   if (canonical !== null && canonical.address === null) masked = plain;
   else
     try {
@@ -86,7 +85,8 @@ function stripUserinfo(text: string): string {
 
 // `url`: the WHATWG reading of `text`; `shared` (the caller's reading): what is removed is removed from a copy
 function maskUrl(url: URL, text: string, shared: boolean): string {
-  if (url.protocol === 'data:') {
+  // the serialization starts with the lower-case scheme and its `:` (`protocol` would slice a new string per link)
+  if (url.href.startsWith('data:')) {
     const comma = url.pathname.indexOf(',');
     return `data:${comma === -1 ? url.pathname : url.pathname.slice(0, comma)},…`;
   }

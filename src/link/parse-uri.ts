@@ -9,9 +9,8 @@ import {
   scanStop,
   scanUserinfo,
 } from './authority-scan.ts';
-import { readCanonicalNetworkUri } from './canonical-network-uri.ts';
 import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
-import { parsedUrl, type UriReading } from './reused-url.ts';
+import { canonicalParts, parsedUrl, type UriReading } from './reused-url.ts';
 import { noHosts, type UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
@@ -80,7 +79,8 @@ export type UriParse = ParsedUri | UnparsedUri;
  */
 export function parseUri(raw: string, reading?: UriReading): UriParse {
   if (raw.length > maxUriChars) return { ok: false, message: `uri is longer than ${maxUriChars} characters` };
-  const canonical = readCanonicalNetworkUri(raw);
+  // the record `maskUri` read of the same text just before, when the caller handed its reading (`reused-url.ts`)
+  const canonical = canonicalParts(raw, reading);
   if (canonical !== null) {
     const facts = commonFacts(canonical.scheme);
     const address = canonical.address;
@@ -134,7 +134,8 @@ export function parseUri(raw: string, reading?: UriReading): UriParse {
     host = specialHost(plainAuthority ? raw.slice(colon + 3, scanStop(scan)) : url.hostname);
     otherHosts = specialOtherHosts(host, raw, colon + 1, serialized);
   } else {
-    const read = customHost(url);
+    // a serialized uri with `//` has its authority right after them (`customHost` reads the host from there)
+    const read = customHost(url, serialized && (scan & scanSlashes) !== 0 ? colon + 3 : -1);
     if (read.invalid !== undefined) return { ok: false, message: read.invalid };
     host = read.host;
     otherHosts = read.otherHosts;
@@ -190,13 +191,13 @@ const noConfusions: readonly string[] = Object.freeze([]);
 
 // A uri `readCanonicalNetworkUri` read: what the WHATWG path would find (no userinfo, no confusion; no other reading
 // of a name, which holds no `xn--`, of a dotted IPv4 host or of IPv6), with the WHATWG reading made only when asked
-// (custom rules read its path)
+// (custom rules read its path). What is the same for every such uri lives on the prototype, not in each instance.
 class CanonicalUri implements ParsedUri {
-  readonly ok = true;
-  readonly special = true;
-  readonly hasAuthority = true;
-  readonly userinfo = false;
-  readonly confusions = noConfusions;
+  declare readonly ok: true;
+  declare readonly special: true;
+  declare readonly hasAuthority: true;
+  declare readonly userinfo: false;
+  declare readonly confusions: readonly string[];
   readonly #raw: string;
   #url: URL | undefined;
 
@@ -217,6 +218,14 @@ class CanonicalUri implements ParsedUri {
     return this.#url;
   }
 }
+
+Object.defineProperties(CanonicalUri.prototype, {
+  ok: { value: true },
+  special: { value: true },
+  hasAuthority: { value: true },
+  userinfo: { value: false },
+  confusions: { value: noConfusions },
+});
 
 // the facts of the schemes `commonScheme` names, looked up once
 const httpFacts = schemeFacts('http');

@@ -134,10 +134,11 @@ function hostEnds(c: number): boolean {
  * percent-decoded, IDNA-mapped (fullwidth digits, `。`), IPv4 number forms. Text that is not a valid host name stays
  * an identifier, unless a lenient reader would still find an address or a delimiter in it.
  */
-export function customHost(url: URL): HostRead {
-  const hostname = url.hostname;
+export function customHost(url: URL, serialized = -1): HostRead {
   // the reading depends on the host text alone: the many links of one result on one host share the last one, frozen
-  // once shared (freezing every reading would cost more than reading a host)
+  // once shared (freezing every reading would cost more than reading a host); a uri that is its own serialization with
+  // that host right after its `//` is known to have it without the `hostname` getter's new string
+  const hostname = serialized !== -1 && hostAt(url.href, serialized, lastHostname) ? lastHostname : url.hostname;
   if (hostname === lastHostname) {
     if (!lastShared) {
       frozenRead(lastRead);
@@ -152,9 +153,21 @@ export function customHost(url: URL): HostRead {
 }
 
 // the host text `customHost` read last, its reading, and whether that was given out twice (and frozen)
-let lastHostname: string | undefined;
+let lastHostname = '';
 let lastRead: HostRead = noHostRead;
 let lastShared = true;
+
+// Whether the WHATWG serialization `href` of a non-special uri has the host name `host` as its whole authority, from
+// offset `start` (just after `scheme://`): `host` there, then the authority's end (`/`, `?`, `#`, or the end of the
+// text). A host name WHATWG gave holds no `@`, `:`, `/`, `?` or `#` (forbidden host code points), so no userinfo or port
+// can hide around it; an IPv6 literal or the empty host is read by the getter.
+function hostAt(href: string, start: number, host: string): boolean {
+  if (host === '' || host.charCodeAt(0) === 0x5b || !href.startsWith(host, start)) return false;
+  const end = start + host.length;
+  if (end === href.length) return true;
+  const c = href.charCodeAt(end);
+  return c === 0x2f || c === 0x3f || c === 0x23;
+}
 
 // `read` frozen with what it holds, so no caller can change the reading the next link on that host is given
 function frozenRead(read: HostRead): HostRead {

@@ -5,7 +5,7 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
 import { readCanonicalNetworkUri } from '../../src/link/canonical-network-uri.ts';
 import { parseUri } from '../../src/link/parse-uri.ts';
-import { parsedUrl, UriReading } from '../../src/link/reused-url.ts';
+import { canonicalParts, parsedUrl, UriReading } from '../../src/link/reused-url.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 
 describe('one WHATWG parse per link: the decision takes the reading maskUri made of the same text, handed by the caller', () => {
@@ -164,7 +164,22 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
       .map(([head, tail]) => `${head}${tail}`);
     const reading = (u: string, shared?: UriReading) => {
       const parsed = parseUri(u, shared);
-      return parsed.ok ? { ...parsed, url: parsed.url.href, schemeFacts: null } : parsed;
+      // every member a ParsedUri has, own or on its prototype (a canonical one keeps its constant members there)
+      return parsed.ok
+        ? {
+            ok: parsed.ok,
+            scheme: parsed.scheme,
+            special: parsed.special,
+            hasAuthority: parsed.hasAuthority,
+            host: parsed.host,
+            port: parsed.port,
+            explicitPort: parsed.explicitPort,
+            userinfo: parsed.userinfo,
+            confusions: parsed.confusions,
+            otherHosts: parsed.otherHosts,
+            url: parsed.url.href,
+          }
+        : parsed;
     };
     fc.assert(
       fc.property(uri, (u) => {
@@ -173,6 +188,110 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
         const shared = new UriReading(u);
         expect(maskUri(u, shared)).toBe(masked);
         expect(reading(u, shared)).toEqual(fresh);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('one canonical reading per link: maskUri and the decision share the record of a usual link', () => {
+  it('the record read for the mask is the one the decision reads; another text gets its own', () => {
+    const uri = 'https://docs.example.com/guide/1.md';
+    const reading = new UriReading(uri);
+    expect(maskUri(uri, reading)).toBe(uri);
+    const kept = reading.canonical;
+    expect(kept).toEqual(readCanonicalNetworkUri(uri));
+    expect(canonicalParts(uri, reading)).toBe(kept);
+    expect(canonicalParts('https://other.example.com/', reading)).toEqual(
+      readCanonicalNetworkUri('https://other.example.com/'),
+    );
+    expect(canonicalParts('https://other.example.com/', reading)).not.toBe(kept);
+    const parsed = parseUri(uri, reading);
+    expect(parsed.ok && parsed.host).toEqual({ kind: 'name', text: 'docs.example.com' });
+    expect(reading.canonical).toBe(kept);
+  });
+
+  it('a canonical uri reads its constant members as the WHATWG path does', () => {
+    const fast = parseUri('https://docs.example.com/a');
+    const slow = parseUri('HTTPS://docs.example.com/a');
+    expect(fast.ok && slow.ok).toBe(true);
+    if (!fast.ok || !slow.ok) return;
+    expect([fast.special, fast.hasAuthority, fast.userinfo, fast.confusions]).toEqual([
+      slow.special,
+      slow.hasAuthority,
+      slow.userinfo,
+      slow.confusions,
+    ]);
+  });
+});
+
+describe('a custom host read after another: the same reading whether the last host is reused or read again', () => {
+  // the reading of `uri` with the last-host shortcut cold: another host read just before
+  const cold = (uri: string) => {
+    parseUri('zz://reset-the-last-host/');
+    return parseUri(uri);
+  };
+  const view = (parsed: ReturnType<typeof parseUri>) =>
+    parsed.ok
+      ? {
+          host: parsed.host,
+          otherHosts: parsed.otherHosts,
+          port: parsed.port,
+          confusions: parsed.confusions,
+          userinfo: parsed.userinfo,
+        }
+      : parsed;
+
+  it('a host that only starts the next authority is not taken for it', () => {
+    for (const [first, second] of [
+      ['guide://a/', 'guide://a@b/'],
+      ['guide://a/', 'guide://a:99/'],
+      ['guide://a/', 'guide://ab/'],
+      ['guide://a/', 'guide://a.b/'],
+      ['guide://a/', 'guide://a?q'],
+      ['guide://a/', 'guide://a#f'],
+      ['guide://a/', 'guide://a'],
+      ['guide://a/', 'guide:a/'],
+      ['guide://127.0.0.1/', 'guide://127.0.0.1@169.254.169.254/'],
+      ['guide://%41/', 'guide://%41/x'],
+      ['guide://[::1]/', 'guide://[::1]/'],
+      ['guide://x/', 'guide://X/'],
+    ]) {
+      parseUri(first as string);
+      expect(view(parseUri(second as string)), `${first} then ${second}`).toEqual(view(cold(second as string)));
+    }
+  });
+
+  it('property: any custom uri after any other reads as it does cold', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b',
+      'A',
+      '1',
+      '.',
+      ':',
+      '@',
+      '/',
+      '?',
+      '#',
+      '%41',
+      '%',
+      '[',
+      ']',
+      '-',
+      '0x7f',
+      '127.0.0.1',
+    );
+    const uri = fc
+      .tuple(
+        fc.constantFrom('guide://', 'guide:', 'bench://', 'GUIDE://'),
+        fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+      )
+      .map(([head, tail]) => `${head}${tail}`);
+    fc.assert(
+      fc.property(uri, uri, (first, second) => {
+        parseUri(first);
+        expect(view(parseUri(second))).toEqual(view(cold(second)));
       }),
       { numRuns: 3000 },
     );

@@ -163,4 +163,34 @@ describe('a line read with its long base64 strings cut out', () => {
     expect(value.result.contents[0]?.blob).toBe(blob);
     expect(line.text).toBe(bytes.toString('latin1'));
   });
+
+  // found by review (12-07): the scan searched a string's closing quote again after each of its escapes, so a line of
+  // k escapes was read k times over (a 1 MiB line of `\n` held the proxy 4 s, one near the cap ten minutes); the
+  // bytes its searches pass over are counted, not timed
+  test.each([
+    [
+      'a text of escapes',
+      (run: string) => `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${run}"}]}}`,
+    ],
+    ['a member name of escapes', (run: string) => `{"jsonrpc":"2.0","id":1,"result":{"${run}":1}}`],
+    ['escapes between short strings', (run: string) => `{"a":["${run.replaceAll('\\n', '\\n","')}"]}`],
+  ])('reads each byte of %s a bounded number of times', (_, shape) => {
+    const line = Buffer.from(`${shape('\\n'.repeat(20_000))}\n`);
+    const indexOf: (this: Buffer, ...args: Parameters<Buffer['indexOf']>) => number = Buffer.prototype.indexOf;
+    let scanned = 0;
+    Buffer.prototype.indexOf = function (this: Buffer, ...args: Parameters<Buffer['indexOf']>): number {
+      const at = indexOf.apply(this, args);
+      const from = args[1];
+      const start = typeof from === 'number' ? from : 0;
+      scanned += (at === -1 ? this.length : at + 1) - start;
+      return at;
+    };
+    try {
+      holedLine(line, 64);
+    } finally {
+      Buffer.prototype.indexOf = indexOf;
+    }
+    expect(scanned).toBeGreaterThan(0);
+    expect(scanned).toBeLessThan(4 * line.length);
+  });
 });

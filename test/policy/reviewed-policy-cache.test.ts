@@ -4,7 +4,17 @@
 // document's version, with the digest made again, as someone who could write the folder would) and shows whether the
 // load used it.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -175,5 +185,36 @@ describe('the verified-policy cache', () => {
     plant();
     // strictFiles refuses these files (this user can change them) before any entry could be read
     await expect(load({ strictFiles: true })).rejects.toThrow(/--strict-files/);
+  });
+
+  // the cases the review of 00d24c2 checked by hand
+  it('is not used from an entry that is a symlink to a planted file', async () => {
+    await load();
+    plant();
+    for (const name of entries()) {
+      renameSync(join(cacheDir, name), join(dir, 'planted.json'));
+      symlinkSync(join(dir, 'planted.json'), join(cacheDir, name));
+    }
+    expect(await version()).toBe('1.0.0');
+  });
+
+  it('is not used, and does not wait, when the entry is a fifo', async () => {
+    await load();
+    for (const name of entries()) {
+      rmSync(join(cacheDir, name));
+      execFileSync('mkfifo', ['-m', '600', join(cacheDir, name)]);
+    }
+    const policy = (await load()).policy;
+    expect(policy.document.version).toBe('1.0.0');
+    expect(policy.reviewCheck?.verified).toBe(true);
+  });
+
+  it('is not used once the signature file is gone', async () => {
+    await load();
+    plant();
+    rmSync(`${policyFile}.sig`);
+    const policy = (await load()).policy;
+    expect(policy.document.version).toBe('1.0.0');
+    expect(policy.reviewCheck?.verified).toBe(false);
   });
 });

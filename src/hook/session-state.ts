@@ -161,18 +161,23 @@ export class SessionState {
   async forRead(uri: string, budget?: EventBudget): Promise<ReadState> {
     const names = await this.store.names('');
     const keptAll = !names.some((n) => n.startsWith('over-'));
-    const { found: seen, foreign } = await this.seenIn(
+    const {
+      found: seen,
+      foreign,
+      vanished,
+    } = await this.seenIn(
       names.filter((n) => n.startsWith('seen-')),
       uri,
       budget,
     );
     if (seen.length > 0) return { seen, lost: undefined, overflow: [], keptAll };
-    // an entry of seen links the hook did not write may have held this uri: the state lost what it held there
+    // an entry of seen links the hook did not write, or one gone between the listing and its read, may have held this
+    // uri: the state lost what it held there
     const lost =
       (await this.lostIn(
         names.filter((n) => n.startsWith('lost-')),
         budget,
-      )) ?? (foreign ? foreignSeen : undefined);
+      )) ?? (foreign ? foreignSeen : vanished ? vanishedSeen : undefined);
     if (lost !== undefined) return { seen, lost, overflow: [], keptAll };
     return {
       seen,
@@ -199,16 +204,24 @@ export class SessionState {
   }
 
   // every link of the `seen-` entries `names` with this exact uri, oldest first; `foreign` when an entry (or a link of
-  // one) is not what `addSeen` writes, so it may have held the uri in a form not read here
+  // one) is not what `addSeen` writes, so it may have held the uri in a form not read here; `vanished` when an entry
+  // listed was gone when read. No hook removes a `seen-` entry (each is written once, by rename, and never replaced or
+  // taken), so hook events run in parallel never make one vanish: only something outside the hook does, and the entry
+  // may have held the uri from another server, so it counts as lost, never as absent
   private async seenIn(
     names: readonly string[],
     uri: string,
     budget?: EventBudget,
-  ): Promise<{ found: SeenLink[]; foreign: boolean }> {
+  ): Promise<{ found: SeenLink[]; foreign: boolean; vanished: boolean }> {
     const found: SeenLink[] = [];
     let foreign = false;
+    let vanished = false;
     for (const name of names) {
       const links = await this.readJson(name);
+      if (links === undefined) {
+        vanished = true;
+        continue;
+      }
       if (!Array.isArray(links)) {
         foreign = true;
         continue;
@@ -230,7 +243,8 @@ export class SessionState {
         }
       }
     }
-    return { found: found.sort((a, b) => String(a.discovered.at).localeCompare(String(b.discovered.at))), foreign };
+    const sorted = found.sort((a, b) => String(a.discovered.at).localeCompare(String(b.discovered.at)));
+    return { found: sorted, foreign, vanished };
   }
 
   /**
@@ -459,6 +473,9 @@ function isSeenLink(value: unknown): value is SeenLink {
 
 const foreignSeen =
   "an entry of the session's seen links is not what the hook writes: it may have held this uri from another server";
+
+const vanishedSeen =
+  "an entry of the session's seen links went away while the state was read (no hook removes one): it may have held this uri from another server";
 
 const lostRefusals =
   'the state of this session was lost (marked lost): the addresses of links refused before are not all kept, and any later tool result could name one';

@@ -15,7 +15,7 @@
 ;; byte keeps its bits by the tables at 32 and 48 (04: 80–9F; 08: 90, 9C, A0, AC; 10: 80, 81, 8B, A0, A1, AB, B0,
 ;; B1, BB), the byte after that keeps bit 10 by the table at 64 (80–8F, A0–BF): a superset of the sequences above.
 ;; Memory: the tables from 0 to 80, the classes seen at 80, the pair tables of `sites` from 96 to 160, the exact pair
-;; tables and constants of `exact` from 160 to 368, zeros up to 512 (the byte before the bytes is read as no letter),
+;; tables and constants of its exact step from 160 to 368, zeros up to 512 (the byte before the bytes is read as no letter),
 ;; the bytes from 512 on, with 32 bytes after them that the module may read past the last block. Four blocks are classified before one test of them all (a test and a
 ;; branch per block cost as much as the classes); only a chunk of four holding a stopping class is looked at block by
 ;; block.
@@ -32,7 +32,7 @@
     "\84\00\92\05\0c\0c\0c\6c\00\00\00\00\00\00\00\00"
     "\10\01\40\03\20\11\01\00\01\01\04\00\01\88\00\01"
     "\00\00\12\8c\03\11\03\61\00\00\00\00\00\00\00\00")
-  ;; the exact pair tables of `exact` (W, E, V, G: low then high nibble), then its constants
+  ;; the exact pair tables of the exact step (W, E, V, G: low then high nibble), then its constants
   (data (i32.const 160)
     "\08\01\40\06\20\11\01\00\01\01\00\00\01\00\00\01"
     "\00\00\14\00\05\0a\05\62\00\00\00\00\00\00\00\00"
@@ -133,7 +133,7 @@
   ;; markers `%P` `%%` `st` `tr`. Two steps: the pair tables find the chunks of four blocks that may hold such a pair
   ;; (a superset: a byte's pair classes are sLo[b & 15] & sHi[b >> 4], tables at 96 and 112, nLo and nHi at 128 and
   ;; 144 for the byte after it, and a lane may hold a pair when the two share a bit), and only in a block the tables
-  ;; mark (about one in 40 of random bytes) `exact` compares the bytes themselves. The tables alone listed about twice
+  ;; mark (about one in 40 of random bytes) the exact step (below) compares the bytes themselves. The tables alone listed about twice
   ;; as many lanes (a `:` after `q` passed as one after `a`: each relation's table is a product of a low-nibble and a
   ;; high-nibble set), and every check that reads the list looked at each of them in the body. The byte before the
   ;; first block is read at `p - 1`: the caller keeps the byte before the bytes (at 511) zero, no letter. The caller
@@ -144,7 +144,8 @@
     (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $s4 v128)
     (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $n3 v128) (local $n4 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
-    (local $sLo v128) (local $sHi v128) (local $nLo v128) (local $nHi v128)
+    (local $sLo v128) (local $sHi v128) (local $nLo v128) (local $nHi v128) (local $pm1 i32)
+    (local $ev v128) (local $ew v128) (local $eu v128) (local $evLo v128) (local $evHi v128) (local $ewLo v128) (local $ewHi v128)
     (local.set $sLo (v128.load (i32.const 96)))
     (local.set $sHi (v128.load (i32.const 112)))
     (local.set $nLo (v128.load (i32.const 128)))
@@ -189,9 +190,30 @@
         (local.set $c3 (v128.and (local.get $s3) (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $n3) (local.get $n4))))
         (if (v128.any_true (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3))))
           (then
+            (local.set $pm1 (i32.sub (local.get $p) (i32.const 1)))
             (if (v128.any_true (local.get $c0))
               (then
-                (local.set $mask (call $exact (local.get $p)))
+                (local.set $mask (block (result i32)
+                  (local.set $ev (v128.load offset=0 (local.get $p)))
+                  (local.set $ew (v128.load offset=1 (local.get $p)))
+                  (local.set $eu (v128.load offset=0 (local.get $pm1)))
+                  (local.set $evLo (v128.and (local.get $ev) (local.get $nibble)))
+                  (local.set $evHi (v128.and (i16x8.shr_u (local.get $ev) (i32.const 4)) (local.get $nibble)))
+                  (local.set $ewLo (v128.and (local.get $ew) (local.get $nibble)))
+                  (local.set $ewHi (v128.and (i16x8.shr_u (local.get $ew) (i32.const 4)) (local.get $nibble)))
+                  (i8x16.bitmask (i8x16.ne (v128.or
+                    (v128.and
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $evHi)))
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $ewHi))))
+                    (v128.and
+                      (v128.and
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $evHi)))
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $ewHi))))
+                      (v128.or (v128.load (i32.const 336))
+                        (i8x16.lt_u
+                          (i8x16.sub (v128.or (local.get $eu) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
+                          (v128.load (i32.const 320))))))
+                    (v128.const i64x2 0 0)))))
                 (if (local.get $mask)
                   (then
                     (i32.store (local.get $out) (local.get $p))
@@ -199,7 +221,27 @@
                     (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c1))
               (then
-                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 16))))
+                (local.set $mask (block (result i32)
+                  (local.set $ev (v128.load offset=16 (local.get $p)))
+                  (local.set $ew (v128.load offset=17 (local.get $p)))
+                  (local.set $eu (v128.load offset=16 (local.get $pm1)))
+                  (local.set $evLo (v128.and (local.get $ev) (local.get $nibble)))
+                  (local.set $evHi (v128.and (i16x8.shr_u (local.get $ev) (i32.const 4)) (local.get $nibble)))
+                  (local.set $ewLo (v128.and (local.get $ew) (local.get $nibble)))
+                  (local.set $ewHi (v128.and (i16x8.shr_u (local.get $ew) (i32.const 4)) (local.get $nibble)))
+                  (i8x16.bitmask (i8x16.ne (v128.or
+                    (v128.and
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $evHi)))
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $ewHi))))
+                    (v128.and
+                      (v128.and
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $evHi)))
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $ewHi))))
+                      (v128.or (v128.load (i32.const 336))
+                        (i8x16.lt_u
+                          (i8x16.sub (v128.or (local.get $eu) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
+                          (v128.load (i32.const 320))))))
+                    (v128.const i64x2 0 0)))))
                 (if (local.get $mask)
                   (then
                     (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 16)))
@@ -207,7 +249,27 @@
                     (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c2))
               (then
-                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 32))))
+                (local.set $mask (block (result i32)
+                  (local.set $ev (v128.load offset=32 (local.get $p)))
+                  (local.set $ew (v128.load offset=33 (local.get $p)))
+                  (local.set $eu (v128.load offset=32 (local.get $pm1)))
+                  (local.set $evLo (v128.and (local.get $ev) (local.get $nibble)))
+                  (local.set $evHi (v128.and (i16x8.shr_u (local.get $ev) (i32.const 4)) (local.get $nibble)))
+                  (local.set $ewLo (v128.and (local.get $ew) (local.get $nibble)))
+                  (local.set $ewHi (v128.and (i16x8.shr_u (local.get $ew) (i32.const 4)) (local.get $nibble)))
+                  (i8x16.bitmask (i8x16.ne (v128.or
+                    (v128.and
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $evHi)))
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $ewHi))))
+                    (v128.and
+                      (v128.and
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $evHi)))
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $ewHi))))
+                      (v128.or (v128.load (i32.const 336))
+                        (i8x16.lt_u
+                          (i8x16.sub (v128.or (local.get $eu) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
+                          (v128.load (i32.const 320))))))
+                    (v128.const i64x2 0 0)))))
                 (if (local.get $mask)
                   (then
                     (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 32)))
@@ -215,7 +277,27 @@
                     (local.set $out (i32.add (local.get $out) (i32.const 8)))))))
             (if (v128.any_true (local.get $c3))
               (then
-                (local.set $mask (call $exact (i32.add (local.get $p) (i32.const 48))))
+                (local.set $mask (block (result i32)
+                  (local.set $ev (v128.load offset=48 (local.get $p)))
+                  (local.set $ew (v128.load offset=49 (local.get $p)))
+                  (local.set $eu (v128.load offset=48 (local.get $pm1)))
+                  (local.set $evLo (v128.and (local.get $ev) (local.get $nibble)))
+                  (local.set $evHi (v128.and (i16x8.shr_u (local.get $ev) (i32.const 4)) (local.get $nibble)))
+                  (local.set $ewLo (v128.and (local.get $ew) (local.get $nibble)))
+                  (local.set $ewHi (v128.and (i16x8.shr_u (local.get $ew) (i32.const 4)) (local.get $nibble)))
+                  (i8x16.bitmask (i8x16.ne (v128.or
+                    (v128.and
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $evHi)))
+                      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $ewHi))))
+                    (v128.and
+                      (v128.and
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $evLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $evHi)))
+                        (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $ewLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $ewHi))))
+                      (v128.or (v128.load (i32.const 336))
+                        (i8x16.lt_u
+                          (i8x16.sub (v128.or (local.get $eu) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
+                          (v128.load (i32.const 320))))))
+                    (v128.const i64x2 0 0)))))
                 (if (local.get $mask)
                   (then
                     (i32.store (local.get $out) (i32.add (local.get $p) (i32.const 48)))
@@ -227,38 +309,16 @@
         (br $chunk)))
     (local.get $out))
 
-  ;; the lanes of the block at `p` whose byte and the next one are exactly one of the pairs `sites` lists (above), as a
-  ;; mask (bit k: the pair starting at byte k). Each pair has one side that is a single byte and one that is a set, and
-  ;; each set is a union of products of a high-nibble and a low-nibble set, each product given a bit of its own, so
-  ;; that a lookup by nibbles (a byte's bits are lo[b & 15] & hi[b >> 4]) is exact, as the one-bit-per-relation pair
-  ;; tables are not. Plane A, the pairs a single first byte starts (`<` `&` `%` `s` `t`): E (tables at 192, 208) gives
-  ;; a first byte the bits of the second bytes it pairs with, W (160, 176) a second byte its own bits. Plane B, the
-  ;; pairs a single second byte ends (`:` `=`): G (256, 272) gives a second byte the bits of the first bytes it pairs
-  ;; with, V (224, 240) a first byte its own; V's two letter bits (40, 80) hold only when the byte before is a letter
-  ;; too. W: 01 `a e f h i l o` and upper case, 02 `s S`, 04 `# c C`, 08 `P`, 10 `%`, 20 `t`, 40 `r`. V: 01 `t T`,
-  ;; 02 `a A`, 04 TAB LF CR, 08 `;`, 10 space, 20 TAB LF FF CR, 40 and 80 the ASCII letters.
-  (func $exact (param $p i32) (result i32)
-    (local $v v128) (local $w v128) (local $u v128) (local $nibble v128)
-    (local $vLo v128) (local $vHi v128) (local $wLo v128) (local $wHi v128) (local $a v128) (local $b v128)
-    (local.set $nibble (v128.load (i32.const 352)))
-    (local.set $v (v128.load (local.get $p)))
-    (local.set $w (v128.load offset=1 (local.get $p)))
-    (local.set $u (v128.load (i32.sub (local.get $p) (i32.const 1))))
-    (local.set $vLo (v128.and (local.get $v) (local.get $nibble)))
-    (local.set $vHi (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))
-    (local.set $wLo (v128.and (local.get $w) (local.get $nibble)))
-    (local.set $wHi (v128.and (i16x8.shr_u (local.get $w) (i32.const 4)) (local.get $nibble)))
-    (local.set $a (v128.and
-      (v128.and (i8x16.swizzle (v128.load (i32.const 192)) (local.get $vLo)) (i8x16.swizzle (v128.load (i32.const 208)) (local.get $vHi)))
-      (v128.and (i8x16.swizzle (v128.load (i32.const 160)) (local.get $wLo)) (i8x16.swizzle (v128.load (i32.const 176)) (local.get $wHi)))))
-    (local.set $b (v128.and
-      (v128.and (i8x16.swizzle (v128.load (i32.const 224)) (local.get $vLo)) (i8x16.swizzle (v128.load (i32.const 240)) (local.get $vHi)))
-      (v128.and (i8x16.swizzle (v128.load (i32.const 256)) (local.get $wLo)) (i8x16.swizzle (v128.load (i32.const 272)) (local.get $wHi)))))
-    ;; a letter's two bits only after a letter: (u | 20) - 61 below 1A, unsigned, keeps all bits, else only 3F
-    (local.set $b (v128.and (local.get $b)
-      (v128.or (v128.load (i32.const 336))
-        (i8x16.lt_u
-          (i8x16.sub (v128.or (local.get $u) (v128.load (i32.const 288))) (v128.load (i32.const 304)))
-          (v128.load (i32.const 320))))))
-    (i8x16.bitmask (i8x16.ne (v128.or (local.get $a) (local.get $b)) (v128.const i64x2 0 0))))
+  ;; The exact step, written out in each of the four branches of `sites` for the block at `p + 16k` (a call cost more
+  ;; than its work: V8 spilled and reloaded eight vectors around each, and the pass over random bytes took 0.91-0.94 of
+  ;; the time without it): the lanes of the block whose byte and the next one are exactly one of the pairs `sites`
+  ;; lists (above), as a mask (bit k: the pair starting at byte k). Each pair has one side that is a single byte and
+  ;; one that is a set, and each set is a union of products of a high-nibble and a low-nibble set, each product given a
+  ;; bit of its own, so that a lookup by nibbles (a byte's bits are lo[b & 15] & hi[b >> 4]) is exact, as the one-bit-
+  ;; per-relation pair tables are not. Plane A, the pairs a single first byte starts (`<` `&` `%` `s` `t`): E (tables
+  ;; at 192, 208) gives a first byte the bits of the second bytes it pairs with, W (160, 176) a second byte its own
+  ;; bits. Plane B, the pairs a single second byte ends (`:` `=`): G (256, 272) gives a second byte the bits of the
+  ;; first bytes it pairs with, V (224, 240) a first byte its own; V's two letter bits (40, 80) hold only when the byte
+  ;; before is a letter too. W: 01 `a e f h i l o` and upper case, 02 `s S`, 04 `# c C`, 08 `P`, 10 `%`, 20 `t`, 40
+  ;; `r`. V: 01 `t T`, 02 `a A`, 04 TAB LF CR, 08 `;`, 10 space, 20 TAB LF FF CR, 40 and 80 the ASCII letters.
 )

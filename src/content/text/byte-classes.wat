@@ -50,11 +50,13 @@
   (func (export "scan") (param $p i32) (param $end i32) (param $leads i32) (result i32)
     (local $v v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $seen v128)
     (local $classLo v128) (local $classHi v128) (local $nibble v128) (local $stop v128)
+    (local $t v128) (local $v1 v128) (local $controls v128)
     (local.set $classLo (v128.load (i32.const 0)))
     (local.set $classHi (v128.load (i32.const 16)))
     (local.set $seen (v128.load (i32.const 80)))
     (local.set $nibble (i8x16.splat (i32.const 0x0f)))
     (local.set $stop (i8x16.splat (local.get $leads)))
+    (local.set $controls (i8x16.splat (i32.const 0x03)))
     (block $out
       ;; whole chunks of four blocks
       (loop $chunk
@@ -80,13 +82,69 @@
         (if (v128.any_true (v128.and (local.get $stop)
               (v128.or (v128.or (local.get $c0) (local.get $c1)) (v128.or (local.get $c2) (local.get $c3)))))
           (then
-            (br_if $out (call $stops (local.get $c0) (local.get $p) (local.get $stop)))
+            ;; each block's stop test is written out where it is asked (a call cost more than its work: V8 spilled and
+            ;; reloaded the loop's vectors around each, and text whose em dashes, curly quotes or no-break spaces start
+            ;; a lead class took twice as long): whether the block at `p`, of classes `c`, holds a control character
+            ;; (classes 03), or a lead in `stop` that the two bytes after it keep
+            (br_if $out (block $stopped (result i32)
+              (local.set $t (v128.and (local.get $c0) (local.get $stop)))
+              (drop (br_if $stopped (i32.const 0) (i32.eqz (v128.any_true (local.get $t)))))
+              (drop (br_if $stopped (i32.const 1) (v128.any_true (v128.and (local.get $t) (local.get $controls)))))
+              (local.set $v1 (v128.load offset=1 (local.get $p)))
+              (v128.any_true
+                (v128.and (local.get $t)
+                  (v128.and
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+                      (i8x16.swizzle (v128.load (i32.const 48))
+                        (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+                    (i8x16.swizzle (v128.load (i32.const 64))
+                      (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
-            (br_if $out (call $stops (local.get $c1) (local.get $p) (local.get $stop)))
+            (br_if $out (block $stopped (result i32)
+              (local.set $t (v128.and (local.get $c1) (local.get $stop)))
+              (drop (br_if $stopped (i32.const 0) (i32.eqz (v128.any_true (local.get $t)))))
+              (drop (br_if $stopped (i32.const 1) (v128.any_true (v128.and (local.get $t) (local.get $controls)))))
+              (local.set $v1 (v128.load offset=1 (local.get $p)))
+              (v128.any_true
+                (v128.and (local.get $t)
+                  (v128.and
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+                      (i8x16.swizzle (v128.load (i32.const 48))
+                        (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+                    (i8x16.swizzle (v128.load (i32.const 64))
+                      (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
-            (br_if $out (call $stops (local.get $c2) (local.get $p) (local.get $stop)))
+            (br_if $out (block $stopped (result i32)
+              (local.set $t (v128.and (local.get $c2) (local.get $stop)))
+              (drop (br_if $stopped (i32.const 0) (i32.eqz (v128.any_true (local.get $t)))))
+              (drop (br_if $stopped (i32.const 1) (v128.any_true (v128.and (local.get $t) (local.get $controls)))))
+              (local.set $v1 (v128.load offset=1 (local.get $p)))
+              (v128.any_true
+                (v128.and (local.get $t)
+                  (v128.and
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+                      (i8x16.swizzle (v128.load (i32.const 48))
+                        (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+                    (i8x16.swizzle (v128.load (i32.const 64))
+                      (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
-            (br_if $out (call $stops (local.get $c3) (local.get $p) (local.get $stop)))
+            (br_if $out (block $stopped (result i32)
+              (local.set $t (v128.and (local.get $c3) (local.get $stop)))
+              (drop (br_if $stopped (i32.const 0) (i32.eqz (v128.any_true (local.get $t)))))
+              (drop (br_if $stopped (i32.const 1) (v128.any_true (v128.and (local.get $t) (local.get $controls)))))
+              (local.set $v1 (v128.load offset=1 (local.get $p)))
+              (v128.any_true
+                (v128.and (local.get $t)
+                  (v128.and
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+                      (i8x16.swizzle (v128.load (i32.const 48))
+                        (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+                    (i8x16.swizzle (v128.load (i32.const 64))
+                      (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
             (local.set $p (i32.sub (local.get $p) (i32.const 48)))))
         (local.set $p (i32.add (local.get $p) (i32.const 64)))
         (br $chunk)))
@@ -99,30 +157,25 @@
           (i8x16.swizzle (local.get $classLo) (v128.and (local.get $v) (local.get $nibble)))
           (i8x16.swizzle (local.get $classHi) (v128.and (i16x8.shr_u (local.get $v) (i32.const 4)) (local.get $nibble)))))
         (local.set $seen (v128.or (local.get $seen) (local.get $c0)))
-        (br_if $done (call $stops (local.get $c0) (local.get $p) (local.get $stop)))
+        (br_if $done (block $stopped (result i32)
+              (local.set $t (v128.and (local.get $c0) (local.get $stop)))
+              (drop (br_if $stopped (i32.const 0) (i32.eqz (v128.any_true (local.get $t)))))
+              (drop (br_if $stopped (i32.const 1) (v128.any_true (v128.and (local.get $t) (local.get $controls)))))
+              (local.set $v1 (v128.load offset=1 (local.get $p)))
+              (v128.any_true
+                (v128.and (local.get $t)
+                  (v128.and
+                    (v128.and
+                      (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
+                      (i8x16.swizzle (v128.load (i32.const 48))
+                        (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
+                    (i8x16.swizzle (v128.load (i32.const 64))
+                      (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble))))))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $rest)))
     (v128.store (i32.const 80) (local.get $seen))
     (local.get $p))
 
-  ;; whether the block at `p`, of classes `c`, holds a control character, or a lead in `stop` that the two bytes after
-  ;; it keep
-  (func $stops (param $c v128) (param $p i32) (param $stop v128) (result i32)
-    (local $v1 v128) (local $nibble v128)
-    (local.set $c (v128.and (local.get $c) (local.get $stop)))
-    (if (i32.eqz (v128.any_true (local.get $c))) (then (return (i32.const 0))))
-    (if (v128.any_true (v128.and (local.get $c) (i8x16.splat (i32.const 0x03)))) (then (return (i32.const 1))))
-    (local.set $nibble (i8x16.splat (i32.const 0x0f)))
-    (local.set $v1 (v128.load offset=1 (local.get $p)))
-    (v128.any_true
-      (v128.and (local.get $c)
-        (v128.and
-          (v128.and
-            (i8x16.swizzle (v128.load (i32.const 32)) (v128.and (local.get $v1) (local.get $nibble)))
-            (i8x16.swizzle (v128.load (i32.const 48))
-              (v128.and (i16x8.shr_u (local.get $v1) (i32.const 4)) (local.get $nibble))))
-          (i8x16.swizzle (v128.load (i32.const 64))
-            (v128.and (i16x8.shr_u (v128.load offset=2 (local.get $p)) (i32.const 4)) (local.get $nibble)))))))
   ;; `sites(p, end, out)` reads the 16-byte blocks from `p` to `end` for the byte pairs the polyglot checks of binary
   ;; bodies start at (sites.ts): for each block holding one it stores the block's address and a mask of its lanes (bit
   ;; k: the pair starting at byte k) at `out`, eight bytes, and returns where the list ends. A lane is marked exactly

@@ -28,6 +28,7 @@ import {
 } from '../parser-nanos.ts';
 import { WorkBudget } from '../work-budget.ts';
 import { markdownLines, pairingSteps } from './markdown-cost.ts';
+import { MarkdownBytes } from './markdown-bytes.ts';
 import { markdownRuns, newPartsWork, type PartsWork, stylesheetElement } from './markdown-parts.ts';
 import { mayHoldActiveMarkdown } from './markdown-screen.ts';
 import { mayHoldActiveMarkup, type ScreenWork } from '../svg-html/markup-screen.ts';
@@ -52,24 +53,27 @@ export interface MarkdownPlan {
 /** Screens `text` and, when the screen passes it or `stylesheets` asks for the parts naming a stylesheet element, cuts it into the runs a reading renders (the whole text when the screen passed it and no part passes on its own); both are charged to `budget`'s parser time as they are counted (characters, lines, marks looked at), each right after it ran. */
 export function planMarkdown(text: string, budget: WorkBudget, stylesheets = false): MarkdownPlan {
   const screened = { marks: 0 };
+  // the text's bytes and line readings, made once for the screen and the cutting (markdown-bytes.ts)
+  const shared = new MarkdownBytes(text);
   // its characters before it starts, the marks and lines it counted when it is done
   const before = markdownScreenNanosPerCall + markdownScreenNanosPerChar * text.length;
   budget.spendTime('markdown screen', before);
-  const live = mayHoldActiveMarkdown(text, screened);
+  const live = mayHoldActiveMarkdown(text, screened, shared);
   budget.spendTime('markdown screen', markdownScreenNanosPerCall + screenNanos(text.length, screened) - before);
   if (!live && !stylesheets) return { live, runs: [] };
-  const runs = cutMarkdown(text, budget, stylesheets ? stylesheetPart : undefined);
+  const runs = cutMarkdown(text, budget, stylesheets ? stylesheetPart : undefined, shared);
   return { live, runs: live && runs.length === 0 ? [text] : runs };
 }
 
 /** What `planMarkdown` charges `text` for its screen, and for its cutting when the screen passes it (0 when it does not), calibrated ns. */
 export function planCharges(text: string): { screen: number; parts: number } {
   const screened = { marks: 0 };
-  const live = mayHoldActiveMarkdown(text, screened);
+  const shared = new MarkdownBytes(text);
+  const live = mayHoldActiveMarkdown(text, screened, shared);
   const screen = markdownScreenNanosPerCall + screenNanos(text.length, screened);
   if (!live) return { screen, parts: 0 };
   const work = newPartsWork();
-  markdownRuns(text, undefined, work);
+  markdownRuns(text, undefined, work, shared);
   return { screen, parts: partsNanos(text.length, work) };
 }
 
@@ -82,8 +86,13 @@ export function screenNanos(chars: number, work: ScreenWork): number {
   );
 }
 
-/** `markdownRuns` of the text, its cutting and the screens of its parts charged to `budget` as they were counted. */
-export function cutMarkdown(text: string, budget: WorkBudget, also?: (part: string) => boolean): string[] {
+/** `markdownRuns` of the text, its cutting and the screens of its parts charged to `budget` as they were counted; `shared`: the text's bytes and line readings when the screen made them. */
+export function cutMarkdown(
+  text: string,
+  budget: WorkBudget,
+  also?: (part: string) => boolean,
+  shared = new MarkdownBytes(text),
+): string[] {
   // its characters before it starts, its lines as they are read (a text of line breaks past the bound stops there),
   // the rest when it is done
   budget.spendTime('markdown parts', partsNanosPerChar * text.length);
@@ -93,7 +102,7 @@ export function cutMarkdown(text: string, budget: WorkBudget, also?: (part: stri
     charged += lines;
     budget.spendTime('markdown parts', partsNanosPerLine * lines);
   };
-  const runs = markdownRuns(text, also, work);
+  const runs = markdownRuns(text, also, work, shared);
   budget.spendTime(
     'markdown parts',
     partsNanos(text.length, work) - partsNanosPerChar * text.length - partsNanosPerLine * charged,

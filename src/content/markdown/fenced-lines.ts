@@ -6,8 +6,8 @@
 // was a pass of its own, and every line was an object and a copy of its text (42% of an 8 MiB README's judgement).
 // The records are flat typed arrays; a line's text is copied only for a reading that needs it (a fence line).
 import { FenceReadings } from './fence-readings.ts';
-import { IndentedCodeReader } from './indented-code.ts';
-import { HtmlBlockReader } from './raw-html-grammar.ts';
+import { type IndentedCode, IndentedCodeReader } from './indented-code.ts';
+import { type HtmlBlockLines, HtmlBlockReader } from './raw-html-grammar.ts';
 
 /** A line's flags (`FencedLines.flags`). */
 export const LineFlag = {
@@ -41,21 +41,38 @@ export interface FencedLines {
   /** per line, `LineFlag`s */
   flags: Uint8Array;
   /** the html block lines of the whole text */
-  blocks: HtmlBlockReader;
+  blocks: HtmlBlockLines;
   /** the indented code lines of the whole text */
-  indented: IndentedCodeReader;
+  indented: IndentedCode;
 }
 
-/** Reads the lines of `text` (`bytes`: its UTF-8 encoding) once. `onLines` is told every `perCall` lines followed, as they are (it may throw to stop the reading). Linear. */
+/** Reads the lines of `text` (`bytes`: its UTF-8 encoding) once. `onLines` is told every `perCall` lines followed, as they are (it may throw to stop the reading). `made`: the html block or indented code lines of the whole text when another pass read them already (markdown-bytes.ts), which are then not read again. Linear. */
 export function fencedLines(
   text: string,
   bytes: Uint8Array,
   perCall: number,
   onLines?: (lines: number) => void,
+  made: { indented: IndentedCode | undefined; blocks: HtmlBlockLines | undefined } = {
+    indented: undefined,
+    blocks: undefined,
+  },
 ): FencedLines {
   const fences = new FenceReadings();
-  const blocks = new HtmlBlockReader(bytes);
-  const indented = new IndentedCodeReader(bytes);
+  // a reading made before answers for every line at once: asked by a search (`holds`), not as the lines are read
+  let blockReader: HtmlBlockReader | undefined;
+  let blocks: HtmlBlockLines;
+  if (made.blocks !== undefined) blocks = made.blocks;
+  else {
+    blockReader = new HtmlBlockReader(bytes);
+    blocks = blockReader;
+  }
+  let indentedReader: IndentedCodeReader | undefined;
+  let indented: IndentedCode;
+  if (made.indented !== undefined) indented = made.indented;
+  else {
+    indentedReader = new IndentedCodeReader(bytes);
+    indented = indentedReader;
+  }
   let capacity = 1024;
   const lines: FencedLines = {
     count: 0,
@@ -99,8 +116,8 @@ export function fencedLines(
       if (wideAt < end) e = b + utf8Length(text, start, end);
     }
     const nextB = e + breakUnits;
-    blocks.readLine(b, e);
-    indented.readLine(b, e, nextB);
+    blockReader?.readLine(b, e);
+    indentedReader?.readLine(b, e, nextB);
     const first = text.charCodeAt(start);
     const blank = start === end || ((first === 0x20 || first === 0x09) && isBlank(text, start, end));
     if (!fences.lost) {
@@ -110,7 +127,7 @@ export function fencedLines(
       if (tick < start) tick = nextIndex(text, '`', start);
       if (bracket < start) bracket = nextIndex(text, '[', start);
       const marks = ticks < end || tildes < end;
-      const inBlock = blocks.holdsLast(b);
+      const inBlock = blockReader === undefined ? blocks.holds(b) : blockReader.holdsLast(b);
       const closed = fences.closed;
       const open = fences.open;
       fences.read(text, start, end, inBlock, previousBlank, marks);

@@ -25,6 +25,7 @@
 //   container that a line with no indent after a blank line ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
 import { fencedLines, LineFlag } from './fenced-lines.ts';
+import { MarkdownBytes } from './markdown-bytes.ts';
 import { ForeignRegions, foreignTag } from './foreign-regions.ts';
 import { mayDefineActiveReference, mayHoldActiveMarkdown, rawTagSpans } from './markdown-screen.ts';
 import { definesAcrossLines } from './multi-line-definitions.ts';
@@ -54,9 +55,9 @@ interface Cuts {
   byteCuts: number[];
 }
 
-function cutText(text: string, work: PartsWork = newPartsWork()): Cuts {
-  const bytes = Buffer.from(text, 'utf8');
-  const lines = fencedLines(text, bytes, linesPerCall, work.onLines);
+function cutText(text: string, work: PartsWork = newPartsWork(), shared = new MarkdownBytes(text)): Cuts {
+  const bytes = shared.bytes;
+  const lines = fencedLines(text, bytes, linesPerCall, work.onLines, shared.made);
   const { count, start: starts, end: ends, byte: byteStarts, nextByte, flags } = lines;
   work.cutLines += count;
   // a `<` on a line every reading holds in a fenced code block is code, no tag
@@ -136,9 +137,14 @@ export function newPartsWork(): PartsWork {
   return { cutLines: 0, marks: 0, lines: 0, screened: 0 };
 }
 
-/** The runs of the text a reading must render: neighbouring parts the screen passes (or `also` names, as a stylesheet reading does), joined; none when no part needs it. `work`: counts what the cutting and the screens of the parts did. */
-export function markdownRuns(text: string, also?: (part: string) => boolean, work = newPartsWork()): string[] {
-  const { bytes, cuts, byteCuts } = cutText(text, work);
+/** The runs of the text a reading must render: neighbouring parts the screen passes (or `also` names, as a stylesheet reading does), joined; none when no part needs it. `work`: counts what the cutting and the screens of the parts did; `shared`: the text's bytes and line readings when the screen of the whole text made them (markdown-bytes.ts). */
+export function markdownRuns(
+  text: string,
+  also?: (part: string) => boolean,
+  work = newPartsWork(),
+  shared = new MarkdownBytes(text),
+): string[] {
+  const { bytes, cuts, byteCuts } = cutText(text, work, shared);
   // a part in which no trigger of the markup screen stands, read anywhere, passes nothing on its own: only the parts
   // holding one are screened (a part's screen has a fixed cost, and 8 MiB of READMEs is 46,000 parts)
   const triggers = Buffer.alloc(bytes.length);

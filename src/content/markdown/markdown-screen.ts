@@ -28,12 +28,17 @@ import { mayHoldActiveMarkupUtf8, type ScreenWork } from '../svg-html/markup-scr
 import { type IndentedCode, indentedCode } from './indented-code.ts';
 import { type HtmlBlockLines, htmlBlockLines, markedRawText, mayGoOnAsTag } from './raw-html-grammar.ts';
 import { LinkOpenings } from './link-openings.ts';
+import { MarkdownBytes } from './markdown-bytes.ts';
 
-/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). `work`: counts the marks it looked at (the tags it read, the screen's marks). Linear; native searches first. */
-export function mayHoldActiveMarkdown(text: string, work: ScreenWork = { marks: 0 }): boolean {
-  const bytes = Buffer.from(text, 'utf8');
-  const tags = rawTagSpans(bytes, false, undefined, work);
-  const escaped = escapedAsCode(bytes, tags, work);
+/** True when a page some markdown renderer makes of `text` may hold something the HTML reader reports: the markup screen, with an `=` counted only inside what may be a raw tag, and nothing counted on a line every renderer reads as indented code (before any tag a page may leave open). `work`: counts the marks it looked at (the tags it read, the screen's marks). `shared`: the text's bytes and line readings, kept for a later reader of the same text (the cutting). Linear; native searches first. */
+export function mayHoldActiveMarkdown(
+  text: string,
+  work: ScreenWork = { marks: 0 },
+  shared: MarkdownBytes = new MarkdownBytes(text),
+): boolean {
+  const bytes = shared.bytes;
+  const tags = rawTagSpans(bytes, false, undefined, work, shared);
+  const escaped = escapedAsCode(bytes, tags, work, shared);
   const openings = new LinkOpenings(bytes);
   let param: boolean | undefined;
   const spellsParam = (): boolean => {
@@ -104,14 +109,19 @@ function indexOfFolded(bytes: Buffer, word: string, from: number, to: number): n
 // whether the byte at `at` is text every renderer escapes as indented code (indented-code.ts): on such a line, off
 // every line an html block may hold, and before a tag a page may leave open (`rawTagSpans`' last span, when it runs
 // to the text's end: the renderers' own markup, and code text with it, may stand inside that tag)
-function escapedAsCode(bytes: Uint8Array, tags: readonly number[], work: ScreenWork): (at: number) => boolean {
+function escapedAsCode(
+  bytes: Uint8Array,
+  tags: readonly number[],
+  work: ScreenWork,
+  shared: MarkdownBytes,
+): (at: number) => boolean {
   const open = tags[tags.length - 1] === bytes.length ? (tags[tags.length - 2] ?? 0) : bytes.length;
   let code: IndentedCode | undefined;
   let blocks: HtmlBlockLines | undefined;
   return (at) =>
     at < open &&
-    (code ??= linesOf(indentedCode, bytes, work)).holds(at) &&
-    !(blocks ??= linesOf(htmlBlockLines, bytes, work)).holds(at);
+    (code ??= linesOf(() => shared.indented, bytes, work)).holds(at) &&
+    !(blocks ??= linesOf(() => shared.blocks, bytes, work)).holds(at);
 }
 
 // a reading of the text line by line (indented code, html blocks), its lines counted in `work`

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { parsePolicy, reviewLoadedPolicy } from '../policy/load-policy.ts';
+import { parsePolicy, refuseReplaceable, reviewLoadedPolicy } from '../policy/load-policy.ts';
 import { readNamedFile } from '../policy/read-named-file.ts';
 import { parseSignatureFile } from '../policy/ssh-signature.ts';
 import { keyTypeLabel } from '../policy/ssh-public-key.ts';
@@ -75,6 +75,9 @@ export const reviewDefinition = defineCommand({
     if (review.allowedSigners === undefined) return usageError('`review verify` needs `--allowed-signers FILE`');
     let check;
     try {
+      // --strict-files as every front end takes it: a file the review rests on that this user could change is refused
+      // (without it nothing is named: verify says whether the signatures hold, it gates nothing)
+      if (review.strictFiles === true) refuseReplaceable(path, review);
       const bytes = await readNamedFile('POLICY_UNREADABLE', 'policy', path, shown);
       const policy = await reviewLoadedPolicy(parsePolicy(bytes.toString('utf8'), shown), path, bytes, {
         ...review,

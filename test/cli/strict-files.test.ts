@@ -47,6 +47,65 @@ describe('--strict-files', () => {
   });
 });
 
+// every other front end that takes a policy with the review options (issue 39 item 6): a hook event, the proxy and
+// probe (refused before the server is started), and `review verify`; each names the file, exit 2 (the hook's pre-read
+// event is refused: exit 2 blocks it)
+const preRead = JSON.stringify({
+  session_id: 'strict',
+  transcript_path: '/tmp/strict.jsonl',
+  cwd: '/tmp',
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'ReadMcpResourceTool',
+  tool_input: { server: 'docs', uri: 'guide://manuals/packing' },
+  tool_use_id: 'toolu_strict',
+});
+const server = [process.execPath, '-e', 'process.exit(1)'];
+describe('--strict-files in every front end', () => {
+  test.each([
+    [
+      'hook event',
+      (p: string, s: string, d: string) => [
+        'hook',
+        'claude-code',
+        '--policy',
+        p,
+        '--allowed-signers',
+        s,
+        '--state',
+        `${d}/state`,
+      ],
+      preRead,
+    ],
+    ['proxy', (p: string, s: string) => ['proxy', '--policy', p, '--allowed-signers', s, '--', ...server], ''],
+    [
+      'probe',
+      (p: string, s: string) => ['probe', '--policy', p, '--allowed-signers', s, '--tool', 't', '--', ...server],
+      '',
+    ],
+    ['review verify', (p: string, s: string) => ['review', 'verify', p, '--allowed-signers', s], ''],
+  ])('%s refuses a policy this user could change, naming it; exit 2', async (_, args, input) => {
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    // before any `--` (what follows it is the server's command line)
+    const argv = args(f.policy, f.allowedSigners, f.dir);
+    const dashes = argv.indexOf('--');
+    argv.splice(dashes === -1 ? argv.length : dashes, 0, '--strict-files');
+    const strict = await runCli(argv, input);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr + strict.stdout).toContain(`\`${f.policy}\` is refused under --strict-files`);
+  });
+
+  test('review verify without --strict-files names nothing and verifies (it gates nothing)', async () => {
+    const f = reviewFolder({ 'alice@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    const run = await runCli(['review', 'verify', f.policy, '--allowed-signers', f.allowedSigners]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('reviewed: 1 allowed signer');
+  });
+});
+
 describe('--strict-files in the printed hook', () => {
   test('--print-config names changeable files, and with --strict-files refuses to print', async () => {
     const f = reviewFolder({ 'alice@example.com': 'ed25519' });

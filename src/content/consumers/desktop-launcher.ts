@@ -7,7 +7,7 @@
 // `.searchConnector-ms` and `.webloc` by their name, so a uri naming one reaches them whatever its bytes.
 import { describeExecutable } from '../executable-kinds.ts';
 import type { TextKind } from '../text/text-kind.ts';
-import { type BinaryReading, type ContentConsumer, foundIn } from './content-consumer.ts';
+import { type BinaryReading, type ContentConsumer, foundIn, type TextBody } from './content-consumer.ts';
 
 /** How a launcher reads binary bodies: a `.lnk` runs its command. */
 const launcherBinary = {
@@ -48,15 +48,33 @@ export const launcherConsumer = {
   leftOut:
     'a `.desktop`, `.url`, `.scf` or `.library-ms` body sent as text is text; `.lnk` files stay denied by their type unless allowed',
   textKinds: launcherKinds,
-  readsText: (body) => launcherKinds.includes(body.kind) || launcherNamed(body.extension) !== null,
+  readsText: (body) =>
+    launcherKinds.includes(body.kind) || launcherNamed(body.extension) !== null || keyPastControls(body),
   judgeText: (body) => [
     {
       slot: 'active',
-      message: describeExecutable(body.kind) ?? launcherNamed(body.extension) ?? `a \`${body.kind}\``,
+      message:
+        describeExecutable(body.kind) ??
+        launcherNamed(body.extension) ??
+        (keyPastControls(body) ? describeExecutable('desktop-launcher') : null) ??
+        `a \`${body.kind}\``,
     },
   ],
   binaryReadings: launcherBinary,
 } as const satisfies ContentConsumer;
+
+// GLib's key file reader ends a line at a line feed only and drops the ASCII white space around a key
+// (`g_ascii_isspace`: a carriage return or form feed too, not a vertical tab: `gio launch` refuses `Exec\v=`), so `Exec\r=touch x` is an `Exec` key to
+// `gio launch`, where a reader of lines ended by a carriage return sees none
+const groupLine = /(?:^|\n)[\t\f\r ]*\[desktop entry\]/i;
+const keyBeforeControls = /(?:^|\n)[\t\f\r ]*(?:exec|url)(?:\[[^\]\n]*\])?[\t ]*[\f\r][\t\f\r ]*=/i;
+
+/** True when the text holds a `[Desktop Entry]` group and an `Exec` or `URL` key that a carriage return or form feed separates from its `=` (a key to GLib, no key line to a reader of lines). */
+function keyPastControls(body: TextBody): boolean {
+  if (!body.mayHold(0x0d) && !body.mayHold(0x0c)) return false;
+  const text = body.text();
+  return keyBeforeControls.test(text) && groupLine.test(text);
+}
 
 /**
  * True when GLib's key file reader (`g_key_file_load_from_data`, what `gio launch` and file managers load a launcher

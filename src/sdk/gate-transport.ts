@@ -61,7 +61,8 @@ interface Transport2x {
  * links in `tools/call` results are remembered, a denied `resources/read` is answered locally (never sent), a denied
  * result becomes an error and a partial one keeps only the allowed items, with the decision under `_meta`. The
  * decisions and records are the flow's steps (`src/flow/link-steps.ts`); the decorator only routes messages to them
- * (`route-read.ts` for reads, `route-inbound.ts` for what the server sends).
+ * (`route-read.ts` for reads, `route-inbound.ts` for what the server sends). Throws a `GateError` (`USAGE`) for a stdio
+ * transport whose read buffer cannot take the policy's cap (`linearizeReadBuffer`).
  */
 export function gateTransport(inner: Transport, options: GateTransportOptions): GateTransport {
   return new GatedTransport(inner, options);

@@ -5,6 +5,7 @@
 // The SDK's buffer throws on a message over its cap and the transport then closes the whole connection; this one drops
 // only that line, keeping its first and last bytes to learn the request it answers, which then gets an error answer
 // (`oversizeAnswer`): one oversize answer ends one request, never the connection.
+import { GateError } from '../errors.ts';
 import { type JsonRpcId } from '../flow/json-rpc-shape.ts';
 import { peekId, peekTailId } from '../flow/peek-id.ts';
 import { oversizeAnswer } from './oversize-answer.ts';
@@ -118,7 +119,9 @@ export class LinearReadBuffer implements SdkReadBuffer {
 
 /**
  * Puts a `LinearReadBuffer` capped at `maxBytes` in place of a stdio transport's SDK read buffer, when it has one of
- * that shape (SDK 1.x and 2.x `StdioClientTransport`); true when the transport's buffer is (now) one.
+ * that shape (SDK 1.x and 2.x `StdioClientTransport`); true when the transport's buffer is (now) one. Throws a
+ * `GateError` (`USAGE`) when no SDK buffer admitting `maxBytes` can be had for it: one over a lower cap would drop
+ * every answer between the two caps unanswered, so the gate refuses the transport rather than hang those reads.
  */
 export function linearizeReadBuffer(transport: unknown, maxBytes: number): boolean {
   const holder = transport as { _readBuffer?: Partial<SdkReadBuffer> } | null;
@@ -139,12 +142,29 @@ export function linearizeReadBuffer(transport: unknown, maxBytes: number): boole
 }
 
 // a new SDK buffer of the same class with a cap of `maxBytes`; the given one when its class cannot be built that way
+// but its own cap admits `maxBytes`; else a refusal naming the cap that could not be set
 function freshParser(inner: SdkReadBuffer, maxBytes: number): SdkReadBuffer {
+  let made: SdkReadBuffer | undefined;
   try {
     const Made = inner.constructor as new (options: { maxBufferSize: number }) => SdkReadBuffer;
     const parser = new Made({ maxBufferSize: maxBytes });
-    return typeof parser.append === 'function' && typeof parser.readMessage === 'function' ? parser : inner;
+    if (typeof parser.append === 'function' && typeof parser.readMessage === 'function') made = parser;
   } catch {
-    return inner;
+    // the class cannot be built with a cap: the given buffer serves only if its own cap admits ours
   }
+  // an SDK buffer keeps its cap as `_maxBufferSize` (1.x and 2.x); one built here that keeps none has no cap (1.x
+  // before the cap came): either way it takes a line of `maxBytes`. The given one serves only when its cap is read
+  // and admits the line
+  if (made !== undefined && (capOf(made) ?? maxBytes) >= maxBytes) return made;
+  if ((capOf(inner) ?? -1) >= maxBytes) return inner;
+  throw new GateError(
+    'USAGE',
+    `cannot set the stdio read buffer's \`maxBufferSize\` to ${maxBytes} bytes (it is ${capOf(made ?? inner) ?? 'unknown'}): an answer between the two would be dropped unanswered; use an SDK whose \`ReadBuffer\` takes \`maxBufferSize\``,
+  );
+}
+
+// the cap an SDK read buffer keeps (`_maxBufferSize`, 1.x and 2.x alike), bytes; undefined when it keeps none we read
+function capOf(parser: SdkReadBuffer): number | undefined {
+  const cap = (parser as { _maxBufferSize?: unknown })._maxBufferSize;
+  return typeof cap === 'number' ? cap : undefined;
 }

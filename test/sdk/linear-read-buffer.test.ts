@@ -7,7 +7,8 @@ import { createGate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { cappedStdioTransport } from '../../src/sdk/capped-stdio-transport.ts';
 import { gateErrorCode } from '../../src/sdk/gate-answers.ts';
-import { LinearReadBuffer } from '../../src/sdk/linear-read-buffer.ts';
+import { LinearReadBuffer, linearizeReadBuffer } from '../../src/sdk/linear-read-buffer.ts';
+import { GateError } from '../../src/errors.ts';
 import { oversizeOf } from '../../src/sdk/oversize-answer.ts';
 
 const messages = (bytes: Buffer, buffer: { append(c: Buffer): void; readMessage(): unknown }, cuts: number[]) => {
@@ -89,5 +90,63 @@ describe('LinearReadBuffer', () => {
     const gate = createGate(await loadPolicy('policies/default.yaml'));
     const transport = cappedStdioTransport(Transport, { command: 'node' }, gate);
     expect((transport as unknown as { _readBuffer: unknown })._readBuffer).toBeInstanceOf(LinearReadBuffer);
+  });
+
+  // a buffer class the decorator cannot build with a cap of its own: it must not hand lines to a parser whose cap is
+  // lower than the gate's (an answer between the two would be dropped, its read left waiting), and says so at set-up
+  class FixedCap {
+    readonly _maxBufferSize: number;
+    constructor(cap: unknown) {
+      if (typeof cap !== 'number') throw new Error('a cap is required');
+      this._maxBufferSize = cap;
+    }
+    append(): void {}
+    readMessage(): unknown {
+      return null;
+    }
+    clear(): void {}
+  }
+  // one whose constructor takes the option object but keeps its own fixed cap
+  class IgnoresOption extends FixedCap {
+    constructor() {
+      super(1024);
+    }
+  }
+
+  test.each([
+    ['cannot be built with a cap, and its own is lower', () => new FixedCap(1024)],
+    ['built with the cap asked for, but keeps a lower one', () => new IgnoresOption()],
+    [
+      'cannot be built with a cap, and keeps none to read',
+      () => Object.assign(new FixedCap(0), { _maxBufferSize: 'x' }),
+    ],
+  ])('a transport whose read buffer %s is refused with a clear error', (_n, buffer) => {
+    const transport = { _readBuffer: buffer() };
+    let thrown: unknown;
+    try {
+      linearizeReadBuffer(transport, 4096);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GateError);
+    expect(thrown).toMatchObject({ code: 'USAGE', message: expect.stringContaining('`maxBufferSize` to 4097 bytes') });
+    expect(transport._readBuffer).not.toBeInstanceOf(LinearReadBuffer);
+  });
+
+  test("a read buffer that cannot be built with a cap is kept when its own cap admits the gate's", () => {
+    const inner = new FixedCap(1 << 20);
+    const transport: { _readBuffer: unknown } = { _readBuffer: inner };
+    expect(linearizeReadBuffer(transport, 4096)).toBe(true);
+    expect(transport._readBuffer).toBeInstanceOf(LinearReadBuffer);
+  });
+
+  test.each([
+    ['sdk 1.x', StdioClientTransport],
+    ['sdk 2.x', Stdio2],
+  ])('the SDK buffer %s builds takes the cap asked for', (_name, Transport) => {
+    const transport = new Transport({ command: 'node' });
+    expect(linearizeReadBuffer(transport, 64 * 1024 * 1024)).toBe(true);
+    const made = (transport as unknown as { _readBuffer: unknown })._readBuffer;
+    expect(made).toBeInstanceOf(LinearReadBuffer);
   });
 });

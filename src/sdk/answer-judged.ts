@@ -1,9 +1,8 @@
 import type { MessageExtraInfo } from './mcp-transport.ts';
 import { RecordWithheldError } from '../record/record-error.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
-import { gateError } from './gate-answers.ts';
+import { couldNotJudge, gateError } from './gate-answers.ts';
 import type { TransportSession } from './transport-session.ts';
-import { errorLine } from '../decision/error-line.ts';
 
 /**
  * Passes on the message `judge` makes of answer `id`; when judging fails, the host's request gets the gate's error at
@@ -31,9 +30,4 @@ export function answerJudged(
   };
   // a noting kept open until the answer was passed on (its caller notes what it decides meanwhile) ends then
   s.hold('answer', id, noted === undefined ? passOn : () => passOn().finally(noted));
-}
-
-/** The gate error's message for an answer or request the gate could not judge. */
-export function couldNotJudge(error: unknown): string {
-  return `linkgate could not judge the answer, so it passes on none of it: ${errorLine(error)}`;
 }

@@ -1,3 +1,4 @@
+import { errorLine } from '../decision/error-line.ts';
 import type { Decision } from '../decision/decision.ts';
 import { decisionMetaKey } from '../flow/decision-meta.ts';
 import { gateNotice, shownDecision, stepSubject } from '../flow/gate-notice.ts';
@@ -5,6 +6,11 @@ import { type LinkStep, linkRefused } from '../flow/link-steps.ts';
 import { uriOf } from '../link/resource-link.ts';
 import type { NextStep } from '../record/link-record.ts';
 import type { JsonRpcId } from '../flow/json-rpc-shape.ts';
+
+/** The gate error's message for an answer or request the gate could not judge. */
+export function couldNotJudge(error: unknown): string {
+  return `linkgate could not judge the answer, so it passes on none of it: ${errorLine(error)}`;
+}
 
 /** JSON-RPC error code of an answer the gate made itself (denied, timed out); implementation-defined range. */
 export const gateErrorCode = -32080;

@@ -1,10 +1,9 @@
 import type { MessageExtraInfo } from './mcp-transport.ts';
 import { isRecord } from '../decision/json-value.ts';
 import { RecordWithheldError } from '../record/record-error.ts';
-import { gateError } from './gate-answers.ts';
+import { couldNotJudge, gateError } from './gate-answers.ts';
 import { type JsonRpcId, messageShape } from '../flow/json-rpc-shape.ts';
 import { onAnswer } from './route-answer.ts';
-import { couldNotJudge } from './answer-judged.ts';
 import { namesRefused, searchedWithoutRefused } from './plain-answers.ts';
 import { judgedMessages, messageLinkSteps } from './message-link-steps.ts';
 import { blockSteps, blocksEmbedded } from './early-items.ts';

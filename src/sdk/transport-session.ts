@@ -34,7 +34,7 @@ import { connectionByteCap } from './connection-byte-cap.ts';
 import type { EarlyItems } from './early-items.ts';
 import { RefusalsNoted } from './refusals-noted.ts';
 import { FoundLinks } from './found-links.ts';
-import type { RefusedReadAnswer } from './gate-answers.ts';
+import { couldNotJudge, gateError, type RefusedReadAnswer } from './gate-answers.ts';
 import { ReadsInFlight } from './reads-in-flight.ts';
 import { RecordsDeadline } from './records-deadline.ts';
 import { RequestsInFlight } from './requests-in-flight.ts';
@@ -330,20 +330,31 @@ export class TransportSession {
    * (unless its route holds it on: `hold` keeps that place).
    */
   afterNoted(kind: HeldKind, id: JsonRpcId | null, route: () => void): void {
-    if (!this.noted.busy) return route();
+    if (!this.noted.busy) return this.routeOrFail(kind, id, route);
     const release = this.onHeld?.(kind, id);
     this.noted.after(() => {
       this.ahead = release;
       try {
-        route();
-      } catch (error) {
-        this.fail(error);
+        this.routeOrFail(kind, id, route);
       } finally {
         const left = this.ahead;
         this.ahead = undefined;
         left?.();
       }
     });
+  }
+
+  // routes the server's message (`kind`, `id`); when routing throws, the server's request gets the gate's error at once
+  // (it is not handed on: nothing unjudged reaches the host, and the server is never left waiting) and the fault goes
+  // to `onerror`; a notification has no one to answer
+  private routeOrFail(kind: HeldKind, id: JsonRpcId | null, route: () => void): void {
+    try {
+      route();
+    } catch (error) {
+      if (kind === 'request' && id !== null)
+        this.inner.send(gateError(id, couldNotJudge(error)) as never).catch((e: unknown) => this.fail(e));
+      this.fail(error);
+    }
   }
 
   /** Waits for all judging work started so far, and every record it wrote. */

@@ -27,6 +27,7 @@ import { editMessage, type MessageEdit } from './message-edits.ts';
 import { judgedPlainAnswer, judgesPlainAnswer, namesRefused, withheldNaming } from './plain-answers.ts';
 import { oversizeOf } from './oversize-answer.ts';
 import type { PendingRead } from './reads-in-flight.ts';
+import type { ReadCache } from '../flow/read-cache.ts';
 import type { TransportSession } from './transport-session.ts';
 import { errorLine } from '../decision/error-line.ts';
 
@@ -69,16 +70,22 @@ export async function onRead(
     });
     return;
   }
-  const hit = s.cache?.lookup(s.cacheKey(uri));
+  let hit: ReturnType<ReadCache['lookup']>;
+  try {
+    hit = s.cache?.lookup(s.cacheKey(uri));
+  } catch (error) {
+    // a cache that cannot be looked up fails the read with the gate's error (nothing is read past it)
+    s.queue(() => cacheFault(s, id, error));
+    return;
+  }
   if (hit !== undefined) {
-    const cache = { ageMs: hit.ageMs, ttlMs: hit.ttlMs };
+    const found = hit;
     s.queue(async () => {
-      const timing = { requested: null, elapsedMs: 0, cache, now: s.now };
-      const judged = await judgeReadAnswer(s.gate, step, { result: hit.result }, timing, noteIn(s, id));
-      if (await withheldUnrecorded(s, id, judged.record)) return;
-      const answer = { jsonrpc: '2.0', id, result: hit.result };
-      if (await withheldNamingRead(s, id, answer, uri)) return;
-      answerHost(s, id, answer, step, judged);
+      try {
+        await answerFromCache(s, id, uri, step, found);
+      } catch (error) {
+        await cacheFault(s, id, error);
+      }
     });
     return;
   }
@@ -100,6 +107,30 @@ export async function onRead(
     }
     throw error;
   }
+}
+
+// a cached result of the read `id` of `uri`, judged again as the answer it stood for: recorded, then handed on as judged
+async function answerFromCache(
+  s: TransportSession,
+  id: JsonRpcId,
+  uri: string,
+  step: LinkStep,
+  hit: NonNullable<ReturnType<ReadCache['lookup']>>,
+): Promise<void> {
+  const timing = { requested: null, elapsedMs: 0, cache: { ageMs: hit.ageMs, ttlMs: hit.ttlMs }, now: s.now };
+  const { result } = hit;
+  const judged = await judgeReadAnswer(s.gate, step, { result }, timing, noteIn(s, id));
+  if (await withheldUnrecorded(s, id, judged.record)) return;
+  const answer = { jsonrpc: '2.0', id, result };
+  if (await withheldNamingRead(s, id, answer, uri)) return;
+  answerHost(s, id, answer, step, judged);
+}
+
+// a fault on the cached read path (a lookup, an entry or a step that throws): the host gets the gate's error at once,
+// never the cached body, and the fault goes to `onerror`
+function cacheFault(s: TransportSession, id: JsonRpcId, error: unknown): Promise<void> {
+  s.deliver(gateError(id, `linkgate: the cached answer could not be passed on as judged: ${errorLine(error)}`));
+  return Promise.reject(error instanceof Error ? error : new Error(errorLine(error)));
 }
 
 // the links of a read's JSON body a front end keeps (`keptBodyLinks`) are kept as a tool result's are: in the

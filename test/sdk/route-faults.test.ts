@@ -10,6 +10,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isRecord } from '../../src/decision/json-value.ts';
+import type { ReadCache } from '../../src/flow/read-cache.ts';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { connectionByteCap } from '../../src/sdk/connection-byte-cap.ts';
@@ -19,6 +20,7 @@ import { memorySink } from '../../src/testing/index.ts';
 import { repoRoot } from './fake-gate.ts';
 import { type ScriptedServer, scriptedServer } from './scripted-server.ts';
 
+const target = 'guide://docs/target';
 type Major = '1.x' | '2.x';
 
 const closers: (() => Promise<void>)[] = [];
@@ -41,6 +43,7 @@ function brokenOnPing(gate: Gate): RefusedAddresses {
 
 interface Connected {
   callTool(name: string): Promise<unknown>;
+  readResource(uri: string): Promise<unknown>;
   /** faults the decorator reported, the first of them once there is one */
   reported: Promise<Error>;
 }
@@ -49,7 +52,7 @@ interface Connected {
 async function connect(
   major: Major,
   server: ScriptedServer,
-  options: { gate: Gate; refused?: RefusedAddresses },
+  options: { gate: Gate; refused?: RefusedAddresses; cache?: ReadCache },
 ): Promise<Connected> {
   const transport = gateTransport(server, { ...options, server: 'docs', sink: memorySink() });
   let report: (error: Error) => void = () => {};
@@ -63,6 +66,7 @@ async function connect(
     closers.push(() => client.close());
     return {
       callTool: (name) => client.callTool({ name, arguments: {} }, undefined, timeout),
+      readResource: (uri) => client.readResource({ uri }, timeout),
       reported,
     };
   }
@@ -72,6 +76,7 @@ async function connect(
   closers.push(() => client.close());
   return {
     callTool: (name) => client.callTool({ name, arguments: {} }, timeout),
+    readResource: (uri) => client.readResource({ uri }, timeout),
     reported,
   };
 }
@@ -106,5 +111,56 @@ describe.each<Major>(['1.x', '2.x'])('over the %s SDK Client', (major) => {
     expect(called).not.toContain('file:///etc/passwd');
     expect((await host.reported).message).toContain('refused-address search broke');
     expect(await server.answerTo('srv-ping')).toMatchObject({ error: { code: gateErrorCode } });
+  });
+
+  const hit = {
+    result: { contents: [{ uri: target, mimeType: 'text/plain', text: 'cached hello' }] },
+    ageMs: 1,
+    ttlMs: 60_000,
+  };
+  test.each<[string, ReadCache]>([
+    [
+      'a lookup that throws',
+      {
+        lookup: () => {
+          throw new Error('cache lookup broke');
+        },
+        store: () => {},
+      } as unknown as ReadCache,
+    ],
+    [
+      'an entry that cannot be read',
+      {
+        lookup: () => ({
+          ...hit,
+          get result(): unknown {
+            throw new Error('cache entry broke');
+          },
+        }),
+        store: () => {},
+      } as unknown as ReadCache,
+    ],
+  ])("a read answered from the cache with %s gets the gate's error, never the body", async (_n, cache) => {
+    const gate = await gateOf();
+    const server = scriptedServer({ 'resources/read': { contents: [{ uri: target, text: 'server hello' }] } });
+    const host = await connect(major, server, { gate, cache });
+    const read = host.readResource(target).then(
+      (r) => ({ ok: r }),
+      (e: unknown) => ({ failed: e as { code?: unknown; message?: unknown } }),
+    );
+    const outcome = await read;
+    expect(JSON.stringify(outcome)).not.toContain('hello');
+    expect(outcome).toMatchObject({ failed: { code: gateErrorCode } });
+    expect((await host.reported).message).toContain('cache');
+    // nothing was read past the cache
+    expect(server.received.filter((m) => m['method'] === 'resources/read')).toEqual([]);
+  });
+
+  test('control: a cached answer that judges cleanly is handed on from the cache', async () => {
+    const gate = await gateOf();
+    const server = scriptedServer();
+    const cache = { lookup: () => hit, store: () => {} } as unknown as ReadCache;
+    const host = await connect(major, server, { gate, cache });
+    expect(JSON.stringify(await host.readResource(target))).toContain('cached hello');
   });
 });

@@ -1,4 +1,4 @@
-import { canonicalParts, parsedUrl, type UriReading } from './reused-url.ts';
+import { canonicalParts, opaqueHostEnd, parsedUrl, type UriReading } from './reused-url.ts';
 
 /** Longest masked uri, in UTF-16 code units; longer output is cut and ends in `…`. */
 export const maxMaskedUriChars = 2048;
@@ -27,6 +27,8 @@ export function maskUri(uri: string, reading?: UriReading): string {
     plain === uri ? (flags & hasQueryOrFragment) !== 0 : plain.includes('?') || plain.includes('#');
   const canonical = queryOrFragment ? null : canonicalParts(plain, reading);
   if (canonical !== null && canonical.address === null) masked = plain;
+  // so is a custom-scheme uri `readCanonicalOpaqueUri` reads (no userinfo, query or fragment, not `data:`)
+  else if (canonical === null && !queryOrFragment && opaqueHostEnd(plain, reading) !== -1) masked = plain;
   else
     try {
       const url = parsedUrl(plain, reading);

@@ -9,8 +9,8 @@ import {
   scanStop,
   scanUserinfo,
 } from './authority-scan.ts';
-import { customHost, specialHost, specialOtherHosts } from './read-host.ts';
-import { canonicalParts, parsedUrl, type UriReading } from './reused-url.ts';
+import { customHost, customHostAt, specialHost, specialOtherHosts } from './read-host.ts';
+import { canonicalParts, opaqueHostEnd, parsedUrl, type UriReading } from './reused-url.ts';
 import { noHosts, type UriHost } from './uri-host.ts';
 
 export type { UriHost } from './uri-host.ts';
@@ -94,6 +94,9 @@ export function parseUri(raw: string, reading?: UriReading): UriParse {
     const port = explicitPort ?? (facts.defaultPort as number);
     return new CanonicalUri(raw, canonical.scheme, facts, host, port, explicitPort, otherHosts);
   }
+  // a usual custom-scheme link, its own WHATWG serialization in a narrow grammar: read without the parse
+  const opaqueEnd = opaqueHostEnd(raw, reading);
+  if (opaqueEnd !== -1) return serializedOpaqueUri(raw, opaqueEnd);
   const colon = schemeEnd(raw);
   if (colon === -1) {
     const control = firstC0Control(raw, schemeRun(raw));
@@ -188,6 +191,61 @@ function serializedNetworkUri(raw: string, colon: number, scheme: string, facts:
 }
 
 const noConfusions: readonly string[] = Object.freeze([]);
+
+/**
+ * A uri `readCanonicalOpaqueUri` read (`hostEnd`: where its host ends): what the custom path below would find from its
+ * WHATWG reading, found from the text. The text is `href`, the host `hostname`, there is no port and no userinfo; its
+ * authority (`//`, then only unreserved characters up to `/` or the end) holds none of the characters `scanAuthority`
+ * flags, so the only confusion is one the host itself raises.
+ */
+function serializedOpaqueUri(raw: string, hostEnd: number): UriParse {
+  const colon = raw.indexOf(':');
+  const scheme = customScheme(raw, colon);
+  const facts = lastFacts(scheme);
+  const read = customHostAt(raw, colon + 3, hostEnd);
+  if (read.invalid !== undefined) return { ok: false, message: read.invalid };
+  const confusions = read.confusion === undefined ? noConfusions : [read.confusion];
+  return new OpaqueUri(raw, scheme, facts, read.host, confusions, read.otherHosts);
+}
+
+// A uri `readCanonicalOpaqueUri` read: no WHATWG special scheme, an authority with no port and no userinfo; its WHATWG
+// reading is made only when asked (custom rules read its path). What is the same for every such uri lives on the
+// prototype, not in each instance.
+class OpaqueUri implements ParsedUri {
+  declare readonly ok: true;
+  declare readonly special: false;
+  declare readonly hasAuthority: true;
+  declare readonly port: null;
+  declare readonly explicitPort: null;
+  declare readonly userinfo: false;
+  readonly #raw: string;
+  #url: URL | undefined;
+
+  constructor(
+    raw: string,
+    readonly scheme: string,
+    readonly schemeFacts: SchemeFacts,
+    readonly host: UriHost | null,
+    readonly confusions: readonly string[],
+    readonly otherHosts: readonly UriHost[],
+  ) {
+    this.#raw = raw;
+  }
+
+  get url(): URL {
+    this.#url ??= new URL(this.#raw);
+    return this.#url;
+  }
+}
+
+Object.defineProperties(OpaqueUri.prototype, {
+  ok: { value: true },
+  special: { value: false },
+  hasAuthority: { value: true },
+  port: { value: null },
+  explicitPort: { value: null },
+  userinfo: { value: false },
+});
 
 // A uri `readCanonicalNetworkUri` read: what the WHATWG path would find (no userinfo, no confusion; no other reading
 // of a name, which holds no `xn--`, of a dotted IPv4 host or of IPv6), with the WHATWG reading made only when asked

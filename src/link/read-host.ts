@@ -138,7 +138,20 @@ export function customHost(url: URL, serialized = -1): HostRead {
   // the reading depends on the host text alone: the many links of one result on one host share the last one, frozen
   // once shared (freezing every reading would cost more than reading a host); a uri that is its own serialization with
   // that host right after its `//` is known to have it without the `hostname` getter's new string
-  const hostname = serialized !== -1 && hostAt(url.href, serialized, lastHostname) ? lastHostname : url.hostname;
+  return customHostOf(serialized !== -1 && hostAt(url.href, serialized, lastHostname) ? lastHostname : url.hostname);
+}
+
+/**
+ * `customHost` of a uri whose WHATWG `hostname` is `raw.slice(start, end)` (`readCanonicalOpaqueUri` proved it): the
+ * last host read is taken without a new string when the text there is that host.
+ */
+export function customHostAt(raw: string, start: number, end: number): HostRead {
+  const same = end - start === lastHostname.length && raw.startsWith(lastHostname, start);
+  return customHostOf(same ? lastHostname : raw.slice(start, end));
+}
+
+// `customHost` of the host text `hostname`, the last reading given again for the same text
+function customHostOf(hostname: string): HostRead {
   if (hostname === lastHostname) {
     if (!lastShared) {
       frozenRead(lastRead);

@@ -3,9 +3,11 @@
 // parsed at most once, and not at all when neither needs it (a uri that is its own serialization is read without a
 // parse). The reading travels with the call (`StartLinkInput.reading`, `Gate.decideLink`'s second argument): no
 // module state passes it from one call to another. The reading also keeps `readCanonicalNetworkUri`'s record of the
-// text, which both ask for: a usual https link is read by that pass once, not twice.
+// text, which both ask for: a usual https link is read by that pass once, not twice; and `readCanonicalOpaqueUri`'s
+// answer, so a usual custom-scheme link is read without a parse by either.
 
 import { type CanonicalParts, readCanonicalNetworkUri } from './canonical-network-uri.ts';
+import { readCanonicalOpaqueUri } from './canonical-opaque-uri.ts';
 
 /**
  * The WHATWG reading of one uri text, parsed on first use and kept. Its URL is read, never changed (`maskUri` changes
@@ -15,6 +17,7 @@ export class UriReading {
   readonly #text: string;
   #url: URL | null | undefined;
   #canonical: Readonly<CanonicalParts> | null | undefined;
+  #opaque = -2;
 
   constructor(text: string) {
     this.#text = text;
@@ -36,6 +39,12 @@ export class UriReading {
     if (this.#canonical === undefined) this.#canonical = readCanonicalNetworkUri(this.#text);
     return this.#canonical;
   }
+
+  /** `readCanonicalOpaqueUri(text)`, made once. */
+  get opaque(): number {
+    if (this.#opaque === -2) this.#opaque = readCanonicalOpaqueUri(this.#text);
+    return this.#opaque;
+  }
 }
 
 /** `URL.parse(text)`: `reading`'s URL when it is a reading of exactly this text, else a new one. */
@@ -46,4 +55,9 @@ export function parsedUrl(text: string, reading?: UriReading): URL | null {
 /** `readCanonicalNetworkUri(text)`: `reading`'s record when it is a reading of exactly this text, else a new one. */
 export function canonicalParts(text: string, reading?: UriReading): Readonly<CanonicalParts> | null {
   return reading instanceof UriReading && reading.text === text ? reading.canonical : readCanonicalNetworkUri(text);
+}
+
+/** `readCanonicalOpaqueUri(text)`: `reading`'s answer when it is a reading of exactly this text, else a new one. */
+export function opaqueHostEnd(text: string, reading?: UriReading): number {
+  return reading instanceof UriReading && reading.text === text ? reading.opaque : readCanonicalOpaqueUri(text);
 }

@@ -70,13 +70,18 @@ describe('loopback and internal names', () => {
 
   it.each(internalSuffixes)('names under the cluster-internal suffix .%s are denied', (suffix) => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/), (label) => {
-        for (const host of hostSpellings(`${label}.${suffix}`)) {
-          expectDenied(webPublic, `https://${host}/x`, 'uri.non-public-address');
-          expectDenied(defaultGate, `http://${host}/x`, 'uri.non-public-address');
-          expectDenied(webPublic, `guide://${host}/x`, 'uri.non-public-address');
-        }
-      }),
+      // not an `xn--` label: one that is not valid punycode (`xn--0`) makes the uri `uri.invalid` to WHATWG, a deny
+      // for another reason (a rare draw that failed this property on main)
+      fc.property(
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,12}[a-z0-9]$/).filter((l) => !l.startsWith('xn--')),
+        (label) => {
+          for (const host of hostSpellings(`${label}.${suffix}`)) {
+            expectDenied(webPublic, `https://${host}/x`, 'uri.non-public-address');
+            expectDenied(defaultGate, `http://${host}/x`, 'uri.non-public-address');
+            expectDenied(webPublic, `guide://${host}/x`, 'uri.non-public-address');
+          }
+        },
+      ),
       { numRuns: 20 },
     );
   });

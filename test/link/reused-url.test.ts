@@ -15,7 +15,8 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
 
   it('masking a link for its record and then deciding it parses the uri once', () => {
     const parse = vi.spyOn(URL, 'parse');
-    const uri = 'guide://manuals/packing/1';
+    // (a `%` takes it out of the grammar `readCanonicalOpaqueUri` reads without a parse)
+    const uri = 'guide://manuals/packing%201';
     const reading = new UriReading(uri);
     expect(maskUri(uri, reading)).toBe(uri);
     const parsed = parseUri(uri, reading);
@@ -26,13 +27,13 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
   it('no module state: links masked one after another are each decided from their own reading', () => {
     // (a one-entry hand-off kept only the last link masked: the first was parsed again for its decision)
     const parse = vi.spyOn(URL, 'parse');
-    const uris = ['guide://manuals/a', 'guide://manuals/b', 'guide://manuals/c'];
+    const uris = ['guide://manuals/a%20', 'guide://manuals/b%20', 'guide://manuals/c%20'];
     const readings = uris.map((u) => new UriReading(u));
     uris.forEach((u, i) => expect(maskUri(u, readings[i])).toBe(u));
     uris.forEach((u, i) => expect(parseUri(u, readings[i]).ok).toBe(true));
     expect(parse).toHaveBeenCalledTimes(3);
     // and a decision with no reading handed to it parses for itself, whatever was masked before
-    expect(parseUri('guide://manuals/a').ok).toBe(true);
+    expect(parseUri('guide://manuals/a%20').ok).toBe(true);
     expect(parse).toHaveBeenCalledTimes(4);
   });
 
@@ -56,6 +57,19 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
     expect(maskUri(uri)).toBe(uri);
     expect(parseUri(uri).ok).toBe(true);
     expect(parse).not.toHaveBeenCalled();
+  });
+
+  it('a usual custom-scheme link, its own WHATWG serialization, is masked and decided with no parse at all', async () => {
+    const gate = createGate(await loadPolicy('policies/default.yaml'));
+    const parse = vi.spyOn(URL, 'parse');
+    const construct = vi.spyOn(globalThis, 'URL');
+    const uri = 'guide://manuals/packing/1';
+    const reading = new UriReading(uri);
+    expect(maskUri(uri, reading)).toBe(uri);
+    const input = { stage: 'link', server: 'docs', link: { type: 'resource_link', uri, name: 'x' } };
+    expect(gate.decideLink(input, reading).effect).toBe('allow');
+    expect(parse).not.toHaveBeenCalled();
+    expect(construct).not.toHaveBeenCalled();
   });
 
   it('property: a network uri masked without a parse is masked as WHATWG reads it', () => {
@@ -105,7 +119,7 @@ describe('one WHATWG parse per link: the decision takes the reading maskUri made
   it('the flow hands its reading on: links found side by side are each masked and decided with one parse', async () => {
     const gate = createGate(await loadPolicy('policies/default.yaml'));
     const context = { server: 'docs', tool: 't', responseId: 1, protocolVersion: null, client: null, serverInfo: null };
-    const links = ['a', 'b', 'c'].map((n) => ({ type: 'resource_link', uri: `guide://manuals/${n}`, name: n }));
+    const links = ['a', 'b', 'c'].map((n) => ({ type: 'resource_link', uri: `guide://manuals/${n}%20`, name: n }));
     const parse = vi.spyOn(URL, 'parse');
     // all discovered first, then all decided (as a result's links are): no reading is lost between them
     const found = links.map((link, i) => {

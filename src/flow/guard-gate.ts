@@ -16,6 +16,9 @@ import { SameDeadlines } from './same-deadlines.ts';
 const guarded = new WeakSet<Gate>();
 // those over a gate whose `decide` of a link is its `decideLink` (`decidesLinksAtOnce`)
 const guardedAtOnce = new WeakSet<Gate>();
+// the guard made with the default deadline over a gate, and the policy it was made with: a caller that hands the same
+// unguarded gate for each link (`decideLinkLine`) gets the same guard, not a new one (its closures, its timer) per link
+const guards = new WeakMap<Gate, { readonly policy: Gate['policy']; readonly made: Gate }>();
 
 /** Shortest judgement deadline, milliseconds: a content check of a large body on a loaded machine is slow, not hung. */
 export const minJudgementMs = 10_000;
@@ -27,6 +30,16 @@ export const minJudgementMs = 10_000;
 export function guardGate(gate: Gate, deadlineMs?: number): Gate {
   if (guarded.has(gate)) return gate;
   const { policy } = gate;
+  if (deadlineMs !== undefined) return newGuard(gate, policy, deadlineMs);
+  // a gate that answers with another policy now (one that reloads) gets a guard made with it
+  const kept = guards.get(gate);
+  if (kept !== undefined && kept.policy === policy) return kept.made;
+  const made = newGuard(gate, policy, undefined);
+  guards.set(gate, { policy, made });
+  return made;
+}
+
+function newGuard(gate: Gate, policy: Gate['policy'], deadlineMs: number | undefined): Gate {
   const limitMs = deadlineMs ?? Math.max(policy.document.read.readTimeoutMs, minJudgementMs);
   // one timer for all of this gate's judgements in progress, not one each
   const deadlines = new SameDeadlines(limitMs);
@@ -38,18 +51,25 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
     isRecord(value) && isDecision(value['decision']) && (hasLazyEvidence(value) || Array.isArray(value['evidence']))
       ? (value as unknown as ReadVerdict)
       : { decision: failed(new Error('the gate answered with something that is not a read verdict')), evidence: [] };
-  const sync = (run: () => unknown): Decision => {
+  // the synchronous methods call the gate inside their own `try`: no closure made per decision (500 links, 500)
+  const decideLink = (input: unknown, reading?: UriReading): Decision => {
     try {
-      return decision(run());
+      return decision(reading === undefined ? gate.decideLink(input) : gate.decideLink(input, reading));
+    } catch (error) {
+      return failed(error);
+    }
+  };
+  const decideCredential = (input: unknown): Decision => {
+    try {
+      return decision(gate.decideCredential(input));
     } catch (error) {
       return failed(error);
     }
   };
   const made: Gate = Object.freeze({
     policy,
-    decideLink: (input: unknown, reading?: UriReading) =>
-      sync(() => (reading === undefined ? gate.decideLink(input) : gate.decideLink(input, reading))),
-    decideCredential: (input: unknown) => sync(() => gate.decideCredential(input)),
+    decideLink,
+    decideCredential,
     decideRead: (input: unknown) => within(deadlines, limitMs, () => gate.decideRead(input), decision, failed),
     decideReadDetailed: (input: unknown) =>
       within(
@@ -74,6 +94,8 @@ export function guardGate(gate: Gate, deadlineMs?: number): Gate {
  * `reading`: the WHATWG reading of the link's uri the flow made when it masked it (`reused-url.ts`), for `decideLink`.
  */
 export function decideLinkLine(gate: Gate, line: unknown, reading?: UriReading): Decision | Promise<Decision> {
+  // the usual caller hands the guard it made once: one lookup
+  if (guardedAtOnce.has(gate)) return gate.decideLink(line, reading);
   const made = guardGate(gate);
   return guardedAtOnce.has(made) ? made.decideLink(line, reading) : made.decide(line);
 }

@@ -4,10 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../../src/gate/create-gate.ts';
 import { readCanonicalOpaqueUri } from '../../src/link/canonical-opaque-uri.ts';
 import { maskUri } from '../../src/link/mask-uri.ts';
-import { parseUri, type UriParse } from '../../src/link/parse-uri.ts';
+import { parseUri } from '../../src/link/parse-uri.ts';
 import { UriReading } from '../../src/link/reused-url.ts';
 import { loadPolicy } from '../../src/policy/load-policy.ts';
 import { hasShared, repoRoot, sharedPath } from '../helpers/shared-dir.ts';
+import { expectSameParse } from './expect-same-parse.ts';
 
 // A reading that says the text is not covered: parseUri, maskUri and the decision then take the WHATWG path, the
 // reference the fast path must match
@@ -36,21 +37,6 @@ function expectWhatwgAgrees(raw: string): boolean {
   expectSameParse(parseUri(raw), parseUri(raw, new ParsedReading(raw)), raw);
   expect(maskUri(raw), raw).toBe(maskUri(raw, new ParsedReading(raw)));
   return end !== -1;
-}
-
-function expectSameParse(fast: UriParse, slow: UriParse, raw: string): void {
-  expect(fast.ok, raw).toBe(slow.ok);
-  if (!fast.ok || !slow.ok) {
-    expect(fast, raw).toEqual(slow);
-    return;
-  }
-  const keys = ['scheme', 'special', 'hasAuthority', 'host', 'port', 'explicitPort', 'userinfo'] as const;
-  for (const key of keys) expect(fast[key], `${raw} ${key}`).toEqual(slow[key]);
-  expect(fast.confusions, raw).toEqual(slow.confusions);
-  expect(fast.otherHosts, raw).toEqual(slow.otherHosts);
-  expect(fast.schemeFacts, raw).toBe(slow.schemeFacts);
-  expect(fast.url.href, raw).toBe(slow.url.href);
-  expect(fast.url.pathname, raw).toBe(slow.url.pathname);
 }
 
 describe('readCanonicalOpaqueUri: a custom-scheme uri that is its own WHATWG serialization', () => {

@@ -516,15 +516,10 @@ describe('fuzz: a destination keeps its verdict however it is spelled', () => {
 
 const asBlob = (b: Buffer): Body => ({ blob: b.toString('base64') });
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
-const u32be = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([latin1(type), data]);
-  return Buffer.concat([u32be(data.length), body, u32be(crc32(body) >>> 0)]);
+  return Buffer.concat([make.u32be(data.length), body, make.u32be(crc32(body) >>> 0)]);
 }
 
 // a PNG with `extra` chunks inserted before IDAT
@@ -687,8 +682,15 @@ describe('pixel caps count every frame, not only the logical screen', () => {
     return gif;
   }
   function apngFrame(width: number, height: number, x = 0, y = 0): Buffer {
-    const fctl = Buffer.concat([u32be(0), u32be(width), u32be(height), u32be(x), u32be(y), Buffer.alloc(6)]);
-    return pngWith(pngChunk('acTL', Buffer.concat([u32be(1), u32be(0)])), pngChunk('fcTL', fctl));
+    const fctl = Buffer.concat([
+      make.u32be(0),
+      make.u32be(width),
+      make.u32be(height),
+      make.u32be(x),
+      make.u32be(y),
+      Buffer.alloc(6),
+    ]);
+    return pngWith(pngChunk('acTL', Buffer.concat([make.u32be(1), make.u32be(0)])), pngChunk('fcTL', fctl));
   }
   function webpFrame(width: number, height: number): Buffer {
     const u24 = (n: number): Buffer => Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff]);

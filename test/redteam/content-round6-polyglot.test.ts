@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { makeGif, makePng } from '../fixtures/make-bytes.ts';
+import { makeGif, makePng, u16le, u32le } from '../fixtures/make-bytes.ts';
 import { profileGate } from '../content/consumers/profile-gate.ts';
 import { linkPdf } from '../content/pdf/second-reader-pdfs.ts';
 import { judgeSendings, letThrough, refused, type Sending, sendingsOf } from '../content/redteam/judge-variants.ts';
@@ -44,17 +44,6 @@ interface Entry {
   data: Buffer;
 }
 
-const u16 = (n: number): Buffer => {
-  const b = Buffer.alloc(2);
-  b.writeUInt16LE(n);
-  return b;
-};
-const u32 = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(n >>> 0);
-  return b;
-};
-
 /** A zip of stored entries, its offsets counted from its own first byte; `descriptors`: sizes only in data descriptors. */
 function zip(entries: readonly Entry[], descriptors = false): Buffer {
   const locals: Buffer[] = [];
@@ -64,40 +53,42 @@ function zip(entries: readonly Entry[], descriptors = false): Buffer {
     const nameBytes = Buffer.from(name, 'utf8');
     const crc = crc32(data);
     const flags = descriptors ? 0x08 : 0;
-    const sized = (n: number): Buffer => u32(descriptors ? 0 : n);
+    const sized = (n: number): Buffer => u32le(descriptors ? 0 : n);
     const local = Buffer.concat([
-      u32(0x04034b50),
-      u16(10),
-      u16(flags),
-      u16(0),
-      u32(0),
-      descriptors ? u32(0) : u32(crc),
+      u32le(0x04034b50),
+      u16le(10),
+      u16le(flags),
+      u16le(0),
+      u32le(0),
+      descriptors ? u32le(0) : u32le(crc),
       sized(data.length),
       sized(data.length),
-      u16(nameBytes.length),
-      u16(0),
+      u16le(nameBytes.length),
+      u16le(0),
       nameBytes,
       data,
-      descriptors ? Buffer.concat([u32(0x08074b50), u32(crc), u32(data.length), u32(data.length)]) : Buffer.alloc(0),
+      descriptors
+        ? Buffer.concat([u32le(0x08074b50), u32le(crc), u32le(data.length), u32le(data.length)])
+        : Buffer.alloc(0),
     ]);
     centrals.push(
       Buffer.concat([
-        u32(0x02014b50),
-        u16(20),
-        u16(10),
-        u16(flags),
-        u16(0),
-        u32(0),
-        u32(crc),
-        u32(data.length),
-        u32(data.length),
-        u16(nameBytes.length),
-        u16(0),
-        u16(0),
-        u16(0),
-        u16(0),
-        u32(0),
-        u32(at),
+        u32le(0x02014b50),
+        u16le(20),
+        u16le(10),
+        u16le(flags),
+        u16le(0),
+        u32le(0),
+        u32le(crc),
+        u32le(data.length),
+        u32le(data.length),
+        u16le(nameBytes.length),
+        u16le(0),
+        u16le(0),
+        u16le(0),
+        u16le(0),
+        u32le(0),
+        u32le(at),
         nameBytes,
       ]),
     );
@@ -106,14 +97,14 @@ function zip(entries: readonly Entry[], descriptors = false): Buffer {
   }
   const central = Buffer.concat(centrals);
   const end = Buffer.concat([
-    u32(0x06054b50),
-    u16(0),
-    u16(0),
-    u16(entries.length),
-    u16(entries.length),
-    u32(central.length),
-    u32(at),
-    u16(0),
+    u32le(0x06054b50),
+    u16le(0),
+    u16le(0),
+    u16le(entries.length),
+    u16le(entries.length),
+    u32le(central.length),
+    u32le(at),
+    u16le(0),
   ]);
   return Buffer.concat([...locals, central, end]);
 }

@@ -7,7 +7,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { runsAsHandler } from '../../../src/content/browser-handlers.ts';
 import { mayHoldActiveMarkupUtf8 } from '../../../src/content/svg-html/markup-screen.ts';
-import { makeAvif, makeBmp, seededBytes } from '../../fixtures/make-bytes.ts';
+import { makeAvif, makeBmp, seededBytes, u32be } from '../../fixtures/make-bytes.ts';
 import { useChromium } from '../svg-html/chromium-suite.ts';
 import { decideBody, profileGate } from './profile-gate.ts';
 
@@ -16,14 +16,9 @@ const defaults = profileGate();
 const chromium = useChromium();
 const payload = Buffer.from('<img src="missing.png" onerror="window.__ran=1">', 'latin1');
 
-const u32 = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n >>> 0, 0);
-  return b;
-};
 const chunk = (type: string, data: Buffer): Buffer => {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  return Buffer.concat([u32(data.length), body, u32(crc32(body))]);
+  return Buffer.concat([u32be(data.length), body, u32be(crc32(body))]);
 };
 
 // a greyscale png whose pixel rows are `pixels`, stored uncompressed (deflate level 0), as some encoders write
@@ -35,7 +30,7 @@ function storedPng(width: number, pixels: Buffer): Buffer {
     pixels.copy(row, 1, y * width, Math.min(pixels.length, (y + 1) * width));
     rows.push(row);
   }
-  const ihdr = Buffer.concat([u32(width), u32(height), Buffer.from([8, 0, 0, 0, 0])]);
+  const ihdr = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 0, 0, 0, 0])]);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
@@ -59,7 +54,7 @@ function avifWithXmp(): Buffer {
     payload,
     Buffer.from('</x:xmpmeta>'),
   ]);
-  const uuid = Buffer.concat([u32(8 + 16 + xmp.length), Buffer.from('uuid', 'latin1'), Buffer.alloc(16, 0xbe), xmp]);
+  const uuid = Buffer.concat([u32be(8 + 16 + xmp.length), Buffer.from('uuid', 'latin1'), Buffer.alloc(16, 0xbe), xmp]);
   return Buffer.concat([avif.subarray(0, ftypLength), uuid, avif.subarray(ftypLength)]);
 }
 

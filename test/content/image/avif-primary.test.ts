@@ -5,15 +5,11 @@ import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { imageStructure } from '../../../src/content/image/image-structure.ts';
 import { decideItem } from '../decide-item.ts';
+import { u32be } from '../../fixtures/make-bytes.ts';
 
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-}
 function box(type: string, ...content: Buffer[]): Buffer {
   const body = Buffer.concat(content);
-  return Buffer.concat([u32(body.length + 8), Buffer.from(type, 'latin1'), body]);
+  return Buffer.concat([u32be(body.length + 8), Buffer.from(type, 'latin1'), body]);
 }
 function children(b: Buffer, from: number, to: number): { type: string; whole: Buffer; body: Buffer }[] {
   const out = [];
@@ -28,7 +24,7 @@ function children(b: Buffer, from: number, to: number): { type: string; whole: B
   }
   return out;
 }
-const ispe = (w: number, h: number): Buffer => box('ispe', Buffer.alloc(4), u32(w), u32(h));
+const ispe = (w: number, h: number): Buffer => box('ispe', Buffer.alloc(4), u32be(w), u32be(h));
 
 interface Parts {
   /** boxes of `meta` after its version/flags, by type, in order */
@@ -68,16 +64,16 @@ const iprp = (ipco: Buffer[], ...ipma: Buffer[]): Buffer => box('iprp', box('ipc
 // ipma v0/v1, flags 0/1: one entry per item with its property indices (bit 7 / bit 15 marks essential)
 function ipma(version: number, wide: boolean, entries: [number, number[]][]): Buffer {
   const rows = entries.map(([item, props]) => {
-    const id = version === 0 ? Buffer.from([item >> 8, item & 0xff]) : u32(item);
+    const id = version === 0 ? Buffer.from([item >> 8, item & 0xff]) : u32be(item);
     const list = props.map((p) => (wide ? Buffer.from([0x80 | (p >> 8), p & 0xff]) : Buffer.from([0x80 | p])));
     return Buffer.concat([id, Buffer.from([props.length]), ...list]);
   });
-  return box('ipma', Buffer.from([version, 0, 0, wide ? 1 : 0]), u32(entries.length), ...rows);
+  return box('ipma', Buffer.from([version, 0, 0, wide ? 1 : 0]), u32be(entries.length), ...rows);
 }
 const others = (parts: Parts): Buffer[] =>
   parts.meta.filter((b) => b.type !== 'iprp' && b.type !== 'pitm').map((b) => b.whole);
 const pitm = (version: number, item: number): Buffer =>
-  box('pitm', Buffer.from([version, 0, 0, 0]), version === 0 ? Buffer.from([item >> 8, item & 0xff]) : u32(item));
+  box('pitm', Buffer.from([version, 0, 0, 0]), version === 0 ? Buffer.from([item >> 8, item & 0xff]) : u32be(item));
 // the real properties with the primary's ispe replaced: av1C, ispe, pixi
 const withIspe = (parts: Parts, w: number, h: number): Buffer[] =>
   parts.ipco.map((p) => (p.toString('latin1', 4, 8) === 'ispe' ? ispe(w, h) : p));

@@ -5,8 +5,9 @@ import { lstatSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+// 2: a verified review check's `expiresAtMs` is bounded by its counted signers' `valid-before` (`expiresBecause`)
 /** Layout version of a cache entry; changing it turns every older entry into a miss. */
-export const policyCacheFormat = 1;
+export const policyCacheFormat = 2;
 
 /**
  * A folder (or file) this user or root owns and no other user can write (root may make the entries of a root-owned

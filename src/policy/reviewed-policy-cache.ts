@@ -233,6 +233,8 @@ function verifiedCheck(value: unknown): ReviewCheck | null {
   if (c.verified !== true || !Array.isArray(c.signers) || !c.signers.every(signer)) return null;
   if (typeof c.required !== 'number' || c.signers.length < c.required || !strings(c.notes)) return null;
   if (typeof c.expiresAtMs !== 'number') return null;
+  // a signer's `valid-before` that ends the review before `review.expires` is kept with the line that names it
+  if (c.expiresBecause !== undefined && typeof c.expiresBecause !== 'string') return null;
   return Object.freeze({
     verified: true,
     signers: c.signers.map((s) => Object.freeze({ ...s })),
@@ -241,6 +243,7 @@ function verifiedCheck(value: unknown): ReviewCheck | null {
     message: '',
     notes: c.notes,
     expiresAtMs: c.expiresAtMs,
+    ...(c.expiresBecause === undefined ? {} : { expiresBecause: c.expiresBecause }),
   });
 }
 

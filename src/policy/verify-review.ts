@@ -49,8 +49,13 @@ export interface ReviewCheck {
   readonly message: string;
   /** per signature block: what it proved or why it did not count */
   readonly notes: readonly string[];
-  /** the review is good until this time (start of `review.expires`, UTC), ms since the epoch */
+  /**
+   * the review is good until this time, ms since the epoch: the start of `review.expires` (UTC), or earlier the
+   * `valid-before` from which too few of the counted signers are trusted
+   */
   readonly expiresAtMs?: number;
+  /** what runs out at `expiresAtMs` when it is a signer's `valid-before`, one lowercase line; absent: `review.expires` */
+  readonly expiresBecause?: string;
 }
 
 /** How a policy's review is checked: the trust list, how many signers, and the signature file. */
@@ -105,6 +110,8 @@ export function checkReview(
   const failures: string[] = [];
   const notes: string[] = [];
   const found: ReviewSigner[] = [];
+  // per signer counted, when its key stops being trusted for its identity (`valid-before`; undefined: never)
+  const ends: { untilMs: number | undefined; why: string }[] = [];
   const usedKeys = new Set<string>();
   const usedIdentities = new Set<string>();
   const expiresAtMs = reviewExpiresAtMs(document.review.expires);
@@ -183,6 +190,7 @@ export function checkReview(
     }
     usedKeys.add(publicKey.fingerprint);
     usedIdentities.add(identity);
+    ends.push(signerEnd(identity, keyName, trusted, options.allowedSignersName));
     found.push({
       identity,
       keyType: keyTypeLabel(publicKey.type),
@@ -212,6 +220,11 @@ export function checkReview(
     headline.push(...failures);
   }
   const verified = headline.length === 0;
+  // a signer counted now stops counting at its `valid-before`: the review holds while `required` of them are trusted,
+  // so a check kept by a running proxy, eval or hook fails at the first moment fewer are (a signer whose `valid-after`
+  // is still ahead never counted: the check stays failed until the policy is loaded again)
+  const quorumEnd = verified ? [...ends].sort(byEnd)[found.length - options.required] : undefined;
+  const signerEndsFirst = quorumEnd?.untilMs !== undefined && quorumEnd.untilMs < expiresAtMs;
   return Object.freeze({
     verified,
     signers: found,
@@ -219,8 +232,42 @@ export function checkReview(
     problems: verified ? [] : problems,
     message: headline.join('; '),
     notes,
-    expiresAtMs,
+    expiresAtMs: signerEndsFirst ? (quorumEnd.untilMs as number) : expiresAtMs,
+    ...(signerEndsFirst
+      ? {
+          expiresBecause:
+            options.required > 1 ? `${quorumEnd.why}, ${options.required} valid signers required` : quorumEnd.why,
+        }
+      : {}),
   });
+}
+
+// when a counted signer's key stops being trusted for `identity`: the latest `valid-before` of the lines that trust it
+// now for that identity (undefined when one of them has none), and a line saying so
+function signerEnd(
+  identity: string,
+  keyName: string,
+  trusted: readonly AllowedSigner[],
+  allowedSignersName: string,
+): { untilMs: number | undefined; why: string } {
+  let last: AllowedSigner | undefined;
+  for (const s of trusted) {
+    if (!matchPatternList(identity, s.principals)) continue;
+    if (s.validBeforeMs === undefined) return { untilMs: undefined, why: '' };
+    if (last === undefined || s.validBeforeMs > (last.validBeforeMs as number)) last = s;
+  }
+  if (last === undefined) return { untilMs: undefined, why: '' };
+  const at = new Date(last.validBeforeMs as number).toISOString().replace('.000Z', 'Z');
+  return {
+    untilMs: last.validBeforeMs,
+    why: `the signer ${quoteValue(identity)} (${keyName}) is past its valid-before ${at} at ${quoteValue(`${allowedSignersName}:${last.line}`)}`,
+  };
+}
+
+// the earliest end first; a signer trusted without end last
+function byEnd(a: { untilMs: number | undefined }, b: { untilMs: number | undefined }): number {
+  if (a.untilMs === undefined) return b.untilMs === undefined ? 0 : 1;
+  return b.untilMs === undefined ? -1 : a.untilMs - b.untilMs;
 }
 
 /** A review check that failed before any signature was looked at (an unreadable or malformed allowed-signers file). */

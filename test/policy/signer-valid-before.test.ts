@@ -39,7 +39,7 @@ const load = (f: ReviewFolder, options: Partial<LoadPolicyOptions> = {}) =>
 const reasonOf = (d: ReturnType<typeof unreviewedDecision>) => d?.reasons[0];
 
 describe('a signer’s valid-before bounds the review it signed', () => {
-  it('a review verified at load denies from the signer’s valid-before on, naming the signer and the line', async () => {
+  it('a review verified at load denies from the earlier of the signer’s valid-before and review.expires, naming it', async () => {
     const f = folder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');
     trust(f, { 'alice@example.com': 'valid-before="20310310Z"' });
@@ -53,16 +53,15 @@ describe('a signer’s valid-before bounds the review it signed', () => {
       /^the policy is not used: the signer `alice@example\.com` \(ED25519 key SHA256:\S+\) is past its valid-before 2031-03-10T00:00:00Z at `.*allowed_signers:1`$/,
     );
     expect(after?.message).not.toContain('review.expires');
-  });
 
-  it('review.expires still ends the review when it comes before the signer’s valid-before', async () => {
-    const f = folder({ 'alice@example.com': 'ed25519' }, { expires: '2031-03-10' });
-    f.sign('alice@example.com');
-    trust(f, { 'alice@example.com': 'valid-before="20310320Z"' });
-    const policy = await load(f);
-    expect(policy.reviewCheck).toMatchObject({ verified: true, expiresAtMs: aliceEnds });
-    expect(policy.reviewCheck?.expiresBecause).toBeUndefined();
-    expect(reasonOf(unreviewedDecision(policy, 'read', aliceEnds))?.message).toBe(
+    // the earlier of the two ends it: review.expires before the signer's valid-before is named as before
+    const g = folder({ 'alice@example.com': 'ed25519' }, { expires: '2031-03-10' });
+    g.sign('alice@example.com');
+    trust(g, { 'alice@example.com': 'valid-before="20310320Z"' });
+    const first = await load(g);
+    expect(first.reviewCheck).toMatchObject({ verified: true, expiresAtMs: aliceEnds });
+    expect(first.reviewCheck?.expiresBecause).toBeUndefined();
+    expect(reasonOf(unreviewedDecision(first, 'read', aliceEnds))?.message).toBe(
       'the policy is not used: the review expired on 2031-03-10 (review.expires)',
     );
   });

@@ -172,9 +172,17 @@ export const hookDefinition = defineCommand({
         // one event is one process start: a policy that did not change is read validated from the cache next to the
         // installed bundle (issue 42 item 1), as eval's is; never from the state folder, which the gated agent may write
         // while the policy and the code are out of its reach (round 9 'forged policy cache': an entry rewritten there
-        // switched denyNonPublicAddresses off). From source, no cache: the full load at every event
+        // switched denyNonPublicAddresses off). With a review check, a verified outcome as eval keeps it: keyed by the
+        // policy's, the .sig's and the allowed-signers file's bytes read at this event, its time facts (review.expires,
+        // valid-after/valid-before) checked now (src/policy/reviewed-policy-cache.ts). From source, no cache: the full
+        // load at every event
         const cached = (file: string, shownAs: string) =>
-          loadPolicyCached(file, shownAs, { dir: policyCacheDir(), buildKey: policyBuildKey(), review });
+          loadPolicyCached(file, shownAs, {
+            dir: policyCacheDir(),
+            buildKey: policyBuildKey(),
+            review,
+            cacheReviewed: true,
+          });
         // --bundle: the active signed bundle's policy, read through the same cache (docs/fleet.md)
         const policy =
           bundle === undefined

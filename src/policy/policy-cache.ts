@@ -23,9 +23,9 @@ export interface PolicyCacheOptions {
   /** everything else the validated document depends on (linkgate's version, the policy schema's digest); undefined: not known, no cache */
   buildKey: string | undefined;
   /**
-   * the review check (`allowedSigners`, `strictFiles`); when set, the cache is neither read nor written: an entry is a
-   * file the gated agent (same user) can write, so a reviewed policy is always parsed from the very bytes whose
-   * signatures were checked, at every event, and `strictFiles` refuses a policy this user could change first
+   * the review check (`allowedSigners`, the pins, `strictFiles`); when set, this cache of unreviewed documents is
+   * neither read nor written (only `cacheReviewed`'s entries keyed by every input of the check are), and
+   * `strictFiles` refuses a policy this user could change first
    */
   review?: LoadPolicyOptions;
   /**

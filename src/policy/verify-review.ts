@@ -190,7 +190,8 @@ export function checkReview(
     }
     usedKeys.add(publicKey.fingerprint);
     usedIdentities.add(identity);
-    ends.push(signerEnd(identity, keyName, trusted, options.allowedSignersName));
+    const lines = sameKey.filter((s) => s.namespaces === undefined || matchPatternList(namespace, s.namespaces));
+    ends.push(signerEnd(identity, keyName, lines, options.nowMs, options.allowedSignersName));
     found.push({
       identity,
       keyType: keyTypeLabel(publicKey.type),
@@ -242,19 +243,27 @@ export function checkReview(
   });
 }
 
-// when a counted signer's key stops being trusted for `identity`: the latest `valid-before` of the lines that trust it
-// now for that identity (undefined when one of them has none), and a line saying so
+// when a counted signer's key stops being trusted for `identity` in the namespace (`lines`: its allowed-signers lines
+// for that namespace): the latest `valid-before` of the lines that trust it at `nowMs`, carried on through lines whose
+// window opens by then (a key renewed on a new line stays trusted); undefined when a line has no `valid-before`
 function signerEnd(
   identity: string,
   keyName: string,
-  trusted: readonly AllowedSigner[],
+  lines: readonly AllowedSigner[],
+  nowMs: number,
   allowedSignersName: string,
 ): { untilMs: number | undefined; why: string } {
+  const mine = lines.filter((s) => matchPatternList(identity, s.principals));
   let last: AllowedSigner | undefined;
-  for (const s of trusted) {
-    if (!matchPatternList(identity, s.principals)) continue;
-    if (s.validBeforeMs === undefined) return { untilMs: undefined, why: '' };
-    if (last === undefined || s.validBeforeMs > (last.validBeforeMs as number)) last = s;
+  for (let endMs = nowMs; ; ) {
+    const next = mine.filter(
+      (s) => (s.validAfterMs === undefined || s.validAfterMs <= endMs) && (s.validBeforeMs ?? Infinity) > endMs,
+    );
+    if (next.length === 0) break;
+    if (next.some((s) => s.validBeforeMs === undefined)) return { untilMs: undefined, why: '' };
+    for (const s of next)
+      if (last === undefined || (s.validBeforeMs as number) > (last.validBeforeMs as number)) last = s;
+    endMs = last?.validBeforeMs as number;
   }
   if (last === undefined) return { untilMs: undefined, why: '' };
   const at = new Date(last.validBeforeMs as number).toISOString().replace('.000Z', 'Z');

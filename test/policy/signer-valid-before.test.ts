@@ -89,6 +89,26 @@ describe('a signer’s valid-before bounds the review it signed', () => {
     expect(unreviewedDecision(open, 'link', bobEnds)).toBeUndefined();
   });
 
+  it('a key renewed on a second line whose window opens by the first’s valid-before stays trusted across it', async () => {
+    const f = folder({ 'alice@example.com': 'ed25519' });
+    f.sign('alice@example.com');
+    const key = f.keys['alice@example.com']?.publicKey ?? '';
+    writeFileSync(
+      f.allowedSigners,
+      `alice@example.com namespaces="linkgate-policy",valid-before="20310310Z" ${key}\n` +
+        `alice@example.com namespaces="linkgate-policy",valid-after="20310310Z",valid-before="20310320Z" ${key}\n` +
+        // a window that opens after a gap carries nothing on, and another namespace's line counts for nothing
+        `alice@example.com namespaces="linkgate-policy",valid-after="20310401Z" ${key}\n` +
+        `alice@example.com namespaces="git" ${key}\n`,
+    );
+    const policy = await load(f);
+    expect(policy.reviewCheck).toMatchObject({ verified: true, expiresAtMs: bobEnds });
+    expect(unreviewedDecision(policy, 'link', aliceEnds)).toBeUndefined();
+    expect(reasonOf(unreviewedDecision(policy, 'link', bobEnds))?.message).toMatch(
+      /is past its valid-before 2031-03-20T00:00:00Z at `.*allowed_signers:2`$/,
+    );
+  });
+
   it('a signer whose valid-after is still ahead does not count at load', async () => {
     const f = folder({ 'alice@example.com': 'ed25519' });
     f.sign('alice@example.com');

@@ -2,6 +2,7 @@ import { isRecord } from '../decision/json-value.ts';
 import { quoteValue } from '../decision/quote-value.ts';
 import type { Gate } from '../gate/create-gate.ts';
 import { decisionMetaKey } from './decision-meta.ts';
+import { opensLikeJson } from './almost-json.ts';
 import { jsonShape } from './json-scan.ts';
 import { duplicateName } from './member-names.ts';
 import { resultLinkDecider } from './link-decider.ts';
@@ -42,7 +43,8 @@ export function withJsonText(item: unknown, edit: JsonTextEdit): Record<string, 
 }
 
 // the text of a text item, or (with `resources`) of an embedded resource, and where it stands in the item
-function textOf(item: unknown, resources: boolean): { text: string; path: JsonTextEdit['path'] } | null {
+// (`text` null: a blob declared JSON whose bytes are not UTF-8)
+function textOf(item: unknown, resources: boolean): { text: string | null; path: JsonTextEdit['path'] } | null {
   if (!isRecord(item)) return null;
   if (item['type'] === 'text' && typeof item['text'] === 'string') return { text: item['text'], path: ['text'] };
   const resource = item['resource'];
@@ -58,11 +60,17 @@ function textOf(item: unknown, resources: boolean): { text: string; path: JsonTe
     try {
       return { text: utf8.decode(bytes), path: [] };
     } catch {
-      return null;
+      // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not cannot be judged as JSON, while a lenient reader decodes
+      // them (replacement characters) and takes the links in them; withheld whole
+      return { text: null, path: [] };
     }
   }
   return null;
 }
+
+/** The notice of a resource declared JSON whose bytes are not UTF-8 (withheld whole). */
+export const notUtf8Notice =
+  'linkgate withheld a resource declared JSON whose bytes are not UTF-8: it cannot be judged as the JSON a lenient reader decodes (content.uninterpretable)';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -76,10 +84,12 @@ export function declaresJson(declared: string): boolean {
 const duplicateNotice = (name: string) =>
   `linkgate withheld a JSON text that names the member ${quoteValue(name)} twice in one object: readers differ on which one counts`;
 
-/** The JSON value of a text that is one JSON object or array, or undefined. */
+/**
+ * The JSON value of a text that is one JSON object or array, or undefined: not one, or one that does not parse (the
+ * caller judges that as a lenient reader reads it, `almostJson`).
+ */
 export function jsonTextValue(text: string): unknown {
-  const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[') return undefined;
+  if (!opensLikeJson(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -119,11 +129,18 @@ export async function judgeJsonTexts(
     /** for a value withheld unjudged: why (absent: past the walk's limits) */
     notice?: string;
     prose?: true;
+    /** a text that opens like JSON and does not parse: judged as a string, the notice standing for the whole text */
+    almost?: true;
     blobType?: string;
   }[] = [];
   const proseText = (index: number, path: JsonTextEdit['path'], text: string) => {
     if (prose && options.refs !== undefined && path.length === 1)
       found.push({ index, path, value: text, past: false, prose: true });
+  };
+  // a text that opens like JSON and does not parse: judged as the string it is (`judgeStructured` takes what a lenient
+  // reader reads from it: withheld whole when it names `resource_link`, its notice in its place for a refused uri)
+  const almostText = (index: number, path: JsonTextEdit['path'], text: string) => {
+    found.push({ index, path, value: text, past: false, almost: true });
   };
   let scanned = 0;
   content.forEach((item, index) => {
@@ -144,11 +161,14 @@ export async function judgeJsonTexts(
     const at = textOf(item, resources);
     if (at === null) return;
     const { text, path } = at;
-    const first = text.trimStart()[0];
-    if (first !== '{' && first !== '[') return proseText(index, path, text);
+    if (text === null) {
+      found.push({ index, path, value: undefined, past: true, notice: notUtf8Notice });
+      return;
+    }
+    if (!opensLikeJson(text)) return proseText(index, path, text);
     const shape = jsonShape(text);
-    // a character JSON never has outside strings: prose, which parse would refuse too
-    if (!shape.lexical) return proseText(index, path, text);
+    // a character JSON never has outside strings: parse refuses it, a lenient reader takes what it names
+    if (!shape.lexical) return almostText(index, path, text);
     scanned += shape.values;
     // nesting past `maxDepth + 1` puts a value past the walk's depth
     if (scanned > structuredLimits.maxValues || shape.depth > structuredLimits.maxDepth + 1) {
@@ -156,7 +176,7 @@ export async function judgeJsonTexts(
       return;
     }
     const value = jsonTextValue(text);
-    if (value === undefined) return proseText(index, path, text);
+    if (value === undefined) return almostText(index, path, text);
     // a member named twice: JSON.parse judges the last, the model reads both (the proxy refuses such a line whole)
     const twice = duplicateName(text);
     if (twice !== null) found.push({ index, path, value: undefined, past: true, notice: duplicateNotice(twice.name) });
@@ -173,6 +193,7 @@ export async function judgeJsonTexts(
           f.value,
           f.blobType === undefined ? { ...judging, prose: true } : { ...judging, prose: true, blobType: f.blobType },
         );
+      if (f.almost === true) return judgeStructured(gate, f.value, judging);
       values += f.past ? 0 : valueCount(f.value, structuredLimits.maxValues - values + 1);
       return f.past || values > structuredLimits.maxValues
         ? Promise.resolve({ withheld: true, notice: f.notice ?? tooLargeNotice } as const)
@@ -185,8 +206,8 @@ export async function judgeJsonTexts(
     const judgement = judged[i];
     if (judgement === undefined || (!judgement.withheld && judgement.edits.length === 0) || whole.has(f.index)) return;
     if (f.path.length === 0) whole.add(f.index);
-    // prose holding a refused uri is one string: the edit's value is the notice
-    if (f.prose === true) {
+    // prose holding a refused uri is one string, and so is a text that does not parse: the edit's value is the notice
+    if (f.prose === true || f.almost === true) {
       const notice = judgement.withheld ? judgement.notice : judgement.edits[0]?.value;
       edits.push({ index: f.index, path: f.path, text: String(notice) });
       return;

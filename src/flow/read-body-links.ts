@@ -65,13 +65,22 @@ export async function judgeReadBodies(
   keep?: KeepBodyLinks,
 ): Promise<Map<number, ReadBodyItem>> {
   const judged = new Map<number, ReadBodyItem>();
-  const bodies: { index: number; value: unknown }[] = [];
+  // `almost`: a body that opens like JSON and does not parse, judged as the string it is (what a lenient reader takes)
+  const bodies: { index: number; value: unknown; almost?: true }[] = [];
   let scanned = 0;
   for (const index of indices) {
     const text = bodyText(contents[index]);
     if (text === null) continue;
+    if (text === notUtf8) {
+      judged.set(index, { kind: 'withheld', reasons: [notUtf8Reason] });
+      continue;
+    }
     const shape = jsonShape(text);
-    if (!shape.lexical) continue;
+    // a character JSON never has outside strings: parse refuses it, a lenient reader does not
+    if (!shape.lexical) {
+      bodies.push({ index, value: text, almost: true });
+      continue;
+    }
     // the limits hold for all the bodies of one read together, as for a tool result's JSON texts: a body past them is
     // withheld unparsed
     scanned += shape.values;
@@ -83,6 +92,7 @@ export async function judgeReadBodies(
     try {
       value = JSON.parse(text) as unknown;
     } catch {
+      bodies.push({ index, value: text, almost: true });
       continue;
     }
     const twice = duplicateName(text);
@@ -114,27 +124,43 @@ export async function judgeReadBodies(
   const refusedAll = [...refusedBy.values()].flat();
   keep?.(keptBodyLinks(foundIn.flat(), server));
   const ledger = MessageLedger.of(refusedAll.map((r) => uriOf(r.link)));
-  bodies.forEach(({ index, value }, i) => {
+  bodies.forEach(({ index, value, almost }, i) => {
     const judgement = judgements[i];
     if (judgement === undefined) return;
     if (judgement.withheld) {
-      judged.set(index, { kind: 'withheld', reasons: [tooComplex] });
+      judged.set(index, {
+        kind: 'withheld',
+        reasons: [judgement.shape === true ? shapeReason(judgement.notice) : tooComplex],
+      });
       return;
     }
     if (judgement.edits.length === 0) return;
+    const reasons = refusalReasons(refusedBy.get(index) ?? [], ledger);
+    // a body that does not parse is one string: its notice stands for it whole
+    if (almost === true) {
+      judged.set(index, {
+        kind: 'replaced',
+        item: withText(contents[index], String(judgement.edits[0]?.value)),
+        reasons,
+      });
+      return;
+    }
     // the text is read whole: the decision a replaced link carries under `_meta` (its reasons may name the host) is
     // left out of it, as it is of a tool result's JSON text
     const text = JSON.stringify(applyStructured(value, judgement), (key, v: unknown) =>
       key === decisionMetaKey ? undefined : v,
     );
-    const reasons = refusalReasons(refusedBy.get(index) ?? [], ledger);
     judged.set(index, { kind: 'replaced', item: withText(contents[index], text), reasons });
   });
   return judged;
 }
 
-// the text of a read item that is a JSON body: a text declared JSON or undeclared, a blob of it decoded; else null
-function bodyText(item: unknown): string | null {
+// a blob declared JSON whose bytes are not UTF-8 (`bodyText`)
+const notUtf8: unique symbol = Symbol('not utf-8');
+
+// the text of a read item that is a JSON body: a text declared JSON or undeclared, a blob of it decoded (`notUtf8`:
+// declared JSON, its bytes not UTF-8); else null
+function bodyText(item: unknown): string | typeof notUtf8 | null {
   if (!isRecord(item)) return null;
   const declared = item['mimeType'];
   if (declared !== undefined && (typeof declared !== 'string' || !declaresJson(declared))) return null;
@@ -150,7 +176,9 @@ function bodyText(item: unknown): string | null {
     const decoded = utf8.decode(bytes);
     return startsJson(decoded) ? decoded : null;
   } catch {
-    return null;
+    // JSON is UTF-8 (RFC 8259 §8.1): a body declared JSON that is not cannot be judged as the JSON a lenient reader
+    // decodes (replacement characters, links and all); an undeclared one is binary, judged by the read's content
+    return declared === undefined ? null : notUtf8;
   }
 }
 
@@ -190,9 +218,26 @@ const tooComplex: Reason = {
   message: `a JSON body past ${structuredLimits.maxValues} values, ${structuredLimits.maxDepth} levels or the characters searched for refused links is withheld`,
 };
 
+// a body withheld for its shape (`judgeStructured`'s `shape`: a member named twice inside a JSON string, a text that
+// does not parse and names `resource_link`), worded by the judgement's notice
+const shapeReason = (notice: string): Reason => ({
+  code: 'content.shape',
+  rule: 'structuredLimits',
+  stage: 'content',
+  message: `withheld: ${notice.replace(/^linkgate withheld /, '').replace(/ \(content\.shape\)$/, '')}`,
+});
+
 const duplicateReason: Reason = {
   code: 'content.shape',
   rule: 'structuredLimits',
   stage: 'content',
   message: 'a JSON body that names a member twice in one object is withheld: readers differ on which one counts',
+};
+
+const notUtf8Reason: Reason = {
+  code: 'content.uninterpretable',
+  rule: 'structuredLimits',
+  stage: 'content',
+  message:
+    'a body declared JSON whose bytes are not UTF-8 is withheld: it cannot be judged as the JSON a reader decodes',
 };

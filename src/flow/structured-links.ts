@@ -5,6 +5,7 @@ import type { BodyLink } from './kept-body-links.ts';
 import { type AddressForm, AddressSearch, addressForms } from './address-search.ts';
 import { blobText } from './blob-text.ts';
 import { decisionMetaKey } from './decision-meta.ts';
+import { type AlmostJson, almostJson, opensLikeJson } from './almost-json.ts';
 import { jsonShape } from './json-scan.ts';
 import { duplicateName } from './member-names.ts';
 import { quoteValue } from '../decision/quote-value.ts';
@@ -67,8 +68,13 @@ export interface StructuredEdit {
   readonly value: unknown;
 }
 
-/** What judging a `structuredContent` changed: its replacements, or `withheld` (the whole value) when it was past a limit. */
-export type StructuredJudgement = { withheld: false; edits: StructuredEdit[] } | { withheld: true; notice: string };
+/**
+ * What judging a `structuredContent` changed: its replacements, or `withheld` (the whole value) when it was past a
+ * limit, or (`shape`) held a JSON text readers differ on (a member named twice, a link in a text that does not parse).
+ */
+export type StructuredJudgement =
+  | { withheld: false; edits: StructuredEdit[] }
+  | { withheld: true; notice: string; shape?: true };
 
 // a refused link whose address a string may hold: the link, its decision and its record's ref
 interface RefusedHolder {
@@ -99,6 +105,8 @@ interface Walked {
   openedChars: number;
   /** why the value is withheld whole when the walk stopped for something other than a limit */
   notice?: string;
+  /** the value is withheld for its shape (a member named twice, a link a lenient reader takes), not a limit */
+  shape?: true;
 }
 
 /** How a tool result's structured values are judged: its server, the mode, refused links and the result's decider. */
@@ -157,7 +165,10 @@ export async function judgeStructured(
     jsons: new Map(),
     openedChars: 0,
   };
-  if (!walk(structured, [], 0, walked)) return { withheld: true, notice: walked.notice ?? tooLargeNotice };
+  if (!walk(structured, [], 0, walked))
+    return walked.shape === true && walked.notice !== undefined
+      ? { withheld: true, notice: walked.notice, shape: true }
+      : { withheld: true, notice: walked.notice ?? tooLargeNotice };
   const { found } = walked;
   const decide = options.decide ?? resultLinkDecider(gate, options.server);
   const decisions = await Promise.all(found.map((f) => decide(f.link, f.bare)));
@@ -332,6 +343,7 @@ function walk(value: unknown, path: InPath, depth: number, walked: Walked): bool
     if (!walked.prose) {
       const json = openJson(value, depth, walked);
       if (json === false) return false;
+      if (json !== undefined && 'almost' in json) return walkAlmost(value, json.almost, path, walked);
       if (json !== undefined) {
         walked.jsons.set(pathKey(path), json.value);
         return walk(json.value, [...path, opened], depth + 1, walked);
@@ -375,18 +387,22 @@ const duplicateNotice = (name: string) =>
 
 /**
  * The value of a string at `depth` whose whole text is one JSON object or array (lexically JSON, parsed, no member
- * named twice): undefined when it is not one (a plain string), false when opening it would pass the walk's limits or
- * it names a member twice (the whole value is withheld, `walked.notice` says why when not a limit). Scanned before it
- * is parsed, so a string past the limits is never parsed.
+ * named twice): undefined when it is not one (a plain string), `almost` when it opens like JSON and does not parse
+ * (what a lenient reader takes from it, `almostJson`), false when opening it would pass the walk's limits, it names a
+ * member twice, or it does not parse and names `resource_link` (the whole value is withheld, `walked.notice` says why
+ * when not a limit). Scanned before it is parsed, so a string past the limits is never parsed.
  */
-function openJson(text: string, depth: number, walked: Walked): { value: unknown } | false | undefined {
-  const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[') return undefined;
-  const shape = jsonShape(text);
-  if (!shape.lexical) return undefined;
+function openJson(
+  text: string,
+  depth: number,
+  walked: Walked,
+): { value: unknown } | { almost: AlmostJson } | false | undefined {
+  if (!opensLikeJson(text)) return undefined;
   walked.openedChars += text.length;
+  if (walked.openedChars > structuredLimits.maxOpenedChars) return false;
+  const shape = jsonShape(text);
+  if (!shape.lexical) return almostOpened(text, walked);
   if (
-    walked.openedChars > structuredLimits.maxOpenedChars ||
     walked.values + shape.values > structuredLimits.maxValues + 1 ||
     depth + shape.depth > structuredLimits.maxDepth + 1
   )
@@ -395,14 +411,40 @@ function openJson(text: string, depth: number, walked: Walked): { value: unknown
   try {
     value = JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    // JSON.parse refused it, a lenient reader does not (a trailing comma, a brace too many): judged as it reads it
+    return almostOpened(text, walked);
   }
   const twice = duplicateName(text);
   if (twice !== null) {
     walked.notice = duplicateNotice(twice.name);
+    walked.shape = true;
     return false;
   }
   return { value };
+}
+
+/** The notice of a value holding a text that opens like JSON, does not parse, and names `resource_link`. */
+export const almostLinkNotice =
+  'linkgate withheld a text that opens like JSON, does not parse and names `resource_link`: a lenient reader takes a link from it that the gate cannot judge (content.shape)';
+
+// a text that opens like JSON and does not parse: false (withheld whole) when it names `resource_link`
+function almostOpened(text: string, walked: Walked): { almost: AlmostJson } | false {
+  const almost = almostJson(text);
+  if (!almost.namesLink) return { almost };
+  walked.notice = almostLinkNotice;
+  walked.shape = true;
+  return false;
+}
+
+// a text that opens like JSON and does not parse: each uri a lenient reader takes from it is judged as a link at the
+// text's own place (refused, the whole text becomes its notice), and the text is searched for refused uris as prose is
+function walkAlmost(text: string, almost: AlmostJson, path: InPath, walked: Walked): boolean {
+  walked.values += almost.uris.length;
+  if (walked.values > structuredLimits.maxValues) return false;
+  const name = pathName(path);
+  for (const uri of almost.uris) walked.found.push({ path, link: { type: 'resource_link', uri, name }, bare: true });
+  walked.strings.push({ path, text });
+  return true;
 }
 
 function isUriString(text: string): boolean {

@@ -25,8 +25,31 @@ export function opensLikeJson(text: string): boolean {
   return first === '{' || first === '[';
 }
 
-/** What a lenient reader takes from `text` (one that opens like JSON and does not parse): linear in its length. */
+/**
+ * Whether a text that opens like JSON goes on as data would (what a JSON5 or YAML flow reader, or a model reading it
+ * as data, would take as a value): after its `{` or `[`, the next character that is not white space opens a string, a
+ * container, a number or closes it; or, after `{`, a bare member name and its `:`; or, after `[`, a literal word. A
+ * markdown link (`[docs](…)`, `[![badge](…)](…)`) or a `{placeholder}` in prose is prose, as it was before.
+ */
+export function opensLikeData(text: string): boolean {
+  const at = text.search(/\S/);
+  const open = text[at];
+  if (open !== '{' && open !== '[') return false;
+  const rest = text.slice(at + 1, at + 1 + 64);
+  if (/^\s*(?:$|["'{[\]}+\-.0-9])/.test(rest)) return true;
+  return open === '{'
+    ? /^\s*[A-Za-z_$][\w$]*\s*:/.test(rest)
+    : /^\s*(?:true|false|null|NaN|Infinity|undefined)(?![\w$])/.test(rest);
+}
+
+const nothingTaken: AlmostJson = Object.freeze({ namesLink: false, uris: [] });
+
+/**
+ * What a lenient reader takes from `text` (one that opens like JSON and does not parse): linear in its length. Nothing
+ * when it does not go on as data (`opensLikeData`): a markdown link or a placeholder in prose is read as prose.
+ */
 export function almostJson(text: string): AlmostJson {
+  if (!opensLikeData(text)) return nothingTaken;
   let namesLink = false;
   const uris = new Set<string>();
   let read = text;

@@ -97,6 +97,9 @@ describe('a tool result text that opens like JSON and does not parse', () => {
     ['an ordinary brace', '{not json, just braces}'],
     ['an allowed address', `{"see":"${ordinary}",}`],
     ['an allowed link object in valid JSON', `{"content":[${linkText('resource_link', ordinary)}]}`],
+    ['a markdown link to a local address', '[the guide](http://localhost:3000/guide) names resource_link'],
+    ['a markdown badge line', '[![build](https://ci.example/b.svg)](http://127.0.0.1:8080/) resource_link docs'],
+    ['a placeholder in prose', '{name} is served at http://10.0.0.5/ as a resource_link'],
   ])('control: %s is handed on unchanged', async (_, text) => {
     const judged = await judgeResultValues(
       gate,

@@ -102,7 +102,8 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
     checkNext: 'the server: it answered with another resource',
   },
   'content.shape': {
-    means: 'the read result or an item is malformed: not exactly one of `text` or `blob`, bad base64, wrong types',
+    means:
+      'the read result or an item is malformed: not exactly one of `text` or `blob`, bad base64, wrong types, a JSON member named twice, or a text that opens like JSON, does not parse and names `resource_link`',
     checkNext: 'the raw result from the server (`received` in the record)',
   },
   'content.too-large': {
@@ -132,7 +133,7 @@ export const reasonCodeHelp: Readonly<Record<(typeof reasonCodes)[number], Reaso
   },
   'content.uninterpretable': {
     means:
-      'the body arrived but cannot be interpreted safely: empty, truncated or unknown binary under an allowed type',
+      'the body arrived but cannot be interpreted safely: empty, truncated, unknown binary under an allowed type, or declared JSON and not UTF-8',
     checkNext: 'the server and the declared type',
   },
   'content.image-too-large': {

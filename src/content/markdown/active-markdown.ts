@@ -38,8 +38,10 @@ import {
   type MarkdownRenderer,
   markdownRenderers,
   maxMarkdownNesting,
+  micromarkGfmName,
   renderWith,
 } from './markdown-renderers.ts';
+import { htmlBlocksLines, htmlBlocksPageNanos } from './html-blocks-page.ts';
 
 /** The rules a rendered page is judged by: `rendered` (frames, forms, a meta refresh and `base` count as active too, none being in a page a renderer makes of ordinary markdown), or `page` (a browser page's rules alone: for a body that is a page by its name, whose own markup holds them). */
 export type PageRules = 'rendered' | 'page';
@@ -197,15 +199,20 @@ function readRun(
 
 /** What reading all of `text` once with `renderers` costs, the token read included, calibrated ns (the charge of one run; the pages' parse5 reads are charged as they are read). */
 export function markdownNanos(text: string, renderers: readonly MarkdownRenderer[] = markdownRenderers): number {
+  // micromark does not run on a text of html blocks only: its page is written as micromark writes it
+  // (html-blocks-page.ts), at that writing's cost; every other renderer is charged as on any text
+  const blockLines = renderers.some((r) => r.name === micromarkGfmName) ? htmlBlocksLines(text) : 0;
+  const run = blockLines > 0 ? renderers.filter((r) => r.name !== micromarkGfmName) : renderers;
+  const written = blockLines > 0 ? htmlBlocksPageNanos(text.length, blockLines) : 0;
   // the renderers' time grows with characters and with lines: inline text is charged the larger of the two, never
   // less than by its characters; an html block's lines, passed through raw, cost a tenth of prose's
   const lines = markdownLines(text);
   const inline = Math.max(
-    markdownNanosPerChar(renderers) * (text.length - lines.blockChars),
-    markdownNanosPerLine(renderers) * lines.inline + markdownNanosPerBlankLine * lines.blank,
+    markdownNanosPerChar(run) * (text.length - lines.blockChars),
+    markdownNanosPerLine(run) * lines.inline + markdownNanosPerBlankLine * lines.blank,
   );
   const block = Math.max(htmlBlockNanosPerChar * lines.blockChars, htmlBlockNanosPerLine * lines.block);
-  return markdownNanosPerCall(renderers) + inline + block;
+  return markdownNanosPerCall(run) + inline + block + written;
 }
 
 // white space any renderer may trim from a destination's ends: marked trims with `String.prototype.trim` (every

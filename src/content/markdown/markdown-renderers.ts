@@ -20,6 +20,7 @@ import type * as Table from 'micromark-extension-gfm-table';
 import type * as Tagfilter from 'micromark-extension-gfm-tagfilter';
 import type * as TaskList from 'micromark-extension-gfm-task-list-item';
 import { WorkBudget } from '../work-budget.ts';
+import { htmlBlocksPage } from './html-blocks-page.ts';
 import { keepShapes, shapeSpecimen } from './kept-shapes.ts';
 
 const load = createRequire(import.meta.url);
@@ -106,7 +107,8 @@ function micromarkGfm(): (text: string) => string {
       taskList.gfmTaskListItemHtml(),
     ],
   };
-  return (text) => render(text, options);
+  // a text of html blocks only is written as micromark writes it, without micromark (html-blocks-page.ts)
+  return (text) => htmlBlocksPage(text) ?? render(text, options);
 }
 
 function markdownItPreset(preset: 'commonmark' | 'default'): (text: string) => string {
@@ -144,6 +146,9 @@ export interface MarkdownRenderer {
   readonly settings: string;
 }
 
+/** micromark with the GFM extensions, by its name in findings: the renderer that writes a text of html blocks only without running (html-blocks-page.ts). */
+export const micromarkGfmName = 'micromark gfm';
+
 /** Every renderer the gate asks, with the settings their users run them with. */
 export const markdownRenderers: readonly MarkdownRenderer[] = [
   {
@@ -159,7 +164,7 @@ export const markdownRenderers: readonly MarkdownRenderer[] = [
       'preset `default` (tables, strikethrough), html on, maxNesting 100 (markdown-it lib/presets/default.mjs; VitePress and VuePress render with html: true)',
   },
   {
-    name: 'micromark gfm',
+    name: micromarkGfmName,
     make: micromarkGfm,
     settings:
       'micromark-extension-gfm bundle: autolink literal, footnote, strikethrough, table, tag filter, task list item; allowDangerousHtml and allowDangerousProtocol on (GitHub renders raw html through its tag filter)',

@@ -21,8 +21,9 @@
 //   destination makes inert links wherever its uses stand, and a use whose definition is elsewhere renders no more
 //   of its part unresolved than resolved (its label and text shown as they are written, not taken into a link), so
 //   a live part with such definitions and uses is read on its own; a GFM footnote definition
-//   renders only where it is referenced, so a text whose live part holds a `[^` is read whole (a definition is a
-//   container that a line with no indent after a blank line ends, as a list item is).
+//   renders only where it is referenced, so a text whose live part holds a `[^` is read whole when the text may hold
+//   a definition (`mayDefineFootnote`; a definition is a container that a line with no indent after a blank line
+//   ends, as a list item is).
 // A part is rendered as it would be in place, so each part the screen passes is read on its own.
 import { fencedLines, LineFlag } from './fenced-lines.ts';
 import { MarkdownBytes } from './markdown-bytes.ts';
@@ -155,6 +156,8 @@ export function markdownRuns(
   if ((trigger !== -1 || also?.(text) === true) && definesAcrossLines(text)) return [text];
   const runs: string[] = [];
   let run = '';
+  // whether the text may define a footnote, asked once a read part holds a `[^`
+  let footnotes: boolean | undefined;
   for (let i = 0; i <= cuts.length; i++) {
     const part = text.slice(cuts[i - 1] ?? 0, cuts[i] ?? text.length);
     const end = byteCuts[i] ?? bytes.length;
@@ -165,9 +168,15 @@ export function markdownRuns(
     // a live part that may define a link reference to a script or `data:` url: the renderers disagree on what a
     // definition is (marked takes labels past 999 characters and titles across a blank line), and a use anywhere
     // links it, so the whole text is read as one; likewise a live part holding a footnote reference or definition
-    // (`[^`), which renders only with its other half; the same for a part `also` reads (a stylesheet in a footnote)
+    // (`[^`), which renders only with its other half, when the text may define one (with no definition a `[^x]` is no
+    // footnote call, nor a link, to any renderer: its part renders as in place); the same for a part `also` reads (a
+    // stylesheet in a footnote)
     const read = live || also?.(part) === true;
-    if (read && (part.includes('[^') || mayDefineActiveReference(part, work))) return [text];
+    if (
+      read &&
+      ((part.includes('[^') && (footnotes ??= mayDefineFootnote(text))) || mayDefineActiveReference(part, work))
+    )
+      return [text];
     if (read) run += part;
     else if (run !== '') {
       runs.push(run);
@@ -176,4 +185,24 @@ export function markdownRuns(
   }
   if (run !== '') runs.push(run);
   return runs;
+}
+
+/** Whether `text` may hold a GFM footnote definition, or a link reference definition whose label starts with `^`: a `[^` followed by `]:` with no space, tab or line break between (micromark-extension-gfm-footnote takes none in a label). Linear. */
+export function mayDefineFootnote(text: string): boolean {
+  const space = /[ \t\n\r]/g;
+  // the next `]:` and the next white space, each searched forward only (the `[^`s are read in order)
+  let colon = -1;
+  let gap = -1;
+  for (let open = text.indexOf('[^'); open !== -1; open = text.indexOf('[^', open + 2)) {
+    if (colon < open + 2) {
+      colon = text.indexOf(']:', open + 2);
+      if (colon === -1) return false;
+    }
+    if (gap < open + 2) {
+      space.lastIndex = open + 2;
+      gap = space.exec(text)?.index ?? text.length;
+    }
+    if (colon < gap) return true;
+  }
+  return false;
 }

@@ -148,6 +148,10 @@ export class HtmlBlockReader implements HtmlBlockLines {
   // where the next occurrence of each marker at or after where it was last asked for stands (-1: none)
   private readonly markers = new Map<string, number>();
   private nextBlank = -2;
+  // whether a list item or footnote definition may be open (a line since the last reset may start one), and whether
+  // the line before was blank
+  private listMayBeOpen = false;
+  private afterBlank = true;
   lines = 0;
 
   constructor(private readonly bytes: Uint8Array) {}
@@ -156,6 +160,7 @@ export class HtmlBlockReader implements HtmlBlockLines {
   readLine(start: number, end: number): void {
     const bytes = this.bytes;
     this.lines++;
+    if (!this.startsWithinList(start, end)) return;
     const kind = blockStartAt(bytes, start, end);
     if (kind === null) return;
     let last: number;
@@ -170,6 +175,33 @@ export class HtmlBlockReader implements HtmlBlockLines {
     const previousEnd = blocks[blocks.length - 1];
     if (previousEnd !== undefined && previousEnd >= start) blocks[blocks.length - 1] = Math.max(previousEnd, last);
     else blocks.push(start, last);
+  }
+
+  // Whether the line may start an html block as far as its indent goes. A line indented four columns or more (spaces
+  // and tabs only before its `<`) starts none outside a list item or footnote definition: every renderer reads it as
+  // indented code or a paragraph's line (CommonMark 4.4, 4.6; marked's html block takes ` {0,3}`), so it may start one
+  // only while an item may be open: from a line that may start one (a `-`, `+`, `*`, digit or `[` after spaces, tabs
+  // and `>`) to a line with no indent after a blank line that starts none, which ends every item (it is not indented
+  // enough to go on in one, and lazy continuation needs a paragraph line right before it).
+  private startsWithinList(start: number, end: number): boolean {
+    const bytes = this.bytes;
+    let i = start;
+    let column = 0;
+    for (; i < end; i++) {
+      const b = bytes[i];
+      if (b === 0x20) column++;
+      else if (b === 0x09) column += 4 - (column % 4);
+      else break;
+    }
+    const blank = i >= end;
+    let first = i;
+    while (first < end && (bytes[first] === 0x3e || bytes[first] === 0x20 || bytes[first] === 0x09)) first++;
+    const b = bytes[first] ?? 0;
+    const opens = b === 0x2d || b === 0x2b || b === 0x2a || b === 0x5b || (b >= 0x30 && b <= 0x39);
+    if (opens) this.listMayBeOpen = true;
+    else if (!blank && this.afterBlank && i === start && bytes[i] !== 0x3e) this.listMayBeOpen = false;
+    this.afterBlank = blank;
+    return this.listMayBeOpen || column < 4 || bytes[i] !== 0x3c;
   }
 
   /** Whether the byte at `at`, on the last line read, may stand in an html block: asked for each line in order, no search. */

@@ -108,11 +108,11 @@ const endOf: readonly (RegExp | null)[] = [null, /<\/(?:pre|script|style|textare
 
 // a tag name right after `<` or `</`, and what follows it
 const tagName = /[A-Za-z][A-Za-z0-9-]*/y;
-// kind 7: the rest of a complete open tag after its name, alone on its line (the spec's attribute grammar with spaces
-// and tabs as white space; an unquoted value holds no `/`, where micromark ends it), and of a closing tag
-const openTagRest =
-  /(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`/]+|'[^']*'|"[^"]*"))?)*[ \t]*\/?>[ \t]*$/y;
-const closingTagRest = /[ \t]*>[ \t]*$/y;
+// kind 7: a complete open tag (the spec's attribute grammar with spaces and tabs as white space; an unquoted value
+// holds no `/`, where micromark ends it) or closing tag, read from its `<` (spaces and tabs alone may follow it)
+const openTag =
+  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`/]+|'[^']*'|"[^"]*"))?)*[ \t]*\/?>/y;
+const closingTag = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 
 // The kind (1–7) of the html block `line` starts at `at` (its `<`), 0 when it starts none, -1 when the spec and
 // micromark may read it apart (the text is not claimed).
@@ -135,9 +135,9 @@ function startKind(line: string, at: number): number {
   const ends = Number.isNaN(c) || c === 0x20 || c === 0x09 || c === 0x3e; /* space, tab, > */
   if (rawNames.has(lower)) return !closing && ends ? 1 : -1;
   if (blockNames.has(lower) && (ends || line.startsWith('/>', after))) return 6;
-  const rest = closing ? closingTagRest : openTagRest;
-  rest.lastIndex = after;
-  return rest.test(line) ? 7 : 0;
+  const tag = closing ? closingTag : openTag;
+  tag.lastIndex = at;
+  return tag.test(line) && isBlank(line.slice(tag.lastIndex)) ? 7 : 0;
 }
 
 function isBlank(line: string): boolean {

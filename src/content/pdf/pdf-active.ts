@@ -14,6 +14,7 @@ import { findObjectHeader } from './pdf-object-header.ts';
 import { isObjectStream, type StreamDict, streamDictionary, streamEnd } from './pdf-stream-dict.ts';
 import { openEncryptedPdf, type StreamDecryptor } from './pdf-decrypt.ts';
 import { EncryptedStrings } from './pdf-encrypted-strings.ts';
+import type { StringSkipState } from './pdf-literal-strings.ts';
 
 /** Default budget for inflating one PDF's streams, bytes (all streams together); past it the PDF is uninterpretable. */
 export const defaultMaxInflateBytes = 64 * 1024 * 1024;
@@ -66,7 +67,7 @@ export function scanPdf(
   // an encrypted file opens with the empty user password in every viewer: its streams are decrypted and read
   const opening = s.includes('/Encrypt') ? openEncryptedPdf(s) : null;
   const decrypt = opening?.ok === true ? opening : null;
-  const shared: Shared = { state, out, inflateLeft: maxInflateBytes, maxInflatedStreams };
+  const shared: Shared = { state, out, inflateLeft: maxInflateBytes, maxInflatedStreams, strings: { off: false } };
   const strings = decrypt === null ? null : new EncryptedStrings(s, decrypt.strings, budget);
   const walk: Walk = { s, bytes, shared, decrypt, stored: 0, strings };
   const found = walkObjects(walk, 0, bytes.length, 0);
@@ -101,6 +102,8 @@ interface Shared {
   /** inflate bytes left */
   inflateLeft: number;
   maxInflatedStreams: number;
+  /** whether the object layer's literal strings may still be passed over for names (pdf-literal-strings.ts) */
+  strings: StringSkipState;
 }
 
 interface Walk {
@@ -130,7 +133,7 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
     const inside = at !== -1;
     // an encrypted file's own strings (not those of a decrypted object stream) are read decrypted
     state.openString = w.strings === null ? undefined : (at) => (w.strings as EncryptedStrings).open(at);
-    const found = w.stored > 0 ? null : findActiveName(bytes, pos, inside ? at : to, state);
+    const found = w.stored > 0 ? null : findActiveName(bytes, pos, inside ? at : to, state, shared.strings);
     state.openString = undefined;
     if (found !== null)
       return describeName(

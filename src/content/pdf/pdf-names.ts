@@ -3,6 +3,7 @@
 import { quoteValue } from '../../decision/quote-value.ts';
 import type { WorkBudget } from '../work-budget.ts';
 import { isNumericFontMatrix } from './pdf-font-matrix.ts';
+import { RangeStrings, type StringSkipState } from './pdf-literal-strings.ts';
 import { type StringOpener, scriptStringAt, uriTargetAfter } from './pdf-uri-target.ts';
 
 /** Names that make a PDF active (besides a `/URI`, or a file `/F` or `/UF` pdf.js hands on as a link target, with a script target and a `/FontMatrix` that is not numbers, read where they stand): script, launch actions, attachments (the attachment stream's `/Type` is optional, so a file specification's `/EF` and a `/FileAttachment` annotation count too), rich media, XFA forms, form submission and data import. */
@@ -75,12 +76,21 @@ export function describeName(found: FoundName, where: string): string {
 }
 
 // the first active name in bytes [from, to), as the `nameToken` pattern would find it, or a `/URI` whose target has a
-// script scheme; notes `/Encrypt`, a `/URI` target by reference and a script-scheme string on the way. One pass: every byte is looked at once, as part of a name or on the way to the next `/`
-export function findActiveName(b: Buffer, from: number, to: number, state: NameScanState): FoundName | null {
+// script scheme; notes `/Encrypt`, a `/URI` target by reference and a script-scheme string on the way. One pass: every
+// byte is looked at once, as part of a name or on the way to the next `/`. With `skip` (the file's object layer), a
+// literal string every reader takes for one is passed over for names (pdf-literal-strings.ts)
+export function findActiveName(
+  b: Buffer,
+  from: number,
+  to: number,
+  state: NameScanState,
+  skip: StringSkipState | null = null,
+): FoundName | null {
   if (to > from) {
     state.work.scannedBytes += to - from;
     state.budget.spend('pdf', to - from);
   }
+  const strings = skip === null ? null : new RangeStrings(b, from, to, state.budget, skip);
   let i = from;
   while (i < to) {
     if (b[i] !== 0x2f) {
@@ -88,7 +98,8 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
       // (as written: an encrypted file's strings are read decrypted once such a target is seen, pdf-active.ts)
       if ((b[i] === 0x28 || b[i] === 0x3c) && state.scriptString === null)
         state.scriptString = scriptStringAt(b, i, to, state.budget);
-      i++;
+      const end = strings === null ? -1 : strings.at(i);
+      i = end === -1 ? i + 1 : passString(b, i + 1, end, state);
       continue;
     }
     const slash = i;
@@ -128,6 +139,17 @@ export function findActiveName(b: Buffer, from: number, to: number, state: NameS
     i = length > 0 ? end : slash + 1;
   }
   return null;
+}
+
+// the bytes (at, end) of a literal string passed over for names: nested strings are still read as possible `/URI`
+// targets by reference, and an `Encrypt` in it still notes the file as encrypted (both as before the pass); after it
+function passString(b: Buffer, at: number, end: number, state: NameScanState): number {
+  for (let k = at; k < end; k++) {
+    if ((b[k] === 0x28 || b[k] === 0x3c) && state.scriptString === null)
+      state.scriptString = scriptStringAt(b, k, end, state.budget);
+  }
+  if (b.subarray(at, end).includes('Encrypt', 0, 'latin1')) state.encrypted = true;
+  return end;
 }
 
 /** `text` with the `#xx` escapes of every name in it decoded. */

@@ -56,14 +56,20 @@ function foundLink(
  * newest listing, whose context it keeps.
  */
 export class FoundLinks {
-  // every listing still remembered, oldest first from `head` on, and its uri at the same index: a queue, not a Map
-  // keyed by listing (a Map's oldest entry is found past every entry deleted before it, so evicting one listing per
-  // new one from a full map costs more with every eviction)
+  // every listing still remembered and its uri, in a ring of `maxRememberedLinks` slots: the listing numbered `n`
+  // (counted from the first, `added` in all) at slot `n % maxRememberedLinks`, the `size` newest kept. A queue, not a
+  // Map keyed by listing (a Map's oldest entry is found past every entry deleted before it, so evicting one listing
+  // per new one from a full map costs more with every eviction), and a ring, not an array copied down as it fills
+  // (two arrays grown and copied every `maxRememberedLinks` listings cost more than the listings themselves)
   private listed: FoundLink[] = [];
   private uris: string[] = [];
-  private head = 0;
-  // the newest listing of each uri
+  private added = 0;
+  private size = 0;
+  // the newest listing of each uri among those numbered below `indexed`: the listings after it are indexed only when
+  // a uri is looked up (a read, a body's link), so a tool result's 500 links cost no map entry each (nor a map lookup
+  // and delete each, once the ring is full) when none of them is read before they are pushed out
   private readonly newest = new Map<string, FoundLink>();
+  private indexed = 0;
 
   /**
    * Remembers the links of one tool result; returns them (`found`, in content order) and the unread listings pushed
@@ -79,29 +85,30 @@ export class FoundLinks {
     const found: FoundLink[] = [];
     for (const { index, link } of links)
       this.add(foundLink(link, index, tool, responseId, at(), false), found, evicted);
-    this.compact();
     return { found, evicted };
   }
 
   /**
    * `remember` of the `resource_link` items of a tool result's `result`, found as `discoverLinks` finds them (only
    * `content[]` items, each item's `type` read once), found `at`: no entry per link made only to be read again.
+   * `listsEvicted` false: the listings pushed out are not listed (nothing records them), `evicted` is empty.
    */
   rememberResult(
     result: unknown,
     tool: string | null,
     responseId: JsonRpcId,
     at: Date,
+    listsEvicted = true,
   ): { found: FoundLink[]; evicted: FoundLink[] } {
     const evicted: FoundLink[] = [];
+    const pushedOut = listsEvicted ? evicted : null;
     const found: FoundLink[] = [];
     const content = isRecord(result) && Array.isArray(result['content']) ? result['content'] : [];
     // forEach, as `discoverLinks`: a hole in the array is no item
     content.forEach((item: unknown, index: number) => {
       if (isRecord(item) && item['type'] === 'resource_link')
-        this.add(foundLink(item, index, tool, responseId, at, false), found, evicted);
+        this.add(foundLink(item, index, tool, responseId, at, false), found, pushedOut);
     });
-    this.compact();
     return { found, evicted };
   }
 
@@ -113,35 +120,43 @@ export class FoundLinks {
    */
   keepFromBody(link: StartLinkInput['link'], responseId: JsonRpcId, at: Date): FoundLink[] {
     const evicted: FoundLink[] = [];
-    if (this.newest.has(uriOf(link))) return evicted;
+    if (this.newestOf(uriOf(link)) !== undefined) return evicted;
     this.add(foundLink(link, null, null, responseId, at, true), [], evicted);
-    this.compact();
     return evicted;
   }
 
-  // one listing remembered: onto `found`, the unread listing it pushed out of a full queue onto `evicted`
-  private add(f: FoundLink, found: FoundLink[], evicted: FoundLink[]): void {
+  // one listing remembered: onto `found`, the unread listing it pushed out of a full ring onto `evicted` (if any)
+  private add(f: FoundLink, found: FoundLink[], evicted: FoundLink[] | null): void {
     const uri = uriOf(f.link);
     found.push(f);
-    this.listed.push(f);
-    this.uris.push(uri);
-    this.newest.set(uri, f);
-    if (this.listed.length - this.head > maxRememberedLinks) {
-      const listing = this.listed[this.head] as FoundLink;
-      const listedUri = this.uris[this.head] as string;
-      this.head += 1;
-      if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
-      if (!listing.read) evicted.push(listing);
+    const slot = this.added % maxRememberedLinks;
+    if (this.size === maxRememberedLinks) {
+      // the oldest listing, in the slot the new one takes: in the map only once indexed (and there only while it is
+      // its uri's newest)
+      const listing = this.listed[slot] as FoundLink;
+      if (this.added - maxRememberedLinks < this.indexed) {
+        const listedUri = this.uris[slot] as string;
+        if (this.newest.get(listedUri) === listing) this.newest.delete(listedUri);
+      }
+      this.size -= 1;
+      if (!listing.read) evicted?.push(listing);
     }
+    // (until the ring is full, the slot is the arrays' end: they grow to `maxRememberedLinks` and no further)
+    this.listed[slot] = f;
+    this.uris[slot] = uri;
+    this.added += 1;
+    this.size += 1;
   }
 
-  // the queue drops what it evicted once that is as much as it keeps
-  private compact(): void {
-    if (this.head >= maxRememberedLinks) {
-      this.listed = this.listed.slice(this.head);
-      this.uris = this.uris.slice(this.head);
-      this.head = 0;
+  // the newest remembered listing of `uri`: the listings not yet indexed are indexed first, oldest first (a newer
+  // listing of a uri takes its place), from the oldest one still remembered
+  private newestOf(uri: string): FoundLink | undefined {
+    for (let n = Math.max(this.indexed, this.added - this.size); n < this.added; n += 1) {
+      const slot = n % maxRememberedLinks;
+      this.newest.set(this.uris[slot] as string, this.listed[slot] as FoundLink);
     }
+    this.indexed = this.added;
+    return this.newest.get(uri);
   }
 
   /**
@@ -149,18 +164,23 @@ export class FoundLinks {
    * `at()` (the clock is read only for a bare link).
    */
   forRead(uri: string, at: () => Date): FoundLink {
-    const f =
-      this.newest.get(uri) ?? foundLink({ type: 'resource_link', uri, name: uri }, null, null, null, at(), true);
+    const f = this.newestOf(uri) ?? foundLink({ type: 'resource_link', uri, name: uri }, null, null, null, at(), true);
     f.read = true;
     return f;
   }
 
   /** Takes every remembered listing that was never read, oldest first, and forgets them all. */
   takeUnread(): FoundLink[] {
-    const unread = this.listed.slice(this.head).filter((f) => !f.read);
+    const unread: FoundLink[] = [];
+    for (let n = this.added - this.size; n < this.added; n += 1) {
+      const f = this.listed[n % maxRememberedLinks] as FoundLink;
+      if (!f.read) unread.push(f);
+    }
     this.listed = [];
     this.uris = [];
-    this.head = 0;
+    this.added = 0;
+    this.size = 0;
+    this.indexed = 0;
     this.newest.clear();
     return unread;
   }

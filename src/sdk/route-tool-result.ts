@@ -20,6 +20,7 @@ import { answerJudged } from './answer-judged.ts';
 import type { Noting } from './refusals-noted.ts';
 import { contentEmbedded } from './early-items.ts';
 import type { BatchMember } from './batch-refusals.ts';
+import { StepsByIndex } from './steps-by-index.ts';
 
 // A tool result (and a task's result, which is one): its links found, decided once each and recorded before it goes
 // on; each refused link noted (`refused-addresses.ts`) and, where this front end judges the items, replaced by
@@ -91,8 +92,7 @@ export function onToolResult(
       // each link decided once: the discovery records and the caller's edits of the items share the decision
       const steps = await s.stepsOf(found);
       sibling?.decided(steps);
-      const byIndex = new Map<number, LinkStep>();
-      found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
+      const byIndex = stepsByIndex(found, steps);
       // the result's prose and its allowed links may not name a link refused before it, in this chunk too (its own
       // refused links, and their uris beside them, become notices in the proxy), nor one a result of its batch refused
       await noted.earlier(sibling?.notings);
@@ -115,6 +115,16 @@ export function onToolResult(
       noted();
     }
   });
+}
+
+// the steps of `found` by content index: over one array when the indices are those of one result's `content` (as
+// `rememberResult` finds them, increasing), not a `Map` entry per link
+function stepsByIndex(found: readonly FoundLink[], steps: readonly LinkStep[]): ReadonlyMap<number, LinkStep> {
+  const indices = found.map((f) => f.contentIndex);
+  if (StepsByIndex.fits(indices)) return new StepsByIndex(indices, steps);
+  const byIndex = new Map<number, LinkStep>();
+  found.forEach((f, i) => byIndex.set(f.contentIndex ?? -1, steps[i] as LinkStep));
+  return byIndex;
 }
 
 // a tool result of the batch being taken apart joins its ledger, and the caller that judges its items (the proxy)
@@ -163,9 +173,9 @@ export function onTaskResult(
 }
 
 // the links of one result, found at one time (one clock reading, not one per link) and remembered; those it pushed
-// out are recorded as unread
+// out are recorded as unread (not even listed when no record would be kept: `recordUnread` writes none then)
 function remembered(s: TransportSession, result: unknown, tool: string | null, id: JsonRpcId): FoundLink[] {
-  const { found, evicted } = s.found.rememberResult(result, tool, id, s.now());
+  const { found, evicted } = s.found.rememberResult(result, tool, id, s.now(), !s.keepsNoRecords);
   if (evicted.length > 0) s.queue(() => s.recordUnread(evicted, 'the host did not read it before more links arrived'));
   return found;
 }

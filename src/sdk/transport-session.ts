@@ -1,5 +1,13 @@
 import type { JsonRpcMessage as JSONRPCMessage, McpTransport as Transport, MessageExtraInfo } from './mcp-transport.ts';
-import { discoverLink, type FlowMode, type LinkStep, skipRead, startLinkNow, uriReading } from '../flow/link-steps.ts';
+import {
+  discoverLink,
+  type FlowMode,
+  type LinkStep,
+  skipRead,
+  type StartLinkInput,
+  startLinkNow,
+  uriReading,
+} from '../flow/link-steps.ts';
 import { guardGate, minJudgementMs } from '../flow/guard-gate.ts';
 import { checkMode } from '../flow/mode-option.ts';
 import type { CacheKey, ReadCache } from '../flow/read-cache.ts';
@@ -448,14 +456,22 @@ export class TransportSession {
   /** The flow's link decision for a found link, with the connection's context (a new decision: see `stepOf`). */
   private startStep(f: FoundLink): LinkStep | Promise<LinkStep> {
     const reading = uriReading(f.link);
-    return startLinkNow(this.gate, {
-      link: f.link,
-      discovered: discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at, reading),
-      reading,
-      linkServer: this.server,
-      mode: this.mode,
-    });
+    const discovered = discoverLink(f.link, f.contentIndex, this.context(f.tool, f.responseId), f.at, reading);
+    // one start input refilled link after link (a tool result's 500 links, one object): the step copies what it keeps
+    // of it when the gate decided at once; one handed to a decision that answers later stays that decision's
+    let input = this.spareInput;
+    this.spareInput = undefined;
+    if (input === undefined) input = { link: f.link, discovered, reading, linkServer: this.server, mode: this.mode };
+    else {
+      input.link = f.link;
+      input.discovered = discovered;
+      input.reading = reading;
+    }
+    const step = startLinkNow(this.gate, input);
+    if (!(step instanceof Promise)) this.spareInput = input;
+    return step;
   }
+  private spareInput: Omit<Required<StartLinkInput>, 'readFrom' | 'seen'> | undefined;
 
   /**
    * Judges the urls of URL-mode elicitations a message of the server carries (`tool`'s answer or the server's own

@@ -129,7 +129,7 @@ async function answerFromCache(
 // a fault on the cached read path (a lookup, an entry or a step that throws): the host gets the gate's error at once,
 // never the cached body, and the fault goes to `onerror`
 function cacheFault(s: TransportSession, id: JsonRpcId, error: unknown): Promise<void> {
-  s.deliver(gateError(id, `linkgate: the cached answer could not be passed on as judged: ${errorLine(error)}`));
+  s.answerGateFault(id, error, undefined, 'cached answer');
   return Promise.reject(error instanceof Error ? error : new Error(errorLine(error)));
 }
 
@@ -210,7 +210,7 @@ export async function onReadAnswer(
     await handOn(s, id, message, answer, pending, judged, extra);
   } catch (error) {
     // a step after the judgement that fails (a cache that throws, say) fails the read: the host is never left waiting
-    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
+    s.answerGateFault(id, error, extra);
     throw error;
   }
 }
@@ -243,7 +243,7 @@ async function handOn(
     answerHost(s, id, sent, pending.step, judged, extra);
   } catch (error) {
     // an answer that cannot be passed on as judged fails its request: the host is never left waiting
-    s.deliver(gateError(id, `linkgate: the answer could not be passed on as judged: ${errorLine(error)}`), extra);
+    s.answerGateFault(id, error, extra);
   }
 }
 

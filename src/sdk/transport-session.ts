@@ -211,6 +211,14 @@ export class TransportSession {
       this.requests.delivered(message['id']);
   }
 
+  /**
+   * Answers the host's request `id` with the gate's -32080 error for a fault on the way out: its `what` (`answer`, or
+   * `cached answer`) could not be passed on as judged, so none of it is (the host is never left waiting).
+   */
+  answerGateFault(id: JsonRpcId, error: unknown, extra?: MessageExtraInfo, what = 'answer'): void {
+    this.deliver(gateError(id, `linkgate: the ${what} could not be passed on as judged: ${errorLine(error)}`), extra);
+  }
+
   /** Reports an error to the host's `onerror`. */
   fail(error: unknown): void {
     this.host.onerror?.(isError(error) ? error : new Error(errorLine(error), { cause: error }));

@@ -269,7 +269,8 @@ function keptLinkEdit(path: JsonPath, item: Record<string, unknown>, decision: D
     : { op: 'set', path, key: '_meta', value: allowed ? allowMeta : { [decisionMetaKey]: compact } };
 }
 
-const contentPath: JsonPath = ['result', 'content'];
+// the path of a tool result's `content`, shared (frozen) by the edits of its links (`setAt`)
+const contentPath: JsonPath = Object.freeze(['result', 'content']);
 
 // the path of a prompt's message block at `position`, from the top of the answer
 const textPath = (blocks: readonly MessageBlock[], position: number): JsonPath => [
@@ -300,10 +301,18 @@ function keptLinksOnly(
     if (type === 'resource_link') {
       const step = steps.get(i);
       if (step === undefined || step.linkDecision.effect === 'deny') return undefined;
-      edits.push(keptLinkEdit(pathTo(contentPath, i), item, step.linkDecision));
+      edits.push(keptItemEdit(i, item, step.linkDecision));
     } else if ((type === 'resource' && isRecord(item['resource'])) || isJsonText(item)) return undefined;
   }
   return edits;
+}
+
+// `keptLinkEdit` of the link at `content[i]`: a link without an object `_meta` of its own is set at its index in the
+// shared `content` path (no path array per link)
+function keptItemEdit(i: number, item: Record<string, unknown>, decision: Decision): MessageEdit {
+  if (isRecord(item['_meta'])) return keptLinkEdit(pathTo(contentPath, i), item, decision);
+  const compact = decision.effect === 'allow' ? allowMeta : { [decisionMetaKey]: compactDecision(decision) };
+  return { op: 'setAt', path: contentPath, index: i, key: '_meta', value: compact };
 }
 
 // a link refused in a result, at `path`: its item is worded once every link of the result is decided

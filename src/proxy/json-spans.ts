@@ -150,21 +150,26 @@ function editSplices(
     return made[comma ? 1 : 0];
   };
   // the edits of one message mostly share their parent (the links of one `content`): located once for all of them
+  // (a `setAt`'s parent is its whole `path`, any other edit's all of its path but the last step)
   let parentPath: JsonPath | null = null;
+  let parentSteps = 0;
   let parentAt: Span | null = null;
   // the parsed value of that parent (undefined: no parsed value, or none there)
   let parentValue: unknown;
   for (let e = 0; e < edits.length; e += 1) {
     const edit = edits[e] as MessageEdit;
     const { path } = edit;
-    const step = path.at(-1);
+    const setAt = edit.op === 'setAt';
+    const step = setAt ? edit.index : path.at(-1);
     let at: Span | null;
     if (step === undefined) at = index.locate(path);
     else {
-      if (parentPath === null || !sameParent(parentPath, path)) {
+      const steps = setAt ? path.length : path.length - 1;
+      if (parentPath === null || !samePrefix(parentPath, parentSteps, path, steps)) {
         parentPath = path;
-        parentAt = index.locate(path.slice(0, -1));
-        parentValue = valueAt(parsed, path, path.length - 1);
+        parentSteps = steps;
+        parentAt = index.locate(setAt ? path : path.slice(0, -1));
+        parentValue = valueAt(parsed, path, steps);
       }
       at = parentAt === null ? null : index.child(parentAt, step);
     }
@@ -243,10 +248,11 @@ function valueAt(parsed: unknown, path: JsonPath, steps: number): unknown {
   return value;
 }
 
-// whether `a` and `b` name the same parent (all but their last step)
-function sameParent(a: JsonPath, b: JsonPath): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length - 1; i += 1) if (a[i] !== b[i]) return false;
+// whether the first `aSteps` steps of `a` and the first `bSteps` of `b` name the same container
+function samePrefix(a: JsonPath, aSteps: number, b: JsonPath, bSteps: number): boolean {
+  if (aSteps !== bSteps) return false;
+  if (a === b) return true;
+  for (let i = 0; i < aSteps; i += 1) if (a[i] !== b[i]) return false;
   return true;
 }
 

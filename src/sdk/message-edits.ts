@@ -6,12 +6,20 @@ export type JsonPath = readonly (string | number)[];
 /**
  * One change the gate makes to a message. `keep`: the array at `path` keeps only the elements at `indices`
  * (increasing). `set`: the object at `path` gets member `key` = `value` (the last member of that name is replaced,
- * else the member is added at the end). `replace`: the value at `path` becomes `value`. Edits of one message never
- * overlap: no path of one lies inside the value another replaces or filters.
+ * else the member is added at the end). `setAt`: `set` of the object at element `index` of the array at `path` (the
+ * links of one `content` share one `path`, not an array each). `replace`: the value at `path` becomes `value`. Edits
+ * of one message never overlap: no path of one lies inside the value another replaces or filters.
  */
 export type MessageEdit =
   | { readonly op: 'keep'; readonly path: JsonPath; readonly indices: readonly number[] }
   | { readonly op: 'set'; readonly path: JsonPath; readonly key: string; readonly value: unknown }
+  | {
+      readonly op: 'setAt';
+      readonly path: JsonPath;
+      readonly index: number;
+      readonly key: string;
+      readonly value: unknown;
+    }
   | { readonly op: 'replace'; readonly path: JsonPath; readonly value: unknown };
 
 /** A message the gate changed: the one it came as, and the edits. */
@@ -61,6 +69,14 @@ export function editMessage(message: Readonly<Record<string, unknown>>, edits: r
     } else if (edit.op === 'set') {
       if (!isRecord(parent)) throw new TypeError('`set` needs an object');
       parent[edit.key] = edit.value;
+    } else if (edit.op === 'setAt') {
+      const list: unknown = parent;
+      if (!Array.isArray(list)) throw new TypeError('`setAt` needs an array');
+      const child: unknown = (list as unknown[])[edit.index];
+      if (!isRecord(child)) throw new TypeError('`setAt` needs an object');
+      const made = copy(child) as Record<string, unknown>;
+      (list as unknown[])[edit.index] = made;
+      made[edit.key] = edit.value;
     } else {
       const last = edit.path.at(-1);
       if (last === undefined) throw new TypeError('`replace` needs a path');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { matchBrackets, spanAt, spliceEdits, spliceEditsInto } from '../../src/proxy/json-spans.ts';
 import { namesAndBrackets } from '../../src/flow/member-names.ts';
-import { editMessage, type MessageEdit } from '../../src/sdk/message-edits.ts';
+import { editMessage, type JsonPath, type MessageEdit } from '../../src/sdk/message-edits.ts';
 
 // writes a value the way a peer might: compact or spaced, members in their order
 function write(value: unknown, space: string): string {
@@ -234,6 +234,71 @@ describe('spanAt and spliceEdits', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+  test('property: `setAt` of an element is the `set` of its full path: the same text, bytes and edited value', () => {
+    const item = fc.oneof(
+      fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const content: JsonPath = ['result', 'content'];
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 6 }),
+        fc.constantFrom('', ' ', '\n\t'),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 6, maxLength: 6 }),
+        (items, space, pick) => {
+          const text = `${write({ jsonrpc: '2.0', id: 7, result: { content: items } }, space)}\n`;
+          // the same edits, each element's `set` written with its full path or as a `setAt` (some of each)
+          const full: MessageEdit[] = [];
+          const mixed: MessageEdit[] = [];
+          items.forEach((c, i) => {
+            const isObject = c !== null && typeof c === 'object' && !Array.isArray(c);
+            if (pick[i] === 3) {
+              full.push({ op: 'replace', path: [...content, i], value: { type: 'text', text: 'w' } });
+              mixed.push({ op: 'replace', path: [...content, i], value: { type: 'text', text: 'w' } });
+            } else if (pick[i] !== 0 && isObject) {
+              full.push({ op: 'set', path: [...content, i], key: '_meta', value: { d: i } });
+              mixed.push(
+                pick[i] === 1
+                  ? { op: 'setAt', path: content, index: i, key: '_meta', value: { d: i } }
+                  : { op: 'set', path: [...content, i], key: '_meta', value: { d: i } },
+              );
+            }
+          });
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          const out = spliceEdits(text, full, parsed);
+          expect(spliceEdits(text, mixed, parsed)).toBe(out);
+          expect(spliceEdits(text, mixed)).toBe(spliceEdits(text, full));
+          expect(spliceEdits(text, [...mixed].reverse(), parsed)).toBe(out);
+          const bytes = Buffer.from(text);
+          expect(spliceEditsInto(text, [bytes], bytes.length, mixed, parsed)?.toString('utf8') ?? null).toBe(
+            spliceEditsInto(text, [bytes], bytes.length, full, parsed)?.toString('utf8') ?? null,
+          );
+          // (each on a parse of its own: a message no edit copied carries what was made of it)
+          expect(JSON.parse(JSON.stringify(editMessage(JSON.parse(text) as Record<string, unknown>, mixed)))).toEqual(
+            JSON.parse(JSON.stringify(editMessage(JSON.parse(text) as Record<string, unknown>, full))),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('`setAt` of what is not an object in an array leads nowhere: null, and a TypeError from `editMessage`', () => {
+    const text = '{"result":{"content":[1,{"a":1}],"o":{"0":{}}}}\n';
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const edits = (path: JsonPath, index: number): MessageEdit[] => [{ op: 'setAt', path, index, key: 'k', value: 1 }];
+    for (const [path, index] of [
+      [['result', 'content'], 0],
+      [['result', 'content'], 2],
+      [['result', 'o'], 0],
+    ] as const) {
+      expect(spliceEdits(text, edits(path, index), parsed)).toBeNull();
+      expect(() => editMessage(parsed, edits(path, index))).toThrow(TypeError);
+    }
+    expect(spliceEdits(text, edits(['result', 'content'], 1), parsed)).toBe(
+      '{"result":{"content":[1,{"a":1,"k":1}],"o":{"0":{}}}}\n',
     );
   });
 });

@@ -16,8 +16,6 @@ export default defineConfig({
     pool: 'forks',
     // every fast-check property prints a replayable seed; FC_SEED replays it
     setupFiles: ['test/setup/fast-check.ts'],
-    // one scratch TMPDIR per run, removed at its end: the temp folders tests make are not left behind
-    globalSetup: ['test/setup/scratch-tmpdir.ts'],
     // the json report feeds .ci/run's closing `N passed, N failed` line
     reporters: ['default', ['json', { outputFile: '.vitest-result.json' }]],
     projects: [
@@ -36,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'real-host',
           include: realHost,
-          globalSetup: ['test/setup/scratch-tmpdir.ts', 'test/real-host/install-real-parts.ts'],
+          globalSetup: ['test/real-host/install-real-parts.ts'],
           // one host run, with room for a loaded machine; the run itself is killed at its own timeoutMs
           testTimeout: 180_000,
           // a beforeAll that installs a part the global set-up did not (install-package.ts caps it at 10 minutes)

@@ -18,11 +18,10 @@ const isHexOrWhite = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') isHexOrWhite[c.charCodeAt(0)] = 1;
 for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) isHexOrWhite[c] = 1;
 
-// text in a string where a reader may start or resume lexing: a cross-reference table (`startxref` may point at an
-// `xref` token anywhere), a trailer (pdf.js's rebuild takes `trailer` where a token may start), the end of a stream's
-// data (pdf.js searches `endstream`, `endstrea` and `endsteam` anywhere) and of an inline image's (`EI` before white
-// space). Regular bytes are those that are neither PDF white space nor delimiters
-const resumeMarks = /xref(?![^\0\t\n\f\r /[\]<>(){}%])|(?<![^\0\t\n\f\r /[\]<>(){}%])trailer|endst|EI[\0\t\n\f\r ]/;
+// text in a string where a reader may start or resume lexing: the cross-reference table and trailer (`xref`,
+// `trailer`, which a rebuild finds anywhere), the end of a stream's data (pdf.js searches `endstream`, `endstrea`
+// and `endsteam`) and of an inline image's (`EI` before white space)
+const resumeMarks = ['xref', 'trailer', 'endst'];
 
 /**
  * The literal strings of one range [from, to) of the object layer, read forward from `from`. `at` is called with every
@@ -131,7 +130,8 @@ export class RangeStrings {
     if ((this.firstEol > at && this.firstEol < end) || (this.firstGt > at && this.firstGt < end)) return false;
     const text = b.toString('latin1', at, end);
     this.budget.spend('pdf', 4 * (end - at));
-    if (resumeMarks.test(text)) return false;
+    if (resumeMarks.some((mark) => text.includes(mark))) return false;
+    if (/EI[\0\t\n\f\r ]/.test(text)) return false;
     return !text.includes('obj') || findObjectHeader(text, 0, text.length, this.budget) === -1;
   }
 }

@@ -46,25 +46,6 @@ export function openActionPdf(action: string | null, ...others: (string | null)[
 
 const js = `/S /JavaScript /JS (${stringAttackScript.replace(/[()]/g, '\\$&')})`;
 
-// a string holding a whole cross-reference table and a trailer whose inline catalog opens with the script:
-// `startxref` points into the string
-function xrefInString(): Buffer {
-  let text = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
-  const at: number[] = [];
-  for (const body of [
-    '<< /Type /Pages /Kids [2 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 1 0 R /MediaBox [0 0 612 792] >>',
-  ]) {
-    at.push(text.length);
-    text += `${at.length} 0 obj\n${body}\nendobj\n`;
-  }
-  text += '3 0 obj\n(';
-  const xref = text.length;
-  text += `xref\n0 3\n0000000000 65535 f \n${at.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  text += `trailer\n<< /Size 3 /Root << /Type /Catalog /Pages 1 0 R /OpenAction << ${js} >> >> >>\n%)\nendobj\n`;
-  return latin1(`${text}startxref\n${xref}\n%%EOF\n`);
-}
-
 /** Shapes that hide a live JavaScript OpenAction behind strings read some other way: name and bytes. */
 export const stringNameAttacks: [string, Buffer][] = [
   ['a real action after a string spelling the names', openActionPdf(`<< /T (https://x.test/JavaScript/) ${js} >>`)],
@@ -80,7 +61,6 @@ export const stringNameAttacks: [string, Buffer][] = [
     openActionPdf(null, `<< /T (4 0 obj << ${js} >> endobj % )\n>>`),
   ],
   ['an inline image whose data holds a `(`', openActionPdf(`<< /X BI /W 1 /H 1 /BPC 8 /CS /G ID ( EI ${js} >>\n% )`)],
-  ['a cross-reference table and trailer inside a string, where `startxref` points', xrefInString()],
   [
     'a string across a `stream` keyword, resumed behind a comment and a hex string',
     openActionPdf(`<< /A (>> stream\nendstream % ) /B <\n( > ${js} >>\n% )`),
@@ -109,11 +89,4 @@ export const stringNameControls: [string, Buffer][] = [
   ['a string whose `)` is escaped, so the names are inside it', linkPdf('(https://x.test/)', `(x\\) ${js})`)],
   ['names inside nested parentheses', linkPdf('(https://x.test/a/JavaScript/)', `(a (b ${js}) c)`)],
   ['a name after an escaped backslash inside a string', linkPdf('(https://x.test/)', '(a\\\\ /Launch b)')],
-  [
-    'links whose fragments spell `trailer`, `xref` and `obj` inside words',
-    linkPdf(
-      '(https://nodejs.org/api/http.html#messagetrailers/JavaScript/)',
-      '(crossxrefs /JS util.inspect\\(object\\))',
-    ),
-  ],
 ];

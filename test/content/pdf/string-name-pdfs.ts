@@ -46,6 +46,21 @@ export function openActionPdf(action: string | null, ...others: (string | null)[
 
 const js = `/S /JavaScript /JS (${stringAttackScript.replace(/[()]/g, '\\$&')})`;
 
+/**
+ * A PDF with no usable cross-reference table (`startxref` pointing at `startxref`), so pdf.js rebuilds it from the
+ * text (`XRef.indexObjects`), whose object 3 is one literal string `(text…)` holding a trailer whose catalog opens with
+ * a JavaScript action: the rebuild finds `xref`, `trailer` and `endobj` at boundaries a lexer does not.
+ */
+function rebuildPdf(text: string, startxref = '999999'): Buffer {
+  const catalog = `/Root << /Type /Catalog /Pages 1 0 R /OpenAction << ${js} >> >> >>`;
+  return latin1(
+    '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n' +
+      '1 0 obj\n<< /Type /Pages /Kids [2 0 R] /Count 1 >>\nendobj\n' +
+      '2 0 obj\n<< /Type /Page /Parent 1 0 R /MediaBox [0 0 612 792] >>\nendobj\n' +
+      `3 0 obj\n(${text} ${catalog}\n%)\nendobj\nstartxref\n${startxref}\n%%EOF\n`,
+  );
+}
+
 /** Shapes that hide a live JavaScript OpenAction behind strings read some other way: name and bytes. */
 export const stringNameAttacks: [string, Buffer][] = [
   ['a real action after a string spelling the names', openActionPdf(`<< /T (https://x.test/JavaScript/) ${js} >>`)],
@@ -61,6 +76,13 @@ export const stringNameAttacks: [string, Buffer][] = [
     openActionPdf(null, `<< /T (4 0 obj << ${js} >> endobj % )\n>>`),
   ],
   ['an inline image whose data holds a `(`', openActionPdf(`<< /X BI /W 1 /H 1 /BPC 8 /CS /G ID ( EI ${js} >>\n% )`)],
+  // the xref rebuild's own token boundaries (found in review): `xref` before a byte JavaScript's \\s takes, a
+  // `trailer` inside a word, after `endobj.`, or before `<<` after any byte
+  ['a string: xref and U+00A0, xtrailer (rebuilt)', rebuildPdf('see xref\xa00 0 xtrailer << /Size 4')],
+  ['a string: xref and VT, xtrailer (rebuilt)', rebuildPdf('see xref\x0b0 0 xtrailer << /Size 4')],
+  ['a string: xref and U+00A0, startxref 0 (rebuilt)', rebuildPdf('see xref\xa00 0 xtrailer << /Size 4', '0')],
+  ['a string: endobj.trailer (rebuilt)', rebuildPdf('see endobj.trailer << /Size 4')],
+  ['a string: see.trailer<<1 (rebuilt)', rebuildPdf('see.trailer<<1 /Size 4')],
   [
     'a string across a `stream` keyword, resumed behind a comment and a hex string',
     openActionPdf(`<< /A (>> stream\nendstream % ) /B <\n( > ${js} >>\n% )`),

@@ -27,19 +27,26 @@ export function opensLikeJson(text: string): boolean {
 
 /**
  * Whether a text that opens like JSON goes on as data would (what a JSON5 or YAML flow reader, or a model reading it
- * as data, would take as a value): after its `{` or `[`, the next character that is not white space opens a string, a
- * container, a number or closes it; or, after `{`, a bare member name and its `:`; or, after `[`, a literal word. A
- * markdown link (`[docs](…)`, `[![badge](…)](…)`) or a `{placeholder}` in prose is prose, as it was before.
+ * as data, would take as a value): after its `{`, a quoted or bare member name and its `:`, a string or a comment;
+ * after its `[`, a string, a comment, a container that goes on as data, or a first value and the `,` of a list. A log
+ * line (`[2026-12-07 …]`, `[1/3] …`), a markdown link, reference or task (`[docs](…)`, `[1]: …`, `[ ] …`) or a
+ * template (`{{#each}}`, `{name}`) is prose, as it was before.
  */
 export function opensLikeData(text: string): boolean {
-  const at = text.search(/\S/);
+  return containerGoesOn(text, text.search(/\S/), 0);
+}
+
+// whether the `{` or `[` at `at` opens a container a data reader takes (containers nested 8 deep at the most)
+function containerGoesOn(text: string, at: number, depth: number): boolean {
   const open = text[at];
   if (open !== '{' && open !== '[') return false;
-  const rest = text.slice(at + 1, at + 1 + 64);
-  if (/^\s*(?:$|["'{[\]}+\-.0-9])/.test(rest)) return true;
-  return open === '{'
-    ? /^\s*[A-Za-z_$][\w$]*\s*:/.test(rest)
-    : /^\s*(?:true|false|null|NaN|Infinity|undefined)(?![\w$])/.test(rest);
+  const rest = text.slice(at + 1, at + 1 + 256);
+  const first = rest.search(/\S/);
+  const c = rest[first];
+  if (c === '"' || c === "'" || rest.startsWith('//', first) || rest.startsWith('/*', first)) return true;
+  if (open === '{') return /^\s*(?:[A-Za-z_$\\\u0080-\uffff][\w$\\\u0080-\uffff]*)\s*:/.test(rest);
+  if (c === '{' || c === '[') return depth < 8 && containerGoesOn(text, at + 1 + first, depth + 1);
+  return /^\s*(?:[+-]?[\d.][\w.+-]*|true|false|null|NaN|[+-]?Infinity|undefined)\s*,/.test(rest);
 }
 
 const nothingTaken: AlmostJson = Object.freeze({ namesLink: false, uris: [] });

@@ -65,6 +65,13 @@ const almostLinks: [string, string][] = [
   ['the name spelled with a \\x escape', `[${linkText('resource\\x5flink')},]`],
   ['the name in another case', `[${linkText('Resource_Link')},]`],
   ['a JSON string of it in a string', `{"payload":${JSON.stringify(linkText('resource\\u005flink'))},}`],
+  // JSON5 readers take these as a resource_link object (found in review)
+  ['a line comment after the brace', `{ // links\n ${linkText('resource_link').slice(1, -1)}, }`],
+  ['a block comment after the brace', `{/*x*/${linkText('resource_link').slice(1, -1)},}`],
+  ['a comment after the bracket', `[ // list\n ${linkText('resource_link')}, ]`],
+  ['a bare non-ASCII member name first', `{ é: 1, ${linkText('resource_link').slice(1, -1)}, }`],
+  ['a bare member name spelled with an escape', `{ \\u0074ype: "resource_link", uri: "${metadata}", }`],
+  ['a list whose first value is a number', `[1, ${linkText('resource_link')}]]`],
 ];
 
 describe('a tool result text that opens like JSON and does not parse', () => {
@@ -100,6 +107,14 @@ describe('a tool result text that opens like JSON and does not parse', () => {
     ['a markdown link to a local address', '[the guide](http://localhost:3000/guide) names resource_link'],
     ['a markdown badge line', '[![build](https://ci.example/b.svg)](http://127.0.0.1:8080/) resource_link docs'],
     ['a placeholder in prose', '{name} is served at http://10.0.0.5/ as a resource_link'],
+    // found in review: ordinary texts that open with a bracket
+    ['a log line', '[2026-12-07 19:00:01] INFO GET http://127.0.0.1:8080/health 200'],
+    ['a markdown reference definition', '[1]: http://localhost:3000/docs\n\nSee [the docs][1].'],
+    ['a numbered note naming resource_link', '[1] The MCP spec lets a tool return resource_link items.'],
+    ['a progress line', '[1/3] fetching http://192.168.1.10/artifact.tgz'],
+    ['a template', '{{#each links}} <a href="http://10.0.0.5/{{this}}">x</a> {{/each}}'],
+    ['a task list item', '[ ] TODO: read resource_link docs'],
+    ['a wiki link', '[[Setup]] runs at http://localhost:8080/'],
   ])('control: %s is handed on unchanged', async (_, text) => {
     const judged = await judgeResultValues(
       gate,

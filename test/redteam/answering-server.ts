@@ -1,7 +1,7 @@
 // A red-team stdio MCP server (JSON-RPC written by hand) that answers any method as its caller scripted it, so a test
 // decides what every answer holds, `tools/list` and `completion/complete` included. The tool `result` answers with its
 // argument `result` (or with its `error`, a JSON-RPC error); its `answers` (method → `{result}` or `{error}`) is what
-// later requests of that method get (`{hold: true}`: none), and `notify` (raw messages) is written right after the call's answer. A
+// later requests of that method get (`{hold: true}`: none), and `notify` (raw messages) is written right after the call's answer (before it with `notifyFirst`). A
 // `resources/read` answers `BODY <uri>` unless `answers` scripts it, and is appended to RT_REQUEST_LOG as `{uri}`.
 import { appendFileSync } from 'node:fs';
 import { type JsonObject, jsonRpcLine, readStdinMessages } from '../fixtures/servers/stdio-lines.ts';
@@ -20,9 +20,14 @@ function onRequest(id: string | number, method: string, params: JsonObject): voi
   if (method === 'tools/call') {
     const args = (params['arguments'] ?? {}) as JsonObject;
     for (const [m, a] of Object.entries((args['answers'] ?? {}) as Record<string, JsonObject>)) answers.set(m, a);
+    const notify = () => {
+      for (const m of (args['notify'] ?? []) as JsonObject[]) process.stdout.write(`${JSON.stringify(m)}\n`);
+    };
+    // `notifyFirst`: the raw messages before the call's answer, so the caller has them when its call returns
+    if (args['notifyFirst'] === true) notify();
     if (args['error'] !== undefined) send({ id, error: args['error'] });
     else if (args['answer'] !== false) send({ id, result: args['result'] ?? { content: [] } });
-    for (const m of (args['notify'] ?? []) as JsonObject[]) process.stdout.write(`${JSON.stringify(m)}\n`);
+    if (args['notifyFirst'] !== true) notify();
     return;
   }
   if (method === 'resources/read' && log !== undefined)

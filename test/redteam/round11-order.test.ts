@@ -79,7 +79,12 @@ describe("red team, order (round 11): answers under the read tool's own ids", ()
       links.transport('a', scriptedTransport(path.join(await scratch(), 'r.jsonl'), answeringServer)),
     );
     onClose(() => client.close());
-    await client.callTool({ name: 'result', arguments: { result: { content: [link(doc, 'a')] }, notify, answers } });
+    // the raw messages come before the call's answer: had they come after it, a loaded machine could send the read
+    // before they arrive, and an answer that arrives after its request is the answer
+    await client.callTool({
+      name: 'result',
+      arguments: { result: { content: [link(doc, 'a')] }, notify, notifyFirst: true, answers },
+    });
     return links;
   }
   const smuggled = (id: string) => ({

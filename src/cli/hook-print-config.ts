@@ -1,6 +1,6 @@
 import { join, resolve as resolvePath } from 'node:path';
 import { GateError } from '../errors.ts';
-import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
+import { hookBlindPathLine, hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import type { HookHost } from '../hook/hook-hosts.ts';
 import { hookSettings, shellQuote } from '../hook/hook-settings.ts';
 import { namedStateFolder } from '../hook/state-folder.ts';
@@ -90,7 +90,7 @@ export async function printHookConfig(
   // the host's own hooks block, from its description (src/hosts/)
   const description = hostDescriptions[host];
   const settings = hookSettings(description, command.map(shellQuote).join(' '));
-  if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(description)}\n`);
+  if (values.server === undefined) io.stderr.write(`linkgate hook: ${hooksAloneLine(host, description)}\n`);
   else {
     // the proxy in front of the server: it sees every read and result itself, so nothing depends on a hook running
     const args = [cliEntry(), 'proxy', ...shared, '--server', values.server, ...tail, '--', ...rest];
@@ -100,7 +100,11 @@ export async function printHookConfig(
   return 0;
 }
 
-/** What `--print-config` says on stderr when it prints the hooks alone: how the host fails with hooks only. */
-function hooksAloneLine(host: HostDescription): string {
-  return `${host.setup.hooksAlone}; give \`--server NAME -- COMMAND [ARG…]\` to print the proxy that fronts each server as well`;
+/**
+ * What `--print-config` says on stderr when it prints the hooks alone: how the host fails with hooks only, and what
+ * reaches the model on a path no hook of it can gate (Claude Code's tool results with `isError: true`).
+ */
+function hooksAloneLine(name: HookHost, host: HostDescription): string {
+  const blind = hookBlindPathLine(name);
+  return `${host.setup.hooksAlone}${blind === null ? '' : `; ${blind}`}; give \`--server NAME -- COMMAND [ARG…]\` to print the proxy that fronts each server as well`;
 }

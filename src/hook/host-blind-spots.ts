@@ -1,3 +1,4 @@
+import type { HookBlindPath } from '../hosts/host-description.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
 import type { HookHost } from './hook-hosts.ts';
@@ -36,4 +37,21 @@ export function hookBlindSpotLine(host: HookHost, policy: Policy): string | null
   if (spots.length === 0) return null;
   const settings = spots.map((s) => `\`${s.setting}\``).join(', ');
   return `not enforced by the ${host} hook: ${settings} (${renderedLink(host) ?? ''}, with no declared size or type); linkgate proxy in front of the server enforces them`;
+}
+
+/**
+ * The paths by which `host` hands the model what a server sent where no hook can withhold it (Claude Code's tool
+ * results with `isError: true`), measured on the real binaries; empty when none is known. Only `linkgate proxy` in
+ * front of the server gates them. The hook itself never names them: an event shows it nothing of how the host starts
+ * the server, so it cannot tell whether a proxy stands in front (doctor, which reads the host's server entries, does).
+ */
+export function hookBlindPaths(host: HookHost): readonly HookBlindPath[] {
+  return hostDescriptions[host].hookBlindPaths ?? [];
+}
+
+/** One line naming what the hooks of `host` alone leave ungated on the way to the model; null when nothing is known. */
+export function hookBlindPathLine(host: HookHost): string | null {
+  const paths = hookBlindPaths(host);
+  if (paths.length === 0) return null;
+  return paths.map((p) => `${p.what} are not gated by any hook: ${p.why}`).join('; ');
 }

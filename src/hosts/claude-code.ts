@@ -124,4 +124,15 @@ export const claudeCode: HostDescription = {
       'these hooks alone fail open: a post hook that cannot run lets its tool result through, and a pre hook that answers garbage lets the read go ahead, even with `onFailure: "block"`',
   },
   renderedLink: 'claude code hands its hooks a link as text (`[Resource link: NAME] URI (DESCRIPTION)`)',
+  // measured (test/real-host/claude-code-tool-error.test.ts): an MCP tool answering `isError: true` gets no
+  // `PostToolUse` but `PostToolUseFailure`, its `error` the result's text (links as `[Resource link: NAME] URI`), and the
+  // model gets that text; the event's answer schema takes only `additionalContext` (`continue: false` beside it still
+  // lets the error through)
+  hookBlindPaths: [
+    {
+      what: 'tool results with `isError: true`',
+      why: 'claude code hands them to the model through `PostToolUseFailure`, whose answer can only add context: no hook can withhold a refused link or address in them',
+      measured: 'test/real-host/claude-code-tool-error.test.ts',
+    },
+  ],
 };

@@ -82,4 +82,6 @@ export const codex: HostDescription = {
     hooksAlone: 'these hooks alone fail open: codex lets a call through when its hook cannot start, crashes or hangs',
   },
   renderedLink: null,
+  // no `hookBlindPaths`: codex-rs runs no post event for a failed call, but what it does with an MCP tool's
+  // `isError: true` result has not been measured on the binary (claude code's is: claude-code.ts)
 };

@@ -93,4 +93,5 @@ export const geminiCli: HostDescription = {
       'these hooks alone fail open: gemini-cli lets a call through when its hook cannot start, crashes or hangs',
   },
   renderedLink: 'gemini cli hands its hooks a link as text (`Resource Link: NAME at URI`)',
+  // no `hookBlindPaths`: what it does with an MCP tool's `isError: true` result has not been measured on the binary
 };

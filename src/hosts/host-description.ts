@@ -30,6 +30,19 @@ export interface HookSetup {
   print?(command: string, timeoutSeconds: number): Record<string, unknown>;
 }
 
+/**
+ * A path by which the host hands the model what a server sent, where no hook of the host can withhold it: only a
+ * proxy in front of the server judges it. Measured on the real binary (`measured` names the test).
+ */
+export interface HookBlindPath {
+  /** what takes the path, lowercase (`tool results with \`isError: true\``) */
+  readonly what: string;
+  /** how the host hands it on, and why no hook's answer withholds it (lowercase, one line) */
+  readonly why: string;
+  /** the real-host test that measured it (`test/real-host/…`) */
+  readonly measured: string;
+}
+
 /** A server's tool as a host's MCP tool name holds it. */
 export interface McpToolParts {
   readonly server: string;
@@ -86,4 +99,6 @@ export interface HostDescription {
   readonly setup: HookSetup;
   /** what the host hands its hooks in place of a `resource_link` when it flattens it to text (no declared size or type) */
   readonly renderedLink: string | null;
+  /** the paths to the model its hooks cannot gate, measured on the real binary; absent: none measured */
+  readonly hookBlindPaths?: readonly HookBlindPath[];
 }

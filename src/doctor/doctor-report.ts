@@ -189,6 +189,12 @@ export interface ServerReport {
    * flags and environment its host is started with, `unseen-launch.ts`)
    */
   readonly unseen?: string;
+  /**
+   * for a server its host's hooks alone front: what of it reaches the model on a path no hook of the host can gate,
+   * each one lowercase line with the fix (Claude Code's tool results with `isError: true`, host-blind-spots.ts); named
+   * as the settings a hook cannot enforce are, beside the verdict, which covers what the hooks can gate
+   */
+  readonly notGated?: readonly string[];
 }
 
 /** The whole answer of `linkgate doctor` (`--json`, docs/doctor.md): every server, every linkgate hook, and the verdict. */

@@ -13,6 +13,7 @@ export function formatDoctorText(report: DoctorReport, home: string = homedir())
     for (const s of servers) {
       lines.push(`  ${mark(s)} ${s.name} (${s.scope}, ${short(s.file)}): ${gateText(s)}${failText(s)}`);
       lines.push(...details(s.policies, s.problems, short, report.requireSigned));
+      for (const n of s.notGated ?? []) lines.push(`      not gated: ${n}`);
       for (const r of s.records)
         if (r.writable)
           lines.push(

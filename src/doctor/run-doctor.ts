@@ -19,7 +19,7 @@ import { doctorHosts } from './doctor-report.ts';
 import { unseenLaunch } from './unseen-launch.ts';
 import { readGeminiCli } from './gemini-cli-config.ts';
 import { readWindsurf } from './windsurf-config.ts';
-import { hookBlindSpotLine } from '../hook/host-blind-spots.ts';
+import { hookBlindPaths, hookBlindSpotLine } from '../hook/host-blind-spots.ts';
 import { droppedDefaults } from '../content/consumers/content-consumer.ts';
 import { hostDescriptions } from '../hosts/hosts.ts';
 import type { Policy } from '../policy/policy.ts';
@@ -469,10 +469,17 @@ async function serverReport(
   // hooks alone judge each event; what the session refused before is kept where the agent's shell may reach it
   const partly = problems.length === 0 && mode === 'enforce' ? memoryProblem(server, gating) : undefined;
   if (partly !== undefined) problems.push(partly);
+  // what the host hands the model on a path no hook can gate (claude code's tool results with `isError: true`, measured
+  // on the real binary): named with the fix, whatever the verdict, as long as hooks alone front the server
+  const blind = hookBlindPaths(server.host).map(
+    (p) =>
+      `its ${p.what} are not gated by any hook: ${p.why} (${p.measured}); put \`linkgate proxy\` in front of it (\`linkgate hook ${server.host} --print-config --server ${server.name} -- COMMAND\` prints it beside the hooks) (docs/hosts.md)`,
+  );
   return {
     ...base,
     gate: 'hook',
     ...(partly === undefined ? verdict(problems, observing) : { state: 'partly-gated' as const, gated: false }),
+    ...(blind.length === 0 ? {} : { notGated: blind }),
     mode,
     failMode: gating.length > 0 && gating.every((h) => h.failMode === 'closed') ? 'closed' : 'open',
     records: dedupeRecords(gating.flatMap((h) => (h.records === undefined ? [] : [h.records]))),

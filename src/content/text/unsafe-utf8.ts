@@ -11,7 +11,7 @@ export interface Utf8Findings {
   invisible: string | null;
 }
 
-/** `Utf8Findings`, whether the bytes hold a NUL, and whether they may hold a byte: false only for one of `classifiedMarks` they lack. */
+/** `Utf8Findings`, whether the bytes hold a NUL, and whether they may hold a byte: false only for one of `classifiedMarks` they lack, or for a C0 control the scan classes (NUL, ESC, `terminalC0`'s) they lack. */
 export interface MarkedUtf8Findings extends Utf8Findings {
   nul: boolean;
   mayHold: (byte: number) => boolean;
@@ -67,13 +67,17 @@ export function scanUtf8(bytes: Buffer, textFrom: number, invisible: boolean): U
   return { unsafe, invisible: found };
 }
 
-/** `scanUtf8`, noting on the same pass which of `classifiedMarks` (`:` `<` `=` `&` `[` `\`) occur in the bytes. */
+/** `scanUtf8`, noting on the same pass which of `classifiedMarks` (`:` `<` `=` `&` `[` `\`) and of the C0 controls it classes occur in the bytes. */
 export function scanUtf8Marking(bytes: Buffer, textFrom: number, invisible: boolean): MarkedUtf8Findings {
   const classes = invisible ? allClasses : unsafeClasses;
   const found = new Found(bytes, textFrom);
   // a plain Uint8Array: V8 reads its elements faster than a Buffer's
   const u8 = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  const mayHold = classifyBlocks(u8, invisible, (from, to) => noteMarked(found, u8, classes, from, to));
+  const marks = classifyBlocks(u8, invisible, (from, to) => noteMarked(found, u8, classes, from, to));
+  // every C0 control other than TAB, LF and CR stops the classifier, so each one the table classes reaches `note`
+  // wherever it stands: whether the bytes hold it is known without a search (a form feed: consumers/desktop-launcher.ts)
+  const controls = found.controls();
+  const mayHold = (byte: number) => (byte < 0x20 && classes[byte] !== 0 ? (controls & (1 << byte)) !== 0 : marks(byte));
   return { unsafe: found.unsafe(), invisible: found.invisible(), nul: found.holdsNul(), mayHold };
 }
 
@@ -88,6 +92,8 @@ function noteMarked(found: Found, u8: Uint8Array, classes: Uint8Array, from: num
 // what the pass has seen so far: which unsafe kinds, the first ESC and the first invisible character
 class Found {
   private nul = false;
+  // a bit per C0 control noted (1 << its byte)
+  private c0 = 0;
   private esc = -1;
   private control = false;
   private c1 = false;
@@ -103,11 +109,16 @@ class Found {
 
   note(kind: number, at: number): void {
     const bytes = this.bytes;
-    if (kind === nul) this.nul = true;
-    else if (kind === esc) {
+    if (kind === nul) {
+      this.nul = true;
+      this.c0 |= 1;
+    } else if (kind === esc) {
       if (this.esc === -1) this.esc = at;
-    } else if (kind === control) this.control = true;
-    else if (kind === c1Lead) {
+      this.c0 |= 1 << 0x1b;
+    } else if (kind === control) {
+      this.control = true;
+      this.c0 |= 1 << (bytes[at] ?? 0);
+    } else if (kind === c1Lead) {
       const next = bytes[at + 1] ?? 0;
       if (terminalC1Byte[next] === 1) this.c1 = true;
     } else if (kind === tagLead) {
@@ -129,6 +140,11 @@ class Found {
 
   holdsNul(): boolean {
     return this.nul;
+  }
+
+  /** A bit per C0 control noted: `1 << byte`. */
+  controls(): number {
+    return this.c0;
   }
 
   unsafe(): string[] {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findInvisibleText, findTagCharacters, findUnsafeText } from '../../../src/content/text/unsafe-text.ts';
-import { scanUtf8 } from '../../../src/content/text/unsafe-utf8.ts';
+import { scanUtf8, scanUtf8Marking } from '../../../src/content/text/unsafe-utf8.ts';
 
 // ---- the oracle: `findUnsafeUtf8` and `findInvisibleUtf8` as they were in src/content/text/unsafe-text.ts ----
 const invisibleAfterE280 = new Uint8Array(256);
@@ -219,6 +219,46 @@ describe('scanUtf8', () => {
     for (let pad = 0; pad < 4; pad += 1) {
       const bytes = Buffer.from(`${'x'.repeat(64 + pad)}${c}${'y'.repeat(64)}`, 'utf8');
       expect(scanUtf8(bytes, 0, true)).toEqual(oracle(bytes, 0));
+    }
+  });
+});
+
+// the C0 controls the scan classes (NUL, ESC and the terminal's), each seen wherever it stands: the classifier stops at
+// every block holding one, and the bytes after the last whole block are read one by one
+const classedControls = [0x00, 0x1b, ...plainControls];
+
+describe('scanUtf8Marking', () => {
+  test('says whether the bytes hold each classed C0 control exactly, as a search of them does (property)', () => {
+    // long enough for the module's chunks of 64 bytes and its blocks of 16, the controls anywhere among other bytes
+    const byte = fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom(0x20, 0x41, 0x09, 0x0a, 0x0d, 0x3c, 0x5b, 0xc3, 0xa9) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 255 }) },
+      { weight: 1, arbitrary: fc.constantFrom(...classedControls) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(byte, { maxLength: 400 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.boolean(),
+        (list, shift, invisible) => {
+          const bytes = placed(Uint8Array.from(list), shift);
+          const { mayHold } = scanUtf8Marking(bytes, 0, invisible);
+          for (const c of classedControls) expect([c, mayHold(c)]).toEqual([c, bytes.indexOf(c) !== -1]);
+          // a byte it does not class is never answered absent without a search
+          for (const c of [0x09, 0x0a, 0x0d, 0x41]) if (bytes.indexOf(c) !== -1) expect(mayHold(c)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  test.each(classedControls)('sees control %i at every place in a long text, and not where it is absent', (c) => {
+    const none = Buffer.from('words and more words\r\n'.repeat(12), 'latin1');
+    expect(scanUtf8Marking(none, 0, true).mayHold(c)).toBe(false);
+    for (let at = 0; at < none.length; at += 7) {
+      const bytes = Buffer.from(none);
+      bytes[at] = c;
+      expect(scanUtf8Marking(bytes, 0, true).mayHold(c)).toBe(true);
     }
   });
 });

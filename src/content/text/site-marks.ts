@@ -5,7 +5,7 @@
 // made once for the sites the body's sniff keeps (`keepingPairSites`), and whichever reader asks first pays the loop.
 // Both are pure answers of the bytes (no budget is spent), so the order the readers ask in changes nothing.
 import { spellsAt } from '../ascii-bytes.ts';
-import { pairSites } from './byte-sites.ts';
+import { answerOfSites } from './byte-sites.ts';
 
 /** Whether a body's pair sites hold a PDF marker and a stylesheet start tag (see `siteMarks`). */
 export interface SiteMarks {
@@ -21,19 +21,15 @@ const pdfMarkerBytes = pdfMarkers.map((marker) => Buffer.from(marker, 'latin1'))
 const styleName = Buffer.from('style', 'latin1');
 const linkName = Buffer.from('link', 'latin1');
 
-// the sites the answers were made for: a kept body's sites are one array for as long as it is kept, and any other
-// call lists a fresh one, so an answer is never read for other sites. Weak: a list of bytes dense with pairs may be
-// one offset per byte, and is not held past its body
-let markedSites: WeakRef<Int32Array> | null = null;
-let marked: SiteMarks = { pdfMarker: false, stylesheetTag: false };
-
 /**
  * The PDF markers and stylesheet start tags at the pair sites of `bytes`, looked at in one indexed loop (no closure
- * per site) that stops once both are found; made once per body while its sites are kept.
+ * per site) that stops once both are found; made once per body while its sites are kept (`answerOfSites`).
  */
 export function siteMarks(bytes: Uint8Array): SiteMarks {
-  const sites = pairSites(bytes);
-  if (markedSites !== null && markedSites.deref() === sites) return marked;
+  return answerOfSites(bytes, marksAt);
+}
+
+function marksAt(bytes: Uint8Array, sites: Int32Array): SiteMarks {
   let pdfMarker = false;
   let stylesheetTag = false;
   for (let i = 0; i < sites.length && !(pdfMarker && stylesheetTag); i++) {
@@ -43,9 +39,7 @@ export function siteMarks(bytes: Uint8Array): SiteMarks {
       if (!stylesheetTag) stylesheetTag = stylesheetTagAt(bytes, at);
     } else if (!pdfMarker && (b === 0x25 || b === 0x73 || b === 0x74)) pdfMarker = pdfMarkerAt(bytes, at);
   }
-  marked = { pdfMarker, stylesheetTag };
-  markedSites = new WeakRef(sites);
-  return marked;
+  return { pdfMarker, stylesheetTag };
 }
 
 // `<style` or `<link` at `at`, ASCII case-insensitive, its name ended by white space, `/` or `>` (a NUL or another

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { spellsAt } from '../../../src/content/ascii-bytes.ts';
 import { binaryHoldsPdfStructure } from '../../../src/content/sniff-pdf.ts';
 import { mayHoldActiveMarkupUtf8, sniffedTriggerAt } from '../../../src/content/svg-html/markup-screen.ts';
-import { keepingPairSites, pairSites } from '../../../src/content/text/byte-sites.ts';
+import { answerOfSites, keepingPairSites, pairSites } from '../../../src/content/text/byte-sites.ts';
 import { classifyBlocks } from '../../../src/content/text/byte-classes.ts';
 
 const isLetter = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
@@ -236,5 +236,35 @@ describe('the sniffed markup screen and the pdf structure search of binary bodie
         bytes.write(word, where, 'latin1');
         expect(mayHoldActiveMarkupUtf8(bytes, 'sniffed'), `${word} at ${where}`).toBe(true);
       }
+  });
+});
+
+describe('answerOfSites', () => {
+  test('makes an answer once per kept body, for that body only, and anew outside a sniff', () => {
+    const made: number[] = [];
+    // the answer names the body it was made for (its first byte) and the sites it read
+    const answer = (bytes: Uint8Array, sites: Int32Array) => {
+      made.push(bytes[0] ?? -1);
+      return { first: bytes[0], sites: [...sites] };
+    };
+    const other = (bytes: Uint8Array) => ({ first: -(bytes[0] ?? 0) });
+    const one = Buffer.from('\x01 <style> and &#58;', 'latin1');
+    const two = Buffer.from('\x02 trailer a=b', 'latin1');
+    keepingPairSites(() => {
+      expect(answerOfSites(one, answer)).toEqual({ first: 1, sites: [...pairSites(one)] });
+      expect(answerOfSites(one, answer)).toEqual({ first: 1, sites: [...pairSites(one)] });
+      // a second body listed in the same sniff: its own answer, never the first body's
+      expect(answerOfSites(two, answer)).toEqual({ first: 2, sites: [...pairSites(two)] });
+      expect(answerOfSites(two, answer)).toEqual({ first: 2, sites: [...pairSites(two)] });
+      // another answer of the same sites is made, not the kept one read for it
+      expect(answerOfSites(two, other)).toEqual({ first: -2 });
+      expect(answerOfSites(two, answer).first).toBe(2);
+    });
+    expect(made).toEqual([1, 2, 2]);
+    keepingPairSites(() => answerOfSites(one, answer));
+    // outside a sniff nothing is kept: each ask reads the sites listed for it
+    answerOfSites(one, answer);
+    answerOfSites(one, answer);
+    expect(made).toEqual([1, 2, 2, 1, 1, 1]);
   });
 });

@@ -130,7 +130,7 @@ export async function judgeReadBodies(
     if (judgement.withheld) {
       judged.set(index, {
         kind: 'withheld',
-        reasons: [judgement.shape === true ? shapeReason(judgement.notice) : tooComplex],
+        reasons: [judgement.shape === true ? shapeReason(judgement.reason ?? judgement.notice) : tooComplex],
       });
       return;
     }
@@ -219,12 +219,12 @@ const tooComplex: Reason = {
 };
 
 // a body withheld for its shape (`judgeStructured`'s `shape`: a member named twice inside a JSON string, a text that
-// does not parse and names `resource_link`), worded by the judgement's notice
-const shapeReason = (notice: string): Reason => ({
+// does not parse and names `resource_link`), worded by the reason the judgement hands with its notice
+const shapeReason = (message: string): Reason => ({
   code: 'content.shape',
   rule: 'structuredLimits',
   stage: 'content',
-  message: `withheld: ${notice.replace(/^linkgate withheld /, '').replace(/ \(content\.shape\)$/, '')}`,
+  message,
 });
 
 const duplicateReason: Reason = {

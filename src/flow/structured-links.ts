@@ -70,11 +70,12 @@ export interface StructuredEdit {
 
 /**
  * What judging a `structuredContent` changed: its replacements, or `withheld` (the whole value) when it was past a
- * limit, or (`shape`) held a JSON text readers differ on (a member named twice, a link in a text that does not parse).
+ * limit, or (`shape`) held a JSON text readers differ on (a member named twice, a link in a text that does not parse):
+ * then `reason` is the message of its `content.shape` reason, handed with the notice (never derived from it).
  */
 export type StructuredJudgement =
   | { withheld: false; edits: StructuredEdit[] }
-  | { withheld: true; notice: string; shape?: true };
+  | { withheld: true; notice: string; shape?: true; reason?: string };
 
 // a refused link whose address a string may hold: the link, its decision and its record's ref
 interface RefusedHolder {
@@ -107,6 +108,8 @@ interface Walked {
   notice?: string;
   /** the value is withheld for its shape (a member named twice, a link a lenient reader takes), not a limit */
   shape?: true;
+  /** with `shape`: the message of its reason */
+  reason?: string;
 }
 
 /** How a tool result's structured values are judged: its server, the mode, refused links and the result's decider. */
@@ -167,7 +170,7 @@ export async function judgeStructured(
   };
   if (!walk(structured, [], 0, walked))
     return walked.shape === true && walked.notice !== undefined
-      ? { withheld: true, notice: walked.notice, shape: true }
+      ? { withheld: true, notice: walked.notice, shape: true, reason: walked.reason ?? walked.notice }
       : { withheld: true, notice: walked.notice ?? tooLargeNotice };
   const { found } = walked;
   const decide = options.decide ?? resultLinkDecider(gate, options.server);
@@ -381,9 +384,31 @@ function pathName(path: readonly Step[]): string {
   return `structuredContent.${path.map((s) => (s === opened ? '(json)' : String(s))).join('.')}`;
 }
 
-// the notice for a JSON string that names a member twice (the name quoted and escaped as every server string is)
-const duplicateNotice = (name: string) =>
-  `linkgate withheld structured content holding a JSON text that names the member ${quoteValue(name)} twice in one object: readers differ on which one counts`;
+/** Why a value is withheld for its shape: the notice that stands for it, and its `content.shape` reason's message. */
+export interface ShapeWithheld {
+  readonly notice: string;
+  readonly reason: string;
+}
+
+// a value withheld for its shape: `what` names what it held, in the notice and in the reason's message
+const shapeWithheld = (what: string, suffix = ''): ShapeWithheld => ({
+  notice: `linkgate withheld ${what}${suffix}`,
+  reason: `withheld: ${what}`,
+});
+
+// the value is withheld whole for its shape (`walk` stops)
+function withheldForShape(walked: Walked, shape: ShapeWithheld): false {
+  walked.notice = shape.notice;
+  walked.reason = shape.reason;
+  walked.shape = true;
+  return false;
+}
+
+// for a JSON string that names a member twice (the name quoted and escaped as every server string is)
+const duplicateShape = (name: string) =>
+  shapeWithheld(
+    `structured content holding a JSON text that names the member ${quoteValue(name)} twice in one object: readers differ on which one counts`,
+  );
 
 /**
  * The value of a string at `depth` whose whole text is one JSON object or array (lexically JSON, parsed, no member
@@ -415,25 +440,21 @@ function openJson(
     return almostOpened(text, walked);
   }
   const twice = duplicateName(text);
-  if (twice !== null) {
-    walked.notice = duplicateNotice(twice.name);
-    walked.shape = true;
-    return false;
-  }
+  if (twice !== null) return withheldForShape(walked, duplicateShape(twice.name));
   return { value };
 }
 
-/** The notice of a value holding a text that opens like JSON, does not parse, and names `resource_link`. */
-export const almostLinkNotice =
-  'linkgate withheld a text that opens like JSON, does not parse and names `resource_link`: a lenient reader takes a link from it that the gate cannot judge (content.shape)';
+/** A value holding a text that opens like JSON, does not parse, and names `resource_link`: its notice and reason. */
+export const almostLinkShape: ShapeWithheld = shapeWithheld(
+  'a text that opens like JSON, does not parse and names `resource_link`: a lenient reader takes a link from it that the gate cannot judge',
+  ' (content.shape)',
+);
 
 // a text that opens like JSON and does not parse: false (withheld whole) when it names `resource_link`
 function almostOpened(text: string, walked: Walked): { almost: AlmostJson } | false {
   const almost = almostJson(text);
   if (!almost.namesLink) return { almost };
-  walked.notice = almostLinkNotice;
-  walked.shape = true;
-  return false;
+  return withheldForShape(walked, almostLinkShape);
 }
 
 // a text that opens like JSON and does not parse: each uri a lenient reader takes from it is judged as a link at the

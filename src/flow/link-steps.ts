@@ -283,10 +283,12 @@ export async function judgeRead(
   const enforced = isEnforced(step);
   const { link } = step;
   const guarded = guardGate(gate);
-  // a malformed link's answer is judged as its link was: the same `input.invalid` deny
-  const decideAnswer = async (result: Readonly<Record<string, unknown>>): Promise<ReadVerdict> =>
+  // a malformed link's answer is judged as its link was: the same `input.invalid` deny. Not an async function: the
+  // guarded gate's promise is handed back as it is (an async wrapper would add a promise and two turns of the
+  // microtask queue to every read); the guard never throws, and never rejects
+  const decideAnswer = (result: Readonly<Record<string, unknown>>): Promise<ReadVerdict> =>
     link === null
-      ? { decision: step.linkDecision, evidence: [] }
+      ? Promise.resolve({ decision: step.linkDecision, evidence: [] })
       : guarded.decideReadDetailed({
           stage: 'read',
           server: step.linkServer,

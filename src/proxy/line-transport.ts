@@ -13,6 +13,9 @@ import { spanAt } from './json-spans.ts';
 /** JSON-RPC code of a message the proxy could not take: over the byte cap, or not JSON. */
 export const unreadableMessageCode = -32700;
 
+// what `send` answers once its message is written: one promise, settled, for every message
+const sent: Promise<void> = Promise.resolve();
+
 // past this many bytes sent in one turn the lines are written at once (a pipe's buffer on Linux)
 const flushBytes = 64 * 1024;
 
@@ -158,8 +161,15 @@ export function lineTransport(options: LineTransportOptions): LineTransport {
       input.on('error', onError);
       output.on('error', onError);
     },
-    async send(message: JSONRPCMessage, _options?: TransportSendOptions) {
-      transport.sendNow(message);
+    // written in this turn, as `sendNow`; its promise is one settled already, not an async function's (a promise
+    // fewer per message sent)
+    send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+      try {
+        transport.sendNow(message);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      return sent;
     },
     sendNow(message: JSONRPCMessage) {
       // the input ending (a host that closed its stdin) does not close the output: answers still in flight go out

@@ -156,8 +156,13 @@ function walkObjects(w: Walk, from: number, to: number, depth: number): string |
         ? null
         : `pdf has more than ${shared.maxInflatedStreams} compressed streams to inspect`;
     const data = streamData(w, dict, bytes.subarray(dataStart, dataEnd));
-    const verdict =
-      data === null
+    const verdict = dict.ambiguous
+      ? {
+          data: null,
+          inflated: null,
+          uninterpretable: 'pdf stream has more than one object header before its dictionary',
+        }
+      : data === null
         ? { data: null, inflated: null, uninterpretable: 'encrypted pdf stream does not decrypt' }
         : inspectStream(dict, data, shared.inflateLeft, refuse);
     state.budget.spend('pdf', dataEnd - dataStart);

@@ -2,9 +2,10 @@
 // `<<` … `>>` before the `stream` keyword, with every key written since the header kept for the conservative
 // reading; and what the dictionary says about the stream (its end, its filters, whether it holds objects).
 import type { WorkBudget } from '../work-budget.ts';
+import { pdfJsDictEnd } from './pdf-dict-close.ts';
 import { readDictionary, skipWhiteAndComments } from './pdf-lexer.ts';
 import { decodeNamesIn, nameEnd } from './pdf-names.ts';
-import { numbersBefore, objectHeaderBefore } from './pdf-object-header.ts';
+import { findObjectHeader, numbersBefore, objectHeaderBefore } from './pdf-object-header.ts';
 
 /** A stream's dictionary in two readings: pdf.js's and a conservative one. */
 export interface StreamDict {
@@ -16,6 +17,8 @@ export interface StreamDict {
   exact: boolean;
   /** the stream's object number and generation from its header (`N G obj`), or null when it has none */
   object: [number, number] | null;
+  /** true when an earlier object header's dictionary, read by pdf.js's rules, also ends at the keyword: which dictionary pdf.js reads is unknown */
+  ambiguous: boolean;
 }
 
 /**
@@ -30,13 +33,28 @@ export function streamDictionary(s: string, at: number, floor: number, budget: W
   budget.spend('pdf', at - from);
   const span = readableDict(s.slice(from, at));
   const object = header === -1 ? null : objectNumber(s, header, floor);
-  if (header !== -1) {
+  const ambiguous = header !== -1 && earlierHeaderReaches(s, floor, header, at, budget);
+  if (header !== -1 && !ambiguous) {
     const open = skipWhiteAndComments(s, header + 3, at, budget);
     const dict = readDictionary(s, open, at, budget);
     if (dict !== null && skipWhiteAndComments(s, dict.end, at, budget) === at)
-      return { keys: readableDict(dict.keys), span, exact: true, object };
+      return { keys: readableDict(dict.keys), span, exact: true, object, ambiguous };
   }
-  return { keys: readableDict(dictBefore(s, at, floor, budget)), span, exact: false, object };
+  return { keys: readableDict(dictBefore(s, at, floor, budget)), span, exact: false, object, ambiguous };
+}
+
+// true when an object header in [floor, before) opens a dictionary that pdf.js's reading (a non-name in a key's
+// place skipped, `<<` and `endobj` included) does not end before the keyword at `at`, or ends right at it: a
+// decoy header (`5 0 obj << /Filter /FlateDecode /X 10 0 obj << … >> stream`, or one in a string) stands nearer
+// the keyword than the header pdf.js fetches the stream from
+function earlierHeaderReaches(s: string, floor: number, before: number, at: number, budget: WorkBudget): boolean {
+  for (let h = findObjectHeader(s, floor, before, budget); h !== -1; h = findObjectHeader(s, h + 3, before, budget)) {
+    const open = skipWhiteAndComments(s, h + 3, at, budget);
+    if (!s.startsWith('<<', open)) continue;
+    const end = pdfJsDictEnd(s, open, at, budget);
+    if (end === -1 || skipWhiteAndComments(s, end, at, budget) === at) return true;
+  }
+  return false;
 }
 
 // the object number and generation written before `obj` at `header` (what a decryption key is made from)

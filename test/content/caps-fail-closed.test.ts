@@ -19,6 +19,7 @@ import {
   maxHiddenObjectDepth,
   maxObjectStreamNesting,
 } from '../../src/content/pdf/pdf-active.ts';
+import { maxDictCloseDepth } from '../../src/content/pdf/pdf-dict-close.ts';
 import { maxFilterChain } from '../../src/content/pdf/pdf-filters.ts';
 import { maxColors, maxColumns, maxRowBytes } from '../../src/content/pdf/pdf-predictor.ts';
 import { sniffContent } from '../../src/content/sniff-content.ts';
@@ -376,6 +377,20 @@ const capCases: CapCase[] = [
     mime: 'application/pdf',
     bytes: () => hiddenObjects(maxHiddenObjectDepth + 2),
     finding: new RegExp(`more than ${maxHiddenObjectDepth} deep`),
+  },
+  {
+    // an earlier object's dictionary nested past it is not known to end before the next stream's keyword, so that
+    // stream's header is not known to be the one pdf.js reads (decoy-object-header.test.ts): withheld
+    cap: 'maxDictCloseDepth',
+    value: maxDictCloseDepth,
+    mime: 'application/pdf',
+    bytes: () =>
+      pdf(
+        '<< /Type /Catalog >>',
+        `${'<< /A '.repeat(maxDictCloseDepth + 2)}1${' >>'.repeat(maxDictCloseDepth + 2)}`,
+        stream('', latin1('q Q')),
+      ),
+    finding: /pdf stream has more than one object header before its dictionary/,
   },
   {
     cap: 'maxObjectStreamNesting',

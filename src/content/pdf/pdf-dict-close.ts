@@ -4,8 +4,8 @@
 import type { WorkBudget } from '../work-budget.ts';
 import { endsToken, skipWhiteAndComments } from './pdf-lexer.ts';
 
-/** Deepest nesting of values followed; deeper reads as not closing (the caller takes that as ambiguous). */
-const maxDepth = 64;
+/** Deepest nesting of values followed; deeper reads as not closing (the caller takes that as ambiguous: withheld). */
+export const maxDictCloseDepth = 64;
 
 /** After the `>>` ending, by pdf.js's rules, the dictionary whose `<<` is at `open`; -1 when it does not end before `to`. */
 export function pdfJsDictEnd(s: string, open: number, to: number, budget: WorkBudget): number {
@@ -57,7 +57,7 @@ function is(r: Reader, t: [number, number], text: string): boolean {
 
 // from after `<<`: keys (names) and their values until `>>` in a key's place; anything else there is skipped
 function dictionary(r: Reader, from: number, depth: number): number {
-  if (depth > maxDepth) return -1;
+  if (depth > maxDictCloseDepth) return -1;
   let at = from;
   for (;;) {
     const t = token(r, at);
@@ -74,7 +74,7 @@ function dictionary(r: Reader, from: number, depth: number): number {
 
 // after the value starting at or after `from`: a dictionary or array read to its end, any other token itself
 function value(r: Reader, from: number, depth: number): number {
-  if (depth > maxDepth) return -1;
+  if (depth > maxDictCloseDepth) return -1;
   const t = token(r, from);
   if (t === null) return -1;
   if (is(r, t, '<<')) return dictionary(r, t[1], depth);

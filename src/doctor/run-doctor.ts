@@ -473,7 +473,7 @@ async function serverReport(
   // on the real binary): named with the fix, whatever the verdict, as long as hooks alone front the server
   const blind = hookBlindPaths(server.host).map(
     (p) =>
-      `its ${p.what} are not gated by any hook: ${p.why} (${p.measured}); put \`linkgate proxy\` in front of it (\`linkgate hook ${server.host} --print-config --server ${server.name} -- COMMAND\` prints it beside the hooks) (docs/hosts.md)`,
+      `its ${p.what} are not gated by any hook: ${p.why} (${p.measured}); ${proxyFix(server)} (docs/hosts.md)`,
   );
   return {
     ...base,
@@ -497,7 +497,12 @@ function memoryProblem(server: ConfiguredServer, gating: readonly HookReport[]):
   const why = gating.find((h) => h.phase === 'post' && h.refusalMemory !== undefined)?.refusalMemory;
   if (why === undefined) return undefined;
   const fix = sandboxFix[server.host];
-  return `its linkgate hooks judge each event, but not against what the session refused before: ${why}; put \`linkgate proxy\` in front of it (\`linkgate hook ${server.host} --print-config --server ${server.name} -- COMMAND\` prints it beside the hooks)${fix === undefined ? '' : `, ${fix}`} (docs/hooks.md)`;
+  return `its linkgate hooks judge each event, but not against what the session refused before: ${why}; ${proxyFix(server)}${fix === undefined ? '' : `, ${fix}`} (docs/hooks.md)`;
+}
+
+// the fix for what hooks alone leave open: the printed set-up with the proxy in front of the server, hooks kept
+function proxyFix(server: ConfiguredServer): string {
+  return `put \`linkgate proxy\` in front of it (\`linkgate hook ${server.host} --print-config --server ${server.name} -- COMMAND\` prints it beside the hooks)`;
 }
 
 // observe only when observing is the one thing wrong

@@ -472,8 +472,7 @@ async function serverReport(
   // what the host hands the model on a path no hook can gate (claude code's tool results with `isError: true`, measured
   // on the real binary): named with the fix, whatever the verdict, as long as hooks alone front the server
   const blind = hookBlindPaths(server.host).map(
-    (p) =>
-      `its ${p.what} are not gated by any hook: ${p.why} (${p.measured}); ${proxyFix(server)} (docs/hosts.md)`,
+    (p) => `its ${p.what} are not gated by any hook: ${p.why} (${p.measured}); ${proxyFix(server)} (docs/hosts.md)`,
   );
   return {
     ...base,
